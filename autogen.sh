@@ -1,0 +1,5 @@
+#!/bin/sh
+# Regenerate the build system: ./autogen.sh && ./configure && make
+set -e
+cd "$(dirname "$0")"
+autoreconf -fi

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* osmqos: the operator CLI.  Dispatches to one subcommand per file. */
+#include <config.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct oq_cmd cmds[] = {
+	{ "check", "validate a policy (file:line:col diagnostics)",
+	  oq_cmd_check, oq_usage_check },
+	{ "match", "which rule and QoS level a path query gets",
+	  oq_cmd_match, oq_usage_match },
+	{ "tables", "SL2VL/VLArb/VLHighLimit the plugin would program",
+	  oq_cmd_tables, oq_usage_tables },
+	{ "predict", "predicted per-SL bandwidth of every port",
+	  oq_cmd_predict, oq_usage_predict },
+	{ "model", "the raw VL arbiter of one port",
+	  oq_cmd_model, oq_usage_model },
+};
+#define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "Usage: osmqos COMMAND [OPTIONS]\n"
+		     "       osmqos COMMAND --help\n"
+		     "       osmqos --version\n\n"
+		     "Commands:\n");
+	for (i = 0; i < N_CMDS; i++)
+		fprintf(out, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(out, "\nSee osmqos(8) for details.\n");
+}
+
+int oq_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "osmqos %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'osmqos %s --help' for the options.\n", cmd);
+	return OQ_EXIT_USAGE;
+}
+
+int oq_parse_u64(const char *s, unsigned long long *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return (errno || *end) ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return OQ_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return OQ_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("osmqos %s\n", PACKAGE_VERSION);
+		return OQ_EXIT_OK;
+	}
+	for (i = 0; i < N_CMDS; i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		if (argc == 3 && (!strcmp(argv[2], "--help") ||
+				  !strcmp(argv[2], "-h"))) {
+			cmds[i].usage(stdout);
+			return OQ_EXIT_OK;
+		}
+		return cmds[i].run(argc - 1, argv + 1);
+	}
+	fprintf(stderr,
+		"osmqos: unknown command '%s'\n"
+		"Run 'osmqos --help' for the list of commands.\n",
+		argv[1]);
+	return OQ_EXIT_USAGE;
+}

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The fabric model: nodes, ports, links and the per-port facts that QoS
+ * decisions depend on.  The plugin fills it from OpenSM's subnet once per
+ * sweep; the CLI fills it from a topology file.  Everything above it (group
+ * resolution, matcher, table compiler, arbitration model) reads only this.
+ *
+ * Lifetime: build with oq_fabric_new()/oq_fabric_add_node()/oq_fabric_link(),
+ * then oq_fabric_finalize(); after that the model is immutable and may be
+ * read from several threads.
+ */
+#ifndef OSMQOS_FABRIC_H
+#define OSMQOS_FABRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <osmqos/diag.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum oq_node_type {
+	OQ_NODE_CA = 1, /* same numbers as IBA NodeInfo:NodeType */
+	OQ_NODE_SWITCH = 2,
+	OQ_NODE_ROUTER = 3,
+};
+
+/* Link speed of one lane, a single scale for PortInfo LinkSpeedActive,
+ * LinkSpeedExtActive and the FDR10 extension. */
+enum oq_speed {
+	OQ_SPEED_UNKNOWN = 0,
+	OQ_SPEED_SDR,	/* 2.5 Gb/s signalling, 8b/10b */
+	OQ_SPEED_DDR,	/* 5 Gb/s, 8b/10b */
+	OQ_SPEED_QDR,	/* 10 Gb/s, 8b/10b */
+	OQ_SPEED_FDR10, /* 10.3125 Gb/s, 64b/66b */
+	OQ_SPEED_FDR,	/* 14.0625 Gb/s, 64b/66b */
+	OQ_SPEED_EDR,	/* 25.78125 Gb/s, 64b/66b */
+	OQ_SPEED_HDR,	/* 53.125 Gb/s PAM4, 64b/66b + FEC (see docs/) */
+	OQ_SPEED_NDR,	/* 106.25 Gb/s PAM4 */
+};
+
+#define OQ_MAX_VLS 15	   /* data VLs 0..14; VL15 is management/drop */
+#define OQ_VL_DROP 15	   /* SL2VL value that drops the packet */
+#define OQ_VLARB_MAX 64	   /* entries in one VLArb priority table */
+#define OQ_MAX_SW_PORTS 254 /* external ports of a switch */
+
+/* PartitionTable entry: low 15 bits the key, bit 15 set = full member. */
+#define OQ_PKEY_FULL 0x8000
+#define OQ_PKEY_MASK 0x7fff
+
+struct oq_node;
+
+struct oq_port {
+	struct oq_node *node;
+	uint8_t num;	     /* 0 = switch management port */
+	bool present;	     /* false for unconnected/absent port numbers */
+	uint64_t guid;	     /* port GUID; switch external ports: port 0's */
+	uint16_t lid;	     /* base LID (switch external ports: port 0's) */
+	uint8_t lmc;
+	struct oq_port *peer; /* link partner, NULL when down */
+
+	/* Physical link, active values. */
+	uint8_t width; /* lanes: 1, 2, 4, 8 or 12; 0 unknown */
+	enum oq_speed speed;
+	uint8_t mtu_cap; /* IB MTU enum 1..5 (256..4096) */
+
+	/* QoS capabilities (PortInfo).  Counts, not IBA encodings. */
+	uint8_t vl_cap;		/* data VLs supported: 1, 2, 4, 8 or 15 */
+	uint8_t oper_vls;	/* data VLs operational, same scale */
+	uint8_t vlarb_high_cap; /* entries 0..64 */
+	uint8_t vlarb_low_cap;
+	bool sl2vl_cap; /* CA/router: IsSLMappingSupported; switches: true */
+
+	/* Partition membership (PartitionTable), OQ_PKEY_FULL in bit 15. */
+	uint16_t *pkeys;
+	uint16_t n_pkeys;
+
+	uint32_t index; /* dense, 0..n_ports-1, set by finalize */
+	void *user;	/* owner's use (e.g. the plugin's osm_physp_t) */
+};
+
+struct oq_node {
+	enum oq_node_type type;
+	uint64_t guid;	     /* node GUID */
+	char desc[65];	     /* NodeDescription, NUL-terminated */
+	uint8_t n_ports;     /* external ports (NodeInfo:NumPorts) */
+	bool enhanced_port0; /* switch: port 0 is an enhanced port */
+	struct oq_port *ports; /* [0..n_ports]; CA/router port 0 unused */
+	uint32_t index;	       /* dense, set by finalize */
+	void *user;
+};
+
+struct oq_fabric_index; /* private lookup tables */
+
+struct oq_fabric {
+	struct oq_node **nodes;
+	size_t n_nodes, cap_nodes;
+	/* Every present port, in node order; switch port 0 included. */
+	struct oq_port **ports;
+	size_t n_ports;
+	uint64_t sm_port_guid; /* the SM's port (node-type SELF), 0 unknown */
+	uint64_t subnet_prefix;
+	struct oq_fabric_index *idx;
+	bool finalized;
+};
+
+struct oq_fabric *oq_fabric_new(void);
+void oq_fabric_free(struct oq_fabric *f);
+
+/* Add a node with n_ports external ports.  Ports [0..n_ports] are allocated
+ * with present = false; the caller fills and marks the ones that exist (a
+ * switch's port 0 always exists).  Returns NULL on allocation failure. */
+struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
+				   uint64_t guid, const char *desc,
+				   uint8_t n_ports);
+
+/* Connect two ports (both become present). */
+void oq_fabric_link(struct oq_port *a, struct oq_port *b);
+
+/* Copy a partition table into a port. */
+int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n);
+
+/* Build lookup indexes and dense indices.  Duplicate port GUIDs or LIDs
+ * are reported into diags (may be NULL).  Returns 0 or -1 (no memory). */
+int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags);
+
+/* Lookups (finalized fabric).  Port GUID lookups of a switch return its
+ * port 0.  LID lookups honour LMC (any LID in base..base+2^lmc-1). */
+struct oq_port *oq_fabric_port_by_guid(const struct oq_fabric *f,
+				       uint64_t guid);
+struct oq_node *oq_fabric_node_by_guid(const struct oq_fabric *f,
+				       uint64_t guid);
+struct oq_port *oq_fabric_port_by_lid(const struct oq_fabric *f, uint16_t lid);
+/* "NodeDescription/P<n>" (the QoS policy's port-name form). */
+struct oq_port *oq_fabric_port_by_name(const struct oq_fabric *f,
+				       const char *name);
+/* A port given on a command line: GUID (0x...), LID ("lid:N") or name. */
+struct oq_port *oq_fabric_parse_port(const struct oq_fabric *f,
+				     const char *spec);
+
+/* True when the port is an end port: a CA/router port or switch port 0. */
+static inline bool oq_port_is_endport(const struct oq_port *p)
+{
+	return p->node->type != OQ_NODE_SWITCH || p->num == 0;
+}
+
+/* The port-name of a port: "desc/P<n>". */
+int oq_port_name(const struct oq_port *p, char *buf, size_t len);
+
+/* Partition membership: 0 none, 1 limited, 2 full. */
+int oq_port_pkey_membership(const struct oq_port *p, uint16_t pkey);
+
+const char *oq_node_type_name(enum oq_node_type t);
+const char *oq_speed_name(enum oq_speed s);
+
+/*
+ * partitions.conf (OpenSM syntax) -> per-port partition tables and a
+ * name -> pkey map used by port groups' `partition:` key.
+ */
+struct oq_partition {
+	char *name;
+	uint16_t pkey; /* without the membership bit */
+	int sl;	       /* partition's sl= flag, -1 unset */
+	struct oq_loc loc;
+};
+
+struct oq_partitions {
+	struct oq_partition *v;
+	size_t n;
+	char *file; /* interned path used in diagnostics */
+};
+
+/* Parse partitions.conf and apply membership to the fabric's ports (which
+ * must be finalized).  Errors go to diags; returns 0, or -1 on errors. */
+int oq_partitions_load(struct oq_partitions *parts, const char *path,
+		       struct oq_fabric *f, struct oq_diags *diags);
+int oq_partitions_parse(struct oq_partitions *parts, const char *file,
+			const char *text, size_t len, struct oq_fabric *f,
+			struct oq_diags *diags);
+void oq_partitions_free(struct oq_partitions *parts);
+const struct oq_partition *oq_partition_by_name(const struct oq_partitions *p,
+						const char *name);
+
+/*
+ * Topology files: ibnetdiscover output and ibsim net files.  Produces a
+ * finalized fabric.  For files without GUIDs, GUIDs are assigned exactly as
+ * ibsim assigns them, so offline results match the simulated fabric.
+ */
+struct oq_fabric *oq_topology_load(const char *path, struct oq_diags *diags);
+struct oq_fabric *oq_topology_parse(const char *file, const char *text,
+				    size_t len, struct oq_diags *diags);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OSMQOS_FABRIC_H */

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The QoS policy: OpenSM's qos-policy.conf language as a syntax tree with
+ * source locations, the parser that builds it and the validator that checks
+ * it.  The tree is what the file says (plus the qos-ulps expanded into
+ * levels and rules); binding it to a fabric and compiling it into a matcher
+ * and per-port tables happens in match.h and tables.h.
+ */
+#ifndef OSMQOS_POLICY_H
+#define OSMQOS_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <osmqos/diag.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A union of closed ranges [lo, hi], kept sorted and merged after parse. */
+struct oq_range {
+	uint64_t lo, hi;
+};
+
+struct oq_ranges {
+	struct oq_range *v;
+	size_t n;
+};
+
+bool oq_ranges_contains(const struct oq_ranges *r, uint64_t x);
+
+/* A name that refers to something else (group, level), with its location. */
+struct oq_ref {
+	char *name;
+	struct oq_loc loc;
+	int idx; /* resolved index, -1 until validated */
+};
+
+struct oq_refs {
+	struct oq_ref *v;
+	size_t n;
+};
+
+/* node-type: bits */
+#define OQ_NT_CA (1u << 0)
+#define OQ_NT_SWITCH (1u << 1)
+#define OQ_NT_ROUTER (1u << 2)
+#define OQ_NT_SELF (1u << 3)
+#define OQ_NT_ALL (OQ_NT_CA | OQ_NT_SWITCH | OQ_NT_ROUTER)
+
+struct oq_port_name {
+	char *name; /* "NodeDescription/P<n>", spaces kept */
+	struct oq_loc loc;
+};
+
+struct oq_port_group {
+	char *name;
+	char *use;
+	struct oq_loc loc; /* of the port-group keyword */
+	struct oq_ranges guids;
+	struct oq_port_name *port_names;
+	size_t n_port_names;
+	struct oq_ranges pkeys;	 /* membership bit ignored */
+	struct oq_refs partitions; /* names from partitions.conf */
+	unsigned int node_types;   /* OQ_NT_* */
+	/* First location of each key, for fabric-aware warnings. */
+	struct oq_loc guids_loc, pkeys_loc, node_types_loc;
+};
+
+struct oq_vlarb_entry {
+	uint8_t vl;
+	uint8_t weight;
+};
+
+struct oq_vlarb_scope {
+	struct oq_loc loc;
+	struct oq_refs groups;
+	struct oq_refs across;
+	/* As written; more than 64 entries is a validation error. */
+	struct oq_vlarb_entry *high;
+	size_t n_high;
+	bool has_high;
+	struct oq_vlarb_entry *low;
+	size_t n_low;
+	bool has_low;
+	int vl_high_limit; /* -1: not given */
+};
+
+/* Switch port-number selector of an sl2vl scope: bit n = port n. */
+struct oq_portsel {
+	uint64_t bits[4];
+	bool all; /* `*` */
+	bool given;
+};
+
+struct oq_sl2vl_scope {
+	struct oq_loc loc;
+	struct oq_refs groups;
+	struct oq_refs across;
+	struct oq_refs across_from;
+	struct oq_refs across_to;
+	struct oq_portsel from;
+	struct oq_portsel to;
+	uint8_t sl2vl[16];
+	bool has_table;
+};
+
+struct oq_qos_level {
+	char *name;
+	char *use;
+	struct oq_loc loc;
+	int sl;		 /* -1 unset */
+	int mtu_limit;	 /* IB MTU enum, -1 unset */
+	int rate_limit;	 /* IB rate enum, -1 unset */
+	int packet_life; /* -1 unset */
+	struct oq_ranges path_bits;
+	struct oq_ranges pkeys;
+	bool from_ulp; /* synthesized by a qos-ulps line */
+};
+
+struct oq_match_rule {
+	char *use;
+	struct oq_loc loc;
+	struct oq_refs sources;	     /* port-group names */
+	struct oq_refs destinations; /* port-group names */
+	struct oq_ranges service_ids;
+	struct oq_ranges qos_classes;
+	struct oq_ranges pkeys;
+	struct oq_ref level; /* qos-level-name */
+	bool from_ulp;	     /* expanded from qos-ulps */
+};
+
+struct oq_policy {
+	char *file; /* path as given; diagnostics' locations point here */
+	char *text; /* the file's bytes (owned) */
+	size_t text_len;
+
+	struct oq_port_group *groups;
+	size_t n_groups;
+	struct oq_vlarb_scope *vlarb;
+	size_t n_vlarb;
+	struct oq_sl2vl_scope *sl2vl;
+	size_t n_sl2vl;
+	struct oq_qos_level *levels;
+	size_t n_levels;
+	/* Match rules from qos-match-rules, then the expanded qos-ulps. */
+	struct oq_match_rule *rules;
+	size_t n_rules;
+	size_t n_explicit_rules;
+	/* The DEFAULT level (a level named DEFAULT or qos-ulps `default`),
+	 * -1 when missing (an error). */
+	int default_level;
+
+	bool has_port_groups, has_qos_setup, has_levels, has_rules, has_ulps;
+};
+
+/* Parse a policy from memory; file names the input in diagnostics.  Always
+ * returns a tree (possibly partial) unless out of memory; errors go into
+ * diags.  A policy with errors must not be used for decisions. */
+struct oq_policy *oq_policy_parse(const char *file, const char *text,
+				  size_t len, struct oq_diags *diags);
+/* Read and parse a file (I/O errors become diagnostics). */
+struct oq_policy *oq_policy_load(const char *path, struct oq_diags *diags);
+/* Semantic checks that need no fabric: references, duplicates, ranges,
+ * DEFAULT level, shadowed rules.  Returns the number of errors added. */
+size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *diags);
+void oq_policy_free(struct oq_policy *p);
+
+int oq_policy_find_group(const struct oq_policy *p, const char *name);
+int oq_policy_find_level(const struct oq_policy *p, const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OSMQOS_POLICY_H */

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * event_plugin_options parsing.  OpenSM hands every plugin listed in
+ * event_plugin_name the same options string, so keys for other plugins may
+ * appear: a key with a dot ("other.key=v") belongs to another plugin and is
+ * skipped; "osmqos.key=v" is ours, same as "key=v".  Any other key we do not
+ * know is an error the caller logs.  Pure C, no OpenSM headers, so it is
+ * unit-tested on its own.
+ */
+#ifndef OSMQOS_PLUGIN_OPTIONS_H
+#define OSMQOS_PLUGIN_OPTIONS_H
+
+#include <stddef.h>
+
+struct oq_plugin_options {
+	char *policy;	   /* policy= : policy file (default qos_policy_file) */
+	char *audit;	   /* audit=  : audit log path */
+	char *publish_dir; /* publish_dir= : prediction output directory */
+};
+
+/* Called for each problem found; msg is a complete sentence. */
+typedef void (*oq_opt_error_fn)(void *ctx, const char *msg);
+
+/* Parse "k=v k2=v2,k3=v3".  NULL or empty text gives all defaults (NULL
+ * fields).  Returns the number of errors reported through err. */
+int oq_plugin_options_parse(struct oq_plugin_options *o, const char *text,
+			    oq_opt_error_fn err, void *ctx);
+void oq_plugin_options_free(struct oq_plugin_options *o);
+
+/* "policy=/etc/opensm/qos-policy.conf audit=(default) ..." for the log. */
+int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
+			     size_t len);
+
+#endif /* OSMQOS_PLUGIN_OPTIONS_H */
