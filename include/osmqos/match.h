@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Binding a validated policy to a fabric (port groups resolved to port
+ * sets), the compiled matcher that maps a path query to a QoS level, and the
+ * table compiler that turns qos-setup into per-port tables.
+ *
+ * All three objects are immutable once built, and a decision is one call:
+ * oq_match(matcher, query, &decision).  The plugin rebuilds them once per
+ * sweep; the CLI once per run.
+ */
+#ifndef OSMQOS_MATCH_H
+#define OSMQOS_MATCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <osmqos/diag.h>
+#include <osmqos/fabric.h>
+#include <osmqos/policy.h>
+#include <osmqos/tables.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A policy bound to a fabric: every port group as an O(1) port set. */
+struct oq_binding;
+
+/* Resolve groups (port-guid, port-name, pkey, partition, node-type).
+ * parts may be NULL (then `partition:` resolves to nothing, with a
+ * warning).  Fabric-aware warnings (groups or names resolving to no port)
+ * go into diags.  The policy and fabric must outlive the binding. */
+struct oq_binding *oq_bind(const struct oq_policy *p, const struct oq_fabric *f,
+			   const struct oq_partitions *parts,
+			   struct oq_diags *diags);
+void oq_binding_free(struct oq_binding *b);
+bool oq_group_has_port(const struct oq_binding *b, int group,
+		       const struct oq_port *port);
+
+/* One path query, as the SA sees it (components absent unless has_*). */
+struct oq_query {
+	const struct oq_port *src; /* end ports */
+	const struct oq_port *dst;
+	bool has_sid;
+	uint64_t sid;
+	bool has_qos_class;
+	uint16_t qos_class;
+	bool has_pkey;
+	uint16_t pkey; /* membership bit ignored */
+};
+
+/* Which criteria of the winning rule held, for explanations and audits. */
+#define OQ_WHY_SOURCE (1u << 0)
+#define OQ_WHY_DESTINATION (1u << 1)
+#define OQ_WHY_SERVICE_ID (1u << 2)
+#define OQ_WHY_QOS_CLASS (1u << 3)
+#define OQ_WHY_PKEY (1u << 4)
+#define OQ_WHY_DEFAULT (1u << 5) /* no rule matched */
+
+struct oq_decision {
+	int rule;  /* index in policy->rules; -1 when DEFAULT applied */
+	int level; /* index in policy->levels; -1 when there is none */
+	unsigned int why;
+};
+
+struct oq_matcher;
+
+struct oq_matcher *oq_matcher_compile(const struct oq_binding *b);
+void oq_matcher_free(struct oq_matcher *m);
+void oq_match(const struct oq_matcher *m, const struct oq_query *q,
+	      struct oq_decision *d);
+/* The reference: first-match scan over the rules, no precomputation.
+ * Used by tests and the benchmark to check the compiled matcher. */
+void oq_match_naive(const struct oq_binding *b, const struct oq_query *q,
+		    struct oq_decision *d);
+
+/*
+ * Table compiler.  out->ports[i] belongs to fabric->ports[i].  b may be NULL
+ * (no policy: templates only).  Ports no scope covers take the template of
+ * their kind; tables are clipped to the port's VL and VLArb caps, and a VL
+ * the port lacks is a warning naming the port, which then keeps its
+ * template (never a silent wrap).
+ */
+struct oq_fabric_tables {
+	struct oq_port_tables *ports;
+	size_t n;
+};
+
+int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
+		      const struct oq_templates *t,
+		      struct oq_fabric_tables *out, struct oq_diags *diags);
+void oq_fabric_tables_free(struct oq_fabric_tables *t);
+
+/* Templates: OpenSM's compiled-in defaults, or opensm.conf's qos_* keys. */
+void oq_templates_default(struct oq_templates *t);
+int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
+				  struct oq_diags *diags);
+int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
+				   const char *text, size_t len,
+				   struct oq_diags *diags);
+
+enum oq_port_kind oq_port_kind(const struct oq_port *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OSMQOS_MATCH_H */
