@@ -1,0 +1,218 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Fabric-in-a-box: run a real opensm (with the built plugin) on an ibsim
+# fabric, for end-to-end tests.  Source it from a bash test:
+#
+#	. "$top_srcdir/tests/e2e/lib.sh"
+#	e2e_init smoke                      # temp dir, unique socket, cleanup trap
+#	e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
+#	e2e_start_opensm qos=TRUE           # extra opensm.conf "key=value" pairs
+#	e2e_sim saquery -p --slid 2 --dlid 3
+#	e2e_pass                            # or e2e_fail "why"; cleanup is automatic
+#
+# Every run gets its own IBSIM_SOCKNAME, temp dir and logs, so runs in
+# parallel do not see each other.  Processes are ended by the PIDs this file
+# recorded, opensm first (it hangs on exit when ibsim is already gone), then
+# ibsim: SIGTERM, wait, SIGKILL.  Exit codes follow automake: 0 pass, 1 fail,
+# 77 skip, 99 hard error.
+
+: "${top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${top_builddir:=$PWD}"
+: "${E2E_TIMEOUT:=60}"
+
+if [ -f "$top_builddir/tests/e2e/env.sh" ]; then
+	. "$top_builddir/tests/e2e/env.sh"
+fi
+: "${OQ_UMAD2SIM:=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}"
+: "${OQ_IBSIM:=$(command -v ibsim)}"
+: "${OQ_OPENSM:=$(PATH=$PATH:/usr/sbin command -v opensm)}"
+
+E2E_NAME=
+E2E_DIR=
+E2E_IBSIM_PID=
+E2E_OPENSM_PID=
+E2E_CTL_FD=
+E2E_OSM_LOG=
+E2E_OSM_CONF=
+
+e2e_log() { printf '[%s %s] %s\n' "$E2E_NAME" "$(date +%T)" "$*"; }
+
+# Stop one process we started: SIGTERM, wait up to $2 s, then SIGKILL.
+e2e_stop_pid() {
+	local pid=$1 secs=${2:-10} i
+	[ -n "$pid" ] || return 0
+	kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null; return 0; }
+	kill -TERM "$pid" 2>/dev/null
+	for ((i = 0; i < secs * 10; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		e2e_log "pid $pid ignored SIGTERM for ${secs}s, sending SIGKILL"
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+e2e_stop_opensm() {
+	e2e_stop_pid "$E2E_OPENSM_PID" 15
+	E2E_OPENSM_PID=
+}
+
+e2e_stop_ibsim() {
+	if [ -n "$E2E_CTL_FD" ]; then
+		exec {E2E_CTL_FD}>&-
+		E2E_CTL_FD=
+	fi
+	e2e_stop_pid "$E2E_IBSIM_PID" 5
+	E2E_IBSIM_PID=
+}
+
+e2e_cleanup() {
+	local rc=$?
+	trap - EXIT INT TERM
+	e2e_stop_opensm
+	e2e_stop_ibsim
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -n "$E2E_DIR" ]; then
+		# Keep what explains a failure in the test's .log file.
+		e2e_log "FAILED (rc=$rc); tail of opensm log $E2E_OSM_LOG:"
+		tail -n 40 "$E2E_OSM_LOG" 2>/dev/null
+		e2e_log "artifacts kept in $E2E_DIR"
+	elif [ -n "$E2E_DIR" ] && [ -z "$E2E_KEEP" ]; then
+		rm -rf "$E2E_DIR"
+	fi
+	exit "$rc"
+}
+
+e2e_skip() { e2e_log "SKIP: $*"; exit 77; }
+e2e_fail() { e2e_log "FAIL: $*"; exit 1; }
+e2e_pass() { e2e_log "PASS"; exit 0; }
+
+# e2e_init NAME: temp dir, unique IBSIM_SOCKNAME, cleanup on any exit.
+e2e_init() {
+	E2E_NAME=$1
+	if [ "$OQ_HAVE_E2E" = no ] || [ ! -f "$OQ_UMAD2SIM" ] ||
+	   [ -z "$OQ_IBSIM" ] || [ -z "$OQ_OPENSM" ]; then
+		e2e_skip "ibsim/umad2sim/opensm not installed" \
+			 "(apt-get install ibsim-utils opensm infiniband-diags)"
+	fi
+	mkdir -p "$top_builddir/tests/e2e/tmp"
+	E2E_DIR=$(mktemp -d "$top_builddir/tests/e2e/tmp/$E2E_NAME.XXXXXX")
+	# Abstract socket names: unique per run, never the default one.
+	export IBSIM_SOCKNAME="oqe2e-$E2E_NAME-$$-${E2E_DIR##*.}"
+	export OSM_TMP_DIR=$E2E_DIR OSM_CACHE_DIR=$E2E_DIR
+	unset SIM_HOST
+	trap e2e_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	e2e_log "dir $E2E_DIR socket $IBSIM_SOCKNAME"
+}
+
+# Wait until grep -q PATTERN FILE succeeds or $2 seconds pass.
+e2e_wait_for() {
+	local pattern=$1 file=$2 secs=${3:-$E2E_TIMEOUT} i
+	for ((i = 0; i < secs * 10; i++)); do
+		grep -q -- "$pattern" "$file" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# e2e_start_ibsim NETFILE: ibsim with a console fifo (see e2e_ibsim_cmd).
+e2e_start_ibsim() {
+	local net=$1
+	[ -f "$net" ] || e2e_fail "no such net file: $net"
+	mkfifo "$E2E_DIR/ibsim.ctl"
+	"$OQ_IBSIM" -s "$net" <"$E2E_DIR/ibsim.ctl" >"$E2E_DIR/ibsim.log" 2>&1 &
+	E2E_IBSIM_PID=$!
+	exec {E2E_CTL_FD}>"$E2E_DIR/ibsim.ctl"
+	e2e_wait_for "Network simulator ready" "$E2E_DIR/ibsim.log" 20 ||
+		e2e_fail "ibsim did not start (see $E2E_DIR/ibsim.log)"
+	e2e_log "ibsim pid $E2E_IBSIM_PID on $(basename "$net")"
+}
+
+# e2e_ibsim_cmd "Unlink \"node\"[1]": a command for the ibsim console.
+e2e_ibsim_cmd() {
+	printf '%s\n' "$*" >&"$E2E_CTL_FD"
+}
+
+# e2e_opensm_conf KEY=VALUE...: write opensm.conf from opensm's defaults
+# with the plugin loaded, logs flushed, and the given overrides.
+e2e_opensm_conf() {
+	local kv key val
+	E2E_OSM_CONF=$E2E_DIR/opensm.conf
+	"$OQ_OPENSM" -c "$E2E_OSM_CONF" >/dev/null 2>&1 ||
+		e2e_fail "opensm -c could not write a default config"
+	set -- event_plugin_name=osmqos force_log_flush=TRUE \
+		sweep_interval=0 "$@"
+	for kv in "$@"; do
+		key=${kv%%=*}
+		val=${kv#*=}
+		if grep -q "^$key " "$E2E_OSM_CONF"; then
+			sed -i "s|^$key .*|$key $val|" "$E2E_OSM_CONF"
+		else
+			printf '%s %s\n' "$key" "$val" >>"$E2E_OSM_CONF"
+		fi
+	done
+}
+
+# e2e_start_opensm [KEY=VALUE...]: opensm with the built plugin on the
+# LD_LIBRARY_PATH; waits (bounded) for SUBNET UP.  OQ_SM_HOST picks the
+# node opensm attaches to (default: ibsim's first node).
+e2e_start_opensm() {
+	e2e_opensm_conf "$@"
+	E2E_OSM_LOG=$E2E_DIR/opensm.log
+	SIM_HOST=${OQ_SM_HOST:-} \
+	LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+	LD_PRELOAD="$OQ_UMAD2SIM" \
+		$E2E_OPENSM_WRAPPER "$OQ_OPENSM" -F "$E2E_OSM_CONF" \
+		-f "$E2E_OSM_LOG" >"$E2E_DIR/opensm.out" 2>&1 &
+	E2E_OPENSM_PID=$!
+	e2e_log "opensm pid $E2E_OPENSM_PID"
+	if ! e2e_wait_for "SUBNET UP" "$E2E_OSM_LOG"; then
+		kill -0 "$E2E_OPENSM_PID" 2>/dev/null ||
+			e2e_fail "opensm exited early: $(tail -n 5 "$E2E_DIR/opensm.out")"
+		e2e_fail "no SUBNET UP within ${E2E_TIMEOUT}s"
+	fi
+	e2e_log "SUBNET UP"
+}
+
+# e2e_sim CMD ARGS...: run a client (saquery, smpquery, osmqos ...) on the
+# simulated fabric, attached at $SIM_HOST (default: ibsim's first node).
+e2e_sim() {
+	LD_PRELOAD="$OQ_UMAD2SIM" "$@"
+}
+
+# e2e_ibnetdiscover: cached topology of the running fabric.
+e2e_ibnetdiscover() {
+	local out=$E2E_DIR/ibnetdiscover.out
+	if [ ! -s "$out" ]; then
+		e2e_sim ibnetdiscover >"$out" 2>"$E2E_DIR/ibnetdiscover.err" ||
+			e2e_fail "ibnetdiscover failed"
+	fi
+	cat "$out"
+}
+
+# e2e_lid DESC [PORT]: LID of the port of the node whose NodeDescription is
+# DESC (port 1 of a CA by default; a switch's LID is its port 0's).  Uses
+# ibnetdiscover, since SA name lookups need RMPP, which umad2sim lacks.
+e2e_lid() {
+	local desc=$1 port=${2:-1}
+	e2e_ibnetdiscover | awk -v d="\"$desc\"" -v p="$port" '
+		/^(Switch|Ca|Rt)[ \t]/ {
+			sw = ($1 == "Switch")
+			n = index($0, "# " d)
+			if (sw && n && match($0, /lid [0-9]+/)) {
+				print substr($0, RSTART + 4, RLENGTH - 4); exit
+			}
+			inode = (n > 0); next
+		}
+		inode && index($0, "[" p "]") == 1 && match($0, /# lid [0-9]+/) {
+			print substr($0, RSTART + 6, RLENGTH - 6); exit
+		}'
+}
+
+# e2e_osmqos ARGS...: the built CLI.
+e2e_osmqos() {
+	"$top_builddir/osmqos" "$@"
+}

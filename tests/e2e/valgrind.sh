@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# opensm start, sweep and shutdown under valgrind memcheck with the plugin
+# loaded: no invalid access anywhere and no leak from libosmqos.
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init valgrind
+command -v valgrind >/dev/null || e2e_skip "valgrind not installed (apt-get install valgrind)"
+
+E2E_TIMEOUT=120
+E2E_OPENSM_WRAPPER="valgrind --error-exitcode=42 --leak-check=full \
+	--show-leak-kinds=definite --log-file=$E2E_DIR/valgrind.%p.log"
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/two-switch.net"
+e2e_start_opensm qos=TRUE
+e2e_stop_opensm
+vg=$(ls "$E2E_DIR"/valgrind.*.log | head -n 1)
+[ -s "$vg" ] || e2e_fail "no valgrind log"
+grep -E "ERROR SUMMARY|definitely lost" "$vg" | sed 's/^/  /'
+if grep -q "Invalid \(read\|write\)\|uninitialised" "$vg" &&
+   grep -A12 "Invalid \(read\|write\)\|uninitialised" "$vg" | grep -q osmqos; then
+	e2e_fail "memcheck errors in the plugin: see $vg"
+fi
+# Leak records whose stack passes through the plugin.
+if awk '/definitely lost in/ {rec = 1; buf = ""} rec {buf = buf $0 "\n"}
+	rec && /^==[0-9]+== $/ {if (buf ~ /libosmqos|osmqos_/) {print buf; bad = 1}; rec = 0}
+	END {exit !bad}' "$vg"; then
+	e2e_fail "leaks from libosmqos: see $vg"
+fi
+grep -q "osmqos: unloading" "$E2E_OSM_LOG" || e2e_fail "plugin delete() not called"
+e2e_pass
