@@ -3,6 +3,15 @@
  * libosmqos.so: the OpenSM event plugin entry points.  OpenSM dlopen()s
  * lib<event_plugin_name>.so and looks up osm_event_plugin; its version
  * string must equal OpenSM's own, so we build against the installed headers.
+ *
+ * Per heavy sweep (see docs/programming.md):
+ *   HEAVY_SWEEP_DONE   re-check the policy file; snapshot the discovered
+ *                      fabric; compile tables; hook the routing engines;
+ *                      send optimized SL2VL Sets for uniform switches.
+ *   osm_qos_setup()    (OpenSM) asks our hooks for every port's tables and
+ *                      sends what differs; the first hook call of a sweep
+ *                      rebuilds the state with the final partitions.
+ *   UCAST_ROUTING_DONE log what the sweep sent.
  */
 #include <config.h>
 
@@ -11,20 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <opensm/osm_config.h>
 #include <opensm/osm_version.h>
-#include <opensm/osm_opensm.h>
-#include <opensm/osm_log.h>
-#include <opensm/osm_event_plugin.h>
 
-#include "options.h"
-
-struct osmqos {
-	osm_opensm_t *osm;
-	struct oq_plugin_options opts;
-	unsigned long events[OSM_EVENT_ID_MAX];
-	unsigned long subnet_up;
-};
+#include "plugin.h"
 
 static void log_option_error(void *ctx, const char *msg)
 {
@@ -45,6 +43,7 @@ static void *osmqos_create(osm_opensm_t *osm)
 		return NULL;
 	}
 	q->osm = osm;
+	pthread_mutex_init(&q->state_lock, NULL);
 	errs = oq_plugin_options_parse(&q->opts,
 				       osm->subn.opt.event_plugin_options,
 				       log_option_error, osm);
@@ -53,6 +52,11 @@ static void *osmqos_create(osm_opensm_t *osm)
 		"osmqos %s loaded (built for %s): %s%s\n", PACKAGE_VERSION,
 		OSM_VERSION, buf,
 		errs ? " [option errors above; those options ignored]" : "");
+	if (!osm->subn.opt.qos)
+		OSM_LOG(&osm->log, OSM_LOG_INFO,
+			"osmqos: opensm.conf has qos FALSE: OpenSM programs no "
+			"QoS tables, so osmqos only loads; set qos TRUE\n");
+	oq_plugin = q;
 	return q;
 }
 
@@ -62,9 +66,72 @@ static void osmqos_delete(void *data)
 
 	if (!q)
 		return;
-	OSM_LOG(&q->osm->log, OSM_LOG_INFO, "osmqos: unloading\n");
+	OQ_LOG(q, OSM_LOG_INFO, "unloading after %lu sweeps\n", q->sweeps);
+	oq_hooks_remove(q);
+	oq_plugin = NULL;
+	oq_state_publish(q, NULL);
+	oq_policy_file_free(q);
 	oq_plugin_options_free(&q->opts);
+	pthread_mutex_destroy(&q->state_lock);
 	free(q);
+}
+
+/* HEAVY_SWEEP_DONE: discovery is complete, nothing is programmed yet. */
+static void on_heavy_sweep_done(struct osmqos *q)
+{
+	struct oq_state *s;
+	unsigned int sent;
+
+	q->sweeps++;
+	q->mads_predicted = 0;
+	q->mads_presend = 0;
+	if (!q->osm->subn.opt.qos)
+		return;
+	oq_policy_file_refresh(q);
+
+	cl_plock_acquire(&q->osm->lock);
+	oq_hooks_install(q);
+	s = oq_state_build(q);
+	if (s) {
+		oq_state_publish(q, s);
+		s = oq_state_get(q);
+		sent = oq_sl2vl_presend(q, s);
+		q->mads_presend = sent;
+		OQ_LOG(q, OSM_LOG_VERBOSE,
+		       "sweep %lu: %zu nodes, %zu ports compiled in %.2f ms; "
+		       "%u optimized SL2VL Sets\n",
+		       q->sweeps, s->fabric->n_nodes, s->fabric->n_ports,
+		       s->build_ms, sent);
+		oq_state_put(q, s);
+	}
+	cl_plock_release(&q->osm->lock);
+}
+
+/* UCAST_ROUTING_DONE: osm_qos_setup has queued every QoS Set. */
+static void on_routing_done(struct osmqos *q)
+{
+	struct oq_state *s;
+
+	if (!q->osm->subn.opt.qos)
+		return;
+	s = oq_state_get(q);
+	q->mads_total += q->mads_predicted + q->mads_presend;
+	OQ_LOG(q, OSM_LOG_INFO,
+	       "sweep %lu: %lu QoS Set MADs (%lu optimized SL2VL, %lu "
+	       "SL2VL/VLArb via osm_qos_setup); policy %s; tables built in "
+	       "%.2f ms\n",
+	       q->sweeps, q->mads_predicted + q->mads_presend,
+	       q->mads_presend, q->mads_predicted,
+	       s && s->pol ? "in force" : "NONE (OpenSM templates)",
+	       s ? s->build_ms : 0.0);
+	if (!oq_hooks_policy_owns_sl2vl(q) && q->osm->routing_engine_used)
+		OQ_LOG(q, OSM_LOG_INFO,
+		       "routing engine %s owns SL2VL (deadlock freedom); "
+		       "the policy sets VLArb and VLHighLimit\n",
+		       q->osm->routing_engine_used->name);
+	oq_state_put(q, s);
+	q->mads_predicted = 0;
+	q->mads_presend = 0;
 }
 
 static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
@@ -74,12 +141,24 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 	if (id >= OSM_EVENT_ID_MAX)
 		return;
 	q->events[id]++;
-	if (id == OSM_EVENT_ID_SUBNET_UP && q->subnet_up++ == 0)
-		OSM_LOG(&q->osm->log, OSM_LOG_INFO,
-			"osmqos: subnet up; events so far: heavy sweeps %lu, "
-			"routing done %lu\n",
-			q->events[OSM_EVENT_ID_HEAVY_SWEEP_DONE],
-			q->events[OSM_EVENT_ID_UCAST_ROUTING_DONE]);
+	switch (id) {
+	case OSM_EVENT_ID_HEAVY_SWEEP_DONE:
+		on_heavy_sweep_done(q);
+		break;
+	case OSM_EVENT_ID_UCAST_ROUTING_DONE:
+		on_routing_done(q);
+		break;
+	case OSM_EVENT_ID_SUBNET_UP:
+		if (q->subnet_up++ == 0)
+			OQ_LOG(q, OSM_LOG_INFO,
+			       "subnet up; events so far: heavy sweeps %lu, "
+			       "routing done %lu\n",
+			       q->events[OSM_EVENT_ID_HEAVY_SWEEP_DONE],
+			       q->events[OSM_EVENT_ID_UCAST_ROUTING_DONE]);
+		break;
+	default:
+		break;
+	}
 }
 
 osm_event_plugin_t osm_event_plugin = {

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The plugin instance and the per-sweep state it publishes.  Only files in
+ * plugin/ include this (it pulls in OpenSM headers).
+ */
+#ifndef OSMQOS_PLUGIN_H
+#define OSMQOS_PLUGIN_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_log.h>
+#include <opensm/osm_event_plugin.h>
+
+#include <osmqos/fabric.h>
+#include <osmqos/match.h>
+#include <osmqos/policy.h>
+
+#include "options.h"
+
+/* A validated policy shared by the states built from it. */
+struct oq_policy_ref {
+	unsigned int refs; /* guarded by osmqos.state_lock */
+	struct oq_policy *p;
+};
+
+/* A policy file as last loaded: the parsed tree and what identified it. */
+struct oq_policy_file {
+	struct oq_policy_ref *cur; /* last good policy; NULL if never good */
+	char *path;
+	uint64_t hash;	/* FNV-1a of the content that produced `policy` */
+	uint64_t bad_hash; /* content that failed last (logged once) */
+	bool bad_reported;
+	bool missing_reported;
+	time_t loaded_at;
+	unsigned long loads_ok, loads_failed;
+};
+
+/*
+ * Everything one sweep decided, immutable once published.  SA threads and
+ * the routing-engine hooks take a reference; the sweep swaps in a new one.
+ */
+struct oq_state {
+	unsigned int refs; /* guarded by osmqos.state_lock */
+	unsigned long sweep;
+	struct oq_fabric *fabric;
+	struct oq_partitions parts;
+	struct oq_policy_ref *pol; /* NULL: no good policy, templates only */
+	struct oq_binding *binding;
+	struct oq_matcher *matcher;
+	struct oq_fabric_tables tables;
+	struct oq_templates templates;
+	/* osm_physp_t * -> index into tables.ports (open addressing). */
+	const void **map_key;
+	uint32_t *map_val;
+	size_t map_cap;
+	double build_ms;
+};
+
+struct osmqos {
+	osm_opensm_t *osm;
+	struct oq_plugin_options opts;
+	unsigned long events[OSM_EVENT_ID_MAX];
+	unsigned long subnet_up;
+	unsigned long sweeps;
+
+	struct oq_policy_file pf;
+
+	pthread_mutex_t state_lock;
+	struct oq_state *state;
+
+	/* Routing-engine hooks (hooks.c). */
+	struct oq_hooked_engine *hooked;
+	unsigned long mads_predicted; /* QoS Sets expected this sweep */
+	unsigned long mads_total;
+	bool engine_sl2vl_logged;
+	uint64_t last_diags_hash;
+	unsigned long qos_setup_sweep; /* sweep whose state hooks rebuilt */
+	unsigned long mads_presend;	/* optimized SL2VL Sets we sent */
+};
+
+/* The one plugin instance (OpenSM loads a plugin once per process); the
+ * routing-engine hooks have no context pointer of their own to reach it. */
+extern struct osmqos *oq_plugin;
+
+#define OQ_LOG(q, level, fmt, ...) \
+	OSM_LOG(&(q)->osm->log, level, "osmqos: " fmt, ##__VA_ARGS__)
+
+/* policy_file.c */
+int oq_policy_file_refresh(struct osmqos *q);
+void oq_policy_file_free(struct osmqos *q);
+struct oq_policy_ref *oq_policy_ref_get(struct osmqos *q);
+void oq_policy_ref_put(struct osmqos *q, struct oq_policy_ref *r);
+
+/* osm_inputs.c: OpenSM's own configuration as policy-core inputs. */
+void oq_templates_from_osm(struct osmqos *q, struct oq_templates *t);
+int oq_partitions_from_osm(struct osmqos *q, struct oq_partitions *parts,
+			   struct oq_fabric *f);
+
+/* state.c */
+struct oq_state *oq_state_build(struct osmqos *q);
+void oq_state_publish(struct osmqos *q, struct oq_state *s);
+struct oq_state *oq_state_get(struct osmqos *q);
+void oq_state_put(struct osmqos *q, struct oq_state *s);
+const struct oq_port_tables *oq_state_tables_of(const struct oq_state *s,
+						const void *physp);
+
+/* hooks.c */
+void oq_hooks_install(struct osmqos *q);
+void oq_hooks_remove(struct osmqos *q);
+bool oq_hooks_policy_owns_sl2vl(struct osmqos *q);
+
+/* sl2vl_presend.c */
+unsigned int oq_sl2vl_presend(struct osmqos *q, const struct oq_state *s);
+
+#endif /* OSMQOS_PLUGIN_H */

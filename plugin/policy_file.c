@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The policy file as the plugin sees it: re-read every heavy sweep, applied
+ * only when it changed and is valid.  A bad edit is reported once, with the
+ * same file:line:col diagnostics `osmqos check` prints, and the last good
+ * policy stays in force; the fabric is never left without a policy once one
+ * was good.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "plugin.h"
+
+/* Policies larger than this are refused before reading (a runaway file). */
+#define OQ_POLICY_MAX_BYTES (16u << 20)
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static const char *policy_path(struct osmqos *q)
+{
+	if (q->opts.policy)
+		return q->opts.policy;
+	return q->osm->subn.opt.qos_policy_file;
+}
+
+/* Read the whole file; NULL with errno set on failure. */
+static char *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	char *buf;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) ||
+	    st.st_size > OQ_POLICY_MAX_BYTES) {
+		fclose(f);
+		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		fclose(f);
+		return NULL;
+	}
+	*len = fread(buf, 1, (size_t)st.st_size, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void log_diags(struct osmqos *q, const struct oq_diags *d,
+		      osm_log_level_t err_level)
+{
+	char line[1024];
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct oq_diag *g = &d->v[i];
+		osm_log_level_t lvl = g->sev == OQ_SEV_ERROR ? err_level :
+								OSM_LOG_INFO;
+
+		oq_diag_format(g, line, sizeof(line));
+		OQ_LOG(q, lvl, "%s\n", line);
+		if (g->hint)
+			OQ_LOG(q, lvl, "  hint: %s\n", g->hint);
+	}
+}
+
+struct oq_policy_ref *oq_policy_ref_get(struct osmqos *q)
+{
+	struct oq_policy_ref *r;
+
+	pthread_mutex_lock(&q->state_lock);
+	r = q->pf.cur;
+	if (r)
+		r->refs++;
+	pthread_mutex_unlock(&q->state_lock);
+	return r;
+}
+
+void oq_policy_ref_put(struct osmqos *q, struct oq_policy_ref *r)
+{
+	bool last;
+
+	if (!r)
+		return;
+	pthread_mutex_lock(&q->state_lock);
+	last = --r->refs == 0;
+	pthread_mutex_unlock(&q->state_lock);
+	if (last) {
+		oq_policy_free(r->p);
+		free(r);
+	}
+}
+
+static void install(struct osmqos *q, struct oq_policy *p, uint64_t hash)
+{
+	struct oq_policy_ref *r = calloc(1, sizeof(*r)), *old;
+
+	if (!r) {
+		oq_policy_free(p);
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "out of memory; keeping the previous policy\n");
+		return;
+	}
+	r->p = p;
+	r->refs = 1;
+	pthread_mutex_lock(&q->state_lock);
+	old = q->pf.cur;
+	q->pf.cur = r;
+	pthread_mutex_unlock(&q->state_lock);
+	oq_policy_ref_put(q, old);
+	q->pf.hash = hash;
+	q->pf.loaded_at = time(NULL);
+	q->pf.loads_ok++;
+	q->pf.bad_reported = false;
+}
+
+/*
+ * Returns 1 when a new policy took effect, 0 when nothing changed (or the
+ * change was refused), -1 when there has never been a good policy.
+ */
+int oq_policy_file_refresh(struct osmqos *q)
+{
+	const char *path = policy_path(q);
+	struct oq_diags d;
+	struct oq_policy *p;
+	uint64_t hash;
+	size_t len = 0;
+	char *text;
+
+	if (!path || !*path) {
+		if (!q->pf.missing_reported)
+			OQ_LOG(q, OSM_LOG_ERROR,
+			       "no policy file: set qos_policy_file or "
+			       "event_plugin_options policy=FILE\n");
+		q->pf.missing_reported = true;
+		return q->pf.cur ? 0 : -1;
+	}
+	text = slurp(path, &len);
+	if (!text) {
+		/* Like OpenSM: no file at the default path is a normal setup
+		 * (QoS from the templates alone), anything else an error. */
+		bool quiet = errno == ENOENT && !q->opts.policy && !q->pf.cur &&
+			     !strcmp(path, OSM_DEFAULT_QOS_POLICY_FILE);
+
+		if (!q->pf.missing_reported)
+			OQ_LOG(q, quiet ? OSM_LOG_INFO : OSM_LOG_ERROR,
+			       "cannot read policy %s: %s; %s\n", path,
+			       strerror(errno),
+			       q->pf.cur ? "keeping the last good policy" :
+					   "fabric stays on OpenSM's templates");
+		q->pf.missing_reported = true;
+		return q->pf.cur ? 0 : -1;
+	}
+	q->pf.missing_reported = false;
+	hash = fnv1a(text, len);
+	if (q->pf.cur && hash == q->pf.hash) {
+		free(text);
+		return 0;
+	}
+	if (q->pf.bad_reported && hash == q->pf.bad_hash) {
+		free(text); /* the same bad content: reported already */
+		return q->pf.cur ? 0 : -1;
+	}
+
+	oq_diags_init(&d);
+	p = oq_policy_parse(path, text, len, &d);
+	free(text);
+	if (p && !oq_diags_has_errors(&d))
+		oq_policy_validate(p, &d);
+	oq_diags_sort(&d);
+	if (!p || oq_diags_has_errors(&d)) {
+		log_diags(q, &d, OSM_LOG_ERROR);
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "policy %s rejected (%zu errors); %s\n", path,
+		       d.n_errors,
+		       q->pf.cur ? "the last good policy stays in force" :
+				   "NO POLICY IN FORCE: the fabric stays on "
+				   "OpenSM's per-port-type templates until "
+				   "the file is fixed");
+		oq_diags_free(&d);
+		oq_policy_free(p);
+		q->pf.bad_hash = hash;
+		q->pf.bad_reported = true;
+		q->pf.loads_failed++;
+		return q->pf.cur ? 0 : -1;
+	}
+	log_diags(q, &d, OSM_LOG_ERROR); /* warnings, at INFO */
+	oq_diags_free(&d);
+	OQ_LOG(q, OSM_LOG_INFO,
+	       "policy %s loaded: %zu groups, %zu levels, %zu rules, "
+	       "%zu sl2vl and %zu vlarb scopes\n",
+	       path, p->n_groups, p->n_levels, p->n_rules, p->n_sl2vl,
+	       p->n_vlarb);
+	install(q, p, hash);
+	return 1;
+}
+
+void oq_policy_file_free(struct osmqos *q)
+{
+	struct oq_policy_ref *r;
+
+	pthread_mutex_lock(&q->state_lock);
+	r = q->pf.cur;
+	q->pf.cur = NULL;
+	pthread_mutex_unlock(&q->state_lock);
+	oq_policy_ref_put(q, r);
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Snapshot of OpenSM's subnet as the policy core's fabric model.  Built
+ * once per sweep under OpenSM's read lock; after that the policy core works
+ * on the copy and never touches osm_subn_t, so SA threads and the sweep do
+ * not contend for OpenSM's lock while QoS decisions are computed.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_node.h>
+#include <opensm/osm_port.h>
+#include <opensm/osm_pkey.h>
+#include <opensm/osm_switch.h>
+
+#include "snapshot.h"
+
+/* IBA VLCap / OperVLs encoding 1..5 -> number of data VLs. */
+static uint8_t vls_from_enc(uint8_t enc)
+{
+	static const uint8_t vls[] = { 0, 1, 2, 4, 8, 15 };
+
+	return enc < sizeof(vls) ? vls[enc] : 0;
+}
+
+static uint8_t lanes_from_width(uint8_t w)
+{
+	switch (w) {
+	case IB_LINK_WIDTH_ACTIVE_1X:
+		return 1;
+	case IB_LINK_WIDTH_ACTIVE_4X:
+		return 4;
+	case IB_LINK_WIDTH_ACTIVE_8X:
+		return 8;
+	case IB_LINK_WIDTH_ACTIVE_12X:
+		return 12;
+	case IB_LINK_WIDTH_ACTIVE_2X:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+static enum oq_speed speed_of(const osm_physp_t *p)
+{
+	const ib_port_info_t *pi = &p->port_info;
+
+	if (pi->capability_mask & IB_PORT_CAP_HAS_EXT_SPEEDS) {
+		switch (ib_port_info_get_link_speed_ext_active(pi)) {
+		case IB_LINK_SPEED_EXT_ACTIVE_14:
+			return OQ_SPEED_FDR;
+		case IB_LINK_SPEED_EXT_ACTIVE_25:
+			return OQ_SPEED_EDR;
+		case IB_LINK_SPEED_EXT_ACTIVE_50:
+			return OQ_SPEED_HDR;
+		default:
+			break;
+		}
+	}
+	if (p->ext_port_info.link_speed_active & FDR10)
+		return OQ_SPEED_FDR10;
+	switch (ib_port_info_get_link_speed_active(pi)) {
+	case IB_LINK_SPEED_ACTIVE_2_5:
+		return OQ_SPEED_SDR;
+	case IB_LINK_SPEED_ACTIVE_5:
+		return OQ_SPEED_DDR;
+	case IB_LINK_SPEED_ACTIVE_10:
+		return OQ_SPEED_QDR;
+	default:
+		return OQ_SPEED_UNKNOWN;
+	}
+}
+
+static int copy_pkeys(struct oq_port *port, const osm_physp_t *p)
+{
+	const osm_pkey_tbl_t *tbl = osm_physp_get_pkey_tbl(p);
+	uint16_t blocks = osm_pkey_tbl_get_num_blocks(tbl);
+	uint16_t *keys, b, i;
+	size_t n = 0;
+	int rc;
+
+	if (!blocks)
+		return 0;
+	keys = malloc(sizeof(*keys) * blocks * IB_NUM_PKEY_ELEMENTS_IN_BLOCK);
+	if (!keys)
+		return -1;
+	for (b = 0; b < blocks; b++) {
+		const ib_pkey_table_t *blk = osm_pkey_tbl_block_get(tbl, b);
+
+		if (!blk)
+			continue;
+		for (i = 0; i < IB_NUM_PKEY_ELEMENTS_IN_BLOCK; i++) {
+			uint16_t k = cl_ntoh16(blk->pkey_entry[i]);
+
+			if (k & OQ_PKEY_MASK)
+				keys[n++] = k;
+		}
+	}
+	rc = oq_port_set_pkeys(port, keys, n);
+	free(keys);
+	return rc;
+}
+
+static void fill_port(struct oq_port *port, const osm_node_t *node,
+		      const osm_physp_t *p, const osm_physp_t *p0)
+{
+	const ib_port_info_t *pi = &p->port_info;
+	/* Switch external ports carry no LID/GUID of their own: use port 0. */
+	const osm_physp_t *id = p0 ? p0 : p;
+
+	port->present = true;
+	port->guid = cl_ntoh64(osm_physp_get_port_guid(id));
+	port->lid = cl_ntoh16(osm_physp_get_base_lid(id));
+	port->lmc = ib_port_info_get_lmc(&id->port_info);
+	port->width = lanes_from_width(pi->link_width_active);
+	port->speed = speed_of(p);
+	port->mtu_cap = ib_port_info_get_mtu_cap(pi);
+	port->vl_cap = vls_from_enc(ib_port_info_get_vl_cap(pi));
+	port->oper_vls = vls_from_enc(ib_port_info_get_op_vls(pi));
+	port->vlarb_high_cap = pi->vl_arb_high_cap;
+	port->vlarb_low_cap = pi->vl_arb_low_cap;
+	if (osm_node_get_type(node) == IB_NODE_TYPE_SWITCH)
+		port->sl2vl_cap = true;
+	else
+		port->sl2vl_cap = !!(pi->capability_mask & IB_PORT_CAP_HAS_SL_MAP);
+	port->user = (void *)p;
+}
+
+struct node_pair {
+	const osm_node_t *osm;
+	struct oq_node *oq;
+};
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const osm_node_t *x = ((const struct node_pair *)a)->osm;
+	const osm_node_t *y = ((const struct node_pair *)b)->osm;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct oq_node *find_node(struct node_pair *v, size_t n,
+				 const osm_node_t *key)
+{
+	struct node_pair k = { key, NULL }, *hit;
+
+	hit = bsearch(&k, v, n, sizeof(*v), pair_cmp);
+	return hit ? hit->oq : NULL;
+}
+
+static int add_node(struct oq_fabric *f, const osm_node_t *node,
+		    struct node_pair *pair)
+{
+	uint8_t type = osm_node_get_type(node);
+	uint32_t n_physp = osm_node_get_num_physp(node), i;
+	const osm_physp_t *p0 = NULL;
+	char desc[IB_NODE_DESCRIPTION_SIZE + 1];
+	struct oq_node *qn;
+
+	memcpy(desc, node->node_desc.description, IB_NODE_DESCRIPTION_SIZE);
+	desc[IB_NODE_DESCRIPTION_SIZE] = '\0';
+	qn = oq_fabric_add_node(f, (enum oq_node_type)type,
+				cl_ntoh64(osm_node_get_node_guid(node)), desc,
+				(uint8_t)(n_physp ? n_physp - 1 : 0));
+	if (!qn)
+		return -1;
+	pair->osm = node;
+	pair->oq = qn;
+	qn->user = (void *)node;
+	if (type == IB_NODE_TYPE_SWITCH) {
+		p0 = osm_node_get_physp_ptr((osm_node_t *)node, 0);
+		qn->enhanced_port0 = node->sw &&
+			ib_switch_info_is_enhanced_port0(&node->sw->switch_info);
+	}
+	for (i = 0; i < n_physp; i++) {
+		const osm_physp_t *p =
+			osm_node_get_physp_ptr((osm_node_t *)node, i);
+
+		if (!p || !osm_physp_is_valid(p))
+			continue;
+		if (type != IB_NODE_TYPE_SWITCH && i == 0)
+			continue;
+		fill_port(&qn->ports[i], node, p, i ? p0 : NULL);
+		if (copy_pkeys(&qn->ports[i], p))
+			return -1;
+	}
+	return 0;
+}
+
+static void link_ports(struct node_pair *pairs, size_t n)
+{
+	size_t k;
+	uint8_t i;
+
+	for (k = 0; k < n; k++) {
+		struct oq_node *qn = pairs[k].oq;
+
+		for (i = 1; i <= qn->n_ports; i++) {
+			const osm_physp_t *p = qn->ports[i].user, *r;
+			struct oq_node *rn;
+
+			if (!p || qn->ports[i].peer)
+				continue;
+			r = p->p_remote_physp;
+			if (!r || !osm_physp_is_valid(r) || !r->p_node)
+				continue;
+			rn = find_node(pairs, n, r->p_node);
+			if (rn && r->port_num <= rn->n_ports &&
+			    rn->ports[r->port_num].present)
+				oq_fabric_link(&qn->ports[i],
+					       &rn->ports[r->port_num]);
+		}
+	}
+}
+
+struct oq_fabric *oq_snapshot_build(osm_opensm_t *osm, struct oq_diags *diags)
+{
+	cl_qmap_t *tbl = &osm->subn.node_guid_tbl;
+	size_t n = cl_qmap_count(tbl), k = 0;
+	struct node_pair *pairs;
+	struct oq_fabric *f;
+	cl_map_item_t *it;
+
+	f = oq_fabric_new();
+	pairs = calloc(n ? n : 1, sizeof(*pairs));
+	if (!f || !pairs)
+		goto fail;
+	f->sm_port_guid = cl_ntoh64(osm->subn.sm_port_guid);
+	f->subnet_prefix = cl_ntoh64(osm->subn.opt.subnet_prefix);
+	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl) && k < n;
+	     it = cl_qmap_next(it)) {
+		const osm_node_t *node = (const osm_node_t *)it;
+
+		/* Not seen by this sweep's discovery: the drop manager is
+		 * about to remove it. */
+		if (!node->discovery_count)
+			continue;
+		if (add_node(f, node, &pairs[k++]))
+			goto fail;
+	}
+	qsort(pairs, k, sizeof(*pairs), pair_cmp);
+	link_ports(pairs, k);
+	free(pairs);
+	if (oq_fabric_finalize(f, diags))
+		goto fail_fabric;
+	return f;
+fail:
+	free(pairs);
+fail_fabric:
+	oq_fabric_free(f);
+	return NULL;
+}

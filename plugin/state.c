@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The per-sweep state: fabric snapshot, bound policy, compiled matcher and
+ * per-port tables.  Built without holding anything but OpenSM's read lock,
+ * published by swapping one pointer, and reference counted so a reader (an
+ * SA thread, a hook) keeps the state it started with.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plugin.h"
+#include "snapshot.h"
+
+static size_t map_slot(const struct oq_state *s, const void *key)
+{
+	uintptr_t h = (uintptr_t)key;
+
+	h ^= h >> 17;
+	h *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 7) & (s->map_cap - 1);
+}
+
+static int map_build(struct oq_state *s)
+{
+	size_t i, cap = 16;
+
+	while (cap < s->fabric->n_ports * 2)
+		cap <<= 1;
+	s->map_cap = cap;
+	s->map_key = calloc(cap, sizeof(*s->map_key));
+	s->map_val = calloc(cap, sizeof(*s->map_val));
+	if (!s->map_key || !s->map_val)
+		return -1;
+	for (i = 0; i < s->fabric->n_ports; i++) {
+		const void *key = s->fabric->ports[i]->user;
+		size_t j;
+
+		if (!key)
+			continue;
+		for (j = map_slot(s, key); s->map_key[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		s->map_key[j] = key;
+		s->map_val[j] = (uint32_t)i;
+	}
+	return 0;
+}
+
+const struct oq_port_tables *oq_state_tables_of(const struct oq_state *s,
+						const void *physp)
+{
+	size_t j;
+
+	if (!s || !s->map_cap || !s->tables.ports)
+		return NULL;
+	for (j = map_slot(s, physp); s->map_key[j];
+	     j = (j + 1) & (s->map_cap - 1))
+		if (s->map_key[j] == physp)
+			return &s->tables.ports[s->map_val[j]];
+	return NULL;
+}
+
+static void state_free(struct osmqos *q, struct oq_state *s)
+{
+	if (!s)
+		return;
+	free(s->map_key);
+	free(s->map_val);
+	oq_fabric_tables_free(&s->tables);
+	oq_matcher_free(s->matcher);
+	oq_binding_free(s->binding);
+	oq_partitions_free(&s->parts);
+	oq_fabric_free(s->fabric);
+	oq_policy_ref_put(q, s->pol);
+	free(s);
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+static uint64_t diags_hash(const struct oq_diags *d)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+	const char *c;
+
+	for (i = 0; i < d->n; i++)
+		for (c = d->v[i].msg; *c; c++)
+			h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+	return h;
+}
+
+static void log_compile_diags(struct osmqos *q, const struct oq_diags *d)
+{
+	char line[1024];
+	uint64_t h = diags_hash(d);
+	size_t i;
+
+	/* The same findings every sweep would flood the log: say them when
+	 * they change. */
+	if (h == q->last_diags_hash)
+		return;
+	q->last_diags_hash = h;
+
+	/* Fabric-dependent findings (a VL a port lacks, a group that
+	 * resolves to nothing) are operator information, not SM errors. */
+	for (i = 0; i < d->n; i++) {
+		oq_diag_format(&d->v[i], line, sizeof(line));
+		OQ_LOG(q, OSM_LOG_INFO, "%s\n", line);
+	}
+}
+
+/*
+ * Build a state from OpenSM's subnet.  The caller holds OpenSM's lock (read
+ * or exclusive).  Returns NULL on allocation failure, after logging.
+ */
+struct oq_state *oq_state_build(struct osmqos *q)
+{
+	struct oq_state *s = calloc(1, sizeof(*s));
+	struct timespec t0;
+	struct oq_diags d;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	oq_diags_init(&d);
+	if (!s)
+		goto oom;
+	s->refs = 1;
+	s->sweep = q->sweeps;
+	s->fabric = oq_snapshot_build(q->osm, &d);
+	if (!s->fabric)
+		goto oom;
+	if (oq_partitions_from_osm(q, &s->parts, s->fabric))
+		goto oom;
+	oq_templates_from_osm(q, &s->templates);
+	s->pol = oq_policy_ref_get(q);
+	if (s->pol) {
+		s->binding = oq_bind(s->pol->p, s->fabric, &s->parts, &d);
+		if (!s->binding)
+			goto oom;
+		s->matcher = oq_matcher_compile(s->binding);
+		if (!s->matcher)
+			goto oom;
+	}
+	if (oq_tables_compile(s->binding, s->fabric, &s->templates, &s->tables,
+			      &d))
+		goto oom;
+	if (map_build(s))
+		goto oom;
+	s->build_ms = ms_since(&t0);
+	log_compile_diags(q, &d);
+	oq_diags_free(&d);
+	return s;
+oom:
+	OQ_LOG(q, OSM_LOG_ERROR,
+	       "out of memory building the sweep state; keeping the "
+	       "previous one\n");
+	oq_diags_free(&d);
+	state_free(q, s);
+	return NULL;
+}
+
+void oq_state_publish(struct osmqos *q, struct oq_state *s)
+{
+	struct oq_state *old;
+
+	pthread_mutex_lock(&q->state_lock);
+	old = q->state;
+	q->state = s;
+	pthread_mutex_unlock(&q->state_lock);
+	oq_state_put(q, old);
+}
+
+struct oq_state *oq_state_get(struct osmqos *q)
+{
+	struct oq_state *s;
+
+	pthread_mutex_lock(&q->state_lock);
+	s = q->state;
+	if (s)
+		s->refs++;
+	pthread_mutex_unlock(&q->state_lock);
+	return s;
+}
+
+void oq_state_put(struct osmqos *q, struct oq_state *s)
+{
+	bool last;
+
+	if (!s)
+		return;
+	pthread_mutex_lock(&q->state_lock);
+	last = --s->refs == 0;
+	pthread_mutex_unlock(&q->state_lock);
+	if (last)
+		state_free(q, s);
+}
