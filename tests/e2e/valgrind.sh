@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# opensm start, sweep and shutdown under valgrind memcheck with the plugin
+# opensm start, two sweeps (policy reload) and shutdown under memcheck with the plugin
 # loaded: no invalid access anywhere and no leak from libosmqos.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init valgrind
@@ -9,8 +9,15 @@ command -v valgrind >/dev/null || e2e_skip "valgrind not installed (apt-get inst
 E2E_TIMEOUT=120
 E2E_OPENSM_WRAPPER="valgrind --error-exitcode=42 --leak-check=full \
 	--show-leak-kinds=definite --log-file=$E2E_DIR/valgrind.%p.log"
-e2e_start_ibsim "$top_srcdir/contrib/fabrics/two-switch.net"
-e2e_start_opensm qos=TRUE
+pol=$E2E_DIR/qos-policy.conf
+cp "$top_srcdir/tests/e2e/data/program-policy.conf" "$pol"
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol"
+e2e_wait_for "osmqos: sweep 1: " "$E2E_OSM_LOG" 60 || e2e_fail "no sweep 1"
+# A second sweep with a changed policy: reload, state swap, old state freed.
+sed -i 's/vl-high-limit: 10/vl-high-limit: 11/' "$pol"
+kill -HUP "$E2E_OPENSM_PID"
+e2e_wait_for "osmqos: sweep 2: " "$E2E_OSM_LOG" 90 || e2e_fail "no sweep 2"
 e2e_stop_opensm
 vg=$(ls "$E2E_DIR"/valgrind.*.log | head -n 1)
 [ -s "$vg" ] || e2e_fail "no valgrind log"
