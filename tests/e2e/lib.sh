@@ -78,7 +78,7 @@ e2e_cleanup() {
 		e2e_log "FAILED (rc=$rc); tail of opensm log $E2E_OSM_LOG:"
 		tail -n 40 "$E2E_OSM_LOG" 2>/dev/null
 		e2e_log "artifacts kept in $E2E_DIR"
-	elif [ -n "$E2E_DIR" ] && [ -z "$E2E_KEEP" ]; then
+	elif [ -n "$E2E_DIR" ] && [ -z "${E2E_KEEP:-}" ]; then
 		rm -rf "$E2E_DIR"
 	fi
 	exit "$rc"
@@ -165,7 +165,7 @@ e2e_start_opensm() {
 	SIM_HOST=${OQ_SM_HOST:-} \
 	LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 	LD_PRELOAD="$OQ_UMAD2SIM" \
-		$E2E_OPENSM_WRAPPER "$OQ_OPENSM" -F "$E2E_OSM_CONF" \
+		${E2E_OPENSM_WRAPPER:-} "$OQ_OPENSM" -F "$E2E_OSM_CONF" \
 		-f "$E2E_OSM_LOG" >"$E2E_DIR/opensm.out" 2>&1 &
 	E2E_OPENSM_PID=$!
 	e2e_log "opensm pid $E2E_OPENSM_PID"
