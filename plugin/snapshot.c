@@ -105,8 +105,25 @@ static int copy_pkeys(struct oq_port *port, const osm_physp_t *p)
 	return rc;
 }
 
-static void fill_port(struct oq_port *port, const osm_node_t *node,
-		      const osm_physp_t *p, const osm_physp_t *p0)
+/*
+ * The OperVLs the link will run: what the link manager is going to set
+ * (VLCap of both ends, capped by max_op_vls), not what a port that just
+ * came up reports.  Compiling against the final value keeps the first
+ * sweep's tables the same as every later sweep's.
+ */
+static uint8_t link_oper_vls(osm_opensm_t *osm, const osm_physp_t *p)
+{
+	uint8_t cur = ib_port_info_get_op_vls(&p->port_info);
+
+	if (!p->p_remote_physp)
+		return vls_from_enc(cur);
+	return vls_from_enc(osm_physp_calc_link_op_vls(
+		&osm->log, &osm->subn, p, cur));
+}
+
+static void fill_port(osm_opensm_t *osm, struct oq_port *port,
+		      const osm_node_t *node, const osm_physp_t *p,
+		      const osm_physp_t *p0)
 {
 	const ib_port_info_t *pi = &p->port_info;
 	/* Switch external ports carry no LID/GUID of their own: use port 0. */
@@ -120,7 +137,7 @@ static void fill_port(struct oq_port *port, const osm_node_t *node,
 	port->speed = speed_of(p);
 	port->mtu_cap = ib_port_info_get_mtu_cap(pi);
 	port->vl_cap = vls_from_enc(ib_port_info_get_vl_cap(pi));
-	port->oper_vls = vls_from_enc(ib_port_info_get_op_vls(pi));
+	port->oper_vls = link_oper_vls(osm, p);
 	port->vlarb_high_cap = pi->vl_arb_high_cap;
 	port->vlarb_low_cap = pi->vl_arb_low_cap;
 	if (osm_node_get_type(node) == IB_NODE_TYPE_SWITCH)
@@ -152,8 +169,8 @@ static struct oq_node *find_node(struct node_pair *v, size_t n,
 	return hit ? hit->oq : NULL;
 }
 
-static int add_node(struct oq_fabric *f, const osm_node_t *node,
-		    struct node_pair *pair)
+static int add_node(osm_opensm_t *osm, struct oq_fabric *f,
+		    const osm_node_t *node, struct node_pair *pair)
 {
 	uint8_t type = osm_node_get_type(node);
 	uint32_t n_physp = osm_node_get_num_physp(node), i;
@@ -184,7 +201,7 @@ static int add_node(struct oq_fabric *f, const osm_node_t *node,
 			continue;
 		if (type != IB_NODE_TYPE_SWITCH && i == 0)
 			continue;
-		fill_port(&qn->ports[i], node, p, i ? p0 : NULL);
+		fill_port(osm, &qn->ports[i], node, p, i ? p0 : NULL);
 		if (copy_pkeys(&qn->ports[i], p))
 			return -1;
 	}
@@ -239,7 +256,7 @@ struct oq_fabric *oq_snapshot_build(osm_opensm_t *osm, struct oq_diags *diags)
 		 * about to remove it. */
 		if (!node->discovery_count)
 			continue;
-		if (add_node(f, node, &pairs[k++]))
+		if (add_node(osm, f, node, &pairs[k++]))
 			goto fail;
 	}
 	qsort(pairs, k, sizeof(*pairs), pair_cmp);

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The independent packet-level arbiter simulator (tests/unit/arbsim.c). */
+#ifndef OSMQOS_TEST_ARBSIM_H
+#define OSMQOS_TEST_ARBSIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <osmqos/tables.h>
+
+struct arbsim_cfg {
+	const struct oq_vlarb_table *hi, *lo;
+	unsigned int limit; /* VLHighLimit */
+	uint16_t busy;	    /* VLs with packets */
+	uint32_t len[15];   /* bytes per packet of each VL */
+};
+
+struct arbsim_out {
+	uint64_t bytes[15]; /* over one exact period */
+	uint64_t period_bytes, period_pkts, pkts_run;
+	uint64_t end_time; /* byte time at the end of the run */
+	bool found;	   /* period found before the packet cap */
+	bool idle;
+};
+
+int arbsim_run(const struct arbsim_cfg *c, uint64_t max_pkts,
+	       struct arbsim_out *o);
+
+#endif /* OSMQOS_TEST_ARBSIM_H */
