@@ -1,16 +1,541 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* osmqos model: placeholder until the module behind it lands. */
+/*
+ * osmqos model: the raw VL arbiter of one port.  Given the high and low
+ * VLArb tables, VLHighLimit and MTU, print each backlogged VL's exact byte
+ * share over one period of the arbiter; or sweep the low weight and draw
+ * the high/low ratio curve (reference 000's Figure 7) as SVG.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/model.h>
 
 #include "cli.h"
+#include "svg.h"
+
+#define CMD "model"
 
 void oq_usage_model(FILE *out)
 {
-	fprintf(out, "Usage: osmqos model ... (not available in this build yet)\n");
+	fprintf(out,
+		"Usage: osmqos model --high VL:W,... --low VL:W,... --limit N "
+		"--mtu BYTES\n"
+		"                    [--active VL,...] [--pkt VL:BYTES,...]\n"
+		"                    [--profile iba|cx2-2k] [--json]\n"
+		"       osmqos model ... --sweep-low FROM..TO [--svg FILE]\n\n"
+		"The VL arbiter of one port (IBA 1.2.1 7.6.9) run until its "
+		"state repeats;\n"
+		"prints each VL's exact share of the link's bytes over that "
+		"period.\n\n"
+		"  --high, --low   VLArb tables: VL (0-14) : weight (0-255, "
+		"64-byte credits);\n"
+		"                  '' or '-' for an empty table\n"
+		"  --limit N       VLHighLimit in 4 KiB units (0-255, 255 = "
+		"unbounded)\n"
+		"  --mtu BYTES     packet size (default packet of every VL)\n"
+		"  --active VLs    backlogged VLs (default: every VL in a "
+		"table)\n"
+		"  --pkt VL:BYTES  packet size of one VL\n"
+		"  --profile P     iba (default) or cx2-2k (ConnectX-2, MTU "
+		"2048, one high\n"
+		"                  and one low VL; reconstructed, see "
+		"docs/model.md)\n"
+		"  --max-steps N   arbiter bursts before falling back to an "
+		"average\n"
+		"  --sweep-low A..B  set every low entry's weight to L = A..B "
+		"and print\n"
+		"                  the high/low byte ratio; --svg FILE draws "
+		"it\n"
+		"  --json          one JSON object: vl_shares (numbers), "
+		"vl_shares_exact\n"
+		"                  (\"n/d\" strings), cycle_bytes, ...\n");
+}
+
+/* "VL:W,VL:W" -> table.  what names the option in errors. */
+static int parse_table(const char *what, const char *s,
+		       struct oq_vlarb_table *t)
+{
+	char *dup, *tok, *save = NULL;
+	int rc = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!*s || !strcmp(s, "-"))
+		return 0;
+	dup = strdup(s);
+	if (!dup)
+		return oq_usage_error(CMD, "out of memory");
+	for (tok = strtok_r(dup, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long vl, w;
+		char *colon = strchr(tok, ':');
+
+		if (!colon) {
+			rc = oq_usage_error(CMD,
+					    "%s: '%s' is not VL:WEIGHT "
+					    "(e.g. 0:32)",
+					    what, tok);
+			break;
+		}
+		*colon = '\0';
+		if (oq_parse_u64(tok, &vl) || vl > 15 ||
+		    oq_parse_u64(colon + 1, &w) || w > 255) {
+			rc = oq_usage_error(CMD,
+					    "%s: bad entry '%s:%s' (VL 0-15, "
+					    "weight 0-255)",
+					    what, tok, colon + 1);
+			break;
+		}
+		if (t->n == OQ_VLARB_MAX) {
+			rc = oq_usage_error(CMD, "%s: more than 64 entries",
+					    what);
+			break;
+		}
+		t->e[t->n].vl = (uint8_t)vl;
+		t->e[t->n].weight = (uint8_t)w;
+		t->n++;
+	}
+	free(dup);
+	return rc;
+}
+
+static int parse_vls(const char *s, uint16_t *mask)
+{
+	char *dup = strdup(s), *tok, *save = NULL;
+	int rc = 0;
+
+	*mask = 0;
+	if (!dup)
+		return oq_usage_error(CMD, "out of memory");
+	for (tok = strtok_r(dup, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long v;
+
+		if (oq_parse_u64(tok, &v) || v > 14) {
+			rc = oq_usage_error(CMD,
+					    "--active: '%s' is not a data VL "
+					    "(0-14)",
+					    tok);
+			break;
+		}
+		*mask |= (uint16_t)(1u << v);
+	}
+	free(dup);
+	return rc;
+}
+
+static int parse_pkts(const char *s, uint32_t *pkt)
+{
+	char *dup = strdup(s), *tok, *save = NULL;
+	int rc = 0;
+
+	if (!dup)
+		return oq_usage_error(CMD, "out of memory");
+	for (tok = strtok_r(dup, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long v, b;
+		char *colon = strchr(tok, ':');
+
+		if (colon)
+			*colon = '\0';
+		if (!colon || oq_parse_u64(tok, &v) || v > 14 ||
+		    oq_parse_u64(colon + 1, &b) || !b || b > OQ_ARB_MAX_PKT) {
+			rc = oq_usage_error(CMD,
+					    "--pkt: bad entry '%s' (VL:BYTES, "
+					    "VL 0-14, 1-%u bytes)",
+					    tok, OQ_ARB_MAX_PKT);
+			break;
+		}
+		pkt[v] = (uint32_t)b;
+	}
+	free(dup);
+	return rc;
+}
+
+static int run_one(const struct oq_arb_config *c, enum oq_profile prof,
+		   struct oq_arb_result *r, bool *applied)
+{
+	*applied = false;
+	if (prof == OQ_PROFILE_CX2_2K && oq_cx2_apply(c, r) == 0) {
+		*applied = true;
+		return 0;
+	}
+	return oq_arb_run(c, r);
+}
+
+static const char *table_of(uint16_t vl, const struct oq_arb_config *c)
+{
+	bool h = oq_vlarb_vls(c->high) & (1u << vl);
+	bool l = oq_vlarb_vls(c->low) & (1u << vl);
+
+	return h && l ? "both" : h ? "high" : l ? "low" : "none";
+}
+
+static int print_shares(const struct oq_arb_config *c, enum oq_profile prof,
+			bool json)
+{
+	struct oq_arb_result r;
+	bool applied, first = true;
+	char buf[64];
+	unsigned int v;
+
+	if (run_one(c, prof, &r, &applied))
+		return oq_usage_error(CMD, "the arbiter rejected the "
+					   "configuration (packet size 0 or "
+					   "above 65535?)");
+	if (prof == OQ_PROFILE_CX2_2K && !applied)
+		fprintf(stderr,
+			"osmqos model: warning: cx2-2k needs MTU 2048 and one "
+			"high and one low VL with one entry each; used the IBA "
+			"model\n");
+	if (json) {
+		printf("{\"vl_shares\": {");
+		for (v = 0; v < OQ_MAX_VLS; v++) {
+			if (!(c->backlog & (1u << v)))
+				continue;
+			printf("%s\"%u\": %.12g", first ? "" : ", ", v,
+			       oq_frac_double(r.share[v]));
+			first = false;
+		}
+		printf("}, \"vl_shares_exact\": {");
+		first = true;
+		for (v = 0; v < OQ_MAX_VLS; v++) {
+			if (!(c->backlog & (1u << v)))
+				continue;
+			oq_frac_format(r.share[v], buf, sizeof(buf));
+			printf("%s\"%u\": \"%s\"", first ? "" : ", ", v, buf);
+			first = false;
+		}
+		printf("}, \"vl_bytes\": {");
+		first = true;
+		for (v = 0; v < OQ_MAX_VLS; v++) {
+			if (!(c->backlog & (1u << v)))
+				continue;
+			printf("%s\"%u\": %llu", first ? "" : ", ", v,
+			       (unsigned long long)r.vl_bytes[v]);
+			first = false;
+		}
+		printf("}, \"cycle_bytes\": %llu, \"cycle_packets\": %llu, "
+		       "\"cycle_steps\": %llu, \"exact\": %s, \"idle\": %s, "
+		       "\"profile\": \"%s\"}\n",
+		       (unsigned long long)r.cycle_bytes,
+		       (unsigned long long)r.cycle_packets,
+		       (unsigned long long)r.cycle_steps,
+		       r.approx ? "false" : "true", r.idle ? "true" : "false",
+		       applied ? "cx2-2k" : "iba");
+		return OQ_EXIT_OK;
+	}
+	printf("VL  table  share         exact\n");
+	for (v = 0; v < OQ_MAX_VLS; v++) {
+		if (!(c->backlog & (1u << v)))
+			continue;
+		oq_frac_format(r.share[v], buf, sizeof(buf));
+		printf("%-3u %-6s %-13.9f %s%s\n", v, table_of((uint16_t)v, c),
+		       oq_frac_double(r.share[v]), buf,
+		       r.vl_bytes[v] || r.idle ? ""
+					       : "  (starved or in no table)");
+	}
+	if (r.idle)
+		printf("idle: no backlogged VL has a positive-weight entry\n");
+	else if (applied)
+		printf("profile cx2-2k: %llu high : %llu low 2 KiB packets\n",
+		       (unsigned long long)(r.vl_bytes[__builtin_ctz(
+						    r.high_vls)] /
+					    2048),
+		       (unsigned long long)((r.cycle_bytes -
+					     r.vl_bytes[__builtin_ctz(
+						     r.high_vls)]) /
+					    2048));
+	else
+		printf("period: %llu bytes, %llu packets, %llu bursts%s\n",
+		       (unsigned long long)r.cycle_bytes,
+		       (unsigned long long)r.cycle_packets,
+		       (unsigned long long)r.cycle_steps,
+		       r.approx ? " (step cap reached: long-run average, "
+				  "not exact; raise --max-steps)"
+				: "");
+	return OQ_EXIT_OK;
+}
+
+/* High/low byte ratio of one run; false when low gets nothing. */
+static bool hl_ratio(const struct oq_arb_config *c, enum oq_profile prof,
+		     struct oq_frac *ratio, double *x)
+{
+	uint16_t hv = oq_vlarb_vls(c->high), lv = oq_vlarb_vls(c->low);
+	struct oq_arb_result r;
+	uint64_t h = 0, l = 0;
+	bool applied;
+	unsigned int v;
+
+	if (run_one(c, prof, &r, &applied))
+		return false;
+	for (v = 0; v < OQ_MAX_VLS; v++) {
+		if (hv & (1u << v))
+			h += r.vl_bytes[v];
+		else if (lv & (1u << v))
+			l += r.vl_bytes[v];
+	}
+	if (!l)
+		return false;
+	*ratio = oq_frac_make(h, l);
+	*x = (double)h / (double)l;
+	return true;
+}
+
+static int sweep(struct oq_arb_config *c, struct oq_vlarb_table *lo,
+		 enum oq_profile prof, unsigned int from, unsigned int to,
+		 const char *svg, bool json)
+{
+	double xs[256], ys[256], xi[256], yi[256];
+	size_t n = 0, ni = 0, i;
+	unsigned int l;
+	char buf[64];
+	FILE *f;
+
+	if (!lo->n)
+		return oq_usage_error(CMD, "--sweep-low needs a --low table "
+					   "to sweep");
+	if (oq_vlarb_vls(c->high) & oq_vlarb_vls(lo))
+		return oq_usage_error(CMD,
+				      "--sweep-low: a VL is in both tables, "
+				      "so the high/low ratio is undefined; "
+				      "list each VL in one table");
+	if (json)
+		printf("{\"profile\": \"%s\", \"sweep\": [",
+		       prof == OQ_PROFILE_CX2_2K ? "cx2-2k" : "iba");
+	else
+		printf("L    high/low\n");
+	for (l = from; l <= to; l++) {
+		struct oq_frac r;
+		double x, xr;
+
+		for (i = 0; i < lo->n; i++)
+			lo->e[i].weight = (uint8_t)l;
+		if (prof == OQ_PROFILE_CX2_2K &&
+		    hl_ratio(c, OQ_PROFILE_IBA, &r, &xr)) {
+			xi[ni] = l;
+			yi[ni++] = xr;
+		}
+		if (!hl_ratio(c, prof, &r, &x)) {
+			if (json)
+				printf("%s{\"low_weight\": %u, \"ratio\": "
+				       "null}",
+				       l == from ? "" : ", ", l);
+			else
+				printf("%-4u inf (low starves)\n", l);
+			continue;
+		}
+		oq_frac_format(r, buf, sizeof(buf));
+		if (json)
+			printf("%s{\"low_weight\": %u, \"ratio\": %.12g, "
+			       "\"ratio_exact\": \"%s\"}",
+			       l == from ? "" : ", ", l, x, buf);
+		else
+			printf("%-4u %-12.6f %s\n", l, x, buf);
+		xs[n] = l;
+		ys[n++] = x;
+	}
+	if (json)
+		printf("]}\n");
+	if (!svg)
+		return OQ_EXIT_OK;
+	if (!n)
+		return oq_usage_error(CMD, "nothing to draw: the low VLs "
+					   "starve for every L");
+	f = fopen(svg, "w");
+	if (!f)
+		return oq_usage_error(CMD,
+				      "cannot write '%s'; check the "
+				      "directory exists and is writable",
+				      svg);
+	{
+		char title[160];
+		/* IBA first so the profile's curve is drawn on top. */
+		struct oq_svg_series s[2] = {
+			{"IBA model", "#1f77b4", xi, yi, ni},
+			{"cx2-2k profile", "#d62728", xs, ys, n},
+		};
+		struct oq_svg_chart ch = {
+			title,
+			"low-priority weight L (64-byte credits)",
+			"bandwidth ratio high / low",
+			s,
+			2,
+		};
+
+		if (prof != OQ_PROFILE_CX2_2K) {
+			s[0].x = xs;
+			s[0].y = ys;
+			s[0].n = n;
+			ch.n_series = 1;
+		}
+
+		snprintf(title, sizeof(title),
+			 "High/low VL bandwidth ratio vs L (H=%u, limit Q=%u, "
+			 "MTU %u)",
+			 c->high && c->high->n ? c->high->e[0].weight : 0,
+			 c->high_limit, c->mtu_bytes);
+		if (oq_svg_line_chart(f, &ch) || fclose(f)) {
+			fprintf(stderr,
+				"osmqos model: error writing '%s'; "
+				"check free space\n",
+				svg);
+			return OQ_EXIT_USAGE;
+		}
+	}
+	if (!json)
+		fprintf(stderr, "wrote %s\n", svg);
+	return OQ_EXIT_OK;
 }
 
 int oq_cmd_model(int argc, char **argv)
 {
-	fprintf(stderr, "osmqos model: not available in this build yet\n");
-	return OQ_EXIT_USAGE;
+	static const struct option opts[] = {
+		{"high", required_argument, NULL, 'H'},
+		{"low", required_argument, NULL, 'L'},
+		{"limit", required_argument, NULL, 'q'},
+		{"mtu", required_argument, NULL, 'm'},
+		{"active", required_argument, NULL, 'a'},
+		{"pkt", required_argument, NULL, 'p'},
+		{"profile", required_argument, NULL, 'P'},
+		{"max-steps", required_argument, NULL, 'S'},
+		{"sweep-low", required_argument, NULL, 'w'},
+		{"svg", required_argument, NULL, 'g'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct oq_vlarb_table hi, lo;
+	struct oq_arb_config c;
+	enum oq_profile prof = OQ_PROFILE_IBA;
+	unsigned long long limit = 0, mtu = 0, steps = 0, from = 0, to = 0;
+	bool have_hi = false, have_lo = false, have_limit = false;
+	bool json = false, have_active = false, do_sweep = false;
+	const char *svg = NULL;
+	uint32_t pkt[OQ_MAX_VLS] = {0};
+	uint16_t active = 0;
+	int ch, rc;
+
+	memset(&hi, 0, sizeof(hi));
+	memset(&lo, 0, sizeof(lo));
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'H':
+			if ((rc = parse_table("--high", optarg, &hi)))
+				return rc;
+			have_hi = true;
+			break;
+		case 'L':
+			if ((rc = parse_table("--low", optarg, &lo)))
+				return rc;
+			have_lo = true;
+			break;
+		case 'q':
+			if (oq_parse_u64(optarg, &limit) || limit > 255)
+				return oq_usage_error(CMD,
+						      "--limit: '%s' is not "
+						      "0-255",
+						      optarg);
+			have_limit = true;
+			break;
+		case 'm':
+			if (oq_parse_u64(optarg, &mtu) || !mtu ||
+			    mtu > OQ_ARB_MAX_PKT)
+				return oq_usage_error(CMD,
+						      "--mtu: '%s' is not a "
+						      "size in bytes (1-%u, "
+						      "e.g. 2048)",
+						      optarg, OQ_ARB_MAX_PKT);
+			break;
+		case 'a':
+			if ((rc = parse_vls(optarg, &active)))
+				return rc;
+			have_active = true;
+			break;
+		case 'p':
+			if ((rc = parse_pkts(optarg, pkt)))
+				return rc;
+			break;
+		case 'P':
+			if (!strcmp(optarg, "iba"))
+				prof = OQ_PROFILE_IBA;
+			else if (!strcmp(optarg, "cx2-2k"))
+				prof = OQ_PROFILE_CX2_2K;
+			else
+				return oq_usage_error(CMD,
+						      "--profile: unknown "
+						      "'%s' (use iba or "
+						      "cx2-2k)",
+						      optarg);
+			break;
+		case 'S':
+			if (oq_parse_u64(optarg, &steps) || !steps)
+				return oq_usage_error(CMD,
+						      "--max-steps: '%s' is "
+						      "not a positive number",
+						      optarg);
+			break;
+		case 'w':
+			if (sscanf(optarg, "%llu..%llu", &from, &to) != 2 ||
+			    from < 1 || to > 255 || from > to)
+				return oq_usage_error(CMD,
+						      "--sweep-low: '%s' is "
+						      "not FROM..TO within "
+						      "1..255",
+						      optarg);
+			do_sweep = true;
+			break;
+		case 'g':
+			svg = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			oq_usage_model(stdout);
+			return OQ_EXIT_OK;
+		default:
+			return oq_usage_error(CMD, "unknown option");
+		}
+	}
+	if (optind < argc)
+		return oq_usage_error(CMD, "unexpected argument '%s'",
+				      argv[optind]);
+	if (!have_hi && !have_lo)
+		return oq_usage_error(CMD, "give at least one of --high and "
+					   "--low (e.g. --high 0:32 --low "
+					   "1:64)");
+	if (!have_limit)
+		return oq_usage_error(CMD, "--limit is required (0-255; "
+					   "255 = unbounded)");
+	if (!mtu)
+		return oq_usage_error(CMD, "--mtu is required (packet "
+					   "bytes, e.g. 2048)");
+	if (svg && !do_sweep)
+		return oq_usage_error(CMD, "--svg draws a sweep; add "
+					   "--sweep-low FROM..TO");
+	oq_arb_config_init(&c, &hi, &lo, (uint8_t)limit, (uint32_t)mtu);
+	memcpy(c.pkt_bytes, pkt, sizeof(pkt));
+	c.max_steps = steps;
+	if (have_active) {
+		c.backlog = active;
+	} else {
+		unsigned int i;
+
+		for (i = 0; i < hi.n; i++)
+			if (hi.e[i].vl < OQ_MAX_VLS)
+				c.backlog |= (uint16_t)(1u << hi.e[i].vl);
+		for (i = 0; i < lo.n; i++)
+			if (lo.e[i].vl < OQ_MAX_VLS)
+				c.backlog |= (uint16_t)(1u << lo.e[i].vl);
+	}
+	if (do_sweep)
+		return sweep(&c, &lo, prof, (unsigned int)from,
+			     (unsigned int)to, svg, json);
+	return print_shares(&c, prof, json);
 }

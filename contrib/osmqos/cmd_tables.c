@@ -1,16 +1,409 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* osmqos tables: placeholder until the module behind it lands. */
+/*
+ * osmqos tables --policy P --fabric T [--port PORT] [--opensm-conf F]
+ *               [--partitions F] [--json]
+ *
+ * Every port's SL2VL (per input port on switch external ports), VLArb
+ * high/low and VLHighLimit, as the table compiler produces them for the
+ * plugin: qos-setup scopes where they apply, OpenSM's per-port-type
+ * templates elsewhere.
+ */
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
+#include "portfmt.h"
 
 void oq_usage_tables(FILE *out)
 {
-	fprintf(out, "Usage: osmqos tables ... (not available in this build yet)\n");
+	fprintf(out,
+		"Usage: osmqos tables --policy POLICY --fabric TOPO [--port "
+		"PORT]\n"
+		"                     [--opensm-conf FILE] [--partitions FILE] "
+		"[--json]\n"
+		"\n"
+		"Print the SL2VL, VLArb high/low and VLHighLimit of every port "
+		"as the\nplugin would program them.\n"
+		"\n"
+		"Options:\n"
+		"  --policy FILE       the QoS policy; without it, only the "
+		"templates\n"
+		"  --fabric TOPO       ibnetdiscover output or ibsim net file\n"
+		"  --port PORT         only this port (GUID, lid:N or "
+		"\"Desc/P<n>\");\n"
+		"                      a switch GUID selects all its ports\n"
+		"  --opensm-conf FILE  take the qos_* templates from this "
+		"opensm.conf\n"
+		"                      (default: OpenSM's compiled-in values)\n"
+		"  --partitions FILE   partitions.conf, for 'partition:' and "
+		"pkey groups\n"
+		"  --json              one JSON object with a 'ports' list\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"Exit status: 0 ok, 1 invalid policy, 2 usage or I/O error.\n");
+}
+
+struct tables_opts {
+	const char *policy, *fabric, *port, *opensm_conf, *partitions;
+	bool json;
+};
+
+static int parse_args(int argc, char **argv, struct tables_opts *o)
+{
+	static const struct option longopts[] = {
+		{"policy", required_argument, NULL, 'P'},
+		{"fabric", required_argument, NULL, 'f'},
+		{"port", required_argument, NULL, 'o'},
+		{"opensm-conf", required_argument, NULL, 'c'},
+		{"partitions", required_argument, NULL, 'p'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'P':
+			o->policy = optarg;
+			break;
+		case 'f':
+			o->fabric = optarg;
+			break;
+		case 'o':
+			o->port = optarg;
+			break;
+		case 'c':
+			o->opensm_conf = optarg;
+			break;
+		case 'p':
+			o->partitions = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'h':
+			oq_usage_tables(stdout);
+			return -2;
+		case ':':
+			return oq_usage_error("tables",
+					      "option '%s' needs an "
+					      "argument",
+					      argv[optind - 1]);
+		default:
+			return oq_usage_error("tables", "unknown option '%s'",
+					      argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return oq_usage_error("tables", "unexpected argument '%s'",
+				      argv[optind]);
+	if (!o->fabric)
+		return oq_usage_error("tables", "--fabric is required");
+	return -1;
+}
+
+static const char *kind_name(const struct oq_port *p)
+{
+	switch (oq_port_kind(p)) {
+	case OQ_KIND_SWE:
+		return "switch external port";
+	case OQ_KIND_SW0:
+		return p->node->enhanced_port0 ? "switch enhanced port 0"
+					       : "switch base port 0";
+	case OQ_KIND_RTR:
+		return "router port";
+	default:
+		return "CA port";
+	}
+}
+
+/* The input port table most input ports share (lowest input on ties):
+ * what a switch port's `sl2vl` shows. */
+static unsigned int common_table(const struct oq_port_tables *pt)
+{
+	unsigned int best = 0, best_n = 0, i, j, n;
+
+	for (i = 0; i < pt->n_sl2vl; i++) {
+		for (n = 0, j = 0; j < pt->n_sl2vl; j++)
+			n += !memcmp(pt->sl2vl[i], pt->sl2vl[j], 16);
+		if (n > best_n) {
+			best_n = n;
+			best = i;
+		}
+	}
+	return best;
+}
+
+static void json_sl2vl(const uint8_t *t)
+{
+	int sl;
+
+	putchar('[');
+	for (sl = 0; sl < 16; sl++)
+		printf("%s%u", sl ? ", " : "", t[sl]);
+	putchar(']');
+}
+
+static void json_vlarb(const struct oq_vlarb_table *t)
+{
+	unsigned int i;
+
+	putchar('[');
+	for (i = 0; i < t->n; i++)
+		printf("%s[%u, %u]", i ? ", " : "", t->e[i].vl, t->e[i].weight);
+	putchar(']');
+}
+
+static const char *origin_name(enum oq_table_origin o)
+{
+	switch (o) {
+	case OQ_ORIGIN_SCOPE:
+		return "scope";
+	case OQ_ORIGIN_ENGINE:
+		return "routing-engine";
+	default:
+		return "template";
+	}
+}
+
+static void json_scope(const char *key, int idx, const struct oq_loc *loc)
+{
+	char buf[512];
+
+	if (idx < 0) {
+		printf("\"%s\": null, \"%s_location\": null", key, key);
+		return;
+	}
+	oq_loc_format(loc, buf, sizeof(buf));
+	printf("\"%s\": %d, \"%s_location\": ", key, idx, key);
+	oq_json_str(stdout, buf);
+}
+
+static void print_port_json(const struct oq_port_tables *pt,
+			    const struct oq_policy *p, bool first)
+{
+	const struct oq_port *port = pt->port;
+	unsigned int i;
+
+	printf("%s\n  {\"guid\": \"0x%016" PRIx64 "\", \"port\": %u, "
+	       "\"node\": ",
+	       first ? "" : ",", port->guid, port->num);
+	oq_json_str(stdout, port->node->desc);
+	printf(", \"node_guid\": \"0x%016" PRIx64 "\", \"lid\": %u, "
+	       "\"kind\": \"%s\", \"vls\": %u, ",
+	       port->node->guid, port->lid, kind_name(port),
+	       port->oper_vls ? port->oper_vls : port->vl_cap);
+	printf("\"sl2vl\": ");
+	if (pt->has_sl2vl)
+		json_sl2vl(pt->sl2vl[common_table(pt)]);
+	else
+		printf("null");
+	if (pt->has_sl2vl && pt->n_sl2vl > 1) {
+		printf(", \"sl2vl_by_in\": {");
+		for (i = 0; i < pt->n_sl2vl; i++) {
+			printf("%s\"%u\": ", i ? ", " : "", i);
+			json_sl2vl(pt->sl2vl[i]);
+		}
+		putchar('}');
+	}
+	printf(", \"vlarb_high\": ");
+	if (pt->has_vlarb)
+		json_vlarb(&pt->vlarb_high);
+	else
+		printf("null");
+	printf(", \"vlarb_low\": ");
+	if (pt->has_vlarb)
+		json_vlarb(&pt->vlarb_low);
+	else
+		printf("null");
+	printf(", \"vl_high_limit\": %u, \"origin\": {\"sl2vl\": \"%s\", "
+	       "\"vlarb\": \"%s\", ",
+	       pt->vl_high_limit, origin_name(pt->sl2vl_origin),
+	       origin_name(pt->vlarb_origin));
+	json_scope("sl2vl_scope", pt->sl2vl_scope,
+		   pt->sl2vl_scope >= 0 ? &p->sl2vl[pt->sl2vl_scope].loc
+					: NULL);
+	printf(", ");
+	json_scope("vlarb_scope", pt->vlarb_scope,
+		   pt->vlarb_scope >= 0 ? &p->vlarb[pt->vlarb_scope].loc
+					: NULL);
+	printf("}}");
+}
+
+static void text_sl2vl(const uint8_t *t)
+{
+	int sl;
+
+	for (sl = 0; sl < 16; sl++)
+		printf(" %2u", t[sl]);
+}
+
+static void text_vlarb(const char *name, const struct oq_vlarb_table *t)
+{
+	unsigned int i;
+
+	printf("  %-11s", name);
+	if (!t->n)
+		printf(" (empty)");
+	for (i = 0; i < t->n; i++)
+		printf(" %u:%u", t->e[i].vl, t->e[i].weight);
+	putchar('\n');
+}
+
+static void text_origin(enum oq_table_origin o, int scope,
+			const struct oq_loc *loc)
+{
+	char buf[512];
+
+	if (scope < 0) {
+		printf("  [%s]\n", origin_name(o));
+		return;
+	}
+	oq_loc_format(loc, buf, sizeof(buf));
+	printf("  [%s #%d at %s]\n", origin_name(o), scope, buf);
+}
+
+static void print_port_text(const struct oq_port_tables *pt,
+			    const struct oq_policy *p)
+{
+	const struct oq_port *port = pt->port;
+	unsigned int i, j;
+
+	printf("0x%016" PRIx64 " \"%s\" port %u lid %u (%s, %u VLs)\n",
+	       port->guid, port->node->desc, port->num, port->lid,
+	       kind_name(port), port->oper_vls ? port->oper_vls : port->vl_cap);
+	if (!pt->has_sl2vl) {
+		printf("  sl2vl       none (not programmed)\n");
+	} else {
+		printf("  sl2vl       SL:");
+		for (i = 0; i < 16; i++)
+			printf(" %2u", i);
+		text_origin(pt->sl2vl_origin, pt->sl2vl_scope,
+			    pt->sl2vl_scope >= 0
+				    ? &p->sl2vl[pt->sl2vl_scope].loc
+				    : NULL);
+		/* Runs of identical input-port tables on one line. */
+		for (i = 0; i < pt->n_sl2vl; i = j) {
+			for (j = i + 1; j < pt->n_sl2vl &&
+					!memcmp(pt->sl2vl[i], pt->sl2vl[j], 16);
+			     j++)
+				;
+			if (pt->n_sl2vl == 1)
+				printf("         VL:");
+			else if (j - i == 1)
+				printf("  in %-7u VL:", i);
+			else
+				printf("  in %3u-%-3u VL:", i, j - 1);
+			text_sl2vl(pt->sl2vl[i]);
+			putchar('\n');
+		}
+	}
+	if (!pt->has_vlarb) {
+		printf("  vlarb       none (not programmed)\n");
+		return;
+	}
+	text_vlarb("vlarb-high", &pt->vlarb_high);
+	text_vlarb("vlarb-low", &pt->vlarb_low);
+	printf("  vl-high-limit %u", pt->vl_high_limit);
+	text_origin(pt->vlarb_origin, pt->vlarb_scope,
+		    pt->vlarb_scope >= 0 ? &p->vlarb[pt->vlarb_scope].loc
+					 : NULL);
+}
+
+/* Ports --port selects: one port, or every port of a switch named by its
+ * GUID (a GUID cannot name an external port). */
+static bool selected(const struct oq_port *sel, bool whole_switch,
+		     const struct oq_port *p)
+{
+	if (!sel)
+		return true;
+	if (whole_switch)
+		return p->node == sel->node;
+	return p == sel;
 }
 
 int oq_cmd_tables(int argc, char **argv)
 {
-	fprintf(stderr, "osmqos tables: not available in this build yet\n");
-	return OQ_EXIT_USAGE;
+	static const struct oq_policy no_policy;
+	struct oq_fabric_tables out;
+	struct oq_templates t;
+	struct oq_cli_inputs in;
+	struct tables_opts o;
+	const struct oq_port *sel = NULL;
+	bool whole_switch = false, first = true;
+	size_t i;
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc == -2)
+		return OQ_EXIT_OK;
+	if (rc >= 0)
+		return rc;
+	rc = oq_cli_load("tables", o.policy, o.fabric, o.partitions, &in);
+	if (rc)
+		return rc;
+	oq_templates_default(&t);
+	if (o.opensm_conf) {
+		if (oq_templates_load_opensm_conf(&t, o.opensm_conf,
+						  &in.diags) ||
+		    oq_diags_has_errors(&in.diags)) {
+			oq_diags_print(&in.diags, stderr);
+			fprintf(stderr,
+				"osmqos tables: cannot use the templates of "
+				"'%s'; check the path and its qos_* lines\n",
+				o.opensm_conf);
+			oq_cli_inputs_free(&in);
+			return OQ_EXIT_USAGE;
+		}
+	}
+	if (o.port) {
+		sel = oq_fabric_parse_port(in.fabric, o.port);
+		if (!sel) {
+			oq_cli_inputs_free(&in);
+			return oq_usage_error(
+				"tables",
+				"--port '%s': no such port in the fabric; give "
+				"a port GUID (0x...), lid:N or "
+				"\"NodeDescription/P<n>\"",
+				o.port);
+		}
+		whole_switch = sel->node->type == OQ_NODE_SWITCH &&
+			       sel->num == 0 && !strstr(o.port, "/P") &&
+			       !strstr(o.port, "/p");
+	}
+	if (oq_tables_compile(in.binding, in.fabric, &t, &out, &in.diags)) {
+		fprintf(stderr, "osmqos tables: out of memory\n");
+		oq_cli_inputs_free(&in);
+		return OQ_EXIT_USAGE;
+	}
+	oq_diags_sort(&in.diags);
+	oq_diags_print(&in.diags, stderr);
+	if (o.json) {
+		printf("{\"policy\": ");
+		oq_json_str(stdout, o.policy);
+		printf(", \"ports\": [");
+	}
+	for (i = 0; i < out.n; i++) {
+		const struct oq_port_tables *pt = &out.ports[i];
+
+		if (!selected(sel, whole_switch, pt->port))
+			continue;
+		if (o.json)
+			print_port_json(pt, in.policy ? in.policy : &no_policy,
+					first);
+		else
+			print_port_text(pt, in.policy ? in.policy : &no_policy);
+		first = false;
+	}
+	if (o.json)
+		printf("\n]}\n");
+	oq_fabric_tables_free(&out);
+	oq_cli_inputs_free(&in);
+	return OQ_EXIT_OK;
 }

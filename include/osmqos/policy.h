@@ -30,12 +30,24 @@ struct oq_ranges {
 };
 
 bool oq_ranges_contains(const struct oq_ranges *r, uint64_t x);
+/* Append [lo, hi] (swapped when lo > hi); 0 or -1 when out of memory. */
+int oq_ranges_add(struct oq_ranges *r, uint64_t lo, uint64_t hi);
+/* Sort and merge overlapping and adjacent ranges (as OpenSM does). */
+void oq_ranges_normalize(struct oq_ranges *r);
+/* Every value of inner is in outer (both normalized). */
+bool oq_ranges_subset(const struct oq_ranges *inner,
+		      const struct oq_ranges *outer);
+void oq_ranges_free(struct oq_ranges *r);
 
 /* A name that refers to something else (group, level), with its location. */
 struct oq_ref {
 	char *name;
 	struct oq_loc loc;
-	int idx; /* resolved index, -1 until validated */
+	/* Resolved index, -1 until validated.  Consumers must use idx, not
+	 * the name: the port groups synthesized from qos-ulps share
+	 * OpenSM's names (_SRP_Targets_, ...) and their refs come with idx
+	 * preset.  Partition refs stay -1 (resolved against a fabric). */
+	int idx;
 };
 
 struct oq_refs {
@@ -67,6 +79,10 @@ struct oq_port_group {
 	unsigned int node_types;   /* OQ_NT_* */
 	/* First location of each key, for fabric-aware warnings. */
 	struct oq_loc guids_loc, pkeys_loc, node_types_loc;
+	/* Synthesized by a GUID-based qos-ulps line (name is OpenSM's
+	 * _SRP_Targets_, _ULP_Targets_, _ULP_Sources_ or
+	 * _ULP_Sources_Targets_; only guids is set). */
+	bool from_ulp;
 };
 
 struct oq_vlarb_entry {
@@ -98,6 +114,8 @@ struct oq_portsel {
 struct oq_sl2vl_scope {
 	struct oq_loc loc;
 	struct oq_refs groups;
+	/* `across: G` means both across-from G and across-to G (OpenSM
+	 * copies it into both lists); kept apart here as written. */
 	struct oq_refs across;
 	struct oq_refs across_from;
 	struct oq_refs across_to;
@@ -117,7 +135,11 @@ struct oq_qos_level {
 	int packet_life; /* -1 unset */
 	struct oq_ranges path_bits;
 	struct oq_ranges pkeys;
-	bool from_ulp; /* synthesized by a qos-ulps line */
+	/* Synthesized by qos-ulps: one level per SL used, named like
+	 * OpenSM's SimpleQoSLevel_SL<n>, and SimpleQoSLevel_DEFAULT for the
+	 * `default` line.  oq_policy_find_level() does not see them (as in
+	 * OpenSM, a qos-match-rule cannot name them). */
+	bool from_ulp;
 };
 
 struct oq_match_rule {
@@ -129,7 +151,7 @@ struct oq_match_rule {
 	struct oq_ranges qos_classes;
 	struct oq_ranges pkeys;
 	struct oq_ref level; /* qos-level-name */
-	bool from_ulp;	     /* expanded from qos-ulps */
+	bool from_ulp;	     /* expanded from qos-ulps (use = the ulp text) */
 };
 
 struct oq_policy {
@@ -152,6 +174,10 @@ struct oq_policy {
 	/* The DEFAULT level (a level named DEFAULT or qos-ulps `default`),
 	 * -1 when missing (an error). */
 	int default_level;
+	/* Explicit objects come first; the ones synthesized from qos-ulps
+	 * follow (groups[n_explicit_groups..], levels[n_explicit_levels..]). */
+	size_t n_explicit_groups, n_explicit_levels;
+	int ulp_default_sl; /* qos-ulps `default : SL`, -1 when absent */
 
 	bool has_port_groups, has_qos_setup, has_levels, has_rules, has_ulps;
 };
@@ -168,8 +194,18 @@ struct oq_policy *oq_policy_load(const char *path, struct oq_diags *diags);
 size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *diags);
 void oq_policy_free(struct oq_policy *p);
 
+/* Case-insensitive lookups (as OpenSM), first match, explicit objects
+ * only; -1 when not found. */
 int oq_policy_find_group(const struct oq_policy *p, const char *name);
 int oq_policy_find_level(const struct oq_policy *p, const char *name);
+
+/* qos-ulps constants (OpenSM's osm_qos_policy.h values). */
+#define OQ_ULP_SDP_SERVICE_ID 0x10000ULL
+#define OQ_ULP_RDS_SERVICE_ID 0x1060000ULL
+#define OQ_ULP_RDS_PORT 0x48CA
+#define OQ_ULP_ISER_SERVICE_ID 0x1060000ULL
+#define OQ_ULP_ISER_PORT 0x0CBC
+#define OQ_ULP_IPOIB_PKEY 0x7fff
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Shared by `osmqos match` and `osmqos tables`: loading the inputs (policy,
+ * topology, partitions) with the CLI's exit-code conventions, and small
+ * text/JSON formatting helpers.
+ */
+#ifndef OSMQOS_PORTFMT_H
+#define OSMQOS_PORTFMT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <osmqos/diag.h>
+#include <osmqos/fabric.h>
+#include <osmqos/match.h>
+#include <osmqos/policy.h>
+
+struct oq_cli_inputs {
+	struct oq_diags diags;
+	struct oq_fabric *fabric;
+	struct oq_partitions parts;
+	bool have_parts;
+	struct oq_policy *policy; /* NULL when no --policy */
+	struct oq_binding *binding;
+};
+
+/*
+ * Load the topology, the partitions (optional) and the policy (optional),
+ * validate the policy and bind it.  Diagnostics (warnings too) go to
+ * stderr.  Returns OQ_EXIT_OK, OQ_EXIT_USAGE (unreadable or broken input
+ * file) or OQ_EXIT_FAIL (invalid policy); after a failure the inputs are
+ * already freed.
+ */
+int oq_cli_load(const char *cmd, const char *policy, const char *fabric,
+		const char *partitions, struct oq_cli_inputs *in);
+void oq_cli_inputs_free(struct oq_cli_inputs *in);
+
+/* JSON string (escaped, quoted), or null for NULL. */
+void oq_json_str(FILE *out, const char *s);
+/* "FILE:LINE:COL" of a location. */
+void oq_loc_format(const struct oq_loc *loc, char *buf, size_t len);
+
+#endif /* OSMQOS_PORTFMT_H */

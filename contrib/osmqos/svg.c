@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Minimal SVG line charts: axes with "nice" ticks, one polyline per
+ * series, a legend.  No dependencies, so the CLI can draw the arbiter's
+ * curves anywhere. */
+#include <config.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "svg.h"
+
+#define W  900.0
+#define H  520.0
+#define ML 70.0 /* margins */
+#define MR 170.0
+#define MT 40.0
+#define MB 60.0
+
+/* A tick step of 1, 2 or 5 times a power of ten giving about n ticks. */
+static double nice_step(double span, int n)
+{
+	double raw = span / n, p, f;
+
+	if (raw <= 0)
+		return 1;
+	p = pow(10, floor(log10(raw)));
+	f = raw / p;
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+}
+
+static void xml_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+int oq_svg_line_chart(FILE *out, const struct oq_svg_chart *c)
+{
+	double x0 = INFINITY, x1 = -INFINITY, y0 = 0, y1 = -INFINITY;
+	double sx, sy, step, t;
+	size_t i, k;
+
+	for (k = 0; k < c->n_series; k++)
+		for (i = 0; i < c->series[k].n; i++) {
+			double x = c->series[k].x[i], y = c->series[k].y[i];
+
+			if (!isfinite(x) || !isfinite(y))
+				continue;
+			x0 = fmin(x0, x);
+			x1 = fmax(x1, x);
+			y0 = fmin(y0, y);
+			y1 = fmax(y1, y);
+		}
+	if (!(x1 >= x0) || !(y1 >= y0))
+		return -1;
+	if (x1 == x0)
+		x1 = x0 + 1;
+	step = nice_step(y1 - y0, 8);
+	y1 = ceil(y1 * 1.04 / step) * step; /* headroom above the top */
+	if (y1 == y0)
+		y1 = y0 + 1;
+	sx = (W - ML - MR) / (x1 - x0);
+	sy = (H - MT - MB) / (y1 - y0);
+#define PX(x) (ML + ((x)-x0) * sx)
+#define PY(y) (H - MB - ((y)-y0) * sy)
+
+	fprintf(out,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+		W, H, W, H);
+	fprintf(out, "<text x=\"%.1f\" y=\"24\" font-size=\"15\">", ML);
+	xml_text(out, c->title);
+	fputs("</text>\n", out);
+	/* Grid and y ticks. */
+	for (t = y0; t <= y1 + step / 2; t += step) {
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#ddd\"/>\n"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g"
+			"</text>\n",
+			ML, PY(t), W - MR, PY(t), ML - 6, PY(t) + 4, t);
+	}
+	step = nice_step(x1 - x0, 10);
+	for (t = ceil(x0 / step) * step; t <= x1 + 1e-9; t += step)
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#eee\"/>\n"
+			"<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g"
+			"</text>\n",
+			PX(t), MT, PX(t), H - MB, PX(t), H - MB + 16, t);
+	fprintf(out,
+		"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		"fill=\"none\" stroke=\"black\"/>\n",
+		ML, MT, W - ML - MR, H - MT - MB);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+		ML + (W - ML - MR) / 2, H - 18);
+	xml_text(out, c->x_label);
+	fprintf(out,
+		"</text>\n<text transform=\"translate(18 %.1f) rotate(-90)\" "
+		"text-anchor=\"middle\">",
+		MT + (H - MT - MB) / 2);
+	xml_text(out, c->y_label);
+	fputs("</text>\n", out);
+
+	for (k = 0; k < c->n_series; k++) {
+		const struct oq_svg_series *s = &c->series[k];
+		const char *col = s->color ? s->color : "black";
+
+		fprintf(out,
+			"<polyline fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"1.5\" points=\"",
+			col);
+		for (i = 0; i < s->n; i++)
+			if (isfinite(s->x[i]) && isfinite(s->y[i]))
+				fprintf(out, "%.2f,%.2f ", PX(s->x[i]),
+					PY(s->y[i]));
+		fputs("\"/>\n", out);
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"%s\" stroke-width=\"3\"/>\n"
+			"<text x=\"%.1f\" y=\"%.1f\">",
+			W - MR + 12, MT + 14 + 18.0 * k, W - MR + 36,
+			MT + 14 + 18.0 * k, col, W - MR + 42,
+			MT + 18 + 18.0 * k);
+		xml_text(out, s->label);
+		fputs("</text>\n", out);
+	}
+	fputs("</svg>\n", out);
+#undef PX
+#undef PY
+	return ferror(out) ? -1 : 0;
+}

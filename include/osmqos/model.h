@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The arbitration model: link data rates, the IBA 1.2.1 section 7.6.9 VL
+ * arbiter as a deterministic automaton with exact per-VL byte shares, the
+ * per-SL view of a port, the path view, and the ConnectX-2 vendor profile.
+ * Semantics are defined precisely in docs/model.md.
+ *
+ * Nothing here allocates: oq_arb_run() and oq_predict_port() work on
+ * caller-provided structs, so the plugin may call them per port in a sweep
+ * or from SA threads.
+ */
+#ifndef OSMQOS_MODEL_H
+#define OSMQOS_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <osmqos/fabric.h>
+#include <osmqos/tables.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- exact fractions ------------------------------------------------- */
+
+struct oq_frac {
+	uint64_t num, den; /* reduced; den > 0 (0/1 for zero) */
+};
+
+uint64_t oq_gcd_u64(uint64_t a, uint64_t b);
+struct oq_frac oq_frac_make(uint64_t num, uint64_t den); /* reduces */
+double oq_frac_double(struct oq_frac f);
+/* "n/d" (or "0", "1"); returns what snprintf returns. */
+int oq_frac_format(struct oq_frac f, char *buf, size_t len);
+/* -1, 0, 1 like strcmp; exact (128-bit cross product). */
+int oq_frac_cmp(struct oq_frac a, struct oq_frac b);
+
+/* ---- link rates (policy/linkrate.c) ---------------------------------- */
+
+/* Data rate of one lane in Gb/s after line encoding: SDR 2, DDR 4, QDR 8,
+ * FDR10 10, FDR 13.636..., EDR 25, HDR 50, NDR 100.  0 for UNKNOWN. */
+double oq_lane_data_gbps(enum oq_speed s);
+/* width (1, 2, 4, 8, 12 lanes) x lane data rate; 0 when either is
+ * unknown or invalid. */
+double oq_link_data_gbps(uint8_t width, enum oq_speed s);
+/* Data rate of a port's link (its active width and speed). */
+double oq_port_data_gbps(const struct oq_port *p);
+
+/* PathRecord/PortInfo rate encoding (IBA table 224 plus the extended
+ * rates 11..22, as OpenSM's IB_PATH_RECORD_RATE_*). */
+#define OQ_RATE_MIN 2  /* 2.5 Gb/s */
+#define OQ_RATE_MAX 22 /* 600 Gb/s */
+/* Rate enum of a width/speed pair, as OpenSM computes it (FDR10 counts as
+ * 10 Gb/s per lane).  0 when the pair has no encoding (unknown width or
+ * speed, NDR 8x/12x). */
+uint8_t oq_rate_enum(uint8_t width, enum oq_speed s);
+/* The nominal Gb/s the encoding names (2 -> 2.5, 12 -> 56); 0 invalid. */
+double oq_rate_enum_gbps(uint8_t rate);
+/* A canonical width/speed pair that gives this encoding (4x preferred,
+ * then 1x, 2x, 8x, 12x; within a width the slowest speed); -1 invalid. */
+int oq_rate_enum_link(uint8_t rate, uint8_t *width, enum oq_speed *speed);
+/* Order two encodings by their nominal rate (-1, 0, 1). */
+int oq_rate_enum_cmp(uint8_t a, uint8_t b);
+
+/* IB MTU enum 1..5 -> bytes (256..4096); 0 for anything else. */
+unsigned int oq_mtu_bytes(uint8_t mtu_enum);
+
+/* ---- the arbiter (policy/arbiter.c) ---------------------------------- */
+
+#define OQ_ARB_UNLIMITED	 255 /* VLHighLimit: no byte limit */
+#define OQ_ARB_DEFAULT_MAX_STEPS (1u << 22)
+#define OQ_ARB_MAX_PKT		 65535 /* largest packet size accepted */
+
+struct oq_arb_config {
+	const struct oq_vlarb_table *high; /* NULL = empty table */
+	const struct oq_vlarb_table *low;
+	uint8_t high_limit; /* VLHighLimit, 4 KiB units; 255 unbounded */
+	uint16_t backlog;   /* bit v set: VL v always has a packet queued */
+	/* Bytes per packet of each VL; 0 = mtu_bytes. */
+	uint32_t pkt_bytes[OQ_MAX_VLS];
+	uint32_t mtu_bytes; /* 1..OQ_ARB_MAX_PKT */
+	uint64_t max_steps; /* burst steps before giving up; 0 = default */
+};
+
+struct oq_arb_result {
+	/* Bytes each VL sent over one period of the automaton (or over the
+	 * whole run when approx), and their exact shares. */
+	uint64_t vl_bytes[OQ_MAX_VLS];
+	struct oq_frac share[OQ_MAX_VLS];
+	uint64_t cycle_bytes; /* sum of vl_bytes */
+	uint64_t cycle_packets;
+	uint64_t cycle_steps; /* bursts in one period */
+	uint64_t steps_run;   /* bursts simulated in total */
+	uint16_t high_vls;    /* VLs served from the high table */
+	uint16_t low_vls;     /* VLs served from the low table */
+	bool idle;	      /* nothing can be sent: all shares 0 */
+	bool approx;	      /* step cap hit: long-run average, not exact */
+};
+
+/* Run the automaton until its state repeats (Brent's cycle detection, no
+ * memory); fills r.  Returns 0, or -1 on a bad config (packet size 0 or
+ * above OQ_ARB_MAX_PKT, table entry count above 64). */
+int oq_arb_run(const struct oq_arb_config *c, struct oq_arb_result *r);
+
+/* Initialise c with the tables and limit, MTU mtu_bytes, no backlog. */
+void oq_arb_config_init(struct oq_arb_config *c,
+			const struct oq_vlarb_table *high,
+			const struct oq_vlarb_table *low, uint8_t high_limit,
+			uint32_t mtu_bytes);
+/* VLs with a positive-weight entry in the table (bit mask). */
+uint16_t oq_vlarb_vls(const struct oq_vlarb_table *t);
+
+/* ---- ConnectX-2 profile (policy/profile_cx2.c) ----------------------- */
+
+/* Period T = H / gcd(H, 32) (32 credits = one 2 KiB packet). */
+unsigned int oq_cx2_period(unsigned int h);
+/* High/low bandwidth ratio for one high VL of weight H and one low VL of
+ * weight L under limit Q, MTU 2048 (reconstructed; see docs/model.md):
+ *   P = 2Q (Q = 0: 1; Q = 255: infinite),
+ *   ratio = P * T * max(1, floor(L/T)) / L.
+ * Returns 0 and the exact ratio, 1 when the ratio is infinite (low starves,
+ * *r = 1/0), -1 when H or L is 0. */
+int oq_cx2_ratio(unsigned int q, unsigned int h, unsigned int l,
+		 struct oq_frac *r);
+/* Fill r (shares, high_vls, low_vls) from the profile when the config is
+ * its case: MTU 2048, exactly two backlogged VLs, one only in the high
+ * table and one only in the low table, one positive entry each.  Returns
+ * 0 when applied, -1 when the config is not the profile's case. */
+int oq_cx2_apply(const struct oq_arb_config *c, struct oq_arb_result *r);
+
+/* ---- per-SL view and path view (policy/predict.c) -------------------- */
+
+enum oq_profile {
+	OQ_PROFILE_IBA = 0,
+	OQ_PROFILE_CX2_2K,
+};
+
+enum oq_scenario {
+	OQ_SCEN_BACKLOG = 0, /* every active SL always has traffic */
+	OQ_SCEN_ALONE,	     /* each active SL alone on the port */
+};
+
+enum oq_prio {
+	OQ_PRIO_NONE = 0, /* VL in no table with a positive weight */
+	OQ_PRIO_LOW,
+	OQ_PRIO_HIGH,
+	OQ_PRIO_BOTH,
+	OQ_PRIO_SINGLE, /* port without VLArb: one data VL, no arbitration */
+};
+
+#define OQ_IN_AGGREGATE (-1) /* switch egress: all input ports at once */
+#define OQ_VL_NONE	(-1) /* SL dropped (VL15) or inactive */
+#define OQ_VL_MIXED	(-2) /* aggregated inputs map the SL differently */
+
+struct oq_predict_opts {
+	uint16_t active_sls; /* bit s: SL s has traffic; 0 = all 16 */
+	enum oq_scenario scenario;
+	int in_port;	    /* switch egress: input port, or OQ_IN_AGGREGATE */
+	uint32_t mtu_bytes; /* 0: the link's active MTU (2048 if unknown) */
+	uint32_t pkt_bytes[OQ_MAX_VLS]; /* 0 = MTU */
+	uint8_t sl_weight[16];		/* split weights; 0 counts as 1 */
+	enum oq_profile profile;
+	uint64_t max_steps; /* arbiter step cap; 0 = default */
+};
+
+struct oq_sl_pred {
+	int8_t vl;    /* VL, OQ_VL_NONE or OQ_VL_MIXED */
+	uint16_t vls; /* every VL the SL uses (bit mask) */
+	enum oq_prio prio;
+	bool active;
+	bool starve; /* limit 255, high traffic present, VL only in low */
+	struct oq_frac share; /* of the link's bytes */
+	double gbps;
+};
+
+struct oq_port_pred {
+	double rate_gbps;
+	uint32_t mtu_bytes;
+	struct oq_sl_pred sl[16];
+	struct oq_arb_result arb; /* VL level (BACKLOG scenario) */
+	bool profile_applied;	  /* cx2-2k was asked for and fitted */
+};
+
+void oq_predict_opts_init(struct oq_predict_opts *o);
+/* The link's active MTU in bytes: min of both ends' caps, 2048 unknown. */
+uint32_t oq_port_mtu_bytes(const struct oq_port *p);
+const char *oq_prio_name(enum oq_prio p);
+
+/* Predict one port from its tables; rate_gbps < 0 means take it from
+ * t->port (oq_port_data_gbps).  No allocation.  Returns 0, -1 on bad
+ * options (in_port out of range, bad packet sizes). */
+int oq_predict_port(const struct oq_port_tables *t, double rate_gbps,
+		    const struct oq_predict_opts *o, struct oq_port_pred *out);
+
+/* One egress port of a path and the input port the path enters its node
+ * by (0 for the source end port). */
+struct oq_path_hop {
+	const struct oq_port_tables *t;
+	int in_port;
+	double rate_gbps; /* < 0: from the port */
+};
+
+struct oq_path_pred {
+	double gbps;	      /* guaranteed: min over hops */
+	size_t bottleneck;    /* index of the hop that gives the minimum */
+	struct oq_frac share; /* the SL's share at the bottleneck */
+	bool dropped;	      /* some hop maps the SL to VL15 */
+};
+
+/* Guaranteed bandwidth of SL sl along hops[0..n-1] (each hop predicted
+ * with o, in_port taken from the hop).  Returns 0, -1 on bad input. */
+int oq_predict_path(const struct oq_path_hop *hops, size_t n, uint8_t sl,
+		    const struct oq_predict_opts *o, struct oq_path_pred *out,
+		    struct oq_port_pred *scratch);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* OSMQOS_MODEL_H */

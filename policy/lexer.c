@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The lexical layer of the policy language.  OpenSM's flex scanner
+ * (osm_qos_parser_l.l) is the model: '#' starts a comment up to the end of
+ * the line, blanks separate tokens, numbers are read with strtoull(..., 0)
+ * and "..." quotes a string.  Where OpenSM drops the blanks inside an
+ * unquoted name ("vs1 HCA-1/P1" becomes "vs1HCA-1/P1") this scanner keeps
+ * them, as the documentation means.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexer.h"
+
+void oq_lx_init(struct oq_lx *lx, const char *file, const char *text,
+		size_t len, struct oq_diags *diags)
+{
+	lx->file = file;
+	lx->p = text;
+	lx->end = text + len;
+	lx->line = 1;
+	lx->col = 1;
+	lx->diags = diags;
+}
+
+void oq_lx_adv(struct oq_lx *lx)
+{
+	if (lx->p >= lx->end)
+		return;
+	if (*lx->p == '\n') {
+		lx->line++;
+		lx->col = 1;
+	} else {
+		lx->col++;
+	}
+	lx->p++;
+}
+
+static bool is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+void oq_lx_skip_blank(struct oq_lx *lx)
+{
+	while (is_blank(oq_lx_peek(lx)))
+		oq_lx_adv(lx);
+}
+
+bool oq_lx_at_eol(const struct oq_lx *lx)
+{
+	int c = oq_lx_peek(lx);
+
+	return c == -1 || c == '\n' || c == '#';
+}
+
+void oq_lx_skip_line(struct oq_lx *lx)
+{
+	int c;
+
+	while ((c = oq_lx_peek(lx)) != -1) {
+		oq_lx_adv(lx);
+		if (c == '\n')
+			break;
+	}
+}
+
+bool oq_lx_skip_space(struct oq_lx *lx)
+{
+	for (;;) {
+		int c = oq_lx_peek(lx);
+
+		if (c == -1)
+			return false;
+		if (is_blank(c) || c == '\n')
+			oq_lx_adv(lx);
+		else if (c == '#')
+			oq_lx_skip_line(lx);
+		else
+			return true;
+	}
+}
+
+static bool is_word(int c)
+{
+	return c != -1 && (isalnum(c) || c == '-' || c == '_');
+}
+
+size_t oq_lx_word(struct oq_lx *lx, const char **start)
+{
+	size_t n = 0;
+
+	*start = lx->p;
+	while (is_word(oq_lx_peek(lx))) {
+		oq_lx_adv(lx);
+		n++;
+	}
+	return n;
+}
+
+char *oq_lx_snippet(const char *start, size_t len)
+{
+	size_t i, n = len > 40 ? 40 : len;
+	char *s = malloc(n + 4);
+
+	if (!s)
+		return NULL;
+	/* Keep messages printable whatever the input holds. */
+	for (i = 0; i < n; i++)
+		s[i] = isprint((unsigned char)start[i]) ? start[i] : '?';
+	if (len > n)
+		memcpy(s + n, "...", 4);
+	else
+		s[n] = '\0';
+	return s;
+}
+
+/* The token under the cursor for an error message: up to a blank, a
+ * separator or the end of the line. */
+static char *token_snippet(const struct oq_lx *lx)
+{
+	const char *q = lx->p;
+
+	while (q < lx->end && !is_blank((unsigned char)*q) && *q != '\n' &&
+	       *q != '#' && *q != ',' && *q != ':')
+		q++;
+	if (q == lx->p && q < lx->end && *q != '\n' && *q != '#')
+		q++;
+	return oq_lx_snippet(lx->p, (size_t)(q - lx->p));
+}
+
+bool oq_lx_at_number(const struct oq_lx *lx)
+{
+	int c = oq_lx_peek(lx);
+
+	return c != -1 && isdigit(c);
+}
+
+static int digit_value(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+int oq_lx_number(struct oq_lx *lx, uint64_t *v, const char *what)
+{
+	struct oq_loc loc = oq_lx_loc(lx);
+	const char *start = lx->p;
+	unsigned int base = 10;
+	bool overflow = false, bad = false;
+	uint64_t x = 0;
+	size_t len, i = 0;
+	char *tok;
+
+	if (!oq_lx_at_number(lx)) {
+		if (oq_lx_at_eol(lx)) {
+			oq_error(lx->diags, loc, "expected %s", what);
+		} else {
+			tok = token_snippet(lx);
+			oq_error(lx->diags, loc, "expected %s, found '%s'", what,
+				 tok ? tok : "");
+			free(tok);
+		}
+		return -1;
+	}
+	while (oq_lx_peek(lx) != -1 &&
+	       (isalnum(oq_lx_peek(lx)) || oq_lx_peek(lx) == '_'))
+		oq_lx_adv(lx);
+	len = (size_t)(lx->p - start);
+
+	if (len > 2 && start[0] == '0' && (start[1] == 'x' || start[1] == 'X')) {
+		base = 16;
+		i = 2;
+	} else if (len > 1 && start[0] == '0') {
+		base = 8;
+		i = 1;
+	}
+	for (; i < len; i++) {
+		unsigned int d = (unsigned int)digit_value(start[i]);
+
+		if (d >= base) {
+			bad = true;
+			break;
+		}
+		if (x > (UINT64_MAX - d) / base)
+			overflow = true;
+		x = x * base + d;
+	}
+	tok = oq_lx_snippet(start, len);
+	if (bad) {
+		struct oq_diag *dg = oq_error(lx->diags, loc, "invalid %s '%s'",
+					      what, tok ? tok : "");
+
+		if (base == 8)
+			oq_diag_hint(dg, "a leading 0 makes a number octal "
+					 "(OpenSM reads it with strtoull base 0)");
+		else if (base == 10)
+			oq_diag_hint(dg, "numbers are decimal or 0x hex");
+		free(tok);
+		return -1;
+	}
+	if (overflow) {
+		oq_error(lx->diags, loc, "%s '%s' does not fit in 64 bits", what,
+			 tok ? tok : "");
+		free(tok);
+		return -1;
+	}
+	if (base == 8 && x != 0)
+		oq_diag_hint(oq_warning(lx->diags, loc,
+					"'%s' has a leading zero and is read as "
+					"octal %llu, as OpenSM does",
+					tok ? tok : "", (unsigned long long)x),
+			     "drop the leading zero or write 0x%llx",
+			     (unsigned long long)x);
+	free(tok);
+	*v = x;
+	return 0;
+}
+
+static char *dup_range(const char *s, size_t n, bool *oom)
+{
+	char *r = malloc(n + 1);
+
+	if (!r) {
+		*oom = true;
+		return NULL;
+	}
+	memcpy(r, s, n);
+	r[n] = '\0';
+	return r;
+}
+
+char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom)
+{
+	struct oq_loc loc;
+	const char *start, *last;
+
+	oq_lx_skip_blank(lx);
+	loc = oq_lx_loc(lx);
+	if (oq_lx_peek(lx) == '"') {
+		oq_lx_adv(lx);
+		start = lx->p;
+		while (oq_lx_peek(lx) != -1 && oq_lx_peek(lx) != '"' &&
+		       oq_lx_peek(lx) != '\n')
+			oq_lx_adv(lx);
+		if (oq_lx_peek(lx) != '"') {
+			oq_error(lx->diags, loc, "unterminated quoted string");
+			return NULL;
+		}
+		last = lx->p;
+		oq_lx_adv(lx);
+		if (last == start) {
+			oq_error(lx->diags, loc, "empty %s", what);
+			return NULL;
+		}
+		oq_lx_skip_blank(lx);
+		return dup_range(start, (size_t)(last - start), oom);
+	}
+	start = lx->p;
+	last = lx->p;
+	while (!oq_lx_at_eol(lx) && (stop == 0 || oq_lx_peek(lx) != stop)) {
+		if (!is_blank(oq_lx_peek(lx)))
+			last = lx->p + 1;
+		oq_lx_adv(lx);
+	}
+	if (last == start) {
+		oq_error(lx->diags, loc, "expected %s", what);
+		return NULL;
+	}
+	return dup_range(start, (size_t)(last - start), oom);
+}
+
+char *oq_lx_rest(struct oq_lx *lx, bool *oom)
+{
+	const char *start, *last;
+
+	oq_lx_skip_blank(lx);
+	start = lx->p;
+	last = lx->p;
+	while (!oq_lx_at_eol(lx)) {
+		if (!is_blank(oq_lx_peek(lx)))
+			last = lx->p + 1;
+		oq_lx_adv(lx);
+	}
+	if (last - start >= 2 && *start == '"' && last[-1] == '"' &&
+	    !memchr(start + 1, '"', (size_t)(last - start - 2)))
+		return dup_range(start + 1, (size_t)(last - start - 2), oom);
+	return dup_range(start, (size_t)(last - start), oom);
+}
+
+unsigned int oq_lx_distance(const char *a, const char *b)
+{
+	unsigned int row[64], i, j, la = (unsigned int)strlen(a),
+				    lb = (unsigned int)strlen(b);
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	/* The distance is at least the length difference: callers only
+	 * care about small distances, so skip the table when it is large. */
+	if (la > lb + 4 || lb > la + 4)
+		return la > lb ? la - lb : lb - la;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		unsigned int diag = row[0], tmp;
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned int best = diag + (tolower((unsigned char)a[i - 1]) !=
+						    tolower((unsigned char)b[j - 1]));
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			diag = tmp;
+		}
+	}
+	return row[lb];
+}

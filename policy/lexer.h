@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Private to the policy parser: a cursor over the policy text that keeps
+ * line and column, and the lexical pieces of OpenSM's qos-policy.conf
+ * language (comments, keywords, numbers, quoted and unquoted strings).
+ */
+#ifndef OSMQOS_POLICY_LEXER_H
+#define OSMQOS_POLICY_LEXER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <osmqos/diag.h>
+
+struct oq_lx {
+	const char *file;
+	const char *p, *end;
+	unsigned int line, col;
+	struct oq_diags *diags;
+};
+
+void oq_lx_init(struct oq_lx *lx, const char *file, const char *text,
+		size_t len, struct oq_diags *diags);
+
+static inline int oq_lx_peek(const struct oq_lx *lx)
+{
+	return lx->p < lx->end ? (unsigned char)*lx->p : -1;
+}
+
+static inline struct oq_loc oq_lx_loc(const struct oq_lx *lx)
+{
+	struct oq_loc loc = { lx->file, lx->line, lx->col };
+
+	return loc;
+}
+
+void oq_lx_adv(struct oq_lx *lx);
+/* Blanks within a line: space, tab, CR, FF, VT. */
+void oq_lx_skip_blank(struct oq_lx *lx);
+/* End of the line's content: end of input, newline or a comment. */
+bool oq_lx_at_eol(const struct oq_lx *lx);
+/* Skip the rest of the line including its newline. */
+void oq_lx_skip_line(struct oq_lx *lx);
+/* Skip blanks, comments and newlines; false at end of input. */
+bool oq_lx_skip_space(struct oq_lx *lx);
+
+/* A keyword-like word: letters, digits, '-' and '_'.  Returns its length
+ * (0 when the cursor is not on one); *start points at it. */
+size_t oq_lx_word(struct oq_lx *lx, const char **start);
+
+/*
+ * A number as OpenSM reads it (strtoull base 0): 0x hex, decimal, and a
+ * leading 0 means octal (a warning says so).  Returns 0 with *v set, or -1
+ * after reporting an error (the cursor then sits after the bad token).
+ * what names the value in messages ("SL", "port GUID", ...).
+ */
+int oq_lx_number(struct oq_lx *lx, uint64_t *v, const char *what);
+
+/* True when the cursor is at something that starts a number. */
+bool oq_lx_at_number(const struct oq_lx *lx);
+
+/*
+ * One string item: a quoted string ("..." on one line, quotes removed) or
+ * unquoted text up to stop (a ',' for lists, 0 for the rest of the line)
+ * or the end of the line, trimmed; inner blanks are kept.  Returns a
+ * malloc'd string (NULL on error, reported, or out of memory: *oom set);
+ * an empty item is reported as an error.
+ */
+char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom);
+
+/* The rest of the line's content as one trimmed string (for `use:`); a
+ * value that is one quoted string loses its quotes.  May be empty. */
+char *oq_lx_rest(struct oq_lx *lx, bool *oom);
+
+/* Copy of the text in [start, start + len) for messages, shortened to at
+ * most 40 characters, non-printable bytes as '?'; malloc'd, or NULL. */
+char *oq_lx_snippet(const char *start, size_t len);
+
+/* Edit distance (bounded, for "did you mean" hints). */
+unsigned int oq_lx_distance(const char *a, const char *b);
+
+#endif /* OSMQOS_POLICY_LEXER_H */

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The compiled matcher.  A decision is "the first rule whose criteria all
+ * hold", so we precompute, for every criterion, the set of rules it lets
+ * through as a bitset over rule indices and AND them at query time:
+ *
+ *   src row(port)  rules without sources, plus rules naming a source group
+ *                  the port is in;
+ *   dst row(port)  the same for destinations;
+ *   sid(x)         rules without service-id, plus rules whose ranges hold x
+ *                  (the ranges' end points cut the 64-bit line into
+ *                  intervals; each interval has one precomputed set, found
+ *                  by binary search); without a service-id in the query,
+ *                  only the rules without service-id;
+ *   qos-class, pkey  likewise.
+ *
+ * The winner is the lowest set bit of the AND, found word by word with an
+ * early exit.  With 1k rules a set is 16 words.  Port rows are deduplicated
+ * (ports in the same groups share a row), which keeps memory small on
+ * large fabrics.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "match_int.h"
+
+struct crit_index {
+	uint64_t *bounds; /* sorted, unique interval starts */
+	size_t n_bounds;
+	uint64_t *sets;	  /* (n_bounds + 1) sets; set i = interval i */
+	uint64_t *absent; /* rules without this criterion */
+};
+
+struct row_store {
+	uint64_t *v; /* n rows of `words` words */
+	size_t n, cap;
+	uint32_t *ht; /* open addressing, row id + 1, 0 = empty */
+	size_t ht_cap;
+};
+
+struct oq_matcher {
+	const struct oq_binding *b;
+	size_t n_rules, words;
+	int *rule_level;
+	unsigned int *rule_why;
+	int default_level;
+	struct row_store rows;
+	uint32_t *src_row, *dst_row; /* by port index */
+	uint32_t src_none, dst_none; /* for ports not in the fabric */
+	struct crit_index sid, qos_class, pkey;
+};
+
+/* ---- rows ---------------------------------------------------------- */
+
+static uint64_t row_hash(const uint64_t *w, size_t words)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	size_t i;
+
+	for (i = 0; i < words; i++) {
+		h ^= w[i];
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
+static int row_store_grow_ht(struct row_store *rs, size_t words)
+{
+	size_t cap = rs->ht_cap ? rs->ht_cap * 2 : 64, i;
+	uint32_t *ht = calloc(cap, sizeof(*ht));
+
+	if (!ht)
+		return -1;
+	for (i = 0; i < rs->n; i++) {
+		size_t h = row_hash(rs->v + i * words, words) & (cap - 1);
+
+		while (ht[h])
+			h = (h + 1) & (cap - 1);
+		ht[h] = (uint32_t)i + 1;
+	}
+	free(rs->ht);
+	rs->ht = ht;
+	rs->ht_cap = cap;
+	return 0;
+}
+
+/* Intern a row; returns its id or -1 when out of memory. */
+static long row_store_add(struct row_store *rs, const uint64_t *row,
+			  size_t words)
+{
+	size_t h;
+
+	if ((rs->n + 1) * 2 > rs->ht_cap && row_store_grow_ht(rs, words))
+		return -1;
+	h = row_hash(row, words) & (rs->ht_cap - 1);
+	while (rs->ht[h]) {
+		size_t id = rs->ht[h] - 1;
+
+		if (!memcmp(rs->v + id * words, row, words * sizeof(*row)))
+			return (long)id;
+		h = (h + 1) & (rs->ht_cap - 1);
+	}
+	if (rs->n == rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 16;
+		uint64_t *v = realloc(rs->v, cap * words * sizeof(*v));
+
+		if (!v)
+			return -1;
+		rs->v = v;
+		rs->cap = cap;
+	}
+	memcpy(rs->v + rs->n * words, row, words * sizeof(*row));
+	rs->ht[h] = (uint32_t)rs->n + 1;
+	return (long)rs->n++;
+}
+
+/* Rows for one side (sources or destinations) of every port. */
+static int build_side(struct oq_matcher *m, bool src, uint32_t *out,
+		      uint32_t *none)
+{
+	const struct oq_binding *b = m->b;
+	const struct oq_policy *p = b->p;
+	size_t words = m->words, n_ports = b->f->n_ports, g, r, i, w;
+	uint64_t *tmp, *by_group, *base;
+	int ret = -1;
+	long id;
+
+	base = calloc(words, sizeof(*base));
+	by_group = calloc(b->n_groups * words + 1, sizeof(*by_group));
+	tmp = calloc(n_ports * words + 1, sizeof(*tmp));
+	if (!base || !by_group || !tmp)
+		goto out;
+	for (r = 0; r < m->n_rules; r++) {
+		const struct oq_refs *refs =
+			src ? &p->rules[r].sources : &p->rules[r].destinations;
+
+		if (!refs->n) {
+			oq_bit_set(base, r);
+			continue;
+		}
+		for (i = 0; i < refs->n; i++) {
+			int gi = refs->v[i].idx;
+
+			if (gi >= 0 && (size_t)gi < b->n_groups)
+				oq_bit_set(by_group + (size_t)gi * words, r);
+		}
+	}
+	for (i = 0; i < n_ports; i++)
+		memcpy(tmp + i * words, base, words * sizeof(*tmp));
+	for (g = 0; g < b->n_groups; g++) {
+		const uint64_t *rules = by_group + g * words;
+		const uint64_t *set = b->sets + g * b->words;
+		size_t pw;
+
+		for (w = 0; w < words && !rules[w]; w++)
+			;
+		if (w == words)
+			continue; /* no rule names this group on this side */
+		for (pw = 0; pw < b->words; pw++) {
+			uint64_t bits = set[pw];
+
+			while (bits) {
+				size_t port = pw * 64 + __builtin_ctzll(bits);
+				uint64_t *row = tmp + port * words;
+
+				bits &= bits - 1;
+				for (w = 0; w < words; w++)
+					row[w] |= rules[w];
+			}
+		}
+	}
+	for (i = 0; i < n_ports; i++) {
+		id = row_store_add(&m->rows, tmp + i * words, words);
+		if (id < 0)
+			goto out;
+		out[i] = (uint32_t)id;
+	}
+	id = row_store_add(&m->rows, base, words);
+	if (id < 0)
+		goto out;
+	*none = (uint32_t)id;
+	ret = 0;
+out:
+	free(base);
+	free(by_group);
+	free(tmp);
+	return ret;
+}
+
+/* ---- range criteria ------------------------------------------------ */
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Number of bounds <= x: the index of the interval holding x. */
+static size_t crit_interval(const struct crit_index *c, uint64_t x)
+{
+	size_t lo = 0, hi = c->n_bounds;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->bounds[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static const struct oq_ranges *rule_ranges(const struct oq_match_rule *r,
+					   int which)
+{
+	switch (which) {
+	case 0:
+		return &r->service_ids;
+	case 1:
+		return &r->qos_classes;
+	default:
+		return &r->pkeys;
+	}
+}
+
+static int build_crit(struct oq_matcher *m, struct crit_index *c, int which)
+{
+	const struct oq_policy *p = m->b->p;
+	size_t words = m->words, n = 0, r, i, k;
+
+	c->absent = calloc(words + 1, sizeof(*c->absent));
+	if (!c->absent)
+		return -1;
+	for (r = 0; r < m->n_rules; r++) {
+		const struct oq_ranges *rg = rule_ranges(&p->rules[r], which);
+
+		if (!rg->n)
+			oq_bit_set(c->absent, r);
+		n += rg->n * 2;
+	}
+	c->bounds = calloc(n + 1, sizeof(*c->bounds));
+	if (!c->bounds)
+		return -1;
+	for (r = 0; r < m->n_rules; r++) {
+		const struct oq_ranges *rg = rule_ranges(&p->rules[r], which);
+
+		for (i = 0; i < rg->n; i++) {
+			c->bounds[c->n_bounds++] = rg->v[i].lo;
+			if (rg->v[i].hi != UINT64_MAX)
+				c->bounds[c->n_bounds++] = rg->v[i].hi + 1;
+		}
+	}
+	qsort(c->bounds, c->n_bounds, sizeof(*c->bounds), u64_cmp);
+	for (i = 0, k = 0; i < c->n_bounds; i++)
+		if (!k || c->bounds[i] != c->bounds[k - 1])
+			c->bounds[k++] = c->bounds[i];
+	c->n_bounds = k;
+
+	c->sets = calloc((c->n_bounds + 1) * words + 1, sizeof(*c->sets));
+	if (!c->sets)
+		return -1;
+	for (i = 0; i <= c->n_bounds; i++)
+		memcpy(c->sets + i * words, c->absent,
+		       words * sizeof(*c->sets));
+	for (r = 0; r < m->n_rules; r++) {
+		const struct oq_ranges *rg = rule_ranges(&p->rules[r], which);
+
+		for (i = 0; i < rg->n; i++) {
+			size_t a = crit_interval(c, rg->v[i].lo);
+			size_t z = crit_interval(c, rg->v[i].hi);
+
+			for (k = a; k <= z; k++)
+				oq_bit_set(c->sets + k * words, r);
+		}
+	}
+	return 0;
+}
+
+static const uint64_t *crit_lookup(const struct crit_index *c, size_t words,
+				   bool has, uint64_t x)
+{
+	if (!has)
+		return c->absent;
+	return c->sets + crit_interval(c, x) * words;
+}
+
+static void crit_free(struct crit_index *c)
+{
+	free(c->bounds);
+	free(c->sets);
+	free(c->absent);
+}
+
+/* ---- public -------------------------------------------------------- */
+
+struct oq_matcher *oq_matcher_compile(const struct oq_binding *b)
+{
+	const struct oq_policy *p;
+	struct oq_matcher *m;
+	size_t r, n_ports;
+
+	if (!b)
+		return NULL;
+	p = b->p;
+	n_ports = b->f->n_ports;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->b = b;
+	m->n_rules = p->n_rules;
+	m->words = oq_bits_words(p->n_rules);
+	m->default_level = oq_level_idx(p, p->default_level);
+	m->rule_level = calloc(m->n_rules + 1, sizeof(*m->rule_level));
+	m->rule_why = calloc(m->n_rules + 1, sizeof(*m->rule_why));
+	m->src_row = calloc(n_ports + 1, sizeof(*m->src_row));
+	m->dst_row = calloc(n_ports + 1, sizeof(*m->dst_row));
+	if (!m->rule_level || !m->rule_why || !m->src_row || !m->dst_row)
+		goto fail;
+	for (r = 0; r < m->n_rules; r++) {
+		m->rule_level[r] = oq_level_idx(p, p->rules[r].level.idx);
+		m->rule_why[r] = oq_rule_criteria(&p->rules[r]);
+	}
+	if (!m->words)
+		return m; /* no rules: every query gets DEFAULT */
+	if (build_side(m, true, m->src_row, &m->src_none) ||
+	    build_side(m, false, m->dst_row, &m->dst_none) ||
+	    build_crit(m, &m->sid, 0) || build_crit(m, &m->qos_class, 1) ||
+	    build_crit(m, &m->pkey, 2))
+		goto fail;
+	/* The hash index is only needed while building. */
+	free(m->rows.ht);
+	m->rows.ht = NULL;
+	return m;
+fail:
+	oq_matcher_free(m);
+	return NULL;
+}
+
+void oq_matcher_free(struct oq_matcher *m)
+{
+	if (!m)
+		return;
+	free(m->rule_level);
+	free(m->rule_why);
+	free(m->rows.v);
+	free(m->rows.ht);
+	free(m->src_row);
+	free(m->dst_row);
+	crit_free(&m->sid);
+	crit_free(&m->qos_class);
+	crit_free(&m->pkey);
+	free(m);
+}
+
+void oq_match(const struct oq_matcher *m, const struct oq_query *q,
+	      struct oq_decision *d)
+{
+	size_t words = m->words, w;
+	const uint64_t *s, *t, *a, *c, *k;
+
+	if (words) {
+		s = m->rows.v + (size_t)(oq_binding_owns_port(m->b, q->src)
+						 ? m->src_row[q->src->index]
+						 : m->src_none) *
+					words;
+		t = m->rows.v + (size_t)(oq_binding_owns_port(m->b, q->dst)
+						 ? m->dst_row[q->dst->index]
+						 : m->dst_none) *
+					words;
+		a = crit_lookup(&m->sid, words, q->has_sid, q->sid);
+		c = crit_lookup(&m->qos_class, words, q->has_qos_class,
+				q->qos_class);
+		k = crit_lookup(&m->pkey, words, q->has_pkey,
+				q->pkey & OQ_PKEY_MASK);
+		for (w = 0; w < words; w++) {
+			uint64_t x = s[w] & t[w] & a[w] & c[w] & k[w];
+
+			if (x) {
+				size_t r = w * 64 + __builtin_ctzll(x);
+
+				d->rule = (int)r;
+				d->level = m->rule_level[r];
+				d->why = m->rule_why[r];
+				return;
+			}
+		}
+	}
+	d->rule = -1;
+	d->level = m->default_level;
+	d->why = OQ_WHY_DEFAULT;
+}

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Keys of port groups, QoS levels and match rules.  Values are checked
+ * here, where their line and column are known: the tree keeps only what
+ * passed.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "parser_int.h"
+
+static const char *const item_names[OQ_B_COUNT] = {
+	[OQ_B_PORT_GROUP] = "port-group",
+	[OQ_B_LEVEL] = "qos-level",
+	[OQ_B_RULE] = "qos-match-rule",
+};
+
+static bool once(struct oq_pstate *ps, unsigned int bit, const char *key,
+		 struct oq_loc loc)
+{
+	if (ps->seen & bit) {
+		oq_diag_hint(oq_error(ps->d, loc, "duplicate '%s'", key),
+			     "'%s' may appear once in a %s", key,
+			     item_names[oq_ps_blk(ps)]);
+		return false;
+	}
+	ps->seen |= bit;
+	return true;
+}
+
+static int read_name(struct oq_pstate *ps, char **out, const char *what)
+{
+	char *s = oq_lx_string(&ps->lx, ',', what, &ps->oom);
+
+	if (!s)
+		return -1;
+	if (oq_lx_peek(&ps->lx) == ',') {
+		oq_diag_hint(oq_error(ps->d, oq_lx_loc(&ps->lx),
+				      "a %s is a single value", what),
+			     "quote the name if it contains ','");
+		free(s);
+		return -1;
+	}
+	free(*out);
+	*out = s;
+	return 0;
+}
+
+static int read_use(struct oq_pstate *ps, char **out)
+{
+	char *s = oq_lx_rest(&ps->lx, &ps->oom);
+
+	if (!s)
+		return -1;
+	free(*out);
+	*out = s;
+	return 0;
+}
+
+static int check_port_name(struct oq_pstate *ps, const char *s,
+			   struct oq_loc loc)
+{
+	const char *slash = strrchr(s, '/');
+	unsigned long n = 0;
+	const char *d;
+
+	/* OpenSM: the last '/' separates NodeDescription from P<port>. */
+	if (slash && (slash[1] == 'P' || slash[1] == 'p') && slash[2]) {
+		for (d = slash + 2; *d >= '0' && *d <= '9' && n < 1000; d++)
+			n = n * 10 + (unsigned long)(*d - '0');
+		if (!*d && n >= 1 && n <= 254)
+			return 0;
+	}
+	oq_diag_hint(oq_error(ps->d, loc, "illegal port name '%s'", s),
+		     "write NodeDescription/P<port 1-254>, e.g. "
+		     "'vs1 HCA-1/P1'");
+	return -1;
+}
+
+static int read_port_names(struct oq_pstate *ps, struct oq_port_group *g)
+{
+	struct oq_lx *lx = &ps->lx;
+
+	for (;;) {
+		struct oq_port_name *v;
+		struct oq_loc loc;
+		char *s;
+
+		oq_lx_skip_blank(lx);
+		loc = oq_lx_loc(lx);
+		s = oq_lx_string(lx, ',', "port name", &ps->oom);
+		if (!s)
+			return -1;
+		if (check_port_name(ps, s, loc)) {
+			free(s);
+		} else {
+			v = oq_ps_grow(ps, g->port_names, &g->n_port_names,
+				       sizeof(*v));
+			if (!v) {
+				free(s);
+				return -1;
+			}
+			g->port_names = v;
+			v[g->n_port_names - 1].name = s;
+			v[g->n_port_names - 1].loc = loc;
+		}
+		oq_lx_skip_blank(lx);
+		if (oq_lx_peek(lx) != ',')
+			return oq_ps_expect_eol(ps, "port name");
+		oq_lx_adv(lx);
+		if (!oq_ps_list_next(ps))
+			return -1;
+	}
+}
+
+static int read_node_types(struct oq_pstate *ps, struct oq_port_group *g)
+{
+	static const struct {
+		const char *name;
+		unsigned int bits;
+	} types[] = { { "CA", OQ_NT_CA },	  { "SWITCH", OQ_NT_SWITCH },
+		      { "ROUTER", OQ_NT_ROUTER }, { "ALL", OQ_NT_ALL },
+		      { "SELF", OQ_NT_SELF } };
+	struct oq_lx *lx = &ps->lx;
+
+	for (;;) {
+		struct oq_loc loc;
+		struct oq_diag *dg;
+		size_t i;
+		char *s;
+
+		oq_lx_skip_blank(lx);
+		loc = oq_lx_loc(lx);
+		s = oq_lx_string(lx, ',', "node type", &ps->oom);
+		if (!s)
+			return -1;
+		for (i = 0; i < 5; i++)
+			if (!strcasecmp(s, types[i].name))
+				break;
+		if (i == 5) {
+			dg = oq_error(ps->d, loc, "unknown node type '%s'", s);
+			oq_diag_hint(dg, "node types are CA, SWITCH, ROUTER, "
+					 "ALL and SELF");
+			free(s);
+			return -1;
+		}
+		g->node_types |= types[i].bits;
+		free(s);
+		oq_lx_skip_blank(lx);
+		if (oq_lx_peek(lx) != ',')
+			return oq_ps_expect_eol(ps, "node type");
+		oq_lx_adv(lx);
+		if (!oq_ps_list_next(ps))
+			return -1;
+	}
+}
+
+static int group_key(struct oq_pstate *ps, const char *key, struct oq_loc loc)
+{
+	struct oq_port_group *g = &ps->p->groups[ps->p->n_groups - 1];
+
+	if (!strcmp(key, "name"))
+		return once(ps, OQ_SEEN_NAME, key, loc) ?
+			       read_name(ps, &g->name, "port group name") :
+			       -1;
+	if (!strcmp(key, "use"))
+		return once(ps, OQ_SEEN_USE, key, loc) ? read_use(ps, &g->use) :
+							 -1;
+	if (!strcmp(key, "port-guid")) {
+		if (!g->guids_loc.line)
+			g->guids_loc = loc;
+		return oq_ps_ranges(ps, &g->guids, "port GUID", UINT64_MAX, 0);
+	}
+	if (!strcmp(key, "port-name"))
+		return read_port_names(ps, g);
+	if (!strcmp(key, "pkey")) {
+		if (!g->pkeys_loc.line)
+			g->pkeys_loc = loc;
+		return oq_ps_pkeys(ps, &g->pkeys, 0);
+	}
+	if (!strcmp(key, "partition"))
+		return oq_ps_refs(ps, &g->partitions, "partition name");
+	if (!g->node_types_loc.line)
+		g->node_types_loc = loc;
+	return read_node_types(ps, g);
+}
+
+static int level_key(struct oq_pstate *ps, const char *key, struct oq_loc loc)
+{
+	struct oq_qos_level *l = &ps->p->levels[ps->p->n_levels - 1];
+	uint64_t v;
+
+	if (!strcmp(key, "name"))
+		return once(ps, OQ_SEEN_NAME, key, loc) ?
+			       read_name(ps, &l->name, "qos-level name") :
+			       -1;
+	if (!strcmp(key, "use"))
+		return once(ps, OQ_SEEN_USE, key, loc) ? read_use(ps, &l->use) :
+							 -1;
+	if (!strcmp(key, "sl")) {
+		if (!once(ps, OQ_SEEN_SL, key, loc) ||
+		    oq_ps_single(ps, &v, "SL", 0, 15))
+			return -1;
+		l->sl = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "mtu-limit")) {
+		if (!once(ps, OQ_SEEN_MTU, key, loc) ||
+		    oq_ps_single(ps, &v, "mtu-limit", 1, 5))
+			return -1;
+		l->mtu_limit = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "rate-limit")) {
+		if (!once(ps, OQ_SEEN_RATE, key, loc) ||
+		    oq_ps_single(ps, &v, "rate-limit", 2, 22))
+			return -1;
+		l->rate_limit = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "packet-life")) {
+		if (!once(ps, OQ_SEEN_LIFE, key, loc) ||
+		    oq_ps_single(ps, &v, "packet-life", 0, 63))
+			return -1;
+		l->packet_life = (int)v;
+		return 0;
+	}
+	if (!strcmp(key, "path-bits"))
+		return oq_ps_ranges(ps, &l->path_bits, "path-bits", 127, 0);
+	return oq_ps_pkeys(ps, &l->pkeys, 0);
+}
+
+static int rule_key(struct oq_pstate *ps, const char *key, struct oq_loc loc)
+{
+	struct oq_match_rule *r = &ps->p->rules[ps->p->n_rules - 1];
+
+	if (!strcmp(key, "use"))
+		return once(ps, OQ_SEEN_USE, key, loc) ? read_use(ps, &r->use) :
+							 -1;
+	if (!strcmp(key, "source"))
+		return oq_ps_refs(ps, &r->sources, "port group name");
+	if (!strcmp(key, "destination"))
+		return oq_ps_refs(ps, &r->destinations, "port group name");
+	if (!strcmp(key, "service-id"))
+		return oq_ps_ranges(ps, &r->service_ids, "service-id",
+				    UINT64_MAX, 0);
+	if (!strcmp(key, "qos-class"))
+		return oq_ps_ranges(ps, &r->qos_classes, "qos-class", 0xfff, 0);
+	if (!strcmp(key, "pkey"))
+		return oq_ps_pkeys(ps, &r->pkeys, 0);
+	if (!once(ps, OQ_SEEN_LEVEL_NAME, key, loc))
+		return -1;
+	oq_lx_skip_blank(&ps->lx);
+	r->level.loc = oq_lx_loc(&ps->lx);
+	return read_name(ps, &r->level.name, "qos-level name");
+}
+
+int oq_parse_item_key(struct oq_pstate *ps, const char *key,
+		      struct oq_loc loc)
+{
+	switch (oq_ps_blk(ps)) {
+	case OQ_B_PORT_GROUP:
+		return ps->p->n_groups ? group_key(ps, key, loc) : -1;
+	case OQ_B_LEVEL:
+		return ps->p->n_levels ? level_key(ps, key, loc) : -1;
+	case OQ_B_RULE:
+		return ps->p->n_rules ? rule_key(ps, key, loc) : -1;
+	default:
+		return -1;
+	}
+}

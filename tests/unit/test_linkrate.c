@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Unit tests: link data rates, the PathRecord rate encoding both ways,
+ * fractions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <osmqos/model.h>
+
+static void test_lane_rates(void **state)
+{
+	assert_true(oq_lane_data_gbps(OQ_SPEED_SDR) == 2.0);
+	assert_true(oq_lane_data_gbps(OQ_SPEED_DDR) == 4.0);
+	assert_true(oq_lane_data_gbps(OQ_SPEED_QDR) == 8.0);
+	assert_true(oq_lane_data_gbps(OQ_SPEED_FDR10) == 10.0);
+	assert_true(oq_lane_data_gbps(OQ_SPEED_EDR) == 25.0);
+	assert_true(oq_lane_data_gbps(OQ_SPEED_HDR) == 50.0);
+	assert_true(oq_lane_data_gbps(OQ_SPEED_NDR) == 100.0);
+	assert_true(oq_lane_data_gbps(OQ_SPEED_UNKNOWN) == 0.0);
+	/* FDR: 14.0625 * 64/66 */
+	assert_true(oq_link_data_gbps(4, OQ_SPEED_FDR) > 54.545 &&
+		    oq_link_data_gbps(4, OQ_SPEED_FDR) < 54.546);
+	assert_true(oq_link_data_gbps(4, OQ_SPEED_QDR) == 32.0);
+	assert_true(oq_link_data_gbps(12, OQ_SPEED_EDR) == 300.0);
+	assert_true(oq_link_data_gbps(3, OQ_SPEED_EDR) == 0.0);
+	assert_true(oq_link_data_gbps(0, OQ_SPEED_EDR) == 0.0);
+	assert_true(oq_link_data_gbps(4, (enum oq_speed)99) == 0.0);
+}
+
+static void test_rate_enum_known_pairs(void **state)
+{
+	/* Values from OpenSM's ib_port_info_compute_rate(). */
+	assert_int_equal(oq_rate_enum(1, OQ_SPEED_SDR), 2);
+	assert_int_equal(oq_rate_enum(4, OQ_SPEED_SDR), 3);
+	assert_int_equal(oq_rate_enum(12, OQ_SPEED_SDR), 4);
+	assert_int_equal(oq_rate_enum(4, OQ_SPEED_DDR), 6);
+	assert_int_equal(oq_rate_enum(4, OQ_SPEED_QDR), 7);
+	assert_int_equal(oq_rate_enum(4, OQ_SPEED_FDR10), 7);
+	assert_int_equal(oq_rate_enum(4, OQ_SPEED_FDR), 12);
+	assert_int_equal(oq_rate_enum(2, OQ_SPEED_FDR), 19);
+	assert_int_equal(oq_rate_enum(4, OQ_SPEED_EDR), 16);
+	assert_int_equal(oq_rate_enum(4, OQ_SPEED_HDR), 17);
+	assert_int_equal(oq_rate_enum(12, OQ_SPEED_HDR), 22);
+	assert_int_equal(oq_rate_enum(4, OQ_SPEED_NDR), 21);
+	assert_int_equal(oq_rate_enum(8, OQ_SPEED_NDR), 0);
+	assert_int_equal(oq_rate_enum(3, OQ_SPEED_QDR), 0);
+	assert_int_equal(oq_rate_enum(4, OQ_SPEED_UNKNOWN), 0);
+}
+
+/* Every pair's encoding names (nominally) its signalling-based rate, and
+ * every encoding 2..22 maps back to a pair with that encoding. */
+static void test_rate_enum_round_trip(void **state)
+{
+	static const uint8_t widths[] = {1, 2, 4, 8, 12};
+	unsigned int r, i;
+	enum oq_speed s;
+
+	for (r = 0; r < 30; r++) {
+		uint8_t w;
+
+		if (r < OQ_RATE_MIN || r > OQ_RATE_MAX) {
+			assert_int_equal(oq_rate_enum_link((uint8_t)r, &w, &s),
+					 -1);
+			assert_true(oq_rate_enum_gbps((uint8_t)r) == 0.0);
+			continue;
+		}
+		assert_int_equal(oq_rate_enum_link((uint8_t)r, &w, &s), 0);
+		assert_int_equal(oq_rate_enum(w, s), r);
+	}
+	for (i = 0; i < sizeof(widths); i++)
+		for (s = OQ_SPEED_SDR; s <= OQ_SPEED_NDR; s++) {
+			uint8_t e = oq_rate_enum(widths[i], s);
+			double data = oq_link_data_gbps(widths[i], s);
+			double nom;
+
+			if (!e)
+				continue;
+			nom = oq_rate_enum_gbps(e);
+			/* nominal >= data, and within the 8b/10b loss */
+			assert_true(nom >= data - 1e-9);
+			assert_true(data >= nom * 0.8 - 1e-9);
+		}
+	assert_int_equal(oq_rate_enum_link(7, &(uint8_t){0}, &s), 0);
+	assert_int_equal(s, OQ_SPEED_QDR);
+	assert_true(oq_rate_enum_cmp(12, 7) > 0);  /* 56 > 40 */
+	assert_true(oq_rate_enum_cmp(11, 3) > 0);  /* 14 > 10 */
+	assert_true(oq_rate_enum_cmp(21, 22) < 0); /* 400 < 600 */
+	assert_int_equal(oq_rate_enum_cmp(7, 7), 0);
+}
+
+static void test_mtu_and_port(void **state)
+{
+	struct oq_node n;
+	struct oq_port a, b;
+
+	assert_int_equal(oq_mtu_bytes(1), 256);
+	assert_int_equal(oq_mtu_bytes(5), 4096);
+	assert_int_equal(oq_mtu_bytes(0), 0);
+	assert_int_equal(oq_mtu_bytes(6), 0);
+	memset(&n, 0, sizeof(n));
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.node = b.node = &n;
+	a.width = 4;
+	a.speed = OQ_SPEED_EDR;
+	assert_true(oq_port_data_gbps(&a) == 100.0);
+	assert_true(oq_port_data_gbps(NULL) == 0.0);
+	a.mtu_cap = 5;
+	b.mtu_cap = 4;
+	assert_int_equal(oq_port_mtu_bytes(&a), 4096);
+	a.peer = &b;
+	assert_int_equal(oq_port_mtu_bytes(&a), 2048);
+	a.mtu_cap = 0;
+	b.mtu_cap = 0;
+	assert_int_equal(oq_port_mtu_bytes(&a), 2048);
+}
+
+static void test_fractions(void **state)
+{
+	char buf[32];
+	struct oq_frac f = oq_frac_make(6, 8);
+
+	assert_int_equal(f.num, 3);
+	assert_int_equal(f.den, 4);
+	oq_frac_format(f, buf, sizeof(buf));
+	assert_string_equal(buf, "3/4");
+	oq_frac_format(oq_frac_make(0, 5), buf, sizeof(buf));
+	assert_string_equal(buf, "0");
+	oq_frac_format(oq_frac_make(7, 7), buf, sizeof(buf));
+	assert_string_equal(buf, "1");
+	assert_int_equal(oq_frac_make(3, 0).num, 0);
+	assert_int_equal(oq_frac_cmp(oq_frac_make(1, 3), oq_frac_make(2, 6)),
+			 0);
+	assert_int_equal(oq_frac_cmp(oq_frac_make(1, 3), oq_frac_make(1, 2)),
+			 -1);
+	assert_int_equal(oq_gcd_u64(0, 5), 5);
+	/* no overflow in cmp near 2^64 */
+	assert_int_equal(
+		oq_frac_cmp((struct oq_frac){UINT64_MAX - 1, UINT64_MAX},
+			    (struct oq_frac){UINT64_MAX - 2, UINT64_MAX - 1}),
+		1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lane_rates),
+		cmocka_unit_test(test_rate_enum_known_pairs),
+		cmocka_unit_test(test_rate_enum_round_trip),
+		cmocka_unit_test(test_mtu_and_port),
+		cmocka_unit_test(test_fractions),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Unit tests: the table compiler (templates as OpenSM, qos-setup scopes). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "match_fixture.h"
+
+struct world {
+	struct oq_fabric *f;
+	struct oq_node *sw, *h1, *h2, *h3, *rtr;
+	struct oq_policy *p;
+	struct oq_templates t;
+	struct oq_fabric_tables out;
+	struct oq_diags d;
+	int g_h1, g_h2, g_sw;
+};
+
+/*
+ * sw (0x100, 8 ports, enhanced port 0, 8 VLs): 1-h1 (4 VLs), 2-h2 (8 VLs,
+ * VLArb caps 64/40), 3-h3 (1 VL), 4-rtr; port 5 present but down.
+ */
+static int setup(void **state)
+{
+	struct world *w = calloc(1, sizeof(*w));
+
+	w->f = oq_fabric_new();
+	w->sw = fx_switch(w->f, 0x100, "sw", 8, 1);
+	w->h1 = fx_ca(w->f, 0x10, "h1", 1, 10);
+	w->h2 = fx_ca(w->f, 0x20, "h2", 1, 20);
+	w->h3 = fx_ca(w->f, 0x30, "h3", 1, 30);
+	w->rtr = fx_router(w->f, 0x40, "rtr", 40);
+	fx_caps(&w->h1->ports[1], 4, 8, 8);
+	fx_caps(&w->h2->ports[1], 8, 64, 40);
+	fx_caps(&w->h3->ports[1], 1, 0, 0);
+	oq_fabric_link(&w->h1->ports[1], &w->sw->ports[1]);
+	oq_fabric_link(&w->h2->ports[1], &w->sw->ports[2]);
+	oq_fabric_link(&w->h3->ports[1], &w->sw->ports[3]);
+	oq_fabric_link(&w->rtr->ports[1], &w->sw->ports[4]);
+	w->sw->ports[5].present = true;
+	assert_int_equal(oq_fabric_finalize(w->f, NULL), 0);
+	oq_templates_default(&w->t);
+	w->p = fx_policy_new();
+	fx_level(w->p, "DEFAULT", 0);
+	w->g_h1 = fx_group(w->p, "h1");
+	fx_group_guids(w->p, w->g_h1, 0x11, 0x11);
+	w->g_h2 = fx_group(w->p, "h2");
+	fx_group_guids(w->p, w->g_h2, 0x21, 0x21);
+	w->g_sw = fx_group(w->p, "switches");
+	fx_group_types(w->p, w->g_sw, OQ_NT_SWITCH);
+	oq_diags_init(&w->d);
+	*state = w;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct world *w = *state;
+
+	oq_fabric_tables_free(&w->out);
+	oq_diags_free(&w->d);
+	fx_policy_free(w->p);
+	oq_fabric_free(w->f);
+	free(w);
+	return 0;
+}
+
+static void compile(struct world *w, bool with_policy)
+{
+	struct oq_binding *b = NULL;
+
+	oq_fabric_tables_free(&w->out);
+	if (with_policy)
+		b = oq_bind(w->p, w->f, NULL, &w->d);
+	assert_int_equal(oq_tables_compile(b, w->f, &w->t, &w->out, &w->d), 0);
+	assert_int_equal(w->out.n, w->f->n_ports);
+	oq_binding_free(b);
+}
+
+static const struct oq_port_tables *tables_of(struct world *w,
+					      const struct oq_port *p)
+{
+	assert_true(p->index < w->out.n);
+	assert_ptr_equal(w->out.ports[p->index].port, p);
+	return &w->out.ports[p->index];
+}
+
+static void test_template_ca_masked_like_opensm(void **state)
+{
+	struct world *w = *state;
+	const struct oq_port_tables *pt;
+	static const uint8_t sl2vl[16] = {0, 1, 2, 3, 0, 1, 2, 3,
+					  0, 1, 2, 3, 0, 1, 2, 3};
+	static const uint8_t high[8][2] = {{0, 4}, {1, 0}, {2, 0}, {3, 0},
+					   {0, 0}, {1, 0}, {2, 0}, {3, 0}};
+	unsigned i;
+
+	compile(w, false);
+	pt = tables_of(w, &w->h1->ports[1]);
+	/* 4 VLs: OpenSM ANDs every VL with 3 (default SL15 -> VL7 -> 3). */
+	assert_true(pt->has_sl2vl);
+	assert_int_equal(pt->n_sl2vl, 1);
+	assert_memory_equal(pt->sl2vl[0], sl2vl, 16);
+	assert_true(pt->has_vlarb);
+	assert_int_equal(pt->vlarb_high.n, 8); /* cap 8 of 15 entries */
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(pt->vlarb_high.e[i].vl, high[i][0]);
+		assert_int_equal(pt->vlarb_high.e[i].weight, high[i][1]);
+	}
+	assert_int_equal(pt->vlarb_low.e[4].vl, 0); /* 4 & 3 */
+	assert_int_equal(pt->vlarb_low.e[4].weight, 4);
+	assert_int_equal(pt->vl_high_limit, 0);
+	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
+	assert_int_equal(pt->vlarb_scope, -1);
+}
+
+static void test_template_vlarb_blocks(void **state)
+{
+	struct world *w = *state;
+	const struct oq_port_tables *pt;
+	unsigned i;
+
+	for (i = 0; i < OQ_VLARB_MAX; i++) {
+		w->t.t[OQ_KIND_CA].vlarb_high.e[i].vl = (uint8_t)(i % 8);
+		w->t.t[OQ_KIND_CA].vlarb_high.e[i].weight = 1;
+		w->t.t[OQ_KIND_CA].vlarb_low.e[i] =
+			w->t.t[OQ_KIND_CA].vlarb_high.e[i];
+	}
+	w->t.t[OQ_KIND_CA].vlarb_high.n = OQ_VLARB_MAX;
+	w->t.t[OQ_KIND_CA].vlarb_low.n = OQ_VLARB_MAX;
+	compile(w, false);
+	pt = tables_of(w, &w->h2->ports[1]);
+	/* Cap 64: block 1 gets 64 % 32 = 0 entries from OpenSM. */
+	assert_int_equal(pt->vlarb_high.n, 32);
+	assert_int_equal(pt->vlarb_high.e[32].weight, 0);
+	/* Cap 40: 32 + 8. */
+	assert_int_equal(pt->vlarb_low.n, 40);
+	assert_int_equal(pt->vlarb_low.e[39].weight, 1);
+}
+
+static void test_one_vl_has_no_vlarb(void **state)
+{
+	struct world *w = *state;
+	const struct oq_port_tables *pt;
+	static const uint8_t zero[16];
+
+	w->t.t[OQ_KIND_CA].high_limit = 9;
+	compile(w, false);
+	pt = tables_of(w, &w->h3->ports[1]);
+	assert_false(pt->has_vlarb);
+	assert_int_equal(pt->vl_high_limit, 0);
+	assert_true(pt->has_sl2vl);
+	assert_memory_equal(pt->sl2vl[0], zero, 16);
+	assert_int_equal(tables_of(w, &w->h1->ports[1])->vl_high_limit, 9);
+}
+
+static void test_switch_ports(void **state)
+{
+	struct world *w = *state;
+	const struct oq_port_tables *pt;
+
+	w->t.t[OQ_KIND_SW0].sl2vl[0] = 5;
+	w->t.t[OQ_KIND_SWE].sl2vl[0] = 6;
+	compile(w, false);
+	pt = tables_of(w, &w->sw->ports[0]);
+	assert_true(pt->has_sl2vl);
+	assert_int_equal(pt->n_sl2vl, 1);
+	assert_int_equal(pt->sl2vl[0][0], 5);
+	pt = tables_of(w, &w->sw->ports[2]);
+	assert_int_equal(pt->n_sl2vl, 9);
+	assert_int_equal(pt->sl2vl[0][0], 6);
+	assert_int_equal(pt->sl2vl[8][0], 6);
+	assert_true(pt->has_vlarb);
+	pt = tables_of(w, &w->sw->ports[5]); /* link down: skipped */
+	assert_false(pt->has_sl2vl);
+	assert_false(pt->has_vlarb);
+	/* Base port 0 is not programmed; no SLMapping on port 0 means no
+	 * SL2VL on any switch port. */
+	w->sw->enhanced_port0 = false;
+	w->sw->ports[0].sl2vl_cap = false;
+	compile(w, false);
+	pt = tables_of(w, &w->sw->ports[0]);
+	assert_false(pt->has_sl2vl);
+	assert_false(pt->has_vlarb);
+	pt = tables_of(w, &w->sw->ports[1]);
+	assert_false(pt->has_sl2vl);
+	assert_null(pt->sl2vl);
+	assert_true(pt->has_vlarb);
+}
+
+static void test_vlarb_scope_group_and_across(void **state)
+{
+	struct world *w = *state;
+	struct oq_vlarb_scope *s;
+	const struct oq_port_tables *pt;
+
+	s = fx_vlarb_scope(w->p);
+	fx_ref(&s->groups, "h1", w->g_h1);
+	fx_vlarb_set(&s->high, &s->n_high, &s->has_high, "0:10,1:20");
+	s->vl_high_limit = 5;
+	s = fx_vlarb_scope(w->p); /* across h1: the switch port facing it */
+	fx_ref(&s->across, "h1", w->g_h1);
+	fx_vlarb_set(&s->low, &s->n_low, &s->has_low, "2:30");
+	s = fx_vlarb_scope(w->p); /* shadowed for h1 by scope 0 */
+	fx_ref(&s->groups, "h1", w->g_h1);
+	fx_ref(&s->groups, "h2", w->g_h2);
+	s->vl_high_limit = 7;
+	compile(w, true);
+	assert_int_equal(w->d.n, 0);
+
+	pt = tables_of(w, &w->h1->ports[1]);
+	assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_SCOPE);
+	assert_int_equal(pt->vlarb_scope, 0);
+	assert_int_equal(pt->vlarb_high.n, 2);
+	assert_int_equal(pt->vlarb_high.e[1].vl, 1);
+	assert_int_equal(pt->vlarb_high.e[1].weight, 20);
+	assert_int_equal(pt->vlarb_low.n, 8); /* template, not given */
+	assert_int_equal(pt->vl_high_limit, 5);
+
+	pt = tables_of(w, &w->sw->ports[1]);
+	assert_int_equal(pt->vlarb_scope, 1);
+	assert_int_equal(pt->vlarb_low.n, 1);
+	assert_int_equal(pt->vlarb_low.e[0].weight, 30);
+	assert_int_equal(pt->vl_high_limit, 0);
+
+	pt = tables_of(w, &w->h2->ports[1]);
+	assert_int_equal(pt->vlarb_scope, 2);
+	assert_int_equal(pt->vl_high_limit, 7);
+	assert_int_equal(pt->vlarb_high.n, 15); /* template */
+
+	pt = tables_of(w, &w->sw->ports[2]);
+	assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_TEMPLATE);
+}
+
+static void test_vlarb_scope_group_plus_across_is_union(void **state)
+{
+	struct world *w = *state;
+	struct oq_vlarb_scope *s = fx_vlarb_scope(w->p);
+
+	/* The RFC's "group: Storage / across: Storage": the members and
+	 * the ports linked to them. */
+	fx_ref(&s->groups, "h2", w->g_h2);
+	fx_ref(&s->across, "h2", w->g_h2);
+	s->vl_high_limit = 3;
+	compile(w, true);
+	assert_int_equal(tables_of(w, &w->h2->ports[1])->vl_high_limit, 3);
+	assert_int_equal(tables_of(w, &w->sw->ports[2])->vl_high_limit, 3);
+	assert_int_equal(tables_of(w, &w->sw->ports[1])->vlarb_scope, -1);
+	assert_int_equal(tables_of(w, &w->h1->ports[1])->vlarb_scope, -1);
+}
+
+static void test_vlarb_scope_missing_vl_keeps_template(void **state)
+{
+	struct world *w = *state;
+	struct oq_vlarb_scope *s = fx_vlarb_scope(w->p);
+	const struct oq_port_tables *pt;
+
+	fx_ref(&s->groups, "h1", w->g_h1);
+	fx_ref(&s->groups, "h2", w->g_h2);
+	fx_vlarb_set(&s->high, &s->n_high, &s->has_high, "0:10,5:20");
+	compile(w, true);
+	/* h1 runs 4 VLs: warned and kept; h2 runs 8: applied. */
+	assert_int_equal(w->d.n_warnings, 1);
+	assert_non_null(strstr(w->d.v[0].msg, "h1/P1"));
+	assert_int_equal(w->d.v[0].loc.line, 700);
+	pt = tables_of(w, &w->h1->ports[1]);
+	assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_TEMPLATE);
+	assert_int_equal(pt->vlarb_high.e[0].weight, 4);
+	pt = tables_of(w, &w->h2->ports[1]);
+	assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_SCOPE);
+	assert_int_equal(pt->vlarb_high.e[1].vl, 5);
+}
+
+static void test_vlarb_scope_clipped_to_cap(void **state)
+{
+	struct world *w = *state;
+	struct oq_vlarb_scope *s = fx_vlarb_scope(w->p);
+
+	fx_ref(&s->groups, "switches", w->g_sw);
+	fx_vlarb_set(&s->low, &s->n_low, &s->has_low,
+		     "0:1,1:1,2:1,3:1,4:1,5:1,6:1,7:1,0:0,1:9");
+	compile(w, true);
+	assert_int_equal(tables_of(w, &w->sw->ports[1])->vlarb_low.n, 8);
+	/* One summary warning for the scope, not one per port. */
+	assert_int_equal(w->d.n_warnings, 1);
+	assert_non_null(strstr(w->d.v[0].msg, "dropped"));
+}
+
+static void test_sl2vl_scopes(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+				      1, 1, 1, 1, 1, 1, 1, 15};
+	static const uint8_t y[16] = {2, 2, 2, 2, 2, 2, 2, 2,
+				      2, 2, 2, 2, 2, 2, 2, 2};
+	static const uint8_t z[16] = {3};
+	static const uint8_t c[16] = {0, 0, 1, 1, 2, 2, 3, 3,
+				      0, 0, 1, 1, 2, 2, 3, 3};
+	struct oq_sl2vl_scope *s;
+	const struct oq_port_tables *pt;
+
+	s = fx_sl2vl_scope(w->p, x); /* 0: switch, from 1 to 2 */
+	fx_ref(&s->groups, "switches", w->g_sw);
+	fx_portsel(&s->from, 1, 1);
+	fx_portsel(&s->to, 2, 2);
+	s = fx_sl2vl_scope(w->p, y); /* 1: toward h1 */
+	fx_ref(&s->across_to, "h1", w->g_h1);
+	s = fx_sl2vl_scope(w->p, z); /* 2: coming from h2 */
+	fx_ref(&s->across_from, "h2", w->g_h2);
+	s = fx_sl2vl_scope(w->p, c); /* 3: CAs in group h1 */
+	fx_ref(&s->groups, "h1", w->g_h1);
+	compile(w, true);
+	assert_int_equal(w->d.n, 0);
+
+	pt = tables_of(w, &w->sw->ports[2]);
+	assert_memory_equal(pt->sl2vl[1], x, 16);
+	assert_int_equal(pt->sl2vl[3][0], 0); /* template */
+	assert_int_equal(pt->sl2vl[2][0], 3); /* from h2's port */
+	assert_int_equal(pt->sl2vl_scope, 0);
+	pt = tables_of(w, &w->sw->ports[1]);
+	assert_memory_equal(pt->sl2vl[0], y, 16);
+	assert_memory_equal(pt->sl2vl[2], y, 16); /* scope 1 before 2 */
+	pt = tables_of(w, &w->sw->ports[4]);
+	assert_int_equal(pt->sl2vl[2][0], 3);
+	assert_int_equal(pt->sl2vl[1][0], 0);
+	/* Port 0 (in 0, out 0): no link, so no across; not in from/to. */
+	pt = tables_of(w, &w->sw->ports[0]);
+	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
+	/* CA: only the group-only scope applies. */
+	pt = tables_of(w, &w->h1->ports[1]);
+	assert_memory_equal(pt->sl2vl[0], c, 16);
+	assert_int_equal(pt->sl2vl_scope, 3);
+	pt = tables_of(w, &w->h2->ports[1]);
+	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
+}
+
+static void test_sl2vl_across_either_way(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t y[16] = {2};
+	struct oq_sl2vl_scope *s = fx_sl2vl_scope(w->p, y);
+	const struct oq_port_tables *pt;
+	int both = fx_group(w->p, "both");
+
+	fx_group_guids(w->p, both, 0x11, 0x11);
+	fx_group_guids(w->p, both, 0x21, 0x21);
+	fx_ref(&s->across, "both", both);
+	compile(w, true);
+	/* Toward a member: every input port. */
+	pt = tables_of(w, &w->sw->ports[1]);
+	assert_int_equal(pt->sl2vl[2][0], 2); /* h2 -> h1 */
+	assert_int_equal(pt->sl2vl[3][0], 2); /* h3 -> h1 */
+	assert_int_equal(pt->sl2vl[0][0], 2); /* port 0 -> h1 */
+	/* Elsewhere: only from a member's port. */
+	pt = tables_of(w, &w->sw->ports[4]);
+	assert_int_equal(pt->sl2vl[2][0], 2); /* h2 -> rtr */
+	assert_int_equal(pt->sl2vl[3][0], 0); /* h3 -> rtr: template */
+	assert_int_equal(pt->sl2vl[0][0], 0);
+	/* CA ports have no port numbers: across never covers them. */
+	pt = tables_of(w, &w->h1->ports[1]);
+	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
+}
+
+static void test_sl2vl_missing_vl_warns_per_port(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t t6[16] = {6, 6, 6, 6, 6, 6, 6, 6,
+				       6, 6, 6, 6, 6, 6, 6, 15};
+	struct oq_sl2vl_scope *s = fx_sl2vl_scope(w->p, t6);
+	const struct oq_port_tables *pt;
+
+	(void)s;
+	w->sw->ports[3].oper_vls = 4;
+	compile(w, true);
+	/* h1 (4 VLs), h3 (1 VL) and switch port 3 (4 VLs) lack VL 6. */
+	assert_int_equal(w->d.n_warnings, 3);
+	pt = tables_of(w, &w->sw->ports[3]);
+	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
+	assert_int_equal(pt->sl2vl[1][0], 0);
+	pt = tables_of(w, &w->sw->ports[2]);
+	assert_memory_equal(pt->sl2vl[1], t6, 16);
+	pt = tables_of(w, &w->h2->ports[1]);
+	assert_memory_equal(pt->sl2vl[0], t6, 16);
+}
+
+static void test_defaults_without_templates(void **state)
+{
+	struct world *w = *state;
+	struct oq_fabric_tables out;
+
+	assert_int_equal(oq_tables_compile(NULL, w->f, NULL, &out, NULL), 0);
+	assert_int_equal(out.ports[w->h2->ports[1].index].sl2vl[0][15], 7);
+	oq_fabric_tables_free(&out);
+	assert_int_equal(out.n, 0);
+	assert_int_equal(oq_tables_compile(NULL, NULL, NULL, &out, NULL), -1);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_template_ca_masked_like_opensm),
+		T(test_template_vlarb_blocks),
+		T(test_one_vl_has_no_vlarb),
+		T(test_switch_ports),
+		T(test_vlarb_scope_group_and_across),
+		T(test_vlarb_scope_group_plus_across_is_union),
+		T(test_vlarb_scope_missing_vl_keeps_template),
+		T(test_vlarb_scope_clipped_to_cap),
+		T(test_sl2vl_scopes),
+		T(test_sl2vl_across_either_way),
+		T(test_sl2vl_missing_vl_warns_per_port),
+		T(test_defaults_without_templates),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Unit tests: topology loader (ibsim net files, ibnetdiscover output). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <osmqos/fabric.h>
+
+#ifndef OQ_SRCDIR
+#define OQ_SRCDIR "."
+#endif
+#ifndef OQ_BUILDDIR
+#define OQ_BUILDDIR "."
+#endif
+#define NET_EXAMPLES "/usr/share/doc/ibsim-utils/net-examples"
+
+static struct oq_fabric *parse(const char *text, struct oq_diags *d)
+{
+	return oq_topology_parse("t.net", text, strlen(text), d);
+}
+
+static bool has_diag(const struct oq_diags *d, enum oq_severity sev,
+		     unsigned int line, unsigned int col, const char *frag)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].sev == sev && d->v[i].loc.line == line &&
+		    (!col || d->v[i].loc.col == col) &&
+		    strstr(d->v[i].msg, frag))
+			return true;
+	return false;
+}
+
+static struct oq_port *port(struct oq_fabric *f, const char *name)
+{
+	struct oq_port *p = oq_fabric_port_by_name(f, name);
+
+	assert_non_null(p);
+	return p;
+}
+
+/* GUIDs as ibsim assigned them to this file under a real ibsim run. */
+static void test_ibsim_example_guids(void **state)
+{
+	const char *path = NET_EXAMPLES "/net.2sw2path4hca";
+	struct oq_diags d;
+	struct oq_fabric *f;
+
+	if (access(path, R_OK))
+		skip();
+	oq_diags_init(&d);
+	f = oq_topology_load(path, &d);
+	assert_non_null(f);
+	assert_int_equal(d.n_errors, 0);
+	assert_int_equal(f->n_nodes, 6);
+	assert_int_equal(port(f, "Switch1/P0")->guid, 0x200000);
+	assert_int_equal(port(f, "Switch2/P0")->guid, 0x200001);
+	assert_int_equal(port(f, "Hca1/P1")->guid, 0x100001);
+	assert_int_equal(port(f, "Hca1/P1")->node->guid, 0x100000);
+	assert_int_equal(port(f, "Hca2/P1")->guid, 0x100004);
+	assert_int_equal(port(f, "Hca3/P1")->guid, 0x100007);
+	assert_int_equal(port(f, "Hca4/P1")->guid, 0x10000a);
+	assert_int_equal(f->sm_port_guid, 0x200000);
+	assert_ptr_equal(port(f, "Switch1/P3")->peer, port(f, "Switch2/P3"));
+	assert_ptr_equal(port(f, "Hca4/P1")->peer, port(f, "Switch2/P2"));
+	assert_int_equal(port(f, "Hca4/P1")->speed, OQ_SPEED_SDR);
+	assert_int_equal(port(f, "Hca4/P1")->width, 4);
+	/* Unconnected ports are absent. */
+	assert_null(oq_fabric_port_by_name(f, "Hca1/P2"));
+	assert_null(oq_fabric_port_by_name(f, "Switch1/P4"));
+	/* ibsim's PortInfo defaults. */
+	assert_int_equal(port(f, "Hca1/P1")->vl_cap, 8);
+	assert_int_equal(port(f, "Hca1/P1")->mtu_cap, 4);
+	assert_int_equal(port(f, "Switch1/P0")->mtu_cap, 3);
+	assert_int_equal(port(f, "Switch1/P1")->vlarb_high_cap, 8);
+	assert_true(port(f, "Hca1/P1")->sl2vl_cap);
+	assert_false(port(f, "Switch1/P0")->node->enhanced_port0);
+	oq_fabric_free(f);
+	oq_diags_free(&d);
+}
+
+static void test_all_ibsim_examples(void **state)
+{
+	static const char *const files[] = { "net", "net.1", "net.2sw2path",
+					     "net.2sw2path4hca",
+					     "net.2sw2path4hca2port" };
+	size_t i;
+	char path[256];
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct oq_diags d;
+		struct oq_fabric *f;
+
+		snprintf(path, sizeof(path), NET_EXAMPLES "/%s", files[i]);
+		if (access(path, R_OK))
+			skip();
+		oq_diags_init(&d);
+		f = oq_topology_load(path, &d);
+		assert_non_null(f);
+		assert_int_equal(d.n_errors, 0);
+		assert_true(f->n_nodes >= 3);
+		oq_fabric_free(f);
+		oq_diags_free(&d);
+	}
+}
+
+static int cmp_port_guid(const void *a, const void *b)
+{
+	const struct oq_port *x = *(struct oq_port *const *)a;
+	const struct oq_port *y = *(struct oq_port *const *)b;
+
+	if (x->node->guid != y->node->guid)
+		return x->node->guid < y->node->guid ? -1 : 1;
+	return x->num - y->num;
+}
+
+/* The net file and the ibnetdiscover capture of it running under ibsim
+ * and OpenSM describe the same fabric. */
+static void test_net_equals_ibnetdiscover(void **state)
+{
+	struct oq_diags d;
+	struct oq_fabric *a, *b;
+	size_t i, speeds[16] = { 0 };
+
+	oq_diags_init(&d);
+	a = oq_topology_load(OQ_SRCDIR "/contrib/fabrics/fat-tree-16.net", &d);
+	b = oq_topology_load(OQ_SRCDIR "/tests/data/fat-tree-16.ibnd", &d);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(d.n_errors + d.n_warnings, 0);
+	assert_int_equal(a->n_nodes, 22);
+	assert_int_equal(b->n_nodes, 22);
+	assert_int_equal(a->n_ports, b->n_ports);
+	qsort(a->ports, a->n_ports, sizeof(*a->ports), cmp_port_guid);
+	qsort(b->ports, b->n_ports, sizeof(*b->ports), cmp_port_guid);
+	for (i = 0; i < a->n_ports; i++) {
+		struct oq_port *p = a->ports[i], *q = b->ports[i];
+
+		assert_int_equal(p->node->guid, q->node->guid);
+		assert_int_equal(p->num, q->num);
+		assert_int_equal(p->guid, q->guid);
+		assert_int_equal(p->node->type, q->node->type);
+		assert_string_equal(p->node->desc, q->node->desc);
+		assert_int_equal(p->width, q->width);
+		assert_int_equal(p->speed, q->speed);
+		assert_int_equal(!p->peer, !q->peer);
+		if (p->peer) {
+			assert_int_equal(p->peer->node->guid,
+					 q->peer->node->guid);
+			assert_int_equal(p->peer->num, q->peer->num);
+		}
+		/* OpenSM had assigned LIDs in the capture. */
+		assert_int_equal(p->lid, 0);
+		if (oq_port_is_endport(q))
+			assert_true(q->lid > 0);
+		speeds[p->speed]++;
+	}
+	/* Mixed speeds: QDR compute, FDR storage, EDR core. */
+	assert_int_equal(speeds[OQ_SPEED_QDR], 2 * 12);
+	assert_int_equal(speeds[OQ_SPEED_FDR], 2 * 4);
+	assert_int_equal(speeds[OQ_SPEED_EDR], 2 * 8);
+	assert_int_equal(b->sm_port_guid, 0x200000);
+	assert_int_equal(port(b, "stor1 HCA-1/P1")->speed, OQ_SPEED_FDR);
+	assert_int_equal(port(b, "leaf01/P5")->speed, OQ_SPEED_EDR);
+	assert_int_equal(port(a, "cn01 HCA-1/P1")->speed, OQ_SPEED_QDR);
+	assert_int_equal(port(a, "cn01 HCA-1/P1")->guid, 0x100003);
+	/* (ports[] is re-sorted now: only name lookups were used since.) */
+	oq_fabric_free(a);
+	oq_fabric_free(b);
+	oq_diags_free(&d);
+}
+
+static const char ibnd_text[] =
+	"#\n# Topology file: generated on today\n#\n"
+	"# Initiated from node 0000000000200000 port 00000000000a0001\n"
+	"\nvendid=0x2c9\ndevid=0xc738\nsysimgguid=0x200000\n"
+	"switchguid=0x200000(200000)\n"
+	"Switch\t8 \"S-0000000000200000\"\t\t# \"sw/rack 2\" enhanced port 0 "
+	"lid 3 lmc 0\n"
+	"[1]\t\"H-00000000000a0000\"[1](a0001) \t\t# \"h1 HCA-1\" lid 4 "
+	"4xEDR\n"
+	"[2]\t\"H-00000000000b0000\"[2](b0002) \t\t# \"h2 HCA-1\" lid 6 "
+	"4xNDR\n"
+	"\nvendid=0x2c9\ndevid=0x1017\nsysimgguid=0xa0000\n"
+	"caguid=0xa0000\n"
+	"Ca\t1 \"H-00000000000a0000\"\t\t# \"h1 HCA-1\"\n"
+	"[1](a0001) \t\"S-0000000000200000\"[1]\t\t# lid 4 lmc 1 "
+	"\"sw/rack 2\" lid 3 4xEDR\n"
+	"\ncaguid=0xb0000\n"
+	"Ca\t2 \"H-00000000000b0000\"\t\t# \"h2 HCA-1\"\n"
+	"[2](b0002) \t\"S-0000000000200000\"[2]\t\t# lid 6 lmc 0 "
+	"\"sw/rack 2\" lid 3 4xNDR\n";
+
+static void test_ibnetdiscover_text(void **state)
+{
+	struct oq_diags d;
+	struct oq_fabric *f;
+	struct oq_port *h1, *h2;
+
+	oq_diags_init(&d);
+	f = parse(ibnd_text, &d);
+	assert_non_null(f);
+	assert_int_equal(d.n_errors + d.n_warnings, 0);
+	h1 = port(f, "h1 HCA-1/P1");
+	h2 = port(f, "h2 HCA-1/P2");
+	assert_int_equal(h1->guid, 0xa0001);
+	assert_int_equal(h1->node->guid, 0xa0000);
+	assert_int_equal(h2->guid, 0xb0002);
+	assert_int_equal(h1->lid, 4);
+	assert_int_equal(h1->lmc, 1);
+	assert_ptr_equal(oq_fabric_port_by_lid(f, 5), h1);
+	assert_int_equal(h1->speed, OQ_SPEED_EDR);
+	/* Real ibnetdiscover output keeps NDR. */
+	assert_int_equal(h2->speed, OQ_SPEED_NDR);
+	assert_int_equal(port(f, "sw/rack 2/P0")->lid, 3);
+	assert_true(port(f, "sw/rack 2/P0")->node->enhanced_port0);
+	assert_int_equal(f->sm_port_guid, 0xa0001);
+	assert_ptr_equal(oq_fabric_parse_port(f, "lid:6"), h2);
+	oq_fabric_free(f);
+	oq_diags_free(&d);
+}
+
+static void test_speed_negotiation(void **state)
+{
+	static const char text[] =
+		"Switch 6 \"sw\"\n"
+		"[1] \"a\"[1] # lid 0 4xQDR\n" /* only this end: SDR */
+		"[2] \"b\"[1] # lid 0 4xEDR\n" /* EDR vs FDR: FDR */
+		"[3] \"c\"[1] # lid 0 12xDDR\n" /* 12x vs 4x: 4x */
+		"[4] \"d\"[1] w=1\n"		  /* 1x, both ends */
+		"[5] \"e\"[1] # lid 0 4xFDR10\n" /* FDR10 shows as QDR */
+		"[6] \"g\"[1] # lid 0 4xNDR\n"	  /* ibsim 0.10: no NDR */
+		"\n"
+		"Hca 1 \"a\"\n[1] \"sw\"[1]\n\n"
+		"Hca 1 \"b\"\n[1] \"sw\"[2] # lid 0 4xFDR\n\n"
+		"Hca 1 \"c\"\n[1] \"sw\"[3] # lid 0 4xDDR\n\n"
+		"Hca 1 \"d\"\n[1] \"sw\"[4] w=1\n\n"
+		"Hca 1 \"e\"\n[1] \"sw\"[5] # lid 0 4xFDR10\n\n"
+		"Hca 1 \"g\"\n[1] \"sw\"[6] # lid 0 4xNDR\n";
+	struct oq_diags d;
+	struct oq_fabric *f;
+
+	oq_diags_init(&d);
+	f = parse(text, &d);
+	assert_non_null(f);
+	assert_int_equal(d.n_errors, 0);
+	assert_int_equal(port(f, "a/P1")->speed, OQ_SPEED_SDR);
+	assert_true(has_diag(&d, OQ_SEV_WARNING, 2, 1, "only this end"));
+	assert_int_equal(port(f, "b/P1")->speed, OQ_SPEED_FDR);
+	assert_true(has_diag(&d, OQ_SEV_WARNING, 3, 1, "4xEDR and 4xFDR"));
+	assert_int_equal(port(f, "c/P1")->speed, OQ_SPEED_DDR);
+	assert_int_equal(port(f, "c/P1")->width, 4);
+	assert_int_equal(port(f, "d/P1")->width, 1);
+	assert_int_equal(port(f, "e/P1")->speed, OQ_SPEED_QDR);
+	assert_int_equal(port(f, "g/P1")->speed, OQ_SPEED_SDR);
+	assert_true(has_diag(&d, OQ_SEV_WARNING, 7, 0, "NDR"));
+	oq_fabric_free(f);
+	oq_diags_free(&d);
+}
+
+static void test_global_settings_and_guid_bases(void **state)
+{
+	static const char text[] =
+		"width=1\nspeed=4\n"
+		"caguid=0x500000\nswitchguid=0x700000\n"
+		"Hca 3 \"h1\"\n[2] \"s\"[1]\n\n"
+		"Hca 1 \"h2\"\n[1] \"s\"[2]\n\n"
+		"Switch 2 \"s\" # \"big switch\" base port 0 lid 9 lmc 1\n"
+		"[1] \"h1\"[2]\n[2] \"h2\"[1]\n\n"
+		"rtguid=0x900000\n"
+		"Rt 1 \"r\"\n";
+	struct oq_diags d;
+	struct oq_fabric *f;
+
+	oq_diags_init(&d);
+	f = parse(text, &d);
+	assert_non_null(f);
+	assert_int_equal(d.n_errors, 0);
+	assert_int_equal(port(f, "h1/P2")->guid, 0x500002);
+	/* Three ports reserve four GUIDs. */
+	assert_int_equal(port(f, "h2/P1")->guid, 0x500005);
+	assert_int_equal(port(f, "big switch/P0")->guid, 0x700000);
+	assert_int_equal(port(f, "big switch/P0")->lid, 9);
+	assert_int_equal(port(f, "big switch/P0")->lmc, 1);
+	assert_int_equal(port(f, "h2/P1")->width, 1);
+	assert_int_equal(port(f, "h2/P1")->speed, OQ_SPEED_QDR);
+	assert_int_equal(oq_fabric_node_by_guid(f, 0x900000)->type,
+			 OQ_NODE_ROUTER);
+	/* The first node's first port is ibsim's default (SM) port. */
+	assert_int_equal(f->sm_port_guid, 0x500001);
+	oq_fabric_free(f);
+	oq_diags_free(&d);
+}
+
+static void test_errors_have_locations(void **state)
+{
+	static const struct {
+		const char *text;
+		unsigned int line, col;
+		const char *frag;
+	} cases[] = {
+		{ "Switch x \"s\"\n", 1, 8, "number of ports" },
+		{ "Switch 300 \"s\"\n", 1, 8, "1 to 254" },
+		{ "Hca 1 s\n", 1, 7, "quoted node id" },
+		{ "Hca 1 \"a#b\"\n", 1, 8, "bad node id" },
+		{ "Hca 1 \"a\"\n\nHca 1 \"a\"\n", 3, 8, "already used" },
+		{ "Hca 1 \"a\"\n[2] \"b\"[1]\n", 2, 2, "out of range" },
+		{ "Hca 1 \"a\"\n[x] \"b\"[1]\n", 2, 2, "port number" },
+		{ "Hca 1 \"a\"\n[1] b\n", 2, 5, "quoted id" },
+		{ "Hca 1 \"a\"\n[1] \"b\"[0]\n", 2, 8, "remote port" },
+		{ "Hca 1 \"a\"\n@[1] \"b\"[1]\n", 2, 1, "aliases" },
+		{ "Hca 1 \"a\"\n[1] \"b\"[1] w=99\n", 2, 12, "bad port option" },
+		{ "Hca 1 \"a\"\n[1] \"nobody\"[1]\n", 2, 1, "no node" },
+		{ "Hca 1 \"a\"\n[1] \"b\"[1]\n\nHca 1 \"b\"\n", 2, 1,
+		  "does not list" },
+		{ "Hca 2 \"a\"\n[1] \"b\"[1]\n[2] \"b\"[1]\n\n"
+		  "Hca 1 \"b\"\n[1] \"a\"[1]\n",
+		  3, 1, "not to" },
+		{ "Hca 1 \"a\"\n[1] \"b\"[3]\n\nHca 1 \"b\"\n", 2, 1,
+		  "has no port 3" },
+		{ "Hca 1 \"a\"\n[1] \"b\"[1] w=4\n\n"
+		  "Hca 1 \"b\"\n[1] \"a\"[1] w=2\n",
+		  2, 1, "no common width" },
+		{ "speed=9\n", 1, 7, "out of range" },
+		{ "switchguid 5\n", 1, 1, "'=' or '+'" },
+		{ "Hca 2 \"a\"\n[1] \"a\"[1]\n", 2, 1, "itself" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct oq_diags d;
+		struct oq_fabric *f;
+
+		oq_diags_init(&d);
+		f = parse(cases[i].text, &d);
+		if (!has_diag(&d, OQ_SEV_ERROR, cases[i].line, cases[i].col,
+			      cases[i].frag)) {
+			print_error("case %zu: no error '%s' at %u:%u\n", i,
+				    cases[i].frag, cases[i].line, cases[i].col);
+			oq_diags_print(&d, stderr);
+			fail();
+		}
+		assert_null(f);
+		oq_diags_free(&d);
+	}
+}
+
+static void test_quirks(void **state)
+{
+	static const char text[] =
+		"# comment\n"
+		"include \"other.net\"\n"
+		"do link stuff\n"
+		"Hca 1 \"a\" # \"desc with /P7 inside\"\n"
+		"# comment inside a record\n"
+		"[1] \"s\"[1]\n"
+		"[2] \"s\"[2]\n" /* beyond the node's ports: ignored */
+		"Hca 2 \"b\"\n"
+		"[1] \"s\"[2]\n"
+		"Switch 2 \"s\"\n" /* ibsim would skip this line */
+		"[1] \"a\"[1]\n"
+		"[2] \"b\"[1]\r\n";
+	struct oq_diags d;
+	struct oq_fabric *f;
+
+	oq_diags_init(&d);
+	f = parse(text, &d);
+	assert_non_null(f);
+	assert_int_equal(d.n_errors, 0);
+	assert_true(has_diag(&d, OQ_SEV_WARNING, 2, 1, "include"));
+	assert_true(has_diag(&d, OQ_SEV_WARNING, 7, 1, "ibsim ignores"));
+	assert_true(has_diag(&d, OQ_SEV_WARNING, 10, 1, "ibsim skips"));
+	assert_non_null(port(f, "desc with /P7 inside/P1")->peer);
+	oq_fabric_free(f);
+	oq_diags_free(&d);
+}
+
+static void test_garbage_never_crashes(void **state)
+{
+	static const char *const texts[] = {
+		"", "\n\n", "Switch", "Switch 1", "Switch 1 \"", "Hca 1 \"a\"\n[",
+		"Hca 1 \"a\"\n[1", "Hca 1 \"a\"\n[1] \"", "Ca 1 \"a\" #",
+		"Ca 1 \"a\" # \"unterminated",
+		"Hca 1 \"a\"\n[1] \"a\"[1] # lid", "Hca 1 \"a\"\n[1] \"b\"[1] =",
+		"Hca 1 \"a\"\n[1](zz \"b\"[1] # lid 1 4x",
+		"Rt 1 \"r\"\n[1] \"r\"[1] lid 3 4xQDR",
+		"Switch 1 \"s\" # lid 99999999999 lmc 99\n",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct oq_diags d;
+
+		oq_diags_init(&d);
+		oq_fabric_free(parse(texts[i], &d));
+		oq_diags_free(&d);
+	}
+	/* Embedded NUL bytes and no final newline. */
+	{
+		static const char bin[] = "Hca 1 \"a\0b\"\n[1]\0\"x\"";
+		struct oq_diags d;
+
+		oq_diags_init(&d);
+		oq_fabric_free(oq_topology_parse("bin", bin, sizeof(bin) - 1,
+						 &d));
+		oq_diags_free(&d);
+	}
+	oq_fabric_free(oq_topology_parse("x", "Hca 1 \"a\"\n", 10, NULL));
+}
+
+static char *run_gen(const char *args, size_t *len)
+{
+	char cmd[512], *buf = NULL;
+	size_t cap = 0, n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), OQ_BUILDDIR "/contrib/fabrics/gen-fattree %s",
+		 args);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	*len = 0;
+	do {
+		if (*len == cap) {
+			cap = cap ? cap * 2 : 1 << 20;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+		n = fread(buf + *len, 1, cap - *len, p);
+		*len += n;
+	} while (n > 0);
+	assert_int_equal(pclose(p), 0);
+	return buf;
+}
+
+/* gen-fattree: 20264 nodes, both formats, the same fabric. */
+static void test_generated_scale(void **state)
+{
+	static const char args[] =
+		"--spines 64 --leaves 200 --hcas-per-leaf 100 "
+		"--storage-per-leaf 1 --speed-edge EDR --speed-core HDR";
+	char a2[sizeof(args) + 32], *t1, *t2;
+	size_t l1, l2, i;
+	struct oq_diags d;
+	struct oq_fabric *f1, *f2;
+
+	if (access(OQ_BUILDDIR "/contrib/fabrics/gen-fattree", X_OK))
+		skip();
+	snprintf(a2, sizeof(a2), "%s --format ibnetdiscover", args);
+	t1 = run_gen(args, &l1);
+	t2 = run_gen(a2, &l2);
+	oq_diags_init(&d);
+	f1 = oq_topology_parse("gen.net", t1, l1, &d);
+	f2 = oq_topology_parse("gen.ibnd", t2, l2, &d);
+	assert_non_null(f1);
+	assert_non_null(f2);
+	assert_int_equal(d.n_errors + d.n_warnings, 0);
+	assert_int_equal(f1->n_nodes, 64 + 200 + 200 * 100);
+	assert_int_equal(f2->n_nodes, f1->n_nodes);
+	assert_int_equal(f2->n_ports, f1->n_ports);
+	for (i = 0; i < f1->n_ports; i += 97) {
+		struct oq_port *p = f1->ports[i], *q;
+		char name[96];
+
+		oq_port_name(p, name, sizeof(name));
+		q = oq_fabric_port_by_name(f2, name);
+		assert_non_null(q);
+		assert_int_equal(p->guid, q->guid);
+		assert_int_equal(p->speed, q->speed);
+		if (oq_port_is_endport(q))
+			assert_ptr_equal(oq_fabric_port_by_lid(f2, q->lid), q);
+	}
+	assert_int_equal(port(f1, "stor7 HCA-1/P1")->speed, OQ_SPEED_EDR);
+	assert_int_equal(port(f1, "spine64/P200")->speed, OQ_SPEED_HDR);
+	oq_fabric_free(f1);
+	oq_fabric_free(f2);
+	free(t1);
+	free(t2);
+	oq_diags_free(&d);
+}
+
+static void test_missing_file(void **state)
+{
+	struct oq_diags d;
+
+	oq_diags_init(&d);
+	assert_null(oq_topology_load("/nonexistent/fabric.net", &d));
+	assert_int_equal(d.n_errors, 1);
+	assert_non_null(d.v[0].hint);
+	oq_diags_free(&d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ibsim_example_guids),
+		cmocka_unit_test(test_all_ibsim_examples),
+		cmocka_unit_test(test_net_equals_ibnetdiscover),
+		cmocka_unit_test(test_ibnetdiscover_text),
+		cmocka_unit_test(test_speed_negotiation),
+		cmocka_unit_test(test_global_settings_and_guid_bases),
+		cmocka_unit_test(test_errors_have_locations),
+		cmocka_unit_test(test_quirks),
+		cmocka_unit_test(test_garbage_never_crashes),
+		cmocka_unit_test(test_generated_scale),
+		cmocka_unit_test(test_missing_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

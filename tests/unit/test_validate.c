@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Unit tests: every error and warning of the parser and oq_policy_validate,
+ * with its line and column. */
+#include "policy_test_util.h"
+
+#define GROUPS                                                               \
+	"port-groups\n"                                                      \
+	" port-group\n  name: A\n  port-guid: 1\n end-port-group\n"         \
+	" port-group\n  name: B\n  port-guid: 2\n end-port-group\n"         \
+	"end-port-groups\n" /* 10 lines */
+
+struct err_case {
+	const char *text;
+	unsigned int line, col;
+	const char *msg;
+};
+
+/* Values out of range and malformed blocks: one error each, exact place. */
+static const struct err_case value_errors[] = {
+	{ "qos-levels\n qos-level\n  name: DEFAULT\n  sl: 16\n end-qos-level\nend-qos-levels\n",
+	  4, 7, "SL 16 is out of range 0-15" },
+	{ LEVELS_DEFAULT "qos-levels\n qos-level\n  name: x\n  sl: 1\n  mtu-limit: 0\n end-qos-level\nend-qos-levels\n",
+	  11, 14, "mtu-limit 0 is out of range 1-5" },
+	{ LEVELS_DEFAULT "qos-levels\n qos-level\n  name: x\n  sl: 1\n  mtu-limit: 6\n end-qos-level\nend-qos-levels\n",
+	  11, 14, "mtu-limit 6 is out of range 1-5" },
+	{ LEVELS_DEFAULT "qos-levels\n qos-level\n  name: x\n  sl: 1\n  rate-limit: 1\n end-qos-level\nend-qos-levels\n",
+	  11, 15, "rate-limit 1 is out of range 2-22" },
+	{ LEVELS_DEFAULT "qos-levels\n qos-level\n  name: x\n  sl: 1\n  rate-limit: 23\n end-qos-level\nend-qos-levels\n",
+	  11, 15, "rate-limit 23 is out of range 2-22" },
+	{ LEVELS_DEFAULT "qos-levels\n qos-level\n  name: x\n  sl: 1\n  packet-life: 64\n end-qos-level\nend-qos-levels\n",
+	  11, 16, "packet-life 64 is out of range 0-63" },
+	{ LEVELS_DEFAULT "qos-levels\n qos-level\n  name: x\n  sl: 1\n  path-bits: 1, 200\n end-qos-level\nend-qos-levels\n",
+	  11, 17, "path-bits 200 (0xc8) is out of range 0-127" },
+	{ LEVELS_DEFAULT "qos-levels\n qos-level\n  name: x\n  sl: 1\n  pkey: 0-0x10000\n end-qos-level\nend-qos-levels\n",
+	  11, 11, "pkey 65536 (0x10000) is out of range" },
+	{ LEVELS_DEFAULT "qos-match-rules\n qos-match-rule\n  qos-class: 0x1000\n  qos-level-name: DEFAULT\n end-qos-match-rule\nend-qos-match-rules\n",
+	  9, 14, "qos-class 4096 (0x1000) is out of range 0-4095" },
+	{ GROUPS LEVELS_DEFAULT "qos-setup\n vlarb-tables\n  vlarb-scope\n   group: A\n   vl-high-limit: 300\n  end-vlarb-scope\n end-vlarb-tables\nend-qos-setup\n",
+	  21, 19, "vl-high-limit 300 is out of range 0-255" },
+	{ GROUPS LEVELS_DEFAULT "qos-setup\n vlarb-tables\n  vlarb-scope\n   group: A\n   vlarb-high: 15:1\n  end-vlarb-scope\n end-vlarb-tables\nend-qos-setup\n",
+	  21, 16, "VL 15 is out of range 0-14" },
+	{ GROUPS LEVELS_DEFAULT "qos-setup\n vlarb-tables\n  vlarb-scope\n   group: A\n   vlarb-low: 1:0x100\n  end-vlarb-scope\n end-vlarb-tables\nend-qos-setup\n",
+	  21, 17, "weight 256 is out of range 0-255" },
+	{ GROUPS LEVELS_DEFAULT "qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: A\n   sl2vl-table: 0,1\n  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n",
+	  21, 4, "sl2vl-table has 2 values; it needs 16" },
+	{ GROUPS LEVELS_DEFAULT "qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: A\n   sl2vl-table: 16,1\n  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n",
+	  21, 17, "VL 16 is out of range 0-15" },
+	{ GROUPS LEVELS_DEFAULT "qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: A\n   to: 300\n   sl2vl-table: 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n",
+	  21, 8, "port number 300 (0x12c) is out of range 0-254" },
+	{ GROUPS LEVELS_DEFAULT "qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: A\n  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n",
+	  19, 3, "sl2vl-scope has no 'sl2vl-table'" },
+	{ GROUPS LEVELS_DEFAULT "qos-setup\n sl2vl-tables\n  sl2vl-scope\n   sl2vl-table: 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n",
+	  19, 3, "sl2vl-scope has no 'group'" },
+	{ GROUPS LEVELS_DEFAULT "qos-setup\n vlarb-tables\n  vlarb-scope\n   vlarb-high: 1:1\n  end-vlarb-scope\n end-vlarb-tables\nend-qos-setup\n",
+	  19, 3, "vlarb-scope has no 'group' or 'across'" },
+	{ "port-groups\n port-group\n  port-guid: 1\n end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
+	  2, 2, "port-group has no 'name'" },
+	{ "qos-levels\n qos-level\n  name: DEFAULT\n end-qos-level\nend-qos-levels\n",
+	  2, 2, "qos-level has no 'sl'" },
+	{ LEVELS_DEFAULT "qos-levels\n qos-level\n  sl: 1\n end-qos-level\nend-qos-levels\n",
+	  8, 2, "qos-level has no 'name'" },
+	{ LEVELS_DEFAULT "qos-match-rules\n qos-match-rule\n  qos-class: 1\n end-qos-match-rule\nend-qos-match-rules\n",
+	  8, 2, "qos-match-rule has no 'qos-level-name'" },
+	{ "qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n  sl: 1\n end-qos-level\nend-qos-levels\n",
+	  5, 3, "duplicate 'sl'" },
+	{ "qos-levels\n qos-level\n  name: DEFAULT\n  name: X\n  sl: 0\n end-qos-level\nend-qos-levels\n",
+	  4, 3, "duplicate 'name'" },
+	{ "qos-levels\n qos-level\n  name: DEFAULT\n  use: a\n  use: b\n  sl: 0\n end-qos-level\nend-qos-levels\n",
+	  5, 3, "duplicate 'use'" },
+	{ "qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n  mtu-limit: 1\n  mtu-limit: 2\n end-qos-level\nend-qos-levels\n",
+	  6, 3, "duplicate 'mtu-limit'" },
+	{ "qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n  rate-limit: 2\n  rate-limit: 3\n end-qos-level\nend-qos-levels\n",
+	  6, 3, "duplicate 'rate-limit'" },
+	{ "qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n  packet-life: 2\n  packet-life: 3\n end-qos-level\nend-qos-levels\n",
+	  6, 3, "duplicate 'packet-life'" },
+	{ "port-groups\nend-port-groups\n" LEVELS_DEFAULT, 1, 1,
+	  "empty 'port-groups' section" },
+	{ "qos-ulps\nend-qos-ulps\n" LEVELS_DEFAULT, 1, 1,
+	  "empty 'qos-ulps' section" },
+	{ "port-groups\n port-group\n  name: A\n  port-name: host-1\n end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
+	  4, 14, "illegal port name 'host-1'" },
+	{ "port-groups\n port-group\n  name: A\n  port-name: h/P255\n end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
+	  4, 14, "illegal port name 'h/P255'" },
+	{ "port-groups\n port-group\n  name: A\n  node-type: CA,SM\n end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
+	  4, 17, "unknown node type 'SM'" },
+	{ "port-groups\n port-group\n  name: A\n  port-guid: 0xg\n end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
+	  4, 14, "invalid port GUID '0xg'" },
+	{ "port-groups\n port-group\n  name: A\n  port-guid: 99999999999999999999\n end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
+	  4, 14, "does not fit in 64 bits" },
+	{ "port-groups\n port-group\n  name: A\n  port-name: \"x/P1\n end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
+	  4, 14, "unterminated quoted string" },
+	{ "port-groups\n port-group\n  name: A, B\n end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
+	  3, 10, "a port group name is a single value" },
+	{ LEVELS_DEFAULT "qos-level\n", 7, 1, "'qos-level' outside of 'qos-levels'" },
+	{ LEVELS_DEFAULT "end-port-group\n", 7, 1, "'end-port-group' without 'port-group'" },
+	{ LEVELS_DEFAULT "qos-levels\n", 7, 1, "'qos-levels' is never closed" },
+	{ LEVELS_DEFAULT "sl: 1\n", 7, 1, "'sl' is not valid in the top level" },
+	{ LEVELS_DEFAULT "qos-levels\n sl 1\nend-qos-levels\n", 8, 5, "expected ':' after 'sl'" },
+	{ LEVELS_DEFAULT "qos-setup stuff\nend-qos-setup\n", 7, 11, "unexpected 'stuff' after qos-setup" },
+	{ LEVELS_DEFAULT "%%\n", 7, 1, "expected a keyword, found '%'" },
+};
+
+static void test_value_errors(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(value_errors) / sizeof(value_errors[0]); i++) {
+		const struct err_case *c = &value_errors[i];
+		struct parsed r;
+
+		parse_text(&r, c->text, true);
+		if (!has_diag(&r.d, OQ_SEV_ERROR, c->line, c->col, c->msg)) {
+			dump_diags(&r.d);
+			fail_msg("case %zu: no error %u:%u '%s'", i, c->line,
+				 c->col, c->msg);
+		}
+		parsed_free(&r);
+	}
+}
+
+static void test_duplicate_names(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(&r,
+		   GROUPS "port-groups\n port-group\n  name: a\n  port-guid: 3\n"
+			  " end-port-group\nend-port-groups\n" LEVELS_DEFAULT
+			  "qos-levels\n qos-level\n  name: Default\n  sl: 1\n"
+			  " end-qos-level\nend-qos-levels\n",
+		   true);
+	assert_error(&r.d, 12, 2, "duplicate port group name 'a'");
+	assert_error(&r.d, 24, 2, "duplicate qos-level name 'Default'");
+	assert_int_equal(r.d.n_errors, 2);
+	/* Lookups return the first, as OpenSM's. */
+	assert_int_equal(oq_policy_find_group(r.p, "A"), 0);
+	assert_int_equal(r.p->default_level, 0);
+	parsed_free(&r);
+}
+
+static void test_undefined_references(void **state)
+{
+	struct parsed r;
+	size_t i;
+	bool hint = false;
+
+	(void)state;
+	parse_text(&r,
+		   GROUPS LEVELS_DEFAULT
+		   "qos-match-rules\n qos-match-rule\n"
+		   "  source: A, Bb\n"		/* 19 */
+		   "  destination: C\n"		/* 20 */
+		   "  qos-level-name: DEFAUL\n" /* 21 */
+		   " end-qos-match-rule\nend-qos-match-rules\n"
+		   "qos-setup\n vlarb-tables\n  vlarb-scope\n"
+		   "   group: X1\n"	 /* 27 */
+		   "   across: X2\n" /* 28 */
+		   "  end-vlarb-scope\n end-vlarb-tables\n sl2vl-tables\n"
+		   "  sl2vl-scope\n"
+		   "   group: X3\n"	      /* 33 */
+		   "   across: X4\n"      /* 34 */
+		   "   across-from: X5\n" /* 35 */
+		   "   across-to: X6\n"   /* 36 */
+		   "   sl2vl-table: 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+		   "  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n",
+		   true);
+	assert_error(&r.d, 19, 14, "undefined port group 'Bb'");
+	assert_error(&r.d, 20, 16, "undefined port group 'C'");
+	assert_error(&r.d, 21, 19, "undefined qos-level 'DEFAUL'");
+	assert_error(&r.d, 27, 11, "undefined port group 'X1'");
+	assert_error(&r.d, 28, 12, "undefined port group 'X2'");
+	assert_error(&r.d, 33, 11, "undefined port group 'X3'");
+	assert_error(&r.d, 34, 12, "undefined port group 'X4'");
+	assert_error(&r.d, 35, 17, "undefined port group 'X5'");
+	assert_error(&r.d, 36, 15, "undefined port group 'X6'");
+	assert_int_equal(r.d.n_errors, 9);
+	for (i = 0; i < r.d.n; i++)
+		if (r.d.v[i].hint &&
+		    !strcmp(r.d.v[i].hint, "did you mean 'DEFAULT'?"))
+			hint = true;
+	assert_true(hint);
+	assert_int_equal(r.p->rules[0].sources.v[0].idx, 0);
+	assert_int_equal(r.p->rules[0].sources.v[1].idx, -1);
+	parsed_free(&r);
+}
+
+static void test_missing_default(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(&r, "qos-levels\n qos-level\n  name: x\n  sl: 1\n"
+		       " end-qos-level\nend-qos-levels\n",
+		   true);
+	assert_error(&r.d, 2, 2, "no DEFAULT qos-level");
+	assert_int_equal(r.p->default_level, -1);
+	parsed_free(&r);
+
+	parse_text(&r, "", true);
+	assert_error(&r.d, 1, 1, "no DEFAULT qos-level");
+	parsed_free(&r);
+}
+
+static void test_vlarb_too_many_entries(void **state)
+{
+	char text[4096];
+	size_t len;
+	struct parsed r;
+	int i;
+
+	(void)state;
+	len = (size_t)snprintf(text, sizeof(text),
+			       GROUPS LEVELS_DEFAULT
+			       "qos-setup\n vlarb-tables\n  vlarb-scope\n"
+			       "   group: A\n   vlarb-low: 0:1");
+	for (i = 1; i < 65; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					",%d:1", i % 15);
+	snprintf(text + len, sizeof(text) - len,
+		 "\n   vlarb-high: 0:1\n  end-vlarb-scope\n"
+		 " end-vlarb-tables\nend-qos-setup\n");
+	parse_text(&r, text, true);
+	assert_error(&r.d, 19, 3, "vlarb-low has 65 entries");
+	assert_int_equal(r.d.n_errors, 1);
+	parsed_free(&r);
+}
+
+/* Rules: A = guid 1, B = guid 2; the last rule is the one checked. */
+static void shadow_case(const char *first, const char *second, bool shadowed)
+{
+	char text[2048];
+	struct parsed r;
+
+	snprintf(text, sizeof(text),
+		 GROUPS LEVELS_DEFAULT
+		 "qos-match-rules\n qos-match-rule\n%s"
+		 "  qos-level-name: DEFAULT\n end-qos-match-rule\n"
+		 " qos-match-rule\n%s  qos-level-name: DEFAULT\n"
+		 " end-qos-match-rule\nend-qos-match-rules\n",
+		 first, second);
+	parse_text(&r, text, true);
+	assert_int_equal(r.d.n_errors, 0);
+	if (shadowed != has_diag(&r.d, OQ_SEV_WARNING, 0, 0,
+				 "can never match")) {
+		dump_diags(&r.d);
+		fail_msg("'%s' then '%s': shadowed should be %d", first,
+			 second, shadowed);
+	}
+	parsed_free(&r);
+}
+
+static void test_shadowed_rules(void **state)
+{
+	(void)state;
+	/* A rule without criteria matches everything. */
+	shadow_case("", "  source: A\n", true);
+	shadow_case("  source: A, B\n", "  source: B\n", true);
+	shadow_case("  source: A\n", "  source: A, B\n", false);
+	shadow_case("  source: A\n", "  destination: A\n", false);
+	shadow_case("  source: A\n", "  source: a\n  destination: B\n", true);
+	shadow_case("  source: A\n  destination: B\n", "  source: A\n", false);
+	shadow_case("  service-id: 1-100\n", "  service-id: 5, 7-9\n", true);
+	shadow_case("  service-id: 1-100\n", "  service-id: 5, 99-101\n",
+		    false);
+	shadow_case("  service-id: 1-100\n", "  pkey: 1\n", false);
+	shadow_case("  qos-class: 7-9,11\n",
+		    "  qos-class: 8\n  service-id: 3\n", true);
+	shadow_case("  qos-class: 7-9\n", "  qos-class: 9-11\n", false);
+	shadow_case("  pkey: 0x8001-0x8010\n", "  pkey: 0x0002\n", true);
+	shadow_case("  pkey: 1\n", "  pkey: 1-2\n", false);
+}
+
+static void test_shadowed_ulp_and_location(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(&r,
+		   LEVELS_DEFAULT
+		   "qos-match-rules\n qos-match-rule\n  service-id: 0x10000-0x1ffff\n"
+		   "  qos-level-name: DEFAULT\n end-qos-match-rule\n"
+		   "end-qos-match-rules\n"
+		   "qos-ulps\n  sdp, port-num 30000 : 1\n  sdp : 2\n"
+		   "  any, pkey 1 : 3\nend-qos-ulps\n",
+		   true);
+	assert_warning(&r.d, 14, 3, "qos-ulps line 'sdp, port-num 30000' "
+				    "can never match: the qos-match-rule at "
+				    "line 8");
+	assert_warning(&r.d, 15, 3, "qos-ulps line 'sdp' can never match");
+	assert_int_equal(r.d.n_warnings, 2);
+	parsed_free(&r);
+}
+
+static void test_scope_overlap(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(&r,
+		   GROUPS LEVELS_DEFAULT
+		   "qos-setup\n vlarb-tables\n"
+		   "  vlarb-scope\n   group: A\n   across: B\n  end-vlarb-scope\n"
+		   "  vlarb-scope\n   group: B, a\n   across: B\n"
+		   "  end-vlarb-scope\n end-vlarb-tables\n sl2vl-tables\n"
+		   "  sl2vl-scope\n   group: A\n   from: 1-4\n"
+		   "   sl2vl-table: 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+		   "  end-sl2vl-scope\n"
+		   "  sl2vl-scope\n   group: A\n   from: 5-8\n"
+		   "   sl2vl-table: 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+		   "  end-sl2vl-scope\n"
+		   "  sl2vl-scope\n   group: A\n   from: 8\n   to: *\n"
+		   "   sl2vl-table: 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+		   "  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n",
+		   true);
+	assert_int_equal(r.d.n_errors, 0);
+	/* Line 24: `group: B, a` - 'a' is group A, already at line 19. */
+	assert_warning(&r.d, 24, 14, "port group 'a' ('group') is already in "
+				     "the vlarb-scope at line 19");
+	assert_warning(&r.d, 25, 12, "port group 'B' ('across')");
+	/* from 1-4 and from 5-8 do not overlap; from 8 does. */
+	assert_warning(&r.d, 40, 11, "is already in the sl2vl-scope at line 34");
+	assert_int_equal(r.d.n_warnings, 3);
+	parsed_free(&r);
+}
+
+static void test_parser_warnings(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(&r,
+		   GROUPS LEVELS_DEFAULT
+		   "qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: A\n"
+		   "   from: 130\n" /* 21 */
+		   "   sl2vl-table: 0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0\n"
+		   "  end-sl2vl-scope\n end-sl2vl-tables\n vlarb-tables\n"
+		   "  vlarb-scope\n   group: B\n"
+		   "   vl-high-limit: 1\n   vl-high-limit: 2\n" /* 28-29 */
+		   "  end-vlarb-scope\n end-vlarb-tables\nend-qos-setup\n"
+		   "qos-match-rules\n qos-match-rule\n"
+		   "  pkey: 0x7fff-0x8000\n" /* 35 */
+		   "  service-id: 017\n"     /* 36 */
+		   "  qos-level-name: DEFAULT\n end-qos-match-rule\n"
+		   "end-qos-match-rules\n"
+		   "qos-ulps\n  default : 1\n  default : 2\nend-qos-ulps\n",
+		   true);
+	assert_int_equal(r.d.n_errors, 0);
+	assert_warning(&r.d, 21, 4, "'from' port 130 is above 127");
+	assert_warning(&r.d, 29, 4, "duplicate 'vl-high-limit'");
+	assert_warning(&r.d, 35, 9, "spans the membership bit");
+	assert_warning(&r.d, 36, 15, "read as octal 15");
+	assert_warning(&r.d, 42, 3, "duplicate 'default' in qos-ulps");
+	assert_warning(&r.d, 42, 3, "qos-ulps 'default' is ignored");
+	assert_int_equal(r.d.n_warnings, 6);
+	parsed_free(&r);
+}
+
+static void test_validate_returns_error_count(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(&r, GROUPS "qos-match-rules\n qos-match-rule\n source: Z\n"
+			      "  qos-level-name: nope\n end-qos-match-rule\n"
+			      "end-qos-match-rules\n",
+		   false);
+	assert_int_equal(r.d.n_errors, 0);
+	/* Undefined group, undefined level, no DEFAULT. */
+	assert_int_equal(oq_policy_validate(r.p, &r.d), 3);
+	parsed_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_value_errors),
+		cmocka_unit_test(test_duplicate_names),
+		cmocka_unit_test(test_undefined_references),
+		cmocka_unit_test(test_missing_default),
+		cmocka_unit_test(test_vlarb_too_many_entries),
+		cmocka_unit_test(test_shadowed_rules),
+		cmocka_unit_test(test_shadowed_ulp_and_location),
+		cmocka_unit_test(test_scope_overlap),
+		cmocka_unit_test(test_parser_warnings),
+		cmocka_unit_test(test_validate_returns_error_count),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
