@@ -106,6 +106,7 @@ static int check_against_fabric(const struct check_opts *o,
 				const struct oq_policy *p,
 				struct oq_diags *diags)
 {
+	struct oq_partitions parts;
 	struct oq_fabric *f;
 	struct oq_binding *b;
 	size_t errs = diags->n_errors;
@@ -115,13 +116,24 @@ static int check_against_fabric(const struct check_opts *o,
 		oq_fabric_free(f);
 		return OQ_EXIT_USAGE;
 	}
-	/*
-	 * CALL SITE: --partitions.  When the fabric module provides
-	 * oq_partitions_load(), load o->partitions here into a
-	 * struct oq_partitions and pass it to oq_bind() instead of NULL.
-	 */
-	b = oq_bind(p, f, NULL, diags);
+	/* Partition membership for pkey:/partition: groups.  Without a
+	 * partitions.conf OpenSM still has its Default partition (0x7fff,
+	 * every end port), and so do we (as match and tables do). */
+	memset(&parts, 0, sizeof(parts));
+	errs = diags->n_errors;
+	if (o->partitions)
+		oq_partitions_load(&parts, o->partitions, f, diags);
+	else
+		oq_partitions_parse(&parts, "(no --partitions file)", "", 0, f,
+				    diags);
+	if (diags->n_errors > errs) {
+		oq_partitions_free(&parts);
+		oq_fabric_free(f);
+		return OQ_EXIT_USAGE;
+	}
+	b = oq_bind(p, f, &parts, diags);
 	oq_binding_free(b);
+	oq_partitions_free(&parts);
 	oq_fabric_free(f);
 	return OQ_EXIT_OK;
 }
