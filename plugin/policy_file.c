@@ -12,11 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include <osmqos/file.h>
 
 #include "plugin.h"
 
-/* Policies larger than this are refused before reading (a runaway file). */
+/* A policy is a few KiB; anything this large is a wrong file. */
 #define OQ_POLICY_MAX_BYTES (16u << 20)
 
 static uint64_t fnv1a(const char *s, size_t n)
@@ -36,33 +37,6 @@ static const char *policy_path(struct osmqos *q)
 	if (q->opts.policy)
 		return q->opts.policy;
 	return q->osm->subn.opt.qos_policy_file;
-}
-
-/* Read the whole file; NULL with errno set on failure. */
-static char *slurp(const char *path, size_t *len)
-{
-	struct stat st;
-	char *buf;
-	FILE *f;
-
-	f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size > OQ_POLICY_MAX_BYTES) {
-		fclose(f);
-		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		fclose(f);
-		return NULL;
-	}
-	*len = fread(buf, 1, (size_t)st.st_size, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
 }
 
 static void log_diags(struct osmqos *q, const struct oq_diags *d,
@@ -154,7 +128,7 @@ int oq_policy_file_refresh(struct osmqos *q)
 		q->pf.missing_reported = true;
 		return q->pf.cur ? 0 : -1;
 	}
-	text = slurp(path, &len);
+	text = oq_file_read(path, OQ_POLICY_MAX_BYTES, &len);
 	if (!text) {
 		/* Like OpenSM: no file at the default path is a normal setup
 		 * (QoS from the templates alone), anything else an error. */

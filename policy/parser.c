@@ -18,6 +18,7 @@
 #include <errno.h>
 
 #include "parser_int.h"
+#include <osmqos/file.h>
 
 struct blk_info {
 	const char *start, *end; /* keywords that open and close it */
@@ -626,38 +627,13 @@ struct oq_policy *oq_policy_load(const char *path, struct oq_diags *diags)
 {
 	struct oq_loc loc = { path, 0, 0 };
 	struct oq_policy *p;
-	size_t len = 0, cap = 0, n;
-	char *buf = NULL;
-	FILE *f = fopen(path, "rb");
+	size_t len = 0;
+	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
 
-	if (!f) {
+	if (!buf) {
 		oq_error(diags, loc, "cannot open: %s", strerror(errno));
 		return NULL;
 	}
-	do {
-		if (len == cap) {
-			char *nb;
-
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				oq_error(diags, loc, "out of memory");
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	if (ferror(f)) {
-		oq_error(diags, loc, "read error: %s", strerror(errno));
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
 	p = oq_policy_parse(path, buf, len, diags);
 	free(buf);
 	if (!p)

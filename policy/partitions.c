@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include <osmqos/fabric.h>
+#include <osmqos/file.h>
 
 #define DEFAULT_PKEY 0x7fff
 
@@ -555,12 +556,11 @@ nomem:
 int oq_partitions_load(struct oq_partitions *parts, const char *path,
 		       struct oq_fabric *f, struct oq_diags *diags)
 {
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	size_t len = 0;
+	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
 	int r;
 
-	if (!fp) {
+	if (!buf) {
 		memset(parts, 0, sizeof(*parts));
 		if (diags)
 			oq_diag_hint(oq_error(diags,
@@ -571,23 +571,6 @@ int oq_partitions_load(struct oq_partitions *parts, const char *path,
 				     "/etc/opensm/partitions.conf)");
 		return -1;
 	}
-	do {
-		if (len == cap) {
-			char *b;
-
-			cap = cap ? cap * 2 : 16384;
-			b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				fclose(fp);
-				return -1;
-			}
-			buf = b;
-		}
-		n = fread(buf + len, 1, cap - len, fp);
-		len += n;
-	} while (n > 0);
-	fclose(fp);
 	r = oq_partitions_parse(parts, path, buf, len, f, diags);
 	free(buf);
 	return r;

@@ -22,6 +22,7 @@
 
 #include <osmqos/match.h>
 #include <osmqos/tables.h>
+#include <osmqos/file.h>
 
 #define DEFAULT_MAX_VLS 15
 #define DEFAULT_HIGH_LIMIT 0
@@ -403,13 +404,12 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
 				  struct oq_diags *diags)
 {
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	size_t len = 0;
+	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
 	int r;
 
 	oq_templates_default(t);
-	if (!fp) {
+	if (!buf) {
 		if (diags)
 			oq_diag_hint(oq_error(diags,
 					      (struct oq_loc){ path, 0, 0 },
@@ -419,23 +419,6 @@ int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
 				     "(opensm -c FILE writes one)");
 		return -1;
 	}
-	do {
-		if (len == cap) {
-			char *b;
-
-			cap = cap ? cap * 2 : 16384;
-			b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				fclose(fp);
-				return -1;
-			}
-			buf = b;
-		}
-		n = fread(buf + len, 1, cap - len, fp);
-		len += n;
-	} while (n > 0);
-	fclose(fp);
 	r = oq_templates_parse_opensm_conf(t, path, buf, len, diags);
 	free(buf);
 	return r;

@@ -16,6 +16,7 @@
 #include <osmqos/fabric.h>
 
 #include "topology_priv.h"
+#include <osmqos/file.h>
 
 #define MAX_ID 64   /* ibsim NODEIDLEN - 1 */
 #define MAX_DESC 63 /* ibsim keeps nodedesc[64], NUL-terminated */
@@ -669,11 +670,10 @@ struct oq_fabric *oq_topology_parse(const char *file, const char *text,
 struct oq_fabric *oq_topology_load(const char *path, struct oq_diags *diags)
 {
 	struct oq_fabric *f;
-	FILE *fp = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
+	size_t len = 0;
+	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
 
-	if (!fp) {
+	if (!buf) {
 		if (diags)
 			oq_diag_hint(oq_error(diags,
 					      (struct oq_loc){ path, 0, 0 },
@@ -683,23 +683,6 @@ struct oq_fabric *oq_topology_load(const char *path, struct oq_diags *diags)
 				     "net file");
 		return NULL;
 	}
-	do {
-		if (len == cap) {
-			char *b;
-
-			cap = cap ? cap * 2 : 65536;
-			b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				fclose(fp);
-				return NULL;
-			}
-			buf = b;
-		}
-		n = fread(buf + len, 1, cap - len, fp);
-		len += n;
-	} while (n > 0);
-	fclose(fp);
 	f = oq_topology_parse(path, buf, len, diags);
 	free(buf);
 	return f;

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Whole-file reads for the loaders: see include/osmqos/file.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <osmqos/file.h>
+
+char *oq_file_read(const char *path, size_t max, size_t *len)
+{
+	struct stat st;
+	size_t got = 0;
+	char *buf;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st)) {
+		err = errno;
+		goto fail_fd;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = EINVAL;
+		goto fail_fd;
+	}
+	if ((unsigned long long)st.st_size > max) {
+		err = EFBIG;
+		goto fail_fd;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		err = ENOMEM;
+		goto fail_fd;
+	}
+	/* The file may change under us: read what is there, up to the size
+	 * fstat saw. */
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			free(buf);
+			goto fail_fd;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+fail_fd:
+	close(fd);
+	errno = err;
+	return NULL;
+}
