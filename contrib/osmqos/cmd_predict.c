@@ -20,6 +20,7 @@
 #include <osmqos/policy.h>
 
 #include "cli.h"
+#include "portfmt.h"
 
 #define CMD	  "predict"
 #define BAR_WIDTH 40
@@ -65,12 +66,8 @@ void oq_usage_predict(FILE *out)
 }
 
 struct ctx {
-	struct oq_diags diags;
-	struct oq_fabric *fabric;
-	struct oq_policy *policy;
-	struct oq_partitions parts;
-	bool have_parts;
-	struct oq_binding *binding;
+	struct oq_cli_inputs in;
+	bool have_in;
 	struct oq_templates templates;
 	struct oq_fabric_tables tables;
 	bool have_tables;
@@ -80,109 +77,24 @@ static void ctx_free(struct ctx *c)
 {
 	if (c->have_tables)
 		oq_fabric_tables_free(&c->tables);
-	if (c->binding)
-		oq_binding_free(c->binding);
-	if (c->have_parts)
-		oq_partitions_free(&c->parts);
-	if (c->policy)
-		oq_policy_free(c->policy);
-	if (c->fabric)
-		oq_fabric_free(c->fabric);
-	oq_diags_free(&c->diags);
+	if (c->have_in)
+		oq_cli_inputs_free(&c->in);
 }
 
-static void print_diags(struct ctx *c)
-{
-	oq_diags_sort(&c->diags);
-	oq_diags_print(&c->diags, stderr);
-	oq_diags_clear(&c->diags);
-}
-
-/* Load everything and compile the tables; an exit code on failure. */
+/* The same inputs and table compilation as `osmqos tables`. */
 static int load(struct ctx *c, const char *policy, const char *fabric,
 		const char *conf, const char *parts)
 {
-	oq_diags_init(&c->diags);
-	c->fabric = oq_topology_load(fabric, &c->diags);
-	if (!c->fabric || oq_diags_has_errors(&c->diags)) {
-		print_diags(c);
-		fprintf(stderr,
-			"osmqos predict: cannot use the topology '%s'; fix "
-			"the errors above (ibnetdiscover or ibsim net "
-			"format)\n",
-			fabric);
-		return OQ_EXIT_USAGE;
-	}
-	oq_templates_default(&c->templates);
-	if (conf &&
-	    (oq_templates_load_opensm_conf(&c->templates, conf, &c->diags) ||
-	     oq_diags_has_errors(&c->diags))) {
-		print_diags(c);
-		fprintf(stderr,
-			"osmqos predict: cannot use '%s'; fix the qos_* "
-			"keys above\n",
-			conf);
-		return OQ_EXIT_USAGE;
-	}
-	if (parts) {
-		c->have_parts = true;
-		if (oq_partitions_load(&c->parts, parts, c->fabric,
-				       &c->diags)) {
-			print_diags(c);
-			fprintf(stderr,
-				"osmqos predict: fix the partitions file "
-				"'%s' (see above)\n",
-				parts);
-			return OQ_EXIT_FAIL;
-		}
-	}
-	if (policy) {
-		c->policy = oq_policy_load(policy, &c->diags);
-		if (c->policy)
-			oq_policy_validate(c->policy, &c->diags);
-		if (!c->policy || oq_diags_has_errors(&c->diags)) {
-			print_diags(c);
-			fprintf(stderr,
-				"osmqos predict: the policy '%s' is invalid; "
-				"fix it (osmqos check %s)\n",
-				policy, policy);
-			return c->policy ? OQ_EXIT_FAIL : OQ_EXIT_USAGE;
-		}
-		c->binding =
-			oq_bind(c->policy, c->fabric,
-				c->have_parts ? &c->parts : NULL, &c->diags);
-		if (!c->binding) {
-			print_diags(c);
-			fprintf(stderr, "osmqos predict: cannot bind the "
-					"policy to the fabric (out of "
-					"memory?)\n");
-			return OQ_EXIT_FAIL;
-		}
-	}
-	if (oq_tables_compile(c->binding, c->fabric, &c->templates, &c->tables,
-			      &c->diags)) {
-		print_diags(c);
-		fprintf(stderr, "osmqos predict: table compilation failed; "
-				"see the errors above\n");
-		return OQ_EXIT_FAIL;
-	}
-	c->have_tables = true;
-	print_diags(c); /* warnings */
-	return OQ_EXIT_OK;
-}
+	int rc = oq_cli_load(CMD, policy, fabric, parts, &c->in);
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
+	if (rc)
+		return rc;
+	c->have_in = true;
+	rc = oq_cli_compile_tables(CMD, &c->in, conf, &c->templates,
+				   &c->tables);
+	if (rc == OQ_EXIT_OK)
+		c->have_tables = true;
+	return rc;
 }
 
 static const char *vl_text(int vl, char *buf, size_t n)
@@ -236,9 +148,9 @@ static void print_port_json(const struct oq_port *p,
 	oq_port_name(p, name, sizeof(name));
 	printf("%s{\"guid\": \"0x%016llx\", \"port\": %u, \"node\": ",
 	       first ? "" : ", ", (unsigned long long)p->guid, p->num);
-	json_str(p->node->desc);
+	oq_json_str(stdout, p->node->desc);
 	printf(", \"name\": ");
-	json_str(name);
+	oq_json_str(stdout, name);
 	printf(", \"rate_gbps\": %.6g, \"mtu\": %u, \"profile\": \"%s\", "
 	       "\"exact\": %s, \"sls\": [",
 	       pp->rate_gbps, pp->mtu_bytes,
@@ -280,8 +192,8 @@ static int predict_ports(struct ctx *c, const struct oq_port *only,
 
 	if (json)
 		printf("{\"ports\": [");
-	for (i = 0; i < c->fabric->n_ports && i < c->tables.n; i++) {
-		const struct oq_port *p = c->fabric->ports[i];
+	for (i = 0; i < c->in.fabric->n_ports && i < c->tables.n; i++) {
+		const struct oq_port *p = c->in.fabric->ports[i];
 		struct oq_port_pred pp;
 
 		if (only ? p != only : !modeled(p))
@@ -397,8 +309,8 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 	int in[MAX_HOPS], n, i;
 	char name[96], fb[48];
 
-	src = oq_fabric_parse_port(c->fabric, s_src);
-	dst = oq_fabric_parse_port(c->fabric, s_dst);
+	src = oq_fabric_parse_port(c->in.fabric, s_src);
+	dst = oq_fabric_parse_port(c->in.fabric, s_dst);
 	if (!src || !dst)
 		return oq_usage_error(CMD,
 				      "--path: no port '%s' in the fabric; "
@@ -413,7 +325,7 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 		return oq_usage_error(CMD, "--path: a switch as the source "
 					   "is not modelled; start at a CA "
 					   "port");
-	n = route(c->fabric, src, dst, eg, in, MAX_HOPS);
+	n = route(c->in.fabric, src, dst, eg, in, MAX_HOPS);
 	if (n < 0) {
 		fprintf(stderr,
 			"osmqos predict: no route from %s to %s in the "
@@ -457,7 +369,7 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 			       "\"name\": ",
 			       i ? ", " : "", (unsigned long long)eg[i]->guid,
 			       eg[i]->num);
-			json_str(name);
+			oq_json_str(stdout, name);
 			printf(", \"in_port\": %d, \"rate_gbps\": %.6g, "
 			       "\"vl\": ",
 			       in[i], scratch.rate_gbps);
@@ -481,7 +393,7 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 	oq_port_name(eg[pp.bottleneck], name, sizeof(name));
 	if (json) {
 		printf("], \"bottleneck_port\": ");
-		json_str(name);
+		oq_json_str(stdout, name);
 		printf("}}\n");
 	} else {
 		printf("guaranteed: %.2f Gb/s, bottleneck %s%s\n", pp.gbps,
@@ -649,7 +561,7 @@ int oq_cmd_predict(int argc, char **argv)
 			const struct oq_port *only = NULL;
 
 			if (port) {
-				only = oq_fabric_parse_port(c.fabric, port);
+				only = oq_fabric_parse_port(c.in.fabric, port);
 				if (!only)
 					rc = oq_usage_error(
 						CMD,

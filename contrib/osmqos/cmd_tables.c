@@ -348,20 +348,6 @@ int oq_cmd_tables(int argc, char **argv)
 	rc = oq_cli_load("tables", o.policy, o.fabric, o.partitions, &in);
 	if (rc)
 		return rc;
-	oq_templates_default(&t);
-	if (o.opensm_conf) {
-		if (oq_templates_load_opensm_conf(&t, o.opensm_conf,
-						  &in.diags) ||
-		    oq_diags_has_errors(&in.diags)) {
-			oq_diags_print(&in.diags, stderr);
-			fprintf(stderr,
-				"osmqos tables: cannot use the templates of "
-				"'%s'; check the path and its qos_* lines\n",
-				o.opensm_conf);
-			oq_cli_inputs_free(&in);
-			return OQ_EXIT_USAGE;
-		}
-	}
 	if (o.port) {
 		sel = oq_fabric_parse_port(in.fabric, o.port);
 		if (!sel) {
@@ -377,13 +363,11 @@ int oq_cmd_tables(int argc, char **argv)
 			       sel->num == 0 && !strstr(o.port, "/P") &&
 			       !strstr(o.port, "/p");
 	}
-	if (oq_tables_compile(in.binding, in.fabric, &t, &out, &in.diags)) {
-		fprintf(stderr, "osmqos tables: out of memory\n");
+	rc = oq_cli_compile_tables("tables", &in, o.opensm_conf, &t, &out);
+	if (rc) {
 		oq_cli_inputs_free(&in);
-		return OQ_EXIT_USAGE;
+		return rc;
 	}
-	oq_diags_sort(&in.diags);
-	oq_diags_print(&in.diags, stderr);
 	if (o.json) {
 		printf("{\"policy\": ");
 		oq_json_str(stdout, o.policy);

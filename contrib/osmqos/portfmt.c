@@ -127,6 +127,32 @@ fail:
 	return rc;
 }
 
+int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
+			  const char *opensm_conf, struct oq_templates *t,
+			  struct oq_fabric_tables *out)
+{
+	oq_templates_default(t);
+	if (opensm_conf &&
+	    (oq_templates_load_opensm_conf(t, opensm_conf, &in->diags) ||
+	     oq_diags_has_errors(&in->diags))) {
+		oq_diags_print(&in->diags, stderr);
+		oq_diags_clear(&in->diags);
+		fprintf(stderr,
+			"osmqos %s: cannot use the templates of '%s'; check "
+			"the path and its qos_* lines\n",
+			cmd, opensm_conf);
+		return OQ_EXIT_USAGE;
+	}
+	if (oq_tables_compile(in->binding, in->fabric, t, out, &in->diags)) {
+		fprintf(stderr, "osmqos %s: out of memory\n", cmd);
+		return OQ_EXIT_USAGE;
+	}
+	oq_diags_sort(&in->diags);
+	oq_diags_print(&in->diags, stderr);
+	oq_diags_clear(&in->diags);
+	return OQ_EXIT_OK;
+}
+
 void oq_json_str(FILE *out, const char *s)
 {
 	if (!s) {

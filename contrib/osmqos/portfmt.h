@@ -36,6 +36,17 @@ int oq_cli_load(const char *cmd, const char *policy, const char *fabric,
 		const char *partitions, struct oq_cli_inputs *in);
 void oq_cli_inputs_free(struct oq_cli_inputs *in);
 
+/*
+ * Templates (OpenSM's defaults, or the qos_* keys of opensm_conf when not
+ * NULL) and the per-port tables, exactly as the plugin compiles them; used
+ * by `tables` and `predict` so their dry runs cannot differ.  Diagnostics
+ * (warnings too) go to stderr.  Returns OQ_EXIT_OK or OQ_EXIT_USAGE; the
+ * inputs stay owned by the caller either way.
+ */
+int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
+			  const char *opensm_conf, struct oq_templates *t,
+			  struct oq_fabric_tables *out);
+
 /* JSON string (escaped, quoted), or null for NULL. */
 void oq_json_str(FILE *out, const char *s);
 /* "FILE:LINE:COL" of a location. */
