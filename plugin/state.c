@@ -7,6 +7,7 @@
  */
 #include <config.h>
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -119,6 +120,27 @@ static void log_compile_diags(struct osmqos *q, const struct oq_diags *d)
 	}
 }
 
+/* Ports that cannot map SLs keep whatever they have; say so at debug. */
+static void log_unmappable(struct osmqos *q, const struct oq_state *s)
+{
+	char name[96];
+	size_t i;
+
+	if (!osm_log_is_active(&q->osm->log, OSM_LOG_DEBUG))
+		return;
+	for (i = 0; i < s->fabric->n_ports; i++) {
+		const struct oq_port *p = s->fabric->ports[i];
+
+		if (p->sl2vl_cap || !oq_port_is_endport(p))
+			continue;
+		oq_port_name(p, name, sizeof(name));
+		OQ_LOG(q, OSM_LOG_DEBUG,
+		       "%s (0x%016" PRIx64 ") has no SL-to-VL mapping "
+		       "capability: SL2VL skipped\n",
+		       name, p->guid);
+	}
+}
+
 /*
  * Build a state from OpenSM's subnet.  The caller holds OpenSM's lock (read
  * or exclusive).  Returns NULL on allocation failure, after logging.
@@ -156,6 +178,7 @@ struct oq_state *oq_state_build(struct osmqos *q)
 	if (map_build(s))
 		goto oom;
 	s->build_ms = ms_since(&t0);
+	log_unmappable(q, s);
 	log_compile_diags(q, &d);
 	oq_diags_free(&d);
 	return s;
