@@ -27,6 +27,7 @@ static void free_node(struct oq_node *n)
 	for (i = 0; n->ports && i <= n->n_ports; i++)
 		free(n->ports[i].pkeys);
 	free(n->ports);
+	free(n->lft);
 	free(n);
 }
 
@@ -122,6 +123,51 @@ int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n)
 	p->pkeys = v;
 	p->n_pkeys = (uint16_t)n;
 	return 0;
+}
+
+int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size)
+{
+	uint8_t *v = NULL;
+
+	if (!n || n->type != OQ_NODE_SWITCH || size > (size_t)UINT16_MAX + 1 ||
+	    (size && !lft))
+		return -1;
+	if (size) {
+		v = malloc(size);
+		if (!v)
+			return -1;
+		memcpy(v, lft, size);
+	}
+	free(n->lft);
+	n->lft = v;
+	n->lft_size = (uint32_t)size;
+	return 0;
+}
+
+int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port)
+{
+	if (!n || n->type != OQ_NODE_SWITCH)
+		return -1;
+	if (lid >= n->lft_size) {
+		/* Grow in 64-LID blocks, as LFTs are programmed. */
+		uint32_t size = ((uint32_t)lid / 64 + 1) * 64;
+		uint8_t *v = realloc(n->lft, size);
+
+		if (!v)
+			return -1;
+		memset(v + n->lft_size, OQ_LFT_NONE, size - n->lft_size);
+		n->lft = v;
+		n->lft_size = size;
+	}
+	n->lft[lid] = port;
+	return 0;
+}
+
+uint8_t oq_node_lft_port(const struct oq_node *n, uint16_t lid)
+{
+	if (!n || !n->lft || lid >= n->lft_size)
+		return OQ_LFT_NONE;
+	return n->lft[lid];
 }
 
 /* Switch external ports carry port 0's GUID and LID (IBA: one LID and

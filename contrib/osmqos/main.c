@@ -21,6 +21,7 @@ static const struct oq_cmd cmds[] = {
 	  oq_cmd_predict, oq_usage_predict },
 	{ "model", "the raw VL arbiter of one port",
 	  oq_cmd_model, oq_usage_model },
+	{ "query", "live SA path query (PR/MPR)", oq_cmd_query, oq_usage_query },
 };
 #define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 

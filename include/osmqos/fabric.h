@@ -91,7 +91,14 @@ struct oq_node {
 	struct oq_port *ports; /* [0..n_ports]; CA/router port 0 unused */
 	uint32_t index;	       /* dense, set by finalize */
 	void *user;
+	/* Switch linear forwarding table: lft[lid] = egress port number,
+	 * OQ_LFT_NONE where there is no route; NULL/short = no route.
+	 * Set with oq_node_set_lft(); freed by oq_fabric_free(). */
+	uint8_t *lft;
+	uint32_t lft_size; /* entries in lft (LIDs 0..lft_size-1) */
 };
+
+#define OQ_LFT_NONE 0xff /* LFT entry without a route (OpenSM OSM_NO_PATH) */
 
 struct oq_fabric_index; /* private lookup tables */
 
@@ -122,6 +129,15 @@ void oq_fabric_link(struct oq_port *a, struct oq_port *b);
 
 /* Copy a partition table into a port. */
 int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n);
+
+/* Linear forwarding table of a switch: copy size entries (index = LID).
+ * oq_node_set_lft_entry() sets one entry, growing the table (new entries
+ * OQ_LFT_NONE).  Both return 0, or -1 (not a switch, bad LID, no memory).
+ * Routes may be set after finalize, before the fabric is shared. */
+int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size);
+int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port);
+/* Egress port for a LID, OQ_LFT_NONE when the table has no route. */
+uint8_t oq_node_lft_port(const struct oq_node *n, uint16_t lid);
 
 /* Build lookup indexes and dense indices.  Duplicate port GUIDs or LIDs
  * are reported into diags (may be NULL).  Returns 0 or -1 (no memory). */

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * SA PathRecord / MultiPathRecord codec.  Byte offsets follow IBA 1.2.1
+ * (MAD header 24 bytes, RMPP header 12, SA header 20, then the record),
+ * which is also the layout of OpenSM's ib_sa_mad_t, ib_path_rec_t and
+ * ib_multipath_rec_t.  Everything on the wire is big endian.
+ */
+#include <config.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sa_client.h"
+
+/* MAD header offsets. */
+#define MAD_BASE_VERSION  0
+#define MAD_CLASS	  1
+#define MAD_CLASS_VERSION 2
+#define MAD_METHOD	  3
+#define MAD_STATUS	  4
+#define MAD_TID		  8
+#define MAD_ATTR_ID	  16
+#define RMPP_VERSION	  24
+#define RMPP_TYPE	  25
+#define RMPP_FLAGS	  26
+#define RMPP_SEG_NUM	  28
+#define RMPP_PAYLEN	  32
+#define SA_ATTR_OFFSET	  44
+#define SA_COMP_MASK	  48
+
+#define RMPP_TYPE_DATA	 1
+#define RMPP_FLAG_ACTIVE 0x01
+#define RMPP_FLAG_FIRST	 0x02
+#define RMPP_FLAG_LAST	 0x04
+
+/* MultiPathRecord offsets inside the SA data. */
+#define MPR_SID_MSB	 13
+#define MPR_INDEPENDENCE 14
+#define MPR_SGID_COUNT	 15
+#define MPR_DGID_COUNT	 16
+#define MPR_SID_LSB	 17
+#define MPR_GIDS	 24
+#define MPR_SIZE	 200
+
+static void put16(uint8_t *b, uint16_t v)
+{
+	b[0] = (uint8_t)(v >> 8);
+	b[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *b, uint32_t v)
+{
+	put16(b, (uint16_t)(v >> 16));
+	put16(b + 2, (uint16_t)v);
+}
+
+static void put64(uint8_t *b, uint64_t v)
+{
+	put32(b, (uint32_t)(v >> 32));
+	put32(b + 4, (uint32_t)v);
+}
+
+static uint16_t get16(const uint8_t *b)
+{
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+static uint32_t get32(const uint8_t *b)
+{
+	return (uint32_t)get16(b) << 16 | get16(b + 2);
+}
+
+static uint64_t get64(const uint8_t *b)
+{
+	return (uint64_t)get32(b) << 32 | get32(b + 4);
+}
+
+/* The fields PathRecord and MultiPathRecord share, and their mask bits. */
+static const struct {
+	unsigned int field;
+	uint64_t pr, mpr;
+} field_bits[] = {
+	{OQ_SAF_SERVICE_ID, OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB,
+	 OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB},
+	{OQ_SAF_DGID, OQ_PR_CM_DGID, 0},
+	{OQ_SAF_SGID, OQ_PR_CM_SGID, 0},
+	{OQ_SAF_DLID, OQ_PR_CM_DLID, 0},
+	{OQ_SAF_SLID, OQ_PR_CM_SLID, 0},
+	{OQ_SAF_RAW_TRAFFIC, OQ_PR_CM_RAWTRAFFIC, OQ_MPR_CM_RAWTRAFFIC},
+	{OQ_SAF_FLOW_LABEL, OQ_PR_CM_FLOWLABEL, OQ_MPR_CM_FLOWLABEL},
+	{OQ_SAF_HOP_LIMIT, OQ_PR_CM_HOPLIMIT, OQ_MPR_CM_HOPLIMIT},
+	{OQ_SAF_TCLASS, OQ_PR_CM_TCLASS, OQ_MPR_CM_TCLASS},
+	{OQ_SAF_REVERSIBLE, OQ_PR_CM_REVERSIBLE, OQ_MPR_CM_REVERSIBLE},
+	{OQ_SAF_NUMB_PATH, OQ_PR_CM_NUMBPATH, OQ_MPR_CM_NUMBPATH},
+	{OQ_SAF_PKEY, OQ_PR_CM_PKEY, OQ_MPR_CM_PKEY},
+	{OQ_SAF_QOS_CLASS, OQ_PR_CM_QOS_CLASS, OQ_MPR_CM_QOS_CLASS},
+	{OQ_SAF_SL, OQ_PR_CM_SL, OQ_MPR_CM_SL},
+	{OQ_SAF_MTU, OQ_PR_CM_MTU, OQ_MPR_CM_MTU},
+	{OQ_SAF_MTU_SEL, OQ_PR_CM_MTUSELEC, OQ_MPR_CM_MTUSELEC},
+	{OQ_SAF_RATE, OQ_PR_CM_RATE, OQ_MPR_CM_RATE},
+	{OQ_SAF_RATE_SEL, OQ_PR_CM_RATESELEC, OQ_MPR_CM_RATESELEC},
+	{OQ_SAF_PKT_LIFE, OQ_PR_CM_PKTLIFETIME, OQ_MPR_CM_PKTLIFETIME},
+	{OQ_SAF_PKT_LIFE_SEL, OQ_PR_CM_PKTLIFETIMESELEC,
+	 OQ_MPR_CM_PKTLIFETIMESELEC},
+	{OQ_SAF_INDEPENDENCE, 0, OQ_MPR_CM_INDEPSELEC},
+};
+
+uint64_t oq_sa_comp_mask(const struct oq_sa_req *r, bool *ok)
+{
+	uint64_t cm = 0, bits;
+	unsigned int seen = 0;
+	size_t i;
+
+	*ok = true;
+	for (i = 0; i < sizeof(field_bits) / sizeof(field_bits[0]); i++) {
+		if (!(r->fields & field_bits[i].field))
+			continue;
+		bits = r->mpr ? field_bits[i].mpr : field_bits[i].pr;
+		if (!bits) {
+			*ok = false;
+			return 0;
+		}
+		cm |= bits;
+		seen |= field_bits[i].field;
+	}
+	if (r->fields & ~seen) { /* a bit this codec does not know */
+		*ok = false;
+		return 0;
+	}
+	/* OpenSM answers ERR_REQ_INSUFFICIENT_COMPONENTS without both. */
+	if (r->mpr)
+		cm |= OQ_MPR_CM_SGIDCOUNT | OQ_MPR_CM_DGIDCOUNT;
+	return cm;
+}
+
+static uint32_t hop_flow_raw(const struct oq_path_rec *pr)
+{
+	return (uint32_t)pr->raw_traffic << 31 |
+	       (pr->flow_label & 0xfffff) << 8 | pr->hop_limit;
+}
+
+static uint8_t sel_byte(uint8_t sel, uint8_t v)
+{
+	return (uint8_t)((sel & 3) << 6 | (v & 0x3f));
+}
+
+void oq_path_rec_encode(const struct oq_path_rec *pr, uint8_t *b)
+{
+	memset(b, 0, OQ_SA_PR_SIZE);
+	put64(b, pr->service_id);
+	memcpy(b + 8, pr->dgid, 16);
+	memcpy(b + 24, pr->sgid, 16);
+	put16(b + 40, pr->dlid);
+	put16(b + 42, pr->slid);
+	put32(b + 44, hop_flow_raw(pr));
+	b[48] = pr->tclass;
+	b[49] = (uint8_t)((pr->reversible ? 0x80 : 0) | (pr->numb_path & 0x7f));
+	put16(b + 50, pr->pkey);
+	put16(b + 52,
+	      (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)));
+	b[54] = sel_byte(pr->mtu_sel, pr->mtu);
+	b[55] = sel_byte(pr->rate_sel, pr->rate);
+	b[56] = sel_byte(pr->pkt_life_sel, pr->pkt_life);
+	b[57] = pr->preference;
+}
+
+void oq_path_rec_decode(const uint8_t *b, struct oq_path_rec *pr)
+{
+	uint32_t hfr = get32(b + 44);
+	uint16_t qs = get16(b + 52);
+
+	memset(pr, 0, sizeof(*pr));
+	pr->service_id = get64(b);
+	memcpy(pr->dgid, b + 8, 16);
+	memcpy(pr->sgid, b + 24, 16);
+	pr->dlid = get16(b + 40);
+	pr->slid = get16(b + 42);
+	pr->raw_traffic = hfr >> 31;
+	pr->flow_label = (hfr >> 8) & 0xfffff;
+	pr->hop_limit = (uint8_t)hfr;
+	pr->tclass = b[48];
+	pr->reversible = b[49] >> 7;
+	pr->numb_path = b[49] & 0x7f;
+	pr->pkey = get16(b + 50);
+	pr->qos_class = qs >> 4;
+	pr->sl = qs & 0xf;
+	pr->mtu_sel = b[54] >> 6;
+	pr->mtu = b[54] & 0x3f;
+	pr->rate_sel = b[55] >> 6;
+	pr->rate = b[55] & 0x3f;
+	pr->pkt_life_sel = b[56] >> 6;
+	pr->pkt_life = b[56] & 0x3f;
+	pr->preference = b[57];
+}
+
+static void mpr_encode(const struct oq_sa_req *r, uint8_t *d)
+{
+	const struct oq_path_rec *pr = &r->pr;
+	unsigned int n = (unsigned int)r->sgid_count + r->dgid_count;
+
+	put32(d, hop_flow_raw(pr));
+	d[4] = pr->tclass;
+	d[5] = (uint8_t)((pr->reversible ? 0x80 : 0) | (pr->numb_path & 0x7f));
+	put16(d + 6, pr->pkey);
+	put16(d + 8, (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)));
+	d[10] = sel_byte(pr->mtu_sel, pr->mtu);
+	d[11] = sel_byte(pr->rate_sel, pr->rate);
+	d[12] = sel_byte(pr->pkt_life_sel, pr->pkt_life);
+	/* ServiceID is split: its top byte, then the low 56 bits. */
+	d[MPR_SID_MSB] = (uint8_t)(pr->service_id >> 56);
+	d[MPR_INDEPENDENCE] = r->independence;
+	d[MPR_SGID_COUNT] = r->sgid_count;
+	d[MPR_DGID_COUNT] = r->dgid_count;
+	put32(d + MPR_SID_LSB, (uint32_t)(pr->service_id >> 24));
+	put16(d + MPR_SID_LSB + 4, (uint16_t)(pr->service_id >> 8));
+	d[MPR_SID_LSB + 6] = (uint8_t)pr->service_id;
+	memcpy(d + MPR_GIDS, r->gids, (size_t)n * 16);
+}
+
+int oq_sa_encode(const struct oq_sa_req *r, uint8_t *mad)
+{
+	uint8_t method = r->method;
+	uint64_t cm;
+	bool ok;
+
+	cm = oq_sa_comp_mask(r, &ok);
+	if (!ok)
+		return OQ_SA_EINVAL;
+	if (r->mpr) {
+		if (!r->sgid_count || !r->dgid_count ||
+		    r->sgid_count + r->dgid_count > OQ_SA_MPR_MAX_GIDS)
+			return OQ_SA_EINVAL;
+		if (!method)
+			method = OQ_SA_METHOD_GET_MULTI;
+		if (method != OQ_SA_METHOD_GET_MULTI)
+			return OQ_SA_EINVAL;
+	} else {
+		if (!method)
+			method = OQ_SA_METHOD_GET_TABLE;
+		if (method != OQ_SA_METHOD_GET &&
+		    method != OQ_SA_METHOD_GET_TABLE)
+			return OQ_SA_EINVAL;
+	}
+	memset(mad, 0, OQ_SA_MAD_SIZE);
+	mad[MAD_BASE_VERSION] = 1;
+	mad[MAD_CLASS] = OQ_SA_CLASS;
+	mad[MAD_CLASS_VERSION] = OQ_SA_CLASS_VERSION;
+	mad[MAD_METHOD] = method;
+	put64(mad + MAD_TID, r->tid);
+	put64(mad + SA_COMP_MASK, cm);
+	if (r->mpr) {
+		put16(mad + MAD_ATTR_ID, OQ_SA_ATTR_MULTIPATH_REC);
+		put16(mad + SA_ATTR_OFFSET, MPR_SIZE / 8);
+		/*
+		 * GetMulti is a dual-sided RMPP request: one DATA segment,
+		 * first and last.  A kernel RMPP agent takes these flags as
+		 * "segment this"; OpenSM copies the header into its answer,
+		 * so the GetMultiResp comes back as RMPP too.
+		 */
+		mad[RMPP_VERSION] = 1;
+		mad[RMPP_TYPE] = RMPP_TYPE_DATA;
+		mad[RMPP_FLAGS] =
+			RMPP_FLAG_ACTIVE | RMPP_FLAG_FIRST | RMPP_FLAG_LAST;
+		put32(mad + RMPP_SEG_NUM, 1);
+		put32(mad + RMPP_PAYLEN, OQ_SA_MAD_SIZE - RMPP_VERSION - 12);
+		mpr_encode(r, mad + OQ_SA_HDR_SIZE);
+	} else {
+		put16(mad + MAD_ATTR_ID, OQ_SA_ATTR_PATH_REC);
+		put16(mad + SA_ATTR_OFFSET, OQ_SA_PR_SIZE / 8);
+		oq_path_rec_encode(&r->pr, mad + OQ_SA_HDR_SIZE);
+	}
+	return OQ_SA_OK;
+}
+
+/* SLID and DLID of a PathRecord both zero. */
+static bool lids_zero(const uint8_t *rec)
+{
+	return !get16(rec + 40) && !get16(rec + 42);
+}
+
+int oq_sa_decode(const uint8_t *mad, size_t len, struct oq_sa_resp *out)
+{
+	size_t attr_size, n, i;
+
+	memset(out, 0, sizeof(*out));
+	if (!mad || len < OQ_SA_HDR_SIZE)
+		return OQ_SA_EMALFORMED;
+	if (mad[MAD_BASE_VERSION] != 1 || mad[MAD_CLASS] != OQ_SA_CLASS ||
+	    mad[MAD_CLASS_VERSION] != OQ_SA_CLASS_VERSION ||
+	    !(mad[MAD_METHOD] & OQ_SA_METHOD_RESP))
+		return OQ_SA_EMALFORMED;
+	out->method = mad[MAD_METHOD];
+	out->attr_id = get16(mad + MAD_ATTR_ID);
+	out->tid = get64(mad + MAD_TID);
+	out->status = get16(mad + MAD_STATUS);
+	if (out->status)
+		return OQ_SA_OK; /* an error answer carries no records */
+	/* MultiPathRecord answers use the PathRecord attribute ID too. */
+	if (out->attr_id != OQ_SA_ATTR_PATH_REC)
+		return OQ_SA_EMALFORMED;
+	attr_size = (size_t)get16(mad + SA_ATTR_OFFSET) * 8;
+	if (!attr_size)
+		return OQ_SA_OK; /* zero records */
+	if (attr_size < OQ_SA_PR_SIZE)
+		return OQ_SA_EMALFORMED;
+	n = (len - OQ_SA_HDR_SIZE) / attr_size;
+	/*
+	 * A fixed 256-byte MAD (OpenSM's error and full answers, umad2sim)
+	 * pads short answers with zeros.  LID 0 is reserved, so a trailing
+	 * record with SLID and DLID both 0 is padding, not a path.
+	 */
+	while (n && lids_zero(mad + OQ_SA_HDR_SIZE + (n - 1) * attr_size))
+		n--;
+	if (!n)
+		return OQ_SA_OK;
+	out->recs = calloc(n, sizeof(*out->recs));
+	if (!out->recs)
+		return OQ_SA_ENOMEM;
+	for (i = 0; i < n; i++)
+		oq_path_rec_decode(mad + OQ_SA_HDR_SIZE + i * attr_size,
+				   &out->recs[i]);
+	out->n = n;
+	return OQ_SA_OK;
+}
+
+void oq_sa_resp_free(struct oq_sa_resp *r)
+{
+	free(r->recs);
+	r->recs = NULL;
+	r->n = 0;
+}
+
+static const char *const sa_status_names[] = {
+	[1] = "ERR_NO_RESOURCES",    [2] = "ERR_REQ_INVALID",
+	[3] = "ERR_NO_RECORDS",	     [4] = "ERR_TOO_MANY_RECORDS",
+	[5] = "ERR_REQ_INVALID_GID", [6] = "ERR_REQ_INSUFFICIENT_COMPONENTS",
+	[7] = "ERR_REQ_DENIED",	     [8] = "ERR_PRIORITY_SUGGESTED",
+};
+
+static const char *const sa_status_hints[] = {
+	[1] = "the SA ran out of resources; retry later",
+	[2] = "the SA rejected the request as invalid; check the option "
+	      "values (selectors, rate/MTU encodings)",
+	[3] = "no path matches: check that the LIDs/GIDs exist (ibstat, "
+	      "ibnetdiscover), share a partition, and meet the MTU/rate/SL "
+	      "constraints",
+	[4] = "more than one record for a Get; drop --get or narrow the "
+	      "query",
+	[5] = "a GID is unknown to the SA or has a foreign subnet prefix; "
+	      "check it with ibstat or ibnetdiscover",
+	[6] = "the query lacks components the SA needs (e.g. both halves "
+	      "of the ServiceID); add the missing options",
+	[7] = "the SA denied the request (SM_Key or policy); ask the "
+	      "fabric administrator",
+	[8] = "the SA suggests a different priority",
+};
+
+static const char *const mad_status_names[8] = {
+	[1] = "ERR_BAD_VERSION",
+	[2] = "ERR_METHOD_UNSUPPORTED",
+	[3] = "ERR_METHOD_ATTR_UNSUPPORTED",
+	[7] = "ERR_INVALID_ATTR_VALUE",
+};
+
+const char *oq_sa_status_name(uint16_t status)
+{
+	unsigned int sa = (status >> 8) & 0x7f, gen = (status >> 2) & 7;
+
+	if (!status)
+		return "SUCCESS";
+	if (sa && sa < sizeof(sa_status_names) / sizeof(sa_status_names[0]))
+		return sa_status_names[sa];
+	if (sa)
+		return "ERR_SA_UNKNOWN";
+	if (gen && mad_status_names[gen])
+		return mad_status_names[gen];
+	if (status & 1)
+		return "BUSY";
+	if (status & 2)
+		return "REDIRECT";
+	return "ERR_UNKNOWN";
+}
+
+const char *oq_sa_status_hint(uint16_t status)
+{
+	unsigned int sa = (status >> 8) & 0x7f, gen = (status >> 2) & 7;
+
+	if (sa && sa < sizeof(sa_status_hints) / sizeof(sa_status_hints[0]))
+		return sa_status_hints[sa];
+	if (gen == 2 || gen == 3)
+		return "the SA does not support this method/attribute "
+		       "(MultiPathRecord needs OpenSM built with RMPP); try "
+		       "a PathRecord query";
+	if (status & 1)
+		return "the SA is busy; retry in a moment";
+	return "check the opensm log for the rejected request";
+}
+
+int oq_sa_parse_gid(const char *s, uint8_t gid[16], bool *guid_only)
+{
+	struct in6_addr a;
+	unsigned long long v;
+	char *end;
+
+	*guid_only = false;
+	if (!s || !*s)
+		return -1;
+	if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) && !strchr(s, ':')) {
+		errno = 0;
+		v = strtoull(s, &end, 16);
+		if (errno || *end || end == s + 2)
+			return -1;
+		memset(gid, 0, 16);
+		put64(gid + 8, v);
+		*guid_only = true;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, &a) != 1)
+		return -1;
+	memcpy(gid, &a, 16);
+	return 0;
+}
+
+void oq_sa_format_gid(const uint8_t gid[16], char *buf, size_t len)
+{
+	if (!inet_ntop(AF_INET6, gid, buf, (socklen_t)len) && len)
+		buf[0] = '\0';
+}

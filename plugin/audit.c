@@ -1,0 +1,615 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Audit log writer: bounded ring filled by the SA thread, drained by one
+ * background thread that formats and write(2)s batches.  See audit.h for
+ * the contract and docs/audit.md for the file.
+ *
+ * Locking: one mutex guards the ring indexes and all counters.  Submitters
+ * hold it only to copy one record in; the writer holds it only to look at
+ * and to retire a batch, never across formatting or I/O.  The slots of a
+ * batch the writer is working on stay inside [head, head+count), so no
+ * submitter touches them until the writer retires them.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "audit.h"
+
+/* Bytes formatted before one write(2); at least one maximal line more. */
+#define BATCH_BYTES (64 * 1024)
+/* Idle wake-up period: picks up a reopen request set from a signal
+ * handler, which cannot signal the condition variable. */
+#define IDLE_WAKE_MS 200
+/* "records dropped, queue full" is logged at most this often. */
+#define DROP_LOG_SECS 10
+/* How often the writer looks whether the path still names its file. */
+#define PATH_CHECK_MS 1000
+
+struct oq_audit {
+	char *path;
+	int fd;
+	oq_audit_log_fn log_fn;
+	void *log_ctx;
+	pthread_t thread;
+
+	pthread_mutex_t lock;
+	pthread_cond_t wake;	/* writer: data, stop, pause change */
+	pthread_cond_t drained; /* oq_audit_flush(): a batch was retired */
+	struct oq_audit_record *ring;
+	size_t cap, head, count;
+	uint64_t enqueued, retired;
+	bool stop, paused;
+	struct oq_audit_stats st;
+
+	atomic_bool reopen_req;
+	atomic_int fail_errno;	   /* test hook */
+	atomic_bool no_path_check; /* test hook */
+
+	/* Writer thread only. */
+	char *buf;
+	bool mid_line; /* a failed write left a partial line */
+	bool in_error;
+	uint64_t err_writes, err_lost;
+	uint64_t logged_full;
+	struct timespec last_full_log;
+	struct timespec last_path_check;
+	/* What was at the path when a reopen last failed, so a bad path is
+	 * reported once, not at every check. */
+	bool bad_valid, bad_missing;
+	dev_t bad_dev;
+	ino_t bad_ino;
+};
+
+static void say(struct oq_audit *w, enum oq_audit_log_level lvl,
+		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void say(struct oq_audit *w, enum oq_audit_log_level lvl,
+		const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	if (!w->log_fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	w->log_fn(w->log_ctx, lvl, msg);
+}
+
+static void deadline_in(struct timespec *ts, int ms)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	ts->tv_sec += ms / 1000;
+	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
+/*
+ * Open for appending without following a symlink at the last component;
+ * a file we create gets exactly OQ_AUDIT_FILE_MODE.  O_NONBLOCK keeps a
+ * FIFO planted at the path from blocking the open; it is refused below.
+ * Returns the fd, or -1 with a reason in why.
+ */
+static int open_audit_file(const char *path, char *why, size_t len)
+{
+	const int flags =
+		O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+	bool created = false;
+	struct stat sb;
+	int fd = -1, tries;
+
+	/* O_EXCL tells us whether we created it (then set the mode whatever
+	 * the umask); retry if the file vanishes or appears in between. */
+	for (tries = 0; tries < 4 && fd < 0; tries++) {
+		fd = open(path, flags | O_CREAT | O_EXCL, OQ_AUDIT_FILE_MODE);
+		if (fd >= 0) {
+			created = true;
+			break;
+		}
+		if (errno != EEXIST)
+			break;
+		fd = open(path, flags);
+		if (fd < 0 && errno != ENOENT)
+			break;
+	}
+	if (fd < 0) {
+		if (errno == ELOOP)
+			snprintf(why, len,
+				 "%s is a symbolic link; the audit log is "
+				 "never written through one, give audit= the "
+				 "real file",
+				 path);
+		else
+			snprintf(why, len,
+				 "cannot open %s: %s; check that its "
+				 "directory exists and is writable",
+				 path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		snprintf(why, len,
+			 "%s is not a regular file; give audit= a plain "
+			 "file path",
+			 path);
+		close(fd);
+		return -1;
+	}
+	if (created && fchmod(fd, OQ_AUDIT_FILE_MODE)) {
+		snprintf(why, len, "cannot set mode 0%o on %s: %s",
+			 OQ_AUDIT_FILE_MODE, path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (fcntl(fd, F_SETFL, O_WRONLY | O_APPEND) < 0) {
+		snprintf(why, len, "cannot set flags on %s: %s", path,
+			 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void remember_bad_path(struct oq_audit *w)
+{
+	struct stat ps;
+
+	w->bad_valid = true;
+	w->bad_missing = lstat(w->path, &ps) != 0;
+	w->bad_dev = w->bad_missing ? 0 : ps.st_dev;
+	w->bad_ino = w->bad_missing ? 0 : ps.st_ino;
+}
+
+static void do_reopen(struct oq_audit *w, const char *why_reopen)
+{
+	char why[512];
+	int fd = open_audit_file(w->path, why, sizeof(why));
+
+	if (fd < 0) {
+		remember_bad_path(w);
+		say(w, OQ_AUDIT_LOG_ERROR,
+		    "audit: reopen failed: %s; still writing to the "
+		    "previously open file",
+		    why);
+		return;
+	}
+	close(w->fd);
+	w->fd = fd;
+	w->mid_line = false;
+	w->bad_valid = false;
+	pthread_mutex_lock(&w->lock);
+	w->st.reopens++;
+	pthread_mutex_unlock(&w->lock);
+	say(w, OQ_AUDIT_LOG_INFO, "audit: reopened %s%s", w->path, why_reopen);
+}
+
+static long ms_since(const struct timespec *then, const struct timespec *now)
+{
+	return (long)(now->tv_sec - then->tv_sec) * 1000 +
+	       (now->tv_nsec - then->tv_nsec) / 1000000;
+}
+
+/*
+ * Rotation without a signal: OpenSM keeps SIGHUP for itself (it starts a
+ * heavy sweep), so the writer also notices, at most once a second, that
+ * the path was renamed, removed or replaced, and reopens it.
+ */
+static bool path_moved(struct oq_audit *w)
+{
+	struct timespec now;
+	struct stat ps, fs;
+
+	if (atomic_load(&w->no_path_check))
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (w->last_path_check.tv_sec &&
+	    ms_since(&w->last_path_check, &now) < PATH_CHECK_MS)
+		return false;
+	w->last_path_check = now;
+	if (lstat(w->path, &ps)) {
+		if (errno != ENOENT)
+			return false;
+		return !(w->bad_valid && w->bad_missing);
+	}
+	if (fstat(w->fd, &fs))
+		return false;
+	if (ps.st_dev == fs.st_dev && ps.st_ino == fs.st_ino)
+		return false;
+	return !(w->bad_valid && !w->bad_missing && ps.st_dev == w->bad_dev &&
+		 ps.st_ino == w->bad_ino);
+}
+
+static void maybe_reopen(struct oq_audit *w)
+{
+	if (atomic_exchange(&w->reopen_req, false))
+		do_reopen(w, "");
+	else if (path_moved(w))
+		do_reopen(w, " (it was moved, removed or replaced)");
+}
+
+/* write(2) all of data; false on error (errno set), *done gets the
+ * bytes that reached the file either way. */
+static bool write_all(struct oq_audit *w, const char *data, size_t len,
+		      size_t *done)
+{
+	const char *p = data;
+
+	*done = 0;
+
+	while (len) {
+		int fail = atomic_load(&w->fail_errno);
+		ssize_t n;
+
+		if (fail) {
+			errno = fail;
+			n = -1;
+		} else {
+			n = write(w->fd, p, len);
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!n)
+				errno = EIO;
+			if (p != data && p[-1] != '\n')
+				w->mid_line = true;
+			return false;
+		}
+		p += n;
+		len -= (size_t)n;
+		*done += (size_t)n;
+	}
+	return true;
+}
+
+/* Write n formatted lines in buf[0..len); returns how many complete
+ * lines reached the file (the rest are lost, counted by the caller). */
+static size_t flush_chunk(struct oq_audit *w, size_t len, size_t n)
+{
+	size_t done = 0, lines = 0, i;
+	int err;
+
+	/* End a partial line left by an earlier failure so every complete
+	 * line still parses on its own. */
+	if (w->mid_line) {
+		if (!write_all(w, "\n", 1, &done)) {
+			done = 0;
+			goto fail;
+		}
+		w->mid_line = false;
+	}
+	if (write_all(w, w->buf, len, &done)) {
+		if (w->in_error) {
+			w->in_error = false;
+			say(w, OQ_AUDIT_LOG_INFO,
+			    "audit: writing %s again after %llu failed "
+			    "writes; %llu records were lost",
+			    w->path, (unsigned long long)w->err_writes,
+			    (unsigned long long)w->err_lost);
+		}
+		return n;
+	}
+fail:
+	err = errno;
+	/* a short write before the error: its complete lines are in */
+	for (i = 0; i < done; i++)
+		lines += w->buf[i] == '\n';
+	pthread_mutex_lock(&w->lock);
+	w->st.write_errors++;
+	pthread_mutex_unlock(&w->lock);
+	if (!w->in_error) {
+		w->in_error = true;
+		w->err_writes = 0;
+		w->err_lost = 0;
+		say(w, OQ_AUDIT_LOG_ERROR,
+		    "audit: cannot write %s: %s; dropping audit records "
+		    "until writes succeed again (the SA is not affected); "
+		    "free space on its file system or check it for errors",
+		    w->path, strerror(err));
+	}
+	w->err_writes++;
+	w->err_lost += n - lines;
+	return lines;
+}
+
+/* Give taken slots back to submitters, and account for them. */
+static void retire(struct oq_audit *w, size_t taken, size_t written)
+{
+	pthread_mutex_lock(&w->lock);
+	w->head = (w->head + taken) % w->cap;
+	w->count -= taken;
+	w->retired += taken;
+	w->st.written += written;
+	w->st.dropped += taken - written;
+	pthread_cond_broadcast(&w->drained);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Format and write ring slots [start, start+n), retiring them chunk by
+ * chunk so a slow disk frees ring space as soon as it can. */
+static void write_batch(struct oq_audit *w, size_t start, size_t n)
+{
+	size_t pos = 0, lines = 0, taken = 0, i;
+
+	for (i = 0; i < n; i++) {
+		const struct oq_audit_record *r =
+			&w->ring[(start + i) % w->cap];
+		size_t len;
+
+		/* buf holds BATCH_BYTES + OQ_AUDIT_LINE_MAX */
+		if (pos >= BATCH_BYTES) {
+			retire(w, taken, flush_chunk(w, pos, lines));
+			pos = 0;
+			lines = 0;
+			taken = 0;
+		}
+		taken++;
+		len = oq_audit_format(r, w->buf + pos, OQ_AUDIT_LINE_MAX);
+		if (!len)
+			continue; /* cannot happen: counted as dropped */
+		pos += len;
+		lines++;
+	}
+	retire(w, taken, lines ? flush_chunk(w, pos, lines) : 0);
+}
+
+static void log_full_drops(struct oq_audit *w, bool force)
+{
+	struct timespec now;
+	uint64_t full;
+
+	pthread_mutex_lock(&w->lock);
+	full = w->st.dropped_full;
+	pthread_mutex_unlock(&w->lock);
+	if (full == w->logged_full)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!force && w->last_full_log.tv_sec &&
+	    now.tv_sec - w->last_full_log.tv_sec < DROP_LOG_SECS)
+		return;
+	say(w, OQ_AUDIT_LOG_ERROR,
+	    "audit: %llu records dropped because the queue of %zu was full "
+	    "(%llu in total); the audit file system is too slow, or raise "
+	    "the queue size",
+	    (unsigned long long)(full - w->logged_full), w->cap,
+	    (unsigned long long)full);
+	w->logged_full = full;
+	w->last_full_log = now;
+}
+
+static void *writer_main(void *arg)
+{
+	struct oq_audit *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		size_t start, n;
+
+		if (!w->stop && (w->paused || !w->count)) {
+			struct timespec ts;
+
+			deadline_in(&ts, IDLE_WAKE_MS);
+			pthread_cond_timedwait(&w->wake, &w->lock, &ts);
+			pthread_mutex_unlock(&w->lock);
+			maybe_reopen(w);
+			log_full_drops(w, false);
+			pthread_mutex_lock(&w->lock);
+			continue;
+		}
+		if (!w->count)
+			break; /* stopping and drained */
+		start = w->head;
+		n = w->count;
+		pthread_mutex_unlock(&w->lock);
+
+		maybe_reopen(w);
+		write_batch(w, start, n);
+		log_full_drops(w, false);
+		pthread_mutex_lock(&w->lock);
+	}
+	pthread_mutex_unlock(&w->lock);
+	log_full_drops(w, true);
+	return NULL;
+}
+
+static void init_cond(pthread_cond_t *c)
+{
+	pthread_condattr_t a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(c, &a);
+	pthread_condattr_destroy(&a);
+}
+
+struct oq_audit *oq_audit_create(const char *path, size_t capacity,
+				 oq_audit_log_fn log_fn, void *ctx)
+{
+	struct oq_audit *w;
+	sigset_t all, old;
+	char why[512];
+	int err;
+
+	if (!path || !*path) {
+		if (log_fn)
+			log_fn(ctx, OQ_AUDIT_LOG_ERROR,
+			       "audit: no file name given; set audit=PATH");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!capacity)
+		capacity = OQ_AUDIT_DEFAULT_CAPACITY;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	w->log_fn = log_fn;
+	w->log_ctx = ctx;
+	w->cap = capacity;
+	w->fd = -1;
+	w->path = strdup(path);
+	w->ring = calloc(capacity, sizeof(*w->ring));
+	w->buf = malloc(BATCH_BYTES + OQ_AUDIT_LINE_MAX);
+	if (!w->path || !w->ring || !w->buf) {
+		say(w, OQ_AUDIT_LOG_ERROR,
+		    "audit: out of memory for a queue of %zu records; lower "
+		    "the queue size",
+		    capacity);
+		err = ENOMEM;
+		goto fail;
+	}
+	w->fd = open_audit_file(path, why, sizeof(why));
+	if (w->fd < 0) {
+		err = errno;
+		say(w, OQ_AUDIT_LOG_ERROR, "audit: %s", why);
+		goto fail;
+	}
+	atomic_init(&w->reopen_req, false);
+	atomic_init(&w->fail_errno, 0);
+	atomic_init(&w->no_path_check, false);
+	pthread_mutex_init(&w->lock, NULL);
+	init_cond(&w->wake);
+	init_cond(&w->drained);
+
+	/* The writer takes no signals: OpenSM's own threads handle them. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&w->thread, NULL, writer_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		say(w, OQ_AUDIT_LOG_ERROR,
+		    "audit: cannot start the writer thread: %s", strerror(err));
+		pthread_cond_destroy(&w->drained);
+		pthread_cond_destroy(&w->wake);
+		pthread_mutex_destroy(&w->lock);
+		goto fail;
+	}
+	return w;
+fail:
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->buf);
+	free(w->ring);
+	free(w->path);
+	free(w);
+	errno = err;
+	return NULL;
+}
+
+void oq_audit_destroy(struct oq_audit *w)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->stop = true;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	/* do not leave a cut line without its newline */
+	if (w->mid_line && write(w->fd, "\n", 1) != 1)
+		say(w, OQ_AUDIT_LOG_ERROR,
+		    "audit: %s ends in a cut line (write error); readers skip "
+		    "it",
+		    w->path);
+	close(w->fd);
+	pthread_cond_destroy(&w->drained);
+	pthread_cond_destroy(&w->wake);
+	pthread_mutex_destroy(&w->lock);
+	free(w->buf);
+	free(w->ring);
+	free(w->path);
+	free(w);
+}
+
+int oq_audit_submit(struct oq_audit *w, const struct oq_audit_record *rec)
+{
+	struct timespec now = {0, 0};
+	struct oq_audit_record *slot;
+
+	if (!w || !rec)
+		return -1;
+	if (!rec->time.tv_sec && !rec->time.tv_nsec)
+		clock_gettime(CLOCK_REALTIME, &now);
+
+	pthread_mutex_lock(&w->lock);
+	w->st.submitted++;
+	if (w->count == w->cap) {
+		w->st.dropped++;
+		w->st.dropped_full++;
+		pthread_mutex_unlock(&w->lock);
+		return -1;
+	}
+	slot = &w->ring[(w->head + w->count) % w->cap];
+	*slot = *rec;
+	if (now.tv_sec)
+		slot->time = now;
+	w->count++;
+	w->enqueued++;
+	if (w->count == 1)
+		pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	return 0;
+}
+
+void oq_audit_reopen(struct oq_audit *w)
+{
+	if (w)
+		atomic_store(&w->reopen_req, true);
+}
+
+int oq_audit_flush(struct oq_audit *w, int timeout_ms)
+{
+	struct timespec ts;
+	uint64_t target;
+	int ret = 0;
+
+	deadline_in(&ts, timeout_ms);
+	pthread_mutex_lock(&w->lock);
+	target = w->enqueued;
+	pthread_cond_signal(&w->wake);
+	while (w->retired < target) {
+		if (pthread_cond_timedwait(&w->drained, &w->lock, &ts) ==
+		    ETIMEDOUT) {
+			ret = w->retired < target ? -1 : 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return ret;
+}
+
+void oq_audit_get_stats(struct oq_audit *w, struct oq_audit_stats *st)
+{
+	pthread_mutex_lock(&w->lock);
+	*st = w->st;
+	pthread_mutex_unlock(&w->lock);
+}
+
+void oq_audit_test_pause(struct oq_audit *w, bool paused)
+{
+	pthread_mutex_lock(&w->lock);
+	w->paused = paused;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+}
+
+void oq_audit_test_fail_writes(struct oq_audit *w, int err)
+{
+	atomic_store(&w->fail_errno, err);
+}
+
+void oq_audit_test_follow_path(struct oq_audit *w, bool follow)
+{
+	atomic_store(&w->no_path_check, !follow);
+}

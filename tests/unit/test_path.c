@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Unit tests: the path engine (policy/path*.c).  Hand-built fabrics for
+ * the corner cases, and the fat-tree capture with min-hop LFTs computed
+ * here (BFS) for the whole-fabric checks.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <osmqos/fabric.h>
+#include <osmqos/path.h>
+
+/*
+ * Line: a (CA, LID 10) -[1]sw1[2]- [1]sw2[2] - [1]sw3[2] - b (CA, LID 20)
+ *       sw1 LID 1, sw2 LID 2, sw3 LID 3; sw2 port 3 unlinked, sw3 port 3
+ *       to c (CA, LID 30).
+ * Links: a-sw1 4xFDR, sw1-sw2 4xEDR, sw2-sw3 4xQDR, sw3-b 4xFDR,
+ * sw3-c 4xFDR.  MTU caps 5 (4096) everywhere unless a test lowers one.
+ */
+struct line {
+	struct oq_fabric *f;
+	struct oq_node *a, *b, *c, *sw[3];
+};
+
+static void set_link(struct oq_port *x, struct oq_port *y, uint8_t w,
+		     enum oq_speed s)
+{
+	oq_fabric_link(x, y);
+	x->width = y->width = w;
+	x->speed = y->speed = s;
+}
+
+static void caps(struct oq_node *n)
+{
+	unsigned int i;
+
+	for (i = 0; i <= n->n_ports; i++)
+		n->ports[i].mtu_cap = 5;
+}
+
+static struct oq_node *ca(struct oq_fabric *f, uint64_t guid, uint16_t lid)
+{
+	struct oq_node *n = oq_fabric_add_node(f, OQ_NODE_CA, guid, "ca", 1);
+
+	assert_non_null(n);
+	n->ports[1].guid = guid + 1;
+	n->ports[1].lid = lid;
+	return n;
+}
+
+static void route(struct oq_node *sw, uint16_t lid, uint8_t port)
+{
+	assert_int_equal(oq_node_set_lft_entry(sw, lid, port), 0);
+}
+
+static void line_build(struct line *l)
+{
+	static const uint16_t lids[] = {10, 20, 30, 1, 2, 3};
+	unsigned int i, j;
+
+	memset(l, 0, sizeof(*l));
+	l->f = oq_fabric_new();
+	assert_non_null(l->f);
+	l->a = ca(l->f, 0x100, 10);
+	l->b = ca(l->f, 0x200, 20);
+	l->c = ca(l->f, 0x300, 30);
+	for (i = 0; i < 3; i++) {
+		l->sw[i] = oq_fabric_add_node(l->f, OQ_NODE_SWITCH, 0x10 + i,
+					      "sw", 3);
+		assert_non_null(l->sw[i]);
+		l->sw[i]->ports[0].lid = (uint16_t)(i + 1);
+		/* Port 0 as ibsim reports it: 4x SDR. */
+		l->sw[i]->ports[0].width = 4;
+		l->sw[i]->ports[0].speed = OQ_SPEED_SDR;
+	}
+	set_link(&l->a->ports[1], &l->sw[0]->ports[1], 4, OQ_SPEED_FDR);
+	set_link(&l->sw[0]->ports[2], &l->sw[1]->ports[1], 4, OQ_SPEED_EDR);
+	set_link(&l->sw[1]->ports[2], &l->sw[2]->ports[1], 4, OQ_SPEED_QDR);
+	set_link(&l->sw[2]->ports[2], &l->b->ports[1], 4, OQ_SPEED_FDR);
+	set_link(&l->sw[2]->ports[3], &l->c->ports[1], 4, OQ_SPEED_FDR);
+	l->sw[1]->ports[3].present = true; /* no peer */
+	caps(l->a);
+	caps(l->b);
+	caps(l->c);
+	for (i = 0; i < 3; i++)
+		caps(l->sw[i]);
+	assert_int_equal(oq_fabric_finalize(l->f, NULL), 0);
+	/* Min-hop routes: left of a switch through port 1, right through
+	 * port 2 (sw3: c through 3), own LID through 0. */
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 6; j++) {
+			uint16_t lid = lids[j];
+			int pos = lid == 10 ? -1 : lid >= 20 ? 3 : lid - 1;
+			uint8_t port = pos == (int)i ? 0 : pos < (int)i ? 1 : 2;
+
+			if (i == 2 && lid == 30)
+				port = 3;
+			route(l->sw[i], lid, port);
+		}
+}
+
+static struct oq_port *port_of(struct oq_node *n, unsigned int p)
+{
+	return &n->ports[p];
+}
+
+static void test_line_minima(void **state)
+{
+	struct line l;
+	struct oq_path p;
+
+	(void)state;
+	line_build(&l);
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p),
+		OQ_PATH_OK);
+	/* FDR 4x (12, 56 Gb/s), EDR (16), QDR (7, 40 Gb/s): QDR wins. */
+	assert_int_equal(p.rate, 7);
+	assert_int_equal(p.mtu, 5);
+	assert_int_equal(p.hops, 3);
+	assert_int_equal(p.n_hop, 3);
+	assert_ptr_equal(p.hop[0].in, port_of(l.sw[0], 1));
+	assert_ptr_equal(p.hop[0].out, port_of(l.sw[0], 2));
+	assert_ptr_equal(p.hop[1].in, port_of(l.sw[1], 1));
+	assert_ptr_equal(p.hop[2].out, port_of(l.sw[2], 2));
+	assert_ptr_equal(p.dst, port_of(l.b, 1));
+	assert_int_equal(p.pkt_life, OQ_SUBNET_TIMEOUT_DEFAULT);
+	assert_int_equal(p.sl_mask, OQ_PATH_ALL_SLS);
+
+	/* Lower one egress MTU in the middle; the path follows. */
+	port_of(l.sw[1], 2)->mtu_cap = 3;
+	oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p);
+	assert_int_equal(p.mtu, 3);
+	/* The destination's cap counts too. */
+	port_of(l.sw[1], 2)->mtu_cap = 5;
+	port_of(l.b, 1)->mtu_cap = 2;
+	oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p);
+	assert_int_equal(p.mtu, 2);
+	port_of(l.b, 1)->mtu_cap = 5;
+
+	/* FDR everywhere except EDR core: the FDR ends decide (56). */
+	port_of(l.sw[1], 2)->speed = OQ_SPEED_EDR;
+	port_of(l.sw[2], 1)->speed = OQ_SPEED_EDR;
+	oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p);
+	assert_int_equal(p.rate, 12);
+	oq_fabric_free(l.f);
+}
+
+static void test_switch_ends(void **state)
+{
+	struct line l;
+	struct oq_path p;
+	struct oq_path_opts o = {.subnet_timeout = 9};
+
+	(void)state;
+	line_build(&l);
+	/* From sw1's port 0 (4x SDR, rate 3): OpenSM takes port 0's MTU
+	 * and rate at a source switch, never its egress port's. */
+	port_of(l.sw[0], 2)->mtu_cap = 1;
+	port_of(l.sw[0], 0)->mtu_cap = 4;
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.sw[0], 0), 20, &o, &p),
+		OQ_PATH_OK);
+	assert_int_equal(p.mtu, 4);
+	assert_int_equal(p.rate, 3);
+	assert_int_equal(p.hops, 2);
+	assert_int_equal(p.n_hop, 3);
+	assert_null(p.hop[0].in);
+	assert_ptr_equal(p.hop[0].out, port_of(l.sw[0], 2));
+	assert_int_equal(p.pkt_life, 9);
+
+	/* ... which a CA source through sw1 does see. */
+	oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, &o, &p);
+	assert_int_equal(p.mtu, 1);
+	port_of(l.sw[0], 2)->mtu_cap = 5;
+
+	/* To a switch: the path ends at its port 0, counted as a hop. */
+	port_of(l.sw[2], 0)->mtu_cap = 3;
+	assert_int_equal(oq_path_resolve(l.f, NULL, port_of(l.a, 1), 3, &o, &p),
+			 OQ_PATH_OK);
+	assert_ptr_equal(p.dst, port_of(l.sw[2], 0));
+	assert_int_equal(p.hops, 3);
+	assert_ptr_equal(p.hop[2].out, port_of(l.sw[2], 0));
+	assert_int_equal(p.mtu, 3);
+	assert_int_equal(p.rate, 3);
+
+	/* Loopback: packet life 0, no hops. */
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.sw[1], 0), 2, &o, &p),
+		OQ_PATH_OK);
+	assert_int_equal(p.pkt_life, 0);
+	assert_int_equal(p.hops, 0);
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 10, &o, &p),
+		OQ_PATH_OK);
+	assert_int_equal(p.pkt_life, 0);
+	assert_int_equal(p.rate, 12);
+	oq_fabric_free(l.f);
+}
+
+static void test_rate_order(void **state)
+{
+	struct line l;
+	struct oq_path p;
+
+	(void)state;
+	/* OpenSM's order, not the nominal one. */
+	assert_true(oq_path_rate_cmp(4, 15) < 0);  /* 30 "<" 25 */
+	assert_true(oq_path_rate_cmp(10, 16) < 0); /* 120 "<" 100 */
+	assert_true(oq_path_rate_cmp(8, 20) < 0);  /* 60 "<" 50 */
+	assert_true(oq_path_rate_cmp(11, 6) < 0);  /* 14 < 20 */
+	assert_int_equal(oq_path_rate_cmp(7, 7), 0);
+	assert_true(oq_path_rate_cmp(0, 2) < 0);
+	assert_int_equal(oq_path_rate_prev(15), 4);
+	assert_int_equal(oq_path_rate_prev(3), 5);
+	assert_int_equal(oq_path_rate_prev(2), 0);
+	assert_int_equal(oq_path_rate_prev(99), 0);
+
+	line_build(&l);
+	/* 12x SDR (30 Gb/s) in the core, 1x EDR (25) at the ends: OpenSM
+	 * keeps the 12x SDR rate as the minimum. */
+	port_of(l.sw[1], 2)->width = port_of(l.sw[2], 1)->width = 12;
+	port_of(l.sw[1], 2)->speed = port_of(l.sw[2], 1)->speed = OQ_SPEED_SDR;
+	port_of(l.a, 1)->width = port_of(l.sw[0], 1)->width = 1;
+	port_of(l.a, 1)->speed = port_of(l.sw[0], 1)->speed = OQ_SPEED_EDR;
+	oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p);
+	assert_int_equal(p.status, OQ_PATH_OK);
+	assert_int_equal(p.rate, 4);
+	/* FDR10 is QDR to OpenSM; unknown widths count as 1x. */
+	port_of(l.a, 1)->speed = OQ_SPEED_FDR10;
+	port_of(l.a, 1)->width = 4;
+	assert_int_equal(oq_path_port_rate(port_of(l.a, 1)), 7);
+	port_of(l.a, 1)->width = 3;
+	assert_int_equal(oq_path_port_rate(port_of(l.a, 1)), 3);
+	port_of(l.a, 1)->speed = (enum oq_speed)77;
+	assert_int_equal(oq_path_port_rate(port_of(l.a, 1)), 2);
+	oq_fabric_free(l.f);
+}
+
+/* SL2VL tables for every port of f: all SLs to VL0 (identity-free). */
+static void tables_new(struct oq_fabric *f, struct oq_fabric_tables *t)
+{
+	size_t i;
+
+	t->n = f->n_ports;
+	t->ports = calloc(t->n, sizeof(*t->ports));
+	assert_non_null(t->ports);
+	for (i = 0; i < t->n; i++) {
+		const struct oq_port *p = f->ports[i];
+		struct oq_port_tables *pt = &t->ports[i];
+
+		pt->port = p;
+		pt->has_sl2vl = true;
+		pt->n_sl2vl = p->node->type == OQ_NODE_SWITCH && p->num
+				      ? p->node->n_ports + 1
+				      : 1;
+		pt->sl2vl = calloc(pt->n_sl2vl, sizeof(*pt->sl2vl));
+		assert_non_null(pt->sl2vl);
+	}
+}
+
+static uint8_t *sl2vl(struct oq_fabric_tables *t, const struct oq_port *p,
+		      unsigned int in)
+{
+	return t->ports[p->index].sl2vl[in];
+}
+
+static void test_vl15_hops(void **state)
+{
+	struct oq_fabric_tables t;
+	struct line l;
+	struct oq_path p;
+	unsigned int sl;
+
+	(void)state;
+	line_build(&l);
+	tables_new(l.f, &t);
+	/* sw2's egress 2 drops SL 3 for traffic entering by port 1 (ours),
+	 * SL 4 for port 3 (not ours). */
+	sl2vl(&t, port_of(l.sw[1], 2), 1)[3] = OQ_VL_DROP;
+	sl2vl(&t, port_of(l.sw[1], 2), 3)[4] = OQ_VL_DROP;
+	/* The source CA drops SL 5 (its single table, in port 0). */
+	sl2vl(&t, port_of(l.a, 1), 0)[5] = OQ_VL_DROP;
+	assert_int_equal(
+		oq_path_resolve(l.f, &t, port_of(l.a, 1), 20, NULL, &p),
+		OQ_PATH_OK);
+	assert_int_equal(p.sl_mask, 0xffff & ~(1u << 3) & ~(1u << 5));
+	/* NULL tables: no SL checks (qos FALSE). */
+	oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p);
+	assert_int_equal(p.sl_mask, OQ_PATH_ALL_SLS);
+
+	/* A source switch reads its egress table with in port 0. */
+	sl2vl(&t, port_of(l.sw[0], 2), 0)[7] = OQ_VL_DROP;
+	sl2vl(&t, port_of(l.sw[0], 2), 1)[8] = OQ_VL_DROP;
+	oq_path_resolve(l.f, &t, port_of(l.sw[0], 0), 20, NULL, &p);
+	assert_int_equal(p.status, OQ_PATH_OK);
+	assert_int_equal(p.sl_mask, 0xffff & ~(1u << 3) & ~(1u << 7));
+	/* ... and a CA source crosses sw1 by port 1: SL 8, not 7. */
+	oq_path_resolve(l.f, &t, port_of(l.a, 1), 20, NULL, &p);
+	assert_int_equal(p.sl_mask,
+			 0xffff & ~(1u << 3) & ~(1u << 5) & ~(1u << 8));
+
+	/* A base switch port 0 keeps OpenSM's zeroed table: no drops. */
+	sl2vl(&t, port_of(l.sw[2], 0), 0)[9] = OQ_VL_DROP;
+	oq_path_resolve(l.f, &t, port_of(l.b, 1), 3, NULL, &p);
+	assert_int_equal(p.status, OQ_PATH_OK);
+	assert_true(p.sl_mask & (1u << 9));
+	l.sw[2]->enhanced_port0 = true;
+	oq_path_resolve(l.f, &t, port_of(l.b, 1), 3, NULL, &p);
+	assert_false(p.sl_mask & (1u << 9));
+
+	/* Every SL dropped somewhere: no path. */
+	for (sl = 0; sl < 16; sl++)
+		sl2vl(&t, port_of(l.sw[2], 2), 1)[sl] = OQ_VL_DROP;
+	assert_int_equal(
+		oq_path_resolve(l.f, &t, port_of(l.a, 1), 20, NULL, &p),
+		OQ_PATH_NO_SL);
+	assert_ptr_equal(p.stuck, l.sw[2]);
+	oq_fabric_tables_free(&t);
+	oq_fabric_free(l.f);
+}
+
+static void test_unreachable(void **state)
+{
+	struct line l;
+	struct oq_path p;
+
+	(void)state;
+	line_build(&l);
+	/* No such LID. */
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 99, NULL, &p),
+		OQ_PATH_NO_DEST);
+	/* sw2 has no route for b. */
+	route(l.sw[1], 20, OQ_LFT_NONE);
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p),
+		OQ_PATH_NO_ROUTE);
+	assert_ptr_equal(p.stuck, l.sw[1]);
+	/* ... or routes it to a port that does not exist. */
+	route(l.sw[1], 20, 9);
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p),
+		OQ_PATH_NO_ROUTE);
+	/* ... or to its unlinked port 3. */
+	route(l.sw[1], 20, 3);
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p),
+		OQ_PATH_DEAD_LINK);
+	assert_ptr_equal(p.stuck, l.sw[1]);
+	route(l.sw[1], 20, 2);
+	/* sw3 sends b's traffic to c: a wrong end port. */
+	route(l.sw[2], 20, 3);
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p),
+		OQ_PATH_BAD_PATH);
+	assert_ptr_equal(p.stuck, l.c);
+	/* A source switch without a route; a destination switch whose LFT
+	 * lacks its own LID. */
+	route(l.sw[0], 30, OQ_LFT_NONE);
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.sw[0], 0), 30, NULL, &p),
+		OQ_PATH_NO_ROUTE);
+	assert_ptr_equal(p.stuck, l.sw[0]);
+	route(l.sw[2], 3, OQ_LFT_NONE);
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 3, NULL, &p),
+		OQ_PATH_NO_ROUTE);
+	assert_ptr_equal(p.stuck, l.sw[2]);
+	oq_fabric_free(l.f);
+}
+
+static void test_loop(void **state)
+{
+	struct line l;
+	struct oq_path p;
+
+	(void)state;
+	line_build(&l);
+	/* sw2 sends b's LID back to sw1, which sends it to sw2 again. */
+	route(l.sw[1], 20, 1);
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p),
+		OQ_PATH_TOO_LONG);
+	assert_int_equal(p.hops, OQ_PATH_MAX_HOPS + 1);
+	assert_true(p.n_hop <= OQ_PATH_MAX_HOPS + 1);
+	assert_non_null(p.stuck);
+	assert_string_equal(oq_path_status_name(p.status),
+			    "more than 64 hops (routing loop)");
+	oq_fabric_free(l.f);
+}
+
+static void test_bad_input(void **state)
+{
+	struct line l;
+	struct oq_path p;
+	uint8_t lft[4] = {0, 1, 2, 3};
+
+	(void)state;
+	line_build(&l);
+	assert_int_equal(
+		oq_path_resolve(NULL, NULL, port_of(l.a, 1), 20, NULL, &p),
+		OQ_PATH_INVALID);
+	assert_int_equal(oq_path_resolve(l.f, NULL, NULL, 20, NULL, &p),
+			 OQ_PATH_INVALID);
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, NULL),
+		OQ_PATH_INVALID);
+	/* A switch external port is not an end port. */
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.sw[0], 1), 20, NULL, &p),
+		OQ_PATH_INVALID);
+	assert_string_equal(oq_path_status_name((enum oq_path_status)99),
+			    "unknown");
+	/* LFT setters. */
+	assert_int_equal(oq_node_set_lft(l.a, lft, 4), -1);
+	assert_int_equal(oq_node_set_lft_entry(l.a, 1, 1), -1);
+	assert_int_equal(oq_node_set_lft(l.sw[0], lft, 4), 0);
+	assert_int_equal(l.sw[0]->lft_size, 4);
+	assert_int_equal(oq_node_lft_port(l.sw[0], 3), 3);
+	assert_int_equal(oq_node_lft_port(l.sw[0], 4), OQ_LFT_NONE);
+	assert_int_equal(oq_node_lft_port(NULL, 4), OQ_LFT_NONE);
+	assert_int_equal(oq_node_set_lft_entry(l.sw[0], 200, 2), 0);
+	assert_int_equal(oq_node_lft_port(l.sw[0], 199), OQ_LFT_NONE);
+	assert_int_equal(oq_node_lft_port(l.sw[0], 200), 2);
+	assert_int_equal(oq_node_lft_port(l.sw[0], 2), 2);
+	assert_int_equal(oq_node_set_lft(l.sw[0], NULL, 0), 0);
+	assert_null(l.sw[0]->lft);
+	assert_int_equal(oq_node_lft_port(l.sw[0], 2), OQ_LFT_NONE);
+	oq_fabric_free(l.f);
+}
+
+/* Two CAs with partition tables, for the pkey rules. */
+static void pkey_ports(struct oq_fabric **f, struct oq_port **a,
+		       struct oq_port **b)
+{
+	struct oq_node *x, *y;
+
+	*f = oq_fabric_new();
+	x = ca(*f, 0x100, 1);
+	y = ca(*f, 0x200, 2);
+	oq_fabric_link(&x->ports[1], &y->ports[1]);
+	assert_int_equal(oq_fabric_finalize(*f, NULL), 0);
+	*a = &x->ports[1];
+	*b = &y->ports[1];
+}
+
+static void set_pkeys(struct oq_port *p, const uint16_t *v, size_t n)
+{
+	assert_int_equal(oq_port_set_pkeys(p, v, n), 0);
+}
+
+static void test_pkey_rules(void **state)
+{
+	static const uint16_t full1[] = {0x8001}, lim1[] = {0x0001},
+			      full2[] = {0x8002}, both[] = {0x0001, 0x8001},
+			      many_a[] = {0x8001, 0xffff, 0x8100},
+			      many_b[] = {0x0100, 0x7fff, 0x0001},
+			      zero[] = {0x0000, 0x8000};
+	struct oq_fabric *f;
+	struct oq_port *a, *b;
+	uint16_t k;
+
+	(void)state;
+	pkey_ports(&f, &a, &b);
+	/* full/full, full/limited share; limited/limited does not. */
+	set_pkeys(a, full1, 1);
+	set_pkeys(b, full1, 1);
+	assert_true(oq_ports_share_pkey(a, b, 0, &k));
+	assert_int_equal(k, 0x8001);
+	assert_true(oq_ports_share_pkey(a, b, 0x0001, &k));
+	assert_int_equal(k, 0x0001); /* the requested key comes back */
+	set_pkeys(b, lim1, 1);
+	assert_true(oq_ports_share_pkey(a, b, 0, &k));
+	assert_int_equal(k, 0x8001); /* a's entry */
+	assert_true(oq_ports_share_pkey(b, a, 0, &k));
+	assert_int_equal(k, 0x0001); /* b's entry, limited */
+	assert_true(oq_ports_share_pkey(a, b, 0x8001, NULL));
+	set_pkeys(a, lim1, 1);
+	k = 0x1234;
+	assert_false(oq_ports_share_pkey(a, b, 0, &k));
+	assert_int_equal(k, 0);
+	assert_false(oq_ports_share_pkey(a, b, 0x0001, NULL));
+	assert_false(oq_ports_pkey_visible(a, b, false));
+	assert_true(oq_ports_pkey_visible(a, a, false));
+	/* Different keys: nothing shared. */
+	set_pkeys(a, full1, 1);
+	set_pkeys(b, full2, 1);
+	assert_false(oq_ports_share_pkey(a, b, 0, NULL));
+	assert_false(oq_ports_share_pkey(a, b, 0x0002, NULL));
+	/* An empty table (or only invalid keys) is not checked for
+	 * visibility, but shares no key. */
+	set_pkeys(b, zero, 2);
+	assert_true(oq_ports_pkey_visible(a, b, false));
+	assert_false(oq_ports_share_pkey(a, b, 0, NULL));
+	set_pkeys(b, NULL, 0);
+	assert_true(oq_ports_pkey_visible(a, b, false));
+
+	/* Limited and full of one key on a, limited on b.  Without
+	 * allow_both_pkeys the full entry wins on a: shared.  With it, the
+	 * first pass pairs the limited entries (no match) and the second
+	 * finds a's full entry. */
+	set_pkeys(a, both, 2);
+	set_pkeys(b, lim1, 1);
+	assert_true(oq_ports_share_pkey_ex(a, b, 0, false, &k));
+	assert_int_equal(k, 0x8001);
+	assert_true(oq_ports_share_pkey_ex(a, b, 0, true, &k));
+	assert_int_equal(k, 0x8001);
+	assert_true(oq_ports_share_pkey_ex(b, a, 0, true, &k));
+	assert_int_equal(k, 0x0001);
+	assert_true(oq_ports_share_pkey_ex(a, b, 0x0001, true, NULL));
+	set_pkeys(a, lim1, 1);
+	assert_false(oq_ports_share_pkey_ex(a, b, 0, true, NULL));
+	assert_false(oq_ports_share_pkey_ex(a, b, 0x8001, true, NULL));
+
+	/* Several shared keys: OpenSM's map order (network byte order read
+	 * as a little-endian integer) puts 0x0100 before 0x0001 and both
+	 * before 0x7fff. */
+	set_pkeys(a, many_a, 3);
+	set_pkeys(b, many_b, 3);
+	assert_true(oq_ports_share_pkey(a, b, 0, &k));
+	assert_int_equal(k, 0x8100);
+	assert_true(oq_ports_share_pkey(b, a, 0, &k));
+	assert_int_equal(k, 0x0100);
+	assert_false(oq_ports_share_pkey(NULL, b, 0, NULL));
+	assert_false(oq_ports_pkey_visible(a, NULL, false));
+	oq_fabric_free(f);
+}
+
+static void test_lmc_pairs(void **state)
+{
+	struct oq_lid_pair v[16];
+	struct oq_fabric *f;
+	struct oq_port *a, *b;
+	size_t n;
+
+	(void)state;
+	pkey_ports(&f, &a, &b);
+	a->lid = 4;
+	a->lmc = 1;
+	b->lid = 8;
+	b->lmc = 2;
+	n = oq_path_lid_pairs(a, b, 0, 0, v, 16);
+	assert_int_equal(n, 8);
+	/* Redundant pairs first. */
+	assert_int_equal(v[0].slid, 4);
+	assert_int_equal(v[0].dlid, 8);
+	assert_int_equal(v[0].preference, 0);
+	assert_int_equal(v[1].slid, 5);
+	assert_int_equal(v[1].dlid, 9);
+	assert_int_equal(v[1].preference, 0);
+	/* Then the rest in OpenSM's order, skipping the diagonal. */
+	assert_int_equal(v[2].slid, 4);
+	assert_int_equal(v[2].dlid, 9);
+	assert_int_equal(v[2].preference, 2);
+	assert_int_equal(v[4].dlid, 11);
+	assert_int_equal(v[5].slid, 5);
+	assert_int_equal(v[5].dlid, 8);
+	assert_int_equal(v[6].dlid, 10);
+	assert_int_equal(v[7].dlid, 11);
+	/* Fixed DLID; truncation reports the full count. */
+	n = oq_path_lid_pairs(a, b, 0, 10, v, 1);
+	assert_int_equal(n, 2);
+	assert_int_equal(v[0].slid, 4);
+	assert_int_equal(v[0].dlid, 10);
+	/* LMC 0 both ends: one pair; LID 0: none. */
+	a->lmc = b->lmc = 0;
+	assert_int_equal(oq_path_lid_pairs(a, b, 0, 0, v, 16), 1);
+	a->lid = 0;
+	assert_int_equal(oq_path_lid_pairs(a, b, 0, 0, v, 16), 0);
+	assert_int_equal(oq_path_lid_pairs(NULL, b, 0, 0, v, 16), 0);
+	oq_fabric_free(f);
+}
+
+/* ---- the fat tree with min-hop LFTs ------------------------------------ */
+
+static struct oq_fabric *fat_tree(void)
+{
+	struct oq_diags d;
+	struct oq_fabric *f;
+
+	oq_diags_init(&d);
+	f = oq_topology_load(OQ_SRCDIR "/tests/data/fat-tree-16.ibnd", &d);
+	assert_non_null(f);
+	assert_int_equal(d.n_errors, 0);
+	oq_diags_free(&d);
+	return f;
+}
+
+/* Min-hop LFTs: BFS over switches from each end port; each switch takes
+ * the lowest-numbered port toward a switch one step nearer. */
+static void min_hop_lfts(struct oq_fabric *f)
+{
+	size_t n = f->n_nodes, i, j;
+	int *dist = malloc(n * sizeof(*dist));
+	size_t *queue = malloc(n * sizeof(*queue));
+
+	assert_non_null(dist);
+	assert_non_null(queue);
+	for (i = 0; i < f->n_ports; i++) {
+		struct oq_port *t = f->ports[i];
+		size_t head = 0, tail = 0;
+		unsigned int k;
+
+		if (!oq_port_is_endport(t) || !t->lid)
+			continue;
+		for (j = 0; j < n; j++)
+			dist[j] = -1;
+		if (t->node->type == OQ_NODE_SWITCH) {
+			dist[t->node->index] = 0;
+			queue[tail++] = t->node->index;
+			route(t->node, t->lid, 0);
+		} else {
+			struct oq_node *sw = t->peer->node;
+
+			dist[sw->index] = 1;
+			queue[tail++] = sw->index;
+			route(sw, t->lid, t->peer->num);
+		}
+		while (head < tail) {
+			struct oq_node *x = f->nodes[queue[head++]];
+
+			for (k = 1; k <= x->n_ports; k++) {
+				struct oq_port *q = x->ports[k].peer;
+
+				if (!q || q->node->type != OQ_NODE_SWITCH ||
+				    dist[q->node->index] >= 0)
+					continue;
+				dist[q->node->index] = dist[x->index] + 1;
+				queue[tail++] = q->node->index;
+				route(q->node, t->lid, q->num);
+			}
+		}
+	}
+	free(dist);
+	free(queue);
+}
+
+static void test_fat_tree(void **state)
+{
+	struct oq_fabric *f = fat_tree();
+	unsigned int ok = 0, i, j;
+
+	(void)state;
+	min_hop_lfts(f);
+	for (i = 0; i < f->n_ports; i++) {
+		const struct oq_port *s = f->ports[i];
+
+		if (!oq_port_is_endport(s))
+			continue;
+		for (j = 0; j < f->n_ports; j++) {
+			const struct oq_port *t = f->ports[j];
+			struct oq_path p;
+			bool same_leaf;
+
+			if (!oq_port_is_endport(t))
+				continue;
+			assert_int_equal(
+				oq_path_resolve(f, NULL, s, t->lid, NULL, &p),
+				OQ_PATH_OK);
+			ok++;
+			assert_ptr_equal(p.dst, t);
+			if (s->node->type == OQ_NODE_SWITCH ||
+			    t->node->type == OQ_NODE_SWITCH) {
+				/* Switch port 0: 1024 MTU, 4x SDR. */
+				assert_int_equal(p.mtu, 3);
+				assert_int_equal(p.rate, 3);
+				continue;
+			}
+			assert_int_equal(p.mtu, 4);
+			same_leaf = s->peer->node == t->peer->node;
+			assert_int_equal(p.hops, s == t	     ? 0
+						 : same_leaf ? 1
+							     : 3);
+			/* 4xFDR storage nodes reach 56 Gb/s only
+			 * between themselves; QDR ends cap at 40. */
+			if (s->speed == OQ_SPEED_FDR &&
+			    t->speed == OQ_SPEED_FDR)
+				assert_int_equal(p.rate, 12);
+			else
+				assert_int_equal(p.rate, 7);
+		}
+	}
+	assert_int_equal(ok, 22 * 22);
+	oq_fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_line_minima),
+		cmocka_unit_test(test_switch_ends),
+		cmocka_unit_test(test_rate_order),
+		cmocka_unit_test(test_vl15_hops),
+		cmocka_unit_test(test_unreachable),
+		cmocka_unit_test(test_loop),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_pkey_rules),
+		cmocka_unit_test(test_lmc_pairs),
+		cmocka_unit_test(test_fat_tree),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
