@@ -118,8 +118,8 @@ static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 
 	mask = vl_mask_of(p);
 	for (i = 0; i < len; i++)
-		if ((block->vl_entry[i].vl & mask) != p->vl_arb[block_num]
-							     .vl_entry[i].vl ||
+		if ((block->vl_entry[i].vl & mask) !=
+			    p->vl_arb[block_num].vl_entry[i].vl ||
 		    block->vl_entry[i].weight !=
 			    p->vl_arb[block_num].vl_entry[i].weight)
 			break;
@@ -227,7 +227,8 @@ static void hook_engine(struct osmqos *q, osm_routing_engine_t *re)
 	re->update_vlarb = hook_vlarb;
 	OQ_LOG(q, OSM_LOG_VERBOSE, "hooked routing engine %s (SL2VL %s)\n",
 	       re->name,
-	       h->engine_owns_sl2vl ? "owned by the engine" : "from the policy");
+	       h->engine_owns_sl2vl ? "owned by the engine"
+				    : "from the policy");
 }
 
 /*

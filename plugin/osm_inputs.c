@@ -129,7 +129,8 @@ int oq_partitions_from_osm(struct osmqos *q, struct oq_partitions *parts,
 				return -1;
 		for (m = cl_map_head(&pr->part_guid_tbl);
 		     m != cl_map_end(&pr->part_guid_tbl); m = cl_map_next(m))
-			if (add_member(f, cl_ntoh64(cl_map_key(m)), pkey, false))
+			if (add_member(f, cl_ntoh64(cl_map_key(m)), pkey,
+				       false))
 				return -1;
 	}
 	parts->n = k;

@@ -47,8 +47,8 @@ static void log_diags(struct osmqos *q, const struct oq_diags *d,
 
 	for (i = 0; i < d->n; i++) {
 		const struct oq_diag *g = &d->v[i];
-		osm_log_level_t lvl = g->sev == OQ_SEV_ERROR ? err_level :
-								OSM_LOG_INFO;
+		osm_log_level_t lvl =
+			g->sev == OQ_SEV_ERROR ? err_level : OSM_LOG_INFO;
 
 		oq_diag_format(g, line, sizeof(line));
 		OQ_LOG(q, lvl, "%s\n", line);
@@ -139,8 +139,9 @@ int oq_policy_file_refresh(struct osmqos *q)
 			OQ_LOG(q, quiet ? OSM_LOG_INFO : OSM_LOG_ERROR,
 			       "cannot read policy %s: %s; %s\n", path,
 			       strerror(errno),
-			       q->pf.cur ? "keeping the last good policy" :
-					   "fabric stays on OpenSM's templates");
+			       q->pf.cur
+				       ? "keeping the last good policy"
+				       : "fabric stays on OpenSM's templates");
 		q->pf.missing_reported = true;
 		return q->pf.cur ? 0 : -1;
 	}
@@ -166,8 +167,8 @@ int oq_policy_file_refresh(struct osmqos *q)
 		OQ_LOG(q, OSM_LOG_ERROR,
 		       "policy %s rejected (%zu errors); %s\n", path,
 		       d.n_errors,
-		       q->pf.cur ? "the last good policy stays in force" :
-				   "NO POLICY IN FORCE: the fabric stays on "
+		       q->pf.cur ? "the last good policy stays in force"
+				 : "NO POLICY IN FORCE: the fabric stays on "
 				   "OpenSM's per-port-type templates until "
 				   "the file is fixed");
 		oq_diags_free(&d);

@@ -59,8 +59,8 @@ static bool needs_update(struct osmqos *q, osm_node_t *node,
 	for (out = 1; out < n; out++) {
 		osm_physp_t *p = osm_node_get_physp_ptr(node, out);
 
-		if (!p || ib_port_info_get_port_state(&p->port_info) ==
-				  IB_LINK_DOWN)
+		if (!p ||
+		    ib_port_info_get_port_state(&p->port_info) == IB_LINK_DOWN)
 			continue;
 		if (p->need_update)
 			return true;
@@ -82,8 +82,8 @@ static bool fits_oper_vls(osm_node_t *node, const uint8_t *row)
 		osm_physp_t *p = osm_node_get_physp_ptr(node, out);
 		unsigned int ops;
 
-		if (!p || ib_port_info_get_port_state(&p->port_info) ==
-				  IB_LINK_DOWN)
+		if (!p ||
+		    ib_port_info_get_port_state(&p->port_info) == IB_LINK_DOWN)
 			continue;
 		ops = ib_port_info_get_op_vls(&p->port_info);
 		for (sl = 0; sl < 16; sl++)
@@ -101,8 +101,8 @@ static osm_physp_t *first_live_port(osm_node_t *node)
 	for (out = 1; out < n; out++) {
 		osm_physp_t *p = osm_node_get_physp_ptr(node, out);
 
-		if (p && ib_port_info_get_port_state(&p->port_info) !=
-				 IB_LINK_DOWN)
+		if (p &&
+		    ib_port_info_get_port_state(&p->port_info) != IB_LINK_DOWN)
 			return p;
 	}
 	return NULL;
@@ -124,7 +124,9 @@ static int send_one(struct osmqos *q, osm_node_t *node, osm_physp_t *p,
 			   cl_hton32(OQ_SLVL_ALL_IN_ALL_OUT), FALSE,
 			   ib_port_info_get_m_key(&p0->port_info),
 			   q->osm->subn.opt.long_transaction_timeout,
-			   CL_DISP_MSGID_NONE, &ctx) == IB_SUCCESS ? 0 : -1;
+			   CL_DISP_MSGID_NONE, &ctx) == IB_SUCCESS
+		       ? 0
+		       : -1;
 }
 
 /* Caller holds OpenSM's lock.  Returns the number of MADs sent. */
@@ -150,7 +152,8 @@ unsigned int oq_sl2vl_presend(struct osmqos *q, const struct oq_state *s)
 			continue;
 		p0 = osm_node_get_physp_ptr(node, 0);
 		if (!(p0->port_info.capability_mask & IB_PORT_CAP_HAS_SL_MAP) ||
-		    !ib_switch_info_get_opt_sl2vlmapping(&node->sw->switch_info))
+		    !ib_switch_info_get_opt_sl2vlmapping(
+			    &node->sw->switch_info))
 			continue;
 		row = uniform_table(s, n);
 		if (!row || !fits_oper_vls(node, row))

@@ -22,7 +22,7 @@
 /* IBA VLCap / OperVLs encoding 1..5 -> number of data VLs. */
 static uint8_t vls_from_enc(uint8_t enc)
 {
-	static const uint8_t vls[] = { 0, 1, 2, 4, 8, 15 };
+	static const uint8_t vls[] = {0, 1, 2, 4, 8, 15};
 
 	return enc < sizeof(vls) ? vls[enc] : 0;
 }
@@ -117,8 +117,8 @@ static uint8_t link_oper_vls(osm_opensm_t *osm, const osm_physp_t *p)
 
 	if (!p->p_remote_physp)
 		return vls_from_enc(cur);
-	return vls_from_enc(osm_physp_calc_link_op_vls(
-		&osm->log, &osm->subn, p, cur));
+	return vls_from_enc(
+		osm_physp_calc_link_op_vls(&osm->log, &osm->subn, p, cur));
 }
 
 static void fill_port(osm_opensm_t *osm, struct oq_port *port,
@@ -143,7 +143,8 @@ static void fill_port(osm_opensm_t *osm, struct oq_port *port,
 	if (osm_node_get_type(node) == IB_NODE_TYPE_SWITCH)
 		port->sl2vl_cap = true;
 	else
-		port->sl2vl_cap = !!(pi->capability_mask & IB_PORT_CAP_HAS_SL_MAP);
+		port->sl2vl_cap =
+			!!(pi->capability_mask & IB_PORT_CAP_HAS_SL_MAP);
 	port->user = (void *)p;
 }
 
@@ -163,7 +164,7 @@ static int pair_cmp(const void *a, const void *b)
 static struct oq_node *find_node(struct node_pair *v, size_t n,
 				 const osm_node_t *key)
 {
-	struct node_pair k = { key, NULL }, *hit;
+	struct node_pair k = {key, NULL}, *hit;
 
 	hit = bsearch(&k, v, n, sizeof(*v), pair_cmp);
 	return hit ? hit->oq : NULL;
@@ -190,8 +191,9 @@ static int add_node(osm_opensm_t *osm, struct oq_fabric *f,
 	qn->user = (void *)node;
 	if (type == IB_NODE_TYPE_SWITCH) {
 		p0 = osm_node_get_physp_ptr((osm_node_t *)node, 0);
-		qn->enhanced_port0 = node->sw &&
-			ib_switch_info_is_enhanced_port0(&node->sw->switch_info);
+		qn->enhanced_port0 =
+			node->sw && ib_switch_info_is_enhanced_port0(
+					    &node->sw->switch_info);
 	}
 	for (i = 0; i < n_physp; i++) {
 		const osm_physp_t *p =
