@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Every key and type docs/json.md promises, on the demo fabric and policy.
+: "${top_srcdir:?}" "${top_builddir:?}"
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+q=$top_builddir/osmqos
+P=$top_srcdir/contrib/policies/fat-tree-16.conf
+F=$top_srcdir/contrib/fabrics/fat-tree-16.net
+fail() { echo "FAIL: $*"; exit 1; }
+check() { # NAME JQ-EXPRESSION < json
+	jq -e "$2" >/dev/null || fail "$1 does not match docs/json.md"
+	echo "ok: $1"
+}
+str='type == "string"'
+num='type == "number"'
+guid='test("^0x[0-9a-f]{16}$")'
+
+"$q" match --json --policy "$P" --fabric "$F" --src "cn01 HCA-1/P1" \
+	--dst "stor1 HCA-1/P1" | check match "
+	(.src | $guid) and (.dst | $guid) and .rule == 0 and
+	(.use | $str) and (.rule_location | test(\":[0-9]+:[0-9]+$\")) and
+	.from_ulp == false and .level == \"storage\" and .sl == 1 and
+	.mtu_limit == null and .rate_limit == null and .packet_life == null and
+	(.pkeys | type == \"array\") and .why == [\"destination\"]"
+"$q" match --json --policy "$P" --fabric "$F" --src "cn01 HCA-1/P1" \
+	--dst "cn02 HCA-1/P1" | check "match (default)" \
+	'.rule == null and .level == "DEFAULT" and .sl == 0 and .why == ["default"]'
+
+"$q" tables --json --policy "$P" --fabric "$F" | check tables "
+	(.policy | $str) and (.ports | length) > 0 and (.ports | all(
+	  (.guid | $guid) and (.node_guid | $guid) and (.port | $num) and
+	  (.lid | $num) and (.node | $str) and (.kind | $str) and (.vls | $num) and
+	  (.sl2vl == null or (.sl2vl | length == 16)) and
+	  (if .kind == \"switch external port\" then
+	     (.sl2vl_by_in | to_entries | all((.key | test(\"^[0-9]+$\")) and (.value | length == 16)))
+	   else true end) and
+	  (.vlarb_high == null or (.vlarb_high | all(length == 2))) and
+	  (.vlarb_low == null or (.vlarb_low | all(length == 2))) and
+	  (.vl_high_limit | $num) and
+	  (.origin.sl2vl | IN(\"template\", \"scope\", \"engine\")) and
+	  (.origin.vlarb | IN(\"template\", \"scope\", \"engine\"))))"
+
+"$q" predict --json --policy "$P" --fabric "$F" | check predict "
+	(.ports | length) > 0 and (.ports | all(
+	  (.guid | $guid) and (.port | $num) and (.node | $str) and
+	  (.name | $str) and (.rate_gbps | $num) and (.mtu | $num) and
+	  (.profile | IN(\"iba\", \"cx2-2k\")) and (.exact | type == \"boolean\") and
+	  (.sls | length == 16) and (.sls | all(
+	    (.sl | $num) and (.vl == null or (.vl | $num)) and (.share | $num) and
+	    (.share_exact | test(\"^[0-9]+(/[0-9]+)?$\")) and (.gbps | $num) and
+	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
+	    (.starve | type == \"boolean\")))))"
+
+"$q" predict --json --policy "$P" --fabric "$F" --path "cn01 HCA-1/P1" \
+	"stor1 HCA-1/P1" --sl 1 | check "predict --path" "
+	.path.sl == 1 and (.path.guaranteed_gbps | $num) and
+	(.path.dropped | type == \"boolean\") and (.path.bottleneck | $num) and
+	(.path.bottleneck_port | $str) and (.path.hops | length == 2) and
+	(.path.hops | all((.guid | $guid) and (.in_port | $num) and (.gbps | $num)))"
+
+"$q" model --json --high 1:64 --low 0:64,7:16 --limit 8 --mtu 2048 |
+	check model '
+	.vl_shares_exact == {"0": "2/51", "1": "16/17", "7": "1/51"} and
+	(.vl_shares | keys) == ["0", "1", "7"] and
+	(.vl_shares["1"] - 16/17 | fabs) < 1e-9 and
+	(.vl_bytes | type == "object") and (.cycle_bytes | . == 104448) and
+	(.cycle_packets | . == 51) and (.cycle_steps | type == "number") and
+	.exact == true and .idle == false and .profile == "iba"'
+echo PASS
