@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Every key and type docs/json.md promises, on the demo fabric and policy.
 : "${top_srcdir:?}" "${top_builddir:?}"
+# check() runs on the right of a pipe (a subshell): its failure must end
+# the script.
+set -e -o pipefail
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 q=$top_builddir/osmqos
 P=$top_srcdir/contrib/policies/fat-tree-16.conf
