@@ -57,6 +57,8 @@ static void *osmqos_create(osm_opensm_t *osm)
 			"osmqos: opensm.conf has qos FALSE: OpenSM programs no "
 			"QoS tables, so osmqos only loads; set qos TRUE\n");
 	oq_plugin = q;
+	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
+	oq_sa_front_takeover(q);
 	return q;
 }
 
@@ -67,6 +69,9 @@ static void osmqos_delete(void *data)
 	if (!q)
 		return;
 	OQ_LOG(q, OSM_LOG_INFO, "unloading after %lu sweeps\n", q->sweeps);
+	/* sa-front: usually a no-op, osm_sa_shutdown() unregistered ours. */
+	oq_sa_front_log_counters(q, OSM_LOG_INFO);
+	oq_sa_front_restore(q);
 	oq_hooks_remove(q);
 	oq_plugin = NULL;
 	oq_state_publish(q, NULL);
@@ -155,6 +160,7 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 			       "routing done %lu\n",
 			       q->events[OSM_EVENT_ID_HEAVY_SWEEP_DONE],
 			       q->events[OSM_EVENT_ID_UCAST_ROUTING_DONE]);
+		oq_sa_front_log_counters(q, OSM_LOG_VERBOSE); /* sa-front */
 		break;
 	default:
 		break;

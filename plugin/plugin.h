@@ -21,6 +21,7 @@
 #include <osmqos/policy.h>
 
 #include "options.h"
+#include "sa_front.h" /* sa-front */
 
 /* A validated policy shared by the states built from it. */
 struct oq_policy_ref {
@@ -81,6 +82,9 @@ struct osmqos {
 	uint64_t last_diags_hash;
 	unsigned long qos_setup_sweep; /* sweep whose state hooks rebuilt */
 	unsigned long mads_presend;	/* optimized SL2VL Sets we sent */
+
+	/* SA front (sa_front.c): our PR/MPR registrations and counters. */
+	struct oq_sa_front sa_front;
 };
 
 /* The one plugin instance (OpenSM loads a plugin once per process); the

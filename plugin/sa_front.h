@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The SA front: the plugin's own dispatcher registrations for PathRecord
+ * and MultiPathRecord queries (docs/sa-front.md).  For now every query is
+ * passed through to OpenSM's handler unchanged and counted.
+ */
+#ifndef OSMQOS_SA_FRONT_H
+#define OSMQOS_SA_FRONT_H
+
+#include <complib/cl_dispatcher.h>
+#include <opensm/osm_log.h>
+
+struct osmqos;
+
+/* One SA query type the front has taken over. */
+struct oq_sa_hook {
+	cl_disp_reg_handle_t h; /* our registration; INVALID: not ours */
+	unsigned long queries;	/* __atomic: every query we saw */
+	unsigned long passed;	/* __atomic: handed to OpenSM's handler */
+};
+
+struct oq_sa_front {
+	struct oq_sa_hook pr;  /* OSM_MSG_MAD_PATH_RECORD */
+	struct oq_sa_hook mpr; /* OSM_MSG_MAD_MULTIPATH_RECORD */
+};
+
+/*
+ * Replace OpenSM's PathRecord/MultiPathRecord registrations with ours.
+ * Idempotent; call where no SA MAD can arrive yet (create(): OpenSM binds
+ * the SA port only after the plugins are loaded).  Returns how many of the
+ * two are ours afterwards.
+ */
+int oq_sa_front_takeover(struct osmqos *q);
+
+/*
+ * Give OpenSM its own registrations back if ours are still live; does
+ * nothing when OpenSM's shutdown has already unregistered them (the normal
+ * case: osm_sa_shutdown() runs before the plugins are destroyed).
+ */
+void oq_sa_front_restore(struct osmqos *q);
+
+/* Log the query counters at the given OpenSM log level. */
+void oq_sa_front_log_counters(struct osmqos *q, osm_log_level_t level);
+
+#endif /* OSMQOS_SA_FRONT_H */
