@@ -3,6 +3,7 @@
 #ifndef OSMQOS_CLI_H
 #define OSMQOS_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes shared by every subcommand (osmqos(8)). */
@@ -36,5 +37,15 @@ int oq_usage_error(const char *cmd, const char *fmt, ...)
 
 /* Parse an unsigned number, decimal or 0x hex, fully; 0 ok, -1 bad. */
 int oq_parse_u64(const char *s, unsigned long long *out);
+
+/* The usage error for what getopt_long() returned as c (':' = missing
+ * argument, anything else = unknown option); run with opterr = 0 and a
+ * leading ':' in the short options.  Returns OQ_EXIT_USAGE. */
+int oq_getopt_error(const char *cmd, int c, char **argv);
+
+/* "0,3,7" -> bit mask; each number 0..max.  what names the items in the
+ * error ("an SL (0-15)").  0 ok, else OQ_EXIT_USAGE after the message. */
+int oq_parse_mask(const char *cmd, const char *opt, const char *s,
+		  unsigned int max, const char *what, uint16_t *mask);
 
 #endif /* OSMQOS_CLI_H */

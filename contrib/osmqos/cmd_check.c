@@ -78,13 +78,8 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 		case 'h':
 			oq_usage_check(stdout);
 			return OQ_EXIT_OK + 100;
-		case ':':
-			return oq_usage_error("check", "option '%s' needs a "
-						       "file argument",
-					      argv[optind - 1]);
 		default:
-			return oq_usage_error("check", "unknown option '%s'",
-					      argv[optind - 1]);
+			return oq_getopt_error("check", c, argv);
 		}
 	}
 	if (optind >= argc)

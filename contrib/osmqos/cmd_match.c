@@ -138,14 +138,8 @@ static int parse_args(int argc, char **argv, struct match_opts *o)
 		case 'h':
 			oq_usage_match(stdout);
 			return -2;
-		case ':':
-			return oq_usage_error("match",
-					      "option '%s' needs an "
-					      "argument",
-					      argv[optind - 1]);
 		default:
-			return oq_usage_error("match", "unknown option '%s'",
-					      argv[optind - 1]);
+			return oq_getopt_error("match", c, argv);
 		}
 	}
 	if (optind < argc)

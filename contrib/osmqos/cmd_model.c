@@ -103,31 +103,6 @@ static int parse_table(const char *what, const char *s,
 	return rc;
 }
 
-static int parse_vls(const char *s, uint16_t *mask)
-{
-	char *dup = strdup(s), *tok, *save = NULL;
-	int rc = 0;
-
-	*mask = 0;
-	if (!dup)
-		return oq_usage_error(CMD, "out of memory");
-	for (tok = strtok_r(dup, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		unsigned long long v;
-
-		if (oq_parse_u64(tok, &v) || v > 14) {
-			rc = oq_usage_error(CMD,
-					    "--active: '%s' is not a data VL "
-					    "(0-14)",
-					    tok);
-			break;
-		}
-		*mask |= (uint16_t)(1u << v);
-	}
-	free(dup);
-	return rc;
-}
-
 static int parse_pkts(const char *s, uint32_t *pkt)
 {
 	char *dup = strdup(s), *tok, *save = NULL;
@@ -423,7 +398,8 @@ int oq_cmd_model(int argc, char **argv)
 	memset(&hi, 0, sizeof(hi));
 	memset(&lo, 0, sizeof(lo));
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
 			if ((rc = parse_table("--high", optarg, &hi)))
@@ -453,7 +429,8 @@ int oq_cmd_model(int argc, char **argv)
 						      optarg, OQ_ARB_MAX_PKT);
 			break;
 		case 'a':
-			if ((rc = parse_vls(optarg, &active)))
+			if ((rc = oq_parse_mask(CMD, "--active", optarg, 14,
+						"a data VL (0-14)", &active)))
 				return rc;
 			have_active = true;
 			break;
@@ -500,7 +477,7 @@ int oq_cmd_model(int argc, char **argv)
 			oq_usage_model(stdout);
 			return OQ_EXIT_OK;
 		default:
-			return oq_usage_error(CMD, "unknown option");
+			return oq_getopt_error(CMD, ch, argv);
 		}
 	}
 	if (optind < argc)

@@ -403,33 +403,6 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 	return OQ_EXIT_OK;
 }
 
-static int parse_sls(const char *s, uint16_t *mask)
-{
-	char *dup = strdup(s), *tok, *save = NULL;
-	int rc = 0;
-
-	*mask = 0;
-	if (!dup)
-		return oq_usage_error(CMD, "out of memory");
-	for (tok = strtok_r(dup, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		unsigned long long v;
-
-		if (oq_parse_u64(tok, &v) || v > 15) {
-			rc = oq_usage_error(CMD,
-					    "--active: '%s' is not an SL "
-					    "(0-15)",
-					    tok);
-			break;
-		}
-		*mask |= (uint16_t)(1u << v);
-	}
-	free(dup);
-	if (!rc && !*mask)
-		rc = oq_usage_error(CMD, "--active: give at least one SL");
-	return rc;
-}
-
 int oq_cmd_predict(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -459,7 +432,8 @@ int oq_cmd_predict(int argc, char **argv)
 
 	oq_predict_opts_init(&o);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
 			policy = optarg;
@@ -471,7 +445,9 @@ int oq_cmd_predict(int argc, char **argv)
 			port = optarg;
 			break;
 		case 'a':
-			if ((rc = parse_sls(optarg, &o.active_sls)))
+			if ((rc = oq_parse_mask(CMD, "--active", optarg, 15,
+						"an SL (0-15)",
+						&o.active_sls)))
 				return rc;
 			break;
 		case 'A':
@@ -536,7 +512,7 @@ int oq_cmd_predict(int argc, char **argv)
 			oq_usage_predict(stdout);
 			return OQ_EXIT_OK;
 		default:
-			return oq_usage_error(CMD, "unknown option");
+			return oq_getopt_error(CMD, ch, argv);
 		}
 	}
 	if (optind < argc)

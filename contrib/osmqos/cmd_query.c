@@ -434,13 +434,8 @@ static int parse_args(int argc, char **argv, struct query_opts *o)
 			oq_usage_query(stdout);
 			return -2;
 		}
-		if (c == ':')
-			return oq_usage_error("query",
-					      "option '%s' needs an argument",
-					      argv[optind - 1]);
-		if (c == '?')
-			return oq_usage_error("query", "unknown option '%s'",
-					      argv[optind - 1]);
+		if (c == ':' || c == '?')
+			return oq_getopt_error("query", c, argv);
 		if (parse_one(c, optarg, o))
 			return OQ_EXIT_USAGE;
 	}

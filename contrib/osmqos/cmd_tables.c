@@ -91,14 +91,8 @@ static int parse_args(int argc, char **argv, struct tables_opts *o)
 		case 'h':
 			oq_usage_tables(stdout);
 			return -2;
-		case ':':
-			return oq_usage_error("tables",
-					      "option '%s' needs an "
-					      "argument",
-					      argv[optind - 1]);
 		default:
-			return oq_usage_error("tables", "unknown option '%s'",
-					      argv[optind - 1]);
+			return oq_getopt_error("tables", c, argv);
 		}
 	}
 	if (optind < argc)

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,17 +12,17 @@
 #include "cli.h"
 
 static const struct oq_cmd cmds[] = {
-	{ "check", "validate a policy (file:line:col diagnostics)",
-	  oq_cmd_check, oq_usage_check },
-	{ "match", "which rule and QoS level a path query gets",
-	  oq_cmd_match, oq_usage_match },
-	{ "tables", "SL2VL/VLArb/VLHighLimit the plugin would program",
-	  oq_cmd_tables, oq_usage_tables },
-	{ "predict", "predicted per-SL bandwidth of every port",
-	  oq_cmd_predict, oq_usage_predict },
-	{ "model", "the raw VL arbiter of one port",
-	  oq_cmd_model, oq_usage_model },
-	{ "query", "live SA path query (PR/MPR)", oq_cmd_query, oq_usage_query },
+	{"check", "validate a policy (file:line:col diagnostics)", oq_cmd_check,
+	 oq_usage_check},
+	{"match", "which rule and QoS level a path query gets", oq_cmd_match,
+	 oq_usage_match},
+	{"tables", "SL2VL/VLArb/VLHighLimit the plugin would program",
+	 oq_cmd_tables, oq_usage_tables},
+	{"predict", "predicted per-SL bandwidth of every port", oq_cmd_predict,
+	 oq_usage_predict},
+	{"model", "the raw VL arbiter of one port", oq_cmd_model,
+	 oq_usage_model},
+	{"query", "live SA path query (PR/MPR)", oq_cmd_query, oq_usage_query},
 };
 #define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
@@ -61,6 +62,40 @@ int oq_parse_u64(const char *s, unsigned long long *out)
 	return (errno || *end) ? -1 : 0;
 }
 
+int oq_getopt_error(const char *cmd, int c, char **argv)
+{
+	const char *opt = optind > 0 ? argv[optind - 1] : "?";
+
+	if (c == ':')
+		return oq_usage_error(cmd, "option '%s' needs an argument",
+				      opt);
+	return oq_usage_error(cmd, "unknown option '%s'", opt);
+}
+
+int oq_parse_mask(const char *cmd, const char *opt, const char *s,
+		  unsigned int max, const char *what, uint16_t *mask)
+{
+	char *dup = strdup(s), *tok, *save = NULL;
+	int rc = 0;
+
+	*mask = 0;
+	if (!dup)
+		return oq_usage_error(cmd, "out of memory");
+	for (tok = strtok_r(dup, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned long long v;
+
+		if (oq_parse_u64(tok, &v) || v > max) {
+			rc = oq_usage_error(cmd, "%s: '%s' is not %s", opt, tok,
+					    what);
+			break;
+		}
+		*mask |= (uint16_t)(1u << v);
+	}
+	free(dup);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -81,8 +116,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < N_CMDS; i++) {
 		if (strcmp(argv[1], cmds[i].name))
 			continue;
-		if (argc == 3 && (!strcmp(argv[2], "--help") ||
-				  !strcmp(argv[2], "-h"))) {
+		if (argc == 3 &&
+		    (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
 			cmds[i].usage(stdout);
 			return OQ_EXIT_OK;
 		}
