@@ -5,9 +5,9 @@
  * string must equal OpenSM's own, so we build against the installed headers.
  *
  * Per heavy sweep (see docs/programming.md):
- *   HEAVY_SWEEP_DONE   re-check the policy file; snapshot the discovered
- *                      fabric; compile tables; hook the routing engines;
- *                      send optimized SL2VL Sets for uniform switches.
+ *   HEAVY_SWEEP_DONE   re-check the policy file; hook the routing engines;
+ *                      with use_optimized_slvl, snapshot and compile now
+ *                      and send optimized SL2VL Sets for uniform switches.
  *   osm_qos_setup()    (OpenSM) asks our hooks for every port's tables and
  *                      sends what differs; the first hook call of a sweep
  *                      rebuilds the state with the final partitions.
@@ -96,6 +96,16 @@ static void on_heavy_sweep_done(struct osmqos *q)
 
 	cl_plock_acquire(&q->osm->lock);
 	oq_hooks_install(q);
+	/*
+	 * The hooks rebuild the state at their first call in this sweep, with
+	 * final partitions; a state built here is needed only to send the
+	 * optimized SL2VL Sets before osm_qos_setup runs.
+	 */
+	if (!q->osm->subn.opt.use_optimized_slvl ||
+	    !oq_hooks_policy_owns_sl2vl(q)) {
+		cl_plock_release(&q->osm->lock);
+		return;
+	}
 	s = oq_state_build(q);
 	if (s) {
 		oq_state_publish(q, s);
