@@ -70,7 +70,7 @@ static struct oq_state *hook_state(struct osmqos *q)
 
 	if (q->qos_setup_sweep != q->sweeps) {
 		q->qos_setup_sweep = q->sweeps;
-		s = oq_state_build(q);
+		s = oq_state_build(q, false);
 		if (s)
 			oq_state_publish(q, s);
 	}

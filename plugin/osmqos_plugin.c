@@ -11,7 +11,8 @@
  *   osm_qos_setup()    (OpenSM) asks our hooks for every port's tables and
  *                      sends what differs; the first hook call of a sweep
  *                      rebuilds the state with the final partitions.
- *   UCAST_ROUTING_DONE log what the sweep sent.
+ *   UCAST_ROUTING_DONE log what the sweep sent; build the state the SA
+ *                      front answers PathRecords from (routes final).
  */
 #include <config.h>
 
@@ -23,12 +24,53 @@
 #include <opensm/osm_version.h>
 
 #include "plugin.h"
+#include "audit.h"
+#include "publish.h" /* publish */
 
 static void log_option_error(void *ctx, const char *msg)
 {
 	osm_opensm_t *osm = ctx;
 
 	OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmqos: %s\n", msg);
+}
+
+static void audit_log(void *ctx, enum oq_audit_log_level level,
+		      const char *msg)
+{
+	struct osmqos *q = ctx;
+
+	OQ_LOG(q, level == OQ_AUDIT_LOG_ERROR ? OSM_LOG_ERROR : OSM_LOG_INFO,
+	       "audit: %s\n", msg);
+}
+
+/* The audit trail: audit= or <OpenSM cache dir>/osmqos-audit.log;
+ * audit=off (or none) turns it off. */
+static void audit_open(struct osmqos *q)
+{
+	const char *dir = getenv("OSM_CACHE_DIR");
+	char path[4096];
+
+	if (q->opts.audit && (!strcmp(q->opts.audit, "off") ||
+			      !strcmp(q->opts.audit, "none"))) {
+		OQ_LOG(q, OSM_LOG_INFO, "audit trail off (audit=%s)\n",
+		       q->opts.audit);
+		return;
+	}
+	if (q->opts.audit)
+		snprintf(path, sizeof(path), "%s", q->opts.audit);
+	else
+		snprintf(path, sizeof(path), "%s/%s",
+			 dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR,
+			 OQ_AUDIT_DEFAULT_NAME);
+	q->audit = oq_audit_create(path, 0, audit_log, q);
+	if (q->audit)
+		OQ_LOG(q, OSM_LOG_INFO, "audit trail: %s\n", path);
+	else
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "no audit trail: cannot open %s (see above); fix "
+		       "the path or its directory's permissions, or set "
+		       "audit=off in event_plugin_options\n",
+		       path);
 }
 
 static void *osmqos_create(osm_opensm_t *osm)
@@ -57,7 +99,9 @@ static void *osmqos_create(osm_opensm_t *osm)
 			"osmqos: opensm.conf has qos FALSE: OpenSM programs no "
 			"QoS tables, so osmqos only loads; set qos TRUE\n");
 	oq_plugin = q;
+	audit_open(q);
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
+	q->sa_front.answer = oq_sa_answer;
 	oq_sa_front_takeover(q);
 	return q;
 }
@@ -73,6 +117,17 @@ static void osmqos_delete(void *data)
 	oq_sa_front_log_counters(q, OSM_LOG_INFO);
 	oq_sa_front_restore(q);
 	oq_hooks_remove(q);
+	if (q->audit) {
+		struct oq_audit_stats st;
+
+		oq_audit_get_stats(q->audit, &st);
+		oq_audit_destroy(q->audit);
+		q->audit = NULL;
+		OQ_LOG(q, OSM_LOG_INFO,
+		       "audit: %llu lines written, %llu dropped\n",
+		       (unsigned long long)st.written,
+		       (unsigned long long)st.dropped);
+	}
 	oq_plugin = NULL;
 	oq_state_publish(q, NULL);
 	oq_policy_file_free(q);
@@ -106,7 +161,7 @@ static void on_heavy_sweep_done(struct osmqos *q)
 		cl_plock_release(&q->osm->lock);
 		return;
 	}
-	s = oq_state_build(q);
+	s = oq_state_build(q, false);
 	if (s) {
 		oq_state_publish(q, s);
 		s = oq_state_get(q);
@@ -122,11 +177,32 @@ static void on_heavy_sweep_done(struct osmqos *q)
 	cl_plock_release(&q->osm->lock);
 }
 
+/*
+ * The SA's state: routes are final and every QoS Set has been answered,
+ * so OpenSM's own SA would answer from exactly this.  Built under the read
+ * lock, then SA threads use it without any OpenSM lock.
+ */
+static void build_sa_state(struct osmqos *q)
+{
+	struct oq_state *s;
+
+	cl_plock_acquire(&q->osm->lock);
+	s = oq_state_build(q, true);
+	cl_plock_release(&q->osm->lock);
+	if (!s)
+		return; /* logged; SA threads keep the previous state */
+	oq_state_publish(q, s);
+	OQ_LOG(q, OSM_LOG_VERBOSE,
+	       "sweep %lu: SA state: %zu ports, %zu port GUIDs, %.2f ms\n",
+	       q->sweeps, s->fabric->n_ports, s->n_aliases, s->build_ms);
+}
+
 /* UCAST_ROUTING_DONE: osm_qos_setup has queued every QoS Set. */
 static void on_routing_done(struct osmqos *q)
 {
 	struct oq_state *s;
 
+	build_sa_state(q);
 	if (!q->osm->subn.opt.qos)
 		return;
 	s = oq_state_get(q);
@@ -171,6 +247,9 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 			       q->events[OSM_EVENT_ID_HEAVY_SWEEP_DONE],
 			       q->events[OSM_EVENT_ID_UCAST_ROUTING_DONE]);
 		oq_sa_front_log_counters(q, OSM_LOG_VERBOSE); /* sa-front */
+		/* publish: logs its own errors (once per errno); never
+		 * affects the SM. */
+		oq_publish(q);
 		break;
 	default:
 		break;

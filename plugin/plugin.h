@@ -19,9 +19,12 @@
 #include <osmqos/fabric.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
+#include <osmqos/sa_path.h>
 
 #include "options.h"
 #include "sa_front.h" /* sa-front */
+
+struct oq_audit;
 
 /* A validated policy shared by the states built from it. */
 struct oq_policy_ref {
@@ -60,6 +63,14 @@ struct oq_state {
 	uint32_t *map_val;
 	size_t map_cap;
 	double build_ms;
+
+	/* Built at UCAST_ROUTING_DONE only (sa_state.c): what the SA front
+	 * answers from.  sa_ready false: pass queries to OpenSM. */
+	bool sa_ready;
+	struct oq_alias *aliases; /* OpenSM's alias_port_guid_tbl */
+	size_t n_aliases;
+	struct oq_fabric_tables sa_sl2vl; /* OpenSM's cached SL2VL */
+	struct oq_sa_view view;
 };
 
 struct osmqos {
@@ -85,6 +96,9 @@ struct osmqos {
 
 	/* SA front (sa_front.c): our PR/MPR registrations and counters. */
 	struct oq_sa_front sa_front;
+	bool sa_unmodelled_logged;
+	/* Audit trail of every decided pair (audit.c); NULL: off. */
+	struct oq_audit *audit;
 };
 
 /* The one plugin instance (OpenSM loads a plugin once per process); the
@@ -105,8 +119,8 @@ void oq_templates_from_osm(struct osmqos *q, struct oq_templates *t);
 int oq_partitions_from_osm(struct osmqos *q, struct oq_partitions *parts,
 			   struct oq_fabric *f);
 
-/* state.c */
-struct oq_state *oq_state_build(struct osmqos *q);
+/* state.c; for_sa: with LFTs and the SA view (UCAST_ROUTING_DONE). */
+struct oq_state *oq_state_build(struct osmqos *q, bool for_sa);
 void oq_state_publish(struct osmqos *q, struct oq_state *s);
 struct oq_state *oq_state_get(struct osmqos *q);
 void oq_state_put(struct osmqos *q, struct oq_state *s);
@@ -117,6 +131,15 @@ const struct oq_port_tables *oq_state_tables_of(const struct oq_state *s,
 void oq_hooks_install(struct osmqos *q);
 void oq_hooks_remove(struct osmqos *q);
 bool oq_hooks_policy_owns_sl2vl(struct osmqos *q);
+
+/* sa_state.c: the SA view of a state built for_sa (OpenSM's lock held). */
+int oq_sa_state_fill(struct osmqos *q, struct oq_state *s);
+void oq_sa_state_free(struct oq_state *s);
+
+/* sa_answer.c */
+bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *madw);
+uint8_t oq_sa_engine_path_sl(void *ctx, uint8_t hint, uint16_t slid,
+			     uint16_t dlid);
 
 /* sl2vl_presend.c */
 unsigned int oq_sl2vl_presend(struct osmqos *q, const struct oq_state *s);

@@ -51,6 +51,8 @@ static void pr_front(void *context, void *data)
 	struct osmqos *q = context;
 
 	count(&q->sa_front.pr.queries);
+	if (q->sa_front.answer && q->sa_front.answer(q, OQ_SA_PR, data))
+		return;
 	count(&q->sa_front.pr.passed);
 	osm_pr_rcv_process(&q->osm->sa, data);
 }
@@ -60,8 +62,28 @@ static void mpr_front(void *context, void *data)
 	struct osmqos *q = context;
 
 	count(&q->sa_front.mpr.queries);
+	if (q->sa_front.answer && q->sa_front.answer(q, OQ_SA_MPR, data))
+		return;
 	count(&q->sa_front.mpr.passed);
 	osm_mpr_rcv_process(&q->osm->sa, data);
+}
+
+const double oq_sa_lat_bounds[OQ_SA_LAT_BUCKETS - 1] = {
+	1e-6, 4e-6, 16e-6, 64e-6, 256e-6, 1e-3, 4e-3,
+};
+
+void oq_sa_front_observe(struct osmqos *q, double seconds)
+{
+	struct oq_sa_front *f = &q->sa_front;
+	unsigned int b = 0;
+
+	while (b < OQ_SA_LAT_BUCKETS - 1 && seconds > oq_sa_lat_bounds[b])
+		b++;
+	count(&f->lat[b]);
+	count(&f->lat_count);
+	__atomic_fetch_add(&f->lat_sum_ns,
+			   (unsigned long)(seconds > 0 ? seconds * 1e9 : 0),
+			   __ATOMIC_RELAXED);
 }
 
 /* One registration the front swaps, and whose it is originally. */
@@ -186,10 +208,10 @@ int oq_sa_front_takeover(struct osmqos *q)
 	if (first && pr && mpr)
 		OQ_LOG(q, OSM_LOG_INFO,
 		       "SA PathRecord/MultiPathRecord handlers taken over "
-		       "(pass-through)\n");
+		       "(unicast answered under the policy)\n");
 	else if (first && (pr || mpr))
 		OQ_LOG(q, OSM_LOG_INFO,
-		       "SA %s handler taken over (pass-through)\n",
+		       "SA %s handler taken over\n",
 		       pr ? pr_slot.name : mpr_slot.name);
 	return pr + mpr;
 }
@@ -212,8 +234,10 @@ void oq_sa_front_log_counters(struct osmqos *q, osm_log_level_t level)
 	struct oq_sa_front *f = &q->sa_front;
 
 	OQ_LOG(q, level,
-	       "SA front: PathRecord %lu queries (%lu passed to OpenSM), "
-	       "MultiPathRecord %lu queries (%lu passed to OpenSM)\n",
-	       load(&f->pr.queries), load(&f->pr.passed), load(&f->mpr.queries),
+	       "SA front: PathRecord %lu queries (%lu answered, %lu passed "
+	       "to OpenSM), MultiPathRecord %lu queries (%lu answered, %lu "
+	       "passed to OpenSM)\n",
+	       load(&f->pr.queries), load(&f->pr.answered), load(&f->pr.passed),
+	       load(&f->mpr.queries), load(&f->mpr.answered),
 	       load(&f->mpr.passed));
 }

@@ -7,6 +7,8 @@
 #ifndef OSMQOS_SA_FRONT_H
 #define OSMQOS_SA_FRONT_H
 
+#include <stdbool.h>
+
 #include <complib/cl_dispatcher.h>
 #include <opensm/osm_log.h>
 
@@ -17,12 +19,35 @@ struct oq_sa_hook {
 	cl_disp_reg_handle_t h; /* our registration; INVALID: not ours */
 	unsigned long queries;	/* __atomic: every query we saw */
 	unsigned long passed;	/* __atomic: handed to OpenSM's handler */
+	unsigned long answered; /* __atomic: answered by the plugin */
 };
+
+enum oq_sa_kind {
+	OQ_SA_PR = 0,
+	OQ_SA_MPR,
+};
+
+/* Decision latency histogram: upper bounds in seconds (the last bucket is
+ * +Inf), cumulative counts are made when published. */
+#define OQ_SA_LAT_BUCKETS 8
+extern const double oq_sa_lat_bounds[OQ_SA_LAT_BUCKETS - 1];
 
 struct oq_sa_front {
 	struct oq_sa_hook pr;  /* OSM_MSG_MAD_PATH_RECORD */
 	struct oq_sa_hook mpr; /* OSM_MSG_MAD_MULTIPATH_RECORD */
+	/*
+	 * Answers a query itself and returns true, or returns false to have
+	 * it passed to OpenSM's handler.  NULL: pass everything (unit tests,
+	 * or before the plugin set it).
+	 */
+	bool (*answer)(struct osmqos *q, enum oq_sa_kind kind, void *madw);
+	unsigned long lat[OQ_SA_LAT_BUCKETS]; /* __atomic */
+	unsigned long lat_count;	      /* __atomic */
+	unsigned long lat_sum_ns;	      /* __atomic */
 };
+
+/* Count one answer's decision time (seconds) in the histogram. */
+void oq_sa_front_observe(struct osmqos *q, double seconds);
 
 /*
  * Replace OpenSM's PathRecord/MultiPathRecord registrations with ours.

@@ -145,6 +145,8 @@ static void fill_port(osm_opensm_t *osm, struct oq_port *port,
 	else
 		port->sl2vl_cap =
 			!!(pi->capability_mask & IB_PORT_CAP_HAS_SL_MAP);
+	port->cap_mask = cl_ntoh32(pi->capability_mask);
+	port->cap_mask2 = cl_ntoh16(pi->capability_mask2);
 	port->user = (void *)p;
 }
 
@@ -171,7 +173,8 @@ static struct oq_node *find_node(struct node_pair *v, size_t n,
 }
 
 static int add_node(osm_opensm_t *osm, struct oq_fabric *f,
-		    const osm_node_t *node, struct node_pair *pair)
+		    const osm_node_t *node, struct node_pair *pair,
+		    bool with_lft)
 {
 	uint8_t type = osm_node_get_type(node);
 	uint32_t n_physp = osm_node_get_num_physp(node), i;
@@ -194,6 +197,15 @@ static int add_node(osm_opensm_t *osm, struct oq_fabric *f,
 		qn->enhanced_port0 =
 			node->sw && ib_switch_info_is_enhanced_port0(
 					    &node->sw->switch_info);
+		/* The routes the SA follows: the LFT routing just computed
+		 * (osm_switch_get_route_by_lid() reads new_lft). */
+		if (with_lft && node->sw && node->sw->new_lft &&
+		    oq_node_set_lft(qn, node->sw->new_lft,
+				    (size_t)node->sw->max_lid_ho + 1 <
+						    node->sw->lft_size
+					    ? (size_t)node->sw->max_lid_ho + 1
+					    : node->sw->lft_size))
+			return -1;
 	}
 	for (i = 0; i < n_physp; i++) {
 		const osm_physp_t *p =
@@ -236,7 +248,8 @@ static void link_ports(struct node_pair *pairs, size_t n)
 	}
 }
 
-struct oq_fabric *oq_snapshot_build(osm_opensm_t *osm, struct oq_diags *diags)
+struct oq_fabric *oq_snapshot_build(osm_opensm_t *osm, bool with_lft,
+				    struct oq_diags *diags)
 {
 	cl_qmap_t *tbl = &osm->subn.node_guid_tbl;
 	size_t n = cl_qmap_count(tbl), k = 0;
@@ -258,7 +271,7 @@ struct oq_fabric *oq_snapshot_build(osm_opensm_t *osm, struct oq_diags *diags)
 		 * about to remove it. */
 		if (!node->discovery_count)
 			continue;
-		if (add_node(osm, f, node, &pairs[k++]))
+		if (add_node(osm, f, node, &pairs[k++], with_lft))
 			goto fail;
 	}
 	qsort(pairs, k, sizeof(*pairs), pair_cmp);

@@ -68,6 +68,7 @@ static void state_free(struct osmqos *q, struct oq_state *s)
 {
 	if (!s)
 		return;
+	oq_sa_state_free(s);
 	free(s->map_key);
 	free(s->map_val);
 	oq_fabric_tables_free(&s->tables);
@@ -145,7 +146,7 @@ static void log_unmappable(struct osmqos *q, const struct oq_state *s)
  * Build a state from OpenSM's subnet.  The caller holds OpenSM's lock (read
  * or exclusive).  Returns NULL on allocation failure, after logging.
  */
-struct oq_state *oq_state_build(struct osmqos *q)
+struct oq_state *oq_state_build(struct osmqos *q, bool for_sa)
 {
 	struct oq_state *s = calloc(1, sizeof(*s));
 	struct timespec t0;
@@ -157,7 +158,7 @@ struct oq_state *oq_state_build(struct osmqos *q)
 		goto oom;
 	s->refs = 1;
 	s->sweep = q->sweeps;
-	s->fabric = oq_snapshot_build(q->osm, &d);
+	s->fabric = oq_snapshot_build(q->osm, for_sa, &d);
 	if (!s->fabric)
 		goto oom;
 	if (oq_partitions_from_osm(q, &s->parts, s->fabric))
@@ -176,6 +177,8 @@ struct oq_state *oq_state_build(struct osmqos *q)
 			      &d))
 		goto oom;
 	if (map_build(s))
+		goto oom;
+	if (for_sa && oq_sa_state_fill(q, s))
 		goto oom;
 	s->build_ms = ms_since(&t0);
 	log_unmappable(q, s);

@@ -73,6 +73,10 @@ struct oq_port {
 	uint8_t vlarb_high_cap; /* entries 0..64 */
 	uint8_t vlarb_low_cap;
 	bool sl2vl_cap; /* CA/router: IsSLMappingSupported; switches: true */
+	/* PortInfo CapabilityMask/CapabilityMask2, host order (0 when the
+	 * source does not say); the SA's 2x/HDR rate fixups read them. */
+	uint32_t cap_mask;
+	uint16_t cap_mask2;
 
 	/* Partition membership (PartitionTable), OQ_PKEY_FULL in bit 15. */
 	uint16_t *pkeys;

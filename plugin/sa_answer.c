@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The SA front's answering step: a PathRecord or MultiPathRecord request
+ * is decoded from its MAD wrapper, answered from the published sweep
+ * state by the policy core (policy/sa_path*.c, no OpenSM lock held), and
+ * responded to with OpenSM's own osm_sa_respond()/osm_sa_send_error(),
+ * which build the response MAD (RMPP included) exactly as for OpenSM's
+ * own handlers.  Every decided pair goes to the audit writer.  Queries
+ * the core does not own (multicast, off-subnet, no sweep state yet) go to
+ * OpenSM's handler unchanged.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plugin.h"
+#include "audit.h"
+#include "sa_front.h"
+
+#include <complib/cl_qlist.h>
+#include <opensm/osm_madw.h>
+#include <opensm/osm_sa.h>
+
+#include <osmqos/model.h>
+
+/* The routing engine's path_sl() reads the engine's own tables, which the
+ * sweep rewrites under OpenSM's lock: consult it under the read lock. */
+uint8_t oq_sa_engine_path_sl(void *ctx, uint8_t hint, uint16_t slid,
+			     uint16_t dlid)
+{
+	struct osmqos *q = ctx;
+	struct osm_routing_engine *re;
+	uint8_t sl = hint;
+
+	cl_plock_acquire(&q->osm->lock);
+	re = q->osm->routing_engine_used;
+	if (re && re->path_sl)
+		sl = re->path_sl(re->context, hint, cl_hton16(slid),
+				 cl_hton16(dlid));
+	cl_plock_release(&q->osm->lock);
+	return sl;
+}
+
+struct answer {
+	struct osmqos *q;
+	const struct oq_state *s;
+	cl_qlist_t list;
+	bool oom;
+	/* For the audit lines. */
+	const struct oq_port *requester;
+	uint16_t requester_lid;
+	uint8_t method;
+	enum oq_audit_attr attr;
+	uint64_t comp_mask;
+	struct oq_pr_want w;
+};
+
+static int add_record(void *ctx, const uint8_t *rec)
+{
+	struct answer *a = ctx;
+	osm_sa_item_t *item = malloc(SA_ITEM_RESP_SIZE(path_rec));
+
+	if (!item) {
+		a->oom = true;
+		return -1;
+	}
+	memcpy(&item->resp.path_rec, rec, sizeof(ib_path_rec_t));
+	cl_qlist_insert_tail(&a->list, &item->list_item);
+	return 0;
+}
+
+static void audit_port(struct oq_audit_port *ap, const struct oq_alias *al)
+{
+	const struct oq_port *p = al->port;
+
+	ap->guid = al->guid;
+	ap->port = p->num;
+	memcpy(ap->desc, p->node->desc, sizeof(ap->desc));
+	ap->desc[sizeof(ap->desc) - 1] = '\0';
+}
+
+/* The model's guaranteed bandwidth of the granted SL along the path and
+ * the hop that limits it. */
+static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
+		    struct oq_audit_record *r)
+{
+	struct oq_path_opts po = {.subnet_timeout = s->view.subnet_timeout};
+	struct oq_path_hop hops[OQ_PATH_MAX_HOPS + 3];
+	const struct oq_port *eg[OQ_PATH_MAX_HOPS + 3];
+	struct oq_predict_opts o;
+	struct oq_port_pred scratch;
+	struct oq_path_pred pred;
+	struct oq_path path;
+	char a[80], b[80];
+	size_t n = 0, i;
+
+	if (!s->tables.ports ||
+	    oq_path_resolve(s->fabric, NULL, pp->src->port, pp->dlid, &po,
+			    &path) != OQ_PATH_OK)
+		return;
+	if (pp->src->port->node->type != OQ_NODE_SWITCH) {
+		eg[n] = pp->src->port;
+		hops[n].in_port = 0;
+		n++;
+	}
+	/* Links only: a switch's port 0 (a path to or from the switch
+	 * itself) is not arbitrated on any wire. */
+	for (i = 0; i < path.n_hop && n < OQ_PATH_MAX_HOPS + 2; i++) {
+		if (!path.hop[i].out->num)
+			continue;
+		eg[n] = path.hop[i].out;
+		hops[n].in_port = path.hop[i].in ? path.hop[i].in->num : 0;
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		if (eg[i]->index >= s->tables.n)
+			return;
+		hops[i].t = &s->tables.ports[eg[i]->index];
+		hops[i].rate_gbps = -1.0;
+	}
+	memset(&o, 0, sizeof(o));
+	if (!n || oq_predict_path(hops, n, pp->sl, &o, &pred, &scratch))
+		return;
+	r->has_prediction = true;
+	r->predicted_gbps = pred.gbps;
+	oq_port_name(eg[pred.bottleneck], a, sizeof(a));
+	if (eg[pred.bottleneck]->peer)
+		oq_port_name(eg[pred.bottleneck]->peer, b, sizeof(b));
+	else
+		strcpy(b, "?");
+	snprintf(r->bottleneck, sizeof(r->bottleneck), "%s -> %s", a, b);
+}
+
+static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
+{
+	struct answer *a = ctx;
+	const struct oq_state *s = a->s;
+	const struct oq_policy *pol = s->view.policy;
+	struct oq_audit_record r;
+
+	if (!a->q->audit)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.requester_guid = a->requester->guid;
+	r.requester_lid = a->requester_lid;
+	r.method = a->method == OQ_SA_GET ? OQ_AUDIT_GET : OQ_AUDIT_GETTABLE;
+	r.attr = a->attr;
+	r.comp_mask = a->comp_mask;
+	r.has_sid = a->w.has_sid;
+	r.sid = a->w.sid;
+	r.has_qos_class = a->w.comp_mask & (1ull << 14);
+	r.qos_class = a->w.qos_class;
+	r.has_pkey = a->w.comp_mask & (1ull << 13);
+	r.pkey = a->w.pkey;
+	r.has_sl = a->w.comp_mask & (1ull << 15);
+	r.sl = a->w.sl;
+	audit_port(&r.src, pp->src);
+	audit_port(&r.dst, pp->dst);
+	r.rule = pp->d.rule;
+	if (pol && pp->d.rule >= 0 && (size_t)pp->d.rule < pol->n_rules &&
+	    pol->rules[pp->d.rule].use)
+		snprintf(r.use, sizeof(r.use), "%s",
+			 pol->rules[pp->d.rule].use);
+	if (pol && pp->d.level >= 0 && (size_t)pp->d.level < pol->n_levels)
+		snprintf(r.level, sizeof(r.level), "%s",
+			 pol->levels[pp->d.level].name);
+	if (pp->records) {
+		r.granted = true;
+		r.g_sl = pp->sl;
+		r.g_mtu = pp->mtu;
+		r.g_rate = pp->rate;
+		r.g_pkt_life = pp->pkt_life;
+		r.g_pkey = pp->pkey;
+		predict(s, pp, &r);
+	} else {
+		r.sa_status = OQ_SA_ST_NO_RECORDS;
+		snprintf(r.bottleneck, sizeof(r.bottleneck), "%s",
+			 oq_pr_reason_name(pp->reason));
+	}
+	oq_audit_submit(a->q->audit, &r);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *data)
+{
+	osm_madw_t *madw = data;
+	const ib_sa_mad_t *mad = osm_madw_get_sa_mad_ptr(madw);
+	const osm_mad_addr_t *addr = osm_madw_get_mad_addr_ptr(madw);
+	struct oq_sa_hook *hk = kind == OQ_SA_PR ? &q->sa_front.pr
+						 : &q->sa_front.mpr;
+	struct oq_pr_sink sink = {add_record, audit_pair, NULL};
+	struct answer a;
+	enum oq_pr_outcome out;
+	const struct oq_port *req;
+	uint16_t status = 0;
+	double t0 = now_s();
+	struct oq_state *s;
+
+	s = oq_state_get(q);
+	if (!s || !s->sa_ready) {
+		oq_state_put(q, s);
+		return false;
+	}
+	/* The requester by its LID; one our snapshot does not know yet
+	 * (it appeared after the sweep) is OpenSM's to judge. */
+	req = oq_fabric_port_by_lid(s->fabric, cl_ntoh16(addr->dest_lid));
+	if (!req) {
+		oq_state_put(q, s);
+		return false;
+	}
+	if (req->node->type == OQ_NODE_SWITCH)
+		req = &req->node->ports[0];
+
+	memset(&a, 0, sizeof(a));
+	a.q = q;
+	a.s = s;
+	a.requester = req;
+	a.requester_lid = cl_ntoh16(addr->dest_lid);
+	a.method = mad->method;
+	a.comp_mask = cl_ntoh64(mad->comp_mask);
+	a.attr = kind == OQ_SA_PR ? OQ_AUDIT_PATH_RECORD
+				  : OQ_AUDIT_MULTIPATH_RECORD;
+	cl_qlist_init(&a.list);
+	sink.ctx = &a;
+
+	if (kind == OQ_SA_PR) {
+		const uint8_t *pr = ib_sa_mad_get_payload_ptr(mad);
+
+		oq_sa_want_from_pr(&a.w, a.comp_mask, pr);
+		out = oq_sa_path_record(&s->view, mad->method, a.comp_mask, pr,
+					req, &sink, &status);
+	} else {
+		const uint8_t *p = ib_sa_mad_get_payload_ptr(mad);
+		size_t len = MAD_BLOCK_SIZE - IB_SA_MAD_HDR_SIZE;
+
+		bool rmpp = (mad->rmpp_flags & IB_RMPP_FLAG_ACTIVE) ==
+			    IB_RMPP_FLAG_ACTIVE;
+
+		oq_sa_want_from_mpr(&a.w, a.comp_mask, p);
+		out = oq_sa_multipath_record(&s->view, mad->method, rmpp,
+					     a.comp_mask, p, len, req, &sink,
+					     &status);
+		/* o15-0.2.7: the answer's attribute is PathRecord (OpenSM
+		 * rewrites the request's header the same way). */
+		if (out == OQ_PR_RESPOND)
+			((ib_sa_mad_t *)mad)->attr_id = IB_MAD_ATTR_PATH_RECORD;
+	}
+
+	switch (out) {
+	case OQ_PR_RESPOND:
+		if (a.oom) {
+			/* Like OpenSM's ERR 1F01 path: fewer records. */
+			OQ_LOG(q, OSM_LOG_ERROR,
+			       "out of memory building PathRecords; the "
+			       "answer is incomplete\n");
+		}
+		osm_sa_respond(&q->osm->sa, madw, sizeof(ib_path_rec_t),
+			       &a.list);
+		break;
+	case OQ_PR_ERROR:
+		osm_sa_send_error(&q->osm->sa, madw, cl_hton16(status));
+		break;
+	case OQ_PR_DROP:
+		break;
+	case OQ_PR_DELEGATE:
+		oq_state_put(q, s);
+		return false;
+	}
+	__atomic_fetch_add(&hk->answered, 1, __ATOMIC_RELAXED);
+	oq_sa_front_observe(q, now_s() - t0);
+	oq_state_put(q, s);
+	return true;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The SA's view of a sweep: the parts of OpenSM's subnet its PathRecord
+ * answers depend on, copied at UCAST_ROUTING_DONE (routes computed, every
+ * QoS Set answered) into the state SA threads read without OpenSM's lock:
+ * the alias GUID table in OpenSM's map order, the SL2VL tables as OpenSM
+ * caches them from the ports (what its SA checks SLs against), and the
+ * options that change answers.  The LFTs come with the snapshot.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin.h"
+
+#include <opensm/osm_port.h>
+#include <opensm/osm_subnet.h>
+
+/* Index of the fabric port snapshotted from physp, or -1. */
+static long port_index(const struct oq_state *s, const void *physp)
+{
+	const struct oq_port_tables *t = oq_state_tables_of(s, physp);
+
+	return t ? (long)(t - s->tables.ports) : -1;
+}
+
+static int copy_aliases(osm_opensm_t *osm, struct oq_state *s)
+{
+	cl_qmap_t *tbl = &osm->subn.alias_port_guid_tbl;
+	size_t n = cl_qmap_count(tbl), k = 0;
+	cl_map_item_t *it;
+
+	s->aliases = calloc(n ? n : 1, sizeof(*s->aliases));
+	if (!s->aliases)
+		return -1;
+	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl) && k < n;
+	     it = cl_qmap_next(it)) {
+		const osm_alias_guid_t *a = (const osm_alias_guid_t *)it;
+		long i;
+
+		if (!a->p_base_port || !a->p_base_port->p_physp)
+			continue;
+		i = port_index(s, a->p_base_port->p_physp);
+		if (i < 0)
+			continue; /* not discovered in this sweep */
+		s->aliases[k].guid = cl_ntoh64(a->alias_guid);
+		s->aliases[k].port = s->fabric->ports[i];
+		k++;
+	}
+	s->n_aliases = k;
+	oq_alias_sort(s->aliases, k);
+	return 0;
+}
+
+static void unpack_slvl(const ib_slvl_table_t *t, uint8_t *out)
+{
+	uint8_t sl;
+
+	for (sl = 0; sl < 16; sl++)
+		out[sl] = ib_slvl_table_get(t, sl);
+}
+
+static int copy_sl2vl(struct oq_state *s)
+{
+	struct oq_fabric_tables *t = &s->sa_sl2vl;
+	size_t i;
+
+	t->ports = calloc(s->fabric->n_ports ? s->fabric->n_ports : 1,
+			  sizeof(*t->ports));
+	if (!t->ports)
+		return -1;
+	t->n = s->fabric->n_ports;
+	for (i = 0; i < t->n; i++) {
+		const struct oq_port *p = s->fabric->ports[i];
+		osm_physp_t *physp = p->user;
+		struct oq_port_tables *pt = &t->ports[i];
+		size_t n, in;
+
+		pt->port = p;
+		if (!physp)
+			continue;
+		n = cl_ptr_vector_get_size(&physp->slvl_by_port);
+		if (!n || n > OQ_MAX_SW_PORTS + 1)
+			continue;
+		pt->sl2vl = calloc(n, sizeof(*pt->sl2vl));
+		if (!pt->sl2vl)
+			return -1;
+		pt->n_sl2vl = (uint8_t)n;
+		pt->has_sl2vl = true;
+		for (in = 0; in < n; in++) {
+			const ib_slvl_table_t *st =
+				cl_ptr_vector_get(&physp->slvl_by_port, in);
+
+			if (st)
+				unpack_slvl(st, pt->sl2vl[in]);
+		}
+	}
+	return 0;
+}
+
+/* Answers OpenSM computes with options we do not model go to OpenSM. */
+static const char *unmodelled_option(const osm_subn_opt_t *o)
+{
+	if (o->enable_quirks)
+		return "enable_quirks";
+	if (o->use_original_extended_sa_rates_only)
+		return "use_original_extended_sa_rates_only";
+	return NULL;
+}
+
+int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
+{
+	osm_opensm_t *osm = q->osm;
+	const osm_subn_opt_t *o = &osm->subn.opt;
+	struct osm_routing_engine *re = osm->routing_engine_used;
+	struct oq_sa_view *v = &s->view;
+	const char *why;
+
+	if (copy_aliases(osm, s) || copy_sl2vl(s))
+		return -1;
+	v->fabric = s->fabric;
+	v->sl2vl = &s->sa_sl2vl;
+	v->policy = s->pol ? s->pol->p : NULL;
+	v->matcher = s->matcher;
+	v->parts = &s->parts;
+	v->aliases = s->aliases;
+	v->n_aliases = s->n_aliases;
+	v->subnet_prefix = cl_ntoh64(o->subnet_prefix);
+	v->subnet_timeout = o->subnet_timeout;
+	v->qos = o->qos;
+	v->allow_both_pkeys = o->allow_both_pkeys;
+	v->apply_path_bits = true;
+	v->lmc = o->lmc;
+	if (re && re->path_sl) {
+		v->path_sl = oq_sa_engine_path_sl;
+		v->path_sl_ctx = q;
+	}
+	why = unmodelled_option(o);
+	if (why) {
+		if (!q->sa_unmodelled_logged)
+			OQ_LOG(q, OSM_LOG_INFO,
+			       "opensm.conf %s is set: PathRecord and "
+			       "MultiPathRecord queries go to OpenSM's own "
+			       "SA (no per-pair policy, no audit)\n",
+			       why);
+		q->sa_unmodelled_logged = true;
+		return 0;
+	}
+	s->sa_ready = true;
+	return 0;
+}
+
+void oq_sa_state_free(struct oq_state *s)
+{
+	free(s->aliases);
+	s->aliases = NULL;
+	oq_fabric_tables_free(&s->sa_sl2vl);
+}
