@@ -86,6 +86,10 @@ struct oq_audit_record {
 	uint8_t g_rate;	    /* IB rate code (IBTA enum, 3=10 Gb/s ...) */
 	uint8_t g_pkt_life; /* IB packet lifetime code */
 	uint16_t g_pkey;
+	uint16_t g_slid, g_dlid; /* the pair's first record */
+	unsigned int g_records;	 /* records granted for this pair */
+	/* Why nothing was granted (when !granted), "" if unknown. */
+	char reason[OQ_AUDIT_LEVEL_LEN];
 
 	/* Model prediction for the granted path (has_prediction false when
 	 * the model could not say). */

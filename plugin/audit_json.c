@@ -259,12 +259,18 @@ size_t oq_audit_format(const struct oq_audit_record *r, char *buf, size_t len)
 			put_gbps(&b, rate);
 		else
 			puts_(&b, "null");
-		putf(&b, ",\"rate_code\":%u,\"packet_life\":%u,\"pkey\":%u}",
+		putf(&b, ",\"rate_code\":%u,\"packet_life\":%u,\"pkey\":%u",
 		     r->g_rate, r->g_pkt_life, r->g_pkey);
+		putf(&b, ",\"slid\":%u,\"dlid\":%u,\"records\":%u}", r->g_slid,
+		     r->g_dlid, r->g_records);
 	} else {
 		puts_(&b, ",\"granted\":null");
 	}
 	putf(&b, ",\"sa_status\":%u", r->sa_status);
+	if (!r->granted) {
+		puts_(&b, ",\"reason\":");
+		put_str_or_null(&b, r->reason, sizeof(r->reason));
+	}
 
 	if (r->granted && r->has_prediction) {
 		puts_(&b, ",\"predicted\":{\"gbps\":");

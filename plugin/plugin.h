@@ -71,6 +71,7 @@ struct oq_state {
 	size_t n_aliases;
 	struct oq_fabric_tables sa_sl2vl; /* OpenSM's cached SL2VL */
 	struct oq_sa_view view;
+	struct oq_pred_cache *pred; /* audit predictions (sa_predict.c) */
 };
 
 struct osmqos {
@@ -135,6 +136,18 @@ bool oq_hooks_policy_owns_sl2vl(struct osmqos *q);
 /* sa_state.c: the SA view of a state built for_sa (OpenSM's lock held). */
 int oq_sa_state_fill(struct osmqos *q, struct oq_state *s);
 void oq_sa_state_free(struct oq_state *s);
+
+/* sa_predict.c: per-state cache of egress-port predictions. */
+struct oq_pred_cache;
+struct oq_pred_cache *oq_pred_cache_new(size_t n_ports);
+void oq_pred_cache_free(struct oq_pred_cache *c);
+/* Guaranteed Gb/s of SL sl over the egress ports eg[0..n-1] (in[i]: the
+ * input port at eg[i]); the minimum and the hop that gives it.  0, or -1
+ * when the model cannot say. */
+int oq_pred_cache_path(struct oq_pred_cache *c,
+		       const struct oq_fabric_tables *tables,
+		       const struct oq_port *const *eg, const int *in,
+		       size_t n, uint8_t sl, double *gbps, size_t *bottleneck);
 
 /* sa_answer.c */
 bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *madw);

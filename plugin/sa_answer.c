@@ -23,7 +23,6 @@
 #include <opensm/osm_madw.h>
 #include <opensm/osm_sa.h>
 
-#include <osmqos/model.h>
 
 /* The routing engine's path_sl() reads the engine's own tables, which the
  * sweep rewrites under OpenSM's lock: consult it under the read lock. */
@@ -82,19 +81,17 @@ static void audit_port(struct oq_audit_port *ap, const struct oq_alias *al)
 }
 
 /* The model's guaranteed bandwidth of the granted SL along the path and
- * the hop that limits it. */
+ * the link that limits it (predictions cached per sweep state). */
 static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
 		    struct oq_audit_record *r)
 {
 	struct oq_path_opts po = {.subnet_timeout = s->view.subnet_timeout};
-	struct oq_path_hop hops[OQ_PATH_MAX_HOPS + 3];
 	const struct oq_port *eg[OQ_PATH_MAX_HOPS + 3];
-	struct oq_predict_opts o;
-	struct oq_port_pred scratch;
-	struct oq_path_pred pred;
+	int in[OQ_PATH_MAX_HOPS + 3];
 	struct oq_path path;
 	char a[80], b[80];
-	size_t n = 0, i;
+	size_t n = 0, i, bn = 0;
+	double gbps = 0;
 
 	if (!s->tables.ports ||
 	    oq_path_resolve(s->fabric, NULL, pp->src->port, pp->dlid, &po,
@@ -102,8 +99,7 @@ static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
 		return;
 	if (pp->src->port->node->type != OQ_NODE_SWITCH) {
 		eg[n] = pp->src->port;
-		hops[n].in_port = 0;
-		n++;
+		in[n++] = 0;
 	}
 	/* Links only: a switch's port 0 (a path to or from the switch
 	 * itself) is not arbitrated on any wire. */
@@ -111,23 +107,16 @@ static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
 		if (!path.hop[i].out->num)
 			continue;
 		eg[n] = path.hop[i].out;
-		hops[n].in_port = path.hop[i].in ? path.hop[i].in->num : 0;
-		n++;
+		in[n++] = path.hop[i].in ? path.hop[i].in->num : 0;
 	}
-	for (i = 0; i < n; i++) {
-		if (eg[i]->index >= s->tables.n)
-			return;
-		hops[i].t = &s->tables.ports[eg[i]->index];
-		hops[i].rate_gbps = -1.0;
-	}
-	memset(&o, 0, sizeof(o));
-	if (!n || oq_predict_path(hops, n, pp->sl, &o, &pred, &scratch))
+	if (!n || oq_pred_cache_path(s->pred, &s->tables, eg, in, n, pp->sl,
+				     &gbps, &bn))
 		return;
 	r->has_prediction = true;
-	r->predicted_gbps = pred.gbps;
-	oq_port_name(eg[pred.bottleneck], a, sizeof(a));
-	if (eg[pred.bottleneck]->peer)
-		oq_port_name(eg[pred.bottleneck]->peer, b, sizeof(b));
+	r->predicted_gbps = gbps;
+	oq_port_name(eg[bn], a, sizeof(a));
+	if (eg[bn]->peer)
+		oq_port_name(eg[bn]->peer, b, sizeof(b));
 	else
 		strcpy(b, "?");
 	snprintf(r->bottleneck, sizeof(r->bottleneck), "%s -> %s", a, b);
@@ -173,10 +162,13 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 		r.g_rate = pp->rate;
 		r.g_pkt_life = pp->pkt_life;
 		r.g_pkey = pp->pkey;
+		r.g_slid = pp->slid;
+		r.g_dlid = pp->dlid;
+		r.g_records = pp->records;
 		predict(s, pp, &r);
 	} else {
 		r.sa_status = OQ_SA_ST_NO_RECORDS;
-		snprintf(r.bottleneck, sizeof(r.bottleneck), "%s",
+		snprintf(r.reason, sizeof(r.reason), "%s",
 			 oq_pr_reason_name(pp->reason));
 	}
 	oq_audit_submit(a->q->audit, &r);

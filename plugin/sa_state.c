@@ -119,6 +119,9 @@ int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 
 	if (copy_aliases(osm, s) || copy_sl2vl(s))
 		return -1;
+	s->pred = oq_pred_cache_new(s->fabric->n_ports);
+	if (!s->pred)
+		return -1;
 	v->fabric = s->fabric;
 	v->sl2vl = &s->sa_sl2vl;
 	v->policy = s->pol ? s->pol->p : NULL;
@@ -153,6 +156,8 @@ int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 
 void oq_sa_state_free(struct oq_state *s)
 {
+	oq_pred_cache_free(s->pred);
+	s->pred = NULL;
 	free(s->aliases);
 	s->aliases = NULL;
 	oq_fabric_tables_free(&s->sa_sl2vl);

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# SA front, step 1 (docs/sa-front.md): the plugin takes over OpenSM's
-# PathRecord/MultiPathRecord registrations and passes every query through.
-# PathRecords for >= 10 LID pairs must be identical with the plugin on and
-# off, every query must have gone through the plugin, opensm must exit
+# SA front takeover (docs/sa-front.md): the plugin takes over OpenSM's
+# PathRecord/MultiPathRecord registrations and answers unicast queries
+# itself.  PathRecords for >= 10 LID pairs must be identical with the
+# plugin on and off, every query must have been answered by the plugin
+# (not passed to OpenSM's handler), opensm must exit
 # cleanly on SIGTERM (OpenSM unregisters our handler before unloading us),
 # and memcheck must find nothing in libosmqos while queries flow.
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -11,7 +12,7 @@ e2e_init sa-passthrough
 
 net=$top_srcdir/contrib/fabrics/fat-tree-16.net
 takeover="osmqos: SA PathRecord/MultiPathRecord handlers taken over"
-takeover="$takeover (pass-through)"
+takeover="$takeover (unicast answered under the policy)"
 
 # query_all OUT: saquery -p for every pair in $pairs, one block per pair.
 query_all() {
@@ -90,6 +91,9 @@ e2e_log "${counters#*osmqos: }"
 n=$(sed -n 's/.*SA front: PathRecord \([0-9]*\) queries.*/\1/p' <<<"$counters")
 [ -n "$n" ] && [ "$n" -ge "${#pairs[@]}" ] ||
 	e2e_fail "plugin counted ${n:-no} PathRecord queries, sent ${#pairs[@]}"
+a=$(sed -n 's/.*SA front: PathRecord [0-9]* queries (\([0-9]*\) answered.*/\1/p' <<<"$counters")
+[ -n "$a" ] && [ "$a" -ge "${#pairs[@]}" ] ||
+	e2e_fail "plugin answered ${a:-no} PathRecord queries itself, sent ${#pairs[@]}"
 # OpenSM unregistered ours at shutdown, so delete() must not restore.
 grep -q "given back to OpenSM" "$E2E_OSM_LOG" &&
 	e2e_fail "delete() re-registered a handler OpenSM had already removed"
