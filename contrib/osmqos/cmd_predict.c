@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "portfmt.h"
+#include "svg.h"
 
 #define CMD	  "predict"
 #define BAR_WIDTH 40
@@ -36,6 +37,7 @@ void oq_usage_predict(FILE *out)
 		"F]\n"
 		"                      [--partitions F] [--mtu BYTES] "
 		"[--json]\n"
+		"                      [--svg FILE]\n"
 		"       osmqos predict --fabric TOPO [--policy P] --path SRC "
 		"DST --sl N\n\n"
 		"Predicted per-SL bandwidth of every linked port (or one) from "
@@ -62,7 +64,10 @@ void oq_usage_predict(FILE *out)
 		"                   route (end ports, same forms as "
 		"--port)\n"
 		"  --json           one JSON object (key `ports`, or "
-		"`path`)\n");
+		"`path`)\n"
+		"  --svg FILE       also draw the ports as stacked per-SL "
+		"bars (Gb/s)\n"
+		"                   into FILE, one bar per port\n");
 }
 
 struct ctx {
@@ -218,6 +223,49 @@ static int predict_ports(struct ctx *c, const struct oq_port *only,
 			bad);
 		return OQ_EXIT_USAGE;
 	}
+	return OQ_EXIT_OK;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* --svg FILE: the same ports and scenario as the text, as bars. */
+static int predict_svg(struct ctx *c, const struct oq_port *only,
+		       const struct oq_predict_opts *o, const char *file,
+		       const char *policy, const char *fabric)
+{
+	char title[512];
+	FILE *f = fopen(file, "w");
+	int n;
+
+	if (!f)
+		return oq_usage_error(CMD,
+				      "--svg: cannot write '%s'; check the "
+				      "directory exists and is writable",
+				      file);
+	snprintf(title, sizeof(title), "osmqos predict: %s on %s, %s",
+		 policy ? base_name(policy) : "OpenSM templates",
+		 base_name(fabric),
+		 o->active_sls ? "--active SLs backlogged"
+			       : "all SLs backlogged");
+	n = oq_svg_predict_bars(f, title, c->in.fabric, &c->tables, only, o);
+	if (fclose(f) || n <= 0) {
+		remove(file); /* no half-drawn picture */
+		if (!n)
+			return oq_usage_error(CMD,
+					      "--svg: no linked port to draw; "
+					      "check the topology's links");
+		fprintf(stderr,
+			"osmqos predict: error writing '%s'; check free "
+			"space\n",
+			file);
+		return OQ_EXIT_USAGE;
+	}
+	fprintf(stderr, "wrote %s: %d port bar(s)\n", file, n);
 	return OQ_EXIT_OK;
 }
 
@@ -419,11 +467,13 @@ int oq_cmd_predict(int argc, char **argv)
 		{"path", required_argument, NULL, 'T'},
 		{"sl", required_argument, NULL, 's'},
 		{"json", no_argument, NULL, 'j'},
+		{"svg", required_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	const char *policy = NULL, *fabric = NULL, *port = NULL;
 	const char *conf = NULL, *parts = NULL, *psrc = NULL, *pdst = NULL;
+	const char *svg = NULL;
 	struct oq_predict_opts o;
 	unsigned long long v;
 	struct ctx c;
@@ -508,6 +558,9 @@ int oq_cmd_predict(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'g':
+			svg = optarg;
+			break;
 		case 'h':
 			oq_usage_predict(stdout);
 			return OQ_EXIT_OK;
@@ -527,6 +580,9 @@ int oq_cmd_predict(int argc, char **argv)
 	if (psrc && port)
 		return oq_usage_error(CMD, "--port and --path exclude each "
 					   "other; pick one");
+	if (psrc && svg)
+		return oq_usage_error(CMD, "--svg draws per-port bars; drop "
+					   "--path (or --svg)");
 
 	memset(&c, 0, sizeof(c));
 	rc = load(&c, policy, fabric, conf, parts);
@@ -548,6 +604,9 @@ int oq_cmd_predict(int argc, char **argv)
 			}
 			if (rc == OQ_EXIT_OK)
 				rc = predict_ports(&c, only, &o, json);
+			if (rc == OQ_EXIT_OK && svg)
+				rc = predict_svg(&c, only, &o, svg, policy,
+						 fabric);
 		}
 	}
 	ctx_free(&c);

@@ -16,8 +16,7 @@
 #define MT 40.0
 #define MB 60.0
 
-/* A tick step of 1, 2 or 5 times a power of ten giving about n ticks. */
-static double nice_step(double span, int n)
+double oq_svg_nice_step(double span, int n)
 {
 	double raw = span / n, p, f;
 
@@ -28,7 +27,7 @@ static double nice_step(double span, int n)
 	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
 }
 
-static void xml_text(FILE *out, const char *s)
+void oq_svg_text(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
 		switch (*s) {
@@ -71,7 +70,7 @@ int oq_svg_line_chart(FILE *out, const struct oq_svg_chart *c)
 		return -1;
 	if (x1 == x0)
 		x1 = x0 + 1;
-	step = nice_step(y1 - y0, 8);
+	step = oq_svg_nice_step(y1 - y0, 8);
 	y1 = ceil(y1 * 1.04 / step) * step; /* headroom above the top */
 	if (y1 == y0)
 		y1 = y0 + 1;
@@ -88,7 +87,7 @@ int oq_svg_line_chart(FILE *out, const struct oq_svg_chart *c)
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
 		W, H, W, H);
 	fprintf(out, "<text x=\"%.1f\" y=\"24\" font-size=\"15\">", ML);
-	xml_text(out, c->title);
+	oq_svg_text(out, c->title);
 	fputs("</text>\n", out);
 	/* Grid and y ticks. */
 	for (t = y0; t <= y1 + step / 2; t += step) {
@@ -99,7 +98,7 @@ int oq_svg_line_chart(FILE *out, const struct oq_svg_chart *c)
 			"</text>\n",
 			ML, PY(t), W - MR, PY(t), ML - 6, PY(t) + 4, t);
 	}
-	step = nice_step(x1 - x0, 10);
+	step = oq_svg_nice_step(x1 - x0, 10);
 	for (t = ceil(x0 / step) * step; t <= x1 + 1e-9; t += step)
 		fprintf(out,
 			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
@@ -113,12 +112,12 @@ int oq_svg_line_chart(FILE *out, const struct oq_svg_chart *c)
 		ML, MT, W - ML - MR, H - MT - MB);
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
 		ML + (W - ML - MR) / 2, H - 18);
-	xml_text(out, c->x_label);
+	oq_svg_text(out, c->x_label);
 	fprintf(out,
 		"</text>\n<text transform=\"translate(18 %.1f) rotate(-90)\" "
 		"text-anchor=\"middle\">",
 		MT + (H - MT - MB) / 2);
-	xml_text(out, c->y_label);
+	oq_svg_text(out, c->y_label);
 	fputs("</text>\n", out);
 
 	for (k = 0; k < c->n_series; k++) {
@@ -141,7 +140,7 @@ int oq_svg_line_chart(FILE *out, const struct oq_svg_chart *c)
 			W - MR + 12, MT + 14 + 18.0 * k, W - MR + 36,
 			MT + 14 + 18.0 * k, col, W - MR + 42,
 			MT + 18 + 18.0 * k);
-		xml_text(out, s->label);
+		oq_svg_text(out, s->label);
 		fputs("</text>\n", out);
 	}
 	fputs("</svg>\n", out);
