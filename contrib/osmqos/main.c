@@ -23,6 +23,8 @@ static const struct oq_cmd cmds[] = {
 	{"model", "the raw VL arbiter of one port", oq_cmd_model,
 	 oq_usage_model},
 	{"query", "live SA path query (PR/MPR)", oq_cmd_query, oq_usage_query},
+	{"audit", "live drift audit: tables and SA answers vs the policy",
+	 oq_cmd_audit, oq_usage_audit},
 };
 #define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Directed-route SMP codec.  Offsets follow IBA 1.2.1 section 14.2.1.2
+ * (the same layout as OpenSM's ib_smp_t): common MAD header, then DrSLID/
+ * DrDLID, the 64-byte attribute at offset 64, InitialPath at 128 and
+ * ReturnPath at 192.  Everything on the wire is big endian.  No I/O here.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "smp_transport.h"
+
+#define MAD_BASE_VERSION  0
+#define MAD_CLASS	  1
+#define MAD_CLASS_VERSION 2
+#define MAD_METHOD	  3
+#define MAD_STATUS	  4 /* D bit (direction) + 15-bit status */
+#define SMP_HOP_PTR	  6
+#define SMP_HOP_CNT	  7
+#define MAD_TID		  8
+#define MAD_ATTR_ID	  16
+#define MAD_ATTR_MOD	  20
+#define SMP_DR_SLID	  32
+#define SMP_DR_DLID	  34
+#define SMP_INITIAL_PATH  128
+
+#define PERMISSIVE_LID 0xffff
+
+static void put16(uint8_t *b, uint16_t v)
+{
+	b[0] = (uint8_t)(v >> 8);
+	b[1] = (uint8_t)v;
+}
+
+static void put32(uint8_t *b, uint32_t v)
+{
+	put16(b, (uint16_t)(v >> 16));
+	put16(b + 2, (uint16_t)v);
+}
+
+static uint16_t get16(const uint8_t *b)
+{
+	return (uint16_t)(b[0] << 8 | b[1]);
+}
+
+static uint32_t get32(const uint8_t *b)
+{
+	return (uint32_t)get16(b) << 16 | get16(b + 2);
+}
+
+void oq_smp_encode(uint8_t *mad, uint8_t method, uint64_t tid,
+		   const struct oq_dr_path *path, uint16_t attr, uint32_t mod,
+		   const uint8_t *data)
+{
+	unsigned int i, cnt = path->cnt;
+
+	if (cnt > OQ_SMP_MAX_HOPS)
+		cnt = OQ_SMP_MAX_HOPS;
+	memset(mad, 0, OQ_SMP_MAD_SIZE);
+	mad[MAD_BASE_VERSION] = 1;
+	mad[MAD_CLASS] = OQ_SMP_CLASS_DR;
+	mad[MAD_CLASS_VERSION] = OQ_SMP_CLASS_VERSION;
+	mad[MAD_METHOD] = method;
+	mad[SMP_HOP_PTR] = 0;
+	mad[SMP_HOP_CNT] = (uint8_t)cnt;
+	put32(mad + MAD_TID, (uint32_t)(tid >> 32));
+	put32(mad + MAD_TID + 4, (uint32_t)tid);
+	put16(mad + MAD_ATTR_ID, attr);
+	put32(mad + MAD_ATTR_MOD, mod);
+	/* Directed route from here to the end: both LIDs permissive. */
+	put16(mad + SMP_DR_SLID, PERMISSIVE_LID);
+	put16(mad + SMP_DR_DLID, PERMISSIVE_LID);
+	if (data)
+		memcpy(mad + OQ_SMP_DATA_OFF, data, OQ_SMP_DATA_SIZE);
+	for (i = 1; i <= cnt; i++)
+		mad[SMP_INITIAL_PATH + i] = path->p[i];
+}
+
+int oq_smp_decode(const uint8_t *mad, size_t len, struct oq_smp_resp *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (len < OQ_SMP_DATA_OFF + OQ_SMP_DATA_SIZE)
+		return -1;
+	if (mad[MAD_BASE_VERSION] != 1 || mad[MAD_CLASS] != OQ_SMP_CLASS_DR ||
+	    mad[MAD_CLASS_VERSION] != OQ_SMP_CLASS_VERSION ||
+	    !(mad[MAD_METHOD] & 0x80))
+		return -1;
+	out->method = mad[MAD_METHOD];
+	out->status = get16(mad + MAD_STATUS) & 0x7fff;
+	out->tid =
+		(uint64_t)get32(mad + MAD_TID) << 32 | get32(mad + MAD_TID + 4);
+	out->attr_id = get16(mad + MAD_ATTR_ID);
+	out->attr_mod = get32(mad + MAD_ATTR_MOD);
+	memcpy(out->data, mad + OQ_SMP_DATA_OFF, OQ_SMP_DATA_SIZE);
+	return 0;
+}
+
+int oq_dr_path_parse(const char *s, struct oq_dr_path *path)
+{
+	const char *q = s;
+	unsigned int n = 0;
+
+	memset(path, 0, sizeof(*path));
+	if (!s || !*s)
+		return -1;
+	for (;;) {
+		char *end;
+		unsigned long v;
+
+		if (*q < '0' || *q > '9')
+			return -1;
+		errno = 0;
+		v = strtoul(q, &end, 10);
+		if (errno || v > 255)
+			return -1;
+		/* The first element is the local port's slot: must be 0. */
+		if (n == 0) {
+			if (v != 0)
+				return -1;
+		} else {
+			if (n > OQ_SMP_MAX_HOPS || v == 0)
+				return -1;
+			path->p[n] = (uint8_t)v;
+		}
+		n++;
+		if (!*end)
+			break;
+		if (*end != ',')
+			return -1;
+		q = end + 1;
+	}
+	path->cnt = (uint8_t)(n - 1);
+	return 0;
+}
+
+void oq_dr_path_format(const struct oq_dr_path *path, char *buf, size_t len)
+{
+	size_t used;
+	unsigned int i;
+
+	if (!len)
+		return;
+	snprintf(buf, len, "0");
+	for (i = 1; i <= path->cnt && i <= OQ_SMP_MAX_HOPS; i++) {
+		used = strlen(buf);
+		if (used + 1 >= len)
+			break;
+		snprintf(buf + used, len - used, ",%u", path->p[i]);
+	}
+}
+
+int oq_dr_path_extend(const struct oq_dr_path *path, uint8_t port,
+		      struct oq_dr_path *out)
+{
+	if (path->cnt >= OQ_SMP_MAX_HOPS)
+		return -1;
+	if (out != path)
+		*out = *path;
+	out->cnt++;
+	out->p[out->cnt] = port;
+	return 0;
+}
