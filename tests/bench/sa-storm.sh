@@ -1,0 +1,203 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# SA storm benchmark (issue 8, "Performance"): what one SA query costs
+# opensm, in CPU, with and without the plugin.  On fat-tree-16.net under
+# ibsim, for each rule count R (STORM_RULES, default "20 1000 10000") a
+# policy in OpenSM's grammar with R match rules (gen-rules-policy.sh; the
+# storm's Service-ID matches the last rule, so OpenSM's linear scan walks
+# all of them) is loaded by
+#   stock   opensm, qos TRUE, qos_policy_file, no plugin;
+#   plugin  the same with event_plugin_name osmqos (the plugin reads the
+#           same qos_policy_file, as tests/e2e/program.sh does);
+#   floor   the same number of ClassPortInfo Gets against the stock run:
+#           the SA transport's cost with no path work at all.
+# Each storm is STORM_QUERIES (default 50000) Gets from one tests/bench/
+# sa_storm process, STORM_WINDOW (16) outstanding, PathRecord by LID over
+# the 12 ordered pairs of 4 CAs on 4 leaves, with the Service-ID.  The
+# opensm process CPU (utime + stime from /proc/PID/stat) is read right
+# before and after the storm, after the subnet is up and opensm idle
+# (sweep_interval 0: no sweep during a storm), and after a warm-up of
+# the same kind (not counted).  Each mode runs STORM_REPEAT (default 3)
+# storms on the same opensm; the table shows the median and the range
+# (sa-storm-table.awk).  Figures go to stdout and to STORM_OUT (default
+# tests/bench/sa-storm.txt in the build tree).  STORM_PLUGIN_OPTIONS, if
+# set, is the plugin run's event_plugin_options (e.g. an audit= path).
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init sa-storm
+
+storm=$top_builddir/tests/bench/sa_storm
+gen=$top_srcdir/tests/bench/gen-rules-policy.sh
+[ -x "$storm" ] ||
+	e2e_fail "no $storm: run 'make bench-sa' (it builds it) from the build tree"
+command -v ibnetdiscover >/dev/null ||
+	e2e_skip "ibnetdiscover not installed (apt-get install infiniband-diags)"
+
+queries=${STORM_QUERIES:-50000}
+rules_list=${STORM_RULES:-20 1000 10000}
+window=${STORM_WINDOW:-16}
+repeat=${STORM_REPEAT:-3}
+out=${STORM_OUT:-$top_builddir/tests/bench/sa-storm.txt}
+[[ $queries =~ ^[1-9][0-9]*$ ]] || e2e_fail "STORM_QUERIES must be a positive number"
+[[ $repeat =~ ^[1-9][0-9]?$ ]] || e2e_fail "STORM_REPEAT must be 1..99"
+warmup=$((queries / 10 < 1000 ? queries / 10 + 1 : 1000))
+hit_sid=0x1000000000000001
+tck=$(getconf CLK_TCK)
+net=$top_srcdir/contrib/fabrics/fat-tree-16.net
+cas=("stor1 HCA-1" "cn04 HCA-1" "cn08 HCA-1" "cn12 HCA-1")
+
+# cpu_ticks PID: utime + stime of the whole process (all threads, live and
+# exited), in clock ticks.  Fields counted after the ")" closing comm.
+cpu_ticks() {
+	local s
+	s=$(<"/proc/$1/stat") || e2e_fail "process $1 is gone"
+	s=${s##*) }
+	awk '{ print $12 + $13 }' <<<"$s"
+}
+
+# cpu_ns PID: on-CPU nanoseconds of the threads alive now (schedstat):
+# a finer cross-check of cpu_ticks; opensm's threads live as long as it.
+cpu_ns() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null |
+		awk '{ t += $1 } END { printf "%.0f\n", t }'
+}
+
+# settle: SUBNET UP is logged before the last post-sweep work is done;
+# wait (at most 30 s) until opensm uses at most 1 tick over a second.
+settle() {
+	local a b i
+	a=$(cpu_ticks "$E2E_OPENSM_PID")
+	for ((i = 0; i < 30; i++)); do
+		sleep 1
+		b=$(cpu_ticks "$E2E_OPENSM_PID")
+		[ $((b - a)) -le 1 ] && return 0
+		a=$b
+	done
+	e2e_log "note: opensm still busy ($((b - a)) ticks/s) after 30 s"
+}
+
+# start_sm MODE POLICY RULES: opensm on the running ibsim, checked: the
+# policy loaded by OpenSM (and by the plugin in plugin mode), no error
+# about either, the plugin loaded exactly when wanted.
+start_sm() {
+	local mode=$1 pol=$2 rules=$3 extra=() bad
+	[ "$mode" = stock ] && extra=("event_plugin_name=(null)")
+	[ "$mode" = plugin ] && [ -n "${STORM_PLUGIN_OPTIONS:-}" ] &&
+		extra=("event_plugin_options=$STORM_PLUGIN_OPTIONS")
+	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "${extra[@]}"
+	[ "$(cat "/proc/$E2E_OPENSM_PID/comm")" = opensm ] ||
+		e2e_fail "pid $E2E_OPENSM_PID is not opensm"
+	# OpenSM's errors say ERR; the plugin's are logged at level 0x01.
+	bad=$(grep -E 'ERR|Error| 0x01 -> ' "$E2E_OSM_LOG" |
+		grep -iE 'qos|policy|plugin|osmqos|yyerror|parse')
+	[ -z "$bad" ] || e2e_fail "$mode/$rules: opensm logged: $(head -n 5 <<<"$bad")"
+	grep -q 'osm_qos_parse_policy_file: Loading QoS policy file' "$E2E_OSM_LOG" ||
+		e2e_fail "$mode/$rules: opensm did not load the QoS policy file"
+	if grep -q 'osmqos_create: osmqos .* loaded' "$E2E_OSM_LOG"; then
+		[ "$mode" = plugin ] || e2e_fail "stock/$rules: the plugin loaded"
+		grep -q "osmqos: policy .* loaded: .* $rules rules" "$E2E_OSM_LOG" ||
+			e2e_fail "plugin/$rules: the plugin did not load the $rules-rule policy"
+	else
+		[ "$mode" = stock ] || e2e_fail "plugin/$rules: the plugin did not load"
+	fi
+	settle
+}
+
+stop_sm() {
+	e2e_stop_opensm
+	mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-$1.log"
+}
+
+# steal: CPU time the hypervisor gave to others (all CPUs, ticks); on a
+# shared VM it says how much to trust a run.
+steal() {
+	awk '/^cpu / { print $9; exit }' /proc/stat
+}
+
+# storm RULES MODE ARGS...: a warm-up (not counted), then $repeat
+# measured storms, one result line each in $raw.  ARGS are sa_storm's
+# (--pr ... or --cpi).
+storm() {
+	local rules=$1 mode=$2 line osm0 osm1 sim0 sim1 ns0 ns1 st0 st1 rep
+	shift 2
+	# umad2sim makes a ./sys-PID tree: keep it in the run's directory.
+	(cd "$E2E_DIR" && e2e_sim "$storm" --count "$warmup" \
+		--window "$window" "$@" >/dev/null 2>"$E2E_DIR/storm.err") ||
+		e2e_fail "$mode/$rules warm-up failed: $(tail -n 3 "$E2E_DIR/storm.err")"
+	for ((rep = 1; rep <= repeat; rep++)); do
+		st0=$(steal)
+		ns0=$(cpu_ns "$E2E_OPENSM_PID")
+		osm0=$(cpu_ticks "$E2E_OPENSM_PID")
+		sim0=$(cpu_ticks "$E2E_IBSIM_PID")
+		line=$(cd "$E2E_DIR" && e2e_sim "$storm" --count "$queries" \
+			--window "$window" "$@" 2>"$E2E_DIR/storm.err") ||
+			e2e_fail "$mode/$rules storm: not every query was answered: $line $(tail -n 3 "$E2E_DIR/storm.err")"
+		osm1=$(cpu_ticks "$E2E_OPENSM_PID")
+		ns1=$(cpu_ns "$E2E_OPENSM_PID")
+		sim1=$(cpu_ticks "$E2E_IBSIM_PID")
+		st1=$(steal)
+		[[ $line == *" status_nonzero=0 "* ]] ||
+			e2e_fail "$mode/$rules storm: error statuses, so it did not measure answers: $line"
+		printf 'rules=%s kind=%s rep=%s opensm_ticks=%s opensm_ns=%s ibsim_ticks=%s steal_ticks=%s clk_tck=%s %s\n' \
+			"$rules" "$mode" "$rep" $((osm1 - osm0)) $((ns1 - ns0)) \
+			$((sim1 - sim0)) $((st1 - st0)) "$tck" "$line" >>"$raw"
+		e2e_log "$mode/$rules #$rep: opensm $((osm1 - osm0)) ticks; $line"
+	done
+}
+
+raw=$E2E_DIR/raw.txt
+: >"$raw"
+e2e_start_ibsim "$net"
+t0=$SECONDS
+pairs=
+for r in $rules_list; do
+	[[ $r =~ ^[1-9][0-9]*$ ]] || e2e_fail "STORM_RULES: '$r' is not a rule count"
+	pol=$E2E_DIR/policy-$r.conf
+	bash "$gen" "$r" "$hit_sid" >"$pol" || e2e_fail "policy generation failed"
+
+	start_sm stock "$pol" "$r"
+	if [ -z "$pairs" ]; then
+		# LIDs come from this first opensm; the guid2lid cache in
+		# OSM_CACHE_DIR keeps them across the restarts.
+		lids=()
+		for d in "${cas[@]}"; do
+			l=$(e2e_lid "$d")
+			[ -n "$l" ] || e2e_fail "no LID for $d"
+			lids+=("$l")
+		done
+		for s in "${lids[@]}"; do
+			for d in "${lids[@]}"; do
+				[ "$s" != "$d" ] && pairs+=${pairs:+,}$s:$d
+			done
+		done
+		e2e_log "PathRecord pairs (SLID:DLID): $pairs"
+	fi
+	storm "$r" floor --cpi
+	storm "$r" stock --pr "$pairs" --sid "$hit_sid"
+	stop_sm "stock-$r"
+
+	start_sm plugin "$pol" "$r"
+	storm "$r" plugin --pr "$pairs" --sid "$hit_sid"
+	stop_sm "plugin-$r"
+	# What the plugin says it did with the queries (at unload).
+	c=$(grep -o 'SA front: PathRecord [0-9]* queries ([^)]*)' \
+		"$E2E_DIR/opensm-plugin-$r.log" | tail -n 1)
+	[ -z "$c" ] || printf 'rules=%s plugin_counters="%s"\n' "$r" "$c" >>"$raw"
+done
+e2e_stop_ibsim
+
+# The table: CPU per query and its ratio to the floor at the same R.
+{
+	printf '# SA storm: %s queries per storm, %s storm(s) per mode, window %s, fat-tree-16 on ibsim, %s\n' \
+		"$queries" "$repeat" "$window" "$(date -u '+%F %T UTC')"
+	printf '# opensm %s, %s cores, load %s\n' \
+		"$("$OQ_OPENSM" --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)" \
+		"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
+	awk -f "$top_srcdir/tests/bench/sa-storm-table.awk" "$raw"
+	printf '# raw client lines:\n'
+	sed 's/^/# /' "$raw"
+} >"$E2E_DIR/table.txt"
+mkdir -p "$(dirname "$out")"
+cp "$E2E_DIR/table.txt" "$out" || e2e_fail "cannot write $out"
+cat "$E2E_DIR/table.txt"
+e2e_log "figures written to $out ($((SECONDS - t0)) s)"
+e2e_pass
