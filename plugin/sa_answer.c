@@ -70,6 +70,39 @@ static int add_record(void *ctx, const uint8_t *rec)
 	return 0;
 }
 
+/* Bounded copy, NUL-terminated; cheaper than snprintf("%s") on the SA
+ * thread, which fills one audit record per pair. */
+static size_t copy_str(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return n;
+}
+
+/* "Node/P<n>" at dst; returns the length written. */
+static size_t port_name(char *dst, size_t size, const struct oq_port *p)
+{
+	size_t n = copy_str(dst, size, p->node->desc);
+	char num[6];
+	size_t k = 0;
+	unsigned int v = p->num;
+
+	do {
+		num[sizeof(num) - ++k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (n + 2 + k >= size)
+		return n;
+	dst[n++] = '/';
+	dst[n++] = 'P';
+	memcpy(dst + n, num + sizeof(num) - k, k);
+	n += k;
+	dst[n] = '\0';
+	return n;
+}
+
 static void audit_port(struct oq_audit_port *ap, const struct oq_alias *al)
 {
 	const struct oq_port *p = al->port;
@@ -89,8 +122,7 @@ static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
 	const struct oq_port *eg[OQ_PATH_MAX_HOPS + 3];
 	int in[OQ_PATH_MAX_HOPS + 3];
 	struct oq_path path;
-	char a[80], b[80];
-	size_t n = 0, i, bn = 0;
+	size_t n = 0, i, bn = 0, k;
 	double gbps = 0;
 
 	if (!s->tables.ports ||
@@ -114,12 +146,15 @@ static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
 		return;
 	r->has_prediction = true;
 	r->predicted_gbps = gbps;
-	oq_port_name(eg[bn], a, sizeof(a));
+	/* "from/Pn -> to/Pm": the link that limits the path. */
+	k = port_name(r->bottleneck, sizeof(r->bottleneck) - 5, eg[bn]);
+	memcpy(r->bottleneck + k, " -> ", 5);
+	k += 4;
 	if (eg[bn]->peer)
-		oq_port_name(eg[bn]->peer, b, sizeof(b));
+		port_name(r->bottleneck + k, sizeof(r->bottleneck) - k,
+			  eg[bn]->peer);
 	else
-		strcpy(b, "?");
-	snprintf(r->bottleneck, sizeof(r->bottleneck), "%s -> %s", a, b);
+		copy_str(r->bottleneck + k, sizeof(r->bottleneck) - k, "?");
 }
 
 static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
@@ -150,10 +185,10 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	r.rule = pp->d.rule;
 	if (pol && pp->d.rule >= 0 && (size_t)pp->d.rule < pol->n_rules &&
 	    pol->rules[pp->d.rule].use)
-		snprintf(r.use, sizeof(r.use), "%s",
-			 pol->rules[pp->d.rule].use);
-	if (pol && pp->d.level >= 0 && (size_t)pp->d.level < pol->n_levels)
-		snprintf(r.level, sizeof(r.level), "%s",
+		copy_str(r.use, sizeof(r.use), pol->rules[pp->d.rule].use);
+	if (pol && pp->d.level >= 0 && (size_t)pp->d.level < pol->n_levels &&
+	    pol->levels[pp->d.level].name)
+		copy_str(r.level, sizeof(r.level),
 			 pol->levels[pp->d.level].name);
 	if (pp->records) {
 		r.granted = true;
@@ -168,7 +203,7 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 		predict(s, pp, &r);
 	} else {
 		r.sa_status = OQ_SA_ST_NO_RECORDS;
-		snprintf(r.reason, sizeof(r.reason), "%s",
+		copy_str(r.reason, sizeof(r.reason),
 			 oq_pr_reason_name(pp->reason));
 	}
 	oq_audit_submit(a->q->audit, &r);

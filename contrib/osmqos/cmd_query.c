@@ -68,6 +68,12 @@ void oq_usage_query(FILE *out)
 		"                        and --dgids (at most 11 GIDs in "
 		"all), no LIDs\n"
 		"  --independence N      MPR IndependenceSelector\n"
+		"Testing an SA's error handling (sent as given):\n"
+		"  --comp-mask N         this component mask instead of the "
+		"options' bits\n"
+		"  --method N            this SA method (e.g. 0x02 Set)\n"
+		"  --gid-counts S,D      MPR: these SGIDCount/DGIDCount "
+		"bytes\n"
 		"Transport:\n"
 		"  --ca NAME, --port N   local port (default: the first "
 		"active one)\n"
@@ -220,6 +226,9 @@ enum {
 	O_POLICY,
 	O_FABRIC,
 	O_PARTS,
+	O_RAW_CM,
+	O_RAW_METHOD,
+	O_RAW_COUNTS,
 };
 
 static const struct option longopts[] = {
@@ -259,6 +268,9 @@ static const struct option longopts[] = {
 	{"policy", required_argument, NULL, O_POLICY},
 	{"fabric", required_argument, NULL, O_FABRIC},
 	{"partitions", required_argument, NULL, O_PARTS},
+	{"comp-mask", required_argument, NULL, O_RAW_CM},
+	{"method", required_argument, NULL, O_RAW_METHOD},
+	{"gid-counts", required_argument, NULL, O_RAW_COUNTS},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -413,6 +425,34 @@ static int parse_one(int c, const char *arg, struct query_opts *o)
 	case O_PARTS:
 		o->partitions = arg;
 		return 0;
+	case O_RAW_CM:
+		if (number("--comp-mask", arg, UINT64_MAX, &v))
+			return OQ_EXIT_USAGE;
+		r->raw_comp_mask = true;
+		r->comp_mask = v;
+		return 0;
+	case O_RAW_METHOD:
+		if (number("--method", arg, 0x7f, &v))
+			return OQ_EXIT_USAGE;
+		r->raw_method = true;
+		r->method = (uint8_t)v;
+		return 0;
+	case O_RAW_COUNTS: {
+		unsigned int a, b;
+		char tail;
+
+		if (sscanf(arg, "%u,%u%c", &a, &b, &tail) != 2 || a > 255 ||
+		    b > 255)
+			return oq_usage_error("query",
+					      "--gid-counts '%s': give "
+					      "SGIDCOUNT,DGIDCOUNT (0..255 "
+					      "each)",
+					      arg);
+		r->raw_counts = true;
+		r->raw_sgid_count = (uint8_t)a;
+		r->raw_dgid_count = (uint8_t)b;
+		return 0;
+	}
 	}
 	return OQ_EXIT_USAGE;
 }

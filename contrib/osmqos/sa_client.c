@@ -213,8 +213,8 @@ static void mpr_encode(const struct oq_sa_req *r, uint8_t *d)
 	/* ServiceID is split: its top byte, then the low 56 bits. */
 	d[MPR_SID_MSB] = (uint8_t)(pr->service_id >> 56);
 	d[MPR_INDEPENDENCE] = r->independence;
-	d[MPR_SGID_COUNT] = r->sgid_count;
-	d[MPR_DGID_COUNT] = r->dgid_count;
+	d[MPR_SGID_COUNT] = r->raw_counts ? r->raw_sgid_count : r->sgid_count;
+	d[MPR_DGID_COUNT] = r->raw_counts ? r->raw_dgid_count : r->dgid_count;
 	put32(d + MPR_SID_LSB, (uint32_t)(pr->service_id >> 24));
 	put16(d + MPR_SID_LSB + 4, (uint16_t)(pr->service_id >> 8));
 	d[MPR_SID_LSB + 6] = (uint8_t)pr->service_id;
@@ -230,19 +230,21 @@ int oq_sa_encode(const struct oq_sa_req *r, uint8_t *mad)
 	cm = oq_sa_comp_mask(r, &ok);
 	if (!ok)
 		return OQ_SA_EINVAL;
+	if (r->raw_comp_mask)
+		cm = r->comp_mask;
 	if (r->mpr) {
 		if (!r->sgid_count || !r->dgid_count ||
 		    r->sgid_count + r->dgid_count > OQ_SA_MPR_MAX_GIDS)
 			return OQ_SA_EINVAL;
 		if (!method)
 			method = OQ_SA_METHOD_GET_MULTI;
-		if (method != OQ_SA_METHOD_GET_MULTI)
+		if (method != OQ_SA_METHOD_GET_MULTI && !r->raw_method)
 			return OQ_SA_EINVAL;
 	} else {
 		if (!method)
 			method = OQ_SA_METHOD_GET_TABLE;
 		if (method != OQ_SA_METHOD_GET &&
-		    method != OQ_SA_METHOD_GET_TABLE)
+		    method != OQ_SA_METHOD_GET_TABLE && !r->raw_method)
 			return OQ_SA_EINVAL;
 	}
 	memset(mad, 0, OQ_SA_MAD_SIZE);

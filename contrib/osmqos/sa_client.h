@@ -139,6 +139,11 @@ struct oq_sa_req {
 	uint8_t independence;  /* MPR: IndependenceSelector */
 	uint8_t sgid_count, dgid_count; /* MPR: sgids, then dgids */
 	uint8_t gids[OQ_SA_MPR_MAX_GIDS][16];
+	/* Testing an SA's error handling: send these exactly instead of
+	 * what the fields imply (--comp-mask, --method, --gid-counts). */
+	bool raw_comp_mask, raw_method, raw_counts;
+	uint64_t comp_mask;
+	uint8_t raw_sgid_count, raw_dgid_count;
 };
 
 /* A decoded response. */

@@ -191,4 +191,53 @@ variants | awk -v mode="$mode" -v portsf="${TMPDIR:-/tmp}/sa-corpus.$$" '
 					emit(form, (NR * 3 + form * 5 + k * 7) % np, opts)
 			}
 		}
+	}
+	# Fixed extras on the first CAs: malformed requests (each must get
+	# the status OpenSM gives), delegated ones (multicast, off subnet) and
+	# MultiPathRecord APM (2x2, NumbPath 2) and GID-list cases.
+	END {
+		if (nca < 4)
+			exit
+		a = ca[0]; b = ca[1]
+		A = gid(cag[0]); B = gid(cag[1]); C = gid(cag[2]); D = gid(cag[3])
+		t = "--slid " a " --dlid " b
+		print t " --comp-mask 0x31"
+		print t " --comp-mask 0x32"
+		# Wildcards, as Get (one record: the first in OpenSM order).
+		print t " --get --comp-mask 0x0"
+		print t " --get --comp-mask 0x20"
+		print t " --get --comp-mask 0x10"
+		print t " --mtu =7"
+		print t " --mtu 7"
+		print t " --mtu <1"
+		print t " --rate =1"
+		print t " --rate =23"
+		print t " --rate <2"
+		print t " --pkt-life <1"
+		print t " --method 0x02"
+		print t " --method 0x14"
+		print "--slid " a " --dlid 60000"
+		print "--sgid fe80::dead:beef --dgid " B
+		print "--sgid " A " --slid " b " --dgid " B
+		print "--sgid " A " --dgid " B " --dlid " a
+		print "--sgid fec0::" substr(A, 7) " --dgid " B
+		print "--slid " a " --dgid ff12:401b::1"
+		print "--slid " a " --dgid fec0::" substr(B, 7)
+		m = "--mpr --sgids " A " --dgids " B
+		print m " --comp-mask 0x80000"
+		print m " --comp-mask 0x100000"
+		print m " --gid-counts 200,200"
+		print m " --gid-counts 1,0"
+		print m " --gid-counts 0,1"
+		print m " --gid-counts 1,1 --method 0x12"
+		print m " --comp-mask 0x190000"
+		print "--mpr --sgids ff02::1 --dgids " B
+		print "--mpr --sgids fe80::dead:beef --dgids " B
+		print "--mpr --sgids " A " --dgids fec0::" substr(B, 7)
+		print m "," C " --numb-path 1"
+		print "--mpr --sgids " A "," C " --dgids " B "," D " --numb-path 2"
+		print "--mpr --sgids " C "," A " --dgids " D "," B " --numb-path 2"
+		print "--mpr --sgids " A "," C " --dgids " B "," D " --numb-path 2 --reversible"
+		print "--mpr --sgids " A "," B " --dgids " C "," D " --numb-path 2 --sid 0x0000000000011389"
+		print "--mpr --sgids " A "," C " --dgids " B " --numb-path 2"
 	}'
