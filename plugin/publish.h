@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The published prediction: after every sweep the plugin writes what the
+ * arbitration model predicts for every linked port and SL into two files
+ * (docs/publish.md):
+ *
+ *   osmqos-bandwidth.json  one JSON object (schema in docs/json.md)
+ *   osmqos.prom            Prometheus text format 0.0.4, for
+ *                          node_exporter's textfile collector
+ *
+ * Each is replaced atomically (temp file in the same directory, rename),
+ * never written through a symlink, mode 0644.
+ *
+ * Everything declared here except oq_publish() is pure C without OpenSM
+ * headers, so the writers and the file handling are unit-tested alone;
+ * plugin/publish.c gathers the inputs from the plugin and OpenSM.
+ */
+#ifndef OSMQOS_PLUGIN_PUBLISH_H
+#define OSMQOS_PLUGIN_PUBLISH_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <osmqos/fabric.h>
+#include <osmqos/match.h>
+#include <osmqos/model.h>
+#include <osmqos/tables.h>
+
+#define OQ_PUBLISH_JSON_NAME "osmqos-bandwidth.json"
+#define OQ_PUBLISH_PROM_NAME "osmqos.prom"
+/* Mode of both files whatever the umask: node_exporter runs as another
+ * user and must read them. */
+#define OQ_PUBLISH_FILE_MODE 0644
+/* Version of the JSON document's layout ("schema" key); bumped only when a
+ * key changes meaning (keys are only ever added). */
+#define OQ_PUBLISH_SCHEMA 1
+
+/* ---- counters the SA front fills (publish_counters.c) ----------------- */
+
+/* Distinct QoS level names counted; answers for further names go to the
+ * "(other)" bucket. */
+#define OQ_PUBLISH_LEVELS_MAX 64
+#define OQ_PUBLISH_LEVEL_LEN  64
+/* Label values of the two buckets that are not a level of the policy. */
+#define OQ_PUBLISH_LEVEL_NONE  "(none)"
+#define OQ_PUBLISH_LEVEL_OTHER "(other)"
+/* Upper bounds (seconds) of the decision-latency histogram's buckets. */
+#define OQ_PUBLISH_LAT_BUCKETS 13
+extern const double oq_publish_lat_bounds[OQ_PUBLISH_LAT_BUCKETS];
+
+/*
+ * Counters shared by the SA threads (writers) and the sweep (reader).
+ * Counting is lock-free except the first answer for a new level name,
+ * which takes the mutex to append the name.  Counters only grow, so
+ * Prometheus sees proper counters across policy reloads (a level that
+ * disappears keeps its last value).
+ */
+struct oq_publish_counters {
+	pthread_mutex_t lock; /* appending a level name only */
+	atomic_uint n_levels; /* names [0, n_levels) are complete */
+	char level[OQ_PUBLISH_LEVELS_MAX][OQ_PUBLISH_LEVEL_LEN];
+	atomic_uint_least64_t answered[OQ_PUBLISH_LEVELS_MAX];
+	atomic_uint_least64_t answered_none;  /* no level (no policy) */
+	atomic_uint_least64_t answered_other; /* beyond LEVELS_MAX names */
+	/* Decision latency: [i] counts observations in
+	 * (bounds[i-1], bounds[i]], the last slot those above every bound
+	 * (not cumulative; the writer sums). */
+	atomic_uint_least64_t lat[OQ_PUBLISH_LAT_BUCKETS + 1];
+	atomic_uint_least64_t lat_sum_ns;
+	/* Audit records never written, as the audit writer counts them
+	 * (struct oq_audit_stats.dropped); set, not added. */
+	atomic_uint_least64_t audit_dropped;
+};
+
+void oq_publish_counters_init(struct oq_publish_counters *c);
+void oq_publish_counters_destroy(struct oq_publish_counters *c);
+
+/* One PathRecord/MultiPathRecord answer decided with QoS level `level`
+ * (NULL or "" when no level applied).  Names are cut to 63 bytes.  Safe
+ * from any thread. */
+void oq_publish_count_answer(struct oq_publish_counters *c, const char *level);
+/* One decision took `seconds` (negative or NaN counts as 0). */
+void oq_publish_observe_latency(struct oq_publish_counters *c, double seconds);
+/* The audit writer's running total of dropped records. */
+void oq_publish_set_audit_dropped(struct oq_publish_counters *c, uint64_t n);
+
+/* A consistent-enough copy for one publication (each value is read
+ * atomically; values read at slightly different moments). */
+struct oq_publish_counts {
+	unsigned int n_levels;
+	const char (*level)[OQ_PUBLISH_LEVEL_LEN];
+	uint64_t answered[OQ_PUBLISH_LEVELS_MAX];
+	uint64_t answered_none, answered_other;
+	uint64_t
+		lat_cum[OQ_PUBLISH_LAT_BUCKETS + 1]; /* cumulative; last=+Inf */
+	double lat_sum;				     /* seconds */
+	uint64_t audit_dropped;
+};
+
+void oq_publish_counters_read(struct oq_publish_counters *c,
+			      struct oq_publish_counts *out);
+
+/* ---- the numbers (publish_model.c) ------------------------------------ */
+
+/* One linked port's egress: every SL's prediction. */
+struct oq_publish_port {
+	const struct oq_port *port;	/* fabric-owned */
+	const struct oq_port_tables *t; /* tables-owned */
+	/* All 16 SLs backlogged, every input port at once: exactly what
+	 * `osmqos predict --json` prints for the port. */
+	struct oq_port_pred pred;
+	/* Lowest Gb/s the model gives the SL at this egress over the
+	 * aggregate view and each input port's view (docs/publish.md). */
+	double guaranteed_gbps[16];
+};
+
+/*
+ * Predict every port that has a link (the ports `osmqos predict` lists),
+ * in fabric order.  tables->ports must be parallel to f->ports, as
+ * oq_tables_compile() makes them.  *out is malloc'ed (NULL when *n is 0).
+ * Returns 0, or -1 on allocation failure or a port the model refuses
+ * (then nothing is allocated).
+ */
+int oq_publish_predict(const struct oq_fabric *f,
+		       const struct oq_fabric_tables *tables,
+		       struct oq_publish_port **out, size_t *n);
+
+/* The guaranteed minimum of one port (fills p->pred too). */
+int oq_publish_predict_port(const struct oq_port_tables *t,
+			    struct oq_publish_port *p);
+
+/* ---- the documents (publish_json.c, publish_prom.c) ------------------- */
+
+struct oq_publish_doc {
+	const char *version;  /* osmqos version */
+	unsigned long sweep;  /* heavy sweep whose tables these are */
+	unsigned long sweeps; /* heavy sweeps seen since start */
+	struct timespec now;  /* CLOCK_REALTIME of the publication */
+
+	const char *policy_path;  /* NULL: no policy file configured */
+	bool policy_in_force;	  /* some good policy (maybe older) applies */
+	bool policy_load_success; /* the file's current content applies */
+	uint64_t policy_hash;	  /* FNV-1a of the content in force */
+	time_t policy_loaded_at;  /* 0: never loaded */
+	unsigned long loads_ok, loads_failed;
+
+	uint64_t mads_total; /* QoS Set MADs sent since start */
+
+	const struct oq_publish_port *ports;
+	size_t n_ports;
+	const struct oq_publish_counts *counts; /* NULL: no SA counters */
+};
+
+/* Write the document; 0, or -1 when the stream reports an error. */
+int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d);
+int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d);
+
+/* ---- escaping (publish_escape.c) ------------------------------------- */
+
+/*
+ * The text inside JSON quotes: ", \ and control characters escaped,
+ * invalid UTF-8 replaced by U+FFFD.  Reads at most max bytes of s (stops
+ * at a NUL), so a NodeDescription without a NUL is safe.
+ */
+void oq_publish_json_text(FILE *out, const char *s, size_t max);
+/* A Prometheus label value (inside the quotes): \ " and newline escaped
+ * as the format requires, other control characters and invalid UTF-8
+ * replaced by U+FFFD (label values must be UTF-8). */
+void oq_publish_prom_text(FILE *out, const char *s, size_t max);
+/* Time t as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into buf (>= 21 bytes). */
+void oq_publish_iso8601(time_t t, char *buf, size_t len);
+
+/* ---- atomic replacement (publish_file.c) ----------------------------- */
+
+typedef int (*oq_publish_writer_fn)(FILE *out, const void *ctx);
+
+/*
+ * Replace dir/name with what fn writes: a temp file ".name.XXXXXX" is
+ * created in dir (O_EXCL|O_NOFOLLOW, mode OQ_PUBLISH_FILE_MODE whatever
+ * the umask), written, fsync'ed and renamed over name.  A symlink at name
+ * is replaced, never followed; the directory itself is opened once and
+ * every step is relative to it.  On failure the temp file is removed and
+ * the old file stays.  Returns 0, or an errno value with a sentence
+ * (without the errno text) in why.
+ */
+int oq_publish_replace(const char *dir, const char *name,
+		       oq_publish_writer_fn fn, const void *ctx, char *why,
+		       size_t len);
+
+/* ---- the plugin side (publish.c; needs plugin.h) ---------------------- */
+
+struct osmqos;
+
+/*
+ * Write both files for the current sweep state into publish_dir= (default:
+ * OpenSM's cache dir, $OSM_CACHE_DIR or /var/cache/opensm).  Called by the
+ * SM thread at SUBNET UP.  Errors are logged once per distinct errno and
+ * per file; the SM is never affected.  Returns 0, or -1 when a file could
+ * not be written.
+ */
+int oq_publish(struct osmqos *q);
+/* The counters the SA front fills (one set per process). */
+struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q);
+
+#endif /* OSMQOS_PLUGIN_PUBLISH_H */

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * osmqos.prom: the prediction and the plugin's counters in the Prometheus
+ * text exposition format 0.0.4, for node_exporter's textfile collector
+ * (docs/publish.md lists every metric).  Rules kept here: one HELP and
+ * one TYPE line per family before its samples, a family's samples
+ * together, label values escaped (\\ \" \n) and valid UTF-8, counters
+ * named *_total, histogram buckets cumulative and ending in le="+Inf"
+ * equal to _count.  No timestamps: the collector stamps the scrape.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "publish.h"
+
+static void family(FILE *out, const char *name, const char *type,
+		   const char *help)
+{
+	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void value(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs(" NaN\n", out);
+	else if (isinf(v))
+		fputs(v > 0 ? " +Inf\n" : " -Inf\n", out);
+	else
+		fprintf(out, " %.6g\n", v);
+}
+
+/* {node_guid="0x..",node="desc",port="N" -- the caller closes or adds. */
+static void port_labels(FILE *out, const char *name,
+			const struct oq_publish_port *pp)
+{
+	const struct oq_node *n = pp->port->node;
+
+	fprintf(out, "%s{node_guid=\"0x%016" PRIx64 "\",node=\"", name,
+		n->guid);
+	oq_publish_prom_text(out, n->desc, sizeof(n->desc));
+	fprintf(out, "\",port=\"%u\"", pp->port->num);
+}
+
+static void sl_labels(FILE *out, const char *name,
+		      const struct oq_publish_port *pp, unsigned int s)
+{
+	int vl = pp->pred.sl[s].vl;
+
+	port_labels(out, name, pp);
+	fprintf(out, ",sl=\"%u\",vl=\"", s);
+	if (vl >= 0)
+		fprintf(out, "%d\"}", vl);
+	else
+		fprintf(out, "%s\"}", vl == OQ_VL_MIXED ? "mixed" : "drop");
+}
+
+enum sl_metric { SL_PREDICTED, SL_GUARANTEED, SL_STARVED };
+
+static void sl_family(FILE *out, const struct oq_publish_doc *d,
+		      enum sl_metric m, const char *name, const char *help)
+{
+	size_t i;
+	unsigned int s;
+
+	family(out, name, "gauge", help);
+	for (i = 0; i < d->n_ports; i++) {
+		const struct oq_publish_port *pp = &d->ports[i];
+
+		for (s = 0; s < 16; s++) {
+			const struct oq_sl_pred *sp = &pp->pred.sl[s];
+
+			if (!sp->active)
+				continue;
+			sl_labels(out, name, pp, s);
+			value(out, m == SL_PREDICTED	? sp->gbps
+				   : m == SL_GUARANTEED ? pp->guaranteed_gbps[s]
+							: (double)sp->starve);
+		}
+	}
+}
+
+static void port_families(FILE *out, const struct oq_publish_doc *d)
+{
+	size_t i;
+
+	family(out, "osmqos_port_info", "gauge",
+	       "Linked port whose egress is predicted (value 1), with its LID "
+	       "and link.");
+	for (i = 0; i < d->n_ports; i++) {
+		const struct oq_publish_port *pp = &d->ports[i];
+		const struct oq_port *p = pp->port;
+
+		port_labels(out, "osmqos_port_info", pp);
+		fprintf(out,
+			",guid=\"0x%016" PRIx64 "\",lid=\"%u\","
+			"link=\"%ux%s\",node_type=\"%s\"} 1\n",
+			p->guid, p->lid, p->width, oq_speed_name(p->speed),
+			oq_node_type_name(p->node->type));
+	}
+	family(out, "osmqos_port_rate_gbps", "gauge",
+	       "Data rate of the port's link in Gb/s (width x lane rate "
+	       "after encoding).");
+	for (i = 0; i < d->n_ports; i++) {
+		port_labels(out, "osmqos_port_rate_gbps", &d->ports[i]);
+		putc('}', out);
+		value(out, d->ports[i].pred.rate_gbps);
+	}
+	family(out, "osmqos_port_vl_high_limit", "gauge",
+	       "VLHighLimit the plugin sets on the port (4 KiB units, 255 "
+	       "unbounded); ports with VL arbitration only.");
+	for (i = 0; i < d->n_ports; i++) {
+		const struct oq_port_tables *t = d->ports[i].t;
+
+		if (!t || !t->has_vlarb)
+			continue;
+		port_labels(out, "osmqos_port_vl_high_limit", &d->ports[i]);
+		fprintf(out, "} %u\n", t->vl_high_limit);
+	}
+	sl_family(out, d, SL_PREDICTED, "osmqos_predicted_bandwidth_gbps",
+		  "Predicted Gb/s of the SL on the port's egress with all 16 "
+		  "SLs backlogged (osmqos predict).");
+	sl_family(out, d, SL_GUARANTEED, "osmqos_guaranteed_bandwidth_gbps",
+		  "Lowest Gb/s the model gives the SL on the port's egress "
+		  "over every input port's view.");
+	sl_family(out, d, SL_STARVED, "osmqos_sl_starved",
+		  "1 when the SL starves on the port: VLHighLimit 255, high "
+		  "traffic present, the SL only in the low table.");
+}
+
+static void policy_families(FILE *out, const struct oq_publish_doc *d)
+{
+	family(out, "osmqos_policy_info", "gauge",
+	       "The policy in force (value 1): file and FNV-1a hash of its "
+	       "content.");
+	if (d->policy_in_force) {
+		fputs("osmqos_policy_info{path=\"", out);
+		oq_publish_prom_text(out, d->policy_path ? d->policy_path : "",
+				     4096);
+		fprintf(out, "\",hash=\"0x%016" PRIx64 "\"} 1\n",
+			d->policy_hash);
+	}
+	family(out, "osmqos_policy_load_success", "gauge",
+	       "1 when the policy file's current content is in force, 0 when "
+	       "it is missing or was rejected.");
+	fprintf(out, "osmqos_policy_load_success %d\n",
+		d->policy_load_success ? 1 : 0);
+	family(out, "osmqos_policy_last_load_timestamp_seconds", "gauge",
+	       "Unix time the policy in force was loaded (0: never).");
+	fprintf(out, "osmqos_policy_last_load_timestamp_seconds %lld\n",
+		(long long)d->policy_loaded_at);
+	family(out, "osmqos_policy_loads_total", "counter",
+	       "Policy file contents loaded (ok) or rejected (failed).");
+	fprintf(out,
+		"osmqos_policy_loads_total{result=\"ok\"} %lu\n"
+		"osmqos_policy_loads_total{result=\"failed\"} %lu\n",
+		d->loads_ok, d->loads_failed);
+}
+
+/* One answered-count series, its label value as it will be written. */
+struct level_row {
+	char label[OQ_PUBLISH_LEVEL_LEN * 3 + 1]; /* every byte may grow 3x */
+	uint64_t n;
+};
+
+static void add_row(struct level_row *rows, unsigned int *n, const char *name,
+		    size_t max, uint64_t count)
+{
+	struct level_row *r = &rows[*n];
+	unsigned int i;
+	FILE *f;
+
+	memset(r->label, 0, sizeof(r->label));
+	f = fmemopen(r->label, sizeof(r->label) - 1, "w");
+	if (!f)
+		return;
+	oq_publish_prom_text(f, name, max);
+	fclose(f);
+	/* Names that differ only in bytes the label cannot carry (invalid
+	 * UTF-8), or a level called "(none)", would give one series twice:
+	 * merge them. */
+	for (i = 0; i < *n; i++)
+		if (!strcmp(rows[i].label, r->label)) {
+			rows[i].n += count;
+			return;
+		}
+	r->n = count;
+	(*n)++;
+}
+
+static void answered_family(FILE *out, const struct oq_publish_counts *c)
+{
+	struct level_row rows[OQ_PUBLISH_LEVELS_MAX + 2];
+	unsigned int i, n = 0;
+
+	add_row(rows, &n, OQ_PUBLISH_LEVEL_NONE, 64, c->answered_none);
+	for (i = 0; i < c->n_levels && c->level; i++)
+		add_row(rows, &n, c->level[i], OQ_PUBLISH_LEVEL_LEN,
+			c->answered[i]);
+	if (c->answered_other)
+		add_row(rows, &n, OQ_PUBLISH_LEVEL_OTHER, 64,
+			c->answered_other);
+	family(out, "osmqos_sa_pr_answered_total", "counter",
+	       "PathRecord/MultiPathRecord answers by QoS level ((none): no "
+	       "level applied).");
+	for (i = 0; i < n; i++)
+		fprintf(out,
+			"osmqos_sa_pr_answered_total{level=\"%s\"} %" PRIu64
+			"\n",
+			rows[i].label, rows[i].n);
+}
+
+static void counter_families(FILE *out, const struct oq_publish_doc *d)
+{
+	static const struct oq_publish_counts zero;
+	const struct oq_publish_counts *c = d->counts ? d->counts : &zero;
+	unsigned int i;
+
+	family(out, "osmqos_qos_mads_sent_total", "counter",
+	       "QoS Set MADs (SL2VL, VLArb) sent for the plugin's tables.");
+	fprintf(out, "osmqos_qos_mads_sent_total %" PRIu64 "\n", d->mads_total);
+	answered_family(out, c);
+	family(out, "osmqos_audit_dropped_total", "counter",
+	       "Audit log records never written (queue full or write "
+	       "errors).");
+	fprintf(out, "osmqos_audit_dropped_total %" PRIu64 "\n",
+		c->audit_dropped);
+	family(out, "osmqos_sa_decision_seconds", "histogram",
+	       "Time the SA front took to decide one PathRecord query.");
+	for (i = 0; i < OQ_PUBLISH_LAT_BUCKETS; i++)
+		fprintf(out,
+			"osmqos_sa_decision_seconds_bucket{le=\"%g\"} %" PRIu64
+			"\n",
+			oq_publish_lat_bounds[i], c->lat_cum[i]);
+	fprintf(out,
+		"osmqos_sa_decision_seconds_bucket{le=\"+Inf\"} %" PRIu64 "\n"
+		"osmqos_sa_decision_seconds_sum %.9g\n"
+		"osmqos_sa_decision_seconds_count %" PRIu64 "\n",
+		c->lat_cum[OQ_PUBLISH_LAT_BUCKETS], c->lat_sum,
+		c->lat_cum[OQ_PUBLISH_LAT_BUCKETS]);
+}
+
+int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d)
+{
+	family(out, "osmqos_publish_timestamp_seconds", "gauge",
+	       "Unix time this file was written (after SUBNET UP).");
+	fprintf(out, "osmqos_publish_timestamp_seconds %lld.%03ld\n",
+		(long long)d->now.tv_sec, d->now.tv_nsec / 1000000);
+	family(out, "osmqos_sweep", "gauge",
+	       "Heavy sweep whose tables the prediction describes.");
+	fprintf(out, "osmqos_sweep %lu\n", d->sweep);
+	policy_families(out, d);
+	counter_families(out, d);
+	port_families(out, d);
+	return ferror(out) ? -1 : 0;
+}

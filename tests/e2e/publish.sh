@@ -1,0 +1,264 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The published prediction (docs/publish.md): after SUBNET UP the plugin
+# has written osmqos-bandwidth.json and osmqos.prom into publish_dir=;
+# both are regular files of mode 0644, a symlink planted at a target was
+# replaced (its target untouched), the JSON has every documented key, the
+# Prometheus text passes the strict checker (and promtool when installed),
+# and every port's and SL's numbers equal `osmqos predict --json` on the
+# same topology and policy.  A re-sweep rewrites both; a missing directory
+# is logged once per file and the SM carries on.
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init publish
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
+promcheck=$top_builddir/tests/unit/promcheck
+[ -x "$promcheck" ] || e2e_fail "$promcheck not built (make check builds it)"
+
+pub=$E2E_DIR/pub
+json=$pub/osmqos-bandwidth.json
+prom=$pub/osmqos.prom
+mkdir -p "$pub"
+
+# The program test's policy, with VLHighLimit 255 on the storage-facing
+# ports so that some low-priority SLs starve, and traffic entering a
+# switch by port 5 all on VL2 so that the guaranteed minimum (over input
+# ports) differs from the all-inputs prediction.
+pol=$E2E_DIR/qos-policy.conf
+sed -e 's/vl-high-limit: 10/vl-high-limit: 255/' \
+	-e '/^ *sl2vl-tables$/a\
+        sl2vl-scope\
+            group: switches\
+            from: 5\
+            to: *\
+            sl2vl-table: 2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2\
+        end-sl2vl-scope' \
+	"$top_srcdir/tests/e2e/data/program-policy.conf" >"$pol"
+grep -q "vl-high-limit: 255" "$pol" && grep -q "from: 5" "$pol" ||
+	e2e_fail "policy edit did not apply"
+
+# A symlink planted where the .prom file goes: it must be replaced, and
+# the file it points at must not change.
+printf 'precious\n' >"$E2E_DIR/victim"
+chmod 600 "$E2E_DIR/victim"
+ln -s "$E2E_DIR/victim" "$prom"
+ln -s "$E2E_DIR/nonexistent" "$json" # dangling: must not be created
+
+published() { grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG" 2>/dev/null; }
+
+# Wait until the plugin has published $1 times (SUBNET UP is logged just
+# before OpenSM reports the event the plugin publishes at).
+wait_published() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		[ "$(published)" -ge "$1" ] && return 0
+		sleep 0.1
+	done
+	e2e_fail "plugin did not publish (publication $1)"
+}
+
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_dir=$pub"
+wait_published 1
+grep "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG" | head -n 1 |
+	sed 's/^.*osmqos: /  /'
+
+# 1. Files, modes, the planted symlink.
+for f in "$json" "$prom"; do
+	[ -f "$f" ] && [ ! -L "$f" ] || e2e_fail "$f is not a regular file"
+	mode=$(stat -c %a "$f")
+	[ "$mode" = 644 ] || e2e_fail "$f has mode $mode, want 644"
+done
+[ "$(cat "$E2E_DIR/victim")" = precious ] ||
+	e2e_fail "the symlink's target was written through"
+[ "$(stat -c %a "$E2E_DIR/victim")" = 600 ] ||
+	e2e_fail "the symlink's target changed mode"
+[ ! -e "$E2E_DIR/nonexistent" ] || e2e_fail "a dangling symlink was followed"
+leftover=$(find "$pub" -mindepth 1 ! -name osmqos-bandwidth.json ! -name osmqos.prom)
+[ -z "$leftover" ] || e2e_fail "temporary files left: $leftover"
+
+# 2. The JSON: parses, every documented key with its type.
+jq -e '
+	def guid: type == "string" and test("^0x[0-9a-f]{16}$");
+	def num: type == "number";
+	def str: type == "string";
+	def bool: type == "boolean";
+	def iso: str and test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$");
+	(.schema == 1) and (.generator | str) and (.sweep | num) and
+	(.sweeps | num) and (.time | iso) and (.time_epoch | num) and
+	(.policy | (.path | str) and (.hash | guid) and (.in_force == true) and
+		(.load_success == true) and (.loaded_at | iso) and
+		(.loaded_at_epoch | num) and (.loads_ok | num) and
+		(.loads_failed | num)) and
+	(.qos_mads_sent | num) and (.qos_mads_sent > 0) and
+	(.model.scenario | str) and (.model.profile == "iba") and
+	(.ports | type == "array" and length > 0) and
+	all(.ports[];
+		(.node_guid | guid) and (.guid | guid) and (.node | str) and
+		(.node_type | IN("CA", "Switch", "Router")) and (.name | str) and
+		(.port | num) and (.lid | num) and (.lid > 0) and (.lmc | num) and
+		(.width | num) and (.speed | str) and (.link | str) and
+		(.rate_gbps | num) and (.mtu | num) and
+		(.vl_high_limit == null or (.vl_high_limit | num)) and
+		(.profile | str) and (.exact | bool) and (.sls | length == 16) and
+		all(.sls[];
+			(.sl | num) and (.vl == null or (.vl | num)) and
+			(.vls | type == "array") and
+			(.priority | IN("high", "low", "both", "none", "single")) and
+			(.share | num) and (.share_exact | str) and
+			(.predicted_gbps | num) and (.guaranteed_gbps | num) and
+			(.guaranteed_gbps <= .predicted_gbps) and (.starve | bool)))
+' "$json" >/dev/null || e2e_fail "$json lacks a documented key or has a wrong type"
+[ "$(jq -r .policy.path "$json")" = "$pol" ] || e2e_fail "policy path wrong"
+nports=$(jq '.ports | length' "$json")
+nstarve=$(jq '[.ports[].sls[] | select(.starve)] | length' "$json")
+nlower=$(jq '[.ports[].sls[] | select(.guaranteed_gbps < .predicted_gbps)] | length' "$json")
+e2e_log "JSON: $nports ports, $nstarve starving and $nlower under-guaranteed SL/port pairs, schema ok"
+[ "$nstarve" -gt 0 ] || e2e_fail "no starving SL although VLHighLimit is 255"
+[ "$nlower" -gt 0 ] || e2e_fail "no SL whose guarantee is below its prediction"
+
+# 3. The Prometheus text: strict checker, and promtool when present.
+"$promcheck" "$prom" || e2e_fail "$prom fails the text-format check"
+promtool=${OQ_PROMTOOL:-$(command -v promtool)}
+if [ -n "$promtool" ]; then
+	"$promtool" check metrics <"$prom" || e2e_fail "promtool rejects $prom"
+	e2e_log "promtool check metrics: ok"
+else
+	e2e_log "promtool not installed (Debian: prometheus); strict checker only"
+fi
+for m in osmqos_policy_load_success osmqos_policy_last_load_timestamp_seconds \
+	osmqos_qos_mads_sent_total osmqos_audit_dropped_total \
+	osmqos_sa_decision_seconds_count; do
+	grep -q "^$m " "$prom" || e2e_fail "$prom lacks $m"
+done
+grep -q '^osmqos_sa_pr_answered_total{level="(none)"} ' "$prom" ||
+	e2e_fail "$prom lacks osmqos_sa_pr_answered_total"
+grep -q '^osmqos_policy_load_success 1$' "$prom" || e2e_fail "policy not loaded?"
+[ "$(sed -n 's/^osmqos_qos_mads_sent_total //p' "$prom")" = "$(jq .qos_mads_sent "$json")" ] ||
+	e2e_fail "MAD counts differ between the two files"
+
+# Prometheus vs JSON, per port and SL: "guid port sl predicted guaranteed
+# starved" from both (descriptions here carry no escapes).
+jq -r '.ports[] | . as $p | .sls[] |
+	"\($p.node_guid) \($p.port) \(.sl) \(.vl // "x") \(.predicted_gbps) \(.guaranteed_gbps) \(if .starve then 1 else 0 end)"' \
+	"$json" | sort >"$E2E_DIR/json.lines"
+awk '
+	/^osmqos_(predicted|guaranteed)_bandwidth_gbps\{|^osmqos_sl_starved\{/ {
+		match($0, /node_guid="[^"]*"/); g = substr($0, RSTART + 11, RLENGTH - 12)
+		match($0, /port="[^"]*"/); p = substr($0, RSTART + 6, RLENGTH - 7)
+		match($0, /sl="[^"]*"/); s = substr($0, RSTART + 4, RLENGTH - 5)
+		match($0, /vl="[^"]*"/); v = substr($0, RSTART + 4, RLENGTH - 5)
+		if (v !~ /^[0-9]+$/) v = "x"
+		k = g " " p " " s " " v
+		if ($0 ~ /^osmqos_predicted/) pr[k] = $NF
+		else if ($0 ~ /^osmqos_guaranteed/) gu[k] = $NF
+		else st[k] = $NF
+	}
+	END { for (k in pr) print k, pr[k], gu[k], st[k] }' "$prom" |
+	sort >"$E2E_DIR/prom.lines"
+diff "$E2E_DIR/json.lines" "$E2E_DIR/prom.lines" >"$E2E_DIR/json-prom.diff" ||
+	e2e_fail "JSON and Prometheus files disagree: $(head -n 4 "$E2E_DIR/json-prom.diff")"
+
+# 4. The same numbers as osmqos predict --json on the same topology,
+# policy and opensm.conf templates.
+e2e_ibnetdiscover >"$E2E_DIR/topo.ibnd"
+predict() { # predict OUT [ARGS...]: rc 2 is fine for --in-port beyond a
+	local out=$1 rc # switch's ports (those ports are left out)
+	shift
+	e2e_osmqos predict --json --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
+		--opensm-conf "$E2E_OSM_CONF" "$@" >"$out" 2>"$out.err"
+	rc=$?
+	[ "$rc" = 0 ] || [ "$rc" = 2 ] || e2e_fail "osmqos predict $* failed: $(cat "$out.err")"
+}
+predict "$E2E_DIR/predict.json"
+canon_predict='.ports[] | . as $p | .sls[] |
+	"\($p.guid) \($p.port) \($p.rate_gbps) \($p.mtu) \($p.exact) \(.sl) \(.vl) \(.share) \(.share_exact) \(.gbps) \(.priority) \(.starve)"'
+canon_json='.ports[] | . as $p | .sls[] |
+	"\($p.guid) \($p.port) \($p.rate_gbps) \($p.mtu) \($p.exact) \(.sl) \(.vl) \(.share) \(.share_exact) \(.predicted_gbps) \(.priority) \(.starve)"'
+jq -r "$canon_predict" "$E2E_DIR/predict.json" | sort >"$E2E_DIR/predict.lines"
+jq -r "$canon_json" "$json" | sort >"$E2E_DIR/published.lines"
+[ -s "$E2E_DIR/predict.lines" ] || e2e_fail "osmqos predict printed no ports"
+diff "$E2E_DIR/predict.lines" "$E2E_DIR/published.lines" >"$E2E_DIR/predict.diff" ||
+	e2e_fail "published prediction differs from osmqos predict: $(head -n 6 "$E2E_DIR/predict.diff")"
+e2e_log "$(wc -l <"$E2E_DIR/published.lines") port/SL values equal osmqos predict --json"
+
+# Guaranteed: the minimum over the aggregate view and each input port's
+# view (--in-port N; inputs are port 0 and the switch's other linked ports).
+for n in 0 1 2 3 4 5 6; do
+	predict "$E2E_DIR/predict.in$n.json" --in-port "$n"
+done
+jq -n -r '
+	[inputs] as $all | $all[0] as $agg | $all[1:] as $views |
+	($agg.ports | group_by(.guid) | map({key: .[0].guid, value: [.[].port]}) |
+	 from_entries) as $linked |
+	$agg.ports[] | . as $p |
+	($p.sls | map({key: (.sl | tostring), value: .gbps}) | from_entries) as $base |
+	([0] + $linked[$p.guid] | map(select(. != $p.port))) as $in |
+	$p.sls[] | . as $s |
+	([$base[$s.sl | tostring]] +
+	 [$views | to_entries[] | select(.key as $k | any($in[]; . == $k)) |
+	  .value.ports[] | select(.guid == $p.guid and .port == $p.port) |
+	  .sls[] | select(.sl == $s.sl) | .gbps] | min) as $g |
+	"\($p.guid) \($p.port) \($s.sl) \($g)"' \
+	"$E2E_DIR/predict.json" "$E2E_DIR"/predict.in{0,1,2,3,4,5,6}.json |
+	sort >"$E2E_DIR/guaranteed.expected"
+jq -r '.ports[] | . as $p | .sls[] | "\($p.guid) \($p.port) \(.sl) \(.guaranteed_gbps)"' \
+	"$json" | sort >"$E2E_DIR/guaranteed.published"
+diff "$E2E_DIR/guaranteed.expected" "$E2E_DIR/guaranteed.published" >"$E2E_DIR/guaranteed.diff" ||
+	e2e_fail "guaranteed Gb/s differ from the minimum over predict's views: $(head -n 6 "$E2E_DIR/guaranteed.diff")"
+e2e_log "guaranteed Gb/s equal the minimum over predict's $(ls "$E2E_DIR"/predict.in*.json | wc -l) input-port views"
+
+# LIDs as the fabric has them (osmqos tables reads them from ibnetdiscover).
+e2e_osmqos tables --json --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
+	--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/tables.json" 2>"$E2E_DIR/tables.err" ||
+	e2e_fail "osmqos tables failed"
+jq -r '.ports[] | select(.kind != "switch base port 0") | "\(.guid) \(.port) \(.lid)"' \
+	"$E2E_DIR/tables.json" | sort >"$E2E_DIR/lids.tables"
+jq -r '.ports[] | "\(.guid) \(.port) \(.lid)"' "$json" | sort >"$E2E_DIR/lids.published"
+join -j1 <(awk '{print $1":"$2, $3}' "$E2E_DIR/lids.published" | sort) \
+	<(awk '{print $1":"$2, $3}' "$E2E_DIR/lids.tables" | sort) >"$E2E_DIR/lids.joined"
+[ "$(wc -l <"$E2E_DIR/lids.joined")" = "$nports" ] ||
+	e2e_fail "only $(wc -l <"$E2E_DIR/lids.joined") of $nports published ports found in osmqos tables"
+awk '$2 != $3 { bad++; print } END { exit bad > 0 }' "$E2E_DIR/lids.joined" >"$E2E_DIR/lids.diff" ||
+	e2e_fail "published LIDs differ from the fabric's: $(head -n 3 "$E2E_DIR/lids.diff")"
+e2e_log "LIDs of all $nports ports equal the fabric's"
+
+# 5. A re-sweep publishes again (newer sweep, same numbers).
+sweep1=$(jq .sweep "$json")
+kill -HUP "$E2E_OPENSM_PID"
+wait_published 2
+sweep2=$(jq .sweep "$json")
+[ "$sweep2" -gt "$sweep1" ] || e2e_fail "sweep did not advance ($sweep1 -> $sweep2)"
+jq -r "$canon_json" "$json" | sort | diff -q - "$E2E_DIR/published.lines" >/dev/null ||
+	e2e_fail "an unchanged fabric published different numbers"
+[ "$(cat "$E2E_DIR/victim")" = precious ] || e2e_fail "victim written"
+
+# 6. The directory vanishes: one error per file, however many sweeps;
+# the SM keeps sweeping; when it is back, publishing resumes.
+mv "$pub" "$pub.away"
+ups=$(grep -c "SUBNET UP" "$E2E_OSM_LOG")
+for want in 1 2; do
+	kill -HUP "$E2E_OPENSM_PID"
+	for ((i = 0; i < 300; i++)); do
+		[ "$(grep -c "SUBNET UP" "$E2E_OSM_LOG")" -ge $((ups + want)) ] && break
+		sleep 0.1
+	done
+	e2e_wait_for "cannot publish osmqos.prom" "$E2E_OSM_LOG" 10 ||
+		e2e_fail "no error logged for a missing publish directory"
+done
+sleep 1
+for f in osmqos-bandwidth.json osmqos.prom; do
+	n=$(grep -c "cannot publish $f: " "$E2E_OSM_LOG")
+	[ "$n" = 1 ] || e2e_fail "'cannot publish $f' logged $n times, want once"
+done
+grep "cannot publish osmqos.prom" "$E2E_OSM_LOG" | sed 's/^.*osmqos: /  /'
+mv "$pub.away" "$pub"
+kill -HUP "$E2E_OPENSM_PID"
+e2e_wait_for "publishing osmqos.prom works again" "$E2E_OSM_LOG" 30 ||
+	e2e_fail "publishing did not resume"
+kill -0 "$E2E_OPENSM_PID" || e2e_fail "opensm died"
+
+if grep "ERR" "$E2E_OSM_LOG" | grep -v "ERR AC" | grep -qi osmqos; then
+	e2e_fail "plugin-caused ERR lines in the opensm log"
+fi
+e2e_pass

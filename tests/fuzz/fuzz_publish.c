@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Fuzz the published documents: node descriptions are raw fabric bytes and
+ * QoS level names come from the policy, so for any of them the JSON must
+ * be valid JSON and the Prometheus text must pass the strict checker.
+ * Input: two 64-byte descriptions, a level name, latency bytes, tables
+ * bytes (SL2VL rows and a VLHighLimit).  The writers are compiled in
+ * directly so the libFuzzer build (which links policy/ only) needs
+ * nothing else.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../plugin/publish_counters.c"
+#include "../../plugin/publish_escape.c"
+#include "../../plugin/publish_json.c"
+#include "../../plugin/publish_model.c"
+#include "../../plugin/publish_prom.c"
+#include "../unit/publish_jsoncheck.c"
+#include "../unit/publish_promcheck.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct input {
+	const uint8_t *p;
+	size_t n;
+};
+
+static void take(struct input *in, void *dst, size_t len)
+{
+	size_t k = in->n < len ? in->n : len;
+
+	memset(dst, 0, len);
+	memcpy(dst, in->p, k);
+	in->p += k;
+	in->n -= k;
+}
+
+static struct oq_node *node(struct oq_fabric *f, enum oq_node_type t,
+			    uint64_t guid, const char *desc, unsigned int n)
+{
+	struct oq_node *nd = oq_fabric_add_node(f, t, guid, desc, (uint8_t)n);
+	unsigned int i;
+
+	for (i = t == OQ_NODE_SWITCH ? 0 : 1; nd && i <= n; i++) {
+		struct oq_port *p = &nd->ports[i];
+
+		p->guid = guid + (t == OQ_NODE_SWITCH ? 0 : i);
+		p->lid = (uint16_t)(guid & 0xff);
+		p->vl_cap = p->oper_vls = 8;
+		p->vlarb_high_cap = p->vlarb_low_cap = 8;
+		p->sl2vl_cap = true;
+		p->mtu_cap = 4;
+		p->width = 4;
+		p->speed = OQ_SPEED_EDR;
+		if (t != OQ_NODE_SWITCH)
+			p->present = true;
+	}
+	return nd;
+}
+
+static void render(int (*fn)(FILE *, const struct oq_publish_doc *),
+		   const struct oq_publish_doc *d, bool json)
+{
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	if (fn(f, d))
+		abort();
+	fclose(f);
+	if (json && !oq_jsoncheck(buf, len)) {
+		fprintf(stderr, "invalid JSON:\n%s\n", buf);
+		abort();
+	}
+	if (!json && oq_promcheck(buf, len, err, sizeof(err)) < 0) {
+		fprintf(stderr, "promcheck: %s\n%s\n", err, buf);
+		abort();
+	}
+	free(buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct input in = {data, size};
+	char d1[65], d2[65], level[80], path[40];
+	uint8_t lat[4], rows[3][16], vlhl;
+	struct oq_publish_counters ctr;
+	struct oq_publish_counts counts;
+	struct oq_publish_port *ports = NULL;
+	struct oq_publish_doc doc;
+	struct oq_fabric_tables tables = {0};
+	struct oq_templates tmpl;
+	struct oq_fabric *f;
+	struct oq_node *sw, *a, *b;
+	size_t n = 0, i;
+	unsigned int r, s;
+
+	take(&in, d1, 64);
+	take(&in, d2, 64);
+	d1[64] = d2[64] = '\0';
+	take(&in, level, sizeof(level) - 1);
+	level[sizeof(level) - 1] = '\0';
+	take(&in, lat, sizeof(lat));
+	take(&in, rows, sizeof(rows));
+	take(&in, &vlhl, 1);
+	take(&in, path, sizeof(path) - 1);
+	path[sizeof(path) - 1] = '\0';
+
+	f = oq_fabric_new();
+	if (!f)
+		return 0;
+	sw = node(f, OQ_NODE_SWITCH, 0x100, d1, 3);
+	a = node(f, OQ_NODE_CA, 0x200, d2, 1);
+	b = node(f, OQ_NODE_CA, 0x300, d1, 1);
+	if (!sw || !a || !b)
+		goto out;
+	oq_fabric_link(&a->ports[1], &sw->ports[1]);
+	oq_fabric_link(&b->ports[1], &sw->ports[2]);
+	sw->ports[3].present = true; /* down */
+	if (oq_fabric_finalize(f, NULL))
+		goto out;
+	oq_templates_default(&tmpl);
+	if (oq_tables_compile(NULL, f, &tmpl, &tables, NULL))
+		goto out;
+	/* Arbitrary SL2VL rows (VL 0..15) and VLHighLimit on the switch. */
+	for (i = 0; i < tables.n; i++) {
+		struct oq_port_tables *t = &tables.ports[i];
+
+		if (t->port->node != sw)
+			continue;
+		t->vl_high_limit = vlhl;
+		for (r = 0; r < t->n_sl2vl && r < 3; r++)
+			for (s = 0; s < 16; s++)
+				t->sl2vl[r][s] = rows[r][s] & 15;
+	}
+	if (oq_publish_predict(f, &tables, &ports, &n))
+		goto out;
+	for (i = 0; i < n; i++)
+		for (s = 0; s < 16; s++)
+			if (!(ports[i].guaranteed_gbps[s] <=
+			      ports[i].pred.sl[s].gbps))
+				abort();
+
+	oq_publish_counters_init(&ctr);
+	oq_publish_count_answer(&ctr, level);
+	oq_publish_count_answer(&ctr, d1);
+	oq_publish_count_answer(&ctr, NULL);
+	for (i = 0; i < sizeof(lat); i++)
+		oq_publish_observe_latency(&ctr, lat[i] * 1e-5);
+	oq_publish_counters_read(&ctr, &counts);
+
+	memset(&doc, 0, sizeof(doc));
+	doc.version = "fuzz";
+	doc.sweep = 1;
+	doc.now.tv_sec = 1700000000;
+	doc.policy_path = path;
+	doc.policy_in_force = vlhl & 1;
+	doc.policy_loaded_at = vlhl;
+	doc.ports = ports;
+	doc.n_ports = n;
+	doc.counts = &counts;
+	render(oq_publish_write_json, &doc, true);
+	render(oq_publish_write_prom, &doc, false);
+	oq_publish_counters_destroy(&ctr);
+out:
+	free(ports);
+	oq_fabric_tables_free(&tables);
+	oq_fabric_free(f);
+	return 0;
+}

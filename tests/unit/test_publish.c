@@ -1,0 +1,562 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Unit tests: the published documents (plugin/publish_json.c,
+ * publish_prom.c, publish_model.c, publish_escape.c) on a small fabric
+ * whose node descriptions carry quotes, backslashes, newlines, control
+ * bytes and invalid UTF-8.  The JSON is checked with a strict JSON
+ * validator below, the Prometheus text with the strict checker in
+ * publish_promcheck.c; the numbers against direct model calls.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "match_fixture.h"
+#include "publish.h"
+#include "publish_promcheck.h"
+#include "publish_jsoncheck.h"
+
+/* ---- fixture ----------------------------------------------------------- */
+
+/* Quote, backslash, newline, U+00E9, a control byte, invalid UTF-8. */
+#define EVIL_DESC "ev\"il\\x\ny \xc3\xa9 \x01 \xff end"
+
+struct world {
+	struct oq_fabric *f;
+	struct oq_node *sw, *h1, *h2, *h3;
+	struct oq_templates t;
+	struct oq_fabric_tables tables;
+	struct oq_publish_port *ports;
+	size_t n;
+	struct oq_publish_counters ctr;
+	struct oq_publish_counts counts;
+	struct oq_publish_doc doc;
+	char *buf;
+	size_t len;
+};
+
+/* sw (4 ports): 1-h1 (evil description), 2-h2, 3-h3; port 4 down. */
+static int setup(void **state)
+{
+	struct world *w = calloc(1, sizeof(*w));
+
+	assert_non_null(w);
+	w->f = oq_fabric_new();
+	w->sw = fx_switch(w->f, 0x100, "sw", 4, 1);
+	w->h1 = fx_ca(w->f, 0x10, EVIL_DESC, 1, 10);
+	w->h2 = fx_ca(w->f, 0x20, "h2", 1, 20);
+	w->h3 = fx_ca(w->f, 0x30, "h3", 1, 30);
+	oq_fabric_link(&w->h1->ports[1], &w->sw->ports[1]);
+	oq_fabric_link(&w->h2->ports[1], &w->sw->ports[2]);
+	oq_fabric_link(&w->h3->ports[1], &w->sw->ports[3]);
+	assert_int_equal(oq_fabric_finalize(w->f, NULL), 0);
+	oq_templates_default(&w->t);
+	assert_int_equal(oq_tables_compile(NULL, w->f, &w->t, &w->tables, NULL),
+			 0);
+	oq_publish_counters_init(&w->ctr);
+	*state = w;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct world *w = *state;
+
+	free(w->buf);
+	free(w->ports);
+	oq_publish_counters_destroy(&w->ctr);
+	oq_fabric_tables_free(&w->tables);
+	oq_fabric_free(w->f);
+	free(w);
+	return 0;
+}
+
+static void predict(struct world *w)
+{
+	free(w->ports);
+	assert_int_equal(oq_publish_predict(w->f, &w->tables, &w->ports, &w->n),
+			 0);
+	memset(&w->doc, 0, sizeof(w->doc));
+	w->doc.version = "0.1.0";
+	w->doc.sweep = 3;
+	w->doc.sweeps = 4;
+	w->doc.now.tv_sec = 1700000000;
+	w->doc.now.tv_nsec = 250000000;
+	w->doc.policy_path = "/etc/opensm/q\"os\\policy.conf";
+	w->doc.policy_in_force = true;
+	w->doc.policy_load_success = true;
+	w->doc.policy_hash = 0x0123456789abcdefull;
+	w->doc.policy_loaded_at = 1699999999;
+	w->doc.loads_ok = 2;
+	w->doc.loads_failed = 1;
+	w->doc.mads_total = 42;
+	w->doc.ports = w->ports;
+	w->doc.n_ports = w->n;
+	oq_publish_counters_read(&w->ctr, &w->counts);
+	w->doc.counts = &w->counts;
+}
+
+static void render(struct world *w,
+		   int (*fn)(FILE *, const struct oq_publish_doc *))
+{
+	FILE *f;
+
+	free(w->buf);
+	w->buf = NULL;
+	f = open_memstream(&w->buf, &w->len);
+	assert_non_null(f);
+	assert_int_equal(fn(f, &w->doc), 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+static const struct oq_publish_port *find_pub(const struct world *w,
+					      const struct oq_port *p)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->ports[i].port == p)
+			return &w->ports[i];
+	fail_msg("port not published");
+	return NULL;
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+	const char *p = hay;
+
+	while ((p = strstr(p, needle))) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+/* ---- the JSON checker itself ------------------------------------------- */
+
+static void test_jsoncheck_is_strict(void **state)
+{
+	static const char *const good[] = {
+		"{}",
+		" [1, -0.5e+3, \"a\\u00e9\\n\", true, false, null] ",
+		"{\"a\": {\"b\": []}}",
+		"\"\xc3\xa9\xef\xbf\xbd\"",
+		"0",
+	};
+	static const char *const bad[] = {
+		"",
+		"{",
+		"[1,]",
+		"{\"a\" 1}",
+		"01",
+		"1.",
+		".5",
+		"-",
+		"+1",
+		"\"\x01\"",
+		"\"\\x\"",
+		"\"\\u12g4\"",
+		"\"\xff\"",
+		"\"\xc0\xaf\"",
+		"\"\xed\xa0\x80\"",
+		"[1] [2]",
+		"nul",
+		"{'a': 1}",
+		"NaN",
+		"\"abc",
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		if (!oq_jsoncheck(good[i], strlen(good[i])))
+			fail_msg("rejected %s", good[i]);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		if (oq_jsoncheck(bad[i], strlen(bad[i])))
+			fail_msg("accepted %s", bad[i]);
+	/* A NUL is neither whitespace nor string content. */
+	assert_false(oq_jsoncheck("[1]\0", 4));
+	assert_false(oq_jsoncheck("\"a\0b\"", 5));
+}
+
+/* ---- escaping ---------------------------------------------------------- */
+
+static char *esc(void (*fn)(FILE *, const char *, size_t), const char *s,
+		 size_t max)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	fn(f, s, max);
+	fclose(f);
+	return buf;
+}
+
+static void test_json_escaping(void **state)
+{
+	char *e = esc(oq_publish_json_text, EVIL_DESC, 65);
+	char raw[8] = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}; /* no NUL */
+
+	(void)state;
+	assert_string_equal(e, "ev\\\"il\\\\x\\ny \xc3\xa9 \\u0001 "
+			       "\xef\xbf\xbd end");
+	free(e);
+	/* Overlong, surrogate, cut sequence, DEL, tab. */
+	e = esc(oq_publish_json_text, "\xc0\xaf|\xed\xa0\x80|\xe2\x82|\x7f|\t",
+		64);
+	assert_string_equal(e, "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef"
+			       "\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf"
+			       "\xbd|\\u007f|\\t");
+	free(e);
+	/* max bounds the read: a description without a NUL. */
+	e = esc(oq_publish_json_text, raw, 5);
+	assert_string_equal(e, "abcde");
+	free(e);
+	e = esc(oq_publish_json_text, NULL, 5);
+	assert_string_equal(e, "");
+	free(e);
+}
+
+static void test_prom_escaping(void **state)
+{
+	char *e = esc(oq_publish_prom_text, EVIL_DESC, 65);
+
+	(void)state;
+	assert_string_equal(e, "ev\\\"il\\\\x\\ny \xc3\xa9 \xef\xbf\xbd "
+			       "\xef\xbf\xbd end");
+	free(e);
+	e = esc(oq_publish_prom_text, "a\tb\rc\xf4\x90\x80\x80", 64);
+	assert_string_equal(e, "a\xef\xbf\xbd"
+			       "b\xef\xbf\xbd"
+			       "c"
+			       "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef"
+			       "\xbf\xbd");
+	free(e);
+}
+
+static void test_iso8601(void **state)
+{
+	char b[32];
+
+	(void)state;
+	oq_publish_iso8601(1700000000, b, sizeof(b));
+	assert_string_equal(b, "2023-11-14T22:13:20Z");
+	oq_publish_iso8601(0, b, sizeof(b));
+	assert_string_equal(b, "1970-01-01T00:00:00Z");
+	oq_publish_iso8601(0, b, 5); /* too small: empty, never cut */
+	assert_string_equal(b, "");
+}
+
+/* ---- the numbers ------------------------------------------------------- */
+
+static void test_predictions_match_model(void **state)
+{
+	struct world *w = *state;
+	struct oq_predict_opts o;
+	struct oq_port_pred pp;
+	size_t i, k = 0;
+	unsigned int s;
+
+	predict(w);
+	/* Linked ports only: 3 CA ports and 3 switch ports. */
+	assert_int_equal(w->n, 6);
+	oq_predict_opts_init(&o);
+	for (i = 0; i < w->f->n_ports; i++) {
+		const struct oq_port *p = w->f->ports[i];
+
+		if (!p->present || !p->peer)
+			continue;
+		assert_ptr_equal(w->ports[k].port, p);
+		assert_int_equal(
+			oq_predict_port(&w->tables.ports[i], -1.0, &o, &pp), 0);
+		for (s = 0; s < 16; s++) {
+			assert_true(w->ports[k].pred.sl[s].gbps ==
+				    pp.sl[s].gbps);
+			assert_int_equal(
+				oq_frac_cmp(w->ports[k].pred.sl[s].share,
+					    pp.sl[s].share),
+				0);
+			/* Uniform template tables: every view agrees. */
+			assert_true(w->ports[k].guaranteed_gbps[s] ==
+				    pp.sl[s].gbps);
+		}
+		k++;
+	}
+}
+
+/* One input port dropping SL 3 and another mapping SL 5 elsewhere: the
+ * guarantee is the minimum over the inputs that exist. */
+static void test_guaranteed_is_min_over_inputs(void **state)
+{
+	struct world *w = *state;
+	struct oq_port_tables *t = NULL;
+	struct oq_publish_port pub;
+	struct oq_predict_opts o;
+	struct oq_port_pred view;
+	size_t i;
+	unsigned int s, in;
+	double want[16];
+
+	for (i = 0; i < w->tables.n; i++)
+		if (w->tables.ports[i].port == &w->sw->ports[1])
+			t = &w->tables.ports[i];
+	assert_non_null(t);
+	assert_int_equal(t->n_sl2vl, 5);
+	t->sl2vl[2][3] = OQ_VL_DROP; /* from h2: SL 3 dropped */
+	t->sl2vl[3][5] = 7;	     /* from h3: SL 5 on VL 7 */
+	t->sl2vl[1][6] = OQ_VL_DROP; /* the egress itself: not an input */
+	t->sl2vl[4][6] = OQ_VL_DROP; /* port 4 is down: not an input */
+
+	assert_int_equal(oq_publish_predict_port(t, &pub), 0);
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_predict_port(t, -1.0, &o, &view), 0);
+	for (s = 0; s < 16; s++)
+		want[s] = view.sl[s].gbps;
+	for (in = 0; in <= 3; in++) {
+		if (in == 1)
+			continue;
+		o.in_port = (int)in;
+		assert_int_equal(oq_predict_port(t, -1.0, &o, &view), 0);
+		for (s = 0; s < 16; s++)
+			if (view.sl[s].gbps < want[s])
+				want[s] = view.sl[s].gbps;
+	}
+	for (s = 0; s < 16; s++)
+		assert_true(pub.guaranteed_gbps[s] == want[s]);
+	assert_true(pub.pred.sl[3].gbps > 0);
+	assert_true(pub.guaranteed_gbps[3] == 0);
+	assert_true(pub.guaranteed_gbps[6] == pub.pred.sl[6].gbps);
+	for (s = 0; s < 16; s++)
+		assert_true(pub.guaranteed_gbps[s] <= pub.pred.sl[s].gbps);
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static void test_json_document(void **state)
+{
+	struct world *w = *state;
+	char want[512];
+
+	predict(w);
+	render(w, oq_publish_write_json);
+	assert_true(oq_jsoncheck(w->buf, w->len));
+	assert_int_equal(w->buf[w->len - 1], '\n');
+	assert_non_null(strstr(w->buf, "\"schema\": 1,"));
+	assert_non_null(strstr(w->buf, "\"sweep\": 3, \"sweeps\": 4"));
+	assert_non_null(strstr(w->buf, "\"time\": \"2023-11-14T22:13:20Z\", "
+				       "\"time_epoch\": 1700000000.250"));
+	assert_non_null(strstr(w->buf, "\"path\": \"/etc/opensm/q\\\"os\\\\"
+				       "policy.conf\""));
+	assert_non_null(strstr(w->buf, "\"hash\": \"0x0123456789abcdef\""));
+	assert_non_null(strstr(w->buf, "\"loaded_at\": \"2023-11-14T22:13:19Z"
+				       "\", \"loaded_at_epoch\": 1699999999"));
+	assert_non_null(strstr(w->buf, "\"qos_mads_sent\": 42"));
+	assert_non_null(strstr(w->buf, "\"node\": \"ev\\\"il\\\\x\\ny \xc3\xa9 "
+				       "\\u0001 \xef\xbf\xbd end\""));
+	assert_non_null(strstr(w->buf, "/P1\", \"port\": 1, \"lid\": 10, "));
+	assert_non_null(strstr(w->buf, "\"link\": \"4xQDR\", \"rate_gbps\": "
+				       "32, \"mtu\": 4096"));
+	/* 6 ports x 16 SLs. */
+	assert_int_equal(count_of(w->buf, "\"predicted_gbps\": "), 96);
+	assert_int_equal(count_of(w->buf, "\"guaranteed_gbps\": "), 96);
+	assert_int_equal(count_of(w->buf, "\"node_guid\": "), 6);
+	/* h1's SL 5, formatted exactly like osmqos predict --json. */
+	{
+		const struct oq_publish_port *pp =
+			find_pub(w, &w->h1->ports[1]);
+		const struct oq_sl_pred *sp = &pp->pred.sl[5];
+		char fb[48];
+
+		oq_frac_format(sp->share, fb, sizeof(fb));
+		snprintf(want, sizeof(want),
+			 "{\"sl\": 5, \"vl\": %d, \"vls\": [%d], "
+			 "\"priority\": \"%s\", \"share\": %.12g, "
+			 "\"share_exact\": \"%s\", \"predicted_gbps\": "
+			 "%.6g, \"guaranteed_gbps\": %.6g, \"starve\": "
+			 "false}",
+			 sp->vl, sp->vl, oq_prio_name(sp->prio),
+			 oq_frac_double(sp->share), fb, sp->gbps,
+			 pp->guaranteed_gbps[5]);
+		assert_non_null(strstr(w->buf, want));
+		assert_true(sp->gbps > 0);
+	}
+}
+
+static void test_json_no_policy_no_ports(void **state)
+{
+	struct world *w = *state;
+
+	predict(w);
+	w->doc.policy_path = NULL;
+	w->doc.policy_in_force = false;
+	w->doc.policy_load_success = false;
+	w->doc.policy_loaded_at = 0;
+	w->doc.n_ports = 0;
+	w->doc.counts = NULL;
+	render(w, oq_publish_write_json);
+	assert_true(oq_jsoncheck(w->buf, w->len));
+	assert_non_null(strstr(w->buf, "\"path\": null, \"hash\": null, "
+				       "\"in_force\": false, \"load_success\":"
+				       " false, \"loaded_at\": null, "
+				       "\"loaded_at_epoch\": null"));
+	assert_non_null(strstr(w->buf, "\"ports\": []}"));
+}
+
+/* ---- Prometheus -------------------------------------------------------- */
+
+static void test_prom_document(void **state)
+{
+	struct world *w = *state;
+	char err[512], line[512];
+	long n;
+	int k;
+
+	oq_publish_count_answer(&w->ctr, "storage");
+	oq_publish_count_answer(&w->ctr, "storage");
+	oq_publish_count_answer(&w->ctr, "we\"ird\\level\n");
+	oq_publish_count_answer(&w->ctr, NULL);
+	for (k = 0; k < 5; k++)
+		oq_publish_observe_latency(&w->ctr, 3e-6);
+	oq_publish_observe_latency(&w->ctr, 1.0);
+	oq_publish_set_audit_dropped(&w->ctr, 7);
+	predict(w);
+	render(w, oq_publish_write_prom);
+	n = oq_promcheck(w->buf, w->len, err, sizeof(err));
+	if (n < 0)
+		fail_msg("promcheck: %s\n%s", err, w->buf);
+	/* 6 ports x 16 SLs x 3 per-SL families, plus the rest. */
+	assert_true(n > 6 * 16 * 3);
+	assert_non_null(strstr(w->buf, "osmqos_predicted_bandwidth_gbps{"
+				       "node_guid=\"0x0000000000000010\",node="
+				       "\"ev\\\"il\\\\x\\ny \xc3\xa9 "
+				       "\xef\xbf\xbd \xef\xbf\xbd end\",port="
+				       "\"1\",sl=\"0\",vl=\"0\"} "));
+	{
+		const struct oq_publish_port *pp =
+			find_pub(w, &w->h2->ports[1]);
+
+		snprintf(
+			line, sizeof(line),
+			"osmqos_guaranteed_bandwidth_gbps{node_guid=\"0x%016llx"
+			"\",node=\"h2\",port=\"1\",sl=\"1\",vl=\"%d\"} "
+			"%.6g\n",
+			0x20ull, pp->pred.sl[1].vl, pp->guaranteed_gbps[1]);
+		assert_non_null(strstr(w->buf, line));
+	}
+	assert_non_null(strstr(w->buf, "osmqos_policy_load_success 1\n"));
+	assert_non_null(strstr(w->buf, "osmqos_policy_last_load_timestamp_"
+				       "seconds 1699999999\n"));
+	assert_non_null(strstr(w->buf, "osmqos_qos_mads_sent_total 42\n"));
+	assert_non_null(strstr(w->buf, "osmqos_sa_pr_answered_total{level="
+				       "\"storage\"} 2\n"));
+	assert_non_null(strstr(w->buf, "osmqos_sa_pr_answered_total{level="
+				       "\"we\\\"ird\\\\level\\n\"} 1\n"));
+	assert_non_null(strstr(w->buf, "osmqos_sa_pr_answered_total{level="
+				       "\"(none)\"} 1\n"));
+	assert_non_null(strstr(w->buf, "osmqos_audit_dropped_total 7\n"));
+	assert_non_null(strstr(w->buf, "osmqos_sa_decision_seconds_bucket{le="
+				       "\"2.5e-06\"} 0\n"));
+	assert_non_null(strstr(w->buf, "osmqos_sa_decision_seconds_bucket{le="
+				       "\"5e-06\"} 5\n"));
+	assert_non_null(strstr(w->buf, "osmqos_sa_decision_seconds_bucket{le="
+				       "\"0.01\"} 5\n"));
+	assert_non_null(strstr(w->buf, "osmqos_sa_decision_seconds_bucket{le="
+				       "\"+Inf\"} 6\n"));
+	assert_non_null(strstr(w->buf, "osmqos_sa_decision_seconds_count 6\n"));
+	assert_non_null(strstr(w->buf, "osmqos_policy_info{path=\"/etc/opensm"
+				       "/q\\\"os\\\\policy.conf\",hash="
+				       "\"0x0123456789abcdef\"} 1\n"));
+	assert_int_equal(count_of(w->buf, "# TYPE "),
+			 count_of(w->buf, "# HELP "));
+}
+
+/* Level names the label cannot tell apart give one series, summed. */
+static void test_prom_merges_indistinct_levels(void **state)
+{
+	struct world *w = *state;
+	char err[512];
+
+	oq_publish_count_answer(&w->ctr, "bad\xff");
+	oq_publish_count_answer(&w->ctr, "bad\xfe");
+	oq_publish_count_answer(&w->ctr, "bad\xfe");
+	oq_publish_count_answer(&w->ctr, OQ_PUBLISH_LEVEL_NONE);
+	oq_publish_count_answer(&w->ctr, NULL);
+	predict(w);
+	render(w, oq_publish_write_prom);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s", err);
+	assert_non_null(strstr(w->buf, "osmqos_sa_pr_answered_total{level="
+				       "\"bad\xef\xbf\xbd\"} 3\n"));
+	assert_non_null(strstr(w->buf, "osmqos_sa_pr_answered_total{level="
+				       "\"(none)\"} 2\n"));
+	assert_int_equal(count_of(w->buf, "osmqos_sa_pr_answered_total{"), 2);
+}
+
+static void test_prom_without_counters_or_policy(void **state)
+{
+	struct world *w = *state;
+	char err[512];
+
+	predict(w);
+	w->doc.counts = NULL;
+	w->doc.policy_in_force = false;
+	w->doc.policy_load_success = false;
+	w->doc.n_ports = 0;
+	render(w, oq_publish_write_prom);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s\n%s", err, w->buf);
+	assert_null(strstr(w->buf, "osmqos_policy_info{"));
+	assert_non_null(strstr(w->buf, "osmqos_policy_load_success 0\n"));
+	assert_non_null(strstr(w->buf, "osmqos_sa_decision_seconds_count 0\n"));
+}
+
+/* A writer error reaches the caller. */
+static void test_writers_report_stream_errors(void **state)
+{
+	struct world *w = *state;
+	FILE *f = fopen("/dev/full", "w");
+
+	if (!f)
+		skip();
+	predict(w);
+	setvbuf(f, NULL, _IONBF, 0);
+	assert_int_equal(oq_publish_write_json(f, &w->doc), -1);
+	clearerr(f);
+	assert_int_equal(oq_publish_write_prom(f, &w->doc), -1);
+	fclose(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jsoncheck_is_strict),
+		cmocka_unit_test(test_json_escaping),
+		cmocka_unit_test(test_prom_escaping),
+		cmocka_unit_test(test_iso8601),
+		cmocka_unit_test_setup_teardown(test_predictions_match_model,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_guaranteed_is_min_over_inputs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_document, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_json_no_policy_no_ports,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prom_document, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_prom_merges_indistinct_levels, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_prom_without_counters_or_policy, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_writers_report_stream_errors, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
