@@ -18,6 +18,7 @@
 #include "plugin.h"
 #include "audit.h"
 #include "sa_front.h"
+#include "publish.h"
 
 #include <complib/cl_qlist.h>
 #include <opensm/osm_madw.h>
@@ -164,6 +165,13 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	const struct oq_policy *pol = s->view.policy;
 	struct oq_audit_record r;
 
+	if (pp->records)
+		oq_publish_count_answer(
+			oq_publish_counters_of(a->q),
+			pol && pp->d.level >= 0 &&
+					(size_t)pp->d.level < pol->n_levels
+				? pol->levels[pp->d.level].name
+				: NULL);
 	if (!a->q->audit)
 		return;
 	memset(&r, 0, sizeof(r));
@@ -303,7 +311,7 @@ bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *data)
 		return false;
 	}
 	__atomic_fetch_add(&hk->answered, 1, __ATOMIC_RELAXED);
-	oq_sa_front_observe(q, now_s() - t0);
+	oq_publish_observe_latency(oq_publish_counters_of(q), now_s() - t0);
 	oq_state_put(q, s);
 	return true;
 }

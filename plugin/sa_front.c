@@ -68,24 +68,6 @@ static void mpr_front(void *context, void *data)
 	osm_mpr_rcv_process(&q->osm->sa, data);
 }
 
-const double oq_sa_lat_bounds[OQ_SA_LAT_BUCKETS - 1] = {
-	1e-6, 4e-6, 16e-6, 64e-6, 256e-6, 1e-3, 4e-3,
-};
-
-void oq_sa_front_observe(struct osmqos *q, double seconds)
-{
-	struct oq_sa_front *f = &q->sa_front;
-	unsigned int b = 0;
-
-	while (b < OQ_SA_LAT_BUCKETS - 1 && seconds > oq_sa_lat_bounds[b])
-		b++;
-	count(&f->lat[b]);
-	count(&f->lat_count);
-	__atomic_fetch_add(&f->lat_sum_ns,
-			   (unsigned long)(seconds > 0 ? seconds * 1e9 : 0),
-			   __ATOMIC_RELAXED);
-}
-
 /* One registration the front swaps, and whose it is originally. */
 struct sa_slot {
 	const char *name;

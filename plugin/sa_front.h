@@ -27,11 +27,6 @@ enum oq_sa_kind {
 	OQ_SA_MPR,
 };
 
-/* Decision latency histogram: upper bounds in seconds (the last bucket is
- * +Inf), cumulative counts are made when published. */
-#define OQ_SA_LAT_BUCKETS 8
-extern const double oq_sa_lat_bounds[OQ_SA_LAT_BUCKETS - 1];
-
 struct oq_sa_front {
 	struct oq_sa_hook pr;  /* OSM_MSG_MAD_PATH_RECORD */
 	struct oq_sa_hook mpr; /* OSM_MSG_MAD_MULTIPATH_RECORD */
@@ -41,13 +36,7 @@ struct oq_sa_front {
 	 * or before the plugin set it).
 	 */
 	bool (*answer)(struct osmqos *q, enum oq_sa_kind kind, void *madw);
-	unsigned long lat[OQ_SA_LAT_BUCKETS]; /* __atomic */
-	unsigned long lat_count;	      /* __atomic */
-	unsigned long lat_sum_ns;	      /* __atomic */
 };
-
-/* Count one answer's decision time (seconds) in the histogram. */
-void oq_sa_front_observe(struct osmqos *q, double seconds);
 
 /*
  * Replace OpenSM's PathRecord/MultiPathRecord registrations with ours.

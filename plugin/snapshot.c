@@ -45,11 +45,17 @@ static uint8_t lanes_from_width(uint8_t w)
 	}
 }
 
-static enum oq_speed speed_of(const osm_physp_t *p)
+/*
+ * A switch's external ports report CapabilityMask 0: whether extended
+ * speeds (FDR, EDR, HDR) apply is port 0's capability, as OpenSM's link
+ * manager and SA read it.  p0: port 0 for a switch port, else NULL.
+ */
+static enum oq_speed speed_of(const osm_physp_t *p, const osm_physp_t *p0)
 {
 	const ib_port_info_t *pi = &p->port_info;
+	const ib_port_info_t *cap = p0 ? &p0->port_info : pi;
 
-	if (pi->capability_mask & IB_PORT_CAP_HAS_EXT_SPEEDS) {
+	if (cap->capability_mask & IB_PORT_CAP_HAS_EXT_SPEEDS) {
 		switch (ib_port_info_get_link_speed_ext_active(pi)) {
 		case IB_LINK_SPEED_EXT_ACTIVE_14:
 			return OQ_SPEED_FDR;
@@ -134,7 +140,7 @@ static void fill_port(osm_opensm_t *osm, struct oq_port *port,
 	port->lid = cl_ntoh16(osm_physp_get_base_lid(id));
 	port->lmc = ib_port_info_get_lmc(&id->port_info);
 	port->width = lanes_from_width(pi->link_width_active);
-	port->speed = speed_of(p);
+	port->speed = speed_of(p, p0);
 	port->mtu_cap = ib_port_info_get_mtu_cap(pi);
 	port->vl_cap = vls_from_enc(ib_port_info_get_vl_cap(pi));
 	port->oper_vls = link_oper_vls(osm, p);

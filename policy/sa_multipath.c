@@ -216,8 +216,10 @@ static void apm_paths(struct oq_sa_req *r, const struct oq_alias **g)
 	a[1] = a[0] == g[0] ? g[1] : g[0];
 	a[2] = guid_less(g[2], g[3]) ? g[2] : g[3];
 	a[3] = a[2] == g[2] ? g[3] : g[2];
-	sa_lid = oq_sa_base_port(a[0]->port)->lid;
-	da_lid = oq_sa_base_port(a[2]->port)->lid;
+	/* OpenSM hashes osm_port_get_base_lid(), which is in network byte
+	 * order: so do we, or the offsets (and the answers) differ. */
+	sa_lid = __builtin_bswap16(oq_sa_base_port(a[0]->port)->lid);
+	da_lid = __builtin_bswap16(oq_sa_base_port(a[2]->port)->lid);
 	base = sa_lid < da_lid ? hash_lids(sa_lid, da_lid, r->v->lmc)
 			       : hash_lids(da_lid, sa_lid, r->v->lmc);
 

@@ -33,13 +33,38 @@ grep "osmqos" "$E2E_OSM_LOG" | sed 's/^[^>]*-> [a-z_]*: /  /'
 
 src=$(e2e_lid "cn01 HCA-1")
 dst=$(e2e_lid "stor1 HCA-1")
-banner "PathRecord cn01 (lid $src) -> stor1 (lid $dst): the storage level, SL 1"
+peer=$(e2e_lid "cn05 HCA-1")
+banner "PathRecord cn01 (lid $src) -> stor1 (lid $dst) with saquery: the storage level, SL 1"
 e2e_sim saquery -p --slid "$src" --dlid "$dst" 2>/dev/null |
 	grep -E 'slid|dlid|sl\.\.|mtu|rate'
-echo "  (answered by OpenSM's own QoS manager from the same policy file)"
+echo "  (answered by the osmqos plugin, per pair, under the policy)"
+
+# One query per line: what an application would ask, and what it gets.
+ask() {
+	local what=$1
+	shift
+	printf '  %-44s ' "$what"
+	e2e_sim "$osmqos" query --json --numb-path 1 "$@" 2>/dev/null |
+		jq -r 'if (.records | length) == 0 then "no path (\(.status))"
+		       else .records[0] | "SL \(.sl)  MTU enum \(.mtu)  rate enum \(.rate)  pkt_life \(.pkt_life)" end'
+}
+banner "osmqos query: the SL different Service IDs get (live SA, libibumad)"
+ask "cn01 -> cn05, no Service ID" --slid "$src" --dlid "$peer"
+ask "cn01 -> cn05, Service ID 0x1000000000000d01" --slid "$src" --dlid "$peer" --sid 0x1000000000000d01
+ask "cn01 -> cn05, Service ID 0x1000000000000042" --slid "$src" --dlid "$peer" --sid 0x1000000000000042
+ask "cn01 -> stor1, Service ID 0x1000000000000d01" --slid "$src" --dlid "$dst" --sid 0x1000000000000d01
+echo "  (the first matching rule wins: anything to storage comes before monitoring)"
+ask "cn01 -> stor1, MultiPathRecord 1x1" --mpr --sgids "$(e2e_guid "cn01 HCA-1")" --dgids "$(e2e_guid "stor1 HCA-1")"
+
 banner "osmqos match: the same decision offline"
 "$osmqos" match --policy "$policy" --fabric "$fabric" \
-	--src "cn01 HCA-1/P1" --dst "stor1 HCA-1/P1"
+	--src "cn01 HCA-1/P1" --dst "cn05 HCA-1/P1" --sid 0x1000000000000d01
+
+banner "The audit trail: one JSON line per answered pair ($E2E_DIR/osmqos-audit.log)"
+sleep 1.5 # the writer thread appends in the background
+tail -n 6 "$E2E_DIR/osmqos-audit.log" | jq -c '{src: .src.node, dst: .dst.node,
+	service_id: .query.service_id, rule, level, granted: .granted.sl,
+	predicted_gbps: .predicted.gbps, bottleneck: .predicted.bottleneck}'
 
 leaf=$(e2e_lid leaf01)
 banner "leaf01 port 1 faces stor1: VLArb read back with smpquery (lid $leaf)"
@@ -53,5 +78,15 @@ banner "Predicted per-SL bandwidth on stor1's port, all SLs backlogged"
 "$osmqos" predict --policy "$policy" --fabric "$fabric" --port "stor1 HCA-1/P1"
 banner "... and on the leaf port facing it (storage VL1 first)"
 "$osmqos" predict --policy "$policy" --fabric "$fabric" --port "leaf01/P1"
+
+banner "Published after every sweep (docs/publish.md): $E2E_DIR/osmqos-bandwidth.json"
+jq -r '.ports[] | select(.node == "leaf01" and .port == 1) |
+	.sls[] | select(.predicted_gbps > 0) |
+	"  leaf01/P1 SL \(.sl) VL \(.vl) \(.priority): \(.predicted_gbps) Gb/s predicted, \(.guaranteed_gbps) Gb/s guaranteed"' \
+	"$E2E_DIR/osmqos-bandwidth.json" 2>/dev/null
+echo "  Prometheus textfile for node_exporter: $E2E_DIR/osmqos.prom"
+grep -m 3 '^osmqos_predicted_bandwidth_gbps' "$E2E_DIR/osmqos.prom" | sed 's/^/    /'
+grep -E '^osmqos_(policy_load_success|qos_mads_sent_total|sa_pr_answered_total)' \
+	"$E2E_DIR/osmqos.prom" | sed 's/^/    /'
 
 banner "Logs and files of this run: $E2E_DIR"

@@ -212,6 +212,20 @@ e2e_lid() {
 		}'
 }
 
+# e2e_guid DESC [PORT]: port GUID (0x%016x) of a CA's port (default 1),
+# from ibnetdiscover's "[port](guid)" line of the node named DESC.
+e2e_guid() {
+	local desc=$1 port=${2:-1}
+	e2e_ibnetdiscover | awk -v d="\"$desc\"" -v p="$port" '
+		/^(Switch|Ca|Rt)[ \t]/ { inode = index($0, "# " d) > 0; next }
+		inode && index($0, "[" p "](") == 1 {
+			g = substr($0, length(p) + 4)
+			sub(/\).*/, "", g)
+			printf "0x%016s\n", g
+			exit
+		}' | tr ' ' 0
+}
+
 # e2e_osmqos ARGS...: the built CLI.
 e2e_osmqos() {
 	"$top_builddir/osmqos" "$@"
