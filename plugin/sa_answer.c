@@ -267,6 +267,17 @@ bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *data)
 	cl_qlist_init(&a.list);
 	sink.ctx = &a;
 
+	/*
+	 * MADs are 256 bytes on the wire and in OpenSM's pool, so this holds
+	 * for anything the SA receiver posts; it keeps every read of the
+	 * payload inside what arrived even if that ever changes.
+	 */
+	if (madw->mad_size < IB_SA_MAD_HDR_SIZE + sizeof(ib_path_rec_t)) {
+		osm_sa_send_error(&q->osm->sa, madw,
+				  IB_SA_MAD_STATUS_REQ_INVALID);
+		oq_state_put(q, s);
+		return true;
+	}
 	if (kind == OQ_SA_PR) {
 		const uint8_t *pr = ib_sa_mad_get_payload_ptr(mad);
 
@@ -275,8 +286,9 @@ bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *data)
 					req, &sink, &status);
 	} else {
 		const uint8_t *p = ib_sa_mad_get_payload_ptr(mad);
-		size_t len = MAD_BLOCK_SIZE - IB_SA_MAD_HDR_SIZE;
-
+		size_t len = (madw->mad_size < MAD_BLOCK_SIZE ? madw->mad_size
+							      : MAD_BLOCK_SIZE) -
+			     IB_SA_MAD_HDR_SIZE;
 		bool rmpp = (mad->rmpp_flags & IB_RMPP_FLAG_ACTIVE) ==
 			    IB_RMPP_FLAG_ACTIVE;
 
