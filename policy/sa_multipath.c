@@ -164,6 +164,8 @@ static void apm_pair(struct oq_sa_req *r, const struct oq_alias *s,
 	c->pair.src = s;
 	c->pair.dst = d;
 	c->pair.reason = OQ_PR_NO_PATH;
+	c->pair.d.rule = -1;
+	c->pair.d.level = -1;
 	if (!sp->lid || !dp->lid)
 		return;
 	oq_sa_decide(r->v, &r->w, s->port, d->port, &c->pair.d);

@@ -221,7 +221,10 @@ static enum oq_pr_reason choose_pkey(const struct oq_sa_view *v,
 		return OQ_PR_OK;
 	}
 	if (w->comp_mask & CM_PKEY) {
-		if (!oq_ports_share_pkey_ex(src, dst, w->pkey, ab, NULL))
+		/* No port holds a key with base 0: OpenSM finds no match
+		 * (ERR 1F1A), where our helper would take 0 as "any". */
+		if (!(w->pkey & OQ_PKEY_MASK) ||
+		    !oq_ports_share_pkey_ex(src, dst, w->pkey, ab, NULL))
 			return OQ_PR_PKEY;
 		if (l && l->pkeys.n &&
 		    !oq_ranges_contains(&l->pkeys, w->pkey & OQ_PKEY_MASK))

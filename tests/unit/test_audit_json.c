@@ -43,7 +43,8 @@ static void test_format_fields(void **state)
 	assert_non_null(strstr(buf, "\"granted\":{\"sl\":2,\"mtu\":4096,"
 				    "\"mtu_code\":5,\"rate_gbps\":40,"
 				    "\"rate_code\":7,\"packet_life\":18,"
-				    "\"pkey\":65535}"));
+				    "\"pkey\":65535,\"slid\":0,\"dlid\":0,"
+				    "\"records\":0}"));
 	assert_non_null(strstr(buf, "\"sa_status\":0"));
 	assert_non_null(strstr(buf, "\"predicted\":{\"gbps\":12.5,"
 				    "\"bottleneck\":\"sw1/P3 -> hca-b/P2\"}"));
@@ -81,7 +82,7 @@ static void test_format_not_granted(void **state)
 				    "\"pkey\":32769,\"sl\":4}"));
 	assert_non_null(strstr(buf, "\"rule\":null,\"use\":null"));
 	assert_non_null(strstr(buf, "\"granted\":null,\"sa_status\":512,"
-				    "\"predicted\":null}"));
+				    "\"reason\":null,\"predicted\":null}"));
 	/* unknown codes and a NaN prediction become null, not garbage */
 	r.granted = true;
 	r.g_mtu = 9;
@@ -93,6 +94,26 @@ static void test_format_not_granted(void **state)
 	assert_non_null(strstr(buf, "\"mtu\":null,\"mtu_code\":9,"
 				    "\"rate_gbps\":null,\"rate_code\":200"));
 	assert_non_null(strstr(buf, "\"predicted\":{\"gbps\":null"));
+	/* the reason a pair got nothing; Gb/s to the Mb/s */
+	r.granted = false;
+	strcpy(r.reason, "P_Key not allowed by the QoS level");
+	n = oq_audit_format(&r, buf, sizeof(buf));
+	buf[n - 1] = 0;
+	assert_non_null(strstr(buf, "\"reason\":\"P_Key not allowed by the "
+				    "QoS level\""));
+	r.granted = true;
+	r.predicted_gbps = 0.2857142;
+	n = oq_audit_format(&r, buf, sizeof(buf));
+	buf[n - 1] = 0;
+	assert_non_null(strstr(buf, "\"gbps\":0.286,"));
+	r.predicted_gbps = 25.6;
+	n = oq_audit_format(&r, buf, sizeof(buf));
+	buf[n - 1] = 0;
+	assert_non_null(strstr(buf, "\"gbps\":25.6,"));
+	r.predicted_gbps = 100;
+	n = oq_audit_format(&r, buf, sizeof(buf));
+	buf[n - 1] = 0;
+	assert_non_null(strstr(buf, "\"gbps\":100,"));
 }
 
 static void test_format_escaping(void **state)
