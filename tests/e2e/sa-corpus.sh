@@ -58,6 +58,8 @@ G --get --numb-path 1
 - --pkey 0x1234
 - --pkey 0x0abc
 - --pkey 0x0001
+- --pkey 0x0000
+- --pkey 0x8000
 - --sl 0
 - --sl 1
 - --sl 3
