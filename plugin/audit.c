@@ -29,6 +29,14 @@
 /* Idle wake-up period: picks up a reopen request set from a signal
  * handler, which cannot signal the condition variable. */
 #define IDLE_WAKE_MS 200
+/*
+ * Under a query storm, waking the writer and calling write(2) for every
+ * record would cost the SA more than answering.  The writer lets records
+ * gather for up to COALESCE_MS after the first one, or until BATCH_WAKE
+ * are queued, and writes them in one go.
+ */
+#define COALESCE_MS 20
+#define BATCH_WAKE 512
 /* "records dropped, queue full" is logged at most this often. */
 #define DROP_LOG_SECS 10
 /* How often the writer looks whether the path still names its file. */
@@ -389,14 +397,44 @@ static void log_full_drops(struct oq_audit *w, bool force)
 	w->last_full_log = now;
 }
 
+/* The writer holds w->lock.  True while a small batch should wait for
+ * more records (see COALESCE_MS); *until is the end of that wait. */
+static bool coalesce(struct oq_audit *w, bool *waiting, struct timespec *until)
+{
+	struct timespec now;
+
+	if (w->stop || !w->count || w->count >= BATCH_WAKE ||
+	    w->count >= w->cap / 2) {
+		*waiting = false;
+		return false;
+	}
+	if (!*waiting) {
+		deadline_in(until, COALESCE_MS);
+		*waiting = true;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > until->tv_sec ||
+	    (now.tv_sec == until->tv_sec && now.tv_nsec >= until->tv_nsec)) {
+		*waiting = false;
+		return false;
+	}
+	return true;
+}
+
 static void *writer_main(void *arg)
 {
 	struct oq_audit *w = arg;
+	struct timespec until;
+	bool waiting = false;
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		size_t start, n;
 
+		if (!w->paused && coalesce(w, &waiting, &until)) {
+			pthread_cond_timedwait(&w->wake, &w->lock, &until);
+			continue;
+		}
 		if (!w->stop && (w->paused || !w->count)) {
 			struct timespec ts;
 
@@ -556,7 +594,7 @@ int oq_audit_submit(struct oq_audit *w, const struct oq_audit_record *rec)
 		slot->time = now;
 	w->count++;
 	w->enqueued++;
-	if (w->count == 1)
+	if (w->count == 1 || w->count == BATCH_WAKE)
 		pthread_cond_signal(&w->wake);
 	pthread_mutex_unlock(&w->lock);
 	return 0;
