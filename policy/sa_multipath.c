@@ -118,6 +118,7 @@ static uint16_t get_gids(const struct oq_sa_view *v, const uint8_t *gids,
  * choice. */
 struct apm_cell {
 	bool has;
+	bool hidden; /* the requester may not see this pair */
 	uint8_t rec[OQ_PR_REC_SIZE];
 	unsigned int hops;
 	struct oq_pr_pair pair;
@@ -144,9 +145,15 @@ static unsigned int hash_lids(unsigned int a, unsigned int b, unsigned int lmc)
 	return (((a >> lmc) << 4) | (b >> lmc)) % 103;
 }
 
-/* mpr_rcv_get_apm_port_pair_paths(): the first LID pair that works,
- * starting at base_offs, in both LID ranges in step.  No P_Key visibility
- * check here, as in OpenSM. */
+/*
+ * mpr_rcv_get_apm_port_pair_paths(): the first LID pair that works,
+ * starting at base_offs, in both LID ranges in step.  OpenSM 3.3.23 skips
+ * the requester's P_Key visibility checks in this branch (its normal MPR
+ * branch has them, osm_sa_multipath_record.c:998), so a requester could
+ * learn paths between ports it shares no partition with.  osmqos checks
+ * here as everywhere else: the one place its answers are deliberately
+ * stricter than stock OpenSM's (docs/sa-front.md).
+ */
 static void apm_pair(struct oq_sa_req *r, const struct oq_alias *s,
 		     const struct oq_alias *d, unsigned int base_offs,
 		     struct apm_cell *c)
@@ -168,6 +175,15 @@ static void apm_pair(struct oq_sa_req *r, const struct oq_alias *s,
 	c->pair.d.level = -1;
 	if (!sp->lid || !dp->lid)
 		return;
+	if (!r->requester ||
+	    !oq_ports_pkey_visible(r->requester, s->port,
+				   r->v->allow_both_pkeys) ||
+	    !oq_ports_pkey_visible(r->requester, d->port,
+				   r->v->allow_both_pkeys) ||
+	    !oq_ports_pkey_visible(s->port, d->port, r->v->allow_both_pkeys)) {
+		c->hidden = true; /* no record and no audit line */
+		return;
+	}
 	oq_sa_decide(r->v, &r->w, s->port, d->port, &c->pair.d);
 	oq_sa_decide(r->v, &r->w, d->port, s->port, &rev);
 	r->sink = &sink;
@@ -201,7 +217,7 @@ static void emit_cell(struct oq_sa_req *r, struct apm_cell *c)
 		else
 			r->count++;
 	}
-	if (r->sink->pair)
+	if (r->sink->pair && !c->hidden)
 		r->sink->pair(r->sink->ctx, &c->pair);
 }
 
