@@ -182,11 +182,11 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	r.comp_mask = a->comp_mask;
 	r.has_sid = a->w.has_sid;
 	r.sid = a->w.sid;
-	r.has_qos_class = a->w.comp_mask & (1ull << 14);
+	r.has_qos_class = a->w.comp_mask & OQ_PR_CM_QOS_CLASS;
 	r.qos_class = a->w.qos_class;
-	r.has_pkey = a->w.comp_mask & (1ull << 13);
+	r.has_pkey = a->w.comp_mask & OQ_PR_CM_PKEY;
 	r.pkey = a->w.pkey;
-	r.has_sl = a->w.comp_mask & (1ull << 15);
+	r.has_sl = a->w.comp_mask & OQ_PR_CM_SL;
 	r.sl = a->w.sl;
 	audit_port(&r.src, pp->src);
 	audit_port(&r.dst, pp->dst);

@@ -13,36 +13,25 @@
 
 #include "sa_path_int.h"
 
-/* MultiPathRecord comp-mask bits, and the PathRecord bit each maps to. */
+/* MultiPathRecord comp-mask bits and the PathRecord bit each maps to. */
 static const struct {
-	uint8_t mpr, pr;
+	uint64_t mpr, pr;
 } cm_map[] = {
-	{0, 6},	  /* RawTraffic */
-	{5, 11},  /* Reversible */
-	{6, 12},  /* NumbPath */
-	{7, 13},  /* PKey */
-	{8, 14},  /* QoSClass */
-	{9, 15},  /* SL */
-	{10, 16}, /* MTUSelector */
-	{11, 17}, /* MTU */
-	{12, 18}, /* RateSelector */
-	{13, 19}, /* Rate */
-	{14, 20}, /* PacketLifeTimeSelector */
-	{15, 21}, /* PacketLifeTime */
-	{16, 0},  /* ServiceID, 8 MSBs */
-	{21, 1},  /* ServiceID, 56 LSBs */
+	{OQ_MPR_CM_RAWTRAFFIC, OQ_PR_CM_RAWTRAFFIC},
+	{OQ_MPR_CM_REVERSIBLE, OQ_PR_CM_REVERSIBLE},
+	{OQ_MPR_CM_NUMBPATH, OQ_PR_CM_NUMBPATH},
+	{OQ_MPR_CM_PKEY, OQ_PR_CM_PKEY},
+	{OQ_MPR_CM_QOS_CLASS, OQ_PR_CM_QOS_CLASS},
+	{OQ_MPR_CM_SL, OQ_PR_CM_SL},
+	{OQ_MPR_CM_MTUSELEC, OQ_PR_CM_MTUSELEC},
+	{OQ_MPR_CM_MTU, OQ_PR_CM_MTU},
+	{OQ_MPR_CM_RATESELEC, OQ_PR_CM_RATESELEC},
+	{OQ_MPR_CM_RATE, OQ_PR_CM_RATE},
+	{OQ_MPR_CM_PKTLIFETIMESELEC, OQ_PR_CM_PKTLIFETIMESELEC},
+	{OQ_MPR_CM_PKTLIFETIME, OQ_PR_CM_PKTLIFETIME},
+	{OQ_MPR_CM_SERVICEID_MSB, OQ_PR_CM_SERVICEID_MSB},
+	{OQ_MPR_CM_SERVICEID_LSB, OQ_PR_CM_SERVICEID_LSB},
 };
-
-#define MCM_RAW	       (1ull << 0)
-#define MCM_NUMBPATH   (1ull << 6)
-#define MCM_MTUSEL     (1ull << 10)
-#define MCM_MTU	       (1ull << 11)
-#define MCM_RATESEL    (1ull << 12)
-#define MCM_RATE       (1ull << 13)
-#define MCM_SID_MSB    (1ull << 16)
-#define MCM_SGIDCOUNT  (1ull << 19)
-#define MCM_DGIDCOUNT  (1ull << 20)
-#define MCM_SID_LSB    (1ull << 21)
 
 /* Offsets in the MultiPathRecord. */
 #define MPR_HFR	      0
@@ -68,11 +57,11 @@ void oq_sa_want_from_mpr(struct oq_pr_want *w, uint64_t cm,
 	size_t i;
 
 	for (i = 0; i < sizeof(cm_map) / sizeof(cm_map[0]); i++)
-		if (cm & (1ull << cm_map[i].mpr))
-			pcm |= 1ull << cm_map[i].pr;
+		if (cm & cm_map[i].mpr)
+			pcm |= cm_map[i].pr;
 	memset(w, 0, sizeof(*w));
 	w->comp_mask = pcm;
-	w->raw = (cm & MCM_RAW) && (m[MPR_HFR] & 0x80);
+	w->raw = (cm & OQ_MPR_CM_RAWTRAFFIC) && (m[MPR_HFR] & 0x80);
 	w->pkey = oq_get16(m + MPR_PKEY);
 	w->sl = m[MPR_QOS_SL + 1] & 0xf;
 	w->qos_class = (uint16_t)(oq_get16(m + MPR_QOS_SL) >> 4);
@@ -85,8 +74,8 @@ void oq_sa_want_from_mpr(struct oq_pr_want *w, uint64_t cm,
 	w->sid = (uint64_t)m[MPR_SID_MSB] << 56;
 	for (i = 0; i < 7; i++)
 		w->sid |= (uint64_t)m[MPR_SID_LSB + i] << (48 - 8 * i);
-	w->has_sid = (cm & (MCM_SID_MSB | MCM_SID_LSB)) ==
-		     (MCM_SID_MSB | MCM_SID_LSB);
+	w->has_sid = (cm & (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB)) ==
+		     (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB);
 	w->mpr = true;
 }
 
@@ -294,20 +283,20 @@ enum oq_pr_outcome oq_sa_multipath_record(const struct oq_sa_view *v,
 		*status = OQ_MAD_UNSUP_METHOD;
 		return OQ_PR_ERROR;
 	}
-	if (!(cm & MCM_SGIDCOUNT) || !(cm & MCM_DGIDCOUNT)) {
+	if (!(cm & OQ_MPR_CM_SGIDCOUNT) || !(cm & OQ_MPR_CM_DGIDCOUNT)) {
 		*status = OQ_SA_ST_INSUF_COMPS;
 		return OQ_PR_ERROR;
 	}
-	if (((cm & MCM_RATESEL) && (cm & MCM_RATE) &&
+	if (((cm & OQ_MPR_CM_RATESELEC) && (cm & OQ_MPR_CM_RATE) &&
 	     ((m[MPR_RATE] & 0x3f) < 2 || (m[MPR_RATE] & 0x3f) > 22)) ||
-	    ((cm & MCM_MTUSEL) && (cm & MCM_MTU) &&
+	    ((cm & OQ_MPR_CM_MTUSELEC) && (cm & OQ_MPR_CM_MTU) &&
 	     ((m[MPR_MTU] & 0x3f) < 1 || (m[MPR_MTU] & 0x3f) > 5))) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}
-	if ((cm & (MCM_SID_MSB | MCM_SID_LSB)) &&
-	    (cm & (MCM_SID_MSB | MCM_SID_LSB)) !=
-		    (MCM_SID_MSB | MCM_SID_LSB)) {
+	if ((cm & (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB)) &&
+	    (cm & (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB)) !=
+		    (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB)) {
 		*status = OQ_SA_ST_INSUF_COMPS;
 		return OQ_PR_ERROR;
 	}
@@ -341,7 +330,7 @@ enum oq_pr_outcome oq_sa_multipath_record(const struct oq_sa_view *v,
 		apm_paths(&r, g);
 		return OQ_PR_RESPOND;
 	}
-	max_paths = cm & MCM_NUMBPATH ? m[MPR_NUMPATH] & 0x7fu : MAX_NUM_PATH;
+	max_paths = cm & OQ_MPR_CM_NUMBPATH ? m[MPR_NUMPATH] & 0x7fu : MAX_NUM_PATH;
 	for (i = 0; i < nsrc && total < max_paths && !r.stop; i++)
 		for (j = nsrc; j < nsrc + ndst; j++) {
 			r.iterations = max_paths - total;

@@ -7,20 +7,6 @@
  */
 #include <osmqos/sa_path.h>
 
-/* IB PathRecord comp-mask bits (host order). */
-#define CM_SID_MSB  (1ull << 0)
-#define CM_SID_LSB  (1ull << 1)
-#define CM_RAW	    (1ull << 6)
-#define CM_PKEY	    (1ull << 13)
-#define CM_QOSCLASS (1ull << 14)
-#define CM_SL	    (1ull << 15)
-#define CM_MTUSEL   (1ull << 16)
-#define CM_MTU	    (1ull << 17)
-#define CM_RATESEL  (1ull << 18)
-#define CM_RATE	    (1ull << 19)
-#define CM_LIFESEL  (1ull << 20)
-#define CM_LIFE	    (1ull << 21)
-
 #define DEFAULT_SL 0 /* OSM_DEFAULT_SL */
 
 /* PortInfo capability bits the rate fixups read. */
@@ -55,12 +41,12 @@ void oq_sa_decide(const struct oq_sa_view *v, const struct oq_pr_want *w,
 	struct oq_query q = {
 		.src = src,
 		.dst = dst,
-		.has_sid = (w->comp_mask & (CM_SID_MSB | CM_SID_LSB)) ==
-			   (CM_SID_MSB | CM_SID_LSB),
+		.has_sid = (w->comp_mask & (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)) ==
+			   (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB),
 		.sid = w->sid,
-		.has_qos_class = !!(w->comp_mask & CM_QOSCLASS),
+		.has_qos_class = !!(w->comp_mask & OQ_PR_CM_QOS_CLASS),
 		.qos_class = w->qos_class,
-		.has_pkey = !!(w->comp_mask & CM_PKEY),
+		.has_pkey = !!(w->comp_mask & OQ_PR_CM_PKEY),
 		.pkey = w->pkey,
 	};
 
@@ -103,7 +89,7 @@ uint8_t oq_sa_rate_fixup(const struct oq_port *p, uint8_t rate)
 /* The MTU selector: 0 greater than, 1 less than, 2 exactly, 3 largest. */
 static bool apply_mtu(const struct oq_pr_want *w, uint8_t *mtu)
 {
-	if ((w->comp_mask & (CM_MTUSEL | CM_MTU)) != (CM_MTUSEL | CM_MTU))
+	if ((w->comp_mask & (OQ_PR_CM_MTUSELEC | OQ_PR_CM_MTU)) != (OQ_PR_CM_MTUSELEC | OQ_PR_CM_MTU))
 		return true; /* a selector alone is ignored, as OpenSM does */
 	switch (w->mtu_sel) {
 	case 0:
@@ -127,7 +113,7 @@ static bool apply_mtu(const struct oq_pr_want *w, uint8_t *mtu)
 
 static bool apply_rate(const struct oq_pr_want *w, uint8_t *rate)
 {
-	if ((w->comp_mask & (CM_RATESEL | CM_RATE)) != (CM_RATESEL | CM_RATE))
+	if ((w->comp_mask & (OQ_PR_CM_RATESELEC | OQ_PR_CM_RATE)) != (OQ_PR_CM_RATESELEC | OQ_PR_CM_RATE))
 		return true;
 	switch (w->rate_sel) {
 	case 0:
@@ -150,7 +136,7 @@ static bool apply_rate(const struct oq_pr_want *w, uint8_t *rate)
 
 static bool apply_life(const struct oq_pr_want *w, uint8_t *life)
 {
-	if ((w->comp_mask & (CM_LIFESEL | CM_LIFE)) != (CM_LIFESEL | CM_LIFE))
+	if ((w->comp_mask & (OQ_PR_CM_PKTLIFETIMESELEC | OQ_PR_CM_PKTLIFETIME)) != (OQ_PR_CM_PKTLIFETIMESELEC | OQ_PR_CM_PKTLIFETIME))
 		return true;
 	switch (w->life_sel) {
 	case 0:
@@ -220,7 +206,7 @@ static enum oq_pr_reason choose_pkey(const struct oq_sa_view *v,
 		oq_ports_share_pkey_ex(src, dst, 0, ab, pkey);
 		return OQ_PR_OK;
 	}
-	if (w->comp_mask & CM_PKEY) {
+	if (w->comp_mask & OQ_PR_CM_PKEY) {
 		/* No port holds a key with base 0: OpenSM finds no match
 		 * (ERR 1F1A), where our helper would take 0 as "any". */
 		if (!(w->pkey & OQ_PKEY_MASK) ||
@@ -302,7 +288,7 @@ enum oq_pr_reason oq_sa_path_parms(const struct oq_sa_view *v,
 		return r;
 	psl = pkey ? partition_sl(v, pkey) : -1;
 
-	if (w->comp_mask & CM_SL) {
+	if (w->comp_mask & OQ_PR_CM_SL) {
 		sl = w->sl;
 		if (l && l->sl >= 0 && l->sl != sl)
 			return OQ_PR_SL_CONFLICT;
@@ -323,7 +309,7 @@ enum oq_pr_reason oq_sa_path_parms(const struct oq_sa_view *v,
 		uint8_t hint = sl;
 
 		sl = v->path_sl(v->path_sl_ctx, sl, slid, dlid);
-		if ((w->comp_mask & CM_SL) && sl != hint)
+		if ((w->comp_mask & OQ_PR_CM_SL) && sl != hint)
 			return OQ_PR_ENGINE_SL;
 	}
 	if (w->raw)

@@ -12,20 +12,6 @@
 
 #include "sa_path_int.h"
 
-#define CM_SID_MSB  (1ull << 0)
-#define CM_SID_LSB  (1ull << 1)
-#define CM_DGID	    (1ull << 2)
-#define CM_SGID	    (1ull << 3)
-#define CM_DLID	    (1ull << 4)
-#define CM_SLID	    (1ull << 5)
-#define CM_RAW	    (1ull << 6)
-#define CM_REVERS   (1ull << 11)
-#define CM_NUMBPATH (1ull << 12)
-#define CM_MTUSEL   (1ull << 16)
-#define CM_MTU	    (1ull << 17)
-#define CM_RATESEL  (1ull << 18)
-#define CM_RATE	    (1ull << 19)
-
 /* Offsets in the 64-byte PathRecord. */
 #define PR_SID	    0
 #define PR_DGID	    8
@@ -69,7 +55,7 @@ void oq_sa_want_from_pr(struct oq_pr_want *w, uint64_t cm, const uint8_t *pr)
 {
 	memset(w, 0, sizeof(*w));
 	w->comp_mask = cm;
-	w->raw = (cm & CM_RAW) && (pr[PR_HFR] & 0x80);
+	w->raw = (cm & OQ_PR_CM_RAWTRAFFIC) && (pr[PR_HFR] & 0x80);
 	w->pkey = oq_get16(pr + PR_PKEY);
 	w->sl = pr[PR_QOS_SL + 1] & 0xf;
 	w->qos_class = (uint16_t)(oq_get16(pr + PR_QOS_SL) >> 4);
@@ -80,8 +66,8 @@ void oq_sa_want_from_pr(struct oq_pr_want *w, uint64_t cm, const uint8_t *pr)
 	w->life = pr[PR_LIFE] & 0x3f;
 	w->life_sel = pr[PR_LIFE] >> 6;
 	w->sid = oq_get64(pr + PR_SID);
-	w->has_sid = (cm & (CM_SID_MSB | CM_SID_LSB)) ==
-		     (CM_SID_MSB | CM_SID_LSB);
+	w->has_sid = (cm & (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)) ==
+		     (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB);
 }
 
 /* pr_rcv_build_pr(): a record from zeros, as OpenSM allocates it. */
@@ -151,7 +137,7 @@ bool oq_sa_lid_pair(struct oq_sa_req *r, struct oq_pr_pair *pair,
 	}
 	pp.reversible = oq_sa_path_parms(v, &r->w, d, dlid, s, slid, rev,
 					 &rp) == OQ_PR_OK;
-	if ((r->w.comp_mask & CM_REVERS) && r->want_reversible &&
+	if ((r->w.comp_mask & OQ_PR_CM_REVERSIBLE) && r->want_reversible &&
 	    !pp.reversible) {
 		pair->reason = OQ_PR_NOT_REVERSIBLE;
 		return false;
@@ -272,26 +258,26 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v,
 		*status = OQ_MAD_UNSUP_METHOD;
 		return OQ_PR_ERROR;
 	}
-	if ((cm & CM_RATESEL) && (cm & CM_RATE) &&
+	if ((cm & OQ_PR_CM_RATESELEC) && (cm & OQ_PR_CM_RATE) &&
 	    ((pr[PR_RATE] & 0x3f) < 2 || (pr[PR_RATE] & 0x3f) > 22)) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}
-	if ((cm & CM_MTUSEL) && (cm & CM_MTU) &&
+	if ((cm & OQ_PR_CM_MTUSELEC) && (cm & OQ_PR_CM_MTU) &&
 	    ((pr[PR_MTU] & 0x3f) < 1 || (pr[PR_MTU] & 0x3f) > 5)) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}
-	if ((cm & (CM_SID_MSB | CM_SID_LSB)) &&
-	    (cm & (CM_SID_MSB | CM_SID_LSB)) != (CM_SID_MSB | CM_SID_LSB)) {
+	if ((cm & (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)) &&
+	    (cm & (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)) != (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)) {
 		*status = OQ_SA_ST_INSUF_COMPS;
 		return OQ_PR_ERROR;
 	}
 	if (!requester)
 		return OQ_PR_DROP;
-	if ((cm & CM_DGID) && pr[PR_DGID] == 0xff)
+	if ((cm & OQ_PR_CM_DGID) && pr[PR_DGID] == 0xff)
 		return OQ_PR_DELEGATE; /* multicast */
-	if ((cm & CM_DGID) && !is_link_local(pr + PR_DGID) &&
+	if ((cm & OQ_PR_CM_DGID) && !is_link_local(pr + PR_DGID) &&
 	    oq_get64(pr + PR_DGID) != v->subnet_prefix)
 		return OQ_PR_DELEGATE; /* off subnet: OpenSM's routers */
 
@@ -299,7 +285,7 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v,
 	r.want_reversible = pr[PR_NUMPATH] & 0x80;
 	if (method == OQ_SA_GET)
 		r.iterations = 1;
-	else if (cm & CM_NUMBPATH)
+	else if (cm & OQ_PR_CM_NUMBPATH)
 		r.iterations = pr[PR_NUMPATH] & 0x7f;
 	else
 		r.iterations = ~0u;
@@ -308,7 +294,7 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v,
 	 * osm_pr_get_end_points().  OpenSM answers a bad GID or LID with an
 	 * empty response (its status is computed and then not used).
 	 */
-	if (cm & CM_SGID) {
+	if (cm & OQ_PR_CM_SGID) {
 		if (!is_link_local(pr + PR_SGID) &&
 		    oq_get64(pr + PR_SGID) != v->subnet_prefix)
 			return OQ_PR_RESPOND;
@@ -318,20 +304,20 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v,
 			return OQ_PR_RESPOND;
 		r.sgid = pr + PR_SGID;
 	}
-	if (cm & CM_SLID) {
+	if (cm & OQ_PR_CM_SLID) {
 		r.slid = oq_get16(pr + PR_SLID);
 		sp = oq_fabric_port_by_lid(v->fabric, r.slid);
 		if (!sp)
 			return OQ_PR_RESPOND;
 		sp = oq_sa_base_port(sp);
 	}
-	if (cm & CM_DGID) {
+	if (cm & OQ_PR_CM_DGID) {
 		da = oq_alias_find(v->aliases, v->n_aliases,
 				   oq_get64(pr + PR_DGID + 8));
 		if (!da)
 			return OQ_PR_RESPOND;
 	}
-	if (cm & CM_DLID) {
+	if (cm & OQ_PR_CM_DLID) {
 		r.dlid = oq_get16(pr + PR_DLID);
 		dp = oq_fabric_port_by_lid(v->fabric, r.dlid);
 		if (!dp)

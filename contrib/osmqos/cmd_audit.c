@@ -419,7 +419,7 @@ static int audit(const struct audit_opts *o, struct oq_cli_inputs *in,
 
 	memset(&r, 0, sizeof(r));
 	rc = discover(o, &smp, lf, in);
-	smp_open = smp.agent >= 0;
+	smp_open = smp.u.agent >= 0;
 	if (!rc)
 		rc = bind_policy(o, in);
 	if (!rc)
@@ -429,9 +429,9 @@ static int audit(const struct audit_opts *o, struct oq_cli_inputs *in,
 		rc = compare_all(&smp, o->no_sl2vl, &want, &drifts, &vlhl, &vv,
 				 &r.ports_audited);
 	r.smps = smp.sent;
-	r.ca = smp.ca;
-	r.port = smp.port;
-	r.port_guid = smp.port_guid;
+	r.ca = smp.u.ca;
+	r.port = smp.u.port;
+	r.port_guid = smp.u.port_guid;
 	/* Close before the SA client opens its own agent: one MAD consumer
 	 * at a time, so neither sees the other's answers. */
 	if (smp_open)

@@ -709,10 +709,10 @@ static int run_query(struct query_opts *o, struct oq_sa_resp *resp)
 		fprintf(stderr, "osmqos query: %s\n", err);
 		return OQ_EXIT_USAGE;
 	}
-	fill_prefix(o->req.pr.sgid, o->sgid_guid, port.gid_prefix);
-	fill_prefix(o->req.pr.dgid, o->dgid_guid, port.gid_prefix);
+	fill_prefix(o->req.pr.sgid, o->sgid_guid, port.u.gid_prefix);
+	fill_prefix(o->req.pr.dgid, o->dgid_guid, port.u.gid_prefix);
 	for (i = 0; i < OQ_SA_MPR_MAX_GIDS; i++)
-		fill_prefix(o->req.gids[i], o->mpr_guid[i], port.gid_prefix);
+		fill_prefix(o->req.gids[i], o->mpr_guid[i], port.u.gid_prefix);
 	if (oq_sa_query(&port, &o->req, o->timeout_ms, resp, err,
 			sizeof(err))) {
 		fprintf(stderr, "osmqos query: %s\n", err);

@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <osmqos/sa_path.h> /* component mask bits */
+
+#include "umad_port.h"
+
 #define OQ_SA_MAD_SIZE	   256
 #define OQ_SA_HDR_SIZE	   56 /* MAD + RMPP + SA header: records start here */
 #define OQ_SA_DATA_SIZE	   200
@@ -54,51 +58,6 @@ enum oq_sa_field {
 	OQ_SAF_PKT_LIFE_SEL = 1u << 19,
 	OQ_SAF_INDEPENDENCE = 1u << 20, /* MultiPathRecord only */
 };
-
-/* PathRecord component mask bits (IB_PR_COMPMASK_*, host order). */
-#define OQ_PR_CM_SERVICEID_MSB	  (1ull << 0)
-#define OQ_PR_CM_SERVICEID_LSB	  (1ull << 1)
-#define OQ_PR_CM_DGID		  (1ull << 2)
-#define OQ_PR_CM_SGID		  (1ull << 3)
-#define OQ_PR_CM_DLID		  (1ull << 4)
-#define OQ_PR_CM_SLID		  (1ull << 5)
-#define OQ_PR_CM_RAWTRAFFIC	  (1ull << 6)
-#define OQ_PR_CM_FLOWLABEL	  (1ull << 8)
-#define OQ_PR_CM_HOPLIMIT	  (1ull << 9)
-#define OQ_PR_CM_TCLASS		  (1ull << 10)
-#define OQ_PR_CM_REVERSIBLE	  (1ull << 11)
-#define OQ_PR_CM_NUMBPATH	  (1ull << 12)
-#define OQ_PR_CM_PKEY		  (1ull << 13)
-#define OQ_PR_CM_QOS_CLASS	  (1ull << 14)
-#define OQ_PR_CM_SL		  (1ull << 15)
-#define OQ_PR_CM_MTUSELEC	  (1ull << 16)
-#define OQ_PR_CM_MTU		  (1ull << 17)
-#define OQ_PR_CM_RATESELEC	  (1ull << 18)
-#define OQ_PR_CM_RATE		  (1ull << 19)
-#define OQ_PR_CM_PKTLIFETIMESELEC (1ull << 20)
-#define OQ_PR_CM_PKTLIFETIME	  (1ull << 21)
-
-/* MultiPathRecord component mask bits (IB_MPR_COMPMASK_*, host order). */
-#define OQ_MPR_CM_RAWTRAFFIC	   (1ull << 0)
-#define OQ_MPR_CM_FLOWLABEL	   (1ull << 2)
-#define OQ_MPR_CM_HOPLIMIT	   (1ull << 3)
-#define OQ_MPR_CM_TCLASS	   (1ull << 4)
-#define OQ_MPR_CM_REVERSIBLE	   (1ull << 5)
-#define OQ_MPR_CM_NUMBPATH	   (1ull << 6)
-#define OQ_MPR_CM_PKEY		   (1ull << 7)
-#define OQ_MPR_CM_QOS_CLASS	   (1ull << 8)
-#define OQ_MPR_CM_SL		   (1ull << 9)
-#define OQ_MPR_CM_MTUSELEC	   (1ull << 10)
-#define OQ_MPR_CM_MTU		   (1ull << 11)
-#define OQ_MPR_CM_RATESELEC	   (1ull << 12)
-#define OQ_MPR_CM_RATE		   (1ull << 13)
-#define OQ_MPR_CM_PKTLIFETIMESELEC (1ull << 14)
-#define OQ_MPR_CM_PKTLIFETIME	   (1ull << 15)
-#define OQ_MPR_CM_SERVICEID_MSB	   (1ull << 16)
-#define OQ_MPR_CM_INDEPSELEC	   (1ull << 17)
-#define OQ_MPR_CM_SGIDCOUNT	   (1ull << 19)
-#define OQ_MPR_CM_DGIDCOUNT	   (1ull << 20)
-#define OQ_MPR_CM_SERVICEID_LSB	   (1ull << 21)
 
 /* Rate/MTU/packet-lifetime selectors (the top two bits of the byte). */
 enum oq_sa_selector {
@@ -189,15 +148,7 @@ void oq_sa_format_gid(const uint8_t gid[16], char *buf, size_t len);
 
 /* Transport (libibumad). */
 struct oq_sa_port {
-	int portid;
-	int agent;
-	uint16_t base_lid;
-	uint16_t sm_lid;
-	uint8_t sm_sl;
-	uint64_t port_guid;  /* host order */
-	uint64_t gid_prefix; /* host order */
-	char ca[32];
-	int port;
+	struct oq_umad_port u; /* the local port and the SA agent */
 };
 
 /* Open CA/port (NULL/0: the first active one) and register an SA agent.

@@ -43,60 +43,18 @@ static bool under_umad2sim(void)
 int oq_sa_open(const char *ca, int port, struct oq_sa_port *p, char *err,
 	       size_t errlen)
 {
-	umad_port_t up;
-
-	memset(p, 0, sizeof(*p));
-	p->portid = -1;
-	p->agent = -1;
-	if (umad_init() < 0) {
-		snprintf(err, errlen,
-			 "libibumad initialisation failed; is the ib_umad "
-			 "kernel module loaded (modprobe ib_umad), or under "
-			 "ibsim is LD_PRELOAD set to libumad2sim.so?");
+	/* RMPP version 1: the kernel reassembles multi-MAD answers. */
+	if (oq_umad_open(&p->u, ca, port, OQ_SA_CLASS, OQ_SA_CLASS_VERSION, 1,
+			 "check that no other tool holds the port "
+			 "exclusively",
+			 err, errlen))
 		return -1;
-	}
-	if (umad_get_port(ca, port, &up) < 0) {
-		snprintf(err, errlen,
-			 "no usable InfiniBand port%s%s%s; list the ports "
-			 "with ibstat and pass --ca NAME --port N (under "
-			 "ibsim, set LD_PRELOAD to libumad2sim.so)",
-			 ca ? " on " : "", ca ? ca : "",
-			 port ? " at the given port" : "");
-		return -1;
-	}
-	snprintf(p->ca, sizeof(p->ca), "%s", up.ca_name);
-	p->port = up.portnum;
-	p->base_lid = (uint16_t)up.base_lid;
-	p->sm_lid = (uint16_t)up.sm_lid;
-	p->sm_sl = (uint8_t)up.sm_sl;
-	p->port_guid = be64toh(up.port_guid);
-	p->gid_prefix = be64toh(up.gid_prefix);
-	umad_release_port(&up);
-	if (!p->sm_lid) {
+	if (!p->u.sm_lid) {
 		snprintf(err, errlen,
 			 "port %s/%d knows no SM (SM LID 0); start opensm or "
 			 "wait for the subnet to come up, then retry",
-			 p->ca, p->port);
-		return -1;
-	}
-	p->portid = umad_open_port(p->ca, p->port);
-	if (p->portid < 0) {
-		snprintf(err, errlen,
-			 "cannot open %s/%d for MADs (%s); run as root or "
-			 "grant access to /dev/infiniband/umad*",
-			 p->ca, p->port, strerror(-p->portid));
-		return -1;
-	}
-	/* RMPP version 1: the kernel reassembles multi-MAD answers. */
-	p->agent = umad_register(p->portid, OQ_SA_CLASS, OQ_SA_CLASS_VERSION, 1,
-				 NULL);
-	if (p->agent < 0) {
-		snprintf(err, errlen,
-			 "cannot register an SA agent on %s/%d; check that "
-			 "no other tool holds the port exclusively",
-			 p->ca, p->port);
-		umad_close_port(p->portid);
-		p->portid = -1;
+			 p->u.ca, p->u.port);
+		oq_umad_close(&p->u);
 		return -1;
 	}
 	return 0;
@@ -104,20 +62,7 @@ int oq_sa_open(const char *ca, int port, struct oq_sa_port *p, char *err,
 
 void oq_sa_close(struct oq_sa_port *p)
 {
-	if (p->agent >= 0)
-		umad_unregister(p->portid, p->agent);
-	if (p->portid >= 0)
-		umad_close_port(p->portid);
-	p->agent = p->portid = -1;
-	umad_done();
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	oq_umad_close(&p->u);
 }
 
 static void timeout_msg(const struct oq_sa_port *p, int timeout_ms, char *err,
@@ -126,7 +71,7 @@ static void timeout_msg(const struct oq_sa_port *p, int timeout_ms, char *err,
 	snprintf(err, errlen,
 		 "no answer from the SA at LID %u within %d ms; check that "
 		 "opensm is running (sminfo), or raise --timeout",
-		 p->sm_lid, timeout_ms);
+		 p->u.sm_lid, timeout_ms);
 }
 
 int oq_sa_query(struct oq_sa_port *p, const struct oq_sa_req *r, int timeout_ms,
@@ -145,7 +90,7 @@ int oq_sa_query(struct oq_sa_port *p, const struct oq_sa_req *r, int timeout_ms,
 		return -1;
 	}
 	req.tid = (r->tid ? r->tid
-			  : ((uint64_t)getpid() << 12 ^ (uint64_t)now_ms())) &
+			  : ((uint64_t)getpid() << 12 ^ (uint64_t)oq_now_ms())) &
 		  TID_MASK;
 	if (!req.tid)
 		req.tid = 1;
@@ -157,8 +102,8 @@ int oq_sa_query(struct oq_sa_port *p, const struct oq_sa_req *r, int timeout_ms,
 		free(umad);
 		return -1;
 	}
-	umad_set_addr(umad, p->sm_lid, 1, p->sm_sl, UMAD_QKEY);
-	if (umad_send(p->portid, p->agent, umad, OQ_SA_MAD_SIZE, timeout_ms,
+	umad_set_addr(umad, p->u.sm_lid, 1, p->u.sm_sl, UMAD_QKEY);
+	if (umad_send(p->u.portid, p->u.agent, umad, OQ_SA_MAD_SIZE, timeout_ms,
 		      0) < 0) {
 		snprintf(err, errlen,
 			 "sending to the SA failed (%s); check the port "
@@ -167,15 +112,15 @@ int oq_sa_query(struct oq_sa_port *p, const struct oq_sa_req *r, int timeout_ms,
 		free(umad);
 		return -1;
 	}
-	deadline = now_ms() + timeout_ms;
+	deadline = oq_now_ms() + timeout_ms;
 	for (;;) {
-		left = (int)(deadline - now_ms());
+		left = (int)(deadline - oq_now_ms());
 		if (left <= 0) {
 			timeout_msg(p, timeout_ms, err, errlen);
 			break;
 		}
 		len = RECV_MAX;
-		rc = umad_recv(p->portid, umad, &len, left);
+		rc = umad_recv(p->u.portid, umad, &len, left);
 		if (rc < 0) {
 			if (errno == ETIMEDOUT || errno == EAGAIN ||
 			    errno == EINTR)

@@ -25,85 +25,30 @@
 int oq_smp_open(const char *ca, int port, struct oq_smp_port *p, char *err,
 		size_t errlen)
 {
-	umad_port_t up;
-
 	memset(p, 0, sizeof(*p));
-	p->portid = -1;
-	p->agent = -1;
 	p->timeout_ms = 1000;
 	p->retries = 2;
 	p->next_tid = ((uint32_t)getpid() << 16) ^ (uint32_t)time(NULL);
-	if (umad_init() < 0) {
-		snprintf(err, errlen,
-			 "libibumad initialisation failed; is the ib_umad "
-			 "kernel module loaded (modprobe ib_umad), or under "
-			 "ibsim is LD_PRELOAD set to libumad2sim.so?");
-		return -1;
-	}
-	if (umad_get_port(ca, port, &up) < 0) {
-		snprintf(err, errlen,
-			 "no usable InfiniBand port%s%s; list the ports with "
-			 "ibstat and pass --ca NAME --port N (under ibsim, "
-			 "set LD_PRELOAD to libumad2sim.so)",
-			 ca ? " on " : "", ca ? ca : "");
-		return -1;
-	}
-	snprintf(p->ca, sizeof(p->ca), "%s", up.ca_name);
-	p->port = up.portnum;
-	p->base_lid = (uint16_t)up.base_lid;
-	p->sm_lid = (uint16_t)up.sm_lid;
-	p->port_guid = be64toh(up.port_guid);
-	p->gid_prefix = be64toh(up.gid_prefix);
-	umad_release_port(&up);
-	p->portid = umad_open_port(p->ca, p->port);
-	if (p->portid < 0) {
-		snprintf(err, errlen,
-			 "cannot open %s/%d for MADs (%s); run as root or "
-			 "grant access to /dev/infiniband/umad*",
-			 p->ca, p->port, strerror(-p->portid));
-		return -1;
-	}
-	p->agent = umad_register(p->portid, OQ_SMP_CLASS_DR,
-				 OQ_SMP_CLASS_VERSION, 0, NULL);
-	if (p->agent < 0) {
-		snprintf(err, errlen,
-			 "cannot register a directed-route SMP agent on "
-			 "%s/%d; SMPs need root (or CAP_NET_ADMIN) and the "
-			 "ib_umad module",
-			 p->ca, p->port);
-		umad_close_port(p->portid);
-		p->portid = -1;
-		return -1;
-	}
-	return 0;
+	return oq_umad_open(&p->u, ca, port, OQ_SMP_CLASS_DR,
+			    OQ_SMP_CLASS_VERSION, 0,
+			    "SMPs need root (or CAP_NET_ADMIN) and the ib_umad "
+			    "module",
+			    err, errlen);
 }
 
 void oq_smp_close(struct oq_smp_port *p)
 {
-	if (p->agent >= 0)
-		umad_unregister(p->portid, p->agent);
-	if (p->portid >= 0)
-		umad_close_port(p->portid);
-	p->agent = p->portid = -1;
-	umad_done();
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	oq_umad_close(&p->u);
 }
 
 /* One attempt: 0 answered (resp filled), 1 timed out, -1 failed. */
 static int attempt(struct oq_smp_port *p, uint8_t *umad, uint64_t tid,
 		   struct oq_smp_resp *resp, char *err, size_t errlen)
 {
-	long long deadline = now_ms() + p->timeout_ms;
+	long long deadline = oq_now_ms() + p->timeout_ms;
 	int len, left;
 
-	if (umad_send(p->portid, p->agent, umad, OQ_SMP_MAD_SIZE, p->timeout_ms,
+	if (umad_send(p->u.portid, p->u.agent, umad, OQ_SMP_MAD_SIZE, p->timeout_ms,
 		      0) < 0) {
 		snprintf(err, errlen,
 			 "sending an SMP failed (%s); check the port state "
@@ -113,11 +58,11 @@ static int attempt(struct oq_smp_port *p, uint8_t *umad, uint64_t tid,
 	}
 	p->sent++;
 	for (;;) {
-		left = (int)(deadline - now_ms());
+		left = (int)(deadline - oq_now_ms());
 		if (left <= 0)
 			return 1;
 		len = RECV_MAX;
-		if (umad_recv(p->portid, umad, &len, left) < 0) {
+		if (umad_recv(p->u.portid, umad, &len, left) < 0) {
 			if (errno == ETIMEDOUT || errno == EAGAIN ||
 			    errno == EINTR)
 				continue;

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "umad_port.h"
+
 #define OQ_SMP_MAD_SIZE	 256
 #define OQ_SMP_DATA_OFF	 64
 #define OQ_SMP_DATA_SIZE 64
@@ -65,15 +67,8 @@ int oq_smp_decode(const uint8_t *mad, size_t len, struct oq_smp_resp *out);
 
 /* Transport (libibumad). */
 struct oq_smp_port {
-	int portid;
-	int agent;
-	char ca[32];
-	int port;
-	uint16_t base_lid;
-	uint16_t sm_lid;
-	uint64_t port_guid;  /* host order */
-	uint64_t gid_prefix; /* host order */
-	int timeout_ms;	     /* per attempt */
+	struct oq_umad_port u; /* the local port and the SMP agent */
+	int timeout_ms;	       /* per attempt */
 	int retries;	     /* extra attempts after a timeout */
 	unsigned long sent;  /* SMPs sent (statistics) */
 	uint32_t next_tid;

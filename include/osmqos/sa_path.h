@@ -31,6 +31,51 @@ extern "C" {
 #define OQ_MPR_REC_SIZE 24 /* fixed part; GIDs follow, 16 bytes each */
 #define OQ_SA_DATA_LEN	200 /* SA MAD payload after the SA header */
 
+/* PathRecord component mask bits (IB_PR_COMPMASK_*, host order). */
+#define OQ_PR_CM_SERVICEID_MSB	  (1ull << 0)
+#define OQ_PR_CM_SERVICEID_LSB	  (1ull << 1)
+#define OQ_PR_CM_DGID		  (1ull << 2)
+#define OQ_PR_CM_SGID		  (1ull << 3)
+#define OQ_PR_CM_DLID		  (1ull << 4)
+#define OQ_PR_CM_SLID		  (1ull << 5)
+#define OQ_PR_CM_RAWTRAFFIC	  (1ull << 6)
+#define OQ_PR_CM_FLOWLABEL	  (1ull << 8)
+#define OQ_PR_CM_HOPLIMIT	  (1ull << 9)
+#define OQ_PR_CM_TCLASS		  (1ull << 10)
+#define OQ_PR_CM_REVERSIBLE	  (1ull << 11)
+#define OQ_PR_CM_NUMBPATH	  (1ull << 12)
+#define OQ_PR_CM_PKEY		  (1ull << 13)
+#define OQ_PR_CM_QOS_CLASS	  (1ull << 14)
+#define OQ_PR_CM_SL		  (1ull << 15)
+#define OQ_PR_CM_MTUSELEC	  (1ull << 16)
+#define OQ_PR_CM_MTU		  (1ull << 17)
+#define OQ_PR_CM_RATESELEC	  (1ull << 18)
+#define OQ_PR_CM_RATE		  (1ull << 19)
+#define OQ_PR_CM_PKTLIFETIMESELEC (1ull << 20)
+#define OQ_PR_CM_PKTLIFETIME	  (1ull << 21)
+
+/* MultiPathRecord component mask bits (IB_MPR_COMPMASK_*, host order). */
+#define OQ_MPR_CM_RAWTRAFFIC	   (1ull << 0)
+#define OQ_MPR_CM_FLOWLABEL	   (1ull << 2)
+#define OQ_MPR_CM_HOPLIMIT	   (1ull << 3)
+#define OQ_MPR_CM_TCLASS	   (1ull << 4)
+#define OQ_MPR_CM_REVERSIBLE	   (1ull << 5)
+#define OQ_MPR_CM_NUMBPATH	   (1ull << 6)
+#define OQ_MPR_CM_PKEY		   (1ull << 7)
+#define OQ_MPR_CM_QOS_CLASS	   (1ull << 8)
+#define OQ_MPR_CM_SL		   (1ull << 9)
+#define OQ_MPR_CM_MTUSELEC	   (1ull << 10)
+#define OQ_MPR_CM_MTU		   (1ull << 11)
+#define OQ_MPR_CM_RATESELEC	   (1ull << 12)
+#define OQ_MPR_CM_RATE		   (1ull << 13)
+#define OQ_MPR_CM_PKTLIFETIMESELEC (1ull << 14)
+#define OQ_MPR_CM_PKTLIFETIME	   (1ull << 15)
+#define OQ_MPR_CM_SERVICEID_MSB	   (1ull << 16)
+#define OQ_MPR_CM_INDEPSELEC	   (1ull << 17)
+#define OQ_MPR_CM_SGIDCOUNT	   (1ull << 19)
+#define OQ_MPR_CM_DGIDCOUNT	   (1ull << 20)
+#define OQ_MPR_CM_SERVICEID_LSB	   (1ull << 21)
+
 /* SA MAD methods and status codes, host order. */
 #define OQ_SA_GET	       0x01
 #define OQ_SA_GET_TABLE	       0x12
