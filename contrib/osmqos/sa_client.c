@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/wire.h>
+
 #include "sa_client.h"
 
 /* MAD header offsets. */
@@ -45,39 +47,6 @@
 #define MPR_SID_LSB	 17
 #define MPR_GIDS	 24
 #define MPR_SIZE	 200
-
-static void put16(uint8_t *b, uint16_t v)
-{
-	b[0] = (uint8_t)(v >> 8);
-	b[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *b, uint32_t v)
-{
-	put16(b, (uint16_t)(v >> 16));
-	put16(b + 2, (uint16_t)v);
-}
-
-static void put64(uint8_t *b, uint64_t v)
-{
-	put32(b, (uint32_t)(v >> 32));
-	put32(b + 4, (uint32_t)v);
-}
-
-static uint16_t get16(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
-static uint32_t get32(const uint8_t *b)
-{
-	return (uint32_t)get16(b) << 16 | get16(b + 2);
-}
-
-static uint64_t get64(const uint8_t *b)
-{
-	return (uint64_t)get32(b) << 32 | get32(b + 4);
-}
 
 /* The fields PathRecord and MultiPathRecord share, and their mask bits. */
 static const struct {
@@ -151,16 +120,16 @@ static uint8_t sel_byte(uint8_t sel, uint8_t v)
 void oq_path_rec_encode(const struct oq_path_rec *pr, uint8_t *b)
 {
 	memset(b, 0, OQ_SA_PR_SIZE);
-	put64(b, pr->service_id);
+	oq_put64(b, pr->service_id);
 	memcpy(b + 8, pr->dgid, 16);
 	memcpy(b + 24, pr->sgid, 16);
-	put16(b + 40, pr->dlid);
-	put16(b + 42, pr->slid);
-	put32(b + 44, hop_flow_raw(pr));
+	oq_put16(b + 40, pr->dlid);
+	oq_put16(b + 42, pr->slid);
+	oq_put32(b + 44, hop_flow_raw(pr));
 	b[48] = pr->tclass;
 	b[49] = (uint8_t)((pr->reversible ? 0x80 : 0) | (pr->numb_path & 0x7f));
-	put16(b + 50, pr->pkey);
-	put16(b + 52,
+	oq_put16(b + 50, pr->pkey);
+	oq_put16(b + 52,
 	      (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)));
 	b[54] = sel_byte(pr->mtu_sel, pr->mtu);
 	b[55] = sel_byte(pr->rate_sel, pr->rate);
@@ -170,22 +139,22 @@ void oq_path_rec_encode(const struct oq_path_rec *pr, uint8_t *b)
 
 void oq_path_rec_decode(const uint8_t *b, struct oq_path_rec *pr)
 {
-	uint32_t hfr = get32(b + 44);
-	uint16_t qs = get16(b + 52);
+	uint32_t hfr = oq_get32(b + 44);
+	uint16_t qs = oq_get16(b + 52);
 
 	memset(pr, 0, sizeof(*pr));
-	pr->service_id = get64(b);
+	pr->service_id = oq_get64(b);
 	memcpy(pr->dgid, b + 8, 16);
 	memcpy(pr->sgid, b + 24, 16);
-	pr->dlid = get16(b + 40);
-	pr->slid = get16(b + 42);
+	pr->dlid = oq_get16(b + 40);
+	pr->slid = oq_get16(b + 42);
 	pr->raw_traffic = hfr >> 31;
 	pr->flow_label = (hfr >> 8) & 0xfffff;
 	pr->hop_limit = (uint8_t)hfr;
 	pr->tclass = b[48];
 	pr->reversible = b[49] >> 7;
 	pr->numb_path = b[49] & 0x7f;
-	pr->pkey = get16(b + 50);
+	pr->pkey = oq_get16(b + 50);
 	pr->qos_class = qs >> 4;
 	pr->sl = qs & 0xf;
 	pr->mtu_sel = b[54] >> 6;
@@ -202,11 +171,11 @@ static void mpr_encode(const struct oq_sa_req *r, uint8_t *d)
 	const struct oq_path_rec *pr = &r->pr;
 	unsigned int n = (unsigned int)r->sgid_count + r->dgid_count;
 
-	put32(d, hop_flow_raw(pr));
+	oq_put32(d, hop_flow_raw(pr));
 	d[4] = pr->tclass;
 	d[5] = (uint8_t)((pr->reversible ? 0x80 : 0) | (pr->numb_path & 0x7f));
-	put16(d + 6, pr->pkey);
-	put16(d + 8, (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)));
+	oq_put16(d + 6, pr->pkey);
+	oq_put16(d + 8, (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)));
 	d[10] = sel_byte(pr->mtu_sel, pr->mtu);
 	d[11] = sel_byte(pr->rate_sel, pr->rate);
 	d[12] = sel_byte(pr->pkt_life_sel, pr->pkt_life);
@@ -215,8 +184,8 @@ static void mpr_encode(const struct oq_sa_req *r, uint8_t *d)
 	d[MPR_INDEPENDENCE] = r->independence;
 	d[MPR_SGID_COUNT] = r->raw_counts ? r->raw_sgid_count : r->sgid_count;
 	d[MPR_DGID_COUNT] = r->raw_counts ? r->raw_dgid_count : r->dgid_count;
-	put32(d + MPR_SID_LSB, (uint32_t)(pr->service_id >> 24));
-	put16(d + MPR_SID_LSB + 4, (uint16_t)(pr->service_id >> 8));
+	oq_put32(d + MPR_SID_LSB, (uint32_t)(pr->service_id >> 24));
+	oq_put16(d + MPR_SID_LSB + 4, (uint16_t)(pr->service_id >> 8));
 	d[MPR_SID_LSB + 6] = (uint8_t)pr->service_id;
 	memcpy(d + MPR_GIDS, r->gids, (size_t)n * 16);
 }
@@ -252,11 +221,11 @@ int oq_sa_encode(const struct oq_sa_req *r, uint8_t *mad)
 	mad[MAD_CLASS] = OQ_SA_CLASS;
 	mad[MAD_CLASS_VERSION] = OQ_SA_CLASS_VERSION;
 	mad[MAD_METHOD] = method;
-	put64(mad + MAD_TID, r->tid);
-	put64(mad + SA_COMP_MASK, cm);
+	oq_put64(mad + MAD_TID, r->tid);
+	oq_put64(mad + SA_COMP_MASK, cm);
 	if (r->mpr) {
-		put16(mad + MAD_ATTR_ID, OQ_SA_ATTR_MULTIPATH_REC);
-		put16(mad + SA_ATTR_OFFSET, MPR_SIZE / 8);
+		oq_put16(mad + MAD_ATTR_ID, OQ_SA_ATTR_MULTIPATH_REC);
+		oq_put16(mad + SA_ATTR_OFFSET, MPR_SIZE / 8);
 		/*
 		 * GetMulti is a dual-sided RMPP request: one DATA segment,
 		 * first and last.  A kernel RMPP agent takes these flags as
@@ -267,12 +236,12 @@ int oq_sa_encode(const struct oq_sa_req *r, uint8_t *mad)
 		mad[RMPP_TYPE] = RMPP_TYPE_DATA;
 		mad[RMPP_FLAGS] =
 			RMPP_FLAG_ACTIVE | RMPP_FLAG_FIRST | RMPP_FLAG_LAST;
-		put32(mad + RMPP_SEG_NUM, 1);
-		put32(mad + RMPP_PAYLEN, OQ_SA_MAD_SIZE - RMPP_VERSION - 12);
+		oq_put32(mad + RMPP_SEG_NUM, 1);
+		oq_put32(mad + RMPP_PAYLEN, OQ_SA_MAD_SIZE - RMPP_VERSION - 12);
 		mpr_encode(r, mad + OQ_SA_HDR_SIZE);
 	} else {
-		put16(mad + MAD_ATTR_ID, OQ_SA_ATTR_PATH_REC);
-		put16(mad + SA_ATTR_OFFSET, OQ_SA_PR_SIZE / 8);
+		oq_put16(mad + MAD_ATTR_ID, OQ_SA_ATTR_PATH_REC);
+		oq_put16(mad + SA_ATTR_OFFSET, OQ_SA_PR_SIZE / 8);
 		oq_path_rec_encode(&r->pr, mad + OQ_SA_HDR_SIZE);
 	}
 	return OQ_SA_OK;
@@ -281,7 +250,7 @@ int oq_sa_encode(const struct oq_sa_req *r, uint8_t *mad)
 /* SLID and DLID of a PathRecord both zero. */
 static bool lids_zero(const uint8_t *rec)
 {
-	return !get16(rec + 40) && !get16(rec + 42);
+	return !oq_get16(rec + 40) && !oq_get16(rec + 42);
 }
 
 int oq_sa_decode(const uint8_t *mad, size_t len, struct oq_sa_resp *out)
@@ -296,15 +265,15 @@ int oq_sa_decode(const uint8_t *mad, size_t len, struct oq_sa_resp *out)
 	    !(mad[MAD_METHOD] & OQ_SA_METHOD_RESP))
 		return OQ_SA_EMALFORMED;
 	out->method = mad[MAD_METHOD];
-	out->attr_id = get16(mad + MAD_ATTR_ID);
-	out->tid = get64(mad + MAD_TID);
-	out->status = get16(mad + MAD_STATUS);
+	out->attr_id = oq_get16(mad + MAD_ATTR_ID);
+	out->tid = oq_get64(mad + MAD_TID);
+	out->status = oq_get16(mad + MAD_STATUS);
 	if (out->status)
 		return OQ_SA_OK; /* an error answer carries no records */
 	/* MultiPathRecord answers use the PathRecord attribute ID too. */
 	if (out->attr_id != OQ_SA_ATTR_PATH_REC)
 		return OQ_SA_EMALFORMED;
-	attr_size = (size_t)get16(mad + SA_ATTR_OFFSET) * 8;
+	attr_size = (size_t)oq_get16(mad + SA_ATTR_OFFSET) * 8;
 	if (!attr_size)
 		return OQ_SA_OK; /* zero records */
 	if (attr_size < OQ_SA_PR_SIZE)
@@ -417,7 +386,7 @@ int oq_sa_parse_gid(const char *s, uint8_t gid[16], bool *guid_only)
 		if (errno || *end || end == s + 2)
 			return -1;
 		memset(gid, 0, 16);
-		put64(gid + 8, v);
+		oq_put64(gid + 8, v);
 		*guid_only = true;
 		return 0;
 	}

@@ -10,22 +10,9 @@
 
 #include <string.h>
 
+#include <osmqos/wire.h>
+
 #include "smp_attrs.h"
-
-static uint16_t be16_at(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
-static uint32_t be32_at(const uint8_t *b)
-{
-	return (uint32_t)be16_at(b) << 16 | be16_at(b + 2);
-}
-
-static uint64_t be64_at(const uint8_t *b)
-{
-	return (uint64_t)be32_at(b) << 32 | be32_at(b + 4);
-}
 
 uint8_t oq_smp_vls_from_enc(uint8_t enc)
 {
@@ -56,8 +43,8 @@ void oq_smp_parse_node_info(const uint8_t *d, struct oq_smp_node_info *ni)
 {
 	ni->node_type = d[2];
 	ni->n_ports = d[3];
-	ni->node_guid = be64_at(d + 12);
-	ni->port_guid = be64_at(d + 20);
+	ni->node_guid = oq_get64(d + 12);
+	ni->port_guid = oq_get64(d + 20);
 	ni->local_port = d[36];
 }
 
@@ -100,11 +87,11 @@ static enum oq_speed speed_of(const uint8_t *d, uint32_t cap_mask)
 void oq_smp_parse_port_info(const uint8_t *d, struct oq_smp_port_info *pi)
 {
 	memset(pi, 0, sizeof(*pi));
-	pi->gid_prefix = be64_at(d + 8);
-	pi->lid = be16_at(d + 16);
-	pi->sm_lid = be16_at(d + 18);
-	pi->cap_mask = be32_at(d + 20);
-	pi->cap_mask2 = be16_at(d + 60);
+	pi->gid_prefix = oq_get64(d + 8);
+	pi->lid = oq_get16(d + 16);
+	pi->sm_lid = oq_get16(d + 18);
+	pi->cap_mask = oq_get32(d + 20);
+	pi->cap_mask2 = oq_get16(d + 60);
 	pi->width = oq_smp_lanes_from_width(d[31]);
 	pi->port_state = d[32] & 0x0f;
 	pi->phys_state = d[33] >> 4;

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/wire.h>
+
 #include "smp_transport.h"
 
 #define MAD_BASE_VERSION  0
@@ -30,28 +32,6 @@
 
 #define PERMISSIVE_LID 0xffff
 
-static void put16(uint8_t *b, uint16_t v)
-{
-	b[0] = (uint8_t)(v >> 8);
-	b[1] = (uint8_t)v;
-}
-
-static void put32(uint8_t *b, uint32_t v)
-{
-	put16(b, (uint16_t)(v >> 16));
-	put16(b + 2, (uint16_t)v);
-}
-
-static uint16_t get16(const uint8_t *b)
-{
-	return (uint16_t)(b[0] << 8 | b[1]);
-}
-
-static uint32_t get32(const uint8_t *b)
-{
-	return (uint32_t)get16(b) << 16 | get16(b + 2);
-}
-
 void oq_smp_encode(uint8_t *mad, uint8_t method, uint64_t tid,
 		   const struct oq_dr_path *path, uint16_t attr, uint32_t mod,
 		   const uint8_t *data)
@@ -67,13 +47,13 @@ void oq_smp_encode(uint8_t *mad, uint8_t method, uint64_t tid,
 	mad[MAD_METHOD] = method;
 	mad[SMP_HOP_PTR] = 0;
 	mad[SMP_HOP_CNT] = (uint8_t)cnt;
-	put32(mad + MAD_TID, (uint32_t)(tid >> 32));
-	put32(mad + MAD_TID + 4, (uint32_t)tid);
-	put16(mad + MAD_ATTR_ID, attr);
-	put32(mad + MAD_ATTR_MOD, mod);
+	oq_put32(mad + MAD_TID, (uint32_t)(tid >> 32));
+	oq_put32(mad + MAD_TID + 4, (uint32_t)tid);
+	oq_put16(mad + MAD_ATTR_ID, attr);
+	oq_put32(mad + MAD_ATTR_MOD, mod);
 	/* Directed route from here to the end: both LIDs permissive. */
-	put16(mad + SMP_DR_SLID, PERMISSIVE_LID);
-	put16(mad + SMP_DR_DLID, PERMISSIVE_LID);
+	oq_put16(mad + SMP_DR_SLID, PERMISSIVE_LID);
+	oq_put16(mad + SMP_DR_DLID, PERMISSIVE_LID);
 	if (data)
 		memcpy(mad + OQ_SMP_DATA_OFF, data, OQ_SMP_DATA_SIZE);
 	for (i = 1; i <= cnt; i++)
@@ -90,11 +70,11 @@ int oq_smp_decode(const uint8_t *mad, size_t len, struct oq_smp_resp *out)
 	    !(mad[MAD_METHOD] & 0x80))
 		return -1;
 	out->method = mad[MAD_METHOD];
-	out->status = get16(mad + MAD_STATUS) & 0x7fff;
+	out->status = oq_get16(mad + MAD_STATUS) & 0x7fff;
 	out->tid =
-		(uint64_t)get32(mad + MAD_TID) << 32 | get32(mad + MAD_TID + 4);
-	out->attr_id = get16(mad + MAD_ATTR_ID);
-	out->attr_mod = get32(mad + MAD_ATTR_MOD);
+		(uint64_t)oq_get32(mad + MAD_TID) << 32 | oq_get32(mad + MAD_TID + 4);
+	out->attr_id = oq_get16(mad + MAD_ATTR_ID);
+	out->attr_mod = oq_get32(mad + MAD_ATTR_MOD);
 	memcpy(out->data, mad + OQ_SMP_DATA_OFF, OQ_SMP_DATA_SIZE);
 	return 0;
 }

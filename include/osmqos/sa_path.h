@@ -22,6 +22,7 @@
 #include <osmqos/fabric.h>
 #include <osmqos/match.h>
 #include <osmqos/path.h>
+#include <osmqos/wire.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -250,37 +251,6 @@ bool oq_sa_path_bits_allow(const struct oq_sa_view *v,
 
 /* Rate of a port pair's record after OpenSM's 2x/HDR fixups. */
 uint8_t oq_sa_rate_fixup(const struct oq_port *p, uint8_t rate);
-
-/* Byte helpers for wire records. */
-static inline uint16_t oq_get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t oq_get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline uint64_t oq_get64(const uint8_t *p)
-{
-	return (uint64_t)oq_get32(p) << 32 | oq_get32(p + 4);
-}
-
-static inline void oq_put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static inline void oq_put64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
 
 #ifdef __cplusplus
 }
