@@ -40,6 +40,7 @@ struct oq_policy_file {
 	uint64_t bad_hash; /* content that failed last (logged once) */
 	bool bad_reported;
 	bool missing_reported;
+	int read_errno; /* the read failure last reported */
 	time_t loaded_at;
 	unsigned long loads_ok, loads_failed;
 };

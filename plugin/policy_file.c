@@ -135,20 +135,27 @@ int oq_policy_file_refresh(struct osmqos *q)
 		bool quiet = errno == ENOENT && !q->opts.policy && !q->pf.cur &&
 			     !strcmp(path, OSM_DEFAULT_QOS_POLICY_FILE);
 
-		if (!q->pf.missing_reported)
+		/* Once per failure: a different one (removed, then too
+		 * big) is news and logged again. */
+		if (!q->pf.missing_reported || errno != q->pf.read_errno)
 			OQ_LOG(q, quiet ? OSM_LOG_INFO : OSM_LOG_ERROR,
-			       "cannot read policy %s: %s; %s\n", path,
-			       strerror(errno),
+			       "cannot read policy %s: %s%s; %s\n", path,
+			       errno == EINVAL ? "not a regular file"
+					       : strerror(errno),
+			       errno == EFBIG ? " (the limit is 16 MiB)" : "",
 			       q->pf.cur
 				       ? "keeping the last good policy"
 				       : "fabric stays on OpenSM's templates");
 		q->pf.missing_reported = true;
+		q->pf.read_errno = errno;
 		return q->pf.cur ? 0 : -1;
 	}
 	q->pf.missing_reported = false;
 	hash = fnv1a(text, len);
 	if (q->pf.cur && hash == q->pf.hash) {
 		free(text);
+		/* A bad edit reverted: the file is good again. */
+		q->pf.bad_reported = false;
 		return 0;
 	}
 	if (q->pf.bad_reported && hash == q->pf.bad_hash) {

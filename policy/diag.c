@@ -33,6 +33,45 @@ void oq_diags_free(struct oq_diags *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/*
+ * Messages quote names taken from the policy file, which may hold any
+ * byte: control characters become \xNN so a junk file cannot write raw
+ * escape sequences into OpenSM's log or a terminal.
+ */
+static char *escape_controls(char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = 0, i, j;
+	char *out;
+
+	for (i = 0; s[i]; i++)
+		n += (unsigned char)s[i] < 0x20 || s[i] == 0x7f;
+	if (!n)
+		return s;
+	out = malloc(i + 3 * n + 1);
+	if (!out) {
+		for (j = 0; s[j]; j++)
+			if ((unsigned char)s[j] < 0x20 || s[j] == 0x7f)
+				s[j] = '?';
+		return s;
+	}
+	for (i = j = 0; s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f) {
+			out[j++] = '\\';
+			out[j++] = 'x';
+			out[j++] = hex[c >> 4];
+			out[j++] = hex[c & 0xf];
+		} else {
+			out[j++] = (char)c;
+		}
+	}
+	out[j] = '\0';
+	free(s);
+	return out;
+}
+
 static char *vformat(const char *fmt, va_list ap)
 {
 	va_list aq;
@@ -45,9 +84,10 @@ static char *vformat(const char *fmt, va_list ap)
 	if (n < 0)
 		return NULL;
 	s = malloc((size_t)n + 1);
-	if (s)
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
+	if (!s)
+		return NULL;
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	return escape_controls(s);
 }
 
 struct oq_diag *oq_diag_vadd(struct oq_diags *d, enum oq_severity sev,

@@ -15,7 +15,9 @@ char *oq_file_read(const char *path, size_t max, size_t *len)
 	char *buf;
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO (or a device) at the path must not hang the
+	 * caller in open(); it is refused below as not a regular file. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st)) {

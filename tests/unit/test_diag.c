@@ -30,6 +30,24 @@ static void test_format_gcc_style(void **state)
 	oq_diags_free(&d);
 }
 
+/* Names quoted from a junk file must not put raw control bytes into
+ * OpenSM's log or a terminal. */
+static void test_control_bytes_escaped(void **state)
+{
+	struct oq_diags d;
+	struct oq_loc loc = { "p.conf", 1, 1 };
+
+	(void)state;
+	oq_diags_init(&d);
+	oq_diag_hint(oq_error(&d, loc, "undefined qos-level '%s'",
+			      "a\x17" "b\x1b" "[2J\x7f"),
+		     "did you mean '%s'?", "x\ty");
+	assert_string_equal(d.v[0].msg,
+			    "undefined qos-level 'a\\x17b\\x1b[2J\\x7f'");
+	assert_string_equal(d.v[0].hint, "did you mean 'x\\x09y'?");
+	oq_diags_free(&d);
+}
+
 static void test_sort_is_by_position(void **state)
 {
 	struct oq_diags d;
@@ -65,6 +83,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_gcc_style),
+		cmocka_unit_test(test_control_bytes_escaped),
 		cmocka_unit_test(test_sort_is_by_position),
 		cmocka_unit_test(test_cap_keeps_counts),
 	};
