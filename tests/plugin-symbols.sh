@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Every symbol libosmqos.so leaves undefined must be exported by the opensm
-# binary or a library it loads.  OpenSM dlopen()s plugins with RTLD_LAZY,
-# so a missing function would not fail the load: it would kill opensm the
-# first time the plugin calls it.
+# binary, a library it loads, or a library the plugin itself names as
+# NEEDED (e.g. libm; dlopen() loads those with it).  OpenSM dlopen()s
+# plugins with RTLD_LAZY, so a missing function would not fail the load:
+# it would kill opensm the first time the plugin calls it.
 : "${top_builddir:=.}"
 so=$top_builddir/.libs/libosmqos.so
 osm=$(PATH=$PATH:/usr/sbin command -v opensm)
@@ -17,6 +18,8 @@ trap 'rm -f "$defined"' EXIT
 	ldd "$osm" | awk '/=>/ && $3 ~ /^\// {print $3}' |
 		xargs -r nm -D --defined-only
 	nm -D --defined-only "$so"
+	ldd "$so" | awk '/=>/ && $3 ~ /^\// {print $3}' |
+		xargs -r nm -D --defined-only
 } 2>/dev/null | awk '{print $3}' | sed 's/@.*//' | sort -u >"$defined"
 
 missing=$(nm -D --undefined-only "$so" | awk '{print $2}' | sed 's/@.*//' |
