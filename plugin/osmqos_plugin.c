@@ -39,8 +39,9 @@ static void audit_log(void *ctx, enum oq_audit_log_level level,
 {
 	struct osmqos *q = ctx;
 
+	/* The writer's messages start with "audit: " themselves. */
 	OQ_LOG(q, level == OQ_AUDIT_LOG_ERROR ? OSM_LOG_ERROR : OSM_LOG_INFO,
-	       "audit: %s\n", msg);
+	       "%s\n", msg);
 }
 
 /* The audit trail: audit= or <OpenSM cache dir>/osmqos-audit.log;
