@@ -77,7 +77,10 @@ char *oq_lx_rest(struct oq_lx *lx, bool *oom);
  * most 40 characters, non-printable bytes as '?'; malloc'd, or NULL. */
 char *oq_lx_snippet(const char *start, size_t len);
 
-/* Edit distance (bounded, for "did you mean" hints). */
-unsigned int oq_lx_distance(const char *a, const char *b);
+/* Edit distance for "did you mean" hints, case-insensitive.  Only
+ * distances below limit matter to the callers: once every cell of a row
+ * reaches limit the answer is "limit or more" and the table stops. */
+unsigned int oq_lx_distance(const char *a, const char *b,
+			    unsigned int limit);
 
 #endif /* OSMQOS_POLICY_LEXER_H */

@@ -379,7 +379,7 @@ static const char *closest_keyword(enum oq_blk b, const char *key)
 	 * as close: `qos-level:` for `qos-level-name:`), then every
 	 * keyword. */
 	for (i = 0; i < 8 && blks[b].fields[i]; i++) {
-		d = oq_lx_distance(key, blks[b].fields[i]);
+		d = oq_lx_distance(key, blks[b].fields[i], best_d);
 		if (strlen(key) >= 3 &&
 		    !strncmp(key, blks[b].fields[i], strlen(key)))
 			d = 1;
@@ -394,14 +394,14 @@ static const char *closest_keyword(enum oq_blk b, const char *key)
 		const char *cand[2] = { blks[c].start, blks[c].end };
 
 		for (i = 0; i < 2; i++) {
-			d = oq_lx_distance(key, cand[i]);
+			d = oq_lx_distance(key, cand[i], best_d);
 			if (d < best_d) {
 				best_d = d;
 				best = cand[i];
 			}
 		}
 		for (i = 0; i < 8 && blks[c].fields[i]; i++) {
-			d = oq_lx_distance(key, blks[c].fields[i]);
+			d = oq_lx_distance(key, blks[c].fields[i], best_d);
 			if (d < best_d) {
 				best_d = d;
 				best = blks[c].fields[i];
@@ -424,9 +424,13 @@ static const char *field_home(const char *key)
 static void unknown_keyword(struct oq_pstate *ps, const char *key,
 			    struct oq_loc loc)
 {
-	const char *hint = closest_keyword(oq_ps_blk(ps), key);
 	struct oq_diag *dg = oq_error(ps->d, loc, "unknown keyword '%s'", key);
+	const char *hint;
 
+	/* A diagnostic past the list's cap is only counted: no hint. */
+	if (!dg)
+		return;
+	hint = closest_keyword(oq_ps_blk(ps), key);
 	if (hint)
 		oq_diag_hint(dg, "did you mean '%s'?", hint);
 }

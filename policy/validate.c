@@ -25,7 +25,7 @@ static const char *closest_group(const struct oq_policy *p, const char *name)
 	for (i = 0; i < p->n_groups; i++) {
 		if (p->groups[i].from_ulp || !p->groups[i].name)
 			continue;
-		d = oq_lx_distance(name, p->groups[i].name);
+		d = oq_lx_distance(name, p->groups[i].name, best_d);
 		if (d < best_d) {
 			best_d = d;
 			best = p->groups[i].name;
@@ -43,7 +43,7 @@ static const char *closest_level(const struct oq_policy *p, const char *name)
 	for (i = 0; i < p->n_levels; i++) {
 		if (p->levels[i].from_ulp || !p->levels[i].name)
 			continue;
-		d = oq_lx_distance(name, p->levels[i].name);
+		d = oq_lx_distance(name, p->levels[i].name, best_d);
 		if (d < best_d) {
 			best_d = d;
 			best = p->levels[i].name;
@@ -69,6 +69,8 @@ static void resolve_groups(const struct oq_policy *p, struct oq_refs *refs,
 		if (r->idx >= 0)
 			continue;
 		dg = oq_error(d, r->loc, "undefined port group '%s'", r->name);
+		if (!dg)
+			continue; /* past the list's cap: counted, no hint */
 		hint = closest_group(p, r->name);
 		if (hint)
 			oq_diag_hint(dg, "did you mean '%s'?", hint);
@@ -135,6 +137,8 @@ static void resolve_rules(struct oq_policy *p, struct oq_diags *d)
 			continue;
 		dg = oq_error(d, r->level.loc, "undefined qos-level '%s'",
 			      r->level.name);
+		if (!dg)
+			continue; /* past the list's cap: counted, no hint */
 		hint = closest_level(p, r->level.name);
 		if (hint)
 			oq_diag_hint(dg, "did you mean '%s'?", hint);

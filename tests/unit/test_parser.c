@@ -455,6 +455,39 @@ static void test_keyword_hints(void **state)
 	parsed_free(&r);
 }
 
+/* Hints are computed only for diagnostics that are kept: past the list's
+ * cap an error is counted, not described (a junk file of a million
+ * unknown keywords must not cost a million "did you mean" searches). */
+static void test_hints_stop_at_cap(void **state)
+{
+	static const char typo[] = " qos-levelname: DEFAULT\n";
+	struct oq_diags d;
+	struct oq_policy *p;
+	char *text;
+	size_t i, n = 50, len = strlen(typo);
+
+	(void)state;
+	text = malloc(n * len + 1);
+	assert_non_null(text);
+	for (i = 0; i < n; i++)
+		memcpy(text + i * len, typo, len);
+	text[n * len] = 0;
+	oq_diags_init(&d);
+	d.max = 3;
+	p = oq_policy_parse("cap.conf", text, n * len, &d);
+	assert_int_equal(d.n, 3);
+	assert_int_equal(d.n_errors, n);
+	assert_int_equal(d.n_dropped, n - 3);
+	for (i = 0; i < d.n; i++) {
+		assert_non_null(d.v[i].hint);
+		assert_string_equal(d.v[i].hint,
+				    "did you mean 'qos-level-name'?");
+	}
+	oq_diags_free(&d);
+	oq_policy_free(p);
+	free(text);
+}
+
 static void test_lower_case_keywords_only(void **state)
 {
 	struct parsed r;
@@ -556,6 +589,7 @@ int main(void)
 		cmocka_unit_test(test_nul_and_binary_bytes),
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_hints_stop_at_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
