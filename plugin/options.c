@@ -17,6 +17,7 @@ static const struct opt_key opt_keys[] = {
 	OPT(policy),
 	OPT(audit),
 	OPT(publish_dir),
+	OPT(opensm_policy),
 };
 
 static void report(oq_opt_error_fn err, void *ctx, const char *fmt, ...)
@@ -66,7 +67,7 @@ static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 	}
 	report(err, ctx,
 	       "event_plugin_options: unknown key '%.*s' (known: policy, "
-	       "audit, publish_dir; prefix another plugin's keys with its "
+	       "audit, publish_dir, opensm_policy; prefix another plugin's keys with its "
 	       "name and a dot)",
 	       (int)klen, key);
 	return 1;
@@ -112,14 +113,17 @@ void oq_plugin_options_free(struct oq_plugin_options *o)
 	free(o->policy);
 	free(o->audit);
 	free(o->publish_dir);
+	free(o->opensm_policy);
 	memset(o, 0, sizeof(*o));
 }
 
 int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
 			     size_t len)
 {
-	return snprintf(buf, len, "policy=%s audit=%s publish_dir=%s",
+	return snprintf(buf, len,
+			"policy=%s audit=%s publish_dir=%s opensm_policy=%s",
 			o->policy ? o->policy : "(qos_policy_file)",
 			o->audit ? o->audit : "(default)",
-			o->publish_dir ? o->publish_dir : "(default)");
+			o->publish_dir ? o->publish_dir : "(default)",
+			o->opensm_policy ? o->opensm_policy : "copy");
 }

@@ -16,6 +16,7 @@ struct oq_plugin_options {
 	char *policy;	   /* policy= : policy file (default qos_policy_file) */
 	char *audit;	   /* audit=  : audit log path */
 	char *publish_dir; /* publish_dir= : prediction output directory */
+	char *opensm_policy; /* opensm_policy= : copy (default) or direct */
 };
 
 /* Called for each problem found; msg is a complete sentence. */

@@ -100,6 +100,7 @@ static void *osmqos_create(osm_opensm_t *osm)
 			"osmqos: opensm.conf has qos FALSE: OpenSM programs no "
 			"QoS tables, so osmqos only loads; set qos TRUE\n");
 	oq_plugin = q;
+	oq_policy_copy_init(q);
 	audit_open(q);
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
 	q->sa_front.answer = oq_sa_answer;
@@ -132,6 +133,7 @@ static void osmqos_delete(void *data)
 	oq_plugin = NULL;
 	oq_state_publish(q, NULL);
 	oq_policy_file_free(q);
+	oq_policy_copy_fini(q);
 	oq_plugin_options_free(&q->opts);
 	pthread_mutex_destroy(&q->state_lock);
 	free(q);

@@ -35,7 +35,6 @@ struct oq_policy_ref {
 /* A policy file as last loaded: the parsed tree and what identified it. */
 struct oq_policy_file {
 	struct oq_policy_ref *cur; /* last good policy; NULL if never good */
-	char *path;
 	uint64_t hash;	/* FNV-1a of the content that produced `policy` */
 	uint64_t bad_hash; /* content that failed last (logged once) */
 	bool bad_reported;
@@ -43,6 +42,15 @@ struct oq_policy_file {
 	int read_errno; /* the read failure last reported */
 	time_t loaded_at;
 	unsigned long loads_ok, loads_failed;
+	char *good_text; /* the bytes `cur` came from */
+	size_t good_len;
+
+	/* OpenSM's copy of the last good policy (policy_copy.c). */
+	char *operator_path; /* OpenSM's qos_policy_file as configured */
+	char *copy_path;     /* what opt.qos_policy_file points at, or NULL */
+	bool copy_enabled;   /* opensm_policy=copy (the default) */
+	bool copy_failed;    /* the last write failed: retried each sweep */
+	int copy_errno;	     /* its error, logged once */
 };
 
 /*
@@ -111,10 +119,18 @@ extern struct osmqos *oq_plugin;
 	OSM_LOG(&(q)->osm->log, level, "osmqos: " fmt, ##__VA_ARGS__)
 
 /* policy_file.c */
+const char *oq_policy_file_path(const struct osmqos *q);
 int oq_policy_file_refresh(struct osmqos *q);
 void oq_policy_file_free(struct osmqos *q);
 struct oq_policy_ref *oq_policy_ref_get(struct osmqos *q);
 void oq_policy_ref_put(struct osmqos *q, struct oq_policy_ref *r);
+
+/* policy_copy.c: OpenSM reads a copy of the last good policy. */
+void oq_policy_copy_init(struct osmqos *q);
+void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len);
+bool oq_policy_copy_pending(const struct osmqos *q);
+bool oq_policy_copy_missing(const struct osmqos *q);
+void oq_policy_copy_fini(struct osmqos *q);
 
 /* osm_inputs.c: OpenSM's own configuration as policy-core inputs. */
 void oq_templates_from_osm(struct osmqos *q, struct oq_templates *t);

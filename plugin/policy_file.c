@@ -32,11 +32,13 @@ static uint64_t fnv1a(const char *s, size_t n)
 	return h;
 }
 
-static const char *policy_path(struct osmqos *q)
+/* policy=, else the qos_policy_file OpenSM was configured with (not the
+ * copy policy_copy.c may have pointed it at since). */
+const char *oq_policy_file_path(const struct osmqos *q)
 {
-	if (q->opts.policy)
-		return q->opts.policy;
-	return q->osm->subn.opt.qos_policy_file;
+	const char *p = q->opts.policy ? q->opts.policy : q->pf.operator_path;
+
+	return p && *p ? p : NULL;
 }
 
 static void log_diags(struct osmqos *q, const struct oq_diags *d,
@@ -84,12 +86,15 @@ void oq_policy_ref_put(struct osmqos *q, struct oq_policy_ref *r)
 	}
 }
 
-static void install(struct osmqos *q, struct oq_policy *p, uint64_t hash)
+/* Takes text (the bytes p came from): OpenSM's copy is written from it. */
+static void install(struct osmqos *q, struct oq_policy *p, uint64_t hash,
+		    char *text, size_t len)
 {
 	struct oq_policy_ref *r = calloc(1, sizeof(*r)), *old;
 
 	if (!r) {
 		oq_policy_free(p);
+		free(text);
 		OQ_LOG(q, OSM_LOG_ERROR,
 		       "out of memory; keeping the previous policy\n");
 		return;
@@ -105,15 +110,15 @@ static void install(struct osmqos *q, struct oq_policy *p, uint64_t hash)
 	q->pf.loaded_at = time(NULL);
 	q->pf.loads_ok++;
 	q->pf.bad_reported = false;
+	free(q->pf.good_text);
+	q->pf.good_text = text;
+	q->pf.good_len = len;
+	oq_policy_copy_update(q, text, len);
 }
 
-/*
- * Returns 1 when a new policy took effect, 0 when nothing changed (or the
- * change was refused), -1 when there has never been a good policy.
- */
-int oq_policy_file_refresh(struct osmqos *q)
+static int refresh(struct osmqos *q)
 {
-	const char *path = policy_path(q);
+	const char *path = oq_policy_file_path(q);
 	struct oq_diags d;
 	struct oq_policy *p;
 	uint64_t hash;
@@ -165,7 +170,6 @@ int oq_policy_file_refresh(struct osmqos *q)
 
 	oq_diags_init(&d);
 	p = oq_policy_parse(path, text, len, &d);
-	free(text);
 	if (p && !oq_diags_has_errors(&d))
 		oq_policy_validate(p, &d);
 	oq_diags_sort(&d);
@@ -180,6 +184,7 @@ int oq_policy_file_refresh(struct osmqos *q)
 				   "the file is fixed");
 		oq_diags_free(&d);
 		oq_policy_free(p);
+		free(text);
 		q->pf.bad_hash = hash;
 		q->pf.bad_reported = true;
 		q->pf.loads_failed++;
@@ -192,8 +197,24 @@ int oq_policy_file_refresh(struct osmqos *q)
 	       "%zu sl2vl and %zu vlarb scopes\n",
 	       path, p->n_groups, p->n_levels, p->n_rules, p->n_sl2vl,
 	       p->n_vlarb);
-	install(q, p, hash);
+	install(q, p, hash, text, len);
 	return 1;
+}
+
+/*
+ * Returns 1 when a new policy took effect, 0 when nothing changed (or the
+ * change was refused), -1 when there has never been a good policy.
+ */
+int oq_policy_file_refresh(struct osmqos *q)
+{
+	int rc = refresh(q);
+
+	/* OpenSM's copy: retried after a failed write, rewritten when
+	 * something (a cache cleaner) removed it. */
+	if (rc == 0 && q->pf.good_text &&
+	    (oq_policy_copy_pending(q) || oq_policy_copy_missing(q)))
+		oq_policy_copy_update(q, q->pf.good_text, q->pf.good_len);
+	return rc;
 }
 
 void oq_policy_file_free(struct osmqos *q)
@@ -205,4 +226,7 @@ void oq_policy_file_free(struct osmqos *q)
 	q->pf.cur = NULL;
 	pthread_mutex_unlock(&q->state_lock);
 	oq_policy_ref_put(q, r);
+	free(q->pf.good_text);
+	q->pf.good_text = NULL;
+	q->pf.good_len = 0;
 }

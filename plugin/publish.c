@@ -49,7 +49,7 @@ struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q)
 }
 
 /* The same rule as OpenSM's own cache files (osm_db_files.c). */
-static const char *publish_dir(const struct osmqos *q)
+const char *oq_publish_dir(const struct osmqos *q)
 {
 	const char *d;
 
@@ -59,15 +59,6 @@ static const char *publish_dir(const struct osmqos *q)
 	if (d && *d)
 		return d;
 	return OSM_DEFAULT_CACHE_DIR;
-}
-
-/* The same rule as policy_file.c. */
-static const char *policy_path(const struct osmqos *q)
-{
-	const char *p = q->opts.policy ? q->opts.policy
-				       : q->osm->subn.opt.qos_policy_file;
-
-	return p && *p ? p : NULL;
 }
 
 static int write_json(FILE *out, const void *ctx)
@@ -90,7 +81,7 @@ static void fill_doc(struct osmqos *q, const struct oq_state *s,
 	d->sweep = s ? s->sweep : q->sweeps;
 	d->sweeps = q->sweeps;
 	clock_gettime(CLOCK_REALTIME, &d->now);
-	d->policy_path = policy_path(q);
+	d->policy_path = oq_policy_file_path(q);
 	d->policy_in_force = s && s->pol;
 	d->policy_hash = pf->hash;
 	/* bad_reported/missing_reported say the file's current content did
@@ -127,7 +118,7 @@ static int publish_state(struct osmqos *q, const struct oq_state *s)
 	struct oq_publish_counts counts;
 	struct oq_publish_port *ports = NULL;
 	struct oq_publish_doc d;
-	const char *dir = publish_dir(q);
+	const char *dir = oq_publish_dir(q);
 	struct timespec t0, t1;
 	char why[512];
 	size_t n = 0;

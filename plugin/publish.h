@@ -204,6 +204,8 @@ struct osmqos;
  * not be written.
  */
 int oq_publish(struct osmqos *q);
+/* publish_dir=, else $OSM_CACHE_DIR, else OpenSM's cache directory. */
+const char *oq_publish_dir(const struct osmqos *q);
 /* The counters the SA front fills (one set per process). */
 struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q);
 

@@ -74,7 +74,8 @@ done
 [ "$(stat -c %a "$E2E_DIR/victim")" = 600 ] ||
 	e2e_fail "the symlink's target changed mode"
 [ ! -e "$E2E_DIR/nonexistent" ] || e2e_fail "a dangling symlink was followed"
-leftover=$(find "$pub" -mindepth 1 ! -name osmqos-bandwidth.json ! -name osmqos.prom)
+leftover=$(find "$pub" -mindepth 1 ! -name osmqos-bandwidth.json ! -name osmqos.prom \
+	! -name osmqos-last-good-policy.conf)
 [ -z "$leftover" ] || e2e_fail "temporary files left: $leftover"
 
 # 2. The JSON: parses, every documented key with its type.

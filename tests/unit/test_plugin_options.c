@@ -24,12 +24,15 @@ static void test_spaces_and_commas(void **state)
 
 	n_err = 0;
 	assert_int_equal(oq_plugin_options_parse(&o,
-			 "policy=/etc/q.conf, audit=/var/log/a.json,publish_dir=/x",
+			 "policy=/etc/q.conf, audit=/var/log/a.json,publish_dir=/x"
+			 " osmqos.opensm_policy=direct",
 			 on_err, NULL), 0);
 	assert_string_equal(o.policy, "/etc/q.conf");
 	assert_string_equal(o.audit, "/var/log/a.json");
 	assert_string_equal(o.publish_dir, "/x");
+	assert_string_equal(o.opensm_policy, "direct");
 	oq_plugin_options_free(&o);
+	assert_null(o.opensm_policy);
 }
 
 static void test_unknown_key_is_error(void **state)

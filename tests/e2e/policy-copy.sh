@@ -1,0 +1,173 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# OpenSM's own policy parse reads the plugin's copy of the last good
+# policy (plugin/policy_copy.c).  With enable_quirks every PathRecord is
+# answered by OpenSM's handler from that parse, so a Service-ID rule's SL
+# shows which policy OpenSM holds:
+#   1. the copy is written with the policy's exact bytes and OpenSM loads it;
+#   2. a syntax error, a removed file, a directory and a FIFO at the policy
+#      path: every sweep completes, OpenSM logs no parse error, stays up and
+#      still answers SL 2;
+#   3. a valid edit reaches OpenSM in the same sweep (SL 3);
+#   4. a removed copy is rewritten at the next sweep;
+#   5. opensm_policy=direct (the control): the same syntax error drops
+#      OpenSM's policy (SL 0), as stock OpenSM does;
+#   6. an unwritable publish directory: one error line, OpenSM reads the
+#      file itself and the sweep is unaffected.
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init policy-copy
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
+
+pol=$E2E_DIR/qos-policy.conf
+pub=$E2E_DIR/pub
+copy=$pub/osmqos-last-good-policy.conf
+sid=0x1000000000000100
+mkdir -p "$pub"
+
+# write_policy SL: a policy whose Service-ID rule gives SL.
+write_policy() {
+	cat >"$pol" <<EOF
+qos-levels
+    qos-level
+        name: DEFAULT
+        sl: 0
+    end-qos-level
+    qos-level
+        name: sid_level
+        sl: $1
+    end-qos-level
+end-qos-levels
+qos-match-rules
+    qos-match-rule
+        service-id: $sid
+        qos-level-name: sid_level
+    end-qos-match-rule
+end-qos-match-rules
+EOF
+}
+
+# sweep WHAT: SIGHUP (a heavy sweep) and wait for its SUBNET UP; opensm
+# must be alive and the sweep must finish within 30 s.
+sweep() {
+	local ups i
+	ups=$(grep -c "SUBNET UP" "$E2E_OSM_LOG")
+	kill -HUP "$E2E_OPENSM_PID" || e2e_fail "$1: opensm is gone"
+	for ((i = 0; i < 300; i++)); do
+		[ "$(grep -c "SUBNET UP" "$E2E_OSM_LOG")" -gt "$ups" ] && return
+		kill -0 "$E2E_OPENSM_PID" 2>/dev/null ||
+			e2e_fail "$1: opensm died: $(tail -n 3 "$E2E_DIR/opensm.out")"
+		sleep 0.1
+	done
+	e2e_fail "$1: the sweep did not finish in 30 s"
+}
+
+# sl_of WHAT: the SL OpenSM answers for the Service-ID query.
+sl_of() {
+	local out
+	out=$(e2e_sim "$top_builddir/osmqos" query --json --slid "$src" \
+		--dlid "$dst" --sid "$sid" 2>"$E2E_DIR/query.err") ||
+		e2e_fail "$1: osmqos query failed: $(cat "$E2E_DIR/query.err")"
+	jq -r '.records[0].sl' <<<"$out"
+}
+
+expect_sl() {
+	local got
+	got=$(sl_of "$1")
+	[ "$got" = "$2" ] || e2e_fail "$1: OpenSM answers SL $got, want $2"
+	e2e_log "$1: SL $got"
+}
+
+# parse_errors: OpenSM's own policy parse errors (ERR AC..) so far.
+parse_errors() { grep -c "ERR AC0" "$E2E_OSM_LOG"; }
+last_parse_errors() { grep "ERR AC0" "$E2E_OSM_LOG" | tail -n 2; }
+# write_errors: the plugin's "cannot write COPY" lines.
+write_errors() {
+	grep -c "osmqos: cannot write .*osmqos-last-good-policy.conf" \
+		"$E2E_OSM_LOG"
+}
+
+start() {
+	e2e_start_opensm qos=TRUE enable_quirks=TRUE "qos_policy_file=$pol" \
+		"event_plugin_options=publish_dir=$1 audit=off $2"
+}
+
+write_policy 2
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/two-switch.net"
+start "$pub" ""
+src=$(e2e_lid "h1 HCA-1") dst=$(e2e_lid "h4 HCA-1")
+[ -n "$src" ] && [ -n "$dst" ] || e2e_fail "no h1/h4 in the fabric"
+
+# 1. The copy holds the policy's bytes; OpenSM loads the copy.
+cmp -s "$pol" "$copy" || e2e_fail "1: $copy is not a copy of $pol"
+grep -q "Loading QoS policy file ($copy)" "$E2E_OSM_LOG" ||
+	e2e_fail "1: OpenSM did not load $copy:" \
+		"$(grep -a 'QoS policy' "$E2E_OSM_LOG" | head -n 3)"
+mode=$(stat -c %a "$copy")
+[ "$mode" = 644 ] || e2e_fail "1: $copy has mode $mode, want 644"
+expect_sl "1 good policy" 2
+errs0=$(parse_errors)
+
+# 2. Bad edits: nothing changes for OpenSM, nothing blocks or kills it.
+good=$E2E_DIR/good.conf
+cp "$pol" "$good"
+echo "qos-levels oops" >>"$pol"
+sweep "2 syntax error"
+expect_sl "2 syntax error" 2
+rm -f "$pol"
+sweep "2 removed"
+expect_sl "2 removed" 2
+mkdir "$pol"
+sweep "2 directory"
+expect_sl "2 directory" 2
+rmdir "$pol"
+mkfifo "$pol"
+sweep "2 FIFO"
+expect_sl "2 FIFO" 2
+rm -f "$pol"
+cmp -s "$good" "$copy" || e2e_fail "2: the copy changed on a bad edit"
+[ "$(parse_errors)" = "$errs0" ] ||
+	e2e_fail "2: OpenSM logged policy errors: $(last_parse_errors)"
+
+# 3. A valid edit reaches OpenSM in the same sweep.
+write_policy 3
+sweep "3 valid edit"
+expect_sl "3 valid edit" 3
+cmp -s "$pol" "$copy" || e2e_fail "3: the copy is not the new policy"
+
+# 4. A removed copy (a cache cleaner) is rewritten.
+rm -f "$copy"
+sweep "4 copy removed"
+[ -f "$copy" ] || e2e_fail "4: $copy was not rewritten"
+expect_sl "4 copy removed" 3
+[ "$(parse_errors)" = "$errs0" ] ||
+	e2e_fail "4: OpenSM logged policy errors: $(last_parse_errors)"
+e2e_stop_opensm
+
+# 5. The control: with opensm_policy=direct OpenSM drops its policy on
+# the same syntax error, which is what the copy prevents.
+write_policy 2
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-copy.log"
+start "$pub" opensm_policy=direct
+grep -q "Loading QoS policy file ($pol)" "$E2E_OSM_LOG" ||
+	e2e_fail "5: with opensm_policy=direct OpenSM did not load $pol"
+expect_sl "5 direct, good policy" 2
+echo "qos-levels oops" >>"$pol"
+sweep "5 direct, syntax error"
+expect_sl "5 direct, syntax error" 0
+grep -q "ERR AC03" "$E2E_OSM_LOG" ||
+	e2e_fail "5: OpenSM logged no parse error for the bad file"
+e2e_stop_opensm
+
+# 6. The copy cannot be written: logged once, OpenSM reads the file.
+write_policy 2
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-direct.log"
+start "$E2E_DIR/no-such-dir" ""
+n=$(write_errors)
+[ "$n" = 1 ] || e2e_fail "6: $n 'cannot write' lines, want 1"
+grep -q "Loading QoS policy file ($pol)" "$E2E_OSM_LOG" ||
+	e2e_fail "6: OpenSM did not fall back to $pol"
+sweep "6 unwritable"
+n=$(write_errors)
+[ "$n" = 1 ] || e2e_fail "6: the write error was logged $n times"
+expect_sl "6 unwritable" 2
+e2e_pass
