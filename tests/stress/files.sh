@@ -6,9 +6,10 @@
 #
 #  1. symlinks planted before start: the audit path (a link to an existing
 #     file) is refused and logged, the link's target untouched, the SA still
-#     answers; links at both published names are replaced, not followed,
-#     while publish_dir= itself may be a link (docs/audit.md "File
-#     handling", docs/publish.md "How the files are written");
+#     answers; links at both published names and at OpenSM's policy copy
+#     are replaced, not followed, while publish_dir= itself may be a link
+#     (docs/audit.md "File handling", docs/publish.md "How the files are
+#     written");
 #  2. modes under opensm umask 077: audit file 0640, published files 0644;
 #  3. rotation by rename: the writer reopens a new 0640 file within ~2 s
 #     and lines continue there; a symlink planted at the path while running
@@ -51,6 +52,7 @@ adir=$fs/audit
 audit=$adir/osmqos-audit.log
 json=$pub/osmqos-bandwidth.json
 prom=$pub/osmqos.prom
+copy=$pub/osmqos-last-good-policy.conf # OpenSM's copy of the policy
 mkdir -p "$pub" "$adir"
 victim=$E2E_DIR/victim
 printf 'precious\n' >"$victim"
@@ -151,6 +153,7 @@ all_parse() {
 # ---- 1. symlinks planted before start -----------------------------------
 ln -s "$victim" "$audit"
 ln -s "$victim" "$prom"
+ln -s "$victim" "$copy"
 ln -s "$E2E_DIR/dangling-json" "$json"
 # publish_dir= itself a symlink: followed (the operator's configuration).
 ln -s "$pub" "$E2E_DIR/publink"
@@ -170,7 +173,7 @@ grep -q "osmqos: no audit trail: cannot open $audit" "$E2E_OSM_LOG" ||
 	e2e_fail "the audit symlink was replaced (it must be refused)"
 queries 2
 victim_ok
-for f in "$json" "$prom"; do
+for f in "$json" "$prom" "$copy"; do
 	[ -f "$f" ] && [ ! -L "$f" ] ||
 		e2e_fail "$f: the planted link was not replaced"
 	[ "$(stat -c %a "$f")" = 644 ] ||
@@ -198,7 +201,7 @@ grep -q "osmqos: audit trail: $audit" "$E2E_OSM_LOG" ||
 [ -f "$audit" ] && [ ! -L "$audit" ] || e2e_fail "$audit was not created"
 [ "$(stat -c %a "$audit")" = 640 ] ||
 	e2e_fail "$audit has mode $(stat -c %a "$audit"), want 640 (umask 077)"
-for f in "$json" "$prom"; do
+for f in "$json" "$prom" "$copy"; do
 	[ "$(stat -c %a "$f")" = 644 ] ||
 		e2e_fail "$f has mode $(stat -c %a "$f") after a rewrite"
 done
