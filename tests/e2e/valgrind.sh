@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# opensm start, two sweeps (policy reload) and shutdown under memcheck with the plugin
-# loaded: no invalid access anywhere and no leak from libosmqos.
+# opensm start, three sweeps (a policy reload, then a bad edit that OpenSM's
+# copy of the policy keeps out), PathRecord and MultiPathRecord answers from
+# the plugin, and shutdown under memcheck with the plugin loaded: no invalid
+# access anywhere and no leak from libosmqos.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init valgrind
 command -v valgrind >/dev/null || e2e_skip "valgrind not installed (apt-get install valgrind)"
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
 
 E2E_TIMEOUT=120
 E2E_OPENSM_WRAPPER="valgrind --error-exitcode=42 --leak-check=full \
@@ -18,6 +21,29 @@ e2e_wait_for "osmqos: sweep 1: " "$E2E_OSM_LOG" 60 || e2e_fail "no sweep 1"
 sed -i 's/vl-high-limit: 10/vl-high-limit: 11/' "$pol"
 kill -HUP "$E2E_OPENSM_PID"
 e2e_wait_for "osmqos: sweep 2: " "$E2E_OSM_LOG" 90 || e2e_fail "no sweep 2"
+e2e_wait_for "osmqos: sweep 2: published" "$E2E_OSM_LOG" 90 ||
+	e2e_fail "sweep 2 did not reach SUBNET UP"
+# The SA front's answer path: a PathRecord and a 1x1 MultiPathRecord.
+src=$(e2e_lid "cn01 HCA-1") dst=$(e2e_lid "cn09 HCA-1")
+[ -n "$src" ] && [ -n "$dst" ] || e2e_fail "no cn01/cn09 in the fabric"
+e2e_sim "$top_builddir/osmqos" query --json --timeout 20000 --slid "$src" \
+	--dlid "$dst" >"$E2E_DIR/pr.out" 2>"$E2E_DIR/pr.err" ||
+	e2e_fail "PathRecord query failed: $(cat "$E2E_DIR/pr.err")"
+sgid=$(e2e_guid "cn01 HCA-1") dgid=$(e2e_guid "cn09 HCA-1")
+e2e_sim "$top_builddir/osmqos" query --json --timeout 20000 --mpr \
+	--sgids "$sgid" --dgids "$dgid" >"$E2E_DIR/mpr.out" 2>"$E2E_DIR/mpr.err" ||
+	e2e_fail "MultiPathRecord query failed: $(cat "$E2E_DIR/mpr.err")"
+npr=$(jq '.records | length' "$E2E_DIR/pr.out")
+nmpr=$(jq '.records | length' "$E2E_DIR/mpr.out")
+[ "$npr" -ge 1 ] && [ "$nmpr" -ge 1 ] ||
+	e2e_fail "no records: PR $npr, MPR $nmpr"
+e2e_log "answered under memcheck: PR $npr record(s), MPR $nmpr record(s)"
+# A bad edit: the plugin refuses it, OpenSM reads the last good copy.
+echo "qos-levels oops" >>"$pol"
+kill -HUP "$E2E_OPENSM_PID"
+e2e_wait_for "osmqos: sweep 3: " "$E2E_OSM_LOG" 90 || e2e_fail "no sweep 3"
+grep -q "osmqos: policy .* rejected" "$E2E_OSM_LOG" ||
+	e2e_fail "the bad edit was not rejected"
 e2e_stop_opensm
 vg=$(ls "$E2E_DIR"/valgrind.*.log | head -n 1)
 [ -s "$vg" ] || e2e_fail "no valgrind log"
