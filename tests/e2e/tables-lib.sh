@@ -21,9 +21,23 @@ tables_expected() {
 		 else empty end)' "$1"
 }
 
+# smp_read ARGS...: smpquery ARGS, again (3 tries, 0.3 s apart) when it
+# fails: under load one SMP of a multi-SMP read can time out, and smpquery
+# then exits non-zero after printing the rows it got.  Retries are listed
+# in $E2E_DIR/smp-retries.log.
+smp_read() {
+	local out try
+	for ((try = 0; try < 3; try++)); do
+		out=$(e2e_sim smpquery "$@" 2>/dev/null) && break
+		echo "smpquery $* failed (try $try)" >>"$E2E_DIR/smp-retries.log"
+		sleep 0.3
+	done
+	printf '%s\n' "$out"
+}
+
 # smp_sl2vl LID PORT: "LID PORT sl2vl IN v0,..,v15" for every input row.
 smp_sl2vl() {
-	e2e_sim smpquery sl2vl "$1" "$2" 2>/dev/null | awk -v lid="$1" -v port="$2" '
+	smp_read sl2vl "$1" "$2" | awk -v lid="$1" -v port="$2" '
 		/^ports: in/ {
 			split($0, a, ":"); sub(/^ *in */, "", a[2]); split(a[2], io, ",")
 			n = split($0, f, "|"); s = ""
@@ -35,7 +49,7 @@ smp_sl2vl() {
 # smp_vlarb LID PORT: "LID PORT low|high vl:w,..." as the port holds them
 # (all entries up to the port's capacity).
 smp_vlarb() {
-	e2e_sim smpquery vlarb "$1" "$2" 2>/dev/null | gawk -v lid="$1" -v port="$2" '
+	smp_read vlarb "$1" "$2" | gawk -v lid="$1" -v port="$2" '
 		/Low priority/ { t = "low" } /High priority/ { t = "high" }
 		/^VL *:/ { n = split($0, v, "|") }
 		/^WEIGHT *:/ {
