@@ -54,14 +54,15 @@ void oq_smp_parse_switch_info(const uint8_t *d, struct oq_smp_switch_info *si)
 	si->enhanced_port0 = d[16] & 0x08;
 }
 
-/* As plugin/snapshot.c speed_of(): extended speeds when the port says it
- * has them (FDR, EDR, HDR as OpenSM 3.3.23 knows them), else
+/* As plugin/snapshot.c speed_of(): extended speeds when the capability
+ * mask says they apply (FDR, EDR, HDR as OpenSM 3.3.23 knows them), else
  * LinkSpeedActive.  FDR10 needs Mellanox's ExtendedPortInfo, which the
  * audit does not read: such a link counts as QDR (see docs). */
-static enum oq_speed speed_of(const uint8_t *d, uint32_t cap_mask)
+enum oq_speed oq_smp_port_speed(const struct oq_smp_port_info *pi,
+				uint32_t cap_mask)
 {
 	if (cap_mask & OQ_SMP_CAP_HAS_EXT_SPEEDS) {
-		switch (d[62] >> 4) {
+		switch (pi->speed_ext_active) {
 		case 1:
 			return OQ_SPEED_FDR;
 		case 2:
@@ -72,7 +73,7 @@ static enum oq_speed speed_of(const uint8_t *d, uint32_t cap_mask)
 			break;
 		}
 	}
-	switch (d[35] >> 4) {
+	switch (pi->speed_active) {
 	case 1:
 		return OQ_SPEED_SDR;
 	case 2:
@@ -96,7 +97,9 @@ void oq_smp_parse_port_info(const uint8_t *d, struct oq_smp_port_info *pi)
 	pi->port_state = d[32] & 0x0f;
 	pi->phys_state = d[33] >> 4;
 	pi->lmc = d[34] & 0x07;
-	pi->speed = speed_of(d, pi->cap_mask);
+	pi->speed_active = d[35] >> 4;
+	pi->speed_ext_active = d[62] >> 4;
+	pi->speed = oq_smp_port_speed(pi, pi->cap_mask);
 	pi->vl_cap = oq_smp_vls_from_enc(d[37] >> 4);
 	pi->vl_high_limit = d[38];
 	pi->vlarb_high_cap = d[39];

@@ -336,7 +336,12 @@ static int add_model_node(struct oq_fabric *f, struct oq_live_node *ln)
 			continue;
 		fill_port(port, lp, sw);
 		if (sw) {
-			/* External ports carry port 0's GUID and LID. */
+			/* External ports carry port 0's GUID and LID, and
+			 * port 0's CapabilityMask says whether their
+			 * extended speeds apply (theirs reads 0). */
+			if (i && p0->seen)
+				port->speed = oq_smp_port_speed(&lp->pi,
+								p0->pi.cap_mask);
 			port->guid = ln->ni.port_guid;
 			port->lid = p0->pi.lid;
 			port->lmc = p0->pi.lmc;

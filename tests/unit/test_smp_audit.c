@@ -153,6 +153,10 @@ static void test_port_info(void **state)
 	assert_int_equal(pi.lmc, 2);
 	/* Extended speeds count only when the port says it has them. */
 	assert_int_equal(pi.speed, OQ_SPEED_QDR);
+	/* A switch's external port: its own mask is 0, port 0's says. */
+	assert_int_equal(oq_smp_port_speed(&pi, OQ_SMP_CAP_HAS_EXT_SPEEDS),
+			 OQ_SPEED_EDR);
+	assert_int_equal(oq_smp_port_speed(&pi, 0), OQ_SPEED_QDR);
 	d[22] = 0x40; /* IsExtendedSpeedsSupported (0x4000) */
 	oq_smp_parse_port_info(d, &pi);
 	assert_int_equal(pi.speed, OQ_SPEED_EDR);
