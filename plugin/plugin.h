@@ -6,6 +6,7 @@
 #ifndef OSMQOS_PLUGIN_H
 #define OSMQOS_PLUGIN_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -81,7 +82,13 @@ struct oq_state {
 	struct oq_fabric_tables sa_sl2vl; /* OpenSM's cached SL2VL */
 	struct oq_sa_view view;
 	struct oq_pred_cache *pred; /* audit predictions (sa_predict.c) */
+	/* Per QoS level of view.policy: its slot in the published answer
+	 * counters, looked up by name at its first answer (__atomic;
+	 * OQ_LEVEL_SLOT_UNSET until then).  NULL: look up every time. */
+	int *level_slot;
 };
+
+#define OQ_LEVEL_SLOT_UNSET INT_MIN
 
 struct osmqos {
 	osm_opensm_t *osm;

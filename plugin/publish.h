@@ -84,6 +84,13 @@ void oq_publish_counters_destroy(struct oq_publish_counters *c);
  * (NULL or "" when no level applied).  Names are cut to 63 bytes.  Safe
  * from any thread. */
 void oq_publish_count_answer(struct oq_publish_counters *c, const char *level);
+/* The same in two steps, for callers that answer many pairs with the
+ * same few levels: the counter slot of a level name (taken on first use,
+ * like oq_publish_count_answer does), then one count in that slot. */
+#define OQ_PUBLISH_SLOT_NONE  (-1)
+#define OQ_PUBLISH_SLOT_OTHER (-2)
+int oq_publish_level_slot(struct oq_publish_counters *c, const char *level);
+void oq_publish_count_slot(struct oq_publish_counters *c, int slot);
 /* One decision took `seconds` (negative or NaN counts as 0). */
 void oq_publish_observe_latency(struct oq_publish_counters *c, double seconds);
 /* The audit writer's running total of dropped records. */

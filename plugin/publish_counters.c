@@ -59,17 +59,13 @@ static int find_level(struct oq_publish_counters *c, const char *name,
 	return -1;
 }
 
-void oq_publish_count_answer(struct oq_publish_counters *c, const char *level)
+int oq_publish_level_slot(struct oq_publish_counters *c, const char *level)
 {
 	unsigned int n;
 	int i;
 
-	if (!c)
-		return;
-	if (!level || !*level) {
-		add1(&c->answered_none);
-		return;
-	}
+	if (!level || !*level)
+		return OQ_PUBLISH_SLOT_NONE;
 	n = atomic_load_explicit(&c->n_levels, memory_order_acquire);
 	i = find_level(c, level, n);
 	if (i < 0) {
@@ -85,10 +81,23 @@ void oq_publish_count_answer(struct oq_publish_counters *c, const char *level)
 		}
 		pthread_mutex_unlock(&c->lock);
 	}
-	if (i < 0)
+	return i < 0 ? OQ_PUBLISH_SLOT_OTHER : i;
+}
+
+void oq_publish_count_slot(struct oq_publish_counters *c, int slot)
+{
+	if (slot == OQ_PUBLISH_SLOT_NONE)
+		add1(&c->answered_none);
+	else if (slot < 0 || slot >= OQ_PUBLISH_LEVELS_MAX)
 		add1(&c->answered_other);
 	else
-		add1(&c->answered[i]);
+		add1(&c->answered[slot]);
+}
+
+void oq_publish_count_answer(struct oq_publish_counters *c, const char *level)
+{
+	if (c)
+		oq_publish_count_slot(c, oq_publish_level_slot(c, level));
 }
 
 void oq_publish_observe_latency(struct oq_publish_counters *c, double seconds)

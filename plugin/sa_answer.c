@@ -82,28 +82,6 @@ static size_t copy_str(char *dst, size_t size, const char *src)
 	return n;
 }
 
-/* "Node/P<n>" at dst; returns the length written. */
-static size_t port_name(char *dst, size_t size, const struct oq_port *p)
-{
-	size_t n = copy_str(dst, size, p->node->desc);
-	char num[6];
-	size_t k = 0;
-	unsigned int v = p->num;
-
-	do {
-		num[sizeof(num) - ++k] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	if (n + 2 + k >= size)
-		return n;
-	dst[n++] = '/';
-	dst[n++] = 'P';
-	memcpy(dst + n, num + sizeof(num) - k, k);
-	n += k;
-	dst[n] = '\0';
-	return n;
-}
-
 static void audit_port(struct oq_audit_port *ap, const struct oq_alias *al)
 {
 	const struct oq_port *p = al->port;
@@ -148,14 +126,43 @@ static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
 	r->has_prediction = true;
 	r->predicted_gbps = gbps;
 	/* "from/Pn -> to/Pm": the link that limits the path. */
-	k = port_name(r->bottleneck, sizeof(r->bottleneck) - 5, eg[bn]);
-	memcpy(r->bottleneck + k, " -> ", 5);
-	k += 4;
+	_Static_assert(OQ_AUDIT_HOP_LEN > 2 * (64 + 5) + 4,
+		       "two port names and the arrow fit the bottleneck text");
+	k = (size_t)oq_port_name(eg[bn], r->bottleneck, sizeof(r->bottleneck));
+	k = copy_str(r->bottleneck + k, sizeof(r->bottleneck) - k, " -> ") + k;
 	if (eg[bn]->peer)
-		port_name(r->bottleneck + k, sizeof(r->bottleneck) - k,
-			  eg[bn]->peer);
+		oq_port_name(eg[bn]->peer, r->bottleneck + k,
+			     sizeof(r->bottleneck) - k);
 	else
 		copy_str(r->bottleneck + k, sizeof(r->bottleneck) - k, "?");
+}
+
+/* One granted pair in the published per-level answer counters.  The
+ * level's counter slot is found by name once per sweep state, at the
+ * level's first answer, not for every pair. */
+static void count_answer(struct osmqos *q, const struct oq_state *s,
+			 int level)
+{
+	struct oq_publish_counters *c = oq_publish_counters_of(q);
+	const struct oq_policy *pol = s->view.policy;
+	const char *name;
+	int slot;
+
+	if (!pol || level < 0 || (size_t)level >= pol->n_levels) {
+		oq_publish_count_slot(c, OQ_PUBLISH_SLOT_NONE);
+		return;
+	}
+	name = pol->levels[level].name;
+	if (!s->level_slot) {
+		oq_publish_count_answer(c, name);
+		return;
+	}
+	slot = __atomic_load_n(&s->level_slot[level], __ATOMIC_RELAXED);
+	if (slot == OQ_LEVEL_SLOT_UNSET) {
+		slot = oq_publish_level_slot(c, name);
+		__atomic_store_n(&s->level_slot[level], slot, __ATOMIC_RELAXED);
+	}
+	oq_publish_count_slot(c, slot);
 }
 
 static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
@@ -166,12 +173,7 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	struct oq_audit_record r;
 
 	if (pp->records)
-		oq_publish_count_answer(
-			oq_publish_counters_of(a->q),
-			pol && pp->d.level >= 0 &&
-					(size_t)pp->d.level < pol->n_levels
-				? pol->levels[pp->d.level].name
-				: NULL);
+		count_answer(a->q, s, pp->d.level);
 	if (!a->q->audit)
 		return;
 	memset(&r, 0, sizeof(r));

@@ -122,6 +122,13 @@ int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 	s->pred = oq_pred_cache_new(s->fabric->n_ports);
 	if (!s->pred)
 		return -1;
+	if (s->pol && s->pol->p->n_levels) {
+		size_t i, n = s->pol->p->n_levels;
+
+		s->level_slot = malloc(n * sizeof(*s->level_slot));
+		for (i = 0; s->level_slot && i < n; i++)
+			s->level_slot[i] = OQ_LEVEL_SLOT_UNSET;
+	}
 	v->fabric = s->fabric;
 	v->sl2vl = &s->sa_sl2vl;
 	v->policy = s->pol ? s->pol->p : NULL;
@@ -158,6 +165,8 @@ void oq_sa_state_free(struct oq_state *s)
 {
 	oq_pred_cache_free(s->pred);
 	s->pred = NULL;
+	free(s->level_slot);
+	s->level_slot = NULL;
 	free(s->aliases);
 	s->aliases = NULL;
 	oq_fabric_tables_free(&s->sa_sl2vl);

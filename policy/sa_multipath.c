@@ -74,8 +74,7 @@ void oq_sa_want_from_mpr(struct oq_pr_want *w, uint64_t cm,
 	w->sid = (uint64_t)m[MPR_SID_MSB] << 56;
 	for (i = 0; i < 7; i++)
 		w->sid |= (uint64_t)m[MPR_SID_LSB + i] << (48 - 8 * i);
-	w->has_sid = (cm & (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB)) ==
-		     (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB);
+	w->has_sid = oq_cm_all(cm, OQ_MPR_CM_SERVICEID);
 	w->mpr = true;
 }
 
@@ -287,16 +286,14 @@ enum oq_pr_outcome oq_sa_multipath_record(const struct oq_sa_view *v,
 		*status = OQ_SA_ST_INSUF_COMPS;
 		return OQ_PR_ERROR;
 	}
-	if (((cm & OQ_MPR_CM_RATESELEC) && (cm & OQ_MPR_CM_RATE) &&
+	if ((oq_cm_all(cm, OQ_MPR_CM_RATESELEC | OQ_MPR_CM_RATE) &&
 	     ((m[MPR_RATE] & 0x3f) < 2 || (m[MPR_RATE] & 0x3f) > 22)) ||
-	    ((cm & OQ_MPR_CM_MTUSELEC) && (cm & OQ_MPR_CM_MTU) &&
+	    (oq_cm_all(cm, OQ_MPR_CM_MTUSELEC | OQ_MPR_CM_MTU) &&
 	     ((m[MPR_MTU] & 0x3f) < 1 || (m[MPR_MTU] & 0x3f) > 5))) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}
-	if ((cm & (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB)) &&
-	    (cm & (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB)) !=
-		    (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB)) {
+	if ((cm & OQ_MPR_CM_SERVICEID) && !oq_cm_all(cm, OQ_MPR_CM_SERVICEID)) {
 		*status = OQ_SA_ST_INSUF_COMPS;
 		return OQ_PR_ERROR;
 	}

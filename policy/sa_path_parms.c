@@ -41,8 +41,7 @@ void oq_sa_decide(const struct oq_sa_view *v, const struct oq_pr_want *w,
 	struct oq_query q = {
 		.src = src,
 		.dst = dst,
-		.has_sid = (w->comp_mask & (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)) ==
-			   (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB),
+		.has_sid = w->has_sid,
 		.sid = w->sid,
 		.has_qos_class = !!(w->comp_mask & OQ_PR_CM_QOS_CLASS),
 		.qos_class = w->qos_class,
@@ -89,7 +88,7 @@ uint8_t oq_sa_rate_fixup(const struct oq_port *p, uint8_t rate)
 /* The MTU selector: 0 greater than, 1 less than, 2 exactly, 3 largest. */
 static bool apply_mtu(const struct oq_pr_want *w, uint8_t *mtu)
 {
-	if ((w->comp_mask & (OQ_PR_CM_MTUSELEC | OQ_PR_CM_MTU)) != (OQ_PR_CM_MTUSELEC | OQ_PR_CM_MTU))
+	if (!oq_cm_all(w->comp_mask, OQ_PR_CM_MTUSELEC | OQ_PR_CM_MTU))
 		return true; /* a selector alone is ignored, as OpenSM does */
 	switch (w->mtu_sel) {
 	case 0:
@@ -113,7 +112,7 @@ static bool apply_mtu(const struct oq_pr_want *w, uint8_t *mtu)
 
 static bool apply_rate(const struct oq_pr_want *w, uint8_t *rate)
 {
-	if ((w->comp_mask & (OQ_PR_CM_RATESELEC | OQ_PR_CM_RATE)) != (OQ_PR_CM_RATESELEC | OQ_PR_CM_RATE))
+	if (!oq_cm_all(w->comp_mask, OQ_PR_CM_RATESELEC | OQ_PR_CM_RATE))
 		return true;
 	switch (w->rate_sel) {
 	case 0:
@@ -136,7 +135,8 @@ static bool apply_rate(const struct oq_pr_want *w, uint8_t *rate)
 
 static bool apply_life(const struct oq_pr_want *w, uint8_t *life)
 {
-	if ((w->comp_mask & (OQ_PR_CM_PKTLIFETIMESELEC | OQ_PR_CM_PKTLIFETIME)) != (OQ_PR_CM_PKTLIFETIMESELEC | OQ_PR_CM_PKTLIFETIME))
+	if (!oq_cm_all(w->comp_mask,
+		       OQ_PR_CM_PKTLIFETIMESELEC | OQ_PR_CM_PKTLIFETIME))
 		return true;
 	switch (w->life_sel) {
 	case 0:

@@ -66,8 +66,7 @@ void oq_sa_want_from_pr(struct oq_pr_want *w, uint64_t cm, const uint8_t *pr)
 	w->life = pr[PR_LIFE] & 0x3f;
 	w->life_sel = pr[PR_LIFE] >> 6;
 	w->sid = oq_get64(pr + PR_SID);
-	w->has_sid = (cm & (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)) ==
-		     (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB);
+	w->has_sid = oq_cm_all(cm, OQ_PR_CM_SERVICEID);
 }
 
 /* pr_rcv_build_pr(): a record from zeros, as OpenSM allocates it. */
@@ -258,18 +257,17 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v,
 		*status = OQ_MAD_UNSUP_METHOD;
 		return OQ_PR_ERROR;
 	}
-	if ((cm & OQ_PR_CM_RATESELEC) && (cm & OQ_PR_CM_RATE) &&
+	if (oq_cm_all(cm, OQ_PR_CM_RATESELEC | OQ_PR_CM_RATE) &&
 	    ((pr[PR_RATE] & 0x3f) < 2 || (pr[PR_RATE] & 0x3f) > 22)) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}
-	if ((cm & OQ_PR_CM_MTUSELEC) && (cm & OQ_PR_CM_MTU) &&
+	if (oq_cm_all(cm, OQ_PR_CM_MTUSELEC | OQ_PR_CM_MTU) &&
 	    ((pr[PR_MTU] & 0x3f) < 1 || (pr[PR_MTU] & 0x3f) > 5)) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}
-	if ((cm & (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)) &&
-	    (cm & (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)) != (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)) {
+	if ((cm & OQ_PR_CM_SERVICEID) && !oq_cm_all(cm, OQ_PR_CM_SERVICEID)) {
 		*status = OQ_SA_ST_INSUF_COMPS;
 		return OQ_PR_ERROR;
 	}

@@ -18,14 +18,7 @@
 
 #include "sa_client.h"
 
-/* MAD header offsets. */
-#define MAD_BASE_VERSION  0
-#define MAD_CLASS	  1
-#define MAD_CLASS_VERSION 2
-#define MAD_METHOD	  3
-#define MAD_STATUS	  4
-#define MAD_TID		  8
-#define MAD_ATTR_ID	  16
+/* RMPP header offsets (the common MAD header's are in wire.h). */
 #define RMPP_VERSION	  24
 #define RMPP_TYPE	  25
 #define RMPP_FLAGS	  26
@@ -53,8 +46,7 @@ static const struct {
 	unsigned int field;
 	uint64_t pr, mpr;
 } field_bits[] = {
-	{OQ_SAF_SERVICE_ID, OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB,
-	 OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB},
+	{OQ_SAF_SERVICE_ID, OQ_PR_CM_SERVICEID, OQ_MPR_CM_SERVICEID},
 	{OQ_SAF_DGID, OQ_PR_CM_DGID, 0},
 	{OQ_SAF_SGID, OQ_PR_CM_SGID, 0},
 	{OQ_SAF_DLID, OQ_PR_CM_DLID, 0},
@@ -217,14 +209,14 @@ int oq_sa_encode(const struct oq_sa_req *r, uint8_t *mad)
 			return OQ_SA_EINVAL;
 	}
 	memset(mad, 0, OQ_SA_MAD_SIZE);
-	mad[MAD_BASE_VERSION] = 1;
-	mad[MAD_CLASS] = OQ_SA_CLASS;
-	mad[MAD_CLASS_VERSION] = OQ_SA_CLASS_VERSION;
-	mad[MAD_METHOD] = method;
-	oq_put64(mad + MAD_TID, r->tid);
+	mad[OQ_MAD_BASE_VERSION] = 1;
+	mad[OQ_MAD_CLASS] = OQ_SA_CLASS;
+	mad[OQ_MAD_CLASS_VERSION] = OQ_SA_CLASS_VERSION;
+	mad[OQ_MAD_METHOD] = method;
+	oq_put64(mad + OQ_MAD_TID, r->tid);
 	oq_put64(mad + SA_COMP_MASK, cm);
 	if (r->mpr) {
-		oq_put16(mad + MAD_ATTR_ID, OQ_SA_ATTR_MULTIPATH_REC);
+		oq_put16(mad + OQ_MAD_ATTR_ID, OQ_SA_ATTR_MULTIPATH_REC);
 		oq_put16(mad + SA_ATTR_OFFSET, MPR_SIZE / 8);
 		/*
 		 * GetMulti is a dual-sided RMPP request: one DATA segment,
@@ -240,7 +232,7 @@ int oq_sa_encode(const struct oq_sa_req *r, uint8_t *mad)
 		oq_put32(mad + RMPP_PAYLEN, OQ_SA_MAD_SIZE - RMPP_VERSION - 12);
 		mpr_encode(r, mad + OQ_SA_HDR_SIZE);
 	} else {
-		oq_put16(mad + MAD_ATTR_ID, OQ_SA_ATTR_PATH_REC);
+		oq_put16(mad + OQ_MAD_ATTR_ID, OQ_SA_ATTR_PATH_REC);
 		oq_put16(mad + SA_ATTR_OFFSET, OQ_SA_PR_SIZE / 8);
 		oq_path_rec_encode(&r->pr, mad + OQ_SA_HDR_SIZE);
 	}
@@ -260,14 +252,14 @@ int oq_sa_decode(const uint8_t *mad, size_t len, struct oq_sa_resp *out)
 	memset(out, 0, sizeof(*out));
 	if (!mad || len < OQ_SA_HDR_SIZE)
 		return OQ_SA_EMALFORMED;
-	if (mad[MAD_BASE_VERSION] != 1 || mad[MAD_CLASS] != OQ_SA_CLASS ||
-	    mad[MAD_CLASS_VERSION] != OQ_SA_CLASS_VERSION ||
-	    !(mad[MAD_METHOD] & OQ_SA_METHOD_RESP))
+	if (mad[OQ_MAD_BASE_VERSION] != 1 || mad[OQ_MAD_CLASS] != OQ_SA_CLASS ||
+	    mad[OQ_MAD_CLASS_VERSION] != OQ_SA_CLASS_VERSION ||
+	    !(mad[OQ_MAD_METHOD] & OQ_SA_METHOD_RESP))
 		return OQ_SA_EMALFORMED;
-	out->method = mad[MAD_METHOD];
-	out->attr_id = oq_get16(mad + MAD_ATTR_ID);
-	out->tid = oq_get64(mad + MAD_TID);
-	out->status = oq_get16(mad + MAD_STATUS);
+	out->method = mad[OQ_MAD_METHOD];
+	out->attr_id = oq_get16(mad + OQ_MAD_ATTR_ID);
+	out->tid = oq_get64(mad + OQ_MAD_TID);
+	out->status = oq_get16(mad + OQ_MAD_STATUS);
 	if (out->status)
 		return OQ_SA_OK; /* an error answer carries no records */
 	/* MultiPathRecord answers use the PathRecord attribute ID too. */

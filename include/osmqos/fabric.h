@@ -167,7 +167,8 @@ static inline bool oq_port_is_endport(const struct oq_port *p)
 	return p->node->type != OQ_NODE_SWITCH || p->num == 0;
 }
 
-/* The port-name of a port: "desc/P<n>". */
+/* The port-name of a port: "desc/P<n>", as snprintf() would write it
+ * (truncated to len - 1, NUL-terminated; returns the full length). */
 int oq_port_name(const struct oq_port *p, char *buf, size_t len);
 
 /* Partition membership: 0 none, 1 limited, 2 full. */

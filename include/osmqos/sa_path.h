@@ -77,6 +77,16 @@ extern "C" {
 #define OQ_MPR_CM_DGIDCOUNT	   (1ull << 20)
 #define OQ_MPR_CM_SERVICEID_LSB	   (1ull << 21)
 
+/* A ServiceID is two mask bits; a query names it only with both. */
+#define OQ_PR_CM_SERVICEID  (OQ_PR_CM_SERVICEID_MSB | OQ_PR_CM_SERVICEID_LSB)
+#define OQ_MPR_CM_SERVICEID (OQ_MPR_CM_SERVICEID_MSB | OQ_MPR_CM_SERVICEID_LSB)
+
+/* True when every bit of bits is in the component mask cm. */
+static inline int oq_cm_all(uint64_t cm, uint64_t bits)
+{
+	return (cm & bits) == bits;
+}
+
 /* SA MAD methods and status codes, host order. */
 #define OQ_SA_GET	       0x01
 #define OQ_SA_GET_TABLE	       0x12

@@ -158,6 +158,25 @@ audit_has "APM" '.attr == "MultiPathRecord" and .rule == 2' 2
 jq -e 'select(.granted != null) | .predicted.gbps > 0' "$audit" >/dev/null ||
 	e2e_fail "audit lines without a predicted bandwidth"
 
+# The published per-level answer counters (written at the next sweep)
+# count exactly the granted pairs the audit trail shows for each level.
+pubs=$(grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG")
+kill -HUP "$E2E_OPENSM_PID"
+for ((i = 0; i < 300; i++)); do
+	[ "$(grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG")" -gt "$pubs" ] &&
+		break
+	sleep 0.1
+done
+prom=$E2E_DIR/osmqos.prom
+for level in DEFAULT sid_level class_level group_level pkey_level bits_level; do
+	want=$(jq -c --arg l "$level" \
+		'select(.level == $l and .granted != null)' "$audit" | wc -l)
+	got=$(sed -n "s/^osmqos_sa_pr_answered_total{level=\"$level\"} //p" "$prom")
+	[ "${got:-0}" = "$want" ] ||
+		e2e_fail "$prom counts ${got:-no} answers for $level, the audit trail $want"
+done
+e2e_log "published answer counters per level equal the audit trail's"
+
 grep -q "SA front: PathRecord" "$E2E_OSM_LOG" || kill -USR1 "$E2E_OPENSM_PID"
 e2e_stop_opensm
 counters=$(grep "osmqos: SA front: " "$E2E_OSM_LOG" | tail -n 1)

@@ -148,6 +148,28 @@ static void test_names_and_pkeys(void **state)
 	p = &f->nodes[1]->ports[1];
 	oq_port_name(p, buf, sizeof(buf));
 	assert_string_equal(buf, "rack 1/node a HCA-1/P1");
+	/* Written as snprintf("%s/P%u") would: every buffer size, port
+	 * numbers of 1 to 3 digits, the same text and return value. */
+	{
+		static const unsigned int nums[] = { 0, 7, 10, 99, 254 };
+		char want[80];
+		size_t len, i;
+
+		for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+			struct oq_port q = *p;
+
+			q.num = (uint8_t)nums[i];
+			for (len = 0; len <= 30; len++) {
+				memset(buf, 'Z', sizeof(buf));
+				memset(want, 'Z', sizeof(want));
+				assert_int_equal(oq_port_name(&q, buf, len),
+						 snprintf(want, len, "%s/P%u",
+							  q.node->desc,
+							  q.num));
+				assert_memory_equal(buf, want, sizeof(buf));
+			}
+		}
+	}
 	assert_int_equal(oq_port_set_pkeys(p, pk, 4), 0);
 	assert_int_equal(p->n_pkeys, 4);
 	assert_int_equal(oq_port_pkey_membership(p, 0x7fff), 2);

@@ -66,6 +66,22 @@ static void test_levels(void **state)
 	oq_publish_counters_read(&c, &r);
 	assert_int_equal(r.n_levels, OQ_PUBLISH_LEVELS_MAX);
 	assert_int_equal(r.answered_other, 3 + 5);
+
+	/* The two-step form the SA front uses (a slot per level, looked up
+	 * once) counts where oq_publish_count_answer() does. */
+	assert_int_equal(oq_publish_level_slot(&c, "storage"),
+			 level_index(&r, "storage"));
+	assert_int_equal(oq_publish_level_slot(&c, NULL), OQ_PUBLISH_SLOT_NONE);
+	assert_int_equal(oq_publish_level_slot(&c, ""), OQ_PUBLISH_SLOT_NONE);
+	assert_int_equal(oq_publish_level_slot(&c, "one too many"),
+			 OQ_PUBLISH_SLOT_OTHER);
+	oq_publish_count_slot(&c, oq_publish_level_slot(&c, "storage"));
+	oq_publish_count_slot(&c, OQ_PUBLISH_SLOT_NONE);
+	oq_publish_count_slot(&c, OQ_PUBLISH_SLOT_OTHER);
+	oq_publish_counters_read(&c, &r);
+	assert_int_equal(r.answered[level_index(&r, "storage")], 2);
+	assert_int_equal(r.answered_none, 3);
+	assert_int_equal(r.answered_other, 3 + 5 + 1);
 	oq_publish_counters_destroy(&c);
 }
 
