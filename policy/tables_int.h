@@ -39,18 +39,6 @@ static inline unsigned int oq_port_vl_mask(const struct oq_port *p)
 	return 0;
 }
 
-/*
- * VLArb entries OpenSM writes for a capability: block 0 holds
- * min(cap, 32), block 1 holds cap % 32 when cap > 32 -- which is 0 for
- * cap == 64, so a 64-entry table only ever gets its first 32 entries.
- */
-static inline unsigned int oq_vlarb_effective_cap(unsigned int cap)
-{
-	if (cap > OQ_VLARB_MAX)
-		cap = OQ_VLARB_MAX;
-	return cap == OQ_VLARB_MAX ? 32 : cap;
-}
-
 /* Display name of a port for diagnostics: "desc/P<n> (0xGUID)". */
 void oq_tables_port_label(const struct oq_port *p, char *buf, size_t len);
 

@@ -293,13 +293,6 @@ static int discover(const struct audit_opts *o, struct oq_smp_port *smp,
 	return OQ_EXIT_OK;
 }
 
-static bool under_umad2sim(void)
-{
-	const char *p = getenv("LD_PRELOAD");
-
-	return p && strstr(p, "umad2sim");
-}
-
 struct vlhl_view {
 	unsigned int ports, nonzero_want, nonzero_got;
 };
@@ -311,7 +304,6 @@ static int compare_all(struct oq_smp_port *smp, bool no_sl2vl,
 		       struct vlhl_view *vv, unsigned int *audited)
 {
 	char err[768];
-	unsigned long reads = 0;
 	size_t i;
 
 	for (i = 0; i < want->n; i++) {
@@ -322,8 +314,7 @@ static int compare_all(struct oq_smp_port *smp, bool no_sl2vl,
 			w.has_sl2vl = false;
 		if (!w.has_sl2vl && !w.has_vlarb)
 			continue;
-		if (oq_smp_read_tables(smp, &w, &got, &reads, err,
-				       sizeof(err))) {
+		if (oq_smp_read_tables(smp, &w, &got, err, sizeof(err))) {
 			fprintf(stderr, "osmqos audit: %s\n", err);
 			return OQ_EXIT_USAGE;
 		}
@@ -356,7 +347,7 @@ static int settle_vlhl(const struct audit_opts *o, const struct vlhl_view *vv,
 					 "(--no-vlhl)";
 		return 0;
 	}
-	if (under_umad2sim() && vv->nonzero_want && !vv->nonzero_got) {
+	if (oq_under_umad2sim() && vv->nonzero_want && !vv->nonzero_got) {
 		r->notes[r->n_notes++] =
 			"VLHighLimit not compared: every port reads 0 and "
 			"this is ibsim (umad2sim), which ignores VLHighLimit "

@@ -33,13 +33,6 @@
  */
 #define UMAD2SIM_VALID 224
 
-static bool under_umad2sim(void)
-{
-	const char *p = getenv("LD_PRELOAD");
-
-	return p && strstr(p, "umad2sim");
-}
-
 int oq_sa_open(const char *ca, int port, struct oq_sa_port *p, char *err,
 	       size_t errlen)
 {
@@ -138,7 +131,7 @@ int oq_sa_query(struct oq_sa_port *p, const struct oq_sa_req *r, int timeout_ms,
 		if (len < 0 || (size_t)len > RECV_MAX)
 			len = RECV_MAX;
 		cut = false;
-		if (under_umad2sim() && len > UMAD2SIM_VALID) {
+		if (oq_under_umad2sim() && len > UMAD2SIM_VALID) {
 			/* 2 records end at 184 bytes; more did not fit */
 			cut = true;
 			len = UMAD2SIM_VALID;

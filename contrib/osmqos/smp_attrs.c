@@ -99,7 +99,6 @@ void oq_smp_parse_port_info(const uint8_t *d, struct oq_smp_port_info *pi)
 	pi->lmc = d[34] & 0x07;
 	pi->speed_active = d[35] >> 4;
 	pi->speed_ext_active = d[62] >> 4;
-	pi->speed = oq_smp_port_speed(pi, pi->cap_mask);
 	pi->vl_cap = oq_smp_vls_from_enc(d[37] >> 4);
 	pi->vl_high_limit = d[38];
 	pi->vlarb_high_cap = d[39];

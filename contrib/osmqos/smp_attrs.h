@@ -35,7 +35,6 @@ struct oq_smp_port_info {
 	uint8_t port_state; /* 1 down, 2 init, 3 armed, 4 active */
 	uint8_t phys_state;
 	uint8_t width; /* lanes, 0 unknown */
-	enum oq_speed speed; /* by this port's own CapabilityMask */
 	uint8_t speed_active;	  /* LinkSpeedActive, raw */
 	uint8_t speed_ext_active; /* LinkSpeedExtActive, raw */
 	uint8_t mtu_cap;  /* IB MTU enum */
@@ -53,8 +52,8 @@ void oq_smp_parse_node_info(const uint8_t *d, struct oq_smp_node_info *ni);
 void oq_smp_parse_switch_info(const uint8_t *d, struct oq_smp_switch_info *si);
 void oq_smp_parse_port_info(const uint8_t *d, struct oq_smp_port_info *pi);
 /* The link speed of pi when cap_mask tells whether extended speeds apply:
- * a switch's external ports report CapabilityMask 0, so for them it is
- * port 0's (as OpenSM and plugin/snapshot.c read it). */
+ * the port's own CapabilityMask, except for a switch's external ports,
+ * which report 0: port 0's (as OpenSM and plugin/snapshot.c read it). */
 enum oq_speed oq_smp_port_speed(const struct oq_smp_port_info *pi,
 				uint32_t cap_mask);
 /* NodeDescription: 64 bytes, NUL-terminated into desc[65]; control

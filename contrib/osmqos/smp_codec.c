@@ -16,16 +16,10 @@
 
 #include "smp_transport.h"
 
-#define MAD_BASE_VERSION  0
-#define MAD_CLASS	  1
-#define MAD_CLASS_VERSION 2
-#define MAD_METHOD	  3
-#define MAD_STATUS	  4 /* D bit (direction) + 15-bit status */
+/* Directed-route SMP fields; OQ_MAD_STATUS holds the D (direction) bit
+ * and a 15-bit status here. */
 #define SMP_HOP_PTR	  6
 #define SMP_HOP_CNT	  7
-#define MAD_TID		  8
-#define MAD_ATTR_ID	  16
-#define MAD_ATTR_MOD	  20
 #define SMP_DR_SLID	  32
 #define SMP_DR_DLID	  34
 #define SMP_INITIAL_PATH  128
@@ -41,16 +35,15 @@ void oq_smp_encode(uint8_t *mad, uint8_t method, uint64_t tid,
 	if (cnt > OQ_SMP_MAX_HOPS)
 		cnt = OQ_SMP_MAX_HOPS;
 	memset(mad, 0, OQ_SMP_MAD_SIZE);
-	mad[MAD_BASE_VERSION] = 1;
-	mad[MAD_CLASS] = OQ_SMP_CLASS_DR;
-	mad[MAD_CLASS_VERSION] = OQ_SMP_CLASS_VERSION;
-	mad[MAD_METHOD] = method;
+	mad[OQ_MAD_BASE_VERSION] = 1;
+	mad[OQ_MAD_CLASS] = OQ_SMP_CLASS_DR;
+	mad[OQ_MAD_CLASS_VERSION] = OQ_SMP_CLASS_VERSION;
+	mad[OQ_MAD_METHOD] = method;
 	mad[SMP_HOP_PTR] = 0;
 	mad[SMP_HOP_CNT] = (uint8_t)cnt;
-	oq_put32(mad + MAD_TID, (uint32_t)(tid >> 32));
-	oq_put32(mad + MAD_TID + 4, (uint32_t)tid);
-	oq_put16(mad + MAD_ATTR_ID, attr);
-	oq_put32(mad + MAD_ATTR_MOD, mod);
+	oq_put64(mad + OQ_MAD_TID, tid);
+	oq_put16(mad + OQ_MAD_ATTR_ID, attr);
+	oq_put32(mad + OQ_MAD_ATTR_MOD, mod);
 	/* Directed route from here to the end: both LIDs permissive. */
 	oq_put16(mad + SMP_DR_SLID, PERMISSIVE_LID);
 	oq_put16(mad + SMP_DR_DLID, PERMISSIVE_LID);
@@ -65,16 +58,15 @@ int oq_smp_decode(const uint8_t *mad, size_t len, struct oq_smp_resp *out)
 	memset(out, 0, sizeof(*out));
 	if (len < OQ_SMP_DATA_OFF + OQ_SMP_DATA_SIZE)
 		return -1;
-	if (mad[MAD_BASE_VERSION] != 1 || mad[MAD_CLASS] != OQ_SMP_CLASS_DR ||
-	    mad[MAD_CLASS_VERSION] != OQ_SMP_CLASS_VERSION ||
-	    !(mad[MAD_METHOD] & 0x80))
+	if (mad[OQ_MAD_BASE_VERSION] != 1 || mad[OQ_MAD_CLASS] != OQ_SMP_CLASS_DR ||
+	    mad[OQ_MAD_CLASS_VERSION] != OQ_SMP_CLASS_VERSION ||
+	    !(mad[OQ_MAD_METHOD] & 0x80))
 		return -1;
-	out->method = mad[MAD_METHOD];
-	out->status = oq_get16(mad + MAD_STATUS) & 0x7fff;
-	out->tid =
-		(uint64_t)oq_get32(mad + MAD_TID) << 32 | oq_get32(mad + MAD_TID + 4);
-	out->attr_id = oq_get16(mad + MAD_ATTR_ID);
-	out->attr_mod = oq_get32(mad + MAD_ATTR_MOD);
+	out->method = mad[OQ_MAD_METHOD];
+	out->status = oq_get16(mad + OQ_MAD_STATUS) & 0x7fff;
+	out->tid = oq_get64(mad + OQ_MAD_TID);
+	out->attr_id = oq_get16(mad + OQ_MAD_ATTR_ID);
+	out->attr_mod = oq_get32(mad + OQ_MAD_ATTR_MOD);
 	memcpy(out->data, mad + OQ_SMP_DATA_OFF, OQ_SMP_DATA_SIZE);
 	return 0;
 }

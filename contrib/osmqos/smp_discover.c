@@ -296,14 +296,16 @@ fail:
 	return -1;
 }
 
+/* cap_mask: the CapabilityMask that says whether extended speeds apply
+ * (see oq_smp_port_speed()). */
 static void fill_port(struct oq_port *port, const struct oq_live_port *lp,
-		      bool is_switch)
+		      bool is_switch, uint32_t cap_mask)
 {
 	const struct oq_smp_port_info *pi = &lp->pi;
 
 	port->present = true;
 	port->width = pi->width;
-	port->speed = pi->speed;
+	port->speed = oq_smp_port_speed(pi, cap_mask);
 	port->mtu_cap = pi->mtu_cap;
 	port->vl_cap = pi->vl_cap;
 	port->oper_vls = pi->oper_vls;
@@ -334,14 +336,11 @@ static int add_model_node(struct oq_fabric *f, struct oq_live_node *ln)
 
 		if (!lp->seen)
 			continue;
-		fill_port(port, lp, sw);
+		fill_port(port, lp, sw,
+			  sw && i && p0->seen ? p0->pi.cap_mask
+					      : lp->pi.cap_mask);
 		if (sw) {
-			/* External ports carry port 0's GUID and LID, and
-			 * port 0's CapabilityMask says whether their
-			 * extended speeds apply (theirs reads 0). */
-			if (i && p0->seen)
-				port->speed = oq_smp_port_speed(&lp->pi,
-								p0->pi.cap_mask);
+			/* External ports carry port 0's GUID and LID. */
 			port->guid = ln->ni.port_guid;
 			port->lid = p0->pi.lid;
 			port->lmc = p0->pi.lmc;
@@ -357,6 +356,7 @@ static int add_model_node(struct oq_fabric *f, struct oq_live_node *ln)
 int oq_live_build(struct oq_live_fabric *lf, struct oq_diags *diags)
 {
 	const struct oq_live_port *here;
+	const struct oq_port *sm;
 	struct oq_fabric *f = oq_fabric_new();
 	size_t i;
 	unsigned int j;
@@ -384,26 +384,15 @@ int oq_live_build(struct oq_live_fabric *lf, struct oq_diags *diags)
 	}
 	here = &lf->nodes[lf->local_node].ports[lf->local_port];
 	f->subnet_prefix = here->pi.gid_prefix;
-	/* The SM's port: the end port holding the SM LID the local port
-	 * knows (node-type SELF groups need it). */
-	for (i = 0; here->pi.sm_lid && i < f->n_nodes; i++) {
-		struct oq_node *n = f->nodes[i];
-
-		for (j = n->type == OQ_NODE_SWITCH ? 0 : 1; j <= n->n_ports;
-		     j++) {
-			if (n->ports[j].present &&
-			    n->ports[j].lid == here->pi.sm_lid) {
-				f->sm_port_guid = n->ports[j].guid;
-				break;
-			}
-			if (n->type == OQ_NODE_SWITCH)
-				break; /* only port 0 is an end port */
-		}
-	}
 	if (oq_fabric_finalize(f, diags)) {
 		oq_fabric_free(f);
 		return -1;
 	}
+	/* The SM's port: the end port holding the SM LID the local port
+	 * knows (node-type SELF groups need it; nothing reads it before). */
+	sm = here->pi.sm_lid ? oq_fabric_port_by_lid(f, here->pi.sm_lid) : NULL;
+	if (sm)
+		f->sm_port_guid = sm->guid;
 	lf->fabric = f;
 	return 0;
 }

@@ -18,12 +18,11 @@
 
 static int tables_get(struct oq_smp_port *p, const struct oq_dr_path *path,
 		      uint16_t attr, uint32_t mod, uint8_t *d,
-		      unsigned long *reads, char *err, size_t errlen)
+		      char *err, size_t errlen)
 {
 	int rc = oq_smp_query(p, OQ_SMP_METHOD_GET, path, attr, mod, d, err,
 			      errlen);
 
-	(*reads)++;
 	if (rc > 0) {
 		char dr[256];
 
@@ -41,18 +40,17 @@ static int tables_get(struct oq_smp_port *p, const struct oq_dr_path *path,
  * 32-63) into the table, cap entries in all. */
 static int read_vlarb(struct oq_smp_port *p, const struct oq_dr_path *path,
 		      uint8_t port_num, unsigned int first_block,
-		      unsigned int cap, struct oq_vlarb_table *t,
-		      unsigned long *reads, char *err, size_t errlen)
+		      unsigned int cap, struct oq_vlarb_table *t, char *err,
+		      size_t errlen)
 {
-	unsigned int n = oq_smp_vlarb_written(cap), b, i;
+	unsigned int n = oq_vlarb_effective_cap(cap), b, i;
 	uint8_t d[OQ_SMP_DATA_SIZE], vl[32], w[32];
 
 	memset(t, 0, sizeof(*t));
 	for (b = 0; b * 32 < n; b++) {
 		uint32_t mod = (uint32_t)(first_block + b + 1) << 16 | port_num;
 
-		if (tables_get(p, path, OQ_SMP_ATTR_VLARB, mod, d, reads, err,
-			       errlen))
+		if (tables_get(p, path, OQ_SMP_ATTR_VLARB, mod, d, err, errlen))
 			return -1;
 		oq_smp_parse_vlarb(d, vl, w);
 		for (i = 0; i < 32 && b * 32 + i < n; i++) {
@@ -65,8 +63,7 @@ static int read_vlarb(struct oq_smp_port *p, const struct oq_dr_path *path,
 }
 
 int oq_smp_read_tables(struct oq_smp_port *p, const struct oq_port_tables *want,
-		       struct oq_port_tables *got, unsigned long *reads,
-		       char *err, size_t errlen)
+		       struct oq_port_tables *got, char *err, size_t errlen)
 {
 	const struct oq_port *port = want->port;
 	const struct oq_live_port *lp = oq_live_port_of(port);
@@ -95,7 +92,7 @@ int oq_smp_read_tables(struct oq_smp_port *p, const struct oq_port_tables *want,
 			uint32_t mod = sw && port->num ? in << 8 | num : 0;
 
 			if (tables_get(p, &lp->path, OQ_SMP_ATTR_SL2VL, mod, d,
-				       reads, err, errlen))
+				       err, errlen))
 				goto fail;
 			oq_smp_parse_sl2vl(d, got->sl2vl[in]);
 		}
@@ -103,9 +100,9 @@ int oq_smp_read_tables(struct oq_smp_port *p, const struct oq_port_tables *want,
 	if (want->has_vlarb) {
 		got->has_vlarb = true;
 		if (read_vlarb(p, &lp->path, num, 0, port->vlarb_low_cap,
-			       &got->vlarb_low, reads, err, errlen) ||
+			       &got->vlarb_low, err, errlen) ||
 		    read_vlarb(p, &lp->path, num, 2, port->vlarb_high_cap,
-			       &got->vlarb_high, reads, err, errlen))
+			       &got->vlarb_high, err, errlen))
 			goto fail;
 		got->vl_high_limit = lp->pi.vl_high_limit;
 	}

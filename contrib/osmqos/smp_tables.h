@@ -14,27 +14,16 @@
 
 #include "smp_transport.h"
 
-/* Entries of a VLArb table OpenSM writes for a capability: one 32-entry
- * block, or 32 + cap % 32 (osm_qos.c's second block length); the rest
- * of the table is not the SM's, so nobody compares it. */
-static inline unsigned int oq_smp_vlarb_written(unsigned int cap)
-{
-	if (cap > 64)
-		cap = 64;
-	return cap <= 32 ? cap : 32 + cap % 32;
-}
-
 /*
  * Read what the port of want holds: the SL2VL tables want has (switch
  * external ports: every input port; attribute modifier in << 8 | out),
  * the VLArb entries OpenSM writes for the port's caps (got->vlarb_*.n is
  * that count), and VLHighLimit from the PortInfo the discovery read.
  * The port must belong to a fabric built by oq_live_build().  Returns 0,
- * or -1 with err set (got is freed then).  SMPs read are added to *reads.
+ * or -1 with err set (got is freed then).
  */
 int oq_smp_read_tables(struct oq_smp_port *p, const struct oq_port_tables *want,
-		       struct oq_port_tables *got, unsigned long *reads,
-		       char *err, size_t errlen);
+		       struct oq_port_tables *got, char *err, size_t errlen);
 void oq_smp_tables_free(struct oq_port_tables *got);
 
 #endif /* OSMQOS_SMP_TABLES_H */

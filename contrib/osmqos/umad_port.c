@@ -7,6 +7,7 @@
 
 #include <endian.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -84,4 +85,11 @@ long long oq_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+bool oq_under_umad2sim(void)
+{
+	const char *p = getenv("LD_PRELOAD");
+
+	return p && strstr(p, "umad2sim");
 }

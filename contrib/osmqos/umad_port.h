@@ -8,6 +8,7 @@
 #ifndef OSMQOS_UMAD_PORT_H
 #define OSMQOS_UMAD_PORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,5 +37,8 @@ void oq_umad_close(struct oq_umad_port *p);
 
 /* CLOCK_MONOTONIC in milliseconds, for timeouts. */
 long long oq_now_ms(void);
+
+/* True when libumad2sim is preloaded (an ibsim fabric, not hardware). */
+bool oq_under_umad2sim(void);
 
 #endif /* OSMQOS_UMAD_PORT_H */

@@ -70,6 +70,19 @@ struct oq_templates {
 	struct oq_qos_template t[OQ_KIND_MAX];
 };
 
+/*
+ * VLArb entries OpenSM writes for a capability: block 0 holds
+ * min(cap, 32), block 1 holds cap % 32 when cap > 32 -- which is 0 for
+ * cap == 64, so a 64-entry table only ever gets its first 32 entries.
+ * The compiler fills, and the live audit compares, exactly these.
+ */
+static inline unsigned int oq_vlarb_effective_cap(unsigned int cap)
+{
+	if (cap > OQ_VLARB_MAX)
+		cap = OQ_VLARB_MAX;
+	return cap == OQ_VLARB_MAX ? 32 : cap;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,16 @@
 
 #include <stdint.h>
 
+/* Common MAD header offsets (IBA 13.4.3), for the CLI's codecs. */
+#define OQ_MAD_BASE_VERSION  0
+#define OQ_MAD_CLASS	     1
+#define OQ_MAD_CLASS_VERSION 2
+#define OQ_MAD_METHOD	     3
+#define OQ_MAD_STATUS	     4
+#define OQ_MAD_TID	     8
+#define OQ_MAD_ATTR_ID	     16
+#define OQ_MAD_ATTR_MOD	     20
+
 static inline uint16_t oq_get16(const uint8_t *p)
 {
 	return (uint16_t)(p[0] << 8 | p[1]);

@@ -41,7 +41,7 @@ static void attrs(const uint8_t *d)
 	    pi.lmc > 7 || pi.port_state > 15 || pi.mtu_cap > 15 ||
 	    (pi.width && pi.width != 1 && pi.width != 2 && pi.width != 4 &&
 	     pi.width != 8 && pi.width != 12) ||
-	    pi.speed > OQ_SPEED_NDR)
+	    oq_smp_port_speed(&pi, pi.cap_mask) > OQ_SPEED_NDR)
 		abort();
 	oq_smp_parse_node_desc(d, desc);
 	if (strlen(desc) > 64)

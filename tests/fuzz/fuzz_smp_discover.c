@@ -68,7 +68,6 @@ static void read_back(struct oq_smp_port *p, const struct oq_fabric *f)
 	struct oq_fabric_tables want;
 	struct oq_templates t;
 	struct oq_diags d;
-	unsigned long reads = 0;
 	char err[512];
 	size_t i;
 
@@ -83,7 +82,7 @@ static void read_back(struct oq_smp_port *p, const struct oq_fabric *f)
 
 		if (!want.ports[i].has_sl2vl && !want.ports[i].has_vlarb)
 			continue;
-		if (oq_smp_read_tables(p, &want.ports[i], &got, &reads, err,
+		if (oq_smp_read_tables(p, &want.ports[i], &got, err,
 				       sizeof(err)))
 			continue;
 		audit_compare_port(&want.ports[i], &got, &out, &vlhl);

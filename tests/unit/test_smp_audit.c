@@ -152,14 +152,14 @@ static void test_port_info(void **state)
 	assert_int_equal(pi.cap_mask2, 0x0020);
 	assert_int_equal(pi.lmc, 2);
 	/* Extended speeds count only when the port says it has them. */
-	assert_int_equal(pi.speed, OQ_SPEED_QDR);
+	assert_int_equal(oq_smp_port_speed(&pi, pi.cap_mask), OQ_SPEED_QDR);
 	/* A switch's external port: its own mask is 0, port 0's says. */
 	assert_int_equal(oq_smp_port_speed(&pi, OQ_SMP_CAP_HAS_EXT_SPEEDS),
 			 OQ_SPEED_EDR);
 	assert_int_equal(oq_smp_port_speed(&pi, 0), OQ_SPEED_QDR);
 	d[22] = 0x40; /* IsExtendedSpeedsSupported (0x4000) */
 	oq_smp_parse_port_info(d, &pi);
-	assert_int_equal(pi.speed, OQ_SPEED_EDR);
+	assert_int_equal(oq_smp_port_speed(&pi, pi.cap_mask), OQ_SPEED_EDR);
 	assert_int_equal(pi.vl_cap, 8);
 	assert_int_equal(pi.oper_vls, 4);
 	assert_int_equal(pi.vl_high_limit, 10);
@@ -239,12 +239,12 @@ static void test_sl2vl_and_vlarb_blocks(void **state)
 	assert_int_equal(avl[31], 7);
 	assert_int_equal(aw[31], 255);
 	/* What OpenSM writes of a table: one block, or 32 + cap % 32. */
-	assert_int_equal(oq_smp_vlarb_written(0), 0);
-	assert_int_equal(oq_smp_vlarb_written(8), 8);
-	assert_int_equal(oq_smp_vlarb_written(32), 32);
-	assert_int_equal(oq_smp_vlarb_written(40), 40);
-	assert_int_equal(oq_smp_vlarb_written(64), 32);
-	assert_int_equal(oq_smp_vlarb_written(200), 32);
+	assert_int_equal(oq_vlarb_effective_cap(0), 0);
+	assert_int_equal(oq_vlarb_effective_cap(8), 8);
+	assert_int_equal(oq_vlarb_effective_cap(32), 32);
+	assert_int_equal(oq_vlarb_effective_cap(40), 40);
+	assert_int_equal(oq_vlarb_effective_cap(64), 32);
+	assert_int_equal(oq_vlarb_effective_cap(200), 32);
 }
 
 /* A switch with two ports and a CA on port 1. */
