@@ -88,8 +88,9 @@ struct oq_audit_record {
 	uint16_t g_pkey;
 	uint16_t g_slid, g_dlid; /* the pair's first record */
 	unsigned int g_records;	 /* records granted for this pair */
-	/* Why nothing was granted (when !granted), "" if unknown. */
-	char reason[OQ_AUDIT_LEVEL_LEN];
+	/* Why nothing was granted (when !granted), NULL if unknown.  A
+	 * static string (oq_pr_reason_name()): it outlives the record. */
+	const char *reason;
 
 	/* Model prediction for the granted path (has_prediction false when
 	 * the model could not say). */

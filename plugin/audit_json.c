@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "audit.h"
+#include "utf8.h"
 
 /* Bounded append buffer: once something does not fit, everything after is
  * ignored and the result is reported as not fitting. */
@@ -95,40 +96,6 @@ static void put_guid(struct jbuf *b, uint64_t v)
 	put(b, tmp, sizeof(tmp));
 }
 
-/* Length of a valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	size_t need, i;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		need = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		need = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		need = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (need > n)
-		return 0;
-	for (i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	/* overlong, surrogates, beyond U+10FFFF */
-	if ((need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return need;
-}
-
 /* "text" from at most max bytes of s (stops at a NUL). */
 static void put_str(struct jbuf *b, const char *s, size_t max)
 {
@@ -172,7 +139,7 @@ static void put_str(struct jbuf *b, const char *s, size_t max)
 			i++;
 			continue;
 		}
-		k = utf8_seq(u + i, n - i);
+		k = oq_utf8_seq(u + i, n - i);
 		if (!k) {
 			/* invalid byte: U+FFFD keeps the line valid JSON */
 			put(b, "\\ufffd", 6);
@@ -372,7 +339,10 @@ size_t oq_audit_format(const struct oq_audit_record *r, char *buf, size_t len)
 	put_key_u(&b, ",\"sa_status\":", r->sa_status);
 	if (!r->granted) {
 		PUTL(&b, ",\"reason\":");
-		put_str_or_null(&b, r->reason, sizeof(r->reason));
+		if (r->reason)
+			put_str_or_null(&b, r->reason, OQ_AUDIT_LEVEL_LEN);
+		else
+			PUTL(&b, "null");
 	}
 
 	if (r->granted && r->has_prediction) {

@@ -48,7 +48,6 @@ static void audit_log(void *ctx, enum oq_audit_log_level level,
  * audit=off (or none) turns it off. */
 static void audit_open(struct osmqos *q)
 {
-	const char *dir = getenv("OSM_CACHE_DIR");
 	char path[4096];
 
 	if (q->opts.audit && (!strcmp(q->opts.audit, "off") ||
@@ -60,8 +59,7 @@ static void audit_open(struct osmqos *q)
 	if (q->opts.audit)
 		snprintf(path, sizeof(path), "%s", q->opts.audit);
 	else
-		snprintf(path, sizeof(path), "%s/%s",
-			 dir && *dir ? dir : OSM_DEFAULT_CACHE_DIR,
+		snprintf(path, sizeof(path), "%s/%s", oq_cache_dir(),
 			 OQ_AUDIT_DEFAULT_NAME);
 	q->audit = oq_audit_create(path, 0, audit_log, q);
 	if (q->audit)

@@ -132,6 +132,10 @@ void oq_policy_file_free(struct osmqos *q);
 struct oq_policy_ref *oq_policy_ref_get(struct osmqos *q);
 void oq_policy_ref_put(struct osmqos *q, struct oq_policy_ref *r);
 
+/* publish.c: OpenSM's cache directory ($OSM_CACHE_DIR, else
+ * /var/cache/opensm), the default home of the plugin's files. */
+const char *oq_cache_dir(void);
+
 /* policy_copy.c: OpenSM reads a copy of the last good policy. */
 void oq_policy_copy_init(struct osmqos *q);
 void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len);

@@ -86,7 +86,7 @@ void oq_policy_ref_put(struct osmqos *q, struct oq_policy_ref *r)
 	}
 }
 
-/* Takes text (the bytes p came from): OpenSM's copy is written from it. */
+/* Takes text, the bytes p came from (OpenSM's copy is written from them). */
 static void install(struct osmqos *q, struct oq_policy *p, uint64_t hash,
 		    char *text, size_t len)
 {
@@ -113,7 +113,6 @@ static void install(struct osmqos *q, struct oq_policy *p, uint64_t hash,
 	free(q->pf.good_text);
 	q->pf.good_text = text;
 	q->pf.good_len = len;
-	oq_policy_copy_update(q, text, len);
 }
 
 static int refresh(struct osmqos *q)
@@ -209,10 +208,10 @@ int oq_policy_file_refresh(struct osmqos *q)
 {
 	int rc = refresh(q);
 
-	/* OpenSM's copy: retried after a failed write, rewritten when
-	 * something (a cache cleaner) removed it. */
-	if (rc == 0 && q->pf.good_text &&
-	    (oq_policy_copy_pending(q) || oq_policy_copy_missing(q)))
+	/* OpenSM's copy: written for a new policy, retried after a failed
+	 * write, rewritten when something (a cache cleaner) removed it. */
+	if (q->pf.good_text && (rc == 1 || oq_policy_copy_pending(q) ||
+				oq_policy_copy_missing(q)))
 		oq_policy_copy_update(q, q->pf.good_text, q->pf.good_len);
 	return rc;
 }

@@ -49,16 +49,18 @@ struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q)
 }
 
 /* The same rule as OpenSM's own cache files (osm_db_files.c). */
+const char *oq_cache_dir(void)
+{
+	const char *d = getenv("OSM_CACHE_DIR");
+
+	return d && *d ? d : OSM_DEFAULT_CACHE_DIR;
+}
+
 const char *oq_publish_dir(const struct osmqos *q)
 {
-	const char *d;
-
 	if (q->opts.publish_dir && *q->opts.publish_dir)
 		return q->opts.publish_dir;
-	d = getenv("OSM_CACHE_DIR");
-	if (d && *d)
-		return d;
-	return OSM_DEFAULT_CACHE_DIR;
+	return oq_cache_dir();
 }
 
 static int write_json(FILE *out, const void *ctx)

@@ -9,45 +9,9 @@
 #include <string.h>
 
 #include "publish.h"
+#include "utf8.h"
 
 #define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
-
-/*
- * Length of the valid UTF-8 sequence starting at s (at most n bytes), or 0
- * when it is invalid: a stray continuation byte, a cut sequence, an
- * overlong form, a surrogate, or a code point above U+10FFFF.
- */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned int cp;
-	size_t len, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
 
 static size_t bounded_len(const char *s, size_t max)
 {
@@ -85,7 +49,7 @@ void oq_publish_json_text(FILE *out, const char *s, size_t max)
 				fprintf(out, "\\u%04x", c);
 				break;
 			}
-			k = utf8_len(p + i, n - i);
+			k = oq_utf8_seq(p + i, n - i);
 			if (!k) {
 				fputs(REPLACEMENT, out);
 				break;
@@ -117,7 +81,7 @@ void oq_publish_prom_text(FILE *out, const char *s, size_t max)
 			 * label breaks line-based tools reading the file. */
 			fputs(REPLACEMENT, out);
 		} else {
-			k = utf8_len(p + i, n - i);
+			k = oq_utf8_seq(p + i, n - i);
 			if (!k) {
 				fputs(REPLACEMENT, out);
 			} else {

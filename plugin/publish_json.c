@@ -95,6 +95,7 @@ static void write_port(FILE *out, const struct oq_publish_port *pp, bool first)
 {
 	const struct oq_port *p = pp->port;
 	const struct oq_node *n = p->node;
+	char name[80]; /* a 64-byte description and "/P254" */
 	unsigned int s;
 	bool f1 = true;
 
@@ -103,11 +104,12 @@ static void write_port(FILE *out, const struct oq_publish_port *pp, bool first)
 		"\", \"guid\": \"0x%016" PRIx64 "\", \"node\": ",
 		first ? "" : ",", n->guid, p->guid);
 	jstr(out, n->desc, sizeof(n->desc));
-	fprintf(out, ", \"node_type\": \"%s\", \"name\": \"",
+	fprintf(out, ", \"node_type\": \"%s\", \"name\": ",
 		oq_node_type_name(n->type));
-	oq_publish_json_text(out, n->desc, sizeof(n->desc));
-	fprintf(out, "/P%u\", \"port\": %u, \"lid\": %u, \"lmc\": %u, ", p->num,
-		p->num, p->lid, p->lmc);
+	oq_port_name(p, name, sizeof(name));
+	jstr(out, name, sizeof(name));
+	fprintf(out, ", \"port\": %u, \"lid\": %u, \"lmc\": %u, ", p->num,
+		p->lid, p->lmc);
 	fprintf(out,
 		"\"width\": %u, \"speed\": \"%s\", \"link\": \"%ux%s\", "
 		"\"rate_gbps\": ",

@@ -213,8 +213,7 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 		predict(s, pp, &r);
 	} else {
 		r.sa_status = OQ_SA_ST_NO_RECORDS;
-		copy_str(r.reason, sizeof(r.reason),
-			 oq_pr_reason_name(pp->reason));
+		r.reason = oq_pr_reason_name(pp->reason);
 	}
 	oq_audit_submit(a->q->audit, &r);
 }

@@ -96,7 +96,7 @@ static void test_format_not_granted(void **state)
 	assert_non_null(strstr(buf, "\"predicted\":{\"gbps\":null"));
 	/* the reason a pair got nothing; Gb/s to the Mb/s */
 	r.granted = false;
-	strcpy(r.reason, "P_Key not allowed by the QoS level");
+	r.reason = "P_Key not allowed by the QoS level";
 	n = oq_audit_format(&r, buf, sizeof(buf));
 	buf[n - 1] = 0;
 	assert_non_null(strstr(buf, "\"reason\":\"P_Key not allowed by the "
