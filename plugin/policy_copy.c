@@ -26,6 +26,8 @@
 #include "publish.h"
 
 #define OQ_POLICY_COPY_NAME "osmqos-last-good-policy.conf"
+/* Only the SM (root) reads it: the operator's policy may be private. */
+#define OQ_POLICY_COPY_MODE 0600
 
 struct copy_text {
 	const char *text;
@@ -88,8 +90,9 @@ void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len)
 		snprintf(q->pf.copy_path, n, "%s/%s", dir,
 			 OQ_POLICY_COPY_NAME);
 	}
-	err = oq_publish_replace(dir, OQ_POLICY_COPY_NAME, write_text, &t,
-				 why, sizeof(why));
+	err = oq_publish_replace_mode(dir, OQ_POLICY_COPY_NAME,
+				      OQ_POLICY_COPY_MODE, write_text, &t, why,
+				      sizeof(why));
 	if (err) {
 		/* An older copy must not outlive the policy in force. */
 		point_opensm_at_operator(q);

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include <osmqos/fabric.h>
@@ -198,6 +199,10 @@ typedef int (*oq_publish_writer_fn)(FILE *out, const void *ctx);
 int oq_publish_replace(const char *dir, const char *name,
 		       oq_publish_writer_fn fn, const void *ctx, char *why,
 		       size_t len);
+/* The same with another mode than OQ_PUBLISH_FILE_MODE. */
+int oq_publish_replace_mode(const char *dir, const char *name, mode_t mode,
+			    oq_publish_writer_fn fn, const void *ctx,
+			    char *why, size_t len);
 
 /* ---- the plugin side (publish.c; needs plugin.h) ---------------------- */
 

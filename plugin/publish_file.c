@@ -54,7 +54,8 @@ static void temp_suffix(char out[7], unsigned int attempt)
 	out[6] = '\0';
 }
 
-static int create_temp(int dfd, const char *name, char *tmp, size_t tlen)
+static int create_temp(int dfd, const char *name, mode_t mode, char *tmp,
+		       size_t tlen)
 {
 	unsigned int a;
 	char sfx[7];
@@ -66,7 +67,7 @@ static int create_temp(int dfd, const char *name, char *tmp, size_t tlen)
 		fd = openat(dfd, tmp,
 			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 				    O_CLOEXEC,
-			    OQ_PUBLISH_FILE_MODE);
+			    mode);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 	}
@@ -77,6 +78,14 @@ static int create_temp(int dfd, const char *name, char *tmp, size_t tlen)
 int oq_publish_replace(const char *dir, const char *name,
 		       oq_publish_writer_fn fn, const void *ctx, char *why,
 		       size_t len)
+{
+	return oq_publish_replace_mode(dir, name, OQ_PUBLISH_FILE_MODE, fn,
+				       ctx, why, len);
+}
+
+int oq_publish_replace_mode(const char *dir, const char *name, mode_t mode,
+			    oq_publish_writer_fn fn, const void *ctx,
+			    char *why, size_t len)
 {
 	char tmp[256];
 	FILE *f = NULL;
@@ -96,7 +105,7 @@ int oq_publish_replace(const char *dir, const char *name,
 			 dir);
 		return err;
 	}
-	fd = create_temp(dfd, name, tmp, sizeof(tmp));
+	fd = create_temp(dfd, name, mode, tmp, sizeof(tmp));
 	if (fd < 0) {
 		err = errno;
 		snprintf(why, len,
@@ -106,10 +115,10 @@ int oq_publish_replace(const char *dir, const char *name,
 		close(dfd);
 		return err;
 	}
-	if (fchmod(fd, OQ_PUBLISH_FILE_MODE)) {
+	if (fchmod(fd, mode)) {
 		err = errno;
 		snprintf(why, len, "cannot set mode 0%o on %s/%s",
-			 OQ_PUBLISH_FILE_MODE, dir, tmp);
+			 (unsigned int)mode, dir, tmp);
 		close(fd);
 		goto fail;
 	}

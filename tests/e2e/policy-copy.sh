@@ -103,7 +103,7 @@ grep -q "Loading QoS policy file ($copy)" "$E2E_OSM_LOG" ||
 	e2e_fail "1: OpenSM did not load $copy:" \
 		"$(grep -a 'QoS policy' "$E2E_OSM_LOG" | head -n 3)"
 mode=$(stat -c %a "$copy")
-[ "$mode" = 644 ] || e2e_fail "1: $copy has mode $mode, want 644"
+[ "$mode" = 600 ] || e2e_fail "1: $copy has mode $mode, want 600"
 expect_sl "1 good policy" 2
 errs0=$(parse_errors)
 

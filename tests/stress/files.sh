@@ -10,7 +10,8 @@
 #     are replaced, not followed, while publish_dir= itself may be a link
 #     (docs/audit.md "File handling", docs/publish.md "How the files are
 #     written");
-#  2. modes under opensm umask 077: audit file 0640, published files 0644;
+#  2. modes under opensm umask 077: audit file 0640, published files 0644,
+#     OpenSM's policy copy 0600;
 #  3. rotation by rename: the writer reopens a new 0640 file within ~2 s
 #     and lines continue there; a symlink planted at the path while running
 #     is refused (logged once per change, writing goes on to the open
@@ -173,11 +174,14 @@ grep -q "osmqos: no audit trail: cannot open $audit" "$E2E_OSM_LOG" ||
 	e2e_fail "the audit symlink was replaced (it must be refused)"
 queries 2
 victim_ok
+# want_mode FILE: the documented mode (the policy copy is root's only).
+want_mode() { [ "$1" = "$copy" ] && echo 600 || echo 644; }
 for f in "$json" "$prom" "$copy"; do
 	[ -f "$f" ] && [ ! -L "$f" ] ||
 		e2e_fail "$f: the planted link was not replaced"
-	[ "$(stat -c %a "$f")" = 644 ] ||
-		e2e_fail "$f has mode $(stat -c %a "$f"), want 644 (umask 077)"
+	[ "$(stat -c %a "$f")" = "$(want_mode "$f")" ] ||
+		e2e_fail "$f has mode $(stat -c %a "$f"), want" \
+			"$(want_mode "$f") (umask 077)"
 done
 [ ! -e "$E2E_DIR/dangling-json" ] ||
 	e2e_fail "the dangling link at $json was followed"
@@ -202,12 +206,13 @@ grep -q "osmqos: audit trail: $audit" "$E2E_OSM_LOG" ||
 [ "$(stat -c %a "$audit")" = 640 ] ||
 	e2e_fail "$audit has mode $(stat -c %a "$audit"), want 640 (umask 077)"
 for f in "$json" "$prom" "$copy"; do
-	[ "$(stat -c %a "$f")" = 644 ] ||
+	[ "$(stat -c %a "$f")" = "$(want_mode "$f")" ] ||
 		e2e_fail "$f has mode $(stat -c %a "$f") after a rewrite"
 done
 queries 4
 wait_lines "$audit" 4
-e2e_log "2. modes: audit 0640, published 0644 under umask 077; 4 lines"
+e2e_log "2. modes: audit 0640, published 0644, policy copy 0600 under" \
+	"umask 077; 4 lines"
 
 # Rename (logrotate without create): a new file within ~2 s, lines go on.
 reopen_pat="${A}reopened $audit (it was moved"
