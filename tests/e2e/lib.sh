@@ -177,6 +177,24 @@ e2e_start_opensm() {
 	e2e_log "SUBNET UP"
 }
 
+# e2e_hup_sweep [PATTERN] [SECS]: SIGHUP opensm (a heavy sweep) and wait
+# until its log holds one more line matching the grep PATTERN (default
+# "SUBNET UP"); fails when opensm dies or SECS (default 30) pass first.
+e2e_hup_sweep() {
+	local pat=${1:-SUBNET UP} secs=${2:-30} n i
+	n=$(grep -c -- "$pat" "$E2E_OSM_LOG")
+	kill -HUP "$E2E_OPENSM_PID" 2>/dev/null ||
+		e2e_fail "opensm is gone (before a sweep)"
+	for ((i = 0; i < secs * 10; i++)); do
+		[ "$(grep -c -- "$pat" "$E2E_OSM_LOG")" -gt "$n" ] && return 0
+		kill -0 "$E2E_OPENSM_PID" 2>/dev/null ||
+			e2e_fail "opensm died in a sweep:" \
+				"$(tail -n 3 "$E2E_DIR/opensm.out")"
+		sleep 0.1
+	done
+	e2e_fail "no new '$pat' within ${secs}s of a SIGHUP"
+}
+
 # e2e_sim CMD ARGS...: run a client (saquery, smpquery, osmqos ...) on the
 # simulated fabric, attached at $SIM_HOST (default: ibsim's first node).
 e2e_sim() {

@@ -46,21 +46,6 @@ end-qos-match-rules
 EOF
 }
 
-# sweep WHAT: SIGHUP (a heavy sweep) and wait for its SUBNET UP; opensm
-# must be alive and the sweep must finish within 30 s.
-sweep() {
-	local ups i
-	ups=$(grep -c "SUBNET UP" "$E2E_OSM_LOG")
-	kill -HUP "$E2E_OPENSM_PID" || e2e_fail "$1: opensm is gone"
-	for ((i = 0; i < 300; i++)); do
-		[ "$(grep -c "SUBNET UP" "$E2E_OSM_LOG")" -gt "$ups" ] && return
-		kill -0 "$E2E_OPENSM_PID" 2>/dev/null ||
-			e2e_fail "$1: opensm died: $(tail -n 3 "$E2E_DIR/opensm.out")"
-		sleep 0.1
-	done
-	e2e_fail "$1: the sweep did not finish in 30 s"
-}
-
 # sl_of WHAT: the SL OpenSM answers for the Service-ID query.
 sl_of() {
 	local out
@@ -111,17 +96,17 @@ errs0=$(parse_errors)
 good=$E2E_DIR/good.conf
 cp "$pol" "$good"
 echo "qos-levels oops" >>"$pol"
-sweep "2 syntax error"
+e2e_hup_sweep
 expect_sl "2 syntax error" 2
 rm -f "$pol"
-sweep "2 removed"
+e2e_hup_sweep
 expect_sl "2 removed" 2
 mkdir "$pol"
-sweep "2 directory"
+e2e_hup_sweep
 expect_sl "2 directory" 2
 rmdir "$pol"
 mkfifo "$pol"
-sweep "2 FIFO"
+e2e_hup_sweep
 expect_sl "2 FIFO" 2
 rm -f "$pol"
 cmp -s "$good" "$copy" || e2e_fail "2: the copy changed on a bad edit"
@@ -130,13 +115,13 @@ cmp -s "$good" "$copy" || e2e_fail "2: the copy changed on a bad edit"
 
 # 3. A valid edit reaches OpenSM in the same sweep.
 write_policy 3
-sweep "3 valid edit"
+e2e_hup_sweep
 expect_sl "3 valid edit" 3
 cmp -s "$pol" "$copy" || e2e_fail "3: the copy is not the new policy"
 
 # 4. A removed copy (a cache cleaner) is rewritten.
 rm -f "$copy"
-sweep "4 copy removed"
+e2e_hup_sweep
 [ -f "$copy" ] || e2e_fail "4: $copy was not rewritten"
 expect_sl "4 copy removed" 3
 [ "$(parse_errors)" = "$errs0" ] ||
@@ -152,7 +137,7 @@ grep -q "Loading QoS policy file ($pol)" "$E2E_OSM_LOG" ||
 	e2e_fail "5: with opensm_policy=direct OpenSM did not load $pol"
 expect_sl "5 direct, good policy" 2
 echo "qos-levels oops" >>"$pol"
-sweep "5 direct, syntax error"
+e2e_hup_sweep
 expect_sl "5 direct, syntax error" 0
 grep -q "ERR AC03" "$E2E_OSM_LOG" ||
 	e2e_fail "5: OpenSM logged no parse error for the bad file"
@@ -166,7 +151,7 @@ n=$(write_errors)
 [ "$n" = 1 ] || e2e_fail "6: $n 'cannot write' lines, want 1"
 grep -q "Loading QoS policy file ($pol)" "$E2E_OSM_LOG" ||
 	e2e_fail "6: OpenSM did not fall back to $pol"
-sweep "6 unwritable"
+e2e_hup_sweep
 n=$(write_errors)
 [ "$n" = 1 ] || e2e_fail "6: the write error was logged $n times"
 expect_sl "6 unwritable" 2

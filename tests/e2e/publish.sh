@@ -237,13 +237,8 @@ jq -r "$canon_json" "$json" | sort | diff -q - "$E2E_DIR/published.lines" >/dev/
 # 6. The directory vanishes: one error per file, however many sweeps;
 # the SM keeps sweeping; when it is back, publishing resumes.
 mv "$pub" "$pub.away"
-ups=$(grep -c "SUBNET UP" "$E2E_OSM_LOG")
-for want in 1 2; do
-	kill -HUP "$E2E_OPENSM_PID"
-	for ((i = 0; i < 300; i++)); do
-		[ "$(grep -c "SUBNET UP" "$E2E_OSM_LOG")" -ge $((ups + want)) ] && break
-		sleep 0.1
-	done
+for pass in 1 2; do
+	e2e_hup_sweep
 	e2e_wait_for "cannot publish osmqos.prom" "$E2E_OSM_LOG" 10 ||
 		e2e_fail "no error logged for a missing publish directory"
 done

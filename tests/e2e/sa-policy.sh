@@ -160,13 +160,7 @@ jq -e 'select(.granted != null) | .predicted.gbps > 0' "$audit" >/dev/null ||
 
 # The published per-level answer counters (written at the next sweep)
 # count exactly the granted pairs the audit trail shows for each level.
-pubs=$(grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG")
-kill -HUP "$E2E_OPENSM_PID"
-for ((i = 0; i < 300; i++)); do
-	[ "$(grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG")" -gt "$pubs" ] &&
-		break
-	sleep 0.1
-done
+e2e_hup_sweep "osmqos: sweep [0-9]*: published"
 prom=$E2E_DIR/osmqos.prom
 for level in DEFAULT sid_level class_level group_level pkey_level bits_level; do
 	want=$(jq -c --arg l "$level" \

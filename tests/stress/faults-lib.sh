@@ -18,10 +18,7 @@ faults_cleanup() {
 	local rc=$?
 
 	trap - EXIT
-	if [ -n "$FAULTS_BG_PID" ]; then
-		kill -TERM "$FAULTS_BG_PID" 2>/dev/null
-		wait "$FAULTS_BG_PID" 2>/dev/null
-	fi
+	e2e_stop_pid "$FAULTS_BG_PID" 5
 	e2e_stop_pid "$FAULTS_OSM2_PID" 15
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -n "$FAULTS_OSM2_LOG" ]; then
 		e2e_log "tail of the second opensm's log $FAULTS_OSM2_LOG:"

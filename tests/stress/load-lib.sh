@@ -25,8 +25,12 @@ load_umount_all() {
 
 # The EXIT trap after e2e_init: unmount, then lib.sh's cleanup with the
 # script's exit status.
+# LOAD_BG_PIDS: the storm's background loops, stopped here too when the
+# script is interrupted mid-storm.
+LOAD_BG_PIDS=()
 load_trap() {
-	trap 'rc=$?; e2e_stop_opensm; load_umount_all; (exit $rc); e2e_cleanup' EXIT
+	trap 'rc=$?; for p in "${LOAD_BG_PIDS[@]}"; do e2e_stop_pid "$p" 5; done
+		e2e_stop_opensm; load_umount_all; (exit $rc); e2e_cleanup' EXIT
 }
 
 # load_build_asan DIR: configure with --enable-sanitizers and build the
@@ -245,6 +249,7 @@ load_run() {
 	local mpr_pid=$!
 	load_sampler "$pid" "$dir/rss.txt" "$dir/stop" &
 	local smp_pid=$!
+	LOAD_BG_PIDS=("$mpr_pid" "$smp_pid")
 	local t0=$SECONDS
 	if [ -n "$wtid" ]; then
 		(sleep 1 && "$top_builddir/tests/stress/load-stall" "$wtid" \
@@ -254,6 +259,7 @@ load_run() {
 	load_clients "$dir" main "$main"
 	touch "$dir/stop"
 	wait "$mpr_pid" "$smp_pid"
+	LOAD_BG_PIDS=()
 	if [ -n "$stall_pid" ]; then
 		wait "$stall_pid" ||
 			load_fail "$mode: could not stall the audit writer: $(cat "$dir/stall.out")"
