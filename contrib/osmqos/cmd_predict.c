@@ -188,39 +188,69 @@ static bool modeled(const struct oq_port *p)
 	return p->present && p->peer;
 }
 
-static int predict_ports(struct ctx *c, const struct oq_port *only,
-			 const struct oq_predict_opts *o, bool json)
-{
-	size_t i;
-	bool first = true;
-	int bad = 0;
+/* The ports the text, JSON and SVG outputs show, each predicted once. */
+struct port_preds {
+	const struct oq_port **port;
+	struct oq_port_pred *pred;
+	size_t n;
+	int bad; /* ports that could not be predicted */
+};
 
-	if (json)
-		printf("{\"ports\": [");
+static void port_preds_free(struct port_preds *pr)
+{
+	free(pr->port);
+	free(pr->pred);
+}
+
+static int predict_all(struct ctx *c, const struct oq_port *only,
+		       const struct oq_predict_opts *o, struct port_preds *pr)
+{
+	size_t i, cap = c->in.fabric->n_ports ? c->in.fabric->n_ports : 1;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->port = calloc(cap, sizeof(*pr->port));
+	pr->pred = calloc(cap, sizeof(*pr->pred));
+	if (!pr->port || !pr->pred) {
+		port_preds_free(pr);
+		fprintf(stderr, "osmqos predict: out of memory; try --port "
+				"to predict one port\n");
+		return OQ_EXIT_USAGE;
+	}
 	for (i = 0; i < c->in.fabric->n_ports && i < c->tables.n; i++) {
 		const struct oq_port *p = c->in.fabric->ports[i];
-		struct oq_port_pred pp;
 
 		if (only ? p != only : !modeled(p))
 			continue;
-		if (oq_predict_port(&c->tables.ports[i], -1.0, o, &pp)) {
-			bad++;
+		if (oq_predict_port(&c->tables.ports[i], -1.0, o,
+				    &pr->pred[pr->n])) {
+			pr->bad++;
 			continue;
 		}
+		pr->port[pr->n++] = p;
+	}
+	return OQ_EXIT_OK;
+}
+
+static int predict_ports(const struct port_preds *pr, bool json)
+{
+	size_t i;
+
+	if (json)
+		printf("{\"ports\": [");
+	for (i = 0; i < pr->n; i++) {
 		if (json)
-			print_port_json(p, &pp, first);
+			print_port_json(pr->port[i], &pr->pred[i], i == 0);
 		else
-			print_port_text(p, &pp);
-		first = false;
+			print_port_text(pr->port[i], &pr->pred[i]);
 	}
 	if (json)
 		printf("]}\n");
-	if (bad) {
+	if (pr->bad) {
 		fprintf(stderr,
 			"osmqos predict: %d port(s) could not be predicted "
 			"(--in-port beyond the switch's ports, or a packet "
 			"size of 0?)\n",
-			bad);
+			pr->bad);
 		return OQ_EXIT_USAGE;
 	}
 	return OQ_EXIT_OK;
@@ -234,7 +264,7 @@ static const char *base_name(const char *path)
 }
 
 /* --svg FILE: the same ports and scenario as the text, as bars. */
-static int predict_svg(struct ctx *c, const struct oq_port *only,
+static int predict_svg(const struct port_preds *pr,
 		       const struct oq_predict_opts *o, const char *file,
 		       const char *policy, const char *fabric)
 {
@@ -252,7 +282,7 @@ static int predict_svg(struct ctx *c, const struct oq_port *only,
 		 base_name(fabric),
 		 o->active_sls ? "--active SLs backlogged"
 			       : "all SLs backlogged");
-	n = oq_svg_predict_bars(f, title, c->in.fabric, &c->tables, only, o);
+	n = oq_svg_predict_bars(f, title, pr->port, pr->pred, pr->n);
 	if (fclose(f) || n <= 0) {
 		remove(file); /* no half-drawn picture */
 		if (!n)
@@ -591,6 +621,7 @@ int oq_cmd_predict(int argc, char **argv)
 			rc = predict_path(&c, psrc, pdst, sl, &o, json);
 		} else {
 			const struct oq_port *only = NULL;
+			struct port_preds pr;
 
 			if (port) {
 				only = oq_fabric_parse_port(c.in.fabric, port);
@@ -603,10 +634,14 @@ int oq_cmd_predict(int argc, char **argv)
 						port);
 			}
 			if (rc == OQ_EXIT_OK)
-				rc = predict_ports(&c, only, &o, json);
-			if (rc == OQ_EXIT_OK && svg)
-				rc = predict_svg(&c, only, &o, svg, policy,
-						 fabric);
+				rc = predict_all(&c, only, &o, &pr);
+			if (rc == OQ_EXIT_OK) {
+				rc = predict_ports(&pr, json);
+				if (rc == OQ_EXIT_OK && svg)
+					rc = predict_svg(&pr, &o, svg, policy,
+							 fabric);
+				port_preds_free(&pr);
+			}
 		}
 	}
 	ctx_free(&c);

@@ -34,19 +34,17 @@ void oq_svg_text(FILE *out, const char *s);
 struct oq_fabric;
 struct oq_fabric_tables;
 struct oq_port;
-struct oq_predict_opts;
+struct oq_port_pred;
 
 /*
- * osmqos predict --svg: one horizontal bar per port (every linked port,
- * or only `only`), stacked by SL, length in Gb/s, behind it an outline of
- * the link's rate; a legend of the SLs that get bandwidth somewhere.
- * Ports are predicted with o, as the text output does.  Returns the
- * number of bars drawn (0: no port to draw, nothing written), or -1 on
- * I/O error or a port that cannot be predicted.
+ * osmqos predict --svg: one horizontal bar per port (ports[i] with its
+ * prediction preds[i], as the text output lists them), stacked by SL,
+ * length in Gb/s, behind it an outline of the link's rate; a legend of
+ * the SLs that get bandwidth somewhere.  Returns the number of bars drawn
+ * (0: n is 0, nothing written), or -1 on an I/O error.
  */
-int oq_svg_predict_bars(FILE *out, const char *title, const struct oq_fabric *f,
-			const struct oq_fabric_tables *t,
-			const struct oq_port *only,
-			const struct oq_predict_opts *o);
+int oq_svg_predict_bars(FILE *out, const char *title,
+			const struct oq_port *const *ports,
+			const struct oq_port_pred *preds, size_t n);
 
 #endif /* OSMQOS_SVG_H */

@@ -39,12 +39,6 @@ static const char *const sl_color[16] = {
 	"#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
 };
 
-/* The ports the text output lists: linked ports, or the one asked for. */
-static bool drawn(const struct oq_port *p, const struct oq_port *only)
-{
-	return only ? p == only : p->present && p->peer;
-}
-
 static void vl_text(const struct oq_sl_pred *sp, char *buf, size_t n)
 {
 	if (sp->vl == OQ_VL_NONE)
@@ -116,29 +110,22 @@ static void draw_bar(FILE *out, const struct oq_port *p,
 	fputs("</g>\n", out);
 }
 
-int oq_svg_predict_bars(FILE *out, const char *title, const struct oq_fabric *f,
-			const struct oq_fabric_tables *t,
-			const struct oq_port *only,
-			const struct oq_predict_opts *o)
+int oq_svg_predict_bars(FILE *out, const char *title,
+			const struct oq_port *const *ports,
+			const struct oq_port_pred *preds, size_t n)
 {
 	const struct oq_node *last = NULL;
-	struct oq_port_pred pp;
 	double max_rate = 0, sx, step, tick, w, h, y;
 	unsigned int used = 0, s;
-	size_t i, n = 0, row;
+	size_t i;
 	int k;
 
-	/* Pass 1: scale (fastest link), rows, SLs that get bandwidth. */
-	for (i = 0; i < f->n_ports && i < t->n; i++) {
-		if (!drawn(f->ports[i], only))
-			continue;
-		if (oq_predict_port(&t->ports[i], -1.0, o, &pp))
-			return -1;
-		max_rate = fmax(max_rate, pp.rate_gbps);
+	/* Scale (fastest link) and the SLs that get bandwidth. */
+	for (i = 0; i < n; i++) {
+		max_rate = fmax(max_rate, preds[i].rate_gbps);
 		for (s = 0; s < 16; s++)
-			if (pp.sl[s].active && pp.sl[s].gbps > 0)
+			if (preds[i].sl[s].active && preds[i].sl[s].gbps > 0)
 				used |= 1u << s;
-		n++;
 	}
 	if (!n)
 		return 0; /* nothing written: the caller says why */
@@ -181,26 +168,20 @@ int oq_svg_predict_bars(FILE *out, const char *title, const struct oq_fabric *f,
 		"predicted Gb/s per SL (outline: link data rate)</text>\n",
 		LABEL_W + PLOT_W / 2, h - MB + 34);
 
-	/* Pass 2: the bars, a faint rule between nodes. */
-	row = 0;
+	/* The bars, a faint rule between nodes. */
 	y = MT;
-	for (i = 0; i < f->n_ports && i < t->n; i++) {
-		const struct oq_port *p = f->ports[i];
+	for (i = 0; i < n; i++) {
+		const struct oq_port *p = ports[i];
 
-		if (!drawn(p, only))
-			continue;
-		if (oq_predict_port(&t->ports[i], -1.0, o, &pp))
-			return -1;
-		if (row && last != p->node)
+		if (i && last != p->node)
 			fprintf(out,
 				"<line x1=\"10\" y1=\"%.1f\" x2=\"%.1f\" "
 				"y2=\"%.1f\" stroke=\"#ccc\" "
 				"stroke-dasharray=\"2 2\"/>\n",
 				y, LABEL_W + PLOT_W, y);
-		draw_bar(out, p, &pp, y, sx);
+		draw_bar(out, p, &preds[i], y, sx);
 		last = p->node;
 		y += ROW_H;
-		row++;
 	}
 
 	/* Legend: the SLs that get bandwidth on some port. */
