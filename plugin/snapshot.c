@@ -17,33 +17,9 @@
 #include <opensm/osm_pkey.h>
 #include <opensm/osm_switch.h>
 
+#include <osmqos/model.h>
+
 #include "snapshot.h"
-
-/* IBA VLCap / OperVLs encoding 1..5 -> number of data VLs. */
-static uint8_t vls_from_enc(uint8_t enc)
-{
-	static const uint8_t vls[] = {0, 1, 2, 4, 8, 15};
-
-	return enc < sizeof(vls) ? vls[enc] : 0;
-}
-
-static uint8_t lanes_from_width(uint8_t w)
-{
-	switch (w) {
-	case IB_LINK_WIDTH_ACTIVE_1X:
-		return 1;
-	case IB_LINK_WIDTH_ACTIVE_4X:
-		return 4;
-	case IB_LINK_WIDTH_ACTIVE_8X:
-		return 8;
-	case IB_LINK_WIDTH_ACTIVE_12X:
-		return 12;
-	case IB_LINK_WIDTH_ACTIVE_2X:
-		return 2;
-	default:
-		return 0;
-	}
-}
 
 /*
  * A switch's external ports report CapabilityMask 0: whether extended
@@ -55,30 +31,11 @@ static enum oq_speed speed_of(const osm_physp_t *p, const osm_physp_t *p0)
 	const ib_port_info_t *pi = &p->port_info;
 	const ib_port_info_t *cap = p0 ? &p0->port_info : pi;
 
-	if (cap->capability_mask & IB_PORT_CAP_HAS_EXT_SPEEDS) {
-		switch (ib_port_info_get_link_speed_ext_active(pi)) {
-		case IB_LINK_SPEED_EXT_ACTIVE_14:
-			return OQ_SPEED_FDR;
-		case IB_LINK_SPEED_EXT_ACTIVE_25:
-			return OQ_SPEED_EDR;
-		case IB_LINK_SPEED_EXT_ACTIVE_50:
-			return OQ_SPEED_HDR;
-		default:
-			break;
-		}
-	}
-	if (p->ext_port_info.link_speed_active & FDR10)
-		return OQ_SPEED_FDR10;
-	switch (ib_port_info_get_link_speed_active(pi)) {
-	case IB_LINK_SPEED_ACTIVE_2_5:
-		return OQ_SPEED_SDR;
-	case IB_LINK_SPEED_ACTIVE_5:
-		return OQ_SPEED_DDR;
-	case IB_LINK_SPEED_ACTIVE_10:
-		return OQ_SPEED_QDR;
-	default:
-		return OQ_SPEED_UNKNOWN;
-	}
+	return oq_speed_from_ib(
+		ib_port_info_get_link_speed_active(pi),
+		ib_port_info_get_link_speed_ext_active(pi),
+		cap->capability_mask & IB_PORT_CAP_HAS_EXT_SPEEDS,
+		p->ext_port_info.link_speed_active & FDR10);
 }
 
 static int copy_pkeys(struct oq_port *port, const osm_physp_t *p)
@@ -122,8 +79,8 @@ static uint8_t link_oper_vls(osm_opensm_t *osm, const osm_physp_t *p)
 	uint8_t cur = ib_port_info_get_op_vls(&p->port_info);
 
 	if (!p->p_remote_physp)
-		return vls_from_enc(cur);
-	return vls_from_enc(
+		return oq_vls_from_enc(cur);
+	return oq_vls_from_enc(
 		osm_physp_calc_link_op_vls(&osm->log, &osm->subn, p, cur));
 }
 
@@ -139,10 +96,10 @@ static void fill_port(osm_opensm_t *osm, struct oq_port *port,
 	port->guid = cl_ntoh64(osm_physp_get_port_guid(id));
 	port->lid = cl_ntoh16(osm_physp_get_base_lid(id));
 	port->lmc = ib_port_info_get_lmc(&id->port_info);
-	port->width = lanes_from_width(pi->link_width_active);
+	port->width = oq_lanes_from_width(pi->link_width_active);
 	port->speed = speed_of(p, p0);
 	port->mtu_cap = ib_port_info_get_mtu_cap(pi);
-	port->vl_cap = vls_from_enc(ib_port_info_get_vl_cap(pi));
+	port->vl_cap = oq_vls_from_enc(ib_port_info_get_vl_cap(pi));
 	port->oper_vls = link_oper_vls(osm, p);
 	port->vlarb_high_cap = pi->vl_arb_high_cap;
 	port->vlarb_low_cap = pi->vl_arb_low_cap;

@@ -193,3 +193,57 @@ unsigned int oq_mtu_bytes(uint8_t mtu_enum)
 		return 0;
 	return 128u << mtu_enum;
 }
+
+uint8_t oq_vls_from_enc(uint8_t enc)
+{
+	static const uint8_t vls[] = {0, 1, 2, 4, 8, 15};
+
+	return enc < sizeof(vls) ? vls[enc] : 0;
+}
+
+uint8_t oq_lanes_from_width(uint8_t width)
+{
+	switch (width) {
+	case 1:
+		return 1;
+	case 2:
+		return 4;
+	case 4:
+		return 8;
+	case 8:
+		return 12;
+	case 16:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+enum oq_speed oq_speed_from_ib(uint8_t speed_active, uint8_t speed_ext_active,
+			       bool ext, bool fdr10)
+{
+	if (ext) {
+		switch (speed_ext_active) {
+		case 1:
+			return OQ_SPEED_FDR;
+		case 2:
+			return OQ_SPEED_EDR;
+		case 4:
+			return OQ_SPEED_HDR;
+		default:
+			break;
+		}
+	}
+	if (fdr10)
+		return OQ_SPEED_FDR10;
+	switch (speed_active) {
+	case 1:
+		return OQ_SPEED_SDR;
+	case 2:
+		return OQ_SPEED_DDR;
+	case 4:
+		return OQ_SPEED_QDR;
+	default:
+		return OQ_SPEED_UNKNOWN;
+	}
+}

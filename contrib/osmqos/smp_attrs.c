@@ -10,34 +10,10 @@
 
 #include <string.h>
 
+#include <osmqos/model.h>
 #include <osmqos/wire.h>
 
 #include "smp_attrs.h"
-
-uint8_t oq_smp_vls_from_enc(uint8_t enc)
-{
-	static const uint8_t vls[] = {0, 1, 2, 4, 8, 15};
-
-	return enc < sizeof(vls) ? vls[enc] : 0;
-}
-
-uint8_t oq_smp_lanes_from_width(uint8_t w)
-{
-	switch (w) {
-	case 1:
-		return 1;
-	case 2:
-		return 4;
-	case 4:
-		return 8;
-	case 8:
-		return 12;
-	case 16:
-		return 2;
-	default:
-		return 0;
-	}
-}
 
 void oq_smp_parse_node_info(const uint8_t *d, struct oq_smp_node_info *ni)
 {
@@ -54,35 +30,14 @@ void oq_smp_parse_switch_info(const uint8_t *d, struct oq_smp_switch_info *si)
 	si->enhanced_port0 = d[16] & 0x08;
 }
 
-/* As plugin/snapshot.c speed_of(): extended speeds when the capability
- * mask says they apply (FDR, EDR, HDR as OpenSM 3.3.23 knows them), else
- * LinkSpeedActive.  FDR10 needs Mellanox's ExtendedPortInfo, which the
- * audit does not read: such a link counts as QDR (see docs). */
+/* As plugin/snapshot.c speed_of().  FDR10 needs Mellanox's
+ * ExtendedPortInfo, which the audit does not read: such a link counts as
+ * QDR (see docs). */
 enum oq_speed oq_smp_port_speed(const struct oq_smp_port_info *pi,
 				uint32_t cap_mask)
 {
-	if (cap_mask & OQ_SMP_CAP_HAS_EXT_SPEEDS) {
-		switch (pi->speed_ext_active) {
-		case 1:
-			return OQ_SPEED_FDR;
-		case 2:
-			return OQ_SPEED_EDR;
-		case 4:
-			return OQ_SPEED_HDR;
-		default:
-			break;
-		}
-	}
-	switch (pi->speed_active) {
-	case 1:
-		return OQ_SPEED_SDR;
-	case 2:
-		return OQ_SPEED_DDR;
-	case 4:
-		return OQ_SPEED_QDR;
-	default:
-		return OQ_SPEED_UNKNOWN;
-	}
+	return oq_speed_from_ib(pi->speed_active, pi->speed_ext_active,
+				cap_mask & OQ_SMP_CAP_HAS_EXT_SPEEDS, false);
 }
 
 void oq_smp_parse_port_info(const uint8_t *d, struct oq_smp_port_info *pi)
@@ -93,18 +48,18 @@ void oq_smp_parse_port_info(const uint8_t *d, struct oq_smp_port_info *pi)
 	pi->sm_lid = oq_get16(d + 18);
 	pi->cap_mask = oq_get32(d + 20);
 	pi->cap_mask2 = oq_get16(d + 60);
-	pi->width = oq_smp_lanes_from_width(d[31]);
+	pi->width = oq_lanes_from_width(d[31]);
 	pi->port_state = d[32] & 0x0f;
 	pi->phys_state = d[33] >> 4;
 	pi->lmc = d[34] & 0x07;
 	pi->speed_active = d[35] >> 4;
 	pi->speed_ext_active = d[62] >> 4;
-	pi->vl_cap = oq_smp_vls_from_enc(d[37] >> 4);
+	pi->vl_cap = oq_vls_from_enc(d[37] >> 4);
 	pi->vl_high_limit = d[38];
 	pi->vlarb_high_cap = d[39];
 	pi->vlarb_low_cap = d[40];
 	pi->mtu_cap = d[41] & 0x0f;
-	pi->oper_vls = oq_smp_vls_from_enc(d[43] >> 4);
+	pi->oper_vls = oq_vls_from_enc(d[43] >> 4);
 }
 
 void oq_smp_parse_node_desc(const uint8_t *d, char desc[65])

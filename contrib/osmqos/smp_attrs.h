@@ -65,8 +65,5 @@ void oq_smp_build_sl2vl(const uint8_t vl[16], uint8_t *d);
 /* One VLArbitrationTable block: 32 (VL, weight) pairs. */
 void oq_smp_parse_vlarb(const uint8_t *d, uint8_t vl[32], uint8_t weight[32]);
 
-/* IBA encodings to the fabric model's scales. */
-uint8_t oq_smp_vls_from_enc(uint8_t enc);
-uint8_t oq_smp_lanes_from_width(uint8_t w);
 
 #endif /* OSMQOS_SMP_ATTRS_H */

@@ -48,6 +48,18 @@ double oq_link_data_gbps(uint8_t width, enum oq_speed s);
 /* Data rate of a port's link (its active width and speed). */
 double oq_port_data_gbps(const struct oq_port *p);
 
+/* PortInfo fields (IBA wire encodings) to the fabric model's scales, for
+ * the plugin's snapshot of OpenSM's copy and the CLI's own SMP reads. */
+/* VLCap / OperVLs 1..5 -> data VLs (1, 2, 4, 8, 15); 0 invalid. */
+uint8_t oq_vls_from_enc(uint8_t enc);
+/* LinkWidthActive (1 1x, 2 4x, 4 8x, 8 12x, 16 2x) -> lanes; 0 invalid. */
+uint8_t oq_lanes_from_width(uint8_t width);
+/* LinkSpeedExtActive (1 FDR, 2 EDR, 4 HDR) when ext (extended speeds
+ * apply: the CapabilityMask bit), else FDR10 when fdr10 (Mellanox's
+ * ExtendedPortInfo), else LinkSpeedActive (1 SDR, 2 DDR, 4 QDR). */
+enum oq_speed oq_speed_from_ib(uint8_t speed_active, uint8_t speed_ext_active,
+			       bool ext, bool fdr10);
+
 /* PathRecord/PortInfo rate encoding (IBA table 224 plus the extended
  * rates 11..22, as OpenSM's IB_PATH_RECORD_RATE_*). */
 #define OQ_RATE_MIN 2  /* 2.5 Gb/s */

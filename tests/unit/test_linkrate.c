@@ -118,6 +118,32 @@ static void test_mtu_and_port(void **state)
 	assert_int_equal(oq_port_mtu_bytes(&a), 2048);
 }
 
+/* PortInfo encodings, as both the plugin's snapshot and the audit read
+ * them. */
+static void test_port_info_encodings(void **state)
+{
+	(void)state;
+	assert_int_equal(oq_lanes_from_width(1), 1);
+	assert_int_equal(oq_lanes_from_width(2), 4);
+	assert_int_equal(oq_lanes_from_width(4), 8);
+	assert_int_equal(oq_lanes_from_width(8), 12);
+	assert_int_equal(oq_lanes_from_width(16), 2);
+	assert_int_equal(oq_lanes_from_width(3), 0);
+	assert_int_equal(oq_vls_from_enc(1), 1);
+	assert_int_equal(oq_vls_from_enc(4), 8);
+	assert_int_equal(oq_vls_from_enc(5), 15);
+	assert_int_equal(oq_vls_from_enc(6), 0);
+	/* LinkSpeedActive QDR, LinkSpeedExtActive EDR: */
+	assert_int_equal(oq_speed_from_ib(4, 2, false, false), OQ_SPEED_QDR);
+	assert_int_equal(oq_speed_from_ib(4, 2, true, false), OQ_SPEED_EDR);
+	assert_int_equal(oq_speed_from_ib(4, 1, true, true), OQ_SPEED_FDR);
+	assert_int_equal(oq_speed_from_ib(4, 0, true, true), OQ_SPEED_FDR10);
+	assert_int_equal(oq_speed_from_ib(2, 4, false, false), OQ_SPEED_DDR);
+	assert_int_equal(oq_speed_from_ib(4, 4, true, false), OQ_SPEED_HDR);
+	assert_int_equal(oq_speed_from_ib(3, 0, false, false),
+			 OQ_SPEED_UNKNOWN);
+}
+
 static void test_fractions(void **state)
 {
 	char buf[32];
@@ -151,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_rate_enum_known_pairs),
 		cmocka_unit_test(test_rate_enum_round_trip),
 		cmocka_unit_test(test_mtu_and_port),
+		cmocka_unit_test(test_port_info_encodings),
 		cmocka_unit_test(test_fractions),
 	};
 
