@@ -136,24 +136,32 @@ e2e_ibsim_cmd() {
 	printf '%s\n' "$*" >&"$E2E_CTL_FD"
 }
 
-# e2e_opensm_conf KEY=VALUE...: write opensm.conf from opensm's defaults
-# with the plugin loaded, logs flushed, and the given overrides.
-e2e_opensm_conf() {
-	local kv key val
-	E2E_OSM_CONF=$E2E_DIR/opensm.conf
-	"$OQ_OPENSM" -c "$E2E_OSM_CONF" >/dev/null 2>&1 ||
+# e2e_write_opensm_conf FILE KEY=VALUE...: an opensm.conf at FILE from
+# opensm's defaults with the plugin loaded, logs flushed, no periodic
+# sweep, and the given overrides.
+e2e_write_opensm_conf() {
+	local file=$1 kv key val
+
+	shift
+	"$OQ_OPENSM" -c "$file" >/dev/null 2>&1 ||
 		e2e_fail "opensm -c could not write a default config"
-	set -- event_plugin_name=osmqos force_log_flush=TRUE \
-		sweep_interval=0 "$@"
-	for kv in "$@"; do
+	for kv in event_plugin_name=osmqos force_log_flush=TRUE \
+		sweep_interval=0 "$@"; do
 		key=${kv%%=*}
 		val=${kv#*=}
-		if grep -q "^$key " "$E2E_OSM_CONF"; then
-			sed -i "s|^$key .*|$key $val|" "$E2E_OSM_CONF"
+		if grep -q "^$key " "$file"; then
+			sed -i "s|^$key .*|$key $val|" "$file"
 		else
-			printf '%s %s\n' "$key" "$val" >>"$E2E_OSM_CONF"
+			printf '%s %s\n' "$key" "$val" >>"$file"
 		fi
 	done
+}
+
+# e2e_opensm_conf KEY=VALUE...: the same as $E2E_DIR/opensm.conf
+# (E2E_OSM_CONF).
+e2e_opensm_conf() {
+	E2E_OSM_CONF=$E2E_DIR/opensm.conf
+	e2e_write_opensm_conf "$E2E_OSM_CONF" "$@"
 }
 
 # e2e_start_opensm [KEY=VALUE...]: opensm with the built plugin on the

@@ -43,28 +43,9 @@ faults_now() { date +%s.%N; }
 # faults_secs T0 T1: T1 - T0 with 2 decimals.
 faults_secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
-# faults_conf FILE KEY=VALUE...: an opensm.conf like lib.sh's
-# e2e_opensm_conf (plugin loaded, log flushed, no periodic sweep) at FILE.
-faults_conf() {
-	local file=$1 kv key val
-
-	shift
-	"$OQ_OPENSM" -c "$file" >/dev/null 2>&1 ||
-		e2e_fail "opensm -c could not write a default config"
-	for kv in event_plugin_name=osmqos force_log_flush=TRUE \
-		sweep_interval=0 "$@"; do
-		key=${kv%%=*}
-		val=${kv#*=}
-		if grep -q "^$key " "$file"; then
-			sed -i "s|^$key .*|$key $val|" "$file"
-		else
-			printf '%s %s\n' "$key" "$val" >>"$file"
-		fi
-	done
-}
-
 # faults_start_opensm2 DIR HOST KEY=VALUE...: a second opensm attached at
-# ibsim node HOST, with conf, log and OSM_TMP_DIR/OSM_CACHE_DIR under DIR.
+# ibsim node HOST, with conf, log and OSM_TMP_DIR/OSM_CACHE_DIR under DIR,
+# started like e2e_start_opensm's (same E2E_OPENSM_WRAPPER).
 # Does not wait: callers wait for the state they expect.
 faults_start_opensm2() {
 	local dir=$1 host=$2
@@ -73,12 +54,12 @@ faults_start_opensm2() {
 	mkdir -p "$dir"
 	FAULTS_OSM2_CONF=$dir/opensm.conf
 	FAULTS_OSM2_LOG=$dir/opensm.log
-	faults_conf "$FAULTS_OSM2_CONF" "$@"
+	e2e_write_opensm_conf "$FAULTS_OSM2_CONF" "$@"
 	OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir SIM_HOST=$host \
 	LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 	LD_PRELOAD="$OQ_UMAD2SIM" \
-		"$OQ_OPENSM" -F "$FAULTS_OSM2_CONF" -f "$FAULTS_OSM2_LOG" \
-		>"$dir/opensm.out" 2>&1 &
+		${E2E_OPENSM_WRAPPER:-} "$OQ_OPENSM" -F "$FAULTS_OSM2_CONF" \
+		-f "$FAULTS_OSM2_LOG" >"$dir/opensm.out" 2>&1 &
 	FAULTS_OSM2_PID=$!
 	e2e_log "second opensm pid $FAULTS_OSM2_PID on $host"
 }
