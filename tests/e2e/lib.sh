@@ -108,14 +108,22 @@ e2e_init() {
 	e2e_log "dir $E2E_DIR socket $IBSIM_SOCKNAME"
 }
 
-# Wait until grep -q PATTERN FILE succeeds or $2 seconds pass.
-e2e_wait_for() {
-	local pattern=$1 file=$2 secs=${3:-$E2E_TIMEOUT} i
+# e2e_wait_count PATTERN FILE N [SECS]: wait until FILE has at least N
+# lines matching the grep PATTERN; 1 when SECS (default E2E_TIMEOUT) pass
+# first.
+e2e_wait_count() {
+	local pattern=$1 file=$2 n=$3 secs=${4:-$E2E_TIMEOUT} i
 	for ((i = 0; i < secs * 10; i++)); do
-		grep -q -- "$pattern" "$file" 2>/dev/null && return 0
+		[ "$(grep -c -- "$pattern" "$file" 2>/dev/null)" -ge "$n" ] &&
+			return 0
 		sleep 0.1
 	done
 	return 1
+}
+
+# Wait until grep -q PATTERN FILE succeeds or $3 seconds pass.
+e2e_wait_for() {
+	e2e_wait_count "$1" "$2" 1 "${3:-$E2E_TIMEOUT}"
 }
 
 # e2e_start_ibsim NETFILE: ibsim with a console fifo (see e2e_ibsim_cmd).

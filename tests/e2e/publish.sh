@@ -48,12 +48,8 @@ published() { grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG" 2>/dev/nu
 # Wait until the plugin has published $1 times (SUBNET UP is logged just
 # before OpenSM reports the event the plugin publishes at).
 wait_published() {
-	local i
-	for ((i = 0; i < 600; i++)); do
-		[ "$(published)" -ge "$1" ] && return 0
-		sleep 0.1
-	done
-	e2e_fail "plugin did not publish (publication $1)"
+	e2e_wait_count "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG" "$1" 60 ||
+		e2e_fail "plugin did not publish (publication $1)"
 }
 
 e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"

@@ -73,14 +73,7 @@ victim_ok() {
 }
 
 # Wait until grep -c PATTERN in the opensm log reaches N.
-wait_log_count() {
-	local pat=$1 n=$2 secs=${3:-60} i
-	for ((i = 0; i < secs * 10; i++)); do
-		[ "$(nlog "$pat")" -ge "$n" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+wait_log_count() { e2e_wait_count "$1" "$E2E_OSM_LOG" "$2" "${3:-60}"; }
 
 # wait_lines FILE N [min]: wait until FILE has N lines (the writer is
 # asynchronous); exactly N, or at least N with "min".
