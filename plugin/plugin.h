@@ -40,6 +40,7 @@ struct oq_policy_file {
 	uint64_t bad_hash; /* content that failed last (logged once) */
 	bool bad_reported;
 	bool missing_reported;
+	bool content_ok; /* the file's current content is the policy in force */
 	int read_errno; /* the read failure last reported */
 	time_t loaded_at;
 	unsigned long loads_ok, loads_failed;

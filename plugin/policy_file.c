@@ -110,6 +110,7 @@ static void install(struct osmqos *q, struct oq_policy *p, uint64_t hash,
 	q->pf.loaded_at = time(NULL);
 	q->pf.loads_ok++;
 	q->pf.bad_reported = false;
+	q->pf.content_ok = true;
 	free(q->pf.good_text);
 	q->pf.good_text = text;
 	q->pf.good_len = len;
@@ -124,6 +125,7 @@ static int refresh(struct osmqos *q)
 	size_t len = 0;
 	char *text;
 
+	q->pf.content_ok = false; /* until this content proves good */
 	if (!path || !*path) {
 		if (!q->pf.missing_reported)
 			OQ_LOG(q, OSM_LOG_ERROR,
@@ -158,7 +160,8 @@ static int refresh(struct osmqos *q)
 	hash = fnv1a(text, len);
 	if (q->pf.cur && hash == q->pf.hash) {
 		free(text);
-		/* A bad edit reverted: the file is good again. */
+		q->pf.content_ok = true;
+		/* A bad edit reverted: made again, it is news and logged. */
 		q->pf.bad_reported = false;
 		return 0;
 	}

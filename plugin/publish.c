@@ -86,10 +86,7 @@ static void fill_doc(struct osmqos *q, const struct oq_state *s,
 	d->policy_path = oq_policy_file_path(q);
 	d->policy_in_force = s && s->pol;
 	d->policy_hash = pf->hash;
-	/* bad_reported/missing_reported say the file's current content did
-	 * not take effect (policy_file.c). */
-	d->policy_load_success =
-		pf->cur && !pf->bad_reported && !pf->missing_reported;
+	d->policy_load_success = pf->cur && pf->content_ok;
 	d->policy_loaded_at = pf->loaded_at;
 	d->loads_ok = pf->loads_ok;
 	d->loads_failed = pf->loads_failed;
