@@ -22,14 +22,7 @@ e2e_start_opensm qos=TRUE lmc=1 "qos_policy_file=$pol" \
 e2e_ibnetdiscover >"$E2E_DIR/topo.ibnd"
 
 lid() { e2e_lid "$1 HCA-1"; }
-# guid NODE: port 1's GUID, from ibnetdiscover's "[1](guid)" line.
-guid() {
-	awk -v d="\"$1 HCA-1\"" '/^Ca/ && index($0, d) {f = 1}
-		f && /^\[1\]\(/ {
-			g = $1; sub(/^\[1\]\(/, "", g); sub(/\).*/, "", g)
-			printf "0x%016s\n", g; exit
-		}' "$E2E_DIR/topo.ibnd" | tr ' ' 0
-}
+guid() { e2e_guid "$1 HCA-1"; }
 cn01=$(lid cn01) cn04=$(lid cn04) cn05=$(lid cn05) stor1=$(lid stor1)
 g_stor1=$(guid stor1) g_cn01=$(guid cn01) g_cn04=$(guid cn04)
 g_cn05=$(guid cn05)
