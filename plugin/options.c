@@ -67,8 +67,8 @@ static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 	}
 	report(err, ctx,
 	       "event_plugin_options: unknown key '%.*s' (known: policy, "
-	       "audit, publish_dir, opensm_policy; prefix another plugin's keys with its "
-	       "name and a dot)",
+	       "audit, publish_dir, opensm_policy; prefix another plugin's "
+	       "keys with its name and a dot)",
 	       (int)klen, key);
 	return 1;
 }

@@ -287,9 +287,10 @@ bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *data)
 					req, &sink, &status);
 	} else {
 		const uint8_t *p = ib_sa_mad_get_payload_ptr(mad);
-		size_t len = (madw->mad_size < MAD_BLOCK_SIZE ? madw->mad_size
-							      : MAD_BLOCK_SIZE) -
-			     IB_SA_MAD_HDR_SIZE;
+		size_t mad_len = madw->mad_size < MAD_BLOCK_SIZE
+					 ? madw->mad_size
+					 : MAD_BLOCK_SIZE;
+		size_t len = mad_len - IB_SA_MAD_HDR_SIZE;
 		bool rmpp = (mad->rmpp_flags & IB_RMPP_FLAG_ACTIVE) ==
 			    IB_RMPP_FLAG_ACTIVE;
 

@@ -324,8 +324,9 @@ unsigned int oq_lx_distance(const char *a, const char *b,
 		row[0] = i;
 		low = i;
 		for (j = 1; j <= lb; j++) {
-			unsigned int best = diag + (tolower((unsigned char)a[i - 1]) !=
-						    tolower((unsigned char)b[j - 1]));
+			unsigned int best =
+				diag + (tolower((unsigned char)a[i - 1]) !=
+					tolower((unsigned char)b[j - 1]));
 
 			if (row[j] + 1 < best)
 				best = row[j] + 1;

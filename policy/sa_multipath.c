@@ -327,7 +327,8 @@ enum oq_pr_outcome oq_sa_multipath_record(const struct oq_sa_view *v,
 		apm_paths(&r, g);
 		return OQ_PR_RESPOND;
 	}
-	max_paths = cm & OQ_MPR_CM_NUMBPATH ? m[MPR_NUMPATH] & 0x7fu : MAX_NUM_PATH;
+	max_paths =
+		cm & OQ_MPR_CM_NUMBPATH ? m[MPR_NUMPATH] & 0x7fu : MAX_NUM_PATH;
 	for (i = 0; i < nsrc && total < max_paths && !r.stop; i++)
 		for (j = nsrc; j < nsrc + ndst; j++) {
 			r.iterations = max_paths - total;

@@ -372,8 +372,9 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v,
 			if (v->aliases[i].port == sp)
 				for (j = 0; j < v->n_aliases; j++) {
 					if (v->aliases[j].port == dp)
-						oq_sa_port_pair(&r, &v->aliases[i],
-							  &v->aliases[j]);
+						oq_sa_port_pair(&r,
+								&v->aliases[i],
+								&v->aliases[j]);
 					if (get_done(&r))
 						break;
 				}

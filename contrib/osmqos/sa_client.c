@@ -167,7 +167,8 @@ static void mpr_encode(const struct oq_sa_req *r, uint8_t *d)
 	d[4] = pr->tclass;
 	d[5] = (uint8_t)((pr->reversible ? 0x80 : 0) | (pr->numb_path & 0x7f));
 	oq_put16(d + 6, pr->pkey);
-	oq_put16(d + 8, (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)));
+	oq_put16(d + 8,
+		 (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)));
 	d[10] = sel_byte(pr->mtu_sel, pr->mtu);
 	d[11] = sel_byte(pr->rate_sel, pr->rate);
 	d[12] = sel_byte(pr->pkt_life_sel, pr->pkt_life);

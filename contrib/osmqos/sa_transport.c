@@ -82,9 +82,10 @@ int oq_sa_query(struct oq_sa_port *p, const struct oq_sa_req *r, int timeout_ms,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	req.tid = (r->tid ? r->tid
-			  : ((uint64_t)getpid() << 12 ^ (uint64_t)oq_now_ms())) &
-		  TID_MASK;
+	req.tid =
+		(r->tid ? r->tid
+			: ((uint64_t)getpid() << 12 ^ (uint64_t)oq_now_ms())) &
+		TID_MASK;
 	if (!req.tid)
 		req.tid = 1;
 	if (oq_sa_encode(&req, umad_get_mad(umad))) {

@@ -58,7 +58,8 @@ int oq_smp_decode(const uint8_t *mad, size_t len, struct oq_smp_resp *out)
 	memset(out, 0, sizeof(*out));
 	if (len < OQ_SMP_DATA_OFF + OQ_SMP_DATA_SIZE)
 		return -1;
-	if (mad[OQ_MAD_BASE_VERSION] != 1 || mad[OQ_MAD_CLASS] != OQ_SMP_CLASS_DR ||
+	if (mad[OQ_MAD_BASE_VERSION] != 1 ||
+	    mad[OQ_MAD_CLASS] != OQ_SMP_CLASS_DR ||
 	    mad[OQ_MAD_CLASS_VERSION] != OQ_SMP_CLASS_VERSION ||
 	    !(mad[OQ_MAD_METHOD] & 0x80))
 		return -1;

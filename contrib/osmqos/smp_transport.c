@@ -48,8 +48,8 @@ static int attempt(struct oq_smp_port *p, uint8_t *umad, uint64_t tid,
 	long long deadline = oq_now_ms() + p->timeout_ms;
 	int len, left;
 
-	if (umad_send(p->u.portid, p->u.agent, umad, OQ_SMP_MAD_SIZE, p->timeout_ms,
-		      0) < 0) {
+	if (umad_send(p->u.portid, p->u.agent, umad, OQ_SMP_MAD_SIZE,
+		      p->timeout_ms, 0) < 0) {
 		snprintf(err, errlen,
 			 "sending an SMP failed (%s); check the port state "
 			 "with ibstat",

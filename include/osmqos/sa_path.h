@@ -101,7 +101,8 @@ static inline int oq_cm_all(uint64_t cm, uint64_t bits)
  * GUID or an alias GUID assigned to it. */
 struct oq_alias {
 	uint64_t guid;
-	const struct oq_port *port; /* end port: CA/router port, switch port 0 */
+	/* The end port: a CA/router port or a switch's port 0. */
+	const struct oq_port *port;
 };
 
 /* Sort aliases into OpenSM's map order (keys are GUIDs in network byte

@@ -25,7 +25,8 @@ struct oq_vlarb_table {
 
 /* Where a port's tables came from, for explanations and audits. */
 enum oq_table_origin {
-	OQ_ORIGIN_TEMPLATE = 0, /* per-port-type template (opensm.conf/default) */
+	/* per-port-type template (opensm.conf or OpenSM's default) */
+	OQ_ORIGIN_TEMPLATE = 0,
 	OQ_ORIGIN_SCOPE,	/* a qos-setup scope of the policy */
 	OQ_ORIGIN_ENGINE,	/* routing engine (SL2VL only) */
 };
