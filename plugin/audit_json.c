@@ -10,8 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <osmqos/json.h>
+
 #include "audit.h"
-#include "utf8.h"
 
 /* Bounded append buffer: once something does not fit, everything after is
  * ignored and the result is reported as not fitting. */
@@ -96,59 +97,16 @@ static void put_guid(struct jbuf *b, uint64_t v)
 	put(b, tmp, sizeof(tmp));
 }
 
+static void put_cb(void *ctx, const char *s, size_t n)
+{
+	put(ctx, s, n);
+}
+
 /* "text" from at most max bytes of s (stops at a NUL). */
 static void put_str(struct jbuf *b, const char *s, size_t max)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t n = strnlen(s, max), i = 0;
-
 	put(b, "\"", 1);
-	/* Plain printable ASCII (the usual NodeDescription): one copy. */
-	while (i < n && u[i] >= 0x20 && u[i] < 0x7f && u[i] != '"' &&
-	       u[i] != '\\')
-		i++;
-	put(b, s, i);
-	while (i < n) {
-		unsigned char c = u[i];
-		size_t k;
-
-		switch (c) {
-		case '"':
-			put(b, "\\\"", 2);
-			i++;
-			continue;
-		case '\\':
-			put(b, "\\\\", 2);
-			i++;
-			continue;
-		case '\n':
-			put(b, "\\n", 2);
-			i++;
-			continue;
-		case '\r':
-			put(b, "\\r", 2);
-			i++;
-			continue;
-		case '\t':
-			put(b, "\\t", 2);
-			i++;
-			continue;
-		}
-		if (c < 0x20 || c == 0x7f) {
-			putf(b, "\\u%04x", c);
-			i++;
-			continue;
-		}
-		k = oq_utf8_seq(u + i, n - i);
-		if (!k) {
-			/* invalid byte: U+FFFD keeps the line valid JSON */
-			put(b, "\\ufffd", 6);
-			i++;
-			continue;
-		}
-		put(b, s + i, k);
-		i += k;
-	}
+	oq_json_escape(s, max, put_cb, b);
 	put(b, "\"", 1);
 }
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/file.h>
+
 #include "options.h"
 
 struct opt_key {
@@ -126,4 +128,11 @@ int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
 			o->audit ? o->audit : "(default)",
 			o->publish_dir ? o->publish_dir : "(default)",
 			o->opensm_policy ? o->opensm_policy : "copy");
+}
+
+const char *oq_plugin_publish_dir(const struct oq_plugin_options *o)
+{
+	if (o->publish_dir && *o->publish_dir)
+		return o->publish_dir;
+	return oq_cache_dir();
 }

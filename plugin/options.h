@@ -32,4 +32,8 @@ void oq_plugin_options_free(struct oq_plugin_options *o);
 int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
 			     size_t len);
 
+/* Where the plugin's files go: publish_dir=, else OpenSM's cache
+ * directory ($OSM_CACHE_DIR, else /var/cache/opensm). */
+const char *oq_plugin_publish_dir(const struct oq_plugin_options *o);
+
 #endif /* OSMQOS_PLUGIN_OPTIONS_H */

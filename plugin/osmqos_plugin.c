@@ -23,9 +23,10 @@
 
 #include <opensm/osm_version.h>
 
+#include <osmqos/file.h>
+
 #include "plugin.h"
 #include "audit.h"
-#include "publish.h" /* publish */
 
 static void log_option_error(void *ctx, const char *msg)
 {
@@ -85,6 +86,7 @@ static void *osmqos_create(osm_opensm_t *osm)
 	}
 	q->osm = osm;
 	pthread_mutex_init(&q->state_lock, NULL);
+	oq_publish_counters_init(&q->pub.counters);
 	errs = oq_plugin_options_parse(&q->opts,
 				       osm->subn.opt.event_plugin_options,
 				       log_option_error, osm);
@@ -133,6 +135,7 @@ static void osmqos_delete(void *data)
 	oq_policy_file_free(q);
 	oq_policy_copy_fini(q);
 	oq_plugin_options_free(&q->opts);
+	oq_publish_counters_destroy(&q->pub.counters);
 	pthread_mutex_destroy(&q->state_lock);
 	free(q);
 }

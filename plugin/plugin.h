@@ -23,7 +23,8 @@
 #include <osmqos/sa_path.h>
 
 #include "options.h"
-#include "sa_front.h" /* sa-front */
+#include "publish.h"
+#include "sa_front.h"
 
 struct oq_audit;
 
@@ -91,6 +92,16 @@ struct oq_state {
 
 #define OQ_LEVEL_SLOT_UNSET INT_MIN
 
+/* The publisher's per-instance state (publish.c). */
+struct oq_publisher {
+	/* Filled by the SA threads (atomics), read at each publish. */
+	struct oq_publish_counters counters;
+	/* State-manager thread only: the errno last logged per file, and
+	 * whether running out of memory was logged. */
+	int last_err[OQ_PUBLISH_FILES];
+	bool oom_reported;
+};
+
 struct osmqos {
 	osm_opensm_t *osm;
 	struct oq_plugin_options opts;
@@ -117,6 +128,7 @@ struct osmqos {
 	bool sa_unmodelled_logged;
 	/* Audit trail of every decided pair (audit.c); NULL: off. */
 	struct oq_audit *audit;
+	struct oq_publisher pub;
 };
 
 /* The one plugin instance (OpenSM loads a plugin once per process); the
@@ -132,10 +144,6 @@ int oq_policy_file_refresh(struct osmqos *q);
 void oq_policy_file_free(struct osmqos *q);
 struct oq_policy_ref *oq_policy_ref_get(struct osmqos *q);
 void oq_policy_ref_put(struct osmqos *q, struct oq_policy_ref *r);
-
-/* publish.c: OpenSM's cache directory ($OSM_CACHE_DIR, else
- * /var/cache/opensm), the default home of the plugin's files. */
-const char *oq_cache_dir(void);
 
 /* policy_copy.c: OpenSM reads a copy of the last good policy. */
 void oq_policy_copy_init(struct osmqos *q);

@@ -22,8 +22,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <osmqos/file.h>
+
 #include "plugin.h"
-#include "publish.h"
 
 #define OQ_POLICY_COPY_NAME "osmqos-last-good-policy.conf"
 /* Only the SM (root) reads it: the operator's policy may be private. */
@@ -74,7 +75,7 @@ static void point_opensm_at_operator(struct osmqos *q)
  */
 void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len)
 {
-	const char *dir = oq_publish_dir(q);
+	const char *dir = oq_plugin_publish_dir(&q->opts);
 	struct copy_text t = { text, len };
 	char why[512];
 	int err;
@@ -90,9 +91,8 @@ void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len)
 		snprintf(q->pf.copy_path, n, "%s/%s", dir,
 			 OQ_POLICY_COPY_NAME);
 	}
-	err = oq_publish_replace_mode(dir, OQ_POLICY_COPY_NAME,
-				      OQ_POLICY_COPY_MODE, write_text, &t, why,
-				      sizeof(why));
+	err = oq_file_replace(dir, OQ_POLICY_COPY_NAME, OQ_POLICY_COPY_MODE,
+			      write_text, &t, why, sizeof(why));
 	if (err) {
 		/* An older copy must not outlive the policy in force. */
 		point_opensm_at_operator(q);

@@ -20,47 +20,18 @@
 #include "plugin.h"
 #include "publish.h"
 
-enum { PUB_JSON, PUB_PROM, PUB_FILES };
+enum { PUB_JSON, PUB_PROM, PUB_FILES = OQ_PUBLISH_FILES };
 
 static const char *const pub_names[PUB_FILES] = {
 	[PUB_JSON] = OQ_PUBLISH_JSON_NAME,
 	[PUB_PROM] = OQ_PUBLISH_PROM_NAME,
 };
 
-/* One plugin per process (OpenSM loads it once), so one set of counters;
- * the SA front reaches it through oq_publish_counters_of(). */
-static struct oq_publish_counters pub_counters;
-static pthread_once_t pub_once = PTHREAD_ONCE_INIT;
-
-/* State-manager thread only. */
-static int last_err[PUB_FILES];
-static bool oom_reported;
-
-static void counters_init(void)
-{
-	oq_publish_counters_init(&pub_counters);
-}
-
+/* The counters the SA front fills, and the publisher's log-once memory,
+ * are the instance's (struct oq_publisher in plugin.h). */
 struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q)
 {
-	(void)q;
-	pthread_once(&pub_once, counters_init);
-	return &pub_counters;
-}
-
-/* The same rule as OpenSM's own cache files (osm_db_files.c). */
-const char *oq_cache_dir(void)
-{
-	const char *d = getenv("OSM_CACHE_DIR");
-
-	return d && *d ? d : OSM_DEFAULT_CACHE_DIR;
-}
-
-const char *oq_publish_dir(const struct osmqos *q)
-{
-	if (q->opts.publish_dir && *q->opts.publish_dir)
-		return q->opts.publish_dir;
-	return oq_cache_dir();
+	return &q->pub.counters;
 }
 
 static int write_json(FILE *out, const void *ctx)
@@ -97,15 +68,15 @@ static void fill_doc(struct osmqos *q, const struct oq_state *s,
 static void report(struct osmqos *q, int i, int err, const char *why)
 {
 	if (!err) {
-		if (last_err[i])
+		if (q->pub.last_err[i])
 			OQ_LOG(q, OSM_LOG_INFO, "publishing %s works again\n",
 			       pub_names[i]);
-		last_err[i] = 0;
+		q->pub.last_err[i] = 0;
 		return;
 	}
-	if (err == last_err[i])
+	if (err == q->pub.last_err[i])
 		return;
-	last_err[i] = err;
+	q->pub.last_err[i] = err;
 	OQ_LOG(q, OSM_LOG_ERROR,
 	       "cannot publish %s: %s: %s (logged once; the SM is not "
 	       "affected)\n",
@@ -117,7 +88,7 @@ static int publish_state(struct osmqos *q, const struct oq_state *s)
 	struct oq_publish_counts counts;
 	struct oq_publish_port *ports = NULL;
 	struct oq_publish_doc d;
-	const char *dir = oq_publish_dir(q);
+	const char *dir = oq_plugin_publish_dir(&q->opts);
 	struct timespec t0, t1;
 	char why[512];
 	size_t n = 0;
@@ -125,14 +96,14 @@ static int publish_state(struct osmqos *q, const struct oq_state *s)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (s && oq_publish_predict(s->fabric, &s->tables, &ports, &n)) {
-		if (!oom_reported)
+		if (!q->pub.oom_reported)
 			OQ_LOG(q, OSM_LOG_ERROR,
 			       "out of memory predicting the published "
 			       "bandwidth; files not updated\n");
-		oom_reported = true;
+		q->pub.oom_reported = true;
 		return -1;
 	}
-	oom_reported = false;
+	q->pub.oom_reported = false;
 	fill_doc(q, s, &d);
 	d.ports = ports;
 	d.n_ports = n;

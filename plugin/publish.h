@@ -28,6 +28,8 @@
 #include <time.h>
 
 #include <osmqos/fabric.h>
+#include <osmqos/file.h>
+#include <osmqos/json.h>
 #include <osmqos/match.h>
 #include <osmqos/model.h>
 #include <osmqos/tables.h>
@@ -37,6 +39,8 @@
 /* Mode of both files whatever the umask: node_exporter runs as another
  * user and must read them. */
 #define OQ_PUBLISH_FILE_MODE 0644
+/* The files published: JSON and Prometheus. */
+#define OQ_PUBLISH_FILES 2
 /* Version of the JSON document's layout ("schema" key); bumped only when a
  * key changes meaning (keys are only ever added). */
 #define OQ_PUBLISH_SCHEMA 1
@@ -170,12 +174,6 @@ int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d);
 
 /* ---- escaping (publish_escape.c) ------------------------------------- */
 
-/*
- * The text inside JSON quotes: ", \ and control characters escaped,
- * invalid UTF-8 replaced by U+FFFD.  Reads at most max bytes of s (stops
- * at a NUL), so a NodeDescription without a NUL is safe.
- */
-void oq_publish_json_text(FILE *out, const char *s, size_t max);
 /* A Prometheus label value (inside the quotes): \ " and newline escaped
  * as the format requires, other control characters and invalid UTF-8
  * replaced by U+FFFD (label values must be UTF-8). */
@@ -183,26 +181,16 @@ void oq_publish_prom_text(FILE *out, const char *s, size_t max);
 /* Time t as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into buf (>= 21 bytes). */
 void oq_publish_iso8601(time_t t, char *buf, size_t len);
 
-/* ---- atomic replacement (publish_file.c) ----------------------------- */
+/* ---- atomic replacement (osmqos/file.h) ------------------------------ */
 
-typedef int (*oq_publish_writer_fn)(FILE *out, const void *ctx);
-
-/*
- * Replace dir/name with what fn writes: a temp file ".name.XXXXXX" is
- * created in dir (O_EXCL|O_NOFOLLOW, mode OQ_PUBLISH_FILE_MODE whatever
- * the umask), written, fsync'ed and renamed over name.  A symlink at name
- * is replaced, never followed; the directory itself is opened once and
- * every step is relative to it.  On failure the temp file is removed and
- * the old file stays.  Returns 0, or an errno value with a sentence
- * (without the errno text) in why.
- */
-int oq_publish_replace(const char *dir, const char *name,
-		       oq_publish_writer_fn fn, const void *ctx, char *why,
-		       size_t len);
-/* The same with another mode than OQ_PUBLISH_FILE_MODE. */
-int oq_publish_replace_mode(const char *dir, const char *name, mode_t mode,
-			    oq_publish_writer_fn fn, const void *ctx,
-			    char *why, size_t len);
+/* Replace dir/name with what fn writes, mode OQ_PUBLISH_FILE_MODE. */
+static inline int oq_publish_replace(const char *dir, const char *name,
+				     oq_file_writer_fn fn, const void *ctx,
+				     char *why, size_t len)
+{
+	return oq_file_replace(dir, name, OQ_PUBLISH_FILE_MODE, fn, ctx, why,
+			       len);
+}
 
 /* ---- the plugin side (publish.c; needs plugin.h) ---------------------- */
 
@@ -216,9 +204,7 @@ struct osmqos;
  * not be written.
  */
 int oq_publish(struct osmqos *q);
-/* publish_dir=, else $OSM_CACHE_DIR, else OpenSM's cache directory. */
-const char *oq_publish_dir(const struct osmqos *q);
-/* The counters the SA front fills (one set per process). */
+/* The counters the SA front fills (the instance's). */
 struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q);
 
 #endif /* OSMQOS_PLUGIN_PUBLISH_H */

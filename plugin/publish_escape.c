@@ -1,65 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Text in the published files.  NodeDescriptions come from the fabric:
+ * Text in the Prometheus file (the JSON file's strings go through the
+ * core's escaper, osmqos/json.h).  NodeDescriptions come from the fabric:
  * any 64 bytes a node chooses to report, quotes, backslashes, newlines and
- * invalid UTF-8 included.  Both formats require valid UTF-8, so invalid
- * bytes become U+FFFD; each format's own special characters are escaped
+ * invalid UTF-8 included.  Label values must be valid UTF-8, so invalid
+ * bytes become U+FFFD; the format's own special characters are escaped
  * the way its parser expects.
  */
 #include <string.h>
 
-#include "publish.h"
-#include "utf8.h"
+#include <osmqos/json.h>
 
-#define REPLACEMENT "\xef\xbf\xbd" /* U+FFFD */
+#include "publish.h"
+
+#define REPLACEMENT OQ_UTF8_REPLACEMENT
 
 static size_t bounded_len(const char *s, size_t max)
 {
 	const char *z = memchr(s, '\0', max);
 
 	return z ? (size_t)(z - s) : max;
-}
-
-void oq_publish_json_text(FILE *out, const char *s, size_t max)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = s ? bounded_len(s, max) : 0, i = 0, k;
-
-	while (i < n) {
-		unsigned char c = p[i];
-
-		switch (c) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		default:
-			if (c < 0x20 || c == 0x7f) {
-				fprintf(out, "\\u%04x", c);
-				break;
-			}
-			k = oq_utf8_seq(p + i, n - i);
-			if (!k) {
-				fputs(REPLACEMENT, out);
-				break;
-			}
-			fwrite(p + i, 1, k, out);
-			i += k;
-			continue;
-		}
-		i++;
-	}
 }
 
 void oq_publish_prom_text(FILE *out, const char *s, size_t max)

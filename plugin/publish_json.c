@@ -14,7 +14,7 @@
 static void jstr(FILE *out, const char *s, size_t max)
 {
 	putc('"', out);
-	oq_publish_json_text(out, s, max);
+	oq_json_fescape(out, s, max);
 	putc('"', out);
 }
 
@@ -141,7 +141,7 @@ int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
 	oq_publish_iso8601(d->now.tv_sec, iso, sizeof(iso));
 	fprintf(out, "{\"schema\": %d, \"generator\": \"osmqos ",
 		OQ_PUBLISH_SCHEMA);
-	oq_publish_json_text(out, d->version ? d->version : "", 64);
+	oq_json_fescape(out, d->version ? d->version : "", 64);
 	fprintf(out, "\", \"sweep\": %lu, \"sweeps\": %lu, ", d->sweep,
 		d->sweeps);
 	fprintf(out, "\"time\": \"%s\", \"time_epoch\": %lld.%03ld,\n ", iso,

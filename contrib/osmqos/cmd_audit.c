@@ -20,9 +20,9 @@
 #include "cli.h"
 #include "cmd_audit.h"
 #include "cmd_audit_out.h"
-#include "portfmt.h"
-#include "smp_discover.h"
-#include "smp_tables.h"
+#include "inputs.h"
+#include "mad/smp_discover.h"
+#include "mad/smp_tables.h"
 
 void oq_usage_audit(FILE *out)
 {

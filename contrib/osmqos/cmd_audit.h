@@ -14,7 +14,7 @@
 #include <osmqos/policy.h>
 #include <osmqos/tables.h>
 
-#include "smp_transport.h"
+#include "mad/smp_transport.h"
 
 /* One difference between what the policy compiles to and the fabric. */
 struct audit_drift {

@@ -12,7 +12,7 @@
 
 #include "cmd_audit.h"
 #include "cmd_audit_out.h"
-#include "portfmt.h"
+#include "inputs.h"
 
 static const char *level_name(const struct oq_policy *pol, int level)
 {
@@ -56,7 +56,7 @@ static void json_end(const char *key, const struct oq_port *p)
 		name[0] = '\0';
 	printf("\"%s\": \"0x%016" PRIx64 "\", \"%s_name\": ", key, p->guid,
 	       key);
-	oq_json_str(stdout, name);
+	oq_json_fstring(stdout, name);
 	printf(", \"%s_lid\": %u", key, p->lid);
 }
 
@@ -68,7 +68,7 @@ static void json_drift(const struct audit_drift *d, const struct oq_policy *pol,
 		printf("\"guid\": \"0x%016" PRIx64 "\", \"node_guid\": "
 		       "\"0x%016" PRIx64 "\", \"node\": ",
 		       d->port->guid, d->port->node->guid);
-		oq_json_str(stdout, d->port->node->desc);
+		oq_json_fstring(stdout, d->port->node->desc);
 		printf(", \"port\": %u, \"lid\": %u, \"in_port\": ",
 		       d->port->num, d->port->lid);
 		if (d->in_port >= 0)
@@ -85,7 +85,7 @@ static void json_drift(const struct audit_drift *d, const struct oq_policy *pol,
 		else
 			printf("null");
 		printf(", \"level\": ");
-		oq_json_str(stdout, level_name(pol, d->level));
+		oq_json_fstring(stdout, level_name(pol, d->level));
 	}
 	printf(", \"expected\": %s, \"found\": %s}", d->exp_json, d->got_json);
 }
@@ -114,9 +114,9 @@ void audit_print(const struct audit_report *r, bool json)
 		return;
 	}
 	printf("{\"policy\": ");
-	oq_json_str(stdout, r->policy_path);
+	oq_json_fstring(stdout, r->policy_path);
 	printf(", \"local_port\": {\"ca\": ");
-	oq_json_str(stdout, r->ca);
+	oq_json_fstring(stdout, r->ca);
 	printf(", \"port\": %d, \"guid\": \"0x%016" PRIx64 "\"}", r->port,
 	       r->port_guid);
 	printf(", \"nodes\": %zu, \"ports_audited\": %u, \"smps\": %lu, "
@@ -126,7 +126,7 @@ void audit_print(const struct audit_report *r, bool json)
 	       r->vlhl_checked ? "true" : "false");
 	for (i = 0; i < r->n_notes; i++) {
 		printf("%s", i ? ", " : "");
-		oq_json_str(stdout, r->notes[i]);
+		oq_json_fstring(stdout, r->notes[i]);
 	}
 	printf("], \"drifts\": [");
 	for (first = true, i = 0; i < r->drifts->n; i++) {

@@ -10,15 +10,18 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/json.h>
 #include <osmqos/model.h>
 #include <osmqos/path.h>
 
 #include "cmd_audit.h"
-#include "sa_client.h"
+#include "mad/sa_client.h"
 
 #define MAX_CANDIDATES 4096
 
@@ -160,33 +163,48 @@ static int num_drift(struct audit_drifts *out, const char *kind,
 	return 0;
 }
 
-/* s as a JSON string into buf (escaped; cut short, still valid). */
+/* A bounded string buffer: a piece that does not fit ends it (an escape
+ * or a UTF-8 sequence is never cut), room for the closing quote kept. */
+struct qbuf {
+	char *p;
+	size_t len, n;
+	bool full;
+};
+
+static void qbuf_put(void *ctx, const char *s, size_t k)
+{
+	struct qbuf *b = ctx;
+	size_t i;
+
+	if (b->full)
+		return;
+	if (b->n + k + 8 >= b->len) {
+		/* Plain ASCII may be cut anywhere; anything else is whole. */
+		for (i = 0; i < k && b->n + 8 < b->len; i++) {
+			if ((unsigned char)s[i] >= 0x80 || s[i] == '\\')
+				break;
+			b->p[b->n++] = s[i];
+		}
+		b->full = true;
+		return;
+	}
+	memcpy(b->p + b->n, s, k);
+	b->n += k;
+}
+
+/* prefix and s as one JSON string into buf (escaped; cut short, still
+ * valid). */
 static void json_quote(char *buf, size_t len, const char *prefix, const char *s)
 {
-	size_t n = 0;
-	const char *parts[2] = {prefix, s};
-	unsigned int k;
+	struct qbuf b = {.p = buf, .len = len, .n = 0};
 
 	if (len < 3)
 		return;
-	buf[n++] = '"';
-	for (k = 0; k < 2; k++) {
-		const unsigned char *c = (const unsigned char *)parts[k];
-
-		for (; *c && n + 8 < len; c++) {
-			if (*c == '"' || *c == '\\') {
-				buf[n++] = '\\';
-				buf[n++] = (char)*c;
-			} else if (*c < 0x20) {
-				n += (size_t)snprintf(buf + n, len - n,
-						      "\\u%04x", *c);
-			} else {
-				buf[n++] = (char)*c;
-			}
-		}
-	}
-	buf[n++] = '"';
-	buf[n] = '\0';
+	buf[b.n++] = '"';
+	oq_json_escape(prefix, SIZE_MAX, qbuf_put, &b);
+	oq_json_escape(s, SIZE_MAX, qbuf_put, &b);
+	buf[b.n++] = '"';
+	buf[b.n] = '\0';
 }
 
 /* The record against the level; -1 only when out of memory. */

@@ -17,6 +17,7 @@
 #include <osmqos/fabric.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
+#include <osmqos/tables.h>
 
 #include "cli.h"
 

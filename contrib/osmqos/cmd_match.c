@@ -16,7 +16,7 @@
 #include <osmqos/model.h>
 
 #include "cli.h"
-#include "portfmt.h"
+#include "inputs.h"
 
 void oq_usage_match(FILE *out)
 {
@@ -219,16 +219,16 @@ static void print_json(const struct oq_policy *p, const struct oq_query *q,
 	if (r) {
 		oq_loc_format(&r->loc, loc, sizeof(loc));
 		printf("\"rule\": %d, \"use\": ", d->rule);
-		oq_json_str(stdout, r->use);
+		oq_json_fstring(stdout, r->use);
 		printf(", \"rule_location\": ");
-		oq_json_str(stdout, loc);
+		oq_json_fstring(stdout, loc);
 		printf(", \"from_ulp\": %s, ", r->from_ulp ? "true" : "false");
 	} else {
 		printf("\"rule\": null, \"use\": null, "
 		       "\"rule_location\": null, \"from_ulp\": false, ");
 	}
 	printf("\"level\": ");
-	oq_json_str(stdout, l ? l->name : NULL);
+	oq_json_fstring(stdout, l ? l->name : NULL);
 	printf(", ");
 	print_int_or_null("sl", l ? l->sl : -1, true);
 	print_int_or_null("mtu_limit", l ? l->mtu_limit : -1, true);

@@ -20,7 +20,7 @@
 #include <osmqos/policy.h>
 
 #include "cli.h"
-#include "portfmt.h"
+#include "inputs.h"
 #include "svg.h"
 
 #define CMD	  "predict"
@@ -153,9 +153,9 @@ static void print_port_json(const struct oq_port *p,
 	oq_port_name(p, name, sizeof(name));
 	printf("%s{\"guid\": \"0x%016llx\", \"port\": %u, \"node\": ",
 	       first ? "" : ", ", (unsigned long long)p->guid, p->num);
-	oq_json_str(stdout, p->node->desc);
+	oq_json_fstring(stdout, p->node->desc);
 	printf(", \"name\": ");
-	oq_json_str(stdout, name);
+	oq_json_fstring(stdout, name);
 	printf(", \"rate_gbps\": %.6g, \"mtu\": %u, \"profile\": \"%s\", "
 	       "\"exact\": %s, \"sls\": [",
 	       pp->rate_gbps, pp->mtu_bytes,
@@ -447,7 +447,7 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 			       "\"name\": ",
 			       i ? ", " : "", (unsigned long long)eg[i]->guid,
 			       eg[i]->num);
-			oq_json_str(stdout, name);
+			oq_json_fstring(stdout, name);
 			printf(", \"in_port\": %d, \"rate_gbps\": %.6g, "
 			       "\"vl\": ",
 			       in[i], scratch.rate_gbps);
@@ -471,7 +471,7 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 	oq_port_name(eg[pp.bottleneck], name, sizeof(name));
 	if (json) {
 		printf("], \"bottleneck_port\": ");
-		oq_json_str(stdout, name);
+		oq_json_fstring(stdout, name);
 		printf("}}\n");
 	} else {
 		printf("guaranteed: %.2f Gb/s, bottleneck %s%s\n", pp.gbps,

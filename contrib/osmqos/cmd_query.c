@@ -16,8 +16,8 @@
 #include <osmqos/model.h>
 
 #include "cli.h"
-#include "portfmt.h"
-#include "sa_client.h"
+#include "inputs.h"
+#include "mad/sa_client.h"
 
 void oq_usage_query(FILE *out)
 {
@@ -650,7 +650,7 @@ static void print_json_verdict(const struct verdict *v,
 	else
 		printf("\"rule\": null, ");
 	printf("\"level\": ");
-	oq_json_str(stdout, l ? l->name : NULL);
+	oq_json_fstring(stdout, l ? l->name : NULL);
 	if (l && l->sl >= 0)
 		printf(", \"sl\": %d, \"sl_agrees\": %s}", l->sl,
 		       l->sl == p->sl ? "true" : "false");

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "portfmt.h"
+#include "inputs.h"
 
 void oq_usage_tables(FILE *out)
 {
@@ -177,7 +177,7 @@ static void json_scope(const char *key, int idx, const struct oq_loc *loc)
 	}
 	oq_loc_format(loc, buf, sizeof(buf));
 	printf("\"%s\": %d, \"%s_location\": ", key, idx, key);
-	oq_json_str(stdout, buf);
+	oq_json_fstring(stdout, buf);
 }
 
 static void print_port_json(const struct oq_port_tables *pt,
@@ -189,7 +189,7 @@ static void print_port_json(const struct oq_port_tables *pt,
 	printf("%s\n  {\"guid\": \"0x%016" PRIx64 "\", \"port\": %u, "
 	       "\"node\": ",
 	       first ? "" : ",", port->guid, port->num);
-	oq_json_str(stdout, port->node->desc);
+	oq_json_fstring(stdout, port->node->desc);
 	printf(", \"node_guid\": \"0x%016" PRIx64 "\", \"lid\": %u, "
 	       "\"kind\": \"%s\", \"vls\": %u, ",
 	       port->node->guid, port->lid, kind_name(port),
@@ -364,7 +364,7 @@ int oq_cmd_tables(int argc, char **argv)
 	}
 	if (o.json) {
 		printf("{\"policy\": ");
-		oq_json_str(stdout, o.policy);
+		oq_json_fstring(stdout, o.policy);
 		printf(", \"ports\": [");
 	}
 	for (i = 0; i < out.n; i++) {

@@ -72,6 +72,8 @@ void oq_diags_sort(struct oq_diags *d);
 /* Format one diagnostic as "FILE:LINE:COL: error: text" (no newline, no
  * hint) into buf; returns what snprintf returns. */
 int oq_diag_format(const struct oq_diag *diag, char *buf, size_t len);
+/* "FILE:LINE:COL" of a location ("?" for no file). */
+void oq_loc_format(const struct oq_loc *loc, char *buf, size_t len);
 
 /* Print every diagnostic (and its hint on a following line) to a stdio
  * stream given as void * so this header stays free of <stdio.h>. */

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Reading a whole input file (policy, topology, partitions, opensm.conf). */
+/*
+ * Files: reading a whole input file (policy, topology, partitions,
+ * opensm.conf), replacing an output file atomically (published files,
+ * OpenSM's policy copy), and OpenSM's cache directory where they live.
+ */
 #ifndef OSMQOS_FILE_H
 #define OSMQOS_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 /* Inputs larger than this are refused before they are read: a runaway or
  * wrong file must not exhaust the SM's memory. */
@@ -15,5 +21,29 @@
  * EFBIG above max bytes, EINVAL for a directory or device, ENOMEM.
  */
 char *oq_file_read(const char *path, size_t max, size_t *len);
+
+/*
+ * OpenSM's cache directory: $OSM_CACHE_DIR, else OQ_DEFAULT_CACHE_DIR
+ * (OpenSM's OSM_DEFAULT_CACHE_DIR; its own cache files follow the same
+ * rule, osm_db_files.c).
+ */
+#define OQ_DEFAULT_CACHE_DIR "/var/cache/opensm"
+const char *oq_cache_dir(void);
+
+/* Writes a whole file's content to out; non-zero (errno set) on failure. */
+typedef int (*oq_file_writer_fn)(FILE *out, const void *ctx);
+
+/*
+ * Replace dir/name with what fn writes: a temp file ".name.XXXXXX" is
+ * created in dir (O_EXCL|O_NOFOLLOW, given mode whatever the umask),
+ * written, fsync'ed and renamed over name.  A symlink at name is replaced,
+ * never followed; the directory itself is opened once and every step is
+ * relative to it.  On failure the temp file is removed and the old file
+ * stays.  Returns 0, or an errno value with a sentence (without the errno
+ * text) in why.
+ */
+int oq_file_replace(const char *dir, const char *name, mode_t mode,
+		    oq_file_writer_fn fn, const void *ctx, char *why,
+		    size_t len);
 
 #endif /* OSMQOS_FILE_H */

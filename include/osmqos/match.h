@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Binding a validated policy to a fabric (port groups resolved to port
- * sets), the compiled matcher that maps a path query to a QoS level, and the
- * table compiler that turns qos-setup into per-port tables.
+ * sets) and the compiled matcher that maps a path query to a QoS level.
+ * The table compiler (tables.h) reads qos-setup through the binding.
  *
- * All three objects are immutable once built, and a decision is one call:
+ * Both objects are immutable once built, and a decision is one call:
  * oq_match(matcher, query, &decision).  The plugin rebuilds them once per
  * sweep; the CLI once per run.
  */
@@ -17,7 +17,6 @@
 #include <osmqos/diag.h>
 #include <osmqos/fabric.h>
 #include <osmqos/policy.h>
-#include <osmqos/tables.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +34,12 @@ struct oq_binding *oq_bind(const struct oq_policy *p, const struct oq_fabric *f,
 			   struct oq_diags *diags);
 void oq_binding_free(struct oq_binding *b);
 bool oq_group_has_port(const struct oq_binding *b, int group,
+		       const struct oq_port *port);
+/* What a binding was built from. */
+const struct oq_policy *oq_binding_policy(const struct oq_binding *b);
+const struct oq_fabric *oq_binding_fabric(const struct oq_binding *b);
+/* Whether port belongs to any of the groups refs names. */
+bool oq_binding_in_any(const struct oq_binding *b, const struct oq_refs *refs,
 		       const struct oq_port *port);
 
 /* One path query, as the SA sees it (components absent unless has_*). */
@@ -73,33 +78,6 @@ void oq_match(const struct oq_matcher *m, const struct oq_query *q,
  * Used by tests and the benchmark to check the compiled matcher. */
 void oq_match_naive(const struct oq_binding *b, const struct oq_query *q,
 		    struct oq_decision *d);
-
-/*
- * Table compiler.  out->ports[i] belongs to fabric->ports[i].  b may be NULL
- * (no policy: templates only).  Ports no scope covers take the template of
- * their kind; tables are clipped to the port's VL and VLArb caps, and a VL
- * the port lacks is a warning naming the port, which then keeps its
- * template (never a silent wrap).
- */
-struct oq_fabric_tables {
-	struct oq_port_tables *ports;
-	size_t n;
-};
-
-int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
-		      const struct oq_templates *t,
-		      struct oq_fabric_tables *out, struct oq_diags *diags);
-void oq_fabric_tables_free(struct oq_fabric_tables *t);
-
-/* Templates: OpenSM's compiled-in defaults, or opensm.conf's qos_* keys. */
-void oq_templates_default(struct oq_templates *t);
-int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
-				  struct oq_diags *diags);
-int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
-				   const char *text, size_t len,
-				   struct oq_diags *diags);
-
-enum oq_port_kind oq_port_kind(const struct oq_port *p);
 
 #ifdef __cplusplus
 }

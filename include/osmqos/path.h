@@ -18,6 +18,7 @@
 
 #include <osmqos/fabric.h>
 #include <osmqos/match.h>
+#include <osmqos/tables.h>
 
 #ifdef __cplusplus
 extern "C" {

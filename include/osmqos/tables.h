@@ -2,8 +2,8 @@
 /*
  * Per-port QoS tables: what a port's SL2VL, VLArb and VLHighLimit are (or
  * should be).  The table compiler produces them from a policy's qos-setup
- * and the per-port-type templates; the plugin programs them; the
- * arbitration model predicts bandwidth from them.
+ * (through a binding, match.h) and the per-port-type templates; the plugin
+ * programs them; the arbitration model predicts bandwidth from them.
  */
 #ifndef OSMQOS_TABLES_H
 #define OSMQOS_TABLES_H
@@ -13,6 +13,8 @@
 
 #include <osmqos/diag.h>
 #include <osmqos/fabric.h>
+
+struct oq_binding;
 
 #ifdef __cplusplus
 extern "C" {
@@ -83,6 +85,33 @@ static inline unsigned int oq_vlarb_effective_cap(unsigned int cap)
 		cap = OQ_VLARB_MAX;
 	return cap == OQ_VLARB_MAX ? 32 : cap;
 }
+
+/*
+ * Table compiler.  out->ports[i] belongs to fabric->ports[i].  b may be NULL
+ * (no policy: templates only).  Ports no scope covers take the template of
+ * their kind; tables are clipped to the port's VL and VLArb caps, and a VL
+ * the port lacks is a warning naming the port, which then keeps its
+ * template (never a silent wrap).
+ */
+struct oq_fabric_tables {
+	struct oq_port_tables *ports;
+	size_t n;
+};
+
+int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
+		      const struct oq_templates *t,
+		      struct oq_fabric_tables *out, struct oq_diags *diags);
+void oq_fabric_tables_free(struct oq_fabric_tables *t);
+
+/* Templates: OpenSM's compiled-in defaults, or opensm.conf's qos_* keys. */
+void oq_templates_default(struct oq_templates *t);
+int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
+				  struct oq_diags *diags);
+int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
+				   const char *text, size_t len,
+				   struct oq_diags *diags);
+
+enum oq_port_kind oq_port_kind(const struct oq_port *p);
 
 #ifdef __cplusplus
 }

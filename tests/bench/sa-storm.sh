@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# SA storm benchmark (issue 8, "Performance"): what one SA query costs
-# opensm, in CPU, with and without the plugin.  On fat-tree-16.net under
+# SA storm benchmark: what one SA query costs opensm, in CPU, with and without the plugin.  On fat-tree-16.net under
 # ibsim, for each rule count R (STORM_RULES, default "20 1000 10000") a
 # policy in OpenSM's grammar with R match rules (gen-rules-policy.sh; the
 # storm's Service-ID matches the last rule, so OpenSM's linear scan walks

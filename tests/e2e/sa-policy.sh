@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Per-pair PathRecord/MultiPathRecord answers under the policy, end to end
-# (issue 8's acceptance): a Service-ID rule, a QoS-class rule, a group
+# Per-pair PathRecord/MultiPathRecord answers under the policy, end to
+# end: a Service-ID rule, a QoS-class rule, a group
 # rule, a P_Key-restricted level and a path-bits level each give the
 # expected records through saquery / osmqos query, and exactly one audit
 # line each with the right rule and level.  Also: ClassPortInfo says

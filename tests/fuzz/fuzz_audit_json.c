@@ -2,15 +2,14 @@
 /*
  * Fuzz the audit line formatter: any record (node descriptions are raw
  * fabric bytes, possibly without a NUL) must give one valid JSON line that
- * fits OQ_AUDIT_LINE_MAX.  The formatter is compiled in directly so the
- * libFuzzer build (which links policy/ only) needs nothing else.
+ * fits OQ_AUDIT_LINE_MAX.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../plugin/audit_json.c"
+#include "audit.h"
 #include "../unit/audit_test_util.h"
 
 struct input {

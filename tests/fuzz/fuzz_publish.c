@@ -4,9 +4,7 @@
  * QoS level names come from the policy, so for any of them the JSON must
  * be valid JSON and the Prometheus text must pass the strict checker.
  * Input: two 64-byte descriptions, a level name, latency bytes, tables
- * bytes (SL2VL rows and a VLHighLimit).  The writers are compiled in
- * directly so the libFuzzer build (which links policy/ only) needs
- * nothing else.
+ * bytes (SL2VL rows and a VLHighLimit).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -14,13 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../plugin/publish_counters.c"
-#include "../../plugin/publish_escape.c"
-#include "../../plugin/publish_json.c"
-#include "../../plugin/publish_model.c"
-#include "../../plugin/publish_prom.c"
-#include "../unit/publish_jsoncheck.c"
-#include "../unit/publish_promcheck.c"
+#include "publish.h"
+#include "publish_jsoncheck.h"
+#include "publish_promcheck.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

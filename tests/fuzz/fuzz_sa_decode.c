@@ -5,15 +5,12 @@
  * records that lie inside it, never read past it.  A decoded record must
  * survive an encode/decode round trip, and the status must have a name.
  * The first bytes also drive the request encoder and the GID parser.
- *
- * sa_client.c is compiled in here so that run-fuzz.sh (which links only
- * policy/) and automake build the same thing.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../contrib/osmqos/sa_client.c"
+#include "sa_client.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

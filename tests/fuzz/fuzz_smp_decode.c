@@ -7,16 +7,13 @@
  * descriptions printable, VLs 4-bit, counts on the model's scale).  The
  * same bytes as text drive the directed-route parser (parse, format,
  * parse again gives the same route).
- *
- * The codec sources are compiled in here so that run-fuzz.sh (which links
- * only policy/) and automake build the same thing.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../contrib/osmqos/smp_codec.c"
-#include "../../contrib/osmqos/smp_attrs.c"
+#include "smp_attrs.h"
+#include "smp_transport.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,20 +3,50 @@
 #   run-fuzz.sh build                 build every target in $FUZZ_TARGETS
 #   run-fuzz.sh run NAME RUNS [SECS]  run tests/fuzz/bin/fuzz_NAME RUNS times
 # Targets are tests/fuzz/fuzz_NAME.c; seeds in tests/fuzz/corpus/NAME/.
+# Each target links the same libraries as in `make check`, built here
+# once with the fuzzing flags as static archives: the policy core, the
+# plugin's OpenSM-free parts, the CLI and its MAD code, and the test
+# checkers.  A target's own definitions win over an archive's (the SMP
+# transport of fuzz_smp_discover.c).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 bin=${FUZZ_BIN:-$PWD/tests/fuzz/bin}
 CLANG=${CLANG:-clang}
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/include -I$PWD"
+inc="-I$top/plugin -I$top/contrib/osmqos -I$top/contrib/osmqos/mad -I$top/tests/unit"
+
+# archive NAME SOURCES...: $bin/libNAME.a from the sources (fuzzer flags,
+# but no libFuzzer main: -fsanitize=fuzzer-no-link).
+archive() {
+	local name=$1 src o objs=()
+	shift
+	mkdir -p "$bin/obj/$name"
+	for src in "$@"; do
+		o=$bin/obj/$name/$(basename "$src" .c).o
+		"$CLANG" ${flags/fuzzer,/fuzzer-no-link,} $inc -c -o "$o" "$src"
+		objs+=("$o")
+	done
+	rm -f "$bin/lib$name.a"
+	ar rcs "$bin/lib$name.a" "${objs[@]}"
+}
 
 case "${1:-}" in
 build)
 	mkdir -p "$bin"
+	echo "  AR       core, plugin, cli, mad, checks"
+	archive core "$top"/policy/*/*.c
+	# The plugin's files that include no OpenSM header (plugin.am's
+	# libosmqos-osmfree.la).
+	archive plugin $(grep -L -e '"plugin.h"' -e '<opensm/' "$top"/plugin/*.c)
+	archive cli $(ls "$top"/contrib/osmqos/*.c | grep -v '/main\.c$')
+	archive mad "$top"/contrib/osmqos/mad/*.c
+	archive checks "$top"/tests/unit/publish_*check.c
 	for t in ${FUZZ_TARGETS:-}; do
 		name=$(basename "$t" .c)
 		echo "  CLANG    $bin/$name"
-		"$CLANG" $flags -o "$bin/$name" "$top/$t" "$top"/policy/*.c -lm
+		"$CLANG" $flags $inc -o "$bin/$name" "$top/$t" -L"$bin" \
+			-lcli -lmad -lplugin -lchecks -lcore -libumad -lpthread -lm
 	done
 	;;
 run)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Fabric changes (issue 5, item 5).  Through the ibsim console, during
+# Fabric changes.  Through the ibsim console, during
 # operation: unlink a leaf-to-spine link, unlink a CA's link, remove a
 # whole leaf switch (every port unlinked: it and its 4 CAs disappear),
 # then link them all back.  After each change and a sweep (SIGHUP):

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# SM failover (issue 5, item 4).  Two opensm instances with the plugin on
+# SM failover.  Two opensm instances with the plugin on
 # one ibsim fat tree, attached at different nodes, with different
 # sm_priority, the same qos-setup policy and each its own audit file.
 # With the master up and the other in STANDBY, record every port's

@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# The plugin's files against a hostile or failing file system (issue 5,
-# item 8), with a real opensm + plugin on ibsim, audit log and publish_dir
+# The plugin's files against a hostile or failing file system, with a real opensm + plugin on ibsim, audit log and publish_dir
 # on a small tmpfs mounted for the test:
 #
 #  1. symlinks planted before start: the audit path (a link to an existing

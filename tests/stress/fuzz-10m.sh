@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# make stress: the long libFuzzer runs of issue 5.  Builds the libFuzzer
+# make stress: the long libFuzzer runs.  Builds the libFuzzer
 # binaries (clang, ASan + UBSan, leak detection) with run-fuzz.sh and runs
 # the policy parser, partitions.conf loader, topology loader and SA request
 # decoder for FUZZ_RUNS executions each, split over FUZZ_JOBS processes

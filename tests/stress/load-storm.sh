@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Load (issue 5, item 6): a PathRecord/MultiPathRecord storm against opensm
+# Load: a PathRecord/MultiPathRecord storm against opensm
 # with the plugin, on fat-tree-16 under ibsim, twice: with this build's
 # plugin, then with an ASan+UBSan build of it (opensm itself is not
 # instrumented: the ASan runtime is preloaded into it).

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Policy reload torture test (issue 5 item 3).  One ibsim fat tree, opensm
+# Policy reload torture test.  One ibsim fat tree, opensm
 # with the plugin and qos TRUE; REL_EDITS random edits of the policy file,
 # each followed by a SIGHUP sweep: valid edits (VLArb weights, SL2VL rows,
 # SLs of levels, group members, extra rules) and invalid ones (syntax and

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <osmqos/match.h>
+#include <osmqos/tables.h>
 
 /* ---- PRNG (xorshift64*) -------------------------------------------- */
 

@@ -132,7 +132,8 @@ static void test_format_escaping(void **state)
 	buf[n - 1] = 0;
 	assert_true(json_line_ok(buf));
 	assert_non_null(strstr(buf, "\"node\":\"a\\\"b\\\\c\\nd\\te\\u0001f"
-				    "\\u007fg\xc3\xa9h\\ufffdi\\ufffd\"}"));
+				    "\\u007fg\xc3\xa9h\xef\xbf\xbd"
+				    "i\xef\xbf\xbd\"}"));
 	assert_non_null(strstr(buf, "\"use\":\"x\\r\\\"y\\\"\""));
 }
 

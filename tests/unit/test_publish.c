@@ -201,7 +201,7 @@ static char *esc(void (*fn)(FILE *, const char *, size_t), const char *s,
 
 static void test_json_escaping(void **state)
 {
-	char *e = esc(oq_publish_json_text, EVIL_DESC, 65);
+	char *e = esc(oq_json_fescape, EVIL_DESC, 65);
 	char raw[8] = {'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}; /* no NUL */
 
 	(void)state;
@@ -209,17 +209,17 @@ static void test_json_escaping(void **state)
 			       "\xef\xbf\xbd end");
 	free(e);
 	/* Overlong, surrogate, cut sequence, DEL, tab. */
-	e = esc(oq_publish_json_text, "\xc0\xaf|\xed\xa0\x80|\xe2\x82|\x7f|\t",
+	e = esc(oq_json_fescape, "\xc0\xaf|\xed\xa0\x80|\xe2\x82|\x7f|\t",
 		64);
 	assert_string_equal(e, "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef"
 			       "\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf"
 			       "\xbd|\\u007f|\\t");
 	free(e);
 	/* max bounds the read: a description without a NUL. */
-	e = esc(oq_publish_json_text, raw, 5);
+	e = esc(oq_json_fescape, raw, 5);
 	assert_string_equal(e, "abcde");
 	free(e);
-	e = esc(oq_publish_json_text, NULL, 5);
+	e = esc(oq_json_fescape, NULL, 5);
 	assert_string_equal(e, "");
 	free(e);
 }

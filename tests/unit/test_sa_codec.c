@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "../../contrib/osmqos/sa_client.h"
+#include "sa_client.h"
 
 static uint64_t be64_at(const uint8_t *b)
 {

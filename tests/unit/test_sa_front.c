@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <osmqos/file.h>
+
 #include "plugin.h"
 #include "sa_front.h"
 
@@ -236,6 +238,13 @@ static void test_unregistered_left_alone(void **state)
 	assert_ptr_equal(sa->mpr_disp_h, CL_DISP_INVALID_HANDLE);
 }
 
+/* The core (no OpenSM header) hard-codes OpenSM's cache directory. */
+static void test_core_cache_dir_is_opensms(void **state)
+{
+	(void)state;
+	assert_string_equal(OQ_DEFAULT_CACHE_DIR, OSM_DEFAULT_CACHE_DIR);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -250,6 +259,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_foreign_registration_left_alone, setup, teardown),
+		cmocka_unit_test(test_core_cache_dir_is_opensms),
 		cmocka_unit_test_setup_teardown(test_unregistered_left_alone,
 						setup, teardown),
 	};

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Isolation property test of the SA engine (issue 5, item 7): over random
+ * Isolation property test of the SA engine: over random
  * fabrics (trees of switches and CAs, LFTs routed by BFS, LMC 0-2, random
  * partition tables), random policies (text parsed by the real parser,
  * bound and compiled) and random PathRecord/MultiPathRecord requests,

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Private to the fabric model: the lookup indexes behind
+ * oq_fabric_port_by_guid() and friends (fabric_index.c).
+ */
+#ifndef OSMQOS_FABRIC_INT_H
+#define OSMQOS_FABRIC_INT_H
+
+#include <osmqos/diag.h>
+#include <osmqos/fabric.h>
+
+/* Build f->idx from f->nodes and f->ports (dense indices already set).
+ * Duplicate port GUIDs, node GUIDs and LIDs are reported into diags
+ * (may be NULL); the first one in node order wins.  0, or -1 on ENOMEM. */
+int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags);
+void oq_fabric_index_free(struct oq_fabric_index *idx);
+
+#endif /* OSMQOS_FABRIC_INT_H */

@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Topology files: ibnetdiscover output and ibsim net files, which are the
+ * same grammar (ibsim reads ibnetdiscover output).  This file reads lines
+ * and node records the way ibsim's sim_net.c does, so that a file means
+ * here what it means to the simulator; topology_ibsim.c turns the records
+ * into a fabric.  Every malformed line becomes a FILE:LINE:COL diagnostic.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/fabric.h>
+
+#include "topology_int.h"
+#include <osmqos/file.h>
+
+#define MAX_ID 64   /* ibsim NODEIDLEN - 1 */
+#define MAX_DESC 63 /* ibsim keeps nodedesc[64], NUL-terminated */
+
+struct reader {
+	const char *text;
+	size_t len, pos;
+	unsigned int lineno;
+	char *buf;
+	size_t cap;
+};
+
+struct oq_loc topo_loc(const struct topo *t, unsigned int line,
+		       unsigned int col)
+{
+	struct oq_loc l = { t->file, line, col };
+
+	return l;
+}
+
+static unsigned int col_of(const char *line, const char *p)
+{
+	return (unsigned int)(p - line) + 1;
+}
+
+/* Next line, NUL-terminated without its newline (and a DOS '\r').
+ * NULs inside a line end it early, as they do for ibsim's string code. */
+static const char *next_line(struct reader *r)
+{
+	size_t start = r->pos, n;
+	const char *nl;
+
+	if (r->pos >= r->len)
+		return NULL;
+	nl = memchr(r->text + start, '\n', r->len - start);
+	n = nl ? (size_t)(nl - (r->text + start)) : r->len - start;
+	r->pos = start + n + (nl ? 1 : 0);
+	r->lineno++;
+	if (n + 1 > r->cap) {
+		size_t cap = n + 1 < 256 ? 256 : n + 1;
+		char *b = realloc(r->buf, cap);
+
+		if (!b)
+			return NULL;
+		r->buf = b;
+		r->cap = cap;
+	}
+	memcpy(r->buf, r->text + start, n);
+	if (n && r->buf[n - 1] == '\r')
+		n--;
+	r->buf[n] = '\0';
+	return r->buf;
+}
+
+static uint32_t pool_add(struct topo *t, const char *s, size_t len)
+{
+	uint32_t off;
+
+	if (t->pool_len + len + 1 > t->pool_cap) {
+		size_t cap = t->pool_cap ? t->pool_cap : 4096;
+		char *p;
+
+		while (cap < t->pool_len + len + 1)
+			cap *= 2;
+		p = realloc(t->pool, cap);
+		if (!p)
+			return UINT32_MAX;
+		t->pool = p;
+		t->pool_cap = cap;
+	}
+	off = (uint32_t)t->pool_len;
+	memcpy(t->pool + off, s, len);
+	t->pool[off + len] = '\0';
+	t->pool_len += len + 1;
+	return off;
+}
+
+static uint64_t hash_id(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s) {
+		h ^= (unsigned char)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h ^ (h >> 29);
+}
+
+struct topo_node *topo_find(const struct topo *t, const char *id)
+{
+	size_t i;
+
+	if (!t->ids)
+		return NULL;
+	for (i = hash_id(id) & t->ids_mask; t->ids[i];
+	     i = (i + 1) & t->ids_mask) {
+		struct topo_node *n = &t->nodes[t->ids[i] - 1];
+
+		if (!strcmp(topo_str(t, n->id_off), id))
+			return n;
+	}
+	return NULL;
+}
+
+static int ids_insert(struct topo *t, size_t node)
+{
+	size_t i;
+
+	if (2 * (t->ids_used + 1) > t->ids_mask) {
+		size_t cap = t->ids_mask ? (t->ids_mask + 1) * 2 : 64, k;
+		uint32_t *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return -1;
+		for (k = 0; t->ids && k <= t->ids_mask; k++) {
+			uint32_t x = t->ids[k];
+
+			if (!x)
+				continue;
+			i = hash_id(topo_str(t, t->nodes[x - 1].id_off)) &
+			    (cap - 1);
+			while (v[i])
+				i = (i + 1) & (cap - 1);
+			v[i] = x;
+		}
+		free(t->ids);
+		t->ids = v;
+		t->ids_mask = cap - 1;
+	}
+	i = hash_id(topo_str(t, t->nodes[node].id_off)) & t->ids_mask;
+	while (t->ids[i])
+		i = (i + 1) & t->ids_mask;
+	t->ids[i] = (uint32_t)node + 1;
+	t->ids_used++;
+	return 0;
+}
+
+static void nomem(struct topo *t, unsigned int line)
+{
+	oq_error(t->d, topo_loc(t, line, 0), "out of memory");
+}
+
+/* The quoted string starting at the first '"' at or after s. */
+static const char *quoted(const char *s, const char **end)
+{
+	const char *a = strchr(s, '"'), *b;
+
+	if (!a)
+		return NULL;
+	b = strchr(a + 1, '"');
+	if (!b)
+		return NULL;
+	*end = b;
+	return a + 1;
+}
+
+/*
+ * NodeDescription as ibsim's parse_node_desc() finds it: after '#', a
+ * quoted string, or the words up to " enhanced port ", " base port ",
+ * " lid " or " lmc ".  Returns where the rest of the line starts.
+ */
+static const char *parse_desc(const char *s, char *desc, size_t cap,
+			      size_t *full_len)
+{
+	const char *h = strchr(s, '#'), *e = NULL, *rest;
+	static const char *const stops[] = { " enhanced port ", " base port ",
+					     " lid ", " lmc " };
+	size_t n, k;
+
+	*full_len = 0;
+	desc[0] = '\0';
+	if (!h)
+		return s;
+	h++;
+	while (isspace((unsigned char)*h))
+		h++;
+	if (*h == '"') {
+		h++;
+		e = strchr(h, '"');
+		rest = e ? e + 1 : h + strlen(h);
+		n = e ? (size_t)(e - h) : strlen(h);
+	} else {
+		for (k = 0; k < sizeof(stops) / sizeof(stops[0]) && !e; k++)
+			e = strstr(h, stops[k]);
+		n = e ? (size_t)(e - h) : strlen(h);
+		rest = e ? e + 1 : h + n;
+	}
+	*full_len = n;
+	if (n > cap - 1)
+		n = cap - 1;
+	memcpy(desc, h, n);
+	desc[n] = '\0';
+	return rest;
+}
+
+static unsigned long num_after(const char *s, const char *key, bool *found)
+{
+	const char *p = strstr(s, key);
+
+	*found = p != NULL;
+	return p ? strtoul(p + strlen(key), NULL, 0) : 0;
+}
+
+/* "Switch N "id" # "desc" ...", "Hca N ...", "Ca N ...", "Rt N ...". */
+static struct topo_node *parse_header(struct topo *t, const char *line,
+				      unsigned int lineno, size_t kwlen,
+				      enum oq_node_type type)
+{
+	const char *p = line + kwlen, *id, *id_end, *rest;
+	struct topo_node *n;
+	unsigned long nports;
+	size_t idlen, desclen;
+	char *end;
+	unsigned int i, maxp = type == OQ_NODE_SWITCH ? OQ_MAX_SW_PORTS : 255;
+	char desc[MAX_DESC + 1];
+	bool found;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!isdigit((unsigned char)*p)) {
+		oq_error(t->d, topo_loc(t, lineno, col_of(line, p)),
+			 "expected the number of ports after '%.*s'",
+			 (int)kwlen, line);
+		return NULL;
+	}
+	errno = 0;
+	nports = strtoul(p, &end, 0);
+	if (errno || !nports || nports > maxp) {
+		oq_error(t->d, topo_loc(t, lineno, col_of(line, p)),
+			 "a %s has 1 to %u ports, not '%.*s'",
+			 oq_node_type_name(type), maxp, (int)(end - p), p);
+		return NULL;
+	}
+	id = quoted(end, &id_end);
+	if (!id) {
+		end += strspn(end, " \t");
+		oq_error(t->d, topo_loc(t, lineno, col_of(line, end)),
+			 "expected a quoted node id, e.g. \"sw1\"");
+		return NULL;
+	}
+	idlen = (size_t)(id_end - id);
+	if (!idlen || idlen > MAX_ID || memchr(id, '#', idlen) ||
+	    memchr(id, '@', idlen)) {
+		struct oq_diag *dg = oq_error(
+			t->d, topo_loc(t, lineno, col_of(line, id)),
+			"bad node id \"%.*s\"", (int)(idlen > 80 ? 80 : idlen),
+			id);
+		oq_diag_hint(dg, "ids are 1 to %d characters without '#' "
+				 "or '@' (ibsim reserves them)", MAX_ID);
+		return NULL;
+	}
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct topo_node *v = realloc(t->nodes, cap * sizeof(*v));
+
+		if (!v) {
+			nomem(t, lineno);
+			return NULL;
+		}
+		t->nodes = v;
+		t->cap = cap;
+	}
+	n = &t->nodes[t->n];
+	memset(n, 0, sizeof(*n));
+	n->id_off = pool_add(t, id, idlen);
+	if (n->id_off == UINT32_MAX) {
+		nomem(t, lineno);
+		return NULL;
+	}
+	if (topo_find(t, topo_str(t, n->id_off))) {
+		oq_error(t->d, topo_loc(t, lineno, col_of(line, id)),
+			 "node id \"%s\" is already used",
+			 topo_str(t, n->id_off));
+		return NULL;
+	}
+	n->ports = calloc(nports + 1, sizeof(*n->ports));
+	if (!n->ports) {
+		nomem(t, lineno);
+		return NULL;
+	}
+	n->type = type;
+	n->n_ports = (uint8_t)nports;
+	n->line = lineno;
+	rest = parse_desc(id_end + 1, desc, sizeof(desc), &desclen);
+	if (desclen > MAX_DESC)
+		oq_warning(t->d, topo_loc(t, lineno, 0),
+			   "NodeDescription longer than %d characters is "
+			   "cut (as ibsim does)",
+			   MAX_DESC);
+	memcpy(n->desc, desc[0] ? desc : topo_str(t, n->id_off),
+	       sizeof(n->desc) - 1);
+	n->desc[sizeof(n->desc) - 1] = '\0';
+	if (type == OQ_NODE_SWITCH) {
+		unsigned long v;
+
+		n->enh0 = strstr(rest, "enhanced port 0") != NULL;
+		v = num_after(rest, "lid ", &found);
+		n->lid0 = (uint16_t)(v > 0xffff ? 0 : v);
+		v = num_after(rest, "lmc ", &found);
+		n->lmc0 = (uint8_t)(v > 7 ? 0 : v);
+	}
+	/* ibsim: a switch takes one GUID, an end node one per port + 1. */
+	n->guid = t->guids[type];
+	t->guids[type] += type == OQ_NODE_SWITCH ? 1 : nports + 1;
+	for (i = 0; i <= nports; i++)
+		topo_port_defaults(t, &n->ports[i]);
+	if (ids_insert(t, t->n)) {
+		free(n->ports);
+		nomem(t, lineno);
+		return NULL;
+	}
+	t->n++;
+	return n;
+}
+
+/* "[p](guid) "remote"[rp] ..." (and the switch form without "(guid)"). */
+static int parse_port_line(struct topo *t, struct topo_node *n,
+			   const char *line, unsigned int lineno)
+{
+	const char *p = line + 1, *id, *id_end, *after;
+	unsigned long num, rnum = 1;
+	struct topo_port *tp;
+	char *end;
+
+	if (line[0] == '@') {
+		oq_error(t->d, topo_loc(t, lineno, 1),
+			 "ibsim port aliases ('@') are not supported");
+		return -1;
+	}
+	if (!isdigit((unsigned char)*p)) {
+		oq_error(t->d, topo_loc(t, lineno, 2),
+			 "expected a port number after '['");
+		return -1;
+	}
+	errno = 0;
+	num = strtoul(p, &end, 10);
+	if (errno || num < 1 || num > n->n_ports) {
+		oq_error(t->d, topo_loc(t, lineno, 2),
+			 "port %.*s is out of range: \"%s\" has ports 1 to %u",
+			 (int)(end - p > 12 ? 12 : end - p), p,
+			 topo_str(t, n->id_off), n->n_ports);
+		return -1;
+	}
+	tp = &n->ports[num];
+	if (tp->listed) {
+		oq_error(t->d, topo_loc(t, lineno, 2),
+			 "port %lu of \"%s\" is already listed on line %u",
+			 num, topo_str(t, n->id_off), tp->line);
+		return -1;
+	}
+	/* ibnetdiscover's CA form names the local port GUID: [1](guid). */
+	if (*end == ']' && end[1] == '(') {
+		char *gend;
+		uint64_t g = strtoull(end + 2, &gend, 16);
+
+		if (*gend == ')' && gend > end + 2)
+			tp->guid = g;
+	}
+	id = quoted(end, &id_end);
+	if (!id) {
+		const char *w = end + (*end == ']');
+
+		w += strspn(w, " \t");
+		oq_error(t->d, topo_loc(t, lineno, col_of(line, w)),
+			 "expected the quoted id of the remote node");
+		return -1;
+	}
+	after = id_end + 1;
+	if (*after == '[') {
+		long v = strtol(after + 1, NULL, 10);
+
+		if (v <= 0 || v > 255) {
+			oq_error(t->d, topo_loc(t, lineno, col_of(line, after)),
+				 "bad remote port number");
+			return -1;
+		}
+		rnum = (unsigned long)v;
+	}
+	if (id_end - id > MAX_ID) {
+		oq_error(t->d, topo_loc(t, lineno, col_of(line, id)),
+			 "remote node id longer than %d characters", MAX_ID);
+		return -1;
+	}
+	tp->remote_off = pool_add(t, id, (size_t)(id_end - id));
+	if (tp->remote_off == UINT32_MAX) {
+		nomem(t, lineno);
+		return -1;
+	}
+	tp->listed = true;
+	tp->remote_port = (uint16_t)rnum;
+	tp->line = lineno;
+	tp->col = 1;
+	if (topo_port_options(t, tp, line, after, lineno))
+		return -1;
+	topo_port_connection(t, tp, n->type, line, after, lineno);
+	return 0;
+}
+
+enum kw {
+	KW_NONE,
+	KW_SWITCH,
+	KW_HCA,
+	KW_CA,
+	KW_RT,
+	KW_SWGUID,
+	KW_CAGUID,
+	KW_RTGUID,
+	KW_WIDTH,
+	KW_SPEED,
+	KW_EXTSPEED,
+	KW_MODULE,
+	KW_INCLUDE,
+	KW_DO,
+	KW_IGNORED, /* vendid, devid, sysimgguid, pdebug */
+};
+
+/* The same prefix tests, in the same order, as ibsim's parse_netconf(). */
+static enum kw keyword(const char *l)
+{
+	static const struct {
+		const char *s;
+		enum kw kw;
+	} tbl[] = {
+		{ "Switch", KW_SWITCH },     { "Hca", KW_HCA },
+		{ "Ca", KW_CA },	     { "Rt", KW_RT },
+		{ "switchguid", KW_SWGUID }, { "hcaguids", KW_CAGUID },
+		{ "caguid", KW_CAGUID },     { "rtguid", KW_RTGUID },
+		{ "vendid", KW_IGNORED },    { "devid", KW_IGNORED },
+		{ "sysimgguid", KW_IGNORED }, { "width", KW_WIDTH },
+		{ "speed", KW_SPEED },	     { "extspeed", KW_EXTSPEED },
+		{ "module", KW_MODULE },     { "include", KW_INCLUDE },
+		{ "pdebug", KW_IGNORED },    { "do", KW_DO },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(tbl) / sizeof(tbl[0]); i++)
+		if (!strncmp(l, tbl[i].s, strlen(tbl[i].s)))
+			return tbl[i].kw;
+	return KW_NONE;
+}
+
+static int parse_guidbase(struct topo *t, const char *line,
+			  unsigned int lineno, int type)
+{
+	const char *s = strchr(line, '=');
+	uint64_t v;
+
+	if (!s)
+		s = strchr(line, '+');
+	if (!s) {
+		oq_error(t->d, topo_loc(t, lineno, 1),
+			 "expected '=' or '+' in a GUID base line");
+		return -1;
+	}
+	v = strtoull(s + 1, NULL, 0);
+	if (*s == '=') {
+		t->absguids[type] = v;
+		v = 0;
+	}
+	t->guids[type] = t->absguids[type] + v;
+	return 0;
+}
+
+static int parse_setting(struct topo *t, const char *line, unsigned int lineno,
+			 enum kw kw)
+{
+	const char *s = strchr(line, '=');
+	long v, lo = kw == KW_EXTSPEED ? 0 : 1;
+	long hi = kw == KW_WIDTH ? 31 : kw == KW_SPEED ? 7 : 15;
+
+	if (!s) {
+		oq_error(t->d, topo_loc(t, lineno, 1),
+			 "expected '=' and a value");
+		return -1;
+	}
+	v = strtol(s + 1, NULL, 0);
+	if (v < lo || v > hi) {
+		oq_error(t->d, topo_loc(t, lineno, col_of(line, s + 1)),
+			 "value %ld is out of range %ld..%ld", v, lo, hi);
+		return -1;
+	}
+	if (kw == KW_WIDTH)
+		t->netwidth = (uint8_t)v;
+	else if (kw == KW_SPEED)
+		t->netspeed = (uint8_t)v;
+	else
+		t->netspeedext = (uint8_t)v;
+	return 0;
+}
+
+static void parse_comment(struct topo *t, const char *line)
+{
+	const char *p = strstr(line, "Initiated from node ");
+	const char *q;
+
+	if (!p)
+		return;
+	t->ibnd = true;
+	q = strstr(p, " port ");
+	if (q)
+		t->from_port = strtoull(q + 6, NULL, 16);
+}
+
+/* One top-level line.  Returns the node whose record starts here. */
+static struct topo_node *top_line(struct topo *t, const char *line,
+				  unsigned int lineno, enum kw kw)
+{
+	switch (kw) {
+	case KW_SWITCH:
+		return parse_header(t, line, lineno, 6, OQ_NODE_SWITCH);
+	case KW_HCA:
+		return parse_header(t, line, lineno, 3, OQ_NODE_CA);
+	case KW_CA:
+		return parse_header(t, line, lineno, 2, OQ_NODE_CA);
+	case KW_RT:
+		return parse_header(t, line, lineno, 2, OQ_NODE_ROUTER);
+	case KW_SWGUID:
+		parse_guidbase(t, line, lineno, OQ_NODE_SWITCH);
+		t->ibnd = true;
+		break;
+	case KW_CAGUID:
+		parse_guidbase(t, line, lineno, OQ_NODE_CA);
+		t->ibnd = true;
+		break;
+	case KW_RTGUID:
+		parse_guidbase(t, line, lineno, OQ_NODE_ROUTER);
+		t->ibnd = true;
+		break;
+	case KW_WIDTH:
+	case KW_SPEED:
+	case KW_EXTSPEED:
+		parse_setting(t, line, lineno, kw);
+		break;
+	case KW_MODULE:
+		oq_warning(t->d, topo_loc(t, lineno, 1),
+			   "'module' name prefixes are ignored");
+		break;
+	case KW_INCLUDE:
+		oq_diag_hint(oq_warning(t->d, topo_loc(t, lineno, 1),
+					"'include' is not followed; the nodes "
+					"of the included file are missing"),
+			     "concatenate the files into one");
+		break;
+	case KW_DO:
+	case KW_IGNORED:
+	case KW_NONE:
+		if (line[0] == '#')
+			parse_comment(t, line);
+		break;
+	}
+	return NULL;
+}
+
+static void topo_free(struct topo *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->nodes[i].ports);
+	free(t->nodes);
+	free(t->pool);
+	free(t->ids);
+}
+
+/* A node's port lines, at most one per port as in ibsim's parse_ports().
+ * Returns the line that ended the record early (already read, as ibsim
+ * reads it), or NULL at the end of the input or of the record. */
+static const char *parse_record(struct topo *t, struct reader *r,
+				struct topo_node *n)
+{
+	unsigned int left = n->n_ports;
+	const char *line;
+
+	while (left && (line = next_line(r))) {
+		if (line[0] == '#')
+			continue;
+		if (line[0] != '[' && line[0] != '@')
+			return line;
+		parse_port_line(t, n, line, r->lineno);
+		left--;
+	}
+	return NULL;
+}
+
+struct oq_fabric *oq_topology_parse(const char *file, const char *text,
+				    size_t len, struct oq_diags *diags)
+{
+	struct reader r = { text, len, 0, 0, NULL, 0 };
+	struct topo t;
+	struct oq_diags local;
+	struct oq_fabric *f = NULL;
+	const char *line;
+	size_t errors;
+
+	if (!diags) {
+		oq_diags_init(&local);
+		diags = &local;
+	}
+	errors = diags->n_errors;
+	memset(&t, 0, sizeof(t));
+	t.file = file;
+	t.d = diags;
+	t.guids[OQ_NODE_CA] = t.absguids[OQ_NODE_CA] = 0x100000;
+	t.guids[OQ_NODE_SWITCH] = t.absguids[OQ_NODE_SWITCH] = 0x200000;
+	/* ibsim's counter array has no initializer for routers: 0. */
+	t.netwidth = TW_4X;
+	t.netspeed = TS_SDR;
+	t.netspeedext = 0;
+	line = next_line(&r);
+	while (line) {
+		struct topo_node *n =
+			top_line(&t, line, r.lineno, keyword(line));
+		enum kw k2;
+
+		if (!n) {
+			if (line[0] == '[' || line[0] == '@')
+				oq_warning(diags, topo_loc(&t, r.lineno, 1),
+					   "port line outside a node's record "
+					   "(more lines than the node has "
+					   "ports?); ibsim ignores it");
+			line = next_line(&r);
+			continue;
+		}
+		line = parse_record(&t, &r, n);
+		if (!line) {
+			line = next_line(&r);
+			continue;
+		}
+		/* ibsim consumes the line that ends a record.  Mostly it is
+		 * empty; when it says something, read it anyway but warn
+		 * that the simulator would not. */
+		k2 = keyword(line);
+		if (k2 == KW_NONE || k2 == KW_IGNORED || k2 == KW_DO) {
+			line = next_line(&r);
+			continue;
+		}
+		oq_diag_hint(oq_warning(diags, topo_loc(&t, r.lineno, 1),
+					"ibsim skips this line: it directly "
+					"follows a node's port lines"),
+			     "put an empty line before it");
+	}
+	free(r.buf);
+	if (diags->n_errors == errors)
+		f = topo_build(&t);
+	topo_free(&t);
+	if (diags == &local)
+		oq_diags_free(&local);
+	return f;
+}
+
+struct oq_fabric *oq_topology_load(const char *path, struct oq_diags *diags)
+{
+	struct oq_fabric *f;
+	size_t len = 0;
+	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
+
+	if (!buf) {
+		if (diags)
+			oq_diag_hint(oq_error(diags,
+					      (struct oq_loc){ path, 0, 0 },
+					      "cannot open topology file: %s",
+					      strerror(errno)),
+				     "give an ibnetdiscover output or an ibsim "
+				     "net file");
+		return NULL;
+	}
+	f = oq_topology_parse(path, buf, len, diags);
+	free(buf);
+	return f;
+}

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Group resolution: every port group of a policy becomes a bitset over the
+ * fabric's ports (bit = port->index), so membership is one bit test.
+ *
+ * OpenSM 3.3.23 keeps a group as a map keyed by *port GUID* plus a mask of
+ * node types (osm_qos_parser_y.y, __qos_policy_is_port_in_group).  A
+ * switch's external ports carry the GUID of its port 0, so whatever puts
+ * one port of a switch into a group puts the whole switch in it.  We
+ * reproduce that by resolving every key on end ports (CA/router ports and
+ * switch port 0) and then copying port 0's bit to the switch's external
+ * ports.  docs/semantics.md has the details.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match_int.h"
+
+/* Node lookup by NodeDescription, first node by GUID among equal names
+ * (OpenSM's node-by-name hash is filled in node GUID order and keeps the
+ * first). */
+struct desc_index {
+	const struct oq_node **v;
+	size_t n;
+};
+
+static int node_desc_cmp(const void *a, const void *b)
+{
+	const struct oq_node *x = *(const struct oq_node *const *)a;
+	const struct oq_node *y = *(const struct oq_node *const *)b;
+	int c = strcmp(x->desc, y->desc);
+
+	if (c)
+		return c;
+	return x->guid < y->guid ? -1 : x->guid > y->guid;
+}
+
+static int desc_index_build(struct desc_index *di, const struct oq_fabric *f)
+{
+	size_t i;
+
+	di->n = f->n_nodes;
+	di->v = calloc(di->n ? di->n : 1, sizeof(*di->v));
+	if (!di->v)
+		return -1;
+	for (i = 0; i < di->n; i++)
+		di->v[i] = f->nodes[i];
+	qsort(di->v, di->n, sizeof(*di->v), node_desc_cmp);
+	return 0;
+}
+
+static const struct oq_node *desc_index_find(const struct desc_index *di,
+					     const char *desc, size_t len)
+{
+	size_t lo = 0, hi = di->n;
+
+	/* Lower bound of desc: the first (lowest GUID) node of that name. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *d = di->v[mid]->desc;
+		int c = strncmp(d, desc, len);
+
+		if (c == 0 && d[len] != '\0')
+			c = 1; /* d is longer: sorts after desc */
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < di->n && !strncmp(di->v[lo]->desc, desc, len) &&
+	    di->v[lo]->desc[len] == '\0')
+		return di->v[lo];
+	return NULL;
+}
+
+static bool node_type_selected(unsigned int node_types, enum oq_node_type t)
+{
+	switch (t) {
+	case OQ_NODE_CA:
+		return node_types & OQ_NT_CA;
+	case OQ_NODE_SWITCH:
+		return node_types & OQ_NT_SWITCH;
+	case OQ_NODE_ROUTER:
+		return node_types & OQ_NT_ROUTER;
+	}
+	return false;
+}
+
+/* The end port that stands for p in GUID-keyed membership. */
+static const struct oq_port *end_port_of(const struct oq_port *p)
+{
+	if (oq_port_is_endport(p))
+		return p;
+	return &p->node->ports[0];
+}
+
+static void add_end_port(const struct oq_fabric *f, uint64_t *set,
+			 const struct oq_port *p)
+{
+	p = end_port_of(p);
+	if (p->index < f->n_ports && f->ports[p->index] == p)
+		oq_bit_set(set, p->index);
+}
+
+/* port-name: "NodeDescription/P<n>", parsed as OpenSM does: the last '/'
+ * separates the node, then 'P' or 'p' and a number read by strtoul(, 0)
+ * (so 0x and leading-zero octal forms work and trailing junk is ignored). */
+static size_t resolve_port_names(const struct oq_binding *b,
+				 const struct oq_port_group *g, uint64_t *set,
+				 const struct desc_index *di,
+				 struct oq_diags *diags)
+{
+	size_t i, found = 0;
+
+	for (i = 0; i < g->n_port_names; i++) {
+		const struct oq_port_name *pn = &g->port_names[i];
+		const char *name = pn->name ? pn->name : "";
+		const char *slash = strrchr(name, '/');
+		const struct oq_node *node;
+		unsigned long num;
+
+		if (!slash || strlen(slash) < 3 ||
+		    (slash[1] != 'p' && slash[1] != 'P') ||
+		    !(num = strtoul(slash + 2, NULL, 0))) {
+			oq_warning(
+				diags, pn->loc,
+				"port-name '%s' is not NodeDescription/P<n>; "
+				"it names no port",
+				name);
+			continue;
+		}
+		node = desc_index_find(di, name, (size_t)(slash - name));
+		if (!node) {
+			struct oq_diag *d = oq_warning(
+				diags, pn->loc,
+				"port-name '%s': no node with description "
+				"'%.*s' in the fabric",
+				name, (int)(slash - name), name);
+			oq_diag_hint(d, "node descriptions are compared "
+					"exactly, spaces included");
+			continue;
+		}
+		if (num > node->n_ports || !node->ports[num].present) {
+			/* OpenSM rejects the whole policy file here
+			 * ("port number out of range in port name"). */
+			struct oq_diag *d = oq_error(
+				diags, pn->loc,
+				"port-name '%s': node '%s' has no port %lu",
+				name, node->desc, num);
+			oq_diag_hint(d,
+				     "the node has %u port(s); OpenSM "
+				     "refuses a policy naming a missing port",
+				     node->n_ports);
+			continue;
+		}
+		add_end_port(b->f, set, &node->ports[num]);
+		found++;
+	}
+	return found;
+}
+
+/* Ports that are members (full or limited) of a partition: end ports whose
+ * PartitionTable holds the key, as OpenSM's part/full GUID tables do. */
+static size_t add_pkey_members(const struct oq_fabric *f, uint64_t *set,
+			       const struct oq_ranges *pkeys)
+{
+	size_t i, j, found = 0;
+
+	for (i = 0; i < f->n_ports; i++) {
+		const struct oq_port *p = f->ports[i];
+
+		if (!oq_port_is_endport(p))
+			continue;
+		for (j = 0; j < p->n_pkeys; j++) {
+			if (!(p->pkeys[j] & OQ_PKEY_MASK))
+				continue; /* empty entry */
+			if (oq_ranges_contains(pkeys,
+					       p->pkeys[j] & OQ_PKEY_MASK)) {
+				oq_bit_set(set, i);
+				found++;
+				break;
+			}
+		}
+	}
+	return found;
+}
+
+static void resolve_partitions(const struct oq_binding *b,
+			       const struct oq_port_group *g, uint64_t *set,
+			       struct oq_diags *diags)
+{
+	size_t i;
+
+	for (i = 0; i < g->partitions.n; i++) {
+		const struct oq_ref *r = &g->partitions.v[i];
+		const struct oq_partition *part;
+		struct oq_ranges one;
+		struct oq_range rng;
+
+		if (!b->parts) {
+			struct oq_diag *d = oq_warning(
+				diags, r->loc,
+				"partition '%s' resolves to no port: no "
+				"partitions file was given",
+				r->name);
+			oq_diag_hint(d, "pass --partitions FILE "
+					"(OpenSM's partitions.conf)");
+			continue;
+		}
+		part = oq_partition_by_name(b->parts, r->name);
+		if (!part) {
+			oq_warning(diags, r->loc,
+				   "partition '%s' is not defined in %s",
+				   r->name,
+				   b->parts->file ? b->parts->file
+						  : "the partitions file");
+			continue;
+		}
+		rng.lo = rng.hi = part->pkey & OQ_PKEY_MASK;
+		one.v = &rng;
+		one.n = 1;
+		if (!add_pkey_members(b->f, set, &one))
+			oq_warning(diags, r->loc,
+				   "partition '%s' (pkey 0x%04x) has no member "
+				   "port",
+				   r->name, (unsigned int)rng.lo);
+	}
+}
+
+static void resolve_group(const struct oq_binding *b,
+			  const struct oq_port_group *g, uint64_t *set,
+			  const struct desc_index *di, struct oq_diags *diags)
+{
+	const struct oq_fabric *f = b->f;
+	size_t i, n_guid = 0, n_type = 0;
+
+	for (i = 0; i < f->n_ports; i++) {
+		const struct oq_port *p = f->ports[i];
+
+		if (!oq_port_is_endport(p))
+			continue;
+		if (node_type_selected(g->node_types, p->node->type)) {
+			oq_bit_set(set, i);
+			n_type++;
+		}
+		if (g->guids.n && oq_ranges_contains(&g->guids, p->guid)) {
+			oq_bit_set(set, i);
+			n_guid++;
+		}
+	}
+	if (g->guids.n && !n_guid)
+		oq_warning(diags, g->guids_loc,
+			   "port-guid of group '%s' matches no port of the "
+			   "fabric",
+			   g->name ? g->name : "");
+	if (g->node_types & OQ_NT_SELF) {
+		const struct oq_port *sm = NULL;
+
+		if (f->sm_port_guid)
+			sm = oq_fabric_port_by_guid(f, f->sm_port_guid);
+		if (sm) {
+			add_end_port(f, set, sm);
+			n_type++;
+		} else {
+			oq_warning(
+				diags, g->node_types_loc,
+				"node-type SELF of group '%s' resolves to no "
+				"port: the fabric does not say which port "
+				"runs the SM",
+				g->name ? g->name : "");
+		}
+	}
+	if ((g->node_types & OQ_NT_ALL) && !n_type)
+		oq_warning(diags, g->node_types_loc,
+			   "node-type of group '%s' matches no port of the "
+			   "fabric",
+			   g->name ? g->name : "");
+	resolve_port_names(b, g, set, di, diags);
+	if (g->pkeys.n && !add_pkey_members(f, set, &g->pkeys))
+		oq_warning(diags, g->pkeys_loc,
+			   "pkey of group '%s': no port is a member of those "
+			   "partitions",
+			   g->name ? g->name : "");
+	resolve_partitions(b, g, set, diags);
+
+	/* GUID keying: a switch is in the group with all its ports. */
+	for (i = 0; i < f->n_ports; i++) {
+		const struct oq_port *p = f->ports[i];
+
+		if (!oq_port_is_endport(p) &&
+		    oq_bit_test(set, p->node->ports[0].index) &&
+		    f->ports[p->node->ports[0].index] == &p->node->ports[0])
+			oq_bit_set(set, i);
+	}
+}
+
+struct oq_binding *oq_bind(const struct oq_policy *p, const struct oq_fabric *f,
+			   const struct oq_partitions *parts,
+			   struct oq_diags *diags)
+{
+	struct oq_diags scratch;
+	struct oq_binding *b;
+	struct desc_index di;
+	size_t g;
+
+	if (!p || !f)
+		return NULL;
+	oq_diags_init(&scratch);
+	if (!diags)
+		diags = &scratch; /* the caller does not want them */
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		goto fail;
+	b->p = p;
+	b->f = f;
+	b->parts = parts;
+	b->n_groups = p->n_groups;
+	b->words = oq_bits_words(f->n_ports);
+	if (b->words && b->n_groups &&
+	    b->n_groups > SIZE_MAX / sizeof(uint64_t) / b->words)
+		goto fail;
+	b->sets = calloc(b->n_groups * b->words + 1, sizeof(uint64_t));
+	if (!b->sets)
+		goto fail;
+	if (desc_index_build(&di, f))
+		goto fail;
+	for (g = 0; g < b->n_groups; g++)
+		resolve_group(b, &p->groups[g], b->sets + g * b->words, &di,
+			      diags);
+	free(di.v);
+	oq_diags_free(&scratch);
+	return b;
+fail:
+	oq_diags_free(&scratch);
+	oq_binding_free(b);
+	return NULL;
+}
+
+void oq_binding_free(struct oq_binding *b)
+{
+	if (!b)
+		return;
+	free(b->sets);
+	free(b);
+}
+
+bool oq_group_has_port(const struct oq_binding *b, int group,
+		       const struct oq_port *port)
+{
+	const uint64_t *set;
+
+	if (!b || !oq_binding_owns_port(b, port))
+		return false;
+	set = oq_binding_set(b, group);
+	return set && oq_bit_test(set, port->index);
+}
+
+const struct oq_policy *oq_binding_policy(const struct oq_binding *b)
+{
+	return b->p;
+}
+
+const struct oq_fabric *oq_binding_fabric(const struct oq_binding *b)
+{
+	return b->f;
+}
+
+bool oq_binding_in_any(const struct oq_binding *b, const struct oq_refs *refs,
+		       const struct oq_port *port)
+{
+	size_t i;
+
+	if (!oq_binding_owns_port(b, port))
+		return false;
+	for (i = 0; i < refs->n; i++) {
+		const uint64_t *set = oq_binding_set(b, refs->v[i].idx);
+
+		if (set && oq_bit_test(set, port->index))
+			return true;
+	}
+	return false;
+}

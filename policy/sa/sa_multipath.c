@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * MultiPathRecord requests (osm_sa_multipath_record.c, OpenSM 3.3.23):
+ * the GID lists, every source x destination pair in order up to NumbPath
+ * records, and the APM case (2 sources, 2 destinations, NumbPath 2) where
+ * OpenSM picks one diagonal of the 2x2 matrix.  The records are
+ * PathRecords built like PathRecord answers, except that GIDs are never
+ * echoed from the request.
+ */
+#include <string.h>
+
+#include <osmqos/sa_path.h>
+
+#include "sa_path_int.h"
+
+/* MultiPathRecord comp-mask bits and the PathRecord bit each maps to. */
+static const struct {
+	uint64_t mpr, pr;
+} cm_map[] = {
+	{OQ_MPR_CM_RAWTRAFFIC, OQ_PR_CM_RAWTRAFFIC},
+	{OQ_MPR_CM_REVERSIBLE, OQ_PR_CM_REVERSIBLE},
+	{OQ_MPR_CM_NUMBPATH, OQ_PR_CM_NUMBPATH},
+	{OQ_MPR_CM_PKEY, OQ_PR_CM_PKEY},
+	{OQ_MPR_CM_QOS_CLASS, OQ_PR_CM_QOS_CLASS},
+	{OQ_MPR_CM_SL, OQ_PR_CM_SL},
+	{OQ_MPR_CM_MTUSELEC, OQ_PR_CM_MTUSELEC},
+	{OQ_MPR_CM_MTU, OQ_PR_CM_MTU},
+	{OQ_MPR_CM_RATESELEC, OQ_PR_CM_RATESELEC},
+	{OQ_MPR_CM_RATE, OQ_PR_CM_RATE},
+	{OQ_MPR_CM_PKTLIFETIMESELEC, OQ_PR_CM_PKTLIFETIMESELEC},
+	{OQ_MPR_CM_PKTLIFETIME, OQ_PR_CM_PKTLIFETIME},
+	{OQ_MPR_CM_SERVICEID_MSB, OQ_PR_CM_SERVICEID_MSB},
+	{OQ_MPR_CM_SERVICEID_LSB, OQ_PR_CM_SERVICEID_LSB},
+};
+
+/* Offsets in the MultiPathRecord. */
+#define MPR_HFR	      0
+#define MPR_NUMPATH   5
+#define MPR_PKEY      6
+#define MPR_QOS_SL    8
+#define MPR_MTU	      10
+#define MPR_RATE      11
+#define MPR_LIFE      12
+#define MPR_SID_MSB   13
+#define MPR_SGIDCOUNT 15
+#define MPR_DGIDCOUNT 16
+#define MPR_SID_LSB   17
+#define MPR_GIDS      24
+
+#define MAX_GIDS     11	 /* IB_MULTIPATH_MAX_GIDS: what fits one MAD */
+#define MAX_NUM_PATH 127 /* OSM_SA_MPR_MAX_NUM_PATH */
+
+void oq_sa_want_from_mpr(struct oq_pr_want *w, uint64_t cm, const uint8_t *m)
+{
+	uint64_t pcm = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(cm_map) / sizeof(cm_map[0]); i++)
+		if (cm & cm_map[i].mpr)
+			pcm |= cm_map[i].pr;
+	memset(w, 0, sizeof(*w));
+	w->comp_mask = pcm;
+	w->raw = (cm & OQ_MPR_CM_RAWTRAFFIC) && (m[MPR_HFR] & 0x80);
+	w->pkey = oq_get16(m + MPR_PKEY);
+	w->sl = m[MPR_QOS_SL + 1] & 0xf;
+	w->qos_class = (uint16_t)(oq_get16(m + MPR_QOS_SL) >> 4);
+	w->mtu = m[MPR_MTU] & 0x3f;
+	w->mtu_sel = m[MPR_MTU] >> 6;
+	w->rate = m[MPR_RATE] & 0x3f;
+	w->rate_sel = m[MPR_RATE] >> 6;
+	w->life = m[MPR_LIFE] & 0x3f;
+	w->life_sel = m[MPR_LIFE] >> 6;
+	w->sid = (uint64_t)m[MPR_SID_MSB] << 56;
+	for (i = 0; i < 7; i++)
+		w->sid |= (uint64_t)m[MPR_SID_LSB + i] << (48 - 8 * i);
+	w->has_sid = oq_cm_all(cm, OQ_MPR_CM_SERVICEID);
+	w->mpr = true;
+}
+
+static bool is_link_local(const uint8_t *gid)
+{
+	return gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80;
+}
+
+/* mpr_rcv_get_gids(): every GID must name a known port of this subnet. */
+static uint16_t get_gids(const struct oq_sa_view *v, const uint8_t *gids, int n,
+			 bool is_sgid, const struct oq_alias **out)
+{
+	int i;
+
+	for (i = 0; i < n; i++, gids += 16) {
+		if (!is_link_local(gids) &&
+		    ((is_sgid && gids[0] == 0xff) ||
+		     oq_get64(gids) != v->subnet_prefix))
+			return OQ_SA_ST_INVALID_GID;
+		out[i] = oq_alias_find(v->aliases, v->n_aliases,
+				       oq_get64(gids + 8));
+		if (!out[i])
+			return OQ_SA_ST_INVALID_GID;
+	}
+	return 0;
+}
+
+/* A sink that keeps what one APM pair produced, for the diagonal
+ * choice. */
+struct apm_cell {
+	bool has;
+	bool hidden; /* the requester may not see this pair */
+	uint8_t rec[OQ_PR_REC_SIZE];
+	unsigned int hops;
+	struct oq_pr_pair pair;
+};
+
+static int cell_record(void *ctx, const uint8_t *rec)
+{
+	struct apm_cell *c = ctx;
+
+	memcpy(c->rec, rec, OQ_PR_REC_SIZE);
+	c->has = true;
+	return 0;
+}
+
+/* Network-order GUIDs compared as host integers, as OpenSM does. */
+static bool guid_less(const struct oq_alias *a, const struct oq_alias *b)
+{
+	return __builtin_bswap64(a->port->guid) <
+	       __builtin_bswap64(b->port->guid);
+}
+
+static unsigned int hash_lids(unsigned int a, unsigned int b, unsigned int lmc)
+{
+	return (((a >> lmc) << 4) | (b >> lmc)) % 103;
+}
+
+/*
+ * mpr_rcv_get_apm_port_pair_paths(): the first LID pair that works,
+ * starting at base_offs, in both LID ranges in step.  OpenSM 3.3.23 skips
+ * the requester's P_Key visibility checks in this branch (its normal MPR
+ * branch has them, osm_sa_multipath_record.c:998), so a requester could
+ * learn paths between ports it shares no partition with.  osmqos checks
+ * here as everywhere else: the one place its answers are deliberately
+ * stricter than stock OpenSM's (docs/sa-front.md).
+ */
+static void apm_pair(struct oq_sa_answering *r, const struct oq_alias *s,
+		     const struct oq_alias *d, unsigned int base_offs,
+		     struct apm_cell *c)
+{
+	const struct oq_port *sp = oq_sa_base_port(s->port);
+	const struct oq_port *dp = oq_sa_base_port(d->port);
+	struct oq_pr_sink sink = {cell_record, NULL, c};
+	const struct oq_pr_sink *real = r->sink;
+	unsigned int sl = 1u << (sp->lmc & 7), dl = 1u << (dp->lmc & 7);
+	unsigned int it = sl < dl ? sl : dl;
+	unsigned int so = base_offs % sl, dof = base_offs % dl;
+	struct oq_decision rev;
+
+	memset(c, 0, sizeof(*c));
+	c->pair.src = s;
+	c->pair.dst = d;
+	c->pair.reason = OQ_PR_NO_PATH;
+	c->pair.d.rule = -1;
+	c->pair.d.level = -1;
+	if (!sp->lid || !dp->lid)
+		return;
+	if (!r->requester ||
+	    !oq_ports_pkey_visible(r->requester, s->port,
+				   r->v->allow_both_pkeys) ||
+	    !oq_ports_pkey_visible(r->requester, d->port,
+				   r->v->allow_both_pkeys) ||
+	    !oq_ports_pkey_visible(s->port, d->port, r->v->allow_both_pkeys)) {
+		c->hidden = true; /* no record and no audit line */
+		return;
+	}
+	oq_sa_decide(r->v, &r->w, s->port, d->port, &c->pair.d);
+	oq_sa_decide(r->v, &r->w, d->port, s->port, &rev);
+	r->sink = &sink;
+	while (it--) {
+		struct oq_pr_parms pp;
+
+		if (oq_sa_lid_pair(r, &c->pair, &rev, (uint16_t)(sp->lid + so),
+				   (uint16_t)(dp->lid + dof), 0)) {
+			/* The hop count of the path that won. */
+			if (oq_sa_path_parms(r->v, &r->w, s->port,
+					     (uint16_t)(sp->lid + so), d->port,
+					     (uint16_t)(dp->lid + dof),
+					     &c->pair.d, &pp) == OQ_PR_OK)
+				c->hops = pp.hops;
+			break;
+		}
+		if (++so >= sl)
+			so = 0;
+		if (++dof >= dl)
+			dof = 0;
+	}
+	r->sink = real;
+}
+
+static void emit_cell(struct oq_sa_answering *r, struct apm_cell *c)
+{
+	if (c->has && !r->stop) {
+		if (r->sink->record(r->sink->ctx, c->rec))
+			r->stop = true;
+		else
+			r->count++;
+	}
+	if (r->sink->pair && !c->hidden)
+		r->sink->pair(r->sink->ctx, &c->pair);
+}
+
+/* mpr_rcv_get_apm_paths(): two disjoint paths, the diagonal with the
+ * shorter shortest path. */
+static void apm_paths(struct oq_sa_answering *r, const struct oq_alias **g)
+{
+	const struct oq_alias *a[4];
+	struct apm_cell m[2][2];
+	unsigned int base, sa_lid, da_lid, sum_a = 0, sum_b = 0;
+	unsigned int min_a = 0, min_b = 0;
+
+	a[0] = guid_less(g[0], g[1]) ? g[0] : g[1];
+	a[1] = a[0] == g[0] ? g[1] : g[0];
+	a[2] = guid_less(g[2], g[3]) ? g[2] : g[3];
+	a[3] = a[2] == g[2] ? g[3] : g[2];
+	/* OpenSM hashes osm_port_get_base_lid(), which is in network byte
+	 * order: so do we, or the offsets (and the answers) differ. */
+	sa_lid = __builtin_bswap16(oq_sa_base_port(a[0]->port)->lid);
+	da_lid = __builtin_bswap16(oq_sa_base_port(a[2]->port)->lid);
+	base = sa_lid < da_lid ? hash_lids(sa_lid, da_lid, r->v->lmc)
+			       : hash_lids(da_lid, sa_lid, r->v->lmc);
+
+	apm_pair(r, a[0], a[2], base, &m[0][0]);
+	apm_pair(r, a[0], a[3], base, &m[0][1]);
+	apm_pair(r, a[1], a[2], base + 1, &m[1][0]);
+	apm_pair(r, a[1], a[3], base + 1, &m[1][1]);
+
+	if (m[0][0].has) {
+		sum_a += m[0][0].hops;
+		min_a = m[0][0].hops;
+	}
+	if (m[1][1].has) {
+		sum_a += m[1][1].hops;
+		min_a = min_a && min_a < m[1][1].hops ? min_a : m[1][1].hops;
+	}
+	if (m[0][1].has) {
+		sum_b += m[0][1].hops;
+		min_b = m[0][1].hops;
+	}
+	if (m[1][0].has) {
+		sum_b += m[1][0].hops;
+		min_b = min_b && min_b < m[1][0].hops ? min_b : m[1][0].hops;
+	}
+	if (min_a <= min_b || (min_a == min_b && sum_a < sum_b)) {
+		emit_cell(r, &m[0][0]);
+		emit_cell(r, &m[1][1]);
+	} else {
+		emit_cell(r, &m[0][1]);
+		emit_cell(r, &m[1][0]);
+	}
+}
+
+enum oq_pr_outcome
+oq_sa_multipath_record(const struct oq_sa_view *v, uint8_t method,
+		       bool rmpp_active, uint64_t cm, const uint8_t *m,
+		       size_t len, const struct oq_port *requester,
+		       const struct oq_pr_sink *sink, uint16_t *status)
+{
+	struct oq_sa_answering r = {
+		.v = v, .sink = sink, .method = method, .requester = requester};
+	const struct oq_alias *g[MAX_GIDS];
+	unsigned int max_paths, total = 0;
+	int nsrc = 0, ndst = 0, room, i, j;
+
+	*status = 0;
+	if (!rmpp_active || len < MPR_GIDS) {
+		*status = OQ_SA_ST_REQ_INVALID;
+		return OQ_PR_ERROR;
+	}
+	if (method != OQ_SA_GET_MULTI) {
+		*status = OQ_MAD_UNSUP_METHOD;
+		return OQ_PR_ERROR;
+	}
+	if (!(cm & OQ_MPR_CM_SGIDCOUNT) || !(cm & OQ_MPR_CM_DGIDCOUNT)) {
+		*status = OQ_SA_ST_INSUF_COMPS;
+		return OQ_PR_ERROR;
+	}
+	if ((oq_cm_all(cm, OQ_MPR_CM_RATESELEC | OQ_MPR_CM_RATE) &&
+	     ((m[MPR_RATE] & 0x3f) < 2 || (m[MPR_RATE] & 0x3f) > 22)) ||
+	    (oq_cm_all(cm, OQ_MPR_CM_MTUSELEC | OQ_MPR_CM_MTU) &&
+	     ((m[MPR_MTU] & 0x3f) < 1 || (m[MPR_MTU] & 0x3f) > 5))) {
+		*status = OQ_SA_ST_REQ_INVALID;
+		return OQ_PR_ERROR;
+	}
+	if ((cm & OQ_MPR_CM_SERVICEID) && !oq_cm_all(cm, OQ_MPR_CM_SERVICEID)) {
+		*status = OQ_SA_ST_INSUF_COMPS;
+		return OQ_PR_ERROR;
+	}
+	if (!requester)
+		return OQ_PR_DROP;
+
+	/* mpr_rcv_get_end_points(): counts capped to what fits the MAD
+	 * (and to the bytes the caller has). */
+	room = (int)((len - MPR_GIDS) / 16);
+	if (room > MAX_GIDS)
+		room = MAX_GIDS;
+	nsrc = m[MPR_SGIDCOUNT] > room ? room : m[MPR_SGIDCOUNT];
+	*status = get_gids(v, m + MPR_GIDS, nsrc, true, g);
+	if (*status)
+		return OQ_PR_ERROR;
+	ndst = m[MPR_DGIDCOUNT];
+	if (ndst + nsrc > room)
+		ndst = room - nsrc;
+	*status = get_gids(v, m + MPR_GIDS + 16 * nsrc, ndst, false, g + nsrc);
+	if (*status)
+		return OQ_PR_ERROR;
+	if (!nsrc || !ndst) {
+		*status = OQ_SA_ST_REQ_INVALID;
+		return OQ_PR_ERROR;
+	}
+
+	oq_sa_want_from_mpr(&r.w, cm, m);
+	r.want_reversible = m[MPR_NUMPATH] & 0x80;
+	if (nsrc == 2 && ndst == 2 && (m[MPR_NUMPATH] & 0x7f) == 2) {
+		r.iterations = 1;
+		apm_paths(&r, g);
+		return OQ_PR_RESPOND;
+	}
+	max_paths =
+		cm & OQ_MPR_CM_NUMBPATH ? m[MPR_NUMPATH] & 0x7fu : MAX_NUM_PATH;
+	for (i = 0; i < nsrc && total < max_paths && !r.stop; i++)
+		for (j = nsrc; j < nsrc + ndst; j++) {
+			r.iterations = max_paths - total;
+			total += oq_sa_port_pair(&r, g[i], g[j]);
+			if (total >= max_paths || r.stop)
+				break;
+		}
+	return OQ_PR_RESPOND;
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The table compiler: every port's SL2VL, VLArb and VLHighLimit.
+ *
+ * First every port gets what OpenSM 3.3.23's osm_qos_setup() programs from
+ * the per-port-type templates (opensm.conf qos_ca_/qos_swe_/qos_sw0_/
+ * qos_rtr_), quirks included: which ports are programmed at all, VLs
+ * masked with the OperVLs mask, VLArb written in two 32-entry blocks.
+ * Then the policy's qos-setup scopes replace the tables of the ports they
+ * cover (tables_vlarb.c, tables_sl2vl.c).  docs/semantics.md explains it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables_int.h"
+
+void oq_tables_port_label(const struct oq_port *p, char *buf, size_t len)
+{
+	char name[96];
+
+	if (oq_port_name(p, name, sizeof(name)) < 0)
+		snprintf(name, sizeof(name), "port %u", p->num);
+	snprintf(buf, len, "%s (0x%016" PRIx64 ")", name, p->guid);
+}
+
+/* Template VLArb as OpenSM writes it: the first entries that fit the
+ * port's blocks, VLs masked. */
+static void template_vlarb(struct oq_vlarb_table *dst,
+			   const struct oq_vlarb_table *src, unsigned int cap,
+			   unsigned int mask)
+{
+	unsigned int n = oq_vlarb_effective_cap(cap), i;
+
+	memset(dst, 0, sizeof(*dst));
+	if (n > src->n)
+		n = src->n;
+	for (i = 0; i < n; i++) {
+		dst->e[i].vl = src->e[i].vl & mask;
+		dst->e[i].weight = src->e[i].weight;
+	}
+	dst->n = (uint8_t)n;
+}
+
+static void template_sl2vl(uint8_t *dst, const uint8_t *src, unsigned mask)
+{
+	unsigned int sl;
+
+	for (sl = 0; sl < 16; sl++) {
+		unsigned int vl = src[sl] & 0xf;
+
+		dst[sl] = (uint8_t)(vl == OQ_VL_DROP ? vl : vl & mask);
+	}
+}
+
+/* Fill one port from its template.  Returns -1 when out of memory. */
+static int template_port(struct oq_port_tables *pt, const struct oq_port *p,
+			 const struct oq_templates *t)
+{
+	const struct oq_node *node = p->node;
+	const struct oq_qos_template *tmpl;
+	enum oq_port_kind kind = oq_port_kind(p);
+	bool programmed, sl2vl_cap;
+	unsigned int mask = oq_port_vl_mask(p), i, n_tables = 1;
+
+	if ((unsigned int)kind >= OQ_KIND_MAX)
+		kind = OQ_KIND_CA;
+	tmpl = &t->t[kind];
+	pt->port = p;
+	pt->sl2vl_scope = pt->vlarb_scope = -1;
+	pt->sl2vl_origin = pt->vlarb_origin = OQ_ORIGIN_TEMPLATE;
+
+	if (node->type == OQ_NODE_SWITCH && p->num == 0) {
+		/* Base port 0 is skipped; enhanced port 0 gets sw0. */
+		programmed = node->enhanced_port0;
+		sl2vl_cap = p->sl2vl_cap;
+	} else if (node->type == OQ_NODE_SWITCH) {
+		/* External ports: only those whose link is up; SL2VL only
+		 * when port 0 advertises IsSLMappingSupported. */
+		programmed = p->peer != NULL;
+		sl2vl_cap = node->ports[0].sl2vl_cap;
+		/* One table per input port 0..n_ports (uint8_t count). */
+		n_tables = node->n_ports < 255 ? node->n_ports + 1u : 255;
+	} else {
+		programmed = true;
+		sl2vl_cap = p->sl2vl_cap;
+	}
+
+	pt->has_vlarb = programmed && p->vl_cap > 1;
+	if (pt->has_vlarb) {
+		template_vlarb(&pt->vlarb_high, &tmpl->vlarb_high,
+			       p->vlarb_high_cap, mask);
+		template_vlarb(&pt->vlarb_low, &tmpl->vlarb_low,
+			       p->vlarb_low_cap, mask);
+		pt->vl_high_limit = tmpl->high_limit;
+	}
+
+	pt->has_sl2vl = programmed && sl2vl_cap;
+	if (!pt->has_sl2vl)
+		return 0;
+	pt->sl2vl = calloc(n_tables, sizeof(*pt->sl2vl));
+	if (!pt->sl2vl)
+		return -1;
+	pt->n_sl2vl = (uint8_t)n_tables;
+	for (i = 0; i < n_tables; i++)
+		template_sl2vl(pt->sl2vl[i], tmpl->sl2vl, mask);
+	return 0;
+}
+
+static void clip_warnings(const struct oq_policy *p,
+			  const struct oq_clip_note *clips,
+			  struct oq_diags *diags)
+{
+	size_t s;
+
+	for (s = 0; s < p->n_vlarb; s++) {
+		char label[160];
+		struct oq_diag *d;
+
+		if (!clips[s].n_ports)
+			continue;
+		oq_tables_port_label(clips[s].first, label, sizeof(label));
+		d = oq_warning(diags, p->vlarb[s].loc,
+			       "vlarb-scope has more weighted entries than %zu "
+			       "port(s) can hold (first: %s); the extra "
+			       "entries are dropped",
+			       clips[s].n_ports, label);
+		oq_diag_hint(d, "VLArbitrationHigh/LowCap limit the entries; "
+				"OpenSM writes at most 32 when the cap is 64");
+	}
+}
+
+int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
+		      const struct oq_templates *t,
+		      struct oq_fabric_tables *out, struct oq_diags *diags)
+{
+	const struct oq_policy *pol;
+	struct oq_clip_note *clips = NULL;
+	struct oq_templates dflt;
+	struct oq_diags scratch;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!f)
+		return -1;
+	if (!t) {
+		oq_templates_default(&dflt);
+		t = &dflt;
+	}
+	oq_diags_init(&scratch);
+	if (!diags)
+		diags = &scratch;
+	if (b && oq_binding_fabric(b) != f)
+		b = NULL; /* bound to another fabric: its sets do not apply */
+
+	out->ports = calloc(f->n_ports ? f->n_ports : 1, sizeof(*out->ports));
+	if (!out->ports)
+		goto fail;
+	out->n = f->n_ports;
+	for (i = 0; i < f->n_ports; i++)
+		if (template_port(&out->ports[i], f->ports[i], t))
+			goto fail;
+	pol = b ? oq_binding_policy(b) : NULL;
+	if (pol && (pol->n_vlarb || pol->n_sl2vl)) {
+		clips = calloc(pol->n_vlarb + 1, sizeof(*clips));
+		if (!clips)
+			goto fail;
+		for (i = 0; i < f->n_ports; i++) {
+			oq_tables_apply_vlarb_scopes(b, &out->ports[i], clips,
+						     diags);
+			oq_tables_apply_sl2vl_scopes(b, &out->ports[i], diags);
+		}
+		clip_warnings(pol, clips, diags);
+	}
+	free(clips);
+	oq_diags_free(&scratch);
+	return 0;
+fail:
+	free(clips);
+	oq_diags_free(&scratch);
+	oq_fabric_tables_free(out);
+	return -1;
+}
+
+void oq_fabric_tables_free(struct oq_fabric_tables *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n && t->ports; i++)
+		free(t->ports[i].sl2vl);
+	free(t->ports);
+	t->ports = NULL;
+	t->n = 0;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Private to the table compiler (tables_*.c). */
+#ifndef OSMQOS_TABLES_INT_H
+#define OSMQOS_TABLES_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <osmqos/match.h>
+#include <osmqos/tables.h>
+
+/* Data VLs the port runs: OperVLs, or VLCap when OperVLs is unknown. */
+static inline unsigned int oq_port_vls(const struct oq_port *p)
+{
+	unsigned int n = p->oper_vls ? p->oper_vls : p->vl_cap;
+
+	if (n > OQ_MAX_VLS)
+		n = OQ_MAX_VLS;
+	return n ? n : 1;
+}
+
+/*
+ * The mask OpenSM applies to every VL it programs from a template
+ * (osm_qos.c: (1 << (OperVLs encoding - 1)) - 1): 0, 1, 3, 7 or 15.  It
+ * wraps VLs the port lacks onto lower ones; the template path keeps that
+ * so it equals what OpenSM programs, the scope path never wraps.
+ */
+static inline unsigned int oq_port_vl_mask(const struct oq_port *p)
+{
+	unsigned int n = oq_port_vls(p);
+
+	if (n >= 15)
+		return 15;
+	if (n >= 8)
+		return 7;
+	if (n >= 4)
+		return 3;
+	if (n >= 2)
+		return 1;
+	return 0;
+}
+
+/* Display name of a port for diagnostics: "desc/P<n> (0xGUID)". */
+void oq_tables_port_label(const struct oq_port *p, char *buf, size_t len);
+
+/* Per-scope accounting for the "entries dropped" summary warning. */
+struct oq_clip_note {
+	const struct oq_port *first;
+	size_t n_ports;
+};
+
+void oq_tables_apply_vlarb_scopes(const struct oq_binding *b,
+				  struct oq_port_tables *pt,
+				  struct oq_clip_note *clips,
+				  struct oq_diags *diags);
+void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
+				  struct oq_port_tables *pt,
+				  struct oq_diags *diags);
+
+#endif /* OSMQOS_TABLES_INT_H */

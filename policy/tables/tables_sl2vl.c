@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * sl2vl-scope -> SL2VL tables.
+ *
+ * A switch external port (the output port) has one table per input port;
+ * each (in, out) table is decided on its own.  A scope covers it when
+ * every key the scope has holds:
+ *
+ *   group        the switch is in one of the groups;
+ *   from / to    the input / output port number is listed (`*` = all);
+ *   across-from  the input port's link peer is in one of the groups;
+ *   across-to    the output port's link peer is in one of the groups;
+ *   across       the input or the output port's link peer is in one of
+ *                the groups (traffic crossing a link to a member, either
+ *                way; OpenSM copies `across` into both of its lists and
+ *                never applies them, so this reading is ours).
+ *
+ * CA/router ports have one table and no port numbers: a scope covers them
+ * through `group` alone, and one with port selectors does not apply to
+ * them.  An enhanced switch port 0 is the (in 0, out 0) pair: `from`/`to`
+ * must list 0, and the across keys never hold (port 0 has no link).
+ * First covering scope with a table wins.  A table that would send an SL
+ * to a VL the output port does not run keeps its template, with a warning
+ * naming the port; VL15 (drop) is always allowed.
+ */
+#include <stdlib.h>
+
+#include "tables_int.h"
+
+static bool portsel_has(const struct oq_portsel *sel, unsigned int n)
+{
+	if (sel->all)
+		return true;
+	return n < 256 && ((sel->bits[n / 64] >> (n % 64)) & 1);
+}
+
+static bool peer_in(const struct oq_binding *b, const struct oq_refs *r,
+		    const struct oq_port *p)
+{
+	return p && p->present && p->peer && oq_binding_in_any(b, r, p->peer);
+}
+
+/* Does scope s cover table (in, out) of port `out`? */
+static bool sl2vl_scope_covers(const struct oq_binding *b,
+			       const struct oq_sl2vl_scope *s,
+			       const struct oq_port *out, unsigned int in)
+{
+	const struct oq_node *node = out->node;
+	bool pair_keys = s->from.given || s->to.given || s->across.n ||
+			 s->across_from.n || s->across_to.n;
+	const struct oq_port *in_port = NULL;
+
+	if (!s->has_table)
+		return false;
+	if (s->groups.n && !oq_binding_in_any(b, &s->groups, out))
+		return false;
+	if (!pair_keys)
+		return true;
+	if (node->type != OQ_NODE_SWITCH)
+		return false; /* port selectors name switch ports only */
+	if (in <= node->n_ports)
+		in_port = &node->ports[in];
+	if (s->from.given && !portsel_has(&s->from, in))
+		return false;
+	if (s->to.given && !portsel_has(&s->to, out->num))
+		return false;
+	if (s->across_from.n && !peer_in(b, &s->across_from, in_port))
+		return false;
+	if (s->across_to.n && !peer_in(b, &s->across_to, out))
+		return false;
+	if (s->across.n && !peer_in(b, &s->across, in_port) &&
+	    !peer_in(b, &s->across, out))
+		return false;
+	return true;
+}
+
+/* First SL whose VL the port does not run, or -1. */
+static int lacking_sl(const uint8_t *tbl, unsigned int vls)
+{
+	int sl;
+
+	for (sl = 0; sl < 16; sl++)
+		if (tbl[sl] != OQ_VL_DROP && tbl[sl] >= vls)
+			return sl;
+	return -1;
+}
+
+void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
+				  struct oq_port_tables *pt,
+				  struct oq_diags *diags)
+{
+	const struct oq_policy *p = oq_binding_policy(b);
+	const struct oq_port *port = pt->port;
+	unsigned int vls = oq_port_vls(port), t, sl;
+	bool per_in = port->node->type == OQ_NODE_SWITCH && port->num != 0;
+	unsigned char *warned;
+	size_t si;
+
+	if (!pt->has_sl2vl || !p->n_sl2vl)
+		return;
+	warned = calloc(p->n_sl2vl, 1);
+	if (!warned)
+		return;
+	for (t = 0; t < pt->n_sl2vl; t++) {
+		unsigned int in = per_in ? t : 0;
+
+		for (si = 0; si < p->n_sl2vl; si++) {
+			const struct oq_sl2vl_scope *s = &p->sl2vl[si];
+			int bad;
+
+			if (!sl2vl_scope_covers(b, s, port, in))
+				continue;
+			bad = lacking_sl(s->sl2vl, vls);
+			if (bad >= 0) {
+				char label[160];
+				struct oq_diag *d;
+
+				if (warned[si])
+					break;
+				warned[si] = 1;
+				oq_tables_port_label(port, label,
+						     sizeof(label));
+				d = oq_warning(
+					diags, s->loc,
+					"sl2vl-scope maps SL %d to VL %u but "
+					"port %s runs %u data VL(s); the port "
+					"keeps its template SL2VL",
+					bad, s->sl2vl[bad], label, vls);
+				oq_diag_hint(d,
+					     "map to VLs 0..%u (or 15 to "
+					     "drop) on this port",
+					     vls - 1);
+				break;
+			}
+			for (sl = 0; sl < 16; sl++)
+				pt->sl2vl[t][sl] = s->sl2vl[sl];
+			pt->sl2vl_origin = OQ_ORIGIN_SCOPE;
+			if (pt->sl2vl_scope < 0)
+				pt->sl2vl_scope = (int)si;
+			break;
+		}
+	}
+	free(warned);
+}
