@@ -314,7 +314,9 @@ e2e_log "trail: $total queries across the kill: $old answered and logged by the 
 [ $((old + new + failed + lost + orphan)) = "$total" ] ||
 	e2e_fail "trail: queries unaccounted for"
 
-if grep "ERR" "$E2E_OSM_LOG" "$FAULTS_OSM2_LOG" | grep -v "ERR AC" |
+# -h: the logs' paths (a distcheck tree is osmqos-VERSION/...) must not
+# make every ERR line look like one of the plugin's.
+if grep -h "ERR" "$E2E_OSM_LOG" "$FAULTS_OSM2_LOG" | grep -v "ERR AC" |
 	grep -qi osmqos; then
 	e2e_fail "plugin-caused ERR lines in an opensm log"
 fi
