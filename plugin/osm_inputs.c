@@ -15,55 +15,52 @@
 
 #include "plugin.h"
 
-static int put_opts(char *buf, size_t len, const char *prefix,
-		    const osm_qos_options_t *o)
+static void put_opts(FILE *f, const char *prefix, const osm_qos_options_t *o)
 {
-	int n = 0;
-
-	n += snprintf(buf + n, len - (size_t)n, "%smax_vls %u\n", prefix,
-		      o->max_vls);
-	n += snprintf(buf + n, len - (size_t)n, "%shigh_limit %d\n", prefix,
-		      o->high_limit);
-	n += snprintf(buf + n, len - (size_t)n, "%svlarb_high %s\n", prefix,
-		      o->vlarb_high ? o->vlarb_high : "(null)");
-	n += snprintf(buf + n, len - (size_t)n, "%svlarb_low %s\n", prefix,
-		      o->vlarb_low ? o->vlarb_low : "(null)");
-	n += snprintf(buf + n, len - (size_t)n, "%ssl2vl %s\n", prefix,
-		      o->sl2vl ? o->sl2vl : "(null)");
-	return n;
+	fprintf(f, "%smax_vls %u\n", prefix, o->max_vls);
+	fprintf(f, "%shigh_limit %d\n", prefix, o->high_limit);
+	fprintf(f, "%svlarb_high %s\n", prefix,
+		o->vlarb_high ? o->vlarb_high : "(null)");
+	fprintf(f, "%svlarb_low %s\n", prefix,
+		o->vlarb_low ? o->vlarb_low : "(null)");
+	fprintf(f, "%ssl2vl %s\n", prefix, o->sl2vl ? o->sl2vl : "(null)");
 }
 
 /*
  * The templates are rebuilt from OpenSM's in-memory options with the same
  * parser that reads an opensm.conf for `osmqos tables --opensm-conf`, so
- * the CLI's dry run and the plugin cannot disagree on them.
+ * the CLI's dry run and the plugin cannot disagree on them.  The text has
+ * no fixed bound: OpenSM takes option values of any length (fifteen
+ * 64-entry tables are legal), and dropping them would silently change the
+ * tables.  What the parser finds goes into d, logged with the sweep's
+ * other findings.  Returns -1 when out of memory.
  */
-void oq_templates_from_osm(struct osmqos *q, struct oq_templates *t)
+int oq_templates_from_osm(struct osmqos *q, struct oq_templates *t,
+			  struct oq_diags *d)
 {
 	const osm_subn_opt_t *o = &q->osm->subn.opt;
-	struct oq_diags d;
-	char *buf;
-	size_t len = 8192;
-	int n = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
 
 	oq_templates_default(t);
-	buf = malloc(len);
-	if (!buf)
-		return;
-	n += put_opts(buf + n, len - (size_t)n, "qos_", &o->qos_options);
-	n += put_opts(buf + n, len - (size_t)n, "qos_ca_", &o->qos_ca_options);
-	n += put_opts(buf + n, len - (size_t)n, "qos_sw0_",
-		      &o->qos_sw0_options);
-	n += put_opts(buf + n, len - (size_t)n, "qos_swe_",
-		      &o->qos_swe_options);
-	n += put_opts(buf + n, len - (size_t)n, "qos_rtr_",
-		      &o->qos_rtr_options);
-	oq_diags_init(&d);
-	if (n > 0 && (size_t)n < len)
-		oq_templates_parse_opensm_conf(t, "opensm options", buf,
-					       (size_t)n, &d);
-	oq_diags_free(&d);
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -1;
+	put_opts(f, "qos_", &o->qos_options);
+	put_opts(f, "qos_ca_", &o->qos_ca_options);
+	put_opts(f, "qos_sw0_", &o->qos_sw0_options);
+	put_opts(f, "qos_swe_", &o->qos_swe_options);
+	put_opts(f, "qos_rtr_", &o->qos_rtr_options);
+	if (fclose(f) || !buf) {
+		free(buf);
+		return -1;
+	}
+	/* Its errors are diagnostics: a value the parser refuses leaves
+	 * that template on OpenSM's default, as OpenSM itself does. */
+	oq_templates_parse_opensm_conf(t, "opensm options", buf, len, d);
 	free(buf);
+	return 0;
 }
 
 static int add_member(struct oq_fabric *f, uint64_t guid, uint16_t pkey,

@@ -153,7 +153,8 @@ bool oq_policy_copy_missing(const struct osmqos *q);
 void oq_policy_copy_fini(struct osmqos *q);
 
 /* osm_inputs.c: OpenSM's own configuration as policy-core inputs. */
-void oq_templates_from_osm(struct osmqos *q, struct oq_templates *t);
+int oq_templates_from_osm(struct osmqos *q, struct oq_templates *t,
+			  struct oq_diags *d);
 int oq_partitions_from_osm(struct osmqos *q, struct oq_partitions *parts,
 			   struct oq_fabric *f);
 

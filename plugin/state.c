@@ -163,7 +163,8 @@ struct oq_state *oq_state_build(struct osmqos *q, bool for_sa)
 		goto oom;
 	if (oq_partitions_from_osm(q, &s->parts, s->fabric))
 		goto oom;
-	oq_templates_from_osm(q, &s->templates);
+	if (oq_templates_from_osm(q, &s->templates, &d))
+		goto oom;
 	s->pol = oq_policy_ref_get(q);
 	if (s->pol) {
 		s->binding = oq_bind(s->pol->p, s->fabric, &s->parts, &d);
