@@ -6,8 +6,10 @@
  * drops its policy on every bad edit, blocks the sweep under the exclusive
  * lock when the path is a FIFO and exits when it is a directory (flex's
  * "input in flex scanner failed").  So once osmqos has a good policy,
- * OpenSM reads a copy of exactly the bytes that policy came from, written
- * next to the published files; a bad edit then changes nothing for either.
+ * OpenSM reads a copy of the bytes that policy came from, written next to
+ * the published files; a bad edit then changes nothing for either.  The
+ * copy differs only in blanks OpenSM's lexer does not know
+ * (oq_policy_opensm_text).
  *
  * opt.qos_policy_file is swapped, never freed while OpenSM runs: the
  * console may print it from another thread.  The operator's string is
@@ -68,6 +70,25 @@ static void point_opensm_at_operator(struct osmqos *q)
 		q->osm->subn.opt.qos_policy_file = q->pf.operator_path;
 }
 
+/* opensm_policy=direct: OpenSM reads the operator's bytes, and its lexer
+ * rejects blanks osmqos takes (opensm_text.c).  Said once per policy. */
+static void warn_direct(struct osmqos *q, const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (text[i] == '\r' || text[i] == '\f' || text[i] == '\v')
+			break;
+	if (i == len)
+		return;
+	OQ_LOG(q, OSM_LOG_ERROR,
+	       "policy %s has %s; OpenSM's own parser rejects that (ERR "
+	       "AC03) and runs without its policy, while osmqos applies "
+	       "it: convert the file (sed -i 's/\\r$//' FILE for CRLF) or "
+	       "drop opensm_policy=direct\n",
+	       oq_policy_file_path(q), text[i] == '\r' ? "CR line ends" : "form feeds or vertical tabs");
+}
+
 /*
  * After a policy was installed, or while the last write failed: write
  * text (the content of the policy in force) as OpenSM's copy and point
@@ -76,12 +97,14 @@ static void point_opensm_at_operator(struct osmqos *q)
 void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len)
 {
 	const char *dir = oq_plugin_publish_dir(&q->opts);
-	struct copy_text t = { text, len };
-	char why[512];
+	struct copy_text t = { NULL, 0 };
+	char why[512], *opensm_text;
 	int err;
 
-	if (!q->pf.copy_enabled)
+	if (!q->pf.copy_enabled) {
+		warn_direct(q, text, len);
 		return;
+	}
 	if (!q->pf.copy_path) {
 		size_t n = strlen(dir) + sizeof(OQ_POLICY_COPY_NAME) + 2;
 
@@ -91,8 +114,18 @@ void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len)
 		snprintf(q->pf.copy_path, n, "%s/%s", dir,
 			 OQ_POLICY_COPY_NAME);
 	}
-	err = oq_file_replace(dir, OQ_POLICY_COPY_NAME, OQ_POLICY_COPY_MODE,
-			      write_text, &t, why, sizeof(why));
+	/* OpenSM's lexer knows fewer blanks than osmqos (opensm_text.c). */
+	opensm_text = oq_policy_opensm_text(text, len, &t.len);
+	t.text = opensm_text;
+	if (opensm_text) {
+		err = oq_file_replace(dir, OQ_POLICY_COPY_NAME,
+				      OQ_POLICY_COPY_MODE, write_text, &t, why,
+				      sizeof(why));
+		free(opensm_text);
+	} else {
+		err = ENOMEM;
+		snprintf(why, sizeof(why), "no memory for its text");
+	}
 	if (err) {
 		/* An older copy must not outlive the policy in force. */
 		point_opensm_at_operator(q);

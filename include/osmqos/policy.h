@@ -194,6 +194,12 @@ struct oq_policy *oq_policy_load(const char *path, struct oq_diags *diags);
 size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *diags);
 void oq_policy_free(struct oq_policy *p);
 
+/* The text OpenSM's own parser is given for a valid policy (the plugin's
+ * copy): text with CRLF line ends made LF and the blanks OpenSM's lexer
+ * does not know (CR, FF, VT) made spaces.  malloc'd, NUL-terminated,
+ * *out_len bytes; NULL when out of memory. */
+char *oq_policy_opensm_text(const char *text, size_t len, size_t *out_len);
+
 /* Case-insensitive lookups (as OpenSM), first match, explicit objects
  * only; -1 when not found. */
 int oq_policy_find_group(const struct oq_policy *p, const char *name);

@@ -237,6 +237,42 @@ static char *dup_range(const char *s, size_t n, bool *oom)
 	return r;
 }
 
+/*
+ * What OpenSM's own lexer must also be able to read: the plugin hands it
+ * every policy osmqos takes.  It keeps one string (a name, a list item, a
+ * use: text) in a 10 KiB buffer (OSM_QOS_POLICY_MAX_LINE_LEN, NUL
+ * included) and aborts on a longer one; and its quoted strings run from a
+ * '"' to the next one anywhere in the file, so a stray '"' swallows lines.
+ */
+static bool opensm_can_read(struct oq_lx *lx, struct oq_loc loc,
+			    const char *s, size_t n, bool quoted,
+			    const char *what)
+{
+	const char *q = quoted ? NULL : memchr(s, '"', n);
+
+	if (n > OQ_OPENSM_MAX_STRING) {
+		oq_diag_hint(oq_error(lx->diags, loc,
+				      "%s of %zu bytes: OpenSM's own parser "
+				      "holds at most %u in one string and "
+				      "aborts on a longer one",
+				      what, n, OQ_OPENSM_MAX_STRING),
+			     "shorten it");
+		return false;
+	}
+	if (q) {
+		loc.col += (unsigned int)(q - s);
+		oq_diag_hint(oq_error(lx->diags, loc,
+				      "'\"' inside %s: OpenSM's own parser "
+				      "reads it as a quoted string running to "
+				      "the next '\"' in the file",
+				      what),
+			     "remove it; quotes may only enclose a whole "
+			     "item (\"like this\")");
+		return false;
+	}
+	return true;
+}
+
 char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom)
 {
 	struct oq_loc loc;
@@ -261,6 +297,9 @@ char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom)
 			return NULL;
 		}
 		oq_lx_skip_blank(lx);
+		if (!opensm_can_read(lx, loc, start, (size_t)(last - start),
+				     true, what))
+			return NULL;
 		return dup_range(start, (size_t)(last - start), oom);
 	}
 	start = lx->p;
@@ -274,14 +313,19 @@ char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom)
 		oq_error(lx->diags, loc, "expected %s", what);
 		return NULL;
 	}
+	if (!opensm_can_read(lx, loc, start, (size_t)(last - start), false,
+			     what))
+		return NULL;
 	return dup_range(start, (size_t)(last - start), oom);
 }
 
 char *oq_lx_rest(struct oq_lx *lx, bool *oom)
 {
+	struct oq_loc loc;
 	const char *start, *last;
 
 	oq_lx_skip_blank(lx);
+	loc = oq_lx_loc(lx);
 	start = lx->p;
 	last = lx->p;
 	while (!oq_lx_at_eol(lx)) {
@@ -290,8 +334,16 @@ char *oq_lx_rest(struct oq_lx *lx, bool *oom)
 		oq_lx_adv(lx);
 	}
 	if (last - start >= 2 && *start == '"' && last[-1] == '"' &&
-	    !memchr(start + 1, '"', (size_t)(last - start - 2)))
+	    !memchr(start + 1, '"', (size_t)(last - start - 2))) {
+		if (!opensm_can_read(lx, loc, start + 1,
+				     (size_t)(last - start - 2), true,
+				     "a use: text"))
+			return NULL;
 		return dup_range(start + 1, (size_t)(last - start - 2), oom);
+	}
+	if (!opensm_can_read(lx, loc, start, (size_t)(last - start), false,
+			     "a use: text"))
+		return NULL;
 	return dup_range(start, (size_t)(last - start), oom);
 }
 

@@ -13,6 +13,10 @@
 
 #include <osmqos/diag.h>
 
+/* The longest string OpenSM 3.3.23's policy lexer holds (its 10 KiB
+ * buffer, NUL included); see opensm_can_read() in lexer.c. */
+#define OQ_OPENSM_MAX_STRING 10239u
+
 struct oq_lx {
 	const char *file;
 	const char *p, *end;
@@ -70,7 +74,9 @@ bool oq_lx_at_number(const struct oq_lx *lx);
 char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom);
 
 /* The rest of the line's content as one trimmed string (for `use:`); a
- * value that is one quoted string loses its quotes.  May be empty. */
+ * value that is one quoted string loses its quotes.  May be empty.  Both
+ * refuse (an error, NULL) what OpenSM's lexer cannot read: a string over
+ * OQ_OPENSM_MAX_STRING bytes, a '"' that does not enclose the item. */
 char *oq_lx_rest(struct oq_lx *lx, bool *oom);
 
 /* Copy of the text in [start, start + len) for messages, shortened to at

@@ -8,10 +8,12 @@
 #   2. a syntax error, a removed file, a directory and a FIFO at the policy
 #      path: every sweep completes, OpenSM logs no parse error, stays up and
 #      still answers SL 2;
-#   3. a valid edit reaches OpenSM in the same sweep (SL 3);
+#   3. a valid edit reaches OpenSM in the same sweep (SL 3), also when
+#      saved with CRLF line ends (SL 4; the copy has LF ends);
 #   4. a removed copy is rewritten at the next sweep;
 #   5. opensm_policy=direct (the control): the same syntax error drops
-#      OpenSM's policy (SL 0), as stock OpenSM does;
+#      OpenSM's policy (SL 0), as stock OpenSM does; CRLF line ends there
+#      make the plugin log an error;
 #   6. an unwritable publish directory: one error line, OpenSM reads the
 #      file itself and the sweep is unaffected.
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -119,11 +121,22 @@ e2e_hup_sweep
 expect_sl "3 valid edit" 3
 cmp -s "$pol" "$copy" || e2e_fail "3: the copy is not the new policy"
 
+# 3b. The same policy saved with CRLF line ends (SL 4): osmqos takes it and
+# OpenSM's copy has LF ends, so OpenSM's own lexer takes it too.
+write_policy 4
+sed -i 's/$/\r/' "$pol"
+e2e_hup_sweep
+expect_sl "3b CRLF policy" 4
+grep -q $'\r' "$copy" && e2e_fail "3b: the copy kept the CRs"
+cmp -s <(tr -d '\r' <"$pol") "$copy" || e2e_fail "3b: the copy differs beyond its CRs"
+[ "$(parse_errors)" = "$errs0" ] ||
+	e2e_fail "3b: OpenSM logged policy errors: $(last_parse_errors)"
+
 # 4. A removed copy (a cache cleaner) is rewritten.
 rm -f "$copy"
 e2e_hup_sweep
 [ -f "$copy" ] || e2e_fail "4: $copy was not rewritten"
-expect_sl "4 copy removed" 3
+expect_sl "4 copy removed" 4
 [ "$(parse_errors)" = "$errs0" ] ||
 	e2e_fail "4: OpenSM logged policy errors: $(last_parse_errors)"
 e2e_stop_opensm
@@ -136,6 +149,17 @@ start "$pub" opensm_policy=direct
 grep -q "Loading QoS policy file ($pol)" "$E2E_OSM_LOG" ||
 	e2e_fail "5: with opensm_policy=direct OpenSM did not load $pol"
 expect_sl "5 direct, good policy" 2
+# CRLF line ends: osmqos applies the policy, OpenSM's own parser cannot;
+# the plugin says so.
+sed -i 's/$/\r/' "$pol"
+e2e_hup_sweep
+grep -q "osmqos: policy $pol has CR line ends; OpenSM's own parser rejects" \
+	"$E2E_OSM_LOG" || e2e_fail "5: no error about CR line ends in direct mode"
+grep -q "ERR AC03" "$E2E_OSM_LOG" ||
+	e2e_fail "5: OpenSM took the CRLF file: the error would be wrong"
+write_policy 2
+e2e_hup_sweep
+expect_sl "5 direct, good policy again" 2
 echo "qos-levels oops" >>"$pol"
 e2e_hup_sweep
 expect_sl "5 direct, syntax error" 0

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The policy text as OpenSM's own parser is given it.  OpenSM re-parses
+ * the policy in every sweep (for multicast, off-subnet and enable_quirks
+ * requests); its flex lexer knows only ' ', '\t' and '\n' as blanks, so a
+ * file saved with CRLF endings, or with a CR, FF or VT between words, blinds
+ * it (ERR AC03) while osmqos reads those as blanks.  The copy osmqos hands
+ * OpenSM drops the CR of each CRLF and makes the other three spaces;
+ * nothing else changes, so OpenSM's line and column numbers still match
+ * the operator's file.
+ */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/policy.h>
+
+char *oq_policy_opensm_text(const char *text, size_t len, size_t *out_len)
+{
+	char *out = malloc(len + 1);
+	size_t i, n = 0;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (c == '\r' && i + 1 < len && text[i + 1] == '\n')
+			continue;
+		out[n++] = c == '\r' || c == '\f' || c == '\v' ? ' ' : c;
+	}
+	out[n] = '\0';
+	*out_len = n;
+	return out;
+}
