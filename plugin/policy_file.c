@@ -17,9 +17,6 @@
 
 #include "plugin.h"
 
-/* A policy is a few KiB; anything this large is a wrong file. */
-#define OQ_POLICY_MAX_BYTES (16u << 20)
-
 static uint64_t fnv1a(const char *s, size_t n)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -123,7 +120,7 @@ static int refresh(struct osmqos *q)
 	struct oq_policy *p;
 	uint64_t hash;
 	size_t len = 0;
-	char *text;
+	char *text, why[64];
 
 	q->pf.content_ok = false; /* until this content proves good */
 	if (!path || !*path) {
@@ -136,24 +133,25 @@ static int refresh(struct osmqos *q)
 	}
 	text = oq_file_read(path, OQ_POLICY_MAX_BYTES, &len);
 	if (!text) {
+		/* Taken before any call that may change errno (logging). */
+		int err = errno;
 		/* Like OpenSM: no file at the default path is a normal setup
 		 * (QoS from the templates alone), anything else an error. */
-		bool quiet = errno == ENOENT && !q->opts.policy && !q->pf.cur &&
+		bool quiet = err == ENOENT && !q->opts.policy && !q->pf.cur &&
 			     !strcmp(path, OSM_DEFAULT_QOS_POLICY_FILE);
 
 		/* Once per failure: a different one (removed, then too
 		 * big) is news and logged again. */
-		if (!q->pf.missing_reported || errno != q->pf.read_errno)
+		if (!q->pf.missing_reported || err != q->pf.read_errno)
 			OQ_LOG(q, quiet ? OSM_LOG_INFO : OSM_LOG_ERROR,
-			       "cannot read policy %s: %s%s; %s\n", path,
-			       errno == EINVAL ? "not a regular file"
-					       : strerror(errno),
-			       errno == EFBIG ? " (the limit is 16 MiB)" : "",
+			       "cannot read policy %s: %s; %s\n", path,
+			       oq_file_error(err, OQ_POLICY_MAX_BYTES, why,
+					     sizeof(why)),
 			       q->pf.cur
 				       ? "keeping the last good policy"
 				       : "fabric stays on OpenSM's templates");
 		q->pf.missing_reported = true;
-		q->pf.read_errno = errno;
+		q->pf.read_errno = err;
 		return q->pf.cur ? 0 : -1;
 	}
 	q->pf.missing_reported = false;

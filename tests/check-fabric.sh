@@ -26,4 +26,16 @@ out=$("$osmqos" check "$top_srcdir/contrib/policies/storage-compute-mgmt.conf" \
 
 "$osmqos" check "$pol" --fabric /nonexistent.net >/dev/null 2>&1
 [ $? = 2 ] || fail "a missing fabric file must exit 2"
+
+# --partitions alone: the file is read and its names checked.
+out=$("$osmqos" check "$pol" \
+	--partitions "$top_srcdir/tests/data/check-partitions.conf" 2>&1) ||
+	fail "check --partitions exited $?: $out"
+echo "$out" | grep -q "8:20: warning: partition 'nosuch' is not defined" ||
+	fail "--partitions without --fabric: no warning for 'nosuch': $out"
+out=$("$osmqos" check "$pol" --partitions /nonexistent.conf 2>&1)
+rc=$?
+[ $rc = 2 ] || fail "--partitions /nonexistent.conf alone exited $rc, want 2: $out"
+echo "$out" | grep -q "cannot read partitions file" ||
+	fail "no word about the missing partitions file: $out"
 echo PASS

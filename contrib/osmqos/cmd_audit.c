@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/file.h>
+
 #include "cli.h"
 #include "cmd_audit.h"
 #include "cmd_audit_out.h"
@@ -184,28 +186,17 @@ static void print_diags(struct oq_diags *d)
 	oq_diags_clear(d);
 }
 
-static int readable(const char *what, const char *path)
+static int readable(const char *what, const char *path, size_t max)
 {
-	FILE *f;
-
-	if (!path)
-		return 0;
-	f = fopen(path, "rb");
-	if (!f)
-		return oq_usage_error("audit",
-				      "cannot read %s '%s'; check the "
-				      "path",
-				      what, path);
-	fclose(f);
-	return 0;
+	return path ? oq_cli_need_file("audit", what, path, max) : 0;
 }
 
 /* The policy, before any MAD: a typo should not cost a fabric walk. */
 static int load_policy(const struct audit_opts *o, struct oq_cli_inputs *in)
 {
-	if (readable("policy", o->policy) ||
-	    readable("partitions file", o->partitions) ||
-	    readable("opensm.conf", o->opensm_conf))
+	if (readable("policy", o->policy, OQ_POLICY_MAX_BYTES) ||
+	    readable("partitions file", o->partitions, OQ_FILE_MAX_BYTES) ||
+	    readable("opensm.conf", o->opensm_conf, OQ_FILE_MAX_BYTES))
 		return OQ_EXIT_USAGE;
 	in->policy = oq_policy_load(o->policy, &in->diags);
 	if (in->policy && !oq_diags_has_errors(&in->diags))

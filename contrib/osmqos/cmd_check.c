@@ -38,7 +38,9 @@ void oq_usage_check(FILE *out)
 		"                       (ibnetdiscover or ibsim net file) and "
 		"warn\n"
 		"                       about groups that match no port\n"
-		"  --partitions FILE    partitions.conf for 'partition:' keys\n"
+		"  --partitions FILE    partitions.conf for 'partition:' keys "
+		"(checked\n"
+		"                       alone without --fabric)\n"
 		"  --opensm-conf FILE   check the qos_* table templates of an\n"
 		"                       opensm.conf as well\n"
 		"  -h, --help           this text\n"
@@ -134,6 +136,37 @@ static int check_against_fabric(const struct check_opts *o,
 	return OQ_EXIT_OK;
 }
 
+/*
+ * --partitions without --fabric: the file is read as the plugin reads
+ * OpenSM's (its errors make the input unusable), and every `partition:`
+ * name must be one it defines; membership needs a fabric.
+ */
+static int check_partitions_file(const char *path, const struct oq_policy *p,
+				 struct oq_diags *diags)
+{
+	struct oq_partitions parts;
+	size_t errs = diags->n_errors, i, j;
+
+	memset(&parts, 0, sizeof(parts));
+	if (oq_partitions_load(&parts, path, NULL, diags) ||
+	    diags->n_errors > errs) {
+		oq_partitions_free(&parts);
+		return OQ_EXIT_USAGE;
+	}
+	for (i = 0; i < p->n_explicit_groups; i++)
+		for (j = 0; j < p->groups[i].partitions.n; j++) {
+			const struct oq_ref *r = &p->groups[i].partitions.v[j];
+
+			if (!oq_partition_by_name(&parts, r->name))
+				oq_warning(diags, r->loc,
+					   "partition '%s' is not defined in "
+					   "%s",
+					   r->name, path);
+		}
+	oq_partitions_free(&parts);
+	return OQ_EXIT_OK;
+}
+
 static int check_opensm_conf(const char *path, struct oq_diags *diags)
 {
 	struct oq_templates t;
@@ -189,6 +222,9 @@ int oq_cmd_check(int argc, char **argv)
 
 	if (rc == OQ_EXIT_OK && o.fabric &&
 	    check_against_fabric(&o, p, &diags) != OQ_EXIT_OK)
+		rc = OQ_EXIT_USAGE;
+	else if (rc != OQ_EXIT_USAGE && !o.fabric && o.partitions &&
+		 check_partitions_file(o.partitions, p, &diags) != OQ_EXIT_OK)
 		rc = OQ_EXIT_USAGE;
 	if (rc != OQ_EXIT_USAGE && o.opensm_conf &&
 	    check_opensm_conf(o.opensm_conf, &diags) != OQ_EXIT_OK)

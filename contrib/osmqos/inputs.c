@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/file.h>
+
 #include "cli.h"
 #include "inputs.h"
 
@@ -15,15 +17,17 @@ static void print_diags(struct oq_diags *d)
 	oq_diags_clear(d);
 }
 
-/* A readable file, or a usage error saying what to check. */
-static int need_file(const char *cmd, const char *what, const char *path)
+int oq_cli_need_file(const char *cmd, const char *what, const char *path,
+		     size_t max)
 {
-	FILE *f = fopen(path, "rb");
+	int err = oq_file_probe(path, max);
+	char why[64];
 
-	if (!f)
-		return oq_usage_error(cmd, "cannot read %s '%s': %s", what,
-				      path, strerror(errno));
-	fclose(f);
+	if (err)
+		return oq_usage_error(cmd, "cannot read %s '%s': %s; give a "
+				      "regular file", what, path,
+				      oq_file_error(err, max, why,
+						    sizeof(why)));
 	return OQ_EXIT_OK;
 }
 
@@ -45,10 +49,13 @@ int oq_cli_load(const char *cmd, const char *policy, const char *fabric,
 
 	memset(in, 0, sizeof(*in));
 	oq_diags_init(&in->diags);
-	if ((rc = need_file(cmd, "fabric", fabric)) ||
+	if ((rc = oq_cli_need_file(cmd, "fabric", fabric,
+				   OQ_FILE_MAX_BYTES)) ||
 	    (partitions &&
-	     (rc = need_file(cmd, "partitions file", partitions))) ||
-	    (policy && (rc = need_file(cmd, "policy", policy))))
+	     (rc = oq_cli_need_file(cmd, "partitions file", partitions,
+				    OQ_FILE_MAX_BYTES))) ||
+	    (policy && (rc = oq_cli_need_file(cmd, "policy", policy,
+					      OQ_POLICY_MAX_BYTES))))
 		goto fail;
 
 	in->fabric = oq_topology_load(fabric, &in->diags);

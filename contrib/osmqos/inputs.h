@@ -40,6 +40,14 @@ int oq_cli_load(const char *cmd, const char *policy, const char *fabric,
 void oq_cli_inputs_free(struct oq_cli_inputs *in);
 
 /*
+ * OQ_EXIT_OK when path is a regular file of at most max bytes, else a
+ * usage error naming what and why.  Never blocks: a FIFO given as an input
+ * is refused, not waited on.
+ */
+int oq_cli_need_file(const char *cmd, const char *what, const char *path,
+		     size_t max);
+
+/*
  * Templates (OpenSM's defaults, or the qos_* keys of opensm_conf when not
  * NULL) and the per-port tables, exactly as the plugin compiles them; used
  * by `tables` and `predict` so their dry runs cannot differ.  Diagnostics

@@ -22,6 +22,22 @@
  */
 char *oq_file_read(const char *path, size_t max, size_t *len);
 
+/* A policy is a few KiB; a larger file is a wrong one.  The plugin and
+ * `osmqos check` refuse the same files. */
+#define OQ_POLICY_MAX_BYTES (16u << 20)
+
+/*
+ * Whether oq_file_read(path, max) would take the file, without reading it
+ * and without blocking (a FIFO at the path is refused, not waited on).
+ * Returns 0 or the errno oq_file_read would set.
+ */
+int oq_file_probe(const char *path, size_t max);
+
+/* The reason for an oq_file_read/oq_file_probe errno, as a phrase: "not a
+ * regular file (a directory, FIFO or device)", "larger than the 16 MiB
+ * limit", or strerror(err).  Uses buf when it needs to format. */
+const char *oq_file_error(int err, size_t max, char *buf, size_t len);
+
 /*
  * OpenSM's cache directory: $OSM_CACHE_DIR, else OQ_DEFAULT_CACHE_DIR
  * (OpenSM's OSM_DEFAULT_CACHE_DIR; its own cache files follow the same

@@ -557,7 +557,7 @@ int oq_partitions_load(struct oq_partitions *parts, const char *path,
 		       struct oq_fabric *f, struct oq_diags *diags)
 {
 	size_t len = 0;
-	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
+	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len), why[64];
 	int r;
 
 	if (!buf) {
@@ -565,8 +565,10 @@ int oq_partitions_load(struct oq_partitions *parts, const char *path,
 		if (diags)
 			oq_diag_hint(oq_error(diags,
 					      (struct oq_loc){ path, 0, 0 },
-					      "cannot open partitions file: %s",
-					      strerror(errno)),
+					      "cannot read partitions file: %s",
+					      oq_file_error(errno,
+							    OQ_FILE_MAX_BYTES,
+							    why, sizeof(why))),
 				     "give OpenSM's partitions.conf (usually "
 				     "/etc/opensm/partitions.conf)");
 		return -1;

@@ -671,14 +671,16 @@ struct oq_fabric *oq_topology_load(const char *path, struct oq_diags *diags)
 {
 	struct oq_fabric *f;
 	size_t len = 0;
-	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
+	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len), why[64];
 
 	if (!buf) {
 		if (diags)
 			oq_diag_hint(oq_error(diags,
 					      (struct oq_loc){ path, 0, 0 },
-					      "cannot open topology file: %s",
-					      strerror(errno)),
+					      "cannot read topology file: %s",
+					      oq_file_error(errno,
+							    OQ_FILE_MAX_BYTES,
+							    why, sizeof(why))),
 				     "give an ibnetdiscover output or an ibsim "
 				     "net file");
 		return NULL;

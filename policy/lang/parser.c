@@ -632,10 +632,12 @@ struct oq_policy *oq_policy_load(const char *path, struct oq_diags *diags)
 	struct oq_loc loc = { path, 0, 0 };
 	struct oq_policy *p;
 	size_t len = 0;
-	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
+	char *buf = oq_file_read(path, OQ_POLICY_MAX_BYTES, &len), why[64];
 
 	if (!buf) {
-		oq_error(diags, loc, "cannot open: %s", strerror(errno));
+		oq_error(diags, loc, "cannot read the policy: %s",
+			 oq_file_error(errno, OQ_POLICY_MAX_BYTES, why,
+				       sizeof(why)));
 		return NULL;
 	}
 	p = oq_policy_parse(path, buf, len, diags);

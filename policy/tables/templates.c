@@ -405,7 +405,7 @@ int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
 				  struct oq_diags *diags)
 {
 	size_t len = 0;
-	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
+	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len), why[64];
 	int r;
 
 	oq_templates_default(t);
@@ -413,8 +413,10 @@ int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
 		if (diags)
 			oq_diag_hint(oq_error(diags,
 					      (struct oq_loc){ path, 0, 0 },
-					      "cannot open opensm.conf: %s",
-					      strerror(errno)),
+					      "cannot read opensm.conf: %s",
+					      oq_file_error(errno,
+							    OQ_FILE_MAX_BYTES,
+							    why, sizeof(why))),
 				     "give the opensm.conf OpenSM runs with "
 				     "(opensm -c FILE writes one)");
 		return -1;

@@ -2,7 +2,9 @@
 /* Whole-file reads for the loaders: see include/osmqos/file.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -61,4 +63,34 @@ fail_fd:
 	close(fd);
 	errno = err;
 	return NULL;
+}
+
+int oq_file_probe(const char *path, size_t max)
+{
+	struct stat st;
+	int fd, err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st))
+		err = errno;
+	else if (!S_ISREG(st.st_mode))
+		err = EINVAL;
+	else if ((unsigned long long)st.st_size > max)
+		err = EFBIG;
+	close(fd);
+	return err;
+}
+
+const char *oq_file_error(int err, size_t max, char *buf, size_t len)
+{
+	if (err == EINVAL)
+		return "not a regular file (a directory, FIFO or device)";
+	if (err == EFBIG) {
+		snprintf(buf, len, "larger than the %zu MiB limit",
+			 max >> 20);
+		return buf;
+	}
+	return strerror(err);
 }

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Every file the CLI reads goes through the plugin's reader: a FIFO, a
+# directory, a missing file or an oversized policy given to any subcommand
+# is refused at once (exit 2, one line naming the file and why), never
+# waited on; check and the plugin refuse the same policy sizes.
+: "${top_srcdir:?}" "${top_builddir:?}"
+osmqos=$top_builddir/osmqos
+net=$top_srcdir/contrib/fabrics/fat-tree-16.net
+pol=$top_srcdir/contrib/policies/fat-tree-16.conf
+parts=$top_srcdir/tests/data/check-partitions.conf
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+n=0
+
+mkfifo "$tmp/fifo"
+mkdir "$tmp/dir"
+# A valid policy just over the 16 MiB limit (a long comment).
+{ cat "$pol"; head -c $((16 * 1024 * 1024)) /dev/zero | tr '\0' '#'; echo; } >"$tmp/big.conf"
+
+# expect_refused WHY-PATTERN ARGS...: exit 2 within 10 s, the reason on
+# stderr.
+expect_refused() {
+	local why=$1 out rc
+	shift
+	out=$(timeout 10 "$osmqos" "$@" 2>&1 </dev/null)
+	rc=$?
+	[ $rc = 124 ] && fail "osmqos $* blocked (killed after 10 s)"
+	[ $rc = 2 ] || fail "osmqos $* exited $rc, want 2: $out"
+	grep -q -- "$why" <<<"$out" || fail "osmqos $*: no '$why' in: $out"
+	n=$((n + 1))
+}
+
+for bad in fifo dir missing; do
+	f=$tmp/$bad
+	why="not a regular file"
+	[ $bad = missing ] && why="No such file"
+	expect_refused "$why" check "$f"
+	expect_refused "$why" check "$pol" --fabric "$f"
+	expect_refused "$why" check "$pol" --partitions "$f"
+	expect_refused "$why" check "$pol" --opensm-conf "$f"
+	for cmd in tables predict match; do
+		extra=()
+		[ $cmd = match ] && extra=(--src 0x1 --dst 0x2)
+		expect_refused "$why" $cmd --policy "$f" --fabric "$net" "${extra[@]}"
+		expect_refused "$why" $cmd --policy "$pol" --fabric "$f" "${extra[@]}"
+		expect_refused "$why" $cmd --policy "$pol" --fabric "$net" \
+			--partitions "$f" "${extra[@]}"
+	done
+	expect_refused "$why" tables --fabric "$net" --opensm-conf "$f"
+	expect_refused "$why" query --slid 1 --dlid 2 --policy "$f" --fabric "$net"
+	expect_refused "$why" query --slid 1 --dlid 2 --policy "$pol" --fabric "$f"
+	expect_refused "$why" audit --policy "$f"
+	expect_refused "$why" audit --policy "$pol" --partitions "$f"
+	expect_refused "$why" audit --policy "$pol" --opensm-conf "$f"
+done
+expect_refused "larger than the 16 MiB limit" check "$tmp/big.conf"
+expect_refused "larger than the 16 MiB limit" tables --policy "$tmp/big.conf" --fabric "$net"
+echo "PASS: $n refusals"
