@@ -3,7 +3,8 @@
 # Every file the CLI reads goes through the plugin's reader: a FIFO, a
 # directory, a missing file or an oversized policy given to any subcommand
 # is refused at once (exit 2, one line naming the file and why), never
-# waited on; check and the plugin refuse the same policy sizes.
+# waited on; check and the plugin refuse the same policy sizes.  A file
+# that is no topology and arguments that say nothing are refused too.
 : "${top_srcdir:?}" "${top_builddir:?}"
 osmqos=$top_builddir/osmqos
 net=$top_srcdir/contrib/fabrics/fat-tree-16.net
@@ -57,4 +58,21 @@ for bad in fifo dir missing; do
 done
 expect_refused "larger than the 16 MiB limit" check "$tmp/big.conf"
 expect_refused "larger than the 16 MiB limit" tables --policy "$tmp/big.conf" --fabric "$net"
+
+# Files that are no topology: refused with the reason, never 0 ports.
+: >"$tmp/empty.net"
+for junk in "$tmp/empty.net" "$osmqos" "$pol"; do
+	why="no node"
+	[ "$junk" = "$osmqos" ] && why="a binary file"
+	expect_refused "$why" tables --fabric "$junk"
+	expect_refused "$why" check "$pol" --fabric "$junk"
+done
+
+# Arguments that say nothing are usage errors, not a silent default.
+expect_refused "has no VL:WEIGHT entry" model --high , --low 0:1 --mtu 2048 --limit 1
+expect_refused "empty; give VL:WEIGHT" model --high "" --low 0:1 --mtu 2048 --limit 1
+expect_refused "takes no argument" --version extra
+expect_refused "--limit is required with a high table" model --high 0:1 --low 1:1 --mtu 2048
+out=$("$osmqos" model --low 0:32,1:32 --mtu 2048 2>&1) ||
+	fail "model without a high table needs no --limit: $out"
 echo "PASS: $n refusals"

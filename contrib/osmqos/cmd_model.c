@@ -34,9 +34,10 @@ void oq_usage_model(FILE *out)
 		"period.\n\n"
 		"  --high, --low   VLArb tables: VL (0-14) : weight (0-255, "
 		"64-byte credits);\n"
-		"                  '' or '-' for an empty table\n"
+		"                  '-' for an empty table\n"
 		"  --limit N       VLHighLimit in 4 KiB units (0-255, 255 = "
-		"unbounded)\n"
+		"unbounded);\n"
+		"                  required with a high table, else 0\n"
 		"  --mtu BYTES     packet size (default packet of every VL)\n"
 		"  --active VLs    backlogged VLs (default: every VL in a "
 		"table)\n"
@@ -64,8 +65,11 @@ static int parse_table(const char *what, const char *s,
 	int rc = 0;
 
 	memset(t, 0, sizeof(*t));
-	if (!*s || !strcmp(s, "-"))
+	if (!strcmp(s, "-"))
 		return 0;
+	if (!*s)
+		return oq_usage_error(CMD, "%s: empty; give VL:WEIGHT,... "
+				      "or - for no table", what);
 	dup = strdup(s);
 	if (!dup)
 		return oq_usage_error(CMD, "out of memory");
@@ -100,6 +104,10 @@ static int parse_table(const char *what, const char *s,
 		t->n++;
 	}
 	free(dup);
+	if (!rc && !t->n)
+		rc = oq_usage_error(CMD, "%s: '%s' has no VL:WEIGHT entry; "
+				    "give VL:WEIGHT,... or - for no table",
+				    what, s);
 	return rc;
 }
 
@@ -487,9 +495,11 @@ int oq_cmd_model(int argc, char **argv)
 		return oq_usage_error(CMD, "give at least one of --high and "
 					   "--low (e.g. --high 0:32 --low "
 					   "1:64)");
-	if (!have_limit)
-		return oq_usage_error(CMD, "--limit is required (0-255; "
-					   "255 = unbounded)");
+	/* VLHighLimit only bounds the high table: without one it does
+	 * not matter, and 0 is what OpenSM programs then. */
+	if (!have_limit && hi.n)
+		return oq_usage_error(CMD, "--limit is required with a high "
+					   "table (0-255; 255 = unbounded)");
 	if (!mtu)
 		return oq_usage_error(CMD, "--mtu is required (packet "
 					   "bytes, e.g. 2048)");

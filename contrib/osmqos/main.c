@@ -112,6 +112,12 @@ int main(int argc, char **argv)
 		return OQ_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		if (argc > 2) {
+			fprintf(stderr, "osmqos: %s takes no argument; "
+					"unexpected '%s'\n",
+				argv[1], argv[2]);
+			return OQ_EXIT_USAGE;
+		}
 		printf("osmqos %s\n", PACKAGE_VERSION);
 		return OQ_EXIT_OK;
 	}

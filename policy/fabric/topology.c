@@ -173,13 +173,27 @@ static const char *quoted(const char *s, const char **end)
 	return a + 1;
 }
 
+/* The last '"' in [h, lim), or NULL. */
+static const char *last_quote(const char *h, const char *lim)
+{
+	const char *q = NULL;
+
+	for (; h < lim; h++)
+		if (*h == '"')
+			q = h;
+	return q;
+}
+
 /*
  * NodeDescription as ibsim's parse_node_desc() finds it: after '#', a
  * quoted string, or the words up to " enhanced port ", " base port ",
- * " lid " or " lmc ".  Returns where the rest of the line starts.
+ * " lid " or " lmc ".  ibnetdiscover prints the description between quotes
+ * without escaping any, so in its output (ibnd) a quoted description ends
+ * at the last '"' before those words: "a "b" c" is the node's a "b" c, as
+ * OpenSM holds it.  Returns where the rest of the line starts.
  */
 static const char *parse_desc(const char *s, char *desc, size_t cap,
-			      size_t *full_len)
+			      size_t *full_len, bool ibnd)
 {
 	const char *h = strchr(s, '#'), *e = NULL, *rest;
 	static const char *const stops[] = { " enhanced port ", " base port ",
@@ -196,6 +210,16 @@ static const char *parse_desc(const char *s, char *desc, size_t cap,
 	if (*h == '"') {
 		h++;
 		e = strchr(h, '"');
+		if (e && ibnd) {
+			const char *lim = h + strlen(h), *st;
+
+			for (k = 0; k < sizeof(stops) / sizeof(stops[0]); k++) {
+				st = strstr(h, stops[k]);
+				if (st && st < lim && last_quote(h, st))
+					lim = st;
+			}
+			e = last_quote(h, lim);
+		}
 		rest = e ? e + 1 : h + strlen(h);
 		n = e ? (size_t)(e - h) : strlen(h);
 	} else {
@@ -300,7 +324,8 @@ static struct topo_node *parse_header(struct topo *t, const char *line,
 	n->type = type;
 	n->n_ports = (uint8_t)nports;
 	n->line = lineno;
-	rest = parse_desc(id_end + 1, desc, sizeof(desc), &desclen);
+	rest = parse_desc(id_end + 1, desc, sizeof(desc), &desclen,
+			  t->ibnd);
 	if (desclen > MAX_DESC)
 		oq_warning(t->d, topo_loc(t, lineno, 0),
 			   "NodeDescription longer than %d characters is "
@@ -608,7 +633,7 @@ struct oq_fabric *oq_topology_parse(const char *file, const char *text,
 	struct topo t;
 	struct oq_diags local;
 	struct oq_fabric *f = NULL;
-	const char *line;
+	const char *line, *nul;
 	size_t errors;
 
 	if (!diags) {
@@ -616,6 +641,20 @@ struct oq_fabric *oq_topology_parse(const char *file, const char *text,
 		diags = &local;
 	}
 	errors = diags->n_errors;
+	nul = memchr(text, '\0', len);
+	if (nul) {
+		/* Text formats have no NUL: an executable or an image given
+		 * by mistake, said once instead of a warning per line. */
+		oq_diag_hint(oq_error(diags, (struct oq_loc){ file, 0, 0 },
+				      "a binary file (NUL byte at offset "
+				      "%zu), not a topology",
+				      (size_t)(nul - text)),
+			     "give an ibnetdiscover output or an ibsim net "
+			     "file");
+		if (diags == &local)
+			oq_diags_free(&local);
+		return NULL;
+	}
 	memset(&t, 0, sizeof(t));
 	t.file = file;
 	t.d = diags;
@@ -659,6 +698,14 @@ struct oq_fabric *oq_topology_parse(const char *file, const char *text,
 			     "put an empty line before it");
 	}
 	free(r.buf);
+	/* An empty file, a binary or a policy given by mistake parses to
+	 * nothing; a fabric of no node is never what the operator meant. */
+	if (!t.n && diags->n_errors == errors)
+		oq_diag_hint(oq_error(diags, (struct oq_loc){ file, 0, 0 },
+				      "no node (Switch, Ca or Rt record) in "
+				      "this file"),
+			     "give an ibnetdiscover output or an ibsim net "
+			     "file");
 	if (diags->n_errors == errors)
 		f = topo_build(&t);
 	topo_free(&t);

@@ -227,6 +227,58 @@ static void test_ibnetdiscover_text(void **state)
 	oq_diags_free(&d);
 }
 
+/* ibnetdiscover quotes a NodeDescription without escaping inner quotes;
+ * the description is all of it, as OpenSM (and the plugin) hold it. */
+static void test_ibnetdiscover_inner_quotes(void **state)
+{
+	static const char from[] = "\"h1 HCA-1\"\n";
+	static const char to[] = "\"my \"big\" hca\"\n";
+	char *text = malloc(sizeof(ibnd_text) + 64), *at;
+	struct oq_diags d;
+	struct oq_fabric *f;
+
+	assert_non_null(text);
+	strcpy(text, ibnd_text);
+	at = strstr(text, "Ca\t1 \"H-00000000000a0000\"\t\t# ");
+	assert_non_null(at);
+	at = strstr(at, from);
+	memmove(at + strlen(to), at + strlen(from), strlen(at + strlen(from)) + 1);
+	memcpy(at, to, strlen(to));
+	oq_diags_init(&d);
+	f = parse(text, &d);
+	assert_non_null(f);
+	assert_int_equal(port(f, "my \"big\" hca/P1")->guid, 0xa0001);
+	oq_fabric_free(f);
+	oq_diags_free(&d);
+	free(text);
+}
+
+/* Files that are no topology are refused with the reason, not read as an
+ * empty fabric. */
+static void test_not_a_topology(void **state)
+{
+	static const char elf[] = "\177ELF\2\1\1\0\0\0\0\0";
+	static const char *const texts[] = {
+		"", "\n\n", "# only a comment\n",
+		"qos-ulps\n    default : 0\nend-qos-ulps\n",
+	};
+	struct oq_diags d;
+	size_t i;
+
+	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		oq_diags_init(&d);
+		assert_null(oq_topology_parse("x", texts[i], strlen(texts[i]),
+					      &d));
+		assert_true(has_diag(&d, OQ_SEV_ERROR, 0, 0, "no node"));
+		oq_diags_free(&d);
+	}
+	oq_diags_init(&d);
+	assert_null(oq_topology_parse("x", elf, sizeof(elf) - 1, &d));
+	assert_true(has_diag(&d, OQ_SEV_ERROR, 0, 0, "a binary file"));
+	assert_int_equal(d.n, 1);
+	oq_diags_free(&d);
+}
+
 static void test_speed_negotiation(void **state)
 {
 	static const char text[] =
@@ -510,6 +562,8 @@ int main(void)
 		cmocka_unit_test(test_garbage_never_crashes),
 		cmocka_unit_test(test_generated_scale),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_ibnetdiscover_inner_quotes),
+		cmocka_unit_test(test_not_a_topology),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
