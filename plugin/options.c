@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* event_plugin_options parsing: see options.h. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +39,15 @@ static void report(oq_opt_error_fn err, void *ctx, const char *fmt, ...)
 	err(ctx, msg);
 }
 
+/* Stores the value; *slot_out is the slot set (NULL for another
+ * plugin's key).  Returns the number of errors (0 or 1). */
 static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
-		   const char *val, size_t vlen, oq_opt_error_fn err, void *ctx)
+		   const char *val, size_t vlen, char ***slot_out,
+		   oq_opt_error_fn err, void *ctx)
 {
 	size_t i;
 
+	*slot_out = NULL;
 	if (klen > 7 && !strncmp(key, "osmqos.", 7)) {
 		key += 7;
 		klen -= 7;
@@ -65,6 +70,7 @@ static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 		slot = (char **)((char *)o + opt_keys[i].off);
 		free(*slot);
 		*slot = strndup(val, vlen);
+		*slot_out = slot;
 		return *slot ? 0 : 1;
 	}
 	report(err, ctx,
@@ -75,37 +81,112 @@ static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 	return 1;
 }
 
+static bool is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == ',';
+}
+
+/* The end of the token at p: up to a separator outside quotes.  Sets
+ * *open when a quote is not closed. */
+static const char *token_end(const char *p, bool *open)
+{
+	char q = 0;
+
+	*open = false;
+	for (; *p; p++) {
+		if (q) {
+			if (*p == q)
+				q = 0;
+		} else if (*p == '"' || *p == '\'') {
+			q = *p;
+		} else if (is_sep(*p)) {
+			break;
+		}
+	}
+	*open = q != 0;
+	return p;
+}
+
+/* A value "..." or '...' loses its quotes; quotes elsewhere in it are an
+ * error (there is no escape). */
+static bool unquote(const char **val, size_t *vlen)
+{
+	const char *v = *val;
+	size_t n = *vlen;
+
+	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0] &&
+	    !memchr(v + 1, v[0], n - 2)) {
+		*val = v + 1;
+		*vlen = n - 2;
+		return true;
+	}
+	return !memchr(v, '"', n) && !memchr(v, '\'', n);
+}
+
 int oq_plugin_options_parse(struct oq_plugin_options *o, const char *text,
 			    oq_opt_error_fn err, void *ctx)
 {
-	const char *p = text;
+	const char *p = text, *last_tok = NULL;
+	char **last_slot = NULL;
+	size_t last_len = 0;
 	int errors = 0;
 
 	memset(o, 0, sizeof(*o));
 	if (!p)
 		return 0;
 	while (*p) {
-		const char *tok, *eq;
-		size_t len;
+		const char *tok, *eq, *val;
+		bool blank_before = false, open;
+		char **slot = NULL;
+		size_t len, vlen;
+		int bad;
 
-		while (*p == ' ' || *p == '\t' || *p == ',')
+		while (is_sep(*p)) {
+			blank_before |= *p != ',';
 			p++;
+		}
 		if (!*p)
 			break;
 		tok = p;
-		while (*p && *p != ' ' && *p != '\t' && *p != ',')
-			p++;
+		p = token_end(p, &open);
 		len = (size_t)(p - tok);
 		eq = memchr(tok, '=', len);
+		val = eq ? eq + 1 : NULL;
+		vlen = eq ? len - (size_t)(eq - tok) - 1 : 0;
 		if (!eq || eq == tok) {
 			report(err, ctx,
 			       "event_plugin_options: '%.*s' is not key=value",
 			       (int)len, tok);
-			errors++;
-			continue;
+			bad = 1;
+		} else if (open || !unquote(&val, &vlen)) {
+			report(err, ctx,
+			       "event_plugin_options: '%.*s': %s; not applied",
+			       (int)len, tok,
+			       open ? "a quote is not closed"
+				    : "quotes must enclose the whole value");
+			bad = 1;
+		} else {
+			bad = set_key(o, tok, (size_t)(eq - tok), val, vlen,
+				      &slot, err, ctx);
 		}
-		errors += set_key(o, tok, (size_t)(eq - tok), eq + 1,
-				  len - (size_t)(eq - tok) - 1, err, ctx);
+		/* "audit=/a b/c": a word after a blank that is no key=value
+		 * is the rest of the previous value, so that value is not
+		 * applied either. */
+		if (bad && !eq && blank_before && last_slot) {
+			report(err, ctx,
+			       "event_plugin_options: '%.*s %.*s': a value "
+			       "with a blank must be quoted (key=\"a b\"); "
+			       "'%.*s' is not applied",
+			       (int)last_len, last_tok, (int)len, tok,
+			       (int)last_len, last_tok);
+			free(*last_slot);
+			*last_slot = NULL;
+			bad++;
+		}
+		errors += bad;
+		last_slot = bad ? NULL : slot;
+		last_tok = tok;
+		last_len = len;
 	}
 	return errors;
 }

@@ -22,8 +22,11 @@ struct oq_plugin_options {
 /* Called for each problem found; msg is a complete sentence. */
 typedef void (*oq_opt_error_fn)(void *ctx, const char *msg);
 
-/* Parse "k=v k2=v2,k3=v3".  NULL or empty text gives all defaults (NULL
- * fields).  Returns the number of errors reported through err. */
+/* Parse "k=v k2=v2,k3=v3"; a value with blanks is quoted, k="a b" or
+ * k='a b'.  NULL or empty text gives all defaults (NULL fields).  Nothing
+ * malformed is applied: a key whose value was cut at a blank ("k=a b")
+ * keeps its default, like an unknown or unquoted one.  Returns the number
+ * of errors reported through err. */
 int oq_plugin_options_parse(struct oq_plugin_options *o, const char *text,
 			    oq_opt_error_fn err, void *ctx);
 void oq_plugin_options_free(struct oq_plugin_options *o);

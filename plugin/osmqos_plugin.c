@@ -45,10 +45,37 @@ static void audit_log(void *ctx, enum oq_audit_log_level level,
 	       "%s\n", msg);
 }
 
+/*
+ * audit= naming a file the plugin reads or writes otherwise would have the
+ * audit writer append JSON lines to it: the policy (which the next sweep
+ * would then refuse, or worse, read) or a published file.  Returns what
+ * that file is, or NULL.
+ */
+static const char *audit_clash(struct osmqos *q, const char *audit)
+{
+	static const char *const published[] = {
+		OQ_PUBLISH_JSON_NAME, OQ_PUBLISH_PROM_NAME, OQ_POLICY_COPY_NAME
+	};
+	const char *dir = oq_plugin_publish_dir(&q->opts);
+	const char *pol = oq_policy_file_path(q);
+	char path[4096];
+	size_t i;
+
+	if (pol && oq_file_same(audit, pol))
+		return "the policy file";
+	for (i = 0; i < sizeof(published) / sizeof(published[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, published[i]);
+		if (oq_file_same(audit, path))
+			return "a file the plugin publishes";
+	}
+	return NULL;
+}
+
 /* The audit trail: audit= or <OpenSM cache dir>/osmqos-audit.log;
  * audit=off (or none) turns it off. */
 static void audit_open(struct osmqos *q)
 {
+	const char *clash;
 	char path[4096];
 
 	if (q->opts.audit && (!strcmp(q->opts.audit, "off") ||
@@ -57,7 +84,14 @@ static void audit_open(struct osmqos *q)
 		       q->opts.audit);
 		return;
 	}
-	if (q->opts.audit)
+	clash = q->opts.audit ? audit_clash(q, q->opts.audit) : NULL;
+	if (clash)
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "audit=%s is %s; the audit trail goes to the default "
+		       "%s/%s instead: give audit= a file of its own\n",
+		       q->opts.audit, clash, oq_cache_dir(),
+		       OQ_AUDIT_DEFAULT_NAME);
+	if (q->opts.audit && !clash)
 		snprintf(path, sizeof(path), "%s", q->opts.audit);
 	else
 		snprintf(path, sizeof(path), "%s/%s", oq_cache_dir(),

@@ -145,7 +145,9 @@ void oq_policy_file_free(struct osmqos *q);
 struct oq_policy_ref *oq_policy_ref_get(struct osmqos *q);
 void oq_policy_ref_put(struct osmqos *q, struct oq_policy_ref *r);
 
-/* policy_copy.c: OpenSM reads a copy of the last good policy. */
+/* policy_copy.c: OpenSM reads a copy of the last good policy, this file in
+ * the publish directory. */
+#define OQ_POLICY_COPY_NAME "osmqos-last-good-policy.conf"
 void oq_policy_copy_init(struct osmqos *q);
 void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len);
 bool oq_policy_copy_pending(const struct osmqos *q);

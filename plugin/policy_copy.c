@@ -28,7 +28,6 @@
 
 #include "plugin.h"
 
-#define OQ_POLICY_COPY_NAME "osmqos-last-good-policy.conf"
 /* Only the SM (root) reads it: the operator's policy may be private. */
 #define OQ_POLICY_COPY_MODE 0600
 

@@ -24,8 +24,8 @@ int oq_cli_need_file(const char *cmd, const char *what, const char *path,
 	char why[64];
 
 	if (err)
-		return oq_usage_error(cmd, "cannot read %s '%s': %s; give a "
-				      "regular file", what, path,
+		return oq_usage_error(cmd, "cannot read %s '%s': %s; check "
+				      "the path (a regular file)", what, path,
 				      oq_file_error(err, max, why,
 						    sizeof(why)));
 	return OQ_EXIT_OK;

@@ -7,6 +7,7 @@
 #ifndef OSMQOS_FILE_H
 #define OSMQOS_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -32,6 +33,13 @@ char *oq_file_read(const char *path, size_t max, size_t *len);
  * Returns 0 or the errno oq_file_read would set.
  */
 int oq_file_probe(const char *path, size_t max);
+
+/*
+ * Whether two paths name the same file, existing or not: their directories
+ * resolved (symbolic links, "..", relative paths) and the last components
+ * equal, or both existing with the same device and inode.
+ */
+bool oq_file_same(const char *a, const char *b);
 
 /* The reason for an oq_file_read/oq_file_probe errno, as a phrase: "not a
  * regular file (a directory, FIFO or device)", "larger than the 16 MiB

@@ -2,6 +2,7 @@
 /* Whole-file reads for the loaders: see include/osmqos/file.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,4 +94,40 @@ const char *oq_file_error(int err, size_t max, char *buf, size_t len)
 		return buf;
 	}
 	return strerror(err);
+}
+
+/* dirname(path) resolved, then "/" and basename(path); false when the
+ * directory cannot be resolved. */
+static bool resolve(const char *path, char *out, size_t len)
+{
+	const char *slash = strrchr(path, '/'), *base;
+	char dir[PATH_MAX], real[PATH_MAX];
+
+	if (!slash) {
+		snprintf(dir, sizeof(dir), ".");
+		base = path;
+	} else if (slash == path) {
+		snprintf(dir, sizeof(dir), "/");
+		base = slash + 1;
+	} else {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+		base = slash + 1;
+	}
+	if (!realpath(dir, real))
+		return false;
+	return (size_t)snprintf(out, len, "%s/%s", real, base) < len;
+}
+
+bool oq_file_same(const char *a, const char *b)
+{
+	char ra[PATH_MAX + 256], rb[PATH_MAX + 256];
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return true;
+	if (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	    sa.st_ino == sb.st_ino)
+		return true;
+	return resolve(a, ra, sizeof(ra)) && resolve(b, rb, sizeof(rb)) &&
+	       !strcmp(ra, rb);
 }

@@ -141,7 +141,7 @@ make_edit() {
 			gen_restore
 		fi
 		;;
-	big) EXPECT=invalid READFAIL="File too large" SIG=read:big ;;
+	big) EXPECT=invalid READFAIL="larger than the 16 MiB limit" SIG=read:big ;;
 	unreadable) EXPECT=invalid READFAIL="Permission denied" SIG=read:eacces ;;
 	removed) EXPECT=invalid READFAIL="No such file" SIG=read:enoent ;;
 	zero | fifo | dir) EXPECT=invalid READFAIL="not a regular file" SIG=read:$KIND ;;

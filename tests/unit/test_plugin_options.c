@@ -48,6 +48,55 @@ static void test_unknown_key_is_error(void **state)
 	oq_plugin_options_free(&o);
 }
 
+/* A path with a blank, unquoted, is not applied in part (the audit trail
+ * must not go to "/w/sp"); quoted, it is applied whole. */
+static void test_blank_in_value(void **state)
+{
+	struct oq_plugin_options o;
+
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse(&o,
+			 "policy=/p audit=/w/sp ace/a.json publish_dir=/d",
+			 on_err, NULL), 2);
+	assert_null(o.audit);
+	assert_string_equal(o.policy, "/p");
+	assert_string_equal(o.publish_dir, "/d");
+	assert_non_null(strstr(last_err, "'ace/a.json' is not key=value") ||
+			strstr(last_err, "must be quoted"));
+	oq_plugin_options_free(&o);
+
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse(&o,
+			 "audit=\"/w/sp ace/a.json\",policy='/q r/p.conf'",
+			 on_err, NULL), 0);
+	assert_string_equal(o.audit, "/w/sp ace/a.json");
+	assert_string_equal(o.policy, "/q r/p.conf");
+	oq_plugin_options_free(&o);
+
+	/* Unclosed or inner quotes: not applied. */
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse(&o,
+			 "audit=\"/w/sp ace policy=/a", on_err, NULL), 1);
+	assert_null(o.audit);
+	assert_null(o.policy);
+	assert_non_null(strstr(last_err, "a quote is not closed"));
+	oq_plugin_options_free(&o);
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse(&o, "policy=/a\"b\" audit=x",
+						 on_err, NULL), 1);
+	assert_null(o.policy);
+	assert_string_equal(o.audit, "x");
+	assert_non_null(strstr(last_err, "quotes must enclose the whole"));
+	oq_plugin_options_free(&o);
+
+	/* A misspelt key after a good one is an error of its own. */
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse(&o, "policy=/b polcy=/a",
+						 on_err, NULL), 1);
+	assert_string_equal(o.policy, "/b");
+	oq_plugin_options_free(&o);
+}
+
 static void test_other_plugin_keys_skipped(void **state)
 {
 	struct oq_plugin_options o;
@@ -78,6 +127,7 @@ int main(void)
 		cmocka_unit_test(test_spaces_and_commas),
 		cmocka_unit_test(test_unknown_key_is_error),
 		cmocka_unit_test(test_other_plugin_keys_skipped),
+		cmocka_unit_test(test_blank_in_value),
 		cmocka_unit_test(test_malformed),
 	};
 

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# event_plugin_options as opensm hands them over: a quoted path with a
+# blank is used whole; the same path unquoted is not used in part (no file
+# at the part before the blank, the audit trail at its default, the log
+# says why); audit= naming the policy file is refused and the policy is
+# left untouched.
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init plugin-options
+
+pol=$E2E_DIR/qos-policy.conf
+cat >"$pol" <<'POL'
+qos-ulps
+    default : 1
+end-qos-ulps
+POL
+cp "$pol" "$E2E_DIR/policy.orig"
+mkdir -p "$E2E_DIR/sp ace"
+spaced="$E2E_DIR/sp ace/a.json"
+default_audit=$E2E_DIR/osmqos-audit.log
+
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
+
+# path_query: one PathRecord through the plugin, so the audit trail gets a
+# line.
+path_query() {
+	local cas slid dlid out
+	mapfile -t cas < <(e2e_ibnetdiscover | awk -F'"' '/^Ca/ {print $4}' | head -n 2)
+	slid=$(e2e_lid "${cas[0]}")
+	dlid=$(e2e_lid "${cas[1]}")
+	out=$(e2e_sim saquery -p --slid "$slid" --dlid "$dlid" 2>&1) ||
+		e2e_fail "saquery PathRecord failed: $out"
+}
+
+# wait_lines FILE: until FILE has a line (the audit writer is a thread).
+wait_lines() {
+	e2e_wait_for . "$1" 10 || e2e_fail "nothing written to $1"
+}
+
+restart() {
+	[ -n "$E2E_OPENSM_PID" ] && e2e_stop_opensm
+	[ -f "$E2E_DIR/opensm.log" ] && mv "$E2E_DIR/opensm.log" "$E2E_DIR/opensm-$1.log"
+	rm -f "$default_audit"
+	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+		"event_plugin_options=$2"
+}
+
+# 1. Quoted: the whole path.
+restart quoted "audit=\"$spaced\" publish_dir=$E2E_DIR"
+path_query
+wait_lines "$spaced"
+[ -e "$E2E_DIR/sp" ] && e2e_fail "1: $E2E_DIR/sp exists"
+grep -q "osmqos: audit trail: $spaced\$" "$E2E_OSM_LOG" ||
+	e2e_fail "1: the log does not name the quoted path"
+e2e_log "1: quoted path used whole: $(wc -l <"$spaced") audit line(s)"
+
+# 2. Unquoted: nothing from it is applied.
+rm -f "$spaced"
+restart unquoted "audit=$spaced publish_dir=$E2E_DIR"
+path_query
+wait_lines "$default_audit"
+[ -e "$E2E_DIR/sp" ] && e2e_fail "2: the part before the blank was used ($E2E_DIR/sp)"
+[ -e "$spaced" ] && e2e_fail "2: $spaced written from an unquoted option"
+grep -q "must be quoted" "$E2E_OSM_LOG" || e2e_fail "2: the log does not say why"
+grep -q "loaded (built for .*audit=(default)" "$E2E_OSM_LOG" ||
+	e2e_fail "2: the load line does not show audit at its default"
+e2e_log "2: unquoted path not applied; audit at $default_audit"
+
+# 3. audit= the policy file: refused, the policy untouched.
+restart clash "audit=$pol publish_dir=$E2E_DIR"
+path_query
+wait_lines "$default_audit"
+grep -q "osmqos: audit=$pol is the policy file" "$E2E_OSM_LOG" ||
+	e2e_fail "3: no error for audit= the policy file"
+cmp -s "$pol" "$E2E_DIR/policy.orig" || e2e_fail "3: the policy file changed"
+e2e_hup_sweep "osmqos: sweep 2: "
+grep -q "policy .* rejected" "$E2E_OSM_LOG" && e2e_fail "3: the policy was rejected"
+e2e_log "3: audit= the policy refused; policy unchanged"
+e2e_stop_opensm
+e2e_pass
