@@ -207,8 +207,15 @@ static void emit_cell(struct oq_sa_answering *r, struct apm_cell *c)
 		r->sink->pair(r->sink->ctx, &c->pair);
 }
 
+/* A diagonal with no record because the requester may not see one of its
+ * pairs (OpenSM, which has no such check here, never has one). */
+static bool hidden_empty(const struct apm_cell *x, const struct apm_cell *y)
+{
+	return !x->has && !y->has && (x->hidden || y->hidden);
+}
+
 /* mpr_rcv_get_apm_paths(): two disjoint paths, the diagonal with the
- * shorter shortest path. */
+ * shorter shortest path, among the diagonals the requester may see. */
 static void apm_paths(struct oq_sa_answering *r, const struct oq_alias **g)
 {
 	const struct oq_alias *a[4];
@@ -248,7 +255,17 @@ static void apm_paths(struct oq_sa_answering *r, const struct oq_alias **g)
 		sum_b += m[1][0].hops;
 		min_b = min_b && min_b < m[1][0].hops ? min_b : m[1][0].hops;
 	}
-	if (min_a <= min_b || (min_a == min_b && sum_a < sum_b)) {
+	if (hidden_empty(&m[0][0], &m[1][1]) &&
+	    (m[0][1].has || m[1][0].has)) {
+		/* Only the requester's visibility emptied this diagonal:
+		 * OpenSM's "min hops 0" would pick it over visible paths. */
+		emit_cell(r, &m[0][1]);
+		emit_cell(r, &m[1][0]);
+	} else if (hidden_empty(&m[0][1], &m[1][0]) &&
+		   (m[0][0].has || m[1][1].has)) {
+		emit_cell(r, &m[0][0]);
+		emit_cell(r, &m[1][1]);
+	} else if (min_a <= min_b || (min_a == min_b && sum_a < sum_b)) {
 		emit_cell(r, &m[0][0]);
 		emit_cell(r, &m[1][1]);
 	} else {

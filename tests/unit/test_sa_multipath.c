@@ -344,6 +344,21 @@ static void test_mpr_apm(void **state)
 		assert_int_equal(g.n, 1);
 		assert_int_not_equal(oq_get64(g.rec[0] + PR_DGID + 8), 0xd01);
 		assert_int_not_equal(oq_get64(g.rec[0] + PR_SGID + 8), 0xd01);
+
+		/* c sees neither a nor d now: diagonal A, (a, c) and (b, d),
+		 * is empty only because of what c may see.  OpenSM's rule
+		 * (no cell: min hops 0) would pick it and answer nothing;
+		 * the visible pair (b, c) of diagonal B is the answer. */
+		set_pkeys(w->a, d_lim, 1);
+		memset(&g, 0, sizeof(g));
+		assert_int_equal(oq_sa_multipath_record(&w->v, OQ_SA_GET_MULTI,
+							true, MCM_COUNTS, m,
+							OQ_SA_DATA_LEN, w->c,
+							&sink, &st),
+				 OQ_PR_RESPOND);
+		assert_int_equal(g.n, 1);
+		assert_int_equal(oq_get64(g.rec[0] + PR_SGID + 8), 0xb01);
+		assert_int_equal(oq_get64(g.rec[0] + PR_DGID + 8), 0xc01);
 	}
 }
 
