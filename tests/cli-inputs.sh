@@ -75,4 +75,15 @@ expect_refused "takes no argument" --version extra
 expect_refused "--limit is required with a high table" model --high 0:1 --low 1:1 --mtu 2048
 out=$("$osmqos" model --low 0:32,1:32 --mtu 2048 2>&1) ||
 	fail "model without a high table needs no --limit: $out"
+# Invalid UTF-8 in a NodeDescription: --json stays valid JSON, the bad
+# bytes become U+FFFD as in the plugin's files.
+printf 'Switch 2 "sw"\n[1] "h\377\3761"[1]\n\nHca 1 "h\377\3761"\n[1] "sw"[1]\n' >"$tmp/utf8.net"
+for cmd in tables predict; do
+	out=$("$osmqos" $cmd --json --fabric "$tmp/utf8.net" 2>/dev/null) ||
+		fail "$cmd --json on $tmp/utf8.net failed"
+	if command -v jq >/dev/null; then
+		jq -e '[.. | strings | select(. == "h\ufffd\ufffd1")] | length > 0' \
+			<<<"$out" >/dev/null || fail "$cmd --json: invalid UTF-8 not replaced: $out"
+	fi
+done
 echo "PASS: $n refusals"

@@ -104,6 +104,7 @@ static int check_against_fabric(const struct check_opts *o,
 				const struct oq_policy *p,
 				struct oq_diags *diags)
 {
+	struct oq_fabric_tables tables;
 	struct oq_partitions parts;
 	struct oq_fabric *f;
 	struct oq_binding *b;
@@ -130,6 +131,10 @@ static int check_against_fabric(const struct check_opts *o,
 		return OQ_EXIT_USAGE;
 	}
 	b = oq_bind(p, f, &parts, diags);
+	/* The scopes against this fabric, as `tables` and the plugin see
+	 * them (a scope covering no port, a VL a port lacks). */
+	if (b && !oq_tables_compile(b, f, NULL, &tables, diags))
+		oq_fabric_tables_free(&tables);
 	oq_binding_free(b);
 	oq_partitions_free(&parts);
 	oq_fabric_free(f);

@@ -131,12 +131,41 @@ static void clip_warnings(const struct oq_policy *p,
 	}
 }
 
+/* Scopes that cover no port: the tables of this fabric ignore them. */
+static void unused_scope_warnings(const struct oq_policy *p,
+				  const unsigned char *vlarb,
+				  const unsigned char *sl2vl,
+				  struct oq_diags *diags)
+{
+	size_t s;
+
+	for (s = 0; s < p->n_vlarb; s++)
+		if (!vlarb[s])
+			oq_diag_hint(oq_warning(diags, p->vlarb[s].loc,
+						"vlarb-scope covers no port of "
+						"this fabric that has VLArb "
+						"tables"),
+				     "check its group and across names "
+				     "against the fabric");
+	for (s = 0; s < p->n_sl2vl; s++)
+		if (!sl2vl[s] && p->sl2vl[s].has_table)
+			oq_diag_hint(oq_warning(diags, p->sl2vl[s].loc,
+						"sl2vl-scope covers no port of "
+						"this fabric that has SL2VL "
+						"tables"),
+				     "check its group, from/to and across "
+				     "keys against the fabric (port "
+				     "numbers and across keys name switch "
+				     "ports only)");
+}
+
 int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 		      const struct oq_templates *t,
 		      struct oq_fabric_tables *out, struct oq_diags *diags)
 {
 	const struct oq_policy *pol;
 	struct oq_clip_note *clips = NULL;
+	struct oq_scope_use use = { NULL, NULL };
 	struct oq_templates dflt;
 	struct oq_diags scratch;
 	size_t i;
@@ -164,20 +193,28 @@ int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 	pol = b ? oq_binding_policy(b) : NULL;
 	if (pol && (pol->n_vlarb || pol->n_sl2vl)) {
 		clips = calloc(pol->n_vlarb + 1, sizeof(*clips));
-		if (!clips)
+		use.vlarb = calloc(pol->n_vlarb + 1, 1);
+		use.sl2vl = calloc(pol->n_sl2vl + 1, 1);
+		if (!clips || !use.vlarb || !use.sl2vl)
 			goto fail;
 		for (i = 0; i < f->n_ports; i++) {
 			oq_tables_apply_vlarb_scopes(b, &out->ports[i], clips,
-						     diags);
-			oq_tables_apply_sl2vl_scopes(b, &out->ports[i], diags);
+						     use.vlarb, diags);
+			oq_tables_apply_sl2vl_scopes(b, &out->ports[i],
+						     use.sl2vl, diags);
 		}
 		clip_warnings(pol, clips, diags);
+		unused_scope_warnings(pol, use.vlarb, use.sl2vl, diags);
 	}
 	free(clips);
+	free(use.vlarb);
+	free(use.sl2vl);
 	oq_diags_free(&scratch);
 	return 0;
 fail:
 	free(clips);
+	free(use.vlarb);
+	free(use.sl2vl);
 	oq_diags_free(&scratch);
 	oq_fabric_tables_free(out);
 	return -1;

@@ -49,12 +49,20 @@ struct oq_clip_note {
 	size_t n_ports;
 };
 
+/* Per scope of a compile: whether it covers any port (a scope that covers
+ * none is a warning: a typo, or a fabric other than the one meant). */
+struct oq_scope_use {
+	unsigned char *vlarb, *sl2vl;
+};
+
 void oq_tables_apply_vlarb_scopes(const struct oq_binding *b,
 				  struct oq_port_tables *pt,
 				  struct oq_clip_note *clips,
+				  unsigned char *covered,
 				  struct oq_diags *diags);
 void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 				  struct oq_port_tables *pt,
+				  unsigned char *covered,
 				  struct oq_diags *diags);
 
 #endif /* OSMQOS_TABLES_INT_H */

@@ -16,8 +16,9 @@
  *                never applies them, so this reading is ours).
  *
  * CA/router ports have one table and no port numbers: a scope covers them
- * through `group` alone, and one with port selectors does not apply to
- * them.  An enhanced switch port 0 is the (in 0, out 0) pair: `from`/`to`
+ * through `group`, with `from`/`to` absent or `*` (all ports: an operator
+ * writing it over CA ports means those ports); a scope with port numbers
+ * or across keys does not apply to them.  An enhanced switch port 0 is the (in 0, out 0) pair: `from`/`to`
  * must list 0, and the across keys never hold (port 0 has no link).
  * First covering scope with a table wins.  A table that would send an SL
  * to a VL the output port does not run keeps its template, with a warning
@@ -57,7 +58,11 @@ static bool sl2vl_scope_covers(const struct oq_binding *b,
 	if (!pair_keys)
 		return true;
 	if (node->type != OQ_NODE_SWITCH)
-		return false; /* port selectors name switch ports only */
+		/* One table, no port numbers: `*` (all) still covers it;
+		 * numbers and across keys name switch ports only. */
+		return (!s->from.given || s->from.all) &&
+		       (!s->to.given || s->to.all) && !s->across.n &&
+		       !s->across_from.n && !s->across_to.n;
 	if (in <= node->n_ports)
 		in_port = &node->ports[in];
 	if (s->from.given && !portsel_has(&s->from, in))
@@ -87,6 +92,7 @@ static int lacking_sl(const uint8_t *tbl, unsigned int vls)
 
 void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 				  struct oq_port_tables *pt,
+				  unsigned char *covered,
 				  struct oq_diags *diags)
 {
 	const struct oq_policy *p = oq_binding_policy(b);
@@ -103,20 +109,29 @@ void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 		return;
 	for (t = 0; t < pt->n_sl2vl; t++) {
 		unsigned int in = per_in ? t : 0;
+		bool done = false;
 
 		for (si = 0; si < p->n_sl2vl; si++) {
 			const struct oq_sl2vl_scope *s = &p->sl2vl[si];
 			int bad;
 
+			/* After the winner, only scopes not yet known to
+			 * cover a port are asked (for covered[]). */
+			if (done && covered[si])
+				continue;
 			if (!sl2vl_scope_covers(b, s, port, in))
 				continue;
+			covered[si] = 1;
+			if (done)
+				continue;
+			done = true;
 			bad = lacking_sl(s->sl2vl, vls);
 			if (bad >= 0) {
 				char label[160];
 				struct oq_diag *d;
 
 				if (warned[si])
-					break;
+					continue;
 				warned[si] = 1;
 				oq_tables_port_label(port, label,
 						     sizeof(label));
@@ -130,14 +145,13 @@ void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 					     "map to VLs 0..%u (or 15 to "
 					     "drop) on this port",
 					     vls - 1);
-				break;
+				continue;
 			}
 			for (sl = 0; sl < 16; sl++)
 				pt->sl2vl[t][sl] = s->sl2vl[sl];
 			pt->sl2vl_origin = OQ_ORIGIN_SCOPE;
 			if (pt->sl2vl_scope < 0)
 				pt->sl2vl_scope = (int)si;
-			break;
 		}
 	}
 	free(warned);

@@ -121,17 +121,25 @@ static void apply_scope(const struct oq_binding *b, size_t si,
 void oq_tables_apply_vlarb_scopes(const struct oq_binding *b,
 				  struct oq_port_tables *pt,
 				  struct oq_clip_note *clips,
+				  unsigned char *covered,
 				  struct oq_diags *diags)
 {
 	const struct oq_policy *pol = oq_binding_policy(b);
+	bool applied = false;
 	size_t si;
 
 	if (!pt->has_vlarb)
 		return; /* OpenSM programs no VLArb here (1 VL, port down) */
 	for (si = 0; si < pol->n_vlarb; si++) {
+		/* After the winner, only scopes not yet known to cover a
+		 * port are asked (for covered[]). */
+		if (applied && covered[si])
+			continue;
 		if (!vlarb_scope_covers(b, &pol->vlarb[si], pt->port))
 			continue;
-		apply_scope(b, si, pt, &clips[si], diags);
-		return;
+		covered[si] = 1;
+		if (!applied)
+			apply_scope(b, si, pt, &clips[si], diags);
+		applied = true;
 	}
 }

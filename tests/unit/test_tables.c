@@ -337,6 +337,45 @@ static void test_sl2vl_scopes(void **state)
 	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
 }
 
+/* `from: *` / `to: *` mean all ports, a CA's one table included; port
+ * numbers name switch ports only.  A scope that covers no port of the
+ * fabric is a warning at its location. */
+static void test_sl2vl_wildcards_cover_cas(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t c[16] = {0, 0, 1, 1, 2, 2, 3, 3,
+				      0, 0, 1, 1, 2, 2, 3, 3};
+	static const uint8_t n[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+				      1, 1, 1, 1, 1, 1, 1, 1};
+	struct oq_sl2vl_scope *s;
+	const struct oq_port_tables *pt;
+	size_t i;
+
+	s = fx_sl2vl_scope(w->p, n); /* 0: h2, from 1: switch ports only */
+	fx_ref(&s->groups, "h2", w->g_h2);
+	fx_portsel(&s->from, 1, 1);
+	s->loc.line = 7;
+	s = fx_sl2vl_scope(w->p, c); /* 1: h1, from * to * */
+	fx_ref(&s->groups, "h1", w->g_h1);
+	s->from.given = s->from.all = true;
+	s->to.given = s->to.all = true;
+	s->loc.line = 9;
+	compile(w, true);
+	pt = tables_of(w, &w->h1->ports[1]);
+	assert_memory_equal(pt->sl2vl[0], c, 16);
+	assert_int_equal(pt->sl2vl_scope, 1);
+	pt = tables_of(w, &w->h2->ports[1]);
+	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
+	/* Scope 0 covers nothing here: said at its line, once. */
+	for (i = 0; i < w->d.n; i++)
+		if (strstr(w->d.v[i].msg, "covers no port"))
+			break;
+	assert_true(i < w->d.n);
+	assert_int_equal(w->d.v[i].loc.line, 7);
+	assert_int_equal(w->d.v[i].sev, OQ_SEV_WARNING);
+	assert_int_equal(w->d.n_warnings, 1);
+}
+
 static void test_sl2vl_across_either_way(void **state)
 {
 	struct world *w = *state;
@@ -411,6 +450,7 @@ int main(void)
 		T(test_vlarb_scope_missing_vl_keeps_template),
 		T(test_vlarb_scope_clipped_to_cap),
 		T(test_sl2vl_scopes),
+		T(test_sl2vl_wildcards_cover_cas),
 		T(test_sl2vl_across_either_way),
 		T(test_sl2vl_missing_vl_warns_per_port),
 		T(test_defaults_without_templates),
