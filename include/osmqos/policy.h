@@ -180,6 +180,12 @@ struct oq_policy {
 	int ulp_default_sl; /* qos-ulps `default : SL`, -1 when absent */
 
 	bool has_port_groups, has_qos_setup, has_levels, has_rules, has_ulps;
+
+	/* Name indexes (oq_policy_validate builds them): the explicit
+	 * groups and levels with a name, sorted case-insensitively, then by
+	 * position; lookups are binary searches. */
+	int *group_by_name, *level_by_name;
+	size_t n_group_by_name, n_level_by_name;
 };
 
 /* Parse a policy from memory; file names the input in diagnostics.  Always
@@ -201,7 +207,9 @@ void oq_policy_free(struct oq_policy *p);
 char *oq_policy_opensm_text(const char *text, size_t len, size_t *out_len);
 
 /* Case-insensitive lookups (as OpenSM), first match, explicit objects
- * only; -1 when not found. */
+ * only; -1 when not found.  O(log n) once oq_policy_index_names (which
+ * oq_policy_validate calls) has run, linear before. */
+int oq_policy_index_names(struct oq_policy *p);
 int oq_policy_find_group(const struct oq_policy *p, const char *name);
 int oq_policy_find_level(const struct oq_policy *p, const char *name);
 

@@ -71,6 +71,8 @@ void oq_policy_free(struct oq_policy *p)
 	for (i = 0; i < p->n_rules; i++)
 		rule_free(&p->rules[i]);
 	free(p->rules);
+	free(p->group_by_name);
+	free(p->level_by_name);
 	free(p->file);
 	free(p->text);
 	free(p);

@@ -13,6 +13,7 @@
 #include <osmqos/policy.h>
 
 #include "lexer.h"
+#include "validate_int.h"
 
 #define OQ_VLARB_MAX_ENTRIES 64
 
@@ -80,43 +81,58 @@ static void resolve_groups(const struct oq_policy *p, struct oq_refs *refs,
 	}
 }
 
+/* Names equal but for case, by the sorted name index: each run of equal
+ * names is its first (lowest) object and the duplicates after it. */
+static void report_duplicates(const int *idx, size_t n,
+			      const char *(*name)(const struct oq_policy *,
+						  int),
+			      struct oq_loc (*loc)(const struct oq_policy *,
+						   int),
+			      const char *what, const struct oq_policy *p,
+			      struct oq_diags *d)
+{
+	size_t i, first = 0;
+
+	for (i = 1; i < n; i++) {
+		if (strcasecmp(name(p, idx[i]), name(p, idx[first]))) {
+			first = i;
+			continue;
+		}
+		oq_diag_hint(oq_error(d, loc(p, idx[i]), "duplicate %s name '%s'",
+				      what, name(p, idx[i])),
+			     "the first one is at line %u (names are case "
+			     "insensitive)",
+			     loc(p, idx[first]).line);
+	}
+}
+
+static const char *group_name(const struct oq_policy *p, int i)
+{
+	return p->groups[i].name;
+}
+
+static struct oq_loc group_loc(const struct oq_policy *p, int i)
+{
+	return p->groups[i].loc;
+}
+
+static const char *level_name(const struct oq_policy *p, int i)
+{
+	return p->levels[i].name;
+}
+
+static struct oq_loc level_loc(const struct oq_policy *p, int i)
+{
+	return p->levels[i].loc;
+}
+
 static void check_duplicate_names(const struct oq_policy *p,
 				  struct oq_diags *d)
 {
-	size_t i, j;
-
-	for (i = 0; i < p->n_explicit_groups; i++) {
-		if (!p->groups[i].name)
-			continue;
-		for (j = 0; j < i; j++) {
-			if (!p->groups[j].name ||
-			    strcasecmp(p->groups[i].name, p->groups[j].name))
-				continue;
-			oq_diag_hint(oq_error(d, p->groups[i].loc,
-					      "duplicate port group name '%s'",
-					      p->groups[i].name),
-				     "the first one is at line %u (names are "
-				     "case insensitive)",
-				     p->groups[j].loc.line);
-			break;
-		}
-	}
-	for (i = 0; i < p->n_explicit_levels; i++) {
-		if (!p->levels[i].name)
-			continue;
-		for (j = 0; j < i; j++) {
-			if (!p->levels[j].name ||
-			    strcasecmp(p->levels[i].name, p->levels[j].name))
-				continue;
-			oq_diag_hint(oq_error(d, p->levels[i].loc,
-					      "duplicate qos-level name '%s'",
-					      p->levels[i].name),
-				     "the first one is at line %u (names are "
-				     "case insensitive)",
-				     p->levels[j].loc.line);
-			break;
-		}
-	}
+	report_duplicates(p->group_by_name, p->n_group_by_name, group_name,
+			  group_loc, "port group", p, d);
+	report_duplicates(p->level_by_name, p->n_level_by_name, level_name,
+			  level_loc, "qos-level", p, d);
 }
 
 static void resolve_rules(struct oq_policy *p, struct oq_diags *d)
@@ -166,105 +182,6 @@ static void check_vlarb_sizes(const struct oq_policy *p, struct oq_diags *d)
 					      "VLArb table holds at most 64",
 					      s->n_low),
 				     "merge entries of the same VL");
-	}
-}
-
-/* Every group of inner is one of outer's (compared by resolved index). */
-static bool refs_subset(const struct oq_refs *inner,
-			const struct oq_refs *outer)
-{
-	size_t i, j;
-
-	for (i = 0; i < inner->n; i++) {
-		if (inner->v[i].idx < 0)
-			return false;
-		for (j = 0; j < outer->n; j++)
-			if (outer->v[j].idx == inner->v[i].idx)
-				break;
-		if (j == outer->n)
-			return false;
-	}
-	return true;
-}
-
-static bool refs_resolved(const struct oq_refs *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (r->v[i].idx < 0)
-			return false;
-	return true;
-}
-
-/*
- * Does rule a match every query rule b matches?  Each criterion a has must
- * be implied by b's criterion of the same kind (a query without the
- * component never matches a rule that has it), so: b's groups a subset of
- * a's, b's ranges contained in a's.  Conservative: different groups with
- * the same ports are not recognized.
- */
-static bool rule_covers(const struct oq_match_rule *a,
-			const struct oq_match_rule *b)
-{
-	if (!refs_resolved(&a->sources) || !refs_resolved(&a->destinations))
-		return false;
-	if (a->sources.n &&
-	    (!b->sources.n || !refs_subset(&b->sources, &a->sources)))
-		return false;
-	if (a->destinations.n &&
-	    (!b->destinations.n ||
-	     !refs_subset(&b->destinations, &a->destinations)))
-		return false;
-	if (a->service_ids.n &&
-	    (!b->service_ids.n ||
-	     !oq_ranges_subset(&b->service_ids, &a->service_ids)))
-		return false;
-	if (a->qos_classes.n &&
-	    (!b->qos_classes.n ||
-	     !oq_ranges_subset(&b->qos_classes, &a->qos_classes)))
-		return false;
-	if (a->pkeys.n &&
-	    (!b->pkeys.n || !oq_ranges_subset(&b->pkeys, &a->pkeys)))
-		return false;
-	return true;
-}
-
-static void check_shadowed(const struct oq_policy *p, struct oq_diags *d)
-{
-	size_t i, j;
-
-	for (j = 1; j < p->n_rules; j++) {
-		const struct oq_match_rule *b = &p->rules[j];
-
-		for (i = 0; i < j; i++) {
-			const struct oq_match_rule *a = &p->rules[i];
-			struct oq_diag *dg;
-
-			if (!rule_covers(a, b))
-				continue;
-			if (b->from_ulp)
-				dg = oq_warning(d, b->loc,
-						"qos-ulps line '%s' can never "
-						"match: the %s at line %u "
-						"matches all of its queries",
-						b->use ? b->use : "",
-						a->from_ulp ? "qos-ulps line" :
-							      "qos-match-rule",
-						a->loc.line);
-			else
-				dg = oq_warning(d, b->loc,
-						"qos-match-rule can never "
-						"match: the %s at line %u "
-						"matches all of its queries",
-						a->from_ulp ? "qos-ulps line" :
-							      "qos-match-rule",
-						a->loc.line);
-			oq_diag_hint(dg, "rules are tried in order and the "
-					 "first match wins; move this one up "
-					 "or remove it");
-			break;
-		}
 	}
 }
 
@@ -358,6 +275,8 @@ size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *d)
 {
 	size_t before = d->n_errors, i;
 
+	if (oq_policy_index_names(p))
+		oq_error(d, (struct oq_loc){ p->file, 0, 0 }, "out of memory");
 	check_duplicate_names(p, d);
 	resolve_rules(p, d);
 	for (i = 0; i < p->n_vlarb; i++) {
@@ -381,7 +300,7 @@ size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *d)
 			     "matches");
 	}
 	check_vlarb_sizes(p, d);
-	check_shadowed(p, d);
+	oq_check_shadowed(p, d);
 	check_scope_overlap(p, d);
 	return d->n_errors - before;
 }

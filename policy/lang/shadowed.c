@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Match rules that an earlier rule shadows: rule b can never match when an
+ * earlier rule a matches every query b matches (rule_covers).  Comparing
+ * every pair was quadratic (50,000 rules: 31 s), so earlier rules are
+ * indexed: a rule a can cover b only if every criterion a has, b has too,
+ * so rules are bucketed by the set of criteria they have (32 sets), and
+ * within a bucket by one criterion's values ("key"): a group a's list
+ * holds (b's first group of that kind must be one of them), or a range
+ * that contains b's first value of that kind.  Only the rules a query
+ * finds there are compared; the first (lowest) covering rule is reported,
+ * as before.
+ */
+#include <stdlib.h>
+
+#include "validate_int.h"
+
+enum { K_SRC, K_DST, K_SID, K_PKEY, K_QOS, K_N };
+
+static bool refs_subset(const struct oq_refs *inner,
+			const struct oq_refs *outer)
+{
+	size_t i, j;
+
+	for (i = 0; i < inner->n; i++) {
+		if (inner->v[i].idx < 0)
+			return false;
+		for (j = 0; j < outer->n; j++)
+			if (outer->v[j].idx == inner->v[i].idx)
+				break;
+		if (j == outer->n)
+			return false;
+	}
+	return true;
+}
+
+static bool refs_resolved(const struct oq_refs *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->v[i].idx < 0)
+			return false;
+	return true;
+}
+
+/*
+ * Does rule a match every query rule b matches?  Each criterion a has must
+ * be implied by b's criterion of the same kind (a query without the
+ * component never matches a rule that has it), so: b's groups a subset of
+ * a's, b's ranges contained in a's.  Conservative: different groups with
+ * the same ports are not recognized.
+ */
+static bool rule_covers(const struct oq_match_rule *a,
+			const struct oq_match_rule *b)
+{
+	if (!refs_resolved(&a->sources) || !refs_resolved(&a->destinations))
+		return false;
+	if (a->sources.n &&
+	    (!b->sources.n || !refs_subset(&b->sources, &a->sources)))
+		return false;
+	if (a->destinations.n &&
+	    (!b->destinations.n ||
+	     !refs_subset(&b->destinations, &a->destinations)))
+		return false;
+	if (a->service_ids.n &&
+	    (!b->service_ids.n ||
+	     !oq_ranges_subset(&b->service_ids, &a->service_ids)))
+		return false;
+	if (a->qos_classes.n &&
+	    (!b->qos_classes.n ||
+	     !oq_ranges_subset(&b->qos_classes, &a->qos_classes)))
+		return false;
+	if (a->pkeys.n &&
+	    (!b->pkeys.n || !oq_ranges_subset(&b->pkeys, &a->pkeys)))
+		return false;
+	return true;
+}
+
+static unsigned int kinds_of(const struct oq_match_rule *r)
+{
+	return (r->sources.n ? 1u << K_SRC : 0) |
+	       (r->destinations.n ? 1u << K_DST : 0) |
+	       (r->service_ids.n ? 1u << K_SID : 0) |
+	       (r->pkeys.n ? 1u << K_PKEY : 0) |
+	       (r->qos_classes.n ? 1u << K_QOS : 0);
+}
+
+/* The criterion a bucket is keyed on: the first kind it has (groups come
+ * first: they are the most selective). */
+static int key_kind(unsigned int kinds)
+{
+	int k;
+
+	for (k = 0; k < K_N; k++)
+		if (kinds & (1u << k))
+			return k;
+	return -1;
+}
+
+static const struct oq_refs *refs_of(const struct oq_match_rule *r, int k)
+{
+	return k == K_SRC ? &r->sources : &r->destinations;
+}
+
+static const struct oq_ranges *ranges_of(const struct oq_match_rule *r, int k)
+{
+	return k == K_SID ? &r->service_ids
+	       : k == K_PKEY ? &r->pkeys
+			     : &r->qos_classes;
+}
+
+/* One indexed value of one rule: a group index (lo = hi = idx) or a
+ * range.  maxhi: the largest hi of the entries up to this one in its
+ * bucket (for stabbing queries). */
+struct entry {
+	unsigned int bucket;
+	uint64_t lo, hi, maxhi;
+	size_t rule;
+};
+
+static int entry_cmp(const void *x, const void *y)
+{
+	const struct entry *a = x, *b = y;
+
+	if (a->bucket != b->bucket)
+		return a->bucket < b->bucket ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return (a->rule > b->rule) - (a->rule < b->rule);
+}
+
+struct index {
+	struct entry *v;
+	size_t n;
+	size_t start[33]; /* bucket b's entries: [start[b], start[b + 1]) */
+	size_t first_plain; /* first rule with no criterion, or SIZE_MAX */
+};
+
+static int index_build(const struct oq_policy *p, struct index *ix)
+{
+	size_t i, j, n = 0, k;
+	unsigned int b;
+
+	ix->first_plain = SIZE_MAX;
+	for (i = 0; i < p->n_rules; i++) {
+		const struct oq_match_rule *r = &p->rules[i];
+		int kk = key_kind(kinds_of(r));
+
+		if (kk < 0)
+			continue;
+		n += kk <= K_DST ? refs_of(r, kk)->n : ranges_of(r, kk)->n;
+	}
+	ix->v = malloc((n ? n : 1) * sizeof(*ix->v));
+	if (!ix->v)
+		return -1;
+	for (i = 0; i < p->n_rules; i++) {
+		const struct oq_match_rule *r = &p->rules[i];
+		unsigned int kinds = kinds_of(r);
+		int kk = key_kind(kinds);
+
+		if (kk < 0) {
+			if (ix->first_plain == SIZE_MAX)
+				ix->first_plain = i;
+			continue;
+		}
+		if (kk <= K_DST) {
+			const struct oq_refs *rf = refs_of(r, kk);
+
+			for (j = 0; j < rf->n; j++)
+				if (rf->v[j].idx >= 0)
+					ix->v[ix->n++] = (struct entry){
+						kinds, (uint64_t)rf->v[j].idx,
+						(uint64_t)rf->v[j].idx, 0, i };
+		} else {
+			const struct oq_ranges *rg = ranges_of(r, kk);
+
+			for (j = 0; j < rg->n; j++)
+				ix->v[ix->n++] = (struct entry){
+					kinds, rg->v[j].lo, rg->v[j].hi, 0, i };
+		}
+	}
+	qsort(ix->v, ix->n, sizeof(*ix->v), entry_cmp);
+	for (b = 0, k = 0; b <= 32; b++) {
+		while (k < ix->n && ix->v[k].bucket < b)
+			k++;
+		ix->start[b] = k;
+	}
+	for (k = 0; k < ix->n; k++)
+		ix->v[k].maxhi = k > ix->start[ix->v[k].bucket] &&
+					 ix->v[k - 1].maxhi > ix->v[k].hi
+				 ? ix->v[k - 1].maxhi
+				 : ix->v[k].hi;
+	return 0;
+}
+
+/* The lowest rule before `before` in bucket `bucket` that covers rule b,
+ * or `best` when none is lower. */
+static size_t bucket_query(const struct oq_policy *p, const struct index *ix,
+			   unsigned int bucket, size_t bi, size_t best)
+{
+	const struct oq_match_rule *b = &p->rules[bi];
+	int kk = key_kind(bucket);
+	size_t lo = ix->start[bucket], hi = ix->start[bucket + 1], k;
+	uint64_t x;
+
+	if (kk <= K_DST) {
+		int g = refs_of(b, kk)->v[0].idx;
+
+		if (g < 0)
+			return best;
+		x = (uint64_t)g;
+	} else {
+		x = ranges_of(b, kk)->v[0].lo;
+	}
+	/* Entries with lo <= x: [lo, k); scan down while one may reach x. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->v[mid].lo <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k > ix->start[bucket] && ix->v[k - 1].maxhi >= x; k--) {
+		const struct entry *e = &ix->v[k - 1];
+
+		if (e->hi < x || e->rule >= best || e->rule >= bi)
+			continue;
+		if (rule_covers(&p->rules[e->rule], b))
+			best = e->rule;
+	}
+	return best;
+}
+
+static void report(const struct oq_match_rule *a,
+		   const struct oq_match_rule *b, struct oq_diags *d)
+{
+	struct oq_diag *dg;
+
+	if (b->from_ulp)
+		dg = oq_warning(d, b->loc,
+				"qos-ulps line '%s' can never match: the %s at "
+				"line %u matches all of its queries",
+				b->use ? b->use : "",
+				a->from_ulp ? "qos-ulps line" : "qos-match-rule",
+				a->loc.line);
+	else
+		dg = oq_warning(d, b->loc,
+				"qos-match-rule can never match: the %s at "
+				"line %u matches all of its queries",
+				a->from_ulp ? "qos-ulps line" : "qos-match-rule",
+				a->loc.line);
+	oq_diag_hint(dg, "rules are tried in order and the first match wins; "
+			 "move this one up or remove it");
+}
+
+void oq_check_shadowed(const struct oq_policy *p, struct oq_diags *d)
+{
+	struct index ix = { 0 };
+	unsigned int bucket;
+	size_t j;
+
+	if (p->n_rules < 2)
+		return;
+	if (index_build(p, &ix)) {
+		oq_error(d, (struct oq_loc){ p->file, 0, 0 }, "out of memory");
+		return;
+	}
+	for (j = 1; j < p->n_rules; j++) {
+		unsigned int kb = kinds_of(&p->rules[j]);
+		size_t best = ix.first_plain < j ? ix.first_plain : SIZE_MAX;
+
+		/* Buckets whose criteria b has too: the subsets of kb. */
+		for (bucket = kb; bucket; bucket = (bucket - 1) & kb)
+			best = bucket_query(p, &ix, bucket, j, best);
+		if (best != SIZE_MAX)
+			report(&p->rules[best], &p->rules[j], d);
+	}
+	free(ix.v);
+}
