@@ -37,7 +37,8 @@ int oq_file_probe(const char *path, size_t max);
 /*
  * Whether two paths name the same file, existing or not: their directories
  * resolved (symbolic links, "..", relative paths) and the last components
- * equal, or both existing with the same device and inode.
+ * equal, or both existing with the same device and inode (not following a
+ * symbolic link in the last component).
  */
 bool oq_file_same(const char *a, const char *b);
 

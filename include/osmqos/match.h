@@ -71,6 +71,15 @@ struct oq_decision {
 struct oq_matcher;
 
 struct oq_matcher *oq_matcher_compile(const struct oq_binding *b);
+/* The same with a chosen representation (AUTO: bitsets up to 64 MiB, the
+ * sparse index above); the answers are the same, tests compare both. */
+enum oq_matcher_mode {
+	OQ_MATCHER_AUTO,
+	OQ_MATCHER_BITSET,
+	OQ_MATCHER_SPARSE,
+};
+struct oq_matcher *oq_matcher_compile_mode(const struct oq_binding *b,
+					   enum oq_matcher_mode mode);
 void oq_matcher_free(struct oq_matcher *m);
 void oq_match(const struct oq_matcher *m, const struct oq_query *q,
 	      struct oq_decision *d);

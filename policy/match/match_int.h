@@ -61,6 +61,10 @@ static inline int oq_level_idx(const struct oq_policy *p, int idx)
 	return idx >= 0 && (size_t)idx < p->n_levels ? idx : -1;
 }
 
+/* Whether rule r matches query q (the reference matcher's test). */
+bool oq_rule_matches(const struct oq_binding *b, const struct oq_match_rule *r,
+		     const struct oq_query *q);
+
 /* The criteria a rule has, as OQ_WHY_* bits (what must hold for it). */
 unsigned int oq_rule_criteria(const struct oq_match_rule *r);
 

@@ -24,9 +24,8 @@ unsigned int oq_rule_criteria(const struct oq_match_rule *r)
 	return why;
 }
 
-static bool rule_matches(const struct oq_binding *b,
-			 const struct oq_match_rule *r,
-			 const struct oq_query *q)
+bool oq_rule_matches(const struct oq_binding *b, const struct oq_match_rule *r,
+		     const struct oq_query *q)
 {
 	/* Sources only: the source must be in one of them; destinations
 	 * only: likewise the destination; both: source in a source group
@@ -60,7 +59,7 @@ void oq_match_naive(const struct oq_binding *b, const struct oq_query *q,
 	for (i = 0; i < p->n_rules; i++) {
 		const struct oq_match_rule *r = &p->rules[i];
 
-		if (!rule_matches(b, r, q))
+		if (!oq_rule_matches(b, r, q))
 			continue;
 		d->rule = (int)i;
 		d->level = oq_level_idx(p, r->level.idx);

@@ -23,6 +23,12 @@
 #include <string.h>
 
 #include "match_int.h"
+#include "matcher_int.h"
+
+/* Above this many bytes of bitsets the sparse matcher is used: its
+ * queries are slower (tens of candidate checks instead of a few words
+ * ANDed) but its memory is O(n log n) instead of rules x intervals. */
+#define OQ_BITSET_MAX_BYTES (64u << 20)
 
 struct crit_index {
 	uint64_t *bounds; /* sorted, unique interval starts */
@@ -48,6 +54,7 @@ struct oq_matcher {
 	uint32_t *src_row, *dst_row; /* by port index */
 	uint32_t src_none, dst_none; /* for ports not in the fabric */
 	struct crit_index sid, qos_class, pkey;
+	struct oq_sparse *sparse; /* instead of the bitsets, when set */
 };
 
 /* ---- rows ---------------------------------------------------------- */
@@ -296,7 +303,29 @@ static void crit_free(struct crit_index *c)
 
 /* ---- public -------------------------------------------------------- */
 
+/* Bytes the bitsets would take: rows (two per port, deduplicated, so at
+ * most that), one set per group while building, and one per range
+ * interval of each criterion (two end points per range). */
+static double bitset_bytes(const struct oq_binding *b, size_t words)
+{
+	const struct oq_policy *p = b->p;
+	double sets = 2.0 * ((double)b->f->n_ports + 1) + (double)b->n_groups;
+	size_t r;
+
+	for (r = 0; r < p->n_rules; r++)
+		sets += 2.0 * (double)(p->rules[r].service_ids.n +
+				       p->rules[r].qos_classes.n +
+				       p->rules[r].pkeys.n);
+	return sets * (double)words * 8.0;
+}
+
 struct oq_matcher *oq_matcher_compile(const struct oq_binding *b)
+{
+	return oq_matcher_compile_mode(b, OQ_MATCHER_AUTO);
+}
+
+struct oq_matcher *oq_matcher_compile_mode(const struct oq_binding *b,
+					   enum oq_matcher_mode mode)
 {
 	const struct oq_policy *p;
 	struct oq_matcher *m;
@@ -325,6 +354,14 @@ struct oq_matcher *oq_matcher_compile(const struct oq_binding *b)
 	}
 	if (!m->words)
 		return m; /* no rules: every query gets DEFAULT */
+	if (mode == OQ_MATCHER_SPARSE ||
+	    (mode == OQ_MATCHER_AUTO &&
+	     bitset_bytes(b, m->words) > OQ_BITSET_MAX_BYTES)) {
+		m->sparse = oq_sparse_compile(b);
+		if (!m->sparse)
+			goto fail;
+		return m;
+	}
 	if (build_side(m, true, m->src_row, &m->src_none) ||
 	    build_side(m, false, m->dst_row, &m->dst_none) ||
 	    build_crit(m, &m->sid, 0) || build_crit(m, &m->qos_class, 1) ||
@@ -352,6 +389,7 @@ void oq_matcher_free(struct oq_matcher *m)
 	crit_free(&m->sid);
 	crit_free(&m->qos_class);
 	crit_free(&m->pkey);
+	oq_sparse_free(m->sparse);
 	free(m);
 }
 
@@ -361,7 +399,16 @@ void oq_match(const struct oq_matcher *m, const struct oq_query *q,
 	size_t words = m->words, w;
 	const uint64_t *s, *t, *a, *c, *k;
 
-	if (words) {
+	if (m->sparse) {
+		int r = oq_sparse_match(m->sparse, q);
+
+		if (r >= 0) {
+			d->rule = r;
+			d->level = m->rule_level[r];
+			d->why = m->rule_why[r];
+			return;
+		}
+	} else if (words) {
 		s = m->rows.v + (size_t)(oq_binding_owns_port(m->b, q->src)
 						 ? m->src_row[q->src->index]
 						 : m->src_none) *

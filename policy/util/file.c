@@ -125,7 +125,9 @@ bool oq_file_same(const char *a, const char *b)
 
 	if (!strcmp(a, b))
 		return true;
-	if (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	/* lstat: two symbolic links to one target are two paths (the
+	 * writers refuse links anyway); hard links are one file. */
+	if (!lstat(a, &sa) && !lstat(b, &sb) && sa.st_dev == sb.st_dev &&
 	    sa.st_ino == sb.st_ino)
 		return true;
 	return resolve(a, ra, sizeof(ra)) && resolve(b, rb, sizeof(rb)) &&

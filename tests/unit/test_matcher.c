@@ -13,7 +13,7 @@ struct world {
 	struct oq_fabric *f;
 	struct oq_policy *p;
 	struct oq_binding *b;
-	struct oq_matcher *m;
+	struct oq_matcher *m, *sparse;
 	struct oq_node *sw, *h1, *h2, *h3, *rtr;
 };
 
@@ -80,6 +80,8 @@ static int setup(void **state)
 	assert_non_null(w->b);
 	w->m = oq_matcher_compile(w->b);
 	assert_non_null(w->m);
+	w->sparse = oq_matcher_compile_mode(w->b, OQ_MATCHER_SPARSE);
+	assert_non_null(w->sparse);
 	*state = w;
 	return 0;
 }
@@ -89,6 +91,7 @@ static int teardown(void **state)
 	struct world *w = *state;
 
 	oq_matcher_free(w->m);
+	oq_matcher_free(w->sparse);
 	oq_binding_free(w->b);
 	fx_policy_free(w->p);
 	oq_fabric_free(w->f);
@@ -96,18 +99,24 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Run both matchers; they must agree; return the decision. */
+/* Run the reference and both compiled matchers (bitsets and the sparse
+ * index); they must agree; return the decision. */
 static struct oq_decision both(struct world *w, const struct oq_query *q)
 {
-	struct oq_decision a, b;
+	struct oq_decision a, b, c;
 
 	memset(&a, 0x55, sizeof(a));
 	memset(&b, 0xaa, sizeof(b));
+	memset(&c, 0x33, sizeof(c));
 	oq_match_naive(w->b, q, &a);
 	oq_match(w->m, q, &b);
+	oq_match(w->sparse, q, &c);
 	assert_int_equal(a.rule, b.rule);
 	assert_int_equal(a.level, b.level);
 	assert_int_equal(a.why, b.why);
+	assert_int_equal(a.rule, c.rule);
+	assert_int_equal(a.level, c.level);
+	assert_int_equal(a.why, c.why);
 	return a;
 }
 
@@ -382,8 +391,9 @@ static void test_parsed_policy(void **state)
 	oq_diags_free(&d);
 }
 
-/* Property: compiled == naive on random fabrics, policies and queries. */
-static void test_random_equivalence(void **state)
+/* Property: compiled == naive on random fabrics, policies and queries,
+ * for each representation of the compiled matcher. */
+static void random_equivalence(enum oq_matcher_mode mode)
 {
 	uint64_t seed;
 	size_t hits = 0, defaults = 0;
@@ -397,7 +407,7 @@ static void test_random_equivalence(void **state)
 			&rng, f, 1 + fx_below(&rng, 40),
 			fx_below(&rng, 300) + (seed == 3 ? 64 : 0));
 		struct oq_binding *b = oq_bind(p, f, NULL, NULL);
-		struct oq_matcher *m = oq_matcher_compile(b);
+		struct oq_matcher *m = oq_matcher_compile_mode(b, mode);
 		int i;
 
 		assert_non_null(m);
@@ -410,10 +420,10 @@ static void test_random_equivalence(void **state)
 			oq_match(m, &q, &y);
 			if (x.rule != y.rule || x.level != y.level ||
 			    x.why != y.why)
-				fail_msg("seed %llu query %d: naive rule %d, "
-					 "compiled %d",
-					 (unsigned long long)seed, i, x.rule,
-					 y.rule);
+				fail_msg("mode %d seed %llu query %d: naive "
+					 "rule %d, compiled %d",
+					 (int)mode, (unsigned long long)seed, i,
+					 x.rule, y.rule);
 			if (x.rule >= 0)
 				hits++;
 			else
@@ -427,6 +437,14 @@ static void test_random_equivalence(void **state)
 	/* The generator must exercise both outcomes. */
 	assert_true(hits > 1000);
 	assert_true(defaults > 1000);
+}
+
+static void test_random_equivalence(void **state)
+{
+	(void)state;
+	random_equivalence(OQ_MATCHER_AUTO);
+	random_equivalence(OQ_MATCHER_BITSET);
+	random_equivalence(OQ_MATCHER_SPARSE);
 }
 
 int main(void)
