@@ -85,7 +85,8 @@ static void warn_direct(struct osmqos *q, const char *text, size_t len)
 	       "AC03) and runs without its policy, while osmqos applies "
 	       "it: convert the file (sed -i 's/\\r$//' FILE for CRLF) or "
 	       "drop opensm_policy=direct\n",
-	       oq_policy_file_path(q), text[i] == '\r' ? "CR line ends" : "form feeds or vertical tabs");
+	       oq_policy_file_path(q),
+	       text[i] == '\r' ? "CR line ends" : "form feeds or vertical tabs");
 }
 
 /*

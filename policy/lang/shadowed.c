@@ -243,13 +243,15 @@ static void report(const struct oq_match_rule *a,
 				"qos-ulps line '%s' can never match: the %s at "
 				"line %u matches all of its queries",
 				b->use ? b->use : "",
-				a->from_ulp ? "qos-ulps line" : "qos-match-rule",
+				a->from_ulp ? "qos-ulps line"
+					    : "qos-match-rule",
 				a->loc.line);
 	else
 		dg = oq_warning(d, b->loc,
 				"qos-match-rule can never match: the %s at "
 				"line %u matches all of its queries",
-				a->from_ulp ? "qos-ulps line" : "qos-match-rule",
+				a->from_ulp ? "qos-ulps line"
+					    : "qos-match-rule",
 				a->loc.line);
 	oq_diag_hint(dg, "rules are tried in order and the first match wins; "
 			 "move this one up or remove it");

@@ -98,8 +98,9 @@ static void report_duplicates(const int *idx, size_t n,
 			first = i;
 			continue;
 		}
-		oq_diag_hint(oq_error(d, loc(p, idx[i]), "duplicate %s name '%s'",
-				      what, name(p, idx[i])),
+		oq_diag_hint(oq_error(d, loc(p, idx[i]),
+				      "duplicate %s name '%s'", what,
+				      name(p, idx[i])),
 			     "the first one is at line %u (names are case "
 			     "insensitive)",
 			     loc(p, idx[first]).line);

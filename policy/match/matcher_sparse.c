@@ -244,8 +244,9 @@ static int build_port_groups(const struct oq_binding *b, struct csr *c)
 				uint64_t bits = set[w];
 
 				while (bits) {
-					size_t port = w * 64 +
-						      (size_t)__builtin_ctzll(bits);
+					size_t port =
+						w * 64 +
+						(size_t)__builtin_ctzll(bits);
 
 					bits &= bits - 1;
 					csr_put(c, port, (uint32_t)g, pass);

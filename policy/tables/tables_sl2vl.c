@@ -18,8 +18,9 @@
  * CA/router ports have one table and no port numbers: a scope covers them
  * through `group`, with `from`/`to` absent or `*` (all ports: an operator
  * writing it over CA ports means those ports); a scope with port numbers
- * or across keys does not apply to them.  An enhanced switch port 0 is the (in 0, out 0) pair: `from`/`to`
- * must list 0, and the across keys never hold (port 0 has no link).
+ * or across keys does not apply to them.  An enhanced switch port 0 is the
+ * (in 0, out 0) pair: `from`/`to` must list 0, and the across keys never
+ * hold (port 0 has no link).
  * First covering scope with a table wins.  A table that would send an SL
  * to a VL the output port does not run keeps its template, with a warning
  * naming the port; VL15 (drop) is always allowed.

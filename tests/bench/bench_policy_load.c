@@ -81,7 +81,8 @@ static char *gen(int groups, size_t n, size_t *len)
 		fputs("end-qos-levels\nqos-match-rules\n", f);
 		for (i = 0; i < n; i++)
 			fprintf(f, " qos-match-rule\n  service-id: 0x%zx\n"
-				   "  qos-level-name: L%zu\n end-qos-match-rule\n",
+				   "  qos-level-name: L%zu\n"
+				   " end-qos-match-rule\n",
 				0x1000000 + i * 3, i % 16);
 	}
 	fputs("end-qos-match-rules\n", f);
@@ -138,8 +139,9 @@ static struct result *mmap_result(void)
 
 int main(int argc, char **argv)
 {
-	const char *fabric =
-		argc > 1 ? argv[1] : OQ_SRCDIR "/contrib/fabrics/fat-tree-16.net";
+	const char *fabric = argc > 1 ? argv[1]
+				      : OQ_SRCDIR
+				"/contrib/fabrics/fat-tree-16.net";
 	static const struct {
 		int groups;
 		size_t n;

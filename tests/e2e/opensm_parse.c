@@ -128,7 +128,8 @@ static int loaded;
 
 static void run(osm_opensm_t *osm)
 {
-	const char *list = getenv("OQ_PARSE_LIST"), *outp = getenv("OQ_PARSE_OUT");
+	const char *list = getenv("OQ_PARSE_LIST");
+	const char *outp = getenv("OQ_PARSE_OUT");
 	char *copy_path = NULL, *reset_path = NULL, *line = NULL;
 	size_t cap = 0;
 	ssize_t n;

@@ -300,7 +300,8 @@ static void test_quotes_and_spaces(void **state)
 	(void)state;
 	parse_text(&r,
 		   "port-groups\n port-group\n  name: \"Group # 1\"\n"
-		   "  use: \"quoted use\"\n  port-name:   a  b/P1  ,\t\"x,c/P2\"\n"
+		   "  use: \"quoted use\"\n"
+		   "  port-name:   a  b/P1  ,\t\"x,c/P2\"\n"
 		   " end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
 		   false);
 	assert_int_equal(r.d.n_errors, 0);

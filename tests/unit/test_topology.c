@@ -242,7 +242,8 @@ static void test_ibnetdiscover_inner_quotes(void **state)
 	at = strstr(text, "Ca\t1 \"H-00000000000a0000\"\t\t# ");
 	assert_non_null(at);
 	at = strstr(at, from);
-	memmove(at + strlen(to), at + strlen(from), strlen(at + strlen(from)) + 1);
+	memmove(at + strlen(to), at + strlen(from),
+		strlen(at + strlen(from)) + 1);
 	memcpy(at, to, strlen(to));
 	oq_diags_init(&d);
 	f = parse(text, &d);
