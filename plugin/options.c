@@ -169,15 +169,17 @@ int oq_plugin_options_parse(struct oq_plugin_options *o, const char *text,
 			bad = set_key(o, tok, (size_t)(eq - tok), val, vlen,
 				      &slot, err, ctx);
 		}
-		/* "audit=/a b/c": a word after a blank that is no key=value
-		 * is the rest of the previous value, so that value is not
-		 * applied either. */
-		if (bad && !eq && blank_before && last_slot) {
+		/* "audit=/a b/c", "policy=/x,y.conf": a word after a
+		 * separator that is no key=value is the rest of the
+		 * previous value, so that value is not applied either.  (A
+		 * key=value word cannot be told from a new option.) */
+		if (bad && !eq && last_slot) {
 			report(err, ctx,
-			       "event_plugin_options: '%.*s %.*s': a value "
-			       "with a blank must be quoted (key=\"a b\"); "
-			       "'%.*s' is not applied",
-			       (int)last_len, last_tok, (int)len, tok,
+			       "event_plugin_options: '%.*s%c%.*s': a value "
+			       "with a blank or a comma must be quoted "
+			       "(key=\"a b\"); '%.*s' is not applied",
+			       (int)last_len, last_tok,
+			       blank_before ? ' ' : ',', (int)len, tok,
 			       (int)last_len, last_tok);
 			free(*last_slot);
 			*last_slot = NULL;

@@ -200,6 +200,24 @@ struct oq_policy *oq_policy_load(const char *path, struct oq_diags *diags);
 size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *diags);
 void oq_policy_free(struct oq_policy *p);
 
+/*
+ * Match-rule criteria as bits of a set (1 << OQ_CRIT_*), and for each set
+ * of criteria rules have (0..31), the criterion whose values the fewest of
+ * those rules share (the longest run of one group or range start); -1 for
+ * the empty set.  Indexes of the rules (the shadowed-rule check, the
+ * sparse matcher) key on it.  Returns -1 when out of memory.
+ */
+enum oq_crit {
+	OQ_CRIT_SRC,
+	OQ_CRIT_DST,
+	OQ_CRIT_SID,
+	OQ_CRIT_PKEY,
+	OQ_CRIT_QOS,
+	OQ_CRIT_N
+};
+unsigned int oq_rule_crit_set(const struct oq_match_rule *r);
+int oq_policy_rule_keys(const struct oq_policy *p, int key_of[32]);
+
 /* The text OpenSM's own parser is given for a valid policy (the plugin's
  * copy): text with CRLF line ends made LF and the blanks OpenSM's lexer
  * does not know (CR, FF, VT) made spaces.  malloc'd, NUL-terminated,

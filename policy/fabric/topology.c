@@ -173,15 +173,26 @@ static const char *quoted(const char *s, const char **end)
 	return a + 1;
 }
 
-/* The last '"' in [h, lim), or NULL. */
-static const char *last_quote(const char *h, const char *lim)
+/* What ibnetdiscover prints after a node's description: nothing (CAs,
+ * routers) or a switch's port 0 (" enhanced port 0 lid N lmc N"). */
+static bool ibnd_trailer(const char *s)
 {
-	const char *q = NULL;
+	const char *t = s + strspn(s, " \t\r");
 
-	for (; h < lim; h++)
-		if (*h == '"')
-			q = h;
-	return q;
+	return !*t || !strncmp(s, " enhanced port ", 15) ||
+	       !strncmp(s, " base port ", 11);
+}
+
+/* The closing quote of an ibnetdiscover description starting at h: the
+ * last '"' that only a trailer follows, else the first. */
+static const char *ibnd_desc_end(const char *h)
+{
+	const char *q, *first = strchr(h, '"');
+
+	for (q = h + strlen(h); q > h; q--)
+		if (q[-1] == '"' && ibnd_trailer(q))
+			return q - 1;
+	return first;
 }
 
 /*
@@ -189,8 +200,9 @@ static const char *last_quote(const char *h, const char *lim)
  * quoted string, or the words up to " enhanced port ", " base port ",
  * " lid " or " lmc ".  ibnetdiscover prints the description between quotes
  * without escaping any, so in its output (ibnd) a quoted description ends
- * at the last '"' before those words: "a "b" c" is the node's a "b" c, as
- * OpenSM holds it.  Returns where the rest of the line starts.
+ * at the last '"' that only the trailer follows (nothing, or a switch's
+ * " enhanced port 0 lid N lmc N"): "a "b" lid c" is the node's a "b" lid c,
+ * as OpenSM holds it.  Returns where the rest of the line starts.
  */
 static const char *parse_desc(const char *s, char *desc, size_t cap,
 			      size_t *full_len, bool ibnd)
@@ -209,17 +221,7 @@ static const char *parse_desc(const char *s, char *desc, size_t cap,
 		h++;
 	if (*h == '"') {
 		h++;
-		e = strchr(h, '"');
-		if (e && ibnd) {
-			const char *lim = h + strlen(h), *st;
-
-			for (k = 0; k < sizeof(stops) / sizeof(stops[0]); k++) {
-				st = strstr(h, stops[k]);
-				if (st && st < lim && last_quote(h, st))
-					lim = st;
-			}
-			e = last_quote(h, lim);
-		}
+		e = ibnd ? ibnd_desc_end(h) : strchr(h, '"');
 		rest = e ? e + 1 : h + strlen(h);
 		n = e ? (size_t)(e - h) : strlen(h);
 	} else {

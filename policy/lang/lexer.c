@@ -333,6 +333,13 @@ char *oq_lx_rest(struct oq_lx *lx, bool *oom)
 			last = lx->p + 1;
 		oq_lx_adv(lx);
 	}
+	/* OpenSM keeps a use: text's blanks before a '#' comment (and at
+	 * the end of a file without a final newline): its buffer holds them
+	 * too, so they count against its limit. */
+	if ((size_t)(lx->p - start) > OQ_OPENSM_MAX_STRING &&
+	    !opensm_can_read(lx, loc, start, (size_t)(lx->p - start), true,
+			     "a use: text with its trailing blanks"))
+		return NULL;
 	if (last - start >= 2 && *start == '"' && last[-1] == '"' &&
 	    !memchr(start + 1, '"', (size_t)(last - start - 2))) {
 		if (!opensm_can_read(lx, loc, start + 1,

@@ -12,10 +12,18 @@
  * as before.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "validate_int.h"
 
-enum { K_SRC, K_DST, K_SID, K_PKEY, K_QOS, K_N };
+enum {
+	K_SRC = OQ_CRIT_SRC,
+	K_DST = OQ_CRIT_DST,
+	K_SID = OQ_CRIT_SID,
+	K_PKEY = OQ_CRIT_PKEY,
+	K_QOS = OQ_CRIT_QOS,
+	K_N = OQ_CRIT_N
+};
 
 static bool refs_subset(const struct oq_refs *inner,
 			const struct oq_refs *outer)
@@ -79,24 +87,9 @@ static bool rule_covers(const struct oq_match_rule *a,
 
 static unsigned int kinds_of(const struct oq_match_rule *r)
 {
-	return (r->sources.n ? 1u << K_SRC : 0) |
-	       (r->destinations.n ? 1u << K_DST : 0) |
-	       (r->service_ids.n ? 1u << K_SID : 0) |
-	       (r->pkeys.n ? 1u << K_PKEY : 0) |
-	       (r->qos_classes.n ? 1u << K_QOS : 0);
+	return oq_rule_crit_set(r);
 }
 
-/* The criterion a bucket is keyed on: the first kind it has (groups come
- * first: they are the most selective). */
-static int key_kind(unsigned int kinds)
-{
-	int k;
-
-	for (k = 0; k < K_N; k++)
-		if (kinds & (1u << k))
-			return k;
-	return -1;
-}
 
 static const struct oq_refs *refs_of(const struct oq_match_rule *r, int k)
 {
@@ -133,6 +126,7 @@ static int entry_cmp(const void *x, const void *y)
 struct index {
 	struct entry *v;
 	size_t n;
+	int key_of[32]; /* the criterion each bucket is keyed on */
 	size_t start[33]; /* bucket b's entries: [start[b], start[b + 1]) */
 	size_t first_plain; /* first rule with no criterion, or SIZE_MAX */
 };
@@ -143,9 +137,11 @@ static int index_build(const struct oq_policy *p, struct index *ix)
 	unsigned int b;
 
 	ix->first_plain = SIZE_MAX;
+	if (oq_policy_rule_keys(p, ix->key_of))
+		return -1;
 	for (i = 0; i < p->n_rules; i++) {
 		const struct oq_match_rule *r = &p->rules[i];
-		int kk = key_kind(kinds_of(r));
+		int kk = kinds_of(r) ? ix->key_of[kinds_of(r)] : -1;
 
 		if (kk < 0)
 			continue;
@@ -157,7 +153,7 @@ static int index_build(const struct oq_policy *p, struct index *ix)
 	for (i = 0; i < p->n_rules; i++) {
 		const struct oq_match_rule *r = &p->rules[i];
 		unsigned int kinds = kinds_of(r);
-		int kk = key_kind(kinds);
+		int kk = kinds ? ix->key_of[kinds] : -1;
 
 		if (kk < 0) {
 			if (ix->first_plain == SIZE_MAX)
@@ -194,13 +190,28 @@ static int index_build(const struct oq_policy *p, struct index *ix)
 	return 0;
 }
 
+/* The first index in [lo, hi) whose entry's lo is > x (after) or >= x. */
+static size_t lower_bound(const struct entry *v, size_t lo, size_t hi,
+			  uint64_t x, bool after)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (after ? v[mid].lo <= x : v[mid].lo < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The lowest rule before `before` in bucket `bucket` that covers rule b,
  * or `best` when none is lower. */
 static size_t bucket_query(const struct oq_policy *p, const struct index *ix,
 			   unsigned int bucket, size_t bi, size_t best)
 {
 	const struct oq_match_rule *b = &p->rules[bi];
-	int kk = key_kind(bucket);
+	int kk = ix->key_of[bucket];
 	size_t lo = ix->start[bucket], hi = ix->start[bucket + 1], k;
 	uint64_t x;
 
@@ -213,22 +224,26 @@ static size_t bucket_query(const struct oq_policy *p, const struct index *ix,
 	} else {
 		x = ranges_of(b, kk)->v[0].lo;
 	}
-	/* Entries with lo <= x: [lo, k); scan down while one may reach x. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	/* Entries with lo <= x: [start, k).  Runs of one lo, from the
+	 * highest lo down while one may reach x; each run is in rule
+	 * order, so it is read up to its first covering rule. */
+	k = lower_bound(ix->v, lo, hi, x, true);
+	while (k > ix->start[bucket] && ix->v[k - 1].maxhi >= x) {
+		size_t run = lower_bound(ix->v, ix->start[bucket], k,
+					 ix->v[k - 1].lo, false), e;
 
-		if (ix->v[mid].lo <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (k = lo; k > ix->start[bucket] && ix->v[k - 1].maxhi >= x; k--) {
-		const struct entry *e = &ix->v[k - 1];
+		for (e = run; e < k; e++) {
+			const struct entry *en = &ix->v[e];
 
-		if (e->hi < x || e->rule >= best || e->rule >= bi)
-			continue;
-		if (rule_covers(&p->rules[e->rule], b))
-			best = e->rule;
+			if (en->rule >= best || en->rule >= bi)
+				break;
+			if (en->hi >= x &&
+			    rule_covers(&p->rules[en->rule], b)) {
+				best = en->rule;
+				break;
+			}
+		}
+		k = run;
 	}
 	return best;
 }

@@ -7,7 +7,8 @@
  *
  * A rule r can only match a query that carries every criterion r has, so
  * rules are split into classes by the set of criteria they have (32).  In
- * each class one criterion drives the search:
+ * each class one criterion drives the search, the one whose values the
+ * fewest of its rules share (oq_policy_rule_keys):
  *
  *   a range criterion (service-id, pkey, qos-class): the rules' ranges in
  *	a segment tree over the ranges' end points; the query's value
@@ -27,7 +28,13 @@
 #include "match_int.h"
 #include "matcher_int.h"
 
-enum { K_SRC, K_DST, K_SID, K_PKEY, K_QOS, K_N };
+enum {
+	K_SRC = OQ_CRIT_SRC,
+	K_DST = OQ_CRIT_DST,
+	K_SID = OQ_CRIT_SID,
+	K_PKEY = OQ_CRIT_PKEY,
+	K_QOS = OQ_CRIT_QOS
+};
 
 /* Rules listed per key: lists[start[k] .. start[k + 1]). */
 struct csr {
@@ -54,22 +61,7 @@ struct oq_sparse {
 
 static unsigned int kinds_of(const struct oq_match_rule *r)
 {
-	return (r->sources.n ? 1u << K_SRC : 0) |
-	       (r->destinations.n ? 1u << K_DST : 0) |
-	       (r->service_ids.n ? 1u << K_SID : 0) |
-	       (r->pkeys.n ? 1u << K_PKEY : 0) |
-	       (r->qos_classes.n ? 1u << K_QOS : 0);
-}
-
-static int driver_of(unsigned int kinds)
-{
-	static const int pref[] = { K_SID, K_PKEY, K_QOS, K_SRC, K_DST };
-	size_t i;
-
-	for (i = 0; i < sizeof(pref) / sizeof(pref[0]); i++)
-		if (kinds & (1u << pref[i]))
-			return pref[i];
-	return -1;
+	return oq_rule_crit_set(r);
 }
 
 static const struct oq_ranges *ranges_of(const struct oq_match_rule *r, int k)
@@ -280,11 +272,16 @@ struct oq_sparse *oq_sparse_compile(const struct oq_binding *b)
 	const struct oq_policy *p = b->p;
 	struct oq_sparse *s = calloc(1, sizeof(*s));
 	bool present[32] = { false };
+	int driver[32];
 	size_t r;
 	unsigned int c;
 
 	if (!s)
 		return NULL;
+	if (oq_policy_rule_keys(p, driver)) {
+		free(s);
+		return NULL;
+	}
 	s->b = b;
 	s->first_plain = UINT32_MAX;
 	for (r = 0; r < p->n_rules; r++) {
@@ -297,7 +294,7 @@ struct oq_sparse *oq_sparse_compile(const struct oq_binding *b)
 	for (c = 1; c < 32; c++) {
 		struct sclass *sc = &s->cls[c];
 
-		sc->driver = present[c] ? driver_of(c) : -1;
+		sc->driver = present[c] ? driver[c] : -1;
 		if (sc->driver < 0)
 			continue;
 		if (sc->driver >= K_SID ? build_range_class(p, sc, c)

@@ -55,6 +55,8 @@ for n in 10239 10240 20000; do
 	probe "use-$n.conf" cas bulk "$(long $n u)"
 	probe "use-words-$n.conf" cas bulk "$(long $((n / 2)) u | sed 's/u/u /g')"
 done
+# OpenSM keeps the blanks before a comment in a use: text: 10239 in all.
+probe use-blanks-comment.conf cas bulk "$(long 10236 u)   # c"
 probe quoted-names.conf '"my cas"' '"bulk level"' '"quoted use"'
 for c in '"' '{' '}' '\' "'" '#' '*' ':' '-' ';' '!' '=' '(' '['; do
 	name=$(printf '%s' "$c" | od -An -tx1 | tr -d ' ')

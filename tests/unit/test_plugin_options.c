@@ -89,6 +89,13 @@ static void test_blank_in_value(void **state)
 	assert_non_null(strstr(last_err, "quotes must enclose the whole"));
 	oq_plugin_options_free(&o);
 
+	/* A comma cuts a value as a blank does. */
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse(&o,
+			 "policy=/etc/opensm/qos,new.conf", on_err, NULL), 2);
+	assert_null(o.policy);
+	oq_plugin_options_free(&o);
+
 	/* A misspelt key after a good one is an error of its own. */
 	n_err = 0;
 	assert_int_equal(oq_plugin_options_parse(&o, "policy=/b polcy=/a",

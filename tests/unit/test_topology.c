@@ -251,6 +251,20 @@ static void test_ibnetdiscover_inner_quotes(void **state)
 	assert_int_equal(port(f, "my \"big\" hca/P1")->guid, 0xa0001);
 	oq_fabric_free(f);
 	oq_diags_free(&d);
+
+	/* Words of the trailer inside the description do not end it; the
+	 * switch's own trailer still gives its LID. */
+	strcpy(text, ibnd_text);
+	at = strstr(text, "# \"sw/rack 2\" enhanced");
+	assert_non_null(at);
+	memmove(at + 15, at + 13, strlen(at + 13) + 1);
+	memcpy(at, "# \"a \"b\" lid c\"", 15);
+	oq_diags_init(&d);
+	f = parse(text, &d);
+	assert_non_null(f);
+	assert_int_equal(port(f, "a \"b\" lid c/P0")->lid, 3);
+	oq_fabric_free(f);
+	oq_diags_free(&d);
 	free(text);
 }
 
