@@ -216,6 +216,10 @@ enum oq_crit {
 	OQ_CRIT_N
 };
 unsigned int oq_rule_crit_set(const struct oq_match_rule *r);
+/* A rule's groups of criterion k (OQ_CRIT_SRC, OQ_CRIT_DST), or its
+ * ranges of criterion k (OQ_CRIT_SID, OQ_CRIT_PKEY, OQ_CRIT_QOS). */
+const struct oq_refs *oq_rule_refs(const struct oq_match_rule *r, int k);
+const struct oq_ranges *oq_rule_ranges(const struct oq_match_rule *r, int k);
 int oq_policy_rule_keys(const struct oq_policy *p, int key_of[32]);
 
 /* The text OpenSM's own parser is given for a valid policy (the plugin's

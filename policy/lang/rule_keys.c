@@ -18,12 +18,12 @@ unsigned int oq_rule_crit_set(const struct oq_match_rule *r)
 	       (r->qos_classes.n ? 1u << OQ_CRIT_QOS : 0);
 }
 
-static const struct oq_refs *refs_of(const struct oq_match_rule *r, int k)
+const struct oq_refs *oq_rule_refs(const struct oq_match_rule *r, int k)
 {
 	return k == OQ_CRIT_SRC ? &r->sources : &r->destinations;
 }
 
-static const struct oq_ranges *ranges_of(const struct oq_match_rule *r, int k)
+const struct oq_ranges *oq_rule_ranges(const struct oq_match_rule *r, int k)
 {
 	return k == OQ_CRIT_SID ? &r->service_ids
 	       : k == OQ_CRIT_PKEY ? &r->pkeys
@@ -77,14 +77,14 @@ int oq_policy_rule_keys(const struct oq_policy *p, int key_of[32])
 			if (!(b & (1u << k)))
 				continue;
 			if (k <= OQ_CRIT_DST) {
-				for (i = 0; i < refs_of(m, k)->n; i++)
+				for (i = 0; i < oq_rule_refs(m, k)->n; i++)
 					v[n++] = (struct kval){
 						b, k,
-						(uint64_t)refs_of(m, k)->v[i].idx };
+						(uint64_t)oq_rule_refs(m, k)->v[i].idx };
 			} else {
-				for (i = 0; i < ranges_of(m, k)->n; i++)
+				for (i = 0; i < oq_rule_ranges(m, k)->n; i++)
 					v[n++] = (struct kval){
-						b, k, ranges_of(m, k)->v[i].lo };
+						b, k, oq_rule_ranges(m, k)->v[i].lo };
 			}
 		}
 	}

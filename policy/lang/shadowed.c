@@ -16,15 +16,6 @@
 
 #include "validate_int.h"
 
-enum {
-	K_SRC = OQ_CRIT_SRC,
-	K_DST = OQ_CRIT_DST,
-	K_SID = OQ_CRIT_SID,
-	K_PKEY = OQ_CRIT_PKEY,
-	K_QOS = OQ_CRIT_QOS,
-	K_N = OQ_CRIT_N
-};
-
 static bool refs_subset(const struct oq_refs *inner,
 			const struct oq_refs *outer)
 {
@@ -85,23 +76,6 @@ static bool rule_covers(const struct oq_match_rule *a,
 	return true;
 }
 
-static unsigned int kinds_of(const struct oq_match_rule *r)
-{
-	return oq_rule_crit_set(r);
-}
-
-
-static const struct oq_refs *refs_of(const struct oq_match_rule *r, int k)
-{
-	return k == K_SRC ? &r->sources : &r->destinations;
-}
-
-static const struct oq_ranges *ranges_of(const struct oq_match_rule *r, int k)
-{
-	return k == K_SID ? &r->service_ids
-	       : k == K_PKEY ? &r->pkeys
-			     : &r->qos_classes;
-}
 
 /* One indexed value of one rule: a group index (lo = hi = idx) or a
  * range.  maxhi: the largest hi of the entries up to this one in its
@@ -141,18 +115,18 @@ static int index_build(const struct oq_policy *p, struct index *ix)
 		return -1;
 	for (i = 0; i < p->n_rules; i++) {
 		const struct oq_match_rule *r = &p->rules[i];
-		int kk = kinds_of(r) ? ix->key_of[kinds_of(r)] : -1;
+		int kk = oq_rule_crit_set(r) ? ix->key_of[oq_rule_crit_set(r)] : -1;
 
 		if (kk < 0)
 			continue;
-		n += kk <= K_DST ? refs_of(r, kk)->n : ranges_of(r, kk)->n;
+		n += kk <= OQ_CRIT_DST ? oq_rule_refs(r, kk)->n : oq_rule_ranges(r, kk)->n;
 	}
 	ix->v = malloc((n ? n : 1) * sizeof(*ix->v));
 	if (!ix->v)
 		return -1;
 	for (i = 0; i < p->n_rules; i++) {
 		const struct oq_match_rule *r = &p->rules[i];
-		unsigned int kinds = kinds_of(r);
+		unsigned int kinds = oq_rule_crit_set(r);
 		int kk = kinds ? ix->key_of[kinds] : -1;
 
 		if (kk < 0) {
@@ -160,8 +134,8 @@ static int index_build(const struct oq_policy *p, struct index *ix)
 				ix->first_plain = i;
 			continue;
 		}
-		if (kk <= K_DST) {
-			const struct oq_refs *rf = refs_of(r, kk);
+		if (kk <= OQ_CRIT_DST) {
+			const struct oq_refs *rf = oq_rule_refs(r, kk);
 
 			for (j = 0; j < rf->n; j++)
 				if (rf->v[j].idx >= 0)
@@ -169,7 +143,7 @@ static int index_build(const struct oq_policy *p, struct index *ix)
 						kinds, (uint64_t)rf->v[j].idx,
 						(uint64_t)rf->v[j].idx, 0, i };
 		} else {
-			const struct oq_ranges *rg = ranges_of(r, kk);
+			const struct oq_ranges *rg = oq_rule_ranges(r, kk);
 
 			for (j = 0; j < rg->n; j++)
 				ix->v[ix->n++] = (struct entry){
@@ -215,14 +189,14 @@ static size_t bucket_query(const struct oq_policy *p, const struct index *ix,
 	size_t lo = ix->start[bucket], hi = ix->start[bucket + 1], k;
 	uint64_t x;
 
-	if (kk <= K_DST) {
-		int g = refs_of(b, kk)->v[0].idx;
+	if (kk <= OQ_CRIT_DST) {
+		int g = oq_rule_refs(b, kk)->v[0].idx;
 
 		if (g < 0)
 			return best;
 		x = (uint64_t)g;
 	} else {
-		x = ranges_of(b, kk)->v[0].lo;
+		x = oq_rule_ranges(b, kk)->v[0].lo;
 	}
 	/* Entries with lo <= x: [start, k).  Runs of one lo, from the
 	 * highest lo down while one may reach x; each run is in rule
@@ -285,7 +259,7 @@ void oq_check_shadowed(const struct oq_policy *p, struct oq_diags *d)
 		return;
 	}
 	for (j = 1; j < p->n_rules; j++) {
-		unsigned int kb = kinds_of(&p->rules[j]);
+		unsigned int kb = oq_rule_crit_set(&p->rules[j]);
 		size_t best = ix.first_plain < j ? ix.first_plain : SIZE_MAX;
 
 		/* Buckets whose criteria b has too: the subsets of kb. */

@@ -61,6 +61,11 @@ static inline int oq_level_idx(const struct oq_policy *p, int idx)
 	return idx >= 0 && (size_t)idx < p->n_levels ? idx : -1;
 }
 
+/* bounds.c: sort and deduplicate n range end points (returns how many are
+ * left); the interval holding x (the number of end points <= x). */
+size_t oq_bounds_sort_unique(uint64_t *b, size_t n);
+size_t oq_bounds_index(const uint64_t *b, size_t n, uint64_t x);
+
 /* Whether rule r matches query q (the reference matcher's test). */
 bool oq_rule_matches(const struct oq_binding *b, const struct oq_match_rule *r,
 		     const struct oq_query *q);

@@ -197,27 +197,10 @@ out:
 
 /* ---- range criteria ------------------------------------------------ */
 
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Number of bounds <= x: the index of the interval holding x. */
 static size_t crit_interval(const struct crit_index *c, uint64_t x)
 {
-	size_t lo = 0, hi = c->n_bounds;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->bounds[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return oq_bounds_index(c->bounds, c->n_bounds, x);
 }
 
 static const struct oq_ranges *rule_ranges(const struct oq_match_rule *r,
@@ -260,11 +243,7 @@ static int build_crit(struct oq_matcher *m, struct crit_index *c, int which)
 				c->bounds[c->n_bounds++] = rg->v[i].hi + 1;
 		}
 	}
-	qsort(c->bounds, c->n_bounds, sizeof(*c->bounds), u64_cmp);
-	for (i = 0, k = 0; i < c->n_bounds; i++)
-		if (!k || c->bounds[i] != c->bounds[k - 1])
-			c->bounds[k++] = c->bounds[i];
-	c->n_bounds = k;
+	c->n_bounds = oq_bounds_sort_unique(c->bounds, c->n_bounds);
 
 	c->sets = calloc((c->n_bounds + 1) * words + 1, sizeof(*c->sets));
 	if (!c->sets)

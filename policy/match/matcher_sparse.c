@@ -28,14 +28,6 @@
 #include "match_int.h"
 #include "matcher_int.h"
 
-enum {
-	K_SRC = OQ_CRIT_SRC,
-	K_DST = OQ_CRIT_DST,
-	K_SID = OQ_CRIT_SID,
-	K_PKEY = OQ_CRIT_PKEY,
-	K_QOS = OQ_CRIT_QOS
-};
-
 /* Rules listed per key: lists[start[k] .. start[k + 1]). */
 struct csr {
 	size_t *start;
@@ -59,44 +51,10 @@ struct oq_sparse {
 	struct csr port_groups; /* by port index: the groups it is in */
 };
 
-static unsigned int kinds_of(const struct oq_match_rule *r)
-{
-	return oq_rule_crit_set(r);
-}
-
-static const struct oq_ranges *ranges_of(const struct oq_match_rule *r, int k)
-{
-	return k == K_SID ? &r->service_ids
-	       : k == K_PKEY ? &r->pkeys
-			     : &r->qos_classes;
-}
-
-static const struct oq_refs *refs_of(const struct oq_match_rule *r, int k)
-{
-	return k == K_SRC ? &r->sources : &r->destinations;
-}
-
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Number of bounds <= x: the elementary interval holding x. */
+/* The elementary interval holding x. */
 static size_t leaf_of(const struct sclass *c, uint64_t x)
 {
-	size_t lo = 0, hi = c->n_bounds;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->bounds[mid] <= x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return oq_bounds_index(c->bounds, c->n_bounds, x);
 }
 
 /*
@@ -142,18 +100,18 @@ static int csr_alloc(struct csr *c, size_t n_keys)
 static int build_range_class(const struct oq_policy *p, struct sclass *c,
 			     unsigned int cls)
 {
-	size_t n = 0, r, i, k, pass;
+	size_t n = 0, r, i, pass;
 
 	for (r = 0; r < p->n_rules; r++)
-		if (kinds_of(&p->rules[r]) == cls)
-			n += 2 * ranges_of(&p->rules[r], c->driver)->n;
+		if (oq_rule_crit_set(&p->rules[r]) == cls)
+			n += 2 * oq_rule_ranges(&p->rules[r], c->driver)->n;
 	c->bounds = malloc((n + 1) * sizeof(*c->bounds));
 	if (!c->bounds)
 		return -1;
 	for (r = 0; r < p->n_rules; r++) {
-		const struct oq_ranges *rg = ranges_of(&p->rules[r], c->driver);
+		const struct oq_ranges *rg = oq_rule_ranges(&p->rules[r], c->driver);
 
-		if (kinds_of(&p->rules[r]) != cls)
+		if (oq_rule_crit_set(&p->rules[r]) != cls)
 			continue;
 		for (i = 0; i < rg->n; i++) {
 			c->bounds[c->n_bounds++] = rg->v[i].lo;
@@ -161,11 +119,7 @@ static int build_range_class(const struct oq_policy *p, struct sclass *c,
 				c->bounds[c->n_bounds++] = rg->v[i].hi + 1;
 		}
 	}
-	qsort(c->bounds, c->n_bounds, sizeof(*c->bounds), u64_cmp);
-	for (i = 0, k = 0; i < c->n_bounds; i++)
-		if (!k || c->bounds[i] != c->bounds[k - 1])
-			c->bounds[k++] = c->bounds[i];
-	c->n_bounds = k;
+	c->n_bounds = oq_bounds_sort_unique(c->bounds, c->n_bounds);
 	for (c->size = 1; c->size < c->n_bounds + 1; c->size <<= 1)
 		;
 	c->nodes.start = calloc(2 * c->size + 2, sizeof(*c->nodes.start));
@@ -176,9 +130,9 @@ static int build_range_class(const struct oq_policy *p, struct sclass *c,
 			return -1;
 		for (r = 0; r < p->n_rules; r++) {
 			const struct oq_ranges *rg =
-				ranges_of(&p->rules[r], c->driver);
+				oq_rule_ranges(&p->rules[r], c->driver);
 
-			if (kinds_of(&p->rules[r]) != cls)
+			if (oq_rule_crit_set(&p->rules[r]) != cls)
 				continue;
 			for (i = 0; i < rg->n; i++)
 				for_nodes(c, leaf_of(c, rg->v[i].lo),
@@ -202,10 +156,10 @@ static int build_group_class(const struct oq_binding *b, struct sclass *c,
 		if (pass && csr_alloc(&c->groups, b->n_groups))
 			return -1;
 		for (r = 0; r < p->n_rules; r++) {
-			const struct oq_refs *rf = refs_of(&p->rules[r],
+			const struct oq_refs *rf = oq_rule_refs(&p->rules[r],
 							   c->driver);
 
-			if (kinds_of(&p->rules[r]) != cls)
+			if (oq_rule_crit_set(&p->rules[r]) != cls)
 				continue;
 			for (i = 0; i < rf->n; i++)
 				if (rf->v[i].idx >= 0 &&
@@ -285,7 +239,7 @@ struct oq_sparse *oq_sparse_compile(const struct oq_binding *b)
 	s->b = b;
 	s->first_plain = UINT32_MAX;
 	for (r = 0; r < p->n_rules; r++) {
-		unsigned int k = kinds_of(&p->rules[r]);
+		unsigned int k = oq_rule_crit_set(&p->rules[r]);
 
 		present[k] = true;
 		if (!k && s->first_plain == UINT32_MAX)
@@ -297,7 +251,7 @@ struct oq_sparse *oq_sparse_compile(const struct oq_binding *b)
 		sc->driver = present[c] ? driver[c] : -1;
 		if (sc->driver < 0)
 			continue;
-		if (sc->driver >= K_SID ? build_range_class(p, sc, c)
+		if (sc->driver >= OQ_CRIT_SID ? build_range_class(p, sc, c)
 					: build_group_class(b, sc, c))
 			goto fail;
 	}
@@ -324,12 +278,12 @@ static uint32_t scan(const struct oq_sparse *s, const uint32_t *v, size_t n,
 static uint32_t class_query(const struct oq_sparse *s, const struct sclass *c,
 			    const struct oq_query *q, uint32_t best)
 {
-	if (c->driver >= K_SID) {
-		bool has = c->driver == K_SID	 ? q->has_sid
-			   : c->driver == K_PKEY ? q->has_pkey
+	if (c->driver >= OQ_CRIT_SID) {
+		bool has = c->driver == OQ_CRIT_SID	 ? q->has_sid
+			   : c->driver == OQ_CRIT_PKEY ? q->has_pkey
 						 : q->has_qos_class;
-		uint64_t x = c->driver == K_SID	   ? q->sid
-			     : c->driver == K_PKEY ? (uint64_t)(q->pkey &
+		uint64_t x = c->driver == OQ_CRIT_SID	   ? q->sid
+			     : c->driver == OQ_CRIT_PKEY ? (uint64_t)(q->pkey &
 								OQ_PKEY_MASK)
 						   : q->qos_class;
 		size_t node;
@@ -343,7 +297,7 @@ static uint32_t class_query(const struct oq_sparse *s, const struct sclass *c,
 				    q, best);
 	} else {
 		const struct oq_port *port =
-			c->driver == K_SRC ? q->src : q->dst;
+			c->driver == OQ_CRIT_SRC ? q->src : q->dst;
 		const struct csr *pg = &s->port_groups;
 		size_t i;
 
