@@ -7,14 +7,17 @@
  * exactly the policy's tables, diffs them against what the ports hold (no
  * MADs when nothing changed), and never fights us on the next sweep.
  *
- * An engine that owns SL/VL for deadlock freedom (it has path_sl or its own
- * update_sl2vl: dfsssp, lash, nue, torus-2QoS) keeps SL2VL; we still supply
- * VLArb and VLHighLimit (set in the VLArb hook: osm_qos_setup assigns
- * p->vl_high_limit just before it asks for a port's VLArb blocks, and the
- * link manager sends it in PortInfo).
+ * Engines that choose SLs for deadlock freedom (path_sl: dfsssp, lash,
+ * nue) leave SL2VL on the template, and torus-2QoS programs its own and
+ * rewrites the VLArb of switch ports facing end ports.  The table compiler
+ * models that (tables.h, oq_tables_compile_engine) and calls the live
+ * engine's own hooks for its part, so the compiled tables are exactly what
+ * goes on the wire: the wrappers hand them out for every engine, count the
+ * Sets they cause, and never call the engine a second time.
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +30,7 @@ struct oq_hooked_engine {
 	void (*orig_vlarb)(void *ctx, osm_physp_t *p, uint8_t port_num,
 			   ib_vl_arb_table_t *block, unsigned len,
 			   unsigned block_num);
-	bool engine_owns_sl2vl;
+	enum oq_engine_kind kind;
 	struct oq_hooked_engine *next;
 };
 
@@ -142,16 +145,14 @@ static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
 	if (!q)
 		return;
 	h = find_engine(q, ctx);
-	if (h && h->engine_owns_sl2vl) {
-		if (h->orig_sl2vl)
-			h->orig_sl2vl(ctx, p, in, out, tbl);
-		return;
-	}
 	s = hook_state(q);
 	t = oq_state_tables_of(s, p);
 	if (!t || !t->has_sl2vl || in >= t->n_sl2vl) {
+		/* Unknown port: the template, or the engine's table. */
+		if (h && h->orig_sl2vl)
+			h->orig_sl2vl(ctx, p, in, out, tbl);
 		oq_state_put(q, s);
-		return; /* keep the template */
+		return;
 	}
 	row = t->n_sl2vl == 1 ? t->sl2vl[0] : t->sl2vl[in];
 	for (sl = 0; sl < 16; sl += 2)
@@ -173,10 +174,9 @@ static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
 	oq_state_put(q, s);
 }
 
-/* Does the policy (not the routing engine) decide SL2VL this sweep?  Before
- * the first routing run no engine is "used" yet: the first configured one
- * will be tried first. */
-bool oq_hooks_policy_owns_sl2vl(struct osmqos *q)
+/* The engine whose tables this sweep programs: the one OpenSM routed
+ * with, or before the first routing run the first one it will try. */
+static struct oq_hooked_engine *current_engine(struct osmqos *q)
 {
 	osm_routing_engine_t *re = q->osm->routing_engine_used;
 	struct oq_hooked_engine *h;
@@ -187,13 +187,79 @@ bool oq_hooks_policy_owns_sl2vl(struct osmqos *q)
 		re = q->osm->default_routing_engine;
 	for (h = q->hooked; h; h = h->next)
 		if (h->re == re)
-			return !h->engine_owns_sl2vl;
-	return false;
+			return h;
+	return NULL;
 }
 
-static bool owns_sl2vl(const osm_routing_engine_t *re)
+static int live_sl2vl(void *ctx, const struct oq_port *p, unsigned int in,
+		      uint8_t row[16])
 {
-	return re->path_sl || re->update_sl2vl;
+	struct oq_hooked_engine *h = ctx;
+	ib_slvl_table_t tbl;
+	unsigned int sl, out = oq_port_is_endport(p) ? 0 : p->num;
+
+	if (!p->user)
+		return 0;
+	for (sl = 0; sl < 16; sl++)
+		ib_slvl_table_set(&tbl, (uint8_t)sl, row[sl]);
+	h->orig_sl2vl(h->re->context, p->user, (uint8_t)in, (uint8_t)out, &tbl);
+	for (sl = 0; sl < 16; sl++)
+		row[sl] = ib_slvl_table_get(&tbl, (uint8_t)sl);
+	return 0;
+}
+
+static void live_vlarb(void *ctx, const struct oq_port *p,
+		       unsigned int block_num, struct oq_vlarb_table *t,
+		       unsigned int first, unsigned int n)
+{
+	struct oq_hooked_engine *h = ctx;
+	uint8_t port_num = oq_port_is_endport(p) ? 0 : p->num;
+	ib_vl_arb_table_t block;
+	unsigned int i;
+
+	if (!p->user || n > IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK)
+		return;
+	memset(&block, 0, sizeof(block));
+	for (i = 0; i < n; i++) {
+		block.vl_entry[i].vl = t->e[first + i].vl;
+		block.vl_entry[i].weight = t->e[first + i].weight;
+	}
+	h->orig_vlarb(h->re->context, p->user, port_num, &block, n, block_num);
+	for (i = 0; i < n; i++) {
+		t->e[first + i].vl = block.vl_entry[i].vl;
+		t->e[first + i].weight = block.vl_entry[i].weight;
+	}
+}
+
+/*
+ * The engine for this sweep's table compile.  Its own hooks are called
+ * only after it has routed (routing_engine_used is set only then): before
+ * its first run torus-2QoS has no torus to answer from.
+ */
+enum oq_engine_kind oq_hooks_engine(struct osmqos *q, struct oq_engine *e)
+{
+	struct oq_hooked_engine *h = current_engine(q);
+
+	oq_engine_by_name(e, NULL);
+	if (!h)
+		return e->kind;
+	snprintf(e->name, sizeof(e->name), "%s", h->re->name);
+	e->kind = h->kind;
+	if (h->re != q->osm->routing_engine_used)
+		return e->kind;
+	e->ctx = h;
+	if (h->kind == OQ_ENGINE_OWN && h->orig_sl2vl)
+		e->sl2vl = live_sl2vl;
+	if (h->orig_vlarb)
+		e->vlarb = live_vlarb;
+	return e->kind;
+}
+
+static enum oq_engine_kind kind_of(const osm_routing_engine_t *re)
+{
+	if (re->update_sl2vl)
+		return OQ_ENGINE_OWN;
+	return re->path_sl ? OQ_ENGINE_PATH_SL : OQ_ENGINE_QOS;
 }
 
 /*
@@ -217,18 +283,19 @@ static void hook_engine(struct osmqos *q, osm_routing_engine_t *re)
 	h->re = re;
 	h->orig_sl2vl = re->update_sl2vl;
 	h->orig_vlarb = re->update_vlarb;
-	h->engine_owns_sl2vl = owns_sl2vl(re);
+	h->kind = kind_of(re);
 	h->next = q->hooked;
 	q->hooked = h;
-	/* Engines that own SL2VL keep their hook untouched (a NULL one keeps
-	 * OpenSM's optimized SL2VL path too). */
-	if (!h->engine_owns_sl2vl)
-		re->update_sl2vl = hook_sl2vl;
+	/* Every engine gets both wrappers, so every SL2VL and VLArb Set is
+	 * counted.  OpenSM then skips its one-MAD optimized SL2VL path;
+	 * sl2vl_presend.c sends that MAD where it applies. */
+	re->update_sl2vl = hook_sl2vl;
 	re->update_vlarb = hook_vlarb;
 	OQ_LOG(q, OSM_LOG_VERBOSE, "hooked routing engine %s (SL2VL %s)\n",
 	       re->name,
-	       h->engine_owns_sl2vl ? "owned by the engine"
-				    : "from the policy");
+	       h->kind == OQ_ENGINE_OWN	      ? "the engine's"
+	       : h->kind == OQ_ENGINE_PATH_SL ? "the template's"
+					      : "from the policy");
 }
 
 /*

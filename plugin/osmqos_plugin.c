@@ -177,6 +177,7 @@ static void osmqos_delete(void *data)
 /* HEAVY_SWEEP_DONE: discovery is complete, nothing is programmed yet. */
 static void on_heavy_sweep_done(struct osmqos *q)
 {
+	struct oq_engine engine;
 	struct oq_state *s;
 	unsigned int sent;
 
@@ -195,7 +196,7 @@ static void on_heavy_sweep_done(struct osmqos *q)
 	 * optimized SL2VL Sets before osm_qos_setup runs.
 	 */
 	if (!q->osm->subn.opt.use_optimized_slvl ||
-	    !oq_hooks_policy_owns_sl2vl(q)) {
+	    oq_hooks_engine(q, &engine) == OQ_ENGINE_OWN) {
 		cl_plock_release(&q->osm->lock);
 		return;
 	}
@@ -238,6 +239,7 @@ static void build_sa_state(struct osmqos *q)
 /* UCAST_ROUTING_DONE: osm_qos_setup has queued every QoS Set. */
 static void on_routing_done(struct osmqos *q)
 {
+	struct oq_engine engine;
 	struct oq_state *s;
 
 	build_sa_state(q);
@@ -253,11 +255,15 @@ static void on_routing_done(struct osmqos *q)
 	       q->mads_presend, q->mads_predicted,
 	       s && s->pol ? "in force" : "NONE (OpenSM templates)",
 	       s ? s->build_ms : 0.0);
-	if (!oq_hooks_policy_owns_sl2vl(q) && q->osm->routing_engine_used)
+	if (q->osm->routing_engine_used &&
+	    oq_hooks_engine(q, &engine) != OQ_ENGINE_QOS)
 		OQ_LOG(q, OSM_LOG_INFO,
-		       "routing engine %s owns SL2VL (deadlock freedom); "
-		       "the policy sets VLArb and VLHighLimit\n",
-		       q->osm->routing_engine_used->name);
+		       "routing engine %s chooses path SLs and SL2VL is %s "
+		       "(deadlock freedom); the policy sets VLArb and "
+		       "VLHighLimit\n",
+		       engine.name,
+		       engine.kind == OQ_ENGINE_OWN ? "the engine's"
+						    : "the template's");
 	oq_state_put(q, s);
 	q->mads_predicted = 0;
 	q->mads_presend = 0;

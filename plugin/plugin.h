@@ -70,6 +70,7 @@ struct oq_state {
 	struct oq_matcher *matcher;
 	struct oq_fabric_tables tables;
 	struct oq_templates templates;
+	struct oq_engine engine; /* the routing engine the tables are for */
 	/* osm_physp_t * -> index into tables.ports (open addressing). */
 	const void **map_key;
 	uint32_t *map_val;
@@ -171,7 +172,9 @@ const struct oq_port_tables *oq_state_tables_of(const struct oq_state *s,
 /* hooks.c */
 void oq_hooks_install(struct osmqos *q);
 void oq_hooks_remove(struct osmqos *q);
-bool oq_hooks_policy_owns_sl2vl(struct osmqos *q);
+/* The routing engine of this sweep's tables, with its live table hooks
+ * once it has routed; returns its kind. */
+enum oq_engine_kind oq_hooks_engine(struct osmqos *q, struct oq_engine *e);
 
 /* sa_state.c: the SA view of a state built for_sa (OpenSM's lock held). */
 int oq_sa_state_fill(struct osmqos *q, struct oq_state *s);

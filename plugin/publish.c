@@ -62,6 +62,10 @@ static void fill_doc(struct osmqos *q, const struct oq_state *s,
 	d->loads_ok = pf->loads_ok;
 	d->loads_failed = pf->loads_failed;
 	d->mads_total = q->mads_total;
+	d->engine = s ? s->engine.name : "";
+	d->engine_sl2vl = !s || s->engine.kind == OQ_ENGINE_QOS ? "policy"
+			  : s->engine.kind == OQ_ENGINE_OWN	? "engine"
+								: "template";
 }
 
 /* Log a failure once per file and errno; say when writing works again. */

@@ -162,6 +162,8 @@ struct oq_publish_doc {
 	unsigned long loads_ok, loads_failed;
 
 	uint64_t mads_total; /* QoS Set MADs sent since start */
+	const char *engine;  /* routing engine the tables are for */
+	const char *engine_sl2vl; /* "policy", "template" or "engine" */
 
 	const struct oq_publish_port *ports;
 	size_t n_ports;

@@ -91,6 +91,20 @@ static void write_sl(FILE *out, const struct oq_publish_port *pp,
 	fprintf(out, ", \"starve\": %s}", sp->starve ? "true" : "false");
 }
 
+static const char *sl2vl_origin(const struct oq_port_tables *t)
+{
+	if (!t || !t->has_sl2vl)
+		return "none";
+	switch (t->sl2vl_origin) {
+	case OQ_ORIGIN_SCOPE:
+		return "scope";
+	case OQ_ORIGIN_ENGINE:
+		return "routing-engine";
+	default:
+		return "template";
+	}
+}
+
 static void write_port(FILE *out, const struct oq_publish_port *pp, bool first)
 {
 	const struct oq_port *p = pp->port;
@@ -116,7 +130,9 @@ static void write_port(FILE *out, const struct oq_publish_port *pp, bool first)
 		p->width, oq_speed_name(p->speed), p->width,
 		oq_speed_name(p->speed));
 	jgbps(out, pp->pred.rate_gbps);
-	fprintf(out, ", \"mtu\": %u, \"vl_high_limit\": ", pp->pred.mtu_bytes);
+	fprintf(out, ", \"mtu\": %u, \"sl2vl_origin\": \"%s\"",
+		pp->pred.mtu_bytes, sl2vl_origin(pp->t));
+	fputs(", \"vl_high_limit\": ", out);
 	if (pp->t && pp->t->has_vlarb)
 		fprintf(out, "%u", pp->t->vl_high_limit);
 	else
@@ -148,6 +164,10 @@ int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
 		(long long)d->now.tv_sec, d->now.tv_nsec / 1000000);
 	write_policy(out, d);
 	fprintf(out, ",\n \"qos_mads_sent\": %" PRIu64 ", ", d->mads_total);
+	fputs("\"routing_engine\": {\"name\": \"", out);
+	oq_json_fescape(out, d->engine ? d->engine : "", 32);
+	fprintf(out, "\", \"sl2vl\": \"%s\"}, ",
+		d->engine_sl2vl ? d->engine_sl2vl : "policy");
 	fputs("\"model\": {\"scenario\": \"all SLs backlogged\", "
 	      "\"profile\": \"iba\"},\n \"ports\": [",
 	      out);

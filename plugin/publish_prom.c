@@ -131,6 +131,13 @@ static void port_families(FILE *out, const struct oq_publish_doc *d)
 
 static void policy_families(FILE *out, const struct oq_publish_doc *d)
 {
+	family(out, "osmqos_routing_engine_info", "gauge",
+	       "The routing engine the tables are for (value 1) and whose "
+	       "SL2VL is in force: policy, template or engine.");
+	fputs("osmqos_routing_engine_info{engine=\"", out);
+	oq_publish_prom_text(out, d->engine ? d->engine : "", 32);
+	fprintf(out, "\",sl2vl=\"%s\"} 1\n",
+		d->engine_sl2vl ? d->engine_sl2vl : "policy");
 	family(out, "osmqos_policy_info", "gauge",
 	       "The policy in force (value 1): file and FNV-1a hash of its "
 	       "content.");

@@ -132,13 +132,14 @@ static int send_one(struct osmqos *q, osm_node_t *node, osm_physp_t *p,
 /* Caller holds OpenSM's lock.  Returns the number of MADs sent. */
 unsigned int oq_sl2vl_presend(struct osmqos *q, const struct oq_state *s)
 {
+	struct oq_engine engine;
 	unsigned int sent = 0;
 	size_t i;
 
 	if (!q->osm->subn.opt.qos || !q->osm->subn.opt.use_optimized_slvl)
 		return 0;
-	/* An engine that owns SL2VL keeps OpenSM's own (optimized) path. */
-	if (!oq_hooks_policy_owns_sl2vl(q))
+	/* An engine's own SL2VL differs per input port: no shortcut. */
+	if (oq_hooks_engine(q, &engine) == OQ_ENGINE_OWN)
 		return 0;
 	for (i = 0; i < s->fabric->n_nodes; i++) {
 		const struct oq_node *n = s->fabric->nodes[i];

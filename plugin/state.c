@@ -117,7 +117,12 @@ static void log_compile_diags(struct osmqos *q, const struct oq_diags *d)
 	 * resolves to nothing) are operator information, not SM errors. */
 	for (i = 0; i < d->n; i++) {
 		oq_diag_format(&d->v[i], line, sizeof(line));
-		OQ_LOG(q, OSM_LOG_INFO, "%s\n", line);
+		/* Errors here are scopes withheld from ports (a starved
+		 * VL): the fabric runs other tables than the policy says. */
+		OQ_LOG(q,
+		       d->v[i].sev == OQ_SEV_ERROR ? OSM_LOG_ERROR
+						   : OSM_LOG_INFO,
+		       "%s\n", line);
 	}
 }
 
@@ -174,8 +179,9 @@ struct oq_state *oq_state_build(struct osmqos *q, bool for_sa)
 		if (!s->matcher)
 			goto oom;
 	}
-	if (oq_tables_compile(s->binding, s->fabric, &s->templates, &s->tables,
-			      &d))
+	oq_hooks_engine(q, &s->engine);
+	if (oq_tables_compile_engine(s->binding, s->fabric, &s->templates,
+				     &s->engine, &s->tables, &d))
 		goto oom;
 	if (map_build(s))
 		goto oom;

@@ -102,8 +102,10 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
  */
 static int check_against_fabric(const struct check_opts *o,
 				const struct oq_policy *p,
+				const struct oq_templates *t,
 				struct oq_diags *diags)
 {
+	struct oq_engine engine;
 	struct oq_fabric_tables tables;
 	struct oq_partitions parts;
 	struct oq_fabric *f;
@@ -131,9 +133,11 @@ static int check_against_fabric(const struct check_opts *o,
 		return OQ_EXIT_USAGE;
 	}
 	b = oq_bind(p, f, &parts, diags);
-	/* The scopes against this fabric, as `tables` and the plugin see
-	 * them (a scope covering no port, a VL a port lacks). */
-	if (b && !oq_tables_compile(b, f, NULL, &tables, diags))
+	/* The scopes against this fabric and the routing engine that
+	 * opensm.conf names, as `tables` and the plugin see them (a scope
+	 * covering no port, a VL a port lacks, a VL starved). */
+	oq_engine_by_name(&engine, t->routing_engine);
+	if (b && !oq_tables_compile_engine(b, f, t, &engine, &tables, diags))
 		oq_fabric_tables_free(&tables);
 	oq_binding_free(b);
 	oq_partitions_free(&parts);
@@ -172,13 +176,12 @@ static int check_partitions_file(const char *path, const struct oq_policy *p,
 	return OQ_EXIT_OK;
 }
 
-static int check_opensm_conf(const char *path, struct oq_diags *diags)
+static int check_opensm_conf(const char *path, struct oq_templates *t,
+			     struct oq_diags *diags)
 {
-	struct oq_templates t;
 	size_t errs = diags->n_errors;
 
-	oq_templates_default(&t);
-	if (oq_templates_load_opensm_conf(&t, path, diags) ||
+	if (oq_templates_load_opensm_conf(t, path, diags) ||
 	    diags->n_errors > errs)
 		return OQ_EXIT_USAGE;
 	return OQ_EXIT_OK;
@@ -203,9 +206,11 @@ static void print_summary(const struct oq_policy *p,
 
 int oq_cmd_check(int argc, char **argv)
 {
+	struct oq_templates t;
 	struct check_opts o;
 	struct oq_diags diags;
 	struct oq_policy *p;
+	bool on_fabric = false;
 	int rc = parse_args(argc, argv, &o);
 
 	if (rc == OQ_EXIT_OK + 100)
@@ -225,20 +230,35 @@ int oq_cmd_check(int argc, char **argv)
 	oq_policy_validate(p, &diags);
 	rc = oq_diags_has_errors(&diags) ? OQ_EXIT_FAIL : OQ_EXIT_OK;
 
-	if (rc == OQ_EXIT_OK && o.fabric &&
-	    check_against_fabric(&o, p, &diags) != OQ_EXIT_OK)
+	oq_templates_default(&t);
+	if (o.opensm_conf &&
+	    check_opensm_conf(o.opensm_conf, &t, &diags) != OQ_EXIT_OK)
 		rc = OQ_EXIT_USAGE;
-	else if (rc != OQ_EXIT_USAGE && !o.fabric && o.partitions &&
-		 check_partitions_file(o.partitions, p, &diags) != OQ_EXIT_OK)
+	if (rc == OQ_EXIT_OK && o.fabric) {
+		if (check_against_fabric(&o, p, &t, &diags) != OQ_EXIT_OK)
+			rc = OQ_EXIT_USAGE;
+		else if (oq_diags_has_errors(&diags))
+			on_fabric = true;
+	} else if (rc != OQ_EXIT_USAGE && !o.fabric && o.partitions &&
+		   check_partitions_file(o.partitions, p, &diags) !=
+			   OQ_EXIT_OK) {
 		rc = OQ_EXIT_USAGE;
-	if (rc != OQ_EXIT_USAGE && o.opensm_conf &&
-	    check_opensm_conf(o.opensm_conf, &diags) != OQ_EXIT_OK)
-		rc = OQ_EXIT_USAGE;
+	}
+	if (on_fabric)
+		rc = OQ_EXIT_FAIL;
 
 	oq_diags_sort(&diags);
 	oq_diags_print(&diags, stderr);
 	if (rc == OQ_EXIT_OK)
 		print_summary(p, &diags);
+	else if (on_fabric)
+		fprintf(stderr,
+			"%s: %zu error%s, %zu warning%s on this "
+			"fabric; the plugin would not program the "
+			"scopes named above on the ports named; fix "
+			"them\n",
+			p->file, diags.n_errors, diags.n_errors == 1 ? "" : "s",
+			diags.n_warnings, diags.n_warnings == 1 ? "" : "s");
 	else if (rc == OQ_EXIT_FAIL)
 		fprintf(stderr, "%s: %zu error%s, %zu warning%s; fix the "
 				"errors above (OpenSM would reject this "

@@ -273,7 +273,10 @@ static void print_port_text(const struct oq_port_tables *pt,
 	printf("0x%016" PRIx64 " \"%s\" port %u lid %u (%s, %u VLs)\n",
 	       port->guid, port->node->desc, port->num, port->lid,
 	       kind_name(port), port->oper_vls ? port->oper_vls : port->vl_cap);
-	if (!pt->has_sl2vl) {
+	if (pt->sl2vl_unknown) {
+		printf("  sl2vl       set by the routing engine (known only to "
+		       "the running opensm)\n");
+	} else if (!pt->has_sl2vl) {
 		printf("  sl2vl       none (not programmed)\n");
 	} else {
 		printf("  sl2vl       SL:");
@@ -363,9 +366,15 @@ int oq_cmd_tables(int argc, char **argv)
 		return rc;
 	}
 	if (o.json) {
+		struct oq_engine e;
+
+		oq_engine_by_name(&e, t.routing_engine);
 		printf("{\"policy\": ");
 		oq_json_fstring(stdout, o.policy);
-		printf(", \"ports\": [");
+		printf(", \"routing_engine\": ");
+		oq_json_fstring(stdout, e.name);
+		printf(", \"engine_chooses_sls\": %s, \"ports\": [",
+		       e.kind != OQ_ENGINE_QOS ? "true" : "false");
 	}
 	for (i = 0; i < out.n; i++) {
 		const struct oq_port_tables *pt = &out.ports[i];

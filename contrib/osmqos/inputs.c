@@ -150,7 +150,12 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
 			cmd, opensm_conf);
 		return OQ_EXIT_USAGE;
 	}
-	if (oq_tables_compile(in->binding, in->fabric, t, out, &in->diags)) {
+	struct oq_engine engine;
+
+	/* An unknown name was a warning of the opensm.conf parse. */
+	oq_engine_by_name(&engine, t->routing_engine);
+	if (oq_tables_compile_engine(in->binding, in->fabric, t, &engine, out,
+				     &in->diags)) {
 		fprintf(stderr, "osmqos %s: out of memory\n", cmd);
 		return OQ_EXIT_USAGE;
 	}

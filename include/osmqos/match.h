@@ -38,6 +38,8 @@ bool oq_group_has_port(const struct oq_binding *b, int group,
 /* What a binding was built from. */
 const struct oq_policy *oq_binding_policy(const struct oq_binding *b);
 const struct oq_fabric *oq_binding_fabric(const struct oq_binding *b);
+/* The partitions the binding was made with (NULL when none). */
+const struct oq_partitions *oq_binding_partitions(const struct oq_binding *b);
 /* Whether port belongs to any of the groups refs names. */
 bool oq_binding_in_any(const struct oq_binding *b, const struct oq_refs *refs,
 		       const struct oq_port *port);

@@ -49,6 +49,9 @@ struct oq_port_tables {
 	uint8_t vl_high_limit;
 	enum oq_table_origin sl2vl_origin, vlarb_origin;
 	int sl2vl_scope, vlarb_scope; /* index of the winning scope, -1 */
+	/* SL2VL the routing engine programs but this compile could not
+	 * see (offline torus-2QoS between switches): has_sl2vl is false. */
+	bool sl2vl_unknown;
 };
 
 /* Per-port-type templates: opensm.conf qos_ca_/qos_swe_/qos_sw0_/qos_rtr_
@@ -71,6 +74,9 @@ struct oq_qos_template {
 
 struct oq_templates {
 	struct oq_qos_template t[OQ_KIND_MAX];
+	/* opensm.conf routing_engine: the first engine of its list ("" when
+	 * the file does not say: minhop). */
+	char routing_engine[32];
 };
 
 /*
@@ -101,6 +107,62 @@ struct oq_fabric_tables {
 int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 		      const struct oq_templates *t,
 		      struct oq_fabric_tables *out, struct oq_diags *diags);
+
+/*
+ * The routing engine, as far as QoS tables go (OpenSM 3.3.23).  minhop,
+ * updn, dnup, file, ftree and dor leave SL2VL to QoS: the policy's scopes,
+ * else the template.  dfsssp, sssp, lash and nue choose every path's SL
+ * (path_sl) for deadlock freedom and leave SL2VL on the template, so the
+ * policy's sl2vl-scopes do not apply.  torus-2QoS chooses SLs, programs
+ * SL2VL itself and rewrites the VLArb of switch ports facing end ports.
+ */
+enum oq_engine_kind {
+	OQ_ENGINE_QOS = 0, /* SL2VL from the policy, else the template */
+	OQ_ENGINE_PATH_SL, /* path SLs the engine's; SL2VL the template's */
+	OQ_ENGINE_OWN,	   /* path SLs and SL2VL the engine's */
+};
+
+struct oq_engine {
+	char name[32];
+	enum oq_engine_kind kind;
+	/*
+	 * A running engine's own table hooks (the plugin passes OpenSM's);
+	 * NULL offline, where torus-2QoS is modelled as far as the fabric
+	 * shows it.  sl2vl: row holds the template's table for (port,
+	 * input port in) and the engine may rewrite it; return -1 when the
+	 * engine's table is not known.  vlarb: entries first..first+n-1 of
+	 * one table as OpenSM's block block_num (0-1 low, 2-3 high); the
+	 * engine may rewrite them.
+	 */
+	int (*sl2vl)(void *ctx, const struct oq_port *p, unsigned int in,
+		     uint8_t row[16]);
+	void (*vlarb)(void *ctx, const struct oq_port *p,
+		      unsigned int block_num, struct oq_vlarb_table *t,
+		      unsigned int first, unsigned int n);
+	void *ctx;
+};
+
+/* The engine OpenSM names so (routing_engine's first entry; NULL or ""
+ * is minhop, OpenSM's default).  Returns 0, or -1 for a name OpenSM
+ * 3.3.23 does not know (e is then minhop-like, named as given). */
+int oq_engine_by_name(struct oq_engine *e, const char *name);
+
+/*
+ * oq_tables_compile for a routing engine (NULL: one that leaves SL2VL to
+ * QoS).  Where the engine chooses SLs the policy's sl2vl-scopes do not
+ * apply (a warning per scope), and the engine's VLArb rewrites come last.
+ * Then no port may starve a VL that its SL2VL maps a used SL to (an SL of
+ * a qos-level or partition, SL 0, or any SL when the engine chooses
+ * them): a scope that would is not programmed on that port, which keeps
+ * the template's table (and the engine's rewrite), with one error per
+ * scope naming the VL, the SL and the first such port.
+ */
+int oq_tables_compile_engine(const struct oq_binding *b,
+			     const struct oq_fabric *f,
+			     const struct oq_templates *t,
+			     const struct oq_engine *engine,
+			     struct oq_fabric_tables *out,
+			     struct oq_diags *diags);
 void oq_fabric_tables_free(struct oq_fabric_tables *t);
 
 /* Templates: OpenSM's compiled-in defaults, or opensm.conf's qos_* keys. */

@@ -366,6 +366,11 @@ const struct oq_fabric *oq_binding_fabric(const struct oq_binding *b)
 	return b->f;
 }
 
+const struct oq_partitions *oq_binding_partitions(const struct oq_binding *b)
+{
+	return b->parts;
+}
+
 bool oq_binding_in_any(const struct oq_binding *b, const struct oq_refs *refs,
 		       const struct oq_port *port)
 {

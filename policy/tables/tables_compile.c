@@ -54,23 +54,25 @@ static void template_sl2vl(uint8_t *dst, const uint8_t *src, unsigned mask)
 	}
 }
 
-/* Fill one port from its template.  Returns -1 when out of memory. */
-static int template_port(struct oq_port_tables *pt, const struct oq_port *p,
-			 const struct oq_templates *t)
+/* What OpenSM programs on a port at all: the template kind, whether it
+ * gets VLArb and SL2VL, and how many SL2VL tables (one per input port). */
+struct port_plan {
+	const struct oq_qos_template *tmpl;
+	bool vlarb, sl2vl;
+	unsigned int n_tables;
+};
+
+static void plan_port(const struct oq_port *p, const struct oq_templates *t,
+		      struct port_plan *pl)
 {
 	const struct oq_node *node = p->node;
-	const struct oq_qos_template *tmpl;
 	enum oq_port_kind kind = oq_port_kind(p);
 	bool programmed, sl2vl_cap;
-	unsigned int mask = oq_port_vl_mask(p), i, n_tables = 1;
 
 	if ((unsigned int)kind >= OQ_KIND_MAX)
 		kind = OQ_KIND_CA;
-	tmpl = &t->t[kind];
-	pt->port = p;
-	pt->sl2vl_scope = pt->vlarb_scope = -1;
-	pt->sl2vl_origin = pt->vlarb_origin = OQ_ORIGIN_TEMPLATE;
-
+	pl->tmpl = &t->t[kind];
+	pl->n_tables = 1;
 	if (node->type == OQ_NODE_SWITCH && p->num == 0) {
 		/* Base port 0 is skipped; enhanced port 0 gets sw0. */
 		programmed = node->enhanced_port0;
@@ -81,31 +83,78 @@ static int template_port(struct oq_port_tables *pt, const struct oq_port *p,
 		programmed = p->peer != NULL;
 		sl2vl_cap = node->ports[0].sl2vl_cap;
 		/* One table per input port 0..n_ports (uint8_t count). */
-		n_tables = node->n_ports < 255 ? node->n_ports + 1u : 255;
+		pl->n_tables = node->n_ports < 255 ? node->n_ports + 1u : 255;
 	} else {
 		programmed = true;
 		sl2vl_cap = p->sl2vl_cap;
 	}
+	pl->vlarb = programmed && p->vl_cap > 1;
+	pl->sl2vl = programmed && sl2vl_cap;
+}
 
-	pt->has_vlarb = programmed && p->vl_cap > 1;
-	if (pt->has_vlarb) {
-		template_vlarb(&pt->vlarb_high, &tmpl->vlarb_high,
-			       p->vlarb_high_cap, mask);
-		template_vlarb(&pt->vlarb_low, &tmpl->vlarb_low,
-			       p->vlarb_low_cap, mask);
-		pt->vl_high_limit = tmpl->high_limit;
-	}
+void oq_tables_template_vlarb(struct oq_port_tables *pt,
+			      const struct oq_templates *t)
+{
+	const struct oq_port *p = pt->port;
+	unsigned int mask = oq_port_vl_mask(p);
+	struct port_plan pl;
 
-	pt->has_sl2vl = programmed && sl2vl_cap;
-	if (!pt->has_sl2vl)
+	plan_port(p, t, &pl);
+	pt->has_vlarb = pl.vlarb;
+	pt->vlarb_origin = OQ_ORIGIN_TEMPLATE;
+	pt->vlarb_scope = -1;
+	memset(&pt->vlarb_high, 0, sizeof(pt->vlarb_high));
+	memset(&pt->vlarb_low, 0, sizeof(pt->vlarb_low));
+	pt->vl_high_limit = 0;
+	if (!pt->has_vlarb)
+		return;
+	template_vlarb(&pt->vlarb_high, &pl.tmpl->vlarb_high, p->vlarb_high_cap,
+		       mask);
+	template_vlarb(&pt->vlarb_low, &pl.tmpl->vlarb_low, p->vlarb_low_cap,
+		       mask);
+	pt->vl_high_limit = pl.tmpl->high_limit;
+}
+
+int oq_tables_template_sl2vl(struct oq_port_tables *pt,
+			     const struct oq_templates *t)
+{
+	const struct oq_port *p = pt->port;
+	unsigned int mask = oq_port_vl_mask(p), i;
+	struct port_plan pl;
+
+	plan_port(p, t, &pl);
+	pt->sl2vl_origin = OQ_ORIGIN_TEMPLATE;
+	pt->sl2vl_scope = -1;
+	pt->sl2vl_unknown = false;
+	pt->has_sl2vl = pl.sl2vl;
+	if (!pt->has_sl2vl) {
+		free(pt->sl2vl);
+		pt->sl2vl = NULL;
+		pt->n_sl2vl = 0;
 		return 0;
-	pt->sl2vl = calloc(n_tables, sizeof(*pt->sl2vl));
-	if (!pt->sl2vl)
-		return -1;
-	pt->n_sl2vl = (uint8_t)n_tables;
-	for (i = 0; i < n_tables; i++)
-		template_sl2vl(pt->sl2vl[i], tmpl->sl2vl, mask);
+	}
+	if (!pt->sl2vl || pt->n_sl2vl != pl.n_tables) {
+		free(pt->sl2vl);
+		pt->n_sl2vl = 0;
+		pt->sl2vl = calloc(pl.n_tables, sizeof(*pt->sl2vl));
+		if (!pt->sl2vl) {
+			pt->has_sl2vl = false;
+			return -1;
+		}
+	}
+	pt->n_sl2vl = (uint8_t)pl.n_tables;
+	for (i = 0; i < pl.n_tables; i++)
+		template_sl2vl(pt->sl2vl[i], pl.tmpl->sl2vl, mask);
 	return 0;
+}
+
+/* Fill one port from its template.  Returns -1 when out of memory. */
+static int template_port(struct oq_port_tables *pt, const struct oq_port *p,
+			 const struct oq_templates *t)
+{
+	pt->port = p;
+	oq_tables_template_vlarb(pt, t);
+	return oq_tables_template_sl2vl(pt, t);
 }
 
 static void clip_warnings(const struct oq_policy *p,
@@ -159,15 +208,52 @@ static void unused_scope_warnings(const struct oq_policy *p,
 				     "ports only)");
 }
 
+/* sl2vl-scopes where the routing engine chooses SLs: not applied. */
+static void engine_sl2vl_warnings(const struct oq_policy *p,
+				  const struct oq_engine *e,
+				  struct oq_diags *diags)
+{
+	size_t s;
+
+	for (s = 0; s < p->n_sl2vl; s++)
+		if (p->sl2vl[s].has_table)
+			oq_diag_hint(
+				oq_warning(
+					diags, p->sl2vl[s].loc,
+					"sl2vl-scope does not apply: routing "
+					"engine %s chooses path SLs for "
+					"deadlock freedom, so SL2VL stays "
+					"%s",
+					e->name,
+					e->kind == OQ_ENGINE_OWN
+						? "the engine's"
+						: "the template's (qos_sl2vl)"),
+				"remove the scope, or set qos_sl2vl in "
+				"opensm.conf to the mapping the engine "
+				"expects");
+}
+
 int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 		      const struct oq_templates *t,
 		      struct oq_fabric_tables *out, struct oq_diags *diags)
 {
+	return oq_tables_compile_engine(b, f, t, NULL, out, diags);
+}
+
+int oq_tables_compile_engine(const struct oq_binding *b,
+			     const struct oq_fabric *f,
+			     const struct oq_templates *t,
+			     const struct oq_engine *engine,
+			     struct oq_fabric_tables *out,
+			     struct oq_diags *diags)
+{
 	const struct oq_policy *pol;
 	struct oq_clip_note *clips = NULL;
 	struct oq_scope_use use = { NULL, NULL };
+	struct oq_engine qos_engine;
 	struct oq_templates dflt;
 	struct oq_diags scratch;
+	bool scopes_sl2vl;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -176,6 +262,10 @@ int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 	if (!t) {
 		oq_templates_default(&dflt);
 		t = &dflt;
+	}
+	if (!engine) {
+		oq_engine_by_name(&qos_engine, NULL);
+		engine = &qos_engine;
 	}
 	oq_diags_init(&scratch);
 	if (!diags)
@@ -191,6 +281,7 @@ int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 		if (template_port(&out->ports[i], f->ports[i], t))
 			goto fail;
 	pol = b ? oq_binding_policy(b) : NULL;
+	scopes_sl2vl = engine->kind == OQ_ENGINE_QOS;
 	if (pol && (pol->n_vlarb || pol->n_sl2vl)) {
 		clips = calloc(pol->n_vlarb + 1, sizeof(*clips));
 		use.vlarb = calloc(pol->n_vlarb + 1, 1);
@@ -200,12 +291,20 @@ int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 		for (i = 0; i < f->n_ports; i++) {
 			oq_tables_apply_vlarb_scopes(b, &out->ports[i], clips,
 						     use.vlarb, diags);
-			oq_tables_apply_sl2vl_scopes(b, &out->ports[i],
-						     use.sl2vl, diags);
+			if (scopes_sl2vl)
+				oq_tables_apply_sl2vl_scopes(b, &out->ports[i],
+							     use.sl2vl, diags);
 		}
 		clip_warnings(pol, clips, diags);
+		if (!scopes_sl2vl) {
+			engine_sl2vl_warnings(pol, engine, diags);
+			memset(use.sl2vl, 1, pol->n_sl2vl + 1);
+		}
 		unused_scope_warnings(pol, use.vlarb, use.sl2vl, diags);
 	}
+	if (oq_tables_engine_apply(f, engine, out) ||
+	    oq_tables_guard(b, f, t, engine, out, diags))
+		goto fail;
 	free(clips);
 	free(use.vlarb);
 	free(use.sl2vl);

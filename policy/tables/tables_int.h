@@ -65,4 +65,25 @@ void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 				  unsigned char *covered,
 				  struct oq_diags *diags);
 
+/* A port's tables back to its template (VLArb with VLHighLimit, or
+ * SL2VL); sl2vl returns -1 when out of memory. */
+void oq_tables_template_vlarb(struct oq_port_tables *pt,
+			      const struct oq_templates *t);
+int oq_tables_template_sl2vl(struct oq_port_tables *pt,
+			     const struct oq_templates *t);
+
+/* The routing engine's own tables (engine.c): its SL2VL where it owns
+ * SL2VL, then its VLArb rewrites.  oq_tables_engine_vlarb does one port
+ * (again after a revert).  Returns -1 when out of memory. */
+int oq_tables_engine_apply(const struct oq_fabric *f, const struct oq_engine *e,
+			   struct oq_fabric_tables *out);
+void oq_tables_engine_vlarb(const struct oq_engine *e,
+			    struct oq_port_tables *pt);
+
+/* No VL that a used SL maps to starves (tables_guard.c).  Returns -1 when
+ * out of memory. */
+int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
+		    const struct oq_templates *t, const struct oq_engine *e,
+		    struct oq_fabric_tables *out, struct oq_diags *diags);
+
 #endif /* OSMQOS_TABLES_INT_H */

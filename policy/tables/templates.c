@@ -139,6 +139,7 @@ void oq_templates_default(struct oq_templates *t)
 {
 	struct qos_opts sets[N_SETS];
 
+	memset(t->routing_engine, 0, sizeof(t->routing_engine));
 	opts_init(sets);
 	build_all(t, sets);
 }
@@ -160,6 +161,7 @@ struct ctx {
 	const char *file;
 	unsigned int line;
 	struct oq_diags *d;
+	char *engine; /* routing_engine's first entry goes here */
 };
 
 static struct oq_loc at(const struct ctx *c, unsigned int col)
@@ -323,6 +325,29 @@ static char *clean_val(char *v)
 	return v;
 }
 
+/* routing_engine: OpenSM tries its comma-separated engines in order and
+ * uses the first that routes (minhop when all fail, unless no_fallback);
+ * the tables follow the first, which is the one it uses on a fabric it
+ * can route. */
+static void routing_engine(const struct ctx *c, char *val, unsigned int col)
+{
+	struct oq_engine e;
+	size_t n = strcspn(val, ",");
+
+	val[n] = '\0';
+	if (!strcmp(val, "no_fallback"))
+		return;
+	snprintf(c->engine, sizeof(((struct oq_templates *)0)->routing_engine),
+		 "%s", strcmp(val, "(null)") ? val : "");
+	if (*val && strcmp(val, "(null)") && oq_engine_by_name(&e, val))
+		oq_diag_hint(oq_warning(c->d, at(c, col),
+					"unknown routing engine '%s'", val),
+			     "OpenSM 3.3.23 knows minhop, updn, dnup, file, "
+			     "ftree, lash, dor, torus-2QoS, nue, dfsssp and "
+			     "sssp; the tables assume one that leaves SL2VL "
+			     "to QoS");
+}
+
 static void parse_line(const struct ctx *c, struct qos_opts *sets, char *line,
 		       int *errs)
 {
@@ -339,6 +364,11 @@ static void parse_line(const struct ctx *c, struct qos_opts *sets, char *line,
 	val = key + klen;
 	if (*val)
 		*val++ = '\0';
+	if (!strcmp(key, "routing_engine")) {
+		routing_engine(c, clean_val(val),
+			       (unsigned int)(key - line) + 1);
+		return;
+	}
 	if (strncmp(key, "qos_", 4) || !strcmp(key, "qos_policy_file"))
 		return;
 	val = clean_val(val);
@@ -367,7 +397,8 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 {
 	struct qos_opts sets[N_SETS];
 	struct oq_diags local;
-	struct ctx c = { file, 0, diags };
+	char engine[sizeof(t->routing_engine)] = "";
+	struct ctx c = {file, 0, diags, engine};
 	size_t pos = 0;
 	char *buf = NULL;
 	int errs = 0;
@@ -395,6 +426,7 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 	}
 	free(buf);
 	build_all(t, sets);
+	memcpy(t->routing_engine, engine, sizeof(engine));
 	opts_free(sets);
 	if (!diags)
 		oq_diags_free(&local);

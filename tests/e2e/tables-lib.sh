@@ -134,3 +134,26 @@ wait_sweep() {
 	e2e_wait_for "osmqos: sweep $1: " "$E2E_OSM_LOG" 60 ||
 		e2e_fail "plugin did not finish sweep $1"
 }
+
+# tables_starved JSON [SLS]: a line for each port of `osmqos tables
+# --json` output whose VLArb (high and low) gives no weight to a VL that
+# its SL2VL (every input row but the port's own) maps a used SL to.  SLS is
+# a jq array of the used SLs; by default every SL when the JSON says the
+# routing engine chooses SLs, else [0].  Ports whose SL2VL the offline
+# compile cannot see are skipped (see sl2vl_dump_starved).
+tables_starved() {
+	jq -r --argjson sls "${2:-null}" '
+		(if $sls != null then $sls
+		 elif .engine_chooses_sls then [range(16)] else [0] end) as $used |
+		.ports[] | select(.vlarb_low != null) | . as $p |
+		([(.vlarb_low + .vlarb_high)[] | select(.[1] > 0) | .[0]]
+		 | unique) as $w |
+		(if .sl2vl_by_in then
+			[.sl2vl_by_in | to_entries[] |
+			 select(.key != ($p.port | tostring)) | .value]
+		 elif .sl2vl then [.sl2vl] else [] end) as $rows |
+		[$rows[] as $r | $used[] | $r[.] | select(. < 15 and . < $p.vls)]
+		| unique | map(select(. as $v | $w | index($v) | not)) |
+		select(length > 0) |
+		"\($p.node)/P\($p.port) starves VL \(map(tostring) | join(","))"' "$1"
+}
