@@ -106,12 +106,13 @@ jq -e "$schema" "$E2E_DIR/drift-json.out" >/dev/null ||
 
 # 3b. A resweep does not repair it (OpenSM diffs against its cache), and
 # per-input SL2VL is read the right way round: the switches get another
-# table from their uplinks (inputs 5, 6) towards the hosts (outputs 1-4).
+# table from their uplinks (inputs 5, 6) towards the hosts (outputs 1-4),
+# on VLs 0-3, which every vlarb-scope weights (no scope is withheld).
 cp "$pol" "$E2E_DIR/before.conf"
 awk '/^    sl2vl-tables$/ { print; print "        sl2vl-scope";
 	print "            group: switches"; print "            from: 5,6";
 	print "            to: 1-4";
-	print "            sl2vl-table: 7,6,5,4,3,2,1,0,7,6,5,4,3,2,1,0";
+	print "            sl2vl-table: 3,2,1,0,3,2,1,0,3,2,1,0,3,2,1,0";
 	print "        end-sl2vl-scope"; next } { print }' \
 	"$E2E_DIR/before.conf" >"$pol"
 kill -HUP "$E2E_OPENSM_PID"
@@ -125,7 +126,7 @@ rc=$?
 # Against the previous policy: inputs 5 and 6 of every leaf host port.
 SIM_HOST= e2e_sim "$top_builddir/osmqos" audit --policy "$E2E_DIR/before.conf" \
 	--opensm-conf "$E2E_OSM_CONF" --sample 0 >"$E2E_DIR/before.out" 2>/dev/null
-n=$(grep -c '^DRIFT sl2vl [^ ]* "leaf0[1-4]" port [1-4] in [56] lid [0-9]*: expected 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7 found 7,6,5,4,3,2,1,0,7,6,5,4,3,2,1,0$' "$E2E_DIR/before.out")
+n=$(grep -c '^DRIFT sl2vl [^ ]* "leaf0[1-4]" port [1-4] in [56] lid [0-9]*: expected 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7 found 3,2,1,0,3,2,1,0,3,2,1,0,3,2,1,0$' "$E2E_DIR/before.out")
 [ "$n" = 32 ] || e2e_fail "want 32 per-input SL2VL drifts against the old policy, got $n"
 [ "$(grep -c '^DRIFT' "$E2E_DIR/before.out")" = 33 ] ||
 	e2e_fail "unexpected drift lines against the old policy"

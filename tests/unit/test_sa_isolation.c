@@ -11,7 +11,10 @@
  *   - carry the level's SL when it has one (and the requested SL when
  *     one was asked for);
  *   - join ends the requester can see (osm_physp_share_pkey());
- *   - use only LIDs the level's path-bits allow on ends with LMC > 0.
+ *   - use only LIDs the level's path-bits allow on ends with LMC > 0;
+ * and an APM MultiPathRecord whose cells are each hidden from the
+ * requester or answered alone must have records when one cell is
+ * answered (check_apm_complete).
  * The checks use their own partition logic, not policy/path_pkey.c, and
  * the reference matcher (oq_match_naive), not the compiled one.
  *
@@ -75,6 +78,9 @@ static struct {
 	unsigned long fabrics, policies, rejected, requests, records;
 	unsigned long pkey_level_records, sl_level_records, bits_records;
 	unsigned long raw_records, raw_level_pkey, apm_records;
+	/* APM requests whose visible cells all have paths, and those of
+	 * them with a hidden cell (check_apm_complete). */
+	unsigned long apm_complete_checked, apm_complete_hidden;
 	uint64_t seed;
 	unsigned long fabric_no;
 } st;
@@ -142,6 +148,7 @@ struct req {
 	const struct oq_port *requester;
 	uint8_t data[OQ_SA_DATA_LEN]; /* as sent, for the report */
 	uint64_t wire_cm;
+	const struct oq_alias *gid[6]; /* MPR: SGIDs then DGIDs */
 };
 
 struct collect {
@@ -415,8 +422,70 @@ static void random_mpr(const struct world *w, struct req *q)
 	m[MPR_SGIDS] = (uint8_t)ns;
 	m[MPR_DGIDS] = (uint8_t)nd;
 	for (i = 0; i < ns + nd; i++) {
+		q->gid[i] = random_alias(w);
 		oq_put64(m + MPR_GIDS + 16 * i, PREFIX);
-		oq_put64(m + MPR_GIDS + 16 * i + 8, random_alias(w)->guid);
+		oq_put64(m + MPR_GIDS + 16 * i + 8, q->gid[i]->guid);
+	}
+}
+
+/*
+ * APM completeness: an empty APM answer must not come from the requester's
+ * visibility alone.  When every cell (source i, destination j) is either
+ * hidden from the requester or answered as a 1x1 MultiPathRecord, and one
+ * is answered, the APM answer has records: a diagonal that only hidden
+ * cells emptied never wins over a visible path (OpenSM's "min hops 0"
+ * choice would pick it).  Ends with LMC 0 only, where the APM branch and
+ * the 1x1 request try the same LID pair.
+ */
+static void check_apm_complete(struct world *w, const struct req *q,
+			       unsigned int answered)
+{
+	struct collect one = {0};
+	struct oq_pr_sink sink = {collect_record, NULL, &one};
+	unsigned int i, j, ok = 0, hidden = 0;
+	uint16_t status;
+
+	if (!q->apm)
+		return;
+	for (i = 0; i < 4; i++)
+		if (q->gid[i]->port->lmc)
+			return;
+	for (i = 0; i < 2; i++)
+		for (j = 2; j < 4; j++) {
+			const struct oq_port *s = q->gid[i]->port;
+			const struct oq_port *d = q->gid[j]->port;
+			uint8_t m[OQ_SA_DATA_LEN];
+
+			if (!visible(q->requester, s) ||
+			    !visible(q->requester, d) || !visible(s, d)) {
+				hidden++;
+				continue;
+			}
+			memcpy(m, q->data, sizeof(m));
+			m[MPR_SGIDS] = m[MPR_DGIDS] = 1;
+			memcpy(m + MPR_GIDS, q->data + MPR_GIDS + 16 * i, 16);
+			memcpy(m + MPR_GIDS + 16, q->data + MPR_GIDS + 16 * j,
+			       16);
+			one.n = 0;
+			oq_sa_multipath_record(&w->v, q->method, true,
+					       q->wire_cm, m, OQ_SA_DATA_LEN,
+					       q->requester, &sink, &status);
+			if (!one.n) {
+				free(one.rec);
+				return; /* a visible cell without a path */
+			}
+			ok++;
+		}
+	free(one.rec);
+	if (!ok)
+		return;
+	st.apm_complete_checked++;
+	if (hidden)
+		st.apm_complete_hidden++;
+	if (!answered) {
+		dump(w, q, q->data,
+		     "APM answer empty while its visible cells have paths");
+		fail_msg("property broken: APM completeness");
 	}
 }
 
@@ -435,6 +504,7 @@ static void one_request(struct world *w, struct collect *c)
 		oq_sa_multipath_record(&w->v, q.method, true, q.wire_cm, q.data,
 				       OQ_SA_DATA_LEN, q.requester, &sink,
 				       &status);
+		check_apm_complete(w, &q, c->n);
 	} else {
 		random_pr(w, &q);
 		oq_sa_path_record(&w->v, q.method, q.cm, q.data, q.requester,
@@ -495,9 +565,13 @@ static void test_isolation(void **state)
 	       "(P_Key 0; %lu of them under a level P_Key list); %lu APM "
 	       "MultiPathRecord records, all visible to their requester\n",
 	       st.raw_records, st.raw_level_pkey, st.apm_records);
+	printf("isolation: APM completeness: %lu requests whose visible "
+	       "cells all have paths (%lu with a hidden cell) answered\n",
+	       st.apm_complete_checked, st.apm_complete_hidden);
 	/* The generator must exercise what it claims to. */
 	assert_true(st.policies > n_fabrics);
 	assert_true(st.records > 1000 || n_fabrics < 50);
+	assert_true(st.apm_complete_hidden > 0 || n_fabrics < 50);
 	assert_true(st.pkey_level_records > 0 || n_fabrics < 50);
 	assert_true(st.bits_records > 0 || n_fabrics < 50);
 }
