@@ -223,8 +223,7 @@ static int bind_policy(const struct audit_opts *o, struct oq_cli_inputs *in)
 		rc = oq_partitions_load(&in->parts, o->partitions, in->fabric,
 					&in->diags);
 	else
-		rc = oq_partitions_parse(&in->parts, "(no --partitions file)",
-					 "", 0, in->fabric, &in->diags);
+		rc = oq_partitions_no_file(&in->parts, in->fabric, &in->diags);
 	if (rc || oq_diags_has_errors(&in->diags)) {
 		print_diags(&in->diags);
 		fprintf(stderr,

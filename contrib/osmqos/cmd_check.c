@@ -103,11 +103,11 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 static int check_against_fabric(const struct check_opts *o,
 				const struct oq_policy *p,
 				const struct oq_templates *t,
+				struct oq_partitions *parts,
 				struct oq_diags *diags)
 {
 	struct oq_engine engine;
 	struct oq_fabric_tables tables;
-	struct oq_partitions parts;
 	struct oq_fabric *f;
 	struct oq_binding *b;
 	size_t errs = diags->n_errors;
@@ -119,20 +119,18 @@ static int check_against_fabric(const struct check_opts *o,
 	}
 	/* Partition membership for pkey:/partition: groups.  Without a
 	 * partitions.conf OpenSM still has its Default partition (0x7fff,
-	 * every end port), and so do we (as match and tables do). */
-	memset(&parts, 0, sizeof(parts));
+	 * every end port a full member), and so do we.  The caller frees
+	 * parts after printing: diagnostics point at its file name. */
 	errs = diags->n_errors;
 	if (o->partitions)
-		oq_partitions_load(&parts, o->partitions, f, diags);
+		oq_partitions_load(parts, o->partitions, f, diags);
 	else
-		oq_partitions_parse(&parts, "(no --partitions file)", "", 0, f,
-				    diags);
+		oq_partitions_no_file(parts, f, diags);
 	if (diags->n_errors > errs) {
-		oq_partitions_free(&parts);
 		oq_fabric_free(f);
 		return OQ_EXIT_USAGE;
 	}
-	b = oq_bind(p, f, &parts, diags);
+	b = oq_bind(p, f, parts, diags);
 	/* The scopes against this fabric and the routing engine that
 	 * opensm.conf names, as `tables` and the plugin see them (a scope
 	 * covering no port, a VL a port lacks, a VL starved). */
@@ -140,7 +138,6 @@ static int check_against_fabric(const struct check_opts *o,
 	if (b && !oq_tables_compile_engine(b, f, t, &engine, &tables, diags))
 		oq_fabric_tables_free(&tables);
 	oq_binding_free(b);
-	oq_partitions_free(&parts);
 	oq_fabric_free(f);
 	return OQ_EXIT_OK;
 }
@@ -151,28 +148,26 @@ static int check_against_fabric(const struct check_opts *o,
  * name must be one it defines; membership needs a fabric.
  */
 static int check_partitions_file(const char *path, const struct oq_policy *p,
+				 struct oq_partitions *parts,
 				 struct oq_diags *diags)
 {
-	struct oq_partitions parts;
 	size_t errs = diags->n_errors, i, j;
 
-	memset(&parts, 0, sizeof(parts));
-	if (oq_partitions_load(&parts, path, NULL, diags) ||
-	    diags->n_errors > errs) {
-		oq_partitions_free(&parts);
+	if (oq_partitions_load(parts, path, NULL, diags) ||
+	    diags->n_errors > errs)
 		return OQ_EXIT_USAGE;
-	}
 	for (i = 0; i < p->n_explicit_groups; i++)
 		for (j = 0; j < p->groups[i].partitions.n; j++) {
 			const struct oq_ref *r = &p->groups[i].partitions.v[j];
 
-			if (!oq_partition_by_name(&parts, r->name))
+			if (!oq_partition_by_name(parts, r->name))
 				oq_warning(diags, r->loc,
 					   "partition '%s' is not defined in "
 					   "%s",
 					   r->name, path);
 		}
-	oq_partitions_free(&parts);
+	/* ipoib lines OpenSM would refuse (full members need a fabric). */
+	oq_check_ipoib_partitions(p, NULL, parts, diags);
 	return OQ_EXIT_OK;
 }
 
@@ -206,6 +201,7 @@ static void print_summary(const struct oq_policy *p,
 
 int oq_cmd_check(int argc, char **argv)
 {
+	struct oq_partitions parts;
 	struct oq_templates t;
 	struct check_opts o;
 	struct oq_diags diags;
@@ -219,6 +215,7 @@ int oq_cmd_check(int argc, char **argv)
 		return rc;
 
 	oq_diags_init(&diags);
+	memset(&parts, 0, sizeof(parts));
 	p = oq_policy_load(o.policy, &diags);
 	if (!p) {
 		oq_diags_print(&diags, stderr);
@@ -235,14 +232,17 @@ int oq_cmd_check(int argc, char **argv)
 	    check_opensm_conf(o.opensm_conf, &t, &diags) != OQ_EXIT_OK)
 		rc = OQ_EXIT_USAGE;
 	if (rc == OQ_EXIT_OK && o.fabric) {
-		if (check_against_fabric(&o, p, &t, &diags) != OQ_EXIT_OK)
+		if (check_against_fabric(&o, p, &t, &parts, &diags) !=
+		    OQ_EXIT_OK)
 			rc = OQ_EXIT_USAGE;
 		else if (oq_diags_has_errors(&diags))
 			on_fabric = true;
-	} else if (rc != OQ_EXIT_USAGE && !o.fabric && o.partitions &&
-		   check_partitions_file(o.partitions, p, &diags) !=
-			   OQ_EXIT_OK) {
-		rc = OQ_EXIT_USAGE;
+	} else if (rc != OQ_EXIT_USAGE && !o.fabric && o.partitions) {
+		if (check_partitions_file(o.partitions, p, &parts, &diags) !=
+		    OQ_EXIT_OK)
+			rc = OQ_EXIT_USAGE;
+		else if (rc == OQ_EXIT_OK && oq_diags_has_errors(&diags))
+			on_fabric = true;
 	}
 	if (on_fabric)
 		rc = OQ_EXIT_FAIL;
@@ -253,10 +253,9 @@ int oq_cmd_check(int argc, char **argv)
 		print_summary(p, &diags);
 	else if (on_fabric)
 		fprintf(stderr,
-			"%s: %zu error%s, %zu warning%s on this "
-			"fabric; the plugin would not program the "
-			"scopes named above on the ports named; fix "
-			"them\n",
+			"%s: %zu error%s, %zu warning%s against the fabric "
+			"or partitions given (each says what the plugin and "
+			"OpenSM do); fix them\n",
 			p->file, diags.n_errors, diags.n_errors == 1 ? "" : "s",
 			diags.n_warnings, diags.n_warnings == 1 ? "" : "s");
 	else if (rc == OQ_EXIT_FAIL)
@@ -269,8 +268,10 @@ int oq_cmd_check(int argc, char **argv)
 	else
 		fprintf(stderr, "osmqos check: an input file could not be "
 				"used; fix the problems reported above\n");
-	/* Diagnostics point at p->file: print them before freeing p. */
+	/* Diagnostics point at p->file and parts.file: print them before
+	 * freeing those. */
 	oq_diags_free(&diags);
+	oq_partitions_free(&parts);
 	oq_policy_free(p);
 	return rc;
 }

@@ -71,10 +71,10 @@ int oq_cli_load(const char *cmd, const char *policy, const char *fabric,
 	}
 	if (!partitions) {
 		/* Without partitions.conf OpenSM still has its Default
-		 * partition (0x7fff, every end port): pkey groups see it. */
+		 * partition (0x7fff, every end port a full member): pkey
+		 * groups see it. */
 		in->have_parts = true;
-		if (oq_partitions_parse(&in->parts, "(no --partitions file)",
-					"", 0, in->fabric, &in->diags)) {
+		if (oq_partitions_no_file(&in->parts, in->fabric, &in->diags)) {
 			print_diags(&in->diags);
 			rc = OQ_EXIT_USAGE;
 			goto fail;

@@ -198,6 +198,10 @@ struct oq_partitions {
  * must be finalized).  Errors go to diags; returns 0, or -1 on errors. */
 int oq_partitions_load(struct oq_partitions *parts, const char *path,
 		       struct oq_fabric *f, struct oq_diags *diags);
+/* OpenSM without a partitions.conf (none readable): the Default partition
+ * 0x7fff with every end port a full member. */
+int oq_partitions_no_file(struct oq_partitions *parts, struct oq_fabric *f,
+			  struct oq_diags *diags);
 int oq_partitions_parse(struct oq_partitions *parts, const char *file,
 			const char *text, size_t len, struct oq_fabric *f,
 			struct oq_diags *diags);

@@ -38,6 +38,19 @@ bool oq_group_has_port(const struct oq_binding *b, int group,
 /* What a binding was built from. */
 const struct oq_policy *oq_binding_policy(const struct oq_binding *b);
 const struct oq_fabric *oq_binding_fabric(const struct oq_binding *b);
+/*
+ * qos-ulps `ipoib` lines that OpenSM 3.3.23's parser refuses, rejecting
+ * the whole policy file: a P_Key without a partition (nothing is checked
+ * when parts is NULL: the SM's partitions are not known), or, given a
+ * fabric whose end ports carry partition tables, one with fewer than two
+ * full members.  One error per
+ * line; oq_bind() runs it.  Returns 0, or -1 when out of memory.
+ */
+int oq_check_ipoib_partitions(const struct oq_policy *p,
+			      const struct oq_fabric *f,
+			      const struct oq_partitions *parts,
+			      struct oq_diags *diags);
+
 /* The partitions the binding was made with (NULL when none). */
 const struct oq_partitions *oq_binding_partitions(const struct oq_binding *b);
 /* Whether port belongs to any of the groups refs names. */

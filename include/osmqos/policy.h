@@ -152,6 +152,10 @@ struct oq_match_rule {
 	struct oq_ranges pkeys;
 	struct oq_ref level; /* qos-level-name */
 	bool from_ulp;	     /* expanded from qos-ulps (use = the ulp text) */
+	/* From a qos-ulps `ipoib` line: OpenSM's parser rejects the whole
+	 * file unless each of its P_Keys' partitions exists with at least
+	 * two full members (oq_bind checks that against the fabric). */
+	bool ipoib;
 };
 
 struct oq_policy {

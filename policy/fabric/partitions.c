@@ -553,6 +553,16 @@ nomem:
 	return -1;
 }
 
+int oq_partitions_no_file(struct oq_partitions *parts, struct oq_fabric *f,
+			  struct oq_diags *diags)
+{
+	/* prtn_make_default(no_config = TRUE): ALL full, as this line. */
+	static const char text[] = "Default=0x7fff: ALL=full;\n";
+
+	return oq_partitions_parse(parts, "(no partitions file)", text,
+				   sizeof(text) - 1, f, diags);
+}
+
 int oq_partitions_load(struct oq_partitions *parts, const char *path,
 		       struct oq_fabric *f, struct oq_diags *diags)
 {

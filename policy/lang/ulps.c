@@ -363,6 +363,7 @@ static int expand_line(struct oq_pstate *ps, struct oq_ulp_line *l)
 	case ULP_IPOIB:
 	case ULP_IPOIB_PKEY:
 	case ULP_ANY_PKEY:
+		r[ri].ipoib = l->kind != ULP_ANY_PKEY;
 		r[ri].pkeys = l->values;
 		break;
 	case ULP_SRP_GUID:

@@ -329,6 +329,8 @@ struct oq_binding *oq_bind(const struct oq_policy *p, const struct oq_fabric *f,
 		resolve_group(b, &p->groups[g], b->sets + g * b->words, &di,
 			      diags);
 	free(di.v);
+	if (oq_check_ipoib_partitions(p, f, parts, diags))
+		goto fail;
 	oq_diags_free(&scratch);
 	return b;
 fail:

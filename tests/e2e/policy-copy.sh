@@ -9,7 +9,9 @@
 #      path: every sweep completes, OpenSM logs no parse error, stays up and
 #      still answers SL 2;
 #   3. a valid edit reaches OpenSM in the same sweep (SL 3), also when
-#      saved with CRLF line ends (SL 4; the copy has LF ends);
+#      saved with CRLF line ends (SL 4; the copy has LF ends); a qos-ulps
+#      ipoib line on a missing partition makes OpenSM refuse the copy,
+#      and the plugin and `osmqos check` say so;
 #   4. a removed copy is rewritten at the next sweep;
 #   5. opensm_policy=direct (the control): the same syntax error drops
 #      OpenSM's policy (SL 0), as stock OpenSM does; CRLF line ends there
@@ -131,6 +133,29 @@ grep -q $'\r' "$copy" && e2e_fail "3b: the copy kept the CRs"
 cmp -s <(tr -d '\r' <"$pol") "$copy" || e2e_fail "3b: the copy differs beyond its CRs"
 [ "$(parse_errors)" = "$errs0" ] ||
 	e2e_fail "3b: OpenSM logged policy errors: $(last_parse_errors)"
+
+# 3c. A qos-ulps ipoib line on a partition that does not exist (no
+# partitions.conf: only Default): OpenSM's parser refuses the whole copy
+# (its handler answers SL 0), and the plugin says so with the line, as
+# `osmqos check --partitions` does; then the policy without it again.
+write_policy 4
+printf 'qos-ulps\n    ipoib, pkey 0x3 : 5\nend-qos-ulps\n' >>"$pol"
+e2e_hup_sweep
+expect_sl "3c ipoib on a missing partition" 0
+grep -q "IPoIB partition, pkey 0x0003 - partition doesn't exist" \
+	"$E2E_OSM_LOG" || e2e_fail "3c: OpenSM did not refuse the ipoib line"
+grep -q "osmqos: $pol:18:5: error: qos-ulps ipoib: partition 0x0003 does not exist" \
+	"$E2E_OSM_LOG" || e2e_fail "3c: the plugin did not report the ipoib line"
+printf 'Default=0x7fff: ALL=full;\n' >"$E2E_DIR/parts.conf"
+e2e_osmqos check "$pol" --partitions "$E2E_DIR/parts.conf" \
+	>/dev/null 2>"$E2E_DIR/check.err" &&
+	e2e_fail "3c: osmqos check accepted the ipoib line"
+grep -q ":18:5: error: qos-ulps ipoib: partition 0x0003 does not exist" \
+	"$E2E_DIR/check.err" || e2e_fail "3c: check said: $(cat "$E2E_DIR/check.err")"
+write_policy 4
+e2e_hup_sweep
+expect_sl "3c ipoib line removed" 4
+errs0=$(parse_errors)
 
 # 4. A removed copy (a cache cleaner) is rewritten.
 rm -f "$copy"

@@ -311,6 +311,7 @@ static inline void fx_vlarb_set(struct oq_vlarb_entry **e, size_t *n, bool *has,
 {
 	const char *s = spec;
 
+	free(*e); /* a scope's table set again */
 	*e = NULL;
 	*n = 0;
 	*has = true;

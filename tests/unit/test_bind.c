@@ -243,6 +243,56 @@ static void test_has_port_bounds(void **state)
 	assert_null(oq_bind(NULL, w->f, NULL, NULL));
 }
 
+/* qos-ulps ipoib lines: OpenSM refuses the file when a P_Key has no
+ * partition or one with fewer than two full members (end ports). */
+static void test_ipoib_partitions(void **state)
+{
+	struct world *w = *state;
+	static const char text[] = "qos-ulps\n"
+				   "  default : 0\n"
+				   "  ipoib, pkey 0x10 : 1\n"
+				   "  ipoib, pkey 0x30-0x31 : 2\n"
+				   "  any, pkey 0x40 : 3\n"
+				   "end-qos-ulps\n";
+	struct oq_partition pv[3] = {
+		{.name = "storage", .pkey = 0x10, .sl = -1},
+		{.name = "mgmt", .pkey = 0x20, .sl = -1},
+		{.name = "Default", .pkey = 0x7fff, .sl = -1},
+	};
+	struct oq_partitions parts = {pv, 3, "partitions.conf"};
+	struct oq_policy *p =
+		oq_policy_parse("u.conf", text, strlen(text), &w->d);
+	struct oq_binding *b;
+	uint16_t pk[1];
+
+	assert_non_null(p);
+	oq_policy_validate(p, &w->d);
+	assert_int_equal(w->d.n_errors, 0);
+	b = oq_bind(p, w->f, &parts, &w->d);
+	assert_non_null(b);
+	oq_binding_free(b);
+	/* 0x10: h1 full, h3.2 limited, the switch's external port does not
+	 * count; 0x30 has no partition; `any, pkey` is not checked. */
+	assert_int_equal(w->d.n_errors, 2);
+	assert_int_equal(w->d.v[0].loc.line, 3);
+	assert_non_null(strstr(w->d.v[0].msg, "0x0010 has 1 full member"));
+	assert_int_equal(w->d.v[1].loc.line, 4);
+	assert_non_null(strstr(w->d.v[1].msg, "0x0030 does not exist"));
+	/* A second full member: only the missing partition remains. */
+	oq_diags_clear(&w->d);
+	oq_port_set_pkeys(&w->h2->ports[1], fx_pkeys1(pk, 0x8010), 1);
+	oq_binding_free(oq_bind(p, w->f, &parts, &w->d));
+	assert_int_equal(w->d.n_errors, 1);
+	/* Partitions unknown: nothing to say. */
+	oq_diags_clear(&w->d);
+	oq_binding_free(oq_bind(p, w->f, NULL, &w->d));
+	assert_int_equal(w->d.n_errors, 0);
+	/* Without a fabric (check --partitions): existence only. */
+	assert_int_equal(oq_check_ipoib_partitions(p, NULL, &parts, &w->d), 0);
+	assert_int_equal(w->d.n_errors, 1);
+	oq_policy_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +314,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_partition_names, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_has_port_bounds, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_ipoib_partitions, setup,
 						teardown),
 	};
 

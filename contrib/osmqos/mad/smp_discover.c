@@ -263,6 +263,9 @@ int oq_live_discover(struct oq_smp_port *p, struct oq_live_fabric *lf,
 	while (w.q_head < w.q_tail) {
 		size_t idx = w.queue[w.q_head++];
 		const struct oq_live_node *n = &lf->nodes[idx];
+		/* probe() may grow (move) the node array: n is only good
+		 * until the first probe. */
+		unsigned int n_ports = n->ni.n_ports;
 
 		if (n->ni.node_type != OQ_NODE_SWITCH) {
 			/* Only the local CA/router: out of its own port. */
@@ -273,7 +276,7 @@ int oq_live_discover(struct oq_smp_port *p, struct oq_live_fabric *lf,
 				goto nomem;
 			continue;
 		}
-		for (i = 1; i <= n->ni.n_ports; i++) {
+		for (i = 1; i <= n_ports; i++) {
 			/* n may move when probe() grows the node array. */
 			const struct oq_live_port *lp =
 				&lf->nodes[idx].ports[i];
