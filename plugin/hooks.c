@@ -12,8 +12,10 @@
  * rewrites the VLArb of switch ports facing end ports.  The table compiler
  * models that (tables.h, oq_tables_compile_engine) and calls the live
  * engine's own hooks for its part, so the compiled tables are exactly what
- * goes on the wire: the wrappers hand them out for every engine, count the
- * Sets they cause, and never call the engine a second time.
+ * goes on the wire: the wrappers hand them out, count the Sets they cause,
+ * and never call the engine a second time.  dfsssp, lash and nue keep no
+ * SL2VL wrapper (it would turn off OpenSM's optimized SL2VL path); their
+ * template SL2VL Sets are counted by sl2vl_count.c.
  */
 #include <config.h>
 
@@ -85,6 +87,23 @@ static bool force_update(struct osmqos *q, const osm_physp_t *p)
 	return p->need_update || q->osm->subn.need_update;
 }
 
+/* The SL2VL Sets osm_qos_setup is about to send for this node by itself
+ * (engine without update_sl2vl): decided at the node's first VLArb block,
+ * which it asks for before the node's SL2VL. */
+static void count_template_sl2vl(struct osmqos *q, const struct oq_state *s,
+				 osm_physp_t *p, uint8_t port_num,
+				 unsigned int block_num)
+{
+	osm_node_t *node = osm_physp_get_node_ptr(p);
+
+	if (block_num != (p->port_info.vl_arb_low_cap ? 0u : 2u))
+		return;
+	if (!port_num)
+		q->mads_predicted += oq_sl2vl_count_endport(q, s, p);
+	else if (node->sw && oq_sl2vl_count_first_port(node, p))
+		q->mads_predicted += oq_sl2vl_count_switch(q, s, node);
+}
+
 static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 		       ib_vl_arb_table_t *block, unsigned int len,
 		       unsigned int block_num)
@@ -118,6 +137,8 @@ static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 		block->vl_entry[i].weight = src->e[base + i].weight;
 	}
 	p->vl_high_limit = t->vl_high_limit;
+	if (h && h->kind == OQ_ENGINE_PATH_SL)
+		count_template_sl2vl(q, s, p, port_num, block_num);
 
 	mask = vl_mask_of(p);
 	for (i = 0; i < len; i++)
@@ -286,10 +307,14 @@ static void hook_engine(struct osmqos *q, osm_routing_engine_t *re)
 	h->kind = kind_of(re);
 	h->next = q->hooked;
 	q->hooked = h;
-	/* Every engine gets both wrappers, so every SL2VL and VLArb Set is
-	 * counted.  OpenSM then skips its one-MAD optimized SL2VL path;
-	 * sl2vl_presend.c sends that MAD where it applies. */
-	re->update_sl2vl = hook_sl2vl;
+	/* Every engine gets the VLArb wrapper.  The SL2VL one goes where
+	 * SL2VL is the policy's or the engine's own; an engine without the
+	 * hook whose SL2VL is the template keeps OpenSM's one-MAD optimized
+	 * path (which any update_sl2vl turns off), and sl2vl_count.c counts
+	 * OpenSM's Sets there.  Where the policy owns SL2VL, sl2vl_presend.c
+	 * sends that one MAD itself. */
+	if (h->kind != OQ_ENGINE_PATH_SL)
+		re->update_sl2vl = hook_sl2vl;
 	re->update_vlarb = hook_vlarb;
 	OQ_LOG(q, OSM_LOG_VERBOSE, "hooked routing engine %s (SL2VL %s)\n",
 	       re->name,

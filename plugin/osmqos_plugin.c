@@ -196,7 +196,7 @@ static void on_heavy_sweep_done(struct osmqos *q)
 	 * optimized SL2VL Sets before osm_qos_setup runs.
 	 */
 	if (!q->osm->subn.opt.use_optimized_slvl ||
-	    oq_hooks_engine(q, &engine) == OQ_ENGINE_OWN) {
+	    oq_hooks_engine(q, &engine) != OQ_ENGINE_QOS) {
 		cl_plock_release(&q->osm->lock);
 		return;
 	}

@@ -200,4 +200,14 @@ uint8_t oq_sa_engine_path_sl(void *ctx, uint8_t hint, uint16_t slid,
 /* sl2vl_presend.c */
 unsigned int oq_sl2vl_presend(struct osmqos *q, const struct oq_state *s);
 
+/* sl2vl_count.c: OpenSM's own SL2VL Sets under an engine without an
+ * update_sl2vl hook, decided as osm_qos.c decides them (call before it
+ * sends: from the VLArb hook of the node's first live external port, or
+ * of the end port). */
+bool oq_sl2vl_count_first_port(osm_node_t *node, const osm_physp_t *p);
+unsigned int oq_sl2vl_count_switch(struct osmqos *q, const struct oq_state *s,
+				   osm_node_t *node);
+unsigned int oq_sl2vl_count_endport(struct osmqos *q, const struct oq_state *s,
+				    osm_physp_t *p);
+
 #endif /* OSMQOS_PLUGIN_H */

@@ -93,16 +93,8 @@ static void write_sl(FILE *out, const struct oq_publish_port *pp,
 
 static const char *sl2vl_origin(const struct oq_port_tables *t)
 {
-	if (!t || !t->has_sl2vl)
-		return "none";
-	switch (t->sl2vl_origin) {
-	case OQ_ORIGIN_SCOPE:
-		return "scope";
-	case OQ_ORIGIN_ENGINE:
-		return "routing-engine";
-	default:
-		return "template";
-	}
+	return t && t->has_sl2vl ? oq_table_origin_name(t->sl2vl_origin)
+				 : "none";
 }
 
 static void write_port(FILE *out, const struct oq_publish_port *pp, bool first)

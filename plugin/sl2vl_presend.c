@@ -5,9 +5,11 @@
  * modifier (all inputs, all outputs) programs it.  Our update_sl2vl hook
  * turns off OpenSM's own optimized path, so we send that one MAD ourselves
  * right after discovery; its response fills OpenSM's SL2VL cache for every
- * pair, and osm_qos_setup then finds nothing to send.  If the MAD fails,
- * the cache stays stale and osm_qos_setup sends the pairs one by one in the
- * same sweep: correctness never depends on this shortcut.
+ * pair, and osm_qos_setup then finds nothing to send -- except on a sweep
+ * where OpenSM forces every update (subn.need_update: its first sweep as
+ * master), when it sends every pair anyway.  If the MAD fails, the cache
+ * stays stale and osm_qos_setup sends the pairs one by one in the same
+ * sweep: correctness never depends on this shortcut.
  */
 #include <config.h>
 
@@ -138,8 +140,10 @@ unsigned int oq_sl2vl_presend(struct osmqos *q, const struct oq_state *s)
 
 	if (!q->osm->subn.opt.qos || !q->osm->subn.opt.use_optimized_slvl)
 		return 0;
-	/* An engine's own SL2VL differs per input port: no shortcut. */
-	if (oq_hooks_engine(q, &engine) == OQ_ENGINE_OWN)
+	/* Only where the policy owns SL2VL: an engine's own differs per
+	 * input port, and a template SL2VL takes OpenSM's own optimized
+	 * path (no update_sl2vl hook there). */
+	if (oq_hooks_engine(q, &engine) != OQ_ENGINE_QOS)
 		return 0;
 	for (i = 0; i < s->fabric->n_nodes; i++) {
 		const struct oq_node *n = s->fabric->nodes[i];

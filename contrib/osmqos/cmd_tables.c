@@ -155,18 +155,6 @@ static void json_vlarb(const struct oq_vlarb_table *t)
 	putchar(']');
 }
 
-static const char *origin_name(enum oq_table_origin o)
-{
-	switch (o) {
-	case OQ_ORIGIN_SCOPE:
-		return "scope";
-	case OQ_ORIGIN_ENGINE:
-		return "routing-engine";
-	default:
-		return "template";
-	}
-}
-
 static void json_scope(const char *key, int idx, const struct oq_loc *loc)
 {
 	char buf[512];
@@ -219,8 +207,8 @@ static void print_port_json(const struct oq_port_tables *pt,
 		printf("null");
 	printf(", \"vl_high_limit\": %u, \"origin\": {\"sl2vl\": \"%s\", "
 	       "\"vlarb\": \"%s\", ",
-	       pt->vl_high_limit, origin_name(pt->sl2vl_origin),
-	       origin_name(pt->vlarb_origin));
+	       pt->vl_high_limit, oq_table_origin_name(pt->sl2vl_origin),
+	       oq_table_origin_name(pt->vlarb_origin));
 	json_scope("sl2vl_scope", pt->sl2vl_scope,
 		   pt->sl2vl_scope >= 0 ? &p->sl2vl[pt->sl2vl_scope].loc
 					: NULL);
@@ -257,11 +245,11 @@ static void text_origin(enum oq_table_origin o, int scope,
 	char buf[512];
 
 	if (scope < 0) {
-		printf("  [%s]\n", origin_name(o));
+		printf("  [%s]\n", oq_table_origin_name(o));
 		return;
 	}
 	oq_loc_format(loc, buf, sizeof(buf));
-	printf("  [%s #%d at %s]\n", origin_name(o), scope, buf);
+	printf("  [%s #%d at %s]\n", oq_table_origin_name(o), scope, buf);
 }
 
 static void print_port_text(const struct oq_port_tables *pt,

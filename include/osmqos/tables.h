@@ -33,6 +33,10 @@ enum oq_table_origin {
 	OQ_ORIGIN_ENGINE,	/* routing engine (SL2VL only) */
 };
 
+/* "template", "scope" or "routing-engine", as the CLI and the published
+ * files name them. */
+const char *oq_table_origin_name(enum oq_table_origin o);
+
 struct oq_port_tables {
 	const struct oq_port *port;
 	/*

@@ -101,8 +101,11 @@ int oq_check_ipoib_partitions(const struct oq_policy *p,
 	bool counted = false;
 	size_t r;
 
-	if (!parts)
-		return 0; /* the SM's partitions are not known */
+	/* The SM's partitions are not known, or not yet: OpenSM's table is
+	 * empty before its first pkey manager run (it always has Default
+	 * after it). */
+	if (!parts || !parts->n)
+		return 0;
 	for (r = 0; r < p->n_rules; r++) {
 		const struct oq_match_rule *rule = &p->rules[r];
 		struct oq_diag *d;

@@ -44,7 +44,8 @@ int oq_engine_by_name(struct oq_engine *e, const char *name)
 }
 
 /* OpenSM's min_data_vls / min_sw_data_vls: the fewest data VLs (VLCap)
- * of any end port, and of any port whose peer is a switch. */
+ * of any CA or router port, and of any switch port whose peer is a
+ * switch (osm_port_info_rcv.c; its max_op_vls cap is not known here). */
 static void torus_data_vls(const struct oq_fabric *f, unsigned int *ca,
 			   unsigned int *sw)
 {
@@ -58,7 +59,8 @@ static void torus_data_vls(const struct oq_fabric *f, unsigned int *ca,
 		if (oq_port_is_endport(p) && p->node->type != OQ_NODE_SWITCH &&
 		    n < *ca)
 			*ca = n;
-		if (p->peer && p->peer->node->type == OQ_NODE_SWITCH && n < *sw)
+		if (p->node->type == OQ_NODE_SWITCH && p->num && p->peer &&
+		    p->peer->node->type == OQ_NODE_SWITCH && n < *sw)
 			*sw = n;
 	}
 }
@@ -128,15 +130,30 @@ static void engine_vlarb_table(const struct oq_engine *e,
 	}
 }
 
+static void mask_vls(struct oq_vlarb_table *t, unsigned int mask)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->n && i < OQ_VLARB_MAX; i++)
+		t->e[i].vl &= (uint8_t)mask;
+}
+
 void oq_tables_engine_vlarb(const struct oq_engine *e,
 			    struct oq_port_tables *pt)
 {
 	const struct oq_port *p = pt->port;
+	unsigned int mask = oq_port_vl_mask(p);
 
-	if (!pt->has_vlarb || (!e->vlarb && e->kind != OQ_ENGINE_OWN))
+	if (!pt->has_vlarb)
 		return;
-	engine_vlarb_table(e, p, &pt->vlarb_low, p->vlarb_low_cap, 0);
-	engine_vlarb_table(e, p, &pt->vlarb_high, p->vlarb_high_cap, 2);
+	if (e->vlarb || e->kind == OQ_ENGINE_OWN) {
+		engine_vlarb_table(e, p, &pt->vlarb_low, p->vlarb_low_cap, 0);
+		engine_vlarb_table(e, p, &pt->vlarb_high, p->vlarb_high_cap, 2);
+	}
+	/* Then OpenSM's OperVLs mask (a no-op on a scope's table, whose VLs
+	 * the port runs). */
+	mask_vls(&pt->vlarb_low, mask);
+	mask_vls(&pt->vlarb_high, mask);
 }
 
 /* The engine's SL2VL for every input of one port, masked to the port's
@@ -187,4 +204,13 @@ int oq_tables_engine_apply(const struct oq_fabric *f, const struct oq_engine *e,
 		oq_tables_engine_vlarb(e, pt);
 	}
 	return 0;
+}
+
+unsigned int oq_tables_torus_sw_vls(const struct oq_fabric *f)
+{
+	unsigned int ca, sw;
+
+	torus_data_vls(f, &ca, &sw);
+	/* Loop, turn and QoS bits: 2, 4 or 8 VLs. */
+	return sw >= 8 ? 8 : sw >= 4 ? 4 : sw >= 2 ? 2 : 1;
 }

@@ -16,6 +16,18 @@
 
 #include "tables_int.h"
 
+const char *oq_table_origin_name(enum oq_table_origin o)
+{
+	switch (o) {
+	case OQ_ORIGIN_SCOPE:
+		return "scope";
+	case OQ_ORIGIN_ENGINE:
+		return "routing-engine";
+	default:
+		return "template";
+	}
+}
+
 void oq_tables_port_label(const struct oq_port *p, char *buf, size_t len)
 {
 	char name[96];
@@ -25,11 +37,11 @@ void oq_tables_port_label(const struct oq_port *p, char *buf, size_t len)
 	snprintf(buf, len, "%s (0x%016" PRIx64 ")", name, p->guid);
 }
 
-/* Template VLArb as OpenSM writes it: the first entries that fit the
- * port's blocks, VLs masked. */
+/* Template VLArb as OpenSM hands it to the routing engine: the first
+ * entries that fit the port's blocks, VLs not yet masked (OpenSM masks
+ * after the engine's update_vlarb; oq_tables_engine_vlarb does both). */
 static void template_vlarb(struct oq_vlarb_table *dst,
-			   const struct oq_vlarb_table *src, unsigned int cap,
-			   unsigned int mask)
+			   const struct oq_vlarb_table *src, unsigned int cap)
 {
 	unsigned int n = oq_vlarb_effective_cap(cap), i;
 
@@ -37,7 +49,7 @@ static void template_vlarb(struct oq_vlarb_table *dst,
 	if (n > src->n)
 		n = src->n;
 	for (i = 0; i < n; i++) {
-		dst->e[i].vl = src->e[i].vl & mask;
+		dst->e[i].vl = src->e[i].vl;
 		dst->e[i].weight = src->e[i].weight;
 	}
 	dst->n = (uint8_t)n;
@@ -96,7 +108,6 @@ void oq_tables_template_vlarb(struct oq_port_tables *pt,
 			      const struct oq_templates *t)
 {
 	const struct oq_port *p = pt->port;
-	unsigned int mask = oq_port_vl_mask(p);
 	struct port_plan pl;
 
 	plan_port(p, t, &pl);
@@ -108,10 +119,9 @@ void oq_tables_template_vlarb(struct oq_port_tables *pt,
 	pt->vl_high_limit = 0;
 	if (!pt->has_vlarb)
 		return;
-	template_vlarb(&pt->vlarb_high, &pl.tmpl->vlarb_high, p->vlarb_high_cap,
-		       mask);
-	template_vlarb(&pt->vlarb_low, &pl.tmpl->vlarb_low, p->vlarb_low_cap,
-		       mask);
+	template_vlarb(&pt->vlarb_high, &pl.tmpl->vlarb_high,
+		       p->vlarb_high_cap);
+	template_vlarb(&pt->vlarb_low, &pl.tmpl->vlarb_low, p->vlarb_low_cap);
 	pt->vl_high_limit = pl.tmpl->high_limit;
 }
 

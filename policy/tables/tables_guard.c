@@ -19,8 +19,12 @@
 
 #include "tables_int.h"
 
-/* The SLs a path can carry: any, where the engine chooses them; else SL
- * 0 (OpenSM's default), every qos-level's and every partition's SL. */
+/* The SLs a path can carry: any, where the engine chooses them or a
+ * qos-level has no SL (the request's SL is granted); else SL 0 (OpenSM's
+ * default), every qos-level's and every partition's SL.  Not counted: an
+ * SL a request asks for outside every level's SL (OpenSM answers with
+ * the level's), and multicast groups' sl= in partitions.conf (mgid
+ * lines are not modelled). */
 static uint16_t used_sls(const struct oq_binding *b, const struct oq_engine *e)
 {
 	const struct oq_partitions *parts;
@@ -28,14 +32,16 @@ static uint16_t used_sls(const struct oq_binding *b, const struct oq_engine *e)
 	uint16_t used = 1;
 	size_t i;
 
-	if (e->kind != OQ_ENGINE_QOS)
+	if (e->kind != OQ_ENGINE_QOS || !b)
 		return 0xffff;
-	if (!b)
-		return used;
 	p = oq_binding_policy(b);
-	for (i = 0; i < p->n_levels; i++)
-		if (p->levels[i].sl >= 0 && p->levels[i].sl < 16)
-			used |= (uint16_t)(1u << p->levels[i].sl);
+	for (i = 0; i < p->n_levels; i++) {
+		/* A level without an SL grants the SL the request asks
+		 * for: any. */
+		if (p->levels[i].sl < 0 || p->levels[i].sl >= 16)
+			return 0xffff;
+		used |= (uint16_t)(1u << p->levels[i].sl);
+	}
 	if (p->ulp_default_sl >= 0 && p->ulp_default_sl < 16)
 		used |= (uint16_t)(1u << p->ulp_default_sl);
 	parts = oq_binding_partitions(b);
@@ -45,14 +51,18 @@ static uint16_t used_sls(const struct oq_binding *b, const struct oq_engine *e)
 	return used;
 }
 
-static bool weighted(const struct oq_vlarb_table *t, unsigned int vl)
+/* The VLs that have a positive weight in either table, as a bit mask. */
+static uint16_t weighted_vls(const struct oq_port_tables *pt)
 {
-	unsigned int i;
+	const struct oq_vlarb_table *t[2] = {&pt->vlarb_low, &pt->vlarb_high};
+	uint16_t m = 0;
+	unsigned int k, i;
 
-	for (i = 0; i < t->n && i < OQ_VLARB_MAX; i++)
-		if (t->e[i].vl == vl && t->e[i].weight)
-			return true;
-	return false;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < t[k]->n && i < OQ_VLARB_MAX; i++)
+			if (t[k]->e[i].weight && t[k]->e[i].vl < 16)
+				m |= (uint16_t)(1u << t[k]->e[i].vl);
+	return m;
 }
 
 /* Does this input row's traffic reach the port?  Not from the port
@@ -72,47 +82,69 @@ struct starve {
 	unsigned int vl, sl; /* sl 16: any SL (the engine's unseen table) */
 };
 
-/* The first starved VL of a port, or false. */
-static bool starved(const struct oq_port_tables *pt, uint16_t used,
+struct guard_ctx {
+	uint16_t used;		 /* SLs a path can carry */
+	unsigned int engine_vls; /* VLs an unseen engine table can use */
+};
+
+/* The first starved VL of a port, or false.  Rows that equal the one
+ * before are skipped: most input ports share one table. */
+static bool starved(const struct oq_port_tables *pt, const struct guard_ctx *g,
 		    struct starve *out)
 {
 	const struct oq_port *p = pt->port;
 	unsigned int vls = oq_port_vls(p), in, sl, vl;
+	const uint8_t *prev = NULL;
+	uint16_t w;
 
 	if (!pt->has_vlarb)
 		return false;
+	w = weighted_vls(pt);
 	if (pt->sl2vl_unknown || !pt->has_sl2vl) {
-		/* Unknown engine table: any VL it can use (torus-2QoS uses
-		 * up to 8); no SL2VL at all: everything on VL 0. */
-		unsigned int top = pt->sl2vl_unknown ? (vls < 8 ? vls : 8) : 1;
+		/* Unknown engine table: any VL it can use; no SL2VL at all:
+		 * everything on VL 0. */
+		unsigned int top = pt->sl2vl_unknown ? g->engine_vls : 1;
 
+		if (top > vls)
+			top = vls;
 		for (vl = 0; vl < top; vl++)
-			if (!weighted(&pt->vlarb_low, vl) &&
-			    !weighted(&pt->vlarb_high, vl)) {
+			if (!(w & (1u << vl))) {
 				out->vl = vl;
 				out->sl = 16;
 				return true;
 			}
 		return false;
 	}
-	for (sl = 0; sl < 16; sl++) {
-		if (!(used & (1u << sl)))
+	for (in = 0; in < pt->n_sl2vl; in++) {
+		const uint8_t *row = pt->sl2vl[in];
+
+		if (pt->n_sl2vl > 1 && !live_input(p, in))
 			continue;
-		for (in = 0; in < pt->n_sl2vl; in++) {
-			if (pt->n_sl2vl > 1 && !live_input(p, in))
+		if (prev && !memcmp(prev, row, 16))
+			continue;
+		prev = row;
+		for (sl = 0; sl < 16; sl++) {
+			vl = row[sl];
+			if (!(g->used & (1u << sl)) || vl == OQ_VL_DROP ||
+			    vl >= vls || (w & (1u << vl)))
 				continue;
-			vl = pt->sl2vl[in][sl];
-			if (vl == OQ_VL_DROP || vl >= vls)
-				continue;
-			if (!weighted(&pt->vlarb_low, vl) &&
-			    !weighted(&pt->vlarb_high, vl)) {
-				out->vl = vl;
-				out->sl = sl;
-				return true;
-			}
+			out->vl = vl;
+			out->sl = sl;
+			return true;
 		}
 	}
 	return false;
+}
+
+/* A port's VLArb part as the scope set it (its SL2VL is not touched). */
+static void restore_vlarb(struct oq_port_tables *pt,
+			  const struct oq_port_tables *scope)
+{
+	pt->vlarb_high = scope->vlarb_high;
+	pt->vlarb_low = scope->vlarb_low;
+	pt->vl_high_limit = scope->vl_high_limit;
+	pt->vlarb_origin = scope->vlarb_origin;
+	pt->vlarb_scope = scope->vlarb_scope;
 }
 
 struct guard_note {
@@ -144,9 +176,13 @@ static void whose_sl2vl(const struct guard_note *n, const struct oq_policy *p,
 		snprintf(buf, len, "routing engine %s", e->name);
 		break;
 	case OQ_ORIGIN_SCOPE:
-		oq_loc_format(&p->sl2vl[n->sl2vl_scope].loc, loc, sizeof(loc));
-		snprintf(buf, len, "the sl2vl-scope at %s", loc);
-		break;
+		if (p) {
+			oq_loc_format(&p->sl2vl[n->sl2vl_scope].loc, loc,
+				      sizeof(loc));
+			snprintf(buf, len, "the sl2vl-scope at %s", loc);
+			break;
+		}
+		/* fall through */
 	default:
 		snprintf(buf, len, "the template (qos_sl2vl)");
 		break;
@@ -180,10 +216,7 @@ static void report(const struct oq_policy *p, const struct oq_engine *e,
 	struct oq_diag *d;
 
 	oq_tables_port_label(n->first, label, sizeof(label));
-	if (p)
-		whose_sl2vl(n, p, e, whose, sizeof(whose));
-	else
-		snprintf(whose, sizeof(whose), "the template (qos_sl2vl)");
+	whose_sl2vl(n, p, e, whose, sizeof(whose));
 	why_served(n, e, whose, msg, sizeof(msg));
 	if (scope) {
 		d = oq_error(diags, loc,
@@ -213,11 +246,14 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 {
 	const struct oq_policy *p = b ? oq_binding_policy(b) : NULL;
 	struct guard_note *vn = NULL, *sn = NULL, tn;
-	uint16_t used = used_sls(b, e);
+	struct guard_ctx g = {used_sls(b, e), 8};
 	struct oq_loc nowhere;
 	size_t i;
 
-	(void)f;
+	/* torus-2QoS between switches: VL bits for the dateline, the turn
+	 * and the QoS level, as many as the switches' data VLs allow. */
+	if (e->kind == OQ_ENGINE_OWN && !e->sl2vl)
+		g.engine_vls = oq_tables_torus_sw_vls(f);
 	memset(&tn, 0, sizeof(tn));
 	memset(&nowhere, 0, sizeof(nowhere));
 	if (p) {
@@ -227,26 +263,46 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 			goto oom;
 	}
 	for (i = 0; i < out->n; i++) {
-		struct oq_port_tables *pt = &out->ports[i];
-		struct starve st;
+		struct oq_port_tables *pt = &out->ports[i], scope;
+		int v = pt->vlarb_scope, s = pt->sl2vl_scope;
+		struct starve st, now;
 
-		if (!starved(pt, used, &st))
+		if (!starved(pt, &g, &st))
 			continue;
-		if (pt->vlarb_origin == OQ_ORIGIN_SCOPE) {
-			note(&vn[pt->vlarb_scope], pt, &st);
+		now = st;
+		/* Withhold as little as works: the VLArb scope, else the
+		 * SL2VL scope (the VLArb scope back), else both. */
+		scope = *pt;
+		if (v >= 0) {
 			oq_tables_template_vlarb(pt, t);
 			oq_tables_engine_vlarb(e, pt);
-			if (!starved(pt, used, &st))
+			if (!starved(pt, &g, &now)) {
+				note(&vn[v], pt, &st);
 				continue;
+			}
 		}
-		if (pt->sl2vl_origin == OQ_ORIGIN_SCOPE) {
-			note(&sn[pt->sl2vl_scope], pt, &st);
+		if (s >= 0) {
 			if (oq_tables_template_sl2vl(pt, t))
 				goto oom;
-			if (!starved(pt, used, &st))
+			if (v >= 0)
+				restore_vlarb(pt, &scope);
+			if (!starved(pt, &g, &now)) {
+				note(&sn[s], pt, &st);
 				continue;
+			}
+			if (v >= 0) {
+				oq_tables_template_vlarb(pt, t);
+				oq_tables_engine_vlarb(e, pt);
+			}
+			if (!starved(pt, &g, &now)) {
+				note(&vn[v], pt, &st);
+				note(&sn[s], pt, &st);
+				continue;
+			}
+		} else if (v >= 0) {
+			note(&vn[v], pt, &st);
 		}
-		note(&tn, pt, &st);
+		note(&tn, pt, &now);
 	}
 	for (i = 0; p && i < p->n_vlarb; i++)
 		if (vn[i].n_ports)

@@ -73,12 +73,15 @@ int oq_tables_template_sl2vl(struct oq_port_tables *pt,
 			     const struct oq_templates *t);
 
 /* The routing engine's own tables (engine.c): its SL2VL where it owns
- * SL2VL, then its VLArb rewrites.  oq_tables_engine_vlarb does one port
- * (again after a revert).  Returns -1 when out of memory. */
+ * SL2VL, then, as osm_qos.c does, its VLArb rewrite of the unmasked table
+ * and the OperVLs mask.  oq_tables_engine_vlarb does one port (again
+ * after a revert).  Returns -1 when out of memory. */
 int oq_tables_engine_apply(const struct oq_fabric *f, const struct oq_engine *e,
 			   struct oq_fabric_tables *out);
 void oq_tables_engine_vlarb(const struct oq_engine *e,
 			    struct oq_port_tables *pt);
+/* The VLs torus-2QoS's tables between switches can use on this fabric. */
+unsigned int oq_tables_torus_sw_vls(const struct oq_fabric *f);
 
 /* No VL that a used SL maps to starves (tables_guard.c).  Returns -1 when
  * out of memory. */

@@ -325,27 +325,33 @@ static char *clean_val(char *v)
 	return v;
 }
 
-/* routing_engine: OpenSM tries its comma-separated engines in order and
- * uses the first that routes (minhop when all fail, unless no_fallback);
- * the tables follow the first, which is the one it uses on a fabric it
- * can route. */
+/* routing_engine: OpenSM splits the list on ", \t\n", sets up each name
+ * it knows (no_fallback is a flag, an unknown name is logged and
+ * skipped) and routes with the first that works.  The tables follow the
+ * first it knows, the one it uses on a fabric that engine can route. */
 static void routing_engine(const struct ctx *c, char *val, unsigned int col)
 {
+	char *save = NULL, *name;
 	struct oq_engine e;
-	size_t n = strcspn(val, ",");
 
-	val[n] = '\0';
-	if (!strcmp(val, "no_fallback"))
-		return;
-	snprintf(c->engine, sizeof(((struct oq_templates *)0)->routing_engine),
-		 "%s", strcmp(val, "(null)") ? val : "");
-	if (*val && strcmp(val, "(null)") && oq_engine_by_name(&e, val))
-		oq_diag_hint(oq_warning(c->d, at(c, col),
-					"unknown routing engine '%s'", val),
+	c->engine[0] = '\0';
+	for (name = strtok_r(val, ", \t\n", &save); name;
+	     name = strtok_r(NULL, ", \t\n", &save)) {
+		if (!strcmp(name, "no_fallback") || !strcmp(name, "(null)"))
+			continue;
+		if (!oq_engine_by_name(&e, name)) {
+			snprintf(c->engine, sizeof(e.name), "%s", name);
+			return;
+		}
+		oq_diag_hint(oq_warning(c->d,
+					at(c, col + (unsigned int)(name - val)),
+					"unknown routing engine '%s'; OpenSM "
+					"skips it",
+					name),
 			     "OpenSM 3.3.23 knows minhop, updn, dnup, file, "
 			     "ftree, lash, dor, torus-2QoS, nue, dfsssp and "
-			     "sssp; the tables assume one that leaves SL2VL "
-			     "to QoS");
+			     "sssp (names are case-sensitive)");
+	}
 }
 
 static void parse_line(const struct ctx *c, struct qos_opts *sets, char *line,
@@ -365,8 +371,9 @@ static void parse_line(const struct ctx *c, struct qos_opts *sets, char *line,
 	if (*val)
 		*val++ = '\0';
 	if (!strcmp(key, "routing_engine")) {
-		routing_engine(c, clean_val(val),
-			       (unsigned int)(key - line) + 1);
+		char *v = clean_val(val);
+
+		routing_engine(c, v, (unsigned int)(v - line) + 1);
 		return;
 	}
 	if (strncmp(key, "qos_", 4) || !strcmp(key, "qos_policy_file"))

@@ -199,6 +199,33 @@ static void test_guard_withholds_sl2vl_scope(void **state)
 	assert_int_equal(tables_of(w, &w->h1->ports[1])->sl2vl[0][0], 0);
 }
 
+/* Both tables from scopes, and only the SL2VL scope starves: the VLArb
+ * scope stays once the SL2VL is the template's again. */
+static void test_guard_withholds_least(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t all3[16] = {3, 3, 3, 3, 3, 3, 3, 3,
+					 3, 3, 3, 3, 3, 3, 3, 3};
+	struct oq_sl2vl_scope *s2 = fx_sl2vl_scope(w->p, all3);
+	struct oq_vlarb_scope *s = fx_vlarb_scope(w->p);
+	const struct oq_port_tables *pt;
+
+	w->t.t[OQ_KIND_CA].vlarb_low.n = 2;  /* 0:0, 1:4 */
+	w->t.t[OQ_KIND_CA].vlarb_high.n = 1; /* 0:4 */
+	fx_ref(&s2->groups, "hosts", w->g_ca);
+	fx_ref(&s->groups, "hosts", w->g_ca);
+	fx_vlarb_set(&s->low, &s->n_low, &s->has_low, "0:8");
+	fx_vlarb_set(&s->high, &s->n_high, &s->has_high, "0:0");
+	compile(w, NULL);
+	assert_int_equal(only_error(w)->loc.line, 800);
+	assert_non_null(strstr(only_error(w)->msg,
+			       "sl2vl-scope would starve VL 3 on 2 port(s)"));
+	pt = tables_of(w, &w->h1->ports[1]);
+	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
+	assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_SCOPE);
+	assert_int_equal(pt->vlarb_low.e[0].weight, 8);
+}
+
 /* dfsssp chooses SLs: sl2vl-scopes do not apply (a warning), every SL
  * counts, so weighting VLs 0-3 starves VL 4 under the template. */
 static void test_path_sl_engine(void **state)
@@ -263,9 +290,12 @@ static void fake_vlarb(void *ctx, const struct oq_port *p,
 	struct fake *f = ctx;
 	unsigned int i;
 
-	(void)p;
 	f->vlarb_calls++;
 	f->blocks |= 1u << block_num;
+	/* As torus-2QoS: only on switch ports facing end ports. */
+	if (p->node->type != OQ_NODE_SWITCH || !p->num || !p->peer ||
+	    p->peer->node->type == OQ_NODE_SWITCH)
+		return;
 	for (i = first; i < first + n; i++)
 		if (t->e[i].vl == 4)
 			t->e[i].vl = 1;
@@ -283,11 +313,12 @@ static void test_live_engine_hooks(void **state)
 	e.sl2vl = fake_sl2vl;
 	e.vlarb = fake_vlarb;
 	e.ctx = &fk;
-	fx_ref(&s->groups, "hosts", w->g_ca);
-	fx_vlarb_set(&s->low, &s->n_low, &s->has_low, "0:8,4:8");
+	fx_ref(&s->groups, "switches", w->g_sw);
+	fx_vlarb_set(&s->low, &s->n_low, &s->has_low, "0:8,1:8,4:8");
 	compile(w, &e);
 	assert_int_equal(w->d.n_errors, 0);
 	pt = tables_of(w, &w->s1->ports[3]);
+	assert_int_equal(pt->vlarb_low.e[2].vl, 4); /* not rewritten */
 	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_ENGINE);
 	assert_int_equal(pt->sl2vl[2][8], 1);
 	assert_int_equal(pt->sl2vl[2][7], 0);
@@ -297,21 +328,25 @@ static void test_live_engine_hooks(void **state)
 	/* h2 has 64-entry tables: blocks 0-3 (OpenSM writes 32 + 0: block 1
 	 * and 3 only when cap % 32, so not for 64). */
 	assert_int_equal(fk.blocks, 0x5);
-	/* The engine's rewrite is in the tables: 4:8 became 1:8, so VL 1
-	 * (SLs 8-15) is served on the CAs and the scope stays. */
-	pt = tables_of(w, &w->h1->ports[1]);
+	/* The engine's rewrite is in the tables of the switch port facing
+	 * h1: 4:8 became 1:8 (and the scope stays: VLs 0 and 1 served). */
+	pt = tables_of(w, &w->s1->ports[1]);
 	assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_SCOPE);
-	assert_int_equal(pt->vlarb_low.e[1].vl, 1);
-	/* Weighting VL 0 only starves VL 1: withheld, and the template gets
-	 * the engine's rewrite again. */
+	assert_int_equal(pt->vlarb_low.e[2].vl, 1);
+	assert_int_equal(pt->vlarb_low.e[2].weight, 8);
+	/* Weighting VL 0 only starves VL 1 on every switch port (enhanced
+	 * port 0 included): withheld, and the template gets the engine's
+	 * rewrite again where it applies. */
 	fx_vlarb_set(&s->low, &s->n_low, &s->has_low, "0:8");
 	fx_vlarb_set(&s->high, &s->n_high, &s->has_high, "0:8");
 	compile(w, &e);
 	assert_non_null(
-		strstr(only_error(w)->msg, "would starve VL 1 on 2 port(s)"));
-	pt = tables_of(w, &w->h1->ports[1]);
+		strstr(only_error(w)->msg, "would starve VL 1 on 6 port(s)"));
+	pt = tables_of(w, &w->s1->ports[1]);
 	assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_TEMPLATE);
 	assert_int_equal(pt->vlarb_low.e[4].vl, 1); /* template 4:4 -> 1:4 */
+	pt = tables_of(w, &w->s1->ports[3]);
+	assert_int_equal(pt->vlarb_low.e[4].vl, 4); /* not facing a CA */
 }
 
 /* torus-2QoS offline: CA links carry SL bit 3, switch links are the
@@ -365,6 +400,31 @@ static void test_offline_torus(void **state)
 	}
 }
 
+/* OpenSM hands torus-2QoS the unmasked template and masks after its
+ * rewrite: on a 4-VL switch port facing a CA, template 4:4 becomes 1:4
+ * (VL 1 carries QoS level 1 there), not 0:4 masked first. */
+static void test_torus_rewrite_before_mask(void **state)
+{
+	struct world *w = *state;
+	const struct oq_port_tables *pt;
+	struct oq_engine e;
+
+	w->s1->ports[1].vl_cap = w->s1->ports[1].oper_vls = 4;
+	oq_engine_by_name(&e, "torus-2QoS");
+	compile(w, &e);
+	pt = tables_of(w, &w->s1->ports[1]);
+	assert_int_equal(pt->vlarb_low.e[0].vl, 0);
+	assert_int_equal(pt->vlarb_low.e[0].weight, 0);
+	assert_int_equal(pt->vlarb_low.e[1].vl, 1);
+	assert_int_equal(pt->vlarb_low.e[1].weight, 4);
+	assert_int_equal(pt->vlarb_low.e[2].weight, 0);
+	assert_int_equal(w->d.n_warnings, 0); /* nothing starves */
+	/* Without an engine the template is masked as OpenSM masks it:
+	 * VL 5 becomes VL 1 on this 4-VL port. */
+	compile(w, NULL);
+	assert_int_equal(tables_of(w, &w->s1->ports[1])->vlarb_low.e[5].vl, 1);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -373,9 +433,11 @@ int main(void)
 		T(test_guard_withholds_starving_scope),
 		T(test_guard_quiet_when_weighted),
 		T(test_guard_withholds_sl2vl_scope),
+		T(test_guard_withholds_least),
 		T(test_path_sl_engine),
 		T(test_live_engine_hooks),
 		T(test_offline_torus),
+		T(test_torus_rewrite_before_mask),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

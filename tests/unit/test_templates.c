@@ -214,6 +214,38 @@ static void test_port_kind(void **state)
 	oq_fabric_free(f);
 }
 
+/* routing_engine as OpenSM reads it: split on ", \t", no_fallback and
+ * unknown names skipped, the first known one used. */
+static void test_routing_engine(void **state)
+{
+	static const struct {
+		const char *line, *want;
+		size_t warnings;
+	} cases[] = {
+		{"routing_engine dfsssp\n", "dfsssp", 0},
+		{"routing_engine no_fallback,lash\n", "lash", 0},
+		{"routing_engine torus-2QoS ,minhop\n", "torus-2QoS", 0},
+		{"routing_engine ftree updn\n", "ftree", 0},
+		{"routing_engine bogus,nue # comment\n", "nue", 1},
+		{"routing_engine Minhop\n", "", 1},
+		{"routing_engine (null)\n", "", 0},
+		{"qos TRUE\n", "", 0},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct oq_templates t;
+		struct oq_diags d;
+
+		oq_diags_init(&d);
+		assert_int_equal(parse(&t, cases[i].line, &d), 0);
+		assert_string_equal(t.routing_engine, cases[i].want);
+		assert_int_equal(d.n_warnings, cases[i].warnings);
+		oq_diags_free(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +255,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values),
 		cmocka_unit_test(test_matches_opensm),
 		cmocka_unit_test(test_port_kind),
+		cmocka_unit_test(test_routing_engine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
