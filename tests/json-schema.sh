@@ -30,23 +30,26 @@ guid='test("^0x[0-9a-f]{16}$")'
 	'.rule == null and .level == "DEFAULT" and .sl == 0 and .why == ["default"]'
 
 "$q" tables --json --policy "$P" --fabric "$F" | check tables "
-	(.policy | $str) and (.ports | length) > 0 and (.ports | all(
+	(.policy | $str) and (.routing_engine | $str) and
+	(.engine_chooses_sls | type == \"boolean\") and
+	(.ports | length) > 0 and (.ports | all(
 	  (.guid | $guid) and (.node_guid | $guid) and (.port | $num) and
 	  (.lid | $num) and (.node | $str) and (.kind | $str) and (.vls | $num) and
 	  (.sl2vl == null or (.sl2vl | length == 16)) and
-	  (if .kind == \"switch external port\" then
+	  (if .kind == \"switch external port\" and .sl2vl != null then
 	     (.sl2vl_by_in | to_entries | all((.key | test(\"^[0-9]+$\")) and (.value | length == 16)))
 	   else true end) and
 	  (.vlarb_high == null or (.vlarb_high | all(length == 2))) and
 	  (.vlarb_low == null or (.vlarb_low | all(length == 2))) and
 	  (.vl_high_limit | $num) and
-	  (.origin.sl2vl | IN(\"template\", \"scope\", \"engine\")) and
-	  (.origin.vlarb | IN(\"template\", \"scope\", \"engine\"))))"
+	  (.origin.sl2vl | IN(\"template\", \"scope\", \"routing-engine\")) and
+	  (.origin.vlarb | IN(\"template\", \"scope\"))))"
 
 "$q" predict --json --policy "$P" --fabric "$F" | check predict "
 	(.ports | length) > 0 and (.ports | all(
 	  (.guid | $guid) and (.port | $num) and (.node | $str) and
 	  (.name | $str) and (.rate_gbps | $num) and (.mtu | $num) and
+	  (.sl2vl_origin | IN(\"template\", \"scope\", \"routing-engine\", \"none\", \"unknown\")) and
 	  (.profile | IN(\"iba\", \"cx2-2k\")) and (.exact | type == \"boolean\") and
 	  (.sls | length == 16) and (.sls | all(
 	    (.sl | $num) and (.vl == null or (.vl | $num)) and (.share | $num) and

@@ -112,8 +112,19 @@ static const char *vl_text(int vl, char *buf, size_t n)
 	return buf;
 }
 
+/* Where the SL2VL the prediction used comes from, as the plugin's
+ * published files say it; "unknown" for an engine table offline (the
+ * prediction then puts every SL on VL 0). */
+static const char *sl2vl_origin(const struct oq_port_tables *t)
+{
+	if (t->sl2vl_unknown)
+		return "unknown";
+	return t->has_sl2vl ? oq_table_origin_name(t->sl2vl_origin) : "none";
+}
+
 static void print_port_text(const struct oq_port *p,
-			    const struct oq_port_pred *pp)
+			    const struct oq_port_pred *pp,
+			    const struct oq_port_tables *t)
 {
 	char name[96], vb[8], fb[48];
 	unsigned int s, i;
@@ -123,6 +134,9 @@ static void print_port_text(const struct oq_port *p,
 	       (unsigned long long)p->guid, p->width, oq_speed_name(p->speed),
 	       pp->rate_gbps, pp->mtu_bytes,
 	       pp->profile_applied ? "  [cx2-2k]" : "");
+	if (t->sl2vl_unknown)
+		printf("  (SL2VL set by the routing engine, known only to the "
+		       "running opensm: SLs shown on VL 0)\n");
 	for (s = 0; s < 16; s++) {
 		const struct oq_sl_pred *sp = &pp->sl[s];
 		double f = oq_frac_double(sp->share);
@@ -144,7 +158,8 @@ static void print_port_text(const struct oq_port *p,
 }
 
 static void print_port_json(const struct oq_port *p,
-			    const struct oq_port_pred *pp, bool first)
+			    const struct oq_port_pred *pp,
+			    const struct oq_port_tables *t, bool first)
 {
 	char name[96], fb[48];
 	unsigned int s;
@@ -156,9 +171,9 @@ static void print_port_json(const struct oq_port *p,
 	oq_json_fstring(stdout, p->node->desc);
 	printf(", \"name\": ");
 	oq_json_fstring(stdout, name);
-	printf(", \"rate_gbps\": %.6g, \"mtu\": %u, \"profile\": \"%s\", "
-	       "\"exact\": %s, \"sls\": [",
-	       pp->rate_gbps, pp->mtu_bytes,
+	printf(", \"rate_gbps\": %.6g, \"mtu\": %u, \"sl2vl_origin\": \"%s\", "
+	       "\"profile\": \"%s\", \"exact\": %s, \"sls\": [",
+	       pp->rate_gbps, pp->mtu_bytes, sl2vl_origin(t),
 	       pp->profile_applied ? "cx2-2k" : "iba",
 	       pp->arb.approx ? "false" : "true");
 	for (s = 0; s < 16; s++) {
@@ -231,7 +246,8 @@ static int predict_all(struct ctx *c, const struct oq_port *only,
 	return OQ_EXIT_OK;
 }
 
-static int predict_ports(const struct port_preds *pr, bool json)
+static int predict_ports(const struct port_preds *pr,
+			 const struct oq_fabric_tables *tables, bool json)
 {
 	size_t i;
 
@@ -239,9 +255,12 @@ static int predict_ports(const struct port_preds *pr, bool json)
 		printf("{\"ports\": [");
 	for (i = 0; i < pr->n; i++) {
 		if (json)
-			print_port_json(pr->port[i], &pr->pred[i], i == 0);
+			print_port_json(pr->port[i], &pr->pred[i],
+					&tables->ports[pr->port[i]->index],
+					i == 0);
 		else
-			print_port_text(pr->port[i], &pr->pred[i]);
+			print_port_text(pr->port[i], &pr->pred[i],
+					&tables->ports[pr->port[i]->index]);
 	}
 	if (json)
 		printf("]}\n");
@@ -636,7 +655,7 @@ int oq_cmd_predict(int argc, char **argv)
 			if (rc == OQ_EXIT_OK)
 				rc = predict_all(&c, only, &o, &pr);
 			if (rc == OQ_EXIT_OK) {
-				rc = predict_ports(&pr, json);
+				rc = predict_ports(&pr, &c.tables, json);
 				if (rc == OQ_EXIT_OK && svg)
 					rc = predict_svg(&pr, &o, svg, policy,
 							 fabric);

@@ -169,9 +169,9 @@ predict() { # predict OUT [ARGS...]: rc 2 is fine for --in-port beyond a
 }
 predict "$E2E_DIR/predict.json"
 canon_predict='.ports[] | . as $p | .sls[] |
-	"\($p.guid) \($p.port) \($p.rate_gbps) \($p.mtu) \($p.exact) \(.sl) \(.vl) \(.share) \(.share_exact) \(.gbps) \(.priority) \(.starve)"'
+	"\($p.guid) \($p.port) \($p.rate_gbps) \($p.mtu) \($p.sl2vl_origin) \($p.exact) \(.sl) \(.vl) \(.share) \(.share_exact) \(.gbps) \(.priority) \(.starve)"'
 canon_json='.ports[] | . as $p | .sls[] |
-	"\($p.guid) \($p.port) \($p.rate_gbps) \($p.mtu) \($p.exact) \(.sl) \(.vl) \(.share) \(.share_exact) \(.predicted_gbps) \(.priority) \(.starve)"'
+	"\($p.guid) \($p.port) \($p.rate_gbps) \($p.mtu) \($p.sl2vl_origin) \($p.exact) \(.sl) \(.vl) \(.share) \(.share_exact) \(.predicted_gbps) \(.priority) \(.starve)"'
 jq -r "$canon_predict" "$E2E_DIR/predict.json" | sort >"$E2E_DIR/predict.lines"
 jq -r "$canon_json" "$json" | sort >"$E2E_DIR/published.lines"
 [ -s "$E2E_DIR/predict.lines" ] || e2e_fail "osmqos predict printed no ports"
