@@ -96,7 +96,7 @@ static void count_template_sl2vl(struct osmqos *q, const struct oq_state *s,
 {
 	osm_node_t *node = osm_physp_get_node_ptr(p);
 
-	if (block_num != (p->port_info.vl_arb_low_cap ? 0u : 2u))
+	if (!s || block_num != (p->port_info.vl_arb_low_cap ? 0u : 2u))
 		return;
 	if (!port_num)
 		q->mads_predicted += oq_sl2vl_count_endport(q, s, p);
@@ -119,6 +119,8 @@ static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 		return;
 	h = find_engine(q, ctx);
 	s = hook_state(q);
+	if (h && h->kind == OQ_ENGINE_PATH_SL)
+		count_template_sl2vl(q, s, p, port_num, block_num);
 	t = oq_state_tables_of(s, p);
 	if (!t || !t->has_vlarb || block_num > 3 ||
 	    len > IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK) {
@@ -137,8 +139,6 @@ static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 		block->vl_entry[i].weight = src->e[base + i].weight;
 	}
 	p->vl_high_limit = t->vl_high_limit;
-	if (h && h->kind == OQ_ENGINE_PATH_SL)
-		count_template_sl2vl(q, s, p, port_num, block_num);
 
 	mask = vl_mask_of(p);
 	for (i = 0; i < len; i++)

@@ -5,10 +5,11 @@
  * template and the plugin leaves that hook unset: wrapping it would turn
  * off OpenSM's one-MAD optimized SL2VL path (osm_qos.c uses it only
  * without the hook).  To count those Sets anyway, this decides them as
- * osm_qos.c does (masked template against OpenSM's cache, or a pending
- * update), from the VLArb hook that osm_qos_setup() calls for the same
- * node just before its SL2VL part: the node's first live external port
- * for a switch, the port itself for an end port.
+ * osm_qos.c does (the raw template of the port's kind masked with its
+ * OperVLs, against OpenSM's cache, or a pending update), from the first
+ * VLArb hook osm_qos_setup() calls for the node, which comes before the
+ * node's SL2VL part.  A port whose VLArb hook never comes (one data VL,
+ * no VLArb capability) is counted with its node.
  */
 #include <config.h>
 
@@ -25,9 +26,32 @@ static bool live(const osm_physp_t *p)
 	       ib_port_info_get_port_state(&p->port_info) != IB_LINK_DOWN;
 }
 
-/* sl2vl_update_table(): would it queue a Set? */
-static bool differs(osm_physp_t *p, uint8_t in, const uint8_t *row,
-		    bool force)
+/* vlarb_update() calls update_vlarb for this port (at least one block). */
+static bool gets_vlarb_hook(const osm_physp_t *p)
+{
+	const ib_port_info_t *pi = &p->port_info;
+
+	return ib_port_info_get_vl_cap(pi) != 1 &&
+	       (pi->vl_arb_low_cap || pi->vl_arb_high_cap);
+}
+
+/* The template OpenSM's qcfg holds for the port: switch external ports
+ * swe, switch port 0 sw0, routers rtr, CAs ca. */
+static const uint8_t *template_of(const struct oq_state *s,
+				  const osm_physp_t *p)
+{
+	osm_node_t *node = osm_physp_get_node_ptr(p);
+	enum oq_port_kind k = OQ_KIND_CA;
+
+	if (node->sw)
+		k = p->port_num ? OQ_KIND_SWE : OQ_KIND_SW0;
+	else if (osm_node_get_type(node) == IB_NODE_TYPE_ROUTER)
+		k = OQ_KIND_RTR;
+	return s->templates.t[k].sl2vl;
+}
+
+/* sl2vl_update_table(): would it queue a Set for (in, p)? */
+static bool differs(osm_physp_t *p, uint8_t in, const uint8_t *tmpl, bool force)
 {
 	unsigned int ops = ib_port_info_get_op_vls(&p->port_info);
 	unsigned int mask = ops ? (1u << (ops - 1)) - 1 : 0, sl;
@@ -36,7 +60,7 @@ static bool differs(osm_physp_t *p, uint8_t in, const uint8_t *row,
 	if (force)
 		return true;
 	for (sl = 0; sl < 16; sl++) {
-		unsigned int v = row[sl];
+		unsigned int v = tmpl[sl] & 15;
 
 		if (v != 15)
 			v &= mask;
@@ -46,16 +70,7 @@ static bool differs(osm_physp_t *p, uint8_t in, const uint8_t *row,
 	return false;
 }
 
-/* The template row the compiler gave the port (the same for every input
- * under such an engine), or NULL. */
-static const uint8_t *row_of(const struct oq_state *s, const osm_physp_t *p)
-{
-	const struct oq_port_tables *t = oq_state_tables_of(s, p);
-
-	return t && t->has_sl2vl && t->n_sl2vl ? t->sl2vl[0] : NULL;
-}
-
-/* The first live external port: osm_qos_setup asks its VLArb first. */
+/* Is this the first port of its switch whose VLArb hook OpenSM calls? */
 bool oq_sl2vl_count_first_port(osm_node_t *node, const osm_physp_t *p)
 {
 	unsigned int out, n = osm_node_get_num_physp(node);
@@ -63,30 +78,60 @@ bool oq_sl2vl_count_first_port(osm_node_t *node, const osm_physp_t *p)
 	for (out = 1; out < n; out++) {
 		osm_physp_t *x = osm_node_get_physp_ptr(node, out);
 
-		if (live(x))
+		if (live(x) && gets_vlarb_hook(x))
 			return x == p;
 	}
 	return false;
 }
 
-/* qos_extports_setup(), SL2VL part, for an engine without the hook. */
+/* osm_qos_setup's vlarb_only: the optimized Set of the external ports
+ * also wrote port 0 when the two templates' SL2VL agree. */
+static bool port0_vlarb_only(struct osmqos *q, const struct oq_state *s,
+			     osm_node_t *node)
+{
+	return ib_switch_info_get_opt_sl2vlmapping(&node->sw->switch_info) &&
+	       q->osm->subn.opt.use_optimized_slvl &&
+	       !memcmp(s->templates.t[OQ_KIND_SWE].sl2vl,
+		       s->templates.t[OQ_KIND_SW0].sl2vl, 16);
+}
+
+/* qos_endport_setup(), SL2VL part; zeroed: the external ports' loop has
+ * just queued (0, 0) (which zeroes OpenSM's cache of it). */
+static unsigned int endport(struct osmqos *q, const struct oq_state *s,
+			    osm_physp_t *p, bool zeroed)
+{
+	osm_node_t *node = osm_physp_get_node_ptr(p);
+
+	if (node->sw && port0_vlarb_only(q, s, node))
+		return 0;
+	if (!(p->port_info.capability_mask & IB_PORT_CAP_HAS_SL_MAP))
+		return 0;
+	return zeroed || differs(p, 0, template_of(s, p),
+				 p->need_update || q->osm->subn.need_update)
+		       ? 1
+		       : 0;
+}
+
+/* qos_extports_setup(), SL2VL part, and port 0 when its own VLArb hook
+ * will not come. */
 unsigned int oq_sl2vl_count_switch(struct osmqos *q, const struct oq_state *s,
 				   osm_node_t *node)
 {
 	unsigned int n = osm_node_get_num_physp(node), out, in, sent = 0;
 	osm_physp_t *p0 = osm_node_get_physp_ptr(node, 0), *p;
-	const osm_subn_opt_t *o = &q->osm->subn.opt;
-	bool subn_force = q->osm->subn.need_update, force;
-	const uint8_t *row;
+	const uint8_t *swe = s->templates.t[OQ_KIND_SWE].sl2vl;
+	bool subn_force = q->osm->subn.need_update, force, zeroed = false;
+	bool enhanced =
+		ib_switch_info_is_enhanced_port0(&node->sw->switch_info);
 
 	if (!(p0->port_info.capability_mask & IB_PORT_CAP_HAS_SL_MAP))
-		return 0;
+		goto port0;
 	if (ib_switch_info_get_opt_sl2vlmapping(&node->sw->switch_info) &&
-	    o->use_optimized_slvl) {
+	    q->osm->subn.opt.use_optimized_slvl) {
 		uint8_t arr[16], common = 0, max = 0;
+		osm_physp_t *pc = osm_node_get_physp_ptr(node, 1);
 
 		memset(arr, 0, sizeof(arr));
-		p0 = osm_node_get_physp_ptr(node, 1);
 		for (out = 1; out < n; out++) {
 			uint8_t ops;
 
@@ -97,59 +142,46 @@ unsigned int oq_sl2vl_count_switch(struct osmqos *q, const struct oq_state *s,
 			if (++arr[ops] > max) {
 				max = arr[ops];
 				common = ops;
-				p0 = p;
+				pc = p;
 			}
 		}
-		if (!p0)
-			return 0;
+		if (!pc)
+			goto port0;
 		force = node->sw->need_update || subn_force;
-		row = row_of(s, p0);
-		if (row && differs(p0, p0->port_num, row, force))
+		if (differs(pc, pc->port_num, swe, force))
 			sent++;
 		for (out = 1; out < n; out++) {
 			p = osm_node_get_physp_ptr(node, out);
 			if (!live(p))
 				continue;
 			force = p->need_update || force;
-			row = row_of(s, p);
 			if (ib_port_info_get_op_vls(&p->port_info) != common &&
-			    row && differs(p, p->port_num, row, force))
+			    differs(p, p->port_num, swe, force))
 				sent++;
 		}
-		return sent;
+		goto port0;
 	}
-	out = ib_switch_info_is_enhanced_port0(&node->sw->switch_info) ? 0 : 1;
-	for (; out < n; out++) {
+	for (out = enhanced ? 0 : 1; out < n; out++) {
 		p = osm_node_get_physp_ptr(node, out);
 		if (!live(p))
 			continue;
 		force = p->need_update || subn_force;
-		row = row_of(s, p);
-		for (in = 0; row && in < n; in++)
-			if (differs(p, (uint8_t)in, row, force))
+		for (in = 0; in < n; in++)
+			if (differs(p, (uint8_t)in, swe, force)) {
 				sent++;
+				zeroed |= !out && !in;
+			}
 	}
+port0:
+	if (enhanced && !gets_vlarb_hook(p0))
+		sent += endport(q, s, p0, zeroed);
 	return sent;
 }
 
-/* qos_endport_setup(), SL2VL part: a CA or router port, or an enhanced
- * switch port 0 (skipped when the optimized path covered it). */
 unsigned int oq_sl2vl_count_endport(struct osmqos *q, const struct oq_state *s,
 				    osm_physp_t *p)
 {
-	osm_node_t *node = osm_physp_get_node_ptr(p);
-	const uint8_t *row = row_of(s, p);
-
-	/* osm_qos_setup's vlarb_only: the optimized Set of the external
-	 * ports also wrote port 0 when the two templates' SL2VL agree. */
-	if (node->sw &&
-	    ib_switch_info_get_opt_sl2vlmapping(&node->sw->switch_info) &&
-	    q->osm->subn.opt.use_optimized_slvl &&
-	    !memcmp(s->templates.t[OQ_KIND_SWE].sl2vl,
-		    s->templates.t[OQ_KIND_SW0].sl2vl, 16))
-		return 0;
-	if (!(p->port_info.capability_mask & IB_PORT_CAP_HAS_SL_MAP) || !row)
-		return 0;
-	return differs(p, 0, row,
-		       p->need_update || q->osm->subn.need_update) ? 1 : 0;
+	/* Called after the external ports' part for a switch port 0: any
+	 * (0, 0) Set queued there already zeroed the cache compared here. */
+	return endport(q, s, p, false);
 }

@@ -42,8 +42,6 @@ static uint16_t used_sls(const struct oq_binding *b, const struct oq_engine *e)
 			return 0xffff;
 		used |= (uint16_t)(1u << p->levels[i].sl);
 	}
-	if (p->ulp_default_sl >= 0 && p->ulp_default_sl < 16)
-		used |= (uint16_t)(1u << p->ulp_default_sl);
 	parts = oq_binding_partitions(b);
 	for (i = 0; parts && i < parts->n; i++)
 		if (parts->v[i].sl >= 0 && parts->v[i].sl < 16)
@@ -271,13 +269,14 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 			continue;
 		now = st;
 		/* Withhold as little as works: the VLArb scope, else the
-		 * SL2VL scope (the VLArb scope back), else both. */
+		 * SL2VL scope (the VLArb scope back), else both.  Notes name
+		 * the scopes' tables, as they were (scope). */
 		scope = *pt;
 		if (v >= 0) {
 			oq_tables_template_vlarb(pt, t);
 			oq_tables_engine_vlarb(e, pt);
 			if (!starved(pt, &g, &now)) {
-				note(&vn[v], pt, &st);
+				note(&vn[v], &scope, &st);
 				continue;
 			}
 		}
@@ -287,7 +286,7 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 			if (v >= 0)
 				restore_vlarb(pt, &scope);
 			if (!starved(pt, &g, &now)) {
-				note(&sn[s], pt, &st);
+				note(&sn[s], &scope, &st);
 				continue;
 			}
 			if (v >= 0) {
@@ -295,13 +294,17 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 				oq_tables_engine_vlarb(e, pt);
 			}
 			if (!starved(pt, &g, &now)) {
-				note(&vn[v], pt, &st);
-				note(&sn[s], pt, &st);
+				note(&vn[v], &scope, &st);
+				note(&sn[s], &scope, &st);
 				continue;
 			}
-		} else if (v >= 0) {
-			note(&vn[v], pt, &st);
 		}
+		/* The templates (or the engine) starve too: the scopes stay
+		 * withheld, both said, and the template finding too. */
+		if (v >= 0)
+			note(&vn[v], &scope, &st);
+		if (s >= 0)
+			note(&sn[s], &scope, &st);
 		note(&tn, pt, &now);
 	}
 	for (i = 0; p && i < p->n_vlarb; i++)

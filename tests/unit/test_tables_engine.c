@@ -194,6 +194,8 @@ static void test_guard_withholds_sl2vl_scope(void **state)
 	e = only_error(w);
 	assert_int_equal(e->loc.line, 800);
 	assert_non_null(strstr(e->msg, "sl2vl-scope would starve VL 6"));
+	/* The SL2VL named is the scope's (it maps SL 0 to VL 6). */
+	assert_non_null(strstr(e->msg, "SL2VL of the sl2vl-scope at "));
 	assert_int_equal(tables_of(w, &w->h1->ports[1])->sl2vl_origin,
 			 OQ_ORIGIN_TEMPLATE);
 	assert_int_equal(tables_of(w, &w->h1->ports[1])->sl2vl[0][0], 0);
@@ -220,10 +222,42 @@ static void test_guard_withholds_least(void **state)
 	assert_int_equal(only_error(w)->loc.line, 800);
 	assert_non_null(strstr(only_error(w)->msg,
 			       "sl2vl-scope would starve VL 3 on 2 port(s)"));
+	assert_non_null(strstr(only_error(w)->msg, "SL2VL of the sl2vl-scope"));
 	pt = tables_of(w, &w->h1->ports[1]);
 	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
 	assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_SCOPE);
 	assert_int_equal(pt->vlarb_low.e[0].weight, 8);
+}
+
+/* When the templates starve too, the scopes stay withheld and are named,
+ * and the template finding is a warning. */
+static void test_guard_templates_starve_too(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t all3[16] = {3, 3, 3, 3, 3, 3, 3, 3,
+					 3, 3, 3, 3, 3, 3, 3, 3};
+	struct oq_sl2vl_scope *s2 = fx_sl2vl_scope(w->p, all3);
+	struct oq_vlarb_scope *s = fx_vlarb_scope(w->p);
+	size_t i, warned = 0;
+
+	fx_level(w->p, "bulk", 5);
+	w->t.t[OQ_KIND_CA].vlarb_low.n = 2;  /* 0:0, 1:4 */
+	w->t.t[OQ_KIND_CA].vlarb_high.n = 1; /* 0:4 */
+	fx_ref(&s2->groups, "hosts", w->g_ca);
+	fx_ref(&s->groups, "hosts", w->g_ca);
+	fx_vlarb_set(&s->low, &s->n_low, &s->has_low, "0:8");
+	fx_vlarb_set(&s->high, &s->n_high, &s->has_high, "0:0");
+	compile(w, NULL);
+	assert_int_equal(w->d.n_errors, 2);
+	for (i = 0; i < w->d.n; i++)
+		if (w->d.v[i].sev == OQ_SEV_WARNING &&
+		    strstr(w->d.v[i].msg, "stock OpenSM programs the same"))
+			warned++;
+	assert_int_equal(warned, 1);
+	assert_int_equal(tables_of(w, &w->h1->ports[1])->sl2vl_origin,
+			 OQ_ORIGIN_TEMPLATE);
+	assert_int_equal(tables_of(w, &w->h1->ports[1])->vlarb_origin,
+			 OQ_ORIGIN_TEMPLATE);
 }
 
 /* dfsssp chooses SLs: sl2vl-scopes do not apply (a warning), every SL
@@ -434,6 +468,7 @@ int main(void)
 		T(test_guard_quiet_when_weighted),
 		T(test_guard_withholds_sl2vl_scope),
 		T(test_guard_withholds_least),
+		T(test_guard_templates_starve_too),
 		T(test_path_sl_engine),
 		T(test_live_engine_hooks),
 		T(test_offline_torus),
