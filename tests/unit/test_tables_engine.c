@@ -203,14 +203,15 @@ static void test_guard_withholds_sl2vl_scope(void **state)
 
 /* Both tables from scopes, and only the SL2VL scope starves: the VLArb
  * scope stays once the SL2VL is the template's again. */
-static void test_guard_withholds_least(void **state)
+/* On the hosts: a CA template weighting VLs 0-1, an sl2vl-scope mapping
+ * every SL to VL 3 (at line 800) and a vlarb-scope weighting VL 0 only
+ * (line 700). */
+static void hosts_on_vl3(struct world *w)
 {
-	struct world *w = *state;
 	static const uint8_t all3[16] = {3, 3, 3, 3, 3, 3, 3, 3,
 					 3, 3, 3, 3, 3, 3, 3, 3};
 	struct oq_sl2vl_scope *s2 = fx_sl2vl_scope(w->p, all3);
 	struct oq_vlarb_scope *s = fx_vlarb_scope(w->p);
-	const struct oq_port_tables *pt;
 
 	w->t.t[OQ_KIND_CA].vlarb_low.n = 2;  /* 0:0, 1:4 */
 	w->t.t[OQ_KIND_CA].vlarb_high.n = 1; /* 0:4 */
@@ -218,6 +219,14 @@ static void test_guard_withholds_least(void **state)
 	fx_ref(&s->groups, "hosts", w->g_ca);
 	fx_vlarb_set(&s->low, &s->n_low, &s->has_low, "0:8");
 	fx_vlarb_set(&s->high, &s->n_high, &s->has_high, "0:0");
+}
+
+static void test_guard_withholds_least(void **state)
+{
+	struct world *w = *state;
+	const struct oq_port_tables *pt;
+
+	hosts_on_vl3(w);
 	compile(w, NULL);
 	assert_int_equal(only_error(w)->loc.line, 800);
 	assert_non_null(strstr(only_error(w)->msg,
@@ -234,19 +243,10 @@ static void test_guard_withholds_least(void **state)
 static void test_guard_templates_starve_too(void **state)
 {
 	struct world *w = *state;
-	static const uint8_t all3[16] = {3, 3, 3, 3, 3, 3, 3, 3,
-					 3, 3, 3, 3, 3, 3, 3, 3};
-	struct oq_sl2vl_scope *s2 = fx_sl2vl_scope(w->p, all3);
-	struct oq_vlarb_scope *s = fx_vlarb_scope(w->p);
 	size_t i, warned = 0;
 
-	fx_level(w->p, "bulk", 5);
-	w->t.t[OQ_KIND_CA].vlarb_low.n = 2;  /* 0:0, 1:4 */
-	w->t.t[OQ_KIND_CA].vlarb_high.n = 1; /* 0:4 */
-	fx_ref(&s2->groups, "hosts", w->g_ca);
-	fx_ref(&s->groups, "hosts", w->g_ca);
-	fx_vlarb_set(&s->low, &s->n_low, &s->has_low, "0:8");
-	fx_vlarb_set(&s->high, &s->n_high, &s->has_high, "0:0");
+	fx_level(w->p, "bulk", 5); /* SL 5 -> VL 5: no table weights it */
+	hosts_on_vl3(w);
 	compile(w, NULL);
 	assert_int_equal(w->d.n_errors, 2);
 	for (i = 0; i < w->d.n; i++)
