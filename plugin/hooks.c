@@ -157,10 +157,9 @@ static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
 {
 	struct osmqos *q = oq_plugin;
 	const struct oq_port_tables *t;
-	const ib_slvl_table_t *cur;
 	struct oq_hooked_engine *h;
 	struct oq_state *s;
-	unsigned int sl, mask;
+	unsigned int sl;
 	const uint8_t *row;
 
 	if (!q)
@@ -180,17 +179,7 @@ static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
 		tbl->raw_vl_by_sl[sl / 2] =
 			(uint8_t)((row[sl] & 0xf) << 4 | (row[sl + 1] & 0xf));
 
-	mask = vl_mask_of(p);
-	cur = osm_physp_get_slvl_tbl(p, in);
-	for (sl = 0; sl < 16; sl++) {
-		unsigned int v = row[sl];
-
-		if (v != 15)
-			v &= mask;
-		if (ib_slvl_table_get(cur, (uint8_t)sl) != v)
-			break;
-	}
-	if (sl < 16 || force_update(q, p))
+	if (oq_sl2vl_would_send(p, in, row, force_update(q, p)))
 		q->mads_predicted++;
 	oq_state_put(q, s);
 }

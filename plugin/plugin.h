@@ -205,6 +205,10 @@ unsigned int oq_sl2vl_presend(struct osmqos *q, const struct oq_state *s);
  * sends: from the VLArb hook of the node's first live external port, or
  * of the end port). */
 bool oq_sl2vl_count_first_port(osm_node_t *node, const osm_physp_t *p);
+/* Would osm_qos.c's sl2vl_update_table() send table row (16 VLs, masked
+ * with the port's OperVLs there) for (input in, output p)? */
+bool oq_sl2vl_would_send(osm_physp_t *p, uint8_t in, const uint8_t *row,
+			 bool force);
 unsigned int oq_sl2vl_count_switch(struct osmqos *q, const struct oq_state *s,
 				   osm_node_t *node);
 unsigned int oq_sl2vl_count_endport(struct osmqos *q, const struct oq_state *s,

@@ -50,8 +50,9 @@ static const uint8_t *template_of(const struct oq_state *s,
 	return s->templates.t[k].sl2vl;
 }
 
-/* sl2vl_update_table(): would it queue a Set for (in, p)? */
-static bool differs(osm_physp_t *p, uint8_t in, const uint8_t *tmpl, bool force)
+/* sl2vl_update_table(): would it queue a Set of table tmpl for (in, p)? */
+bool oq_sl2vl_would_send(osm_physp_t *p, uint8_t in, const uint8_t *tmpl,
+			 bool force)
 {
 	unsigned int ops = ib_port_info_get_op_vls(&p->port_info);
 	unsigned int mask = ops ? (1u << (ops - 1)) - 1 : 0, sl;
@@ -106,8 +107,9 @@ static unsigned int endport(struct osmqos *q, const struct oq_state *s,
 		return 0;
 	if (!(p->port_info.capability_mask & IB_PORT_CAP_HAS_SL_MAP))
 		return 0;
-	return zeroed || differs(p, 0, template_of(s, p),
-				 p->need_update || q->osm->subn.need_update)
+	return zeroed || oq_sl2vl_would_send(p, 0, template_of(s, p),
+					     p->need_update ||
+						     q->osm->subn.need_update)
 		       ? 1
 		       : 0;
 }
@@ -148,7 +150,7 @@ unsigned int oq_sl2vl_count_switch(struct osmqos *q, const struct oq_state *s,
 		if (!pc)
 			goto port0;
 		force = node->sw->need_update || subn_force;
-		if (differs(pc, pc->port_num, swe, force))
+		if (oq_sl2vl_would_send(pc, pc->port_num, swe, force))
 			sent++;
 		for (out = 1; out < n; out++) {
 			p = osm_node_get_physp_ptr(node, out);
@@ -156,7 +158,7 @@ unsigned int oq_sl2vl_count_switch(struct osmqos *q, const struct oq_state *s,
 				continue;
 			force = p->need_update || force;
 			if (ib_port_info_get_op_vls(&p->port_info) != common &&
-			    differs(p, p->port_num, swe, force))
+			    oq_sl2vl_would_send(p, p->port_num, swe, force))
 				sent++;
 		}
 		goto port0;
@@ -167,7 +169,7 @@ unsigned int oq_sl2vl_count_switch(struct osmqos *q, const struct oq_state *s,
 			continue;
 		force = p->need_update || subn_force;
 		for (in = 0; in < n; in++)
-			if (differs(p, (uint8_t)in, swe, force)) {
+			if (oq_sl2vl_would_send(p, (uint8_t)in, swe, force)) {
 				sent++;
 				zeroed |= !out && !in;
 			}
