@@ -421,6 +421,15 @@ static bool coalesce(struct oq_audit *w, bool *waiting, struct timespec *until)
 	return true;
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec t;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t))
+		return 0;
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
 static void *writer_main(void *arg)
 {
 	struct oq_audit *w = arg;
@@ -456,6 +465,7 @@ static void *writer_main(void *arg)
 		write_batch(w, start, n);
 		log_full_drops(w, false);
 		pthread_mutex_lock(&w->lock);
+		w->st.cpu_ns = thread_cpu_ns();
 	}
 	pthread_mutex_unlock(&w->lock);
 	log_full_drops(w, true);

@@ -117,6 +117,7 @@ struct oq_audit_stats {
 	uint64_t dropped_full; /* ... of which: ring full at submit */
 	uint64_t write_errors; /* failed write(2) calls */
 	uint64_t reopens;      /* successful reopens */
+	uint64_t cpu_ns;       /* CPU the writer thread used so far */
 };
 
 struct oq_audit;

@@ -67,7 +67,11 @@ static unsigned int vl_mask_of(const osm_physp_t *p)
 /*
  * The state the hooks use.  The first hook call of a sweep rebuilds it:
  * osm_qos_setup runs after the drop, pkey and LID managers, with OpenSM's
- * lock held exclusively, so this snapshot has the final partitions.
+ * lock held exclusively, so this snapshot has the final partitions.  The
+ * hooks run in the state manager's thread only, so they share one
+ * reference (q->hook_state), dropped at UCAST_ROUTING_DONE, instead of
+ * taking and dropping one per call (hundreds of thousands per sweep on a
+ * large fabric).
  */
 static struct oq_state *hook_state(struct osmqos *q)
 {
@@ -75,11 +79,63 @@ static struct oq_state *hook_state(struct osmqos *q)
 
 	if (q->qos_setup_sweep != q->sweeps) {
 		q->qos_setup_sweep = q->sweeps;
-		s = oq_state_build(q, false);
+		/* Routes are computed (osm_ucast_mgr_process ran before
+		 * osm_qos_setup): snapshot the LFTs too, so the SA's state
+		 * at UCAST_ROUTING_DONE builds on this one. */
+		s = oq_state_build(q, OQ_STATE_ROUTED);
 		if (s)
 			oq_state_publish(q, s);
+		oq_hooks_release_state(q);
 	}
-	return oq_state_get(q);
+	if (!q->hook_state)
+		q->hook_state = oq_state_get(q);
+	return q->hook_state;
+}
+
+void oq_hooks_release_state(struct osmqos *q)
+{
+	oq_state_put(q, q->hook_state);
+	q->hook_state = NULL;
+	q->hook_last_p = NULL;
+}
+
+/* OpenSM calls the SL2VL hook for every input port of one output port in
+ * a row: remember the last port's tables. */
+static const struct oq_port_tables *
+hook_tables_of(struct osmqos *q, const struct oq_state *s, const void *p)
+{
+	if (p != q->hook_last_p) {
+		q->hook_last_t = oq_state_tables_of(s, p);
+		q->hook_last_p = p;
+	}
+	return q->hook_last_t;
+}
+
+/*
+ * The hooks' time for the sweep's phases line.  Reading the clock twice
+ * per call would cost about as much as the call itself (OpenSM calls the
+ * SL2VL hook for every input/output port pair), so one call in
+ * HOOK_SAMPLE is timed and its time scaled.
+ */
+#define HOOK_SAMPLE 16
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t sample_start(struct osmqos *q)
+{
+	return q->phases.hook_calls++ % HOOK_SAMPLE ? 0 : now_ns();
+}
+
+static void sample_end(struct osmqos *q, uint64_t t0)
+{
+	if (t0)
+		q->phases.hook_ns += (now_ns() - t0) * HOOK_SAMPLE;
 }
 
 static bool force_update(struct osmqos *q, const osm_physp_t *p)
@@ -114,11 +170,13 @@ static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 	struct oq_hooked_engine *h;
 	struct oq_state *s;
 	unsigned int i, base, mask;
+	uint64_t t0;
 
 	if (!q)
 		return;
 	h = find_engine(q, ctx);
 	s = hook_state(q);
+	t0 = sample_start(q);
 	if (h && h->kind == OQ_ENGINE_PATH_SL)
 		count_template_sl2vl(q, s, p, port_num, block_num);
 	t = oq_state_tables_of(s, p);
@@ -128,8 +186,7 @@ static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 		 * template OpenSM offers, or the engine's. */
 		if (h && h->orig_vlarb)
 			h->orig_vlarb(ctx, p, port_num, block, len, block_num);
-		oq_state_put(q, s);
-		return;
+		goto out;
 	}
 	src = block_num < 2 ? &t->vlarb_low : &t->vlarb_high;
 	base = (block_num & 1) * IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK;
@@ -149,7 +206,8 @@ static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 			break;
 	if (i < len || force_update(q, p))
 		q->mads_predicted++;
-	oq_state_put(q, s);
+out:
+	sample_end(q, t0);
 }
 
 static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
@@ -161,18 +219,19 @@ static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
 	struct oq_state *s;
 	unsigned int sl;
 	const uint8_t *row;
+	uint64_t t0;
 
 	if (!q)
 		return;
 	h = find_engine(q, ctx);
 	s = hook_state(q);
-	t = oq_state_tables_of(s, p);
+	t0 = sample_start(q);
+	t = hook_tables_of(q, s, p);
 	if (!t || !t->has_sl2vl || in >= t->n_sl2vl) {
 		/* Unknown port: the template, or the engine's table. */
 		if (h && h->orig_sl2vl)
 			h->orig_sl2vl(ctx, p, in, out, tbl);
-		oq_state_put(q, s);
-		return;
+		goto out;
 	}
 	row = t->n_sl2vl == 1 ? t->sl2vl[0] : t->sl2vl[in];
 	for (sl = 0; sl < 16; sl += 2)
@@ -181,7 +240,8 @@ static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
 
 	if (oq_sl2vl_would_send(p, in, row, force_update(q, p)))
 		q->mads_predicted++;
-	oq_state_put(q, s);
+out:
+	sample_end(q, t0);
 }
 
 /* The engine whose tables this sweep programs: the one OpenSM routed

@@ -17,10 +17,8 @@ struct opt_key {
 
 #define OPT(n) { #n, offsetof(struct oq_plugin_options, n) }
 static const struct opt_key opt_keys[] = {
-	OPT(policy),
-	OPT(audit),
-	OPT(publish_dir),
-	OPT(opensm_policy),
+	OPT(policy),	    OPT(audit),		 OPT(publish_dir),
+	OPT(opensm_policy), OPT(publish_detail),
 };
 
 static void report(oq_opt_error_fn err, void *ctx, const char *fmt, ...)
@@ -75,7 +73,8 @@ static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 	}
 	report(err, ctx,
 	       "event_plugin_options: unknown key '%.*s' (known: policy, "
-	       "audit, publish_dir, opensm_policy; prefix another plugin's "
+	       "audit, publish_dir, opensm_policy, publish_detail; prefix "
+	       "another plugin's "
 	       "keys with its name and a dot)",
 	       (int)klen, key);
 	return 1;
@@ -199,6 +198,7 @@ void oq_plugin_options_free(struct oq_plugin_options *o)
 	free(o->audit);
 	free(o->publish_dir);
 	free(o->opensm_policy);
+	free(o->publish_detail);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -206,11 +206,13 @@ int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
 			     size_t len)
 {
 	return snprintf(buf, len,
-			"policy=%s audit=%s publish_dir=%s opensm_policy=%s",
+			"policy=%s audit=%s publish_dir=%s opensm_policy=%s "
+			"publish_detail=%s",
 			o->policy ? o->policy : "(qos_policy_file)",
 			o->audit ? o->audit : "(default)",
 			o->publish_dir ? o->publish_dir : "(default)",
-			o->opensm_policy ? o->opensm_policy : "copy");
+			o->opensm_policy ? o->opensm_policy : "copy",
+			o->publish_detail ? o->publish_detail : "classes");
 }
 
 const char *oq_plugin_publish_dir(const struct oq_plugin_options *o)

@@ -17,6 +17,7 @@ struct oq_plugin_options {
 	char *audit;	   /* audit=  : audit log path */
 	char *publish_dir; /* publish_dir= : prediction output directory */
 	char *opensm_policy; /* opensm_policy= : copy (default) or direct */
+	char *publish_detail; /* publish_detail= : classes (default), ports */
 };
 
 /* Called for each problem found; msg is a complete sentence. */

@@ -135,6 +135,7 @@ static void *osmqos_create(osm_opensm_t *osm)
 			"QoS tables, so osmqos only loads; set qos TRUE\n");
 	oq_plugin = q;
 	oq_policy_copy_init(q);
+	oq_publish_detail_ports(q); /* a bad publish_detail= is said now */
 	audit_open(q);
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
 	q->sa_front.answer = oq_sa_answer;
@@ -153,6 +154,7 @@ static void osmqos_delete(void *data)
 	oq_sa_front_log_counters(q, OSM_LOG_INFO);
 	oq_sa_front_restore(q);
 	oq_hooks_remove(q);
+	oq_hooks_release_state(q);
 	if (q->audit) {
 		struct oq_audit_stats st;
 
@@ -184,6 +186,11 @@ static void on_heavy_sweep_done(struct osmqos *q)
 	q->sweeps++;
 	q->mads_predicted = 0;
 	q->mads_presend = 0;
+	q->phases.states = 0;
+	q->phases.snapshot_ms = q->phases.compile_ms = 0;
+	q->phases.classes_ms = 0;
+	q->phases.hook_ns = 0;
+	q->phases.hook_calls = 0;
 	if (!q->osm->subn.opt.qos)
 		return;
 	oq_policy_file_refresh(q);
@@ -200,7 +207,7 @@ static void on_heavy_sweep_done(struct osmqos *q)
 		cl_plock_release(&q->osm->lock);
 		return;
 	}
-	s = oq_state_build(q, false);
+	s = oq_state_build(q, OQ_STATE_TABLES);
 	if (s) {
 		oq_state_publish(q, s);
 		s = oq_state_get(q);
@@ -223,11 +230,17 @@ static void on_heavy_sweep_done(struct osmqos *q)
  */
 static void build_sa_state(struct osmqos *q)
 {
-	struct oq_state *s;
+	struct oq_state *s, *base = oq_state_get(q);
 
 	cl_plock_acquire(&q->osm->lock);
-	s = oq_state_build(q, true);
+	/* The hooks' state of this heavy sweep is routed: add the SA's
+	 * parts to it instead of compiling the same tables again. */
+	if (base && base->kind == OQ_STATE_ROUTED && base->sweep == q->sweeps)
+		s = oq_state_build_sa(q, base);
+	else
+		s = oq_state_build(q, OQ_STATE_SA);
 	cl_plock_release(&q->osm->lock);
+	oq_state_put(q, base);
 	if (!s)
 		return; /* logged; SA threads keep the previous state */
 	oq_state_publish(q, s);
@@ -243,6 +256,7 @@ static void on_routing_done(struct osmqos *q)
 	struct oq_state *s;
 
 	build_sa_state(q);
+	oq_hooks_release_state(q);
 	if (!q->osm->subn.opt.qos)
 		return;
 	s = oq_state_get(q);

@@ -60,8 +60,22 @@ struct oq_policy_file {
  * Everything one sweep decided, immutable once published.  SA threads and
  * the routing-engine hooks take a reference; the sweep swaps in a new one.
  */
+/* state.c.  A state holds the sweep's tables (OQ_STATE_TABLES), also
+ * the LFTs (OQ_STATE_ROUTED: osm_qos_setup runs after routing), or also
+ * the SA's parts (OQ_STATE_SA, UCAST_ROUTING_DONE). */
+enum oq_state_kind {
+	OQ_STATE_TABLES = 0,
+	OQ_STATE_ROUTED,
+	OQ_STATE_SA,
+};
+
 struct oq_state {
 	unsigned int refs; /* guarded by osmqos.state_lock */
+	/* An SA state built on the sweep's routed state shares that
+	 * state's snapshot, policy, binding, matcher, tables and map, and
+	 * holds a reference to it; NULL: it owns them. */
+	struct oq_state *base;
+	enum oq_state_kind kind;
 	unsigned long sweep;
 	struct oq_fabric *fabric;
 	struct oq_partitions parts;
@@ -76,6 +90,10 @@ struct oq_state {
 	uint32_t *map_val;
 	size_t map_cap;
 	double build_ms;
+	/* Its parts, for the sweep's phases line: OpenSM's subnet copied,
+	 * the policy bound and the tables compiled, the port classes
+	 * predicted (SA state only). */
+	double snapshot_ms, compile_ms, classes_ms;
 
 	/* Built at UCAST_ROUTING_DONE only (sa_state.c): what the SA front
 	 * answers from.  sa_ready false: pass queries to OpenSM. */
@@ -84,7 +102,9 @@ struct oq_state {
 	size_t n_aliases;
 	struct oq_fabric_tables sa_sl2vl; /* OpenSM's cached SL2VL */
 	struct oq_sa_view view;
-	struct oq_pred_cache *pred; /* audit predictions (sa_predict.c) */
+	/* One prediction per port class (osmqos/pred_class.h): the audit
+	 * trail's path predictions and the published files. */
+	struct oq_pred_classes classes;
 	/* Per QoS level of view.policy: its slot in the published answer
 	 * counters, looked up by name at its first answer (__atomic;
 	 * OQ_LEVEL_SLOT_UNSET until then).  NULL: look up every time. */
@@ -101,6 +121,20 @@ struct oq_publisher {
 	 * whether running out of memory was logged. */
 	int last_err[OQ_PUBLISH_FILES];
 	bool oom_reported;
+	bool detail_reported; /* a bad publish_detail= was logged */
+};
+
+/* Where the plugin's time went in the current sweep (the "phases" line
+ * logged after publishing; SM thread only). */
+struct oq_phases {
+	unsigned int states; /* sweep states built */
+	double snapshot_ms;  /* OpenSM's subnet copied, all states */
+	double compile_ms;   /* policy bound, tables compiled, all states */
+	double classes_ms;   /* port classes predicted (SA state) */
+	uint64_t hook_ns;    /* in the SL2VL/VLArb hooks (the QoS MADs) */
+	unsigned long hook_calls;
+	uint64_t audit_cpu_ns; /* audit writer CPU at the last phases line */
+	double trim_ms;	       /* freed memory returned to the system */
 };
 
 struct osmqos {
@@ -123,6 +157,10 @@ struct osmqos {
 	uint64_t last_diags_hash;
 	unsigned long qos_setup_sweep; /* sweep whose state hooks rebuilt */
 	unsigned long mads_presend;	/* optimized SL2VL Sets we sent */
+	struct oq_state *hook_state;	/* the hooks' reference this sweep */
+	const void *hook_last_p;	/* last osm_physp_t the hooks saw */
+	const struct oq_port_tables *hook_last_t; /* ... and its tables */
+	struct oq_phases phases;
 
 	/* SA front (sa_front.c): our PR/MPR registrations and counters. */
 	struct oq_sa_front sa_front;
@@ -161,8 +199,12 @@ int oq_templates_from_osm(struct osmqos *q, struct oq_templates *t,
 int oq_partitions_from_osm(struct osmqos *q, struct oq_partitions *parts,
 			   struct oq_fabric *f);
 
-/* state.c; for_sa: with LFTs and the SA view (UCAST_ROUTING_DONE). */
-struct oq_state *oq_state_build(struct osmqos *q, bool for_sa);
+/* state.c */
+struct oq_state *oq_state_build(struct osmqos *q, enum oq_state_kind kind);
+/* The SA state on a routed state of this sweep: its snapshot, binding,
+ * matcher and tables shared (base is referenced), the SA's parts
+ * added. */
+struct oq_state *oq_state_build_sa(struct osmqos *q, struct oq_state *base);
 void oq_state_publish(struct osmqos *q, struct oq_state *s);
 struct oq_state *oq_state_get(struct osmqos *q);
 void oq_state_put(struct osmqos *q, struct oq_state *s);
@@ -172,6 +214,8 @@ const struct oq_port_tables *oq_state_tables_of(const struct oq_state *s,
 /* hooks.c */
 void oq_hooks_install(struct osmqos *q);
 void oq_hooks_remove(struct osmqos *q);
+/* Drop the hooks' reference to the sweep state (UCAST_ROUTING_DONE). */
+void oq_hooks_release_state(struct osmqos *q);
 /* The routing engine of this sweep's tables, with its live table hooks
  * once it has routed; returns its kind. */
 enum oq_engine_kind oq_hooks_engine(struct osmqos *q, struct oq_engine *e);
@@ -180,17 +224,13 @@ enum oq_engine_kind oq_hooks_engine(struct osmqos *q, struct oq_engine *e);
 int oq_sa_state_fill(struct osmqos *q, struct oq_state *s);
 void oq_sa_state_free(struct oq_state *s);
 
-/* sa_predict.c: per-state cache of egress-port predictions. */
-struct oq_pred_cache;
-struct oq_pred_cache *oq_pred_cache_new(size_t n_ports);
-void oq_pred_cache_free(struct oq_pred_cache *c);
-/* Guaranteed Gb/s of SL sl over the egress ports eg[0..n-1] (in[i]: the
- * input port at eg[i]); the minimum and the hop that gives it.  0, or -1
- * when the model cannot say. */
-int oq_pred_cache_path(struct oq_pred_cache *c,
-		       const struct oq_fabric_tables *tables,
-		       const struct oq_port *const *eg, const int *in,
-		       size_t n, uint8_t sl, double *gbps, size_t *bottleneck);
+/* sa_predict.c: guaranteed Gb/s of SL sl over the egress ports
+ * eg[0..n-1] (in[i]: the input port at eg[i]) from the state's port
+ * classes; the minimum and the hop that gives it.  0, or -1 when the
+ * model cannot say. */
+int oq_sa_path_gbps(const struct oq_state *s, const struct oq_port *const *eg,
+		    const int *in, size_t n, uint8_t sl, double *gbps,
+		    size_t *bottleneck);
 
 /* sa_answer.c */
 bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *madw);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Publishing, plugin side: at SUBNET UP take the sweep's state, predict
- * every linked port (publish_model.c) and replace osmqos-bandwidth.json
- * and osmqos.prom in publish_dir= (docs/publish.md).
+ * Publishing, plugin side: at SUBNET UP take the sweep's state and its
+ * port classes (one prediction per class, built with the SA state) and
+ * replace osmqos-bandwidth.json and osmqos.prom in publish_dir=
+ * (docs/publish.md).
  *
  * Runs in OpenSM's state-manager thread after the sweep finished, holding
  * no OpenSM lock: the state is immutable and reference counted, and the
@@ -13,11 +14,13 @@
 #include <config.h>
 
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "plugin.h"
+#include "audit.h"
 #include "publish.h"
 
 enum { PUB_JSON, PUB_PROM, PUB_FILES = OQ_PUBLISH_FILES };
@@ -87,30 +90,88 @@ static void report(struct osmqos *q, int i, int err, const char *why)
 	       pub_names[i], why, strerror(err));
 }
 
-static int publish_state(struct osmqos *q, const struct oq_state *s)
+/* The policy's levels that name an SL, for the per-level aggregates. */
+static struct oq_publish_level *levels_of(const struct oq_state *s, size_t *n)
+{
+	const struct oq_policy *p = s && s->pol ? s->pol->p : NULL;
+	struct oq_publish_level *v;
+	size_t i, k = 0;
+
+	*n = 0;
+	if (!p || !p->n_levels)
+		return NULL;
+	v = calloc(p->n_levels, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < p->n_levels; i++) {
+		if (p->levels[i].sl < 0 || p->levels[i].sl > 15 ||
+		    !p->levels[i].name)
+			continue;
+		v[k].name = p->levels[i].name;
+		v[k++].sl = (uint8_t)p->levels[i].sl;
+	}
+	*n = k;
+	return v;
+}
+
+bool oq_publish_detail_ports(struct osmqos *q)
+{
+	const char *v = q->opts.publish_detail;
+
+	if (!v || !strcmp(v, "classes"))
+		return false;
+	if (!strcmp(v, "ports"))
+		return true;
+	if (!q->pub.detail_reported)
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "event_plugin_options: publish_detail=%s is neither "
+		       "'classes' nor 'ports'; publishing classes\n",
+		       v);
+	q->pub.detail_reported = true;
+	return false;
+}
+
+static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 {
 	struct oq_publish_counts counts;
-	struct oq_publish_port *ports = NULL;
+	struct oq_pred_classes own = {0};
+	struct oq_publish_level *levels = NULL;
 	struct oq_publish_doc d;
+	struct oq_predict_opts o;
 	const char *dir = oq_plugin_publish_dir(&q->opts);
 	struct timespec t0, t1;
 	char why[512];
-	size_t n = 0;
+	size_t n_levels = 0;
 	int err[PUB_FILES], i, rc = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (s && oq_publish_predict(s->fabric, &s->tables, &ports, &n)) {
-		if (!q->pub.oom_reported)
-			OQ_LOG(q, OSM_LOG_ERROR,
-			       "out of memory predicting the published "
-			       "bandwidth; files not updated\n");
-		q->pub.oom_reported = true;
-		return -1;
+	fill_doc(q, s, &d);
+	if (s) {
+		d.fabric = s->fabric;
+		d.tables = &s->tables;
+		d.classes = &s->classes;
+		/* A state built before the SA's (no routing yet) has no
+		 * classes of its own. */
+		if (!s->classes.of_port) {
+			oq_predict_opts_init(&o);
+			if (oq_pred_classes_build(s->fabric, &s->tables, &o,
+						  NULL, &own)) {
+				if (!q->pub.oom_reported)
+					OQ_LOG(q, OSM_LOG_ERROR,
+					       "out of memory predicting the "
+					       "published bandwidth; files not "
+					       "updated\n");
+				q->pub.oom_reported = true;
+				return -1;
+			}
+			d.classes = &own;
+		}
+		levels = levels_of(s, &n_levels);
+		d.levels = levels;
+		d.n_levels = levels ? n_levels : 0;
 	}
 	q->pub.oom_reported = false;
-	fill_doc(q, s, &d);
-	d.ports = ports;
-	d.n_ports = n;
+	d.detail_ports = oq_publish_detail_ports(q);
 	oq_publish_counters_read(oq_publish_counters_of(q), &counts);
 	d.counts = &counts;
 
@@ -124,24 +185,60 @@ static int publish_state(struct osmqos *q, const struct oq_state *s)
 		if (err[i])
 			rc = -1;
 	}
-	free(ports);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	*ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+	      (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 	if (!rc)
 		OQ_LOG(q, OSM_LOG_INFO,
-		       "sweep %lu: published %zu ports' predicted bandwidth "
-		       "to %s/{%s,%s} in %.2f ms\n",
-		       d.sweep, n, dir, pub_names[PUB_JSON],
-		       pub_names[PUB_PROM],
-		       (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-			       (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+		       "sweep %lu: published %zu ports in %zu classes to "
+		       "%s/{%s,%s} in %.2f ms\n",
+		       d.sweep, d.classes ? d.classes->n_classified : 0,
+		       d.classes ? d.classes->n : 0, dir, pub_names[PUB_JSON],
+		       pub_names[PUB_PROM], *ms);
+	oq_pred_classes_free(&own);
+	free(levels);
 	return rc;
+}
+
+/* Where the plugin's time went this sweep, for operators and for `make
+ * bench-scale`: one INFO line after publishing. */
+static void log_phases(struct osmqos *q, double publish_ms)
+{
+	struct oq_phases *ph = &q->phases;
+	uint64_t audit = 0;
+
+	if (q->audit) {
+		struct oq_audit_stats st;
+
+		oq_audit_get_stats(q->audit, &st);
+		audit = st.cpu_ns - ph->audit_cpu_ns;
+		ph->audit_cpu_ns = st.cpu_ns;
+	}
+	OQ_LOG(q, OSM_LOG_INFO,
+	       "sweep %lu: phases: snapshot %.2f ms, compile %.2f ms (%u "
+	       "states), QoS MADs %.2f ms (%lu hook calls), predictions "
+	       "%.2f ms, publish %.2f ms, memory trim %.2f ms, audit %.2f ms "
+	       "CPU since the last sweep\n",
+	       q->sweeps, ph->snapshot_ms, ph->compile_ms, ph->states,
+	       (double)ph->hook_ns / 1e6, ph->hook_calls, ph->classes_ms,
+	       publish_ms, ph->trim_ms, (double)audit / 1e6);
 }
 
 int oq_publish(struct osmqos *q)
 {
 	struct oq_state *s = oq_state_get(q);
-	int rc = publish_state(q, s);
+	struct timespec t0, t1;
+	double ms = 0;
+	int rc = publish_state(q, s, &ms);
 
 	oq_state_put(q, s);
+	/* The sweep's earlier states are freed by now; give their pages
+	 * back so opensm's resident size stays what it was without us. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	malloc_trim(0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	q->phases.trim_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+			    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	log_phases(q, ms);
 	return rc;
 }

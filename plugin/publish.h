@@ -32,6 +32,7 @@
 #include <osmqos/json.h>
 #include <osmqos/match.h>
 #include <osmqos/model.h>
+#include <osmqos/pred_class.h>
 #include <osmqos/tables.h>
 
 #define OQ_PUBLISH_JSON_NAME "osmqos-bandwidth.json"
@@ -41,9 +42,10 @@
 #define OQ_PUBLISH_FILE_MODE 0644
 /* The files published: JSON and Prometheus. */
 #define OQ_PUBLISH_FILES 2
-/* Version of the JSON document's layout ("schema" key); bumped only when a
- * key changes meaning (keys are only ever added). */
-#define OQ_PUBLISH_SCHEMA 1
+/* Version of the JSON document's layout ("schema" key); bumped when a key
+ * moves or changes meaning (2: per-SL numbers per port class, ports as
+ * references to their class). */
+#define OQ_PUBLISH_SCHEMA 2
 
 /* ---- counters the SA front fills (publish_counters.c) ----------------- */
 
@@ -117,34 +119,25 @@ struct oq_publish_counts {
 void oq_publish_counters_read(struct oq_publish_counters *c,
 			      struct oq_publish_counts *out);
 
-/* ---- the numbers (publish_model.c) ------------------------------------ */
+/* ---- the numbers (osmqos/pred_class.h) ------------------------------ */
 
-/* One linked port's egress: every SL's prediction. */
-struct oq_publish_port {
-	const struct oq_port *port;	/* fabric-owned */
-	const struct oq_port_tables *t; /* tables-owned */
-	/* All 16 SLs backlogged, every input port at once: exactly what
-	 * `osmqos predict --json` prints for the port. */
-	struct oq_port_pred pred;
-	/* Lowest Gb/s the model gives the SL at this egress over the
-	 * aggregate view and each input port's view (docs/publish.md). */
-	double guaranteed_gbps[16];
+/* The per-port numbers come from the sweep's class table: every linked
+ * port's class holds its prediction (all 16 SLs backlogged, every input
+ * at once: what `osmqos predict --json` prints) and its guaranteed
+ * minimum over each input port's view (docs/publish.md). */
+
+/* A QoS level of the policy in force and its SL, for the per-level
+ * aggregates. */
+struct oq_publish_level {
+	const char *name;
+	uint8_t sl;
 };
 
-/*
- * Predict every port that has a link (the ports `osmqos predict` lists),
- * in fabric order.  tables->ports must be parallel to f->ports, as
- * oq_tables_compile() makes them.  *out is malloc'ed (NULL when *n is 0).
- * Returns 0, or -1 on allocation failure or a port the model refuses
- * (then nothing is allocated).
- */
-int oq_publish_predict(const struct oq_fabric *f,
-		       const struct oq_fabric_tables *tables,
-		       struct oq_publish_port **out, size_t *n);
-
-/* The guaranteed minimum of one port (fills p->pred too). */
-int oq_publish_predict_port(const struct oq_port_tables *t,
-			    struct oq_publish_port *p);
+/* Prometheus series per class and per level are bounded (the largest
+ * classes, the first levels) so the file stays in the thousands of
+ * series on any fabric and policy; the JSON holds every class. */
+#define OQ_PUBLISH_PROM_CLASSES 64
+#define OQ_PUBLISH_PROM_LEVELS	64
 
 /* ---- the documents (publish_json.c, publish_prom.c) ------------------- */
 
@@ -165,14 +158,24 @@ struct oq_publish_doc {
 	const char *engine;  /* routing engine the tables are for */
 	const char *engine_sl2vl; /* "policy", "template" or "engine" */
 
-	const struct oq_publish_port *ports;
-	size_t n_ports;
+	/* The sweep's fabric, tables and classes (all NULL: no state). */
+	const struct oq_fabric *fabric;
+	const struct oq_fabric_tables *tables;
+	const struct oq_pred_classes *classes;
+	const struct oq_publish_level *levels; /* with an SL, policy order */
+	size_t n_levels;
+	/* publish_detail=ports: per-port series in the Prometheus file too
+	 * (about 50 per linked port). */
+	bool detail_ports;
 	const struct oq_publish_counts *counts; /* NULL: no SA counters */
 };
 
 /* Write the document; 0, or -1 when the stream reports an error. */
 int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d);
 int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d);
+/* The Prometheus file's fabric families: aggregates per SL, level and
+ * class, and per port with detail_ports (publish_prom_fabric.c). */
+void oq_publish_prom_fabric(FILE *out, const struct oq_publish_doc *d);
 
 /* ---- escaping (publish_escape.c) ------------------------------------- */
 
@@ -206,6 +209,9 @@ struct osmqos;
  * not be written.
  */
 int oq_publish(struct osmqos *q);
+/* publish_detail=ports: per-port Prometheus series too.  Any other value
+ * than classes or ports is logged (once) and taken as classes. */
+bool oq_publish_detail_ports(struct osmqos *q);
 /* The counters the SA front fills (the instance's). */
 struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q);
 

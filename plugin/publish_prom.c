@@ -9,7 +9,6 @@
  * equal to _count.  No timestamps: the collector stamps the scrape.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,114 +18,6 @@ static void family(FILE *out, const char *name, const char *type,
 		   const char *help)
 {
 	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
-static void value(FILE *out, double v)
-{
-	if (isnan(v))
-		fputs(" NaN\n", out);
-	else if (isinf(v))
-		fputs(v > 0 ? " +Inf\n" : " -Inf\n", out);
-	else
-		fprintf(out, " %.6g\n", v);
-}
-
-/* {node_guid="0x..",node="desc",port="N" -- the caller closes or adds. */
-static void port_labels(FILE *out, const char *name,
-			const struct oq_publish_port *pp)
-{
-	const struct oq_node *n = pp->port->node;
-
-	fprintf(out, "%s{node_guid=\"0x%016" PRIx64 "\",node=\"", name,
-		n->guid);
-	oq_publish_prom_text(out, n->desc, sizeof(n->desc));
-	fprintf(out, "\",port=\"%u\"", pp->port->num);
-}
-
-static void sl_labels(FILE *out, const char *name,
-		      const struct oq_publish_port *pp, unsigned int s)
-{
-	int vl = pp->pred.sl[s].vl;
-
-	port_labels(out, name, pp);
-	fprintf(out, ",sl=\"%u\",vl=\"", s);
-	if (vl >= 0)
-		fprintf(out, "%d\"}", vl);
-	else
-		fprintf(out, "%s\"}", vl == OQ_VL_MIXED ? "mixed" : "drop");
-}
-
-enum sl_metric { SL_PREDICTED, SL_GUARANTEED, SL_STARVED };
-
-static void sl_family(FILE *out, const struct oq_publish_doc *d,
-		      enum sl_metric m, const char *name, const char *help)
-{
-	size_t i;
-	unsigned int s;
-
-	family(out, name, "gauge", help);
-	for (i = 0; i < d->n_ports; i++) {
-		const struct oq_publish_port *pp = &d->ports[i];
-
-		for (s = 0; s < 16; s++) {
-			const struct oq_sl_pred *sp = &pp->pred.sl[s];
-
-			if (!sp->active)
-				continue;
-			sl_labels(out, name, pp, s);
-			value(out, m == SL_PREDICTED	? sp->gbps
-				   : m == SL_GUARANTEED ? pp->guaranteed_gbps[s]
-							: (double)sp->starve);
-		}
-	}
-}
-
-static void port_families(FILE *out, const struct oq_publish_doc *d)
-{
-	size_t i;
-
-	family(out, "osmqos_port_info", "gauge",
-	       "Linked port whose egress is predicted (value 1), with its LID "
-	       "and link.");
-	for (i = 0; i < d->n_ports; i++) {
-		const struct oq_publish_port *pp = &d->ports[i];
-		const struct oq_port *p = pp->port;
-
-		port_labels(out, "osmqos_port_info", pp);
-		fprintf(out,
-			",guid=\"0x%016" PRIx64 "\",lid=\"%u\","
-			"link=\"%ux%s\",node_type=\"%s\"} 1\n",
-			p->guid, p->lid, p->width, oq_speed_name(p->speed),
-			oq_node_type_name(p->node->type));
-	}
-	family(out, "osmqos_port_rate_gbps", "gauge",
-	       "Data rate of the port's link in Gb/s (width x lane rate "
-	       "after encoding).");
-	for (i = 0; i < d->n_ports; i++) {
-		port_labels(out, "osmqos_port_rate_gbps", &d->ports[i]);
-		putc('}', out);
-		value(out, d->ports[i].pred.rate_gbps);
-	}
-	family(out, "osmqos_port_vl_high_limit", "gauge",
-	       "VLHighLimit the plugin sets on the port (4 KiB units, 255 "
-	       "unbounded); ports with VL arbitration only.");
-	for (i = 0; i < d->n_ports; i++) {
-		const struct oq_port_tables *t = d->ports[i].t;
-
-		if (!t || !t->has_vlarb)
-			continue;
-		port_labels(out, "osmqos_port_vl_high_limit", &d->ports[i]);
-		fprintf(out, "} %u\n", t->vl_high_limit);
-	}
-	sl_family(out, d, SL_PREDICTED, "osmqos_predicted_bandwidth_gbps",
-		  "Predicted Gb/s of the SL on the port's egress with all 16 "
-		  "SLs backlogged (osmqos predict).");
-	sl_family(out, d, SL_GUARANTEED, "osmqos_guaranteed_bandwidth_gbps",
-		  "Lowest Gb/s the model gives the SL on the port's egress "
-		  "over every input port's view.");
-	sl_family(out, d, SL_STARVED, "osmqos_sl_starved",
-		  "1 when the SL starves on the port: VLHighLimit 255, high "
-		  "traffic present, the SL only in the low table.");
 }
 
 static void policy_families(FILE *out, const struct oq_publish_doc *d)
@@ -259,6 +150,6 @@ int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d)
 	fprintf(out, "osmqos_sweep %lu\n", d->sweep);
 	policy_families(out, d);
 	counter_families(out, d);
-	port_families(out, d);
+	oq_publish_prom_fabric(out, d);
 	return ferror(out) ? -1 : 0;
 }

@@ -93,7 +93,7 @@ static void audit_port(struct oq_audit_port *ap, const struct oq_alias *al)
 }
 
 /* The model's guaranteed bandwidth of the granted SL along the path and
- * the link that limits it (predictions cached per sweep state). */
+ * the link that limits it (the sweep state's port classes). */
 static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
 		    struct oq_audit_record *r)
 {
@@ -120,8 +120,7 @@ static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
 		eg[n] = path.hop[i].out;
 		in[n++] = path.hop[i].in ? path.hop[i].in->num : 0;
 	}
-	if (!n || oq_pred_cache_path(s->pred, &s->tables, eg, in, n, pp->sl,
-				     &gbps, &bn))
+	if (!n || oq_sa_path_gbps(s, eg, in, n, pp->sl, &gbps, &bn))
 		return;
 	r->has_prediction = true;
 	r->predicted_gbps = gbps;

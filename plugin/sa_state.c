@@ -53,12 +53,17 @@ static int copy_aliases(osm_opensm_t *osm, struct oq_state *s)
 	return 0;
 }
 
+/* ib_slvl_table_get() for all 16 SLs at once (two per byte, the even SL
+ * in the high nibble): this runs for every input port of every switch
+ * port each sweep. */
 static void unpack_slvl(const ib_slvl_table_t *t, uint8_t *out)
 {
-	uint8_t sl;
+	unsigned int i;
 
-	for (sl = 0; sl < 16; sl++)
-		out[sl] = ib_slvl_table_get(t, sl);
+	for (i = 0; i < 8; i++) {
+		out[2 * i] = t->raw_vl_by_sl[i] >> 4;
+		out[2 * i + 1] = t->raw_vl_by_sl[i] & 0x0f;
+	}
 }
 
 static int copy_sl2vl(struct oq_state *s)
@@ -119,9 +124,6 @@ int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 
 	if (copy_aliases(osm, s) || copy_sl2vl(s))
 		return -1;
-	s->pred = oq_pred_cache_new(s->fabric->n_ports);
-	if (!s->pred)
-		return -1;
 	if (s->pol && s->pol->p->n_levels) {
 		size_t i, n = s->pol->p->n_levels;
 
@@ -163,8 +165,7 @@ int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 
 void oq_sa_state_free(struct oq_state *s)
 {
-	oq_pred_cache_free(s->pred);
-	s->pred = NULL;
+	oq_pred_classes_free(&s->classes);
 	free(s->level_slot);
 	s->level_slot = NULL;
 	free(s->aliases);

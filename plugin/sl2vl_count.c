@@ -55,20 +55,24 @@ bool oq_sl2vl_would_send(osm_physp_t *p, uint8_t in, const uint8_t *tmpl,
 			 bool force)
 {
 	unsigned int ops = ib_port_info_get_op_vls(&p->port_info);
-	unsigned int mask = ops ? (1u << (ops - 1)) - 1 : 0, sl;
+	unsigned int mask = ops ? (1u << (ops - 1)) - 1 : 0, i;
 	const ib_slvl_table_t *cur = osm_physp_get_slvl_tbl(p, in);
+	uint8_t raw[8];
 
 	if (force)
 		return true;
-	for (sl = 0; sl < 16; sl++) {
-		unsigned int v = tmpl[sl] & 15;
+	/* Packed as OpenSM keeps it (even SL in the high nibble), so one
+	 * 8-byte compare: OpenSM asks this for every port pair each sweep. */
+	for (i = 0; i < 8; i++) {
+		unsigned int a = tmpl[2 * i] & 15, b = tmpl[2 * i + 1] & 15;
 
-		if (v != 15)
-			v &= mask;
-		if (ib_slvl_table_get(cur, (uint8_t)sl) != v)
-			return true;
+		if (a != 15)
+			a &= mask;
+		if (b != 15)
+			b &= mask;
+		raw[i] = (uint8_t)(a << 4 | b);
 	}
-	return false;
+	return memcmp(raw, cur->raw_vl_by_sl, sizeof(raw)) != 0;
 }
 
 /* Is this the first port of its switch whose VLArb hook OpenSM calls? */

@@ -69,6 +69,13 @@ static void state_free(struct osmqos *q, struct oq_state *s)
 	if (!s)
 		return;
 	oq_sa_state_free(s);
+	oq_pred_classes_free(&s->classes);
+	if (s->base) {
+		/* Everything else is the base state's. */
+		oq_state_put(q, s->base);
+		free(s);
+		return;
+	}
 	free(s->map_key);
 	free(s->map_val);
 	oq_fabric_tables_free(&s->tables);
@@ -151,10 +158,69 @@ static void log_unmappable(struct osmqos *q, const struct oq_state *s)
  * Build a state from OpenSM's subnet.  The caller holds OpenSM's lock (read
  * or exclusive).  Returns NULL on allocation failure, after logging.
  */
-struct oq_state *oq_state_build(struct osmqos *q, bool for_sa)
+/* The SA's parts of a state: the port classes the audit trail and the
+ * published files predict from, and OpenSM's SA inputs. */
+static int add_sa_parts(struct osmqos *q, struct oq_state *s)
+{
+	struct oq_predict_opts o;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	oq_predict_opts_init(&o);
+	if (oq_pred_classes_build(s->fabric, &s->tables, &o, NULL, &s->classes))
+		return -1;
+	s->classes_ms = ms_since(&t);
+	return oq_sa_state_fill(q, s);
+}
+
+static void count_phases(struct osmqos *q, const struct oq_state *s)
+{
+	q->phases.states++;
+	q->phases.snapshot_ms += s->snapshot_ms;
+	q->phases.compile_ms += s->compile_ms;
+	q->phases.classes_ms += s->classes_ms;
+}
+
+struct oq_state *oq_state_build_sa(struct osmqos *q, struct oq_state *base)
 {
 	struct oq_state *s = calloc(1, sizeof(*s));
 	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!s)
+		goto oom;
+	*s = *base;
+	s->refs = 1;
+	s->base = base;
+	s->kind = OQ_STATE_SA;
+	pthread_mutex_lock(&q->state_lock);
+	base->refs++;
+	pthread_mutex_unlock(&q->state_lock);
+	s->compile_ms = s->snapshot_ms = 0;
+	memset(&s->classes, 0, sizeof(s->classes));
+	s->sa_ready = false;
+	s->aliases = NULL;
+	s->n_aliases = 0;
+	memset(&s->sa_sl2vl, 0, sizeof(s->sa_sl2vl));
+	s->level_slot = NULL;
+	if (add_sa_parts(q, s))
+		goto oom;
+	s->build_ms = ms_since(&t0);
+	count_phases(q, s);
+	return s;
+oom:
+	OQ_LOG(q, OSM_LOG_ERROR,
+	       "out of memory building the SA's state; keeping the "
+	       "previous one\n");
+	state_free(q, s);
+	return NULL;
+}
+
+struct oq_state *oq_state_build(struct osmqos *q, enum oq_state_kind kind)
+{
+	bool for_sa = kind == OQ_STATE_SA;
+	struct oq_state *s = calloc(1, sizeof(*s));
+	struct timespec t0, t;
 	struct oq_diags d;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -162,14 +228,17 @@ struct oq_state *oq_state_build(struct osmqos *q, bool for_sa)
 	if (!s)
 		goto oom;
 	s->refs = 1;
+	s->kind = kind;
 	s->sweep = q->sweeps;
-	s->fabric = oq_snapshot_build(q->osm, for_sa, &d);
+	s->fabric = oq_snapshot_build(q->osm, kind != OQ_STATE_TABLES, &d);
 	if (!s->fabric)
 		goto oom;
 	if (oq_partitions_from_osm(q, &s->parts, s->fabric))
 		goto oom;
 	if (oq_templates_from_osm(q, &s->templates, &d))
 		goto oom;
+	s->snapshot_ms = ms_since(&t0);
+	clock_gettime(CLOCK_MONOTONIC, &t);
 	s->pol = oq_policy_ref_get(q);
 	if (s->pol) {
 		s->binding = oq_bind(s->pol->p, s->fabric, &s->parts, &d);
@@ -185,9 +254,11 @@ struct oq_state *oq_state_build(struct osmqos *q, bool for_sa)
 		goto oom;
 	if (map_build(s))
 		goto oom;
-	if (for_sa && oq_sa_state_fill(q, s))
+	s->compile_ms = ms_since(&t);
+	if (for_sa && add_sa_parts(q, s))
 		goto oom;
 	s->build_ms = ms_since(&t0);
+	count_phases(q, s);
 	log_unmappable(q, s);
 	log_compile_diags(q, &d);
 	oq_diags_free(&d);

@@ -46,16 +46,26 @@ guid='test("^0x[0-9a-f]{16}$")'
 	  (.origin.vlarb | IN(\"template\", \"scope\"))))"
 
 "$q" predict --json --policy "$P" --fabric "$F" | check predict "
-	(.ports | length) > 0 and (.ports | all(
-	  (.guid | $guid) and (.port | $num) and (.node | $str) and
-	  (.name | $str) and (.rate_gbps | $num) and (.mtu | $num) and
+	(.classes | length) > 0 and (.classes | all(
+	  (.class | $num) and (.ports | $num) and (.link | $str) and
+	  (.width | $num) and (.speed | $str) and
+	  (.rate_gbps | $num) and (.mtu | $num) and
 	  (.sl2vl_origin | IN(\"template\", \"scope\", \"routing-engine\", \"none\", \"unknown\")) and
+	  (.vl_high_limit == null or (.vl_high_limit | $num)) and
 	  (.profile | IN(\"iba\", \"cx2-2k\")) and (.exact | type == \"boolean\") and
 	  (.sls | length == 16) and (.sls | all(
-	    (.sl | $num) and (.vl == null or (.vl | $num)) and (.share | $num) and
-	    (.share_exact | test(\"^[0-9]+(/[0-9]+)?$\")) and (.gbps | $num) and
+	    (.sl | $num) and (.vl == null or (.vl | $num)) and
+	    (.vls | type == \"array\") and (.share | $num) and
+	    (.share_exact | test(\"^[0-9]+(/[0-9]+)?$\")) and
+	    (.predicted_gbps | $num) and (.guaranteed_gbps | $num) and
 	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
-	    (.starve | type == \"boolean\")))))"
+	    (.starve | type == \"boolean\"))))) and
+	(.nodes | length) > 0 and (.nodes | all(
+	  (.guid | $guid) and (.node | $str) and
+	  (.node_type | IN(\"CA\", \"Switch\", \"Router\")) and
+	  (.ports | all((.port | $num) and (.guid | $guid) and (.lid | $num) and
+	    (.lmc | $num) and (.class | $num))))) and
+	([.nodes[].ports[].class] | unique) == [range(.classes | length)]"
 
 "$q" predict --json --policy "$P" --fabric "$F" --path "cn01 HCA-1/P1" \
 	"stor1 HCA-1/P1" --sl 1 | check "predict --path" "

@@ -80,12 +80,12 @@ banner "... and on the leaf port facing it (storage VL1 first)"
 "$osmqos" predict --policy "$policy" --fabric "$fabric" --port "leaf01/P1"
 
 banner "Published after every sweep (docs/publish.md): $E2E_DIR/osmqos-bandwidth.json"
-jq -r '.ports[] | select(.node == "leaf01" and .port == 1) |
-	.sls[] | select(.predicted_gbps > 0) |
+jq -r '. as $d | .nodes[] | select(.node == "leaf01") | .ports[] |
+	select(.port == 1) | $d.classes[.class].sls[] | select(.predicted_gbps > 0) |
 	"  leaf01/P1 SL \(.sl) VL \(.vl) \(.priority): \(.predicted_gbps) Gb/s predicted, \(.guaranteed_gbps) Gb/s guaranteed"' \
 	"$E2E_DIR/osmqos-bandwidth.json" 2>/dev/null
 echo "  Prometheus textfile for node_exporter: $E2E_DIR/osmqos.prom"
-grep -m 3 '^osmqos_predicted_bandwidth_gbps' "$E2E_DIR/osmqos.prom" | sed 's/^/    /'
+grep -m 3 '^osmqos_sl_guaranteed_bandwidth_gbps' "$E2E_DIR/osmqos.prom" | sed 's/^/    /'
 grep -E '^osmqos_(policy_load_success|qos_mads_sent_total|sa_pr_answered_total)' \
 	"$E2E_DIR/osmqos.prom" | sed 's/^/    /'
 

@@ -17,6 +17,7 @@
 #include <osmqos/fabric.h>
 #include <osmqos/match.h>
 #include <osmqos/model.h>
+#include <osmqos/pred_class.h>
 #include <osmqos/policy.h>
 
 #include "cli.h"
@@ -63,8 +64,9 @@ void oq_usage_predict(FILE *out)
 		"min-hop\n"
 		"                   route (end ports, same forms as "
 		"--port)\n"
-		"  --json           one JSON object (key `ports`, or "
-		"`path`)\n"
+		"  --json           one JSON object: port `classes` and "
+		"`nodes` whose\n"
+		"                   ports refer to them (or `path`)\n"
 		"  --svg FILE       also draw the ports as stacked per-SL "
 		"bars (Gb/s)\n"
 		"                   into FILE, one bar per port\n");
@@ -112,16 +114,6 @@ static const char *vl_text(int vl, char *buf, size_t n)
 	return buf;
 }
 
-/* Where the SL2VL the prediction used comes from, as the plugin's
- * published files say it; "unknown" for an engine table offline (the
- * prediction then puts every SL on VL 0). */
-static const char *sl2vl_origin(const struct oq_port_tables *t)
-{
-	if (t->sl2vl_unknown)
-		return "unknown";
-	return t->has_sl2vl ? oq_table_origin_name(t->sl2vl_origin) : "none";
-}
-
 static void print_port_text(const struct oq_port *p,
 			    const struct oq_port_pred *pp,
 			    const struct oq_port_tables *t)
@@ -157,62 +149,18 @@ static void print_port_text(const struct oq_port *p,
 		       "long-run average)\n");
 }
 
-static void print_port_json(const struct oq_port *p,
-			    const struct oq_port_pred *pp,
-			    const struct oq_port_tables *t, bool first)
-{
-	char name[96], fb[48];
-	unsigned int s;
-	bool f1 = true;
-
-	oq_port_name(p, name, sizeof(name));
-	printf("%s{\"guid\": \"0x%016llx\", \"port\": %u, \"node\": ",
-	       first ? "" : ", ", (unsigned long long)p->guid, p->num);
-	oq_json_fstring(stdout, p->node->desc);
-	printf(", \"name\": ");
-	oq_json_fstring(stdout, name);
-	printf(", \"rate_gbps\": %.6g, \"mtu\": %u, \"sl2vl_origin\": \"%s\", "
-	       "\"profile\": \"%s\", \"exact\": %s, \"sls\": [",
-	       pp->rate_gbps, pp->mtu_bytes, sl2vl_origin(t),
-	       pp->profile_applied ? "cx2-2k" : "iba",
-	       pp->arb.approx ? "false" : "true");
-	for (s = 0; s < 16; s++) {
-		const struct oq_sl_pred *sp = &pp->sl[s];
-
-		if (!sp->active)
-			continue;
-		oq_frac_format(sp->share, fb, sizeof(fb));
-		printf("%s{\"sl\": %u, \"vl\": ", f1 ? "" : ", ", s);
-		if (sp->vl >= 0)
-			printf("%d", sp->vl);
-		else
-			printf("null");
-		printf(", \"share\": %.12g, \"share_exact\": \"%s\", "
-		       "\"gbps\": %.6g, \"priority\": \"%s\", \"starve\": %s}",
-		       oq_frac_double(sp->share), fb, sp->gbps,
-		       oq_prio_name(sp->prio), sp->starve ? "true" : "false");
-		f1 = false;
-	}
-	printf("]}");
-}
-
-/* Ports whose egress we model: linked ports (switch port 0 and down
- * ports carry no link). */
-static bool modeled(const struct oq_port *p)
-{
-	return p->present && p->peer;
-}
-
-/* The ports the text, JSON and SVG outputs show, each predicted once. */
+/* The ports the text, JSON and SVG outputs show: each class predicted
+ * once (osmqos/pred_class.h), as the plugin's published file does. */
 struct port_preds {
+	struct oq_pred_classes classes;
 	const struct oq_port **port;
 	struct oq_port_pred *pred;
 	size_t n;
-	int bad; /* ports that could not be predicted */
 };
 
 static void port_preds_free(struct port_preds *pr)
 {
+	oq_pred_classes_free(&pr->classes);
 	free(pr->port);
 	free(pr->pred);
 }
@@ -225,51 +173,46 @@ static int predict_all(struct ctx *c, const struct oq_port *only,
 	memset(pr, 0, sizeof(*pr));
 	pr->port = calloc(cap, sizeof(*pr->port));
 	pr->pred = calloc(cap, sizeof(*pr->pred));
-	if (!pr->port || !pr->pred) {
+	if (!pr->port || !pr->pred ||
+	    oq_pred_classes_build(c->in.fabric, &c->tables, o, only,
+				  &pr->classes)) {
 		port_preds_free(pr);
 		fprintf(stderr, "osmqos predict: out of memory; try --port "
 				"to predict one port\n");
 		return OQ_EXIT_USAGE;
 	}
-	for (i = 0; i < c->in.fabric->n_ports && i < c->tables.n; i++) {
-		const struct oq_port *p = c->in.fabric->ports[i];
+	for (i = 0; i < c->in.fabric->n_ports; i++) {
+		const struct oq_pred_class *k =
+			oq_pred_class_of(&pr->classes, i);
 
-		if (only ? p != only : !modeled(p))
+		if (!k)
 			continue;
-		if (oq_predict_port(&c->tables.ports[i], -1.0, o,
-				    &pr->pred[pr->n])) {
-			pr->bad++;
-			continue;
-		}
-		pr->port[pr->n++] = p;
+		pr->port[pr->n] = c->in.fabric->ports[i];
+		pr->pred[pr->n++] = k->pred;
 	}
 	return OQ_EXIT_OK;
 }
 
-static int predict_ports(const struct port_preds *pr,
+static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
 			 const struct oq_fabric_tables *tables, bool json)
 {
 	size_t i;
 
-	if (json)
-		printf("{\"ports\": [");
-	for (i = 0; i < pr->n; i++) {
-		if (json)
-			print_port_json(pr->port[i], &pr->pred[i],
-					&tables->ports[pr->port[i]->index],
-					i == 0);
-		else
+	if (json) {
+		printf("{");
+		oq_pred_classes_write_json(stdout, f, tables, &pr->classes);
+		printf("}\n");
+	} else {
+		for (i = 0; i < pr->n; i++)
 			print_port_text(pr->port[i], &pr->pred[i],
 					&tables->ports[pr->port[i]->index]);
 	}
-	if (json)
-		printf("]}\n");
-	if (pr->bad) {
+	if (pr->classes.n_bad) {
 		fprintf(stderr,
-			"osmqos predict: %d port(s) could not be predicted "
+			"osmqos predict: %zu port(s) could not be predicted "
 			"(--in-port beyond the switch's ports, or a packet "
 			"size of 0?)\n",
-			pr->bad);
+			pr->classes.n_bad);
 		return OQ_EXIT_USAGE;
 	}
 	return OQ_EXIT_OK;
@@ -655,7 +598,8 @@ int oq_cmd_predict(int argc, char **argv)
 			if (rc == OQ_EXIT_OK)
 				rc = predict_all(&c, only, &o, &pr);
 			if (rc == OQ_EXIT_OK) {
-				rc = predict_ports(&pr, &c.tables, json);
+				rc = predict_ports(&pr, c.in.fabric, &c.tables,
+						   json);
 				if (rc == OQ_EXIT_OK && svg)
 					rc = predict_svg(&pr, &o, svg, policy,
 							 fabric);

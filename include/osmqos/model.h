@@ -200,6 +200,13 @@ void oq_predict_opts_init(struct oq_predict_opts *o);
 uint32_t oq_port_mtu_bytes(const struct oq_port *p);
 const char *oq_prio_name(enum oq_prio p);
 
+/* The VLs each SL uses at this port in the view in_port names (an input
+ * port, or OQ_IN_AGGREGATE): bit masks, VL15 and invalid VLs are drops
+ * and appear in no mask.  What oq_predict_port() maps SLs by.  Returns 0,
+ * -1 when in_port is out of range. */
+int oq_predict_sl_vls(const struct oq_port_tables *t, int in_port,
+		      uint16_t vls[16]);
+
 /* Predict one port from its tables; rate_gbps < 0 means take it from
  * t->port (oq_port_data_gbps).  No allocation.  Returns 0, -1 on bad
  * options (in_port out of range, bad packet sizes). */

@@ -93,9 +93,8 @@ static int lowest_vl(uint16_t m)
 	return m ? __builtin_ctz(m) : OQ_VL_NONE;
 }
 
-/* The VLs each SL uses at this port (bit masks; VL15 and invalid VLs are
- * drops and appear in no mask). */
-static int sl_vls(const struct oq_port_tables *t, int in_port, uint16_t vls[16])
+int oq_predict_sl_vls(const struct oq_port_tables *t, int in_port,
+		      uint16_t vls[16])
 {
 	const struct oq_port *p = t->port;
 	unsigned int r, s, used = 0;
@@ -172,7 +171,7 @@ int oq_predict_port(const struct oq_port_tables *t, double rate_gbps,
 	unsigned int s, v;
 
 	memset(out, 0, sizeof(*out));
-	if (sl_vls(t, o->in_port, vls))
+	if (oq_predict_sl_vls(t, o->in_port, vls))
 		return -1;
 	if (single) /* one data VL: VL0 gets the whole link */
 		for (s = 0; s < 16; s++)

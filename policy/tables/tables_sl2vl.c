@@ -26,6 +26,7 @@
  * naming the port; VL15 (drop) is always allowed.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "tables_int.h"
 
@@ -42,37 +43,59 @@ static bool peer_in(const struct oq_binding *b, const struct oq_refs *r,
 	return p && p->present && p->peer && oq_binding_in_any(b, r, p->peer);
 }
 
-/* Does scope s cover table (in, out) of port `out`? */
-static bool sl2vl_scope_covers(const struct oq_binding *b,
-			       const struct oq_sl2vl_scope *s,
-			       const struct oq_port *out, unsigned int in)
+/* What a scope says of an output port before its input ports are known:
+ * the port-level keys are decided once per port, not once per table. */
+enum port_cover {
+	COVER_NONE = 0, /* no table of this port */
+	COVER_ALL,	/* every table of this port */
+	COVER_PER_IN,	/* ask the input-port keys per table */
+};
+
+static enum port_cover sl2vl_scope_port(const struct oq_binding *b,
+					const struct oq_sl2vl_scope *s,
+					const struct oq_port *out)
 {
-	const struct oq_node *node = out->node;
 	bool pair_keys = s->from.given || s->to.given || s->across.n ||
 			 s->across_from.n || s->across_to.n;
-	const struct oq_port *in_port = NULL;
 
 	if (!s->has_table)
-		return false;
+		return COVER_NONE;
 	if (s->groups.n && !oq_binding_in_any(b, &s->groups, out))
-		return false;
+		return COVER_NONE;
 	if (!pair_keys)
-		return true;
-	if (node->type != OQ_NODE_SWITCH)
+		return COVER_ALL;
+	if (out->node->type != OQ_NODE_SWITCH)
 		/* One table, no port numbers: `*` (all) still covers it;
 		 * numbers and across keys name switch ports only. */
 		return (!s->from.given || s->from.all) &&
-		       (!s->to.given || s->to.all) && !s->across.n &&
-		       !s->across_from.n && !s->across_to.n;
+				       (!s->to.given || s->to.all) &&
+				       !s->across.n && !s->across_from.n &&
+				       !s->across_to.n
+			       ? COVER_ALL
+			       : COVER_NONE;
+	if (s->to.given && !portsel_has(&s->to, out->num))
+		return COVER_NONE;
+	if (s->across_to.n && !peer_in(b, &s->across_to, out))
+		return COVER_NONE;
+	if (!s->from.given && !s->across_from.n &&
+	    (!s->across.n || peer_in(b, &s->across, out)))
+		return COVER_ALL;
+	return COVER_PER_IN;
+}
+
+/* The input-port keys of scope s for table (in, out) of a switch port. */
+static bool sl2vl_scope_in(const struct oq_binding *b,
+			   const struct oq_sl2vl_scope *s,
+			   const struct oq_port *out, unsigned int in)
+{
+	const struct oq_node *node = out->node;
+	const struct oq_port *in_port = NULL;
+
 	if (in <= node->n_ports)
 		in_port = &node->ports[in];
 	if (s->from.given && !portsel_has(&s->from, in))
 		return false;
-	if (s->to.given && !portsel_has(&s->to, out->num))
-		return false;
 	if (s->across_from.n && !peer_in(b, &s->across_from, in_port))
-		return false;
-	if (s->across_to.n && !peer_in(b, &s->across_to, out))
 		return false;
 	if (s->across.n && !peer_in(b, &s->across, in_port) &&
 	    !peer_in(b, &s->across, out))
@@ -98,16 +121,20 @@ void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 {
 	const struct oq_policy *p = oq_binding_policy(b);
 	const struct oq_port *port = pt->port;
-	unsigned int vls = oq_port_vls(port), t, sl;
+	unsigned int vls = oq_port_vls(port), t;
 	bool per_in = port->node->type == OQ_NODE_SWITCH && port->num != 0;
-	unsigned char *warned;
+	unsigned char *warned, *cover;
 	size_t si;
 
 	if (!pt->has_sl2vl || !p->n_sl2vl)
 		return;
-	warned = calloc(p->n_sl2vl, 1);
+	warned = calloc(2 * p->n_sl2vl, 1);
 	if (!warned)
 		return;
+	cover = warned + p->n_sl2vl;
+	for (si = 0; si < p->n_sl2vl; si++)
+		cover[si] =
+			(unsigned char)sl2vl_scope_port(b, &p->sl2vl[si], port);
 	for (t = 0; t < pt->n_sl2vl; t++) {
 		unsigned int in = per_in ? t : 0;
 		bool done = false;
@@ -120,7 +147,9 @@ void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 			 * cover a port are asked (for covered[]). */
 			if (done && covered[si])
 				continue;
-			if (!sl2vl_scope_covers(b, s, port, in))
+			if (cover[si] == COVER_NONE ||
+			    (cover[si] == COVER_PER_IN &&
+			     !sl2vl_scope_in(b, s, port, in)))
 				continue;
 			covered[si] = 1;
 			if (done)
@@ -148,8 +177,7 @@ void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 					     vls - 1);
 				continue;
 			}
-			for (sl = 0; sl < 16; sl++)
-				pt->sl2vl[t][sl] = s->sl2vl[sl];
+			memcpy(pt->sl2vl[t], s->sl2vl, 16);
 			pt->sl2vl_origin = OQ_ORIGIN_SCOPE;
 			if (pt->sl2vl_scope < 0)
 				pt->sl2vl_scope = (int)si;

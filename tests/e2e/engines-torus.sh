@@ -77,11 +77,12 @@ cmp -s "$E2E_DIR/stock/opensm-sl2vl.dump" "$E2E_DIR/plugin/opensm-sl2vl.dump" ||
 e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 30 ||
 	e2e_fail "the plugin published nothing"
 jq -e '.routing_engine == {"name": "torus-2QoS", "sl2vl": "engine"} and
-	([.ports[] | select(.node_type == "CA")] | length == 54 and
+	(. as $d | [.nodes[] | select(.node_type == "CA") | .ports[] |
+	  $d.classes[.class]] | length == 54 and
 	 all(.sl2vl_origin == "routing-engine" and
 	     [.sls[] | select(.sl == 8) | .vl] == [1]))' \
 	"$E2E_DIR/osmqos-bandwidth.json" >/dev/null ||
-	e2e_fail "published predictions do not use torus-2QoS's SL2VL: $(jq -c '.routing_engine, (.ports[] | select(.node_type == "CA") | {sl2vl_origin, sl8: .sls[8]})' "$E2E_DIR/osmqos-bandwidth.json" | head -n 3)"
+	e2e_fail "published predictions do not use torus-2QoS's SL2VL: $(jq -c '.routing_engine, (. as $d | .nodes[] | select(.node_type == "CA") | .ports[] | $d.classes[.class] | {sl2vl_origin, sl8: .sls[8]})' "$E2E_DIR/osmqos-bandwidth.json" | head -n 3)"
 grep -q '^osmqos_routing_engine_info{engine="torus-2QoS",sl2vl="engine"} 1$' \
 	"$E2E_DIR/osmqos.prom" || e2e_fail "no osmqos_routing_engine_info for torus-2QoS"
 n_sl2vl=$(grep -c . "$E2E_DIR/plugin/opensm-sl2vl.dump")

@@ -126,15 +126,19 @@ e2e_wait_for() {
 	e2e_wait_count "$1" "$2" 1 "${3:-$E2E_TIMEOUT}"
 }
 
-# e2e_start_ibsim NETFILE: ibsim with a console fifo (see e2e_ibsim_cmd).
+# e2e_start_ibsim NETFILE [IBSIM ARGS...]: ibsim with a console fifo (see
+# e2e_ibsim_cmd); extra arguments go before the net file (-N, -S to lift
+# its node and switch limits).
 e2e_start_ibsim() {
 	local net=$1
+	shift
 	[ -f "$net" ] || e2e_fail "no such net file: $net"
 	mkfifo "$E2E_DIR/ibsim.ctl"
-	"$OQ_IBSIM" -s "$net" <"$E2E_DIR/ibsim.ctl" >"$E2E_DIR/ibsim.log" 2>&1 &
+	"$OQ_IBSIM" "$@" -s "$net" <"$E2E_DIR/ibsim.ctl" >"$E2E_DIR/ibsim.log" 2>&1 &
 	E2E_IBSIM_PID=$!
 	exec {E2E_CTL_FD}>"$E2E_DIR/ibsim.ctl"
-	e2e_wait_for "Network simulator ready" "$E2E_DIR/ibsim.log" 20 ||
+	e2e_wait_for "Network simulator ready" "$E2E_DIR/ibsim.log" \
+		"${E2E_IBSIM_TIMEOUT:-20}" ||
 		e2e_fail "ibsim did not start (see $E2E_DIR/ibsim.log)"
 	e2e_log "ibsim pid $E2E_IBSIM_PID on $(basename "$net")"
 }

@@ -3,11 +3,14 @@
 # The published prediction (docs/publish.md): after SUBNET UP the plugin
 # has written osmqos-bandwidth.json and osmqos.prom into publish_dir=;
 # both are regular files of mode 0644, a symlink planted at a target was
-# replaced (its target untouched), the JSON has every documented key, the
-# Prometheus text passes the strict checker (and promtool when installed),
-# and every port's and SL's numbers equal `osmqos predict --json` on the
-# same topology and policy.  A re-sweep rewrites both; a missing directory
-# is logged once per file and the SM carries on.
+# replaced (its target untouched), the JSON has every documented key (port
+# classes, nodes whose ports refer to them), the Prometheus text passes
+# the strict checker (and promtool when installed) and its aggregates
+# (per SL, level and class) equal the JSON's numbers, and every port's and
+# SL's numbers equal `osmqos predict --json` on the same topology and
+# policy.  A re-sweep rewrites both; a missing directory is logged once per
+# file and the SM carries on; with publish_detail=ports the per-port
+# series equal the JSON too.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init publish
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -74,14 +77,15 @@ leftover=$(find "$pub" -mindepth 1 ! -name osmqos-bandwidth.json ! -name osmqos.
 	! -name osmqos-last-good-policy.conf)
 [ -z "$leftover" ] || e2e_fail "temporary files left: $leftover"
 
-# 2. The JSON: parses, every documented key with its type.
+# 2. The JSON: parses, every documented key with its type; every port
+# refers to a class, each class's port count is its references.
 jq -e '
 	def guid: type == "string" and test("^0x[0-9a-f]{16}$");
 	def num: type == "number";
 	def str: type == "string";
 	def bool: type == "boolean";
 	def iso: str and test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$");
-	(.schema == 1) and (.generator | str) and (.sweep | num) and
+	(.schema == 2) and (.generator | str) and (.sweep | num) and
 	(.sweeps | num) and (.time | iso) and (.time_epoch | num) and
 	(.policy | (.path | str) and (.hash | guid) and (.in_force == true) and
 		(.load_success == true) and (.loaded_at | iso) and
@@ -89,13 +93,12 @@ jq -e '
 		(.loads_failed | num)) and
 	(.qos_mads_sent | num) and (.qos_mads_sent > 0) and
 	(.model.scenario | str) and (.model.profile == "iba") and
-	(.ports | type == "array" and length > 0) and
-	all(.ports[];
-		(.node_guid | guid) and (.guid | guid) and (.node | str) and
-		(.node_type | IN("CA", "Switch", "Router")) and (.name | str) and
-		(.port | num) and (.lid | num) and (.lid > 0) and (.lmc | num) and
+	(.classes | type == "array" and length > 0) and
+	([.classes[].class] == [range(.classes | length)]) and
+	all(.classes[];
+		(.class | num) and (.ports | num) and (.ports > 0) and
 		(.width | num) and (.speed | str) and (.link | str) and
-		(.rate_gbps | num) and (.mtu | num) and
+		(.rate_gbps | num) and (.mtu | num) and (.sl2vl_origin | str) and
 		(.vl_high_limit == null or (.vl_high_limit | num)) and
 		(.profile | str) and (.exact | bool) and (.sls | length == 16) and
 		all(.sls[];
@@ -104,13 +107,32 @@ jq -e '
 			(.priority | IN("high", "low", "both", "none", "single")) and
 			(.share | num) and (.share_exact | str) and
 			(.predicted_gbps | num) and (.guaranteed_gbps | num) and
-			(.guaranteed_gbps <= .predicted_gbps) and (.starve | bool)))
+			(.guaranteed_gbps <= .predicted_gbps) and (.starve | bool))) and
+	(.nodes | type == "array" and length > 0) and
+	all(.nodes[];
+		(.guid | guid) and (.node | str) and
+		(.node_type | IN("CA", "Switch", "Router")) and
+		(.ports | length > 0) and
+		all(.ports[]; (.port | num) and (.guid | guid) and (.lid | num) and
+			(.lid > 0) and (.lmc | num) and (.class | num))) and
+	(. as $d | [.nodes[].ports[].class] | group_by(.) |
+		map({class: .[0], n: length}) ==
+		[$d.classes[] | {class, n: .ports}])
 ' "$json" >/dev/null || e2e_fail "$json lacks a documented key or has a wrong type"
 [ "$(jq -r .policy.path "$json")" = "$pol" ] || e2e_fail "policy path wrong"
-nports=$(jq '.ports | length' "$json")
-nstarve=$(jq '[.ports[].sls[] | select(.starve)] | length' "$json")
-nlower=$(jq '[.ports[].sls[] | select(.guaranteed_gbps < .predicted_gbps)] | length' "$json")
-e2e_log "JSON: $nports ports, $nstarve starving and $nlower under-guaranteed SL/port pairs, schema ok"
+# The ports with their class's numbers inline: the schema-1 shape, for
+# comparisons (docs/json.md shows the same expansion).
+expand='def expand: . as $d | [$d.nodes[] | . as $n | .ports[] | . as $p |
+	{node_guid: $n.guid, node: $n.node, node_type: $n.node_type,
+	 port: $p.port, guid: $p.guid, lid: $p.lid, lmc: $p.lmc} +
+	($d.classes[$p.class] | del(.class, .ports))];'
+nports=$(jq "$expand"' expand | length' "$json")
+nclasses=$(jq '.classes | length' "$json")
+nstarve=$(jq "$expand"' [expand[].sls[] | select(.starve)] | length' "$json")
+nlower=$(jq "$expand"' [expand[].sls[] | select(.guaranteed_gbps < .predicted_gbps)] | length' "$json")
+e2e_log "JSON: $nports ports in $nclasses classes, $nstarve starving and $nlower under-guaranteed SL/port pairs, schema ok"
+[ "$nports" = 48 ] || e2e_fail "want the 48 linked ports of fat-tree-16, got $nports"
+[ "$nclasses" -lt 12 ] || e2e_fail "$nclasses classes for 40 ports: classes do not group"
 [ "$nstarve" -gt 0 ] || e2e_fail "no starving SL although VLHighLimit is 255"
 [ "$nlower" -gt 0 ] || e2e_fail "no SL whose guarantee is below its prediction"
 
@@ -134,27 +156,46 @@ grep -q '^osmqos_policy_load_success 1$' "$prom" || e2e_fail "policy not loaded?
 [ "$(sed -n 's/^osmqos_qos_mads_sent_total //p' "$prom")" = "$(jq .qos_mads_sent "$json")" ] ||
 	e2e_fail "MAD counts differ between the two files"
 
-# Prometheus vs JSON, per port and SL: "guid port sl predicted guaranteed
-# starved" from both (descriptions here carry no escapes).
-jq -r '.ports[] | . as $p | .sls[] |
-	"\($p.node_guid) \($p.port) \(.sl) \(.vl // "x") \(.predicted_gbps) \(.guaranteed_gbps) \(if .starve then 1 else 0 end)"' \
-	"$json" | sort >"$E2E_DIR/json.lines"
-awk '
-	/^osmqos_(predicted|guaranteed)_bandwidth_gbps\{|^osmqos_sl_starved\{/ {
-		match($0, /node_guid="[^"]*"/); g = substr($0, RSTART + 11, RLENGTH - 12)
-		match($0, /port="[^"]*"/); p = substr($0, RSTART + 6, RLENGTH - 7)
-		match($0, /sl="[^"]*"/); s = substr($0, RSTART + 4, RLENGTH - 5)
-		match($0, /vl="[^"]*"/); v = substr($0, RSTART + 4, RLENGTH - 5)
-		if (v !~ /^[0-9]+$/) v = "x"
-		k = g " " p " " s " " v
-		if ($0 ~ /^osmqos_predicted/) pr[k] = $NF
-		else if ($0 ~ /^osmqos_guaranteed/) gu[k] = $NF
-		else st[k] = $NF
-	}
-	END { for (k in pr) print k, pr[k], gu[k], st[k] }' "$prom" |
-	sort >"$E2E_DIR/prom.lines"
-diff "$E2E_DIR/json.lines" "$E2E_DIR/prom.lines" >"$E2E_DIR/json-prom.diff" ||
-	e2e_fail "JSON and Prometheus files disagree: $(head -n 4 "$E2E_DIR/json-prom.diff")"
+# Prometheus vs JSON: the aggregates are the JSON's numbers.  Per SL the
+# minimum, (lower) median and maximum guaranteed Gb/s over the linked
+# ports and the ports where it starves or is dropped; per class its
+# ports and SLs; per level (policy order) its SL's figures.
+jq -r "$expand"' expand as $p | range(16) as $s |
+	[$p[] | .sls[$s]] as $v | ($v | map(.guaranteed_gbps) | sort) as $g |
+	"sl \($s) \($g[0]) \($g[(($g | length) + 1) / 2 | floor - 1]) \($g[-1]) \([$v[] | select(.starve)] | length) \([$v[] | select(.vl == null and .vls == [])] | length)"' \
+	"$json" >"$E2E_DIR/agg.json"
+jq -r '.classes[] | . as $c | .sls[] |
+	"class \($c.class) \($c.ports) \($c.link) \(.sl) \(.vl // (if .vls == [] then "drop" else "mixed" end)) \(.predicted_gbps) \(.guaranteed_gbps)"' \
+	"$json" >>"$E2E_DIR/agg.json"
+jq -r '"linked \(.nodes | map(.ports | length) | add) \(.classes | length)"' \
+	"$json" >>"$E2E_DIR/agg.json"
+sort -o "$E2E_DIR/agg.json" "$E2E_DIR/agg.json"
+gawk '
+	function lab(k,    m) { return match($0, k "=\"[^\"]*\"") ? substr($0, RSTART + length(k) + 2, RLENGTH - length(k) - 3) : "" }
+	/^osmqos_sl_guaranteed_bandwidth_gbps\{/ { sl[lab("sl")] = 1; st[lab("sl"), lab("stat")] = $NF }
+	/^osmqos_sl_starved_ports\{/ { sv[lab("sl")] = $NF }
+	/^osmqos_sl_dropped_ports\{/ { dr[lab("sl")] = $NF }
+	/^osmqos_port_class_ports\{/ { cp[lab("class")] = $NF; cl[lab("class")] = lab("link") }
+	/^osmqos_class_predicted_bandwidth_gbps\{/ { k = lab("class") " " lab("sl"); pr[k] = $NF; vl[k] = lab("vl") }
+	/^osmqos_class_guaranteed_bandwidth_gbps\{/ { gu[lab("class") " " lab("sl")] = $NF }
+	/^osmqos_linked_ports / { lp = $NF }
+	/^osmqos_port_classes / { pc = $NF }
+	END {
+		for (s in sl) print "sl", s, st[s, "min"], st[s, "median"], st[s, "max"], sv[s], dr[s]
+		for (k in pr) { split(k, a, " "); print "class", a[1], cp[a[1]], cl[a[1]], a[2], vl[k], pr[k], gu[k] }
+		print "linked", lp, pc
+	}' "$prom" | sort >"$E2E_DIR/agg.prom"
+diff "$E2E_DIR/agg.json" "$E2E_DIR/agg.prom" >"$E2E_DIR/agg.diff" ||
+	e2e_fail "Prometheus aggregates differ from the JSON: $(head -n 6 "$E2E_DIR/agg.diff")"
+# Levels: storage is SL 1 in the policy; its series are SL 1's.
+grep -q '^osmqos_level_guaranteed_bandwidth_gbps{level="storage",sl="1",stat="min"} ' "$prom" ||
+	e2e_fail "no per-level series for the storage level"
+[ "$(sed -n 's/^osmqos_level_guaranteed_bandwidth_gbps{level="storage",sl="1",stat="median"} //p' "$prom")" = \
+  "$(sed -n 's/^osmqos_sl_guaranteed_bandwidth_gbps{sl="1",stat="median"} //p' "$prom")" ] ||
+	e2e_fail "the storage level's median is not SL 1's"
+grep -q '^osmqos_predicted_bandwidth_gbps{' "$prom" &&
+	e2e_fail "per-port series published without publish_detail=ports"
+e2e_log "Prometheus: $(grep -vc '^#' "$prom") series; aggregates equal the JSON ($(wc -l <"$E2E_DIR/agg.json") rows)"
 
 # 4. The same numbers as osmqos predict --json on the same topology,
 # policy and opensm.conf templates.
@@ -168,11 +209,9 @@ predict() { # predict OUT [ARGS...]: rc 2 is fine for --in-port beyond a
 	[ "$rc" = 0 ] || [ "$rc" = 2 ] || e2e_fail "osmqos predict $* failed: $(cat "$out.err")"
 }
 predict "$E2E_DIR/predict.json"
-canon_predict='.ports[] | . as $p | .sls[] |
-	"\($p.guid) \($p.port) \($p.rate_gbps) \($p.mtu) \($p.sl2vl_origin) \($p.exact) \(.sl) \(.vl) \(.share) \(.share_exact) \(.gbps) \(.priority) \(.starve)"'
-canon_json='.ports[] | . as $p | .sls[] |
-	"\($p.guid) \($p.port) \($p.rate_gbps) \($p.mtu) \($p.sl2vl_origin) \($p.exact) \(.sl) \(.vl) \(.share) \(.share_exact) \(.predicted_gbps) \(.priority) \(.starve)"'
-jq -r "$canon_predict" "$E2E_DIR/predict.json" | sort >"$E2E_DIR/predict.lines"
+canon_json="$expand"' expand[] | . as $p | .sls[] |
+	"\($p.guid) \($p.port) \($p.lid) \($p.rate_gbps) \($p.mtu) \($p.sl2vl_origin) \($p.vl_high_limit) \($p.exact) \(.sl) \(.vl) \(.share) \(.share_exact) \(.predicted_gbps) \(.guaranteed_gbps) \(.priority) \(.starve)"'
+jq -r "$canon_json" "$E2E_DIR/predict.json" | sort >"$E2E_DIR/predict.lines"
 jq -r "$canon_json" "$json" | sort >"$E2E_DIR/published.lines"
 [ -s "$E2E_DIR/predict.lines" ] || e2e_fail "osmqos predict printed no ports"
 diff "$E2E_DIR/predict.lines" "$E2E_DIR/published.lines" >"$E2E_DIR/predict.diff" ||
@@ -184,22 +223,22 @@ e2e_log "$(wc -l <"$E2E_DIR/published.lines") port/SL values equal osmqos predic
 for n in 0 1 2 3 4 5 6; do
 	predict "$E2E_DIR/predict.in$n.json" --in-port "$n"
 done
-jq -n -r '
-	[inputs] as $all | $all[0] as $agg | $all[1:] as $views |
-	($agg.ports | group_by(.guid) | map({key: .[0].guid, value: [.[].port]}) |
+jq -n -r "$expand"'
+	[inputs | expand] as $all | $all[0] as $agg | $all[1:] as $views |
+	($agg | group_by(.guid) | map({key: .[0].guid, value: [.[].port]}) |
 	 from_entries) as $linked |
-	$agg.ports[] | . as $p |
-	($p.sls | map({key: (.sl | tostring), value: .gbps}) | from_entries) as $base |
+	$agg[] | . as $p |
+	($p.sls | map({key: (.sl | tostring), value: .predicted_gbps}) | from_entries) as $base |
 	([0] + $linked[$p.guid] | map(select(. != $p.port))) as $in |
 	$p.sls[] | . as $s |
 	([$base[$s.sl | tostring]] +
 	 [$views | to_entries[] | select(.key as $k | any($in[]; . == $k)) |
-	  .value.ports[] | select(.guid == $p.guid and .port == $p.port) |
-	  .sls[] | select(.sl == $s.sl) | .gbps] | min) as $g |
+	  .value[] | select(.guid == $p.guid and .port == $p.port) |
+	  .sls[] | select(.sl == $s.sl) | .predicted_gbps] | min) as $g |
 	"\($p.guid) \($p.port) \($s.sl) \($g)"' \
 	"$E2E_DIR/predict.json" "$E2E_DIR"/predict.in{0,1,2,3,4,5,6}.json |
 	sort >"$E2E_DIR/guaranteed.expected"
-jq -r '.ports[] | . as $p | .sls[] | "\($p.guid) \($p.port) \(.sl) \(.guaranteed_gbps)"' \
+jq -r "$expand"' expand[] | . as $p | .sls[] | "\($p.guid) \($p.port) \(.sl) \(.guaranteed_gbps)"' \
 	"$json" | sort >"$E2E_DIR/guaranteed.published"
 diff "$E2E_DIR/guaranteed.expected" "$E2E_DIR/guaranteed.published" >"$E2E_DIR/guaranteed.diff" ||
 	e2e_fail "guaranteed Gb/s differ from the minimum over predict's views: $(head -n 6 "$E2E_DIR/guaranteed.diff")"
@@ -211,7 +250,7 @@ e2e_osmqos tables --json --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
 	e2e_fail "osmqos tables failed"
 jq -r '.ports[] | select(.kind != "switch base port 0") | "\(.guid) \(.port) \(.lid)"' \
 	"$E2E_DIR/tables.json" | sort >"$E2E_DIR/lids.tables"
-jq -r '.ports[] | "\(.guid) \(.port) \(.lid)"' "$json" | sort >"$E2E_DIR/lids.published"
+jq -r "$expand"' expand[] | "\(.guid) \(.port) \(.lid)"' "$json" | sort >"$E2E_DIR/lids.published"
 join -j1 <(awk '{print $1":"$2, $3}' "$E2E_DIR/lids.published" | sort) \
 	<(awk '{print $1":"$2, $3}' "$E2E_DIR/lids.tables" | sort) >"$E2E_DIR/lids.joined"
 [ "$(wc -l <"$E2E_DIR/lids.joined")" = "$nports" ] ||
@@ -253,4 +292,46 @@ kill -0 "$E2E_OPENSM_PID" || e2e_fail "opensm died"
 if grep "ERR" "$E2E_OSM_LOG" | grep -v "ERR AC" | grep -qi osmqos; then
 	e2e_fail "plugin-caused ERR lines in the opensm log"
 fi
+
+# 7. publish_detail=ports: the per-port series, equal to the JSON per port
+# and SL; a bad value is one error and the default.
+e2e_stop_opensm
+n=$(published)
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_dir=$pub publish_detail=ports"
+wait_published $((n + 1))
+"$promcheck" "$prom" || e2e_fail "$prom (publish_detail=ports) fails the text-format check"
+jq -r "$expand"' expand[] | . as $p | .sls[] |
+	"\($p.node_guid) \($p.port) \(.sl) \(.vl // "x") \(.predicted_gbps) \(.guaranteed_gbps) \(if .starve then 1 else 0 end)"' \
+	"$json" | sort >"$E2E_DIR/json.lines"
+awk '
+	/^osmqos_(predicted|guaranteed)_bandwidth_gbps\{|^osmqos_sl_starved\{/ {
+		match($0, /node_guid="[^"]*"/); g = substr($0, RSTART + 11, RLENGTH - 12)
+		match($0, /port="[^"]*"/); p = substr($0, RSTART + 6, RLENGTH - 7)
+		match($0, /sl="[^"]*"/); s = substr($0, RSTART + 4, RLENGTH - 5)
+		match($0, /vl="[^"]*"/); v = substr($0, RSTART + 4, RLENGTH - 5)
+		if (v !~ /^[0-9]+$/) v = "x"
+		k = g " " p " " s " " v
+		if ($0 ~ /^osmqos_predicted/) pr[k] = $NF
+		else if ($0 ~ /^osmqos_guaranteed/) gu[k] = $NF
+		else st[k] = $NF
+	}
+	END { for (k in pr) print k, pr[k], gu[k], st[k] }' "$prom" |
+	sort >"$E2E_DIR/prom.lines"
+[ "$(wc -l <"$E2E_DIR/prom.lines")" = $((nports * 16)) ] ||
+	e2e_fail "publish_detail=ports: $(wc -l <"$E2E_DIR/prom.lines") per-port SL rows, want $((nports * 16))"
+diff "$E2E_DIR/json.lines" "$E2E_DIR/prom.lines" >"$E2E_DIR/json-prom.diff" ||
+	e2e_fail "per-port Prometheus series and JSON disagree: $(head -n 4 "$E2E_DIR/json-prom.diff")"
+e2e_log "publish_detail=ports: $(grep -vc '^#' "$prom") series, per-port values equal the JSON"
+e2e_stop_opensm
+n=$(published)
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_dir=$pub publish_detail=everything"
+wait_published $((n + 1))
+kill -HUP "$E2E_OPENSM_PID"
+wait_published $((n + 2))
+[ "$(grep -c "publish_detail=everything is neither" "$E2E_OSM_LOG")" = 1 ] ||
+	e2e_fail "a bad publish_detail is not one error"
+grep -q '^osmqos_predicted_bandwidth_gbps{' "$prom" &&
+	e2e_fail "a bad publish_detail published per-port series"
 e2e_pass

@@ -86,13 +86,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t lat[4], rows[3][16], vlhl;
 	struct oq_publish_counters ctr;
 	struct oq_publish_counts counts;
-	struct oq_publish_port *ports = NULL;
+	struct oq_pred_classes classes = {0};
+	struct oq_publish_level lv;
+	struct oq_predict_opts o;
 	struct oq_publish_doc doc;
 	struct oq_fabric_tables tables = {0};
 	struct oq_templates tmpl;
 	struct oq_fabric *f;
 	struct oq_node *sw, *a, *b;
-	size_t n = 0, i;
+	size_t i;
 	unsigned int r, s;
 
 	take(&in, d1, 64);
@@ -133,13 +135,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (s = 0; s < 16; s++)
 				t->sl2vl[r][s] = rows[r][s] & 15;
 	}
-	if (oq_publish_predict(f, &tables, &ports, &n))
+	oq_predict_opts_init(&o);
+	if (oq_pred_classes_build(f, &tables, &o, NULL, &classes))
 		goto out;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < classes.n; i++)
 		for (s = 0; s < 16; s++)
-			if (!(ports[i].guaranteed_gbps[s] <=
-			      ports[i].pred.sl[s].gbps))
+			if (!(classes.v[i].guaranteed_gbps[s] <=
+			      classes.v[i].pred.sl[s].gbps))
 				abort();
+	lv.name = level;
+	lv.sl = vlhl & 15;
 
 	oq_publish_counters_init(&ctr);
 	oq_publish_count_answer(&ctr, level);
@@ -156,14 +161,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	doc.policy_path = path;
 	doc.policy_in_force = vlhl & 1;
 	doc.policy_loaded_at = vlhl;
-	doc.ports = ports;
-	doc.n_ports = n;
+	doc.fabric = f;
+	doc.tables = &tables;
+	doc.classes = &classes;
+	doc.levels = &lv;
+	doc.n_levels = 1;
+	doc.detail_ports = vlhl & 2;
 	doc.counts = &counts;
 	render(oq_publish_write_json, &doc, true);
 	render(oq_publish_write_prom, &doc, false);
 	oq_publish_counters_destroy(&ctr);
 out:
-	free(ports);
+	oq_pred_classes_free(&classes);
 	oq_fabric_tables_free(&tables);
 	oq_fabric_free(f);
 	return 0;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Unit tests: the published documents (plugin/publish_json.c,
- * publish_prom.c, publish_model.c, publish_escape.c) on a small fabric
+ * publish_prom.c, publish_prom_fabric.c, publish_escape.c) on a small
+ * fabric
  * whose node descriptions carry quotes, backslashes, newlines, control
  * bytes and invalid UTF-8.  The JSON is checked with a strict JSON
  * validator below, the Prometheus text with the strict checker in
@@ -30,8 +31,7 @@ struct world {
 	struct oq_node *sw, *h1, *h2, *h3;
 	struct oq_templates t;
 	struct oq_fabric_tables tables;
-	struct oq_publish_port *ports;
-	size_t n;
+	struct oq_pred_classes classes;
 	struct oq_publish_counters ctr;
 	struct oq_publish_counts counts;
 	struct oq_publish_doc doc;
@@ -67,7 +67,7 @@ static int teardown(void **state)
 	struct world *w = *state;
 
 	free(w->buf);
-	free(w->ports);
+	oq_pred_classes_free(&w->classes);
 	oq_publish_counters_destroy(&w->ctr);
 	oq_fabric_tables_free(&w->tables);
 	oq_fabric_free(w->f);
@@ -75,11 +75,21 @@ static int teardown(void **state)
 	return 0;
 }
 
+static const struct oq_publish_level levels[] = {
+	{"storage", 1},
+	{"bulk", 0},
+	{"also-sl1", 1},
+};
+
 static void predict(struct world *w)
 {
-	free(w->ports);
-	assert_int_equal(oq_publish_predict(w->f, &w->tables, &w->ports, &w->n),
-			 0);
+	struct oq_predict_opts o;
+
+	oq_pred_classes_free(&w->classes);
+	oq_predict_opts_init(&o);
+	assert_int_equal(
+		oq_pred_classes_build(w->f, &w->tables, &o, NULL, &w->classes),
+		0);
 	memset(&w->doc, 0, sizeof(w->doc));
 	w->doc.version = "0.1.0";
 	w->doc.sweep = 3;
@@ -94,8 +104,11 @@ static void predict(struct world *w)
 	w->doc.loads_ok = 2;
 	w->doc.loads_failed = 1;
 	w->doc.mads_total = 42;
-	w->doc.ports = w->ports;
-	w->doc.n_ports = w->n;
+	w->doc.fabric = w->f;
+	w->doc.tables = &w->tables;
+	w->doc.classes = &w->classes;
+	w->doc.levels = levels;
+	w->doc.n_levels = sizeof(levels) / sizeof(levels[0]);
 	oq_publish_counters_read(&w->ctr, &w->counts);
 	w->doc.counts = &w->counts;
 }
@@ -113,16 +126,14 @@ static void render(struct world *w,
 	assert_int_equal(fclose(f), 0);
 }
 
-static const struct oq_publish_port *find_pub(const struct world *w,
-					      const struct oq_port *p)
+static const struct oq_pred_class *find_pub(const struct world *w,
+					    const struct oq_port *p)
 {
-	size_t i;
+	const struct oq_pred_class *c = oq_pred_class_of(&w->classes, p->index);
 
-	for (i = 0; i < w->n; i++)
-		if (w->ports[i].port == p)
-			return &w->ports[i];
-	fail_msg("port not published");
-	return NULL;
+	if (!c)
+		fail_msg("port not published");
+	return c;
 }
 
 static size_t count_of(const char *hay, const char *needle)
@@ -266,29 +277,30 @@ static void test_predictions_match_model(void **state)
 
 	predict(w);
 	/* Linked ports only: 3 CA ports and 3 switch ports. */
-	assert_int_equal(w->n, 6);
+	assert_int_equal(w->classes.n_classified, 6);
 	oq_predict_opts_init(&o);
 	for (i = 0; i < w->f->n_ports; i++) {
 		const struct oq_port *p = w->f->ports[i];
+		const struct oq_pred_class *c;
 
-		if (!p->present || !p->peer)
+		if (!p->present || !p->peer) {
+			assert_null(oq_pred_class_of(&w->classes, i));
 			continue;
-		assert_ptr_equal(w->ports[k].port, p);
+		}
+		c = find_pub(w, p);
 		assert_int_equal(
 			oq_predict_port(&w->tables.ports[i], -1.0, &o, &pp), 0);
 		for (s = 0; s < 16; s++) {
-			assert_true(w->ports[k].pred.sl[s].gbps ==
-				    pp.sl[s].gbps);
-			assert_int_equal(
-				oq_frac_cmp(w->ports[k].pred.sl[s].share,
-					    pp.sl[s].share),
-				0);
+			assert_true(c->pred.sl[s].gbps == pp.sl[s].gbps);
+			assert_int_equal(oq_frac_cmp(c->pred.sl[s].share,
+						     pp.sl[s].share),
+					 0);
 			/* Uniform template tables: every view agrees. */
-			assert_true(w->ports[k].guaranteed_gbps[s] ==
-				    pp.sl[s].gbps);
+			assert_true(c->guaranteed_gbps[s] == pp.sl[s].gbps);
 		}
 		k++;
 	}
+	assert_int_equal(k, 6);
 }
 
 /* One input port dropping SL 3 and another mapping SL 5 elsewhere: the
@@ -297,7 +309,7 @@ static void test_guaranteed_is_min_over_inputs(void **state)
 {
 	struct world *w = *state;
 	struct oq_port_tables *t = NULL;
-	struct oq_publish_port pub;
+	const struct oq_pred_class *pub;
 	struct oq_predict_opts o;
 	struct oq_port_pred view;
 	size_t i;
@@ -314,7 +326,8 @@ static void test_guaranteed_is_min_over_inputs(void **state)
 	t->sl2vl[1][6] = OQ_VL_DROP; /* the egress itself: not an input */
 	t->sl2vl[4][6] = OQ_VL_DROP; /* port 4 is down: not an input */
 
-	assert_int_equal(oq_publish_predict_port(t, &pub), 0);
+	predict(w);
+	pub = find_pub(w, &w->sw->ports[1]);
 	oq_predict_opts_init(&o);
 	assert_int_equal(oq_predict_port(t, -1.0, &o, &view), 0);
 	for (s = 0; s < 16; s++)
@@ -329,12 +342,14 @@ static void test_guaranteed_is_min_over_inputs(void **state)
 				want[s] = view.sl[s].gbps;
 	}
 	for (s = 0; s < 16; s++)
-		assert_true(pub.guaranteed_gbps[s] == want[s]);
-	assert_true(pub.pred.sl[3].gbps > 0);
-	assert_true(pub.guaranteed_gbps[3] == 0);
-	assert_true(pub.guaranteed_gbps[6] == pub.pred.sl[6].gbps);
+		assert_true(pub->guaranteed_gbps[s] == want[s]);
+	assert_true(pub->pred.sl[3].gbps > 0);
+	assert_true(pub->guaranteed_gbps[3] == 0);
+	assert_true(pub->guaranteed_gbps[6] == pub->pred.sl[6].gbps);
 	for (s = 0; s < 16; s++)
-		assert_true(pub.guaranteed_gbps[s] <= pub.pred.sl[s].gbps);
+		assert_true(pub->guaranteed_gbps[s] <= pub->pred.sl[s].gbps);
+	/* Its own class: no other port has these tables. */
+	assert_int_equal(pub->n_ports, 1);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -348,7 +363,7 @@ static void test_json_document(void **state)
 	render(w, oq_publish_write_json);
 	assert_true(oq_jsoncheck(w->buf, w->len));
 	assert_int_equal(w->buf[w->len - 1], '\n');
-	assert_non_null(strstr(w->buf, "\"schema\": 1,"));
+	assert_non_null(strstr(w->buf, "\"schema\": 2,"));
 	assert_non_null(strstr(w->buf, "\"sweep\": 3, \"sweeps\": 4"));
 	assert_non_null(strstr(w->buf, "\"time\": \"2023-11-14T22:13:20Z\", "
 				       "\"time_epoch\": 1700000000.250"));
@@ -360,17 +375,25 @@ static void test_json_document(void **state)
 	assert_non_null(strstr(w->buf, "\"qos_mads_sent\": 42"));
 	assert_non_null(strstr(w->buf, "\"node\": \"ev\\\"il\\\\x\\ny \xc3\xa9 "
 				       "\\u0001 \xef\xbf\xbd end\""));
-	assert_non_null(strstr(w->buf, "/P1\", \"port\": 1, \"lid\": 10, "));
-	assert_non_null(strstr(w->buf, "\"link\": \"4xQDR\", \"rate_gbps\": "
+	snprintf(want, sizeof(want),
+		 "{\"port\": 1, \"guid\": \"0x0000000000000011\", "
+		 "\"lid\": 10, \"lmc\": 0, \"class\": %u}",
+		 w->classes.of_port[w->h1->ports[1].index]);
+	assert_non_null(strstr(w->buf, want));
+	assert_non_null(strstr(w->buf, "\"link\": \"4xQDR\", \"width\": 4, "
+				       "\"speed\": \"QDR\", \"rate_gbps\": "
 				       "32, \"mtu\": 4096"));
-	/* 6 ports x 16 SLs. */
-	assert_int_equal(count_of(w->buf, "\"predicted_gbps\": "), 96);
-	assert_int_equal(count_of(w->buf, "\"guaranteed_gbps\": "), 96);
-	assert_int_equal(count_of(w->buf, "\"node_guid\": "), 6);
+	/* Each class's 16 SLs once; each port once, by reference. */
+	assert_int_equal(count_of(w->buf, "\"predicted_gbps\": "),
+			 16 * w->classes.n);
+	assert_int_equal(count_of(w->buf, "\"guaranteed_gbps\": "),
+			 16 * w->classes.n);
+	assert_true(w->classes.n < 6);
+	assert_int_equal(count_of(w->buf, "\"lmc\": "), 6);
+	assert_int_equal(count_of(w->buf, "\"node_type\": "), 4);
 	/* h1's SL 5, formatted exactly like osmqos predict --json. */
 	{
-		const struct oq_publish_port *pp =
-			find_pub(w, &w->h1->ports[1]);
+		const struct oq_pred_class *pp = find_pub(w, &w->h1->ports[1]);
 		const struct oq_sl_pred *sp = &pp->pred.sl[5];
 		char fb[48];
 
@@ -398,7 +421,7 @@ static void test_json_no_policy_no_ports(void **state)
 	w->doc.policy_in_force = false;
 	w->doc.policy_load_success = false;
 	w->doc.policy_loaded_at = 0;
-	w->doc.n_ports = 0;
+	w->doc.classes = NULL;
 	w->doc.counts = NULL;
 	render(w, oq_publish_write_json);
 	assert_true(oq_jsoncheck(w->buf, w->len));
@@ -406,7 +429,7 @@ static void test_json_no_policy_no_ports(void **state)
 				       "\"in_force\": false, \"load_success\":"
 				       " false, \"loaded_at\": null, "
 				       "\"loaded_at_epoch\": null"));
-	assert_non_null(strstr(w->buf, "\"ports\": []}"));
+	assert_non_null(strstr(w->buf, "\"classes\": [],\n \"nodes\": []}"));
 }
 
 /* ---- Prometheus -------------------------------------------------------- */
@@ -427,6 +450,7 @@ static void test_prom_document(void **state)
 	oq_publish_observe_latency(&w->ctr, 1.0);
 	oq_publish_set_audit_dropped(&w->ctr, 7);
 	predict(w);
+	w->doc.detail_ports = true;
 	render(w, oq_publish_write_prom);
 	n = oq_promcheck(w->buf, w->len, err, sizeof(err));
 	if (n < 0)
@@ -439,8 +463,7 @@ static void test_prom_document(void **state)
 				       "\xef\xbf\xbd \xef\xbf\xbd end\",port="
 				       "\"1\",sl=\"0\",vl=\"0\"} "));
 	{
-		const struct oq_publish_port *pp =
-			find_pub(w, &w->h2->ports[1]);
+		const struct oq_pred_class *pp = find_pub(w, &w->h2->ports[1]);
 
 		snprintf(
 			line, sizeof(line),
@@ -508,13 +531,15 @@ static void test_prom_without_counters_or_policy(void **state)
 	w->doc.counts = NULL;
 	w->doc.policy_in_force = false;
 	w->doc.policy_load_success = false;
-	w->doc.n_ports = 0;
+	w->doc.classes = NULL;
 	render(w, oq_publish_write_prom);
 	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
 		fail_msg("promcheck: %s\n%s", err, w->buf);
 	assert_null(strstr(w->buf, "osmqos_policy_info{"));
 	assert_non_null(strstr(w->buf, "osmqos_policy_load_success 0\n"));
 	assert_non_null(strstr(w->buf, "osmqos_sa_decision_seconds_count 0\n"));
+	assert_non_null(strstr(w->buf, "osmqos_port_classes 0\n"));
+	assert_non_null(strstr(w->buf, "osmqos_linked_ports 0\n"));
 }
 
 /* A writer error reaches the caller. */

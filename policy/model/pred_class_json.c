@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The class table as JSON (docs/json.md, "Port classes"): the published
+ * osmqos-bandwidth.json and `osmqos predict --json` both write these
+ * members with this code, so a script compares the two with plain
+ * equality.  Numbers: %.6g Gb/s, %.12g shares, exact "p/q" shares.  Each
+ * class carries the per-SL prediction once; each node lists its modelled
+ * ports as {port, guid, lid, lmc, class}.  One node per line, so a
+ * 10,000-port fabric is well under a megabyte.
+ */
+#include <inttypes.h>
+#include <math.h>
+
+#include <osmqos/json.h>
+#include <osmqos/pred_class.h>
+
+/* %.6g; JSON has no NaN or infinity. */
+static void jgbps(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.6g", v);
+	else
+		fputs("null", out);
+}
+
+static void write_sl(FILE *out, const struct oq_pred_class *c, unsigned int s,
+		     bool first)
+{
+	const struct oq_sl_pred *sp = &c->pred.sl[s];
+	char fb[48];
+	unsigned int v;
+	bool f1 = true;
+
+	oq_frac_format(sp->share, fb, sizeof(fb));
+	fprintf(out, "%s{\"sl\": %u, \"vl\": ", first ? "" : ", ", s);
+	if (sp->vl >= 0)
+		fprintf(out, "%d", sp->vl);
+	else
+		fputs("null", out);
+	fputs(", \"vls\": [", out);
+	for (v = 0; v < OQ_MAX_VLS; v++) {
+		if (!(sp->vls & (1u << v)))
+			continue;
+		fprintf(out, "%s%u", f1 ? "" : ", ", v);
+		f1 = false;
+	}
+	fprintf(out,
+		"], \"priority\": \"%s\", \"share\": %.12g, "
+		"\"share_exact\": \"%s\", \"predicted_gbps\": ",
+		oq_prio_name(sp->prio), oq_frac_double(sp->share), fb);
+	jgbps(out, sp->gbps);
+	fputs(", \"guaranteed_gbps\": ", out);
+	jgbps(out, c->guaranteed_gbps[s]);
+	fprintf(out, ", \"starve\": %s}", sp->starve ? "true" : "false");
+}
+
+static void write_class(FILE *out, const struct oq_fabric *f,
+			const struct oq_fabric_tables *tables,
+			const struct oq_pred_class *c, size_t id)
+{
+	const struct oq_port *p = f->ports[c->rep];
+	const struct oq_port_tables *t = &tables->ports[c->rep];
+	unsigned int s;
+	bool f1 = true;
+
+	fprintf(out,
+		"%s\n  {\"class\": %zu, \"ports\": %zu, \"link\": \"%ux%s\", "
+		"\"width\": %u, \"speed\": \"%s\", \"rate_gbps\": ",
+		id ? "," : "", id, c->n_ports, p->width,
+		oq_speed_name(p->speed), p->width, oq_speed_name(p->speed));
+	jgbps(out, c->pred.rate_gbps);
+	fprintf(out, ", \"mtu\": %u, \"sl2vl_origin\": \"%s\"",
+		c->pred.mtu_bytes, oq_pred_sl2vl_origin(t));
+	fputs(", \"vl_high_limit\": ", out);
+	if (t->has_vlarb)
+		fprintf(out, "%u", t->vl_high_limit);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"profile\": \"%s\", \"exact\": %s, \"sls\": [",
+		c->pred.profile_applied ? "cx2-2k" : "iba",
+		c->pred.arb.approx ? "false" : "true");
+	for (s = 0; s < 16; s++) {
+		if (!c->pred.sl[s].active)
+			continue;
+		write_sl(out, c, s, f1);
+		f1 = false;
+	}
+	fputs("]}", out);
+}
+
+/* One node and its classified ports; nothing when it has none. */
+static bool write_node(FILE *out, const struct oq_node *n,
+		       const struct oq_pred_classes *c, bool first)
+{
+	unsigned int i, lo = n->type == OQ_NODE_SWITCH ? 0 : 1;
+	bool any = false;
+
+	for (i = lo; i <= n->n_ports; i++) {
+		const struct oq_port *p = &n->ports[i];
+
+		if (!p->present || p->index >= c->n_ports ||
+		    c->of_port[p->index] == OQ_PRED_CLASS_NONE)
+			continue;
+		if (!any) {
+			fprintf(out,
+				"%s\n  {\"guid\": \"0x%016" PRIx64
+				"\", \"node\": ",
+				first ? "" : ",", n->guid);
+			oq_json_fstring(out, n->desc);
+			fprintf(out, ", \"node_type\": \"%s\", \"ports\": [",
+				oq_node_type_name(n->type));
+		}
+		fprintf(out,
+			"%s{\"port\": %u, \"guid\": \"0x%016" PRIx64
+			"\", \"lid\": %u, \"lmc\": %u, \"class\": %" PRIu32 "}",
+			any ? ", " : "", p->num, p->guid, p->lid, p->lmc,
+			c->of_port[p->index]);
+		any = true;
+	}
+	if (any)
+		fputs("]}", out);
+	return any;
+}
+
+int oq_pred_classes_write_json(FILE *out, const struct oq_fabric *f,
+			       const struct oq_fabric_tables *tables,
+			       const struct oq_pred_classes *c)
+{
+	size_t i;
+	bool first = true;
+
+	fputs("\"classes\": [", out);
+	for (i = 0; i < c->n; i++)
+		write_class(out, f, tables, &c->v[i], i);
+	fputs("],\n \"nodes\": [", out);
+	for (i = 0; f && i < f->n_nodes; i++)
+		if (write_node(out, f->nodes[i], c, first))
+			first = false;
+	fputs("]", out);
+	return ferror(out) ? -1 : 0;
+}

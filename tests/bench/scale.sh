@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Scale benchmark (`make bench-scale`): what the plugin costs opensm on
+# generated two-level fat trees, measured side by side with stock OpenSM.
+# For each size of SCALE_SIZES (default "18:36:18 36:72:36", spines:leaves:
+# HCAs per leaf: 702 and 2,700 nodes; one storage HCA per leaf) it writes
+# the fabric (contrib/fabrics/gen-fattree) and a policy in OpenSM's
+# grammar (gen-scale-policy.sh), then runs, each on a fresh ibsim with its
+# node and switch limits lifted (-N/-S):
+#   stock   opensm, qos TRUE, qos_policy_file, no plugin;
+#   plugin  the same with event_plugin_name osmqos (default options: the
+#           audit trail on, default publishing).
+# For each run: seconds from opensm's start to SUBNET UP, opensm CPU
+# (utime + stime of all its threads) at SUBNET UP, then SCALE_RESWEEPS
+# (default 3) heavy resweeps forced by SIGHUP, each measured from the
+# signal until opensm is idle again after SUBNET UP (median reported), and
+# opensm's RSS (VmRSS, VmHWM) after them.  For the plugin also its own
+# time per phase of the last sweep (its "phases" log line), the bytes of
+# both published files, the Prometheus series count and promtool's
+# verdict.  Figures go to stdout and SCALE_OUT (default
+# tests/bench/scale.txt in the build tree), the raw key=value lines to
+# SCALE_RAW (default tests/bench/scale-raw.txt), and a plot of resweep
+# CPU against fabric size to SCALE_SVG (default tests/bench/scale.svg).
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init scale
+
+gen=$top_builddir/contrib/fabrics/gen-fattree
+[ -x "$gen" ] || e2e_fail "no $gen: run 'make bench-scale' (it builds it)"
+command -v ibnetdiscover >/dev/null ||
+	e2e_skip "ibnetdiscover not installed (apt-get install infiniband-diags)"
+
+sizes=${SCALE_SIZES:-18:36:18 36:72:36}
+resweeps=${SCALE_RESWEEPS:-3}
+out=${SCALE_OUT:-$top_builddir/tests/bench/scale.txt}
+rawout=${SCALE_RAW:-$top_builddir/tests/bench/scale-raw.txt}
+svg=${SCALE_SVG:-$top_builddir/tests/bench/scale.svg}
+[[ $resweeps =~ ^[1-9]$ ]] || e2e_fail "SCALE_RESWEEPS must be 1..9"
+tck=$(getconf CLK_TCK)
+export E2E_TIMEOUT=${SCALE_TIMEOUT:-600} E2E_IBSIM_TIMEOUT=${SCALE_TIMEOUT:-600}
+
+# cpu_ns PID: on-CPU nanoseconds of opensm's threads (schedstat); its
+# threads live as long as it, so differences are exact.  cpu_ticks is the
+# coarse cross-check (utime + stime, clock ticks).
+cpu_ns() {
+	cat /proc/"$1"/task/*/schedstat 2>/dev/null |
+		awk '{ t += $1 } END { printf "%.0f\n", t }'
+}
+cpu_ticks() {
+	local s
+	s=$(<"/proc/$1/stat") || e2e_fail "process $1 is gone"
+	s=${s##*) }
+	awk '{ print $12 + $13 }' <<<"$s"
+}
+
+# settle: wait (at most 120 s) until opensm used under 2 ms of CPU over
+# 0.5 s: the sweep's tail (publishing, the SA state) is done.
+settle() {
+	local a b i
+	a=$(cpu_ns "$E2E_OPENSM_PID")
+	for ((i = 0; i < 240; i++)); do
+		sleep 0.5
+		b=$(cpu_ns "$E2E_OPENSM_PID")
+		[ $((b - a)) -lt 2000000 ] && return 0
+		a=$b
+	done
+	e2e_log "note: opensm still busy after 120 s"
+}
+
+status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
+
+raw=$E2E_DIR/raw.txt
+: >"$raw"
+rec() { printf '%s\n' "$*" >>"$raw"; }
+
+# run SIZE MODE NET POLICY NODES SWITCHES
+run() {
+	local size=$1 mode=$2 net=$3 pol=$4 nodes=$5 sw=$6 extra=() t0 t1 c0 c1
+	local i n ns=() line f bytes=0 series prom
+	e2e_start_ibsim "$net" -N $((nodes + 16)) -S $((sw + 16))
+	[ "$mode" = stock ] && extra=("event_plugin_name=(null)")
+	t0=$(date +%s.%N)
+	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "${extra[@]}"
+	t1=$(date +%s.%N)
+	settle
+	c0=$(cpu_ns "$E2E_OPENSM_PID")
+	rec "size=$size mode=$mode up_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') cpu_up_s=$(awk -v c="$c0" 'BEGIN { printf "%.3f", c / 1e9 }') ticks_up=$(cpu_ticks "$E2E_OPENSM_PID") clk_tck=$tck"
+	for ((i = 1; i <= resweeps; i++)); do
+		n=$(grep -c 'SUBNET UP' "$E2E_OSM_LOG")
+		c0=$(cpu_ns "$E2E_OPENSM_PID")
+		kill -HUP "$E2E_OPENSM_PID"
+		e2e_wait_count 'SUBNET UP' "$E2E_OSM_LOG" $((n + 1)) ||
+			e2e_fail "$size/$mode: no SUBNET UP after SIGHUP $i"
+		settle
+		c1=$(cpu_ns "$E2E_OPENSM_PID")
+		ns+=($((c1 - c0)))
+		rec "size=$size mode=$mode resweep=$i cpu_s=$(awk -v c=$((c1 - c0)) 'BEGIN { printf "%.3f", c / 1e9 }')"
+	done
+	rec "size=$size mode=$mode rss_kb=$(status_kb "$E2E_OPENSM_PID" VmRSS) hwm_kb=$(status_kb "$E2E_OPENSM_PID" VmHWM)"
+	if [ "$mode" = plugin ]; then
+		line=$(grep -o 'osmqos: sweep [0-9]*: phases: .*' "$E2E_OSM_LOG" | tail -n 1)
+		[ -n "$line" ] || e2e_fail "$size: the plugin logged no phases line"
+		rec "size=$size mode=$mode phases=\"${line#*phases: }\""
+		for f in osmqos-bandwidth.json osmqos.prom; do
+			[ -s "$E2E_DIR/$f" ] || e2e_fail "$size: the plugin published no $f"
+			bytes=$((bytes + $(stat -c %s "$E2E_DIR/$f")))
+		done
+		prom=$E2E_DIR/osmqos.prom
+		series=$(grep -vc '^#' "$prom")
+		line=$(grep -o 'published [0-9]* ports.* in [0-9.]* ms' "$E2E_OSM_LOG" | tail -n 1)
+		rec "size=$size mode=$mode published_bytes=$bytes json_bytes=$(stat -c %s "$E2E_DIR/osmqos-bandwidth.json") series=$series publish_ms=${line##* in }"
+		if command -v promtool >/dev/null; then
+			promtool check metrics <"$prom" >"$E2E_DIR/promtool.out" 2>&1 &&
+				rec "size=$size mode=$mode promtool=clean" ||
+				rec "size=$size mode=$mode promtool=\"$(head -n 3 "$E2E_DIR/promtool.out" | tr '\n' ';')\""
+		fi
+		cp "$E2E_DIR/osmqos-bandwidth.json" "$E2E_DIR/$size.json"
+		cp "$prom" "$E2E_DIR/$size.prom"
+		grep -E 'ERR|osmqos.* 0x01 ' "$E2E_OSM_LOG" | head -n 5 >"$E2E_DIR/$size.err"
+	fi
+	e2e_stop_opensm
+	mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-$size-$mode.log"
+	e2e_stop_ibsim
+	rm -f "$E2E_DIR/ibsim.ctl"
+}
+
+for size in $sizes; do
+	IFS=: read -r s l h <<<"$size"
+	[[ $s =~ ^[1-9][0-9]*$ && $l =~ ^[1-9][0-9]*$ && $h =~ ^[1-9][0-9]*$ ]] ||
+		e2e_fail "SCALE_SIZES: '$size' is not SPINES:LEAVES:HCAS"
+	nodes=$((s + l + l * h))
+	net=$E2E_DIR/fat-$size.net
+	pol=$E2E_DIR/policy-$size.conf
+	"$gen" --spines "$s" --leaves "$l" --hcas-per-leaf "$h" \
+		--storage-per-leaf 1 >"$net" || e2e_fail "gen-fattree failed"
+	bash "$top_srcdir/tests/bench/gen-scale-policy.sh" "$l" 1 >"$pol" ||
+		e2e_fail "policy generation failed"
+	rec "size=$size nodes=$nodes spines=$s leaves=$l hosts=$((l * h)) linked_ports=$((2 * (l * h + s * l)))"
+	for mode in stock plugin; do
+		e2e_log "$size ($nodes nodes): $mode"
+		run "$size" "$mode" "$net" "$pol" "$nodes" $((s + l))
+	done
+done
+
+{
+	printf '# Scale benchmark: two-level fat trees on ibsim, stock OpenSM vs OpenSM + osmqos, %s\n' \
+		"$(date -u '+%F %T UTC')"
+	printf '# opensm %s, %s cores, load %s; resweep CPU: median of %s SIGHUP sweeps\n' \
+		"$("$OQ_OPENSM" --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)" \
+		"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$resweeps"
+	awk -f "$top_srcdir/tests/bench/scale-table.awk" "$raw"
+	printf '# raw:\n'
+	sed 's/^/# /' "$raw"
+} >"$E2E_DIR/table.txt"
+mkdir -p "$(dirname "$out")"
+cp "$E2E_DIR/table.txt" "$out" || e2e_fail "cannot write $out"
+cp "$raw" "$rawout" || e2e_fail "cannot write $rawout"
+awk -f "$top_srcdir/tests/bench/scale-svg.awk" "$raw" >"$svg" ||
+	e2e_fail "cannot write $svg"
+cat "$E2E_DIR/table.txt"
+e2e_log "plot: $svg"

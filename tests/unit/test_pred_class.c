@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Unit tests: port classes (policy/model/pred_class.c).  On random
+ * fabrics with random tables, every classified port's class prediction
+ * equals the model run on the port itself, field by field, its
+ * guaranteed minimum equals the minimum over the port's own input views,
+ * and every hop view equals the model's; a uniform fat tree has a handful
+ * of classes whatever its size; the JSON lists every port exactly once.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <osmqos/model.h>
+#include <osmqos/pred_class.h>
+
+#include "match_fixture.h"
+
+static void assert_pred_equal(const struct oq_port_pred *a,
+			      const struct oq_port_pred *b)
+{
+	unsigned int s, v;
+
+	assert_true(a->rate_gbps == b->rate_gbps);
+	assert_int_equal(a->mtu_bytes, b->mtu_bytes);
+	assert_int_equal(a->profile_applied, b->profile_applied);
+	assert_int_equal(a->arb.approx, b->arb.approx);
+	assert_int_equal(a->arb.cycle_bytes, b->arb.cycle_bytes);
+	for (v = 0; v < OQ_MAX_VLS; v++)
+		assert_int_equal(oq_frac_cmp(a->arb.share[v], b->arb.share[v]),
+				 0);
+	for (s = 0; s < 16; s++) {
+		const struct oq_sl_pred *x = &a->sl[s], *y = &b->sl[s];
+
+		assert_int_equal(x->vl, y->vl);
+		assert_int_equal(x->vls, y->vls);
+		assert_int_equal(x->prio, y->prio);
+		assert_int_equal(x->active, y->active);
+		assert_int_equal(x->starve, y->starve);
+		assert_int_equal(oq_frac_cmp(x->share, y->share), 0);
+		assert_true(x->gbps == y->gbps);
+	}
+}
+
+/* Input ports whose view the guaranteed minimum is taken over. */
+static bool counts(const struct oq_port *eg, unsigned int in)
+{
+	const struct oq_node *n = eg->node;
+
+	if (in == eg->num)
+		return false;
+	return in == 0 ||
+	       (in <= n->n_ports && n->ports[in].present && n->ports[in].peer);
+}
+
+static void random_vlarb(uint64_t *seed, struct oq_vlarb_table *t)
+{
+	unsigned int i;
+
+	t->n = (uint8_t)fx_below(seed, 5);
+	for (i = 0; i < t->n; i++) {
+		t->e[i].vl = (uint8_t)fx_below(seed, 4);
+		t->e[i].weight = (uint8_t)fx_below(seed, 3) * 32;
+	}
+}
+
+/* Random tables drawn from a few choices, so classes repeat. */
+static void randomize(uint64_t *seed, struct oq_fabric_tables *ft)
+{
+	static const uint8_t rows[3][16] = {
+		{0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3},
+		{0, 0, 1, 1, 2, 2, 3, 3, 0, 0, 1, 1, 2, 2, 3, 15},
+		{1, 0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2, 1, 0, 3, 2},
+	};
+	size_t i;
+	unsigned int r;
+
+	for (i = 0; i < ft->n; i++) {
+		struct oq_port_tables *t = &ft->ports[i];
+
+		if (fx_below(seed, 3) == 0)
+			t->vl_high_limit = (uint8_t)fx_below(seed, 3) * 127;
+		if (fx_below(seed, 4) == 0) {
+			random_vlarb(seed, &t->vlarb_high);
+			random_vlarb(seed, &t->vlarb_low);
+		}
+		if (!t->sl2vl || fx_below(seed, 2))
+			continue;
+		for (r = 0; r < t->n_sl2vl; r++)
+			memcpy(t->sl2vl[r], rows[fx_below(seed, 3)], 16);
+	}
+}
+
+/* Switches in a ring with CAs hanging off them; random speeds/MTUs. */
+static struct oq_fabric *random_fabric(uint64_t *seed)
+{
+	static const enum oq_speed speeds[] = {OQ_SPEED_QDR, OQ_SPEED_FDR,
+					       OQ_SPEED_EDR};
+	struct oq_fabric *f = oq_fabric_new();
+	unsigned int n_sw = 2 + (unsigned int)fx_below(seed, 4), s, c, k;
+	struct oq_node *sw[6];
+	char name[32];
+
+	for (s = 0; s < n_sw; s++) {
+		snprintf(name, sizeof(name), "sw%u", s);
+		sw[s] = fx_switch(f, 0x1000 + s * 0x10, name, 8,
+				  (uint16_t)(1 + s));
+	}
+	for (s = 0; s < n_sw; s++)
+		oq_fabric_link(&sw[s]->ports[1], &sw[(s + 1) % n_sw]->ports[2]);
+	for (s = 0; s < n_sw; s++) {
+		unsigned int n_ca = 1 + (unsigned int)fx_below(seed, 5);
+
+		for (c = 0; c < n_ca; c++) {
+			struct oq_node *ca;
+
+			snprintf(name, sizeof(name), "h%u-%u", s, c);
+			ca = fx_ca(f, 0x100000 + s * 0x100 + c * 4, name, 1,
+				   (uint16_t)(100 + s * 10 + c));
+			k = (unsigned int)fx_below(seed, 3);
+			ca->ports[1].speed = speeds[k];
+			ca->ports[1].mtu_cap = (uint8_t)(3 + fx_below(seed, 3));
+			oq_fabric_link(&ca->ports[1], &sw[s]->ports[3 + c]);
+			sw[s]->ports[3 + c].speed = speeds[k];
+		}
+	}
+	assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+	return f;
+}
+
+static void check_fabric(const struct oq_fabric *f,
+			 const struct oq_fabric_tables *ft)
+{
+	struct oq_predict_opts o, vo;
+	struct oq_pred_classes c;
+	struct oq_port_pred direct, view;
+	size_t i, classified = 0;
+	unsigned int s, in;
+
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_pred_classes_build(f, ft, &o, NULL, &c), 0);
+	assert_int_equal(c.n_bad, 0);
+	for (i = 0; i < f->n_ports; i++) {
+		const struct oq_port *p = f->ports[i];
+		const struct oq_port_tables *t = &ft->ports[i];
+		const struct oq_pred_class *k = oq_pred_class_of(&c, i);
+		double g[16];
+
+		if (!oq_pred_modeled(p)) {
+			assert_null(k);
+			continue;
+		}
+		assert_non_null(k);
+		classified++;
+		assert_int_equal(oq_predict_port(t, -1.0, &o, &direct), 0);
+		assert_pred_equal(&k->pred, &direct);
+		for (s = 0; s < 16; s++)
+			g[s] = direct.sl[s].gbps;
+		for (in = 0; t->n_sl2vl > 1 && in < t->n_sl2vl; in++) {
+			double hg;
+			int8_t hvl;
+
+			vo = o;
+			vo.in_port = (int)in;
+			assert_int_equal(oq_predict_port(t, -1.0, &vo, &view),
+					 0);
+			if (!counts(p, in))
+				continue;
+			for (s = 0; s < 16; s++) {
+				if (view.sl[s].gbps < g[s])
+					g[s] = view.sl[s].gbps;
+				assert_int_equal(oq_pred_classes_hop(
+							 &c, ft, i, (int)in,
+							 (uint8_t)s, &hg, &hvl),
+						 0);
+				assert_true(hg == view.sl[s].gbps);
+				assert_int_equal(hvl, view.sl[s].vl);
+			}
+		}
+		for (s = 0; s < 16; s++)
+			assert_true(k->guaranteed_gbps[s] == g[s]);
+	}
+	assert_int_equal(c.n_classified, classified);
+	for (i = 0; i < c.n; i++)
+		classified -= c.v[i].n_ports;
+	assert_int_equal(classified, 0);
+	oq_pred_classes_free(&c);
+}
+
+static void test_classes_equal_the_model(void **state)
+{
+	uint64_t seed = 0x5eed1234abcdull;
+	struct oq_templates tpl;
+	int round;
+
+	(void)state;
+	oq_templates_default(&tpl);
+	for (round = 0; round < 200; round++) {
+		struct oq_fabric *f = random_fabric(&seed);
+		struct oq_fabric_tables ft;
+
+		assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL),
+				 0);
+		randomize(&seed, &ft);
+		check_fabric(f, &ft);
+		oq_fabric_tables_free(&ft);
+		oq_fabric_free(f);
+	}
+}
+
+/* A two-level fat tree with uniform tables: classes do not grow with
+ * its size. */
+static size_t fat_tree_classes(unsigned int leaves, unsigned int hpl)
+{
+	struct oq_fabric *f = oq_fabric_new();
+	struct oq_node *spine[2], *leaf;
+	struct oq_templates tpl;
+	struct oq_fabric_tables ft;
+	struct oq_predict_opts o;
+	struct oq_pred_classes c;
+	unsigned int l, h;
+	size_t n;
+	char name[32];
+
+	spine[0] = fx_switch(f, 0x10, "s0", (uint8_t)leaves, 1);
+	spine[1] = fx_switch(f, 0x20, "s1", (uint8_t)leaves, 2);
+	for (l = 0; l < leaves; l++) {
+		snprintf(name, sizeof(name), "l%u", l);
+		leaf = fx_switch(f, 0x1000 + l * 0x10, name, hpl + 2,
+				 (uint16_t)(10 + l));
+		oq_fabric_link(&leaf->ports[hpl + 1], &spine[0]->ports[l + 1]);
+		oq_fabric_link(&leaf->ports[hpl + 2], &spine[1]->ports[l + 1]);
+		for (h = 0; h < hpl; h++) {
+			struct oq_node *ca;
+
+			snprintf(name, sizeof(name), "h%u-%u", l, h);
+			ca = fx_ca(f, 0x100000 + (l * 64 + h) * 4, name, 1,
+				   (uint16_t)(1000 + l * 64 + h));
+			oq_fabric_link(&ca->ports[1], &leaf->ports[h + 1]);
+		}
+	}
+	assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+	oq_templates_default(&tpl);
+	assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL), 0);
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
+	assert_int_equal(c.n_classified, 2 * leaves * hpl + 4 * leaves);
+	n = c.n;
+	check_fabric(f, &ft);
+	oq_pred_classes_free(&c);
+	oq_fabric_tables_free(&ft);
+	oq_fabric_free(f);
+	return n;
+}
+
+static void test_fat_tree_classes_flat(void **state)
+{
+	size_t small = fat_tree_classes(4, 4), big = fat_tree_classes(32, 30);
+
+	(void)state;
+	assert_true(small <= 4);
+	assert_int_equal(small, big);
+}
+
+/* Every classified port appears once in "nodes", with its class. */
+static void test_json_lists_every_port_once(void **state)
+{
+	uint64_t seed = 42;
+	struct oq_fabric *f = random_fabric(&seed);
+	struct oq_templates tpl;
+	struct oq_fabric_tables ft;
+	struct oq_predict_opts o;
+	struct oq_pred_classes c;
+	char *buf = NULL, *p;
+	size_t len = 0, refs = 0;
+	FILE *out;
+
+	(void)state;
+	oq_templates_default(&tpl);
+	assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL), 0);
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
+	out = open_memstream(&buf, &len);
+	assert_non_null(out);
+	assert_int_equal(oq_pred_classes_write_json(out, f, &ft, &c), 0);
+	assert_int_equal(fclose(out), 0);
+	for (p = buf; (p = strstr(p, "\"lmc\": ")); p++)
+		refs++;
+	assert_int_equal(refs, c.n_classified);
+	refs = 0;
+	for (p = buf; (p = strstr(p, "{\"class\": ")); p++)
+		refs++;
+	assert_int_equal(refs, c.n);
+	free(buf);
+	oq_pred_classes_free(&c);
+	oq_fabric_tables_free(&ft);
+	oq_fabric_free(f);
+}
+
+/* The one-port form (`osmqos predict --port`) classifies only that port,
+ * linked or not; an input port out of range is refused and counted. */
+static void test_only_and_bad_options(void **state)
+{
+	uint64_t seed = 7;
+	struct oq_fabric *f = random_fabric(&seed);
+	struct oq_templates tpl;
+	struct oq_fabric_tables ft;
+	struct oq_predict_opts o;
+	struct oq_pred_classes c;
+	const struct oq_port *sw0 = &f->nodes[0]->ports[0];
+
+	(void)state;
+	oq_templates_default(&tpl);
+	assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL), 0);
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_pred_classes_build(f, &ft, &o, sw0, &c), 0);
+	assert_int_equal(c.n_classified, 1);
+	assert_non_null(oq_pred_class_of(&c, sw0->index));
+	oq_pred_classes_free(&c);
+	o.in_port = 200;
+	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
+	assert_true(c.n_bad > 0);
+	oq_pred_classes_free(&c);
+	oq_fabric_tables_free(&ft);
+	oq_fabric_free(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_classes_equal_the_model),
+		cmocka_unit_test(test_fat_tree_classes_flat),
+		cmocka_unit_test(test_json_lists_every_port_once),
+		cmocka_unit_test(test_only_and_bad_options),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
