@@ -16,10 +16,16 @@ struct opt_key {
 };
 
 #define OPT(n) { #n, offsetof(struct oq_plugin_options, n) }
+/* One key per line: tests/man-pages.sh reads them from here. */
+/* clang-format off */
 static const struct opt_key opt_keys[] = {
-	OPT(policy),	    OPT(audit),		 OPT(publish_dir),
-	OPT(opensm_policy), OPT(publish_detail),
+	OPT(policy),
+	OPT(audit),
+	OPT(publish_dir),
+	OPT(opensm_policy),
+	OPT(publish_detail),
 };
+/* clang-format on */
 
 static void report(oq_opt_error_fn err, void *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

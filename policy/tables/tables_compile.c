@@ -153,8 +153,10 @@ int oq_tables_template_sl2vl(struct oq_port_tables *pt,
 		}
 	}
 	pt->n_sl2vl = (uint8_t)pl.n_tables;
-	for (i = 0; i < pl.n_tables; i++)
-		template_sl2vl(pt->sl2vl[i], pl.tmpl->sl2vl, mask);
+	/* Every input port's row is the same template row. */
+	template_sl2vl(pt->sl2vl[0], pl.tmpl->sl2vl, mask);
+	for (i = 1; i < pl.n_tables; i++)
+		memcpy(pt->sl2vl[i], pt->sl2vl[0], sizeof(pt->sl2vl[0]));
 	return 0;
 }
 

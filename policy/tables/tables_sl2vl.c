@@ -124,17 +124,25 @@ void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 	unsigned int vls = oq_port_vls(port), t;
 	bool per_in = port->node->type == OQ_NODE_SWITCH && port->num != 0;
 	unsigned char *warned, *cover;
+	signed char *lack;
 	size_t si;
 
 	if (!pt->has_sl2vl || !p->n_sl2vl)
 		return;
-	warned = calloc(2 * p->n_sl2vl, 1);
+	warned = calloc(3 * p->n_sl2vl, 1);
 	if (!warned)
 		return;
 	cover = warned + p->n_sl2vl;
-	for (si = 0; si < p->n_sl2vl; si++)
+	lack = (signed char *)cover + p->n_sl2vl;
+	/* Per port, not per table: what the port-level keys say, and the
+	 * first SL whose VL the port does not run. */
+	for (si = 0; si < p->n_sl2vl; si++) {
 		cover[si] =
 			(unsigned char)sl2vl_scope_port(b, &p->sl2vl[si], port);
+		if (cover[si] != COVER_NONE)
+			lack[si] = (signed char)lacking_sl(p->sl2vl[si].sl2vl,
+							   vls);
+	}
 	for (t = 0; t < pt->n_sl2vl; t++) {
 		unsigned int in = per_in ? t : 0;
 		bool done = false;
@@ -155,7 +163,7 @@ void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 			if (done)
 				continue;
 			done = true;
-			bad = lacking_sl(s->sl2vl, vls);
+			bad = lack[si];
 			if (bad >= 0) {
 				char label[160];
 				struct oq_diag *d;

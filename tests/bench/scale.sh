@@ -5,16 +5,19 @@
 # For each size of SCALE_SIZES (default "18:36:18 36:72:36", spines:leaves:
 # HCAs per leaf: 702 and 2,700 nodes; one storage HCA per leaf) it writes
 # the fabric (contrib/fabrics/gen-fattree) and a policy in OpenSM's
-# grammar (gen-scale-policy.sh), then runs, each on a fresh ibsim with its
-# node and switch limits lifted (-N/-S):
+# grammar (gen-scale-policy.sh), then runs SCALE_ROUNDS times (default 2)
+# the pair below, alternating, so that drift on a shared machine falls on
+# both alike; each run on a fresh ibsim with its node and switch limits
+# lifted (-N/-S):
 #   stock   opensm, qos TRUE, qos_policy_file, no plugin;
 #   plugin  the same with event_plugin_name osmqos (default options: the
 #           audit trail on, default publishing).
 # For each run: seconds from opensm's start to SUBNET UP, opensm CPU
 # (utime + stime of all its threads) at SUBNET UP, then SCALE_RESWEEPS
 # (default 3) heavy resweeps forced by SIGHUP, each measured from the
-# signal until opensm is idle again after SUBNET UP (median reported), and
-# opensm's RSS (VmRSS, VmHWM) after them.  For the plugin also its own
+# signal until opensm is idle again after SUBNET UP, and opensm's RSS
+# (VmRSS, VmHWM) after them; the table shows medians over all runs of a
+# mode.  For the plugin also its own
 # time per phase of the last sweep (its "phases" log line), the bytes of
 # both published files, the Prometheus series count and promtool's
 # verdict.  Figures go to stdout and SCALE_OUT (default
@@ -31,10 +34,12 @@ command -v ibnetdiscover >/dev/null ||
 
 sizes=${SCALE_SIZES:-18:36:18 36:72:36}
 resweeps=${SCALE_RESWEEPS:-3}
+rounds=${SCALE_ROUNDS:-2}
 out=${SCALE_OUT:-$top_builddir/tests/bench/scale.txt}
 rawout=${SCALE_RAW:-$top_builddir/tests/bench/scale-raw.txt}
 svg=${SCALE_SVG:-$top_builddir/tests/bench/scale.svg}
 [[ $resweeps =~ ^[1-9]$ ]] || e2e_fail "SCALE_RESWEEPS must be 1..9"
+[[ $rounds =~ ^[1-9]$ ]] || e2e_fail "SCALE_ROUNDS must be 1..9"
 tck=$(getconf CLK_TCK)
 export E2E_TIMEOUT=${SCALE_TIMEOUT:-600} E2E_IBSIM_TIMEOUT=${SCALE_TIMEOUT:-600}
 
@@ -135,18 +140,21 @@ for size in $sizes; do
 	bash "$top_srcdir/tests/bench/gen-scale-policy.sh" "$l" 1 >"$pol" ||
 		e2e_fail "policy generation failed"
 	rec "size=$size nodes=$nodes spines=$s leaves=$l hosts=$((l * h)) linked_ports=$((2 * (l * h + s * l)))"
-	for mode in stock plugin; do
-		e2e_log "$size ($nodes nodes): $mode"
-		run "$size" "$mode" "$net" "$pol" "$nodes" $((s + l))
+	for ((round = 1; round <= rounds; round++)); do
+		for mode in stock plugin; do
+			e2e_log "$size ($nodes nodes): $mode, round $round"
+			run "$size" "$mode" "$net" "$pol" "$nodes" $((s + l))
+		done
 	done
 done
 
 {
 	printf '# Scale benchmark: two-level fat trees on ibsim, stock OpenSM vs OpenSM + osmqos, %s\n' \
 		"$(date -u '+%F %T UTC')"
-	printf '# opensm %s, %s cores, load %s; resweep CPU: median of %s SIGHUP sweeps\n' \
+	printf '# opensm %s, %s cores, load %s; %s round(s) per mode, alternating; resweep CPU: median of %s SIGHUP sweeps\n' \
 		"$("$OQ_OPENSM" --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)" \
-		"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$resweeps"
+		"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$rounds" \
+		"$((rounds * resweeps))"
 	awk -f "$top_srcdir/tests/bench/scale-table.awk" "$raw"
 	printf '# raw:\n'
 	sed 's/^/# /' "$raw"
