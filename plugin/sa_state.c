@@ -100,6 +100,9 @@ static int copy_sl2vl(struct oq_state *s)
 			if (st)
 				unpack_slvl(st, pt->sl2vl[in]);
 		}
+		/* Every PathRecord's path check reads these rows. */
+		if (oq_port_tables_index_drops(pt))
+			return -1;
 	}
 	return 0;
 }

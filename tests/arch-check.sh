@@ -30,6 +30,7 @@ owner_of_public() {
 	diag | file | json | wire) echo policy/util ;;
 	policy) echo policy/lang ;;
 	sa_path) echo policy/sa ;;
+	pred_class) echo policy/model ;;
 	*) echo "policy/$1" ;;
 	esac
 }

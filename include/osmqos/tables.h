@@ -56,7 +56,16 @@ struct oq_port_tables {
 	/* SL2VL the routing engine programs but this compile could not
 	 * see (offline torus-2QoS between switches): has_sl2vl is false. */
 	bool sl2vl_unknown;
+	/* Optional, parallel to sl2vl: bit s of sl2vl_drop[in] set when row
+	 * in maps SL s to VL15.  A table that path checks read for every
+	 * PathRecord (the SA's copy of OpenSM's SL2VL) carries it, so the
+	 * check is one load; NULL: computed from the row. */
+	uint16_t *sl2vl_drop;
 };
+
+/* Fill t->sl2vl_drop from t->sl2vl (allocated here); -1 when out of
+ * memory (the table then works without it). */
+int oq_port_tables_index_drops(struct oq_port_tables *t);
 
 /* Per-port-type templates: opensm.conf qos_ca_/qos_swe_/qos_sw0_/qos_rtr_
  * and the generic qos_* options, with OpenSM's compiled-in defaults. */

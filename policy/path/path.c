@@ -53,6 +53,8 @@ static uint16_t sl_drops(const struct oq_fabric_tables *t,
 	idx = pt->n_sl2vl == 1 ? 0 : in;
 	if (idx >= pt->n_sl2vl)
 		return 0;
+	if (pt->sl2vl_drop)
+		return pt->sl2vl_drop[idx];
 	for (sl = 0; sl < 16; sl++)
 		if ((pt->sl2vl[idx][sl] & 0xf) == OQ_VL_DROP)
 			drop |= (uint16_t)(1u << sl);

@@ -331,14 +331,34 @@ fail:
 	return -1;
 }
 
+int oq_port_tables_index_drops(struct oq_port_tables *t)
+{
+	unsigned int r, sl;
+
+	free(t->sl2vl_drop);
+	t->sl2vl_drop = NULL;
+	if (!t->sl2vl || !t->n_sl2vl)
+		return 0;
+	t->sl2vl_drop = calloc(t->n_sl2vl, sizeof(*t->sl2vl_drop));
+	if (!t->sl2vl_drop)
+		return -1;
+	for (r = 0; r < t->n_sl2vl; r++)
+		for (sl = 0; sl < 16; sl++)
+			if ((t->sl2vl[r][sl] & 0xf) == OQ_VL_DROP)
+				t->sl2vl_drop[r] |= (uint16_t)(1u << sl);
+	return 0;
+}
+
 void oq_fabric_tables_free(struct oq_fabric_tables *t)
 {
 	size_t i;
 
 	if (!t)
 		return;
-	for (i = 0; i < t->n && t->ports; i++)
+	for (i = 0; i < t->n && t->ports; i++) {
 		free(t->ports[i].sl2vl);
+		free(t->ports[i].sl2vl_drop);
+	}
 	free(t->ports);
 	t->ports = NULL;
 	t->n = 0;

@@ -18,8 +18,19 @@ function val(line, key,    n, f, i, kv)
 	return ""
 }
 
-# The cpu figure (us/query from the tick counts) of run line l.
+# The cpu figure of run line l: us/query from the threads' on-CPU
+# nanoseconds (schedstat), or from the tick counts when those are
+# missing.  A storm is about half a second, so ticks (10 ms) would give
+# the ratios a 2% grain; schedstat is exact.
 function perq(l)
+{
+	if (val(l, "opensm_ns") > 0)
+		return val(l, "opensm_ns") / 1e3 / val(l, "queries")
+	return val(l, "opensm_ticks") / val(l, "clk_tck") * 1e6 / val(l, "queries")
+}
+
+# The same from the tick counts (utime + stime), the cross-check.
+function perq_ticks(l)
 {
 	return val(l, "opensm_ticks") / val(l, "clk_tck") * 1e6 / val(l, "queries")
 }
@@ -51,27 +62,30 @@ function median(k,    i, j, t, idx, m)
 }
 
 END {
-	printf "%-6s %-7s %4s %7s %9s %15s %8s %10s %7s %9s %8s %10s %6s\n",
+	printf "%-6s %-7s %4s %7s %9s %15s %8s %8s %10s %7s %9s %8s %10s %6s\n",
 	       "rules", "mode", "runs", "CPU_s", "us_CPU/q", "(min-max)",
-	       "x_floor", "sched_us/q", "wall_s", "answers/s", "p99_us",
-	       "ibsim_us/q", "steal"
+	       "x_floor", "x_stock", "ticks_us/q", "wall_s", "answers/s",
+	       "p99_us", "ibsim_us/q", "steal"
 	split("floor stock plugin", kinds, " ")
 	for (i = 0; i < n; i++) {
 		r = order[i]
 		fk = r SUBSEP "floor"
 		f = (fk in nrun) ? perq(runs[fk, median(fk)]) : 0
+		sk = r SUBSEP "stock"
+		st = (sk in nrun) ? perq(runs[sk, median(sk)]) : 0
 		for (j = 1; j <= 3; j++) {
 			k = r SUBSEP kinds[j]
 			if (!(k in nrun))
 				continue
 			l = runs[k, median(k)]
 			q = val(l, "queries")
-			printf "%-6s %-7s %4d %7.2f %9.2f %15s %8s %10.2f %7.2f %9d %8.1f %10.2f %6d\n",
+			printf "%-6s %-7s %4d %7.2f %9.2f %15s %8s %8s %10.2f %7.2f %9d %8.1f %10.2f %6d\n",
 			       r, kinds[j], nrun[k],
-			       val(l, "opensm_ticks") / val(l, "clk_tck"), perq(l),
-			       sprintf("(%.1f-%.1f)", lo[k], hi[k]),
-			       (f > 0 ? sprintf("%.2f", perq(l) / f) : "n/a"),
-			       val(l, "opensm_ns") / 1e3 / q, val(l, "wall_s"),
+			       val(l, "opensm_ns") / 1e9, perq(l),
+			       sprintf("(%.2f-%.2f)", lo[k], hi[k]),
+			       (f > 0 ? sprintf("%.3f", perq(l) / f) : "n/a"),
+			       (st > 0 ? sprintf("%.3f", perq(l) / st) : "n/a"),
+			       perq_ticks(l), val(l, "wall_s"),
 			       val(l, "answers_per_s"), val(l, "p99_us"),
 			       val(l, "ibsim_ticks") / val(l, "clk_tck") * 1e6 / q,
 			       val(l, "steal_ticks")

@@ -3,8 +3,10 @@
 # Scale benchmark (`make bench-scale`): what the plugin costs opensm on
 # generated two-level fat trees, measured side by side with stock OpenSM.
 # For each size of SCALE_SIZES (default "18:36:18 36:72:36", spines:leaves:
-# HCAs per leaf: 702 and 2,700 nodes; one storage HCA per leaf) it writes
-# the fabric (contrib/fabrics/gen-fattree) and a policy in OpenSM's
+# HCAs per leaf: 702 and 2,700 nodes; one storage HCA per leaf; or
+# 3l:PODS:EDGES:HOSTS, a three-level tree from gen-fattree3.awk, e.g.
+# 3l:16:8:40 for 5,440 nodes) it writes the fabric
+# (contrib/fabrics/gen-fattree) and a policy in OpenSM's
 # grammar (gen-scale-policy.sh), then runs SCALE_ROUNDS times (default 2)
 # the pair below, alternating, so that drift on a shared machine falls on
 # both alike; each run on a fresh ibsim with its node and switch limits
@@ -129,21 +131,37 @@ run() {
 }
 
 for size in $sizes; do
-	IFS=: read -r s l h <<<"$size"
-	[[ $s =~ ^[1-9][0-9]*$ && $l =~ ^[1-9][0-9]*$ && $h =~ ^[1-9][0-9]*$ ]] ||
-		e2e_fail "SCALE_SIZES: '$size' is not SPINES:LEAVES:HCAS"
-	nodes=$((s + l + l * h))
 	net=$E2E_DIR/fat-$size.net
 	pol=$E2E_DIR/policy-$size.conf
-	"$gen" --spines "$s" --leaves "$l" --hcas-per-leaf "$h" \
-		--storage-per-leaf 1 >"$net" || e2e_fail "gen-fattree failed"
-	bash "$top_srcdir/tests/bench/gen-scale-policy.sh" "$l" 1 >"$pol" ||
-		e2e_fail "policy generation failed"
-	rec "size=$size nodes=$nodes spines=$s leaves=$l hosts=$((l * h)) linked_ports=$((2 * (l * h + s * l)))"
+	if [[ $size == 3l:* ]]; then
+		# Three levels: PODS:EDGES:HOSTS (gen-fattree3.awk).
+		IFS=: read -r _ p e h <<<"$size"
+		[[ $p =~ ^[1-9][0-9]*$ && $e =~ ^[1-9][0-9]*$ && $h =~ ^[1-9][0-9]*$ ]] ||
+			e2e_fail "SCALE_SIZES: '$size' is not 3l:PODS:EDGES:HOSTS"
+		sw=$((2 * p * e + e * e))
+		nodes=$((sw + p * e * h))
+		awk -v P="$p" -v E="$e" -v H="$h" \
+			-f "$top_srcdir/tests/bench/gen-fattree3.awk" >"$net" ||
+			e2e_fail "gen-fattree3.awk failed"
+		bash "$top_srcdir/tests/bench/gen-scale-policy.sh" $((p * e)) 1 >"$pol" ||
+			e2e_fail "policy generation failed"
+		rec "size=$size nodes=$nodes switches=$sw hosts=$((p * e * h)) linked_ports=$((2 * (p * e * h + 2 * p * e * e)))"
+	else
+		IFS=: read -r s l h <<<"$size"
+		[[ $s =~ ^[1-9][0-9]*$ && $l =~ ^[1-9][0-9]*$ && $h =~ ^[1-9][0-9]*$ ]] ||
+			e2e_fail "SCALE_SIZES: '$size' is not SPINES:LEAVES:HCAS or 3l:PODS:EDGES:HOSTS"
+		sw=$((s + l))
+		nodes=$((s + l + l * h))
+		"$gen" --spines "$s" --leaves "$l" --hcas-per-leaf "$h" \
+			--storage-per-leaf 1 >"$net" || e2e_fail "gen-fattree failed"
+		bash "$top_srcdir/tests/bench/gen-scale-policy.sh" "$l" 1 >"$pol" ||
+			e2e_fail "policy generation failed"
+		rec "size=$size nodes=$nodes spines=$s leaves=$l hosts=$((l * h)) linked_ports=$((2 * (l * h + s * l)))"
+	fi
 	for ((round = 1; round <= rounds; round++)); do
 		for mode in stock plugin; do
 			e2e_log "$size ($nodes nodes): $mode, round $round"
-			run "$size" "$mode" "$net" "$pol" "$nodes" $((s + l))
+			run "$size" "$mode" "$net" "$pol" "$nodes" "$sw"
 		done
 	done
 done
