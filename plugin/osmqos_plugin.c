@@ -107,6 +107,19 @@ static void audit_open(struct osmqos *q)
 		       path);
 }
 
+/* The state pointer's lock prefers the writer: a publish must not wait
+ * for an SA storm to pause. */
+static void init_state_rw(struct osmqos *q)
+{
+	pthread_rwlockattr_t a;
+
+	pthread_rwlockattr_init(&a);
+	pthread_rwlockattr_setkind_np(
+		&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(&q->state_rw, &a);
+	pthread_rwlockattr_destroy(&a);
+}
+
 static void *osmqos_create(osm_opensm_t *osm)
 {
 	struct osmqos *q = calloc(1, sizeof(*q));
@@ -120,6 +133,7 @@ static void *osmqos_create(osm_opensm_t *osm)
 	}
 	q->osm = osm;
 	pthread_mutex_init(&q->state_lock, NULL);
+	init_state_rw(q);
 	oq_publish_counters_init(&q->pub.counters);
 	errs = oq_plugin_options_parse(&q->opts,
 				       osm->subn.opt.event_plugin_options,
@@ -173,6 +187,7 @@ static void osmqos_delete(void *data)
 	oq_plugin_options_free(&q->opts);
 	oq_publish_counters_destroy(&q->pub.counters);
 	pthread_mutex_destroy(&q->state_lock);
+	pthread_rwlock_destroy(&q->state_rw);
 	free(q);
 }
 

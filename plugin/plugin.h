@@ -70,7 +70,7 @@ enum oq_state_kind {
 };
 
 struct oq_state {
-	unsigned int refs; /* guarded by osmqos.state_lock */
+	unsigned int refs; /* atomic (__atomic builtins) */
 	/* An SA state built on the sweep's routed state shares that
 	 * state's snapshot, policy, binding, matcher, tables and map, and
 	 * holds a reference to it; NULL: it owns them. */
@@ -146,7 +146,8 @@ struct osmqos {
 
 	struct oq_policy_file pf;
 
-	pthread_mutex_t state_lock;
+	pthread_mutex_t state_lock; /* policy references (policy_file.c) */
+	pthread_rwlock_t state_rw;  /* the state pointer (state.c) */
 	struct oq_state *state;
 
 	/* Routing-engine hooks (hooks.c). */

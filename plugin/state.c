@@ -193,9 +193,8 @@ struct oq_state *oq_state_build_sa(struct osmqos *q, struct oq_state *base)
 	s->refs = 1;
 	s->base = base;
 	s->kind = OQ_STATE_SA;
-	pthread_mutex_lock(&q->state_lock);
-	base->refs++;
-	pthread_mutex_unlock(&q->state_lock);
+	/* The caller holds a reference to base: it cannot go away. */
+	__atomic_add_fetch(&base->refs, 1, __ATOMIC_RELAXED);
 	s->compile_ms = s->snapshot_ms = 0;
 	memset(&s->classes, 0, sizeof(s->classes));
 	s->sa_ready = false;
@@ -272,14 +271,22 @@ oom:
 	return NULL;
 }
 
+/*
+ * The current state's pointer is read under a reader lock and each state
+ * counts its references atomically: every SA answer takes and drops one,
+ * and with a mutex the SA dispatcher threads queued behind each other
+ * (futex sleeps) in a PathRecord storm.  Readers never block readers; the
+ * writer (a publish, a few per sweep) is preferred, so a storm cannot
+ * hold a new state back.
+ */
 void oq_state_publish(struct osmqos *q, struct oq_state *s)
 {
 	struct oq_state *old;
 
-	pthread_mutex_lock(&q->state_lock);
+	pthread_rwlock_wrlock(&q->state_rw);
 	old = q->state;
 	q->state = s;
-	pthread_mutex_unlock(&q->state_lock);
+	pthread_rwlock_unlock(&q->state_rw);
 	oq_state_put(q, old);
 }
 
@@ -287,23 +294,16 @@ struct oq_state *oq_state_get(struct osmqos *q)
 {
 	struct oq_state *s;
 
-	pthread_mutex_lock(&q->state_lock);
+	pthread_rwlock_rdlock(&q->state_rw);
 	s = q->state;
 	if (s)
-		s->refs++;
-	pthread_mutex_unlock(&q->state_lock);
+		__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+	pthread_rwlock_unlock(&q->state_rw);
 	return s;
 }
 
 void oq_state_put(struct osmqos *q, struct oq_state *s)
 {
-	bool last;
-
-	if (!s)
-		return;
-	pthread_mutex_lock(&q->state_lock);
-	last = --s->refs == 0;
-	pthread_mutex_unlock(&q->state_lock);
-	if (last)
+	if (s && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0)
 		state_free(q, s);
 }

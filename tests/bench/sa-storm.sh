@@ -10,6 +10,8 @@
 #           same qos_policy_file, as tests/e2e/program.sh does);
 #   floor   the same number of ClassPortInfo Gets against the stock run:
 #           the SA transport's cost with no path work at all.
+# Stock and plugin alternate STORM_ROUNDS times (default 3), each on a
+# fresh opensm, so drift on a shared machine falls on both alike.
 # Each storm is STORM_QUERIES (default 50000) Gets from one tests/bench/
 # sa_storm process, STORM_WINDOW (16) outstanding, PathRecord by LID over
 # the 12 ordered pairs of 4 CAs on 4 leaves, with the Service-ID.  The
@@ -17,8 +19,8 @@
 # before and after the storm, after the subnet is up and opensm idle
 # (sweep_interval 0: no sweep during a storm), and after a warm-up of
 # the same kind (not counted).  Each mode runs STORM_REPEAT (default 3)
-# storms on the same opensm; the table shows the median and the range
-# (sa-storm-table.awk).  Figures go to stdout and to STORM_OUT (default
+# storms per round on the same opensm; the table shows the median over
+# all of a mode's storms and their range (sa-storm-table.awk).  Figures go to stdout and to STORM_OUT (default
 # tests/bench/sa-storm.txt in the build tree).  STORM_PLUGIN_OPTIONS, if
 # set, is the plugin run's event_plugin_options (e.g. an audit= path).
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -35,9 +37,11 @@ queries=${STORM_QUERIES:-50000}
 rules_list=${STORM_RULES:-20 1000 10000}
 window=${STORM_WINDOW:-16}
 repeat=${STORM_REPEAT:-3}
+rounds=${STORM_ROUNDS:-3}
 out=${STORM_OUT:-$top_builddir/tests/bench/sa-storm.txt}
 [[ $queries =~ ^[1-9][0-9]*$ ]] || e2e_fail "STORM_QUERIES must be a positive number"
 [[ $repeat =~ ^[1-9][0-9]?$ ]] || e2e_fail "STORM_REPEAT must be 1..99"
+[[ $rounds =~ ^[1-9]$ ]] || e2e_fail "STORM_ROUNDS must be 1..9"
 warmup=$((queries / 10 < 1000 ? queries / 10 + 1 : 1000))
 hit_sid=0x1000000000000001
 tck=$(getconf CLK_TCK)
@@ -153,6 +157,7 @@ for r in $rules_list; do
 	pol=$E2E_DIR/policy-$r.conf
 	bash "$gen" "$r" "$hit_sid" >"$pol" || e2e_fail "policy generation failed"
 
+	for ((round = 1; round <= rounds; round++)); do
 	start_sm stock "$pol" "$r"
 	if [ -z "$pairs" ]; then
 		# LIDs come from this first opensm; the guid2lid cache in
@@ -177,6 +182,7 @@ for r in $rules_list; do
 	start_sm plugin "$pol" "$r"
 	storm "$r" plugin --pr "$pairs" --sid "$hit_sid"
 	stop_sm "plugin-$r"
+	done
 	# What the plugin says it did with the queries (at unload).
 	c=$(grep -o 'SA front: PathRecord [0-9]* queries ([^)]*)' \
 		"$E2E_DIR/opensm-plugin-$r.log" | tail -n 1)
@@ -187,7 +193,7 @@ e2e_stop_ibsim
 # The table: CPU per query and its ratio to the floor at the same R.
 {
 	printf '# SA storm: %s queries per storm, %s storm(s) per mode, window %s, fat-tree-16 on ibsim, %s\n' \
-		"$queries" "$repeat" "$window" "$(date -u '+%F %T UTC')"
+		"$queries" "$((repeat * rounds))" "$window" "$(date -u '+%F %T UTC')"
 	printf '# opensm %s, %s cores, load %s\n' \
 		"$("$OQ_OPENSM" --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)" \
 		"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)"
