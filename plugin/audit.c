@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,6 +65,16 @@ struct oq_audit {
 
 	/* Writer thread only. */
 	char *buf;
+	/* One batch's identical answers (write_batch): an open-addressing
+	 * table of batch positions (+1, 0 empty; agg_cap slots), and per
+	 * batch position the count, the last time, the distinct answers'
+	 * positions, and per line of a chunk the records it stands for. */
+	uint32_t *agg_slot;
+	size_t agg_cap;
+	uint32_t *agg_count;
+	struct timespec *agg_last;
+	uint32_t *agg_reps;
+	uint32_t *line_recs;
 	bool mid_line; /* a failed write left a partial line */
 	bool in_error;
 	uint64_t err_writes, err_lost;
@@ -328,12 +339,12 @@ fail:
 		    w->path, strerror(err));
 	}
 	w->err_writes++;
-	w->err_lost += n - lines;
 	return lines;
 }
 
 /* Give taken slots back to submitters, and account for them. */
-static void retire(struct oq_audit *w, size_t taken, size_t written)
+static void retire(struct oq_audit *w, size_t taken, size_t written,
+		   size_t lines)
 {
 	pthread_mutex_lock(&w->lock);
 	w->head = (w->head + taken) % w->cap;
@@ -346,37 +357,125 @@ static void retire(struct oq_audit *w, size_t taken, size_t written)
 		w->head = 0;
 	w->retired += taken;
 	w->st.written += written;
+	w->st.lines += lines;
 	w->st.dropped += taken - written;
 	pthread_cond_broadcast(&w->drained);
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* Format and write ring slots [start, start+n), retiring them chunk by
- * chunk so a slow disk frees ring space as soon as it can. */
-static void write_batch(struct oq_audit *w, size_t start, size_t n)
+/* Identity of an answer without its time: the bytes after the time
+ * field (records are zeroed before they are filled, so padding and the
+ * unused ends of strings are zeros and equal answers are equal bytes). */
+#define REC_KEY_OFF offsetof(struct oq_audit_record, requester_guid)
+#define REC_KEY_LEN (sizeof(struct oq_audit_record) - REC_KEY_OFF)
+
+static const void *rec_key(const struct oq_audit_record *r)
 {
-	size_t pos = 0, lines = 0, taken = 0, i;
+	return (const char *)r + REC_KEY_OFF;
+}
+
+/* Cheap hash of the fields that tell answers apart; equal keys are then
+ * compared whole. */
+static uint64_t rec_hash(const struct oq_audit_record *r)
+{
+	uint64_t h = r->requester_guid * 0x9e3779b97f4a7c15ull;
+
+	h ^= r->src.guid + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+	h ^= r->dst.guid + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+	h ^= r->sid + r->comp_mask + ((uint64_t)r->g_slid << 32) + r->g_dlid +
+	     (h << 6) + (h >> 2);
+	h ^= (uint64_t)(uint32_t)r->rule + ((uint64_t)r->g_sl << 40) +
+	     ((uint64_t)r->requester_lid << 48);
+	return h ^ (h >> 29);
+}
+
+/* Group the batch's identical answers: agg_reps[] gets the position of
+ * each distinct answer's first record, agg_count[]/agg_last[] its count
+ * and last time.  Returns the number of distinct answers. */
+static size_t group_batch(struct oq_audit *w, size_t start, size_t n)
+{
+	size_t i, reps = 0, mask = w->agg_cap - 1, j;
 
 	for (i = 0; i < n; i++) {
 		const struct oq_audit_record *r =
 			&w->ring[(start + i) % w->cap];
+		uint32_t k;
+
+		for (j = rec_hash(r) & mask; w->agg_slot[j];
+		     j = (j + 1) & mask) {
+			k = w->agg_slot[j] - 1;
+			if (!memcmp(rec_key(&w->ring[(start + k) % w->cap]),
+				    rec_key(r), REC_KEY_LEN))
+				break;
+		}
+		if (w->agg_slot[j]) {
+			k = w->agg_slot[j] - 1;
+			w->agg_count[k]++;
+			w->agg_last[k] = r->time;
+			continue;
+		}
+		w->agg_slot[j] = (uint32_t)i + 1;
+		w->agg_count[i] = 1;
+		w->agg_reps[reps++] = (uint32_t)i;
+	}
+	/* Empty the table for the next batch (batches come at most every
+	 * COALESCE_MS or BATCH_WAKE records). */
+	if (reps)
+		memset(w->agg_slot, 0, w->agg_cap * sizeof(*w->agg_slot));
+	return reps;
+}
+
+/* Lines [from, to) of a chunk -> the records they stand for. */
+static size_t chunk_records(const struct oq_audit *w, size_t from, size_t to)
+{
+	size_t i, recs = 0;
+
+	for (i = from; i < to; i++)
+		recs += w->line_recs[i];
+	return recs;
+}
+
+/* Write a chunk of lines; the records of its complete lines count as
+ * written, the others as lost. */
+static size_t flush_lines(struct oq_audit *w, size_t pos, size_t lines,
+			  size_t *n_lines)
+{
+	size_t ok = flush_chunk(w, pos, lines);
+
+	*n_lines += ok;
+	w->err_lost += chunk_records(w, ok, lines);
+	return chunk_records(w, 0, ok);
+}
+
+/* Format and write ring slots [start, start+n), one line per distinct
+ * answer, and retire them once written. */
+static void write_batch(struct oq_audit *w, size_t start, size_t n)
+{
+	size_t pos = 0, lines = 0, written = 0, n_lines = 0, reps, i;
+
+	reps = group_batch(w, start, n);
+	for (i = 0; i < reps; i++) {
+		uint32_t k = w->agg_reps[i];
+		const struct oq_audit_record *r =
+			&w->ring[(start + k) % w->cap];
 		size_t len;
 
 		/* buf holds BATCH_BYTES + OQ_AUDIT_LINE_MAX */
 		if (pos >= BATCH_BYTES) {
-			retire(w, taken, flush_chunk(w, pos, lines));
+			written += flush_lines(w, pos, lines, &n_lines);
 			pos = 0;
 			lines = 0;
-			taken = 0;
 		}
-		taken++;
-		len = oq_audit_format(r, w->buf + pos, OQ_AUDIT_LINE_MAX);
+		len = oq_audit_format_n(r, w->agg_count[k], &w->agg_last[k],
+					w->buf + pos, OQ_AUDIT_LINE_MAX);
 		if (!len)
 			continue; /* cannot happen: counted as dropped */
+		w->line_recs[lines++] = w->agg_count[k];
 		pos += len;
-		lines++;
 	}
-	retire(w, taken, lines ? flush_chunk(w, pos, lines) : 0);
+	if (lines)
+		written += flush_lines(w, pos, lines, &n_lines);
+	retire(w, n, written, n_lines);
 }
 
 static void log_full_drops(struct oq_audit *w, bool force)
@@ -478,6 +577,15 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
+static void free_agg(struct oq_audit *w)
+{
+	free(w->agg_slot);
+	free(w->agg_count);
+	free(w->agg_last);
+	free(w->agg_reps);
+	free(w->line_recs);
+}
+
 static void init_cond(pthread_cond_t *c)
 {
 	pthread_condattr_t a;
@@ -515,7 +623,15 @@ struct oq_audit *oq_audit_create(const char *path, size_t capacity,
 	w->path = strdup(path);
 	w->ring = calloc(capacity, sizeof(*w->ring));
 	w->buf = malloc(BATCH_BYTES + OQ_AUDIT_LINE_MAX);
-	if (!w->path || !w->ring || !w->buf) {
+	for (w->agg_cap = 16; w->agg_cap < 2 * capacity; w->agg_cap <<= 1)
+		;
+	w->agg_slot = calloc(w->agg_cap, sizeof(*w->agg_slot));
+	w->agg_count = malloc(capacity * sizeof(*w->agg_count));
+	w->agg_last = malloc(capacity * sizeof(*w->agg_last));
+	w->agg_reps = malloc(capacity * sizeof(*w->agg_reps));
+	w->line_recs = malloc(capacity * sizeof(*w->line_recs));
+	if (!w->path || !w->ring || !w->buf || !w->agg_slot || !w->agg_count ||
+	    !w->agg_last || !w->agg_reps || !w->line_recs) {
 		say(w, OQ_AUDIT_LOG_ERROR,
 		    "audit: out of memory for a queue of %zu records; lower "
 		    "the queue size",
@@ -554,6 +670,7 @@ fail:
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w->buf);
+	free_agg(w);
 	free(w->ring);
 	free(w->path);
 	free(w);
@@ -581,6 +698,7 @@ void oq_audit_destroy(struct oq_audit *w)
 	pthread_cond_destroy(&w->wake);
 	pthread_mutex_destroy(&w->lock);
 	free(w->buf);
+	free_agg(w);
 	free(w->ring);
 	free(w->path);
 	free(w);

@@ -6,10 +6,13 @@
  * which copies it into a bounded ring under a short mutex (no I/O, no
  * allocation, no waiting): when the ring is full the record is dropped and
  * counted.  A background thread formats the records as JSON and appends
- * them with write(2) in batches.  Disk errors (ENOSPC, EIO) are counted and
- * logged; the records of a failed batch are dropped, and writing resumes by
- * itself once the disk accepts data again.  The SA thread is never held up
- * by the disk.  docs/audit.md describes the file format.
+ * them with write(2) in batches; identical answers within one batch (the
+ * records gathered over at most about 20 ms, the same requester, query,
+ * pair and decision) become one line with their count, so a PathRecord
+ * storm costs a line per distinct answer, not per query.  Disk errors (ENOSPC,
+ * EIO) are counted and logged; the records of a failed batch are dropped, and
+ * writing resumes by itself once the disk accepts data again.  The SA thread is
+ * never held up by the disk.  docs/audit.md describes the file format.
  *
  * Pure C with no OpenSM headers, so it is unit-tested on its own.
  */
@@ -112,7 +115,9 @@ typedef void (*oq_audit_log_fn)(void *ctx, enum oq_audit_log_level level,
 
 struct oq_audit_stats {
 	uint64_t submitted;    /* oq_audit_submit() calls */
-	uint64_t written;      /* lines fully written */
+	uint64_t written;      /* records fully written (in lines) */
+	uint64_t lines;	       /* lines written (a line may hold several
+				  identical records, "count") */
 	uint64_t dropped;      /* records never written (all causes) */
 	uint64_t dropped_full; /* ... of which: ring full at submit */
 	uint64_t write_errors; /* failed write(2) calls */
@@ -156,9 +161,14 @@ void oq_audit_get_stats(struct oq_audit *w, struct oq_audit_stats *st);
 /*
  * Format one record as a JSON line ending in '\n' (no NUL).  Returns the
  * length, or 0 if it does not fit in len (never with OQ_AUDIT_LINE_MAX).
+ * oq_audit_format_n: the line stands for count identical answers, the
+ * last one at *last ("count", and "time_last" when count > 1);
+ * oq_audit_format is count 1.
  */
 size_t oq_audit_format(const struct oq_audit_record *rec, char *buf,
 		       size_t len);
+size_t oq_audit_format_n(const struct oq_audit_record *rec, uint64_t count,
+			 const struct timespec *last, char *buf, size_t len);
 
 /* IB codes to units for the JSON line (0 for an unknown code). */
 unsigned int oq_audit_mtu_bytes(uint8_t code);

@@ -218,6 +218,12 @@ double oq_audit_rate_gbps(uint8_t code)
 
 size_t oq_audit_format(const struct oq_audit_record *r, char *buf, size_t len)
 {
+	return oq_audit_format_n(r, 1, NULL, buf, len);
+}
+
+size_t oq_audit_format_n(const struct oq_audit_record *r, uint64_t count,
+			 const struct timespec *last, char *buf, size_t len)
+{
 	struct jbuf b = {buf, len, 0, false};
 
 	PUTL(&b, "{\"time\":");
@@ -311,6 +317,11 @@ size_t oq_audit_format(const struct oq_audit_record *r, char *buf, size_t len)
 		PUTL(&b, "}");
 	} else {
 		PUTL(&b, ",\"predicted\":null");
+	}
+	put_key_u(&b, ",\"count\":", count);
+	if (count > 1 && last) {
+		PUTL(&b, ",\"time_last\":");
+		put_time(&b, last);
 	}
 	PUTL(&b, "}\n");
 	return b.overflow ? 0 : b.pos;

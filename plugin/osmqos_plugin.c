@@ -176,8 +176,10 @@ static void osmqos_delete(void *data)
 		oq_audit_destroy(q->audit);
 		q->audit = NULL;
 		OQ_LOG(q, OSM_LOG_INFO,
-		       "audit: %llu lines written, %llu dropped\n",
+		       "audit: %llu records written in %llu lines, %llu "
+		       "dropped\n",
 		       (unsigned long long)st.written,
+		       (unsigned long long)st.lines,
 		       (unsigned long long)st.dropped);
 	}
 	oq_plugin = NULL;

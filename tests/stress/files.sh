@@ -380,9 +380,9 @@ grep -q "osmqos: unloading" "$E2E_OSM_LOG" ||
 # "Counters"); the first run's queries had no audit trail.
 n='\([0-9]*\)'
 read -r written dropped < <(tail -n 1 < <(sed -n \
-	"s/.*osmqos: audit: $n lines written, $n dropped.*/\1 \2/p" \
+	"s/.*osmqos: audit: $n records written in [0-9]* lines, $n dropped.*/\1 \2/p" \
 	"$E2E_OSM_LOG"))
-e2e_log "audit: $written lines written, $dropped dropped;" \
+e2e_log "audit: $written records written, $dropped dropped;" \
 	"$nq1 queries before the trail existed"
 [ $((written + dropped)) = $((nq - nq1)) ] ||
 	e2e_fail "audit counters: $written written + $dropped dropped," \

@@ -303,7 +303,7 @@ load_run() {
 				grep -oE "(: |, )$c [0-9]+ queries \([^)]*\)" |
 				sed "s/^[:,] /[$mode] SA front: /"
 		done
-		line=$(grep -o 'audit: [0-9]* lines written, [0-9]* dropped' "$E2E_OSM_LOG" | tail -n 1)
+		line=$(grep -o 'audit: [0-9]* records written in [0-9]* lines, [0-9]* dropped' "$E2E_OSM_LOG" | tail -n 1)
 		if [ "$how" = stall ]; then
 			printf '[%s] %s (audit to a file; writer thread %s: %s)\n' "$mode" \
 				"${line:-no audit figures logged}" "${wtid:-?}" \

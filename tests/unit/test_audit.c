@@ -99,7 +99,17 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* Count lines, check each is a JSON object; lids[] gets requester lids. */
+/* The answers a line stands for: its "count". */
+static int line_count(const char *line)
+{
+	const char *c = strstr(line, "\"count\":");
+
+	assert_non_null(c);
+	return atoi(c + 8);
+}
+
+/* Count answers (each line's "count"), check each line is a JSON object;
+ * lids[] gets the requester lid of each answer. */
 static int check_lines(const char *path, int *lids, int max)
 {
 	char *buf = slurp(path), *line, *save = NULL;
@@ -112,12 +122,16 @@ static int check_lines(const char *path, int *lids, int max)
 	     line = strtok_r(NULL, "\n", &save)) {
 		const char *l = strstr(line, "\"lid\":");
 
+		int k, c;
+
 		if (!json_line_ok(line))
 			fail_msg("not a JSON object: %s", line);
 		assert_non_null(l);
-		if (lids && n < max)
-			lids[n] = atoi(l + 6);
-		n++;
+		c = line_count(line);
+		assert_true(c >= 1);
+		for (k = 0; k < c; k++, n++)
+			if (lids && n < max)
+				lids[n] = atoi(l + 6);
 	}
 	free(buf);
 	return n;
@@ -624,13 +638,13 @@ static void test_short_write_keeps_lines_whole(void **state)
 	oq_audit_destroy(w);
 
 	/* every complete line parses, the cut one stands alone, and the
-	 * count of good lines is exactly what the writer reported */
+	 * answers of the good lines are exactly what the writer reported */
 	buf = slurp(f->path);
 	assert_non_null(buf);
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (json_line_ok(line)) {
-			valid++;
+			valid += line_count(line);
 			last_lid = atoi(strstr(line, "\"lid\":") + 6);
 		} else {
 			invalid++;
@@ -690,6 +704,52 @@ static void test_concurrent_submitters(void **state)
 	assert_int_equal(check_lines(f->path, NULL, 0), accepted);
 }
 
+/* Identical answers in one batch share a line with their count and last
+ * time; different answers keep their own lines, in order; every record
+ * is counted as written. */
+static void test_identical_answers_share_a_line(void **state)
+{
+	struct fixture *f = *state;
+	struct oq_audit_record r;
+	struct oq_audit_stats st;
+	struct oq_audit *w;
+	char *text, *p;
+	int i, lines = 0;
+
+	w = oq_audit_create(f->path, 0, cap_log, &f->log);
+	assert_non_null(w);
+	oq_audit_test_pause(w, true);
+	for (i = 0; i < 300; i++) {
+		/* 100 x lid 1, then lid 2 and lid 1 alternating. */
+		fill_record(&r, i < 100 || i % 2 ? 1u : 2u);
+		r.time.tv_sec = 1700000000 + i;
+		assert_int_equal(oq_audit_submit(w, &r), 0);
+	}
+	oq_audit_test_pause(w, false);
+	assert_int_equal(oq_audit_flush(w, 10000), 0);
+	oq_audit_get_stats(w, &st);
+	assert_int_equal(st.submitted, 300);
+	assert_int_equal(st.written, 300);
+	assert_int_equal(st.lines, 2);
+	assert_int_equal(st.dropped, 0);
+	oq_audit_destroy(w);
+
+	text = slurp(f->path);
+	assert_non_null(text);
+	for (p = text; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 2);
+	/* lid 1: 100 + 100 answers, the last at +299; lid 2: 100, last at
+	 * +298. */
+	assert_non_null(strstr(text, "\"count\":200,\"time_last\":\"2023-11-"
+				     "14T22:18:19.123456Z\"}\n"));
+	assert_non_null(strstr(text, "\"count\":100,\"time_last\":\"2023-11-"
+				     "14T22:18:18.123456Z\"}\n"));
+	assert_true(strstr(text, "\"count\":200") <
+		    strstr(text, "\"count\":100"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -717,6 +777,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_short_write_keeps_lines_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_identical_answers_share_a_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_submitters,
 						setup, teardown),
 	};

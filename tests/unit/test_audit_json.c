@@ -81,8 +81,9 @@ static void test_format_not_granted(void **state)
 	assert_non_null(strstr(buf, "\"service_id\":null,\"qos_class\":null,"
 				    "\"pkey\":32769,\"sl\":4}"));
 	assert_non_null(strstr(buf, "\"rule\":null,\"use\":null"));
-	assert_non_null(strstr(buf, "\"granted\":null,\"sa_status\":512,"
-				    "\"reason\":null,\"predicted\":null}"));
+	assert_non_null(
+		strstr(buf, "\"granted\":null,\"sa_status\":512,"
+			    "\"reason\":null,\"predicted\":null,\"count\":1}"));
 	/* unknown codes and a NaN prediction become null, not garbage */
 	r.granted = true;
 	r.g_mtu = 9;
