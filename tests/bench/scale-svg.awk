@@ -28,7 +28,7 @@ function median(k,    i, j, t, m, v)
 }
 
 function px(x) { return L + (W - L - R) * x / xmax }
-function py(y) { return H - B - (H - B - T) * y / ymax }
+function py(y) { return H - B - (H - B - T) * (y - ymin) / (ymax - ymin) }
 
 function line(xs, ys, cnt, color, label, ly,    i, pts)
 {
@@ -47,7 +47,7 @@ function line(xs, ys, cnt, color, label, ly,    i, pts)
 / resweep=/ { k = val($0, "size") SUBSEP val($0, "mode"); res[k, ++nres[k]] = val($0, "cpu_s") }
 END {
 	W = 640; H = 400; L = 64; R = 24; T = 40; B = 48
-	xmax = 0; ymax = 0
+	xmax = 0; ymax = 0; ymin = 0
 	for (i = 0; i < n; i++) {
 		s = order[i]
 		x[i] = nodes[s] + 0
@@ -57,22 +57,24 @@ END {
 		if (x[i] > xmax) xmax = x[i]
 		if (st[i] > ymax) ymax = st[i]
 		if (pl[i] > ymax) ymax = pl[i]
+		if (ov[i] < ymin) ymin = ov[i]
 	}
 	xmax = xmax ? xmax * 1.1 : 1
 	ymax = ymax ? ymax * 1.15 : 1
+	ymin = ymin < 0 ? ymin * 1.5 : 0
 	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H
 	printf "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H
 	printf "<text x=\"%d\" y=\"22\" font-size=\"14\">opensm CPU per heavy resweep (median) against fabric size</text>\n", L
-	printf "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, H - B, W - R, H - B
+	printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>\n", L, py(0), W - R, py(0)
 	printf "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, H - B
 	for (i = 0; i <= 4; i++) {
-		yv = ymax * i / 4
+		yv = ymin + (ymax - ymin) * i / 4
 		printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>", L, py(yv), W - R, py(yv)
 		printf "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.2f</text>\n", L - 6, py(yv) + 4, yv
 		xv = xmax * i / 4
 		printf "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", px(xv), H - B + 16, xv
 	}
-	printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nodes (two-level fat tree on ibsim)</text>\n", (L + W - R) / 2, H - 10
+	printf "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">nodes (generated fat trees on ibsim)</text>\n", (L + W - R) / 2, H - 10
 	printf "<text x=\"14\" y=\"%d\" transform=\"rotate(-90 14 %d)\" text-anchor=\"middle\">CPU seconds</text>\n", (T + H - B) / 2, (T + H - B) / 2
 	line(x, st, n, "#1f77b4", "stock OpenSM", T + 14)
 	line(x, pl, n, "#d62728", "OpenSM + osmqos", T + 32)

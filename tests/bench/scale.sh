@@ -79,11 +79,15 @@ raw=$E2E_DIR/raw.txt
 : >"$raw"
 rec() { printf '%s\n' "$*" >>"$raw"; }
 
-# run SIZE MODE NET POLICY NODES SWITCHES
+# run SIZE MODE NET POLICY NODES SWITCHES LINKED_PORTS
 run() {
-	local size=$1 mode=$2 net=$3 pol=$4 nodes=$5 sw=$6 extra=() t0 t1 c0 c1
+	local size=$1 mode=$2 net=$3 pol=$4 nodes=$5 sw=$6 linked=$7 extra=()
+	local t0 t1 c0 c1
 	local i n ns=() line f bytes=0 series prom
-	e2e_start_ibsim "$net" -N $((nodes + 16)) -S $((sw + 16))
+	# Lift ibsim's node, switch and port limits (-P counts every
+	# node's ports, port 0 included).
+	e2e_start_ibsim "$net" -N $((nodes + 16)) -S $((sw + 16)) \
+		-P $((2 * linked + nodes + 1024))
 	[ "$mode" = stock ] && extra=("event_plugin_name=(null)")
 	t0=$(date +%s.%N)
 	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "${extra[@]}"
@@ -145,7 +149,8 @@ for size in $sizes; do
 			e2e_fail "gen-fattree3.awk failed"
 		bash "$top_srcdir/tests/bench/gen-scale-policy.sh" $((p * e)) 1 >"$pol" ||
 			e2e_fail "policy generation failed"
-		rec "size=$size nodes=$nodes switches=$sw hosts=$((p * e * h)) linked_ports=$((2 * (p * e * h + 2 * p * e * e)))"
+		linked=$((2 * (p * e * h + 2 * p * e * e)))
+		rec "size=$size nodes=$nodes switches=$sw hosts=$((p * e * h)) linked_ports=$linked"
 	else
 		IFS=: read -r s l h <<<"$size"
 		[[ $s =~ ^[1-9][0-9]*$ && $l =~ ^[1-9][0-9]*$ && $h =~ ^[1-9][0-9]*$ ]] ||
@@ -156,12 +161,13 @@ for size in $sizes; do
 			--storage-per-leaf 1 >"$net" || e2e_fail "gen-fattree failed"
 		bash "$top_srcdir/tests/bench/gen-scale-policy.sh" "$l" 1 >"$pol" ||
 			e2e_fail "policy generation failed"
-		rec "size=$size nodes=$nodes spines=$s leaves=$l hosts=$((l * h)) linked_ports=$((2 * (l * h + s * l)))"
+		linked=$((2 * (l * h + s * l)))
+		rec "size=$size nodes=$nodes spines=$s leaves=$l hosts=$((l * h)) linked_ports=$linked"
 	fi
 	for ((round = 1; round <= rounds; round++)); do
 		for mode in stock plugin; do
 			e2e_log "$size ($nodes nodes): $mode, round $round"
-			run "$size" "$mode" "$net" "$pol" "$nodes" "$sw"
+			run "$size" "$mode" "$net" "$pol" "$nodes" "$sw" "$linked"
 		done
 	done
 done

@@ -112,10 +112,11 @@ e2e_init() {
 # lines matching the grep PATTERN; 1 when SECS (default E2E_TIMEOUT) pass
 # first.
 e2e_wait_count() {
-	local pattern=$1 file=$2 n=$3 secs=${4:-$E2E_TIMEOUT} i
+	local pattern=$1 file=$2 n=$3 secs=${4:-$E2E_TIMEOUT} i c
 	for ((i = 0; i < secs * 10; i++)); do
-		[ "$(grep -c -- "$pattern" "$file" 2>/dev/null)" -ge "$n" ] &&
-			return 0
+		# No file yet: grep prints nothing.
+		c=$(grep -c -- "$pattern" "$file" 2>/dev/null)
+		[ "${c:-0}" -ge "$n" ] && return 0
 		sleep 0.1
 	done
 	return 1
