@@ -24,6 +24,7 @@
 # tests/bench/sa-storm.txt in the build tree).  STORM_PLUGIN_OPTIONS, if
 # set, is the plugin run's event_plugin_options (e.g. an audit= path).
 . "$top_srcdir/tests/e2e/lib.sh"
+. "$top_srcdir/tests/bench/cpu-lib.sh"
 e2e_init sa-storm
 
 storm=$top_builddir/tests/bench/sa_storm
@@ -47,22 +48,6 @@ hit_sid=0x1000000000000001
 tck=$(getconf CLK_TCK)
 net=$top_srcdir/contrib/fabrics/fat-tree-16.net
 cas=("stor1 HCA-1" "cn04 HCA-1" "cn08 HCA-1" "cn12 HCA-1")
-
-# cpu_ticks PID: utime + stime of the whole process (all threads, live and
-# exited), in clock ticks.  Fields counted after the ")" closing comm.
-cpu_ticks() {
-	local s
-	s=$(<"/proc/$1/stat") || e2e_fail "process $1 is gone"
-	s=${s##*) }
-	awk '{ print $12 + $13 }' <<<"$s"
-}
-
-# cpu_ns PID: on-CPU nanoseconds of the threads alive now (schedstat):
-# a finer cross-check of cpu_ticks; opensm's threads live as long as it.
-cpu_ns() {
-	cat /proc/"$1"/task/*/schedstat 2>/dev/null |
-		awk '{ t += $1 } END { printf "%.0f\n", t }'
-}
 
 # settle: SUBNET UP is logged before the last post-sweep work is done;
 # wait (at most 30 s) until opensm uses at most 1 tick over a second.

@@ -4,29 +4,6 @@
 # osmqos on the same axes, and the plugin's overhead (the difference) as a
 # third line.  Reads the raw "size=S mode=M ..." lines; writes SVG.
 
-function val(line, key,    n, f, i, p)
-{
-	n = split(line, f, " ")
-	for (i = 1; i <= n; i++) {
-		p = index(f[i], "=")
-		if (p && substr(f[i], 1, p - 1) == key)
-			return substr(f[i], p + 1)
-	}
-	return ""
-}
-
-function median(k,    i, j, t, m, v)
-{
-	m = nres[k]
-	for (i = 1; i <= m; i++)
-		v[i] = res[k, i]
-	for (i = 2; i <= m; i++)
-		for (j = i; j > 1 && v[j] < v[j - 1]; j--) {
-			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-		}
-	return m ? v[int((m + 1) / 2)] : 0
-}
-
 function px(x) { return L + (W - L - R) * x / xmax }
 function py(y) { return H - B - (H - B - T) * (y - ymin) / (ymax - ymin) }
 

@@ -4,30 +4,6 @@
 # the plugin's row with its overhead over stock's (resweep CPU and RSS),
 # then what the plugin published and its own time per phase.
 
-function val(line, key,    n, f, i, p)
-{
-	n = split(line, f, " ")
-	for (i = 1; i <= n; i++) {
-		p = index(f[i], "=")
-		if (p && substr(f[i], 1, p - 1) == key)
-			return substr(f[i], p + 1)
-	}
-	return ""
-}
-
-# Median of the resweep CPU figures of key k.
-function median(k,    i, j, t, m, v)
-{
-	m = nres[k]
-	for (i = 1; i <= m; i++)
-		v[i] = res[k, i]
-	for (i = 2; i <= m; i++)
-		for (j = i; j > 1 && v[j] < v[j - 1]; j--) {
-			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-		}
-	return m ? v[int((m + 1) / 2)] : 0
-}
-
 # Median over the runs of figure f of key k (one value per run).
 function dmed(k, f,    i, j, t, m, v)
 {

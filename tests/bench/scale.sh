@@ -27,6 +27,7 @@
 # SCALE_RAW (default tests/bench/scale-raw.txt), and a plot of resweep
 # CPU against fabric size to SCALE_SVG (default tests/bench/scale.svg).
 . "$top_srcdir/tests/e2e/lib.sh"
+. "$top_srcdir/tests/bench/cpu-lib.sh"
 e2e_init scale
 
 gen=$top_builddir/contrib/fabrics/gen-fattree
@@ -44,20 +45,6 @@ svg=${SCALE_SVG:-$top_builddir/tests/bench/scale.svg}
 [[ $rounds =~ ^[1-9]$ ]] || e2e_fail "SCALE_ROUNDS must be 1..9"
 tck=$(getconf CLK_TCK)
 export E2E_TIMEOUT=${SCALE_TIMEOUT:-600} E2E_IBSIM_TIMEOUT=${SCALE_TIMEOUT:-600}
-
-# cpu_ns PID: on-CPU nanoseconds of opensm's threads (schedstat); its
-# threads live as long as it, so differences are exact.  cpu_ticks is the
-# coarse cross-check (utime + stime, clock ticks).
-cpu_ns() {
-	cat /proc/"$1"/task/*/schedstat 2>/dev/null |
-		awk '{ t += $1 } END { printf "%.0f\n", t }'
-}
-cpu_ticks() {
-	local s
-	s=$(<"/proc/$1/stat") || e2e_fail "process $1 is gone"
-	s=${s##*) }
-	awk '{ print $12 + $13 }' <<<"$s"
-}
 
 # settle: wait (at most 120 s) until opensm used under 2 ms of CPU over
 # 0.5 s: the sweep's tail (publishing, the SA state) is done.
@@ -179,14 +166,16 @@ done
 		"$("$OQ_OPENSM" --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)" \
 		"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" "$rounds" \
 		"$((rounds * resweeps))"
-	awk -f "$top_srcdir/tests/bench/scale-table.awk" "$raw"
+	awk -f "$top_srcdir/tests/bench/scale-lib.awk" \
+		-f "$top_srcdir/tests/bench/scale-table.awk" "$raw"
 	printf '# raw:\n'
 	sed 's/^/# /' "$raw"
 } >"$E2E_DIR/table.txt"
 mkdir -p "$(dirname "$out")"
 cp "$E2E_DIR/table.txt" "$out" || e2e_fail "cannot write $out"
 cp "$raw" "$rawout" || e2e_fail "cannot write $rawout"
-awk -f "$top_srcdir/tests/bench/scale-svg.awk" "$raw" >"$svg" ||
+awk -f "$top_srcdir/tests/bench/scale-lib.awk" \
+	-f "$top_srcdir/tests/bench/scale-svg.awk" "$raw" >"$svg" ||
 	e2e_fail "cannot write $svg"
 cat "$E2E_DIR/table.txt"
 e2e_log "plot: $svg"

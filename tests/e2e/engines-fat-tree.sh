@@ -71,7 +71,7 @@ for eng in ${OQ_ENGINES:-minhop updn ftree dfsssp lash nue}; do
 
 	# The starving qos-setup, by a policy edit and a heavy sweep.
 	cp "$starve" "$pol"
-	e2e_hup_sweep "osmqos: sweep 2: "
+	e2e_hup_sweep "osmqos: sweep 2: " 120
 	e2e_osmqos tables --json --fabric "$E2E_DIR/topo.ibnd" --policy "$pol" \
 		--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/$eng.json" \
 		2>"$E2E_DIR/$eng.tables.err" || e2e_fail "osmqos tables failed"
