@@ -252,7 +252,8 @@ static void build_sa_state(struct osmqos *q)
 	cl_plock_acquire(&q->osm->lock);
 	/* The hooks' state of this heavy sweep is routed: add the SA's
 	 * parts to it instead of compiling the same tables again. */
-	if (base && base->kind == OQ_STATE_ROUTED && base->sweep == q->sweeps)
+	if (base && base->kind == OQ_STATE_ROUTED &&
+	    base->routing_gen == q->routing_runs)
 		s = oq_state_build_sa(q, base);
 	else
 		s = oq_state_build(q, OQ_STATE_SA);
@@ -273,6 +274,7 @@ static void on_routing_done(struct osmqos *q)
 	struct oq_state *s;
 
 	build_sa_state(q);
+	q->routing_runs++;
 	oq_hooks_release_state(q);
 	if (!q->osm->subn.opt.qos)
 		return;
@@ -282,10 +284,12 @@ static void on_routing_done(struct osmqos *q)
 	       "sweep %lu: %lu QoS Set MADs (%lu optimized SL2VL, %lu "
 	       "SL2VL/VLArb via osm_qos_setup); policy %s; tables built in "
 	       "%.2f ms\n",
-	       q->sweeps, q->mads_predicted + q->mads_presend,
-	       q->mads_presend, q->mads_predicted,
+	       q->sweeps, q->mads_predicted + q->mads_presend, q->mads_presend,
+	       q->mads_predicted,
 	       s && s->pol ? "in force" : "NONE (OpenSM templates)",
-	       s ? s->build_ms : 0.0);
+	       /* snapshots and compiles of this sweep; the SA state built
+		* on the routed one adds neither */
+	       q->phases.snapshot_ms + q->phases.compile_ms);
 	if (q->osm->routing_engine_used &&
 	    oq_hooks_engine(q, &engine) != OQ_ENGINE_QOS)
 		OQ_LOG(q, OSM_LOG_INFO,

@@ -77,6 +77,9 @@ struct oq_state {
 	struct oq_state *base;
 	enum oq_state_kind kind;
 	unsigned long sweep;
+	/* Routing runs (UCAST_ROUTING_DONE events) before this state was
+	 * built: an SA state builds on a routed state of the same run. */
+	unsigned long routing_gen;
 	struct oq_fabric *fabric;
 	struct oq_partitions parts;
 	struct oq_policy_ref *pol; /* NULL: no good policy, templates only */
@@ -143,6 +146,7 @@ struct osmqos {
 	unsigned long events[OSM_EVENT_ID_MAX];
 	unsigned long subnet_up;
 	unsigned long sweeps;
+	unsigned long routing_runs; /* UCAST_ROUTING_DONE events handled */
 
 	struct oq_policy_file pf;
 

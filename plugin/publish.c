@@ -146,7 +146,9 @@ static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	fill_doc(q, s, &d);
-	if (s) {
+	/* qos FALSE: OpenSM programs no QoS tables, so there is nothing to
+	 * predict; the policy and counter metrics stay (docs/publish.md). */
+	if (s && q->osm->subn.opt.qos) {
 		d.fabric = s->fabric;
 		d.tables = &s->tables;
 		d.classes = &s->classes;

@@ -189,19 +189,26 @@ struct oq_state *oq_state_build_sa(struct osmqos *q, struct oq_state *base)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!s)
 		goto oom;
-	*s = *base;
+	/* The base's compiled parts, field by field (its reference count
+	 * is another thread's to touch). */
 	s->refs = 1;
 	s->base = base;
 	s->kind = OQ_STATE_SA;
+	s->sweep = base->sweep;
+	s->routing_gen = base->routing_gen;
+	s->fabric = base->fabric;
+	s->parts = base->parts;
+	s->pol = base->pol;
+	s->binding = base->binding;
+	s->matcher = base->matcher;
+	s->tables = base->tables;
+	s->templates = base->templates;
+	s->engine = base->engine;
+	s->map_key = base->map_key;
+	s->map_val = base->map_val;
+	s->map_cap = base->map_cap;
 	/* The caller holds a reference to base: it cannot go away. */
 	__atomic_add_fetch(&base->refs, 1, __ATOMIC_RELAXED);
-	s->compile_ms = s->snapshot_ms = 0;
-	memset(&s->classes, 0, sizeof(s->classes));
-	s->sa_ready = false;
-	s->aliases = NULL;
-	s->n_aliases = 0;
-	memset(&s->sa_sl2vl, 0, sizeof(s->sa_sl2vl));
-	s->level_slot = NULL;
 	if (add_sa_parts(q, s))
 		goto oom;
 	s->build_ms = ms_since(&t0);
@@ -229,6 +236,7 @@ struct oq_state *oq_state_build(struct osmqos *q, enum oq_state_kind kind)
 	s->refs = 1;
 	s->kind = kind;
 	s->sweep = q->sweeps;
+	s->routing_gen = q->routing_runs;
 	s->fabric = oq_snapshot_build(q->osm, kind != OQ_STATE_TABLES, &d);
 	if (!s->fabric)
 		goto oom;

@@ -65,7 +65,21 @@ guid='test("^0x[0-9a-f]{16}$")'
 	  (.node_type | IN(\"CA\", \"Switch\", \"Router\")) and
 	  (.ports | all((.port | $num) and (.guid | $guid) and (.lid | $num) and
 	    (.lmc | $num) and (.class | $num))))) and
-	([.nodes[].ports[].class] | unique) == [range(.classes | length)]"
+	([.nodes[].ports[].class] | unique) == [range(.classes | length)] and
+	.schema == 2 and (.ports | length) > 0 and (.ports | all(
+	  (.guid | $guid) and (.port | $num) and (.node | $str) and
+	  (.name | $str) and (.rate_gbps | $num) and (.mtu | $num) and
+	  (.sl2vl_origin | IN(\"template\", \"scope\", \"routing-engine\", \"none\", \"unknown\")) and
+	  (.profile | IN(\"iba\", \"cx2-2k\")) and (.exact | type == \"boolean\") and
+	  (.sls | length == 16) and (.sls | all(
+	    (.sl | $num) and (.vl == null or (.vl | $num)) and (.share | $num) and
+	    (.share_exact | test(\"^[0-9]+(/[0-9]+)?$\")) and (.gbps | $num) and
+	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
+	    (.starve | type == \"boolean\")))))"
+
+"$q" predict --json --compact --policy "$P" --fabric "$F" |
+	check "predict --compact" '(has("ports") | not) and .schema == 2 and
+	(.classes | length) > 0 and (.nodes | length) > 0'
 
 "$q" predict --json --policy "$P" --fabric "$F" --path "cn01 HCA-1/P1" \
 	"stor1 HCA-1/P1" --sl 1 | check "predict --path" "

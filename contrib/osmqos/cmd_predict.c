@@ -37,7 +37,7 @@ void oq_usage_predict(FILE *out)
 		"                      [--profile iba|cx2-2k] [--opensm-conf "
 		"F]\n"
 		"                      [--partitions F] [--mtu BYTES] "
-		"[--json]\n"
+		"[--json [--compact]]\n"
 		"                      [--svg FILE]\n"
 		"       osmqos predict --fabric TOPO [--policy P] --path SRC "
 		"DST --sl N\n\n"
@@ -64,9 +64,13 @@ void oq_usage_predict(FILE *out)
 		"min-hop\n"
 		"                   route (end ports, same forms as "
 		"--port)\n"
-		"  --json           one JSON object: port `classes` and "
-		"`nodes` whose\n"
-		"                   ports refer to them (or `path`)\n"
+		"  --json           one JSON object: port `classes`, `nodes` "
+		"whose ports\n"
+		"                   refer to them, and `ports` with each "
+		"port's numbers\n"
+		"                   (or `path` with --path)\n"
+		"  --compact        with --json: no `ports` (the published "
+		"file's shape)\n"
 		"  --svg FILE       also draw the ports as stacked per-SL "
 		"bars (Gb/s)\n"
 		"                   into FILE, one bar per port\n");
@@ -149,6 +153,47 @@ static void print_port_text(const struct oq_port *p,
 		       "long-run average)\n");
 }
 
+/* One port in the per-port shape (`ports`, docs/json.md), kept for
+ * scripts written against it. */
+static void print_port_json(const struct oq_port *p,
+			    const struct oq_port_pred *pp,
+			    const struct oq_port_tables *t, bool first)
+{
+	char name[96], fb[48];
+	unsigned int s;
+	bool f1 = true;
+
+	oq_port_name(p, name, sizeof(name));
+	printf("%s{\"guid\": \"0x%016llx\", \"port\": %u, \"node\": ",
+	       first ? "" : ", ", (unsigned long long)p->guid, p->num);
+	oq_json_fstring(stdout, p->node->desc);
+	printf(", \"name\": ");
+	oq_json_fstring(stdout, name);
+	printf(", \"rate_gbps\": %.6g, \"mtu\": %u, \"sl2vl_origin\": \"%s\", "
+	       "\"profile\": \"%s\", \"exact\": %s, \"sls\": [",
+	       pp->rate_gbps, pp->mtu_bytes, oq_pred_sl2vl_origin(t),
+	       pp->profile_applied ? "cx2-2k" : "iba",
+	       pp->arb.approx ? "false" : "true");
+	for (s = 0; s < 16; s++) {
+		const struct oq_sl_pred *sp = &pp->sl[s];
+
+		if (!sp->active)
+			continue;
+		oq_frac_format(sp->share, fb, sizeof(fb));
+		printf("%s{\"sl\": %u, \"vl\": ", f1 ? "" : ", ", s);
+		if (sp->vl >= 0)
+			printf("%d", sp->vl);
+		else
+			printf("null");
+		printf(", \"share\": %.12g, \"share_exact\": \"%s\", "
+		       "\"gbps\": %.6g, \"priority\": \"%s\", \"starve\": %s}",
+		       oq_frac_double(sp->share), fb, sp->gbps,
+		       oq_prio_name(sp->prio), sp->starve ? "true" : "false");
+		f1 = false;
+	}
+	printf("]}");
+}
+
 /* The ports the text, JSON and SVG outputs show: each class predicted
  * once (osmqos/pred_class.h), as the plugin's published file does. */
 struct port_preds {
@@ -194,13 +239,25 @@ static int predict_all(struct ctx *c, const struct oq_port *only,
 }
 
 static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
-			 const struct oq_fabric_tables *tables, bool json)
+			 const struct oq_fabric_tables *tables, bool json,
+			 bool compact)
 {
 	size_t i;
 
 	if (json) {
-		printf("{");
+		/* The published file's members, then (unless --compact) the
+		 * same numbers port by port. */
+		printf("{\"schema\": 2, ");
 		oq_pred_classes_write_json(stdout, f, tables, &pr->classes);
+		if (!compact) {
+			printf(",\n \"ports\": [");
+			for (i = 0; i < pr->n; i++)
+				print_port_json(
+					pr->port[i], &pr->pred[i],
+					&tables->ports[pr->port[i]->index],
+					i == 0);
+			printf("]");
+		}
 		printf("}\n");
 	} else {
 		for (i = 0; i < pr->n; i++)
@@ -459,6 +516,7 @@ int oq_cmd_predict(int argc, char **argv)
 		{"path", required_argument, NULL, 'T'},
 		{"sl", required_argument, NULL, 's'},
 		{"json", no_argument, NULL, 'j'},
+		{"compact", no_argument, NULL, 'C'},
 		{"svg", required_argument, NULL, 'g'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -469,7 +527,7 @@ int oq_cmd_predict(int argc, char **argv)
 	struct oq_predict_opts o;
 	unsigned long long v;
 	struct ctx c;
-	bool json = false;
+	bool json = false, compact = false;
 	int ch, rc, sl = -1;
 
 	oq_predict_opts_init(&o);
@@ -550,6 +608,9 @@ int oq_cmd_predict(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
+		case 'C':
+			compact = true;
+			break;
 		case 'g':
 			svg = optarg;
 			break;
@@ -572,6 +633,8 @@ int oq_cmd_predict(int argc, char **argv)
 	if (psrc && port)
 		return oq_usage_error(CMD, "--port and --path exclude each "
 					   "other; pick one");
+	if (compact && !json)
+		return oq_usage_error(CMD, "--compact goes with --json");
 	if (psrc && svg)
 		return oq_usage_error(CMD, "--svg draws per-port bars; drop "
 					   "--path (or --svg)");
@@ -599,7 +662,7 @@ int oq_cmd_predict(int argc, char **argv)
 				rc = predict_all(&c, only, &o, &pr);
 			if (rc == OQ_EXIT_OK) {
 				rc = predict_ports(&pr, c.in.fabric, &c.tables,
-						   json);
+						   json, compact);
 				if (rc == OQ_EXIT_OK && svg)
 					rc = predict_svg(&pr, &o, svg, policy,
 							 fabric);

@@ -294,6 +294,48 @@ static uint32_t find_or_add(struct oq_pred_classes *c, struct builder *b,
 	return (uint32_t)(c->n - 1);
 }
 
+/* Ports by node GUID, then port number: classes are numbered in the
+ * order their first port comes in this order, so the plugin (ports in
+ * OpenSM's map order) and `osmqos predict` (ports in the topology file's
+ * order) number the same fabric's classes alike. */
+struct port_order {
+	uint64_t guid;
+	size_t num, idx;
+};
+
+static int port_cmp(const void *a, const void *b)
+{
+	const struct port_order *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static size_t *canonical_order(const struct oq_fabric *f, size_t n)
+{
+	struct port_order *o = malloc((n ? n : 1) * sizeof(*o));
+	size_t *v = malloc((n ? n : 1) * sizeof(*v)), i;
+
+	if (!o || !v) {
+		free(o);
+		free(v);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		o[i].guid = f->ports[i]->node->guid;
+		o[i].num = f->ports[i]->num;
+		o[i].idx = i;
+	}
+	qsort(o, n, sizeof(*o), port_cmp);
+	for (i = 0; i < n; i++)
+		v[i] = o[i].idx;
+	free(o);
+	return v;
+}
+
 int oq_pred_classes_build(const struct oq_fabric *f,
 			  const struct oq_fabric_tables *tables,
 			  const struct oq_predict_opts *o,
@@ -301,7 +343,7 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 			  struct oq_pred_classes *out)
 {
 	struct builder b = {0};
-	size_t i, lim, len, n_rows;
+	size_t *order = NULL, i, oi, lim, len, n_rows;
 	uint32_t k;
 
 	memset(out, 0, sizeof(*out));
@@ -318,11 +360,19 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 	b.rows = malloc(256 * 16);
 	if (!out->of_port || !b.slot || !b.key || !b.rows)
 		goto oom;
-	for (i = 0; i < lim; i++) {
-		const struct oq_port *p = f->ports[i];
-		const struct oq_port_tables *t = &tables->ports[i];
-
+	order = canonical_order(f, lim);
+	if (!order)
+		goto oom;
+	for (i = 0; i < lim; i++)
 		out->of_port[i] = OQ_PRED_CLASS_NONE;
+	for (oi = 0; oi < lim; oi++) {
+		const struct oq_port *p;
+		const struct oq_port_tables *t;
+
+		i = order[oi];
+		p = f->ports[i];
+		t = &tables->ports[i];
+
 		if (only ? p != only : !oq_pred_modeled(p))
 			continue;
 		if (port_key(t, o, b.key, &len, b.rows, &n_rows)) {
@@ -342,11 +392,13 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 		out->v[k].n_ports++;
 		out->n_classified++;
 	}
+	free(order);
 	free(b.slot);
 	free(b.key);
 	free(b.rows);
 	return 0;
 oom:
+	free(order);
 	free(b.slot);
 	free(b.key);
 	free(b.rows);

@@ -4,12 +4,13 @@
  * osmqos-bandwidth.json and `osmqos predict --json` both write these
  * members with this code, so a script compares the two with plain
  * equality.  Numbers: %.6g Gb/s, %.12g shares, exact "p/q" shares.  Each
- * class carries the per-SL prediction once; each node lists its modelled
- * ports as {port, guid, lid, lmc, class}.  One node per line, so a
+ * class carries the per-SL prediction once; each node (by GUID) lists its
+ * modelled ports as {port, guid, lid, lmc, class}.  One node per line, so a
  * 10,000-port fabric is well under a megabyte.
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include <osmqos/json.h>
 #include <osmqos/pred_class.h>
@@ -122,20 +123,41 @@ static bool write_node(FILE *out, const struct oq_node *n,
 	return any;
 }
 
+static int node_cmp(const void *a, const void *b)
+{
+	const struct oq_node *x = *(const struct oq_node *const *)a;
+	const struct oq_node *y = *(const struct oq_node *const *)b;
+
+	return (x->guid > y->guid) - (x->guid < y->guid);
+}
+
 int oq_pred_classes_write_json(FILE *out, const struct oq_fabric *f,
 			       const struct oq_fabric_tables *tables,
 			       const struct oq_pred_classes *c)
 {
-	size_t i;
+	const struct oq_node **nodes = NULL;
+	size_t i, n = f ? f->n_nodes : 0;
 	bool first = true;
 
 	fputs("\"classes\": [", out);
 	for (i = 0; i < c->n; i++)
 		write_class(out, f, tables, &c->v[i], i);
 	fputs("],\n \"nodes\": [", out);
-	for (i = 0; f && i < f->n_nodes; i++)
-		if (write_node(out, f->nodes[i], c, first))
+	/* By node GUID, as the classes are numbered: the live and the
+	 * offline document of one fabric are equal byte for byte. */
+	if (n)
+		nodes = malloc(n * sizeof(*nodes));
+	if (nodes) {
+		for (i = 0; i < n; i++)
+			nodes[i] = f->nodes[i];
+		qsort(nodes, n, sizeof(*nodes), node_cmp);
+	} else if (n) {
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (write_node(out, nodes[i], c, first))
 			first = false;
+	free(nodes);
 	fputs("]", out);
 	return ferror(out) ? -1 : 0;
 }

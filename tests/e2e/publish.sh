@@ -217,6 +217,12 @@ jq -r "$canon_json" "$json" | sort >"$E2E_DIR/published.lines"
 diff "$E2E_DIR/predict.lines" "$E2E_DIR/published.lines" >"$E2E_DIR/predict.diff" ||
 	e2e_fail "published prediction differs from osmqos predict: $(head -n 6 "$E2E_DIR/predict.diff")"
 e2e_log "$(wc -l <"$E2E_DIR/published.lines") port/SL values equal osmqos predict --json"
+# Classes are numbered and nodes listed by GUID: the two documents' port
+# classes and nodes are equal member for member.
+jq -cS '{classes, nodes}' "$json" >"$E2E_DIR/members.published"
+jq -cS '{classes, nodes}' "$E2E_DIR/predict.json" >"$E2E_DIR/members.predict"
+cmp -s "$E2E_DIR/members.published" "$E2E_DIR/members.predict" ||
+	e2e_fail "published classes/nodes differ from osmqos predict --json: $(diff <(jq -c '.classes[] | del(.sls)' "$json") <(jq -c '.classes[] | del(.sls)' "$E2E_DIR/predict.json") | head -n 4)"
 
 # Guaranteed: the minimum over the aggregate view and each input port's
 # view (--in-port N; inputs are port 0 and the switch's other linked ports).
@@ -334,4 +340,15 @@ wait_published $((n + 2))
 	e2e_fail "a bad publish_detail is not one error"
 grep -q '^osmqos_predicted_bandwidth_gbps{' "$prom" &&
 	e2e_fail "a bad publish_detail published per-port series"
+
+# 8. qos FALSE: OpenSM programs no QoS tables; the files say nothing of
+# ports, and still carry the policy and counters.
+e2e_stop_opensm
+n=$(published)
+e2e_start_opensm qos=FALSE "qos_policy_file=$pol" "event_plugin_options=publish_dir=$pub"
+wait_published $((n + 1))
+jq -e '.classes == [] and .nodes == []' "$json" >/dev/null ||
+	e2e_fail "qos FALSE published port predictions: $(jq -c '{c: (.classes | length), n: (.nodes | length)}' "$json")"
+grep -q '^osmqos_linked_ports 0$' "$prom" && grep -q '^osmqos_policy_load_success ' "$prom" ||
+	e2e_fail "qos FALSE: $prom lacks the empty aggregates or the policy metrics"
 e2e_pass
