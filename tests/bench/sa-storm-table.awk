@@ -66,15 +66,20 @@ END {
 	       "rules", "mode", "runs", "CPU_s", "us_CPU/q", "(min-max)",
 	       "x_floor", "x_stock", "ticks_us/q", "wall_s", "answers/s",
 	       "p99_us", "ibsim_us/q", "steal"
-	split("floor stock plugin", kinds, " ")
+	split("floor stock pfloor plugin", kinds, " ")
 	for (i = 0; i < n; i++) {
 		r = order[i]
 		fk = r SUBSEP "floor"
 		f = (fk in nrun) ? perq(runs[fk, median(fk)]) : 0
+		# The plugin against the floor of its own opensm (pfloor), stock
+		# against stock's: like with like, each process's transport.
+		pk = r SUBSEP "pfloor"
+		pf = (pk in nrun) ? perq(runs[pk, median(pk)]) : f
 		sk = r SUBSEP "stock"
 		st = (sk in nrun) ? perq(runs[sk, median(sk)]) : 0
-		for (j = 1; j <= 3; j++) {
+		for (j = 1; j <= 4; j++) {
 			k = r SUBSEP kinds[j]
+			ref = kinds[j] ~ /^p/ ? pf : f
 			if (!(k in nrun))
 				continue
 			l = runs[k, median(k)]
@@ -83,7 +88,7 @@ END {
 			       r, kinds[j], nrun[k],
 			       val(l, "opensm_ns") / 1e9, perq(l),
 			       sprintf("(%.2f-%.2f)", lo[k], hi[k]),
-			       (f > 0 ? sprintf("%.3f", perq(l) / f) : "n/a"),
+			       (ref > 0 ? sprintf("%.3f", perq(l) / ref) : "n/a"),
 			       (st > 0 ? sprintf("%.3f", perq(l) / st) : "n/a"),
 			       perq_ticks(l), val(l, "wall_s"),
 			       val(l, "answers_per_s"), val(l, "p99_us"),

@@ -9,7 +9,10 @@
 #   plugin  the same with event_plugin_name osmqos (the plugin reads the
 #           same qos_policy_file, as tests/e2e/program.sh does);
 #   floor   the same number of ClassPortInfo Gets against the stock run:
-#           the SA transport's cost with no path work at all.
+#           the SA transport's cost with no path work at all;
+#   pfloor  the same against the plugin's run (OpenSM answers those
+#           itself): the plugin's x_floor is against this one, the
+#           transport of its own process.
 # Stock and plugin alternate STORM_ROUNDS times (default 3), each on a
 # fresh opensm, so drift on a shared machine falls on both alike.
 # Each storm is STORM_QUERIES (default 50000) Gets from one tests/bench/
@@ -165,6 +168,7 @@ for r in $rules_list; do
 	stop_sm "stock-$r"
 
 	start_sm plugin "$pol" "$r"
+	storm "$r" pfloor --cpi
 	storm "$r" plugin --pr "$pairs" --sid "$hit_sid"
 	stop_sm "plugin-$r"
 	done
