@@ -19,9 +19,14 @@ struct kv {
 	uint16_t val; /* table entry (membership bit included) */
 };
 
+/* Ports have a handful of P_Keys: their maps live on the answering
+ * thread's stack, so an SA answer does not allocate for them. */
+#define KEYMAP_SMALL 16
+
 struct keymap {
 	struct kv *v;
 	size_t n;
+	struct kv small[KEYMAP_SMALL];
 };
 
 /* cl_map's order of a network-order 16-bit key on x86_64. */
@@ -41,19 +46,47 @@ static int kv_cmp(const void *a, const void *b)
 	return (int)y->val - (int)x->val;
 }
 
+/* Sort small maps in place (no qsort call for one or two keys). */
+static void kv_sort(struct kv *v, size_t n)
+{
+	size_t i, j;
+
+	if (n > KEYMAP_SMALL) {
+		qsort(v, n, sizeof(*v), kv_cmp);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		struct kv x = v[i];
+
+		for (j = i; j > 0 && kv_cmp(&v[j - 1], &x) > 0; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static void keymap_free(struct keymap *m)
+{
+	if (m->v != m->small)
+		free(m->v);
+}
+
 /* osm_pkey_tbl_sync_new_blocks()'s keys map of one port. */
 static int keymap_build(struct keymap *m, const struct oq_port *p,
 			bool allow_both)
 {
 	size_t i, n = 0;
 
-	m->v = NULL;
+	m->v = m->small;
 	m->n = 0;
 	if (!p->n_pkeys || !p->pkeys)
 		return 0;
-	m->v = malloc(p->n_pkeys * sizeof(*m->v));
-	if (!m->v)
-		return -1;
+	if (p->n_pkeys > KEYMAP_SMALL) {
+		m->v = malloc(p->n_pkeys * sizeof(*m->v));
+		if (!m->v) {
+			m->v = m->small;
+			return -1;
+		}
+	}
 	for (i = 0; i < p->n_pkeys; i++) {
 		uint16_t e = p->pkeys[i];
 
@@ -62,7 +95,7 @@ static int keymap_build(struct keymap *m, const struct oq_port *p,
 		m->v[n].key = allow_both ? e : (uint16_t)(e & OQ_PKEY_MASK);
 		m->v[n++].val = e;
 	}
-	qsort(m->v, n, sizeof(*m->v), kv_cmp);
+	kv_sort(m->v, n);
 	/* One entry per key; the full member when both exist (OpenSM
 	 * replaces a previous entry whose value is lower). */
 	for (i = 0, m->n = 0; i < n; i++)
@@ -176,7 +209,7 @@ bool oq_ports_share_pkey_ex(const struct oq_port *a, const struct oq_port *b,
 	if (keymap_build(&ma, a, allow_both))
 		return false;
 	if (keymap_build(&mb, b, allow_both)) {
-		free(ma.v);
+		keymap_free(&ma);
 		return false;
 	}
 	if (pkey) {
@@ -188,8 +221,8 @@ bool oq_ports_share_pkey_ex(const struct oq_port *a, const struct oq_port *b,
 	}
 	if (ok && out_pkey)
 		*out_pkey = k;
-	free(ma.v);
-	free(mb.v);
+	keymap_free(&ma);
+	keymap_free(&mb);
 	return ok;
 }
 
@@ -212,12 +245,12 @@ bool oq_ports_pkey_visible(const struct oq_port *a, const struct oq_port *b,
 	if (keymap_build(&ma, a, allow_both))
 		return false;
 	if (keymap_build(&mb, b, allow_both)) {
-		free(ma.v);
+		keymap_free(&ma);
 		return false;
 	}
 	/* OpenSM's "HACK": a port without a table is not checked. */
 	ok = !ma.n || !mb.n || find_common(&ma, &mb, allow_both) != 0;
-	free(ma.v);
-	free(mb.v);
+	keymap_free(&ma);
+	keymap_free(&mb);
 	return ok;
 }

@@ -429,6 +429,56 @@ static inline void fx_random_ranges(uint64_t *rng, struct oq_ranges *r,
 }
 
 /*
+ * n_rules random rules appended to p: each with a random subset of
+ * criteria over small value spaces (so queries hit them), over p's
+ * levels and groups.
+ */
+static inline void fx_random_rules(uint64_t *rng, struct oq_policy *p,
+				   size_t n_rules)
+{
+	size_t i, n_levels = p->n_levels, n_groups = p->n_groups;
+
+	for (i = 0; i < n_rules; i++) {
+		int r = fx_rule(p, (int)fx_below(rng, n_levels));
+		unsigned k, mask = (unsigned)fx_below(rng, 32);
+
+		if (n_groups && (mask & 1))
+			for (k = 0; k <= fx_below(rng, 2); k++)
+				fx_rule_src(p, r, (int)fx_below(rng, n_groups));
+		if (n_groups && (mask & 2))
+			for (k = 0; k <= fx_below(rng, 2); k++)
+				fx_rule_dst(p, r, (int)fx_below(rng, n_groups));
+		if (mask & 4)
+			fx_random_ranges(rng, &p->rules[r].service_ids, 64, 3);
+		if (mask & 8)
+			fx_random_ranges(rng, &p->rules[r].qos_classes, 32, 3);
+		if (mask & 16)
+			fx_random_ranges(rng, &p->rules[r].pkeys, 16, 2);
+		/* Rules with no criterion match everything; keep them rare
+		 * so later rules stay reachable. */
+		if (!mask && fx_below(rng, 8))
+			fx_random_ranges(rng, &p->rules[r].service_ids, 64, 2);
+	}
+}
+
+/*
+ * n rules that no fx_random_query matches (service-ids far above the
+ * queries' 0..71), appended to p: they push the random rules after them
+ * to high rule indices.
+ */
+static inline void fx_unreachable_rules(struct oq_policy *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int r = fx_rule(p, 1);
+
+		fx_add_range(&p->rules[r].service_ids, 0x100000 + i,
+			     0x100000 + i);
+	}
+}
+
+/*
  * A random policy: n_groups groups mixing GUID ranges, node types, pkeys
  * and port names of fabric f; n_rules rules, each with a random subset of
  * criteria over small value spaces (so queries hit them).
@@ -483,27 +533,7 @@ static inline struct oq_policy *fx_random_policy(uint64_t *rng,
 		}
 		}
 	}
-	for (i = 0; i < n_rules; i++) {
-		int r = fx_rule(p, (int)fx_below(rng, n_levels));
-		unsigned k, mask = (unsigned)fx_below(rng, 32);
-
-		if (n_groups && (mask & 1))
-			for (k = 0; k <= fx_below(rng, 2); k++)
-				fx_rule_src(p, r, (int)fx_below(rng, n_groups));
-		if (n_groups && (mask & 2))
-			for (k = 0; k <= fx_below(rng, 2); k++)
-				fx_rule_dst(p, r, (int)fx_below(rng, n_groups));
-		if (mask & 4)
-			fx_random_ranges(rng, &p->rules[r].service_ids, 64, 3);
-		if (mask & 8)
-			fx_random_ranges(rng, &p->rules[r].qos_classes, 32, 3);
-		if (mask & 16)
-			fx_random_ranges(rng, &p->rules[r].pkeys, 16, 2);
-		/* Rules with no criterion match everything; keep them rare
-		 * so later rules stay reachable. */
-		if (!mask && fx_below(rng, 8))
-			fx_random_ranges(rng, &p->rules[r].service_ids, 64, 2);
-	}
+	fx_random_rules(rng, p, n_rules);
 	return p;
 }
 

@@ -533,6 +533,75 @@ static void test_pkey_rules(void **state)
 	oq_fabric_free(f);
 }
 
+static uint64_t pk_rng(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Tables of up to 16 keys are sorted on the stack, larger ones on the
+ * heap: the same keys padded past 16 entries with copies of themselves
+ * and invalid entries (0x0000, 0x8000: not in OpenSM's map), shuffled,
+ * must give the same answers. */
+static void test_pkey_table_sizes(void **state)
+{
+	struct oq_fabric *f;
+	struct oq_port *a, *b;
+	uint64_t rng = 0x2545f4914f6cdd1dull;
+	int iter, checked = 0;
+
+	(void)state;
+	pkey_ports(&f, &a, &b);
+	for (iter = 0; iter < 2000; iter++) {
+		uint16_t ka[40], kb[40], pa[40];
+		size_t na = 1 + pk_rng(&rng) % 12, nb = 1 + pk_rng(&rng) % 12;
+		size_t np = 17 + pk_rng(&rng) % 23, i;
+		bool both = pk_rng(&rng) & 1;
+		uint16_t want = pk_rng(&rng) % 3 ? 0 : 1 + pk_rng(&rng) % 6;
+		uint16_t k1, k2;
+		bool s1, s2, v1, v2;
+
+		for (i = 0; i < na; i++)
+			ka[i] = (uint16_t)(1 + pk_rng(&rng) % 6) |
+				(pk_rng(&rng) & 1 ? 0x8000 : 0);
+		for (i = 0; i < nb; i++)
+			kb[i] = (uint16_t)(1 + pk_rng(&rng) % 6) |
+				(pk_rng(&rng) & 1 ? 0x8000 : 0);
+		for (i = 0; i < np; i++)
+			pa[i] = i < na ? ka[i]
+				: pk_rng(&rng) % 4
+					? ka[pk_rng(&rng) % na]
+					: (pk_rng(&rng) & 1 ? 0x8000 : 0);
+		for (i = np - 1; i > 0; i--) {
+			size_t j = pk_rng(&rng) % (i + 1);
+			uint16_t t = pa[i];
+
+			pa[i] = pa[j];
+			pa[j] = t;
+		}
+		set_pkeys(b, kb, nb);
+		set_pkeys(a, ka, na);
+		s1 = oq_ports_share_pkey_ex(a, b, want, both, &k1);
+		v1 = oq_ports_pkey_visible(a, b, both);
+		set_pkeys(a, pa, np);
+		s2 = oq_ports_share_pkey_ex(a, b, want, both, &k2);
+		v2 = oq_ports_pkey_visible(a, b, both);
+		assert_int_equal(s1, s2);
+		assert_int_equal(k1, k2);
+		assert_int_equal(v1, v2);
+		s1 = oq_ports_share_pkey_ex(b, a, want, both, &k1);
+		set_pkeys(a, ka, na);
+		s2 = oq_ports_share_pkey_ex(b, a, want, both, &k2);
+		assert_int_equal(s1, s2);
+		assert_int_equal(k1, k2);
+		checked += s1;
+	}
+	assert_true(checked > 200); /* shared keys were found, not only none */
+	oq_fabric_free(f);
+}
+
 static void test_lmc_pairs(void **state)
 {
 	struct oq_lid_pair v[16];
@@ -702,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_loop),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_pkey_rules),
+		cmocka_unit_test(test_pkey_table_sizes),
 		cmocka_unit_test(test_lmc_pairs),
 		cmocka_unit_test(test_fat_tree),
 	};
