@@ -73,6 +73,8 @@ e2e_cleanup() {
 	trap - EXIT INT TERM
 	e2e_stop_opensm
 	e2e_stop_ibsim
+	# A test's own undo (E2E_ON_EXIT: a command), after its processes.
+	[ -z "${E2E_ON_EXIT:-}" ] || eval "$E2E_ON_EXIT" || true
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -n "$E2E_DIR" ]; then
 		# Keep what explains a failure in the test's .log file.
 		e2e_log "FAILED (rc=$rc); tail of opensm log $E2E_OSM_LOG:"

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The Grafana dashboard (contrib/grafana/osmqos.json) against what the
+# plugin really publishes: the file is a dashboard (uid, title, panels
+# placed on the grid, each described, each with a PromQL expression);
+# every expression, with Grafana's $variables filled in, parses
+# (promtool check rules, when installed); every function it calls is
+# PromQL's; and every metric it selects, every label it matches on and
+# every label value it requires with = is in the osmqos.prom the plugin
+# published on fat-tree-16 after PathRecord answers and a re-sweep
+# (default publish_detail: the dashboard needs no per-port series).
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init grafana-dashboard
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
+dash=$top_srcdir/contrib/grafana/osmqos.json
+
+# ---- the dashboard itself -------------------------------------------
+jq -e . "$dash" >/dev/null || e2e_fail "$dash is not JSON"
+jq -e '(.uid | type == "string") and (.title | length > 0) and
+	(.panels | length > 0) and (.templating.list | type == "array")' \
+	"$dash" >/dev/null || e2e_fail "$dash lacks uid, title, panels or templating"
+bad=$(jq -r '.panels[] | select(.type != "row") |
+	select((.description // "") == "" or (.targets // [] | length) == 0 or
+	       any(.targets[]; (.expr // "") == "") or
+	       (.gridPos | (.w // 0) < 1 or (.h // 0) < 1)) | .title' "$dash")
+[ -z "$bad" ] || e2e_fail "panels without description, expression or size: $bad"
+overlap=$(jq -r '[.panels[].gridPos] as $g | range(0; $g | length) as $i |
+	range($i + 1; $g | length) as $j | $g[$i] as $a | $g[$j] as $b |
+	select($a.x < $b.x + $b.w and $b.x < $a.x + $a.w and
+	       $a.y < $b.y + $b.h and $b.y < $a.y + $a.h) | "\($i),\($j)"' "$dash")
+[ -z "$overlap" ] || e2e_fail "panels overlap on the grid: $overlap"
+
+# Every expression: panel targets and query variables, with Grafana's
+# variables replaced by what they expand to.
+exprs=$E2E_DIR/exprs.txt
+jq -r '(.panels[].targets[]?.expr),
+	(.templating.list[] | select(.type == "query") |
+	 (.query.query // .query))' "$dash" |
+	sed -e 's/\$__rate_interval/5m/g' -e 's/\$instance/.+/g' >"$exprs"
+n=$(grep -c . "$exprs")
+[ "$n" -ge 15 ] || e2e_fail "only $n expressions in the dashboard"
+grep -n '\$' "$exprs" && e2e_fail "an expression uses an unknown Grafana variable"
+
+# Syntax: promtool parses each (label_values() is Grafana's, not PromQL:
+# its metric is checked below).
+if command -v promtool >/dev/null; then
+	rules=$E2E_DIR/rules.yml
+	{
+		echo "groups:"
+		echo "  - name: dashboard"
+		echo "    rules:"
+		i=0
+		grep -v '^label_values(' "$exprs" | while IFS= read -r e; do
+			i=$((i + 1))
+			printf '      - record: osmqos:dashboard_%d\n' "$i"
+			printf '        expr: %s\n' "$(jq -Rn --arg e "$e" '$e')"
+		done
+	} >"$rules"
+	promtool check rules "$rules" >"$E2E_DIR/promtool.out" 2>&1 ||
+		e2e_fail "promtool: $(cat "$E2E_DIR/promtool.out")"
+else
+	e2e_log "note: promtool not installed (apt-get install prometheus): syntax not checked"
+fi
+# Functions: PromQL's (and Grafana's label_values), nothing misspelt.
+funcs='^(sum|min|max|avg|count|by|without|rate|increase|delta|changes|histogram_quantile|clamp_min|clamp_max|time|topk|bottomk|label_values)$'
+bad=$(grep -o '[a-z_]*(' "$exprs" | tr -d '(' | grep -v '^$' |
+	grep -Ev "$funcs" | sort -u)
+[ -z "$bad" ] || e2e_fail "unknown functions in expressions: $bad"
+
+# ---- a live publication ----------------------------------------------
+pub=$E2E_DIR/pub
+prom=$pub/osmqos.prom
+mkdir -p "$pub"
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
+e2e_start_opensm qos=TRUE \
+	"qos_policy_file=$top_srcdir/tests/e2e/data/program-policy.conf" \
+	"event_plugin_options=publish_dir=$pub"
+e2e_wait_count "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG" 1 60 ||
+	e2e_fail "the plugin did not publish"
+s=$(e2e_lid "stor1 HCA-1")
+d=$(e2e_lid "cn04 HCA-1")
+[ -n "$s" ] && [ -n "$d" ] || e2e_fail "no LIDs for stor1/cn04"
+e2e_sim saquery -p --slid "$s" --dlid "$d" >"$E2E_DIR/pr.out" 2>&1 ||
+	e2e_fail "saquery: $(tail -n 3 "$E2E_DIR/pr.out")"
+grep -q "^[[:space:]]*sl\.\." "$E2E_DIR/pr.out" || e2e_fail "no PathRecord: $(cat "$E2E_DIR/pr.out")"
+# Counters are published with the prediction, at the next heavy sweep.
+e2e_hup_sweep "osmqos: sweep [0-9]*: published" 60
+[ -s "$prom" ] || e2e_fail "no $prom"
+grep -q '^osmqos_sa_pr_answered_total{' "$prom" ||
+	e2e_fail "the publication has no SA answer counter"
+
+# Each selector: name{matchers} or a bare name.
+fails=0 checked=0
+while IFS= read -r sel; do
+	name=${sel%%\{*}
+	checked=$((checked + 1))
+	samples=$(grep -E "^$name(\{| )" "$prom")
+	if [ -z "$samples" ]; then
+		e2e_log "metric $name: not in the published file"
+		fails=$((fails + 1))
+		continue
+	fi
+	[[ $sel == *\{* ]] || continue
+	matchers=${sel#*\{}
+	matchers=${matchers%\}}
+	while IFS= read -r m; do
+		[ -n "$m" ] || continue
+		key=${m%%[=!]*}
+		[ "$key" = instance ] || [ "$key" = job ] && continue # the scraper's
+		grep -q "[{,]$key=\"" <<<"$samples" || {
+			e2e_log "metric $name: no label $key"
+			fails=$((fails + 1))
+			continue
+		}
+		if [[ $m =~ ^[a-z_]+=\"([^\"]*)\"$ ]]; then
+			grep -qF "$key=\"${BASH_REMATCH[1]}\"" <<<"$samples" || {
+				e2e_log "metric $name: no series with $m"
+				fails=$((fails + 1))
+			}
+		fi
+	done < <(tr ',' '\n' <<<"$matchers")
+done < <(grep -oE 'osmqos_[a-z0-9_]+(\{[^}]*\})?' "$exprs")
+[ "$checked" -ge 15 ] || e2e_fail "only $checked selectors found"
+[ "$fails" -eq 0 ] || e2e_fail "$fails selectors of the dashboard match nothing the plugin published"
+e2e_log "$n expressions, $checked selectors: every metric, label and value is published"
+e2e_pass
