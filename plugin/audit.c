@@ -678,7 +678,7 @@ fail:
 	return NULL;
 }
 
-void oq_audit_destroy(struct oq_audit *w)
+void oq_audit_close(struct oq_audit *w, struct oq_audit_stats *st)
 {
 	if (!w)
 		return;
@@ -693,6 +693,9 @@ void oq_audit_destroy(struct oq_audit *w)
 		    "audit: %s ends in a cut line (write error); readers skip "
 		    "it",
 		    w->path);
+	/* After the join: the writer has drained the ring. */
+	if (st)
+		oq_audit_get_stats(w, st);
 	close(w->fd);
 	pthread_cond_destroy(&w->drained);
 	pthread_cond_destroy(&w->wake);
@@ -702,6 +705,11 @@ void oq_audit_destroy(struct oq_audit *w)
 	free(w->ring);
 	free(w->path);
 	free(w);
+}
+
+void oq_audit_destroy(struct oq_audit *w)
+{
+	oq_audit_close(w, NULL);
 }
 
 int oq_audit_submit(struct oq_audit *w, const struct oq_audit_record *rec)

@@ -138,6 +138,8 @@ struct oq_audit *oq_audit_create(const char *path, size_t capacity,
 
 /* Write everything still queued, stop the writer, close the file. */
 void oq_audit_destroy(struct oq_audit *w);
+/* The same, and the final counts (everything queued included) in *st. */
+void oq_audit_close(struct oq_audit *w, struct oq_audit_stats *st);
 
 /* Copy rec into the ring; never blocks on I/O and never waits for the
  * writer.  Returns 0, or -1 when the record was dropped (ring full). */

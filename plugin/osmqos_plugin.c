@@ -172,8 +172,7 @@ static void osmqos_delete(void *data)
 	if (q->audit) {
 		struct oq_audit_stats st;
 
-		oq_audit_get_stats(q->audit, &st);
-		oq_audit_destroy(q->audit);
+		oq_audit_close(q->audit, &st);
 		q->audit = NULL;
 		OQ_LOG(q, OSM_LOG_INFO,
 		       "audit: %llu records written in %llu lines, %llu "

@@ -50,7 +50,13 @@ fi
 
 log=$out/osmqos-deb-build.log
 echo "build-deb.sh: building osmqos $version in $tree (log: $log)"
-if ! (cd "$tree" && dpkg-buildpackage -us -uc -b) >"$log" 2>&1; then
+# A clean environment, as a build daemon gives: run from `make check`,
+# the caller's MAKEFLAGS (with its command-line variables such as
+# TEST_LOGS) would reach the package's own make and run the whole suite,
+# this test included, inside the package build.
+if ! (cd "$tree" && env -i PATH="$PATH" HOME="${HOME:-/root}" LC_ALL=C.UTF-8 \
+	TMPDIR="${TMPDIR:-/tmp}" ${DEB_BUILD_OPTIONS:+DEB_BUILD_OPTIONS="$DEB_BUILD_OPTIONS"} \
+	dpkg-buildpackage -us -uc -b) >"$log" 2>&1; then
 	echo "build-deb.sh: dpkg-buildpackage failed; the end of $log:" >&2
 	tail -n 25 "$log" >&2
 	exit 1

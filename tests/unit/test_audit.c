@@ -272,6 +272,30 @@ static void test_destroy_flushes(void **state)
 		assert_int_equal(lids[i], i);
 }
 
+/* The counts oq_audit_close() returns include what was still queued. */
+static void test_close_counts_the_last_batch(void **state)
+{
+	struct fixture *f = *state;
+	struct oq_audit_record r;
+	struct oq_audit_stats st;
+	struct oq_audit *w;
+	static int lids[300];
+	int i;
+
+	w = oq_audit_create(f->path, 1000, cap_log, &f->log);
+	assert_non_null(w);
+	oq_audit_test_pause(w, true);
+	for (i = 0; i < 300; i++) {
+		fill_record(&r, (unsigned int)i);
+		assert_int_equal(oq_audit_submit(w, &r), 0);
+	}
+	memset(&st, 0xff, sizeof(st));
+	oq_audit_close(w, &st);
+	assert_int_equal(st.written, 300);
+	assert_int_equal(st.dropped, 0);
+	assert_int_equal(check_lines(f->path, lids, 300), (int)st.lines);
+}
+
 static void test_reopen_after_rename(void **state)
 {
 	struct fixture *f = *state;
@@ -759,6 +783,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bounded_queue_drops, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_close_counts_the_last_batch, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_destroy_flushes, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_reopen_after_rename, setup,
