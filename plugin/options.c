@@ -24,6 +24,7 @@ static const struct opt_key opt_keys[] = {
 	OPT(publish_dir),
 	OPT(opensm_policy),
 	OPT(publish_detail),
+	OPT(publish_interval),
 };
 /* clang-format on */
 
@@ -79,9 +80,9 @@ static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 	}
 	report(err, ctx,
 	       "event_plugin_options: unknown key '%.*s' (known: policy, "
-	       "audit, publish_dir, opensm_policy, publish_detail; prefix "
-	       "another plugin's "
-	       "keys with its name and a dot)",
+	       "audit, publish_dir, opensm_policy, publish_detail, "
+	       "publish_interval; prefix another plugin's keys with its "
+	       "name and a dot)",
 	       (int)klen, key);
 	return 1;
 }
@@ -205,6 +206,7 @@ void oq_plugin_options_free(struct oq_plugin_options *o)
 	free(o->publish_dir);
 	free(o->opensm_policy);
 	free(o->publish_detail);
+	free(o->publish_interval);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -213,12 +215,15 @@ int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
 {
 	return snprintf(buf, len,
 			"policy=%s audit=%s publish_dir=%s opensm_policy=%s "
-			"publish_detail=%s",
+			"publish_detail=%s publish_interval=%s",
 			o->policy ? o->policy : "(qos_policy_file)",
 			o->audit ? o->audit : "(default)",
 			o->publish_dir ? o->publish_dir : "(default)",
 			o->opensm_policy ? o->opensm_policy : "copy",
-			o->publish_detail ? o->publish_detail : "classes");
+			o->publish_detail ? o->publish_detail : "classes",
+			o->publish_interval
+				? o->publish_interval
+				: OQ_STR(OQ_PUBLISH_INTERVAL_DEFAULT));
 }
 
 const char *oq_plugin_publish_dir(const struct oq_plugin_options *o)

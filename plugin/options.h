@@ -18,7 +18,15 @@ struct oq_plugin_options {
 	char *publish_dir; /* publish_dir= : prediction output directory */
 	char *opensm_policy; /* opensm_policy= : copy (default) or direct */
 	char *publish_detail; /* publish_detail= : classes (default), ports */
+	char *publish_interval; /* publish_interval= : seconds, 0 = sweeps */
 };
+
+/* publish_interval= : osmqos.prom's counters are rewritten this often
+ * (seconds) between sweeps; at most a day. */
+#define OQ_PUBLISH_INTERVAL_DEFAULT 30
+#define OQ_PUBLISH_INTERVAL_MAX	    86400
+#define OQ_STR_(x)		    #x
+#define OQ_STR(x)		    OQ_STR_(x)
 
 /* Called for each problem found; msg is a complete sentence. */
 typedef void (*oq_opt_error_fn)(void *ctx, const char *msg);

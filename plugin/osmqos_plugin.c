@@ -151,6 +151,7 @@ static void *osmqos_create(osm_opensm_t *osm)
 	oq_policy_copy_init(q);
 	oq_publish_detail_ports(q); /* a bad publish_detail= is said now */
 	audit_open(q);
+	oq_publish_refresh_start(q);
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
 	q->sa_front.answer = oq_sa_answer;
 	oq_sa_front_takeover(q);
@@ -169,6 +170,8 @@ static void osmqos_delete(void *data)
 	oq_sa_front_restore(q);
 	oq_hooks_remove(q);
 	oq_hooks_release_state(q);
+	/* Before the audit writer goes: the refresher reads its stats. */
+	oq_publish_refresh_stop(q);
 	if (q->audit) {
 		struct oq_audit_stats st;
 

@@ -125,6 +125,18 @@ struct oq_publisher {
 	int last_err[OQ_PUBLISH_FILES];
 	bool oom_reported;
 	bool detail_reported; /* a bad publish_detail= was logged */
+	bool interval_reported; /* a bad publish_interval= was logged */
+	/* osmqos.prom between sweeps (publish_refresh.c): prom_lock
+	 * serializes writing the file and guards the fields after it. */
+	pthread_mutex_t prom_lock;
+	pthread_cond_t wake; /* with prom_lock: stop now */
+	bool stop;
+	bool refresher_running;
+	pthread_t refresher;
+	char *sweep_part; /* the last publication's sweep part; NULL: none */
+	size_t sweep_len;
+	uint64_t mads_total; /* QoS Set MADs as of the last publication */
+	int refresh_err;     /* refresher only: the errno last logged */
 };
 
 /* Where the plugin's time went in the current sweep (the "phases" line

@@ -42,9 +42,27 @@ static int write_json(FILE *out, const void *ctx)
 	return oq_publish_write_json(out, ctx);
 }
 
-static int write_prom(FILE *out, const void *ctx)
+/* osmqos.prom: its sweep part is rendered once here and kept, so the
+ * refresher can rewrite the counters around it until the next sweep. */
+static int publish_prom(struct osmqos *q, const struct oq_publish_doc *d,
+			char *why, size_t why_len)
 {
-	return oq_publish_write_prom(out, ctx);
+	char *part = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&part, &len);
+	int bad;
+
+	if (!f) {
+		snprintf(why, why_len, "rendering the file");
+		return errno ? errno : ENOMEM;
+	}
+	bad = oq_publish_write_prom_sweep(f, d);
+	if (fclose(f) || bad) {
+		free(part);
+		snprintf(why, why_len, "rendering the file");
+		return ENOMEM;
+	}
+	return oq_publish_prom_file(q, part, len, d, why, why_len);
 }
 
 static void fill_doc(struct osmqos *q, const struct oq_state *s,
@@ -177,16 +195,16 @@ static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 	oq_publish_counters_read(oq_publish_counters_of(q), &counts);
 	d.counts = &counts;
 
-	for (i = 0; i < PUB_FILES; i++) {
-		why[0] = '\0';
-		err[i] = oq_publish_replace(dir, pub_names[i],
-					    i == PUB_JSON ? write_json
-							  : write_prom,
-					    &d, why, sizeof(why));
-		report(q, i, err[i], why);
+	why[0] = '\0';
+	err[PUB_JSON] = oq_publish_replace(dir, pub_names[PUB_JSON], write_json,
+					   &d, why, sizeof(why));
+	report(q, PUB_JSON, err[PUB_JSON], why);
+	why[0] = '\0';
+	err[PUB_PROM] = publish_prom(q, &d, why, sizeof(why));
+	report(q, PUB_PROM, err[PUB_PROM], why);
+	for (i = 0; i < PUB_FILES; i++)
 		if (err[i])
 			rc = -1;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	*ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 	      (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;

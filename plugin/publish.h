@@ -173,6 +173,13 @@ struct oq_publish_doc {
 /* Write the document; 0, or -1 when the stream reports an error. */
 int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d);
 int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d);
+/* The Prometheus file in two parts, live then sweep, whose concatenation
+ * is oq_publish_write_prom()'s: `live` is the timestamp and the counters
+ * (now, mads_total and counts are all it reads), `sweep` the rest, which
+ * changes only at a sweep, so the plugin renders it once per sweep and
+ * refreshes the counters in between. */
+int oq_publish_write_prom_live(FILE *out, const struct oq_publish_doc *d);
+int oq_publish_write_prom_sweep(FILE *out, const struct oq_publish_doc *d);
 /* The Prometheus file's fabric families: aggregates per SL, level and
  * class, and per port with detail_ports (publish_prom_fabric.c). */
 void oq_publish_prom_fabric(FILE *out, const struct oq_publish_doc *d);
@@ -214,5 +221,24 @@ int oq_publish(struct osmqos *q);
 bool oq_publish_detail_ports(struct osmqos *q);
 /* The counters the SA front fills (the instance's). */
 struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q);
+
+/*
+ * The counters between sweeps (publish_refresh.c): OpenSM runs a heavy
+ * sweep only when the fabric changes, so osmqos.prom is rewritten every
+ * publish_interval= seconds (options.h's default; 0: only
+ * at sweeps) with fresh counters and the last sweep's part, while this SM
+ * is master.  Start at load, stop before the audit writer closes.
+ */
+void oq_publish_refresh_start(struct osmqos *q);
+void oq_publish_refresh_stop(struct osmqos *q);
+/* publish_interval= in seconds; a bad value is logged once and gives the
+ * default. */
+unsigned int oq_publish_interval(struct osmqos *q);
+/* The publication's Prometheus file: `sweep_part` (the last sweep's,
+ * rendered by oq_publish_write_prom_sweep) after the live part of `d`.
+ * Serialized with the refresher.  0, or an errno with `why` filled. */
+int oq_publish_prom_file(struct osmqos *q, char *sweep_part, size_t len,
+			 const struct oq_publish_doc *d, char *why,
+			 size_t why_len);
 
 #endif /* OSMQOS_PLUGIN_PUBLISH_H */

@@ -139,17 +139,33 @@ static void counter_families(FILE *out, const struct oq_publish_doc *d)
 		c->lat_cum[OQ_PUBLISH_LAT_BUCKETS]);
 }
 
-int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d)
+/* What the SA threads' counters change between sweeps: written at each
+ * publication and at each refresh (publish_interval=). */
+int oq_publish_write_prom_live(FILE *out, const struct oq_publish_doc *d)
 {
 	family(out, "osmqos_publish_timestamp_seconds", "gauge",
-	       "Unix time this file was written (after SUBNET UP).");
+	       "Unix time this file was written (at SUBNET UP, and every "
+	       "publish_interval seconds while the SM is master).");
 	fprintf(out, "osmqos_publish_timestamp_seconds %lld.%03ld\n",
 		(long long)d->now.tv_sec, d->now.tv_nsec / 1000000);
+	counter_families(out, d);
+	return ferror(out) ? -1 : 0;
+}
+
+/* What only a sweep changes: the policy, the tables' prediction. */
+int oq_publish_write_prom_sweep(FILE *out, const struct oq_publish_doc *d)
+{
 	family(out, "osmqos_sweep", "gauge",
 	       "Heavy sweep whose tables the prediction describes.");
 	fprintf(out, "osmqos_sweep %lu\n", d->sweep);
 	policy_families(out, d);
-	counter_families(out, d);
 	oq_publish_prom_fabric(out, d);
 	return ferror(out) ? -1 : 0;
+}
+
+int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d)
+{
+	if (oq_publish_write_prom_live(out, d))
+		return -1;
+	return oq_publish_write_prom_sweep(out, d);
 }

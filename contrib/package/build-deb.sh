@@ -41,7 +41,16 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/osmqos-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 tree=$work/osmqos-$version
 mkdir "$tree"
-if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+# Only a checkout whose top is SRCDIR: a tarball unpacked inside some
+# other repository is copied whole.
+if [ "$(git -C "$src" rev-parse --show-toplevel 2>/dev/null)" = "$src" ]; then
+	# A tracked file deleted from the work tree is not copied: say so.
+	missing=$(git -C "$src" ls-files -d)
+	if [ -n "$missing" ]; then
+		echo "build-deb.sh: tracked files missing from $src (git checkout -- them, or git rm):" >&2
+		echo "$missing" >&2
+		exit 2
+	fi
 	git -C "$src" ls-files -z -c -o --exclude-standard |
 		(cd "$src" && xargs -0 cp --parents -a -t "$tree" --)
 else
@@ -53,9 +62,10 @@ echo "build-deb.sh: building osmqos $version in $tree (log: $log)"
 # A clean environment, as a build daemon gives: run from `make check`,
 # the caller's MAKEFLAGS (with its command-line variables such as
 # TEST_LOGS) would reach the package's own make and run the whole suite,
-# this test included, inside the package build.
+# this test included, inside the package build.  OSMQOS_IN_DEB_BUILD
+# makes tests/e2e/package.sh skip should a package build ever run it.
 if ! (cd "$tree" && env -i PATH="$PATH" HOME="${HOME:-/root}" LC_ALL=C.UTF-8 \
-	TMPDIR="${TMPDIR:-/tmp}" ${DEB_BUILD_OPTIONS:+DEB_BUILD_OPTIONS="$DEB_BUILD_OPTIONS"} \
+	OSMQOS_IN_DEB_BUILD=1 TMPDIR="${TMPDIR:-/tmp}" ${DEB_BUILD_OPTIONS:+DEB_BUILD_OPTIONS="$DEB_BUILD_OPTIONS"} \
 	dpkg-buildpackage -us -uc -b) >"$log" 2>&1; then
 	echo "build-deb.sh: dpkg-buildpackage failed; the end of $log:" >&2
 	tail -n 25 "$log" >&2

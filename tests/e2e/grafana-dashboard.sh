@@ -7,8 +7,10 @@
 # (promtool check rules, when installed); every function it calls is
 # PromQL's; and every metric it selects, every label it matches on and
 # every label value it requires with = is in the osmqos.prom the plugin
-# published on fat-tree-16 after PathRecord answers and a re-sweep
-# (default publish_detail: the dashboard needs no per-port series).
+# published on fat-tree-16 after PathRecord answers, which the plugin's
+# refresh (publish_interval) puts in the file with no sweep (default
+# publish_detail: the dashboard needs no per-port series).  Grouping and
+# legend labels are checked against the published series too.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init grafana-dashboard
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -19,7 +21,9 @@ jq -e . "$dash" >/dev/null || e2e_fail "$dash is not JSON"
 jq -e '(.uid | type == "string") and (.title | length > 0) and
 	(.panels | length > 0) and (.templating.list | type == "array")' \
 	"$dash" >/dev/null || e2e_fail "$dash lacks uid, title, panels or templating"
-bad=$(jq -r '.panels[] | select(.type != "row") |
+# Every panel, those inside a collapsed row included.
+panels='def panels: .panels[]? | ., panels; [panels]'
+bad=$(jq -r "$panels"'[] | select(.type != "row") |
 	select((.description // "") == "" or (.targets // [] | length) == 0 or
 	       any(.targets[]; (.expr // "") == "") or
 	       (.gridPos | (.w // 0) < 1 or (.h // 0) < 1)) | .title' "$dash")
@@ -33,10 +37,14 @@ overlap=$(jq -r '[.panels[].gridPos] as $g | range(0; $g | length) as $i |
 # Every expression: panel targets and query variables, with Grafana's
 # variables replaced by what they expand to.
 exprs=$E2E_DIR/exprs.txt
-jq -r '(.panels[].targets[]?.expr),
-	(.templating.list[] | select(.type == "query") |
-	 (.query.query // .query))' "$dash" |
-	sed -e 's/\$__rate_interval/5m/g' -e 's/\$instance/.+/g' >"$exprs"
+subst() { sed -e 's/\$__rate_interval/5m/g' -e 's/\$instance/.+/g'; }
+jq -r "$panels"'[] | .targets[]?.expr' "$dash" | subst >"$exprs"
+jq -r '.templating.list[] | select(.type == "query") |
+	(.query.query // .query)' "$dash" | subst >>"$exprs"
+# Each target as EXPR<tab>LEGEND, for the label checks below.
+targets=$E2E_DIR/targets.tsv
+jq -r "$panels"'[] | .targets[]? | [.expr, (.legendFormat // "")] | @tsv' \
+	"$dash" | subst >"$targets"
 n=$(grep -c . "$exprs")
 [ "$n" -ge 15 ] || e2e_fail "only $n expressions in the dashboard"
 grep -n '\$' "$exprs" && e2e_fail "an expression uses an unknown Grafana variable"
@@ -74,20 +82,36 @@ mkdir -p "$pub"
 e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
 e2e_start_opensm qos=TRUE \
 	"qos_policy_file=$top_srcdir/tests/e2e/data/program-policy.conf" \
-	"event_plugin_options=publish_dir=$pub"
+	"event_plugin_options=publish_dir=$pub publish_interval=1"
 e2e_wait_count "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG" 1 60 ||
 	e2e_fail "the plugin did not publish"
+sweep0=$(awk '$1 == "osmqos_sweep" { print $2 }' "$prom")
+published0=$(grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG")
 s=$(e2e_lid "stor1 HCA-1")
 d=$(e2e_lid "cn04 HCA-1")
 [ -n "$s" ] && [ -n "$d" ] || e2e_fail "no LIDs for stor1/cn04"
 e2e_sim saquery -p --slid "$s" --dlid "$d" >"$E2E_DIR/pr.out" 2>&1 ||
 	e2e_fail "saquery: $(tail -n 3 "$E2E_DIR/pr.out")"
 grep -q "^[[:space:]]*sl\.\." "$E2E_DIR/pr.out" || e2e_fail "no PathRecord: $(cat "$E2E_DIR/pr.out")"
-# Counters are published with the prediction, at the next heavy sweep.
-e2e_hup_sweep "osmqos: sweep [0-9]*: published" 60
-[ -s "$prom" ] || e2e_fail "no $prom"
-grep -q '^osmqos_sa_pr_answered_total{' "$prom" ||
-	e2e_fail "the publication has no SA answer counter"
+# The rate panels need counters that move without a sweep (OpenSM sweeps
+# only when the fabric changes): the master rewrites them every
+# publish_interval seconds, here 1.
+answered() {
+	awk '$1 ~ /^osmqos_sa_pr_answered_total\{/ { n += $2 } END { print n + 0 }' "$prom"
+}
+for _ in $(seq 1 20); do
+	[ "$(answered)" -gt 0 ] && break
+	sleep 0.5
+done
+[ "$(answered)" -gt 0 ] ||
+	e2e_fail "osmqos_sa_pr_answered_total still 0 10 s after an answer: $(grep answered_total "$prom")"
+[ "$(awk '$1 == "osmqos_sweep" { print $2 }' "$prom")" = "$sweep0" ] &&
+	[ "$(grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG")" = "$published0" ] ||
+	e2e_fail "a sweep published meanwhile: the refresh is not what was seen"
+"$top_builddir/tests/unit/promcheck" "$prom" >"$E2E_DIR/promcheck.out" 2>&1 ||
+	e2e_fail "the refreshed file fails the text-format check: $(cat "$E2E_DIR/promcheck.out")"
+grep -q '^osmqos_level_guaranteed_bandwidth_gbps{' "$prom" ||
+	e2e_fail "the refreshed file lost the sweep's aggregates"
 
 # Each selector: name{matchers} or a bare name.
 fails=0 checked=0
@@ -121,6 +145,43 @@ while IFS= read -r sel; do
 	done < <(tr ',' '\n' <<<"$matchers")
 done < <(grep -oE 'osmqos_[a-z0-9_]+(\{[^}]*\})?' "$exprs")
 [ "$checked" -ge 15 ] || e2e_fail "only $checked selectors found"
+
+# Grouping labels (by, without, on, ignoring) and legend {{labels}}: each
+# is on a published series of a metric its expression selects, or is the
+# scraper's (instance, job); a legend of an aggregated expression names
+# only labels the aggregation keeps.
+labels_checked=0
+while IFS=$'\t' read -r e legend; do
+	samples=$(grep -oE 'osmqos_[a-z0-9_]+' <<<"$e" | sort -u |
+		while read -r m; do grep -E "^$m(\{| )" "$prom"; done)
+	keep=$(grep -oE '\b(by|without|on|ignoring) \([^)]*\)' <<<"$e" |
+		sed -E 's/^[a-z]+ \((.*)\)$/\1/' | tr ', ' '\n\n' | grep . | sort -u)
+	for l in $keep; do
+		labels_checked=$((labels_checked + 1))
+		case $l in instance | job) continue ;; esac
+		grep -q "[{,]$l=\"" <<<"$samples" || {
+			e2e_log "grouping label $l of '$e': on no series it selects"
+			fails=$((fails + 1))
+		}
+	done
+	for l in $(grep -oE '\{\{ *[a-zA-Z_]+ *\}\}' <<<"$legend" | tr -d '{} '); do
+		labels_checked=$((labels_checked + 1))
+		if grep -qE '\b(sum|min|max|avg|count) by \(' <<<"$e"; then
+			grep -qx "$l" <<<"$keep" || {
+				e2e_log "legend {{$l}} of '$e': the aggregation drops it"
+				fails=$((fails + 1))
+			}
+			continue
+		fi
+		case $l in instance | job) continue ;; esac
+		grep -q "[{,]$l=\"" <<<"$samples" || {
+			e2e_log "legend {{$l}} of '$e': no such label published"
+			fails=$((fails + 1))
+		}
+	done
+done <"$targets"
+[ "$labels_checked" -ge 20 ] || e2e_fail "only $labels_checked grouping and legend labels found"
+[ "$fails" -eq 0 ] || e2e_fail "$fails labels of the dashboard are not published"
 [ "$fails" -eq 0 ] || e2e_fail "$fails selectors of the dashboard match nothing the plugin published"
-e2e_log "$n expressions, $checked selectors: every metric, label and value is published"
+e2e_log "$n expressions, $checked selectors, $labels_checked grouping and legend labels: every metric, label and value is published"
 e2e_pass

@@ -332,12 +332,14 @@ e2e_log "publish_detail=ports: $(grep -vc '^#' "$prom") series, per-port values 
 e2e_stop_opensm
 n=$(published)
 e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
-	"event_plugin_options=publish_dir=$pub publish_detail=everything"
+	"event_plugin_options=publish_dir=$pub publish_detail=everything publish_interval=-5"
 wait_published $((n + 1))
 kill -HUP "$E2E_OPENSM_PID"
 wait_published $((n + 2))
 [ "$(grep -c "publish_detail=everything is neither" "$E2E_OSM_LOG")" = 1 ] ||
 	e2e_fail "a bad publish_detail is not one error"
+[ "$(grep -c "publish_interval=-5 is not a number of seconds" "$E2E_OSM_LOG")" = 1 ] ||
+	e2e_fail "a bad publish_interval is not one error"
 grep -q '^osmqos_predicted_bandwidth_gbps{' "$prom" &&
 	e2e_fail "a bad publish_detail published per-port series"
 

@@ -35,6 +35,31 @@ static void test_spaces_and_commas(void **state)
 	assert_null(o.opensm_policy);
 }
 
+/* The start-up line names every option, defaults included. */
+static void test_format_names_defaults(void **state)
+{
+	struct oq_plugin_options o;
+	char buf[1024];
+
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse(&o, "", on_err, NULL), 0);
+	oq_plugin_options_format(&o, buf, sizeof(buf));
+	assert_string_equal(buf, "policy=(qos_policy_file) audit=(default) "
+				 "publish_dir=(default) opensm_policy=copy "
+				 "publish_detail=classes "
+				 "publish_interval=30");
+	oq_plugin_options_free(&o);
+	assert_int_equal(oq_plugin_options_parse(
+				 &o, "publish_interval=5 publish_detail=ports",
+				 on_err, NULL),
+			 0);
+	assert_string_equal(o.publish_interval, "5");
+	oq_plugin_options_format(&o, buf, sizeof(buf));
+	assert_non_null(
+		strstr(buf, " publish_detail=ports publish_interval=5"));
+	oq_plugin_options_free(&o);
+}
+
 static void test_unknown_key_is_error(void **state)
 {
 	struct oq_plugin_options o;
@@ -132,6 +157,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spaces_and_commas),
+		cmocka_unit_test(test_format_names_defaults),
 		cmocka_unit_test(test_unknown_key_is_error),
 		cmocka_unit_test(test_other_plugin_keys_skipped),
 		cmocka_unit_test(test_blank_in_value),

@@ -543,6 +543,55 @@ static void test_prom_without_counters_or_policy(void **state)
 }
 
 /* A writer error reaches the caller. */
+/* The file in two parts: counters and timestamp live, the rest per sweep;
+ * together they are the whole file, and a refresh that renders the live
+ * part from a doc holding only counters (as the refresher's does) gives
+ * the same bytes. */
+static void test_prom_live_and_sweep_parts(void **state)
+{
+	struct world *w = *state;
+	struct oq_publish_doc live = {0};
+	char *whole, *both, err[512];
+	size_t wlen, llen;
+
+	oq_publish_count_answer(&w->ctr, "storage");
+	oq_publish_observe_latency(&w->ctr, 3e-6);
+	predict(w);
+	render(w, oq_publish_write_prom);
+	whole = w->buf;
+	wlen = w->len;
+	w->buf = NULL;
+	live.now = w->doc.now;
+	live.mads_total = w->doc.mads_total;
+	live.counts = w->doc.counts;
+	w->doc = live;
+	render(w, oq_publish_write_prom_live);
+	llen = w->len;
+	both = w->buf;
+	w->buf = NULL;
+	assert_true(llen < wlen);
+	assert_memory_equal(both, whole, llen);
+	assert_null(strstr(both, "osmqos_sweep "));
+	assert_null(strstr(both, "osmqos_policy_"));
+	assert_null(strstr(both, "_bandwidth_gbps"));
+	assert_non_null(strstr(both, "osmqos_sa_pr_answered_total{level="
+				     "\"storage\"} 1\n"));
+	assert_non_null(strstr(both, "osmqos_publish_timestamp_seconds "));
+	/* The rest is the sweep part, and alone it passes the checker. */
+	predict(w);
+	render(w, oq_publish_write_prom_sweep);
+	assert_int_equal(w->len, wlen - llen);
+	assert_memory_equal(w->buf, whole + llen, w->len);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck (sweep part): %s", err);
+	if (oq_promcheck(both, llen, err, sizeof(err)) < 0)
+		fail_msg("promcheck (live part): %s", err);
+	assert_null(strstr(w->buf, "osmqos_sa_"));
+	assert_null(strstr(w->buf, "osmqos_audit_"));
+	free(whole);
+	free(both);
+}
+
 static void test_writers_report_stream_errors(void **state)
 {
 	struct world *w = *state;
@@ -579,6 +628,8 @@ int main(void)
 			test_prom_merges_indistinct_levels, setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_prom_without_counters_or_policy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prom_live_and_sweep_parts,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_writers_report_stream_errors, setup, teardown),
 	};

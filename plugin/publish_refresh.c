@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * osmqos.prom between sweeps.  OpenSM runs a heavy sweep only when the
+ * fabric changes, and the SA threads count answers, decision times and
+ * audit drops all the time: a file written only at SUBNET UP would show
+ * Prometheus counters frozen for days.  A thread of ours rewrites the file
+ * every publish_interval= seconds: the live part (timestamp, counters) is
+ * rendered fresh, the sweep part is the text the SM thread rendered at the
+ * last publication.  It reads no OpenSM structure but the SM state byte,
+ * and holds no OpenSM lock.
+ *
+ * Only a master refreshes: a standby never publishes, and an SM that lost
+ * mastership stops, so its osmqos_publish_timestamp_seconds ages and the
+ * dashboard shows it stale.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plugin.h"
+#include "audit.h"
+#include "publish.h"
+
+unsigned int oq_publish_interval(struct osmqos *q)
+{
+	const char *v = q->opts.publish_interval;
+	unsigned long n;
+	char *end;
+
+	if (!v)
+		return OQ_PUBLISH_INTERVAL_DEFAULT;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (*v >= '0' && *v <= '9' && !*end && !errno &&
+	    n <= OQ_PUBLISH_INTERVAL_MAX)
+		return (unsigned int)n;
+	if (!q->pub.interval_reported)
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "event_plugin_options: publish_interval=%s is not a "
+		       "number of seconds from 0 to %u; using %u\n",
+		       v, OQ_PUBLISH_INTERVAL_MAX, OQ_PUBLISH_INTERVAL_DEFAULT);
+	q->pub.interval_reported = true;
+	return OQ_PUBLISH_INTERVAL_DEFAULT;
+}
+
+struct prom_parts {
+	const struct oq_publish_doc *live;
+	const char *sweep;
+	size_t len;
+};
+
+static int write_parts(FILE *out, const void *ctx)
+{
+	const struct prom_parts *p = ctx;
+
+	if (oq_publish_write_prom_live(out, p->live))
+		return -1;
+	if (p->len && fwrite(p->sweep, 1, p->len, out) != p->len)
+		return -1;
+	return ferror(out) ? -1 : 0;
+}
+
+/* Caller holds prom_lock. */
+static int write_file(struct osmqos *q, const struct oq_publish_doc *live,
+		      char *why, size_t why_len)
+{
+	struct prom_parts p = {.live = live,
+			       .sweep = q->pub.sweep_part,
+			       .len = q->pub.sweep_len};
+
+	return oq_publish_replace(oq_plugin_publish_dir(&q->opts),
+				  OQ_PUBLISH_PROM_NAME, write_parts, &p, why,
+				  why_len);
+}
+
+int oq_publish_prom_file(struct osmqos *q, char *sweep_part, size_t len,
+			 const struct oq_publish_doc *d, char *why,
+			 size_t why_len)
+{
+	int err;
+
+	pthread_mutex_lock(&q->pub.prom_lock);
+	free(q->pub.sweep_part);
+	q->pub.sweep_part = sweep_part;
+	q->pub.sweep_len = len;
+	q->pub.mads_total = d->mads_total;
+	err = write_file(q, d, why, why_len);
+	pthread_mutex_unlock(&q->pub.prom_lock);
+	return err;
+}
+
+static bool is_master(struct osmqos *q)
+{
+	/* A byte the SM thread writes; a stale read delays one refresh. */
+	return __atomic_load_n(&q->osm->subn.sm_state, __ATOMIC_RELAXED) ==
+	       IB_SMINFO_STATE_MASTER;
+}
+
+/* Caller holds prom_lock, and a publication has happened. */
+static void refresh(struct osmqos *q)
+{
+	struct oq_publish_counters *c = oq_publish_counters_of(q);
+	struct oq_publish_counts counts;
+	struct oq_publish_doc d;
+	char why[512];
+	int err;
+
+	if (q->audit) {
+		struct oq_audit_stats st;
+
+		oq_audit_get_stats(q->audit, &st);
+		oq_publish_set_audit_dropped(c, st.dropped);
+	}
+	memset(&d, 0, sizeof(d));
+	clock_gettime(CLOCK_REALTIME, &d.now);
+	d.mads_total = q->pub.mads_total;
+	oq_publish_counters_read(c, &counts);
+	d.counts = &counts;
+	why[0] = '\0';
+	err = write_file(q, &d, why, sizeof(why));
+	if (err && err != q->pub.refresh_err)
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "cannot refresh %s: %s: %s (logged once; the SM is "
+		       "not affected)\n",
+		       OQ_PUBLISH_PROM_NAME, why, strerror(err));
+	else if (!err && q->pub.refresh_err)
+		OQ_LOG(q, OSM_LOG_INFO, "refreshing %s works again\n",
+		       OQ_PUBLISH_PROM_NAME);
+	q->pub.refresh_err = err;
+}
+
+static void *refresher(void *arg)
+{
+	struct osmqos *q = arg;
+	unsigned int every = oq_publish_interval(q);
+	struct timespec at;
+
+	pthread_mutex_lock(&q->pub.prom_lock);
+	while (!q->pub.stop) {
+		/* From now, not from the last deadline: a slow write (a
+		 * full disk, NFS) delays the next, never bunches them. */
+		clock_gettime(CLOCK_MONOTONIC, &at);
+		at.tv_sec += every;
+		while (!q->pub.stop &&
+		       pthread_cond_timedwait(&q->pub.wake, &q->pub.prom_lock,
+					      &at) != ETIMEDOUT)
+			;
+		if (!q->pub.stop && q->pub.sweep_part && is_master(q))
+			refresh(q);
+	}
+	pthread_mutex_unlock(&q->pub.prom_lock);
+	return NULL;
+}
+
+void oq_publish_refresh_start(struct osmqos *q)
+{
+	pthread_condattr_t a;
+	unsigned int every;
+	int err;
+
+	pthread_mutex_init(&q->pub.prom_lock, NULL);
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&q->pub.wake, &a);
+	pthread_condattr_destroy(&a);
+	every = oq_publish_interval(q);
+	if (!every) {
+		OQ_LOG(q, OSM_LOG_INFO,
+		       "publish_interval=0: %s is written at SUBNET UP only\n",
+		       OQ_PUBLISH_PROM_NAME);
+		return;
+	}
+	err = pthread_create(&q->pub.refresher, NULL, refresher, q);
+	if (err) {
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "cannot start the thread refreshing %s (%s); its "
+		       "counters change at SUBNET UP only\n",
+		       OQ_PUBLISH_PROM_NAME, strerror(err));
+		return;
+	}
+	q->pub.refresher_running = true;
+}
+
+void oq_publish_refresh_stop(struct osmqos *q)
+{
+	pthread_mutex_lock(&q->pub.prom_lock);
+	q->pub.stop = true;
+	pthread_cond_signal(&q->pub.wake);
+	pthread_mutex_unlock(&q->pub.prom_lock);
+	if (q->pub.refresher_running)
+		pthread_join(q->pub.refresher, NULL);
+	q->pub.refresher_running = false;
+	free(q->pub.sweep_part);
+	q->pub.sweep_part = NULL;
+	pthread_cond_destroy(&q->pub.wake);
+	pthread_mutex_destroy(&q->pub.prom_lock);
+}
