@@ -132,6 +132,7 @@ struct oq_publisher {
 	pthread_cond_t wake; /* with prom_lock: stop now */
 	bool stop;
 	bool refresher_running;
+	unsigned int interval; /* seconds, set before the thread starts */
 	pthread_t refresher;
 	char *sweep_part; /* the last publication's sweep part; NULL: none */
 	size_t sweep_len;

@@ -53,16 +53,18 @@ static int publish_prom(struct osmqos *q, const struct oq_publish_doc *d,
 	int bad;
 
 	if (!f) {
+		oq_publish_prom_forget(q);
 		snprintf(why, why_len, "rendering the file");
-		return errno ? errno : ENOMEM;
+		return ENOMEM;
 	}
 	bad = oq_publish_write_prom_sweep(f, d);
 	if (fclose(f) || bad) {
 		free(part);
+		oq_publish_prom_forget(q);
 		snprintf(why, why_len, "rendering the file");
 		return ENOMEM;
 	}
-	return oq_publish_prom_file(q, part, len, d, why, why_len);
+	return oq_publish_prom_file(q, part, len, d->mads_total, why, why_len);
 }
 
 static void fill_doc(struct osmqos *q, const struct oq_state *s,
@@ -182,6 +184,7 @@ static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 					       "published bandwidth; files not "
 					       "updated\n");
 				q->pub.oom_reported = true;
+				oq_publish_prom_forget(q);
 				return -1;
 			}
 			d.classes = &own;

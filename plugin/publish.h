@@ -100,7 +100,8 @@ int oq_publish_level_slot(struct oq_publish_counters *c, const char *level);
 void oq_publish_count_slot(struct oq_publish_counters *c, int slot);
 /* One decision took `seconds` (negative or NaN counts as 0). */
 void oq_publish_observe_latency(struct oq_publish_counters *c, double seconds);
-/* The audit writer's running total of dropped records. */
+/* The audit writer's running total of dropped records; a smaller value
+ * than the one held (an older reading) is ignored. */
 void oq_publish_set_audit_dropped(struct oq_publish_counters *c, uint64_t n);
 
 /* A consistent-enough copy for one publication (each value is read
@@ -234,11 +235,14 @@ void oq_publish_refresh_stop(struct osmqos *q);
 /* publish_interval= in seconds; a bad value is logged once and gives the
  * default. */
 unsigned int oq_publish_interval(struct osmqos *q);
-/* The publication's Prometheus file: `sweep_part` (the last sweep's,
- * rendered by oq_publish_write_prom_sweep) after the live part of `d`.
- * Serialized with the refresher.  0, or an errno with `why` filled. */
+/* The publication's Prometheus file: `sweep_part` (the sweep's, rendered
+ * by oq_publish_write_prom_sweep; taken over) after a live part read
+ * under the same lock as the refresher's.  0, or an errno with `why`
+ * filled. */
 int oq_publish_prom_file(struct osmqos *q, char *sweep_part, size_t len,
-			 const struct oq_publish_doc *d, char *why,
-			 size_t why_len);
+			 uint64_t mads_total, char *why, size_t why_len);
+/* A publication that failed before its Prometheus file: the sweep part
+ * kept is an older sweep's, and is not refreshed any more. */
+void oq_publish_prom_forget(struct osmqos *q);
 
 #endif /* OSMQOS_PLUGIN_PUBLISH_H */

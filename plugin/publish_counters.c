@@ -123,9 +123,18 @@ void oq_publish_observe_latency(struct oq_publish_counters *c, double seconds)
 
 void oq_publish_set_audit_dropped(struct oq_publish_counters *c, uint64_t n)
 {
-	if (c)
-		atomic_store_explicit(&c->audit_dropped, n,
-				      memory_order_relaxed);
+	uint64_t cur;
+
+	if (!c)
+		return;
+	/* Two threads set it from readings taken at different moments (the
+	 * sweep and the refresher): keep the larger, a counter never goes
+	 * back. */
+	cur = atomic_load_explicit(&c->audit_dropped, memory_order_relaxed);
+	while (n > cur && !atomic_compare_exchange_weak_explicit(
+				  &c->audit_dropped, &cur, n,
+				  memory_order_relaxed, memory_order_relaxed))
+		;
 }
 
 void oq_publish_counters_read(struct oq_publish_counters *c,

@@ -144,8 +144,7 @@ static void counter_families(FILE *out, const struct oq_publish_doc *d)
 int oq_publish_write_prom_live(FILE *out, const struct oq_publish_doc *d)
 {
 	family(out, "osmqos_publish_timestamp_seconds", "gauge",
-	       "Unix time this file was written (at SUBNET UP, and every "
-	       "publish_interval seconds while the SM is master).");
+	       "Unix time this file was written.");
 	fprintf(out, "osmqos_publish_timestamp_seconds %lld.%03ld\n",
 		(long long)d->now.tv_sec, d->now.tv_nsec / 1000000);
 	counter_families(out, d);

@@ -76,22 +76,6 @@ static int write_file(struct osmqos *q, const struct oq_publish_doc *live,
 				  why_len);
 }
 
-int oq_publish_prom_file(struct osmqos *q, char *sweep_part, size_t len,
-			 const struct oq_publish_doc *d, char *why,
-			 size_t why_len)
-{
-	int err;
-
-	pthread_mutex_lock(&q->pub.prom_lock);
-	free(q->pub.sweep_part);
-	q->pub.sweep_part = sweep_part;
-	q->pub.sweep_len = len;
-	q->pub.mads_total = d->mads_total;
-	err = write_file(q, d, why, why_len);
-	pthread_mutex_unlock(&q->pub.prom_lock);
-	return err;
-}
-
 static bool is_master(struct osmqos *q)
 {
 	/* A byte the SM thread writes; a stale read delays one refresh. */
@@ -99,14 +83,14 @@ static bool is_master(struct osmqos *q)
 	       IB_SMINFO_STATE_MASTER;
 }
 
-/* Caller holds prom_lock, and a publication has happened. */
-static void refresh(struct osmqos *q)
+/* Write the file with the counters and the time read now, under
+ * prom_lock: whichever thread writes last writes the newest counters, so
+ * a counter never goes back between two files.  Caller holds prom_lock. */
+static int write_now(struct osmqos *q, char *why, size_t why_len)
 {
 	struct oq_publish_counters *c = oq_publish_counters_of(q);
 	struct oq_publish_counts counts;
 	struct oq_publish_doc d;
-	char why[512];
-	int err;
 
 	if (q->audit) {
 		struct oq_audit_stats st;
@@ -119,8 +103,41 @@ static void refresh(struct osmqos *q)
 	d.mads_total = q->pub.mads_total;
 	oq_publish_counters_read(c, &counts);
 	d.counts = &counts;
+	return write_file(q, &d, why, why_len);
+}
+
+int oq_publish_prom_file(struct osmqos *q, char *sweep_part, size_t len,
+			 uint64_t mads_total, char *why, size_t why_len)
+{
+	int err;
+
+	pthread_mutex_lock(&q->pub.prom_lock);
+	free(q->pub.sweep_part);
+	q->pub.sweep_part = sweep_part;
+	q->pub.sweep_len = len;
+	q->pub.mads_total = mads_total;
+	err = write_now(q, why, why_len);
+	pthread_mutex_unlock(&q->pub.prom_lock);
+	return err;
+}
+
+void oq_publish_prom_forget(struct osmqos *q)
+{
+	pthread_mutex_lock(&q->pub.prom_lock);
+	free(q->pub.sweep_part);
+	q->pub.sweep_part = NULL;
+	q->pub.sweep_len = 0;
+	pthread_mutex_unlock(&q->pub.prom_lock);
+}
+
+/* Caller holds prom_lock, and a publication has happened. */
+static void refresh(struct osmqos *q)
+{
+	char why[512];
+	int err;
+
 	why[0] = '\0';
-	err = write_file(q, &d, why, sizeof(why));
+	err = write_now(q, why, sizeof(why));
 	if (err && err != q->pub.refresh_err)
 		OQ_LOG(q, OSM_LOG_ERROR,
 		       "cannot refresh %s: %s: %s (logged once; the SM is "
@@ -135,7 +152,7 @@ static void refresh(struct osmqos *q)
 static void *refresher(void *arg)
 {
 	struct osmqos *q = arg;
-	unsigned int every = oq_publish_interval(q);
+	unsigned int every = q->pub.interval; /* set before the thread */
 	struct timespec at;
 
 	pthread_mutex_lock(&q->pub.prom_lock);
@@ -148,8 +165,18 @@ static void *refresher(void *arg)
 		       pthread_cond_timedwait(&q->pub.wake, &q->pub.prom_lock,
 					      &at) != ETIMEDOUT)
 			;
-		if (!q->pub.stop && q->pub.sweep_part && is_master(q))
+		if (q->pub.stop || !q->pub.sweep_part)
+			continue;
+		if (is_master(q)) {
 			refresh(q);
+		} else {
+			/* No longer master: the prediction kept is the old
+			 * fabric's; never republish it with a fresh time.
+			 * Master again, the SM sweeps and publishes anew. */
+			free(q->pub.sweep_part);
+			q->pub.sweep_part = NULL;
+			q->pub.sweep_len = 0;
+		}
 	}
 	pthread_mutex_unlock(&q->pub.prom_lock);
 	return NULL;
@@ -173,6 +200,7 @@ void oq_publish_refresh_start(struct osmqos *q)
 		       OQ_PUBLISH_PROM_NAME);
 		return;
 	}
+	q->pub.interval = every;
 	err = pthread_create(&q->pub.refresher, NULL, refresher, q);
 	if (err) {
 		OQ_LOG(q, OSM_LOG_ERROR,

@@ -22,7 +22,7 @@ if [ $# -ne 2 ]; then
 	echo "usage: build-deb.sh SRCDIR OUTDIR (or: make deb)" >&2
 	exit 2
 fi
-src=$(cd "$1" && pwd)
+src=$(cd "$1" && pwd -P) # as git rev-parse --show-toplevel resolves it
 mkdir -p "$2"
 out=$(cd "$2" && pwd)
 for t in dpkg-buildpackage dh lintian; do

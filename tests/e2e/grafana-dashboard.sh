@@ -154,19 +154,27 @@ labels_checked=0
 while IFS=$'\t' read -r e legend; do
 	samples=$(grep -oE 'osmqos_[a-z0-9_]+' <<<"$e" | sort -u |
 		while read -r m; do grep -E "^$m(\{| )" "$prom"; done)
-	keep=$(grep -oE '\b(by|without|on|ignoring) \([^)]*\)' <<<"$e" |
-		sed -E 's/^[a-z]+ \((.*)\)$/\1/' | tr ', ' '\n\n' | grep . | sort -u)
+	keep=$(grep -oE '\b(by|without|on|ignoring) ?\([^)]*\)' <<<"$e" |
+		sed -E 's/^[a-z]+ ?\((.*)\)$/\1/' | tr ', ' '\n\n' | grep . | sort -u)
 	for l in $keep; do
-		labels_checked=$((labels_checked + 1))
 		case $l in instance | job) continue ;; esac
+		labels_checked=$((labels_checked + 1))
 		grep -q "[{,]$l=\"" <<<"$samples" || {
 			e2e_log "grouping label $l of '$e': on no series it selects"
 			fails=$((fails + 1))
 		}
 	done
 	for l in $(grep -oE '\{\{ *[a-zA-Z_]+ *\}\}' <<<"$legend" | tr -d '{} '); do
-		labels_checked=$((labels_checked + 1))
-		if grep -qE '\b(sum|min|max|avg|count) by \(' <<<"$e"; then
+		[ "$l" = instance ] || labels_checked=$((labels_checked + 1))
+		# Any aggregation, prefix or postfix "by": the legend may name
+		# only what a by() keeps (without() is refused outright: the
+		# labels it keeps cannot be checked here).
+		if grep -qE '\bwithout ?\(' <<<"$e"; then
+			e2e_log "'$e': without() hides which labels remain; use by()"
+			fails=$((fails + 1))
+			continue
+		fi
+		if grep -qE '\b(sum|min|max|avg|count|group|stddev|stdvar|quantile|count_values)\b' <<<"$e"; then
 			grep -qx "$l" <<<"$keep" || {
 				e2e_log "legend {{$l}} of '$e': the aggregation drops it"
 				fails=$((fails + 1))
@@ -180,7 +188,7 @@ while IFS=$'\t' read -r e legend; do
 		}
 	done
 done <"$targets"
-[ "$labels_checked" -ge 20 ] || e2e_fail "only $labels_checked grouping and legend labels found"
+[ "$labels_checked" -ge 20 ] || e2e_fail "only $labels_checked grouping and legend labels (other than instance) found"
 [ "$fails" -eq 0 ] || e2e_fail "$fails labels of the dashboard are not published"
 [ "$fails" -eq 0 ] || e2e_fail "$fails selectors of the dashboard match nothing the plugin published"
 e2e_log "$n expressions, $checked selectors, $labels_checked grouping and legend labels: every metric, label and value is published"

@@ -344,11 +344,22 @@ grep -q '^osmqos_predicted_bandwidth_gbps{' "$prom" &&
 	e2e_fail "a bad publish_detail published per-port series"
 
 # 8. qos FALSE: OpenSM programs no QoS tables; the files say nothing of
-# ports, and still carry the policy and counters.
+# ports, and still carry the policy and counters.  publish_interval=0:
+# the file is written at SUBNET UP only (no refresh in 2.5 s).
 e2e_stop_opensm
 n=$(published)
-e2e_start_opensm qos=FALSE "qos_policy_file=$pol" "event_plugin_options=publish_dir=$pub"
+e2e_start_opensm qos=FALSE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_dir=$pub publish_interval=0"
 wait_published $((n + 1))
+grep -q "publish_interval=0: osmqos.prom is written at SUBNET UP only" "$E2E_OSM_LOG" ||
+	e2e_fail "publish_interval=0 not logged"
+n=$(published)
+stamp=$(grep '^osmqos_publish_timestamp_seconds ' "$prom")
+sleep 2.5
+# (a sweep of OpenSM's own meanwhile would rewrite it legitimately)
+[ "$(published)" != "$n" ] ||
+	[ "$(grep '^osmqos_publish_timestamp_seconds ' "$prom")" = "$stamp" ] ||
+	e2e_fail "publish_interval=0, yet $prom was rewritten without a sweep"
 jq -e '.classes == [] and .nodes == []' "$json" >/dev/null ||
 	e2e_fail "qos FALSE published port predictions: $(jq -c '{c: (.classes | length), n: (.nodes | length)}' "$json")"
 grep -q '^osmqos_linked_ports 0$' "$prom" && grep -q '^osmqos_policy_load_success ' "$prom" ||

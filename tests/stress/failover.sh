@@ -154,6 +154,11 @@ done
 # over on its own (SMInfo polls unanswered under load).
 grep -q "Entering MASTER state" "$FAULTS_OSM2_LOG" &&
 	e2e_fail "the standby became MASTER while the master was alive (raise FO_POLL_MS)"
+# A standby publishes nothing; the master does (each publishes into its
+# own cache directory).
+[ -s "$E2E_DIR/osmqos.prom" ] || e2e_fail "the master published no $E2E_DIR/osmqos.prom"
+[ ! -e "$E2E_DIR/standby/osmqos.prom" ] ||
+	e2e_fail "the standby published $E2E_DIR/standby/osmqos.prom"
 t_kill=$(faults_now)
 kill -"$FO_KILL_SIGNAL" "$E2E_OPENSM_PID"
 wait "$E2E_OPENSM_PID" 2>/dev/null

@@ -90,9 +90,11 @@ wait_lines() {
 # start_osm [PUBLISH_DIR]
 start_osm() {
 	# umask 077: a file created without fchmod would come out 0600.
+	# publish_interval=0: the files counted here are the sweeps', with
+	# no counter refresh writing in between.
 	umask 077
 	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
-		"event_plugin_options=audit=$audit,publish_dir=${1:-$pub}"
+		"event_plugin_options=audit=$audit,publish_dir=${1:-$pub},publish_interval=0"
 	umask 022
 }
 

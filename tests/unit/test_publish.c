@@ -542,7 +542,6 @@ static void test_prom_without_counters_or_policy(void **state)
 	assert_non_null(strstr(w->buf, "osmqos_linked_ports 0\n"));
 }
 
-/* A writer error reaches the caller. */
 /* The file in two parts: counters and timestamp live, the rest per sweep;
  * together they are the whole file, and a refresh that renders the live
  * part from a doc holding only counters (as the refresher's does) gives
@@ -592,6 +591,7 @@ static void test_prom_live_and_sweep_parts(void **state)
 	free(both);
 }
 
+/* A writer error reaches the caller. */
 static void test_writers_report_stream_errors(void **state)
 {
 	struct world *w = *state;
