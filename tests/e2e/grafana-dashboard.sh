@@ -10,7 +10,8 @@
 # published on fat-tree-16 after PathRecord answers, which the plugin's
 # refresh (publish_interval) puts in the file with no sweep (default
 # publish_detail: the dashboard needs no per-port series).  Grouping and
-# legend labels are checked against the published series too.
+# legend labels are checked against the published series too, and what
+# rate()/increase()/delta() read against the family's # TYPE.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init grafana-dashboard
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -146,6 +147,24 @@ while IFS= read -r sel; do
 done < <(grep -oE 'osmqos_[a-z0-9_]+(\{[^}]*\})?' "$exprs")
 [ "$checked" -ge 15 ] || e2e_fail "only $checked selectors found"
 
+# rate(), increase() and histogram_quantile()'s buckets read counters: the
+# family's # TYPE must be counter (or histogram); delta() reads a gauge.
+typed=0
+while IFS=' ' read -r fn m; do
+	fam=${m%_bucket}
+	type=$(awk -v f="$fam" '$1 == "#" && $2 == "TYPE" && $3 == f { print $4 }' "$prom")
+	typed=$((typed + 1))
+	case $fn:$type in
+	rate:counter | increase:counter | rate:histogram | increase:histogram) ;;
+	delta:gauge) ;;
+	*)
+		e2e_log "$fn($m...): $fam is a ${type:-family with no TYPE}"
+		fails=$((fails + 1))
+		;;
+	esac
+done < <(grep -oE '\b(rate|increase|delta)\(osmqos_[a-z0-9_]+' "$exprs" | tr '(' ' ')
+[ "$typed" -ge 5 ] || e2e_fail "only $typed rate/increase/delta arguments found"
+
 # Grouping labels (by, without, on, ignoring) and legend {{labels}}: each
 # is on a published series of a metric its expression selects, or is the
 # scraper's (instance, job); a legend of an aggregated expression names
@@ -189,7 +208,6 @@ while IFS=$'\t' read -r e legend; do
 	done
 done <"$targets"
 [ "$labels_checked" -ge 20 ] || e2e_fail "only $labels_checked grouping and legend labels (other than instance) found"
-[ "$fails" -eq 0 ] || e2e_fail "$fails labels of the dashboard are not published"
-[ "$fails" -eq 0 ] || e2e_fail "$fails selectors of the dashboard match nothing the plugin published"
-e2e_log "$n expressions, $checked selectors, $labels_checked grouping and legend labels: every metric, label and value is published"
+[ "$fails" -eq 0 ] || e2e_fail "$fails selectors, labels or metric types of the dashboard do not match the published file (above)"
+e2e_log "$n expressions, $checked selectors, $labels_checked grouping and legend labels, $typed rate/increase/delta arguments: every metric, label, value and type matches the published file"
 e2e_pass
