@@ -120,7 +120,8 @@ struct oq_state {
 struct oq_publisher {
 	/* Filled by the SA threads (atomics), read at each publish. */
 	struct oq_publish_counters counters;
-	/* State-manager thread only: the errno last logged per file, and
+	/* State-manager thread only: the errno last logged per file (the
+	 * JSON; osmqos.prom has prom_err below, shared with the refresher), and
 	 * whether running out of memory was logged. */
 	int last_err[OQ_PUBLISH_FILES];
 	bool oom_reported;
@@ -137,7 +138,7 @@ struct oq_publisher {
 	char *sweep_part; /* the last publication's sweep part; NULL: none */
 	size_t sweep_len;
 	uint64_t mads_total; /* QoS Set MADs as of the last publication */
-	int refresh_err;     /* refresher only: the errno last logged */
+	int prom_err;	     /* the errno last logged for osmqos.prom */
 };
 
 /* Where the plugin's time went in the current sweep (the "phases" line

@@ -53,15 +53,13 @@ static int publish_prom(struct osmqos *q, const struct oq_publish_doc *d,
 	int bad;
 
 	if (!f) {
-		oq_publish_prom_forget(q);
-		snprintf(why, why_len, "rendering the file");
+		oq_publish_prom_forget(q, ENOMEM, "rendering the file");
 		return ENOMEM;
 	}
 	bad = oq_publish_write_prom_sweep(f, d);
 	if (fclose(f) || bad) {
 		free(part);
-		oq_publish_prom_forget(q);
-		snprintf(why, why_len, "rendering the file");
+		oq_publish_prom_forget(q, ENOMEM, "rendering the file");
 		return ENOMEM;
 	}
 	return oq_publish_prom_file(q, part, len, d->mads_total, why, why_len);
@@ -184,7 +182,7 @@ static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 					       "published bandwidth; files not "
 					       "updated\n");
 				q->pub.oom_reported = true;
-				oq_publish_prom_forget(q);
+				oq_publish_prom_forget(q, 0, NULL);
 				return -1;
 			}
 			d.classes = &own;
@@ -202,9 +200,8 @@ static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 	err[PUB_JSON] = oq_publish_replace(dir, pub_names[PUB_JSON], write_json,
 					   &d, why, sizeof(why));
 	report(q, PUB_JSON, err[PUB_JSON], why);
-	why[0] = '\0';
+	/* osmqos.prom logs its own errors: one state with the refresher. */
 	err[PUB_PROM] = publish_prom(q, &d, why, sizeof(why));
-	report(q, PUB_PROM, err[PUB_PROM], why);
 	for (i = 0; i < PUB_FILES; i++)
 		if (err[i])
 			rc = -1;

@@ -237,12 +237,13 @@ void oq_publish_refresh_stop(struct osmqos *q);
 unsigned int oq_publish_interval(struct osmqos *q);
 /* The publication's Prometheus file: `sweep_part` (the sweep's, rendered
  * by oq_publish_write_prom_sweep; taken over) after a live part read
- * under the same lock as the refresher's.  0, or an errno with `why`
- * filled. */
+ * under the same lock as the refresher's.  Logs a failure once per errno
+ * (one state with the refresher's).  0, or the errno. */
 int oq_publish_prom_file(struct osmqos *q, char *sweep_part, size_t len,
 			 uint64_t mads_total, char *why, size_t why_len);
 /* A publication that failed before its Prometheus file: the sweep part
- * kept is an older sweep's, and is not refreshed any more. */
-void oq_publish_prom_forget(struct osmqos *q);
+ * kept is an older sweep's, and is not refreshed any more; err (if not
+ * 0) and why are logged as oq_publish_prom_file() logs its own. */
+void oq_publish_prom_forget(struct osmqos *q, int err, const char *why);
 
 #endif /* OSMQOS_PLUGIN_PUBLISH_H */

@@ -7,11 +7,13 @@
  * every publish_interval= seconds: the live part (timestamp, counters) is
  * rendered fresh, the sweep part is the text the SM thread rendered at the
  * last publication.  It reads no OpenSM structure but the SM state byte,
- * and holds no OpenSM lock.
+ * and takes no OpenSM lock but the log's.
  *
  * Only a master refreshes: a standby never publishes, and an SM that lost
- * mastership stops, so its osmqos_publish_timestamp_seconds ages and the
- * dashboard shows it stale.
+ * mastership stops (at its next wake-up, so an SM that is master again
+ * within one interval may republish its old prediction once before its
+ * first sweep replaces it), so its osmqos_publish_timestamp_seconds ages
+ * and the dashboard shows it stale.
  */
 #include <config.h>
 
@@ -106,6 +108,27 @@ static int write_now(struct osmqos *q, char *why, size_t why_len)
 	return write_file(q, &d, why, why_len);
 }
 
+/* One error state for the file, whichever thread wrote it: a lasting
+ * cause is one ERROR line, and the first success after it says so.
+ * Caller holds prom_lock. */
+static void report(struct osmqos *q, int err, const char *why)
+{
+	if (!err) {
+		if (q->pub.prom_err)
+			OQ_LOG(q, OSM_LOG_INFO, "publishing %s works again\n",
+			       OQ_PUBLISH_PROM_NAME);
+		q->pub.prom_err = 0;
+		return;
+	}
+	if (err == q->pub.prom_err)
+		return;
+	q->pub.prom_err = err;
+	OQ_LOG(q, OSM_LOG_ERROR,
+	       "cannot publish %s: %s: %s (logged once; the SM is not "
+	       "affected)\n",
+	       OQ_PUBLISH_PROM_NAME, why, strerror(err));
+}
+
 int oq_publish_prom_file(struct osmqos *q, char *sweep_part, size_t len,
 			 uint64_t mads_total, char *why, size_t why_len)
 {
@@ -116,37 +139,22 @@ int oq_publish_prom_file(struct osmqos *q, char *sweep_part, size_t len,
 	q->pub.sweep_part = sweep_part;
 	q->pub.sweep_len = len;
 	q->pub.mads_total = mads_total;
+	why[0] = '\0';
 	err = write_now(q, why, why_len);
+	report(q, err, why);
 	pthread_mutex_unlock(&q->pub.prom_lock);
 	return err;
 }
 
-void oq_publish_prom_forget(struct osmqos *q)
+void oq_publish_prom_forget(struct osmqos *q, int err, const char *why)
 {
 	pthread_mutex_lock(&q->pub.prom_lock);
 	free(q->pub.sweep_part);
 	q->pub.sweep_part = NULL;
 	q->pub.sweep_len = 0;
+	if (err)
+		report(q, err, why);
 	pthread_mutex_unlock(&q->pub.prom_lock);
-}
-
-/* Caller holds prom_lock, and a publication has happened. */
-static void refresh(struct osmqos *q)
-{
-	char why[512];
-	int err;
-
-	why[0] = '\0';
-	err = write_now(q, why, sizeof(why));
-	if (err && err != q->pub.refresh_err)
-		OQ_LOG(q, OSM_LOG_ERROR,
-		       "cannot refresh %s: %s: %s (logged once; the SM is "
-		       "not affected)\n",
-		       OQ_PUBLISH_PROM_NAME, why, strerror(err));
-	else if (!err && q->pub.refresh_err)
-		OQ_LOG(q, OSM_LOG_INFO, "refreshing %s works again\n",
-		       OQ_PUBLISH_PROM_NAME);
-	q->pub.refresh_err = err;
 }
 
 static void *refresher(void *arg)
@@ -168,7 +176,9 @@ static void *refresher(void *arg)
 		if (q->pub.stop || !q->pub.sweep_part)
 			continue;
 		if (is_master(q)) {
-			refresh(q);
+			char why[512] = "";
+
+			report(q, write_now(q, why, sizeof(why)), why);
 		} else {
 			/* No longer master: the prediction kept is the old
 			 * fabric's; never republish it with a fresh time.

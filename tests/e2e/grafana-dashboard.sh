@@ -151,7 +151,7 @@ done < <(grep -oE 'osmqos_[a-z0-9_]+(\{[^}]*\})?' "$exprs")
 # family's # TYPE must be counter (or histogram); delta() reads a gauge.
 typed=0
 while IFS=' ' read -r fn m; do
-	fam=${m%_bucket}
+	fam=$(sed -E 's/_(bucket|sum|count)$//' <<<"$m")
 	type=$(awk -v f="$fam" '$1 == "#" && $2 == "TYPE" && $3 == f { print $4 }' "$prom")
 	typed=$((typed + 1))
 	case $fn:$type in
@@ -193,7 +193,7 @@ while IFS=$'\t' read -r e legend; do
 			fails=$((fails + 1))
 			continue
 		fi
-		if grep -qE '\b(sum|min|max|avg|count|group|stddev|stdvar|quantile|count_values)\b' <<<"$e"; then
+		if grep -qE '\b(sum|min|max|avg|count|group|stddev|stdvar|quantile|count_values)( by)? ?\(' <<<"$e"; then
 			grep -qx "$l" <<<"$keep" || {
 				e2e_log "legend {{$l}} of '$e': the aggregation drops it"
 				fails=$((fails + 1))
