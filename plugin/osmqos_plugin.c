@@ -329,14 +329,8 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 			       q->events[OSM_EVENT_ID_UCAST_ROUTING_DONE]);
 		oq_sa_front_log_counters(q, OSM_LOG_VERBOSE); /* sa-front */
 		/* publish: logs its own errors (once per errno); never
-		 * affects the SM. */
-		if (q->audit) {
-			struct oq_audit_stats st;
-
-			oq_audit_get_stats(q->audit, &st);
-			oq_publish_set_audit_dropped(oq_publish_counters_of(q),
-						     st.dropped);
-		}
+		 * affects the SM.  It reads the audit writer's drops with
+		 * the other counters. */
 		oq_publish(q);
 		break;
 	default:

@@ -120,13 +120,12 @@ struct oq_state {
 struct oq_publisher {
 	/* Filled by the SA threads (atomics), read at each publish. */
 	struct oq_publish_counters counters;
-	/* State-manager thread only: the errno last logged per file (the
-	 * JSON; osmqos.prom has prom_err below, shared with the refresher), and
+	/* State-manager thread only: the errno last logged for the JSON
+	 * (osmqos.prom's is prom_err below, shared with the refresher), and
 	 * whether running out of memory was logged. */
-	int last_err[OQ_PUBLISH_FILES];
+	int json_err;
 	bool oom_reported;
 	bool detail_reported; /* a bad publish_detail= was logged */
-	bool interval_reported; /* a bad publish_interval= was logged */
 	/* osmqos.prom between sweeps (publish_refresh.c): prom_lock
 	 * serializes writing the file and guards the fields after it. */
 	pthread_mutex_t prom_lock;

@@ -50,14 +50,13 @@ static int publish_prom(struct osmqos *q, const struct oq_publish_doc *d,
 	char *part = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&part, &len);
-	int bad;
+	int bad = !f;
 
-	if (!f) {
-		oq_publish_prom_forget(q, ENOMEM, "rendering the file");
-		return ENOMEM;
+	if (f) {
+		bad = oq_publish_write_prom_sweep(f, d);
+		bad |= fclose(f);
 	}
-	bad = oq_publish_write_prom_sweep(f, d);
-	if (fclose(f) || bad) {
+	if (bad) {
 		free(part);
 		oq_publish_prom_forget(q, ENOMEM, "rendering the file");
 		return ENOMEM;
@@ -89,23 +88,23 @@ static void fill_doc(struct osmqos *q, const struct oq_state *s,
 								: "template";
 }
 
-/* Log a failure once per file and errno; say when writing works again. */
-static void report(struct osmqos *q, int i, int err, const char *why)
+void oq_publish_report(struct osmqos *q, const char *name, int *last_err,
+		       int err, const char *why)
 {
 	if (!err) {
-		if (q->pub.last_err[i])
+		if (*last_err)
 			OQ_LOG(q, OSM_LOG_INFO, "publishing %s works again\n",
-			       pub_names[i]);
-		q->pub.last_err[i] = 0;
+			       name);
+		*last_err = 0;
 		return;
 	}
-	if (err == q->pub.last_err[i])
+	if (err == *last_err)
 		return;
-	q->pub.last_err[i] = err;
+	*last_err = err;
 	OQ_LOG(q, OSM_LOG_ERROR,
 	       "cannot publish %s: %s: %s (logged once; the SM is not "
 	       "affected)\n",
-	       pub_names[i], why, strerror(err));
+	       name, why, strerror(err));
 }
 
 /* The policy's levels that name an SL, for the per-level aggregates. */
@@ -151,7 +150,6 @@ bool oq_publish_detail_ports(struct osmqos *q)
 
 static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 {
-	struct oq_publish_counts counts;
 	struct oq_pred_classes own = {0};
 	struct oq_publish_level *levels = NULL;
 	struct oq_publish_doc d;
@@ -193,13 +191,14 @@ static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 	}
 	q->pub.oom_reported = false;
 	d.detail_ports = oq_publish_detail_ports(q);
-	oq_publish_counters_read(oq_publish_counters_of(q), &counts);
-	d.counts = &counts;
+	/* The counters are the Prometheus file's live part, read under its
+	 * lock when it is written (oq_publish_prom_file); the JSON has none. */
 
 	why[0] = '\0';
 	err[PUB_JSON] = oq_publish_replace(dir, pub_names[PUB_JSON], write_json,
 					   &d, why, sizeof(why));
-	report(q, PUB_JSON, err[PUB_JSON], why);
+	oq_publish_report(q, pub_names[PUB_JSON], &q->pub.json_err,
+			  err[PUB_JSON], why);
 	/* osmqos.prom logs its own errors: one state with the refresher. */
 	err[PUB_PROM] = publish_prom(q, &d, why, sizeof(why));
 	for (i = 0; i < PUB_FILES; i++)

@@ -222,6 +222,10 @@ int oq_publish(struct osmqos *q);
 bool oq_publish_detail_ports(struct osmqos *q);
 /* The counters the SA front fills (the instance's). */
 struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q);
+/* Log a failure to write file `name` once per errno (*last_err holds the
+ * one logged), and say when writing it works again. */
+void oq_publish_report(struct osmqos *q, const char *name, int *last_err,
+		       int err, const char *why);
 
 /*
  * The counters between sweeps (publish_refresh.c): OpenSM runs a heavy
@@ -232,9 +236,6 @@ struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q);
  */
 void oq_publish_refresh_start(struct osmqos *q);
 void oq_publish_refresh_stop(struct osmqos *q);
-/* publish_interval= in seconds; a bad value is logged once and gives the
- * default. */
-unsigned int oq_publish_interval(struct osmqos *q);
 /* The publication's Prometheus file: `sweep_part` (the sweep's, rendered
  * by oq_publish_write_prom_sweep; taken over) after a live part read
  * under the same lock as the refresher's.  Logs a failure once per errno

@@ -26,7 +26,9 @@
 #include "audit.h"
 #include "publish.h"
 
-unsigned int oq_publish_interval(struct osmqos *q)
+/* publish_interval= in seconds; a bad value is logged and gives the
+ * default.  Read once, at load. */
+static unsigned int interval_of(struct osmqos *q)
 {
 	const char *v = q->opts.publish_interval;
 	unsigned long n;
@@ -39,12 +41,10 @@ unsigned int oq_publish_interval(struct osmqos *q)
 	if (*v >= '0' && *v <= '9' && !*end && !errno &&
 	    n <= OQ_PUBLISH_INTERVAL_MAX)
 		return (unsigned int)n;
-	if (!q->pub.interval_reported)
-		OQ_LOG(q, OSM_LOG_ERROR,
-		       "event_plugin_options: publish_interval=%s is not a "
-		       "number of seconds from 0 to %u; using %u\n",
-		       v, OQ_PUBLISH_INTERVAL_MAX, OQ_PUBLISH_INTERVAL_DEFAULT);
-	q->pub.interval_reported = true;
+	OQ_LOG(q, OSM_LOG_ERROR,
+	       "event_plugin_options: publish_interval=%s is not a number of "
+	       "seconds from 0 to %u; using %u\n",
+	       v, OQ_PUBLISH_INTERVAL_MAX, OQ_PUBLISH_INTERVAL_DEFAULT);
 	return OQ_PUBLISH_INTERVAL_DEFAULT;
 }
 
@@ -108,25 +108,11 @@ static int write_now(struct osmqos *q, char *why, size_t why_len)
 	return write_file(q, &d, why, why_len);
 }
 
-/* One error state for the file, whichever thread wrote it: a lasting
- * cause is one ERROR line, and the first success after it says so.
- * Caller holds prom_lock. */
+/* Caller holds prom_lock: one error state for the file, whichever
+ * thread wrote it (a lasting cause is one ERROR line). */
 static void report(struct osmqos *q, int err, const char *why)
 {
-	if (!err) {
-		if (q->pub.prom_err)
-			OQ_LOG(q, OSM_LOG_INFO, "publishing %s works again\n",
-			       OQ_PUBLISH_PROM_NAME);
-		q->pub.prom_err = 0;
-		return;
-	}
-	if (err == q->pub.prom_err)
-		return;
-	q->pub.prom_err = err;
-	OQ_LOG(q, OSM_LOG_ERROR,
-	       "cannot publish %s: %s: %s (logged once; the SM is not "
-	       "affected)\n",
-	       OQ_PUBLISH_PROM_NAME, why, strerror(err));
+	oq_publish_report(q, OQ_PUBLISH_PROM_NAME, &q->pub.prom_err, err, why);
 }
 
 int oq_publish_prom_file(struct osmqos *q, char *sweep_part, size_t len,
@@ -203,7 +189,7 @@ void oq_publish_refresh_start(struct osmqos *q)
 	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
 	pthread_cond_init(&q->pub.wake, &a);
 	pthread_condattr_destroy(&a);
-	every = oq_publish_interval(q);
+	every = interval_of(q);
 	if (!every) {
 		OQ_LOG(q, OSM_LOG_INFO,
 		       "publish_interval=0: %s is written at SUBNET UP only\n",
