@@ -17,6 +17,7 @@
 #include <osmqos/fabric.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
+#include <osmqos/synth.h>
 #include <osmqos/tables.h>
 
 #include "cli.h"
@@ -135,8 +136,14 @@ static int check_against_fabric(const struct check_opts *o,
 	 * opensm.conf names, as `tables` and the plugin see them (a scope
 	 * covering no port, a VL a port lacks, a VL starved). */
 	oq_engine_by_name(&engine, t->routing_engine);
-	if (b && !oq_tables_compile_engine(b, f, t, &engine, &tables, diags))
+	if (b && !oq_tables_compile_engine(b, f, t, &engine, &tables, diags)) {
+		struct oq_synth_plan plan;
+
+		/* Intents: feasible on every port class of this fabric? */
+		if (!oq_synth_apply(p, f, &engine, &tables, &plan, diags))
+			oq_synth_plan_free(&plan);
 		oq_fabric_tables_free(&tables);
+	}
 	oq_binding_free(b);
 	oq_fabric_free(f);
 	return OQ_EXIT_OK;

@@ -33,6 +33,7 @@ int oq_cli_need_file(const char *cmd, const char *what, const char *path,
 
 void oq_cli_inputs_free(struct oq_cli_inputs *in)
 {
+	oq_synth_plan_free(&in->synth);
 	oq_binding_free(in->binding);
 	oq_policy_free(in->policy);
 	if (in->have_parts)
@@ -156,6 +157,14 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
 	oq_engine_by_name(&engine, t->routing_engine);
 	if (oq_tables_compile_engine(in->binding, in->fabric, t, &engine, out,
 				     &in->diags)) {
+		fprintf(stderr, "osmqos %s: out of memory\n", cmd);
+		return OQ_EXIT_USAGE;
+	}
+	/* Bandwidth intents replace what the templates would give. */
+	oq_synth_plan_free(&in->synth);
+	if (in->policy && oq_synth_apply(in->policy, in->fabric, &engine, out,
+					 &in->synth, &in->diags)) {
+		oq_fabric_tables_free(out);
 		fprintf(stderr, "osmqos %s: out of memory\n", cmd);
 		return OQ_EXIT_USAGE;
 	}

@@ -17,6 +17,7 @@
 #include <osmqos/json.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
+#include <osmqos/synth.h>
 #include <osmqos/tables.h>
 
 struct oq_cli_inputs {
@@ -26,6 +27,9 @@ struct oq_cli_inputs {
 	bool have_parts;
 	struct oq_policy *policy; /* NULL when no --policy */
 	struct oq_binding *binding;
+	/* The policy's bandwidth intents on this fabric (filled by
+	 * oq_cli_compile_tables; empty without intents). */
+	struct oq_synth_plan synth;
 };
 
 /*

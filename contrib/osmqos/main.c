@@ -20,6 +20,8 @@ static const struct oq_cmd cmds[] = {
 	 oq_cmd_tables, oq_usage_tables},
 	{"predict", "predicted per-SL bandwidth of every port", oq_cmd_predict,
 	 oq_usage_predict},
+	{"synth", "tables from bandwidth intents, proved; lowered policy",
+	 oq_cmd_synth, oq_usage_synth},
 	{"model", "the raw VL arbiter of one port", oq_cmd_model,
 	 oq_usage_model},
 	{"query", "live SA path query (PR/MPR)", oq_cmd_query, oq_usage_query},

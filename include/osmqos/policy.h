@@ -135,6 +135,12 @@ struct oq_qos_level {
 	int packet_life; /* -1 unset */
 	struct oq_ranges path_bits;
 	struct oq_ranges pkeys;
+	/* Bandwidth intent (osmqos extension keys, docs/intents.md):
+	 * `bandwidth: N%` in hundredths of a percent (1..10000), -1 unset;
+	 * `priority: high` serves the level's VL from the high table. */
+	int bandwidth_bp;
+	bool prio_high;
+	struct oq_loc bandwidth_loc, priority_loc;
 	/* Synthesized by qos-ulps: one level per SL used, named like
 	 * OpenSM's SimpleQoSLevel_SL<n>, and SimpleQoSLevel_DEFAULT for the
 	 * `default` line.  oq_policy_find_level() does not see them (as in
@@ -185,6 +191,16 @@ struct oq_policy {
 
 	bool has_port_groups, has_qos_setup, has_levels, has_rules, has_ulps;
 
+	/* Lines holding osmqos extension keys (bandwidth:, priority:), as
+	 * byte offsets [start, end) of the line without its newline: the
+	 * copy OpenSM parses has them commented out. */
+	struct oq_text_span {
+		size_t start, end;
+	} *ext_lines;
+	size_t n_ext_lines;
+	/* Levels with a bandwidth: or priority: key. */
+	size_t n_intent_levels;
+
 	/* Name indexes (oq_policy_validate builds them): the explicit
 	 * groups and levels with a name, sorted case-insensitively, then by
 	 * position; lookups are binary searches. */
@@ -231,6 +247,27 @@ int oq_policy_rule_keys(const struct oq_policy *p, int key_of[32]);
  * does not know (CR, FF, VT) made spaces.  malloc'd, NUL-terminated,
  * *out_len bytes; NULL when out of memory. */
 char *oq_policy_opensm_text(const char *text, size_t len, size_t *out_len);
+/* The same for a parsed policy, with its osmqos extension lines
+ * (ext_lines) commented out ("# " put before each): OpenSM never sees a
+ * key it does not know, and its line numbers still match the file. */
+char *oq_policy_opensm_copy(const struct oq_policy *p, size_t *out_len);
+
+/*
+ * Bandwidth intents per SL (docs/intents.md): levels that share an SL add
+ * up on it.  need_bp[s] in hundredths of a percent of the link (0: no
+ * intent, best effort), high bit s: SL s is served from the high table,
+ * level[s] the first level with an intent on s (for messages).
+ */
+struct oq_sl_intents {
+	uint32_t need_bp[16];
+	uint16_t sls;  /* bit s: SL s carries an intent */
+	uint16_t high; /* bit s: its levels say priority: high */
+	int level[16];
+	uint32_t total_bp;
+};
+
+/* The intents of a validated policy; false when it states none. */
+bool oq_policy_intents(const struct oq_policy *p, struct oq_sl_intents *out);
 
 /* Case-insensitive lookups (as OpenSM), first match, explicit objects
  * only; -1 when not found.  O(log n) once oq_policy_index_names (which

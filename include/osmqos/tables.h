@@ -31,9 +31,10 @@ enum oq_table_origin {
 	OQ_ORIGIN_TEMPLATE = 0,
 	OQ_ORIGIN_SCOPE,	/* a qos-setup scope of the policy */
 	OQ_ORIGIN_ENGINE,	/* routing engine (SL2VL only) */
+	OQ_ORIGIN_INTENT,	/* synthesized from bandwidth intents */
 };
 
-/* "template", "scope" or "routing-engine", as the CLI and the published
+/* "template", "scope", "routing-engine" or "intent", as the CLI and the published
  * files name them. */
 const char *oq_table_origin_name(enum oq_table_origin o);
 

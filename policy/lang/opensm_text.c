@@ -34,3 +34,38 @@ char *oq_policy_opensm_text(const char *text, size_t len, size_t *out_len)
 	*out_len = n;
 	return out;
 }
+
+char *oq_policy_opensm_copy(const struct oq_policy *p, size_t *out_len)
+{
+	size_t i, n = 0, at = 0, len;
+	char *buf, *out;
+
+	if (!p->n_ext_lines)
+		return oq_policy_opensm_text(p->text, p->text_len, out_len);
+	buf = malloc(p->text_len + 2 * p->n_ext_lines + 1);
+	if (!buf)
+		return NULL;
+	/* ext_lines are in file order, one per key line. */
+	for (i = 0; i < p->n_ext_lines; i++) {
+		size_t s = p->ext_lines[i].start;
+
+		/* After the indentation: "    # bandwidth: 40%". */
+		while (s < p->ext_lines[i].end &&
+		       (p->text[s] == ' ' || p->text[s] == '\t'))
+			s++;
+		if (s < at || s > p->text_len)
+			continue;
+		memcpy(buf + n, p->text + at, s - at);
+		n += s - at;
+		memcpy(buf + n, "# ", 2);
+		n += 2;
+		at = s;
+	}
+	memcpy(buf + n, p->text + at, p->text_len - at);
+	n += p->text_len - at;
+	out = oq_policy_opensm_text(buf, n, &len);
+	free(buf);
+	if (out)
+		*out_len = len;
+	return out;
+}

@@ -23,7 +23,7 @@
 struct blk_info {
 	const char *start, *end; /* keywords that open and close it */
 	enum oq_blk parent;
-	const char *fields[8];	 /* `key:` allowed inside */
+	const char *fields[10]; /* `key:` allowed inside */
 };
 
 static const struct blk_info blks[OQ_B_COUNT] = {
@@ -51,7 +51,8 @@ static const struct blk_info blks[OQ_B_COUNT] = {
 	[OQ_B_LEVELS] = { "qos-levels", "end-qos-levels", OQ_B_TOP, { NULL } },
 	[OQ_B_LEVEL] = { "qos-level", "end-qos-level", OQ_B_LEVELS,
 			 { "name", "use", "sl", "mtu-limit", "rate-limit",
-			   "packet-life", "path-bits", "pkey" } },
+			   "packet-life", "path-bits", "pkey", "bandwidth",
+			   "priority" } },
 	[OQ_B_RULES] = { "qos-match-rules", "end-qos-match-rules", OQ_B_TOP,
 			 { NULL } },
 	[OQ_B_RULE] = { "qos-match-rule", "end-qos-match-rule", OQ_B_RULES,
@@ -79,7 +80,7 @@ static bool is_field(enum oq_blk b, const char *key)
 {
 	int i;
 
-	for (i = 0; i < 8 && blks[b].fields[i]; i++)
+	for (i = 0; i < 10 && blks[b].fields[i]; i++)
 		if (!strcmp(blks[b].fields[i], key))
 			return true;
 	return false;
@@ -166,7 +167,7 @@ static void item_new(struct oq_pstate *ps, enum oq_blk b, struct oq_loc loc)
 			v += p->n_levels - 1;
 			v->loc = loc;
 			v->sl = v->mtu_limit = v->rate_limit = -1;
-			v->packet_life = -1;
+			v->packet_life = v->bandwidth_bp = -1;
 		}
 		break;
 	}
@@ -378,7 +379,7 @@ static const char *closest_keyword(enum oq_blk b, const char *key)
 	/* Keys of this block first (a key that is a prefix of one counts
 	 * as close: `qos-level:` for `qos-level-name:`), then every
 	 * keyword. */
-	for (i = 0; i < 8 && blks[b].fields[i]; i++) {
+	for (i = 0; i < 10 && blks[b].fields[i]; i++) {
 		d = oq_lx_distance(key, blks[b].fields[i], best_d);
 		if (strlen(key) >= 3 &&
 		    !strncmp(key, blks[b].fields[i], strlen(key)))
@@ -400,7 +401,7 @@ static const char *closest_keyword(enum oq_blk b, const char *key)
 				best = cand[i];
 			}
 		}
-		for (i = 0; i < 8 && blks[c].fields[i]; i++) {
+		for (i = 0; i < 10 && blks[c].fields[i]; i++) {
 			d = oq_lx_distance(key, blks[c].fields[i], best_d);
 			if (d < best_d) {
 				best_d = d;

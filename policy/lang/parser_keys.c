@@ -186,6 +186,104 @@ static int group_key(struct oq_pstate *ps, const char *key, struct oq_loc loc)
 	return read_node_types(ps, g);
 }
 
+/* Remember the line of an extension key (the cursor is on it): OpenSM's
+ * copy of the policy has it commented out. */
+static int note_ext_line(struct oq_pstate *ps)
+{
+	const char *text = ps->p->text, *s = ps->lx.p, *e = ps->lx.p;
+	struct oq_text_span *v;
+
+	while (s > text && s[-1] != '\n')
+		s--;
+	while (e < ps->lx.end && *e != '\n')
+		e++;
+	v = oq_ps_grow(ps, ps->p->ext_lines, &ps->p->n_ext_lines, sizeof(*v));
+	if (!v)
+		return -1;
+	ps->p->ext_lines = v;
+	v[ps->p->n_ext_lines - 1].start = (size_t)(s - text);
+	v[ps->p->n_ext_lines - 1].end = (size_t)(e - text);
+	return 0;
+}
+
+/* `bandwidth: N%`: a share of the link, 0.01% to 100%, at most two
+ * decimals, kept in hundredths of a percent. */
+static int read_bandwidth(struct oq_pstate *ps, struct oq_qos_level *l)
+{
+	struct oq_lx *lx = &ps->lx;
+	struct oq_loc loc;
+	unsigned long bp = 0;
+	int digits = 0, decimals = -1;
+	struct oq_diag *d;
+
+	oq_lx_skip_blank(lx);
+	loc = oq_lx_loc(lx);
+	for (;;) {
+		int c = oq_lx_peek(lx);
+
+		if (c >= '0' && c <= '9') {
+			if (decimals >= 2 || digits > 6)
+				goto bad;
+			bp = bp * 10 + (unsigned long)(c - '0');
+			digits++;
+			if (decimals >= 0)
+				decimals++;
+		} else if (c == '.' && decimals < 0 && digits) {
+			decimals = 0;
+		} else {
+			break;
+		}
+		oq_lx_adv(lx);
+	}
+	if (!digits || decimals == 0 || oq_lx_peek(lx) != '%')
+		goto bad;
+	oq_lx_adv(lx);
+	if (decimals < 0)
+		decimals = 0;
+	for (; decimals < 2; decimals++)
+		bp *= 10;
+	if (bp < 1 || bp > 10000) {
+		d = oq_error(ps->d, loc, "bandwidth %lu.%02lu%% is out of range",
+			     bp / 100, bp % 100);
+		oq_diag_hint(d, "a guaranteed share is 0.01%% to 100%% of the "
+				"link");
+		return -1;
+	}
+	l->bandwidth_bp = (int)bp;
+	l->bandwidth_loc = loc;
+	return oq_ps_expect_eol(ps, "bandwidth");
+bad:
+	d = oq_error(ps->d, loc, "bandwidth must be a percentage");
+	oq_diag_hint(d, "write the guaranteed share of the link, e.g. "
+			"'bandwidth: 40%%' or 'bandwidth: 12.5%%'");
+	return -1;
+}
+
+/* `priority: high | low`. */
+static int read_priority(struct oq_pstate *ps, struct oq_qos_level *l,
+			 struct oq_loc key_loc)
+{
+	struct oq_loc loc;
+	char *s;
+
+	oq_lx_skip_blank(&ps->lx);
+	loc = oq_lx_loc(&ps->lx);
+	s = oq_lx_string(&ps->lx, 0, "priority", &ps->oom);
+	if (!s)
+		return -1;
+	if (strcasecmp(s, "high") && strcasecmp(s, "low")) {
+		oq_diag_hint(oq_error(ps->d, loc, "unknown priority '%s'", s),
+			     "priority is 'high' (served from the high-"
+			     "priority table, capped) or 'low' (the default)");
+		free(s);
+		return -1;
+	}
+	l->prio_high = !strcasecmp(s, "high");
+	l->priority_loc = key_loc;
+	free(s);
+	return 0;
+}
+
 static int level_key(struct oq_pstate *ps, const char *key, struct oq_loc loc)
 {
 	struct oq_qos_level *l = &ps->p->levels[ps->p->n_levels - 1];
@@ -228,6 +326,16 @@ static int level_key(struct oq_pstate *ps, const char *key, struct oq_loc loc)
 	}
 	if (!strcmp(key, "path-bits"))
 		return oq_ps_ranges(ps, &l->path_bits, "path-bits", 127, 0);
+	if (!strcmp(key, "bandwidth"))
+		return !once(ps, OQ_SEEN_BANDWIDTH, key, loc) ||
+				       note_ext_line(ps) ?
+			       -1 :
+			       read_bandwidth(ps, l);
+	if (!strcmp(key, "priority"))
+		return !once(ps, OQ_SEEN_PRIORITY, key, loc) ||
+				       note_ext_line(ps) ?
+			       -1 :
+			       read_priority(ps, l, loc);
 	return oq_ps_pkeys(ps, &l->pkeys, 0);
 }
 

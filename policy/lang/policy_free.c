@@ -68,6 +68,7 @@ void oq_policy_free(struct oq_policy *p)
 		oq_ranges_free(&p->levels[i].pkeys);
 	}
 	free(p->levels);
+	free(p->ext_lines);
 	for (i = 0; i < p->n_rules; i++)
 		rule_free(&p->rules[i]);
 	free(p->rules);

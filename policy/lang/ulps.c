@@ -280,6 +280,7 @@ static int new_level(struct oq_pstate *ps, const char *name, int sl,
 	v->loc = loc;
 	v->sl = sl;
 	v->mtu_limit = v->rate_limit = v->packet_life = -1;
+	v->bandwidth_bp = -1;
 	v->from_ulp = true;
 	return v->name ? (int)(p->n_levels - 1) : -1;
 }

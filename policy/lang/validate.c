@@ -303,5 +303,6 @@ size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *d)
 	check_vlarb_sizes(p, d);
 	oq_check_shadowed(p, d);
 	check_scope_overlap(p, d);
+	oq_check_intents(p, d);
 	return d->n_errors - before;
 }

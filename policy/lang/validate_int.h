@@ -10,5 +10,7 @@
 
 /* Warn for every match rule an earlier rule shadows (shadowed.c). */
 void oq_check_shadowed(const struct oq_policy *p, struct oq_diags *d);
+/* bandwidth:/priority: keys (intents.c). */
+void oq_check_intents(struct oq_policy *p, struct oq_diags *d);
 
 #endif /* OSMQOS_POLICY_VALIDATE_INT_H */

@@ -23,6 +23,8 @@ const char *oq_table_origin_name(enum oq_table_origin o)
 		return "scope";
 	case OQ_ORIGIN_ENGINE:
 		return "routing-engine";
+	case OQ_ORIGIN_INTENT:
+		return "intent";
 	default:
 		return "template";
 	}

@@ -6,7 +6,8 @@
  * for each, whether osmqos calls it valid and whether OpenSM took it.
  *
  * OpenSM parses what the plugin hands it: the copy text osmqos writes
- * (oq_policy_opensm_text), not the operator's bytes.  The list comes from
+ * (oq_policy_opensm_copy: line ends normalized, osmqos's own intent keys
+ * commented out), not the operator's bytes.  The list comes from
  * OQ_PARSE_LIST (one path per line), results go to OQ_PARSE_OUT:
  *
  *	begin PATH                   (flushed first: an abort names its file)
@@ -50,20 +51,25 @@ static int opensm_parse(osm_opensm_t *osm, char *path)
 	return r;
 }
 
-static bool osmqos_valid(const char *path, const char *text, size_t len)
+/* The copy the plugin would hand OpenSM, or NULL when osmqos calls the
+ * policy invalid (*valid false) or out of memory. */
+static char *osmqos_copy(const char *path, const char *text, size_t len,
+			 bool *valid, size_t *clen)
 {
 	struct oq_diags d;
 	struct oq_policy *p;
-	bool ok;
+	char *copy = NULL;
 
 	oq_diags_init(&d);
 	p = oq_policy_parse(path, text, len, &d);
 	if (p && !oq_diags_has_errors(&d))
 		oq_policy_validate(p, &d);
-	ok = p && !oq_diags_has_errors(&d);
+	*valid = p && !oq_diags_has_errors(&d);
+	if (*valid)
+		copy = oq_policy_opensm_copy(p, clen);
 	oq_policy_free(p);
 	oq_diags_free(&d);
-	return ok;
+	return copy;
 }
 
 static int write_file(const char *path, const char *text, size_t len)
@@ -93,7 +99,7 @@ static void check_one(osm_opensm_t *osm, FILE *out, const char *path,
 		fprintf(out, "result unreadable - %s\n", path);
 		return;
 	}
-	valid = osmqos_valid(path, text, len);
+	copy = osmqos_copy(path, text, len, &valid, &clen);
 	if (!valid) {
 		/* Never handed to OpenSM (and its parser loops forever on
 		 * some: a 17-digit port GUID range). */
@@ -101,7 +107,6 @@ static void check_one(osm_opensm_t *osm, FILE *out, const char *path,
 		free(text);
 		return;
 	}
-	copy = oq_policy_opensm_text(text, len, &clen);
 	if (!copy || write_file(copy_path, copy, clen)) {
 		fprintf(out, "result %s unwritable %s\n",
 			valid ? "valid" : "invalid", path);

@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Intents over a whole fabric: ports are grouped into classes by what
+ * the synthesizer reads (VLs, VLArb table sizes, MTU, whether SL2VL and
+ * VLArb are free or kept and what the kept ones are, and the link rate
+ * for the reports), each class is synthesized once, and the result is
+ * written into the compiled tables of each of its ports.  A fat tree has
+ * a handful of classes however many ports it has: one hash lookup per
+ * port plus one synthesis per class.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/synth.h>
+
+#define KEY_MAX (64 + 2 * (1 + 2 * OQ_VLARB_MAX) + OQ_SYNTH_MAX_ROWS * 16)
+
+struct builder {
+	uint32_t *slot; /* class index + 1, 0 empty */
+	size_t cap, v_cap;
+	uint8_t key[KEY_MAX];
+	size_t len;
+};
+
+static unsigned int port_vls(const struct oq_port *p)
+{
+	unsigned int n = p->oper_vls ? p->oper_vls : p->vl_cap;
+
+	if (n > OQ_MAX_VLS)
+		n = OQ_MAX_VLS;
+	return n ? n : 1;
+}
+
+static bool counts_as_input(const struct oq_port *egress, unsigned int in)
+{
+	const struct oq_node *n = egress->node;
+
+	if (in == egress->num)
+		return false;
+	if (in == 0)
+		return true;
+	return n && in <= n->n_ports && n->ports[in].present &&
+	       n->ports[in].peer;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, 16);
+}
+
+/* The kept SL2VL's distinct rows (inputs that count); -1 when there are
+ * more than the synthesizer takes. */
+static int kept_rows(const struct oq_port_tables *pt, struct oq_synth_port *in)
+{
+	uint8_t rows[256][16];
+	size_t n = 0, k = 0, i;
+	unsigned int r;
+
+	for (r = 0; r < pt->n_sl2vl; r++) {
+		if (pt->n_sl2vl > 1 && !counts_as_input(pt->port, r))
+			continue;
+		memcpy(rows[n++], pt->sl2vl[r], 16);
+	}
+	if (!n && pt->n_sl2vl)
+		memcpy(rows[n++], pt->sl2vl[0], 16);
+	qsort(rows, n, 16, row_cmp);
+	for (i = 0; i < n; i++)
+		if (!k || memcmp(rows[k - 1], rows[i], 16))
+			memcpy(rows[k++], rows[i], 16);
+	if (k > OQ_SYNTH_MAX_ROWS)
+		return -1;
+	memcpy(in->rows, rows, k * 16);
+	in->n_rows = k;
+	return 0;
+}
+
+static void put(struct builder *b, const void *v, size_t n)
+{
+	memcpy(b->key + b->len, v, n);
+	b->len += n;
+}
+
+/* The class key of one port; -1 when the port is refused. */
+static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
+		    struct builder *b, struct oq_synth_port *in, bool *vlarb_kept)
+{
+	const struct oq_port *p = pt->port;
+	uint8_t hdr[8];
+
+	memset(in, 0, sizeof(*in));
+	in->vls = port_vls(p);
+	in->cap_high = oq_vlarb_effective_cap(p->vlarb_high_cap);
+	in->cap_low = oq_vlarb_effective_cap(p->vlarb_low_cap);
+	in->mtu = oq_port_mtu_bytes(p);
+	in->has_vlarb = pt->has_vlarb;
+	in->has_sl2vl = pt->has_sl2vl && pt->sl2vl && pt->n_sl2vl;
+	in->sl2vl_fixed = !in->has_sl2vl || engine_sl2vl ||
+			  pt->sl2vl_origin == OQ_ORIGIN_SCOPE ||
+			  pt->sl2vl_origin == OQ_ORIGIN_ENGINE ||
+			  pt->sl2vl_unknown;
+	*vlarb_kept = pt->has_vlarb && pt->vlarb_origin == OQ_ORIGIN_SCOPE;
+	if (in->has_sl2vl && in->sl2vl_fixed && kept_rows(pt, in))
+		return -1;
+	b->len = 0;
+	hdr[0] = (uint8_t)in->vls;
+	hdr[1] = (uint8_t)in->cap_high;
+	hdr[2] = (uint8_t)in->cap_low;
+	hdr[3] = (uint8_t)(in->has_vlarb | in->has_sl2vl << 1 |
+			   in->sl2vl_fixed << 2 | *vlarb_kept << 3);
+	hdr[4] = p->width;
+	hdr[5] = (uint8_t)p->speed;
+	hdr[6] = (uint8_t)in->n_rows;
+	hdr[7] = 0;
+	put(b, hdr, sizeof(hdr));
+	put(b, &in->mtu, sizeof(in->mtu));
+	put(b, in->rows, in->n_rows * 16);
+	if (*vlarb_kept) {
+		put(b, &pt->vlarb_high, sizeof(pt->vlarb_high));
+		put(b, &pt->vlarb_low, sizeof(pt->vlarb_low));
+		put(b, &pt->vl_high_limit, 1);
+	}
+	return 0;
+}
+
+static uint64_t fnv1a(const uint8_t *k, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ k[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static size_t slot_of(const struct builder *b, uint64_t h)
+{
+	return (size_t)(h ^ (h >> 29)) & (b->cap - 1);
+}
+
+static int make_room(struct builder *b, const struct oq_synth_plan *pl)
+{
+	size_t cap = b->cap * 2, i, j;
+	uint32_t *slot;
+
+	if ((pl->n + 1) * 2 <= b->cap)
+		return 0;
+	slot = calloc(cap, sizeof(*slot));
+	if (!slot)
+		return -1;
+	free(b->slot);
+	b->slot = slot;
+	b->cap = cap;
+	for (i = 0; i < pl->n; i++) {
+		for (j = slot_of(b, pl->v[i].hash); slot[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		slot[j] = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+/* A class's tables: synthesized, or for a scope's VLArb only checked. */
+static void class_solve(struct oq_synth_class *c, const struct oq_sl_intents *it,
+			const struct oq_port_tables *pt)
+{
+	struct oq_synth_result *r = &c->r;
+	unsigned int s;
+
+	if (!c->vlarb_kept) {
+		if (oq_synth_port(&c->in, it, r)) {
+			r->status = OQ_SYNTH_INFEASIBLE;
+			snprintf(r->why, sizeof(r->why),
+				 "the port's limits are out of the "
+				 "synthesizer's range");
+		}
+		return;
+	}
+	memset(r, 0, sizeof(*r));
+	r->fail_sl = -1;
+	r->high = pt->vlarb_high;
+	r->low = pt->vlarb_low;
+	r->limit = pt->vl_high_limit;
+	if (c->in.sl2vl_fixed)
+		memcpy(r->sl2vl, c->in.rows[0], 16);
+	else if (pt->has_sl2vl && pt->sl2vl)
+		memcpy(r->sl2vl, pt->sl2vl[0], 16);
+	if (oq_synth_eval(&c->in, r->sl2vl, &r->high, &r->low, r->limit,
+			  r->share)) {
+		r->status = OQ_SYNTH_INFEASIBLE;
+		return;
+	}
+	for (s = 0; s < 16; s++)
+		if ((it->sls & (1u << s)) &&
+		    !oq_frac_meets_bp(r->share[s], it->need_bp[s]) &&
+		    r->fail_sl < 0)
+			r->fail_sl = (int)s;
+	r->status = r->fail_sl < 0 ? OQ_SYNTH_OK : OQ_SYNTH_INFEASIBLE;
+}
+
+static uint32_t find_or_add(struct oq_synth_plan *pl, struct builder *b,
+			    const struct oq_synth_port *in, bool vlarb_kept,
+			    const struct oq_port_tables *pt, size_t rep)
+{
+	uint64_t h = fnv1a(b->key, b->len);
+	size_t j = slot_of(b, h);
+	struct oq_synth_class *c;
+
+	for (; b->slot[j]; j = (j + 1) & (b->cap - 1)) {
+		c = &pl->v[b->slot[j] - 1];
+		if (c->hash == h && c->key_len == b->len &&
+		    !memcmp(c->key, b->key, b->len))
+			return b->slot[j] - 1;
+	}
+	if (pl->n == b->v_cap) {
+		size_t nc = b->v_cap ? b->v_cap * 2 : 16;
+		struct oq_synth_class *nv = realloc(pl->v, nc * sizeof(*nv));
+
+		if (!nv)
+			return OQ_SYNTH_NONE;
+		pl->v = nv;
+		b->v_cap = nc;
+	}
+	c = &pl->v[pl->n];
+	memset(c, 0, sizeof(*c));
+	c->key = malloc(b->len);
+	if (!c->key)
+		return OQ_SYNTH_NONE;
+	memcpy(c->key, b->key, b->len);
+	c->key_len = b->len;
+	c->hash = h;
+	c->in = *in;
+	c->vlarb_kept = vlarb_kept;
+	c->width = pt->port->width;
+	c->speed = pt->port->speed;
+	c->rep = rep;
+	class_solve(c, &pl->intents, pt);
+	b->slot[j] = (uint32_t)++pl->n;
+	return (uint32_t)(pl->n - 1);
+}
+
+/* Put a class's tables into one port. */
+static void apply_port(const struct oq_synth_class *c,
+		       struct oq_port_tables *pt)
+{
+	const struct oq_synth_result *r = &c->r;
+	unsigned int i;
+
+	if (c->vlarb_kept || (r->status != OQ_SYNTH_OK && !r->fallback))
+		return;
+	if (pt->has_vlarb) {
+		pt->vlarb_high = r->high;
+		pt->vlarb_low = r->low;
+		pt->vl_high_limit = r->limit;
+		pt->vlarb_origin = OQ_ORIGIN_INTENT;
+		pt->vlarb_scope = -1;
+	}
+	if (!c->in.sl2vl_fixed && pt->has_sl2vl && pt->sl2vl) {
+		for (i = 0; i < pt->n_sl2vl; i++)
+			memcpy(pt->sl2vl[i], r->sl2vl, 16);
+		pt->sl2vl_origin = OQ_ORIGIN_INTENT;
+		pt->sl2vl_scope = -1;
+		free(pt->sl2vl_drop);
+		pt->sl2vl_drop = NULL;
+	}
+}
+
+static const char *level_name(const struct oq_policy *p, int l)
+{
+	return l >= 0 && (size_t)l < p->n_levels && p->levels[l].name ?
+		       p->levels[l].name :
+		       "(unnamed)";
+}
+
+static void class_label(const struct oq_fabric *f,
+			const struct oq_synth_class *c, char *buf, size_t len)
+{
+	const struct oq_port *p = f->ports[c->rep];
+	char name[96];
+
+	if (oq_port_name(p, name, sizeof(name)) < 0)
+		snprintf(name, sizeof(name), "port %u", p->num);
+	snprintf(buf, len,
+		 "%zu port(s) like %s (0x%016" PRIx64 "): %u data VL(s), "
+		 "MTU %u, VLArb %u/%u entries%s",
+		 c->n_ports, name, p->guid, c->in.vls, c->in.mtu,
+		 c->in.cap_high, c->in.cap_low,
+		 c->in.sl2vl_fixed && c->in.has_sl2vl ? ", SL2VL kept" : "");
+}
+
+static void pct(struct oq_frac f, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2f%%", oq_frac_double(f) * 100.0);
+}
+
+static void report(const struct oq_policy *p, const struct oq_fabric *f,
+		   const struct oq_synth_plan *pl, struct oq_diags *d)
+{
+	const struct oq_sl_intents *it = &pl->intents;
+	size_t i, l;
+
+	for (i = 0; i < pl->n; i++) {
+		const struct oq_synth_class *c = &pl->v[i];
+		const struct oq_synth_result *r = &c->r;
+		char label[256], got[32], best[32];
+		struct oq_diag *dg;
+
+		if (!c->n_ports)
+			continue;
+		class_label(f, c, label, sizeof(label));
+		if (r->status == OQ_SYNTH_OK && r->merged && !c->vlarb_kept) {
+			dg = oq_warning(d, p->levels[it->level[__builtin_ctz(
+						       r->merged)]]
+						   .bandwidth_loc,
+					"intent SLs share a VL on %s "
+					"(SL mask 0x%04x): met, but they "
+					"are not isolated from each other",
+					label, r->merged);
+			oq_diag_hint(dg, "ports with more VLs give each "
+					 "intent SL its own");
+		}
+		if (r->status == OQ_SYNTH_OK)
+			continue;
+		for (l = 0; l < p->n_levels; l++) {
+			const struct oq_qos_level *lv = &p->levels[l];
+			unsigned int s;
+
+			if (lv->bandwidth_bp <= 0 || lv->sl < 0)
+				continue;
+			s = (unsigned int)lv->sl;
+			if (oq_frac_meets_bp(r->share[s], it->need_bp[s]) &&
+			    (int)s != r->fail_sl)
+				continue;
+			pct(r->share[s], got, sizeof(got));
+			if (c->vlarb_kept) {
+				dg = oq_warning(d, lv->bandwidth_loc,
+						"qos-level '%s' (SL %u) wants "
+						"%d.%02d%% but a vlarb-scope "
+						"gives it %s on %s",
+						level_name(p, (int)l), s,
+						lv->bandwidth_bp / 100,
+						lv->bandwidth_bp % 100, got,
+						label);
+				oq_diag_hint(dg, "the scope wins on the ports "
+						 "it covers: change its "
+						 "weights, or drop it and let "
+						 "the intents choose");
+				continue;
+			}
+			pct(r->best, best, sizeof(best));
+			dg = oq_error(d, lv->bandwidth_loc,
+				      "qos-level '%s' (SL %u) cannot get "
+				      "%d.%02d%% on %s: %s; the best it gets "
+				      "next to the other intents is %s",
+				      level_name(p, (int)l), s,
+				      lv->bandwidth_bp / 100,
+				      lv->bandwidth_bp % 100, label, r->why,
+				      (int)s == r->fail_sl ? best : got);
+			oq_diag_hint(dg, "lower the intents (they are met "
+					 "together, per SL, with every SL "
+					 "busy), or give these ports more "
+					 "VLs");
+		}
+	}
+}
+
+int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
+		   const struct oq_engine *e, struct oq_fabric_tables *t,
+		   struct oq_synth_plan *out, struct oq_diags *d)
+{
+	struct builder b = { 0 };
+	bool engine_sl2vl = e && e->kind != OQ_ENGINE_QOS;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!oq_policy_intents(p, &out->intents))
+		return 0;
+	out->n_ports = t->n;
+	out->of_port = malloc((t->n ? t->n : 1) * sizeof(*out->of_port));
+	b.cap = 64;
+	b.slot = calloc(b.cap, sizeof(*b.slot));
+	if (!out->of_port || !b.slot)
+		goto oom;
+	for (i = 0; i < t->n; i++) {
+		struct oq_port_tables *pt = &t->ports[i];
+		const struct oq_port *port = pt->port;
+		struct oq_synth_port in;
+		bool kept;
+		uint32_t k;
+
+		out->of_port[i] = OQ_SYNTH_NONE;
+		if (!port || !port->present || !port->peer ||
+		    (!pt->has_vlarb && !pt->has_sl2vl))
+			continue;
+		if (port_key(pt, engine_sl2vl, &b, &in, &kept))
+			continue;
+		if (make_room(&b, out))
+			goto oom;
+		k = find_or_add(out, &b, &in, kept, pt, i);
+		if (k == OQ_SYNTH_NONE)
+			goto oom;
+		out->of_port[i] = k;
+		out->v[k].n_ports++;
+		apply_port(&out->v[k], pt);
+		if (!out->v[k].vlarb_kept &&
+		    (out->v[k].r.status == OQ_SYNTH_OK || out->v[k].r.fallback))
+			out->n_applied++;
+	}
+	for (i = 0; i < out->n; i++) {
+		if (out->v[i].r.status == OQ_SYNTH_OK)
+			continue;
+		if (out->v[i].vlarb_kept)
+			out->n_missed++;
+		else
+			out->n_infeasible++;
+		out->ports_missed += out->v[i].n_ports;
+	}
+	free(b.slot);
+	report(p, f, out, d);
+	return 0;
+oom:
+	free(b.slot);
+	oq_synth_plan_free(out);
+	return -1;
+}
+
+void oq_synth_plan_free(struct oq_synth_plan *plan)
+{
+	size_t i;
+
+	if (!plan)
+		return;
+	for (i = 0; i < plan->n; i++)
+		free(plan->v[i].key);
+	free(plan->v);
+	free(plan->of_port);
+	memset(plan, 0, sizeof(*plan));
+}
+
+const struct oq_synth_class *oq_synth_class_of(const struct oq_synth_plan *pl,
+					       size_t i)
+{
+	if (!pl || !pl->of_port || i >= pl->n_ports ||
+	    pl->of_port[i] == OQ_SYNTH_NONE)
+		return NULL;
+	return &pl->v[pl->of_port[i]];
+}
