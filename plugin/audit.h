@@ -99,6 +99,11 @@ struct oq_audit_record {
 	 * the model could not say). */
 	bool has_prediction;
 	double predicted_gbps;
+	/* The level's bandwidth intent (hundredths of a %, 0: none) and
+	 * what it promises along the path: the intent times the slowest
+	 * hop's data rate. */
+	int intent_bp;
+	double intent_gbps;
 	char bottleneck[OQ_AUDIT_HOP_LEN]; /* e.g. "sw1/P3 -> hca2/P1" */
 };
 

@@ -314,6 +314,13 @@ size_t oq_audit_format_n(const struct oq_audit_record *r, uint64_t count,
 		put_gbps(&b, r->predicted_gbps);
 		PUTL(&b, ",\"bottleneck\":");
 		put_str_or_null(&b, r->bottleneck, sizeof(r->bottleneck));
+		if (r->intent_bp > 0) {
+			PUTL(&b, ",\"intent\":{\"pct\":");
+			put_gbps(&b, r->intent_bp / 100.0);
+			PUTL(&b, ",\"gbps\":");
+			put_gbps(&b, r->intent_gbps);
+			PUTL(&b, "}");
+		}
 		PUTL(&b, "}");
 	} else {
 		PUTL(&b, ",\"predicted\":null");

@@ -21,6 +21,7 @@
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
 #include <osmqos/sa_path.h>
+#include <osmqos/synth.h>
 
 #include "options.h"
 #include "publish.h"
@@ -45,8 +46,6 @@ struct oq_policy_file {
 	int read_errno; /* the read failure last reported */
 	time_t loaded_at;
 	unsigned long loads_ok, loads_failed;
-	char *good_text; /* the bytes `cur` came from */
-	size_t good_len;
 
 	/* OpenSM's copy of the last good policy (policy_copy.c). */
 	char *operator_path; /* OpenSM's qos_policy_file as configured */
@@ -88,6 +87,9 @@ struct oq_state {
 	struct oq_fabric_tables tables;
 	struct oq_templates templates;
 	struct oq_engine engine; /* the routing engine the tables are for */
+	/* The policy's bandwidth intents on this fabric, applied to tables
+	 * (empty when the policy states none). */
+	struct oq_synth_plan synth;
 	/* osm_physp_t * -> index into tables.ports (open addressing). */
 	const void **map_key;
 	uint32_t *map_val;
@@ -206,7 +208,9 @@ void oq_policy_ref_put(struct osmqos *q, struct oq_policy_ref *r);
  * the publish directory. */
 #define OQ_POLICY_COPY_NAME "osmqos-last-good-policy.conf"
 void oq_policy_copy_init(struct osmqos *q);
-void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len);
+/* Write p (the policy in force) as OpenSM's copy: its text with CRLF
+ * made LF and its osmqos-only keys commented out. */
+void oq_policy_copy_update(struct osmqos *q, const struct oq_policy *p);
 bool oq_policy_copy_pending(const struct osmqos *q);
 bool oq_policy_copy_missing(const struct osmqos *q);
 void oq_policy_copy_fini(struct osmqos *q);

@@ -8,8 +8,8 @@
  * "input in flex scanner failed").  So once osmqos has a good policy,
  * OpenSM reads a copy of the bytes that policy came from, written next to
  * the published files; a bad edit then changes nothing for either.  The
- * copy differs only in blanks OpenSM's lexer does not know
- * (oq_policy_opensm_text).
+ * copy differs only in blanks OpenSM's lexer does not know and in the
+ * osmqos-only intent keys, commented out (oq_policy_opensm_copy).
  *
  * opt.qos_policy_file is swapped, never freed while OpenSM runs: the
  * console may print it from another thread.  The operator's string is
@@ -71,9 +71,10 @@ static void point_opensm_at_operator(struct osmqos *q)
 
 /* opensm_policy=direct: OpenSM reads the operator's bytes, and its lexer
  * rejects blanks osmqos takes (opensm_text.c).  Said once per policy. */
-static void warn_direct(struct osmqos *q, const char *text, size_t len)
+static void warn_direct(struct osmqos *q, const struct oq_policy *p)
 {
-	size_t i;
+	const char *text = p->text;
+	size_t len = p->text_len, i;
 
 	for (i = 0; i < len; i++)
 		if (text[i] == '\r' || text[i] == '\f' || text[i] == '\v')
@@ -94,7 +95,7 @@ static void warn_direct(struct osmqos *q, const char *text, size_t len)
  * text (the content of the policy in force) as OpenSM's copy and point
  * OpenSM at it.  Runs in the sweeper thread before osm_qos_setup.
  */
-void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len)
+void oq_policy_copy_update(struct osmqos *q, const struct oq_policy *p)
 {
 	const char *dir = oq_plugin_publish_dir(&q->opts);
 	struct copy_text t = { NULL, 0 };
@@ -102,7 +103,7 @@ void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len)
 	int err;
 
 	if (!q->pf.copy_enabled) {
-		warn_direct(q, text, len);
+		warn_direct(q, p);
 		return;
 	}
 	if (!q->pf.copy_path) {
@@ -114,8 +115,9 @@ void oq_policy_copy_update(struct osmqos *q, const char *text, size_t len)
 		snprintf(q->pf.copy_path, n, "%s/%s", dir,
 			 OQ_POLICY_COPY_NAME);
 	}
-	/* OpenSM's lexer knows fewer blanks than osmqos (opensm_text.c). */
-	opensm_text = oq_policy_opensm_text(text, len, &t.len);
+	/* OpenSM's lexer knows fewer blanks than osmqos, and none of its
+	 * extension keys (opensm_text.c). */
+	opensm_text = oq_policy_opensm_copy(p, &t.len);
 	t.text = opensm_text;
 	if (opensm_text) {
 		err = oq_file_replace(dir, OQ_POLICY_COPY_NAME,

@@ -108,9 +108,7 @@ static void install(struct osmqos *q, struct oq_policy *p, uint64_t hash,
 	q->pf.loads_ok++;
 	q->pf.bad_reported = false;
 	q->pf.content_ok = true;
-	free(q->pf.good_text);
-	q->pf.good_text = text;
-	q->pf.good_len = len;
+	free(text);
 }
 
 static int refresh(struct osmqos *q)
@@ -190,13 +188,35 @@ static int refresh(struct osmqos *q)
 		q->pf.loads_failed++;
 		return q->pf.cur ? 0 : -1;
 	}
+	if (p->n_intent_levels && !q->pf.copy_enabled) {
+		/* OpenSM would reject the file and run without its policy. */
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "policy %s rejected: it states bandwidth intents "
+		       "(bandwidth:, priority:), which OpenSM's own parser "
+		       "does not know, and opensm_policy=direct lets OpenSM "
+		       "read the file itself; drop opensm_policy=direct "
+		       "(OpenSM then reads a copy with the intents commented "
+		       "out); %s\n",
+		       path,
+		       q->pf.cur ? "the last good policy stays in force"
+				 : "NO POLICY IN FORCE: the fabric stays on "
+				   "OpenSM's per-port-type templates");
+		oq_diags_free(&d);
+		oq_policy_free(p);
+		free(text);
+		q->pf.bad_hash = hash;
+		q->pf.bad_reported = true;
+		q->pf.loads_failed++;
+		return q->pf.cur ? 0 : -1;
+	}
 	log_diags(q, &d, OSM_LOG_ERROR); /* warnings, at INFO */
 	oq_diags_free(&d);
 	OQ_LOG(q, OSM_LOG_INFO,
 	       "policy %s loaded: %zu groups, %zu levels, %zu rules, "
-	       "%zu sl2vl and %zu vlarb scopes\n",
+	       "%zu sl2vl and %zu vlarb scopes, %zu levels with a bandwidth "
+	       "intent\n",
 	       path, p->n_groups, p->n_levels, p->n_rules, p->n_sl2vl,
-	       p->n_vlarb);
+	       p->n_vlarb, p->n_intent_levels);
 	install(q, p, hash, text, len);
 	return 1;
 }
@@ -211,9 +231,9 @@ int oq_policy_file_refresh(struct osmqos *q)
 
 	/* OpenSM's copy: written for a new policy, retried after a failed
 	 * write, rewritten when something (a cache cleaner) removed it. */
-	if (q->pf.good_text && (rc == 1 || oq_policy_copy_pending(q) ||
-				oq_policy_copy_missing(q)))
-		oq_policy_copy_update(q, q->pf.good_text, q->pf.good_len);
+	if (q->pf.cur && (rc == 1 || oq_policy_copy_pending(q) ||
+			  oq_policy_copy_missing(q)))
+		oq_policy_copy_update(q, q->pf.cur->p);
 	return rc;
 }
 
@@ -226,7 +246,4 @@ void oq_policy_file_free(struct osmqos *q)
 	q->pf.cur = NULL;
 	pthread_mutex_unlock(&q->state_lock);
 	oq_policy_ref_put(q, r);
-	free(q->pf.good_text);
-	q->pf.good_text = NULL;
-	q->pf.good_len = 0;
 }

@@ -125,6 +125,8 @@ static struct oq_publish_level *levels_of(const struct oq_state *s, size_t *n)
 		    !p->levels[i].name)
 			continue;
 		v[k].name = p->levels[i].name;
+		v[k].intent_bp = p->levels[i].bandwidth_bp;
+		v[k].high = p->levels[i].prio_high;
 		v[k++].sl = (uint8_t)p->levels[i].sl;
 	}
 	*n = k;
@@ -188,6 +190,10 @@ static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 		levels = levels_of(s, &n_levels);
 		d.levels = levels;
 		d.n_levels = levels ? n_levels : 0;
+		d.intent_ports_missed =
+			oq_publish_intent_stats(levels, d.n_levels, d.classes);
+		for (i = 0; i < (int)d.n_levels; i++)
+			d.n_intents += levels[i].intent_bp > 0;
 	}
 	q->pub.oom_reported = false;
 	d.detail_ports = oq_publish_detail_ports(q);

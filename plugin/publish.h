@@ -132,7 +132,20 @@ void oq_publish_counters_read(struct oq_publish_counters *c,
 struct oq_publish_level {
 	const char *name;
 	uint8_t sl;
+	/* Bandwidth intent (hundredths of a %), -1 none; with one: the
+	 * least guaranteed share of the SL over the linked ports and the
+	 * ports where it is below the intent. */
+	int intent_bp;
+	bool high;
+	double min_share;
+	size_t ports_missed;
 };
+
+/* Each level's intent figures from the published classes (the model on
+ * the tables in force): fills min_share and ports_missed of levels with
+ * an intent; returns the linked ports short of some intent. */
+size_t oq_publish_intent_stats(struct oq_publish_level *levels, size_t n,
+			       const struct oq_pred_classes *c);
 
 /* Prometheus series per class and per level are bounded (the largest
  * classes, the first levels) so the file stays in the thousands of
@@ -165,6 +178,8 @@ struct oq_publish_doc {
 	const struct oq_pred_classes *classes;
 	const struct oq_publish_level *levels; /* with an SL, policy order */
 	size_t n_levels;
+	size_t n_intents;	    /* levels with a bandwidth intent */
+	size_t intent_ports_missed; /* linked ports short of an intent */
 	/* publish_detail=ports: per-port series in the Prometheus file too
 	 * (about 50 per linked port). */
 	bool detail_ports;
@@ -184,6 +199,11 @@ int oq_publish_write_prom_sweep(FILE *out, const struct oq_publish_doc *d);
 /* The Prometheus file's fabric families: aggregates per SL, level and
  * class, and per port with detail_ports (publish_prom_fabric.c). */
 void oq_publish_prom_fabric(FILE *out, const struct oq_publish_doc *d);
+
+/* The JSON member "intents": {...} and the Prometheus intent families
+ * (publish_intents.c). */
+void oq_publish_intents_json(FILE *out, const struct oq_publish_doc *d);
+void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d);
 
 /* ---- escaping (publish_escape.c) ------------------------------------- */
 

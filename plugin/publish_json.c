@@ -72,6 +72,8 @@ int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
 	fputs("\"model\": {\"scenario\": \"all SLs backlogged\", "
 	      "\"profile\": \"iba\"},\n ",
 	      out);
+	oq_publish_intents_json(out, d);
+	fputs(",\n ", out);
 	if (d->classes && d->fabric && d->tables) {
 		oq_pred_classes_write_json(out, d->fabric, d->tables,
 					   d->classes);

@@ -386,6 +386,7 @@ void oq_publish_prom_fabric(FILE *out, const struct oq_publish_doc *d)
 		d = &e;
 	}
 	aggregate_families(out, d);
+	oq_publish_intents_prom(out, d);
 	class_families(out, d);
 	if (d->detail_ports)
 		port_families(out, d);

@@ -124,6 +124,14 @@ static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
 		return;
 	r->has_prediction = true;
 	r->predicted_gbps = gbps;
+	if (r->intent_bp > 0) {
+		double slowest = oq_port_data_gbps(eg[0]);
+
+		for (i = 1; i < n; i++)
+			if (oq_port_data_gbps(eg[i]) < slowest)
+				slowest = oq_port_data_gbps(eg[i]);
+		r->intent_gbps = slowest * r->intent_bp / 10000.0;
+	}
 	/* "from/Pn -> to/Pm": the link that limits the path. */
 	_Static_assert(OQ_AUDIT_HOP_LEN > 2 * (64 + 5) + 4,
 		       "two port names and the arrow fit the bottleneck text");
@@ -199,6 +207,9 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	    pol->levels[pp->d.level].name)
 		copy_str(r.level, sizeof(r.level),
 			 pol->levels[pp->d.level].name);
+	if (pol && pp->d.level >= 0 && (size_t)pp->d.level < pol->n_levels &&
+	    pol->levels[pp->d.level].bandwidth_bp > 0)
+		r.intent_bp = pol->levels[pp->d.level].bandwidth_bp;
 	if (pp->records) {
 		r.granted = true;
 		r.g_sl = pp->sl;

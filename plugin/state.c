@@ -78,6 +78,7 @@ static void state_free(struct osmqos *q, struct oq_state *s)
 	}
 	free(s->map_key);
 	free(s->map_val);
+	oq_synth_plan_free(&s->synth);
 	oq_fabric_tables_free(&s->tables);
 	oq_matcher_free(s->matcher);
 	oq_binding_free(s->binding);
@@ -108,7 +109,8 @@ static uint64_t diags_hash(const struct oq_diags *d)
 	return h;
 }
 
-static void log_compile_diags(struct osmqos *q, const struct oq_diags *d)
+static void log_compile_diags(struct osmqos *q, const struct oq_diags *d,
+			      const struct oq_synth_plan *plan)
 {
 	char line[1024];
 	uint64_t h = diags_hash(d);
@@ -131,6 +133,15 @@ static void log_compile_diags(struct osmqos *q, const struct oq_diags *d)
 						   : OSM_LOG_INFO,
 		       "%s\n", line);
 	}
+	/* A port short of an intent is an SM error whatever its cause. */
+	if (plan->ports_missed)
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "bandwidth intents missed on %zu port(s): %zu port "
+		       "class(es) under a vlarb-scope of the policy, %zu that "
+		       "no tables within the ports' limits can serve (those "
+		       "get the closest tables); the lines above name the "
+		       "levels and ports\n",
+		       plan->ports_missed, plan->n_missed, plan->n_infeasible);
 }
 
 /* Ports that cannot map SLs keep whatever they have; say so at debug. */
@@ -259,6 +270,11 @@ struct oq_state *oq_state_build(struct osmqos *q, enum oq_state_kind kind)
 	if (oq_tables_compile_engine(s->binding, s->fabric, &s->templates,
 				     &s->engine, &s->tables, &d))
 		goto oom;
+	/* Bandwidth intents: tables for every port class of this sweep's
+	 * fabric, a new class included. */
+	if (s->pol && oq_synth_apply(s->pol->p, s->fabric, &s->engine,
+				     &s->tables, &s->synth, &d))
+		goto oom;
 	if (map_build(s))
 		goto oom;
 	s->compile_ms = ms_since(&t);
@@ -267,7 +283,7 @@ struct oq_state *oq_state_build(struct osmqos *q, enum oq_state_kind kind)
 	s->build_ms = ms_since(&t0);
 	count_phases(q, s);
 	log_unmappable(q, s);
-	log_compile_diags(q, &d);
+	log_compile_diags(q, &d, &s->synth);
 	oq_diags_free(&d);
 	return s;
 oom:

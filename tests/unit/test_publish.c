@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,9 +77,9 @@ static int teardown(void **state)
 }
 
 static const struct oq_publish_level levels[] = {
-	{"storage", 1},
-	{"bulk", 0},
-	{"also-sl1", 1},
+	{ .name = "storage", .sl = 1, .intent_bp = -1 },
+	{ .name = "bulk", .sl = 0, .intent_bp = -1 },
+	{ .name = "also-sl1", .sl = 1, .intent_bp = -1 },
 };
 
 static void predict(struct world *w)
@@ -500,6 +501,83 @@ static void test_prom_document(void **state)
 			 count_of(w->buf, "# HELP "));
 }
 
+/* Intents beside what the tables guarantee: the least share over the
+ * linked ports and the ports below the intent, from the model directly. */
+static void test_intents_published(void **state)
+{
+	struct world *w = *state;
+	struct oq_publish_level lv[3];
+	double min_share[2] = { 1.0, 1.0 };
+	size_t missed[2] = { 0, 0 }, any = 0, i, total;
+	char err[512], line[256];
+	const int bp[2] = { 500, 6000 }; /* met, and missed somewhere */
+
+	predict(w);
+	memcpy(lv, levels, sizeof(lv));
+	lv[0].intent_bp = bp[0];
+	lv[1].intent_bp = bp[1];
+	lv[1].high = true;
+	for (i = 0; i < w->f->n_ports; i++) {
+		const struct oq_pred_class *c =
+			oq_pred_class_of(&w->classes, i);
+		bool m = false;
+		unsigned int k;
+
+		if (!c)
+			continue;
+		for (k = 0; k < 2; k++) {
+			struct oq_port_pred pred;
+			struct oq_predict_opts o;
+			double sh;
+
+			oq_predict_opts_init(&o);
+			assert_int_equal(oq_predict_port(&w->tables.ports[i],
+							 -1.0, &o, &pred),
+					 0);
+			sh = c->guaranteed_gbps[lv[k].sl] / pred.rate_gbps;
+			if (sh < min_share[k])
+				min_share[k] = sh;
+			if (sh * 10000.0 < bp[k] - 1e-6) {
+				missed[k]++;
+				m = true;
+			}
+		}
+		any += m;
+	}
+	total = oq_publish_intent_stats(lv, 3, &w->classes);
+	assert_int_equal(total, any);
+	assert_true(missed[1] > 0);
+	for (i = 0; i < 2; i++) {
+		assert_true(fabs(lv[i].min_share - min_share[i]) < 1e-12);
+		assert_int_equal(lv[i].ports_missed, missed[i]);
+	}
+	w->doc.levels = lv;
+	w->doc.intent_ports_missed = total;
+	render(w, oq_publish_write_prom);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s\n%s", err, w->buf);
+	assert_non_null(strstr(w->buf, "osmqos_level_intent_ratio{level="
+				       "\"storage\",sl=\"1\"} 0.05\n"));
+	snprintf(line, sizeof(line),
+		 "osmqos_level_intent_missed_ports{level=\"bulk\",sl=\"0\"} "
+		 "%zu\n",
+		 missed[1]);
+	assert_non_null(strstr(w->buf, line));
+	snprintf(line, sizeof(line), "osmqos_intent_missed_ports %zu\n", any);
+	assert_non_null(strstr(w->buf, line));
+	assert_null(strstr(w->buf, "also-sl1\",sl=\"1\"} 0"));
+	render(w, oq_publish_write_json);
+	if (!oq_jsoncheck(w->buf, w->len))
+		fail_msg("not JSON:\n%s", w->buf);
+	snprintf(line, sizeof(line),
+		 "\"intents\": {\"ports_missed\": %zu, \"levels\": "
+		 "[{\"level\": \"storage\", \"sl\": 1, \"bandwidth_pct\": "
+		 "5.00, \"priority\": \"low\"",
+		 any);
+	assert_non_null(strstr(w->buf, line));
+	w->doc.levels = levels;
+}
+
 /* Level names the label cannot tell apart give one series, summed. */
 static void test_prom_merges_indistinct_levels(void **state)
 {
@@ -626,6 +704,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_prom_merges_indistinct_levels, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_intents_published, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_prom_without_counters_or_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_live_and_sweep_parts,

@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Bandwidth intents end to end: opensm + plugin with an intents policy
+# (contrib/policies/intents.conf) on the fat tree programs exactly what
+# `osmqos synth` computes for each port class (smpquery on every port;
+# VLHighLimit from the PortInfo Sets), the published files put each
+# intent beside a guaranteed share at least as large on every linked
+# port, OpenSM parses its copy without an error (the intent keys
+# commented out), the audit trail carries a granted path's intent, and
+# with opensm_policy=direct the plugin refuses the policy with one error.
+. "$top_srcdir/tests/e2e/lib.sh"
+. "$top_srcdir/tests/e2e/tables-lib.sh"
+e2e_init intents
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
+command -v gawk >/dev/null || e2e_skip "gawk not installed (apt-get install gawk)"
+
+pol=$E2E_DIR/intents.conf
+cp "$top_srcdir/contrib/policies/intents.conf" "$pol"
+pub=$E2E_DIR/pub
+audit=$E2E_DIR/audit.json
+mkdir -p "$pub"
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" log_flags=0x23 \
+	"event_plugin_options=publish_dir=$pub audit=$audit"
+wait_sweep 1
+e2e_ibnetdiscover >"$E2E_DIR/topo.ibnd"
+
+# 1. The plugin took the policy, with its intents; OpenSM read the copy.
+grep -q "policy $pol loaded: .* 2 levels with a bandwidth intent" \
+	"$E2E_OSM_LOG" || e2e_fail "plugin did not load the intents policy"
+copy=$pub/osmqos-last-good-policy.conf
+grep -q "Loading QoS policy file ($copy)" "$E2E_OSM_LOG" ||
+	e2e_fail "OpenSM did not parse the plugin's copy"
+grep -q '^ *# bandwidth: 40%$' "$copy" && grep -q '^ *# priority: high$' "$copy" ||
+	e2e_fail "the copy OpenSM reads still has the intent keys: $(grep -n 'bandwidth\|priority' "$copy")"
+bad=$(grep -E 'ERR AC|yyerror|syntax error' "$E2E_OSM_LOG") &&
+	e2e_fail "OpenSM's parser complained: $(head -n 3 <<<"$bad")"
+bad=$(grep 'osmqos' "$E2E_OSM_LOG" | grep -E 'ERR|error:') &&
+	e2e_fail "plugin logged an error: $(head -n 3 <<<"$bad")"
+
+# 2. synth on the live topology: feasible, every intent met per class.
+e2e_osmqos synth --json --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
+	--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/synth.json" ||
+	e2e_fail "osmqos synth failed on the live topology"
+jq -e '.feasible and .lowered.differ == 0 and
+	([.classes[].levels[] | select(.met | not)] | length == 0) and
+	(.classes | length) >= 2' "$E2E_DIR/synth.json" >/dev/null ||
+	e2e_fail "synth: not every intent met: $(jq -c '[.classes[] | {class, status, levels}]' "$E2E_DIR/synth.json" | head -c 600)"
+e2e_log "synth: $(jq '.classes | length' "$E2E_DIR/synth.json") classes, $(jq '[.classes[].ports] | add' "$E2E_DIR/synth.json") ports"
+
+# 3. Programmed = synthesized.  `osmqos tables` puts the synthesized
+# tables on every port; each port's tables must be one class's tables of
+# synth, and what smpquery reads back must equal them.
+e2e_osmqos tables --json --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
+	--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/tables.json" ||
+	e2e_fail "osmqos tables failed"
+jq -r '.classes[].tables | "\(.sl2vl | map(tostring) | join(",")) \(.vlarb_high | map("\(.vl):\(.weight)") | join(",")) \(.vlarb_low | map("\(.vl):\(.weight)") | join(",")) \(.vl_high_limit)"' \
+	"$E2E_DIR/synth.json" | sort -u >"$E2E_DIR/synth.sets"
+jq -r '.ports[] | select(.vlarb_low) |
+	"\((.sl2vl_by_in // {"0": .sl2vl}) | to_entries[0].value | map(tostring) | join(",")) \(.vlarb_high | map(select(.[1] > 0) | "\(.[0]):\(.[1])") | join(",")) \(.vlarb_low | map(select(.[1] > 0) | "\(.[0]):\(.[1])") | join(",")) \(.vl_high_limit)"' \
+	"$E2E_DIR/tables.json" | sort -u >"$E2E_DIR/tables.sets"
+diff "$E2E_DIR/synth.sets" "$E2E_DIR/tables.sets" ||
+	e2e_fail "osmqos tables gives other tables than synth's classes"
+n=$(jq '[.ports[] | select(.vlarb_low) | select(.origin.vlarb != "intent")] | length' "$E2E_DIR/tables.json")
+[ "$n" -eq 0 ] || e2e_fail "$n linked ports' VLArb does not come from the intents"
+tables_compare "$E2E_DIR/tables.json" ||
+	e2e_fail "programmed tables differ from the synthesized ones"
+jq -r '.ports[] | select(.vlarb_low) | .vl_high_limit' "$E2E_DIR/tables.json" |
+	grep -v '^0$' | sort -n >"$E2E_DIR/vlhl.expected"
+vlhl_sets_since 0 | grep -v '^0$' >"$E2E_DIR/vlhl.sent"
+diff "$E2E_DIR/vlhl.expected" "$E2E_DIR/vlhl.sent" >/dev/null ||
+	e2e_fail "VLHighLimit sent differs from synthesized: $(uniq -c "$E2E_DIR/vlhl.sent" | head -n 3)"
+
+# 4. Published: each intent beside what every linked port guarantees.
+json=$pub/osmqos-bandwidth.json
+prom=$pub/osmqos.prom
+e2e_wait_for "osmqos_intent_missed_ports" "$prom" 30 ||
+	e2e_fail "no intent metrics in $prom"
+jq -e '.intents.ports_missed == 0 and (.intents.levels | length) == 2 and
+	all(.intents.levels[]; .min_guaranteed_pct >= .bandwidth_pct)' "$json" >/dev/null ||
+	e2e_fail "published intents not met: $(jq -c .intents "$json")"
+grep -q '^osmqos_intent_missed_ports 0$' "$prom" ||
+	e2e_fail "prom: $(grep osmqos_intent_missed_ports "$prom")"
+grep -q '^osmqos_level_intent_ratio{level="storage",sl="1"} 0.4$' "$prom" ||
+	e2e_fail "prom: no storage intent ratio"
+awk '/^osmqos_level_intent_min_share_ratio\{level="storage"/ { exit !($2 >= 0.4) }' "$prom" ||
+	e2e_fail "prom: storage's least share below its intent"
+promtool=${OQ_PROMTOOL:-$(command -v promtool)}
+if [ -n "$promtool" ]; then
+	"$promtool" check metrics <"$prom" || e2e_fail "promtool rejects $prom"
+fi
+e2e_log "published: $(jq -c '[.intents.levels[] | {level, bandwidth_pct, min_guaranteed_pct}]' "$json")"
+
+# 5. Audit: a PathRecord to a storage server carries the storage intent.
+cn=$(e2e_lid "cn01 HCA-1")
+st=$(e2e_lid "stor1 HCA-1")
+e2e_sim saquery -p --slid "$cn" --dlid "$st" >/dev/null 2>&1 ||
+	e2e_fail "PathRecord cn01 -> stor1 failed"
+e2e_wait_for '"level":"storage"' "$audit" 10 || e2e_fail "no audit record"
+grep '"level":"storage"' "$audit" | tail -n 1 |
+	jq -e '.predicted.intent.pct == 40 and .predicted.gbps >= .predicted.intent.gbps - 1e-6' >/dev/null ||
+	e2e_fail "audit record lacks the intent: $(grep '"level":"storage"' "$audit" | tail -n 1)"
+e2e_stop_opensm
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-copy.log"
+
+# 6. opensm_policy=direct: OpenSM would read the intents itself and drop
+# the file; the plugin refuses it, once, and says what to do.
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_dir=$pub audit=off opensm_policy=direct"
+e2e_wait_for "rejected: it states bandwidth intents" "$E2E_OSM_LOG" 30 ||
+	e2e_fail "direct: the plugin did not refuse the intents policy"
+n=$(grep -c "rejected: it states bandwidth intents" "$E2E_OSM_LOG")
+[ "$n" -eq 1 ] || e2e_fail "direct: $n refusals logged, want 1"
+grep -q "drop opensm_policy=direct" "$E2E_OSM_LOG" ||
+	e2e_fail "direct: the refusal does not say what to do"
+e2e_hup_sweep
+n=$(grep -c "rejected: it states bandwidth intents" "$E2E_OSM_LOG")
+[ "$n" -eq 1 ] || e2e_fail "direct: refusal logged again for the same file ($n)"
+e2e_stop_opensm
+e2e_pass
