@@ -261,10 +261,16 @@ static void report_text(const struct oq_cli_inputs *in)
 			       (sh - pl->intents.need_bp[s] / 10000.0) *
 				       100.0);
 		}
-		printf("  %-20s %2s %5s %-6s %8s  %-22s %9.2f\n",
-		       "(best effort)", "", "", "", "", "", best_effort(pl, c) * gbps);
-		printf("  best effort in all: %.2f%%\n",
-		       best_effort(pl, c) * 100.0);
+		{
+			char be[32], pc[32];
+
+			snprintf(be, sizeof(be), "(best effort, %d SLs)",
+				 16 - __builtin_popcount(pl->intents.sls));
+			snprintf(pc, sizeof(pc), "%.2f%% together",
+				 best_effort(pl, c) * 100.0);
+			printf("  %-27s %-6s %8s  %-22s %9.2f\n", be, "", "-",
+			       pc, best_effort(pl, c) * gbps);
+		}
 		if (c->in.has_sl2vl) {
 			printf("    %-13s", "sl2vl");
 			for (s = 0; s < 16; s++) {

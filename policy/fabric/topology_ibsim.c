@@ -112,6 +112,73 @@ static bool speed_is(const char *tok, const char *name)
 }
 
 /*
+ * Capability words after the annotation, for the offline commands only
+ * (ibsim reads "lid %d %dx%9s" and nothing after it): "mtu 4096",
+ * "vls 4", "vlarb 16" set the port's MTUCap, VLCap/OperVLs and VLArb
+ * high/low capacities, so a topology file can describe hardware ibsim
+ * cannot simulate (docs/fabric-model.md).
+ */
+static void port_cap_words(struct topo *t, struct topo_port *p,
+			   const char *line, const char *q,
+			   unsigned int lineno)
+{
+	static const unsigned int vls_ok[] = { 1, 2, 4, 8, 15 };
+
+	for (;;) {
+		const char *w;
+		long v;
+		size_t i;
+
+		while (isspace((unsigned char)*q))
+			q++;
+		if (!*q || *q == '#')
+			return;
+		w = q;
+		while (*q && !isspace((unsigned char)*q))
+			q++;
+		if ((q - w == 3 && !strncmp(w, "mtu", 3)) ||
+		    (q - w == 3 && !strncmp(w, "vls", 3)) ||
+		    (q - w == 5 && !strncmp(w, "vlarb", 5))) {
+			if (!scan_int(&q, &v))
+				goto bad;
+		} else {
+			oq_warning(t->d,
+				   topo_loc(t, lineno,
+					    (unsigned int)(w - line) + 1),
+				   "unknown word after the link annotation; "
+				   "ignored (known: mtu N, vls N, vlarb N)");
+			return;
+		}
+		if (*w == 'm') {
+			for (i = 1; i <= 5 && (256u << (i - 1)) != v; i++)
+				;
+			if (i > 5)
+				goto bad;
+			p->cap_mtu = (uint8_t)i;
+		} else if (w[2] == 's') {
+			for (i = 0; i < 5 && vls_ok[i] != v; i++)
+				;
+			if (i == 5)
+				goto bad;
+			p->cap_vls = (uint8_t)v;
+		} else {
+			if (v < 0 || v > OQ_VLARB_MAX)
+				goto bad;
+			p->cap_vlarb = (uint8_t)(v + 1);
+		}
+		continue;
+bad:
+		oq_diag_hint(oq_warning(t->d,
+					topo_loc(t, lineno,
+						 (unsigned int)(w - line) + 1),
+					"bad capability value; ignored"),
+			     "mtu 256|512|1024|2048|4096, vls 1|2|4|8|15, "
+			     "vlarb 0-64");
+		return;
+	}
+}
+
+/*
  * ibsim's parse_port_connection_data(): the annotation starts at the
  * first "lid" that no '"' follows, and reads as "lid %d %dx%9s".  A CA
  * port line's first "lid " (after the remote id) is the port's own LID.
@@ -222,6 +289,7 @@ void topo_port_connection(struct topo *t, struct topo_port *p,
 			   topo_loc(t, lineno, (unsigned int)(q - line) + 1),
 			   "unknown link speed '%s'; ignored", tok);
 	}
+	port_cap_words(t, p, line, q + n, lineno);
 	return;
 unreadable:
 	oq_diag_hint(oq_warning(t->d,
@@ -449,7 +517,8 @@ nomem:
 	return -1;
 }
 
-static void port_caps(struct oq_port *p, bool port0)
+static void port_caps(struct oq_port *p, bool port0,
+		      const struct topo_port *tp)
 {
 	p->mtu_cap = port0 ? SIM_MTU_CAP_PORT0 : SIM_MTU_CAP;
 	p->vl_cap = SIM_VL_CAP;
@@ -457,6 +526,15 @@ static void port_caps(struct oq_port *p, bool port0)
 	p->vlarb_high_cap = SIM_VLARB_CAP;
 	p->vlarb_low_cap = SIM_VLARB_CAP;
 	p->sl2vl_cap = true; /* IsSLMappingSupported on every end port */
+	if (!tp)
+		return;
+	if (tp->cap_mtu)
+		p->mtu_cap = tp->cap_mtu;
+	if (tp->cap_vls)
+		p->vl_cap = p->oper_vls = tp->cap_vls;
+	if (tp->cap_vlarb)
+		p->vlarb_high_cap = p->vlarb_low_cap =
+			(uint8_t)(tp->cap_vlarb - 1);
 }
 
 static struct oq_fabric *build_nodes(struct topo *t)
@@ -486,7 +564,7 @@ static struct oq_fabric *build_nodes(struct topo *t)
 			p0->lmc = tn->lmc0;
 			p0->width = 4; /* as ibsim's SMA port reports */
 			p0->speed = OQ_SPEED_SDR;
-			port_caps(p0, true);
+			port_caps(p0, true, NULL);
 		}
 		for (j = 1; j <= tn->n_ports; j++) {
 			struct oq_port *p = &n->ports[j];
@@ -501,7 +579,7 @@ static struct oq_fabric *build_nodes(struct topo *t)
 				p->lid = tp->lid;
 				p->lmc = tp->lmc;
 			}
-			port_caps(p, false);
+			port_caps(p, false, tp);
 		}
 	}
 	return f;

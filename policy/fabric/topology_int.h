@@ -40,6 +40,11 @@ struct topo_port {
 	uint64_t guid;	     /* explicit "(guid)" of a CA port, 0 none */
 	uint16_t lid;
 	uint8_t lmc;
+	/* osmqos-only capability words after the annotation ("mtu 4096 vls
+	 * 4 vlarb 16"); 0 = ibsim's default. */
+	uint8_t cap_mtu;   /* IB MTU enum 1..5 */
+	uint8_t cap_vls;   /* data VLs 1, 2, 4, 8, 15 */
+	uint8_t cap_vlarb; /* VLArb entries per table + 1 (0 default) */
 	unsigned int line, col;
 };
 

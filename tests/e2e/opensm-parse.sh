@@ -87,6 +87,19 @@ for f in "$top_srcdir"/tests/policies/valid/* "$top_srcdir"/contrib/policies/*.c
 	sed 's/$/\r/' "$f" >"$probes/crlf-$b.conf"
 done
 sed 's/:/\r:/' "$probes/plain.conf" >"$probes/cr-inside.conf"
+# Policies with bandwidth intents, lowered by `osmqos synth` to OpenSM's
+# grammar with the synthesized qos-setup (their copies are in the corpus
+# through contrib/ and tests/policies/valid/).
+for f in "$top_srcdir"/contrib/policies/intents*.conf \
+	"$top_srcdir"/tests/policies/valid/intents*.conf; do
+	b=$(basename "$f" .conf)
+	for net in fat-tree-16 mixed-caps; do
+		"$top_builddir/osmqos" synth --policy "$f" \
+			--fabric "$top_srcdir/contrib/fabrics/$net.net" \
+			-o "$probes/lowered-$b-$net.conf" 2>/dev/null ||
+			e2e_fail "osmqos synth failed on $f ($net)"
+	done
+done
 printf 'qos-ulps\n    default : 0\nend-qos-ulps' >"$probes/no-final-newline.conf"
 printf 'qos-ulps\r\n    default : 0\r\nend-qos-ulps\r\n' >"$probes/crlf-ulps.conf"
 

@@ -10,7 +10,9 @@
 #
 # Fabrics: fat-tree-16 (mixed QDR/FDR/EDR), two-switch, and a small
 # mixed SDR/DDR/QDR fat tree run with lmc=1.  Policies are in OpenSM's
-# grammar (no qos-setup, no path-bits), incl. qos-ulps ones.  One ibsim
+# grammar (no qos-setup, no path-bits), incl. qos-ulps ones; a policy with
+# bandwidth intents (osmqos only) is given to stock OpenSM lowered by
+# `osmqos synth`, as the plugin gives it to OpenSM.  One ibsim
 # per fabric; LIDs must stay the same across the opensm restarts
 # (checked).  SA_DIFF_FULL=1 runs the full corpus (every variant on every
 # pair) instead of the reduced one; SA_DIFF_ONLY=N runs combination N only.
@@ -27,7 +29,7 @@ valid=$top_srcdir/tests/policies/valid
 
 # fabric | opensm options | policies (run in this order on one ibsim).
 combos=(
-	"$top_srcdir/contrib/fabrics/fat-tree-16.net|lmc=0|$data/ft-levels.conf $data/ulps-guids.conf"
+	"$top_srcdir/contrib/fabrics/fat-tree-16.net|lmc=0|$data/ft-levels.conf $data/ulps-guids.conf $top_srcdir/contrib/policies/intents.conf"
 	"$top_srcdir/contrib/fabrics/two-switch.net|lmc=0|$data/sw-guids.conf $valid/doc-ulps-all.conf"
 	"$data/lmc-fattree-9.net|lmc=1|$data/nodetype-lmc.conf $data/ulps-guids.conf $valid/doc-shortest.conf"
 )
@@ -130,11 +132,18 @@ for c in "${combos[@]}"; do
 		fi
 		pname=$(basename "$pol" .conf)
 		tag=$combo-$fname-$pname
+		# Stock OpenSM cannot read intents: it gets the lowered policy.
+		stock_pol=$pol
+		if grep -q '^ *bandwidth:' "$pol"; then
+			stock_pol=$E2E_DIR/out/$pname.lowered.conf
+			e2e_osmqos synth --policy "$pol" --fabric "$net" \
+				-o "$stock_pol" || e2e_fail "$tag: osmqos synth failed"
+		fi
 		for run in stock plugin; do
-			plugin=0
-			[ "$run" = plugin ] && plugin=1
+			plugin=0 run_pol=$stock_pol
+			[ "$run" = plugin ] && plugin=1 run_pol=$pol
 			# shellcheck disable=SC2086 # opts are words on purpose
-			start_sm "$tag-$run" "$plugin" $opts "qos_policy_file=$pol" \
+			start_sm "$tag-$run" "$plugin" $opts "qos_policy_file=$run_pol" \
 				"partition_config_file=$data/partitions.conf"
 			check_sm_log "$tag-$run" "$plugin"
 			lids=$(lid_map)

@@ -4,11 +4,15 @@
  * the binding, both matchers and the table compiler on a fixed fabric.
  * Traps when the compiled matcher and the naive scan disagree, or when a
  * compiled table breaks an invariant (scope VLs beyond the port's VLs,
- * more VLArb entries than the port holds).
+ * more VLArb entries than the port holds), or when bandwidth intents are
+ * synthesized into tables that break one or, said to be met, miss one by
+ * the model.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include <osmqos/synth.h>
 
 #include "../unit/match_fixture.h"
 
@@ -27,6 +31,32 @@ static struct oq_fabric *fabric(void)
 		oq_fabric_finalize(f, NULL);
 	}
 	return f;
+}
+
+/* Every class the synthesizer calls feasible meets every intent by the
+ * model, within its ports' limits. */
+static void check_synth(const struct oq_synth_plan *pl)
+{
+	size_t i;
+	unsigned int s;
+
+	for (i = 0; i < pl->n; i++) {
+		const struct oq_synth_class *c = &pl->v[i];
+		struct oq_frac sh[16];
+
+		if (c->r.status != OQ_SYNTH_OK || c->vlarb_kept)
+			continue;
+		if (c->r.high.n > c->in.cap_high || c->r.low.n > c->in.cap_low ||
+		    c->r.limit == OQ_ARB_UNLIMITED)
+			__builtin_trap();
+		if (oq_synth_eval(&c->in, c->r.sl2vl, &c->r.high, &c->r.low,
+				  c->r.limit, sh))
+			__builtin_trap();
+		for (s = 0; s < 16; s++)
+			if ((pl->intents.sls & (1u << s)) &&
+			    !oq_frac_meets_bp(sh[s], pl->intents.need_bp[s]))
+				__builtin_trap();
+	}
 }
 
 static void check_tables(const struct oq_fabric_tables *t)
@@ -87,6 +117,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (oq_tables_compile(b, f, NULL, &t, &d))
 		__builtin_trap();
 	check_tables(&t);
+	{
+		struct oq_synth_plan pl;
+
+		if (oq_synth_apply(p, f, NULL, &t, &pl, &d))
+			__builtin_trap();
+		check_synth(&pl);
+		check_tables(&t);
+		oq_synth_plan_free(&pl);
+	}
 	oq_fabric_tables_free(&t);
 	oq_matcher_free(m);
 	oq_binding_free(b);
