@@ -84,4 +84,62 @@ rc=$?
 [ $rc = 2 ] || fail "--partitions /nonexistent.conf alone exited $rc, want 2: $out"
 echo "$out" | grep -q "cannot read partitions file" ||
 	fail "no word about the missing partitions file: $out"
+# Bandwidth intents against a fabric.  Five SLs of 30, 25, 20, 15 and 5%
+# fit the new leaf's 8 VLs but not the old leaf's 4: SLs sharing a VL
+# split it equally, so every grouping needs more than the link.  An error
+# per level and class names an example port and the best share.
+mixed=$top_srcdir/contrib/fabrics/mixed-caps.net
+{
+	printf 'qos-levels\n  qos-level\n    name: DEFAULT\n    sl: 0\n  end-qos-level\n'
+	for sl in 1 2 3 4 5; do
+		printf '  qos-level\n    name: l%s\n    sl: %s\n    bandwidth: %s%%\n  end-qos-level\n' \
+			$sl $sl $((35 - 5 * sl - (sl == 5) * 5))
+	done
+	printf 'end-qos-levels\n'
+} >"$tmp/five.conf"
+"$osmqos" check "$tmp/five.conf" >/dev/null || fail "five intents of 95% in all are valid without a fabric"
+out=$("$osmqos" check "$tmp/five.conf" --fabric "$mixed" 2>&1)
+rc=$?
+[ $rc = 1 ] || fail "check --fabric on intents the old leaf cannot meet exited $rc, want 1: $out"
+echo "$out" | grep -q "error: qos-level 'l[1-5]' (SL [1-5]) cannot get [0-9]*.00% on [0-9]* port(s) like oldleaf/P[0-9] .* 4 data VL(s).*the best it gets next to the other intents is [0-9.]*%" ||
+	fail "no error naming the level, the old leaf's class and the best share: $out"
+echo "$out" | grep -q "newleaf" && fail "the new leaf's classes meet the intents: $out"
+"$osmqos" check "$tmp/five.conf" --fabric "$net" >/dev/null 2>&1 ||
+	fail "fat-tree-16 (8 VLs everywhere) meets the five intents"
+out=$("$osmqos" synth --policy "$tmp/five.conf" --fabric "$mixed" -o "$tmp/five.low" 2>&1)
+[ $? = 1 ] && [ ! -e "$tmp/five.low" ] ||
+	fail "synth on infeasible intents must exit 1 and write nothing: $out"
+# A vlarb-scope of the policy wins on its ports; where it misses an
+# intent check warns with the figures.
+cat >"$tmp/scope-misses.conf" <<'EOF'
+port-groups
+    port-group
+        name: everything
+        node-type: ALL
+    end-port-group
+end-port-groups
+qos-setup
+    vlarb-tables
+        vlarb-scope
+            group: everything
+            vlarb-low: 0:32, 1:32
+        end-vlarb-scope
+    end-vlarb-tables
+end-qos-setup
+qos-levels
+    qos-level
+        name: DEFAULT
+        sl: 0
+    end-qos-level
+    qos-level
+        name: storage
+        sl: 1
+        bandwidth: 40%
+    end-qos-level
+end-qos-levels
+EOF
+out=$("$osmqos" check "$tmp/scope-misses.conf" --fabric "$net" 2>&1) ||
+	fail "a scope missing an intent is a warning, not an error: $out"
+echo "$out" | grep -q "warning: qos-level 'storage' (SL 1) wants 40.00% but a vlarb-scope gives it [0-9.]*% on" ||
+	fail "no warning for the scope that misses the intent: $out"
 echo PASS

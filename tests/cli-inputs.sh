@@ -41,7 +41,7 @@ for bad in fifo dir missing; do
 	expect_refused "$why" check "$pol" --fabric "$f"
 	expect_refused "$why" check "$pol" --partitions "$f"
 	expect_refused "$why" check "$pol" --opensm-conf "$f"
-	for cmd in tables predict match; do
+	for cmd in tables predict match synth; do
 		extra=()
 		[ $cmd = match ] && extra=(--src 0x1 --dst 0x2)
 		expect_refused "$why" $cmd --policy "$f" --fabric "$net" "${extra[@]}"
@@ -58,6 +58,21 @@ for bad in fifo dir missing; do
 done
 expect_refused "larger than the 16 MiB limit" check "$tmp/big.conf"
 expect_refused "larger than the 16 MiB limit" tables --policy "$tmp/big.conf" --fabric "$net"
+expect_refused "larger than the 16 MiB limit" synth --policy "$tmp/big.conf" --fabric "$net"
+expect_refused "--policy is required" synth --fabric "$net"
+expect_refused "--report and --json both write" synth --policy "$pol" --fabric "$net" --report --json
+expect_refused "-o needs a file name" synth --policy "$pol" --fabric "$net" -o ""
+# -o into a directory that is not there: an error naming it, nothing else.
+intents=$top_srcdir/contrib/policies/intents.conf
+expect_refused "cannot write '$tmp/no/such/dir/x.conf'" synth --policy "$intents" \
+	--fabric "$net" -o "$tmp/no/such/dir/x.conf"
+# A policy without intents: exit 1 and what to add.
+out=$("$osmqos" synth --policy "$pol" --fabric "$net" 2>&1)
+rc=$?
+[ $rc = 1 ] || fail "synth on a policy without intents exited $rc, want 1: $out"
+grep -q "states no bandwidth intent; add 'bandwidth: N%'" <<<"$out" ||
+	fail "synth on a policy without intents: $out"
+n=$((n + 1))
 
 # Files that are no topology: refused with the reason, never 0 ports.
 : >"$tmp/empty.net"

@@ -274,7 +274,8 @@ static const char *level_name(const struct oq_policy *p, int l)
 }
 
 static void class_label(const struct oq_fabric *f,
-			const struct oq_synth_class *c, char *buf, size_t len)
+			const struct oq_synth_class *c, size_t n_ports,
+			char *buf, size_t len)
 {
 	const struct oq_port *p = f->ports[c->rep];
 	char name[96];
@@ -284,9 +285,36 @@ static void class_label(const struct oq_fabric *f,
 	snprintf(buf, len,
 		 "%zu port(s) like %s (0x%016" PRIx64 "): %u data VL(s), "
 		 "MTU %u, VLArb %u/%u entries%s",
-		 c->n_ports, name, p->guid, c->in.vls, c->in.mtu,
-		 c->in.cap_high, c->in.cap_low,
+		 n_ports, name, p->guid, c->in.vls, c->in.mtu, c->in.cap_high,
+		 c->in.cap_low,
 		 c->in.sl2vl_fixed && c->in.has_sl2vl ? ", SL2VL kept" : "");
+}
+
+/* Classes that differ only in link rate get the same tables and the same
+ * findings: said once, with their ports together.  The first class with
+ * the synthesizer's inputs of class i. */
+static size_t same_findings(const struct oq_synth_plan *pl, size_t i)
+{
+	const struct oq_synth_class *c = &pl->v[i];
+	size_t k;
+
+	for (k = 0; k < i; k++) {
+		const struct oq_synth_class *o = &pl->v[k];
+
+		if (o->vlarb_kept == c->vlarb_kept &&
+		    o->r.status == c->r.status && o->r.merged == c->r.merged &&
+		    o->in.vls == c->in.vls && o->in.mtu == c->in.mtu &&
+		    o->in.cap_high == c->in.cap_high &&
+		    o->in.cap_low == c->in.cap_low &&
+		    o->in.has_vlarb == c->in.has_vlarb &&
+		    o->in.has_sl2vl == c->in.has_sl2vl &&
+		    o->in.sl2vl_fixed == c->in.sl2vl_fixed &&
+		    o->in.n_rows == c->in.n_rows &&
+		    !memcmp(o->in.rows, c->in.rows, c->in.n_rows * 16) &&
+		    !memcmp(o->r.share, c->r.share, sizeof(c->r.share)))
+			return k;
+	}
+	return i;
 }
 
 static void pct(struct oq_frac f, char *buf, size_t len)
@@ -298,7 +326,23 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 		   const struct oq_synth_plan *pl, struct oq_diags *d)
 {
 	const struct oq_sl_intents *it = &pl->intents;
-	size_t i, l;
+	size_t i, l, *first, *ports;
+
+	/* Findings once per set of classes with equal inputs (quadratic in
+	 * classes, which are few: a handful on a fat tree). */
+	first = calloc(pl->n ? pl->n : 1, sizeof(*first));
+	ports = calloc(pl->n ? pl->n : 1, sizeof(*ports));
+	if (!first || !ports) {
+		free(first);
+		free(ports);
+		oq_error(d, p->levels[0].loc, "out of memory for the intents' "
+					      "findings");
+		return;
+	}
+	for (i = 0; i < pl->n; i++) {
+		first[i] = same_findings(pl, i);
+		ports[first[i]] += pl->v[i].n_ports;
+	}
 
 	for (i = 0; i < pl->n; i++) {
 		const struct oq_synth_class *c = &pl->v[i];
@@ -306,9 +350,9 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 		char label[256], got[32], best[32];
 		struct oq_diag *dg;
 
-		if (!c->n_ports)
+		if (!c->n_ports || first[i] != i)
 			continue;
-		class_label(f, c, label, sizeof(label));
+		class_label(f, c, ports[i], label, sizeof(label));
 		if (r->status == OQ_SYNTH_OK && r->merged && !c->vlarb_kept) {
 			dg = oq_warning(d, p->levels[it->level[__builtin_ctz(
 						       r->merged)]]
@@ -363,6 +407,8 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 					 "VLs");
 		}
 	}
+	free(first);
+	free(ports);
 }
 
 int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
