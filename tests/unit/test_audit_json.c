@@ -51,6 +51,17 @@ static void test_format_fields(void **state)
 	/* too small a buffer: 0, never a cut line */
 	assert_int_equal(oq_audit_format(&r, buf, n - 1), 0);
 	assert_int_equal(oq_audit_format(&r, buf, n), n);
+	/* A level with a bandwidth intent: the intent beside the guarantee. */
+	r.intent_bp = 1250;
+	r.intent_gbps = 12.5;
+	n = oq_audit_format(&r, buf, OQ_AUDIT_LINE_MAX);
+	assert_true(n > 0);
+	buf[n - 1] = 0;
+	assert_true(json_line_ok(buf));
+	assert_non_null(strstr(buf,
+			       "\"predicted\":{\"gbps\":12.5,"
+			       "\"bottleneck\":\"sw1/P3 -> hca-b/P2\","
+			       "\"intent\":{\"pct\":12.5,\"gbps\":12.5}}"));
 }
 
 static void test_format_not_granted(void **state)

@@ -131,6 +131,71 @@ static void test_level_unset_fields(void **state)
 	parsed_free(&r);
 }
 
+/* osmqos's intent keys: values, their lines for OpenSM's copy, and the
+ * copy itself (keys commented out, line numbers kept). */
+static void test_intent_keys(void **state)
+{
+	static const char text[] = "qos-levels\r\n"
+				   "  qos-level\r\n"
+				   "    name: DEFAULT\r\n"
+				   "    sl: 0\r\n"
+				   "  end-qos-level\r\n"
+				   "  qos-level\r\n"
+				   "    name: mpi\r\n"
+				   "    priority: HIGH   # latency\r\n"
+				   "    sl: 2\r\n"
+				   "\tbandwidth: 12.5%\r\n"
+				   "  end-qos-level\r\n"
+				   "  qos-level\r\n"
+				   "    name: bulk\r\n"
+				   "    sl: 3\r\n"
+				   "    bandwidth: 100%\r\n"
+				   "    priority: low\r\n"
+				   "  end-qos-level\r\n"
+				   "end-qos-levels\r\n";
+	struct oq_sl_intents it;
+	struct parsed r;
+	char *copy;
+	size_t len, lines = 0, i;
+
+	(void)state;
+	parse_text(&r, text, false);
+	assert_clean(&r.d);
+	assert_int_equal(r.p->levels[0].bandwidth_bp, -1);
+	assert_false(r.p->levels[0].prio_high);
+	assert_int_equal(r.p->levels[1].bandwidth_bp, 1250);
+	assert_true(r.p->levels[1].prio_high);
+	assert_int_equal(r.p->levels[1].bandwidth_loc.line, 10);
+	assert_int_equal(r.p->levels[1].bandwidth_loc.col, 13);
+	assert_int_equal(r.p->levels[1].priority_loc.line, 8);
+	assert_int_equal(r.p->levels[2].bandwidth_bp, 10000);
+	assert_false(r.p->levels[2].prio_high);
+	assert_int_equal(r.p->n_ext_lines, 4);
+	/* 112.5% in all: valid per level, an error together. */
+	oq_policy_validate(r.p, &r.d);
+	assert_error(&r.d, 15, 16, "add up to more than 100%");
+	assert_int_equal(r.p->n_intent_levels, 2);
+	assert_true(oq_policy_intents(r.p, &it));
+	assert_int_equal(it.sls, (1u << 2) | (1u << 3));
+	assert_int_equal(it.high, 1u << 2);
+	assert_int_equal(it.need_bp[2], 1250);
+	assert_int_equal(it.level[3], 2);
+	copy = oq_policy_opensm_copy(r.p, &len);
+	assert_non_null(copy);
+	assert_int_equal(strlen(copy), len);
+	assert_null(strchr(copy, '\r'));
+	for (i = 0; i < len; i++)
+		lines += copy[i] == '\n';
+	assert_int_equal(lines, 18);
+	assert_non_null(strstr(copy, "\n    # priority: HIGH   # latency\n"));
+	assert_non_null(strstr(copy, "\n\t# bandwidth: 12.5%\n"));
+	assert_non_null(strstr(copy, "\n    # bandwidth: 100%\n"));
+	assert_non_null(strstr(copy, "\n    # priority: low\n"));
+	assert_non_null(strstr(copy, "\n    sl: 3\n"));
+	free(copy);
+	parsed_free(&r);
+}
+
 static void test_match_rule_keys(void **state)
 {
 	struct parsed r;
@@ -582,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_port_group_keys),
 		cmocka_unit_test(test_node_type_all_and_switch),
 		cmocka_unit_test(test_level_keys),
+		cmocka_unit_test(test_intent_keys),
 		cmocka_unit_test(test_level_unset_fields),
 		cmocka_unit_test(test_match_rule_keys),
 		cmocka_unit_test(test_qos_setup),

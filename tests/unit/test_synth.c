@@ -17,6 +17,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <osmqos/file.h>
+#include <osmqos/match.h>
+#include <osmqos/pred_class.h>
 #include <osmqos/synth.h>
 
 static void intents_set(struct oq_sl_intents *it, unsigned int sl,
@@ -460,6 +463,207 @@ static void test_exhaustive_small_classes(void **state)
 	assert_true(agree_ok > 20 && agree_bad > 20);
 }
 
+/* ---- a whole fabric -------------------------------------------------- */
+
+/* contrib/policies/intents.conf on contrib/fabrics/mixed-caps.net (mixed
+ * MTUs, VL counts and table sizes), compiled for a routing engine, then
+ * the intents applied: what the plugin does every sweep. */
+struct fab {
+	struct oq_fabric *f;
+	struct oq_policy *p;
+	struct oq_binding *b;
+	struct oq_templates t;
+	struct oq_engine e;
+	struct oq_fabric_tables tables, before;
+	struct oq_synth_plan plan;
+	struct oq_diags d;
+};
+
+static void fab_load(struct fab *x, const char *engine, const char *extra,
+		     bool small)
+{
+	char *text, *both, *k;
+	size_t len, elen = extra ? strlen(extra) : 0;
+
+	memset(x, 0, sizeof(*x));
+	oq_diags_init(&x->d);
+	x->f = oq_topology_load(OQ_SRCDIR "/contrib/fabrics/mixed-caps.net",
+				&x->d);
+	assert_non_null(x->f);
+	text = oq_file_read(OQ_SRCDIR "/contrib/policies/intents.conf",
+			    OQ_POLICY_MAX_BYTES, &len);
+	assert_non_null(text);
+	/* Intents the template's SL2VL can meet: it puts SL 1 and SL 2 on
+	 * a VL with 1 (8 VLs) or 3 (4 VLs) other SLs. */
+	if (small) {
+		k = strstr(text, "bandwidth: 40%");
+		assert_non_null(k);
+		memcpy(k, "bandwidth: 10%", 14);
+		k = strstr(text, "bandwidth: 20%");
+		assert_non_null(k);
+		memcpy(k, "bandwidth:  5%", 14);
+	}
+	both = malloc(len + elen + 1);
+	assert_non_null(both);
+	memcpy(both, extra ? extra : "", elen);
+	memcpy(both + elen, text, len);
+	x->p = oq_policy_parse("intents.conf", both, len + elen, &x->d);
+	free(text);
+	free(both);
+	assert_non_null(x->p);
+	oq_policy_validate(x->p, &x->d);
+	if (oq_diags_has_errors(&x->d))
+		oq_diags_print(&x->d, stderr);
+	assert_false(oq_diags_has_errors(&x->d));
+	x->b = oq_bind(x->p, x->f, NULL, &x->d);
+	assert_non_null(x->b);
+	oq_templates_default(&x->t);
+	assert_int_equal(oq_engine_by_name(&x->e, engine), 0);
+	assert_int_equal(oq_tables_compile_engine(x->b, x->f, &x->t, &x->e,
+						  &x->before, &x->d),
+			 0);
+	assert_int_equal(oq_tables_compile_engine(x->b, x->f, &x->t, &x->e,
+						  &x->tables, &x->d),
+			 0);
+	assert_int_equal(
+		oq_synth_apply(x->p, x->f, &x->e, &x->tables, &x->plan, &x->d),
+		0);
+}
+
+static void fab_free(struct fab *x)
+{
+	oq_synth_plan_free(&x->plan);
+	oq_fabric_tables_free(&x->tables);
+	oq_fabric_tables_free(&x->before);
+	oq_binding_free(x->b);
+	oq_policy_free(x->p);
+	oq_fabric_free(x->f);
+	oq_diags_free(&x->d);
+}
+
+/* What the plugin publishes: each linked port's guaranteed share of SL s
+ * (its class's minimum over input views) is at least the intent. */
+static size_t check_published(const struct fab *x)
+{
+	struct oq_pred_classes c;
+	struct oq_predict_opts o;
+	size_t i, n = 0;
+	unsigned int s;
+
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_pred_classes_build(x->f, &x->tables, &o, NULL, &c),
+			 0);
+	for (i = 0; i < x->f->n_ports; i++) {
+		const struct oq_pred_class *pc = oq_pred_class_of(&c, i);
+
+		if (!pc)
+			continue;
+		n++;
+		for (s = 0; s < 16; s++)
+			if (x->plan.intents.sls & (1u << s))
+				assert_true(pc->guaranteed_gbps[s] /
+						    pc->pred.rate_gbps *
+						    10000.0 >=
+					    x->plan.intents.need_bp[s] - 1e-6);
+	}
+	oq_pred_classes_free(&c);
+	return n;
+}
+
+static void test_fabric_minhop(void **state)
+{
+	struct fab x;
+	size_t i, n;
+
+	(void)state;
+	fab_load(&x, NULL, NULL, false);
+	assert_int_equal(x.plan.n_infeasible, 0);
+	assert_int_equal(x.plan.ports_missed, 0);
+	assert_true(x.plan.n >= 4); /* MTU 4096/2048, 8/4 VLs, rates */
+	for (i = 0; i < x.tables.n; i++) {
+		const struct oq_port_tables *pt = &x.tables.ports[i];
+
+		if (!pt->port->peer || !pt->has_vlarb)
+			continue;
+		assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_INTENT);
+		assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_INTENT);
+	}
+	n = check_published(&x);
+	assert_int_equal(n, 16);
+	fab_free(&x);
+}
+
+/* dfsssp chooses path SLs for deadlock freedom over the template's SL2VL:
+ * it stays, VLArb and VLHighLimit are chosen around it. */
+static void test_fabric_engine_keeps_sl2vl(void **state)
+{
+	struct fab x;
+	size_t i;
+
+	(void)state;
+	/* 40% is more than SL 1 can get where the template's SL2VL puts
+	 * it on a VL with other SLs: refused, naming the level. */
+	fab_load(&x, "dfsssp", NULL, false);
+	assert_true(x.plan.n_infeasible > 0);
+	assert_true(x.d.n_errors > 0);
+	fab_free(&x);
+	fab_load(&x, "dfsssp", NULL, true);
+	assert_int_equal(x.plan.n_infeasible, 0);
+	for (i = 0; i < x.tables.n; i++) {
+		const struct oq_port_tables *pt = &x.tables.ports[i];
+		const struct oq_port_tables *was = &x.before.ports[i];
+
+		if (!pt->port->peer || !pt->has_vlarb)
+			continue;
+		assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_INTENT);
+		assert_int_not_equal(pt->sl2vl_origin, OQ_ORIGIN_INTENT);
+		assert_int_equal(pt->n_sl2vl, was->n_sl2vl);
+		assert_memory_equal(pt->sl2vl, was->sl2vl,
+				    (size_t)pt->n_sl2vl * 16);
+	}
+	for (i = 0; i < x.plan.n; i++)
+		assert_true(x.plan.v[i].in.sl2vl_fixed);
+	check_published(&x);
+	fab_free(&x);
+}
+
+/* An explicit vlarb-scope wins on its ports (storage-facing ones here)
+ * and is only checked there: equal weights give SL 1 (on VL 1 with
+ * SL 9 under the template's SL2VL) 1/16, far below its 40%. */
+static void test_fabric_scope_wins(void **state)
+{
+	static const char scope[] =
+		"qos-setup\n vlarb-tables\n  vlarb-scope\n"
+		"   across: storage\n"
+		"   vlarb-low: 0:32,1:32,2:32,3:32,4:32,5:32,6:32,7:32\n"
+		"  end-vlarb-scope\n end-vlarb-tables\nend-qos-setup\n";
+	struct fab x;
+	size_t i, kept = 0;
+
+	(void)state;
+	fab_load(&x, NULL, scope, false);
+	for (i = 0; i < x.tables.n; i++) {
+		const struct oq_port_tables *pt = &x.tables.ports[i];
+
+		if (!pt->port->peer || !pt->has_vlarb)
+			continue;
+		if (pt->vlarb_origin == OQ_ORIGIN_SCOPE) {
+			kept++;
+			assert_int_equal(pt->vlarb_low.e[1].vl, 1);
+			assert_int_equal(pt->vlarb_low.e[1].weight, 32);
+		}
+	}
+	/* The new leaf's port facing stor1 (the old leaf's port runs 4 VLs:
+	 * the scope's VL 4-7 entries keep it on its template, never a
+	 * silent wrap, and the intents take it). */
+	assert_int_equal(kept, 1);
+	assert_int_equal(x.plan.ports_missed, 1);
+	assert_true(x.plan.n_missed >= 1);
+	assert_int_equal(x.plan.n_infeasible, 0);
+	assert_true(x.d.n_warnings > 0);
+	fab_free(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -469,6 +673,9 @@ int main(void)
 		cmocka_unit_test(test_kept_sl2vl),
 		cmocka_unit_test(test_property_random_classes),
 		cmocka_unit_test(test_exhaustive_small_classes),
+		cmocka_unit_test(test_fabric_minhop),
+		cmocka_unit_test(test_fabric_engine_keeps_sl2vl),
+		cmocka_unit_test(test_fabric_scope_wins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

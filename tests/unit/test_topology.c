@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <osmqos/model.h>
+
 #include <osmqos/fabric.h>
 
 #ifndef OQ_SRCDIR
@@ -44,6 +46,55 @@ static struct oq_port *port(struct oq_fabric *f, const char *name)
 
 	assert_non_null(p);
 	return p;
+}
+
+/* Capability words after a link annotation (offline commands only). */
+static void test_capability_words(void **state)
+{
+	static const char text[] =
+		"Switch 4 \"sw\"\n"
+		"[1] \"a\"[1] # lid 0 4xEDR mtu 4096 vls 4 vlarb 16\n"
+		"[2] \"b\"[1] # lid 0 4xEDR\n"
+		"[3] \"c\"[1] # lid 0 4xEDR mtu 3000\n"
+		"[4] \"d\"[1] # lid 0 4xEDR colour blue\n"
+		"\n"
+		"Hca 1 \"a\" # \"a HCA\"\n"
+		"[1] \"sw\"[1] # lid 0 4xEDR mtu 1024 vls 2 vlarb 0\n"
+		"Hca 1 \"b\" # \"b HCA\"\n"
+		"[1] \"sw\"[2] # lid 0 4xEDR\n"
+		"Hca 1 \"c\" # \"c HCA\"\n"
+		"[1] \"sw\"[3] # lid 0 4xEDR\n"
+		"Hca 1 \"d\" # \"d HCA\"\n"
+		"[1] \"sw\"[4] # lid 0 4xEDR\n";
+	struct oq_diags d;
+	struct oq_fabric *f;
+	struct oq_port *p;
+
+	(void)state;
+	oq_diags_init(&d);
+	f = parse(text, &d);
+	assert_non_null(f);
+	assert_int_equal(d.n_errors, 0);
+	p = port(f, "sw/P1");
+	assert_int_equal(p->mtu_cap, 5);
+	assert_int_equal(p->vl_cap, 4);
+	assert_int_equal(p->oper_vls, 4);
+	assert_int_equal(p->vlarb_high_cap, 16);
+	assert_int_equal(p->vlarb_low_cap, 16);
+	/* The link's MTU is the smaller end's. */
+	assert_int_equal(oq_port_mtu_bytes(p), 1024);
+	p = port(f, "a HCA/P1");
+	assert_int_equal(p->vl_cap, 2);
+	assert_int_equal(p->vlarb_low_cap, 0);
+	p = port(f, "sw/P2"); /* ibsim's defaults */
+	assert_int_equal(p->mtu_cap, 4);
+	assert_int_equal(p->vl_cap, 8);
+	assert_int_equal(p->vlarb_low_cap, 8);
+	assert_true(has_diag(&d, OQ_SEV_WARNING, 4, 0, "bad capability value"));
+	assert_int_equal(port(f, "sw/P3")->mtu_cap, 4);
+	assert_true(has_diag(&d, OQ_SEV_WARNING, 5, 0, "unknown word after"));
+	oq_fabric_free(f);
+	oq_diags_free(&d);
 }
 
 /* GUIDs as ibsim assigned them to this file under a real ibsim run. */
@@ -566,6 +617,7 @@ static void test_missing_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_capability_words),
 		cmocka_unit_test(test_ibsim_example_guids),
 		cmocka_unit_test(test_all_ibsim_examples),
 		cmocka_unit_test(test_net_equals_ibnetdiscover),
