@@ -231,8 +231,8 @@ int oq_policy_file_refresh(struct osmqos *q)
 
 	/* OpenSM's copy: written for a new policy, retried after a failed
 	 * write, rewritten when something (a cache cleaner) removed it. */
-	if (q->pf.cur && (rc == 1 || oq_policy_copy_pending(q) ||
-			  oq_policy_copy_missing(q)))
+	if (q->pf.cur &&
+	    (rc == 1 || oq_policy_copy_pending(q) || oq_policy_copy_missing(q)))
 		oq_policy_copy_update(q, q->pf.cur->p);
 	return rc;
 }

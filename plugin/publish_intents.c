@@ -15,9 +15,9 @@
 /* The class's guaranteed share of SL s (of its link's data rate). */
 static double class_share(const struct oq_pred_class *cl, unsigned int s)
 {
-	return cl->pred.rate_gbps > 0 ?
-		       cl->guaranteed_gbps[s] / cl->pred.rate_gbps :
-		       0.0;
+	return cl->pred.rate_gbps > 0
+		       ? cl->guaranteed_gbps[s] / cl->pred.rate_gbps
+		       : 0.0;
 }
 
 /* Below the intent, allowing for the rounding of Gb/s in doubles (shares
@@ -114,15 +114,15 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 	static const struct {
 		const char *name, *help;
 	} fams[] = {
-		{ "osmqos_level_intent_ratio",
-		  "A QoS level's bandwidth intent: the share of every link "
-		  "its SL is to be guaranteed." },
-		{ "osmqos_level_intent_min_share_ratio",
-		  "The least share the tables in force guarantee the level's "
-		  "SL over the linked ports." },
-		{ "osmqos_level_intent_missed_ports",
-		  "Linked ports where the level's SL gets less than its "
-		  "intent." },
+		{"osmqos_level_intent_ratio",
+		 "A QoS level's bandwidth intent: the share of every link "
+		 "its SL is to be guaranteed."},
+		{"osmqos_level_intent_min_share_ratio",
+		 "The least share the tables in force guarantee the level's "
+		 "SL over the linked ports."},
+		{"osmqos_level_intent_missed_ports",
+		 "Linked ports where the level's SL gets less than its "
+		 "intent."},
 	};
 	size_t i, j, f, n = 0, idx[OQ_PUBLISH_PROM_LEVELS];
 

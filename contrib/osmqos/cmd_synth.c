@@ -74,15 +74,15 @@ struct synth_opts {
 static int parse_args(int argc, char **argv, struct synth_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, 'P' },
-		{ "fabric", required_argument, NULL, 'f' },
-		{ "partitions", required_argument, NULL, 'p' },
-		{ "opensm-conf", required_argument, NULL, 'c' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "report", no_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"policy", required_argument, NULL, 'P'},
+		{"fabric", required_argument, NULL, 'f'},
+		{"partitions", required_argument, NULL, 'p'},
+		{"opensm-conf", required_argument, NULL, 'c'},
+		{"output", required_argument, NULL, 'o'},
+		{"report", no_argument, NULL, 'r'},
+		{"json", no_argument, NULL, 'j'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -231,9 +231,9 @@ static void report_text(const struct oq_cli_inputs *in)
 		printf("\nclass %zu: %zu port(s) like %s (0x%016" PRIx64
 		       "): %u data VL(s), MTU %u, %ux %s (%.2f Gb/s), "
 		       "VLArb %u/%u entries\n",
-		       i + 1, c->n_ports, name, rep->guid, c->in.vls,
-		       c->in.mtu, c->width, oq_speed_name(c->speed), gbps,
-		       c->in.cap_high, c->in.cap_low);
+		       i + 1, c->n_ports, name, rep->guid, c->in.vls, c->in.mtu,
+		       c->width, oq_speed_name(c->speed), gbps, c->in.cap_high,
+		       c->in.cap_low);
 		printf("  SL2VL %s, VLArb %s: %s%s%s\n",
 		       c->in.sl2vl_fixed ? "kept" : "synthesized",
 		       c->vlarb_kept ? "kept (a vlarb-scope)" : "synthesized",
@@ -258,8 +258,7 @@ static void report_text(const struct oq_cli_inputs *in)
 			       "%+7.2f%%\n",
 			       lv->name ? lv->name : "?", s, vl, prio_of(c, s),
 			       lv->bandwidth_bp / 100.0, frac, sh * gbps,
-			       (sh - pl->intents.need_bp[s] / 10000.0) *
-				       100.0);
+			       (sh - pl->intents.need_bp[s] / 10000.0) * 100.0);
 		}
 		{
 			char be[32], pc[32];
@@ -351,7 +350,8 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 		       "%u, \"vlarb_low_cap\": %u, \"sl2vl\": \"%s\", "
 		       "\"vlarb\": \"%s\", \"status\": \"%s\", \"why\": ",
 		       rep->guid, c->in.vls, c->in.mtu, gbps, c->in.cap_high,
-		       c->in.cap_low, c->in.sl2vl_fixed ? "kept" : "synthesized",
+		       c->in.cap_low,
+		       c->in.sl2vl_fixed ? "kept" : "synthesized",
 		       c->vlarb_kept ? "kept" : "synthesized", class_status(c));
 		oq_json_fstring(stdout, c->r.why);
 		printf(", \"tables\": {\"sl2vl\": [");
@@ -384,9 +384,9 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 			       exact, sh * 100.0, sh * gbps,
 			       (sh - pl->intents.need_bp[s] / 10000.0) * 100.0,
 			       oq_frac_meets_bp(c->r.share[s],
-						pl->intents.need_bp[s]) ?
-				       "true" :
-				       "false");
+						pl->intents.need_bp[s])
+				       ? "true"
+				       : "false");
 			first = false;
 		}
 		printf("], \"best_effort_pct\": %.4f}",
@@ -410,7 +410,7 @@ static int write_text(FILE *out, const void *ctx)
 static int write_output(const char *path, const char *s, size_t len)
 {
 	char *d = strdup(path), *b = strdup(path), why[128];
-	struct text t = { s, len };
+	struct text t = {s, len};
 	int rc;
 
 	if (!d || !b) {
@@ -418,11 +418,12 @@ static int write_output(const char *path, const char *s, size_t len)
 		free(b);
 		return oq_usage_error(CMD, "out of memory");
 	}
-	rc = oq_file_replace(dirname(d), basename(b), 0644, write_text, &t,
-			     why, sizeof(why));
+	rc = oq_file_replace(dirname(d), basename(b), 0644, write_text, &t, why,
+			     sizeof(why));
 	if (rc)
-		rc = oq_usage_error(CMD, "cannot write '%s': %s; check the "
-					 "directory exists and is writable",
+		rc = oq_usage_error(CMD,
+				    "cannot write '%s': %s; check the "
+				    "directory exists and is writable",
 				    path, why);
 	free(d);
 	free(b);
@@ -480,9 +481,10 @@ int oq_cmd_synth(int argc, char **argv)
 	if (oq_synth_lower_check(text, len, &in, &t, &tables, &chk, &d) ||
 	    chk.parse_failed) {
 		oq_diags_print(&d, stderr);
-		fprintf(stderr, "osmqos synth: internal error: the lowered "
-				"policy does not compile; please report it with "
-				"the policy and fabric\n");
+		fprintf(stderr,
+			"osmqos synth: internal error: the lowered "
+			"policy does not compile; please report it with "
+			"the policy and fabric\n");
 		rc = OQ_EXIT_USAGE;
 		goto out;
 	}

@@ -35,9 +35,9 @@ static bool same_tables(const struct oq_synth_class *a,
 	if (a->in.has_vlarb != b->in.has_vlarb ||
 	    a->in.sl2vl_fixed != b->in.sl2vl_fixed)
 		return false;
-	if (a->in.has_vlarb &&
-	    (x->limit != y->limit || memcmp(&x->high, &y->high, sizeof(x->high)) ||
-	     memcmp(&x->low, &y->low, sizeof(x->low))))
+	if (a->in.has_vlarb && (x->limit != y->limit ||
+				memcmp(&x->high, &y->high, sizeof(x->high)) ||
+				memcmp(&x->low, &y->low, sizeof(x->low))))
 		return false;
 	return a->in.sl2vl_fixed || !memcmp(x->sl2vl, y->sl2vl, 16);
 }
@@ -75,8 +75,7 @@ static size_t table_sets(const struct oq_synth_plan *pl, int *set_of,
 }
 
 /* A group name the policy does not use yet. */
-static void set_name(const struct oq_policy *p, size_t k, char *buf,
-		     size_t len)
+static void set_name(const struct oq_policy *p, size_t k, char *buf, size_t len)
 {
 	unsigned int extra = 0;
 
@@ -102,7 +101,8 @@ static void print_serves(FILE *out, const struct oq_policy *p,
 		if (lv->bandwidth_bp <= 0 || lv->sl < 0)
 			continue;
 		fprintf(out,
-			"      # %s %s: SL %d, %d.%02d%%%s, guaranteed %.2f%%\n",
+			"      # %s %s: SL %d, %d.%02d%%%s, guaranteed "
+			"%.2f%%\n",
 			first ? "serves" : "      ", lv->name ? lv->name : "?",
 			lv->sl, lv->bandwidth_bp / 100, lv->bandwidth_bp % 100,
 			lv->prio_high ? " high priority" : "",
@@ -163,8 +163,9 @@ static void print_group(FILE *out, const struct oq_cli_inputs *in,
 				if ((size_t)si != k)
 					continue;
 				fprintf(out, "%s0x%016" PRIx64,
-					first ? "    port-guid: " :
-					col % 3 ? ", " : ",\n      ",
+					first	  ? "    port-guid: "
+					: col % 3 ? ", "
+						  : ",\n      ",
 					port->guid);
 				first = false;
 				col++;
@@ -182,8 +183,9 @@ static void print_group(FILE *out, const struct oq_cli_inputs *in,
 		if (!in_set)
 			continue;
 		fprintf(out, "%s0x%016" PRIx64,
-			first ? "    port-guid: " :
-			col % 3 ? ", " : ",\n      ",
+			first	  ? "    port-guid: "
+			: col % 3 ? ", "
+				  : ",\n      ",
 			n->ports[0].guid);
 		first = false;
 		col++;
@@ -254,8 +256,8 @@ int oq_synth_lower_write(FILE *out, const struct oq_cli_inputs *in,
 			continue;
 		fprintf(out, "    sl2vl-scope\n");
 		print_serves(out, in->policy, sets[i].c);
-		fprintf(out, "      group: %s\n      sl2vl-table: ",
-			sets[i].name);
+		fprintf(out,
+			"      group: %s\n      sl2vl-table: ", sets[i].name);
 		for (s = 0; s < 16; s++)
 			fprintf(out, "%s%u", s ? "," : "",
 				sets[i].c->r.sl2vl[s]);
@@ -333,8 +335,8 @@ int oq_synth_lower_check(const char *text, size_t len,
 	}
 	b = oq_bind(p, in->fabric, &in->parts, &scratch);
 	oq_engine_by_name(&e, t->routing_engine);
-	if (!b || oq_tables_compile_engine(b, in->fabric, t, &e, &got,
-					   &scratch))
+	if (!b ||
+	    oq_tables_compile_engine(b, in->fabric, t, &e, &got, &scratch))
 		goto out;
 	for (i = 0; i < want->n && i < got.n; i++) {
 		if (!want->ports[i].has_vlarb && !want->ports[i].has_sl2vl)

@@ -17,9 +17,9 @@ int oq_synth_lower_write(FILE *out, const struct oq_cli_inputs *in,
 			 const char *cmdline);
 
 struct oq_lower_check {
-	bool parse_failed;	       /* the text is not a valid policy */
-	size_t n_ports;		       /* programmed ports compared */
-	size_t n_diff;		       /* whose tables differ */
+	bool parse_failed; /* the text is not a valid policy */
+	size_t n_ports;	   /* programmed ports compared */
+	size_t n_diff;	   /* whose tables differ */
 	const struct oq_port *first_diff;
 };
 

@@ -196,7 +196,7 @@ struct oq_policy {
 	 * copy OpenSM parses has them commented out. */
 	struct oq_text_span {
 		size_t start, end;
-	} *ext_lines;
+	} * ext_lines;
 	size_t n_ext_lines;
 	/* Levels with a bandwidth: or priority: key. */
 	size_t n_intent_levels;

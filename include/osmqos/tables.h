@@ -29,13 +29,13 @@ struct oq_vlarb_table {
 enum oq_table_origin {
 	/* per-port-type template (opensm.conf or OpenSM's default) */
 	OQ_ORIGIN_TEMPLATE = 0,
-	OQ_ORIGIN_SCOPE,	/* a qos-setup scope of the policy */
-	OQ_ORIGIN_ENGINE,	/* routing engine (SL2VL only) */
-	OQ_ORIGIN_INTENT,	/* synthesized from bandwidth intents */
+	OQ_ORIGIN_SCOPE,  /* a qos-setup scope of the policy */
+	OQ_ORIGIN_ENGINE, /* routing engine (SL2VL only) */
+	OQ_ORIGIN_INTENT, /* synthesized from bandwidth intents */
 };
 
-/* "template", "scope", "routing-engine" or "intent", as the CLI and the published
- * files name them. */
+/* "template", "scope", "routing-engine" or "intent", as the CLI and the
+ * published files name them. */
 const char *oq_table_origin_name(enum oq_table_origin o);
 
 struct oq_port_tables {

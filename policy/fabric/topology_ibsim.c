@@ -119,10 +119,9 @@ static bool speed_is(const char *tok, const char *name)
  * cannot simulate (docs/fabric-model.md).
  */
 static void port_cap_words(struct topo *t, struct topo_port *p,
-			   const char *line, const char *q,
-			   unsigned int lineno)
+			   const char *line, const char *q, unsigned int lineno)
 {
-	static const unsigned int vls_ok[] = { 1, 2, 4, 8, 15 };
+	static const unsigned int vls_ok[] = {1, 2, 4, 8, 15};
 
 	for (;;) {
 		const char *w;
@@ -167,7 +166,7 @@ static void port_cap_words(struct topo *t, struct topo_port *p,
 			p->cap_vlarb = (uint8_t)(v + 1);
 		}
 		continue;
-bad:
+	bad:
 		oq_diag_hint(oq_warning(t->d,
 					topo_loc(t, lineno,
 						 (unsigned int)(w - line) + 1),
@@ -517,8 +516,7 @@ nomem:
 	return -1;
 }
 
-static void port_caps(struct oq_port *p, bool port0,
-		      const struct topo_port *tp)
+static void port_caps(struct oq_port *p, bool port0, const struct topo_port *tp)
 {
 	p->mtu_cap = port0 ? SIM_MTU_CAP_PORT0 : SIM_MTU_CAP;
 	p->vl_cap = SIM_VL_CAP;

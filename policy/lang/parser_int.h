@@ -38,8 +38,8 @@ enum oq_blk {
 #define OQ_SEEN_LEVEL_NAME (1u << 6)
 #define OQ_SEEN_TABLE (1u << 7)
 #define OQ_SEEN_HIGH_LIMIT (1u << 8)
-#define OQ_SEEN_BANDWIDTH (1u << 9)
-#define OQ_SEEN_PRIORITY (1u << 10)
+#define OQ_SEEN_BANDWIDTH  (1u << 9)
+#define OQ_SEEN_PRIORITY   (1u << 10)
 
 /* One qos-ulps line, kept until the end of the parse and expanded then
  * (OpenSM also appends the ULP rules after all qos-match-rules). */

@@ -243,8 +243,9 @@ static int read_bandwidth(struct oq_pstate *ps, struct oq_qos_level *l)
 	for (; decimals < 2; decimals++)
 		bp *= 10;
 	if (bp < 1 || bp > 10000) {
-		d = oq_error(ps->d, loc, "bandwidth %lu.%02lu%% is out of range",
-			     bp / 100, bp % 100);
+		d = oq_error(ps->d, loc,
+			     "bandwidth %lu.%02lu%% is out of range", bp / 100,
+			     bp % 100);
 		oq_diag_hint(d, "a guaranteed share is 0.01%% to 100%% of the "
 				"link");
 		return -1;
@@ -328,14 +329,14 @@ static int level_key(struct oq_pstate *ps, const char *key, struct oq_loc loc)
 		return oq_ps_ranges(ps, &l->path_bits, "path-bits", 127, 0);
 	if (!strcmp(key, "bandwidth"))
 		return !once(ps, OQ_SEEN_BANDWIDTH, key, loc) ||
-				       note_ext_line(ps) ?
-			       -1 :
-			       read_bandwidth(ps, l);
+				       note_ext_line(ps)
+			       ? -1
+			       : read_bandwidth(ps, l);
 	if (!strcmp(key, "priority"))
 		return !once(ps, OQ_SEEN_PRIORITY, key, loc) ||
-				       note_ext_line(ps) ?
-			       -1 :
-			       read_priority(ps, l, loc);
+				       note_ext_line(ps)
+			       ? -1
+			       : read_priority(ps, l, loc);
 	return oq_ps_pkeys(ps, &l->pkeys, 0);
 }
 

@@ -84,7 +84,8 @@ static void put(struct builder *b, const void *v, size_t n)
 
 /* The class key of one port; -1 when the port is refused. */
 static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
-		    struct builder *b, struct oq_synth_port *in, bool *vlarb_kept)
+		    struct builder *b, struct oq_synth_port *in,
+		    bool *vlarb_kept)
 {
 	const struct oq_port *p = pt->port;
 	uint8_t hdr[8];
@@ -162,7 +163,8 @@ static int make_room(struct builder *b, const struct oq_synth_plan *pl)
 }
 
 /* A class's tables: synthesized, or for a scope's VLArb only checked. */
-static void class_solve(struct oq_synth_class *c, const struct oq_sl_intents *it,
+static void class_solve(struct oq_synth_class *c,
+			const struct oq_sl_intents *it,
 			const struct oq_port_tables *pt)
 {
 	struct oq_synth_result *r = &c->r;
@@ -268,9 +270,9 @@ static void apply_port(const struct oq_synth_class *c,
 
 static const char *level_name(const struct oq_policy *p, int l)
 {
-	return l >= 0 && (size_t)l < p->n_levels && p->levels[l].name ?
-		       p->levels[l].name :
-		       "(unnamed)";
+	return l >= 0 && (size_t)l < p->n_levels && p->levels[l].name
+		       ? p->levels[l].name
+		       : "(unnamed)";
 }
 
 static void class_label(const struct oq_fabric *f,
@@ -335,8 +337,9 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 	if (!first || !ports) {
 		free(first);
 		free(ports);
-		oq_error(d, p->levels[0].loc, "out of memory for the intents' "
-					      "findings");
+		oq_error(d, p->levels[0].loc,
+			 "out of memory for the intents' "
+			 "findings");
 		return;
 	}
 	for (i = 0; i < pl->n; i++) {
@@ -354,13 +357,14 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 			continue;
 		class_label(f, c, ports[i], label, sizeof(label));
 		if (r->status == OQ_SYNTH_OK && r->merged && !c->vlarb_kept) {
-			dg = oq_warning(d, p->levels[it->level[__builtin_ctz(
-						       r->merged)]]
-						   .bandwidth_loc,
-					"intent SLs share a VL on %s "
-					"(SL mask 0x%04x): met, but they "
-					"are not isolated from each other",
-					label, r->merged);
+			dg = oq_warning(
+				d,
+				p->levels[it->level[__builtin_ctz(r->merged)]]
+					.bandwidth_loc,
+				"intent SLs share a VL on %s "
+				"(SL mask 0x%04x): met, but they "
+				"are not isolated from each other",
+				label, r->merged);
 			oq_diag_hint(dg, "ports with more VLs give each "
 					 "intent SL its own");
 		}
@@ -415,7 +419,7 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		   const struct oq_engine *e, struct oq_fabric_tables *t,
 		   struct oq_synth_plan *out, struct oq_diags *d)
 {
-	struct builder b = { 0 };
+	struct builder b = {0};
 	bool engine_sl2vl = e && e->kind != OQ_ENGINE_QOS;
 	size_t i;
 

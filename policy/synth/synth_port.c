@@ -23,7 +23,7 @@
 
 #include <osmqos/synth.h>
 
-#define INF UINT64_MAX
+#define INF	       UINT64_MAX
 #define MAX_CANDIDATES 8
 
 /* A choice of VLs and what each needs. */
@@ -150,8 +150,8 @@ static uint64_t plan_high(const struct oq_synth_port *in, const struct plan *pl,
 				if (!(pl->high & (1u << v)))
 					continue;
 				pk[v] = ceil_div128(
-					(unsigned __int128)pl->req[v] * (h + 1) *
-						t0,
+					(unsigned __int128)pl->req[v] *
+						(h + 1) * t0,
 					(unsigned __int128)h * 10000u);
 				if (!pk[v])
 					pk[v] = 1;
@@ -202,8 +202,8 @@ static size_t plan_low(const struct oq_synth_port *in, const struct plan *pl,
 		for (v = 0; v < OQ_MAX_VLS; v++) {
 			if (!(low & (1u << v)) || !pl->req[v])
 				continue;
-			pk[v] = ceil_div128((unsigned __int128)pl->req[v] * mult *
-						    t,
+			pk[v] = ceil_div128((unsigned __int128)pl->req[v] *
+						    mult * t,
 					    10000u);
 			if (!pk[v])
 				pk[v] = 1;
@@ -217,7 +217,8 @@ static size_t plan_low(const struct oq_synth_port *in, const struct plan *pl,
 		if (n_be) {
 			for (v = 0; v < OQ_MAX_VLS; v++)
 				if ((low & (1u << v)) && !pl->req[v])
-					pk[v] = rest / n_be + (k++ < rest % n_be);
+					pk[v] = rest / n_be +
+						(k++ < rest % n_be);
 		} else if (rest) {
 			pk[be_vl >= 0 ? be_vl : __builtin_ctz(low)] += rest;
 			cand.score_num = be_vl >= 0 ? rest : 0;
@@ -255,8 +256,9 @@ static uint16_t dropped_sls(const struct oq_synth_port *in)
 		return 0;
 	for (r = 0; r < in->n_rows; r++)
 		for (s = 0; s < 16; s++)
-			if (in->rows[r][s] < in->vls && in->rows[r][s] < OQ_MAX_VLS)
-				m &= (uint16_t)~(1u << s);
+			if (in->rows[r][s] < in->vls &&
+			    in->rows[r][s] < OQ_MAX_VLS)
+				m &= (uint16_t) ~(1u << s);
 	return m;
 }
 
@@ -350,8 +352,8 @@ static int plan_fixed(const struct oq_synth_port *in,
 	}
 	memcpy(pl->row, in->rows[0], 16);
 	for (r = 0; r < in->n_rows; r++) {
-		unsigned int cnt[16] = { 0 };
-		uint64_t mx[16] = { 0 };
+		unsigned int cnt[16] = {0};
+		uint64_t mx[16] = {0};
 
 		for (s = 0; s < 16; s++) {
 			v = in->rows[r][s];
@@ -381,7 +383,8 @@ static int plan_fixed(const struct oq_synth_port *in,
 				for (s = 0; s < 16; s++)
 					if (in->rows[r][s] == v &&
 					    (it->sls & (1u << s)))
-						pl->merged |= (uint16_t)(1u << s);
+						pl->merged |=
+							(uint16_t)(1u << s);
 		}
 	}
 	if (pl->high & low_intent) {
@@ -448,9 +451,10 @@ static void dp_fill(const struct grouping *g, uint64_t dp[17][17],
 /* Build the plan for j groups of items [0, end) (+ the best-effort SLs on
  * their own VL 0 when be_own, else in the group [end, n_items) itself
  * given as the last group). */
-static void plan_from_groups(const struct grouping *g, unsigned int from[17][17],
-			     unsigned int j, unsigned int end, bool be_own,
-			     struct plan *pl, int *be_vl)
+static void plan_from_groups(const struct grouping *g,
+			     unsigned int from[17][17], unsigned int j,
+			     unsigned int end, bool be_own, struct plan *pl,
+			     int *be_vl)
 {
 	unsigned int bounds[18], nb = 0, i = end, k, s, vl;
 
@@ -495,8 +499,8 @@ static void plan_from_groups(const struct grouping *g, unsigned int from[17][17]
 		for (s = 0; s < 16; s++)
 			if (g->be_mask & (1u << s))
 				pl->row[s] = (uint8_t)vl;
-		pl->req[vl] = (uint64_t)(g->n_items - end + g->m) *
-			      g->need[end];
+		pl->req[vl] =
+			(uint64_t)(g->n_items - end + g->m) * g->need[end];
 		pl->used |= (uint16_t)(1u << vl);
 		*be_vl = (int)vl;
 	} else if (!be_own && g->m) {
@@ -638,8 +642,8 @@ static int attempt(const struct oq_synth_port *in,
 		if (synth_vlarb(&one, it, &cands[0].pl, -1, r)) {
 			snprintf(why, why_len, "%s",
 				 in->vls <= 1 ? "the port runs one data VL, "
-						"shared by all 16 SLs" :
-						"no VLArb within the port's "
+						"shared by all 16 SLs"
+					      : "no VLArb within the port's "
 						"table sizes meets them");
 			return -1;
 		}
@@ -659,11 +663,11 @@ static int attempt(const struct oq_synth_port *in,
 		return 0;
 	}
 	snprintf(why, why_len,
-		 n && cands[0].pl.cost > 10000 ?
-			 "with %u data VL(s) the SLs sharing a VL need more "
-			 "than the whole link" :
-			 "no VLArb within the port's table sizes (%u VLs) "
-			 "meets them",
+		 n && cands[0].pl.cost > 10000
+			 ? "with %u data VL(s) the SLs sharing a VL need more "
+			   "than the whole link"
+			 : "no VLArb within the port's table sizes (%u VLs) "
+			   "meets them",
 		 in->vls);
 	return -1;
 }
@@ -722,15 +726,15 @@ static void explain(const struct oq_synth_port *in,
 		if (!(it->sls & (1u << s)))
 			continue;
 		ratio = have ? oq_frac_double(r->share[s]) * 10000.0 /
-				       it->need_bp[s] :
-			       0.0;
+					it->need_bp[s]
+			     : 0.0;
 		if (r->fail_sl < 0 || ratio < worst) {
 			worst = ratio;
 			r->fail_sl = (int)s;
 		}
 	}
-	r->best = have && r->fail_sl >= 0 ? r->share[r->fail_sl] :
-					    oq_frac_make(0, 1);
+	r->best = have && r->fail_sl >= 0 ? r->share[r->fail_sl]
+					  : oq_frac_make(0, 1);
 }
 
 int oq_synth_port(const struct oq_synth_port *in,

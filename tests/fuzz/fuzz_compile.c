@@ -46,7 +46,8 @@ static void check_synth(const struct oq_synth_plan *pl)
 
 		if (c->r.status != OQ_SYNTH_OK || c->vlarb_kept)
 			continue;
-		if (c->r.high.n > c->in.cap_high || c->r.low.n > c->in.cap_low ||
+		if (c->r.high.n > c->in.cap_high ||
+		    c->r.low.n > c->in.cap_low ||
 		    c->r.limit == OQ_ARB_UNLIMITED)
 			__builtin_trap();
 		if (oq_synth_eval(&c->in, c->r.sl2vl, &c->r.high, &c->r.low,

@@ -77,9 +77,9 @@ static int teardown(void **state)
 }
 
 static const struct oq_publish_level levels[] = {
-	{ .name = "storage", .sl = 1, .intent_bp = -1 },
-	{ .name = "bulk", .sl = 0, .intent_bp = -1 },
-	{ .name = "also-sl1", .sl = 1, .intent_bp = -1 },
+	{.name = "storage", .sl = 1, .intent_bp = -1},
+	{.name = "bulk", .sl = 0, .intent_bp = -1},
+	{.name = "also-sl1", .sl = 1, .intent_bp = -1},
 };
 
 static void predict(struct world *w)
@@ -507,10 +507,10 @@ static void test_intents_published(void **state)
 {
 	struct world *w = *state;
 	struct oq_publish_level lv[3];
-	double min_share[2] = { 1.0, 1.0 };
-	size_t missed[2] = { 0, 0 }, any = 0, i, total;
+	double min_share[2] = {1.0, 1.0};
+	size_t missed[2] = {0, 0}, any = 0, i, total;
 	char err[512], line[256];
-	const int bp[2] = { 500, 6000 }; /* met, and missed somewhere */
+	const int bp[2] = {500, 6000}; /* met, and missed somewhere */
 
 	predict(w);
 	memcpy(lv, levels, sizeof(lv));

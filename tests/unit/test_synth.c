@@ -22,8 +22,8 @@
 #include <osmqos/pred_class.h>
 #include <osmqos/synth.h>
 
-static void intents_set(struct oq_sl_intents *it, unsigned int sl,
-			uint32_t bp, bool high)
+static void intents_set(struct oq_sl_intents *it, unsigned int sl, uint32_t bp,
+			bool high)
 {
 	it->need_bp[sl] += bp;
 	it->total_bp += bp;
@@ -63,9 +63,9 @@ static void check_result(const struct oq_synth_port *in,
 		assert_true(r->high.e[i].vl < in->vls);
 	for (s = 0; s < 16 && !in->sl2vl_fixed; s++)
 		assert_true(r->sl2vl[s] < in->vls);
-	assert_int_equal(oq_synth_eval(in, r->sl2vl, &r->high, &r->low,
-				       r->limit, share),
-			 0);
+	assert_int_equal(
+		oq_synth_eval(in, r->sl2vl, &r->high, &r->low, r->limit, share),
+		0);
 	for (s = 0; s < 16; s++) {
 		assert_int_equal(oq_frac_cmp(share[s], r->share[s]), 0);
 		if (it->sls & (1u << s))
@@ -78,7 +78,7 @@ static void check_result(const struct oq_synth_port *in,
 static void test_storage_mpi_best_effort(void **state)
 {
 	struct oq_synth_port in;
-	struct oq_sl_intents it = { 0 };
+	struct oq_sl_intents it = {0};
 	struct oq_synth_result r;
 
 	(void)state;
@@ -103,7 +103,7 @@ static void test_storage_mpi_best_effort(void **state)
 static void test_one_vl_is_infeasible(void **state)
 {
 	struct oq_synth_port in;
-	struct oq_sl_intents it = { 0 };
+	struct oq_sl_intents it = {0};
 	struct oq_synth_result r;
 
 	(void)state;
@@ -120,7 +120,7 @@ static void test_one_vl_is_infeasible(void **state)
 static void test_merge_when_vls_run_out(void **state)
 {
 	struct oq_synth_port in;
-	struct oq_sl_intents it = { 0 };
+	struct oq_sl_intents it = {0};
 	struct oq_synth_result r;
 
 	(void)state;
@@ -149,7 +149,7 @@ static void test_merge_when_vls_run_out(void **state)
 static void test_kept_sl2vl(void **state)
 {
 	struct oq_synth_port in;
-	struct oq_sl_intents it = { 0 };
+	struct oq_sl_intents it = {0};
 	struct oq_synth_result r;
 	unsigned int s;
 
@@ -193,8 +193,8 @@ static uint32_t rnd(uint32_t n)
 
 static void random_port(struct oq_synth_port *in)
 {
-	static const unsigned int vls[] = { 1, 2, 4, 8 };
-	static const unsigned int caps[] = { 8, 16, 32 };
+	static const unsigned int vls[] = {1, 2, 4, 8};
+	static const unsigned int caps[] = {8, 16, 32};
 	unsigned int s;
 	size_t r;
 
@@ -206,9 +206,9 @@ static void random_port(struct oq_synth_port *in)
 		in->n_rows = 1 + rnd(3);
 		for (r = 0; r < in->n_rows; r++)
 			for (s = 0; s < 16; s++)
-				in->rows[r][s] = (uint8_t)(r == 0 ?
-								   s % in->vls :
-								   rnd(in->vls));
+				in->rows[r][s] =
+					(uint8_t)(r == 0 ? s % in->vls
+							 : rnd(in->vls));
 	}
 }
 
@@ -223,8 +223,7 @@ static void random_intents(struct oq_sl_intents *it, bool allow_high)
 		uint32_t bp = 50 + rnd(left / 2 < 4000 ? left / 2 : 4000);
 		bool high = allow_high && !rnd(4);
 
-		if ((it->sls & (1u << sl)) &&
-		    !!(it->high & (1u << sl)) != high)
+		if ((it->sls & (1u << sl)) && !!(it->high & (1u << sl)) != high)
 			continue;
 		intents_set(it, sl, bp, high);
 		left -= bp;
@@ -364,8 +363,8 @@ static bool exhaustive_feasible(const struct oq_synth_port *in,
 			}
 			for (s = 0; s < 16; s++)
 				if (!(it->sls & (1u << s)))
-					row[s] = (uint8_t)(be++ < b0 ? 0 :
-							   nvl - 1);
+					row[s] = (uint8_t)(be++ < b0 ? 0
+								     : nvl - 1);
 			for (s = 0; s < 16; s++) {
 				used |= (uint16_t)(1u << row[s]);
 				if (it->high & (1u << s))
@@ -379,8 +378,8 @@ static bool exhaustive_feasible(const struct oq_synth_port *in,
 			/* The high table may hold low VLs too (filling it
 			 * caps what the high VLs take); the low table holds
 			 * no high-priority VL. */
-			nh = all_tables(used, hmask ? in->cap_high : 0, c,
-					pmax, hi);
+			nh = all_tables(used, hmask ? in->cap_high : 0, c, pmax,
+					hi);
 			nl = all_tables(lmask, in->cap_low, c, pmax, lo);
 			for (q = 0; q <= (hmask ? max_q : 0u); q++) {
 				if (q && (q * 4096u / in->mtu) ==
@@ -391,22 +390,22 @@ static bool exhaustive_feasible(const struct oq_synth_port *in,
 						struct oq_frac sh[16];
 						bool fine = true;
 
-						if (oq_synth_eval(in, row,
-								  &hi[ih],
-								  &lo[il],
-								  (uint8_t)q,
-								  sh))
+						if (oq_synth_eval(
+							    in, row, &hi[ih],
+							    &lo[il], (uint8_t)q,
+							    sh))
 							continue;
 						for (s = 0; s < 16 && fine;
 						     s++) {
 							if (!sh[s].num)
 								fine = false;
-							else if ((it->sls &
-								  (1u << s)) &&
-								 !oq_frac_meets_bp(
-									 sh[s],
-									 it->need_bp
-										 [s]))
+							else if (
+								(it->sls &
+								 (1u << s)) &&
+								!oq_frac_meets_bp(
+									sh[s],
+									it->need_bp
+										[s]))
 								fine = false;
 						}
 						if (fine)
@@ -425,7 +424,7 @@ static void test_exhaustive_small_classes(void **state)
 	(void)state;
 	for (i = 0; i < 160; i++) {
 		struct oq_synth_port in;
-		struct oq_sl_intents it = { 0 };
+		struct oq_sl_intents it = {0};
 		struct oq_synth_result r;
 		unsigned int n = 1 + rnd(2), j;
 		bool ex, high = i % 8 == 7;
@@ -442,16 +441,16 @@ static void test_exhaustive_small_classes(void **state)
 		assert_int_equal(oq_synth_port(&in, &it, &r), 0);
 		/* Every VLHighLimit up to 31, and up to the one the
 		 * synthesizer chose (it takes the least that works). */
-		ex = exhaustive_feasible(&in, &it,
-					 r.status == OQ_SYNTH_OK && r.limit > 31 ?
-						 r.limit :
-						 31);
+		ex = exhaustive_feasible(
+			&in, &it,
+			r.status == OQ_SYNTH_OK && r.limit > 31 ? r.limit : 31);
 		if (ex != (r.status == OQ_SYNTH_OK))
 			printf("# disagree: vls %u cap %u mtu %u sls 0x%x high "
-			       "0x%x needs %u/%u: exhaustive %d synth %d (%s)\n",
+			       "0x%x needs %u/%u: exhaustive %d synth %d "
+			       "(%s)\n",
 			       in.vls, in.cap_low, in.mtu, it.sls, it.high,
-			       it.need_bp[__builtin_ctz(it.sls)],
-			       it.total_bp, ex, r.status == OQ_SYNTH_OK, r.why);
+			       it.need_bp[__builtin_ctz(it.sls)], it.total_bp,
+			       ex, r.status == OQ_SYNTH_OK, r.why);
 		assert_int_equal(ex, r.status == OQ_SYNTH_OK);
 		if (ex)
 			agree_ok++;
