@@ -99,9 +99,9 @@ struct oq_audit_record {
 	 * the model could not say). */
 	bool has_prediction;
 	double predicted_gbps;
-	/* The level's bandwidth intent (hundredths of a %, 0: none) and
-	 * what it promises along the path: the intent times the slowest
-	 * hop's data rate. */
+	/* The bandwidth intent on the granted SL (hundredths of a %: the
+	 * intents of the levels on it added up; 0: none) and what it
+	 * promises along the path: that times the slowest hop's rate. */
 	int intent_bp;
 	double intent_gbps;
 	char bottleneck[OQ_AUDIT_HOP_LEN]; /* e.g. "sw1/P3 -> hca2/P1" */

@@ -129,16 +129,37 @@ void oq_policy_copy_update(struct osmqos *q, const struct oq_policy *p)
 		snprintf(why, sizeof(why), "no memory for its text");
 	}
 	if (err) {
-		/* An older copy must not outlive the policy in force. */
-		point_opensm_at_operator(q);
-		if (!q->pf.copy_failed || q->pf.copy_errno != err)
+		bool keep = p->n_ext_lines && q->pf.copy_path &&
+			    q->osm->subn.opt.qos_policy_file ==
+				    q->pf.copy_path &&
+			    !oq_policy_copy_missing(q);
+
+		/* An older copy must not outlive the policy in force --
+		 * unless the policy in force has intent keys, which OpenSM
+		 * cannot parse: reading the operator's file it would run
+		 * without any policy of its own. */
+		if (!keep)
+			point_opensm_at_operator(q);
+		if (keep && (!q->pf.copy_failed || q->pf.copy_errno != err))
+			OQ_LOG(q, OSM_LOG_ERROR,
+			       "cannot write %s: %s (%s); OpenSM keeps reading "
+			       "the previous copy until this works (the policy "
+			       "in force has bandwidth intents, which OpenSM's "
+			       "own parser would reject)\n",
+			       q->pf.copy_path, why, strerror(err));
+		else if (!q->pf.copy_failed || q->pf.copy_errno != err)
 			OQ_LOG(q, OSM_LOG_ERROR,
 			       "cannot write %s: %s (%s); OpenSM reads %s "
-			       "itself until this works, so a bad edit "
-			       "drops OpenSM's own policy\n",
+			       "itself until this works, %s\n",
 			       q->pf.copy_path, why, strerror(err),
-			       q->pf.operator_path ? q->pf.operator_path
-						   : "(none)");
+			       q->pf.operator_path ? q->pf.operator_path :
+						     "(none)",
+			       p->n_ext_lines ?
+				       "and rejects it (bandwidth intents are "
+				       "osmqos keys): OpenSM runs without a "
+				       "policy of its own" :
+				       "so a bad edit drops OpenSM's own "
+				       "policy");
 		q->pf.copy_failed = true;
 		q->pf.copy_errno = err;
 		return;

@@ -83,9 +83,10 @@ void oq_policy_ref_put(struct osmqos *q, struct oq_policy_ref *r)
 	}
 }
 
-/* Takes text, the bytes p came from (OpenSM's copy is written from them). */
+/* Takes p and text, the bytes p came from (freed: p keeps its own copy,
+ * which OpenSM's copy is written from). */
 static void install(struct osmqos *q, struct oq_policy *p, uint64_t hash,
-		    char *text, size_t len)
+		    char *text)
 {
 	struct oq_policy_ref *r = calloc(1, sizeof(*r)), *old;
 
@@ -217,7 +218,7 @@ static int refresh(struct osmqos *q)
 	       "intent\n",
 	       path, p->n_groups, p->n_levels, p->n_rules, p->n_sl2vl,
 	       p->n_vlarb, p->n_intent_levels);
-	install(q, p, hash, text, len);
+	install(q, p, hash, text);
 	return 1;
 }
 

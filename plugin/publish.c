@@ -112,11 +112,13 @@ static struct oq_publish_level *levels_of(const struct oq_state *s, size_t *n)
 {
 	const struct oq_policy *p = s && s->pol ? s->pol->p : NULL;
 	struct oq_publish_level *v;
+	struct oq_sl_intents it;
 	size_t i, k = 0;
 
 	*n = 0;
 	if (!p || !p->n_levels)
 		return NULL;
+	oq_policy_intents(p, &it);
 	v = calloc(p->n_levels, sizeof(*v));
 	if (!v)
 		return NULL;
@@ -127,6 +129,7 @@ static struct oq_publish_level *levels_of(const struct oq_state *s, size_t *n)
 		v[k].name = p->levels[i].name;
 		v[k].intent_bp = p->levels[i].bandwidth_bp;
 		v[k].high = p->levels[i].prio_high;
+		v[k].sl_need_bp = it.need_bp[p->levels[i].sl];
 		v[k++].sl = (uint8_t)p->levels[i].sl;
 	}
 	*n = k;
@@ -192,8 +195,6 @@ static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 		d.n_levels = levels ? n_levels : 0;
 		d.intent_ports_missed =
 			oq_publish_intent_stats(levels, d.n_levels, d.classes);
-		for (i = 0; i < (int)d.n_levels; i++)
-			d.n_intents += levels[i].intent_bp > 0;
 	}
 	q->pub.oom_reported = false;
 	d.detail_ports = oq_publish_detail_ports(q);

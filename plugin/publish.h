@@ -137,7 +137,10 @@ struct oq_publish_level {
 	 * ports where it is below the intent. */
 	int intent_bp;
 	bool high;
-	double min_share;
+	/* What its SL must get: the intents of every level on it added up
+	 * (hundredths of a %), what the tables are checked against. */
+	uint32_t sl_need_bp;
+	double min_share; /* < 0: no linked port carries it */
 	size_t ports_missed;
 };
 
@@ -178,7 +181,6 @@ struct oq_publish_doc {
 	const struct oq_pred_classes *classes;
 	const struct oq_publish_level *levels; /* with an SL, policy order */
 	size_t n_levels;
-	size_t n_intents;	    /* levels with a bandwidth intent */
 	size_t intent_ports_missed; /* linked ports short of an intent */
 	/* publish_detail=ports: per-port series in the Prometheus file too
 	 * (about 50 per linked port). */

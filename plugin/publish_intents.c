@@ -3,7 +3,8 @@
  * Bandwidth intents in the published files: each intent beside the share
  * the tables in force guarantee its SL (the least over the linked ports,
  * from the port classes, i.e. the model) and the ports where that share
- * is below the intent.  Synthesized tables never miss one; a qos-setup
+ * is below what the SL needs (the intents of the levels on it added up,
+ * as the synthesizer and the plugin's log count them).  Synthesized tables never miss one; a qos-setup
  * scope of the operator's, or a class no tables can serve, can.
  */
 #include <stdio.h>
@@ -33,7 +34,7 @@ size_t oq_publish_intent_stats(struct oq_publish_level *levels, size_t n,
 	size_t i, k, total = 0;
 
 	for (i = 0; i < n; i++) {
-		levels[i].min_share = 1.0;
+		levels[i].min_share = -1.0;
 		levels[i].ports_missed = 0;
 	}
 	if (!c)
@@ -50,9 +51,9 @@ size_t oq_publish_intent_stats(struct oq_publish_level *levels, size_t n,
 			if (levels[i].intent_bp <= 0 || levels[i].sl > 15)
 				continue;
 			sh = class_share(cl, levels[i].sl);
-			if (sh < levels[i].min_share)
+			if (levels[i].min_share < 0 || sh < levels[i].min_share)
 				levels[i].min_share = sh;
-			if (misses(sh, levels[i].intent_bp)) {
+			if (misses(sh, (int)levels[i].sl_need_bp)) {
 				levels[i].ports_missed += cl->n_ports;
 				missed = true;
 			}
@@ -80,10 +81,15 @@ void oq_publish_intents_json(FILE *out, const struct oq_publish_doc *d)
 		oq_json_fescape(out, l->name, OQ_PUBLISH_LEVEL_LEN);
 		fprintf(out,
 			"\", \"sl\": %u, \"bandwidth_pct\": %.2f, "
-			"\"priority\": \"%s\", \"min_guaranteed_pct\": %.4f, "
-			"\"ports_missed\": %zu}",
-			l->sl, l->intent_bp / 100.0, l->high ? "high" : "low",
-			l->min_share * 100.0, l->ports_missed);
+			"\"sl_need_pct\": %.2f, \"priority\": \"%s\", "
+			"\"min_guaranteed_pct\": ",
+			l->sl, l->intent_bp / 100.0, l->sl_need_bp / 100.0,
+			l->high ? "high" : "low");
+		if (l->min_share < 0)
+			fputs("null", out);
+		else
+			fprintf(out, "%.4f", l->min_share * 100.0);
+		fprintf(out, ", \"ports_missed\": %zu}", l->ports_missed);
 		first = false;
 	}
 	fputs("]}", out);
@@ -151,6 +157,8 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 		for (j = 0; j < n; j++) {
 			const struct oq_publish_level *l = &d->levels[idx[j]];
 
+			if (f == 1 && l->min_share < 0)
+				continue;
 			fprintf(out, "%s{level=\"%s\",sl=\"%u\"} ",
 				fams[f].name, labels[j], l->sl);
 			if (f == 0)

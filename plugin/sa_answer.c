@@ -207,9 +207,13 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	    pol->levels[pp->d.level].name)
 		copy_str(r.level, sizeof(r.level),
 			 pol->levels[pp->d.level].name);
-	if (pol && pp->d.level >= 0 && (size_t)pp->d.level < pol->n_levels &&
-	    pol->levels[pp->d.level].bandwidth_bp > 0)
-		r.intent_bp = pol->levels[pp->d.level].bandwidth_bp;
+	/* The intent in force on the granted SL (levels sharing it add
+	 * up); none when an engine gave the path another SL. */
+	if (pol && pp->records && pp->d.level >= 0 &&
+	    (size_t)pp->d.level < pol->n_levels &&
+	    pol->levels[pp->d.level].bandwidth_bp > 0 &&
+	    pol->levels[pp->d.level].sl == pp->sl)
+		r.intent_bp = (int)s->synth.intents.need_bp[pp->sl];
 	if (pp->records) {
 		r.granted = true;
 		r.g_sl = pp->sl;

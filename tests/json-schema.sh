@@ -42,15 +42,15 @@ guid='test("^0x[0-9a-f]{16}$")'
 	  (.vlarb_high == null or (.vlarb_high | all(length == 2))) and
 	  (.vlarb_low == null or (.vlarb_low | all(length == 2))) and
 	  (.vl_high_limit | $num) and
-	  (.origin.sl2vl | IN(\"template\", \"scope\", \"routing-engine\")) and
-	  (.origin.vlarb | IN(\"template\", \"scope\"))))"
+	  (.origin.sl2vl | IN(\"template\", \"scope\", \"routing-engine\", \"intent\")) and
+	  (.origin.vlarb | IN(\"template\", \"scope\", \"intent\"))))"
 
 "$q" predict --json --policy "$P" --fabric "$F" | check predict "
 	(.classes | length) > 0 and (.classes | all(
 	  (.class | $num) and (.ports | $num) and (.link | $str) and
 	  (.width | $num) and (.speed | $str) and
 	  (.rate_gbps | $num) and (.mtu | $num) and
-	  (.sl2vl_origin | IN(\"template\", \"scope\", \"routing-engine\", \"none\", \"unknown\")) and
+	  (.sl2vl_origin | IN(\"template\", \"scope\", \"routing-engine\", \"intent\", \"none\", \"unknown\")) and
 	  (.vl_high_limit == null or (.vl_high_limit | $num)) and
 	  (.profile | IN(\"iba\", \"cx2-2k\")) and (.exact | type == \"boolean\") and
 	  (.sls | length == 16) and (.sls | all(
@@ -69,7 +69,7 @@ guid='test("^0x[0-9a-f]{16}$")'
 	.schema == 2 and (.ports | length) > 0 and (.ports | all(
 	  (.guid | $guid) and (.port | $num) and (.node | $str) and
 	  (.name | $str) and (.rate_gbps | $num) and (.mtu | $num) and
-	  (.sl2vl_origin | IN(\"template\", \"scope\", \"routing-engine\", \"none\", \"unknown\")) and
+	  (.sl2vl_origin | IN(\"template\", \"scope\", \"routing-engine\", \"intent\", \"none\", \"unknown\")) and
 	  (.profile | IN(\"iba\", \"cx2-2k\")) and (.exact | type == \"boolean\") and
 	  (.sls | length == 16) and (.sls | all(
 	    (.sl | $num) and (.vl == null or (.vl | $num)) and (.share | $num) and
@@ -87,6 +87,35 @@ guid='test("^0x[0-9a-f]{16}$")'
 	(.path.dropped | type == \"boolean\") and (.path.bottleneck | $num) and
 	(.path.bottleneck_port | $str) and (.path.hops | length == 2) and
 	(.path.hops | all((.guid | $guid) and (.in_port | $num) and (.gbps | $num)))"
+
+# Bandwidth intents: synth's proof, and the origin of what tables shows.
+IP=$top_srcdir/contrib/policies/intents.conf
+IF=$top_srcdir/contrib/fabrics/mixed-caps.net
+"$q" synth --json --policy "$IP" --fabric "$IF" 2>/dev/null | check synth "
+	(.policy | $str) and (.routing_engine | $str) and .feasible == true and
+	(.intents | length == 2) and (.intents | all((.level | $str) and
+	  (.sl | $num) and (.bandwidth_pct | $num) and
+	  (.priority | IN(\"high\", \"low\")))) and
+	(.missed_ports | $num) and (.unchecked_ports | $num) and
+	(.lowered.ports | $num) and (.lowered.differ | $num) and
+	(.classes | length) >= 4 and (.classes | all(
+	  (.class | $num) and (.ports | $num) and (.example | $str) and
+	  (.example_guid | $guid) and (.vls | $num) and (.mtu | $num) and
+	  (.rate_gbps | $num) and (.vlarb_high_cap | $num) and
+	  (.vlarb_low_cap | $num) and (.sl2vl | IN(\"synthesized\", \"kept\")) and
+	  (.vlarb | IN(\"synthesized\", \"kept\")) and
+	  (.status | IN(\"ok\", \"infeasible\", \"missed\")) and (.why | $str) and
+	  (.tables.sl2vl | length == 16) and
+	  (.tables.vlarb_high | all((.vl | $num) and (.weight | $num))) and
+	  (.tables.vlarb_low | all((.vl | $num) and (.weight | $num))) and
+	  (.tables.vl_high_limit | $num) and (.best_effort_pct | $num) and
+	  (.levels | all((.level | $str) and (.sl | $num) and (.vl | $str) and
+	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
+	    (.intent_pct | $num) and (.share | test(\"^[0-9]+(/[0-9]+)?$\")) and
+	    (.share_pct | $num) and (.gbps | $num) and (.slack_pct | $num) and
+	    .met == true))))"
+"$q" tables --json --policy "$IP" --fabric "$IF" 2>/dev/null | check "tables (intents)" '
+	[.ports[] | select(.vlarb_low) | .origin.vlarb] | unique == ["intent"]'
 
 "$q" model --json --high 1:64 --low 0:64,7:16 --limit 8 --mtu 2048 |
 	check model '

@@ -330,7 +330,9 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 		       lv->prio_high ? "high" : "low");
 		first = false;
 	}
-	printf("], \"lowered\": {\"ports\": %zu, \"differ\": %zu}",
+	printf("], \"missed_ports\": %zu, \"unchecked_ports\": %zu",
+	       pl->ports_missed, pl->n_unchecked);
+	printf(", \"lowered\": {\"ports\": %zu, \"differ\": %zu}",
 	       chk->n_ports, chk->n_diff);
 	printf(", \"classes\": [");
 	for (i = 0; i < pl->n; i++) {
@@ -467,15 +469,23 @@ int oq_cmd_synth(int argc, char **argv)
 		return rc;
 	}
 	oq_engine_by_name(&e, t.routing_engine);
-	snprintf(cmdline, sizeof(cmdline), "osmqos synth --fabric %s%s%s",
-		 o.fabric, o.opensm_conf ? " --opensm-conf " : "",
+	snprintf(cmdline, sizeof(cmdline), "osmqos synth --fabric %s%s%s%s%s",
+		 o.fabric, o.partitions ? " --partitions " : "",
+		 o.partitions ? o.partitions : "",
+		 o.opensm_conf ? " --opensm-conf " : "",
 		 o.opensm_conf ? o.opensm_conf : "");
+	/* It goes into a comment: no line break or control byte may end
+	 * the comment early. */
+	for (len = 0; cmdline[len]; len++)
+		if ((unsigned char)cmdline[len] < 0x20 || cmdline[len] == 0x7f)
+			cmdline[len] = '?';
 	mem = open_memstream(&text, &len);
 	if (!mem || oq_synth_lower_write(mem, &in, cmdline) || fclose(mem)) {
 		free(text);
 		oq_fabric_tables_free(&tables);
 		oq_cli_inputs_free(&in);
-		return oq_usage_error(CMD, "out of memory");
+		return oq_usage_error(CMD, "out of memory writing the lowered "
+					   "policy; free memory and retry");
 	}
 	oq_diags_init(&d);
 	if (oq_synth_lower_check(text, len, &in, &t, &tables, &chk, &d) ||
@@ -510,7 +520,9 @@ int oq_cmd_synth(int argc, char **argv)
 	if (rc) {
 		fprintf(stderr,
 			"osmqos synth: %zu port class(es) cannot meet the "
-			"intents (errors above); nothing written\n",
+			"intents (errors above); nothing written: lower the "
+			"intents or give those ports more VLs, and see the best "
+			"share per class with --report\n",
 			in.synth.n_infeasible);
 		goto out;
 	}

@@ -138,8 +138,14 @@ static void port_cap_words(struct topo *t, struct topo_port *p,
 		if ((q - w == 3 && !strncmp(w, "mtu", 3)) ||
 		    (q - w == 3 && !strncmp(w, "vls", 3)) ||
 		    (q - w == 5 && !strncmp(w, "vlarb", 5))) {
-			if (!scan_int(&q, &v))
+			if (!scan_int(&q, &v)) {
+				/* Skip the value word, whatever it is. */
+				while (isspace((unsigned char)*q))
+					q++;
+				while (*q && !isspace((unsigned char)*q))
+					q++;
 				goto bad;
+			}
 		} else {
 			oq_warning(t->d,
 				   topo_loc(t, lineno,
@@ -167,13 +173,13 @@ static void port_cap_words(struct topo *t, struct topo_port *p,
 		}
 		continue;
 	bad:
+		/* That word keeps its default; the words after it count. */
 		oq_diag_hint(oq_warning(t->d,
 					topo_loc(t, lineno,
 						 (unsigned int)(w - line) + 1),
 					"bad capability value; ignored"),
 			     "mtu 256|512|1024|2048|4096, vls 1|2|4|8|15, "
 			     "vlarb 0-64");
-		return;
 	}
 }
 

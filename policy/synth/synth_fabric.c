@@ -102,7 +102,12 @@ static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
 			  pt->sl2vl_origin == OQ_ORIGIN_ENGINE ||
 			  pt->sl2vl_unknown;
 	*vlarb_kept = pt->has_vlarb && pt->vlarb_origin == OQ_ORIGIN_SCOPE;
-	if (in->has_sl2vl && in->sl2vl_fixed && kept_rows(pt, in))
+	if (pt->sl2vl_unknown)
+		return -1;
+	/* A scope's VLArb is checked under the port's own SL2VL rows,
+	 * chosen or not: they belong in the key. */
+	if (in->has_sl2vl && (in->sl2vl_fixed || *vlarb_kept) &&
+	    kept_rows(pt, in))
 		return -1;
 	b->len = 0;
 	hdr[0] = (uint8_t)in->vls;
@@ -168,10 +173,15 @@ static void class_solve(struct oq_synth_class *c,
 			const struct oq_port_tables *pt)
 {
 	struct oq_synth_result *r = &c->r;
+	struct oq_synth_port in;
 	unsigned int s;
 
 	if (!c->vlarb_kept) {
 		if (oq_synth_port(&c->in, it, r)) {
+			memset(r, 0, sizeof(*r));
+			for (s = 0; s < 16; s++)
+				r->share[s] = oq_frac_make(0, 1);
+			r->fail_sl = -1;
 			r->status = OQ_SYNTH_INFEASIBLE;
 			snprintf(r->why, sizeof(r->why),
 				 "the port's limits are out of the "
@@ -180,15 +190,21 @@ static void class_solve(struct oq_synth_class *c,
 		return;
 	}
 	memset(r, 0, sizeof(*r));
+	for (s = 0; s < 16; s++)
+		r->share[s] = oq_frac_make(0, 1);
 	r->fail_sl = -1;
 	r->high = pt->vlarb_high;
 	r->low = pt->vlarb_low;
 	r->limit = pt->vl_high_limit;
-	if (c->in.sl2vl_fixed)
+	if (c->in.n_rows)
 		memcpy(r->sl2vl, c->in.rows[0], 16);
 	else if (pt->has_sl2vl && pt->sl2vl)
 		memcpy(r->sl2vl, pt->sl2vl[0], 16);
-	if (oq_synth_eval(&c->in, r->sl2vl, &r->high, &r->low, r->limit,
+	/* Checked under the port's own rows, all of them. */
+	in = c->in;
+	if (in.n_rows)
+		in.sl2vl_fixed = true;
+	if (oq_synth_eval(&in, r->sl2vl, &r->high, &r->low, r->limit,
 			  r->share)) {
 		r->status = OQ_SYNTH_INFEASIBLE;
 		return;
@@ -201,7 +217,34 @@ static void class_solve(struct oq_synth_class *c,
 	r->status = r->fail_sl < 0 ? OQ_SYNTH_OK : OQ_SYNTH_INFEASIBLE;
 }
 
-static uint32_t find_or_add(struct oq_synth_plan *pl, struct builder *b,
+/* Classes that differ only in link rate get the same tables: take an
+ * earlier class's result instead of synthesizing again (a scan over the
+ * classes, which are few). */
+static bool same_input(const struct oq_synth_class *a,
+		       const struct oq_synth_class *b)
+{
+	const uint8_t *ka = a->key, *kb = b->key;
+
+	/* Keys: header (rate at bytes 4-5), then the rest; equal apart from
+	 * the rate means equal inputs. */
+	return a->key_len == b->key_len && !memcmp(ka, kb, 4) &&
+	       !memcmp(ka + 6, kb + 6, a->key_len - 6);
+}
+
+static bool reuse(const struct oq_synth_plan *pl, struct oq_synth_class *c)
+{
+	size_t i;
+
+	for (i = 0; pl && i < pl->n; i++)
+		if (same_input(&pl->v[i], c)) {
+			c->r = pl->v[i].r;
+			return true;
+		}
+	return false;
+}
+
+static uint32_t find_or_add(struct oq_synth_plan *pl,
+			    const struct oq_synth_plan *prev, struct builder *b,
 			    const struct oq_synth_port *in, bool vlarb_kept,
 			    const struct oq_port_tables *pt, size_t rep)
 {
@@ -237,7 +280,8 @@ static uint32_t find_or_add(struct oq_synth_plan *pl, struct builder *b,
 	c->width = pt->port->width;
 	c->speed = pt->port->speed;
 	c->rep = rep;
-	class_solve(c, &pl->intents, pt);
+	if (!reuse(pl, c) && !reuse(prev, c))
+		class_solve(c, &pl->intents, pt);
 	b->slot[j] = (uint32_t)++pl->n;
 	return (uint32_t)(pl->n - 1);
 }
@@ -324,6 +368,40 @@ static void pct(struct oq_frac f, char *buf, size_t len)
 	snprintf(buf, len, "%.2f%%", oq_frac_double(f) * 100.0);
 }
 
+/* A high-priority level is also capped at its intent: say so where the
+ * tables let it take more of a busy link (a high table with no room for
+ * best effort, or no low VL to fill it from: IBA then hands the high
+ * table at least one packet per low packet). */
+static void cap_warnings(const struct oq_policy *p,
+			 const struct oq_sl_intents *it,
+			 const struct oq_synth_result *r, const char *label,
+			 struct oq_diags *d)
+{
+	unsigned int s;
+
+	for (s = 0; s < 16; s++) {
+		struct oq_diag *dg;
+		double got;
+
+		if (!(it->high & it->sls & (1u << s)))
+			continue;
+		got = oq_frac_double(r->share[s]) * 10000.0;
+		if (got <= it->need_bp[s] + 200.0)
+			continue;
+		dg = oq_warning(d, p->levels[it->level[s]].bandwidth_loc,
+				"qos-level '%s' (SL %u, high priority) takes "
+				"%.2f%% of a busy link on %s, more than its "
+				"%u.%02u%%",
+				level_name(p, it->level[s]), s, got / 100.0,
+				label, it->need_bp[s] / 100,
+				it->need_bp[s] % 100);
+		oq_diag_hint(dg, "VLHighLimit lets at least one high packet "
+				 "through per low packet; the rest of the high "
+				 "table is filled from a low VL when its "
+				 "entries leave room");
+	}
+}
+
 static void report(const struct oq_policy *p, const struct oq_fabric *f,
 		   const struct oq_synth_plan *pl, struct oq_diags *d)
 {
@@ -356,18 +434,20 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 		if (!c->n_ports || first[i] != i)
 			continue;
 		class_label(f, c, ports[i], label, sizeof(label));
-		if (r->status == OQ_SYNTH_OK && r->merged && !c->vlarb_kept) {
-			dg = oq_warning(
-				d,
-				p->levels[it->level[__builtin_ctz(r->merged)]]
-					.bandwidth_loc,
-				"intent SLs share a VL on %s "
-				"(SL mask 0x%04x): met, but they "
-				"are not isolated from each other",
-				label, r->merged);
+		if (r->status == OQ_SYNTH_OK && r->merged && !c->vlarb_kept &&
+		    !c->in.sl2vl_fixed) {
+			dg = oq_warning(d, p->levels[it->level[__builtin_ctz(
+						       r->merged)]]
+						   .bandwidth_loc,
+					"intent SLs share a VL on %s "
+					"(SL mask 0x%04x): met, but they "
+					"are not isolated from each other",
+					label, r->merged);
 			oq_diag_hint(dg, "ports with more VLs give each "
 					 "intent SL its own");
 		}
+		if (r->status == OQ_SYNTH_OK && !c->vlarb_kept)
+			cap_warnings(p, it, r, label, d);
 		if (r->status == OQ_SYNTH_OK)
 			continue;
 		for (l = 0; l < p->n_levels; l++) {
@@ -384,12 +464,18 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 			if (c->vlarb_kept) {
 				dg = oq_warning(d, lv->bandwidth_loc,
 						"qos-level '%s' (SL %u) wants "
-						"%d.%02d%% but a vlarb-scope "
+						"%u.%02u%%%s but a vlarb-scope "
 						"gives it %s on %s",
 						level_name(p, (int)l), s,
-						lv->bandwidth_bp / 100,
-						lv->bandwidth_bp % 100, got,
-						label);
+						it->need_bp[s] / 100,
+						it->need_bp[s] % 100,
+						it->need_bp[s] !=
+								(uint32_t)lv
+									->bandwidth_bp ?
+							" (its SL's intents "
+							"added up)" :
+							"",
+						got, label);
 				oq_diag_hint(dg, "the scope wins on the ports "
 						 "it covers: change its "
 						 "weights, or drop it and let "
@@ -399,11 +485,16 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 			pct(r->best, best, sizeof(best));
 			dg = oq_error(d, lv->bandwidth_loc,
 				      "qos-level '%s' (SL %u) cannot get "
-				      "%d.%02d%% on %s: %s; the best it gets "
-				      "next to the other intents is %s",
+				      "%u.%02u%%%s on %s: %s; the best it "
+				      "gets next to the other intents is %s",
 				      level_name(p, (int)l), s,
-				      lv->bandwidth_bp / 100,
-				      lv->bandwidth_bp % 100, label, r->why,
+				      it->need_bp[s] / 100,
+				      it->need_bp[s] % 100,
+				      it->need_bp[s] !=
+						      (uint32_t)lv->bandwidth_bp ?
+					      " (its SL's intents added up)" :
+					      "",
+				      label, r->why,
 				      (int)s == r->fail_sl ? best : got);
 			oq_diag_hint(dg, "lower the intents (they are met "
 					 "together, per SL, with every SL "
@@ -415,17 +506,28 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 	free(ports);
 }
 
+static bool same_intents(const struct oq_sl_intents *a,
+			 const struct oq_sl_intents *b)
+{
+	return a->sls == b->sls && a->high == b->high &&
+	       !memcmp(a->need_bp, b->need_bp, sizeof(a->need_bp));
+}
+
 int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		   const struct oq_engine *e, struct oq_fabric_tables *t,
-		   struct oq_synth_plan *out, struct oq_diags *d)
+		   const struct oq_synth_plan *prev, struct oq_synth_plan *out,
+		   struct oq_diags *d)
 {
 	struct builder b = {0};
 	bool engine_sl2vl = e && e->kind != OQ_ENGINE_QOS;
+	const struct oq_port *refused = NULL;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	if (!oq_policy_intents(p, &out->intents))
 		return 0;
+	if (prev && (!prev->v || !same_intents(&prev->intents, &out->intents)))
+		prev = NULL;
 	out->n_ports = t->n;
 	out->of_port = malloc((t->n ? t->n : 1) * sizeof(*out->of_port));
 	b.cap = 64;
@@ -443,11 +545,14 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		if (!port || !port->present || !port->peer ||
 		    (!pt->has_vlarb && !pt->has_sl2vl))
 			continue;
-		if (port_key(pt, engine_sl2vl, &b, &in, &kept))
+		if (port_key(pt, engine_sl2vl, &b, &in, &kept)) {
+			if (!out->n_unchecked++)
+				refused = port;
 			continue;
+		}
 		if (make_room(&b, out))
 			goto oom;
-		k = find_or_add(out, &b, &in, kept, pt, i);
+		k = find_or_add(out, prev, &b, &in, kept, pt, i);
 		if (k == OQ_SYNTH_NONE)
 			goto oom;
 		out->of_port[i] = k;
@@ -468,6 +573,25 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 	}
 	free(b.slot);
 	report(p, f, out, d);
+	if (refused) {
+		char name[96];
+		struct oq_diag *dg;
+
+		if (oq_port_name(refused, name, sizeof(name)) < 0)
+			snprintf(name, sizeof(name), "port %u", refused->num);
+		dg = oq_warning(d,
+				p->levels[out->intents.level[__builtin_ctz(
+						  out->intents.sls)]]
+					.bandwidth_loc,
+				"bandwidth intents not checked on %zu port(s) "
+				"(first: %s): their SL2VL is the routing "
+				"engine's and not known here, or has more than "
+				"%d distinct input rows; they keep their tables",
+				out->n_unchecked, name, OQ_SYNTH_MAX_ROWS);
+		oq_diag_hint(dg, "the plugin checks what it can see; a "
+				 "live audit (osmqos audit) reads the tables "
+				 "back");
+	}
 	return 0;
 oom:
 	free(b.slot);

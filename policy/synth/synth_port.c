@@ -193,6 +193,13 @@ static size_t plan_low(const struct oq_synth_port *in, const struct plan *pl,
 	for (v = 0; v < OQ_MAX_VLS; v++)
 		if ((low & (1u << v)) && !pl->req[v])
 			n_be++;
+	if (!low) {
+		/* Every VL in use is a high one: no low table at all. */
+		out[0] = *base;
+		out[0].score_num = 0;
+		out[0].score_den = 1;
+		return max_out ? 1 : 0;
+	}
 	for (t = 1; t <= (uint64_t)cap * pmax; t++) {
 		struct vlarb_plan cand = *base;
 		unsigned int k = 0;
@@ -244,11 +251,11 @@ static size_t plan_low(const struct oq_synth_port *in, const struct plan *pl,
 	return n;
 }
 
-/* SLs a kept SL2VL drops (VL15, or a VL the port lacks, in every row):
- * their share may be 0. */
+/* SLs a kept SL2VL drops (VL15, or a VL the port lacks) in some input
+ * view: the guarantee is the least over the views, so theirs may be 0. */
 static uint16_t dropped_sls(const struct oq_synth_port *in)
 {
-	uint16_t m = 0xffff;
+	uint16_t m = 0;
 	unsigned int s;
 	size_t r;
 
@@ -256,9 +263,9 @@ static uint16_t dropped_sls(const struct oq_synth_port *in)
 		return 0;
 	for (r = 0; r < in->n_rows; r++)
 		for (s = 0; s < 16; s++)
-			if (in->rows[r][s] < in->vls &&
-			    in->rows[r][s] < OQ_MAX_VLS)
-				m &= (uint16_t) ~(1u << s);
+			if (in->rows[r][s] >= in->vls ||
+			    in->rows[r][s] >= OQ_MAX_VLS)
+				m |= (uint16_t)(1u << s);
 	return m;
 }
 
@@ -324,9 +331,9 @@ static int synth_vlarb(const struct oq_synth_port *in,
 
 static int plan_fixed(const struct oq_synth_port *in,
 		      const struct oq_sl_intents *it, struct plan *pl,
-		      char *why, size_t why_len)
+		      int *bad_sl, char *why, size_t why_len)
 {
-	uint16_t low_intent = 0;
+	uint16_t low_intent = 0, agg[16] = {0};
 	size_t r;
 	unsigned int s, v;
 
@@ -343,6 +350,7 @@ static int plan_fixed(const struct oq_synth_port *in,
 		pl->high = it->high ? 1 : 0;
 		pl->merged = it->sls;
 		if (it->high && (it->sls & ~it->high)) {
+			*bad_sl = __builtin_ctz(it->high);
 			snprintf(why, why_len,
 				 "the port has no SL2VL: every SL is on VL 0, "
 				 "high and low priority alike");
@@ -359,6 +367,7 @@ static int plan_fixed(const struct oq_synth_port *in,
 			v = in->rows[r][s];
 			if (v >= OQ_MAX_VLS || v >= in->vls) {
 				if (it->sls & (1u << s)) {
+					*bad_sl = (int)s;
 					snprintf(why, why_len,
 						 "the SL2VL kept on these "
 						 "ports drops SL %u",
@@ -367,6 +376,7 @@ static int plan_fixed(const struct oq_synth_port *in,
 				}
 				continue;
 			}
+			agg[s] |= (uint16_t)(1u << v);
 			cnt[v]++;
 			if (it->need_bp[s] > mx[v])
 				mx[v] = it->need_bp[s];
@@ -387,11 +397,29 @@ static int plan_fixed(const struct oq_synth_port *in,
 							(uint16_t)(1u << s);
 		}
 	}
+	/* A switch port's view of all inputs at once: the SLs any row maps
+	 * to a VL share it. */
+	for (v = 0; in->n_rows > 1 && v < OQ_MAX_VLS; v++) {
+		uint64_t mx = 0, cnt = 0;
+
+		for (s = 0; s < 16; s++)
+			if (agg[s] & (1u << v)) {
+				cnt++;
+				if (it->need_bp[s] > mx)
+					mx = it->need_bp[s];
+			}
+		if (cnt * mx > pl->req[v])
+			pl->req[v] = cnt * mx;
+	}
 	if (pl->high & low_intent) {
+		v = (unsigned int)__builtin_ctz(pl->high & low_intent);
+		for (s = 0; s < 16; s++)
+			if ((it->sls & ~it->high & (1u << s)) && (agg[s] & (1u << v)))
+				*bad_sl = (int)s;
 		snprintf(why, why_len,
 			 "the SL2VL kept on these ports puts a high- and a "
-			 "low-priority intent on VL %d",
-			 __builtin_ctz(pl->high & low_intent));
+			 "low-priority intent on VL %u",
+			 v);
 		return -1;
 	}
 	return 0;
@@ -620,14 +648,17 @@ static size_t free_plans(const struct oq_synth_port *in,
 	return n;
 }
 
-/* Try once with these intents; 0 when r holds a result that meets them. */
+/* Try once with these intents; 0 when r holds a result that meets them.
+ * *bad_sl: an SL no scale of the intents can serve (the kept SL2VL drops
+ * it, or puts it on a VL of the other priority), -1 when none is. */
 static int attempt(const struct oq_synth_port *in,
 		   const struct oq_sl_intents *it, struct oq_synth_result *r,
-		   char *why, size_t why_len)
+		   int *bad_sl, char *why, size_t why_len)
 {
 	struct plan_cand cands[34];
 	size_t n, i;
 
+	*bad_sl = -1;
 	if (in->sl2vl_fixed || !in->has_sl2vl || in->vls <= 1) {
 		struct oq_synth_port one = *in;
 
@@ -637,13 +668,18 @@ static int attempt(const struct oq_synth_port *in,
 			one.n_rows = in->has_sl2vl ? 1 : 0;
 			memset(one.rows[0], 0, 16);
 		}
-		if (plan_fixed(&one, it, &cands[0].pl, why, why_len))
+		if (plan_fixed(&one, it, &cands[0].pl, bad_sl, why, why_len))
 			return -1;
 		if (synth_vlarb(&one, it, &cands[0].pl, -1, r)) {
 			snprintf(why, why_len, "%s",
 				 in->vls <= 1 ? "the port runs one data VL, "
-						"shared by all 16 SLs"
-					      : "no VLArb within the port's "
+						"shared by all 16 SLs" :
+				 in->sl2vl_fixed ?
+						"under the SL2VL kept on these "
+						"ports the SLs sharing a VL "
+						"need more than the VLArb and "
+						"VLHighLimit can give" :
+						"no VLArb within the port's "
 						"table sizes meets them");
 			return -1;
 		}
@@ -688,24 +724,26 @@ static void scale(const struct oq_sl_intents *it, uint32_t num, uint32_t den,
 		}
 }
 
-/* Infeasible: the largest common scale that fits, and the SL that falls
- * furthest short of its intent there. */
+/* Infeasible: the largest common scale that fits (to 1/128: each step
+ * is a full synthesis, and the plugin runs this in the sweep), and the
+ * SL that falls furthest short of its intent there. */
 static void explain(const struct oq_synth_port *in,
 		    const struct oq_sl_intents *it, struct oq_synth_result *r)
 {
 	struct oq_synth_result best;
 	struct oq_sl_intents sc;
-	uint32_t lo = 0, hi = 1024, mid;
+	uint32_t lo = 0, hi = 128, mid;
 	char why[160];
 	bool have = false;
 	unsigned int s;
 	double worst = 2.0;
+	int bad;
 
 	while (lo + 1 < hi) {
 		mid = (lo + hi) / 2;
-		scale(it, mid, 1024, &sc);
+		scale(it, mid, 128, &sc);
 		memset(&best, 0, sizeof(best));
-		if (!attempt(in, &sc, &best, why, sizeof(why))) {
+		if (!attempt(in, &sc, &best, &bad, why, sizeof(why))) {
 			lo = mid;
 			have = true;
 			memcpy(r->share, best.share, sizeof(best.share));
@@ -719,22 +757,27 @@ static void explain(const struct oq_synth_port *in,
 			hi = mid;
 		}
 	}
-	r->fail_sl = -1;
 	for (s = 0; s < 16; s++) {
 		double ratio;
 
 		if (!(it->sls & (1u << s)))
 			continue;
 		ratio = have ? oq_frac_double(r->share[s]) * 10000.0 /
-					it->need_bp[s]
-			     : 0.0;
+				       it->need_bp[s] :
+			       0.0;
 		if (r->fail_sl < 0 || ratio < worst) {
 			worst = ratio;
 			r->fail_sl = (int)s;
 		}
 	}
-	r->best = have && r->fail_sl >= 0 ? r->share[r->fail_sl]
-					  : oq_frac_make(0, 1);
+	r->best = have && r->fail_sl >= 0 ? r->share[r->fail_sl] :
+					    oq_frac_make(0, 1);
+	/* Every intent met at the scale that fits: what failed is the
+	 * rule that best effort never starves. */
+	if (have && worst >= 1.0)
+		snprintf(r->why, sizeof(r->why),
+			 "the intents leave best effort (the SLs without "
+			 "one) nothing on these ports");
 }
 
 int oq_synth_port(const struct oq_synth_port *in,
@@ -744,13 +787,25 @@ int oq_synth_port(const struct oq_synth_port *in,
 	    in->mtu < 256 || in->mtu > 4096 || in->cap_high > OQ_VLARB_MAX ||
 	    in->cap_low > OQ_VLARB_MAX || in->n_rows > OQ_SYNTH_MAX_ROWS)
 		return -1;
+	int bad, s;
+
 	memset(r, 0, sizeof(*r));
+	for (s = 0; s < 16; s++)
+		r->share[s] = oq_frac_make(0, 1);
 	r->fail_sl = -1;
-	if (!attempt(in, it, r, r->why, sizeof(r->why))) {
+	if (!attempt(in, it, r, &bad, r->why, sizeof(r->why))) {
 		r->status = OQ_SYNTH_OK;
 		return 0;
 	}
 	r->status = OQ_SYNTH_INFEASIBLE;
+	if (bad >= 0) {
+		/* No scale of the intents helps: the template stays. */
+		r->fail_sl = bad;
+		r->best = oq_frac_make(0, 1);
+		for (s = 0; s < 16; s++)
+			r->share[s] = oq_frac_make(0, 1);
+		return 0;
+	}
 	explain(in, it, r);
 	return 0;
 }

@@ -89,17 +89,42 @@ done
 sed 's/:/\r:/' "$probes/plain.conf" >"$probes/cr-inside.conf"
 # Policies with bandwidth intents, lowered by `osmqos synth` to OpenSM's
 # grammar with the synthesized qos-setup (their copies are in the corpus
-# through contrib/ and tests/policies/valid/).
+# through contrib/ and tests/policies/valid/), in the shapes the lowering
+# takes: with and without a high-priority level (an empty high table is
+# written `vlarb-high: 0:0`), under a routing engine that keeps SL2VL (no
+# sl2vl-scope at all), and after the operator's own qos-setup scopes.
+lower() { # NAME POLICY FABRIC [SYNTH-ARGS...]
+	local name=$1 pol=$2 net=$3
+	shift 3
+	"$top_builddir/osmqos" synth --policy "$pol" \
+		--fabric "$top_srcdir/contrib/fabrics/$net.net" "$@" \
+		-o "$probes/lowered-$name.conf" 2>/dev/null ||
+		e2e_fail "osmqos synth failed on $pol ($net $*)"
+}
 for f in "$top_srcdir"/contrib/policies/intents*.conf \
 	"$top_srcdir"/tests/policies/valid/intents*.conf; do
 	b=$(basename "$f" .conf)
 	for net in fat-tree-16 mixed-caps; do
-		"$top_builddir/osmqos" synth --policy "$f" \
-			--fabric "$top_srcdir/contrib/fabrics/$net.net" \
-			-o "$probes/lowered-$b-$net.conf" 2>/dev/null ||
-			e2e_fail "osmqos synth failed on $f ($net)"
+		lower "$b-$net" "$f" "$net"
 	done
 done
+sed '/priority: high/d' "$top_srcdir/contrib/policies/intents.conf" \
+	>"$probes/intents-no-high.conf"
+lower no-high "$probes/intents-no-high.conf" fat-tree-16
+grep -q 'vlarb-high: 0:0' "$probes/lowered-no-high.conf" ||
+	e2e_fail "the no-high lowering has no empty high table"
+sed 's/bandwidth: 40%/bandwidth: 10%/; s/bandwidth: 20%/bandwidth: 5%/' \
+	"$top_srcdir/contrib/policies/intents.conf" >"$probes/intents-small.conf"
+printf 'routing_engine dfsssp\n' >"$E2E_DIR/dfsssp.conf"
+lower dfsssp "$probes/intents-small.conf" fat-tree-16 \
+	--opensm-conf "$E2E_DIR/dfsssp.conf"
+grep -q 'sl2vl-scope' "$probes/lowered-dfsssp.conf" &&
+	e2e_fail "dfsssp keeps SL2VL, yet the lowering has an sl2vl-scope"
+sed 's/^        sl: 1$/        sl: 1\n        bandwidth: 30%/' \
+	"$top_srcdir/contrib/policies/fat-tree-16.conf" >"$probes/scopes-intent.conf"
+lower scopes "$probes/scopes-intent.conf" fat-tree-16
+grep -q '^qos-setup' "$probes/lowered-scopes.conf" ||
+	e2e_fail "the operator's scopes are missing from the lowering"
 printf 'qos-ulps\n    default : 0\nend-qos-ulps' >"$probes/no-final-newline.conf"
 printf 'qos-ulps\r\n    default : 0\r\nend-qos-ulps\r\n' >"$probes/crlf-ulps.conf"
 

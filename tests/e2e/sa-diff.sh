@@ -11,8 +11,9 @@
 # Fabrics: fat-tree-16 (mixed QDR/FDR/EDR), two-switch, and a small
 # mixed SDR/DDR/QDR fat tree run with lmc=1.  Policies are in OpenSM's
 # grammar (no qos-setup, no path-bits), incl. qos-ulps ones; a policy with
-# bandwidth intents (osmqos only) is given to stock OpenSM lowered by
-# `osmqos synth`, as the plugin gives it to OpenSM.  One ibsim
+# bandwidth intents (osmqos-only keys) goes to stock OpenSM lowered by
+# `osmqos synth` (OpenSM's grammar with the synthesized qos-setup), while
+# the plugin run reads the intents policy itself.  One ibsim
 # per fabric; LIDs must stay the same across the opensm restarts
 # (checked).  SA_DIFF_FULL=1 runs the full corpus (every variant on every
 # pair) instead of the reduced one; SA_DIFF_ONLY=N runs combination N only.
@@ -134,7 +135,7 @@ for c in "${combos[@]}"; do
 		tag=$combo-$fname-$pname
 		# Stock OpenSM cannot read intents: it gets the lowered policy.
 		stock_pol=$pol
-		if grep -q '^ *bandwidth:' "$pol"; then
+		if grep -Eq '^[[:space:]]*(bandwidth|priority)[[:space:]]*:' "$pol"; then
 			stock_pol=$E2E_DIR/out/$pname.lowered.conf
 			e2e_osmqos synth --policy "$pol" --fabric "$net" \
 				-o "$stock_pol" || e2e_fail "$tag: osmqos synth failed"

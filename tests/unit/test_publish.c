@@ -508,14 +508,16 @@ static void test_intents_published(void **state)
 	struct world *w = *state;
 	struct oq_publish_level lv[3];
 	double min_share[2] = {1.0, 1.0};
-	size_t missed[2] = {0, 0}, any = 0, i, total;
+	size_t missed[2] = {0, 0}, below90 = 0, below1 = 0, any = 0, i, total;
 	char err[512], line[256];
 	const int bp[2] = {500, 6000}; /* met, and missed somewhere */
 
 	predict(w);
 	memcpy(lv, levels, sizeof(lv));
 	lv[0].intent_bp = bp[0];
+	lv[0].sl_need_bp = (uint32_t)bp[0];
 	lv[1].intent_bp = bp[1];
+	lv[1].sl_need_bp = (uint32_t)bp[1];
 	lv[1].high = true;
 	for (i = 0; i < w->f->n_ports; i++) {
 		const struct oq_pred_class *c =
@@ -541,6 +543,10 @@ static void test_intents_published(void **state)
 				missed[k]++;
 				m = true;
 			}
+			if (k == 0 && sh * 10000.0 < 9000 - 1e-6)
+				below90++;
+			if (k == 0 && sh * 10000.0 < 1 - 1e-6)
+				below1++;
 		}
 		any += m;
 	}
@@ -572,9 +578,22 @@ static void test_intents_published(void **state)
 	snprintf(line, sizeof(line),
 		 "\"intents\": {\"ports_missed\": %zu, \"levels\": "
 		 "[{\"level\": \"storage\", \"sl\": 1, \"bandwidth_pct\": "
-		 "5.00, \"priority\": \"low\"",
+		 "5.00, \"sl_need_pct\": 5.00, \"priority\": \"low\"",
 		 any);
 	assert_non_null(strstr(w->buf, line));
+	/* Levels sharing an SL add up: 0.01% alone, and with a second
+	 * level's 89.99% on SL 1 beside it, SL 1 needs 90% on every port. */
+	lv[0].intent_bp = 1;
+	lv[0].sl_need_bp = 1;
+	oq_publish_intent_stats(lv, 3, &w->classes);
+	assert_int_equal(lv[0].ports_missed, below1);
+	lv[0].sl_need_bp = 9000;
+	lv[2].intent_bp = 8999;
+	lv[2].sl_need_bp = 9000;
+	oq_publish_intent_stats(lv, 3, &w->classes);
+	assert_true(below90 > below1);
+	assert_int_equal(lv[0].ports_missed, below90);
+	assert_int_equal(lv[2].ports_missed, below90);
 	w->doc.levels = levels;
 }
 

@@ -22,6 +22,8 @@
 #include <osmqos/pred_class.h>
 #include <osmqos/synth.h>
 
+#include "match_fixture.h"
+
 static void intents_set(struct oq_sl_intents *it, unsigned int sl, uint32_t bp,
 			bool high)
 {
@@ -179,6 +181,47 @@ static void test_kept_sl2vl(void **state)
 	assert_non_null(strstr(r.why, "drops SL 1"));
 }
 
+/* Kept SL2VL across several input views: a best-effort SL one view drops
+ * may get nothing there; SLs that different views put on one VL share it
+ * in the view of all inputs at once.  And a port whose one VL is served
+ * from the high table only (VLArb but one operational VL). */
+static void test_kept_rows_views(void **state)
+{
+	struct oq_synth_port in;
+	struct oq_sl_intents it = {0};
+	struct oq_synth_result r;
+	unsigned int s;
+
+	(void)state;
+	port_init(&in, 4, 8, 2048);
+	in.sl2vl_fixed = true;
+	in.n_rows = 2;
+	for (s = 0; s < 16; s++)
+		in.rows[0][s] = in.rows[1][s] = (uint8_t)(s % 4);
+	in.rows[1][7] = 15; /* one input drops best-effort SL 7 */
+	intents_set(&it, 1, 1000, false);
+	assert_int_equal(oq_synth_port(&in, &it, &r), 0);
+	check_result(&in, &it, &r);
+	/* SL 1 with SL 2 on VL 1 in one view, with SL 3 in the other: in
+	 * the view of both, VL 1 carries three SLs. */
+	memset(in.rows, 0, sizeof(in.rows));
+	in.rows[0][1] = in.rows[0][2] = 1;
+	in.rows[0][3] = 2;
+	in.rows[1][1] = in.rows[1][3] = 1;
+	in.rows[1][2] = 2;
+	memset(&it, 0, sizeof(it));
+	intents_set(&it, 1, 3000, false);
+	assert_int_equal(oq_synth_port(&in, &it, &r), 0);
+	check_result(&in, &it, &r);
+	/* One operational VL, served from the high table. */
+	port_init(&in, 1, 8, 2048);
+	in.has_vlarb = true;
+	memset(&it, 0, sizeof(it));
+	intents_set(&it, 1, 500, true);
+	assert_int_equal(oq_synth_port(&in, &it, &r), 0);
+	check_result(&in, &it, &r);
+}
+
 /* ---- property test ----------------------------------------------------- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -231,9 +274,12 @@ static void random_intents(struct oq_sl_intents *it, bool allow_high)
 }
 
 /* Best effort's total share when no SL is high and the synthesizer chose
- * SL2VL with a VL of its own for it: at least 100% - intents - 2 points,
- * or less only by what the table's packet granularity forces (each low
- * intent VL rounds up by at most one packet of the table's total). */
+ * SL2VL with a VL of its own for it: at least 100% - intents - 2 points
+ * on ports whose low table holds 16 entries or more (a 64-entry table,
+ * of which OpenSM writes 32, included).  An 8-entry table (ibsim's) at a
+ * large MTU holds too few packets for that: there the floor is what its
+ * packet granularity allows, each intent VL rounding up by at most one
+ * packet of the table's total. */
 static void check_best_effort(const struct oq_synth_port *in,
 			      const struct oq_sl_intents *it,
 			      const struct oq_synth_result *r,
@@ -248,12 +294,18 @@ static void check_best_effort(const struct oq_synth_port *in,
 	for (s = 0; s < 16; s++)
 		if (!(it->sls & (1u << s)))
 			be += oq_frac_double(r->share[s]);
-	slack = (double)n_int / ((double)in->cap_low * pmax);
-	want = 1.0 - it->total_bp / 10000.0 - (slack > 0.02 ? slack : 0.02);
+	slack = 0.02;
+	if (in->cap_low < 16) {
+		double g = (double)n_int / ((double)in->cap_low * pmax);
+
+		if (g > slack) {
+			slack = g;
+			(*n_slack)++;
+		}
+	}
+	want = 1.0 - it->total_bp / 10000.0 - slack;
 	assert_true(be >= want - 1e-12);
 	(*n_checked)++;
-	if (slack > 0.02)
-		(*n_slack)++;
 }
 
 static void test_property_random_classes(void **state)
@@ -279,15 +331,16 @@ static void test_property_random_classes(void **state)
 			 * below it, and the reason is said. */
 			assert_true(r.fail_sl >= 0 && r.fail_sl < 16);
 			assert_true(it.sls & (1u << r.fail_sl));
-			assert_false(oq_frac_meets_bp(r.best,
-						      it.need_bp[r.fail_sl]));
+			assert_true(!oq_frac_meets_bp(r.best,
+						      it.need_bp[r.fail_sl]) ||
+				    strstr(r.why, "best effort"));
 			assert_true(r.why[0] != '\0');
 			bad++;
 		}
 	}
 	printf("# %u classes: %u feasible (%u with merged SLs), %u "
-	       "infeasible; best effort checked on %u (%u where the table's "
-	       "granularity exceeds 2 points)\n",
+	       "infeasible; best effort's floor checked on %u (%u of them "
+	       "8-entry tables whose granularity exceeds 2 points)\n",
 	       i, ok, merged, bad, be, be_slack);
 	/* Both outcomes occur, so both branches above are exercised. */
 	assert_true(ok > 300);
@@ -436,8 +489,6 @@ static void test_exhaustive_small_classes(void **state)
 		for (j = 0; j < n; j++)
 			intents_set(&it, rnd(16), 100 + rnd(4000),
 				    high && j == 0);
-		if (it.high & it.sls & ~it.high)
-			continue;
 		assert_int_equal(oq_synth_port(&in, &it, &r), 0);
 		/* Every VLHighLimit up to 31, and up to the one the
 		 * synthesizer chose (it takes the least that works). */
@@ -525,7 +576,8 @@ static void fab_load(struct fab *x, const char *engine, const char *extra,
 						  &x->tables, &x->d),
 			 0);
 	assert_int_equal(
-		oq_synth_apply(x->p, x->f, &x->e, &x->tables, &x->plan, &x->d),
+		oq_synth_apply(x->p, x->f, &x->e, &x->tables, NULL, &x->plan,
+			       &x->d),
 		0);
 }
 
@@ -542,6 +594,18 @@ static void fab_free(struct fab *x)
 
 /* What the plugin publishes: each linked port's guaranteed share of SL s
  * (its class's minimum over input views) is at least the intent. */
+static bool has_msg(const struct oq_diags *d, enum oq_severity sev,
+		    const char *a, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].sev == sev && strstr(d->v[i].msg, a) &&
+		    strstr(d->v[i].msg, b))
+			return true;
+	return false;
+}
+
 static size_t check_published(const struct fab *x)
 {
 	struct oq_pred_classes c;
@@ -604,7 +668,9 @@ static void test_fabric_engine_keeps_sl2vl(void **state)
 	 * it on a VL with other SLs: refused, naming the level. */
 	fab_load(&x, "dfsssp", NULL, false);
 	assert_true(x.plan.n_infeasible > 0);
-	assert_true(x.d.n_errors > 0);
+	assert_true(has_msg(&x.d, OQ_SEV_ERROR,
+			    "qos-level 'storage' (SL 1) cannot get 40.00%",
+			    "under the SL2VL kept on these ports"));
 	fab_free(&x);
 	fab_load(&x, "dfsssp", NULL, true);
 	assert_int_equal(x.plan.n_infeasible, 0);
@@ -627,8 +693,8 @@ static void test_fabric_engine_keeps_sl2vl(void **state)
 }
 
 /* An explicit vlarb-scope wins on its ports (storage-facing ones here)
- * and is only checked there: equal weights give SL 1 (on VL 1 with
- * SL 9 under the template's SL2VL) 1/16, far below its 40%. */
+ * and is only checked there: equal weights over 8 VLs give SL 1 (which
+ * shares its VL under the template's SL2VL) far below its 40%. */
 static void test_fabric_scope_wins(void **state)
 {
 	static const char scope[] =
@@ -659,8 +725,202 @@ static void test_fabric_scope_wins(void **state)
 	assert_int_equal(x.plan.ports_missed, 1);
 	assert_true(x.plan.n_missed >= 1);
 	assert_int_equal(x.plan.n_infeasible, 0);
-	assert_true(x.d.n_warnings > 0);
+	assert_true(has_msg(&x.d, OQ_SEV_WARNING,
+			    "qos-level 'storage' (SL 1) wants 40.00% but a "
+			    "vlarb-scope gives it ",
+			    "% on 1 port(s) like newleaf/P1"));
 	fab_free(&x);
+}
+
+/* A high table of one entry has no room to fill from best effort: the
+ * high level then takes half of a busy link, and a warning says so. */
+static void test_fabric_high_cap_warning(void **state)
+{
+	static const char text[] = "qos-levels\n qos-level\n  name: DEFAULT\n"
+				   "  sl: 0\n end-qos-level\n qos-level\n"
+				   "  name: mpi\n  sl: 1\n  priority: high\n"
+				   "  bandwidth: 10%\n end-qos-level\n"
+				   "end-qos-levels\n";
+	struct oq_fabric *f = oq_fabric_new();
+	struct oq_node *sw, *a, *b;
+	struct oq_fabric_tables t;
+	struct oq_synth_plan plan;
+	struct oq_binding *bd;
+	struct oq_policy *p;
+	struct oq_diags d;
+	unsigned int i;
+	bool warned = false;
+
+	(void)state;
+	oq_diags_init(&d);
+	sw = fx_switch(f, 0x500000, "sw", 2, 1);
+	a = fx_ca(f, 0x1000, "a", 1, 10);
+	b = fx_ca(f, 0x2000, "b", 1, 11);
+	oq_fabric_link(&a->ports[1], &sw->ports[1]);
+	oq_fabric_link(&b->ports[1], &sw->ports[2]);
+	for (i = 0; i <= 2; i++)
+		fx_caps(&sw->ports[i], 8, 1, 8);
+	fx_caps(&a->ports[1], 8, 1, 8);
+	fx_caps(&b->ports[1], 8, 1, 8);
+	assert_int_equal(oq_fabric_finalize(f, &d), 0);
+	p = oq_policy_parse("hi.conf", text, sizeof(text) - 1, &d);
+	oq_policy_validate(p, &d);
+	assert_false(oq_diags_has_errors(&d));
+	bd = oq_bind(p, f, NULL, &d);
+	assert_int_equal(oq_tables_compile(bd, f, NULL, &t, &d), 0);
+	assert_int_equal(oq_synth_apply(p, f, NULL, &t, NULL, &plan, &d), 0);
+	assert_int_equal(plan.n_infeasible, 0);
+	for (i = 0; i < d.n; i++)
+		warned |= d.v[i].sev == OQ_SEV_WARNING &&
+			  strstr(d.v[i].msg, "(SL 1, high priority) takes "
+					     "50.00% of a busy link") &&
+			  strstr(d.v[i].msg, "more than its 10.00%");
+	assert_true(warned);
+	oq_synth_plan_free(&plan);
+	oq_fabric_tables_free(&t);
+	oq_binding_free(bd);
+	oq_policy_free(p);
+	oq_fabric_free(f);
+	oq_diags_free(&d);
+}
+
+/* ---- property: random fabrics ---------------------------------------- */
+
+static void randomize_caps(struct oq_fabric *f)
+{
+	static const unsigned int vls[] = { 2, 4, 4, 4, 8, 8, 8, 8 };
+	static const unsigned int caps[] = { 8, 16, 32, 64 };
+	static const enum oq_speed speeds[] = { OQ_SPEED_SDR, OQ_SPEED_QDR,
+						OQ_SPEED_FDR, OQ_SPEED_EDR,
+						OQ_SPEED_HDR };
+	static const uint8_t widths[] = { 1, 4, 4, 12 };
+	size_t i;
+
+	for (i = 0; i < f->n_ports; i++) {
+		struct oq_port *p = f->ports[i];
+
+		/* One VL is rare: it makes any intent above 1/16 fail. */
+		p->vl_cap = p->oper_vls = (uint8_t)(rnd(200) ? vls[rnd(8)] : 1);
+		p->mtu_cap = (uint8_t)(1 + rnd(5));
+		p->vlarb_high_cap = (uint8_t)caps[rnd(4)];
+		p->vlarb_low_cap = (uint8_t)caps[rnd(4)];
+		p->width = widths[rnd(4)];
+		p->speed = speeds[rnd(5)];
+	}
+}
+
+static char *random_policy(size_t *len)
+{
+	char *buf = malloc(4096);
+	unsigned int n = 1 + rnd(3), i, used = 0;
+	int left = rnd(3) ? 6000 : 9500, k;
+	size_t off;
+
+	assert_non_null(buf);
+	off = (size_t)snprintf(buf, 4096,
+			       "qos-levels\n qos-level\n  name: DEFAULT\n"
+			       "  sl: 0\n end-qos-level\n");
+	for (i = 0; i < n && left > 100; i++) {
+		unsigned int sl = 1 + rnd(15);
+		int bp = 50 + (int)rnd((unsigned int)(left / 2 < 2500 ? left / 2 :
+									    2500));
+
+		if (used & (1u << sl))
+			continue; /* one level per SL: priorities never mix */
+		used |= 1u << sl;
+		left -= bp;
+		k = snprintf(buf + off, 4096 - off,
+			     " qos-level\n  name: l%u\n  sl: %u\n"
+			     "  bandwidth: %d.%02d%%\n%s end-qos-level\n",
+			     i, sl, bp / 100, bp % 100,
+			     rnd(4) ? "" : "  priority: high\n");
+		off += (size_t)k;
+	}
+	off += (size_t)snprintf(buf + off, 4096 - off, "end-qos-levels\n");
+	*len = off;
+	return buf;
+}
+
+/* At least 1,000 random fabrics (VLs 1-8, MTUs 256-4096, table sizes,
+ * rates mixed port by port; a fifth routed by dfsssp, which keeps the
+ * template's SL2VL) with random intents, through what the plugin runs
+ * every sweep.  Where every class is feasible, the published guarantee
+ * (the port classes' minimum over input views) of every intent SL on
+ * every linked port is at least its intent and every table is within
+ * the port's limits; where not, an error says so. */
+static void test_property_random_fabrics(void **state)
+{
+	unsigned int i, feasible = 0, infeasible = 0, engine = 0;
+	size_t ports = 0;
+
+	(void)state;
+	for (i = 0; i < 1000; i++) {
+		uint64_t frng = rng;
+		struct oq_fabric *f = fx_random_fabric(&frng, 2 + rnd(5),
+						       1 + rnd(2), 8);
+		struct oq_fabric_tables t;
+		struct oq_synth_plan plan;
+		struct oq_binding *b;
+		struct oq_policy *p;
+		struct oq_templates tm;
+		struct oq_engine e;
+		struct oq_diags d;
+		size_t len, k;
+		char *text;
+
+		rnd(2);
+		randomize_caps(f);
+		text = random_policy(&len);
+		oq_diags_init(&d);
+		p = oq_policy_parse("r.conf", text, len, &d);
+		assert_non_null(p);
+		oq_policy_validate(p, &d);
+		assert_false(oq_diags_has_errors(&d));
+		b = oq_bind(p, f, NULL, &d);
+		assert_non_null(b);
+		oq_templates_default(&tm);
+		assert_int_equal(oq_engine_by_name(&e, rnd(5) ? NULL : "dfsssp"),
+				 0);
+		engine += e.kind != OQ_ENGINE_QOS;
+		assert_int_equal(oq_tables_compile_engine(b, f, &tm, &e, &t, &d),
+				 0);
+		assert_int_equal(oq_synth_apply(p, f, &e, &t, NULL, &plan, &d), 0);
+		for (k = 0; k < t.n; k++) {
+			const struct oq_port_tables *pt = &t.ports[k];
+			unsigned int j, nv = pt->port->oper_vls;
+
+			if (pt->vlarb_origin != OQ_ORIGIN_INTENT)
+				continue;
+			assert_true(pt->vlarb_high.n <= OQ_VLARB_MAX);
+			assert_true(pt->vlarb_low.n <= OQ_VLARB_MAX);
+			assert_true(pt->vl_high_limit < OQ_ARB_UNLIMITED);
+			for (j = 0; j < pt->vlarb_low.n; j++)
+				assert_true(pt->vlarb_low.e[j].vl < nv);
+			for (j = 0; j < pt->vlarb_high.n; j++)
+				assert_true(pt->vlarb_high.e[j].vl < nv);
+		}
+		if (plan.n_infeasible) {
+			assert_true(d.n_errors > 0);
+			infeasible++;
+		} else {
+			struct fab x = { .f = f, .tables = t, .plan = plan };
+
+			ports += check_published(&x);
+			feasible++;
+		}
+		oq_synth_plan_free(&plan);
+		oq_fabric_tables_free(&t);
+		oq_binding_free(b);
+		oq_policy_free(p);
+		oq_fabric_free(f);
+		oq_diags_free(&d);
+		free(text);
+	}
+	printf("# %u fabrics: %u feasible (%zu linked ports checked), %u "
+	       "refused; %u routed by dfsssp\n",
+	       i, feasible, ports, infeasible, engine);
+	assert_true(feasible > 200);
+	assert_true(infeasible > 50);
 }
 
 int main(void)
@@ -670,9 +930,12 @@ int main(void)
 		cmocka_unit_test(test_one_vl_is_infeasible),
 		cmocka_unit_test(test_merge_when_vls_run_out),
 		cmocka_unit_test(test_kept_sl2vl),
+		cmocka_unit_test(test_kept_rows_views),
 		cmocka_unit_test(test_property_random_classes),
 		cmocka_unit_test(test_exhaustive_small_classes),
+		cmocka_unit_test(test_property_random_fabrics),
 		cmocka_unit_test(test_fabric_minhop),
+		cmocka_unit_test(test_fabric_high_cap_warning),
 		cmocka_unit_test(test_fabric_engine_keeps_sl2vl),
 		cmocka_unit_test(test_fabric_scope_wins),
 	};

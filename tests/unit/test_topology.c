@@ -55,7 +55,7 @@ static void test_capability_words(void **state)
 		"Switch 4 \"sw\"\n"
 		"[1] \"a\"[1] # lid 0 4xEDR mtu 4096 vls 4 vlarb 16\n"
 		"[2] \"b\"[1] # lid 0 4xEDR\n"
-		"[3] \"c\"[1] # lid 0 4xEDR mtu 3000\n"
+		"[3] \"c\"[1] # lid 0 4xEDR mtu 3000 vls 2\n"
 		"[4] \"d\"[1] # lid 0 4xEDR colour blue\n"
 		"\n"
 		"Hca 1 \"a\" # \"a HCA\"\n"
@@ -92,6 +92,8 @@ static void test_capability_words(void **state)
 	assert_int_equal(p->vlarb_low_cap, 8);
 	assert_true(has_diag(&d, OQ_SEV_WARNING, 4, 0, "bad capability value"));
 	assert_int_equal(port(f, "sw/P3")->mtu_cap, 4);
+	/* A bad word leaves its default; the words after it still count. */
+	assert_int_equal(port(f, "sw/P3")->vl_cap, 2);
 	assert_true(has_diag(&d, OQ_SEV_WARNING, 5, 0, "unknown word after"));
 	oq_fabric_free(f);
 	oq_diags_free(&d);
