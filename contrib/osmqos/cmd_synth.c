@@ -61,8 +61,9 @@ void oq_usage_synth(FILE *out)
 		"  --json              the same as one JSON object\n"
 		"  -h, --help          this text\n"
 		"\n"
-		"Exit status: 0 every intent met, 1 invalid policy or an "
-		"intent no tables\ncan meet (nothing written), 2 usage or "
+		"Exit status: 0 no class infeasible (a vlarb-scope that "
+		"misses an intent\nis a warning), 1 invalid policy or an "
+		"intent no tables can meet (nothing\nwritten), 2 usage or "
 		"I/O error.\n");
 }
 
