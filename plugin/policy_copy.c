@@ -129,10 +129,10 @@ void oq_policy_copy_update(struct osmqos *q, const struct oq_policy *p)
 		snprintf(why, sizeof(why), "no memory for its text");
 	}
 	if (err) {
-		bool keep = p->n_ext_lines && q->pf.copy_path &&
-			    q->osm->subn.opt.qos_policy_file ==
-				    q->pf.copy_path &&
-			    !oq_policy_copy_missing(q);
+		bool keep =
+			p->n_ext_lines && q->pf.copy_path &&
+			q->osm->subn.opt.qos_policy_file == q->pf.copy_path &&
+			!oq_policy_copy_missing(q);
 
 		/* An older copy must not outlive the policy in force --
 		 * unless the policy in force has intent keys, which OpenSM
@@ -152,14 +152,15 @@ void oq_policy_copy_update(struct osmqos *q, const struct oq_policy *p)
 			       "cannot write %s: %s (%s); OpenSM reads %s "
 			       "itself until this works, %s\n",
 			       q->pf.copy_path, why, strerror(err),
-			       q->pf.operator_path ? q->pf.operator_path :
-						     "(none)",
-			       p->n_ext_lines ?
-				       "and rejects it (bandwidth intents are "
-				       "osmqos keys): OpenSM runs without a "
-				       "policy of its own" :
-				       "so a bad edit drops OpenSM's own "
-				       "policy");
+			       q->pf.operator_path ? q->pf.operator_path
+						   : "(none)",
+			       p->n_ext_lines
+				       ? "and rejects it (bandwidth intents "
+					 "are "
+					 "osmqos keys): OpenSM runs without a "
+					 "policy of its own"
+				       : "so a bad edit drops OpenSM's own "
+					 "policy");
 		q->pf.copy_failed = true;
 		q->pf.copy_errno = err;
 		return;

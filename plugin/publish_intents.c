@@ -4,8 +4,9 @@
  * the tables in force guarantee its SL (the least over the linked ports,
  * from the port classes, i.e. the model) and the ports where that share
  * is below what the SL needs (the intents of the levels on it added up,
- * as the synthesizer and the plugin's log count them).  Synthesized tables never miss one; a qos-setup
- * scope of the operator's, or a class no tables can serve, can.
+ * as the synthesizer and the plugin's log count them).  Synthesized tables
+ * never miss one; a qos-setup scope of the operator's, or a class no tables can
+ * serve, can.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -333,8 +333,8 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 	}
 	printf("], \"missed_ports\": %zu, \"unchecked_ports\": %zu",
 	       pl->ports_missed, pl->n_unchecked);
-	printf(", \"lowered\": {\"ports\": %zu, \"differ\": %zu}",
-	       chk->n_ports, chk->n_diff);
+	printf(", \"lowered\": {\"ports\": %zu, \"differ\": %zu}", chk->n_ports,
+	       chk->n_diff);
 	printf(", \"classes\": [");
 	for (i = 0; i < pl->n; i++) {
 		const struct oq_synth_class *c = &pl->v[i];
@@ -522,7 +522,8 @@ int oq_cmd_synth(int argc, char **argv)
 		fprintf(stderr,
 			"osmqos synth: %zu port class(es) cannot meet the "
 			"intents (errors above); nothing written: lower the "
-			"intents or give those ports more VLs, and see the best "
+			"intents or give those ports more VLs, and see the "
+			"best "
 			"share per class with --report\n",
 			in.synth.n_infeasible);
 		goto out;

@@ -112,7 +112,7 @@ struct oq_synth_plan {
 	size_t n_missed;     /* classes under a scope's VLArb that miss one */
 	size_t ports_missed; /* ports of those two kinds */
 	size_t n_applied;    /* ports given synthesized tables */
-	size_t n_unchecked;  /* ports left alone: SL2VL unknown, too many rows */
+	size_t n_unchecked; /* ports left alone: SL2VL unknown, too many rows */
 };
 
 /*

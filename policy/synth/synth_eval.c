@@ -12,9 +12,8 @@
 bool oq_frac_meets_bp(struct oq_frac share, uint32_t bp)
 {
 	/* 0/0 is no share (a result never filled in), never a guarantee. */
-	return share.den &&
-	       (unsigned __int128)share.num * 10000u >=
-		       (unsigned __int128)bp * share.den;
+	return share.den && (unsigned __int128)share.num * 10000u >=
+				    (unsigned __int128)bp * share.den;
 }
 
 int oq_synth_eval(const struct oq_synth_port *in, const uint8_t row[16],

@@ -436,13 +436,14 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 		class_label(f, c, ports[i], label, sizeof(label));
 		if (r->status == OQ_SYNTH_OK && r->merged && !c->vlarb_kept &&
 		    !c->in.sl2vl_fixed) {
-			dg = oq_warning(d, p->levels[it->level[__builtin_ctz(
-						       r->merged)]]
-						   .bandwidth_loc,
-					"intent SLs share a VL on %s "
-					"(SL mask 0x%04x): met, but they "
-					"are not isolated from each other",
-					label, r->merged);
+			dg = oq_warning(
+				d,
+				p->levels[it->level[__builtin_ctz(r->merged)]]
+					.bandwidth_loc,
+				"intent SLs share a VL on %s "
+				"(SL mask 0x%04x): met, but they "
+				"are not isolated from each other",
+				label, r->merged);
 			oq_diag_hint(dg, "ports with more VLs give each "
 					 "intent SL its own");
 		}
@@ -462,20 +463,20 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 				continue;
 			pct(r->share[s], got, sizeof(got));
 			if (c->vlarb_kept) {
-				dg = oq_warning(d, lv->bandwidth_loc,
-						"qos-level '%s' (SL %u) wants "
-						"%u.%02u%%%s but a vlarb-scope "
-						"gives it %s on %s",
-						level_name(p, (int)l), s,
-						it->need_bp[s] / 100,
-						it->need_bp[s] % 100,
-						it->need_bp[s] !=
-								(uint32_t)lv
-									->bandwidth_bp ?
-							" (its SL's intents "
-							"added up)" :
-							"",
-						got, label);
+				dg = oq_warning(
+					d, lv->bandwidth_loc,
+					"qos-level '%s' (SL %u) wants "
+					"%u.%02u%%%s but a vlarb-scope "
+					"gives it %s on %s",
+					level_name(p, (int)l), s,
+					it->need_bp[s] / 100,
+					it->need_bp[s] % 100,
+					it->need_bp[s] != (uint32_t)lv
+								  ->bandwidth_bp
+						? " (its SL's intents "
+						  "added up)"
+						: "",
+					got, label);
 				oq_diag_hint(dg, "the scope wins on the ports "
 						 "it covers: change its "
 						 "weights, or drop it and let "
@@ -483,19 +484,18 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 				continue;
 			}
 			pct(r->best, best, sizeof(best));
-			dg = oq_error(d, lv->bandwidth_loc,
-				      "qos-level '%s' (SL %u) cannot get "
-				      "%u.%02u%%%s on %s: %s; the best it "
-				      "gets next to the other intents is %s",
-				      level_name(p, (int)l), s,
-				      it->need_bp[s] / 100,
-				      it->need_bp[s] % 100,
-				      it->need_bp[s] !=
-						      (uint32_t)lv->bandwidth_bp ?
-					      " (its SL's intents added up)" :
-					      "",
-				      label, r->why,
-				      (int)s == r->fail_sl ? best : got);
+			dg = oq_error(
+				d, lv->bandwidth_loc,
+				"qos-level '%s' (SL %u) cannot get "
+				"%u.%02u%%%s on %s: %s; the best it "
+				"gets next to the other intents is %s",
+				level_name(p, (int)l), s, it->need_bp[s] / 100,
+				it->need_bp[s] % 100,
+				it->need_bp[s] != (uint32_t)lv->bandwidth_bp
+					? " (its SL's intents added up)"
+					: "",
+				label, r->why,
+				(int)s == r->fail_sl ? best : got);
 			oq_diag_hint(dg, "lower the intents (they are met "
 					 "together, per SL, with every SL "
 					 "busy), or give these ports more "
@@ -579,15 +579,16 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 
 		if (oq_port_name(refused, name, sizeof(name)) < 0)
 			snprintf(name, sizeof(name), "port %u", refused->num);
-		dg = oq_warning(d,
-				p->levels[out->intents.level[__builtin_ctz(
-						  out->intents.sls)]]
-					.bandwidth_loc,
-				"bandwidth intents not checked on %zu port(s) "
-				"(first: %s): their SL2VL is the routing "
-				"engine's and not known here, or has more than "
-				"%d distinct input rows; they keep their tables",
-				out->n_unchecked, name, OQ_SYNTH_MAX_ROWS);
+		dg = oq_warning(
+			d,
+			p->levels[out->intents.level[__builtin_ctz(
+					  out->intents.sls)]]
+				.bandwidth_loc,
+			"bandwidth intents not checked on %zu port(s) "
+			"(first: %s): their SL2VL is the routing "
+			"engine's and not known here, or has more than "
+			"%d distinct input rows; they keep their tables",
+			out->n_unchecked, name, OQ_SYNTH_MAX_ROWS);
 		oq_diag_hint(dg, "the plugin checks what it can see; a "
 				 "live audit (osmqos audit) reads the tables "
 				 "back");

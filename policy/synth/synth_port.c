@@ -414,7 +414,8 @@ static int plan_fixed(const struct oq_synth_port *in,
 	if (pl->high & low_intent) {
 		v = (unsigned int)__builtin_ctz(pl->high & low_intent);
 		for (s = 0; s < 16; s++)
-			if ((it->sls & ~it->high & (1u << s)) && (agg[s] & (1u << v)))
+			if ((it->sls & ~it->high & (1u << s)) &&
+			    (agg[s] & (1u << v)))
 				*bad_sl = (int)s;
 		snprintf(why, why_len,
 			 "the SL2VL kept on these ports puts a high- and a "
@@ -673,14 +674,14 @@ static int attempt(const struct oq_synth_port *in,
 		if (synth_vlarb(&one, it, &cands[0].pl, -1, r)) {
 			snprintf(why, why_len, "%s",
 				 in->vls <= 1 ? "the port runs one data VL, "
-						"shared by all 16 SLs" :
-				 in->sl2vl_fixed ?
-						"under the SL2VL kept on these "
-						"ports the SLs sharing a VL "
-						"need more than the VLArb and "
-						"VLHighLimit can give" :
-						"no VLArb within the port's "
-						"table sizes meets them");
+						"shared by all 16 SLs"
+				 : in->sl2vl_fixed
+					 ? "under the SL2VL kept on these "
+					   "ports the SLs sharing a VL "
+					   "need more than the VLArb and "
+					   "VLHighLimit can give"
+					 : "no VLArb within the port's "
+					   "table sizes meets them");
 			return -1;
 		}
 		memcpy(r->sl2vl, one.n_rows ? one.rows[0] : cands[0].pl.row,
@@ -763,15 +764,15 @@ static void explain(const struct oq_synth_port *in,
 		if (!(it->sls & (1u << s)))
 			continue;
 		ratio = have ? oq_frac_double(r->share[s]) * 10000.0 /
-				       it->need_bp[s] :
-			       0.0;
+					it->need_bp[s]
+			     : 0.0;
 		if (r->fail_sl < 0 || ratio < worst) {
 			worst = ratio;
 			r->fail_sl = (int)s;
 		}
 	}
-	r->best = have && r->fail_sl >= 0 ? r->share[r->fail_sl] :
-					    oq_frac_make(0, 1);
+	r->best = have && r->fail_sl >= 0 ? r->share[r->fail_sl]
+					  : oq_frac_make(0, 1);
 	/* Every intent met at the scale that fits: what failed is the
 	 * rule that best effort never starves. */
 	if (have && worst >= 1.0)

@@ -575,10 +575,9 @@ static void fab_load(struct fab *x, const char *engine, const char *extra,
 	assert_int_equal(oq_tables_compile_engine(x->b, x->f, &x->t, &x->e,
 						  &x->tables, &x->d),
 			 0);
-	assert_int_equal(
-		oq_synth_apply(x->p, x->f, &x->e, &x->tables, NULL, &x->plan,
-			       &x->d),
-		0);
+	assert_int_equal(oq_synth_apply(x->p, x->f, &x->e, &x->tables, NULL,
+					&x->plan, &x->d),
+			 0);
 }
 
 static void fab_free(struct fab *x)
@@ -788,12 +787,12 @@ static void test_fabric_high_cap_warning(void **state)
 
 static void randomize_caps(struct oq_fabric *f)
 {
-	static const unsigned int vls[] = { 2, 4, 4, 4, 8, 8, 8, 8 };
-	static const unsigned int caps[] = { 8, 16, 32, 64 };
-	static const enum oq_speed speeds[] = { OQ_SPEED_SDR, OQ_SPEED_QDR,
-						OQ_SPEED_FDR, OQ_SPEED_EDR,
-						OQ_SPEED_HDR };
-	static const uint8_t widths[] = { 1, 4, 4, 12 };
+	static const unsigned int vls[] = {2, 4, 4, 4, 8, 8, 8, 8};
+	static const unsigned int caps[] = {8, 16, 32, 64};
+	static const enum oq_speed speeds[] = {OQ_SPEED_SDR, OQ_SPEED_QDR,
+					       OQ_SPEED_FDR, OQ_SPEED_EDR,
+					       OQ_SPEED_HDR};
+	static const uint8_t widths[] = {1, 4, 4, 12};
 	size_t i;
 
 	for (i = 0; i < f->n_ports; i++) {
@@ -822,8 +821,8 @@ static char *random_policy(size_t *len)
 			       "  sl: 0\n end-qos-level\n");
 	for (i = 0; i < n && left > 100; i++) {
 		unsigned int sl = 1 + rnd(15);
-		int bp = 50 + (int)rnd((unsigned int)(left / 2 < 2500 ? left / 2 :
-									    2500));
+		int bp = 50 + (int)rnd((unsigned int)(left / 2 < 2500 ? left / 2
+								      : 2500));
 
 		if (used & (1u << sl))
 			continue; /* one level per SL: priorities never mix */
@@ -856,8 +855,8 @@ static void test_property_random_fabrics(void **state)
 	(void)state;
 	for (i = 0; i < 1000; i++) {
 		uint64_t frng = rng;
-		struct oq_fabric *f = fx_random_fabric(&frng, 2 + rnd(5),
-						       1 + rnd(2), 8);
+		struct oq_fabric *f =
+			fx_random_fabric(&frng, 2 + rnd(5), 1 + rnd(2), 8);
 		struct oq_fabric_tables t;
 		struct oq_synth_plan plan;
 		struct oq_binding *b;
@@ -879,12 +878,13 @@ static void test_property_random_fabrics(void **state)
 		b = oq_bind(p, f, NULL, &d);
 		assert_non_null(b);
 		oq_templates_default(&tm);
-		assert_int_equal(oq_engine_by_name(&e, rnd(5) ? NULL : "dfsssp"),
-				 0);
+		assert_int_equal(
+			oq_engine_by_name(&e, rnd(5) ? NULL : "dfsssp"), 0);
 		engine += e.kind != OQ_ENGINE_QOS;
-		assert_int_equal(oq_tables_compile_engine(b, f, &tm, &e, &t, &d),
+		assert_int_equal(
+			oq_tables_compile_engine(b, f, &tm, &e, &t, &d), 0);
+		assert_int_equal(oq_synth_apply(p, f, &e, &t, NULL, &plan, &d),
 				 0);
-		assert_int_equal(oq_synth_apply(p, f, &e, &t, NULL, &plan, &d), 0);
 		for (k = 0; k < t.n; k++) {
 			const struct oq_port_tables *pt = &t.ports[k];
 			unsigned int j, nv = pt->port->oper_vls;
@@ -903,7 +903,7 @@ static void test_property_random_fabrics(void **state)
 			assert_true(d.n_errors > 0);
 			infeasible++;
 		} else {
-			struct fab x = { .f = f, .tables = t, .plan = plan };
+			struct fab x = {.f = f, .tables = t, .plan = plan};
 
 			ports += check_published(&x);
 			feasible++;
