@@ -112,6 +112,20 @@ static void install(struct osmqos *q, struct oq_policy *p, uint64_t hash,
 	free(text);
 }
 
+/* A content that was refused (and logged): remembered, so the same bytes
+ * are not parsed and logged again every sweep. */
+static int refuse(struct osmqos *q, struct oq_diags *d, struct oq_policy *p,
+		  char *text, uint64_t hash)
+{
+	oq_diags_free(d);
+	oq_policy_free(p);
+	free(text);
+	q->pf.bad_hash = hash;
+	q->pf.bad_reported = true;
+	q->pf.loads_failed++;
+	return q->pf.cur ? 0 : -1;
+}
+
 static int refresh(struct osmqos *q)
 {
 	const char *path = oq_policy_file_path(q);
@@ -181,13 +195,7 @@ static int refresh(struct osmqos *q)
 				 : "NO POLICY IN FORCE: the fabric stays on "
 				   "OpenSM's per-port-type templates until "
 				   "the file is fixed");
-		oq_diags_free(&d);
-		oq_policy_free(p);
-		free(text);
-		q->pf.bad_hash = hash;
-		q->pf.bad_reported = true;
-		q->pf.loads_failed++;
-		return q->pf.cur ? 0 : -1;
+		return refuse(q, &d, p, text, hash);
 	}
 	if (p->n_intent_levels && !q->pf.copy_enabled) {
 		/* OpenSM would reject the file and run without its policy. */
@@ -202,13 +210,7 @@ static int refresh(struct osmqos *q)
 		       q->pf.cur ? "the last good policy stays in force"
 				 : "NO POLICY IN FORCE: the fabric stays on "
 				   "OpenSM's per-port-type templates");
-		oq_diags_free(&d);
-		oq_policy_free(p);
-		free(text);
-		q->pf.bad_hash = hash;
-		q->pf.bad_reported = true;
-		q->pf.loads_failed++;
-		return q->pf.cur ? 0 : -1;
+		return refuse(q, &d, p, text, hash);
 	}
 	log_diags(q, &d, OSM_LOG_ERROR); /* warnings, at INFO */
 	oq_diags_free(&d);

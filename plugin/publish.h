@@ -213,6 +213,9 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d);
  * as the format requires, other control characters and invalid UTF-8
  * replaced by U+FFFD (label values must be UTF-8). */
 void oq_publish_prom_text(FILE *out, const char *s, size_t max);
+/* A level name as a label value in buf (NUL-terminated, "" when it cannot
+ * be rendered): names that render alike give one series. */
+void oq_publish_prom_label(char *buf, size_t len, const char *name);
 /* Time t as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into buf (>= 21 bytes). */
 void oq_publish_iso8601(time_t t, char *buf, size_t len);
 

@@ -64,3 +64,15 @@ void oq_publish_iso8601(time_t t, char *buf, size_t len)
 	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		buf[0] = '\0';
 }
+
+void oq_publish_prom_label(char *buf, size_t len, const char *name)
+{
+	FILE *f;
+
+	memset(buf, 0, len);
+	f = fmemopen(buf, len - 1, "w");
+	if (!f)
+		return;
+	oq_publish_prom_text(f, name, OQ_PUBLISH_LEVEL_LEN);
+	fclose(f);
+}

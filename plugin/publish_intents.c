@@ -96,19 +96,6 @@ void oq_publish_intents_json(FILE *out, const struct oq_publish_doc *d)
 	fputs("]}", out);
 }
 
-/* A level name as its label value; "" when it cannot be rendered. */
-static void label_of(char *buf, size_t len, const char *name)
-{
-	FILE *f;
-
-	memset(buf, 0, len);
-	f = fmemopen(buf, len - 1, "w");
-	if (!f)
-		return;
-	oq_publish_prom_text(f, name, OQ_PUBLISH_LEVEL_LEN);
-	fclose(f);
-}
-
 static void family(FILE *out, const char *name, const char *help)
 {
 	fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
@@ -138,7 +125,8 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 	for (i = 0; i < d->n_levels && n < OQ_PUBLISH_PROM_LEVELS; i++) {
 		if (d->levels[i].intent_bp <= 0 || d->levels[i].sl > 15)
 			continue;
-		label_of(labels[n], sizeof(labels[n]), d->levels[i].name);
+		oq_publish_prom_label(labels[n], sizeof(labels[n]),
+				      d->levels[i].name);
 		for (j = 0; j < n; j++)
 			if (!strcmp(labels[j], labels[n]))
 				break;

@@ -119,19 +119,6 @@ static void stat_rows(FILE *out, const char *name, const char *level,
 	}
 }
 
-/* A level name as its label value; "" when it cannot be rendered. */
-static void level_label(char *buf, size_t len, const char *name)
-{
-	FILE *f;
-
-	memset(buf, 0, len);
-	f = fmemopen(buf, len - 1, "w");
-	if (!f)
-		return;
-	oq_publish_prom_text(f, name, OQ_PUBLISH_LEVEL_LEN);
-	fclose(f);
-}
-
 static void level_families(FILE *out, const struct oq_publish_doc *d,
 			   const struct sl_stats *st)
 {
@@ -147,7 +134,7 @@ static void level_families(FILE *out, const struct oq_publish_doc *d,
 
 		if (l->sl > 15 || !st[l->sl].any)
 			continue;
-		level_label(labels[n], sizeof(labels[n]), l->name);
+		oq_publish_prom_label(labels[n], sizeof(labels[n]), l->name);
 		/* Names that differ only in bytes a label cannot carry
 		 * would give one series twice: the first one stands. */
 		for (j = 0; j < n; j++)
