@@ -50,31 +50,35 @@ static uint64_t ceil_div128(unsigned __int128 a, unsigned __int128 b)
 /* Entries for per-VL packet counts, round robin over the VLs so each VL's
  * turns are spread over the table.  Returns -1 when they do not fit. */
 static int fill_table(struct oq_vlarb_table *t, const uint64_t pk[OQ_MAX_VLS],
-		      unsigned int c, unsigned int pmax, unsigned int cap)
+		      uint16_t first, unsigned int c, unsigned int pmax,
+		      unsigned int cap)
 {
 	uint64_t left[OQ_MAX_VLS];
-	unsigned int n = 0, v;
+	unsigned int n = 0, v, pass;
 	bool any = true;
 
 	memcpy(left, pk, sizeof(left));
 	memset(t, 0, sizeof(*t));
 	while (any) {
 		any = false;
-		for (v = 0; v < OQ_MAX_VLS; v++) {
-			uint64_t p = left[v] < pmax ? left[v] : pmax;
-			unsigned int w;
+		/* Each round the VLs in first (the high-priority ones in a
+		 * high table with filler) take their turn before the rest. */
+		for (pass = 0; pass < 2; pass++)
+			for (v = 0; v < OQ_MAX_VLS; v++) {
+				uint64_t p = left[v] < pmax ? left[v] : pmax;
+				unsigned int w;
 
-			if (!p)
-				continue;
-			if (n == cap)
-				return -1;
-			w = (unsigned int)p * c;
-			t->e[n].vl = (uint8_t)v;
-			t->e[n].weight = (uint8_t)(w > 255 ? 255 : w);
-			n++;
-			left[v] -= p;
-			any = true;
-		}
+				if (!p || !!(first & (1u << v)) != !pass)
+					continue;
+				if (n == cap)
+					return -1;
+				w = (unsigned int)p * c;
+				t->e[n].vl = (uint8_t)v;
+				t->e[n].weight = (uint8_t)(w > 255 ? 255 : w);
+				n++;
+				left[v] -= p;
+				any = true;
+			}
 	}
 	t->n = (uint8_t)n;
 	return 0;
@@ -171,7 +175,8 @@ static uint64_t plan_high(const struct oq_synth_port *in, const struct plan *pl,
 			best_sum = sum;
 			best_t0 = t0;
 		}
-		if (!best_t0 || fill_table(&vp->high, best, c, pmax, cap))
+		if (!best_t0 ||
+		    fill_table(&vp->high, best, pl->high, c, pmax, cap))
 			continue;
 		vp->limit = (uint8_t)q;
 		return h;
@@ -231,7 +236,7 @@ static size_t plan_low(const struct oq_synth_port *in, const struct plan *pl,
 			cand.score_num = be_vl >= 0 ? rest : 0;
 		}
 		if (entries_for(pk, pmax) > cap ||
-		    fill_table(&cand.low, pk, c, pmax, cap))
+		    fill_table(&cand.low, pk, 0, c, pmax, cap))
 			continue;
 		/* Keep the best max_out by score, then by smaller table. */
 		for (i = 0; i < n; i++)
