@@ -8,8 +8,12 @@
  * osm_qos.c does (the raw template of the port's kind masked with its
  * OperVLs, against OpenSM's cache, or a pending update), from the first
  * VLArb hook osm_qos_setup() calls for the node, which comes before the
- * node's SL2VL part.  A port whose VLArb hook never comes (one data VL,
- * no VLArb capability) is counted with its node.
+ * node's SL2VL part.  A switch port whose VLArb hook never comes (one
+ * data VL, no VLArb capability) is counted with its switch, from the
+ * switch's first port that has the hook.  Not counted: a CA or router
+ * port, or a switch with no port at all, that gets no VLArb hook -- no
+ * call comes before OpenSM decides its SL2VL, and by the next one
+ * OpenSM's cache of it is already rewritten.
  */
 #include <config.h>
 

@@ -71,7 +71,10 @@ for eng in ${OQ_ENGINES:-minhop updn ftree dfsssp lash nue}; do
 
 	# The starving qos-setup, by a policy edit and a heavy sweep.
 	cp "$starve" "$pol"
+	lines=$(wc -l <"$E2E_OSM_LOG")
 	e2e_hup_sweep "osmqos: sweep 2: " 120
+	eng_mads_match 2 "$lines" ||
+		e2e_fail "$eng: the plugin's QoS Set count of the policy sweep is wrong"
 	e2e_osmqos tables --json --fabric "$E2E_DIR/topo.ibnd" --policy "$pol" \
 		--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/$eng.json" \
 		2>"$E2E_DIR/$eng.tables.err" || e2e_fail "osmqos tables failed"
@@ -88,12 +91,15 @@ for eng in ${OQ_ENGINES:-minhop updn ftree dfsssp lash nue}; do
 	starved=$(tables_starved "$E2E_DIR/$eng.json" "$sls")
 	[ -z "$starved" ] || e2e_fail "$eng: starved VLs on the wire: $starved"
 	# Without the guard the policy starves (its scopes weight no VL 5):
-	# every engine must withhold both vlarb-scopes somewhere.
+	# every engine must withhold both vlarb-scopes somewhere, one error
+	# line each.
 	withheld=$(grep -c 'osmqos: .*: error: vlarb-scope would starve VL' "$E2E_OSM_LOG")
-	[ "$withheld" -ge 2 ] || e2e_fail "$eng: the plugin logged $withheld withheld scopes, want 2"
+	[ "$withheld" = 2 ] || e2e_fail "$eng: the plugin logged $withheld withheld-scope errors, want one for each of the 2 scopes: $(grep 'error: vlarb-scope' "$E2E_OSM_LOG")"
 	grep 'error: vlarb-scope would starve' "$E2E_OSM_LOG" |
 		sed 's/.*osmqos: [^:]*conf:\([0-9]*:[0-9]*\): error: \(.* port(s)\) (first.*/\1 \2/' |
 		sort -u >"$E2E_DIR/$eng.plugin-errors"
+	[ "$(cut -d' ' -f1 "$E2E_DIR/$eng.plugin-errors" | sort -u | wc -l)" = 2 ] ||
+		e2e_fail "$eng: want errors at 2 scope locations: $(cat "$E2E_DIR/$eng.plugin-errors")"
 	e2e_osmqos check "$pol" --fabric "$E2E_DIR/topo.ibnd" \
 		--opensm-conf "$E2E_OSM_CONF" >/dev/null 2>"$E2E_DIR/$eng.check"
 	[ $? = 1 ] || e2e_fail "$eng: osmqos check did not fail on the starving policy"

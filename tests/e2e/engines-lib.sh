@@ -53,14 +53,19 @@ eng_sls() {
 	done
 }
 
-# eng_mads_match: the plugin's first-sweep count of QoS Set MADs equals
-# the SL2VL and VLArb Sets in OpenSM's frame log.
+# eng_mads_match [N [LINE]]: the plugin's count of QoS Set MADs for its
+# sweep N (default 1) equals the SL2VL and VLArb Sets in OpenSM's frame
+# log between line LINE (default 0) and the plugin's line for that sweep.
 eng_mads_match() {
-	local said sent
-	said=$(sed -n 's/.*osmqos: sweep 1: \([0-9]*\) QoS Set MADs.*/\1/p' \
-		"$E2E_OSM_LOG" | head -n 1)
-	sent=$(qos_sets_since 0)
-	e2e_log "sweep 1: plugin counted ${said:-?} QoS Sets, frame log has $sent"
+	local n=${1:-1} from=${2:-0} said at sent
+	at=$(grep -n "osmqos: sweep $n: [0-9]* QoS Set MADs" "$E2E_OSM_LOG" |
+		head -n 1)
+	said=$(printf '%s\n' "$at" |
+		sed -n 's/.*osmqos: sweep [0-9]*: \([0-9]*\) QoS Set MADs.*/\1/p')
+	at=${at%%:*}
+	sent=$(head -n "${at:-0}" "$E2E_OSM_LOG" | E2E_OSM_LOG=/dev/stdin \
+		qos_sets_since "$from")
+	e2e_log "sweep $n: plugin counted ${said:-?} QoS Sets, frame log has $sent"
 	[ -n "$said" ] && [ "$said" = "$sent" ]
 }
 

@@ -12,7 +12,8 @@
 #     the engine's rewrite), the CA scope, which would starve VL 1 (SLs
 #     8-15 under torus-2QoS), is not: one error, which `osmqos check
 #     --fabric --opensm-conf` gives too; no port starves a VL that the
-#     engine's SL2VL in force maps any SL to.
+#     engine's SL2VL in force maps any SL to; the hosts' sl2vl-scope does
+#     not apply (a warning in both; the SL2VL dump stays stock's).
 . "$top_srcdir/tests/e2e/lib.sh"
 . "$top_srcdir/tests/e2e/tables-lib.sh"
 . "$top_srcdir/tests/e2e/engines-lib.sh"
@@ -92,7 +93,10 @@ e2e_log "no qos-setup: $n_sl2vl SL2VL dump lines equal to stock's; VLArb audit c
 cp "$top_srcdir/tests/e2e/data/torus-policy.conf" "$pol"
 # Generous: under ASan, two tests at a time, CI has run the sanitized
 # tests three times slower than a workstation; slowness is not a failure.
+lines=$(wc -l <"$E2E_OSM_LOG")
 e2e_hup_sweep "osmqos: sweep 2: published" 120
+eng_mads_match 2 "$lines" ||
+	e2e_fail "the plugin's QoS Set count of the policy sweep is wrong"
 eng_audit policy "$pol" ||
 	e2e_fail "with qos-setup: the fabric differs from osmqos tables: $(grep DRIFT "$E2E_DIR/policy.audit" | head -n 5)"
 e2e_osmqos tables --json --fabric "$E2E_DIR/topo.ibnd" --policy "$pol" \
@@ -104,11 +108,19 @@ n_scope=$(jq '[.ports[] | select(.origin.vlarb == "scope")] | length' "$E2E_DIR/
 grep 'error: vlarb-scope would starve' "$E2E_OSM_LOG" |
 	sed 's/.*osmqos: [^:]*conf:\([0-9]*:[0-9]*\): error: \(.* port(s)\) (first.*/\1 \2/' |
 	sort -u >"$E2E_DIR/plugin-errors"
-[ "$(cat "$E2E_DIR/plugin-errors")" = "30:9 vlarb-scope would starve VL 1 on 54 port(s)" ] ||
+[ "$(cat "$E2E_DIR/plugin-errors")" = "32:9 vlarb-scope would starve VL 1 on 54 port(s)" ] ||
 	e2e_fail "want one error for the CA scope on 54 ports, got: $(cat "$E2E_DIR/plugin-errors")"
 e2e_osmqos check "$pol" --fabric "$E2E_DIR/topo.ibnd" \
 	--opensm-conf "$E2E_OSM_CONF" >/dev/null 2>"$E2E_DIR/check"
 [ $? = 1 ] || e2e_fail "osmqos check did not fail: $(cat "$E2E_DIR/check")"
+# The hosts' sl2vl-scope: a warning in both, and SL2VL stays the engine's
+# (this sweep's dump equals stock's).
+for f in "$E2E_OSM_LOG" "$E2E_DIR/check"; do
+	grep -q ":38:9: warning: sl2vl-scope does not apply: routing engine torus-2QoS .* stays the engine" "$f" ||
+		e2e_fail "no 'sl2vl-scope does not apply' warning in $f"
+done
+cmp -s "$E2E_DIR/stock/opensm-sl2vl.dump" "$E2E_DIR/plugin/opensm-sl2vl.dump" ||
+	e2e_fail "with an sl2vl-scope, SL2VL differs from the engine's: $(diff "$E2E_DIR/stock/opensm-sl2vl.dump" "$E2E_DIR/plugin/opensm-sl2vl.dump" | head -n 10)"
 grep 'error: vlarb-scope would starve' "$E2E_DIR/check" |
 	sed 's/^[^:]*conf:\([0-9]*:[0-9]*\): error: \(.* port(s)\) (first.*/\1 \2/' |
 	sort -u | cmp -s - "$E2E_DIR/plugin-errors" ||
@@ -137,5 +149,5 @@ starved=$(jq -r '.ports[] | select(.vlarb_low != null) |
 	END { if (!rows) print "no SL2VL rows in the dump" }' - \
 	"$E2E_DIR/plugin/opensm-sl2vl.dump" | sort -u)
 [ -z "$starved" ] || e2e_fail "starved VLs on the wire: $(echo "$starved" | head -n 5)"
-e2e_log "with qos-setup: switch scope on $n_scope ports, CA scope withheld on 54"
+e2e_log "with qos-setup: switch scope on $n_scope ports, CA scope withheld on 54, hosts' sl2vl-scope not applied (SL2VL dump equal to stock's)"
 e2e_pass
