@@ -57,6 +57,7 @@ warmup=$((queries / 10 < 1000 ? queries / 10 + 1 : 1000))
 # The CPUs this script may use: the first for opensm, the rest for
 # everything else (set on this shell now, so ibsim and every client
 # inherit it).
+ncpu=$(nproc)
 pin= pin_note="not pinned"
 if [ "${STORM_PIN:-1}" = 1 ] && command -v taskset >/dev/null; then
 	cpus=$(taskset -c -p $$ | sed 's/.*: //' | tr ',' '\n' |
@@ -209,7 +210,7 @@ e2e_stop_ibsim
 		"$queries" "$((repeat * rounds))" "$window" "$(date -u '+%F %T UTC')"
 	printf '# opensm %s, %s cores, load %s, %s\n' \
 		"$("$OQ_OPENSM" --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)" \
-		"$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" \
+		"$ncpu" "$(cut -d' ' -f1-3 /proc/loadavg)" \
 		"$pin_note"
 	awk -f "$top_srcdir/tests/bench/sa-storm-table.awk" "$raw"
 	printf '# raw client lines:\n'
