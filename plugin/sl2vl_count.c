@@ -10,10 +10,11 @@
  * VLArb hook osm_qos_setup() calls for the node, which comes before the
  * node's SL2VL part.  A switch port whose VLArb hook never comes (one
  * data VL, no VLArb capability) is counted with its switch, from the
- * switch's first port that has the hook.  Not counted: a CA or router
- * port, or a switch with no port at all, that gets no VLArb hook -- no
- * call comes before OpenSM decides its SL2VL, and by the next one
- * OpenSM's cache of it is already rewritten.
+ * switch's first external port that has the hook.  Not counted: a CA or
+ * router port that gets no VLArb hook, and the external ports of a switch
+ * none of whose external ports gets one -- no call comes before OpenSM
+ * decides their SL2VL, and by the next one OpenSM's cache of it is
+ * already rewritten.
  */
 #include <config.h>
 
