@@ -14,20 +14,9 @@
 #include <string.h>
 
 #include <osmqos/file.h>
+#include <osmqos/keyidx.h>
 
 #include "plugin.h"
-
-static uint64_t fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
 
 /* policy=, else the qos_policy_file OpenSM was configured with (not the
  * copy policy_copy.c may have pointed it at since). */
@@ -168,7 +157,7 @@ static int refresh(struct osmqos *q)
 		return q->pf.cur ? 0 : -1;
 	}
 	q->pf.missing_reported = false;
-	hash = fnv1a(text, len);
+	hash = oq_fnv1a(text, len);
 	if (q->pf.cur && hash == q->pf.hash) {
 		free(text);
 		q->pf.content_ok = true;

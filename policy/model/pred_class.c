@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/keyidx.h>
 #include <osmqos/pred_class.h>
 
 /* Largest key: header, two 64-entry VLArb tables, 16 VL masks, 255
@@ -137,16 +138,6 @@ static int port_key(const struct oq_port_tables *t,
 	return 0;
 }
 
-static uint64_t fnv1a(const uint8_t *k, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ k[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /* Predict a new class from its first port. */
 static int class_predict(struct oq_pred_class *c,
 			 const struct oq_port_tables *t,
@@ -209,39 +200,17 @@ void oq_pred_classes_free(struct oq_pred_classes *c)
 }
 
 struct builder {
-	uint32_t *slot; /* open addressing: class index + 1, 0 empty */
-	size_t cap;
+	struct oq_keyidx idx;
 	size_t v_cap;
 	uint8_t *key;
 	uint8_t (*rows)[16];
 };
 
-static size_t slot_of(const struct builder *b, uint64_t h)
+static uint64_t class_hash(const void *ctx, size_t i)
 {
-	return (size_t)(h ^ (h >> 29)) & (b->cap - 1);
-}
+	const struct oq_pred_classes *c = ctx;
 
-/* Keep the hash table at most half full: double it and re-insert. */
-static int make_room(struct builder *b, const struct oq_pred_classes *c)
-{
-	size_t cap = b->cap * 2, i, j;
-	uint32_t *slot;
-
-	if ((c->n + 1) * 2 <= b->cap)
-		return 0;
-	slot = calloc(cap, sizeof(*slot));
-	if (!slot)
-		return -1;
-	free(b->slot);
-	b->slot = slot;
-	b->cap = cap;
-	for (i = 0; i < c->n; i++) {
-		for (j = slot_of(b, c->v[i].hash); slot[j];
-		     j = (j + 1) & (cap - 1))
-			;
-		slot[j] = (uint32_t)i + 1;
-	}
-	return 0;
+	return c->v[i].hash;
 }
 
 /* The class of this key: found, or appended (predicted from t).  Returns
@@ -254,16 +223,17 @@ static uint32_t find_or_add(struct oq_pred_classes *c, struct builder *b,
 			    const struct oq_predict_opts *o, size_t rep,
 			    size_t len, size_t n_rows)
 {
-	uint64_t h = fnv1a(b->key, len);
-	size_t j = slot_of(b, h);
+	uint64_t h = oq_fnv1a(b->key, len);
+	size_t j;
 	struct oq_pred_class *k;
 	int rc;
 
-	for (; b->slot[j]; j = (j + 1) & (b->cap - 1)) {
-		k = &c->v[b->slot[j] - 1];
+	for (j = oq_keyidx_first(&b->idx, h); b->idx.slot[j];
+	     j = oq_keyidx_next(&b->idx, j)) {
+		k = &c->v[b->idx.slot[j] - 1];
 		if (k->hash == h && k->key_len == len &&
 		    !memcmp(k->key, b->key, len))
-			return b->slot[j] - 1;
+			return b->idx.slot[j] - 1;
 	}
 	if (c->n == b->v_cap) {
 		size_t nc = b->v_cap ? b->v_cap * 2 : 16;
@@ -290,7 +260,7 @@ static uint32_t find_or_add(struct oq_pred_classes *c, struct builder *b,
 	k->key_len = len;
 	k->hash = h;
 	k->rep = rep;
-	b->slot[j] = (uint32_t)++c->n;
+	b->idx.slot[j] = (uint32_t)++c->n;
 	return (uint32_t)(c->n - 1);
 }
 
@@ -353,12 +323,9 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 	lim = f->n_ports < tables->n ? f->n_ports : tables->n;
 	out->n_ports = lim;
 	out->of_port = malloc((lim ? lim : 1) * sizeof(*out->of_port));
-	/* Classes are few; the table only needs to hold them all. */
-	b.cap = 64;
-	b.slot = calloc(b.cap, sizeof(*b.slot));
 	b.key = malloc(KEY_MAX);
 	b.rows = malloc(256 * 16);
-	if (!out->of_port || !b.slot || !b.key || !b.rows)
+	if (!out->of_port || !b.key || !b.rows)
 		goto oom;
 	order = canonical_order(f, lim);
 	if (!order)
@@ -379,7 +346,7 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 			out->n_bad++;
 			continue;
 		}
-		if (make_room(&b, out))
+		if (oq_keyidx_reserve(&b.idx, out->n, class_hash, out))
 			goto oom;
 		k = find_or_add(out, &b, t, o, i, len, n_rows);
 		if (k == OOM_CLASS)
@@ -393,13 +360,13 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 		out->n_classified++;
 	}
 	free(order);
-	free(b.slot);
+	oq_keyidx_free(&b.idx);
 	free(b.key);
 	free(b.rows);
 	return 0;
 oom:
 	free(order);
-	free(b.slot);
+	oq_keyidx_free(&b.idx);
 	free(b.key);
 	free(b.rows);
 	oq_pred_classes_free(out);

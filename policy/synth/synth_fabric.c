@@ -13,13 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/keyidx.h>
 #include <osmqos/synth.h>
 
 #define KEY_MAX (64 + 2 * (1 + 2 * OQ_VLARB_MAX) + OQ_SYNTH_MAX_ROWS * 16)
 
 struct builder {
-	uint32_t *slot; /* class index + 1, 0 empty */
-	size_t cap, v_cap;
+	struct oq_keyidx idx;
+	size_t v_cap;
 	uint8_t key[KEY_MAX];
 	size_t len;
 };
@@ -130,41 +131,11 @@ static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
 	return 0;
 }
 
-static uint64_t fnv1a(const uint8_t *k, size_t n)
+static uint64_t class_hash(const void *ctx, size_t i)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
+	const struct oq_synth_plan *pl = ctx;
 
-	for (i = 0; i < n; i++)
-		h = (h ^ k[i]) * 0x100000001b3ull;
-	return h;
-}
-
-static size_t slot_of(const struct builder *b, uint64_t h)
-{
-	return (size_t)(h ^ (h >> 29)) & (b->cap - 1);
-}
-
-static int make_room(struct builder *b, const struct oq_synth_plan *pl)
-{
-	size_t cap = b->cap * 2, i, j;
-	uint32_t *slot;
-
-	if ((pl->n + 1) * 2 <= b->cap)
-		return 0;
-	slot = calloc(cap, sizeof(*slot));
-	if (!slot)
-		return -1;
-	free(b->slot);
-	b->slot = slot;
-	b->cap = cap;
-	for (i = 0; i < pl->n; i++) {
-		for (j = slot_of(b, pl->v[i].hash); slot[j];
-		     j = (j + 1) & (cap - 1))
-			;
-		slot[j] = (uint32_t)i + 1;
-	}
-	return 0;
+	return pl->v[i].hash;
 }
 
 /* A class's tables: synthesized, or for a scope's VLArb only checked. */
@@ -248,15 +219,16 @@ static uint32_t find_or_add(struct oq_synth_plan *pl,
 			    const struct oq_synth_port *in, bool vlarb_kept,
 			    const struct oq_port_tables *pt, size_t rep)
 {
-	uint64_t h = fnv1a(b->key, b->len);
-	size_t j = slot_of(b, h);
+	uint64_t h = oq_fnv1a(b->key, b->len);
+	size_t j;
 	struct oq_synth_class *c;
 
-	for (; b->slot[j]; j = (j + 1) & (b->cap - 1)) {
-		c = &pl->v[b->slot[j] - 1];
+	for (j = oq_keyidx_first(&b->idx, h); b->idx.slot[j];
+	     j = oq_keyidx_next(&b->idx, j)) {
+		c = &pl->v[b->idx.slot[j] - 1];
 		if (c->hash == h && c->key_len == b->len &&
 		    !memcmp(c->key, b->key, b->len))
-			return b->slot[j] - 1;
+			return b->idx.slot[j] - 1;
 	}
 	if (pl->n == b->v_cap) {
 		size_t nc = b->v_cap ? b->v_cap * 2 : 16;
@@ -282,7 +254,7 @@ static uint32_t find_or_add(struct oq_synth_plan *pl,
 	c->rep = rep;
 	if (!reuse(pl, c) && !reuse(prev, c))
 		class_solve(c, &pl->intents, pt);
-	b->slot[j] = (uint32_t)++pl->n;
+	b->idx.slot[j] = (uint32_t)++pl->n;
 	return (uint32_t)(pl->n - 1);
 }
 
@@ -530,9 +502,7 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		prev = NULL;
 	out->n_ports = t->n;
 	out->of_port = malloc((t->n ? t->n : 1) * sizeof(*out->of_port));
-	b.cap = 64;
-	b.slot = calloc(b.cap, sizeof(*b.slot));
-	if (!out->of_port || !b.slot)
+	if (!out->of_port)
 		goto oom;
 	for (i = 0; i < t->n; i++) {
 		struct oq_port_tables *pt = &t->ports[i];
@@ -550,7 +520,7 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 				refused = port;
 			continue;
 		}
-		if (make_room(&b, out))
+		if (oq_keyidx_reserve(&b.idx, out->n, class_hash, out))
 			goto oom;
 		k = find_or_add(out, prev, &b, &in, kept, pt, i);
 		if (k == OQ_SYNTH_NONE)
@@ -571,7 +541,7 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 			out->n_infeasible++;
 		out->ports_missed += out->v[i].n_ports;
 	}
-	free(b.slot);
+	oq_keyidx_free(&b.idx);
 	report(p, f, out, d);
 	if (refused) {
 		char name[96];
@@ -595,7 +565,7 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 	}
 	return 0;
 oom:
-	free(b.slot);
+	oq_keyidx_free(&b.idx);
 	oq_synth_plan_free(out);
 	return -1;
 }
