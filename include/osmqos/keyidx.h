@@ -5,7 +5,7 @@
  * synthesizer).  Open addressing over hashes; the entries, their keys and
  * their hashes live in the caller's array, the index only numbers them.
  *
- *	x.slot = NULL: empty.  For each item:
+ *	struct oq_keyidx x = {0};   empty; then for each item:
  *	oq_keyidx_reserve(&x, n, hash_of, entries);   room for entry n
  *	h = oq_fnv1a(key, len);
  *	for (j = oq_keyidx_first(&x, h); x.slot[j]; j = oq_keyidx_next(&x, j))

@@ -93,7 +93,7 @@ static void number_many(uint64_t (*hash_fn)(const char *), size_t n_keys)
 static void test_grows_and_keeps_numbers(void **state)
 {
 	(void)state;
-	number_many(fnv_hash, 4999); /* 64 slots, doubled 7 times */
+	number_many(fnv_hash, 4999); /* 64 slots, doubled 8 times */
 }
 
 static void test_colliding_hashes(void **state)
