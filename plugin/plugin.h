@@ -105,6 +105,7 @@ struct oq_state {
 	bool sa_ready;
 	struct oq_alias *aliases; /* OpenSM's alias_port_guid_tbl */
 	size_t n_aliases;
+	struct oq_alias_index alias_index; /* aliases by port */
 	struct oq_fabric_tables sa_sl2vl; /* OpenSM's cached SL2VL */
 	struct oq_sa_view view;
 	/* One prediction per port class (osmqos/pred_class.h): the audit

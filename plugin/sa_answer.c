@@ -93,32 +93,38 @@ static void audit_port(struct oq_audit_port *ap, const struct oq_alias *al)
 }
 
 /* The model's guaranteed bandwidth of the granted SL along the path and
- * the link that limits it (the sweep state's port classes). */
+ * the link that limits it (the sweep state's port classes).  The path is
+ * the one the answer walked, else walked again. */
 static void predict(const struct oq_state *s, const struct oq_pr_pair *pp,
 		    struct oq_audit_record *r)
 {
 	struct oq_path_opts po = {.subnet_timeout = s->view.subnet_timeout};
 	const struct oq_port *eg[OQ_PATH_MAX_HOPS + 3];
 	int in[OQ_PATH_MAX_HOPS + 3];
-	struct oq_path path;
+	const struct oq_path *path = pp->path;
+	struct oq_path walked;
 	size_t n = 0, i, bn = 0, k;
 	double gbps = 0;
 
-	if (!s->tables.ports ||
-	    oq_path_resolve(s->fabric, NULL, pp->src->port, pp->dlid, &po,
-			    &path) != OQ_PATH_OK)
+	if (!s->tables.ports)
 		return;
+	if (!path) {
+		if (oq_path_resolve(s->fabric, NULL, pp->src->port, pp->dlid,
+				    &po, &walked) != OQ_PATH_OK)
+			return;
+		path = &walked;
+	}
 	if (pp->src->port->node->type != OQ_NODE_SWITCH) {
 		eg[n] = pp->src->port;
 		in[n++] = 0;
 	}
 	/* Links only: a switch's port 0 (a path to or from the switch
 	 * itself) is not arbitrated on any wire. */
-	for (i = 0; i < path.n_hop && n < OQ_PATH_MAX_HOPS + 2; i++) {
-		if (!path.hop[i].out->num)
+	for (i = 0; i < path->n_hop && n < OQ_PATH_MAX_HOPS + 2; i++) {
+		if (!path->hop[i].out->num)
 			continue;
-		eg[n] = path.hop[i].out;
-		in[n++] = path.hop[i].in ? path.hop[i].in->num : 0;
+		eg[n] = path->hop[i].out;
+		in[n++] = path->hop[i].in ? path->hop[i].in->num : 0;
 	}
 	if (!n || oq_sa_path_gbps(s, eg, in, n, pp->sl, &gbps, &bn))
 		return;

@@ -100,11 +100,9 @@ static int copy_sl2vl(struct oq_state *s)
 			if (st)
 				unpack_slvl(st, pt->sl2vl[in]);
 		}
-		/* Every PathRecord's path check reads these rows. */
-		if (oq_port_tables_index_drops(pt))
-			return -1;
 	}
-	return 0;
+	/* Every PathRecord's path check reads these rows. */
+	return oq_fabric_tables_index_drops(t);
 }
 
 /* Answers OpenSM computes with options we do not model go to OpenSM. */
@@ -125,7 +123,10 @@ int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 	struct oq_sa_view *v = &s->view;
 	const char *why;
 
-	if (copy_aliases(osm, s) || copy_sl2vl(s))
+	if (copy_aliases(osm, s) ||
+	    oq_alias_index_build(&s->alias_index, s->aliases, s->n_aliases,
+				 s->fabric->n_ports) ||
+	    copy_sl2vl(s))
 		return -1;
 	if (s->pol && s->pol->p->n_levels) {
 		size_t i, n = s->pol->p->n_levels;
@@ -141,6 +142,7 @@ int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 	v->parts = &s->parts;
 	v->aliases = s->aliases;
 	v->n_aliases = s->n_aliases;
+	v->alias_index = &s->alias_index;
 	v->subnet_prefix = cl_ntoh64(o->subnet_prefix);
 	v->subnet_timeout = o->subnet_timeout;
 	v->qos = o->qos;
@@ -173,5 +175,6 @@ void oq_sa_state_free(struct oq_state *s)
 	s->level_slot = NULL;
 	free(s->aliases);
 	s->aliases = NULL;
+	oq_alias_index_free(&s->alias_index);
 	oq_fabric_tables_free(&s->sa_sl2vl);
 }

@@ -59,7 +59,8 @@ struct oq_path {
 	 * OQ_PATH_MAX_HOPS.
 	 */
 	unsigned int hops;
-	/* The switches in order; n_hop = hops, plus 1 for a source switch. */
+	/* The switches in order; n_hop = hops, plus 1 for a source switch.
+	 * Only hop[0] .. hop[n_hop - 1] are set. */
 	struct oq_route_hop hop[OQ_PATH_MAX_HOPS + 2];
 	unsigned int n_hop;
 	uint8_t mtu;	  /* IB MTU enum 1..5: minimum MtuCap on the path */

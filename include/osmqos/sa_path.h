@@ -111,6 +111,19 @@ void oq_alias_sort(struct oq_alias *a, size_t n);
 const struct oq_alias *oq_alias_find(const struct oq_alias *a, size_t n,
 				     uint64_t guid);
 
+/* The aliases of each port: those of the port with index k are
+ * aliases[ids[start[k]]] .. aliases[ids[start[k + 1] - 1]], in the
+ * aliases' order.  Built once per sweep, O(aliases + ports). */
+struct oq_alias_index {
+	uint32_t *start; /* n_ports + 1 */
+	uint32_t *ids;
+	size_t n_ports;
+};
+
+int oq_alias_index_build(struct oq_alias_index *ix, const struct oq_alias *a,
+			 size_t n, size_t n_ports);
+void oq_alias_index_free(struct oq_alias_index *ix);
+
 /* What one sweep decided, as the SA needs it.  Immutable while used. */
 struct oq_sa_view {
 	const struct oq_fabric *fabric;
@@ -122,6 +135,8 @@ struct oq_sa_view {
 	const struct oq_partitions *parts; /* partition SL by P_Key */
 	const struct oq_alias *aliases;	   /* sorted with oq_alias_sort() */
 	size_t n_aliases;
+	/* aliases by port; NULL: a query by LID scans every alias. */
+	const struct oq_alias_index *alias_index;
 	uint64_t subnet_prefix;
 	uint8_t subnet_timeout;
 	bool qos;		/* opensm.conf qos */
@@ -162,6 +177,10 @@ struct oq_pr_pair {
 	uint16_t slid, dlid;
 	uint8_t sl, mtu, rate, pkt_life;
 	uint16_t pkey;
+	/* The first record's forward path (slid's port -> dlid), so a sink
+	 * need not walk it again; NULL when there is no record or the
+	 * caller kept none.  Valid only inside the sink's pair(). */
+	const struct oq_path *path;
 };
 
 /* The caller's sinks.  record() gets each record (OQ_PR_REC_SIZE bytes for
@@ -240,13 +259,15 @@ void oq_sa_want_from_mpr(struct oq_pr_want *w, uint64_t comp_mask,
 			 const uint8_t *mpr);
 
 /* pr_rcv_get_path_parms(): the parameters of the path src -> dlid under
- * the decision d (level -1: none).  Returns OQ_PR_OK or the reason. */
+ * the decision d (level -1: none).  Returns OQ_PR_OK or the reason.
+ * keep: where the walk is kept (its hops), or NULL. */
 enum oq_pr_reason oq_sa_path_parms(const struct oq_sa_view *v,
 				   const struct oq_pr_want *w,
 				   const struct oq_port *src, uint16_t slid,
 				   const struct oq_port *dst, uint16_t dlid,
 				   const struct oq_decision *d,
-				   struct oq_pr_parms *out);
+				   struct oq_pr_parms *out,
+				   struct oq_path *keep);
 
 /* The policy's decision for src -> dst under the request (no policy or
  * qos off: level -1). */

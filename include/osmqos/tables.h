@@ -116,7 +116,15 @@ static inline unsigned int oq_vlarb_effective_cap(unsigned int cap)
 struct oq_fabric_tables {
 	struct oq_port_tables *ports;
 	size_t n;
+	/* Optional: bit i (word i / 64) set when port i's SL2VL maps no SL
+	 * to VL15 from any input, so a path check passes the port without
+	 * reading its tables; NULL: every port's tables are read. */
+	uint64_t *no_drop;
 };
+
+/* oq_port_tables_index_drops() for every port, and t->no_drop; -1 when
+ * out of memory (the tables then work without them). */
+int oq_fabric_tables_index_drops(struct oq_fabric_tables *t);
 
 int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 		      const struct oq_templates *t,

@@ -12,8 +12,6 @@
  *  - SL2VL is read at each egress with the ingress port number (input
  *    port 0 at the source, whatever node it is).
  */
-#include <string.h>
-
 #include <osmqos/path.h>
 
 /* osm_switch_get_route_by_lid(): the physical port the LFT names, NULL
@@ -42,6 +40,9 @@ static uint16_t sl_drops(const struct oq_fabric_tables *t,
 
 	if (!t || !t->ports || out->index >= t->n)
 		return 0;
+	if (t->no_drop &&
+	    (t->no_drop[out->index / 64] >> (out->index % 64) & 1))
+		return 0; /* the usual case: one bit, not the tables */
 	pt = &t->ports[out->index];
 	if (pt->port && pt->port != out)
 		return 0; /* compiled for another fabric */
@@ -104,9 +105,20 @@ enum oq_path_status oq_path_resolve(const struct oq_fabric *f,
 
 	if (!out)
 		return OQ_PATH_INVALID;
-	memset(out, 0, sizeof(*out));
+	/* Every field but the hop array, which is written up to n_hop: an
+	 * SA answer resolves up to three paths, and clearing 66 unused hops
+	 * each time cost more than the walk. */
+	out->status = OQ_PATH_OK;
+	out->src = NULL;
+	out->dst = NULL;
 	out->dlid = dlid;
+	out->hops = 0;
+	out->n_hop = 0;
+	out->mtu = 0;
+	out->rate = 0;
+	out->pkt_life = 0;
 	out->sl_mask = OQ_PATH_ALL_SLS;
+	out->stuck = NULL;
 	if (!f || !src || !src->node || !oq_port_is_endport(src))
 		return fail(out, OQ_PATH_INVALID, NULL);
 	out->src = src;

@@ -149,6 +149,7 @@ static void apm_pair(struct oq_sa_answering *r, const struct oq_alias *s,
 	const struct oq_port *dp = oq_sa_base_port(d->port);
 	struct oq_pr_sink sink = {cell_record, NULL, c};
 	const struct oq_pr_sink *real = r->sink;
+	struct oq_path fwd;
 	unsigned int sl = 1u << (sp->lmc & 7), dl = 1u << (dp->lmc & 7);
 	unsigned int it = sl < dl ? sl : dl;
 	unsigned int so = base_offs % sl, dof = base_offs % dl;
@@ -174,17 +175,14 @@ static void apm_pair(struct oq_sa_answering *r, const struct oq_alias *s,
 	oq_sa_decide(r->v, &r->w, s->port, d->port, &c->pair.d);
 	oq_sa_decide(r->v, &r->w, d->port, s->port, &rev);
 	r->sink = &sink;
+	r->fwd = &fwd;
 	while (it--) {
-		struct oq_pr_parms pp;
-
 		if (oq_sa_lid_pair(r, &c->pair, &rev, (uint16_t)(sp->lid + so),
 				   (uint16_t)(dp->lid + dof), 0)) {
-			/* The hop count of the path that won. */
-			if (oq_sa_path_parms(r->v, &r->w, s->port,
-					     (uint16_t)(sp->lid + so), d->port,
-					     (uint16_t)(dp->lid + dof),
-					     &c->pair.d, &pp) == OQ_PR_OK)
-				c->hops = pp.hops;
+			/* The hop count of the path that won; the walk
+			 * itself does not outlive this call. */
+			c->hops = c->pair.path->hops;
+			c->pair.path = NULL;
 			break;
 		}
 		if (++so >= sl)
@@ -192,6 +190,7 @@ static void apm_pair(struct oq_sa_answering *r, const struct oq_alias *s,
 		if (++dof >= dl)
 			dof = 0;
 	}
+	r->fwd = NULL;
 	r->sink = real;
 }
 

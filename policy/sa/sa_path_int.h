@@ -31,6 +31,9 @@ struct oq_sa_answering {
 	const struct oq_port *requester;
 	unsigned long count; /* records so far */
 	bool stop;	     /* the sink refused a record */
+	/* Where a pair's first record's forward path is kept for the sink
+	 * (oq_pr_pair.path); NULL: not kept. */
+	struct oq_path *fwd;
 };
 
 /* One LID pair: true when a record was made.  rev: the decision for the

@@ -246,21 +246,22 @@ enum oq_pr_reason oq_sa_path_parms(const struct oq_sa_view *v,
 				   const struct oq_port *src, uint16_t slid,
 				   const struct oq_port *dst, uint16_t dlid,
 				   const struct oq_decision *d,
-				   struct oq_pr_parms *out)
+				   struct oq_pr_parms *out,
+				   struct oq_path *keep)
 {
 	const struct oq_qos_level *l = level_of(v, d);
 	struct oq_path_opts opts = {.subnet_timeout = v->subnet_timeout};
-	struct oq_path path;
+	struct oq_path local, *path = keep ? keep : &local;
 	enum oq_pr_reason r;
 	uint8_t mtu, rate, life, sl;
 	uint16_t pkey;
 	int psl;
 
 	if (oq_path_resolve(v->fabric, v->qos ? v->sl2vl : NULL, src, dlid,
-			    &opts, &path) != OQ_PATH_OK)
+			    &opts, path) != OQ_PATH_OK)
 		return OQ_PR_NO_PATH;
-	mtu = path.mtu;
-	rate = path.rate;
+	mtu = path->mtu;
+	rate = path->rate;
 
 	/* The level's limits; its SL must survive the path. */
 	if (l) {
@@ -269,7 +270,7 @@ enum oq_pr_reason oq_sa_path_parms(const struct oq_sa_view *v,
 		if (l->rate_limit >= 0 &&
 		    oq_path_rate_cmp(rate, (uint8_t)l->rate_limit) > 0)
 			rate = (uint8_t)l->rate_limit;
-		if (l->sl >= 0 && !(path.sl_mask & (1u << l->sl)))
+		if (l->sl >= 0 && !(path->sl_mask & (1u << l->sl)))
 			return OQ_PR_LEVEL_SL;
 	}
 	if (src == dst)
@@ -298,11 +299,11 @@ enum oq_pr_reason oq_sa_path_parms(const struct oq_sa_view *v,
 		/* No partition for a shared key: OpenSM's ERR 1F1C case. */
 		sl = psl < 0 ? DEFAULT_SL : (uint8_t)psl;
 	} else if (v->qos) {
-		sl = first_valid_sl(path.sl_mask);
+		sl = first_valid_sl(path->sl_mask);
 	} else {
 		sl = DEFAULT_SL;
 	}
-	if (v->qos && !(path.sl_mask & (1u << sl)))
+	if (v->qos && !(path->sl_mask & (1u << sl)))
 		return OQ_PR_SL_DROPPED;
 
 	if (v->path_sl && !w->mpr) {
@@ -321,7 +322,7 @@ enum oq_pr_reason oq_sa_path_parms(const struct oq_sa_view *v,
 	out->pkey = pkey;
 	out->sl = sl;
 	out->reversible = false;
-	out->hops = path.hops;
+	out->hops = path->hops;
 	return OQ_PR_OK;
 }
 

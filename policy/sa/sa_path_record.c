@@ -27,30 +27,6 @@
 #define PR_LIFE	   56
 #define PR_PREF	   57
 
-static int alias_cmp(const void *a, const void *b)
-{
-	uint64_t x = __builtin_bswap64(((const struct oq_alias *)a)->guid);
-	uint64_t y = __builtin_bswap64(((const struct oq_alias *)b)->guid);
-
-	return x < y ? -1 : x > y;
-}
-
-void oq_alias_sort(struct oq_alias *a, size_t n)
-{
-	if (n)
-		qsort(a, n, sizeof(*a), alias_cmp);
-}
-
-const struct oq_alias *oq_alias_find(const struct oq_alias *a, size_t n,
-				     uint64_t guid)
-{
-	struct oq_alias k = {.guid = guid};
-
-	if (!a || !n)
-		return NULL;
-	return bsearch(&k, a, n, sizeof(*a), alias_cmp);
-}
-
 void oq_sa_want_from_pr(struct oq_pr_want *w, uint64_t cm, const uint8_t *pr)
 {
 	memset(w, 0, sizeof(*w));
@@ -125,17 +101,18 @@ bool oq_sa_lid_pair(struct oq_sa_answering *r, struct oq_pr_pair *pair,
 {
 	const struct oq_sa_view *v = r->v;
 	const struct oq_port *s = pair->src->port, *d = pair->dst->port;
+	struct oq_path *fwd = pair->records ? NULL : r->fwd;
 	struct oq_pr_parms pp, rp;
 	enum oq_pr_reason why;
 	uint8_t rec[OQ_PR_REC_SIZE];
 
-	why = oq_sa_path_parms(v, &r->w, s, slid, d, dlid, &pair->d, &pp);
+	why = oq_sa_path_parms(v, &r->w, s, slid, d, dlid, &pair->d, &pp, fwd);
 	if (why != OQ_PR_OK) {
 		pair->reason = why;
 		return false;
 	}
-	pp.reversible = oq_sa_path_parms(v, &r->w, d, dlid, s, slid, rev,
-					 &rp) == OQ_PR_OK;
+	pp.reversible = oq_sa_path_parms(v, &r->w, d, dlid, s, slid, rev, &rp,
+					 NULL) == OQ_PR_OK;
 	if ((r->w.comp_mask & OQ_PR_CM_REVERSIBLE) && r->want_reversible &&
 	    !pp.reversible) {
 		pair->reason = OQ_PR_NOT_REVERSIBLE;
@@ -160,6 +137,7 @@ bool oq_sa_lid_pair(struct oq_sa_answering *r, struct oq_pr_pair *pair,
 		pair->rate = rec[PR_RATE] & 0x3f;
 		pair->pkt_life = rec[PR_LIFE] & 0x3f;
 		pair->pkey = pp.pkey;
+		pair->path = fwd;
 	}
 	r->count++;
 	return true;
@@ -175,6 +153,7 @@ unsigned int oq_sa_port_pair(struct oq_sa_answering *r,
 	struct oq_lid_pair lp[64], *pairs = lp;
 	struct oq_pr_pair pair = {
 		.src = src, .dst = dst, .reason = OQ_PR_NO_PATH};
+	struct oq_path fwd; /* the first record's, for the sink */
 	struct oq_decision rev;
 	size_t n, i;
 	unsigned int found = 0;
@@ -204,10 +183,12 @@ unsigned int oq_sa_port_pair(struct oq_sa_answering *r,
 	}
 	if (!r->iterations)
 		pair.reason = OQ_PR_NUMB_PATH;
+	r->fwd = &fwd;
 	for (i = 0; i < n && found < r->iterations && !r->stop; i++)
 		if (oq_sa_lid_pair(r, &pair, &rev, pairs[i].slid, pairs[i].dlid,
 				   pairs[i].preference))
 			found++;
+	r->fwd = NULL;
 	if (pairs != lp)
 		free(pairs);
 	if (r->sink->pair)
@@ -235,6 +216,30 @@ static void half(struct oq_sa_answering *r, const struct oq_alias *src,
 	}
 }
 
+/* The next alias of port p in the aliases' order, NULL after the last;
+ * *at starts at 0.  OpenSM walks its whole alias table for this. */
+static const struct oq_alias *next_alias(const struct oq_sa_view *v,
+					 const struct oq_port *p, size_t *at)
+{
+	const struct oq_alias_index *ix = v->alias_index;
+	size_t i;
+
+	if (ix && p->index < ix->n_ports) {
+		i = ix->start[p->index] + *at;
+		if (i >= ix->start[p->index + 1])
+			return NULL;
+		++*at;
+		return &v->aliases[ix->ids[i]];
+	}
+	for (i = *at; i < v->n_aliases; i++)
+		if (v->aliases[i].port == p) {
+			*at = i + 1;
+			return &v->aliases[i];
+		}
+	*at = v->n_aliases;
+	return NULL;
+}
+
 static bool is_link_local(const uint8_t *gid)
 {
 	return gid[0] == 0xfe && (gid[1] & 0xc0) == 0x80;
@@ -248,7 +253,7 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v, uint8_t method,
 {
 	struct oq_sa_answering r = {
 		.v = v, .sink = sink, .method = method, .requester = requester};
-	const struct oq_alias *sa = NULL, *da = NULL;
+	const struct oq_alias *sa = NULL, *da = NULL, *x, *y;
 	const struct oq_port *sp = NULL, *dp = NULL;
 	size_t i, j;
 
@@ -333,9 +338,8 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v, uint8_t method,
 		} else if (!dp) {
 			half(&r, sa, NULL);
 		} else {
-			for (i = 0; i < v->n_aliases; i++) {
-				if (v->aliases[i].port == dp)
-					oq_sa_port_pair(&r, sa, &v->aliases[i]);
+			for (i = 0; (y = next_alias(v, dp, &i));) {
+				oq_sa_port_pair(&r, sa, y);
 				if (get_done(&r))
 					break;
 			}
@@ -352,32 +356,25 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v, uint8_t method,
 					break;
 			}
 	} else if (da && sp) {
-		for (i = 0; i < v->n_aliases; i++) {
-			if (v->aliases[i].port == sp)
-				oq_sa_port_pair(&r, &v->aliases[i], da);
+		for (i = 0; (x = next_alias(v, sp, &i));) {
+			oq_sa_port_pair(&r, x, da);
 			if (get_done(&r))
 				break;
 		}
 	} else if (sp && !dp) {
 		/* No early stop between aliases here, as in OpenSM. */
-		for (i = 0; i < v->n_aliases && !r.stop; i++)
-			if (v->aliases[i].port == sp)
-				half(&r, &v->aliases[i], NULL);
+		for (i = 0; !r.stop && (x = next_alias(v, sp, &i));)
+			half(&r, x, NULL);
 	} else if (dp && !sp) {
-		for (i = 0; i < v->n_aliases && !r.stop; i++)
-			if (v->aliases[i].port == dp)
-				half(&r, NULL, &v->aliases[i]);
+		for (i = 0; !r.stop && (y = next_alias(v, dp, &i));)
+			half(&r, NULL, y);
 	} else {
-		for (i = 0; i < v->n_aliases; i++) {
-			if (v->aliases[i].port == sp)
-				for (j = 0; j < v->n_aliases; j++) {
-					if (v->aliases[j].port == dp)
-						oq_sa_port_pair(&r,
-								&v->aliases[i],
-								&v->aliases[j]);
-					if (get_done(&r))
-						break;
-				}
+		for (i = 0; (x = next_alias(v, sp, &i));) {
+			for (j = 0; (y = next_alias(v, dp, &j));) {
+				oq_sa_port_pair(&r, x, y);
+				if (get_done(&r))
+					break;
+			}
 			if (get_done(&r))
 				break;
 		}

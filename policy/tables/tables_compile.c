@@ -351,12 +351,39 @@ int oq_port_tables_index_drops(struct oq_port_tables *t)
 	return 0;
 }
 
+int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
+{
+	size_t i, r;
+
+	free(t->no_drop);
+	t->no_drop = calloc(t->n / 64 + 1, sizeof(*t->no_drop));
+	if (!t->no_drop)
+		return -1;
+	for (i = 0; i < t->n; i++) {
+		struct oq_port_tables *pt = &t->ports[i];
+		uint16_t any = 0;
+
+		if (oq_port_tables_index_drops(pt)) {
+			free(t->no_drop);
+			t->no_drop = NULL;
+			return -1;
+		}
+		for (r = 0; pt->sl2vl_drop && r < pt->n_sl2vl; r++)
+			any |= pt->sl2vl_drop[r];
+		if (!any)
+			t->no_drop[i / 64] |= 1ull << (i % 64);
+	}
+	return 0;
+}
+
 void oq_fabric_tables_free(struct oq_fabric_tables *t)
 {
 	size_t i;
 
 	if (!t)
 		return;
+	free(t->no_drop);
+	t->no_drop = NULL;
 	for (i = 0; i < t->n && t->ports; i++) {
 		free(t->ports[i].sl2vl);
 		free(t->ports[i].sl2vl_drop);

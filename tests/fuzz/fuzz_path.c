@@ -9,6 +9,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <osmqos/fabric.h>
 #include <osmqos/match.h>
@@ -92,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fill(f, data + 2, plen);
 	if (oq_tables_compile(NULL, f, NULL, &t, NULL))
-		t.ports = NULL, t.n = 0;
+		memset(&t, 0, sizeof(t));
 	for (i = 0; i < f->n_ports && n < MAX_ENDS; i++)
 		if (oq_port_is_endport(f->ports[i]))
 			ends[n++] = f->ports[i];

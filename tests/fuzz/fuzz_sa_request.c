@@ -62,6 +62,7 @@ static const char policy_text[] =
 
 static struct oq_sa_view view;
 static struct oq_alias aliases[7];
+static struct oq_alias_index alias_ix;
 static struct oq_partition pv[3];
 static struct oq_partitions parts;
 static struct oq_fabric_tables tables;
@@ -162,6 +163,7 @@ static struct oq_fabric *build_fabric(void)
 	aliases[5] = (struct oq_alias){0xd01, &d->ports[1]};
 	aliases[6] = (struct oq_alias){0xd02, &d->ports[1]};
 	oq_alias_sort(aliases, 7);
+	need(!oq_alias_index_build(&alias_ix, aliases, 7, f->n_ports));
 	return f;
 }
 
@@ -288,6 +290,9 @@ static void on_pair(void *ctx, const struct oq_pr_pair *p)
 
 	c->pairs++;
 	c->pair_records += p->records;
+	need(!p->path ||
+	     (p->records && p->path->status == OQ_PATH_OK &&
+	      p->path->src == p->src->port && p->path->dlid == p->dlid));
 	need(p->src && p->dst && p->src->port && p->dst->port);
 	if (view.matcher && view.qos)
 		need(p->d.level >= 0 &&
@@ -343,6 +348,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	view.policy = flags & 64 ? NULL : policy;
 	view.matcher = flags & 64 ? NULL : matcher;
 	view.path_sl = flags & 128 ? engine_sl : NULL;
+	/* Ports' aliases from the index, or by scanning them all. */
+	view.alias_index = data[2] & 0x80 ? NULL : &alias_ix;
 
 	if (flags & 1) {
 		req = malloc(len ? len : 1);

@@ -149,6 +149,7 @@ struct world {
 	struct oq_partition pv[3];
 	struct oq_partitions parts;
 	struct oq_alias al[7];
+	struct oq_alias_index alias_ix;
 	struct oq_policy *pol;
 	struct oq_binding *bind;
 	struct oq_matcher *m;
@@ -156,13 +157,18 @@ struct world {
 	struct oq_sa_view v;
 };
 
-#define MAX_REC 160
+#define MAX_REC	  160
+#define PATH_KEPT 8
 
 /* What a request produced: records and pair reports, in order. */
 struct got {
 	uint8_t rec[MAX_REC][OQ_PR_REC_SIZE];
 	unsigned int n;
 	struct oq_pr_pair pair[MAX_REC];
+	/* Each pair's forward path as handed to the sink (pair.path is
+	 * dangling afterwards): its switch hops, up to PATH_KEPT. */
+	unsigned int n_hop[MAX_REC];
+	struct oq_route_hop hop[MAX_REC][PATH_KEPT];
 	unsigned int np;
 	unsigned int refuse_at; /* refuse the record with this number (1..) */
 	unsigned int calls;
@@ -183,8 +189,22 @@ static inline int got_record(void *ctx, const uint8_t *rec)
 static inline void got_pair(void *ctx, const struct oq_pr_pair *p)
 {
 	struct got *g = ctx;
+	unsigned int i;
 
 	assert_true(g->np < MAX_REC);
+	/* A pair with a record brings the walk of its first record's LIDs
+	 * (the MultiPathRecord APM branch keeps none); one without brings
+	 * none. */
+	if (p->path) {
+		assert_true(p->records > 0);
+		assert_int_equal(p->path->status, OQ_PATH_OK);
+		assert_ptr_equal(p->path->src, p->src->port);
+		assert_int_equal(p->path->dlid, p->dlid);
+		assert_true(p->path->n_hop <= PATH_KEPT);
+		g->n_hop[g->np] = p->path->n_hop;
+		for (i = 0; i < p->path->n_hop; i++)
+			g->hop[g->np][i] = p->path->hop[i];
+	}
 	g->pair[g->np++] = *p;
 }
 
@@ -313,6 +333,8 @@ static inline void fabric_build(struct world *w)
 	set_pkeys(w->c, c_keys, 3);
 	set_pkeys(w->d, d_keys, 2);
 	sl2vl_tables(w);
+	/* As the plugin's copy of OpenSM's SL2VL: with the drop summary. */
+	assert_int_equal(oq_fabric_tables_index_drops(&w->t), 0);
 
 	w->pv[0] = (struct oq_partition){
 		.name = "Default", .pkey = 0x7fff, .sl = -1};
@@ -358,6 +380,9 @@ static inline int setup(void **state)
 	w->v.parts = &w->parts;
 	w->v.aliases = w->al;
 	w->v.n_aliases = 7;
+	assert_int_equal(
+		oq_alias_index_build(&w->alias_ix, w->al, 7, w->f->n_ports), 0);
+	w->v.alias_index = &w->alias_ix;
 	w->v.subnet_prefix = PREFIX;
 	w->v.subnet_timeout = TIMEOUT;
 	w->v.qos = true;
@@ -371,6 +396,7 @@ static inline int teardown(void **state)
 {
 	struct world *w = *state;
 
+	oq_alias_index_free(&w->alias_ix);
 	oq_matcher_free(w->m);
 	oq_binding_free(w->bind);
 	oq_policy_free(w->pol);

@@ -248,6 +248,7 @@ static void tables_new(struct oq_fabric *f, struct oq_fabric_tables *t)
 {
 	size_t i;
 
+	memset(t, 0, sizeof(*t));
 	t->n = f->n_ports;
 	t->ports = calloc(t->n, sizeof(*t->ports));
 	assert_non_null(t->ports);
@@ -271,12 +272,18 @@ static uint8_t *sl2vl(struct oq_fabric_tables *t, const struct oq_port *p,
 	return t->ports[p->index].sl2vl[in];
 }
 
+static bool no_drop(const struct oq_fabric_tables *t, const struct oq_port *p)
+{
+	return t->no_drop[p->index / 64] >> (p->index % 64) & 1;
+}
+
 static void test_vl15_hops(void **state)
 {
 	struct oq_fabric_tables t;
 	struct line l;
 	struct oq_path p;
 	unsigned int sl;
+	size_t i;
 
 	(void)state;
 	line_build(&l);
@@ -305,6 +312,29 @@ static void test_vl15_hops(void **state)
 	oq_path_resolve(l.f, &t, port_of(l.a, 1), 20, NULL, &p);
 	assert_int_equal(p.sl_mask,
 			 0xffff & ~(1u << 3) & ~(1u << 5) & ~(1u << 8));
+
+	/* The same masks with the per-port summary: the three ports with a
+	 * VL15 row are read, every other port passed by its bit. */
+	assert_int_equal(oq_fabric_tables_index_drops(&t), 0);
+	assert_false(no_drop(&t, port_of(l.sw[1], 2)));
+	assert_false(no_drop(&t, port_of(l.sw[0], 2)));
+	assert_false(no_drop(&t, port_of(l.a, 1)));
+	assert_true(no_drop(&t, port_of(l.sw[1], 1)));
+	assert_true(no_drop(&t, port_of(l.sw[0], 0)));
+	assert_true(no_drop(&t, port_of(l.b, 1)));
+	oq_path_resolve(l.f, &t, port_of(l.a, 1), 20, NULL, &p);
+	assert_int_equal(p.sl_mask,
+			 0xffff & ~(1u << 3) & ~(1u << 5) & ~(1u << 8));
+	oq_path_resolve(l.f, &t, port_of(l.sw[0], 0), 20, NULL, &p);
+	assert_int_equal(p.sl_mask, 0xffff & ~(1u << 3) & ~(1u << 7));
+	/* The rows change below: the summary and the rows' drop masks
+	 * would be stale. */
+	free(t.no_drop);
+	t.no_drop = NULL;
+	for (i = 0; i < t.n; i++) {
+		free(t.ports[i].sl2vl_drop);
+		t.ports[i].sl2vl_drop = NULL;
+	}
 
 	/* A base switch port 0 keeps OpenSM's zeroed table: no drops. */
 	sl2vl(&t, port_of(l.sw[2], 0), 0)[9] = OQ_VL_DROP;
