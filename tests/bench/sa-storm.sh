@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# SA storm benchmark: what one SA query costs opensm, in CPU, with and without the plugin.  On fat-tree-16.net under
+# SA storm benchmark: what one SA query costs opensm, in CPU, with and without the plugin.  On fat-tree-16.net (or STORM_NET) under
 # ibsim, for each rule count R (STORM_RULES, default "20 1000 10000") a
 # policy in OpenSM's grammar with R match rules (gen-rules-policy.sh; the
 # storm's Service-ID matches the last rule, so OpenSM's linear scan walks
@@ -26,6 +26,11 @@
 # all of a mode's storms and their range (sa-storm-table.awk).  Figures go to stdout and to STORM_OUT (default
 # tests/bench/sa-storm.txt in the build tree).  STORM_PLUGIN_OPTIONS, if
 # set, is the plugin run's event_plugin_options (e.g. an audit= path).
+# STORM_NET (an ibsim net file, default contrib/fabrics/fat-tree-16.net)
+# and STORM_CAS (the four CAs' node descriptions, ';'-separated, default
+# the fat tree's "stor1 HCA-1;cn04 HCA-1;cn08 HCA-1;cn12 HCA-1") run the
+# storm on another fabric, e.g. one of gen-fattree's, to see what a query
+# costs as the fabric grows.
 # STORM_PIN (default 1, with two CPUs or more) pins opensm to one CPU and
 # ibsim, the client and this script to the others: unpinned on a 2-core
 # VM the three busy processes migrate, and one mode's storms spread by
@@ -71,8 +76,21 @@ if [ "${STORM_PIN:-1}" = 1 ] && command -v taskset >/dev/null; then
 fi
 hit_sid=0x1000000000000001
 tck=$(getconf CLK_TCK)
-net=$top_srcdir/contrib/fabrics/fat-tree-16.net
-cas=("stor1 HCA-1" "cn04 HCA-1" "cn08 HCA-1" "cn12 HCA-1")
+net=${STORM_NET:-$top_srcdir/contrib/fabrics/fat-tree-16.net}
+IFS=';' read -r -a cas <<<"${STORM_CAS:-stor1 HCA-1;cn04 HCA-1;cn08 HCA-1;cn12 HCA-1}"
+[ -f "$net" ] || e2e_fail "STORM_NET: no such file: $net"
+[ "${#cas[@]}" -ge 2 ] ||
+	e2e_fail "STORM_CAS: name at least two CAs, ';'-separated"
+# ibsim's default limits are below a few thousand nodes: lift them to the
+# fabric's size, and give a large fabric time to come up.
+n_sw=$(grep -c '^Switch' "$net")
+n_nodes=$((n_sw + $(grep -cE '^(Hca|Ca|Rt)' "$net")))
+ibsim_args=()
+if [ "$n_nodes" -gt 1000 ]; then
+	ibsim_args=(-N $((n_nodes + 16)) -S $((n_sw + 16)))
+	[ "$E2E_TIMEOUT" -ge 600 ] || E2E_TIMEOUT=600
+	E2E_IBSIM_TIMEOUT=$E2E_TIMEOUT
+fi
 
 # settle: SUBNET UP is logged before the last post-sweep work is done;
 # wait (at most 30 s) until opensm uses at most 1 tick over a second.
@@ -162,7 +180,7 @@ storm() {
 
 raw=$E2E_DIR/raw.txt
 : >"$raw"
-e2e_start_ibsim "$net"
+e2e_start_ibsim "$net" "${ibsim_args[@]}"
 t0=$SECONDS
 pairs=
 for r in $rules_list; do
@@ -206,8 +224,9 @@ e2e_stop_ibsim
 
 # The table: CPU per query and its ratio to the floor at the same R.
 {
-	printf '# SA storm: %s queries per storm, %s storm(s) per mode, window %s, fat-tree-16 on ibsim, %s\n' \
-		"$queries" "$((repeat * rounds))" "$window" "$(date -u '+%F %T UTC')"
+	printf '# SA storm: %s queries per storm, %s storm(s) per mode, window %s, %s (%s nodes) on ibsim, %s\n' \
+		"$queries" "$((repeat * rounds))" "$window" "$(basename "$net" .net)" \
+		"$n_nodes" "$(date -u '+%F %T UTC')"
 	printf '# opensm %s, %s cores, load %s, %s\n' \
 		"$("$OQ_OPENSM" --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)" \
 		"$ncpu" "$(cut -d' ' -f1-3 /proc/loadavg)" \
