@@ -113,7 +113,10 @@ const struct oq_alias *oq_alias_find(const struct oq_alias *a, size_t n,
 
 /* The aliases of each port: those of the port with index k are
  * aliases[ids[start[k]]] .. aliases[ids[start[k + 1] - 1]], in the
- * aliases' order.  Built once per sweep, O(aliases + ports). */
+ * aliases' order.  Built once per sweep, O(aliases + ports), from the
+ * view's aliases after oq_alias_sort(), whose ports are ports of the
+ * view's fabric (n_ports = its n_ports).  Build overwrites *ix without
+ * freeing it. */
 struct oq_alias_index {
 	uint32_t *start; /* n_ports + 1 */
 	uint32_t *ids;

@@ -118,7 +118,10 @@ struct oq_fabric_tables {
 	size_t n;
 	/* Optional: bit i (word i / 64) set when port i's SL2VL maps no SL
 	 * to VL15 from any input, so a path check passes the port without
-	 * reading its tables; NULL: every port's tables are read. */
+	 * reading its tables; NULL: every port's tables are read.  Like
+	 * sl2vl_drop, a summary of the rows when it was built: whoever
+	 * changes a row rebuilds both (oq_fabric_tables_index_drops()) or
+	 * frees them. */
 	uint64_t *no_drop;
 };
 

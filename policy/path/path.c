@@ -41,7 +41,7 @@ static uint16_t sl_drops(const struct oq_fabric_tables *t,
 	if (!t || !t->ports || out->index >= t->n)
 		return 0;
 	if (t->no_drop &&
-	    (t->no_drop[out->index / 64] >> (out->index % 64) & 1))
+	    ((t->no_drop[out->index / 64] >> (out->index % 64)) & 1))
 		return 0; /* the usual case: one bit, not the tables */
 	pt = &t->ports[out->index];
 	if (pt->port && pt->port != out)
@@ -106,8 +106,8 @@ enum oq_path_status oq_path_resolve(const struct oq_fabric *f,
 	if (!out)
 		return OQ_PATH_INVALID;
 	/* Every field but the hop array, which is written up to n_hop: an
-	 * SA answer resolves up to three paths, and clearing 66 unused hops
-	 * each time cost more than the walk. */
+	 * SA answer walks each LID pair's path twice (forward and reverse),
+	 * and clearing 66 unused hops each time cost more than the walk. */
 	out->status = OQ_PATH_OK;
 	out->src = NULL;
 	out->dst = NULL;

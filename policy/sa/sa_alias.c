@@ -41,10 +41,15 @@ int oq_alias_index_build(struct oq_alias_index *ix, const struct oq_alias *a,
 {
 	size_t i, k;
 
+	ix->start = NULL;
+	ix->ids = NULL;
+	ix->n_ports = 0;
+	if (n > UINT32_MAX || n_ports > UINT32_MAX)
+		return -1;
 	ix->start = calloc(n_ports + 1, sizeof(*ix->start));
 	ix->ids = malloc((n ? n : 1) * sizeof(*ix->ids));
 	ix->n_ports = n_ports;
-	if (!ix->start || !ix->ids || n > UINT32_MAX) {
+	if (!ix->start || !ix->ids) {
 		oq_alias_index_free(ix);
 		return -1;
 	}

@@ -500,6 +500,10 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		return 0;
 	if (prev && (!prev->v || !same_intents(&prev->intents, &out->intents)))
 		prev = NULL;
+	/* SL2VL rows are rewritten below: a summary of them would be
+	 * stale (each port's own drop masks go as its rows change). */
+	free(t->no_drop);
+	t->no_drop = NULL;
 	out->n_ports = t->n;
 	out->of_port = malloc((t->n ? t->n : 1) * sizeof(*out->of_port));
 	if (!out->of_port)

@@ -27,7 +27,8 @@
 # tests/bench/sa-storm.txt in the build tree).  STORM_PLUGIN_OPTIONS, if
 # set, is the plugin run's event_plugin_options (e.g. an audit= path).
 # STORM_NET (an ibsim net file, default contrib/fabrics/fat-tree-16.net)
-# and STORM_CAS (the four CAs' node descriptions, ';'-separated, default
+# and STORM_CAS (the CAs' node descriptions, two or more, ';'-separated;
+# the storm goes over their ordered pairs; default
 # the fat tree's "stor1 HCA-1;cn04 HCA-1;cn08 HCA-1;cn12 HCA-1") run the
 # storm on another fabric, e.g. one of gen-fattree's, to see what a query
 # costs as the fabric grows.

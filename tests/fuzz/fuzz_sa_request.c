@@ -241,6 +241,7 @@ static void init(void)
 
 struct count {
 	unsigned int records, calls, refuse_at, pairs, pair_records;
+	uint64_t hash; /* of the records, in order */
 };
 
 static bool known_guid(uint64_t guid)
@@ -259,6 +260,8 @@ static int on_record(void *ctx, const uint8_t *r)
 	if (c->refuse_at && c->calls >= c->refuse_at)
 		return -1;
 	c->records++;
+	for (i = 0; i < OQ_PR_REC_SIZE; i++)
+		c->hash = (c->hash ^ r[i]) * 0x100000001b3ull;
 	need(oq_get64(r) == 0);		 /* ServiceID not echoed */
 	need(oq_get64(r + 8) == PREFIX); /* DGID built */
 	need(known_guid(oq_get64(r + 16)));
@@ -309,6 +312,28 @@ static void on_pair(void *ctx, const struct oq_pr_pair *p)
 	}
 }
 
+/* The same request with the ports' aliases found by scanning them all
+ * instead of from the index: the same outcome, records and pairs. */
+static void same_without_index(uint8_t method, uint64_t cm, const uint8_t *req,
+			       const struct oq_port *requester,
+			       const struct count *want,
+			       enum oq_pr_outcome want_out, uint16_t want_st)
+{
+	struct count c = {.refuse_at = want->refuse_at};
+	struct oq_pr_sink sink = {on_record, on_pair, &c};
+	enum oq_pr_outcome out;
+	uint16_t status = 0xbeef;
+
+	view.alias_index = NULL;
+	out = oq_sa_path_record(&view, method, cm, req, requester, &sink,
+				&status);
+	view.alias_index = &alias_ix;
+	need(out == want_out && status == want_st);
+	need(c.records == want->records && c.calls == want->calls &&
+	     c.pairs == want->pairs && c.pair_records == want->pair_records &&
+	     c.hash == want->hash);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool ready;
@@ -348,8 +373,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	view.policy = flags & 64 ? NULL : policy;
 	view.matcher = flags & 64 ? NULL : matcher;
 	view.path_sl = flags & 128 ? engine_sl : NULL;
-	/* Ports' aliases from the index, or by scanning them all. */
-	view.alias_index = data[2] & 0x80 ? NULL : &alias_ix;
+	view.alias_index = &alias_ix;
 
 	if (flags & 1) {
 		req = malloc(len ? len : 1);
@@ -368,6 +392,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(req, payload, OQ_PR_REC_SIZE);
 		out = oq_sa_path_record(&view, method, cm, req, requester,
 					&sink, &status);
+		same_without_index(method, cm, req, requester, &c, out, status);
 		/* NumbPath per pair (Get: 1 per pair). */
 		if (out == OQ_PR_RESPOND && (cm & (1ull << 12)) &&
 		    method == OQ_SA_GET_TABLE)

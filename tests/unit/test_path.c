@@ -363,10 +363,32 @@ static void test_unreachable(void **state)
 
 	(void)state;
 	line_build(&l);
-	/* No such LID. */
+	/* No such LID, walked into a struct that held a good walk: nothing
+	 * of that one is left (the hop array aside, which only n_hop
+	 * entries of are ever read). */
+	assert_int_equal(
+		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 20, NULL, &p),
+		OQ_PATH_OK);
 	assert_int_equal(
 		oq_path_resolve(l.f, NULL, port_of(l.a, 1), 99, NULL, &p),
 		OQ_PATH_NO_DEST);
+	assert_int_equal(p.status, OQ_PATH_NO_DEST);
+	assert_ptr_equal(p.src, port_of(l.a, 1));
+	assert_null(p.dst);
+	assert_null(p.stuck);
+	assert_int_equal(p.dlid, 99);
+	assert_int_equal(p.hops, 0);
+	assert_int_equal(p.n_hop, 0);
+	assert_int_equal(p.mtu, 0);
+	assert_int_equal(p.rate, 0);
+	assert_int_equal(p.pkt_life, 0);
+	assert_int_equal(p.sl_mask, OQ_PATH_ALL_SLS);
+	/* No source at all: no source either. */
+	assert_int_equal(oq_path_resolve(l.f, NULL, NULL, 20, NULL, &p),
+			 OQ_PATH_INVALID);
+	assert_null(p.src);
+	assert_null(p.dst);
+	assert_int_equal(p.dlid, 20);
 	/* sw2 has no route for b. */
 	route(l.sw[1], 20, OQ_LFT_NONE);
 	assert_int_equal(

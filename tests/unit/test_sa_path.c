@@ -18,6 +18,9 @@ static void test_alias_order(void **state)
 
 	for (i = 0; i < 7; i++)
 		assert_int_equal(w->al[i].guid, want[i]);
+	assert_ptr_equal(oq_alias_find(w->al, 7, 0xd02)->port, w->d);
+	assert_null(oq_alias_find(w->al, 7, 0xd03));
+	assert_null(oq_alias_find(NULL, 0, 0xd02));
 }
 
 /* Each port's aliases, in map order: d's two GUIDs, one for every other
@@ -51,46 +54,67 @@ static void test_alias_index(void **state)
 	assert_int_equal(total, 7);
 }
 
-/* A query by LIDs gives the same records, in the same order, whether
- * it finds the ports' aliases in the index or by scanning all of them. */
+/* One request answered with the ports' aliases from the index and again
+ * by scanning them all: the same outcome, records and pair reports. */
+static unsigned int index_and_scan(struct world *w, uint8_t method, uint64_t cm,
+				   const uint8_t *rec, struct got *g)
+{
+	uint16_t st[2];
+	int out[2];
+	unsigned int k;
+
+	memset(g, 0, 2 * sizeof(*g));
+	w->v.alias_index = &w->alias_ix;
+	out[0] = pr(w, method, cm, rec, w->a, &g[0], &st[0]);
+	w->v.alias_index = NULL;
+	out[1] = pr(w, method, cm, rec, w->a, &g[1], &st[1]);
+	w->v.alias_index = &w->alias_ix;
+	assert_int_equal(out[0], out[1]);
+	assert_int_equal(st[0], st[1]);
+	assert_int_equal(g[0].n, g[1].n);
+	assert_memory_equal(g[0].rec, g[1].rec, g[0].n * OQ_PR_REC_SIZE);
+	assert_int_equal(g[0].np, g[1].np);
+	for (k = 0; k < g[0].np; k++) {
+		assert_ptr_equal(g[0].pair[k].src, g[1].pair[k].src);
+		assert_ptr_equal(g[0].pair[k].dst, g[1].pair[k].dst);
+		assert_int_equal(g[0].pair[k].records, g[1].pair[k].records);
+		assert_int_equal(g[0].pair[k].reason, g[1].pair[k].reason);
+	}
+	return g[0].n;
+}
+
+/* Every way of naming an end by LID, with Get and GetTable, over all
+ * 7 x 7 LIDs: the index and the scan agree. */
 static void test_pr_by_lid_scan(void **state)
 {
 	struct world *w = *state;
 	static const uint16_t lids[] = {1, 2, 10, 11, 20, 21, 30};
-	uint8_t rec[OQ_PR_REC_SIZE] = {0};
+	static const uint64_t guids[] = {0x1000, 0x2000, 0xa01, 0xb01,
+					 0xc01,	 0xc01,	 0xd01};
+	static const uint64_t cms[] = {CM_SLID | CM_DLID, CM_SLID, CM_DLID,
+				       CM_SLID | CM_DGID, CM_SGID | CM_DLID};
+	static const uint8_t methods[] = {OQ_SA_GET_TABLE, OQ_SA_GET};
+	uint8_t rec[OQ_PR_REC_SIZE];
 	struct got *g = malloc(2 * sizeof(*g));
-	unsigned int s, d, n, seen = 0;
+	unsigned int s, d, c, m, seen = 0;
 
 	assert_non_null(g);
 	for (s = 0; s < 7; s++)
 		for (d = 0; d < 7; d++) {
+			memset(rec, 0, sizeof(rec));
 			oq_put16(rec + PR_SLID, lids[s]);
 			oq_put16(rec + PR_DLID, lids[d]);
-			w->v.alias_index = &w->alias_ix;
-			n = table(w, CM_SLID | CM_DLID, rec, &g[0]);
-			w->v.alias_index = NULL;
-			assert_int_equal(
-				table(w, CM_SLID | CM_DLID, rec, &g[1]), n);
-			assert_memory_equal(g[0].rec, g[1].rec,
-					    n * OQ_PR_REC_SIZE);
-			seen += n;
-			/* One end by LID, the other every port. */
-			oq_put16(rec + PR_DLID, 0);
-			w->v.alias_index = &w->alias_ix;
-			n = table(w, CM_SLID, rec, &g[0]);
-			w->v.alias_index = NULL;
-			assert_int_equal(table(w, CM_SLID, rec, &g[1]), n);
-			assert_memory_equal(g[0].rec, g[1].rec,
-					    n * OQ_PR_REC_SIZE);
+			put_gid(rec + PR_SGID, PREFIX, guids[s]);
+			put_gid(rec + PR_DGID, PREFIX, guids[d]);
+			for (c = 0; c < sizeof(cms) / sizeof(cms[0]); c++)
+				for (m = 0; m < 2; m++)
+					seen += index_and_scan(w, methods[m],
+							       cms[c], rec, g);
 		}
-	w->v.alias_index = &w->alias_ix;
-	/* Not a vacuous comparison: the 49 LID pairs give 64 records (d's
-	 * two GUIDs double the pairs with d; hidden pairs give none). */
-	assert_int_equal(seen, 64);
+	/* Not a vacuous comparison: 1,363 records in all (d's two GUIDs
+	 * double the pairs with d; hidden pairs give none). */
+	assert_int_equal(seen, 1363);
 	free(g);
-	assert_ptr_equal(oq_alias_find(w->al, 7, 0xd02)->port, w->d);
-	assert_null(oq_alias_find(w->al, 7, 0xd03));
-	assert_null(oq_alias_find(NULL, 0, 0xd02));
 }
 
 static void test_pr_by_lid(void **state)
@@ -199,6 +223,14 @@ static void test_pr_by_gid(void **state)
 	assert_int_equal(g.rec[1][PR_PREF], 2);
 	assert_int_equal(g.np, 1);
 	assert_int_equal(g.pair[0].records, 2);
+	/* A pair of two records keeps its first record's walk (20 -> 11):
+	 * sw2 in on 1 out on 3, sw1 in on 3 out on 2. */
+	assert_non_null(g.pair[0].path);
+	assert_int_equal(g.n_hop[0], 2);
+	assert_ptr_equal(g.hop[0][0].in, &w->sw2->ports[1]);
+	assert_ptr_equal(g.hop[0][0].out, &w->sw2->ports[3]);
+	assert_ptr_equal(g.hop[0][1].in, &w->sw1->ports[3]);
+	assert_ptr_equal(g.hop[0][1].out, &w->sw1->ports[2]);
 
 	/* The alias GUID of d is a port of its own for the SA. */
 	req_gids(rec, 0xd02, 0xb01);
@@ -332,6 +364,27 @@ static void test_pr_get(void **state)
 	oq_put16(rec + PR_DLID, 30);
 	memset(&g, 0, sizeof(g));
 	pr(w, OQ_SA_GET, CM_SGID | CM_DLID, rec, w->a, &g, &st);
+	assert_int_equal(g.n, 1);
+
+	/* SLID + DGID, and both LIDs, with Get: the loop over d's aliases
+	 * stops at d01 too (OpenSM breaks after every alias once the list
+	 * has a record). */
+	memset(rec, 0, sizeof(rec));
+	oq_put16(rec + PR_SLID, 30);
+	put_gid(rec + PR_DGID, PREFIX, 0xa01);
+	memset(&g, 0, sizeof(g));
+	pr(w, OQ_SA_GET, CM_SLID | CM_DGID, rec, w->a, &g, &st);
+	assert_int_equal(g.n, 1);
+	memset(rec, 0, sizeof(rec));
+	oq_put16(rec + PR_SLID, 30);
+	oq_put16(rec + PR_DLID, 10);
+	memset(&g, 0, sizeof(g));
+	pr(w, OQ_SA_GET, CM_SLID | CM_DLID, rec, w->a, &g, &st);
+	assert_int_equal(g.n, 1);
+	oq_put16(rec + PR_SLID, 10);
+	oq_put16(rec + PR_DLID, 30);
+	memset(&g, 0, sizeof(g));
+	pr(w, OQ_SA_GET, CM_SLID | CM_DLID, rec, w->a, &g, &st);
 	assert_int_equal(g.n, 1);
 
 	/* A sink that refuses the third record stops everything. */
@@ -562,8 +615,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 		T(test_alias_order),
-	T(test_alias_index),
-	T(test_pr_by_lid_scan),
+		T(test_alias_index),
+		T(test_pr_by_lid_scan),
 		T(test_pr_by_lid),
 		T(test_pr_by_gid),
 		T(test_pr_half_and_world),
