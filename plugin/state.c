@@ -12,6 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <osmqos/keyidx.h>
+
 #include "plugin.h"
 #include "snapshot.h"
 
@@ -99,13 +101,11 @@ static double ms_since(const struct timespec *t0)
 
 static uint64_t diags_hash(const struct oq_diags *d)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = OQ_FNV1A_INIT;
 	size_t i;
-	const char *c;
 
 	for (i = 0; i < d->n; i++)
-		for (c = d->v[i].msg; *c; c++)
-			h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
+		h = oq_fnv1a_add(h, d->v[i].msg, strlen(d->v[i].msg));
 	return h;
 }
 

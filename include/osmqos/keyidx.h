@@ -23,8 +23,13 @@ struct oq_keyidx {
 	size_t cap;	/* a power of two; 0 before the first reserve */
 };
 
-/* FNV-1a over n bytes. */
+/* FNV-1a over n bytes; _add continues hash h over n more bytes (from
+ * OQ_FNV1A_INIT it is oq_fnv1a()); _str hashes a NUL-terminated string
+ * in one pass. */
+#define OQ_FNV1A_INIT 0xcbf29ce484222325ull
 uint64_t oq_fnv1a(const void *key, size_t n);
+uint64_t oq_fnv1a_add(uint64_t h, const void *key, size_t n);
+uint64_t oq_fnv1a_str(const char *s);
 
 /* Make room for one more entry while n are indexed: the table stays at
  * most half full, growing by doubling and re-inserting every entry by

@@ -129,6 +129,13 @@ struct oq_fabric_tables {
  * out of memory (the tables then work without them). */
 int oq_fabric_tables_index_drops(struct oq_fabric_tables *t);
 
+/* Port i's bit in t->no_drop (which must be built). */
+static inline bool oq_fabric_tables_no_drop(const struct oq_fabric_tables *t,
+					    size_t i)
+{
+	return (t->no_drop[i / 64] >> (i % 64)) & 1;
+}
+
 int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 		      const struct oq_templates *t,
 		      struct oq_fabric_tables *out, struct oq_diags *diags);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <osmqos/fabric.h>
+#include <osmqos/keyidx.h>
 
 #include "fabric_int.h"
 
@@ -39,17 +40,6 @@ static uint64_t mix64(uint64_t x)
 	x *= 0x94d049bb133111ebULL;
 	x ^= x >> 31;
 	return x;
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
 }
 
 static size_t table_size(size_t n)
@@ -122,7 +112,7 @@ static void index_desc(struct oq_fabric_index *idx,
 
 	for (n = 0; n < f->n_nodes; n++) {
 		const char *d = f->nodes[n]->desc;
-		size_t i = hash_str(d) & idx->desc_mask;
+		size_t i = oq_fnv1a_str(d) & idx->desc_mask;
 
 		while (idx->desc[i]) {
 			/* Same description: keep the first in node order. */
@@ -270,7 +260,7 @@ static struct oq_node *node_by_desc(const struct oq_fabric *f, const char *d,
 		return NULL;
 	memcpy(key, d, len);
 	key[len] = '\0';
-	i = hash_str(key) & f->idx->desc_mask;
+	i = oq_fnv1a_str(key) & f->idx->desc_mask;
 	while (f->idx->desc[i]) {
 		struct oq_node *n = f->nodes[f->idx->desc[i] - 1];
 

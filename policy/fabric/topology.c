@@ -17,6 +17,7 @@
 
 #include "topology_int.h"
 #include <osmqos/file.h>
+#include <osmqos/keyidx.h>
 
 #define MAX_ID 64   /* ibsim NODEIDLEN - 1 */
 #define MAX_DESC 63 /* ibsim keeps nodedesc[64], NUL-terminated */
@@ -96,12 +97,8 @@ static uint32_t pool_add(struct topo *t, const char *s, size_t len)
 
 static uint64_t hash_id(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = oq_fnv1a_str(s);
 
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 0x100000001b3ULL;
-	}
 	return h ^ (h >> 29);
 }
 

@@ -40,8 +40,7 @@ static uint16_t sl_drops(const struct oq_fabric_tables *t,
 
 	if (!t || !t->ports || out->index >= t->n)
 		return 0;
-	if (t->no_drop &&
-	    ((t->no_drop[out->index / 64] >> (out->index % 64)) & 1))
+	if (t->no_drop && oq_fabric_tables_no_drop(t, out->index))
 		return 0; /* the usual case: one bit, not the tables */
 	pt = &t->ports[out->index];
 	if (pt->port && pt->port != out)

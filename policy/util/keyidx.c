@@ -10,14 +10,29 @@
 /* A handful of classes is the usual case: no growth for those. */
 #define FIRST_CAP 64
 
-uint64_t oq_fnv1a(const void *key, size_t n)
+#define FNV1A_PRIME 0x100000001b3ull
+
+uint64_t oq_fnv1a_add(uint64_t h, const void *key, size_t n)
 {
 	const uint8_t *k = key;
-	uint64_t h = 0xcbf29ce484222325ull;
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		h = (h ^ k[i]) * 0x100000001b3ull;
+		h = (h ^ k[i]) * FNV1A_PRIME;
+	return h;
+}
+
+uint64_t oq_fnv1a(const void *key, size_t n)
+{
+	return oq_fnv1a_add(OQ_FNV1A_INIT, key, n);
+}
+
+uint64_t oq_fnv1a_str(const char *s)
+{
+	uint64_t h = OQ_FNV1A_INIT;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * FNV1A_PRIME;
 	return h;
 }
 

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <osmqos/fabric.h>
+#include <osmqos/keyidx.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
 #include <osmqos/sa_path.h>
@@ -260,8 +261,7 @@ static int on_record(void *ctx, const uint8_t *r)
 	if (c->refuse_at && c->calls >= c->refuse_at)
 		return -1;
 	c->records++;
-	for (i = 0; i < OQ_PR_REC_SIZE; i++)
-		c->hash = (c->hash ^ r[i]) * 0x100000001b3ull;
+	c->hash = oq_fnv1a_add(c->hash, r, OQ_PR_REC_SIZE);
 	need(oq_get64(r) == 0);		 /* ServiceID not echoed */
 	need(oq_get64(r + 8) == PREFIX); /* DGID built */
 	need(known_guid(oq_get64(r + 16)));

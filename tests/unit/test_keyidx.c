@@ -132,6 +132,13 @@ static void test_fnv1a_reference(void **state)
 	assert_true(oq_fnv1a("", 0) == 0xcbf29ce484222325ull);
 	assert_true(oq_fnv1a("a", 1) == 0xaf63dc4c8601ec8cull);
 	assert_true(oq_fnv1a("foobar", 6) == 0x85944171f73967e8ull);
+	/* The same by string, and continued over pieces. */
+	assert_true(oq_fnv1a_str("") == 0xcbf29ce484222325ull);
+	assert_true(oq_fnv1a_str("foobar") == 0x85944171f73967e8ull);
+	assert_true(oq_fnv1a_add(oq_fnv1a("foo", 3), "bar", 3) ==
+		    0x85944171f73967e8ull);
+	assert_true(oq_fnv1a_add(OQ_FNV1A_INIT, "a", 1) ==
+		    0xaf63dc4c8601ec8cull);
 }
 
 int main(void)

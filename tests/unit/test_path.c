@@ -274,7 +274,7 @@ static uint8_t *sl2vl(struct oq_fabric_tables *t, const struct oq_port *p,
 
 static bool no_drop(const struct oq_fabric_tables *t, const struct oq_port *p)
 {
-	return t->no_drop[p->index / 64] >> (p->index % 64) & 1;
+	return oq_fabric_tables_no_drop(t, p->index);
 }
 
 static void test_vl15_hops(void **state)
