@@ -7,13 +7,18 @@
  * which build the response MAD (RMPP included) exactly as for OpenSM's
  * own handlers.  Every decided pair goes to the audit writer.  Queries
  * the core does not own (multicast, off-subnet, no sweep state yet) go to
- * OpenSM's handler unchanged.
+ * OpenSM's handler unchanged.  A PathRecord asked again on the same sweep
+ * state is answered from the state's memo (osmqos/sa_memo.h): the same
+ * record, counters and audit record as the first answer, without the
+ * work.
  */
 #include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <osmqos/sa_memo.h>
 
 #include "plugin.h"
 #include "audit.h"
@@ -43,11 +48,37 @@ uint8_t oq_sa_engine_path_sl(void *ctx, uint8_t hint, uint16_t slid,
 	return sl;
 }
 
+/*
+ * What a PathRecord answer did, to do again for the same request on the
+ * same state: at most one record and one pair (a Get, or a GetTable of
+ * one LID pair; larger answers are not kept; none when the requester may
+ * not see the pair), and the pair's audit record with its time left zero,
+ * so the writer stamps each answer.
+ */
+struct memo_val {
+	uint8_t rec[OQ_PR_REC_SIZE];
+	bool has_rec;
+	bool has_pair;
+	bool counted; /* the pair was granted: one answer for its level */
+	bool audited; /* audit holds the pair's record */
+	int level;
+	struct oq_audit_record audit;
+};
+
+size_t oq_sa_answer_memo_val_size(void)
+{
+	return sizeof(struct memo_val);
+}
+
 struct answer {
 	struct osmqos *q;
 	const struct oq_state *s;
 	cl_qlist_t list;
 	bool oom;
+	/* The answer as it is built, for the memo: records and pairs seen
+	 * (the value is kept only when both are at most one). */
+	struct memo_val *mv;
+	unsigned int n_rec, n_pairs;
 	/* For the audit lines. */
 	const struct oq_port *requester;
 	uint16_t requester_lid;
@@ -68,6 +99,10 @@ static int add_record(void *ctx, const uint8_t *rec)
 	}
 	memcpy(&item->resp.path_rec, rec, sizeof(ib_path_rec_t));
 	cl_qlist_insert_tail(&a->list, &item->list_item);
+	if (a->mv && !a->n_rec++) {
+		memcpy(a->mv->rec, rec, sizeof(a->mv->rec));
+		a->mv->has_rec = true;
+	}
 	return 0;
 }
 
@@ -183,10 +218,16 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	struct answer *a = ctx;
 	const struct oq_state *s = a->s;
 	const struct oq_policy *pol = s->view.policy;
+	struct memo_val *mv = a->mv && !a->n_pairs++ ? a->mv : NULL;
 	struct oq_audit_record r;
 
 	if (pp->records)
 		count_answer(a->q, s, pp->d.level);
+	if (mv) {
+		mv->has_pair = true;
+		mv->counted = pp->records > 0;
+		mv->level = pp->d.level;
+	}
 	if (!a->q->audit)
 		return;
 	memset(&r, 0, sizeof(r));
@@ -236,6 +277,62 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 		r.reason = oq_pr_reason_name(pp->reason);
 	}
 	oq_audit_submit(a->q->audit, &r);
+	if (mv) {
+		mv->audit = r;
+		mv->audited = true;
+	}
+}
+
+/* A memo hit: the first answer's record, level count and audit record
+ * again.  False when the value cannot stand for this answer (the audit
+ * trail was opened after it was kept). */
+static bool replay(struct answer *a, const struct memo_val *mv)
+{
+	bool audit = a->q->audit && mv->has_pair;
+
+	if (audit && !mv->audited)
+		return false;
+	if (mv->has_rec && add_record(a, mv->rec))
+		return true; /* out of memory: a.oom says so, as without memo */
+	if (mv->counted)
+		count_answer(a->q, a->s, mv->level);
+	if (audit)
+		oq_audit_submit(a->q->audit, &mv->audit);
+	return true;
+}
+
+/* The PathRecord answer: from the memo when this request was answered on
+ * this state before, else computed (and kept when it is one record or
+ * none, for one pair or none).  Answers that consult the routing engine's
+ * path_sl() are never kept: the engine's tables are not the state's. */
+static enum oq_pr_outcome answer_pr(struct answer *a, uint8_t method,
+				    const uint8_t *pr, uint16_t *status)
+{
+	struct oq_pr_sink sink = {add_record, audit_pair, a};
+	struct oq_sa_memo *memo = a->s->view.path_sl ? NULL : a->s->memo;
+	struct oq_sa_memo_key key;
+	struct memo_val mv;
+	enum oq_pr_outcome out;
+
+	if (memo) {
+		oq_sa_memo_key_pr(&key, method, a->comp_mask, a->requester_lid,
+				  pr);
+		if (oq_sa_memo_get(memo, &key, &mv) && replay(a, &mv)) {
+			__atomic_fetch_add(&a->q->sa_front.pr.memo, 1,
+					   __ATOMIC_RELAXED);
+			return OQ_PR_RESPOND;
+		}
+		memset(&mv, 0, sizeof(mv));
+		a->mv = &mv;
+	}
+	oq_sa_want_from_pr(&a->w, a->comp_mask, pr);
+	out = oq_sa_path_record(&a->s->view, method, a->comp_mask, pr,
+				a->requester, &sink, status);
+	if (memo && out == OQ_PR_RESPOND && !a->oom && a->n_pairs <= 1 &&
+	    a->n_rec <= 1)
+		oq_sa_memo_put(memo, &key, &mv);
+	a->mv = NULL;
+	return out;
 }
 
 static double now_s(void)
@@ -300,11 +397,8 @@ bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *data)
 		return true;
 	}
 	if (kind == OQ_SA_PR) {
-		const uint8_t *pr = ib_sa_mad_get_payload_ptr(mad);
-
-		oq_sa_want_from_pr(&a.w, a.comp_mask, pr);
-		out = oq_sa_path_record(&s->view, mad->method, a.comp_mask, pr,
-					req, &sink, &status);
+		out = answer_pr(&a, mad->method, ib_sa_mad_get_payload_ptr(mad),
+				&status);
 	} else {
 		const uint8_t *p = ib_sa_mad_get_payload_ptr(mad);
 		size_t mad_len = madw->mad_size < MAD_BLOCK_SIZE

@@ -9,8 +9,11 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <osmqos/sa_memo.h>
 
 #include "plugin.h"
 
@@ -115,6 +118,46 @@ static const char *unmodelled_option(const osm_subn_opt_t *o)
 	return NULL;
 }
 
+void oq_sa_cache_option(struct osmqos *q)
+{
+	const char *v = q->opts.sa_cache;
+	unsigned long n;
+	char *end;
+
+	q->sa_memo_entries = OQ_SA_CACHE_DEFAULT;
+	if (!v)
+		return;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (*v >= '0' && *v <= '9' && !*end && !errno && n <= OQ_SA_MEMO_MAX) {
+		q->sa_memo_entries = n;
+		return;
+	}
+	OQ_LOG(q, OSM_LOG_ERROR,
+	       "event_plugin_options: sa_cache=%s is not a number of "
+	       "answers from 0 to %u; using %u\n",
+	       v, OQ_SA_MEMO_MAX, OQ_SA_CACHE_DEFAULT);
+}
+
+/* The state's memo of PathRecord answers.  None under an engine with its
+ * own path_sl(): its answers depend on the engine's tables, not on the
+ * state alone.  Without memory the SA answers every query in full. */
+static void memo_create(struct osmqos *q, struct oq_state *s)
+{
+	if (!q->sa_memo_entries || s->view.path_sl)
+		return;
+	s->memo = oq_sa_memo_create(q->sa_memo_entries,
+				    oq_sa_answer_memo_val_size());
+	if (!s->memo && !q->sa_memo_oom_logged) {
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "out of memory for sa_cache=%zu kept PathRecord "
+		       "answers; every query is answered in full (lower "
+		       "sa_cache)\n",
+		       q->sa_memo_entries);
+		q->sa_memo_oom_logged = true;
+	}
+}
+
 int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 {
 	osm_opensm_t *osm = q->osm;
@@ -164,12 +207,15 @@ int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 		q->sa_unmodelled_logged = true;
 		return 0;
 	}
+	memo_create(q, s);
 	s->sa_ready = true;
 	return 0;
 }
 
 void oq_sa_state_free(struct oq_state *s)
 {
+	oq_sa_memo_free(s->memo);
+	s->memo = NULL;
 	oq_pred_classes_free(&s->classes);
 	free(s->level_slot);
 	s->level_slot = NULL;

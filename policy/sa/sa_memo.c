@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The SA answer memo (osmqos/sa_memo.h): a direct-mapped table of keys
+ * and byte values, one try-lock per entry.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/sa_memo.h>
+
+/* An entry: its lock and key, then the value, padded to cache lines so
+ * two threads on neighbouring entries do not share a line. */
+struct memo_entry {
+	uint32_t lock; /* __atomic: 1 while a thread reads or writes it */
+	uint32_t used;
+	struct oq_sa_memo_key key;
+	unsigned char val[];
+};
+
+struct oq_sa_memo {
+	size_t mask; /* entries - 1 */
+	size_t val_size;
+	size_t stride;
+	unsigned char *entries;
+};
+
+#define ENTRY_ALIGN 64
+
+_Static_assert(sizeof(struct oq_sa_memo_key) % sizeof(uint64_t) == 0,
+	       "the key hashes as whole 64-bit words");
+
+struct oq_sa_memo *oq_sa_memo_create(size_t entries, size_t val_size)
+{
+	struct oq_sa_memo *m;
+	size_t n = 1;
+
+	if (!entries || !val_size || val_size > 65536) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (entries > OQ_SA_MEMO_MAX)
+		entries = OQ_SA_MEMO_MAX;
+	while (n < entries)
+		n <<= 1;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->mask = n - 1;
+	m->val_size = val_size;
+	m->stride = (sizeof(struct memo_entry) + val_size + ENTRY_ALIGN - 1) &
+		    ~(size_t)(ENTRY_ALIGN - 1);
+	/* Zero pages: the memory is touched only as entries fill. */
+	m->entries = calloc(n, m->stride);
+	if (!m->entries) {
+		free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return m;
+}
+
+void oq_sa_memo_free(struct oq_sa_memo *m)
+{
+	if (!m)
+		return;
+	free(m->entries);
+	free(m);
+}
+
+size_t oq_sa_memo_entries(const struct oq_sa_memo *m)
+{
+	return m ? m->mask + 1 : 0;
+}
+
+void oq_sa_memo_key_pr(struct oq_sa_memo_key *k, uint8_t method,
+		       uint64_t comp_mask, uint16_t requester_lid,
+		       const uint8_t *pr)
+{
+	memset(k, 0, sizeof(*k));
+	k->comp_mask = comp_mask;
+	k->requester_lid = requester_lid;
+	k->method = method;
+	memcpy(k->req, pr, sizeof(k->req));
+}
+
+/* A word-at-a-time multiplicative hash: a request is 10 words, and a
+ * storm's keys differ in a few bytes (LIDs, GIDs), which the final mix
+ * spreads over the low bits the mask keeps. */
+static size_t key_slot(const struct oq_sa_memo *m,
+		       const struct oq_sa_memo_key *k)
+{
+	const unsigned char *p = (const unsigned char *)k;
+	uint64_t h = 0x9e3779b97f4a7c15ull, w;
+	size_t i;
+
+	for (i = 0; i < sizeof(*k); i += sizeof(w)) {
+		memcpy(&w, p + i, sizeof(w));
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	h ^= h >> 29;
+	return (size_t)h & m->mask;
+}
+
+static struct memo_entry *entry_lock(struct oq_sa_memo *m,
+				     const struct oq_sa_memo_key *k)
+{
+	struct memo_entry *e =
+		(struct memo_entry *)(m->entries + key_slot(m, k) * m->stride);
+
+	if (__atomic_exchange_n(&e->lock, 1, __ATOMIC_ACQUIRE))
+		return NULL;
+	return e;
+}
+
+static void entry_unlock(struct memo_entry *e)
+{
+	__atomic_store_n(&e->lock, 0, __ATOMIC_RELEASE);
+}
+
+bool oq_sa_memo_get(struct oq_sa_memo *m, const struct oq_sa_memo_key *k,
+		    void *val)
+{
+	struct memo_entry *e;
+	bool hit;
+
+	if (!m || !(e = entry_lock(m, k)))
+		return false;
+	hit = e->used && !memcmp(&e->key, k, sizeof(*k));
+	if (hit)
+		memcpy(val, e->val, m->val_size);
+	entry_unlock(e);
+	return hit;
+}
+
+void oq_sa_memo_put(struct oq_sa_memo *m, const struct oq_sa_memo_key *k,
+		    const void *val)
+{
+	struct memo_entry *e;
+
+	if (!m || !(e = entry_lock(m, k)))
+		return;
+	e->key = *k;
+	memcpy(e->val, val, m->val_size);
+	e->used = 1;
+	entry_unlock(e);
+}
