@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* event_plugin_options parsing: see options.h. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -227,6 +228,21 @@ int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
 		o->publish_interval ? o->publish_interval
 				    : OQ_STR(OQ_PUBLISH_INTERVAL_DEFAULT),
 		o->sa_cache ? o->sa_cache : OQ_STR(OQ_SA_CACHE_DEFAULT));
+}
+
+int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n)
+{
+	unsigned long x;
+	char *end;
+
+	if (!v || *v < '0' || *v > '9')
+		return -1;
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (*end || errno || x > max)
+		return -1;
+	*n = x;
+	return 0;
 }
 
 const char *oq_plugin_publish_dir(const struct oq_plugin_options *o)

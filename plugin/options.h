@@ -50,4 +50,8 @@ int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
  * directory ($OSM_CACHE_DIR, else /var/cache/opensm). */
 const char *oq_plugin_publish_dir(const struct oq_plugin_options *o);
 
+/* A numeric option's value: decimal digits only, at most max.  0 with
+ * *n set, or -1 (the caller logs it and uses its default). */
+int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n);
+
 #endif /* OSMQOS_PLUGIN_OPTIONS_H */

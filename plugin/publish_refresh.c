@@ -32,18 +32,14 @@ static unsigned int interval_of(struct osmqos *q)
 {
 	const char *v = q->opts.publish_interval;
 	unsigned long n;
-	char *end;
 
 	if (!v)
 		return OQ_PUBLISH_INTERVAL_DEFAULT;
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (*v >= '0' && *v <= '9' && !*end && !errno &&
-	    n <= OQ_PUBLISH_INTERVAL_MAX)
+	if (!oq_plugin_option_number(v, OQ_PUBLISH_INTERVAL_MAX, &n))
 		return (unsigned int)n;
 	OQ_LOG(q, OSM_LOG_ERROR,
 	       "event_plugin_options: publish_interval=%s is not a number of "
-	       "seconds from 0 to %u; using %u\n",
+	       "seconds from 0 to %d; using %d\n",
 	       v, OQ_PUBLISH_INTERVAL_MAX, OQ_PUBLISH_INTERVAL_DEFAULT);
 	return OQ_PUBLISH_INTERVAL_DEFAULT;
 }

@@ -58,9 +58,8 @@ uint8_t oq_sa_engine_path_sl(void *ctx, uint8_t hint, uint16_t slid,
 struct memo_val {
 	uint8_t rec[OQ_PR_REC_SIZE];
 	bool has_rec;
-	bool has_pair;
-	bool counted; /* the pair was granted: one answer for its level */
-	bool audited; /* audit holds the pair's record */
+	bool has_pair; /* audit holds its record when the trail is on */
+	bool counted;  /* the pair was granted: one answer for its level */
 	int level;
 	struct oq_audit_record audit;
 };
@@ -75,10 +74,10 @@ struct answer {
 	const struct oq_state *s;
 	cl_qlist_t list;
 	bool oom;
-	/* The answer as it is built, for the memo: records and pairs seen
-	 * (the value is kept only when both are at most one). */
-	struct memo_val *mv;
+	/* Records and pairs so far; the memo keeps answers of at most one
+	 * of each, their first ones written to mv (NULL: no memo). */
 	unsigned int n_rec, n_pairs;
+	struct memo_val *mv;
 	/* For the audit lines. */
 	const struct oq_port *requester;
 	uint16_t requester_lid;
@@ -99,10 +98,11 @@ static int add_record(void *ctx, const uint8_t *rec)
 	}
 	memcpy(&item->resp.path_rec, rec, sizeof(ib_path_rec_t));
 	cl_qlist_insert_tail(&a->list, &item->list_item);
-	if (a->mv && !a->n_rec++) {
+	if (a->mv && !a->n_rec) {
 		memcpy(a->mv->rec, rec, sizeof(a->mv->rec));
 		a->mv->has_rec = true;
 	}
+	a->n_rec++;
 	return 0;
 }
 
@@ -218,9 +218,10 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	struct answer *a = ctx;
 	const struct oq_state *s = a->s;
 	const struct oq_policy *pol = s->view.policy;
-	struct memo_val *mv = a->mv && !a->n_pairs++ ? a->mv : NULL;
+	struct memo_val *mv = a->n_pairs ? NULL : a->mv;
 	struct oq_audit_record r;
 
+	a->n_pairs++;
 	if (pp->records)
 		count_answer(a->q, s, pp->d.level);
 	if (mv) {
@@ -277,26 +278,23 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 		r.reason = oq_pr_reason_name(pp->reason);
 	}
 	oq_audit_submit(a->q->audit, &r);
-	if (mv) {
+	if (mv)
 		mv->audit = r;
-		mv->audited = true;
-	}
 }
 
 /* A memo hit: the first answer's record, level count and audit record
- * again.  False when the value cannot stand for this answer (the audit
- * trail was opened after it was kept). */
+ * again (the audit trail is on or off for the plugin's whole life).
+ * False, with nothing done, when there is no memory for the record: the
+ * answer is then computed, and fails, as without the memo. */
 static bool replay(struct answer *a, const struct memo_val *mv)
 {
-	bool audit = a->q->audit && mv->has_pair;
-
-	if (audit && !mv->audited)
+	if (mv->has_rec && add_record(a, mv->rec)) {
+		a->oom = false;
 		return false;
-	if (mv->has_rec && add_record(a, mv->rec))
-		return true; /* out of memory: a.oom says so, as without memo */
+	}
 	if (mv->counted)
 		count_answer(a->q, a->s, mv->level);
-	if (audit)
+	if (mv->has_pair && a->q->audit)
 		oq_audit_submit(a->q->audit, &mv->audit);
 	return true;
 }
@@ -313,6 +311,7 @@ static enum oq_pr_outcome answer_pr(struct answer *a, uint8_t method,
 	struct oq_sa_memo_key key;
 	struct memo_val mv;
 	enum oq_pr_outcome out;
+	unsigned long fails;
 
 	if (memo) {
 		oq_sa_memo_key_pr(&key, method, a->comp_mask, a->requester_lid,
@@ -326,10 +325,13 @@ static enum oq_pr_outcome answer_pr(struct answer *a, uint8_t method,
 		a->mv = &mv;
 	}
 	oq_sa_want_from_pr(&a->w, a->comp_mask, pr);
+	fails = oq_alloc_failures();
 	out = oq_sa_path_record(&a->s->view, method, a->comp_mask, pr,
 				a->requester, &sink, status);
-	if (memo && out == OQ_PR_RESPOND && !a->oom && a->n_pairs <= 1 &&
-	    a->n_rec <= 1)
+	/* An answer cut short by a failed allocation is not kept: the next
+	 * ask may have the memory. */
+	if (memo && out == OQ_PR_RESPOND && !a->oom &&
+	    oq_alloc_failures() == fails && a->n_pairs <= 1 && a->n_rec <= 1)
 		oq_sa_memo_put(memo, &key, &mv);
 	a->mv = NULL;
 	return out;

@@ -9,7 +9,6 @@
  */
 #include <config.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,20 +121,17 @@ void oq_sa_cache_option(struct osmqos *q)
 {
 	const char *v = q->opts.sa_cache;
 	unsigned long n;
-	char *end;
 
 	q->sa_memo_entries = OQ_SA_CACHE_DEFAULT;
 	if (!v)
 		return;
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (*v >= '0' && *v <= '9' && !*end && !errno && n <= OQ_SA_MEMO_MAX) {
+	if (!oq_plugin_option_number(v, OQ_SA_MEMO_MAX, &n)) {
 		q->sa_memo_entries = n;
 		return;
 	}
 	OQ_LOG(q, OSM_LOG_ERROR,
 	       "event_plugin_options: sa_cache=%s is not a number of "
-	       "answers from 0 to %u; using %u\n",
+	       "answers from 0 to %d; using %d\n",
 	       v, OQ_SA_MEMO_MAX, OQ_SA_CACHE_DEFAULT);
 }
 
@@ -148,7 +144,15 @@ static void memo_create(struct osmqos *q, struct oq_state *s)
 		return;
 	s->memo = oq_sa_memo_create(q->sa_memo_entries,
 				    oq_sa_answer_memo_val_size());
-	if (!s->memo && !q->sa_memo_oom_logged) {
+	/* Once per run of failed sweeps, so a recovery is seen too. */
+	if (s->memo) {
+		if (q->sa_memo_oom_logged)
+			OQ_LOG(q, OSM_LOG_INFO,
+			       "memory for sa_cache=%zu kept PathRecord "
+			       "answers again\n",
+			       q->sa_memo_entries);
+		q->sa_memo_oom_logged = false;
+	} else if (!q->sa_memo_oom_logged) {
 		OQ_LOG(q, OSM_LOG_ERROR,
 		       "out of memory for sa_cache=%zu kept PathRecord "
 		       "answers; every query is answered in full (lower "

@@ -8,13 +8,13 @@
  *
  * It belongs to the state it was filled from and goes with it, so an
  * answer never outlives the sweep, policy or partitions it was computed
- * on.  Direct-mapped with a fixed number of entries, allocated once and
- * zero-filled (the pages are touched as entries fill): a colliding
- * request replaces the entry.  Thread-safe without waiting: each entry
- * has a try-lock, and a busy entry is a miss for a lookup and a skipped
- * store; the caller then computes the answer as it would without a memo.
- * The value is the caller's, copied in and out as bytes.  See
- * docs/sa-front.md.
+ * on.  Direct-mapped with a fixed number of entries, mapped once as
+ * anonymous zero pages (memory is taken only as entries fill): a
+ * colliding request replaces the entry.  Thread-safe without waiting:
+ * each entry has a try-lock, and a busy entry is a miss for a lookup and
+ * a skipped store; the caller then computes the answer as it would
+ * without a memo.  The value is the caller's, copied in and out as bytes.
+ * See docs/sa-front.md.
  */
 #ifndef OSMQOS_SA_MEMO_H
 #define OSMQOS_SA_MEMO_H
@@ -46,9 +46,10 @@ struct oq_sa_memo_key {
 
 struct oq_sa_memo;
 
-/* entries is rounded up to a power of two, at most OQ_SA_MEMO_MAX; 0 or
- * val_size 0 returns NULL (no memo) with errno EINVAL; out of memory,
- * NULL with ENOMEM. */
+/* entries is rounded up to a power of two, at most OQ_SA_MEMO_MAX;
+ * val_size is at most 65536.  entries or val_size 0, or val_size over
+ * that: NULL (no memo) with errno EINVAL; out of memory, NULL with
+ * ENOMEM. */
 struct oq_sa_memo *oq_sa_memo_create(size_t entries, size_t val_size);
 void oq_sa_memo_free(struct oq_sa_memo *m);
 size_t oq_sa_memo_entries(const struct oq_sa_memo *m);

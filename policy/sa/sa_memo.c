@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <osmqos/sa_memo.h>
 
@@ -22,6 +23,7 @@ struct oq_sa_memo {
 	size_t mask; /* entries - 1 */
 	size_t val_size;
 	size_t stride;
+	size_t bytes;
 	unsigned char *entries;
 };
 
@@ -44,15 +46,24 @@ struct oq_sa_memo *oq_sa_memo_create(size_t entries, size_t val_size)
 	while (n < entries)
 		n <<= 1;
 	m = calloc(1, sizeof(*m));
-	if (!m)
+	if (!m) {
+		errno = ENOMEM;
 		return NULL;
+	}
 	m->mask = n - 1;
 	m->val_size = val_size;
 	m->stride = (sizeof(struct memo_entry) + val_size + ENTRY_ALIGN - 1) &
 		    ~(size_t)(ENTRY_ALIGN - 1);
-	/* Zero pages: the memory is touched only as entries fill. */
-	m->entries = calloc(n, m->stride);
-	if (!m->entries) {
+	/*
+	 * Anonymous pages read as zero and take memory only once written, so
+	 * an idle memo costs nothing.  Not calloc(): once glibc has freed a
+	 * block this size it serves the next from the heap and clears it,
+	 * touching every page each sweep.
+	 */
+	m->bytes = n * m->stride;
+	m->entries = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->entries == MAP_FAILED) {
 		free(m);
 		errno = ENOMEM;
 		return NULL;
@@ -64,7 +75,7 @@ void oq_sa_memo_free(struct oq_sa_memo *m)
 {
 	if (!m)
 		return;
-	free(m->entries);
+	munmap(m->entries, m->bytes);
 	free(m);
 }
 
@@ -122,10 +133,10 @@ static void entry_unlock(struct memo_entry *e)
 bool oq_sa_memo_get(struct oq_sa_memo *m, const struct oq_sa_memo_key *k,
 		    void *val)
 {
-	struct memo_entry *e;
+	struct memo_entry *e = m ? entry_lock(m, k) : NULL;
 	bool hit;
 
-	if (!m || !(e = entry_lock(m, k)))
+	if (!e)
 		return false;
 	hit = e->used && !memcmp(&e->key, k, sizeof(*k));
 	if (hit)
@@ -137,9 +148,9 @@ bool oq_sa_memo_get(struct oq_sa_memo *m, const struct oq_sa_memo_key *k,
 void oq_sa_memo_put(struct oq_sa_memo *m, const struct oq_sa_memo_key *k,
 		    const void *val)
 {
-	struct memo_entry *e;
+	struct memo_entry *e = m ? entry_lock(m, k) : NULL;
 
-	if (!m || !(e = entry_lock(m, k)))
+	if (!e)
 		return;
 	e->key = *k;
 	memcpy(e->val, val, m->val_size);

@@ -26,6 +26,10 @@
 # all of a mode's storms and their range (sa-storm-table.awk).  Figures go to stdout and to STORM_OUT (default
 # tests/bench/sa-storm.txt in the build tree).  STORM_PLUGIN_OPTIONS, if
 # set, is the plugin run's event_plugin_options (e.g. an audit= path).
+# The storm asks the same 12 questions again and again, so by default the
+# plugin answers all but the first 12 from its memo (sa_cache=; the
+# table's plugin_counters line says how many); STORM_PLUGIN_OPTIONS=
+# sa_cache=0 measures every answer computed in full.
 # STORM_NET (an ibsim net file, default contrib/fabrics/fat-tree-16.net)
 # and STORM_CAS (the CAs' node descriptions, two or more, ';'-separated;
 # the storm goes over their ordered pairs; default

@@ -40,6 +40,9 @@ eng_sls() {
 	for pair in "$@"; do
 		s=$(e2e_lid "${pair%>*}")
 		d=$(e2e_lid "${pair#*>}")
+		# Without both LIDs saquery would ask for every path.
+		[ -n "$s" ] && [ -n "$d" ] ||
+			e2e_fail "eng_sls: no LID for ${pair%>*} or ${pair#*>}"
 		sls=
 		for ((i = 0; i < repeat; i++)); do
 			out=$(e2e_sim saquery -p --slid "$s" --dlid "$d" 2>&1)

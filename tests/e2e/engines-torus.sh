@@ -40,8 +40,8 @@ grep -q '^zp_link 0x[0-9a-f]* 0x[0-9a-f]*$' "$E2E_DIR/torus-2QoS.conf" ||
 	e2e_fail "no switch GUIDs for torus-2QoS.conf: $(cat "$E2E_DIR/torus-2QoS.conf")"
 opts=(qos=TRUE "qos_policy_file=$pol" routing_engine=torus-2QoS
 	"torus_config=$E2E_DIR/torus-2QoS.conf")
-pairs=("h000b HCA-1>h111a HCA-1" "h012a HCA-1>h220b HCA-1"
-	"h222a HCA-1>h000a HCA-1" "h101b HCA-1>h202a HCA-1")
+# gen-torus.awk names each CA by its place alone ("h000b").
+pairs=("h000b>h111a" "h012a>h220b" "h222a>h000a" "h101b>h202a")
 
 routed() {
 	grep -q "torus-2QoS tables configured on all switches" "$E2E_OSM_LOG" ||
@@ -66,11 +66,14 @@ wait_sweep 1
 eng_mads_match || e2e_fail "the plugin's QoS Set count misses Sets"
 eng_audit plugin "$pol" ||
 	e2e_fail "plugin without qos-setup: VLArb or CA SL2VL differ from stock's: $(grep DRIFT "$E2E_DIR/plugin.audit" | head -n 5)"
-eng_sls 1 "${pairs[@]}" >"$E2E_DIR/plugin.sls"
+# Twice each: answers under an engine that chooses SLs itself are never
+# kept for a second ask (checked at the end).
+eng_sls 2 "${pairs[@]}" >"$E2E_DIR/plugin.sls"
 grep -q ' none$' "$E2E_DIR/plugin.sls" &&
 	e2e_fail "a PathRecord was not answered: $(cat "$E2E_DIR/plugin.sls")"
 cmp -s "$E2E_DIR/stock.sls" "$E2E_DIR/plugin.sls" ||
 	e2e_fail "PathRecord SLs differ from stock's: $(paste "$E2E_DIR/stock.sls" "$E2E_DIR/plugin.sls")"
+e2e_log "PathRecord SLs as stock's: $(paste -sd ';' "$E2E_DIR/plugin.sls")"
 cmp -s "$E2E_DIR/stock/opensm-sl2vl.dump" "$E2E_DIR/plugin/opensm-sl2vl.dump" ||
 	e2e_fail "SL2VL differs from stock's: $(diff "$E2E_DIR/stock/opensm-sl2vl.dump" "$E2E_DIR/plugin/opensm-sl2vl.dump" | head -n 10)"
 # Predictions use the engine's SL2VL, and say so: on a CA link SL 8 (QoS
@@ -150,4 +153,14 @@ starved=$(jq -r '.ports[] | select(.vlarb_low != null) |
 	"$E2E_DIR/plugin/opensm-sl2vl.dump" | sort -u)
 [ -z "$starved" ] || e2e_fail "starved VLs on the wire: $(echo "$starved" | head -n 5)"
 e2e_log "with qos-setup: switch scope on $n_scope ports, CA scope withheld on 54, hosts' sl2vl-scope not applied (SL2VL dump equal to stock's)"
+
+# 3. torus-2QoS gives path SLs from its own tables (path_sl), which are
+# not the sweep state's: the SA memo kept none of the answers.
+eng_stop
+line=$(grep "osmqos: SA front: PathRecord" "$E2E_OSM_LOG" | tail -n 1)
+re='SA front: PathRecord [0-9]+ queries \(([0-9]+) answered, ([0-9]+) of them from the memo'
+[[ $line =~ $re ]] && [ "${BASH_REMATCH[1]}" -gt 0 ] &&
+	[ "${BASH_REMATCH[2]}" = 0 ] ||
+	e2e_fail "under torus-2QoS: ${line:-no SA front line at unload}"
+e2e_log "${line#*osmqos: }"
 e2e_pass

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The memo of PathRecord answers per sweep state, end to end: a query
-# asked again gets the same record, and the audit trail counts every
-# answer, from the memo or not; the requester is part of the question
-# (a port that shares no P_Key with the pair gets no record, before and
-# after one that does); a new policy is answered at once (the memo goes
-# with the sweep state); the unload line counts the memo's answers
-# exactly; sa_cache=0 keeps nothing; a bad sa_cache= is one error and
-# the default.
+# asked again gets the same record, and the audit trail and the
+# published per-level counters count every answer, from the memo or not;
+# the requester is part of the question (a port that shares no P_Key
+# with the pair gets no record, before and after one that does); an
+# answer of several records is given whole every time (it is not kept);
+# a new policy is answered at once (the memo goes with the sweep state);
+# the unload line counts the memo's answers exactly; sa_cache=0 keeps
+# nothing; a bad sa_cache= is one error and the default.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init sa-memo
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -43,7 +44,7 @@ echo 'Default=0x7fff, ipoib : ALL=full ;' >"$parts"
 
 e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
 start() {
-	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	e2e_start_opensm qos=TRUE lmc=1 "qos_policy_file=$pol" \
 		"partition_config_file=$parts" "event_plugin_options=$1"
 }
 start "audit=$audit"
@@ -105,8 +106,23 @@ ask c1 cn01
 expect c1 '.records | length' 1
 cmp -s "$E2E_DIR/a1.json" "$E2E_DIR/c1.json" || e2e_fail "cn01's answer changed"
 
+# 4. Two records (LMC 1, NumbPath 2) for a GetTable by GIDs: all of them
+# each time.  Not kept (more than one record), so not in the count below.
+for i in 1 2 3; do
+	SIM_HOST=cn01 e2e_sim "$top_builddir/osmqos" query --json \
+		--sgid "$g02" --dgid "$g03" --numb-path 2 \
+		>"$E2E_DIR/t$i.json" 2>"$E2E_DIR/t$i.err" ||
+		e2e_fail "GetTable $i failed: $(cat "$E2E_DIR/t$i.err")"
+	expect "t$i" '.records | length' 2
+	expect "t$i" '[.records[].slid] | unique | length' 2
+	cmp -s "$E2E_DIR/t1.json" "$E2E_DIR/t$i.json" ||
+		e2e_fail "GetTable $i differs from the first"
+done
+
 # The audit trail: all six of cn01's answers, granted on SL 2 by the
-# rule; none for cn05 (a pair the requester may not see gets no line).
+# rule; none for cn05 (a pair the requester may not see gets no line;
+# the writer keeps the submission order, so once cn01's last line is
+# there, so would cn05's be).
 lid01=$(e2e_lid "cn01 HCA-1") lid05=$(e2e_lid "cn05 HCA-1")
 want_lines() {
 	local n i
@@ -121,12 +137,20 @@ want_lines() {
 want_lines ".requester.lid == $lid01 and .query.service_id == \"$sid\" and .rule == 0 and .level == \"sid_level\" and .granted.sl == 2" 6 "cn01's question"
 want_lines ".requester.lid == $lid05" 0 "cn05's question"
 
-# 4. A new policy: the next answer has its SL, not the kept one.
+# 5. A new policy: the next answer has its SL, not the kept one.  The
+# sweep publishes the answer counters: every one of cn01's six answers
+# on its level, and the three GetTables' pairs on DEFAULT.
 write_policy 7
 n=$(grep -c "osmqos: policy .* loaded" "$E2E_OSM_LOG")
-e2e_hup_sweep
+e2e_hup_sweep "osmqos: sweep [0-9]*: published"
 [ "$(grep -c "osmqos: policy .* loaded" "$E2E_OSM_LOG")" -gt "$n" ] ||
 	e2e_fail "the plugin did not load the new policy"
+for lc in sid_level:6 DEFAULT:3; do
+	got=$(sed -n "s/^osmqos_sa_pr_answered_total{level=\"${lc%:*}\"} //p" \
+		"$E2E_DIR/osmqos.prom")
+	[ "$got" = "${lc#*:}" ] ||
+		e2e_fail "osmqos.prom counts ${got:-no} answers on ${lc%:*}, want ${lc#*:}"
+done
 ask d1 cn01
 expect d1 '.records[0].sl' 7
 ask d2 cn01
@@ -141,7 +165,7 @@ line=$(grep 'SA front: PathRecord' "$E2E_OSM_LOG" | tail -n 1)
 e2e_log "${line#*osmqos: }"
 mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-memo.log"
 
-# 5. sa_cache=0: the same answers, none from the memo.
+# 6. sa_cache=0: the same answers, none from the memo.
 start "audit=$audit sa_cache=0"
 grep -q "loaded (built for .* sa_cache=0" "$E2E_OSM_LOG" ||
 	e2e_fail "the load line does not show sa_cache=0"
@@ -155,7 +179,7 @@ e2e_stop_opensm
 [ "$(memo_count)" = 0 ] || e2e_fail "sa_cache=0: $(memo_count) answers from the memo"
 mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-off.log"
 
-# 6. A bad sa_cache=: one error saying what to give, and the default.
+# 7. A bad sa_cache=: one error saying what to give, and the default.
 start "audit=$audit sa_cache=lots"
 [ "$(grep -c "sa_cache=lots is not a number of answers from 0 to 65536; using 4096" "$E2E_OSM_LOG")" = 1 ] ||
 	e2e_fail "a bad sa_cache= is not one error: $(grep sa_cache "$E2E_OSM_LOG")"

@@ -63,6 +63,31 @@ static void test_format_names_defaults(void **state)
 	oq_plugin_options_free(&o);
 }
 
+/* Numeric values: decimal digits only, up to the option's maximum. */
+static void test_option_number(void **state)
+{
+	unsigned long n = 7;
+
+	(void)state;
+	assert_int_equal(oq_plugin_option_number("0", 10, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(oq_plugin_option_number("65536", 65536, &n), 0);
+	assert_int_equal(n, 65536);
+	n = 7;
+	assert_int_equal(oq_plugin_option_number("65537", 65536, &n), -1);
+	assert_int_equal(oq_plugin_option_number("", 10, &n), -1);
+	assert_int_equal(oq_plugin_option_number(NULL, 10, &n), -1);
+	assert_int_equal(oq_plugin_option_number("-1", 10, &n), -1);
+	assert_int_equal(oq_plugin_option_number("+1", 10, &n), -1);
+	assert_int_equal(oq_plugin_option_number(" 1", 10, &n), -1);
+	assert_int_equal(oq_plugin_option_number("1x", 10, &n), -1);
+	assert_int_equal(oq_plugin_option_number("0x10", 100, &n), -1);
+	assert_int_equal(
+		oq_plugin_option_number("99999999999999999999999", ~0ul, &n),
+		-1);
+	assert_int_equal(n, 7); /* untouched by a bad value */
+}
+
 static void test_unknown_key_is_error(void **state)
 {
 	struct oq_plugin_options o;
@@ -161,6 +186,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spaces_and_commas),
 		cmocka_unit_test(test_format_names_defaults),
+		cmocka_unit_test(test_option_number),
 		cmocka_unit_test(test_unknown_key_is_error),
 		cmocka_unit_test(test_other_plugin_keys_skipped),
 		cmocka_unit_test(test_blank_in_value),

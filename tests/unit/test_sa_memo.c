@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <osmqos/sa_memo.h>
@@ -65,6 +66,12 @@ static void test_create_limits(void **state)
 	errno = 0;
 	assert_null(oq_sa_memo_create(16, 0));
 	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(oq_sa_memo_create(16, 65537));
+	assert_int_equal(errno, EINVAL);
+	m = oq_sa_memo_create(2, 65536);
+	assert_non_null(m);
+	oq_sa_memo_free(m);
 	m = oq_sa_memo_create(1000, VAL_SIZE);
 	assert_non_null(m);
 	assert_int_equal(oq_sa_memo_entries(m), 1024);
@@ -230,6 +237,49 @@ static void test_spread(void **state)
 	oq_sa_memo_free(m);
 }
 
+/* Resident bytes of this process (/proc/self/statm). */
+static long resident_bytes(void)
+{
+	long size = 0, res = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld %ld", &size, &res), 2);
+	fclose(f);
+	return res * sysconf(_SC_PAGESIZE);
+}
+
+/* Each sweep's state has a memo and most are never asked: an idle memo
+ * takes no memory, and a used one only what its entries fill, however
+ * often memos are made and freed (one per heavy sweep). */
+static void test_idle_memo_takes_no_memory(void **state)
+{
+	enum { N = 16384 }; /* about 13 MiB of entries */
+	struct oq_sa_memo *m;
+	struct oq_sa_memo_key k;
+	struct val v;
+	long before;
+	uint32_t i;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 3; round++) {
+		before = resident_bytes();
+		m = oq_sa_memo_create(N, sizeof(struct val));
+		assert_non_null(m);
+		assert_true(resident_bytes() - before < 1024 * 1024);
+		for (i = 0; i < 100; i++) {
+			key_of(&k, i + 1);
+			val_of(&v, i + 1);
+			oq_sa_memo_put(m, &k, &v);
+		}
+		/* 100 entries: at most 100 pages. */
+		assert_true(resident_bytes() - before <
+			    1024 * 1024 + 100 * sysconf(_SC_PAGESIZE));
+		oq_sa_memo_free(m);
+	}
+}
+
 /* Threads storing and reading the same few entries: every hit is the
  * whole value of its own key, never a mix of two stores. */
 struct worker {
@@ -294,6 +344,7 @@ int main(void)
 		cmocka_unit_test(test_key_tells_requests_apart),
 		cmocka_unit_test(test_replacement),
 		cmocka_unit_test(test_spread),
+		cmocka_unit_test(test_idle_memo_takes_no_memory),
 		cmocka_unit_test(test_threads),
 	};
 
