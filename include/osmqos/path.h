@@ -125,10 +125,10 @@ bool oq_ports_pkey_visible(const struct oq_port *a, const struct oq_port *b,
 
 /*
  * Allocations the path and SA code could not make on this thread and
- * went on without, as OpenSM does (a port's P_Key map: not shared; a
- * pair's LID pairs: the query stops).  An answer computed while the count
- * moved may lack records; a caller that keeps answers keeps none of
- * those.  Like errno: per thread, never reset.
+ * went on without (a port's P_Key map: the ports are taken to share no
+ * key; a pair's LID pairs: the query stops there).  An answer computed
+ * while the count moved may lack records; a caller that keeps answers
+ * keeps none of those.  Like errno: per thread, never reset.
  */
 unsigned long oq_alloc_failures(void);
 void oq_alloc_failure_note(void);

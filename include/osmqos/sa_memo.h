@@ -29,8 +29,10 @@
 extern "C" {
 #endif
 
-/* Largest memo, in entries (each holds a key and the caller's value). */
-#define OQ_SA_MEMO_MAX 65536
+/* Largest memo, in entries (each holds a key and the caller's value),
+ * and largest value, in bytes. */
+#define OQ_SA_MEMO_MAX	   65536
+#define OQ_SA_MEMO_VAL_MAX 65536
 
 /* Everything a PathRecord answer depends on besides the state: the
  * method, the component mask, the requester and the request's 64 bytes
@@ -47,9 +49,9 @@ struct oq_sa_memo_key {
 struct oq_sa_memo;
 
 /* entries is rounded up to a power of two, at most OQ_SA_MEMO_MAX;
- * val_size is at most 65536.  entries or val_size 0, or val_size over
- * that: NULL (no memo) with errno EINVAL; out of memory, NULL with
- * ENOMEM. */
+ * val_size is at most OQ_SA_MEMO_VAL_MAX.  entries or val_size 0, or
+ * val_size over that: NULL (no memo) with errno EINVAL; out of memory,
+ * NULL with ENOMEM. */
 struct oq_sa_memo *oq_sa_memo_create(size_t entries, size_t val_size);
 void oq_sa_memo_free(struct oq_sa_memo *m);
 size_t oq_sa_memo_entries(const struct oq_sa_memo *m);

@@ -70,18 +70,6 @@ static void keymap_free(struct keymap *m)
 		free(m->v);
 }
 
-static _Thread_local unsigned long alloc_failures;
-
-unsigned long oq_alloc_failures(void)
-{
-	return alloc_failures;
-}
-
-void oq_alloc_failure_note(void)
-{
-	alloc_failures++;
-}
-
 /* osm_pkey_tbl_sync_new_blocks()'s keys map of one port. */
 static int keymap_build(struct keymap *m, const struct oq_port *p,
 			bool allow_both)

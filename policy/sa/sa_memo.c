@@ -4,6 +4,7 @@
  * and byte values, one try-lock per entry.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -37,7 +38,7 @@ struct oq_sa_memo *oq_sa_memo_create(size_t entries, size_t val_size)
 	struct oq_sa_memo *m;
 	size_t n = 1;
 
-	if (!entries || !val_size || val_size > 65536) {
+	if (!entries || !val_size || val_size > OQ_SA_MEMO_VAL_MAX) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -60,6 +61,11 @@ struct oq_sa_memo *oq_sa_memo_create(size_t entries, size_t val_size)
 	 * block this size it serves the next from the heap and clears it,
 	 * touching every page each sweep.
 	 */
+	if (m->stride > SIZE_MAX / n) {
+		free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
 	m->bytes = n * m->stride;
 	m->entries = mmap(NULL, m->bytes, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -68,6 +74,9 @@ struct oq_sa_memo *oq_sa_memo_create(size_t entries, size_t val_size)
 		errno = ENOMEM;
 		return NULL;
 	}
+	/* Scattered entries would each fault in a 2 MiB huge page where
+	 * transparent huge pages are always on. */
+	madvise(m->entries, m->bytes, MADV_NOHUGEPAGE);
 	return m;
 }
 
@@ -133,9 +142,12 @@ static void entry_unlock(struct memo_entry *e)
 bool oq_sa_memo_get(struct oq_sa_memo *m, const struct oq_sa_memo_key *k,
 		    void *val)
 {
-	struct memo_entry *e = m ? entry_lock(m, k) : NULL;
+	struct memo_entry *e;
 	bool hit;
 
+	if (!m)
+		return false;
+	e = entry_lock(m, k);
 	if (!e)
 		return false;
 	hit = e->used && !memcmp(&e->key, k, sizeof(*k));
@@ -148,8 +160,11 @@ bool oq_sa_memo_get(struct oq_sa_memo *m, const struct oq_sa_memo_key *k,
 void oq_sa_memo_put(struct oq_sa_memo *m, const struct oq_sa_memo_key *k,
 		    const void *val)
 {
-	struct memo_entry *e = m ? entry_lock(m, k) : NULL;
+	struct memo_entry *e;
 
+	if (!m)
+		return;
+	e = entry_lock(m, k);
 	if (!e)
 		return;
 	e->key = *k;

@@ -200,6 +200,30 @@ e2e_start_opensm() {
 	e2e_log "SUBNET UP"
 }
 
+# e2e_sid_policy FILE SID SL: a policy in OpenSM's grammar with the
+# levels DEFAULT (SL 0) and sid_level (SL SL) and one rule that gives
+# Service-ID SID sid_level.
+e2e_sid_policy() {
+	cat >"$1" <<POL
+qos-levels
+    qos-level
+        name: DEFAULT
+        sl: 0
+    end-qos-level
+    qos-level
+        name: sid_level
+        sl: $3
+    end-qos-level
+end-qos-levels
+qos-match-rules
+    qos-match-rule
+        service-id: $2
+        qos-level-name: sid_level
+    end-qos-match-rule
+end-qos-match-rules
+POL
+}
+
 # e2e_hup_sweep [PATTERN] [SECS]: SIGHUP opensm (a heavy sweep) and wait
 # until its log holds one more line matching the grep PATTERN (default
 # "SUBNET UP"); fails when opensm dies or SECS (default 30) pass first.

@@ -30,24 +30,7 @@ mkdir -p "$pub"
 
 # write_policy SL: a policy whose Service-ID rule gives SL.
 write_policy() {
-	cat >"$pol" <<EOF
-qos-levels
-    qos-level
-        name: DEFAULT
-        sl: 0
-    end-qos-level
-    qos-level
-        name: sid_level
-        sl: $1
-    end-qos-level
-end-qos-levels
-qos-match-rules
-    qos-match-rule
-        service-id: $sid
-        qos-level-name: sid_level
-    end-qos-match-rule
-end-qos-match-rules
-EOF
+	e2e_sid_policy "$pol" "$sid" "$1"
 }
 
 # sl_of WHAT: the SL OpenSM answers for the Service-ID query.

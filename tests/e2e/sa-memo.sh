@@ -19,25 +19,7 @@ parts=$E2E_DIR/partitions.conf
 audit=$E2E_DIR/audit.log
 # write_policy SL: the service-id rule's level on SL.
 write_policy() {
-	cat >"$pol" <<POL
-qos-levels
-    qos-level
-        name: DEFAULT
-        sl: 0
-    end-qos-level
-    qos-level
-        name: sid_level
-        sl: $1
-    end-qos-level
-end-qos-levels
-
-qos-match-rules
-    qos-match-rule
-        service-id: $sid
-        qos-level-name: sid_level
-    end-qos-match-rule
-end-qos-match-rules
-POL
+	e2e_sid_policy "$pol" "$sid" "$1"
 }
 write_policy 2
 echo 'Default=0x7fff, ipoib : ALL=full ;' >"$parts"
