@@ -301,13 +301,14 @@ static bool replay(struct answer *a, const struct memo_val *mv)
 
 /* The PathRecord answer: from the memo when this request was answered on
  * this state before, else computed (and kept when it is one record or
- * none, for one pair or none).  Answers that consult the routing engine's
- * path_sl() are never kept: the engine's tables are not the state's. */
+ * none, for one pair or none).  A state whose routing engine has its own
+ * path_sl() has no memo (sa_state.c): the engine's tables are not the
+ * state's. */
 static enum oq_pr_outcome answer_pr(struct answer *a, uint8_t method,
 				    const uint8_t *pr, uint16_t *status)
 {
 	struct oq_pr_sink sink = {add_record, audit_pair, a};
-	struct oq_sa_memo *memo = a->s->view.path_sl ? NULL : a->s->memo;
+	struct oq_sa_memo *memo = a->s->memo;
 	struct oq_sa_memo_key key;
 	struct memo_val mv;
 	enum oq_pr_outcome out;

@@ -31,6 +31,11 @@ uint64_t oq_fnv1a(const void *key, size_t n);
 uint64_t oq_fnv1a_add(uint64_t h, const void *key, size_t n);
 uint64_t oq_fnv1a_str(const char *s);
 
+/* A word-at-a-time multiplicative hash of n 64-bit words: one multiply
+ * per word, for keys that are whole words (bitset rows, SA requests) and
+ * differ in a few bits, which each round folds into the low bits. */
+uint64_t oq_hash_words(const uint64_t *w, size_t n);
+
 /* Make room for one more entry while n are indexed: the table stays at
  * most half full, growing by doubling and re-inserting every entry by
  * hash_of(ctx, i).  0, or -1 when out of memory (the index unchanged). */

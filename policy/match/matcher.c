@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/keyidx.h>
+
 #include "match_int.h"
 #include "matcher_int.h"
 
@@ -65,19 +67,6 @@ struct oq_matcher {
 
 /* ---- rows ---------------------------------------------------------- */
 
-static uint64_t row_hash(const uint64_t *w, size_t words)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull;
-	size_t i;
-
-	for (i = 0; i < words; i++) {
-		h ^= w[i];
-		h *= 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	return h;
-}
-
 static int row_store_grow_ht(struct row_store *rs, size_t words)
 {
 	size_t cap = rs->ht_cap ? rs->ht_cap * 2 : 64, i;
@@ -86,7 +75,7 @@ static int row_store_grow_ht(struct row_store *rs, size_t words)
 	if (!ht)
 		return -1;
 	for (i = 0; i < rs->n; i++) {
-		size_t h = row_hash(rs->v + i * words, words) & (cap - 1);
+		size_t h = oq_hash_words(rs->v + i * words, words) & (cap - 1);
 
 		while (ht[h])
 			h = (h + 1) & (cap - 1);
@@ -106,7 +95,7 @@ static long row_store_add(struct row_store *rs, const uint64_t *row,
 
 	if ((rs->n + 1) * 2 > rs->ht_cap && row_store_grow_ht(rs, words))
 		return -1;
-	h = row_hash(row, words) & (rs->ht_cap - 1);
+	h = oq_hash_words(row, words) & (rs->ht_cap - 1);
 	while (rs->ht[h]) {
 		size_t id = rs->ht[h] - 1;
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <osmqos/keyidx.h>
 #include <osmqos/sa_memo.h>
 
 /* An entry: its lock and key, then the value, padded to cache lines so
@@ -110,15 +111,10 @@ void oq_sa_memo_key_pr(struct oq_sa_memo_key *k, uint8_t method,
 static size_t key_slot(const struct oq_sa_memo *m,
 		       const struct oq_sa_memo_key *k)
 {
-	const unsigned char *p = (const unsigned char *)k;
-	uint64_t h = 0x9e3779b97f4a7c15ull, w;
-	size_t i;
+	uint64_t w[sizeof(*k) / sizeof(uint64_t)], h;
 
-	for (i = 0; i < sizeof(*k); i += sizeof(w)) {
-		memcpy(&w, p + i, sizeof(w));
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
+	memcpy(w, k, sizeof(w));
+	h = oq_hash_words(w, sizeof(w) / sizeof(w[0]));
 	h ^= h >> 29;
 	return (size_t)h & m->mask;
 }

@@ -22,6 +22,19 @@ uint64_t oq_fnv1a_add(uint64_t h, const void *key, size_t n)
 	return h;
 }
 
+uint64_t oq_hash_words(const uint64_t *w, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= w[i];
+		h *= 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
 uint64_t oq_fnv1a(const void *key, size_t n)
 {
 	return oq_fnv1a_add(OQ_FNV1A_INIT, key, n);
