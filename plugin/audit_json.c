@@ -171,6 +171,7 @@ static void put_port(struct jbuf *b, const char *key,
 static void put_gbps(struct jbuf *b, double v)
 {
 	uint64_t m, frac;
+	double t;
 	char tmp[4];
 	int n = 3, i;
 
@@ -182,7 +183,12 @@ static void put_gbps(struct jbuf *b, double v)
 		putf(b, "%.6g", v);
 		return;
 	}
-	m = (uint64_t)llround(v * 1000.0);
+	/* Rounded half away from zero, as llround() (not linked: libm
+	 * would be one more library mapped into opensm for one call). */
+	t = v * 1000.0;
+	m = (uint64_t)t;
+	if (t - (double)m >= 0.5)
+		m++;
 	put_u64(b, m / 1000);
 	frac = m % 1000;
 	if (!frac)

@@ -68,11 +68,56 @@ static void unpack_slvl(const ib_slvl_table_t *t, uint8_t *out)
 	}
 }
 
+/* The SL2VL tables OpenSM caches for a port, or 0 (none we read). */
+static size_t slvl_tables(const osm_physp_t *physp)
+{
+	size_t n;
+
+	if (!physp)
+		return 0;
+	n = cl_ptr_vector_get_size(&physp->slvl_by_port);
+	return n > OQ_MAX_SW_PORTS + 1 ? 0 : n;
+}
+
+/* Whether any SL of the port's tables goes to VL15 (dropped). */
+static bool slvl_drops(const osm_physp_t *physp, size_t n)
+{
+	size_t in, i;
+
+	for (in = 0; in < n; in++) {
+		const ib_slvl_table_t *st =
+			cl_ptr_vector_get(&physp->slvl_by_port, in);
+
+		for (i = 0; st && i < 8; i++)
+			if ((st->raw_vl_by_sl[i] & 0xf0) == 0xf0 ||
+			    (st->raw_vl_by_sl[i] & 0x0f) == 0x0f)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * A path check reads OpenSM's SL2VL only for the SLs they drop (VL15), so
+ * while no port drops one, the SA's copy is empty: no path loses an SL,
+ * as with tables that drop nothing.  Otherwise every port's rows, each
+ * distinct block stored once (oq_port_tables_set_sl2vl()).  Either way
+ * the copy allocates kilobytes, not a table per port pair.
+ */
 static int copy_sl2vl(struct oq_state *s)
 {
 	struct oq_fabric_tables *t = &s->sa_sl2vl;
+	uint64_t w[2 * (OQ_MAX_SW_PORTS + 1)];
+	uint8_t(*rows)[16] = (uint8_t(*)[16])(void *)w;
 	size_t i;
 
+	for (i = 0; i < s->fabric->n_ports; i++) {
+		const osm_physp_t *physp = s->fabric->ports[i]->user;
+
+		if (slvl_drops(physp, slvl_tables(physp)))
+			break;
+	}
+	if (i == s->fabric->n_ports)
+		return 0;
 	t->ports = calloc(s->fabric->n_ports ? s->fabric->n_ports : 1,
 			  sizeof(*t->ports));
 	if (!t->ports)
@@ -82,26 +127,23 @@ static int copy_sl2vl(struct oq_state *s)
 		const struct oq_port *p = s->fabric->ports[i];
 		osm_physp_t *physp = p->user;
 		struct oq_port_tables *pt = &t->ports[i];
-		size_t n, in;
+		size_t n = slvl_tables(physp), in;
 
 		pt->port = p;
-		if (!physp)
+		if (!n)
 			continue;
-		n = cl_ptr_vector_get_size(&physp->slvl_by_port);
-		if (!n || n > OQ_MAX_SW_PORTS + 1)
-			continue;
-		pt->sl2vl = calloc(n, sizeof(*pt->sl2vl));
-		if (!pt->sl2vl)
-			return -1;
-		pt->n_sl2vl = (uint8_t)n;
-		pt->has_sl2vl = true;
+		memset(rows, 0, 16 * n);
 		for (in = 0; in < n; in++) {
 			const ib_slvl_table_t *st =
 				cl_ptr_vector_get(&physp->slvl_by_port, in);
 
 			if (st)
-				unpack_slvl(st, pt->sl2vl[in]);
+				unpack_slvl(st, rows[in]);
 		}
+		if (oq_port_tables_set_sl2vl(t, pt, (const uint8_t(*)[16])rows,
+					     (unsigned int)n))
+			return -1;
+		pt->has_sl2vl = true;
 	}
 	/* Every PathRecord's path check reads these rows. */
 	return oq_fabric_tables_index_drops(t);

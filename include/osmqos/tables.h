@@ -15,6 +15,7 @@
 #include <osmqos/fabric.h>
 
 struct oq_binding;
+struct oq_sl2vl_store;
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,10 +63,16 @@ struct oq_port_tables {
 	 * PathRecord (the SA's copy of OpenSM's SL2VL) carries it, so the
 	 * check is one load; NULL: computed from the row. */
 	uint16_t *sl2vl_drop;
+	/* sl2vl (and sl2vl_drop) are a block of the table set's store of
+	 * distinct rows (oq_port_tables_set_sl2vl()), shared with every
+	 * port that holds the same rows: read them, never write or free
+	 * them; oq_port_tables_own_sl2vl() gives the port its own copy. */
+	bool sl2vl_shared;
 };
 
-/* Fill t->sl2vl_drop from t->sl2vl (allocated here); -1 when out of
- * memory (the table then works without it). */
+/* Fill t->sl2vl_drop from t->sl2vl (allocated here; for shared rows
+ * the block's masks, computed once for every port that shares it); -1
+ * when out of memory (the table then works without it). */
 int oq_port_tables_index_drops(struct oq_port_tables *t);
 
 /* Per-port-type templates: opensm.conf qos_ca_/qos_swe_/qos_sw0_/qos_rtr_
@@ -123,7 +130,34 @@ struct oq_fabric_tables {
 	 * changes a row rebuilds both (oq_fabric_tables_index_drops()) or
 	 * frees them. */
 	uint64_t *no_drop;
+	/* The distinct SL2VL blocks shared ports point into: on a regular
+	 * fabric nearly every port of a kind holds the same rows, so a
+	 * 2,700-node fat tree's 9 MB of rows are a few kilobytes here. */
+	struct oq_sl2vl_store *store;
 };
+
+/*
+ * Set pt's SL2VL to rows[0..n-1] (1 <= n <= 255), as a shared block of
+ * t's store (a private copy when the store has no memory); pt's own rows,
+ * drop masks included, are freed.  rows may be pt's current rows, and
+ * must be 8-byte aligned (they are hashed a word at a time): a calloc()'d
+ * table, a stored block, or scratch declared as uint64_t words.  -1 when
+ * out of memory: pt unchanged.  _fill_ sets n copies of one row.  Like
+ * oq_port_tables_index_drops() on shared rows (which fills the shared
+ * block's drop masks), for a table set being built, not one that other
+ * threads read.
+ */
+int oq_port_tables_set_sl2vl(struct oq_fabric_tables *t,
+			     struct oq_port_tables *pt,
+			     const uint8_t (*rows)[16], unsigned int n);
+int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
+			      struct oq_port_tables *pt, const uint8_t *row,
+			      unsigned int n);
+/* Before writing pt->sl2vl in place: a private copy of shared rows (its
+ * drop masks go).  -1 when out of memory: pt unchanged. */
+int oq_port_tables_own_sl2vl(struct oq_port_tables *pt);
+/* No SL2VL rows: own rows and drop masks freed, shared ones let go. */
+void oq_port_tables_clear_sl2vl(struct oq_port_tables *pt);
 
 /* oq_port_tables_index_drops() for every port, and t->no_drop; -1 when
  * out of memory (the tables then work without them). */

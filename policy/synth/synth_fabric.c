@@ -258,15 +258,14 @@ static uint32_t find_or_add(struct oq_synth_plan *pl,
 	return (uint32_t)(pl->n - 1);
 }
 
-/* Put a class's tables into one port. */
-static void apply_port(const struct oq_synth_class *c,
-		       struct oq_port_tables *pt)
+/* Put a class's tables into one port; -1 when out of memory. */
+static int apply_port(const struct oq_synth_class *c,
+		      struct oq_fabric_tables *t, struct oq_port_tables *pt)
 {
 	const struct oq_synth_result *r = &c->r;
-	unsigned int i;
 
 	if (c->vlarb_kept || (r->status != OQ_SYNTH_OK && !r->fallback))
-		return;
+		return 0;
 	if (pt->has_vlarb) {
 		pt->vlarb_high = r->high;
 		pt->vlarb_low = r->low;
@@ -275,13 +274,14 @@ static void apply_port(const struct oq_synth_class *c,
 		pt->vlarb_scope = -1;
 	}
 	if (!c->in.sl2vl_fixed && pt->has_sl2vl && pt->sl2vl) {
-		for (i = 0; i < pt->n_sl2vl; i++)
-			memcpy(pt->sl2vl[i], r->sl2vl, 16);
+		/* Every input's row, as one shared block (its drop masks
+		 * are the block's). */
+		if (oq_port_tables_fill_sl2vl(t, pt, r->sl2vl, pt->n_sl2vl))
+			return -1;
 		pt->sl2vl_origin = OQ_ORIGIN_INTENT;
 		pt->sl2vl_scope = -1;
-		free(pt->sl2vl_drop);
-		pt->sl2vl_drop = NULL;
 	}
+	return 0;
 }
 
 static const char *level_name(const struct oq_policy *p, int l)
@@ -531,7 +531,8 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 			goto oom;
 		out->of_port[i] = k;
 		out->v[k].n_ports++;
-		apply_port(&out->v[k], pt);
+		if (apply_port(&out->v[k], t, pt))
+			goto oom;
 		if (!out->v[k].vlarb_kept &&
 		    (out->v[k].r.status == OQ_SYNTH_OK || out->v[k].r.fallback))
 			out->n_applied++;

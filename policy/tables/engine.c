@@ -159,32 +159,38 @@ void oq_tables_engine_vlarb(const struct oq_engine *e,
 /* The engine's SL2VL for every input of one port, masked to the port's
  * VLs as OpenSM masks what the engine returns. */
 static int engine_sl2vl_port(const struct oq_engine *e,
+			     struct oq_fabric_tables *out,
 			     struct oq_port_tables *pt, unsigned int ca_vls,
 			     unsigned int sw_vls)
 {
 	const struct oq_port *p = pt->port;
 	unsigned int mask = oq_port_vl_mask(p), in, sl;
+	/* The engine writes the rows here; they are stored as one block. */
+	uint64_t w[2 * 255];
+	uint8_t(*rows)[16] = (uint8_t(*)[16])(void *)w;
 
+	pt->sl2vl_origin = OQ_ORIGIN_ENGINE;
+	pt->sl2vl_scope = -1;
+	if (!pt->sl2vl)
+		return 0;
+	memcpy(rows, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
 	for (in = 0; in < pt->n_sl2vl; in++) {
-		uint8_t *row = pt->sl2vl[in];
+		uint8_t *row = rows[in];
 		int rc = e->sl2vl ? e->sl2vl(e->ctx, p, in, row)
 				  : torus_offline_sl2vl(p, ca_vls, sw_vls, row);
 
 		if (rc) {
-			free(pt->sl2vl);
-			pt->sl2vl = NULL;
-			pt->n_sl2vl = 0;
+			oq_port_tables_clear_sl2vl(pt);
 			pt->has_sl2vl = false;
 			pt->sl2vl_unknown = true;
-			break;
+			return 0;
 		}
 		for (sl = 0; sl < 16; sl++)
 			if ((row[sl] &= 0xf) != OQ_VL_DROP)
 				row[sl] &= (uint8_t)mask;
 	}
-	pt->sl2vl_origin = OQ_ORIGIN_ENGINE;
-	pt->sl2vl_scope = -1;
-	return 0;
+	return oq_port_tables_set_sl2vl(out, pt, (const uint8_t(*)[16])rows,
+					pt->n_sl2vl);
 }
 
 int oq_tables_engine_apply(const struct oq_fabric *f, const struct oq_engine *e,
@@ -199,7 +205,7 @@ int oq_tables_engine_apply(const struct oq_fabric *f, const struct oq_engine *e,
 		struct oq_port_tables *pt = &out->ports[i];
 
 		if (e->kind == OQ_ENGINE_OWN && pt->has_sl2vl &&
-		    engine_sl2vl_port(e, pt, ca_vls, sw_vls))
+		    engine_sl2vl_port(e, out, pt, ca_vls, sw_vls))
 			return -1;
 		oq_tables_engine_vlarb(e, pt);
 	}

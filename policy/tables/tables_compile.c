@@ -127,12 +127,13 @@ void oq_tables_template_vlarb(struct oq_port_tables *pt,
 	pt->vl_high_limit = pl.tmpl->high_limit;
 }
 
-int oq_tables_template_sl2vl(struct oq_port_tables *pt,
+int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
+			     struct oq_port_tables *pt,
 			     const struct oq_templates *t)
 {
 	const struct oq_port *p = pt->port;
-	unsigned int mask = oq_port_vl_mask(p), i;
 	struct port_plan pl;
+	uint8_t row[16];
 
 	plan_port(p, t, &pl);
 	pt->sl2vl_origin = OQ_ORIGIN_TEMPLATE;
@@ -140,35 +141,28 @@ int oq_tables_template_sl2vl(struct oq_port_tables *pt,
 	pt->sl2vl_unknown = false;
 	pt->has_sl2vl = pl.sl2vl;
 	if (!pt->has_sl2vl) {
-		free(pt->sl2vl);
-		pt->sl2vl = NULL;
-		pt->n_sl2vl = 0;
+		oq_port_tables_clear_sl2vl(pt);
 		return 0;
 	}
-	if (!pt->sl2vl || pt->n_sl2vl != pl.n_tables) {
-		free(pt->sl2vl);
-		pt->n_sl2vl = 0;
-		pt->sl2vl = calloc(pl.n_tables, sizeof(*pt->sl2vl));
-		if (!pt->sl2vl) {
-			pt->has_sl2vl = false;
-			return -1;
-		}
+	/* Every input port's row is the same template row: one block for
+	 * all ports of a kind with the same VLs. */
+	template_sl2vl(row, pl.tmpl->sl2vl, oq_port_vl_mask(p));
+	if (oq_port_tables_fill_sl2vl(out, pt, row, pl.n_tables)) {
+		oq_port_tables_clear_sl2vl(pt);
+		pt->has_sl2vl = false;
+		return -1;
 	}
-	pt->n_sl2vl = (uint8_t)pl.n_tables;
-	/* Every input port's row is the same template row. */
-	template_sl2vl(pt->sl2vl[0], pl.tmpl->sl2vl, mask);
-	for (i = 1; i < pl.n_tables; i++)
-		memcpy(pt->sl2vl[i], pt->sl2vl[0], sizeof(pt->sl2vl[0]));
 	return 0;
 }
 
 /* Fill one port from its template.  Returns -1 when out of memory. */
-static int template_port(struct oq_port_tables *pt, const struct oq_port *p,
+static int template_port(struct oq_fabric_tables *out,
+			 struct oq_port_tables *pt, const struct oq_port *p,
 			 const struct oq_templates *t)
 {
 	pt->port = p;
 	oq_tables_template_vlarb(pt, t);
-	return oq_tables_template_sl2vl(pt, t);
+	return oq_tables_template_sl2vl(out, pt, t);
 }
 
 static void clip_warnings(const struct oq_policy *p,
@@ -292,7 +286,7 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 		goto fail;
 	out->n = f->n_ports;
 	for (i = 0; i < f->n_ports; i++)
-		if (template_port(&out->ports[i], f->ports[i], t))
+		if (template_port(out, &out->ports[i], f->ports[i], t))
 			goto fail;
 	pol = b ? oq_binding_policy(b) : NULL;
 	scopes_sl2vl = engine->kind == OQ_ENGINE_QOS;
@@ -306,8 +300,10 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 			oq_tables_apply_vlarb_scopes(b, &out->ports[i], clips,
 						     use.vlarb, diags);
 			if (scopes_sl2vl)
-				oq_tables_apply_sl2vl_scopes(b, &out->ports[i],
-							     use.sl2vl, diags);
+				if (oq_tables_apply_sl2vl_scopes(
+					    b, out, &out->ports[i], use.sl2vl,
+					    diags))
+					goto fail;
 		}
 		clip_warnings(pol, clips, diags);
 		if (!scopes_sl2vl) {
@@ -333,24 +329,6 @@ fail:
 	return -1;
 }
 
-int oq_port_tables_index_drops(struct oq_port_tables *t)
-{
-	unsigned int r, sl;
-
-	free(t->sl2vl_drop);
-	t->sl2vl_drop = NULL;
-	if (!t->sl2vl || !t->n_sl2vl)
-		return 0;
-	t->sl2vl_drop = calloc(t->n_sl2vl, sizeof(*t->sl2vl_drop));
-	if (!t->sl2vl_drop)
-		return -1;
-	for (r = 0; r < t->n_sl2vl; r++)
-		for (sl = 0; sl < 16; sl++)
-			if ((t->sl2vl[r][sl] & 0xf) == OQ_VL_DROP)
-				t->sl2vl_drop[r] |= (uint16_t)(1u << sl);
-	return 0;
-}
-
 int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
 {
 	size_t i, r;
@@ -374,21 +352,4 @@ int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
 			t->no_drop[i / 64] |= 1ull << (i % 64);
 	}
 	return 0;
-}
-
-void oq_fabric_tables_free(struct oq_fabric_tables *t)
-{
-	size_t i;
-
-	if (!t)
-		return;
-	free(t->no_drop);
-	t->no_drop = NULL;
-	for (i = 0; i < t->n && t->ports; i++) {
-		free(t->ports[i].sl2vl);
-		free(t->ports[i].sl2vl_drop);
-	}
-	free(t->ports);
-	t->ports = NULL;
-	t->n = 0;
 }

@@ -281,7 +281,7 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 			}
 		}
 		if (s >= 0) {
-			if (oq_tables_template_sl2vl(pt, t))
+			if (oq_tables_template_sl2vl(out, pt, t))
 				goto oom;
 			if (v >= 0)
 				restore_vlarb(pt, &scope);

@@ -60,16 +60,20 @@ void oq_tables_apply_vlarb_scopes(const struct oq_binding *b,
 				  struct oq_clip_note *clips,
 				  unsigned char *covered,
 				  struct oq_diags *diags);
-void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
-				  struct oq_port_tables *pt,
-				  unsigned char *covered,
-				  struct oq_diags *diags);
+/* -1 when out of memory.  The port's new rows are a block of out's
+ * store, as the template's were. */
+int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
+				 struct oq_fabric_tables *out,
+				 struct oq_port_tables *pt,
+				 unsigned char *covered,
+				 struct oq_diags *diags);
 
 /* A port's tables back to its template (VLArb with VLHighLimit, or
- * SL2VL); sl2vl returns -1 when out of memory. */
+ * SL2VL, a block of out's store); sl2vl returns -1 when out of memory. */
 void oq_tables_template_vlarb(struct oq_port_tables *pt,
 			      const struct oq_templates *t);
-int oq_tables_template_sl2vl(struct oq_port_tables *pt,
+int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
+			     struct oq_port_tables *pt,
 			     const struct oq_templates *t);
 
 /* The routing engine's own tables (engine.c): its SL2VL where it owns

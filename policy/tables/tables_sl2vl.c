@@ -114,24 +114,29 @@ static int lacking_sl(const uint8_t *tbl, unsigned int vls)
 	return -1;
 }
 
-void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
-				  struct oq_port_tables *pt,
-				  unsigned char *covered,
-				  struct oq_diags *diags)
+int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
+				 struct oq_fabric_tables *out,
+				 struct oq_port_tables *pt,
+				 unsigned char *covered, struct oq_diags *diags)
 {
 	const struct oq_policy *p = oq_binding_policy(b);
 	const struct oq_port *port = pt->port;
 	unsigned int vls = oq_port_vls(port), t;
 	bool per_in = port->node->type == OQ_NODE_SWITCH && port->num != 0;
+	/* The port's rows are edited here, then stored as one block. */
+	uint64_t w[2 * 255];
+	uint8_t(*rows)[16] = (uint8_t(*)[16])(void *)w;
+	bool changed = false;
 	unsigned char *warned, *cover;
 	signed char *lack;
 	size_t si;
+	int rc = 0;
 
-	if (!pt->has_sl2vl || !p->n_sl2vl)
-		return;
+	if (!pt->has_sl2vl || !pt->sl2vl || !p->n_sl2vl)
+		return 0;
 	warned = calloc(3 * p->n_sl2vl, 1);
 	if (!warned)
-		return;
+		return -1;
 	cover = warned + p->n_sl2vl;
 	lack = (signed char *)cover + p->n_sl2vl;
 	/* Per port, not per table: what the port-level keys say, and the
@@ -185,11 +190,19 @@ void oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 					     vls - 1);
 				continue;
 			}
-			memcpy(pt->sl2vl[t], s->sl2vl, 16);
+			if (!changed)
+				memcpy(rows, pt->sl2vl,
+				       16 * (size_t)pt->n_sl2vl);
+			changed = true;
+			memcpy(rows[t], s->sl2vl, 16);
 			pt->sl2vl_origin = OQ_ORIGIN_SCOPE;
 			if (pt->sl2vl_scope < 0)
 				pt->sl2vl_scope = (int)si;
 		}
 	}
+	if (changed)
+		rc = oq_port_tables_set_sl2vl(
+			out, pt, (const uint8_t(*)[16])rows, pt->n_sl2vl);
 	free(warned);
+	return rc;
 }

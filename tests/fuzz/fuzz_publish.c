@@ -131,6 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (t->port->node != sw)
 			continue;
 		t->vl_high_limit = vlhl;
+		if (oq_port_tables_own_sl2vl(t))
+			goto out;
 		for (r = 0; r < t->n_sl2vl && r < 3; r++)
 			for (s = 0; s < 16; s++)
 				t->sl2vl[r][s] = rows[r][s] & 15;

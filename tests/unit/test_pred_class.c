@@ -90,6 +90,7 @@ static void randomize(uint64_t *seed, struct oq_fabric_tables *ft)
 		}
 		if (!t->sl2vl || fx_below(seed, 2))
 			continue;
+		assert_int_equal(oq_port_tables_own_sl2vl(t), 0);
 		for (r = 0; r < t->n_sl2vl; r++)
 			memcpy(t->sl2vl[r], rows[fx_below(seed, 3)], 16);
 	}

@@ -322,6 +322,7 @@ static void test_guaranteed_is_min_over_inputs(void **state)
 			t = &w->tables.ports[i];
 	assert_non_null(t);
 	assert_int_equal(t->n_sl2vl, 5);
+	assert_int_equal(oq_port_tables_own_sl2vl(t), 0);
 	t->sl2vl[2][3] = OQ_VL_DROP; /* from h2: SL 3 dropped */
 	t->sl2vl[3][5] = 7;	     /* from h3: SL 5 on VL 7 */
 	t->sl2vl[1][6] = OQ_VL_DROP; /* the egress itself: not an input */

@@ -250,6 +250,9 @@ static void test_pr_no_policy(void **state)
 	rec[PR_HFR] = 0x80;
 	assert_int_equal(table(w, CM_GIDS | CM_RAW, rec, &g), 1);
 	check_rec(g.rec[0], 0xa01, 0xb01, 10, 11, 0, 0, 5, 7, TIMEOUT);
+	assert_int_equal(
+		oq_port_tables_own_sl2vl(&w->t.ports[w->sw1->ports[2].index]),
+		0);
 	w->t.ports[w->sw1->ports[2].index].sl2vl[1][0] = OQ_VL_DROP;
 	assert_int_equal(oq_fabric_tables_index_drops(&w->t), 0);
 	assert_int_equal(table(w, CM_GIDS | CM_RAW, rec, &g), 1);

@@ -337,6 +337,64 @@ static void test_sl2vl_scopes(void **state)
 	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
 }
 
+/*
+ * Ports with the same rows share one block of the table set's store; a
+ * port whose rows a scope changes gets its own block, and a private copy
+ * (oq_port_tables_own_sl2vl) can be written without touching the ports
+ * it shared with.  Drop masks of a shared block are computed once.
+ */
+static void test_equal_rows_shared(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+				      1, 1, 1, 1, 1, 1, 1, 15};
+	struct oq_port_tables *p1, *p2, *p4;
+	struct oq_sl2vl_scope *s;
+
+	compile(w, false);
+	p1 = &w->out.ports[w->sw->ports[1].index];
+	p2 = &w->out.ports[w->sw->ports[2].index];
+	p4 = &w->out.ports[w->sw->ports[4].index];
+	assert_true(p1->sl2vl_shared && p2->sl2vl_shared && p4->sl2vl_shared);
+	assert_ptr_equal(p1->sl2vl, p2->sl2vl);
+	assert_ptr_equal(p1->sl2vl, p4->sl2vl);
+	assert_int_equal(p2->n_sl2vl, 9);
+
+	s = fx_sl2vl_scope(w->p, x); /* switch port 2's table from port 1 */
+	fx_ref(&s->groups, "switches", w->g_sw);
+	fx_portsel(&s->from, 1, 1);
+	fx_portsel(&s->to, 2, 2);
+	compile(w, true);
+	p1 = &w->out.ports[w->sw->ports[1].index];
+	p2 = &w->out.ports[w->sw->ports[2].index];
+	p4 = &w->out.ports[w->sw->ports[4].index];
+	assert_true(p2->sl2vl_shared);
+	assert_ptr_not_equal(p2->sl2vl, p1->sl2vl);
+	assert_ptr_equal(p1->sl2vl, p4->sl2vl);
+	assert_memory_equal(p2->sl2vl[1], x, 16);
+	assert_memory_equal(p2->sl2vl[0], p1->sl2vl[0], 16);
+
+	assert_int_equal(oq_fabric_tables_index_drops(&w->out), 0);
+	assert_ptr_equal(p1->sl2vl_drop, p4->sl2vl_drop);
+	assert_int_equal(p2->sl2vl_drop[1], 1u << 15);
+	assert_int_equal(p2->sl2vl_drop[0], 0);
+
+	assert_int_equal(oq_port_tables_own_sl2vl(p4), 0);
+	assert_false(p4->sl2vl_shared);
+	assert_null(p4->sl2vl_drop);
+	assert_ptr_not_equal(p4->sl2vl, p1->sl2vl);
+	assert_memory_equal(p4->sl2vl, p1->sl2vl, 16 * 9);
+	p4->sl2vl[3][0] = 15;
+	assert_int_equal(p1->sl2vl[3][0], 0);
+	/* Whoever changes a row rebuilds the drop index. */
+	assert_int_equal(oq_fabric_tables_index_drops(&w->out), 0);
+	assert_int_equal(p4->sl2vl_drop[3], 1);
+	assert_int_equal(p1->sl2vl_drop[3], 0);
+	assert_false(oq_fabric_tables_no_drop(&w->out, w->sw->ports[4].index));
+	assert_true(oq_fabric_tables_no_drop(&w->out, w->sw->ports[1].index));
+	/* teardown frees shared, own and stored rows alike (ASan). */
+}
+
 /* `from: *` / `to: *` mean all ports, a CA's one table included; port
  * numbers name switch ports only.  A scope that covers no port of the
  * fabric is a warning at its location. */
@@ -450,6 +508,7 @@ int main(void)
 		T(test_vlarb_scope_missing_vl_keeps_template),
 		T(test_vlarb_scope_clipped_to_cap),
 		T(test_sl2vl_scopes),
+		T(test_equal_rows_shared),
 		T(test_sl2vl_wildcards_cover_cas),
 		T(test_sl2vl_across_either_way),
 		T(test_sl2vl_missing_vl_warns_per_port),

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Shared SL2VL rows.  A switch port has one SL2VL row per input port, so a
+ * fabric's rows grow with ports x ports per switch: 9 MB on a 2,700-node
+ * fat tree, compiled and copied every heavy sweep.  But nearly every port
+ * of a kind holds the same rows, so a table set keeps each distinct block
+ * of rows once, found by content, and its ports point at it
+ * (sl2vl_shared).  Compiling and copying then allocate and touch a few
+ * kilobytes, not megabytes: on a host where a fresh page costs
+ * microseconds, that is most of what a sweep's tables cost.
+ *
+ * A block is never written once stored: a port that needs other rows
+ * gets another block (or its own copy, oq_port_tables_own_sl2vl()).
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/keyidx.h>
+
+#include "tables_int.h"
+
+struct sl2vl_block {
+	uint64_t hash;
+	uint16_t *drop; /* drop masks of the rows, once asked for */
+	unsigned int n;
+	uint64_t w[]; /* n rows of 16 bytes, two words each */
+};
+
+struct oq_sl2vl_store {
+	struct oq_keyidx idx;
+	struct sl2vl_block **v;
+	size_t n, cap;
+};
+
+/* Rows are word-aligned: a block's, a calloc()'d table's or a caller's
+ * scratch declared as words. */
+static uint64_t rows_hash(const uint8_t (*rows)[16], unsigned int n)
+{
+	return oq_hash_words((const uint64_t *)(const void *)rows,
+			     2 * (size_t)n) ^
+	       n;
+}
+
+static uint64_t block_hash(const void *ctx, size_t i)
+{
+	const struct oq_sl2vl_store *st = ctx;
+
+	return st->v[i]->hash;
+}
+
+static struct sl2vl_block *block_of(uint8_t (*rows)[16])
+{
+	return (struct sl2vl_block *)((char *)rows -
+				      offsetof(struct sl2vl_block, w));
+}
+
+/* The stored block equal to rows[0..n-1], added when new; NULL when out
+ * of memory. */
+static struct sl2vl_block *store_get(struct oq_sl2vl_store **pst,
+				     const uint8_t (*rows)[16], unsigned int n)
+{
+	struct oq_sl2vl_store *st = *pst;
+	uint64_t h = rows_hash(rows, n);
+	struct sl2vl_block *b;
+	size_t j;
+
+	if (!st) {
+		st = calloc(1, sizeof(*st));
+		if (!st)
+			return NULL;
+		*pst = st;
+	}
+	if (st->idx.cap)
+		for (j = oq_keyidx_first(&st->idx, h); st->idx.slot[j];
+		     j = oq_keyidx_next(&st->idx, j)) {
+			b = st->v[st->idx.slot[j] - 1];
+			if (b->hash == h && b->n == n &&
+			    !memcmp(b->w, rows, 16 * (size_t)n))
+				return b;
+		}
+	if (oq_keyidx_reserve(&st->idx, st->n, block_hash, st))
+		return NULL;
+	if (st->n == st->cap) {
+		size_t cap = st->cap ? 2 * st->cap : 8;
+		struct sl2vl_block **v = realloc(st->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		st->v = v;
+		st->cap = cap;
+	}
+	b = malloc(sizeof(*b) + 16 * (size_t)n);
+	if (!b)
+		return NULL;
+	b->hash = h;
+	b->drop = NULL;
+	b->n = n;
+	memcpy(b->w, rows, 16 * (size_t)n);
+	/* The reserve may have rehashed: probe again for the free slot. */
+	for (j = oq_keyidx_first(&st->idx, h); st->idx.slot[j];
+	     j = oq_keyidx_next(&st->idx, j))
+		;
+	st->v[st->n++] = b;
+	st->idx.slot[j] = (uint32_t)st->n;
+	return b;
+}
+
+static void store_free(struct oq_sl2vl_store *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	for (i = 0; i < st->n; i++) {
+		free(st->v[i]->drop);
+		free(st->v[i]);
+	}
+	free(st->v);
+	oq_keyidx_free(&st->idx);
+	free(st);
+}
+
+void oq_port_tables_clear_sl2vl(struct oq_port_tables *pt)
+{
+	if (!pt->sl2vl_shared) {
+		free(pt->sl2vl);
+		free(pt->sl2vl_drop);
+	}
+	pt->sl2vl = NULL;
+	pt->sl2vl_drop = NULL;
+	pt->n_sl2vl = 0;
+	pt->sl2vl_shared = false;
+}
+
+int oq_port_tables_set_sl2vl(struct oq_fabric_tables *t,
+			     struct oq_port_tables *pt,
+			     const uint8_t (*rows)[16], unsigned int n)
+{
+	struct sl2vl_block *b;
+	uint8_t(*own)[16] = NULL;
+
+	if (!n || n > 255)
+		return -1;
+	b = store_get(&t->store, rows, n);
+	if (!b) {
+		own = malloc(16 * (size_t)n);
+		if (!own)
+			return -1;
+		memcpy(own, rows, 16 * (size_t)n);
+	}
+	/* rows may be pt's own: let them go only now. */
+	oq_port_tables_clear_sl2vl(pt);
+	pt->sl2vl = b ? (uint8_t(*)[16])b->w : own;
+	pt->sl2vl_shared = b != NULL;
+	pt->n_sl2vl = (uint8_t)n;
+	return 0;
+}
+
+int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
+			      struct oq_port_tables *pt, const uint8_t *row,
+			      unsigned int n)
+{
+	uint64_t w[2 * 255];
+	uint8_t(*rows)[16] = (uint8_t(*)[16])(void *)w;
+	unsigned int i;
+
+	if (!n || n > 255)
+		return -1;
+	for (i = 0; i < n; i++)
+		memcpy(rows[i], row, 16);
+	return oq_port_tables_set_sl2vl(t, pt, (const uint8_t(*)[16])rows, n);
+}
+
+int oq_port_tables_own_sl2vl(struct oq_port_tables *pt)
+{
+	uint8_t(*own)[16];
+
+	if (!pt->sl2vl_shared)
+		return 0;
+	own = malloc(16 * (size_t)pt->n_sl2vl);
+	if (!own)
+		return -1;
+	memcpy(own, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
+	pt->sl2vl = own;
+	pt->sl2vl_drop = NULL;
+	pt->sl2vl_shared = false;
+	return 0;
+}
+
+static uint16_t *drops_of(const uint8_t (*rows)[16], unsigned int n)
+{
+	uint16_t *d = calloc(n, sizeof(*d));
+	unsigned int r, sl;
+
+	if (!d)
+		return NULL;
+	for (r = 0; r < n; r++)
+		for (sl = 0; sl < 16; sl++)
+			if ((rows[r][sl] & 0xf) == OQ_VL_DROP)
+				d[r] |= (uint16_t)(1u << sl);
+	return d;
+}
+
+int oq_port_tables_index_drops(struct oq_port_tables *t)
+{
+	struct sl2vl_block *b;
+
+	if (!t->sl2vl_shared)
+		free(t->sl2vl_drop);
+	t->sl2vl_drop = NULL;
+	if (!t->sl2vl || !t->n_sl2vl)
+		return 0;
+	if (!t->sl2vl_shared) {
+		t->sl2vl_drop =
+			drops_of((const uint8_t(*)[16])t->sl2vl, t->n_sl2vl);
+		return t->sl2vl_drop ? 0 : -1;
+	}
+	/* Once per block, for every port that shares it. */
+	b = block_of(t->sl2vl);
+	if (!b->drop)
+		b->drop = drops_of((const uint8_t(*)[16])t->sl2vl, b->n);
+	t->sl2vl_drop = b->drop;
+	return t->sl2vl_drop ? 0 : -1;
+}
+
+void oq_fabric_tables_free(struct oq_fabric_tables *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	free(t->no_drop);
+	t->no_drop = NULL;
+	for (i = 0; i < t->n && t->ports; i++)
+		oq_port_tables_clear_sl2vl(&t->ports[i]);
+	free(t->ports);
+	t->ports = NULL;
+	t->n = 0;
+	store_free(t->store);
+	t->store = NULL;
+}

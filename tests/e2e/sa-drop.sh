@@ -1,0 +1,81 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# PathRecord answers against the SL2VL tables OpenSM holds for the ports:
+# an SL that the switches map to VL15 (dropped) has no path, as in
+# OpenSM's own SA.  A policy whose sl2vl-scope drops SL 14 on every
+# switch port: the Service-ID whose level is on SL 14 gets no record, a
+# query on SL 0 its record.  Then a policy that drops nothing (the SA
+# then keeps no copy of the tables): SL 14 is answered.
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init sa-drop
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
+
+sid=0x1000000000000100
+pol=$E2E_DIR/policy.conf
+# write_policy VL: the Service-ID's level on SL 14, which every switch
+# port maps to VL (15: dropped).
+write_policy() {
+	cat >"$pol" <<POL
+port-groups
+    port-group
+        name: switches
+        node-type: SWITCH
+    end-port-group
+end-port-groups
+qos-setup
+    sl2vl-tables
+        sl2vl-scope
+            group: switches
+            from: *
+            to: *
+            sl2vl-table: 0,1,2,3,4,5,6,7,0,1,2,3,4,5,$1,7
+        end-sl2vl-scope
+    end-sl2vl-tables
+end-qos-setup
+POL
+	e2e_sid_policy "$E2E_DIR/levels.conf" "$sid" 14
+	cat "$E2E_DIR/levels.conf" >>"$pol"
+}
+write_policy 15
+
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol"
+grep -q "osmqos: policy .* loaded" "$E2E_OSM_LOG" ||
+	e2e_fail "the plugin did not load the policy: $(grep osmqos "$E2E_OSM_LOG" | tail -n 3)"
+
+# ask NAME [--sid SID]: cn02 -> cn03 by LID, from cn01.
+l02=$(e2e_lid "cn02 HCA-1") l03=$(e2e_lid "cn03 HCA-1")
+[ -n "$l02" ] && [ -n "$l03" ] || e2e_fail "no LIDs for cn02 and cn03"
+ask() {
+	local name=$1
+	shift
+	SIM_HOST=cn01 e2e_sim "$top_builddir/osmqos" query --json --get \
+		--slid "$l02" --dlid "$l03" "$@" \
+		>"$E2E_DIR/$name.json" 2>"$E2E_DIR/$name.err" || true
+	jq -e . "$E2E_DIR/$name.json" >/dev/null ||
+		e2e_fail "$name: no JSON answer: $(cat "$E2E_DIR/$name.err")"
+}
+expect() {
+	local got
+	got=$(jq -r "$2" "$E2E_DIR/$1.json")
+	[ "$got" = "$3" ] ||
+		e2e_fail "$1: $2 is '$got', want '$3' ($(cat "$E2E_DIR/$1.json"))"
+}
+
+# Twice each: the second answer of a question may come from the memo.
+for i in 1 2; do
+	ask "dropped$i" --sid $sid
+	expect "dropped$i" '.records | length' 0
+	ask "default$i"
+	expect "default$i" '.records | length' 1
+	expect "default$i" '.records[0].sl' 0
+done
+
+write_policy 6
+e2e_hup_sweep "osmqos: sweep [0-9]*: published"
+for i in 1 2; do
+	ask "kept$i" --sid $sid
+	expect "kept$i" '.records | length' 1
+	expect "kept$i" '.records[0].sl' 14
+done
+e2e_pass
