@@ -76,7 +76,7 @@ static size_t slvl_tables(const osm_physp_t *physp)
 	if (!physp)
 		return 0;
 	n = cl_ptr_vector_get_size(&physp->slvl_by_port);
-	return n > OQ_MAX_SW_PORTS + 1 ? 0 : n;
+	return n > OQ_SL2VL_MAX_ROWS ? 0 : n;
 }
 
 /* Whether any SL of the port's tables goes to VL15 (dropped). */
@@ -98,16 +98,15 @@ static bool slvl_drops(const osm_physp_t *physp, size_t n)
 
 /*
  * A path check reads OpenSM's SL2VL only for the SLs they drop (VL15), so
- * while no port drops one, the SA's copy is empty: no path loses an SL,
- * as with tables that drop nothing.  Otherwise every port's rows, each
+ * while no port drops one there is no copy, and the SA's view has no
+ * SL2VL (no path loses an SL).  Otherwise every port's rows, each
  * distinct block stored once (oq_port_tables_set_sl2vl()).  Either way
  * the copy allocates kilobytes, not a table per port pair.
  */
 static int copy_sl2vl(struct oq_state *s)
 {
 	struct oq_fabric_tables *t = &s->sa_sl2vl;
-	uint64_t w[2 * (OQ_MAX_SW_PORTS + 1)];
-	uint8_t(*rows)[16] = (uint8_t(*)[16])(void *)w;
+	union oq_sl2vl_scratch sc;
 	size_t i;
 
 	for (i = 0; i < s->fabric->n_ports; i++) {
@@ -132,15 +131,16 @@ static int copy_sl2vl(struct oq_state *s)
 		pt->port = p;
 		if (!n)
 			continue;
-		memset(rows, 0, 16 * n);
+		memset(sc.row, 0, 16 * n);
 		for (in = 0; in < n; in++) {
 			const ib_slvl_table_t *st =
 				cl_ptr_vector_get(&physp->slvl_by_port, in);
 
 			if (st)
-				unpack_slvl(st, rows[in]);
+				unpack_slvl(st, sc.row[in]);
 		}
-		if (oq_port_tables_set_sl2vl(t, pt, (const uint8_t(*)[16])rows,
+		if (oq_port_tables_set_sl2vl(t, pt,
+					     (const uint8_t(*)[16])sc.row,
 					     (unsigned int)n))
 			return -1;
 		pt->has_sl2vl = true;
@@ -225,7 +225,7 @@ int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 			s->level_slot[i] = OQ_LEVEL_SLOT_UNSET;
 	}
 	v->fabric = s->fabric;
-	v->sl2vl = &s->sa_sl2vl;
+	v->sl2vl = s->sa_sl2vl.ports ? &s->sa_sl2vl : NULL;
 	v->policy = s->pol ? s->pol->p : NULL;
 	v->matcher = s->matcher;
 	v->parts = &s->parts;

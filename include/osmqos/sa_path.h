@@ -131,7 +131,7 @@ void oq_alias_index_free(struct oq_alias_index *ix);
 struct oq_sa_view {
 	const struct oq_fabric *fabric;
 	/* SL2VL in force per port (OpenSM's cache of what ports hold); NULL
-	 * when qos is off (no SL checks). */
+	 * when qos is off or no port drops an SL (no SL checks). */
 	const struct oq_fabric_tables *sl2vl;
 	const struct oq_policy *policy;	  /* NULL: no policy */
 	const struct oq_matcher *matcher; /* NULL: no policy */

@@ -39,6 +39,28 @@ enum oq_table_origin {
  * published files name them. */
 const char *oq_table_origin_name(enum oq_table_origin o);
 
+/* Most SL2VL rows of one port: one per input port, port 0 included. */
+#define OQ_SL2VL_MAX_ROWS (OQ_MAX_SW_PORTS + 1)
+
+/* One port's SL2VL rows while they are built, word-aligned as
+ * oq_port_tables_set_sl2vl() wants them. */
+union oq_sl2vl_scratch {
+	uint64_t w[2 * OQ_SL2VL_MAX_ROWS];
+	uint8_t row[OQ_SL2VL_MAX_ROWS][16];
+};
+
+/* The SLs a row sends to VL15 (dropped): bit sl set. */
+static inline uint16_t oq_sl2vl_row_drops(const uint8_t row[16])
+{
+	uint16_t d = 0;
+	unsigned int sl;
+
+	for (sl = 0; sl < 16; sl++)
+		if ((row[sl] & 0xf) == OQ_VL_DROP)
+			d |= (uint16_t)(1u << sl);
+	return d;
+}
+
 struct oq_port_tables {
 	const struct oq_port *port;
 	/*
@@ -137,11 +159,12 @@ struct oq_fabric_tables {
 };
 
 /*
- * Set pt's SL2VL to rows[0..n-1] (1 <= n <= 255), as a shared block of
- * t's store (a private copy when the store has no memory); pt's own rows,
- * drop masks included, are freed.  rows may be pt's current rows, and
- * must be 8-byte aligned (they are hashed a word at a time): a calloc()'d
- * table, a stored block, or scratch declared as uint64_t words.  -1 when
+ * Set pt's SL2VL to rows[0..n-1] (1 <= n <= OQ_SL2VL_MAX_ROWS), as a
+ * shared block of t's store (a private copy when the store has no
+ * memory); pt's own rows, drop masks included, are freed.  rows may be
+ * pt's current rows, and must be 8-byte aligned (they are hashed a word
+ * at a time): a calloc()'d table, a stored block, or a union
+ * oq_sl2vl_scratch.  -1 when
  * out of memory: pt unchanged.  _fill_ sets n copies of one row.  Like
  * oq_port_tables_index_drops() on shared rows (which fills the shared
  * block's drop masks), for a table set being built, not one that other

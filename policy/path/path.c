@@ -35,8 +35,7 @@ static uint16_t sl_drops(const struct oq_fabric_tables *t,
 			 const struct oq_port *out, unsigned int in)
 {
 	const struct oq_port_tables *pt;
-	uint16_t drop = 0;
-	unsigned int sl, idx;
+	unsigned int idx;
 
 	if (!t || !t->ports || out->index >= t->n)
 		return 0;
@@ -55,10 +54,7 @@ static uint16_t sl_drops(const struct oq_fabric_tables *t,
 		return 0;
 	if (pt->sl2vl_drop)
 		return pt->sl2vl_drop[idx];
-	for (sl = 0; sl < 16; sl++)
-		if ((pt->sl2vl[idx][sl] & 0xf) == OQ_VL_DROP)
-			drop |= (uint16_t)(1u << sl);
-	return drop;
+	return oq_sl2vl_row_drops(pt->sl2vl[idx]);
 }
 
 /* Track the most restrictive MTU and rate, as OpenSM does per port. */

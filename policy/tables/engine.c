@@ -166,16 +166,15 @@ static int engine_sl2vl_port(const struct oq_engine *e,
 	const struct oq_port *p = pt->port;
 	unsigned int mask = oq_port_vl_mask(p), in, sl;
 	/* The engine writes the rows here; they are stored as one block. */
-	uint64_t w[2 * 255];
-	uint8_t(*rows)[16] = (uint8_t(*)[16])(void *)w;
+	union oq_sl2vl_scratch sc;
 
 	pt->sl2vl_origin = OQ_ORIGIN_ENGINE;
 	pt->sl2vl_scope = -1;
 	if (!pt->sl2vl)
 		return 0;
-	memcpy(rows, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
+	memcpy(sc.row, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
 	for (in = 0; in < pt->n_sl2vl; in++) {
-		uint8_t *row = rows[in];
+		uint8_t *row = sc.row[in];
 		int rc = e->sl2vl ? e->sl2vl(e->ctx, p, in, row)
 				  : torus_offline_sl2vl(p, ca_vls, sw_vls, row);
 
@@ -189,7 +188,7 @@ static int engine_sl2vl_port(const struct oq_engine *e,
 			if ((row[sl] &= 0xf) != OQ_VL_DROP)
 				row[sl] &= (uint8_t)mask;
 	}
-	return oq_port_tables_set_sl2vl(out, pt, (const uint8_t(*)[16])rows,
+	return oq_port_tables_set_sl2vl(out, pt, (const uint8_t(*)[16])sc.row,
 					pt->n_sl2vl);
 }
 

@@ -11,6 +11,7 @@
  *
  * A block is never written once stored: a port that needs other rows
  * gets another block (or its own copy, oq_port_tables_own_sl2vl()).
+ * The drop masks path checks read are computed here too, once per block.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -71,16 +72,17 @@ static struct sl2vl_block *store_get(struct oq_sl2vl_store **pst,
 			return NULL;
 		*pst = st;
 	}
-	if (st->idx.cap)
-		for (j = oq_keyidx_first(&st->idx, h); st->idx.slot[j];
-		     j = oq_keyidx_next(&st->idx, j)) {
-			b = st->v[st->idx.slot[j] - 1];
-			if (b->hash == h && b->n == n &&
-			    !memcmp(b->w, rows, 16 * (size_t)n))
-				return b;
-		}
+	/* Room for one more first, so one probe finds the block or the
+	 * slot for it (osmqos/keyidx.h). */
 	if (oq_keyidx_reserve(&st->idx, st->n, block_hash, st))
 		return NULL;
+	for (j = oq_keyidx_first(&st->idx, h); st->idx.slot[j];
+	     j = oq_keyidx_next(&st->idx, j)) {
+		b = st->v[st->idx.slot[j] - 1];
+		if (b->hash == h && b->n == n &&
+		    !memcmp(b->w, rows, 16 * (size_t)n))
+			return b;
+	}
 	if (st->n == st->cap) {
 		size_t cap = st->cap ? 2 * st->cap : 8;
 		struct sl2vl_block **v = realloc(st->v, cap * sizeof(*v));
@@ -97,10 +99,6 @@ static struct sl2vl_block *store_get(struct oq_sl2vl_store **pst,
 	b->drop = NULL;
 	b->n = n;
 	memcpy(b->w, rows, 16 * (size_t)n);
-	/* The reserve may have rehashed: probe again for the free slot. */
-	for (j = oq_keyidx_first(&st->idx, h); st->idx.slot[j];
-	     j = oq_keyidx_next(&st->idx, j))
-		;
 	st->v[st->n++] = b;
 	st->idx.slot[j] = (uint32_t)st->n;
 	return b;
@@ -140,7 +138,7 @@ int oq_port_tables_set_sl2vl(struct oq_fabric_tables *t,
 	struct sl2vl_block *b;
 	uint8_t(*own)[16] = NULL;
 
-	if (!n || n > 255)
+	if (!n || n > OQ_SL2VL_MAX_ROWS)
 		return -1;
 	b = store_get(&t->store, rows, n);
 	if (!b) {
@@ -161,15 +159,14 @@ int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
 			      struct oq_port_tables *pt, const uint8_t *row,
 			      unsigned int n)
 {
-	uint64_t w[2 * 255];
-	uint8_t(*rows)[16] = (uint8_t(*)[16])(void *)w;
+	union oq_sl2vl_scratch sc;
 	unsigned int i;
 
-	if (!n || n > 255)
+	if (!n || n > OQ_SL2VL_MAX_ROWS)
 		return -1;
 	for (i = 0; i < n; i++)
-		memcpy(rows[i], row, 16);
-	return oq_port_tables_set_sl2vl(t, pt, (const uint8_t(*)[16])rows, n);
+		memcpy(sc.row[i], row, 16);
+	return oq_port_tables_set_sl2vl(t, pt, (const uint8_t(*)[16])sc.row, n);
 }
 
 int oq_port_tables_own_sl2vl(struct oq_port_tables *pt)
@@ -191,14 +188,10 @@ int oq_port_tables_own_sl2vl(struct oq_port_tables *pt)
 static uint16_t *drops_of(const uint8_t (*rows)[16], unsigned int n)
 {
 	uint16_t *d = calloc(n, sizeof(*d));
-	unsigned int r, sl;
+	unsigned int r;
 
-	if (!d)
-		return NULL;
-	for (r = 0; r < n; r++)
-		for (sl = 0; sl < 16; sl++)
-			if ((rows[r][sl] & 0xf) == OQ_VL_DROP)
-				d[r] |= (uint16_t)(1u << sl);
+	for (r = 0; d && r < n; r++)
+		d[r] = oq_sl2vl_row_drops(rows[r]);
 	return d;
 }
 
@@ -222,6 +215,31 @@ int oq_port_tables_index_drops(struct oq_port_tables *t)
 		b->drop = drops_of((const uint8_t(*)[16])t->sl2vl, b->n);
 	t->sl2vl_drop = b->drop;
 	return t->sl2vl_drop ? 0 : -1;
+}
+
+int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
+{
+	size_t i, r;
+
+	free(t->no_drop);
+	t->no_drop = calloc(t->n / 64 + 1, sizeof(*t->no_drop));
+	if (!t->no_drop)
+		return -1;
+	for (i = 0; i < t->n; i++) {
+		struct oq_port_tables *pt = &t->ports[i];
+		uint16_t any = 0;
+
+		if (oq_port_tables_index_drops(pt)) {
+			free(t->no_drop);
+			t->no_drop = NULL;
+			return -1;
+		}
+		for (r = 0; pt->sl2vl_drop && r < pt->n_sl2vl; r++)
+			any |= pt->sl2vl_drop[r];
+		if (!any)
+			t->no_drop[i / 64] |= 1ull << (i % 64);
+	}
+	return 0;
 }
 
 void oq_fabric_tables_free(struct oq_fabric_tables *t)

@@ -328,28 +328,3 @@ fail:
 	oq_fabric_tables_free(out);
 	return -1;
 }
-
-int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
-{
-	size_t i, r;
-
-	free(t->no_drop);
-	t->no_drop = calloc(t->n / 64 + 1, sizeof(*t->no_drop));
-	if (!t->no_drop)
-		return -1;
-	for (i = 0; i < t->n; i++) {
-		struct oq_port_tables *pt = &t->ports[i];
-		uint16_t any = 0;
-
-		if (oq_port_tables_index_drops(pt)) {
-			free(t->no_drop);
-			t->no_drop = NULL;
-			return -1;
-		}
-		for (r = 0; pt->sl2vl_drop && r < pt->n_sl2vl; r++)
-			any |= pt->sl2vl_drop[r];
-		if (!any)
-			t->no_drop[i / 64] |= 1ull << (i % 64);
-	}
-	return 0;
-}

@@ -124,8 +124,7 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 	unsigned int vls = oq_port_vls(port), t;
 	bool per_in = port->node->type == OQ_NODE_SWITCH && port->num != 0;
 	/* The port's rows are edited here, then stored as one block. */
-	uint64_t w[2 * 255];
-	uint8_t(*rows)[16] = (uint8_t(*)[16])(void *)w;
+	union oq_sl2vl_scratch sc;
 	bool changed = false;
 	unsigned char *warned, *cover;
 	signed char *lack;
@@ -191,10 +190,10 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 				continue;
 			}
 			if (!changed)
-				memcpy(rows, pt->sl2vl,
+				memcpy(sc.row, pt->sl2vl,
 				       16 * (size_t)pt->n_sl2vl);
 			changed = true;
-			memcpy(rows[t], s->sl2vl, 16);
+			memcpy(sc.row[t], s->sl2vl, 16);
 			pt->sl2vl_origin = OQ_ORIGIN_SCOPE;
 			if (pt->sl2vl_scope < 0)
 				pt->sl2vl_scope = (int)si;
@@ -202,7 +201,7 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 	}
 	if (changed)
 		rc = oq_port_tables_set_sl2vl(
-			out, pt, (const uint8_t(*)[16])rows, pt->n_sl2vl);
+			out, pt, (const uint8_t(*)[16])sc.row, pt->n_sl2vl);
 	free(warned);
 	return rc;
 }
