@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <osmqos/clock.h>
 #include <osmqos/file.h>
 
 #define TEMP_TRIES 64
@@ -39,13 +40,10 @@ static void temp_suffix(char out[7], unsigned int attempt)
 {
 	static const char al[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 	static unsigned int seq;
-	struct timespec ts;
 	uint64_t x;
 	int i;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	x = (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 30) ^
-	    ((uint64_t)getpid() << 16) ^
+	x = oq_clock_ns() ^ ((uint64_t)getpid() << 16) ^
 	    ((uint64_t)__atomic_add_fetch(&seq, 1, __ATOMIC_RELAXED) << 40) ^
 	    ((uint64_t)attempt * 0x9e3779b97f4a7c15ull);
 	for (i = 0; i < 6; i++) {
