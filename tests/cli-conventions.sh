@@ -110,7 +110,12 @@ expect 2 "osmqos tables: -p and -f both read standard input ('-'); give one of t
 	tables -p - -f -
 expect 2 "osmqos check: --fabric and POLICY both read standard input ('-'); give one of them a file" \
 	check - --fabric -
-# Standard input over the policy limit: refused like a file.
+# Standard input closed, or over the policy limit: refused like a file.
+"$q" check - <&- >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ "$(head -1 "$tmp/err")" = "osmqos check: cannot read policy from standard input: Bad file descriptor; give it as a file" ] ||
+	fail "check - with stdin closed: rc $rc, $(head -1 "$tmp/err")"
+n=$((n + 1))
 head -c $((16 * 1024 * 1024 + 1)) /dev/zero | tr '\0' '#' >"$tmp/big"
 IN=$tmp/big expect 2 "osmqos check: cannot read policy from standard input: larger than the 16 MiB limit; give it as a file" \
 	check -

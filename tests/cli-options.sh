@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # One convention for every subcommand, as generated from the option table:
-# each --help (and `osmqos help CMD`, the same text) lists -h/--help and
-# -V/--version and ends with its exit statuses; an option several
+# each --help (and `osmqos help CMD`, the same text) fits 79 columns, lists
+# -h/--help and -V/--version and ends with its exit statuses; an option several
 # subcommands take has the same short letter in all of them (and a letter
 # means one option); and each subcommand's option list in osmqos(8) (the
 # .TP entries of its .SS section) is exactly its --help's, -h and -V aside
@@ -55,6 +55,8 @@ for c in $cmds; do
 	out=$("$q" "$c" --help) || fail "osmqos $c --help exited $?"
 	[ "$out" = "$("$q" help "$c")" ] ||
 		fail "osmqos help $c differs from osmqos $c --help"
+	long=$(awk 'length($0) > 79' <<<"$out")
+	[ -z "$long" ] || fail "$c --help has lines over 79 columns: $long"
 	grep -q '^  -h, --help ' <<<"$out" || fail "$c --help lacks -h, --help"
 	grep -q '^  -V, --version ' <<<"$out" || fail "$c --help lacks -V, --version"
 	# The exit statuses are the last paragraph.

@@ -133,15 +133,42 @@ static bool takes_arg(const struct oq_opt *o)
 	return o->kind != OQ_OPT_FLAG;
 }
 
+/* Quoted text longer than this in an error is an argument, not prose:
+ * cut to its first CLIP_KEEP bytes (a 1 MB argument, a one-line error). */
+#define CLIP_OVER 200
+#define CLIP_KEEP 60
+
+static void put_clipped(const char *msg, FILE *out)
+{
+	const char *p = msg, *q, *end;
+
+	while ((q = strchr(p, '\'')) && (end = strchr(q + 1, '\''))) {
+		if (end - q - 1 <= CLIP_OVER) {
+			fwrite(p, 1, (size_t)(end - p), out);
+			p = end;
+			continue;
+		}
+		fwrite(p, 1, (size_t)(q + 1 - p) + CLIP_KEEP, out);
+		fputs("...", out);
+		p = end;
+	}
+	fputs(p, out);
+}
+
 int oq_usage_error(const char *cmd, const char *fmt, ...)
 {
+	char *msg = NULL;
 	va_list ap;
+	int n;
 
-	fprintf(stderr, "osmqos %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "osmqos %s: ", cmd);
+	put_clipped(n >= 0 ? msg : fmt, stderr);
 	fprintf(stderr, "\nTry 'osmqos %s --help' for the options.\n", cmd);
+	if (n >= 0)
+		free(msg);
 	return OQ_EXIT_USAGE;
 }
 

@@ -245,6 +245,37 @@ static void test_parse_refusals(void **state)
 	assert_int_equal(parse(&o, "-f", "F", "-V", NULL), OQ_EXIT_OK);
 }
 
+/* Huge arguments: refused or taken whole, never cut or overrun. */
+static void test_parse_huge(void **state)
+{
+	size_t len = 1u << 20, i;
+	char *big = malloc(len + 1);
+	struct t_opts o;
+
+	(void)state;
+	assert_non_null(big);
+	memset(big, '9', len);
+	big[len] = '\0';
+	assert_int_equal(parse(&o, "-f", "F", "--num", big, NULL),
+			 OQ_EXIT_USAGE);
+	assert_int_equal(parse(&o, "-f", "F", "--sls", big, NULL),
+			 OQ_EXIT_USAGE);
+	for (i = 0; i + 1 < len; i += 2)
+		memcpy(big + i, "1,", 2);
+	big[len - 2] = '2'; /* "1,1,...,1,2" */
+	big[len - 1] = '\0';
+	assert_int_equal(parse(&o, "-f", "F", "--sls", big, NULL),
+			 OQ_CLI_RUN);
+	assert_int_equal(o.sls.bits, 0x0006);
+	memset(big, 'x', len);
+	big[len] = '\0';
+	assert_int_equal(parse(&o, "-f", big, "--text", big, NULL),
+			 OQ_CLI_RUN);
+	assert_int_equal(strlen(o.text), len);
+	assert_ptr_equal(o.c.fabric, big);
+	free(big);
+}
+
 static const struct oq_cmd_spec *const specs[] = {
 	&oq_spec_check, &oq_spec_match, &oq_spec_tables, &oq_spec_predict,
 	&oq_spec_synth, &oq_spec_model, &oq_spec_query,	 &oq_spec_audit,
@@ -333,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_list_bad_item),
 		cmocka_unit_test(test_parse_kinds),
 		cmocka_unit_test(test_parse_refusals),
+		cmocka_unit_test(test_parse_huge),
 		cmocka_unit_test(test_tables),
 	};
 
