@@ -59,9 +59,9 @@ done
 expect_refused "larger than the 16 MiB limit" check "$tmp/big.conf"
 expect_refused "larger than the 16 MiB limit" tables --policy "$tmp/big.conf" --fabric "$net"
 expect_refused "larger than the 16 MiB limit" synth --policy "$tmp/big.conf" --fabric "$net"
-expect_refused "--policy is required" synth --fabric "$net"
+expect_refused "--policy FILE is required" synth --fabric "$net"
 expect_refused "--report and --json both write" synth --policy "$pol" --fabric "$net" --report --json
-expect_refused "-o needs a file name" synth --policy "$pol" --fabric "$net" -o ""
+expect_refused "-o needs a file name, not an empty argument" synth --policy "$pol" --fabric "$net" -o ""
 # -o into a directory that is not there: an error naming it, nothing else.
 intents=$top_srcdir/contrib/policies/intents.conf
 expect_refused "cannot write '$tmp/no/such/dir/x.conf'" synth --policy "$intents" \

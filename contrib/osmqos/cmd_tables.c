@@ -8,7 +8,6 @@
  * plugin: qos-setup scopes where they apply, OpenSM's per-port-type
  * templates elsewhere.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,91 +16,37 @@
 #include "cli.h"
 #include "inputs.h"
 
-void oq_usage_tables(FILE *out)
-{
-	fprintf(out,
-		"Usage: osmqos tables --policy POLICY --fabric TOPO [--port "
-		"PORT]\n"
-		"                     [--opensm-conf FILE] [--partitions FILE] "
-		"[--json]\n"
-		"\n"
-		"Print the SL2VL, VLArb high/low and VLHighLimit of every port "
-		"as the\nplugin would program them.\n"
-		"\n"
-		"Options:\n"
-		"  --policy FILE       the QoS policy; without it, only the "
-		"templates\n"
-		"  --fabric TOPO       ibnetdiscover output or ibsim net file\n"
-		"  --port PORT         only this port (GUID, lid:N or "
-		"\"Desc/P<n>\");\n"
-		"                      a switch GUID selects all its ports\n"
-		"  --opensm-conf FILE  take the qos_* templates from this "
-		"opensm.conf\n"
-		"                      (default: OpenSM's compiled-in values)\n"
-		"  --partitions FILE   partitions.conf, for 'partition:' and "
-		"pkey groups\n"
-		"  --json              one JSON object with a 'ports' list\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"Exit status: 0 ok, 1 invalid policy, 2 usage or I/O error.\n");
-}
+#define CMD "tables"
 
 struct tables_opts {
-	const char *policy, *fabric, *port, *opensm_conf, *partitions;
-	bool json;
+	struct oq_cli_common c;
+};
+OQ_OPTS_STRUCT(struct tables_opts);
+
+static const struct oq_opt tables_opts[] = {
+	OQ_USE_H(OQ_CO_POLICY, 0,
+		 "the QoS policy; without it, only the templates"),
+	OQ_USE_F(OQ_CO_FABRIC, OQ_OPT_REQUIRED),
+	OQ_USE(OQ_CO_PORT),
+	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
+		 "take the qos_* templates and routing_engine from this "
+		 "opensm.conf (default: OpenSM's compiled-in values)"),
+	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE_H(OQ_CO_JSON, 0, "one JSON object with a 'ports' list"),
+	OQ_OPT_END,
 };
 
-static int parse_args(int argc, char **argv, struct tables_opts *o)
-{
-	static const struct option longopts[] = {
-		{"policy", required_argument, NULL, 'P'},
-		{"fabric", required_argument, NULL, 'f'},
-		{"port", required_argument, NULL, 'o'},
-		{"opensm-conf", required_argument, NULL, 'c'},
-		{"partitions", required_argument, NULL, 'p'},
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
+static int run(int argc, char **argv);
 
-	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'P':
-			o->policy = optarg;
-			break;
-		case 'f':
-			o->fabric = optarg;
-			break;
-		case 'o':
-			o->port = optarg;
-			break;
-		case 'c':
-			o->opensm_conf = optarg;
-			break;
-		case 'p':
-			o->partitions = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			oq_usage_tables(stdout);
-			return -2;
-		default:
-			return oq_getopt_error("tables", c, argv);
-		}
-	}
-	if (optind < argc)
-		return oq_usage_error("tables", "unexpected argument '%s'",
-				      argv[optind]);
-	if (!o->fabric)
-		return oq_usage_error("tables", "--fabric is required");
-	return -1;
-}
+const struct oq_cmd_spec oq_spec_tables = {
+	.name = CMD,
+	.summary = "SL2VL/VLArb/VLHighLimit the plugin would program",
+	.about = "Print the SL2VL, VLArb high/low and VLHighLimit of every "
+		 "port as the plugin would program them.",
+	.opts = tables_opts,
+	.exit_status = "0 ok, 1 invalid policy, 2 usage or I/O error.",
+	.run = run,
+};
 
 static const char *kind_name(const struct oq_port *p)
 {
@@ -302,8 +247,8 @@ static void print_port_text(const struct oq_port_tables *pt,
 					 : NULL);
 }
 
-/* Ports --port selects: one port, or every port of a switch named by its
- * GUID (a GUID cannot name an external port). */
+/* Ports --port selects: one port, or every port of a switch named as a
+ * whole (oq_cli_port). */
 static bool selected(const struct oq_port *sel, bool whole_switch,
 		     const struct oq_port *p)
 {
@@ -314,51 +259,42 @@ static bool selected(const struct oq_port *sel, bool whole_switch,
 	return p == sel;
 }
 
-int oq_cmd_tables(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	static const struct oq_policy no_policy;
 	struct oq_fabric_tables out;
 	struct oq_templates t;
 	struct oq_cli_inputs in;
-	struct tables_opts o;
+	struct tables_opts o = {0};
 	const struct oq_port *sel = NULL;
 	bool whole_switch = false, first = true;
 	size_t i;
-	int rc = parse_args(argc, argv, &o);
+	int rc = oq_cli_parse(&oq_spec_tables, argc, argv, &o);
 
-	if (rc == -2)
-		return OQ_EXIT_OK;
-	if (rc >= 0)
+	if (rc != OQ_CLI_RUN)
 		return rc;
-	rc = oq_cli_load("tables", o.policy, o.fabric, o.partitions, &in);
+	rc = oq_cli_load(CMD, &o.c, &in);
 	if (rc)
 		return rc;
-	if (o.port) {
-		sel = oq_fabric_parse_port(in.fabric, o.port);
+	if (o.c.port) {
+		sel = oq_cli_port(CMD, in.fabric, "--port", o.c.port,
+				  &whole_switch);
 		if (!sel) {
 			oq_cli_inputs_free(&in);
-			return oq_usage_error(
-				"tables",
-				"--port '%s': no such port in the fabric; give "
-				"a port GUID (0x...), lid:N or "
-				"\"NodeDescription/P<n>\"",
-				o.port);
+			return OQ_EXIT_USAGE;
 		}
-		whole_switch = sel->node->type == OQ_NODE_SWITCH &&
-			       sel->num == 0 && !strstr(o.port, "/P") &&
-			       !strstr(o.port, "/p");
 	}
-	rc = oq_cli_compile_tables("tables", &in, o.opensm_conf, &t, &out);
+	rc = oq_cli_compile_tables(CMD, &in, o.c.opensm_conf, &t, &out);
 	if (rc) {
 		oq_cli_inputs_free(&in);
 		return rc;
 	}
-	if (o.json) {
+	if (o.c.json) {
 		struct oq_engine e;
 
 		oq_engine_by_name(&e, t.routing_engine);
 		printf("{\"policy\": ");
-		oq_json_fstring(stdout, o.policy);
+		oq_json_fstring(stdout, o.c.policy);
 		printf(", \"routing_engine\": ");
 		oq_json_fstring(stdout, e.name);
 		printf(", \"engine_chooses_sls\": %s, \"ports\": [",
@@ -369,14 +305,14 @@ int oq_cmd_tables(int argc, char **argv)
 
 		if (!selected(sel, whole_switch, pt->port))
 			continue;
-		if (o.json)
+		if (o.c.json)
 			print_port_json(pt, in.policy ? in.policy : &no_policy,
 					first);
 		else
 			print_port_text(pt, in.policy ? in.policy : &no_policy);
 		first = false;
 	}
-	if (o.json)
+	if (o.c.json)
 		printf("\n]}\n");
 	oq_fabric_tables_free(&out);
 	oq_cli_inputs_free(&in);
