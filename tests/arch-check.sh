@@ -28,7 +28,7 @@ bad() {
 owner_of_public() {
 	case $1 in
 	diag | file | json | keyidx | wire) echo policy/util ;;
-	policy) echo policy/lang ;;
+	policy | stock) echo policy/lang ;;
 	sa_path | sa_memo) echo policy/sa ;;
 	pred_class) echo policy/model ;;
 	*) echo "policy/$1" ;;

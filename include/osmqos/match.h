@@ -17,6 +17,7 @@
 #include <osmqos/diag.h>
 #include <osmqos/fabric.h>
 #include <osmqos/policy.h>
+#include <osmqos/stock.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -102,6 +103,23 @@ void oq_match(const struct oq_matcher *m, const struct oq_query *q,
  * Used by tests and the benchmark to check the compiled matcher. */
 void oq_match_naive(const struct oq_binding *b, const struct oq_query *q,
 		    struct oq_decision *d);
+
+/*
+ * Stock OpenSM's fabric checks (struct oq_stock_env) answered from a
+ * fabric and its partitions (NULL: OpenSM without a partitions file, the
+ * Default partition with every end port full).  sf holds the lookup index
+ * env points at; both must outlive the reads.  0, or -1 out of memory.
+ */
+struct oq_stock_fabric {
+	const struct oq_fabric *f;
+	const struct oq_partitions *parts;
+	struct oq_node **sorted; /* by description, then GUID */
+	size_t n_sorted;
+};
+int oq_stock_env_fabric(struct oq_stock_env *env, struct oq_stock_fabric *sf,
+			const struct oq_fabric *f,
+			const struct oq_partitions *parts);
+void oq_stock_fabric_free(struct oq_stock_fabric *sf);
 
 #ifdef __cplusplus
 }
