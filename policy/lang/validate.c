@@ -272,6 +272,54 @@ static void check_scope_overlap(const struct oq_policy *p,
 	}
 }
 
+/*
+ * OpenSM's parser (the plugin hands it a copy of the policy, which it
+ * re-parses at every sweep) adds port-guid ranges to a group one GUID at
+ * a time, with `guid <= hi` as the loop's test: a range ending at the
+ * last GUID never ends, and 2^32 GUIDs take minutes.  Either would stall
+ * the SM, so such a policy is refused.
+ */
+static void check_guid_walk(const struct oq_policy *p, struct oq_diags *d)
+{
+	uint64_t total = 0;
+	size_t i, j;
+
+	for (i = 0; i < p->n_groups; i++) {
+		const struct oq_port_group *g = &p->groups[i];
+		struct oq_loc at = g->guids_loc.line ? g->guids_loc : g->loc;
+
+		for (j = 0; j < g->guids.n; j++) {
+			uint64_t n = g->guids.v[j].hi - g->guids.v[j].lo;
+
+			if (g->guids.v[j].hi == UINT64_MAX) {
+				oq_diag_hint(
+					oq_error(d, at,
+						 "a port-guid range ending at "
+						 "0xffffffffffffffff: OpenSM's "
+						 "parser, which re-reads the "
+						 "policy at every sweep, loops "
+						 "over it without end"),
+					"end the range one GUID lower");
+				return;
+			}
+			total += n < UINT32_MAX ? n + 1 : (uint64_t)1 << 32;
+			if (total >= (uint64_t)1 << 32) {
+				oq_diag_hint(
+					oq_error(d, at,
+						 "port-guid ranges of 2^32 GUIDs "
+						 "or more: OpenSM's parser, "
+						 "which re-reads the policy at "
+						 "every sweep, adds them one "
+						 "GUID at a time and stalls the "
+						 "SM for minutes"),
+					"list the GUIDs the groups need, or "
+					"narrow the ranges");
+				return;
+			}
+		}
+	}
+}
+
 size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *d)
 {
 	size_t before = d->n_errors, i;
@@ -304,5 +352,6 @@ size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *d)
 	oq_check_shadowed(p, d);
 	check_scope_overlap(p, d);
 	oq_check_intents(p, d);
+	check_guid_walk(p, d);
 	return d->n_errors - before;
 }
