@@ -17,6 +17,7 @@
 #include <osmqos/file.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
+#include <osmqos/stock.h>
 #include <osmqos/synth.h>
 #include <osmqos/tables.h>
 
@@ -64,16 +65,49 @@ const struct oq_cmd_spec oq_spec_check = {
 };
 
 /*
+ * What stock OpenSM (the version osmqos was built against) does with the
+ * file as written: takes it as osmqos reads it, takes it but reads some
+ * construct differently, rejects it (and runs with no policy), aborts or
+ * stalls on it.  Each construct gets a warning with file:line:col; the
+ * verdict is *verdict (OQ_STOCK_*), and *assumed counts the fabric checks
+ * OpenSM would make that no --fabric could answer.  p is NULL when osmqos
+ * calls the policy invalid.  Returns -1 out of memory.
+ */
+static int stock_verdict(const struct oq_policy *text_of,
+			 const struct oq_policy *p, const struct oq_fabric *f,
+			 const struct oq_partitions *parts,
+			 struct oq_diags *diags, int *verdict, size_t *assumed)
+{
+	struct oq_stock_fabric sf;
+	struct oq_stock_env env;
+	struct oq_stock *s;
+	bool have_env = f && !oq_stock_env_fabric(&env, &sf, f, parts);
+
+	s = oq_stock_read(text_of->file, text_of->text, text_of->text_len,
+			  have_env ? &env : NULL);
+	if (have_env)
+		oq_stock_fabric_free(&sf);
+	if (!s)
+		return -1;
+	*verdict = oq_stock_verdict(s, p, diags);
+	*assumed = s->assumed;
+	oq_stock_free(s);
+	return *verdict < 0 ? -1 : 0;
+}
+
+/*
  * The fabric-aware part: bind the policy's port groups to a topology so
- * that groups, port names and GUIDs that resolve to no port are reported.
- * Only runs on a policy without errors.  Returns OQ_EXIT_USAGE when an
- * input file cannot be used, else OQ_EXIT_OK.
+ * that groups, port names and GUIDs that resolve to no port are reported,
+ * and take stock OpenSM's verdict with the fabric's answers to its
+ * checks.  Only runs on a policy without errors.  Returns OQ_EXIT_USAGE
+ * when an input file cannot be used, else OQ_EXIT_OK.
  */
 static int check_against_fabric(const struct oq_cli_common *o,
 				const struct oq_policy *p,
 				const struct oq_templates *t,
 				struct oq_partitions *parts,
-				struct oq_diags *diags)
+				struct oq_diags *diags, int *verdict,
+				size_t *assumed)
 {
 	struct oq_engine engine;
 	struct oq_fabric_tables tables;
@@ -102,6 +136,13 @@ static int check_against_fabric(const struct oq_cli_common *o,
 		oq_partitions_no_file(parts, f, diags);
 	if (diags->n_errors > errs) {
 		oq_fabric_free(f);
+		return OQ_EXIT_USAGE;
+	}
+	if (stock_verdict(p, p, f, parts, diags, verdict, assumed)) {
+		oq_fabric_free(f);
+		fprintf(stderr, "osmqos check: out of memory reading the policy "
+				"as stock OpenSM would; free memory and "
+				"retry\n");
 		return OQ_EXIT_USAGE;
 	}
 	b = oq_bind(p, f, parts, diags);
@@ -171,6 +212,32 @@ static int check_opensm_conf(const char *path, struct oq_templates *t,
 	return OQ_EXIT_OK;
 }
 
+/* The stock verdict, one line: what happens without the plugin. */
+static void print_stock(FILE *out, const struct oq_policy *p, int verdict,
+			size_t assumed)
+{
+	fprintf(out, "%s: stock %s %s", p->file, OQ_STOCK_OPENSM,
+		oq_stock_verdict_text(verdict));
+	switch (verdict) {
+	case OQ_STOCK_AS_WRITTEN:
+		break;
+	case OQ_STOCK_TAKEN:
+		fprintf(out, ", though osmqos does not");
+		break;
+	default:
+		fprintf(out, "; for a rollback to stock OpenSM, `osmqos export "
+			     "-p %s -o FILE` writes a copy it reads as "
+			     "osmqos does",
+			p->file);
+		break;
+	}
+	if (assumed)
+		fprintf(out, " (%zu lookup%s in the fabric assumed to "
+			     "succeed: --fabric makes them)",
+			assumed, assumed == 1 ? "" : "s");
+	fputc('\n', out);
+}
+
 static void print_summary(const struct oq_policy *p,
 			  const struct oq_diags *diags)
 {
@@ -213,6 +280,8 @@ static int run(int argc, char **argv)
 	struct oq_diags diags;
 	struct oq_policy *p;
 	bool on_fabric = false;
+	int verdict = -1;
+	size_t assumed = 0;
 	int rc = oq_cli_parse(&oq_spec_check, argc, argv, &opts);
 
 	if (rc != OQ_CLI_RUN)
@@ -241,8 +310,8 @@ static int run(int argc, char **argv)
 	    check_opensm_conf(o->opensm_conf, &t, &diags) != OQ_EXIT_OK)
 		rc = OQ_EXIT_USAGE;
 	if (rc == OQ_EXIT_OK && o->fabric) {
-		if (check_against_fabric(o, p, &t, &parts, &diags) !=
-		    OQ_EXIT_OK)
+		if (check_against_fabric(o, p, &t, &parts, &diags, &verdict,
+					 &assumed) != OQ_EXIT_OK)
 			rc = OQ_EXIT_USAGE;
 		else if (oq_diags_has_errors(&diags))
 			on_fabric = true;
@@ -255,12 +324,21 @@ static int run(int argc, char **argv)
 	}
 	if (on_fabric)
 		rc = OQ_EXIT_FAIL;
+	if (verdict < 0 && rc != OQ_EXIT_USAGE &&
+	    stock_verdict(p, rc == OQ_EXIT_OK ? p : NULL, NULL, NULL, &diags,
+			  &verdict, &assumed)) {
+		fprintf(stderr, "osmqos check: out of memory reading the policy "
+				"as stock OpenSM would; free memory and "
+				"retry\n");
+		rc = OQ_EXIT_USAGE;
+	}
 
 	oq_diags_sort(&diags);
 	oq_diags_print(&diags, stderr);
-	if (rc == OQ_EXIT_OK)
+	if (rc == OQ_EXIT_OK) {
 		print_summary(p, &diags);
-	else if (on_fabric)
+		print_stock(stdout, p, verdict, assumed);
+	} else if (on_fabric)
 		fprintf(stderr,
 			"%s: %zu error%s, %zu warning%s against the fabric "
 			"or partitions given (each says what the plugin and "
@@ -269,11 +347,17 @@ static int run(int argc, char **argv)
 			diags.n_warnings, diags.n_warnings == 1 ? "" : "s");
 	else if (rc == OQ_EXIT_FAIL)
 		fprintf(stderr, "%s: %zu error%s, %zu warning%s; fix the "
-				"errors above (OpenSM would reject this "
-				"policy)\n",
+				"errors above (stock %s %s)\n",
 			p->file, diags.n_errors,
 			diags.n_errors == 1 ? "" : "s", diags.n_warnings,
-			diags.n_warnings == 1 ? "" : "s");
+			diags.n_warnings == 1 ? "" : "s", OQ_STOCK_OPENSM,
+			verdict == OQ_STOCK_TAKEN
+				? "would take it as it is"
+				: verdict == OQ_STOCK_REJECTED
+					  ? "would reject it too"
+					  : verdict == OQ_STOCK_ABORTED
+						    ? "would abort on it"
+						    : "would stall on it");
 	else
 		fprintf(stderr, "osmqos check: an input file could not be "
 				"used; fix the problems reported above\n");
