@@ -11,7 +11,6 @@
  * model guarantees, as an exact fraction, in % and in Gb/s.
  */
 #include <inttypes.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,41 +332,6 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 	printf("\n]}\n");
 }
 
-struct text {
-	const char *s;
-	size_t len;
-};
-
-static int write_text(FILE *out, const void *ctx)
-{
-	const struct text *t = ctx;
-
-	return fwrite(t->s, 1, t->len, out) == t->len ? 0 : -1;
-}
-
-static int write_output(const char *path, const char *s, size_t len)
-{
-	char *d = strdup(path), *b = strdup(path), why[128];
-	struct text t = {s, len};
-	int rc;
-
-	if (!d || !b) {
-		free(d);
-		free(b);
-		return oq_usage_error(CMD, "out of memory");
-	}
-	rc = oq_file_replace(dirname(d), basename(b), 0644, write_text, &t, why,
-			     sizeof(why));
-	if (rc)
-		rc = oq_usage_error(CMD,
-				    "cannot write '%s': %s; check the "
-				    "directory exists and is writable",
-				    path, why);
-	free(d);
-	free(b);
-	return rc;
-}
-
 static int run(int argc, char **argv)
 {
 	struct oq_fabric_tables tables;
@@ -465,7 +429,7 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (o.output)
-		rc = write_output(o.output, text, len);
+		rc = oq_cli_write_file(CMD, o.output, text, len);
 	else if (!o.report && !o.c.json)
 		fwrite(text, 1, len, stdout);
 out:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The offline subcommands' inputs: see inputs.h. */
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,4 +366,40 @@ const char *oq_cli_level_name(const struct oq_policy *p, int level)
 	if (!p || level < 0 || (size_t)level >= p->n_levels)
 		return NULL;
 	return p->levels[level].name;
+}
+
+struct out_text {
+	const char *s;
+	size_t len;
+};
+
+static int write_text(FILE *out, const void *ctx)
+{
+	const struct out_text *t = ctx;
+
+	return fwrite(t->s, 1, t->len, out) == t->len ? 0 : -1;
+}
+
+int oq_cli_write_file(const char *cmd, const char *path, const char *text,
+		      size_t len)
+{
+	char *d = strdup(path), *b = strdup(path), why[128];
+	struct out_text t = { text, len };
+	int rc;
+
+	if (!d || !b) {
+		free(d);
+		free(b);
+		return oq_usage_error(cmd, "out of memory");
+	}
+	rc = oq_file_replace(dirname(d), basename(b), 0644, write_text, &t, why,
+			     sizeof(why));
+	if (rc)
+		rc = oq_usage_error(cmd,
+				    "cannot write '%s': %s; check the "
+				    "directory exists and is writable",
+				    path, why);
+	free(d);
+	free(b);
+	return rc;
 }

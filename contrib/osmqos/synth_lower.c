@@ -193,28 +193,21 @@ static void print_group(FILE *out, const struct oq_cli_inputs *in,
 	fprintf(out, "\n  end-port-group\n");
 }
 
-int oq_synth_lower_write(FILE *out, const struct oq_cli_inputs *in,
-			 const char *cmdline)
+int oq_synth_lower_sections(FILE *out, const struct oq_cli_inputs *in,
+			    const char *cmdline)
 {
 	const struct oq_synth_plan *pl = &in->synth;
 	struct tset *sets;
 	int *set_of;
-	size_t n_sets, i, len;
-	char *copy;
+	size_t n_sets, i;
 
-	copy = oq_policy_opensm_copy(in->policy, &len);
 	sets = calloc(pl->n ? pl->n : 1, sizeof(*sets));
 	set_of = calloc(pl->n ? pl->n : 1, sizeof(*set_of));
-	if (!copy || !sets || !set_of) {
-		free(copy);
+	if (!sets || !set_of) {
 		free(sets);
 		free(set_of);
 		return -1;
 	}
-	fwrite(copy, 1, len, out);
-	if (len && copy[len - 1] != '\n')
-		fputc('\n', out);
-	free(copy);
 	n_sets = table_sets(pl, set_of, sets);
 	for (i = 0; i < pl->n; i++)
 		if (set_of[i] >= 0)
@@ -268,6 +261,21 @@ done:
 	free(sets);
 	free(set_of);
 	return ferror(out) ? -1 : 0;
+}
+
+int oq_synth_lower_write(FILE *out, const struct oq_cli_inputs *in,
+			 const char *cmdline)
+{
+	size_t len;
+	char *copy = oq_policy_opensm_copy(in->policy, &len);
+
+	if (!copy)
+		return -1;
+	fwrite(copy, 1, len, out);
+	if (len && copy[len - 1] != '\n')
+		fputc('\n', out);
+	free(copy);
+	return oq_synth_lower_sections(out, in, cmdline);
 }
 
 /* Positive-weight entries in order: what the arbiter serves. */

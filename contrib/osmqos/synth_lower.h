@@ -15,6 +15,10 @@
  * Returns 0, -1 on a stream error or out of memory. */
 int oq_synth_lower_write(FILE *out, const struct oq_cli_inputs *in,
 			 const char *cmdline);
+/* Only the appended sections (a port-groups and a qos-setup section with
+ * the synthesized tables), for `osmqos export`. */
+int oq_synth_lower_sections(FILE *out, const struct oq_cli_inputs *in,
+			    const char *cmdline);
 
 struct oq_lower_check {
 	bool parse_failed; /* the text is not a valid policy */

@@ -170,6 +170,11 @@ void oq_stock_free(struct oq_stock *s);
 size_t oq_stock_compare(const struct oq_stock *s, const struct oq_policy *p,
 			struct oq_diags *d);
 
+/* The same for the match rules and the DEFAULT level only: what decides
+ * the SA's answers, without the qos-setup scopes. */
+size_t oq_stock_compare_match(const struct oq_stock *s,
+			      const struct oq_policy *p, struct oq_diags *d);
+
 /* What `check` says about a file (p NULL when osmqos calls it invalid). */
 enum oq_stock_verdict {
 	OQ_STOCK_AS_WRITTEN, /* takes it and reads it as osmqos does */

@@ -409,8 +409,8 @@ static void scopes_cmp(struct cmp *c)
 	}
 }
 
-size_t oq_stock_compare(const struct oq_stock *s, const struct oq_policy *p,
-			struct oq_diags *d)
+static size_t compare(const struct oq_stock *s, const struct oq_policy *p,
+		      struct oq_diags *d, bool scopes)
 {
 	struct cmp c = { s, p, d, 0, NULL, NULL };
 
@@ -423,11 +423,23 @@ size_t oq_stock_compare(const struct oq_stock *s, const struct oq_policy *p,
 	}
 	rules_cmp(&c);
 	default_cmp(&c);
-	if (c.n != (size_t)-1)
+	if (scopes && c.n != (size_t)-1)
 		scopes_cmp(&c);
 	free(c.group_seen);
 	free(c.level_seen);
 	return c.n;
+}
+
+size_t oq_stock_compare(const struct oq_stock *s, const struct oq_policy *p,
+			struct oq_diags *d)
+{
+	return compare(s, p, d, true);
+}
+
+size_t oq_stock_compare_match(const struct oq_stock *s,
+			      const struct oq_policy *p, struct oq_diags *d)
+{
+	return compare(s, p, d, false);
 }
 
 /* What the operator can do about a file stock OpenSM does not take. */
