@@ -10,10 +10,11 @@
 #
 # Fabrics: fat-tree-16 (mixed QDR/FDR/EDR), two-switch, and a small
 # mixed SDR/DDR/QDR fat tree run with lmc=1.  Policies are in OpenSM's
-# grammar (no qos-setup, no path-bits), incl. qos-ulps ones; a policy with
-# bandwidth intents (osmqos-only keys) goes to stock OpenSM lowered by
-# `osmqos synth` (OpenSM's grammar with the synthesized qos-setup), while
-# the plugin run reads the intents policy itself.  One ibsim
+# grammar (no qos-setup, no path-bits), incl. qos-ulps ones, and one with
+# bandwidth intents (osmqos-only keys).  This is also the rollback test:
+# the plugin run reads the operator's file, the stock run (no plugin)
+# reads what `osmqos export` writes from it for stock OpenSM (README,
+# "Rolling back"), and stock OpenSM must log no ERR AC line.  One ibsim
 # per fabric; LIDs must stay the same across the opensm restarts
 # (checked).  SA_DIFF_FULL=1 runs the full corpus (every variant on every
 # pair) instead of the reduced one; SA_DIFF_ONLY=N runs combination N only.
@@ -60,7 +61,7 @@ start_sm() {
 check_sm_log() {
 	local tag=$1 plugin=$2 bad
 	bad=$(grep -E 'ERR|Error' "$E2E_OSM_LOG" |
-		grep -iE 'qos|policy|plugin|osmqos|yyerror|parse')
+		grep -iE 'ERR AC|qos|policy|plugin|osmqos|yyerror|parse')
 	[ -z "$bad" ] || e2e_fail "$tag: opensm logged: $(head -n 5 <<<"$bad")"
 	grep -E 'ERR|Error' "$E2E_OSM_LOG" | head -n 3 | sed "s/^/[$tag] note: /"
 	grep -q 'osm_qos_parse_policy_file: Loading QoS policy file' "$E2E_OSM_LOG" ||
@@ -133,13 +134,12 @@ for c in "${combos[@]}"; do
 		fi
 		pname=$(basename "$pol" .conf)
 		tag=$combo-$fname-$pname
-		# Stock OpenSM cannot read intents: it gets the lowered policy.
-		stock_pol=$pol
-		if grep -Eq '^[[:space:]]*(bandwidth|priority)[[:space:]]*:' "$pol"; then
-			stock_pol=$E2E_DIR/out/$pname.lowered.conf
-			e2e_osmqos synth --policy "$pol" --fabric "$net" \
-				-o "$stock_pol" || e2e_fail "$tag: osmqos synth failed"
-		fi
+		# The rollback: stock OpenSM gets the export (the intents'
+		# tables as qos-setup scopes, which it does not apply).
+		stock_pol=$E2E_DIR/out/$pname.stock.conf
+		e2e_osmqos export --policy "$pol" --fabric "$net" \
+			--partitions "$data/partitions.conf" -o "$stock_pol" ||
+			e2e_fail "$tag: osmqos export failed"
 		for run in stock plugin; do
 			plugin=0 run_pol=$stock_pol
 			[ "$run" = plugin ] && plugin=1 run_pol=$pol
