@@ -73,6 +73,8 @@ enum oq_common_opt {
 	OQ_CO_CA,	   /* -C, --ca NAME */
 	OQ_CO_CA_PORT,	   /* -P, --ca-port N */
 	OQ_CO_TIMEOUT,	   /* -t, --timeout MS */
+	OQ_CO_PUBLISH_DIR, /* -d, --publish-dir DIR */
+	OQ_CO_ALL,	   /* -a, --all: per-port detail, not summaries */
 	OQ_CO_COUNT
 };
 
@@ -87,6 +89,8 @@ struct oq_cli_common {
 	const char *svg;
 	const char *ca;
 	struct oq_num ca_port, timeout;
+	const char *publish_dir;
+	bool all;
 };
 
 /* Make sure a subcommand's options struct starts with the common part. */

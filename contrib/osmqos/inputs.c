@@ -245,9 +245,25 @@ static int load_policy(const char *cmd, const struct oq_cli_common *c,
 		fprintf(stderr,
 			"osmqos %s: the policy '%s' is invalid; fix the errors "
 			"above (osmqos check --fabric %s %s shows them too)\n",
-			cmd, c->policy, c->fabric, c->policy);
+			cmd, c->policy, c->fabric ? c->fabric : "TOPO",
+			c->policy);
 		return OQ_EXIT_FAIL;
 	}
+	return OQ_EXIT_OK;
+}
+
+int oq_cli_load_on(const char *cmd, const struct oq_cli_common *c,
+		   struct oq_cli_inputs *in)
+{
+	int rc = load_partitions(cmd, c->partitions, in);
+
+	if (!rc && c->policy)
+		rc = load_policy(cmd, c, in);
+	if (rc) {
+		oq_cli_inputs_free(in);
+		return rc;
+	}
+	print_diags(&in->diags);
 	return OQ_EXIT_OK;
 }
 
@@ -283,12 +299,9 @@ int oq_cli_load(const char *cmd, const struct oq_cli_common *c,
 		rc = OQ_EXIT_USAGE;
 		goto fail;
 	}
-	rc = load_partitions(cmd, c->partitions, in);
-	if (!rc && c->policy)
-		rc = load_policy(cmd, c, in);
+	rc = oq_cli_load_on(cmd, c, in);
 	if (rc)
-		goto fail;
-	print_diags(&in->diags);
+		return rc;
 	return OQ_EXIT_OK;
 fail:
 	oq_cli_inputs_free(in);

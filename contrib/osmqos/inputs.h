@@ -48,6 +48,10 @@ struct oq_cli_inputs {
 int oq_cli_load(const char *cmd, const struct oq_cli_common *c,
 		struct oq_cli_inputs *in);
 void oq_cli_inputs_free(struct oq_cli_inputs *in);
+/* The same for a fabric already in in->fabric (discovered live): the
+ * partitions and policy of c on it.  Frees the inputs on failure. */
+int oq_cli_load_on(const char *cmd, const struct oq_cli_common *c,
+		   struct oq_cli_inputs *in);
 
 /*
  * OQ_EXIT_OK when path is a regular file of at most max bytes (or "-",

@@ -10,7 +10,7 @@
 static const struct oq_cmd_spec *const cmds[] = {
 	&oq_spec_check, &oq_spec_match, &oq_spec_tables, &oq_spec_predict,
 	&oq_spec_synth, &oq_spec_export, &oq_spec_model, &oq_spec_query,
-	&oq_spec_audit,
+	&oq_spec_drift,
 };
 #define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
@@ -28,6 +28,16 @@ static void usage(FILE *out)
 	fprintf(out, "\nSee osmqos(8) for details.\n");
 }
 
+/* Former names, still accepted (not listed in the help). */
+static const struct {
+	const char *name;
+	const struct oq_cmd_spec *spec;
+} aliases[] = {
+	/* `audit` was the live drift check; the audit trail is the
+	 * plugin's record of granted paths, a different thing. */
+	{ "audit", &oq_spec_drift },
+};
+
 static const struct oq_cmd_spec *find(const char *name)
 {
 	size_t i;
@@ -35,6 +45,9 @@ static const struct oq_cmd_spec *find(const char *name)
 	for (i = 0; i < N_CMDS; i++)
 		if (!strcmp(name, cmds[i]->name))
 			return cmds[i];
+	for (i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcmp(name, aliases[i].name))
+			return aliases[i].spec;
 	return NULL;
 }
 

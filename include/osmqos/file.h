@@ -55,6 +55,15 @@ const char *oq_file_error(int err, size_t max, char *buf, size_t len);
 #define OQ_DEFAULT_CACHE_DIR "/var/cache/opensm"
 const char *oq_cache_dir(void);
 
+/* What the plugin publishes in its publish directory (docs/publish.md),
+ * which `osmqos status`, `drift --in-force` and `plan` read. */
+#define OQ_PUB_JSON "osmqos-bandwidth.json"
+#define OQ_PUB_PROM "osmqos.prom"
+/* OpenSM's copy of the policy in force (intent keys commented out). */
+#define OQ_PUB_OPENSM_COPY "osmqos-last-good-policy.conf"
+/* The policy in force as the operator wrote it, byte for byte. */
+#define OQ_PUB_IN_FORCE "osmqos-policy-in-force.conf"
+
 /* Writes a whole file's content to out; non-zero (errno set) on failure. */
 typedef int (*oq_file_writer_fn)(FILE *out, const void *ctx);
 

@@ -565,7 +565,7 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 			"%d distinct input rows; they keep their tables",
 			out->n_unchecked, name, OQ_SYNTH_MAX_ROWS);
 		oq_diag_hint(dg, "the plugin checks what it can see; a "
-				 "live audit (osmqos audit) reads the tables "
+				 "live check (osmqos drift) reads the tables "
 				 "back");
 	}
 	return 0;

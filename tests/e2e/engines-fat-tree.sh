@@ -39,8 +39,8 @@ for eng in ${OQ_ENGINES:-minhop updn ftree dfsssp lash nue}; do
 	# The topology with this SM's LIDs (for PathRecords and tables).
 	rm -f "$E2E_DIR/ibnetdiscover.out"
 	e2e_ibnetdiscover >"$E2E_DIR/topo.ibnd"
-	eng_audit "$eng-stock" "$pol" ||
-		e2e_fail "$eng stock: the fabric differs from the templates and engine osmqos models: $(grep DRIFT "$E2E_DIR/$eng-stock.audit" | head -n 5)"
+	eng_drift "$eng-stock" "$pol" ||
+		e2e_fail "$eng stock: the fabric differs from the templates and engine osmqos models: $(grep DRIFT "$E2E_DIR/$eng-stock.drift" | head -n 5)"
 	# dfsssp spreads each pair's paths over the SLs of its layers at
 	# random (rand() % split): compare the sets of several answers.
 	repeat=1
@@ -52,8 +52,8 @@ for eng in ${OQ_ENGINES:-minhop updn ftree dfsssp lash nue}; do
 		"routing_engine=$eng"
 	wait_sweep 1
 	eng_mads_match || e2e_fail "$eng: the plugin's QoS Set count is wrong"
-	eng_audit "$eng-noqos" "$pol" ||
-		e2e_fail "$eng plugin without qos-setup: the fabric differs from stock's tables: $(grep DRIFT "$E2E_DIR/$eng-noqos.audit" | head -n 5)"
+	eng_drift "$eng-noqos" "$pol" ||
+		e2e_fail "$eng plugin without qos-setup: the fabric differs from stock's tables: $(grep DRIFT "$E2E_DIR/$eng-noqos.drift" | head -n 5)"
 	eng_sls "$repeat" "${pairs[@]}" >"$E2E_DIR/$eng-plugin.sls"
 	grep -q ' none$' "$E2E_DIR/$eng-plugin.sls" &&
 		e2e_fail "$eng: a PathRecord was not answered: $(cat "$E2E_DIR/$eng-plugin.sls")"
@@ -78,8 +78,8 @@ for eng in ${OQ_ENGINES:-minhop updn ftree dfsssp lash nue}; do
 	e2e_osmqos tables --json --fabric "$E2E_DIR/topo.ibnd" --policy "$pol" \
 		--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/$eng.json" \
 		2>"$E2E_DIR/$eng.tables.err" || e2e_fail "osmqos tables failed"
-	eng_audit "$eng-policy" "$pol" ||
-		e2e_fail "$eng with qos-setup: the fabric differs from osmqos tables: $(grep DRIFT "$E2E_DIR/$eng-policy.audit" | head -n 5)"
+	eng_drift "$eng-policy" "$pol" ||
+		e2e_fail "$eng with qos-setup: the fabric differs from osmqos tables: $(grep DRIFT "$E2E_DIR/$eng-policy.drift" | head -n 5)"
 	if jq -e .engine_chooses_sls "$E2E_DIR/$eng.json" >/dev/null; then
 		sls=null
 		grep -q "warning: sl2vl-scope does not apply: routing engine $eng" \

@@ -22,13 +22,13 @@ eng_start() {
 	E2E_OSM_CONF=$E2E_DIR/$name.conf
 }
 
-# eng_audit NAME POLICY: osmqos audit of the live fabric against the
+# eng_drift NAME POLICY: osmqos drift of the live fabric against the
 # tables compiled for POLICY and the running opensm.conf (its templates
-# and routing engine); exit status of the audit (0: no drift).
-eng_audit() {
-	e2e_sim "$top_builddir/osmqos" audit --policy "$2" \
+# and routing engine); its exit status (0: no drift).
+eng_drift() {
+	e2e_sim "$top_builddir/osmqos" drift --policy "$2" \
 		--opensm-conf "$E2E_OSM_CONF" --sample 0 \
-		>"$E2E_DIR/$1.audit" 2>&1
+		>"$E2E_DIR/$1.drift" 2>&1
 }
 
 # eng_sls REPEAT PAIRS...: "SRC>DST SLS" for each "SRC>DST" pair of

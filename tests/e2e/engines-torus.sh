@@ -54,8 +54,8 @@ eng_start stock no "${opts[@]}"
 routed stock
 rm -f "$E2E_DIR/ibnetdiscover.out"
 e2e_ibnetdiscover >"$E2E_DIR/topo.ibnd"
-eng_audit stock "$pol" ||
-	e2e_fail "stock: VLArb or CA SL2VL differ from osmqos's model of torus-2QoS: $(grep DRIFT "$E2E_DIR/stock.audit" | head -n 5)"
+eng_drift stock "$pol" ||
+	e2e_fail "stock: VLArb or CA SL2VL differ from osmqos's model of torus-2QoS: $(grep DRIFT "$E2E_DIR/stock.drift" | head -n 5)"
 eng_sls 1 "${pairs[@]}" >"$E2E_DIR/stock.sls"
 eng_stop
 [ -s "$E2E_DIR/stock/opensm-sl2vl.dump" ] || e2e_fail "stock wrote no opensm-sl2vl.dump"
@@ -64,8 +64,8 @@ eng_start plugin yes "${opts[@]}"
 routed plugin
 wait_sweep 1
 eng_mads_match || e2e_fail "the plugin's QoS Set count misses Sets"
-eng_audit plugin "$pol" ||
-	e2e_fail "plugin without qos-setup: VLArb or CA SL2VL differ from stock's: $(grep DRIFT "$E2E_DIR/plugin.audit" | head -n 5)"
+eng_drift plugin "$pol" ||
+	e2e_fail "plugin without qos-setup: VLArb or CA SL2VL differ from stock's: $(grep DRIFT "$E2E_DIR/plugin.drift" | head -n 5)"
 # Twice each: answers under an engine that chooses SLs itself are never
 # kept for a second ask (checked at the end).
 eng_sls 2 "${pairs[@]}" >"$E2E_DIR/plugin.sls"
@@ -100,8 +100,8 @@ lines=$(wc -l <"$E2E_OSM_LOG")
 e2e_hup_sweep "osmqos: sweep 2: published" 120
 eng_mads_match 2 "$lines" ||
 	e2e_fail "the plugin's QoS Set count of the policy sweep is wrong"
-eng_audit policy "$pol" ||
-	e2e_fail "with qos-setup: the fabric differs from osmqos tables: $(grep DRIFT "$E2E_DIR/policy.audit" | head -n 5)"
+eng_drift policy "$pol" ||
+	e2e_fail "with qos-setup: the fabric differs from osmqos tables: $(grep DRIFT "$E2E_DIR/policy.drift" | head -n 5)"
 e2e_osmqos tables --json --fabric "$E2E_DIR/topo.ibnd" --policy "$pol" \
 	--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/policy.json" \
 	2>"$E2E_DIR/policy.tables.err" || e2e_fail "osmqos tables failed"

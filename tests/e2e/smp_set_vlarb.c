@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Test-only: change one port's VLArb table behind the SM's back, so the
- * end-to-end test can check that `osmqos audit` notices.
+ * end-to-end test can check that `osmqos drift` notices.
  *
  *	smp_set_vlarb DRPATH PORT low|high VL:W[,VL:W...]
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: what osmqos audit reads off the wire.  The input is an SMP
+ * Fuzz target: what osmqos drift reads off the wire.  The input is an SMP
  * answer of any length: the decoder must reject it or decode it without
  * reading past it, a decoded answer must survive an encode/decode round
  * trip, and every attribute decoder must give values in range (node

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz target: `osmqos audit` against a hostile fabric.  The SMP
+ * Fuzz target: `osmqos drift` against a hostile fabric.  The SMP
  * transport is replaced by the input: each Get takes one control byte
  * (answered / node refused / no answer) and 64 attribute bytes from it,
  * so NodeInfo, PortInfo and table answers are whatever the fuzzer makes
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_audit.h"
+#include "cmd_drift.h"
 #include "mad/smp_attrs.h"
 #include "mad/smp_discover.h"
 #include "mad/smp_tables.h"
@@ -66,7 +66,7 @@ int oq_smp_query(struct oq_smp_port *p, uint8_t method,
 
 static void read_back(struct oq_smp_port *p, const struct oq_fabric *f)
 {
-	struct audit_drifts out = {0}, vlhl = {0};
+	struct drift_list out = {0}, vlhl = {0};
 	struct oq_fabric_tables want;
 	struct oq_templates t;
 	struct oq_diags d;
@@ -87,11 +87,11 @@ static void read_back(struct oq_smp_port *p, const struct oq_fabric *f)
 		if (oq_smp_read_tables(p, &want.ports[i], &got, err,
 				       sizeof(err)))
 			continue;
-		audit_compare_port(&want.ports[i], &got, &out, &vlhl);
+		drift_compare_port(&want.ports[i], &got, &out, &vlhl);
 		oq_smp_tables_free(&got);
 	}
-	audit_drifts_free(&out);
-	audit_drifts_free(&vlhl);
+	drift_list_free(&out);
+	drift_list_free(&vlhl);
 	oq_fabric_tables_free(&want);
 	oq_diags_free(&d);
 }

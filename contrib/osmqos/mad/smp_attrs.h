@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The subnet management attributes `osmqos audit` reads, decoded from the
+ * The subnet management attributes `osmqos drift` reads, decoded from the
  * 64 bytes an SMP carries (IBA 1.2.1 section 14.2.5): NodeInfo, SwitchInfo,
  * PortInfo, SLtoVLMappingTable and VLArbitrationTable.  Pure functions;
  * every field a fixed offset inside the 64 bytes, so any input decodes.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Live fabric discovery for `osmqos audit`: an ibnetdiscover-style
+ * Live fabric discovery for `osmqos drift`: an ibnetdiscover-style
  * breadth-first walk with directed-route SMPs from the local port
  * (NodeInfo, NodeDescription, SwitchInfo, PortInfo), and the policy
  * core's fabric model built from what it found, with the same fields

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Directed-route SMPs (IBA 1.2.1 section 14.2.1.2) for `osmqos audit`:
+ * Directed-route SMPs (IBA 1.2.1 section 14.2.1.2) for `osmqos drift`:
  * the 256-byte MAD encoded and decoded byte by byte (pure functions, unit
  * tested and fuzzed), and a libibumad transport that sends one Get or Set
  * and waits for its answer.  Under ibsim, LD_PRELOAD=libumad2sim.so turns

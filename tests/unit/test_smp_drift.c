@@ -2,7 +2,7 @@
 /*
  * Unit tests: the directed-route SMP codec, the attribute decoders and
  * the audit's per-port comparison (contrib/osmqos/smp_*.c,
- * cmd_audit_cmp.c).
+ * cmd_drift_cmp.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmd_audit.h"
+#include "cmd_drift.h"
 #include "smp_attrs.h"
 #include "smp_tables.h"
 #include "smp_transport.h"
@@ -309,7 +309,7 @@ static void readback(struct oq_port_tables *got,
 
 static void test_compare_clean(void **state)
 {
-	struct audit_drifts out = {0}, vlhl = {0};
+	struct drift_list out = {0}, vlhl = {0};
 	struct oq_port_tables want, got;
 	struct mini m;
 
@@ -317,7 +317,7 @@ static void test_compare_clean(void **state)
 	mini_fabric(&m);
 	tables_init(&want, &m.sw->ports[1], 3);
 	readback(&got, &want);
-	assert_int_equal(audit_compare_port(&want, &got, &out, &vlhl), 0);
+	assert_int_equal(drift_compare_port(&want, &got, &out, &vlhl), 0);
 	assert_int_equal(out.n, 0);
 	assert_int_equal(vlhl.n, 0);
 	free(want.sl2vl);
@@ -327,7 +327,7 @@ static void test_compare_clean(void **state)
 
 static void test_compare_finds_each_table(void **state)
 {
-	struct audit_drifts out = {0}, vlhl = {0};
+	struct drift_list out = {0}, vlhl = {0};
 	struct oq_port_tables want, got;
 	struct mini m;
 
@@ -340,7 +340,7 @@ static void test_compare_finds_each_table(void **state)
 	got.vlarb_high.e[5].vl = 1;    /* a stray entry past the table */
 	got.vlarb_high.e[5].weight = 1;
 	got.vl_high_limit = 0;
-	assert_int_equal(audit_compare_port(&want, &got, &out, &vlhl), 0);
+	assert_int_equal(drift_compare_port(&want, &got, &out, &vlhl), 0);
 	assert_int_equal(out.n, 3);
 	assert_string_equal(out.v[0].kind, "sl2vl");
 	assert_ptr_equal(out.v[0].port, &m.sw->ports[1]);
@@ -364,8 +364,8 @@ static void test_compare_finds_each_table(void **state)
 	assert_string_equal(vlhl.v[0].kind, "vl_high_limit");
 	assert_string_equal(vlhl.v[0].exp_json, "10");
 	assert_string_equal(vlhl.v[0].got_json, "0");
-	audit_drifts_free(&out);
-	audit_drifts_free(&vlhl);
+	drift_list_free(&out);
+	drift_list_free(&vlhl);
 	free(want.sl2vl);
 	free(got.sl2vl);
 	oq_fabric_free(m.f);
@@ -373,7 +373,7 @@ static void test_compare_finds_each_table(void **state)
 
 static void test_compare_ca_and_empty(void **state)
 {
-	struct audit_drifts out = {0}, vlhl = {0};
+	struct drift_list out = {0}, vlhl = {0};
 	struct oq_port_tables want, got;
 	struct mini m;
 
@@ -383,16 +383,16 @@ static void test_compare_ca_and_empty(void **state)
 	readback(&got, &want);
 	got.sl2vl[0][0] = 1;
 	memset(&got.vlarb_low.e, 0, sizeof(got.vlarb_low.e));
-	assert_int_equal(audit_compare_port(&want, &got, &out, &vlhl), 0);
+	assert_int_equal(drift_compare_port(&want, &got, &out, &vlhl), 0);
 	assert_int_equal(out.n, 2);
 	assert_int_equal(out.v[0].in_port, -1); /* a CA has one table */
 	assert_string_equal(out.v[1].got_text, "(empty)");
 	assert_string_equal(out.v[1].got_json, "[]");
-	audit_drifts_free(&out);
+	drift_list_free(&out);
 	/* A port without VLArb (one data VL) compares only SL2VL. */
 	want.has_vlarb = got.has_vlarb = false;
 	got.sl2vl[0][0] = 0;
-	assert_int_equal(audit_compare_port(&want, &got, &out, &vlhl), 0);
+	assert_int_equal(drift_compare_port(&want, &got, &out, &vlhl), 0);
 	assert_int_equal(out.n, 0);
 	free(want.sl2vl);
 	free(got.sl2vl);

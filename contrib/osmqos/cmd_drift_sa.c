@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The SA half of `osmqos audit`: for a sample of CA pairs, one PathRecord
+ * The SA half of `osmqos drift`: for a sample of CA pairs, one PathRecord
  * Get by SLID/DLID (an answer that fits one MAD, which umad2sim needs),
  * judged with the same matcher `osmqos query --policy` and `osmqos match`
  * use.  The SL must be the level's; MTU and rate may not exceed the
@@ -20,7 +20,7 @@
 #include <osmqos/model.h>
 #include <osmqos/path.h>
 
-#include "cmd_audit.h"
+#include "cmd_drift.h"
 #include "mad/sa_client.h"
 
 #define MAX_CANDIDATES 4096
@@ -31,7 +31,7 @@ struct cand {
 	bool taken;
 };
 
-/* xorshift64: a fixed, portable sequence, so two audits of one fabric ask
+/* xorshift64: a fixed, portable sequence, so two drift checks of one fabric ask
  * the same pairs. */
 static uint64_t next_rand(uint64_t *s)
 {
@@ -130,10 +130,10 @@ static unsigned int pick(struct cand *c, size_t n, unsigned int sample,
 	return taken;
 }
 
-static struct audit_drift *pair_drift(struct audit_drifts *out,
+static struct drift *pair_drift(struct drift_list *out,
 				      const char *kind, const struct cand *c)
 {
-	struct audit_drift *d = audit_drift_add(out, kind);
+	struct drift *d = drift_add(out, kind);
 
 	if (!d)
 		return NULL;
@@ -144,11 +144,11 @@ static struct audit_drift *pair_drift(struct audit_drifts *out,
 	return d;
 }
 
-static int num_drift(struct audit_drifts *out, const char *kind,
+static int num_drift(struct drift_list *out, const char *kind,
 		     const struct cand *c, const char *op, unsigned int want,
 		     unsigned int got)
 {
-	struct audit_drift *d = pair_drift(out, kind, c);
+	struct drift *d = pair_drift(out, kind, c);
 
 	if (!d)
 		return -1;
@@ -209,7 +209,7 @@ static void json_quote(char *buf, size_t len, const char *prefix, const char *s)
 
 /* The record against the level; -1 only when out of memory. */
 static int judge(const struct cand *c, const struct oq_policy *pol,
-		 const struct oq_path_rec *r, struct audit_drifts *out)
+		 const struct oq_path_rec *r, struct drift_list *out)
 {
 	const struct oq_qos_level *l;
 	int rc = 0;
@@ -231,7 +231,7 @@ static int judge(const struct cand *c, const struct oq_policy *pol,
 		rc |= num_drift(out, "sa_pkt_life", c, "",
 				(unsigned int)l->packet_life, r->pkt_life);
 	if (l->pkeys.n && !oq_ranges_contains(&l->pkeys, r->pkey & 0x7fff)) {
-		struct audit_drift *d = pair_drift(out, "sa_pkey", c);
+		struct drift *d = pair_drift(out, "sa_pkey", c);
 
 		if (!d)
 			return -1;
@@ -248,9 +248,9 @@ static int judge(const struct cand *c, const struct oq_policy *pol,
 /* An error answer: drift only when the pair shares a partition, i.e.
  * OpenSM would have a path to give. */
 static int refused(const struct cand *c, uint16_t status,
-		   struct audit_drifts *out)
+		   struct drift_list *out)
 {
-	struct audit_drift *d;
+	struct drift *d;
 
 	if (!oq_ports_share_pkey(c->src, c->dst, 0, NULL))
 		return 0;
@@ -268,7 +268,7 @@ static int refused(const struct cand *c, uint16_t status,
 }
 
 static int ask(struct oq_sa_port *sp, const struct cand *c, int timeout_ms,
-	       const struct oq_policy *pol, struct audit_drifts *out, char *err,
+	       const struct oq_policy *pol, struct drift_list *out, char *err,
 	       size_t errlen)
 {
 	struct oq_sa_req req;
@@ -292,10 +292,10 @@ static int ask(struct oq_sa_port *sp, const struct cand *c, int timeout_ms,
 	return rc;
 }
 
-int audit_sa_check(const struct oq_fabric *f, const struct oq_policy *pol,
+int drift_sa_check(const struct oq_fabric *f, const struct oq_policy *pol,
 		   const struct oq_matcher *m, const char *ca, int port,
 		   int timeout_ms, unsigned int sample,
-		   struct audit_drifts *out, struct audit_sa_stats *st,
+		   struct drift_list *out, struct drift_sa_stats *st,
 		   char *err, size_t errlen)
 {
 	const struct oq_port **cas = NULL;

@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# osmqos audit on a live (simulated) fabric: clean after the plugin
+# osmqos drift on a live (simulated) fabric: clean after the plugin
 # programmed it (exit 0, no DRIFT line, JSON "clean": true), from a
 # switch and from a CA; then one port's VLArb is changed behind the SM's
-# back with an SMP Set and, before any resweep (sweep_interval 0), the
-# audit exits 1 and names exactly that port; a resweep does not repair it
-# (OpenSM diffs against its cache) and per-input SL2VL reads the right
-# way round; a policy other than the SM's shows as SA drift; errors
-# exit 2.
+# back with an SMP Set and, before any resweep (sweep_interval 0), drift
+# exits 1 and names exactly that port, as one class of one port (and with
+# --all as one line); a resweep does not repair it (OpenSM diffs against
+# its cache) and per-input SL2VL reads the right way round, 32 tables in
+# one class; a policy other than the SM's shows as SA drift; the former
+# name `osmqos audit` still works; errors exit 2.
 . "$top_srcdir/tests/e2e/lib.sh"
-e2e_init audit-live
+e2e_init drift-live
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
 setter=$top_builddir/tests/e2e/smp_set_vlarb
 [ -x "$setter" ] || e2e_fail "tests/e2e/smp_set_vlarb is not built (make check builds it)"
@@ -21,42 +22,43 @@ e2e_start_opensm qos=TRUE "qos_policy_file=$pol"
 e2e_wait_for "osmqos: sweep 1: " "$E2E_OSM_LOG" 60 ||
 	e2e_fail "plugin did not finish its first sweep"
 
-# audit NAME [SIM_HOST] [ARGS...]: run it, keep stdout/stderr, return rc.
-audit() {
+# drift NAME [SIM_HOST] [ARGS...]: run it, keep stdout/stderr, return rc.
+drift() {
 	local name=$1 host=$2
 	shift 2
-	SIM_HOST=$host e2e_sim "$top_builddir/osmqos" audit --policy "$pol" \
+	SIM_HOST=$host e2e_sim "$top_builddir/osmqos" drift --policy "$pol" \
 		--opensm-conf "$E2E_OSM_CONF" "$@" \
 		>"$E2E_DIR/$name.out" 2>"$E2E_DIR/$name.err"
 }
 
 # 1. Clean fabric, attached at the SM's switch: exit 0, no drift line.
-audit clean ""
+drift clean ""
 rc=$?
 cat "$E2E_DIR/clean.out" "$E2E_DIR/clean.err"
-[ "$rc" = 0 ] || e2e_fail "audit of a freshly programmed fabric exited $rc"
-grep -q '^DRIFT' "$E2E_DIR/clean.out" && e2e_fail "clean audit printed a DRIFT line"
-grep -q '^audit: 22 nodes, ' "$E2E_DIR/clean.out" ||
-	e2e_fail "clean audit did not see the 22 nodes of fat-tree-16"
-grep -q ' 0 table drifts, 0 SA drifts' "$E2E_DIR/clean.out" ||
-	e2e_fail "clean audit summary does not say 0 drifts"
+[ "$rc" = 0 ] || e2e_fail "drift on a freshly programmed fabric exited $rc"
+grep -q '^DRIFT' "$E2E_DIR/clean.out" && e2e_fail "clean check printed a DRIFT line"
+grep -q '^drift: 22 nodes, ' "$E2E_DIR/clean.out" ||
+	e2e_fail "clean check did not see the 22 nodes of fat-tree-16"
+grep -q ' 0 table drifts, 0 SA drifts; VLHighLimit not checked$' "$E2E_DIR/clean.out" ||
+	e2e_fail "clean summary does not say 0 drifts"
 grep -q 'SA pairs' "$E2E_DIR/clean.out" || e2e_fail "no SA pairs line"
 # ibsim answers VLHighLimit 0 while the policy sets 10/4: not compared,
-# and the audit says so.
+# and drift says so.
 grep -q 'VLHighLimit not compared' "$E2E_DIR/clean.err" ||
 	e2e_fail "no note about VLHighLimit under ibsim"
 
 # 2. The same from a CA (a CA's own port is the start of every route).
-audit clean-ca cn05 --json || e2e_fail "audit from cn05 exited $?: $(cat "$E2E_DIR/clean-ca.err")"
-jq -e '.clean == true and .drift_count == 0 and (.drifts | length) == 0
+drift clean-ca cn05 --json || e2e_fail "drift from cn05 exited $?: $(cat "$E2E_DIR/clean-ca.err")"
+jq -e '.clean == true and .drift_count == 0 and .classes == [] and
+	.sa_classes == [] and (has("drifts") | not) and .in_force == false
 	and .nodes == 22 and .sa_pairs == 16 and .sa_levels == 2
-	and .vl_high_limit_checked == false and .ports_audited > 30' \
+	and .vl_high_limit_checked == false and .ports_compared > 30' \
 	"$E2E_DIR/clean-ca.out" >/dev/null ||
-	e2e_fail "JSON of the clean audit from cn05 is not clean: $(cat "$E2E_DIR/clean-ca.out")"
-e2e_log "clean: $(jq -c '{nodes, ports_audited, smps, sa_pairs, sa_levels}' "$E2E_DIR/clean-ca.out")"
+	e2e_fail "JSON of the clean check from cn05 is not clean: $(cat "$E2E_DIR/clean-ca.out")"
+e2e_log "clean: $(jq -c '{nodes, ports_compared, smps, sa_pairs, sa_levels}' "$E2E_DIR/clean-ca.out")"
 
 # --no-vlhl is honoured; --sample 0 skips the SA.
-audit novlhl "" --no-vlhl --sample 0 --json || e2e_fail "--no-vlhl --sample 0 exited $?"
+drift novlhl "" --no-vlhl --sample 0 --json || e2e_fail "--no-vlhl --sample 0 exited $?"
 jq -e '.sa_pairs == 0 and (.notes | length) == 2' "$E2E_DIR/novlhl.out" >/dev/null ||
 	e2e_fail "--no-vlhl/--sample 0 not reflected: $(cat "$E2E_DIR/novlhl.out")"
 
@@ -64,45 +66,62 @@ jq -e '.sa_pairs == 0 and (.notes | length) == 2' "$E2E_DIR/novlhl.out" >/dev/nu
 # low-priority VLArb (the policy gives it 2:64,3:32,4:16).  Directed
 # route 0,1 from spine01 (where clients attach by default) is leaf01.
 e2e_sim "$setter" 0,1 1 low 2:8,3:8,4:8 || e2e_fail "the SMP Set was refused"
-audit drift ""
+drift drift ""
 rc=$?
 cat "$E2E_DIR/drift.out"
-[ "$rc" = 1 ] || e2e_fail "audit after the change exited $rc, want 1: $(cat "$E2E_DIR/drift.err")"
+[ "$rc" = 1 ] || e2e_fail "drift after the change exited $rc, want 1: $(cat "$E2E_DIR/drift.err")"
 [ "$(grep -c '^DRIFT' "$E2E_DIR/drift.out")" = 1 ] ||
 	e2e_fail "want exactly one DRIFT line"
-grep -q '^DRIFT vlarb_low 0x[0-9a-f]* "leaf01" port 1 lid [0-9]*: expected 2:64,3:32,4:16 found 2:8,3:8,4:8$' \
-	"$E2E_DIR/drift.out" || e2e_fail "the DRIFT line does not name leaf01 port 1 and both tables"
+grep -q '^DRIFT vlarb_low: 1 switch external port, like 0x[0-9a-f]* "leaf01" port 1 lid [0-9]*: expected 2:64,3:32,4:16 found 2:8,3:8,4:8$' \
+	"$E2E_DIR/drift.out" || e2e_fail "the DRIFT line does not name one port, leaf01 port 1, and both tables"
+grep -q ' 1 table drift, 0 SA drifts in 1 class (--all lists each);' "$E2E_DIR/drift.out" ||
+	e2e_fail "the summary line does not count one drift in one class"
+drift drift-all "" --all
+[ "$(grep -c '^DRIFT' "$E2E_DIR/drift-all.out")" = 1 ] &&
+	grep -q '^DRIFT vlarb_low 0x[0-9a-f]* "leaf01" port 1 lid [0-9]*: expected 2:64,3:32,4:16 found 2:8,3:8,4:8$' \
+		"$E2E_DIR/drift-all.out" ||
+	e2e_fail "--all does not list the one port: $(cat "$E2E_DIR/drift-all.out")"
 
-# The JSON names it too.
-audit drift-json "" --json
+# The JSON names it too: one class of one port, and with --all the drift.
+drift drift-json "" --json --all
 rc=$?
-[ "$rc" = 1 ] || e2e_fail "JSON audit after the change exited $rc"
-jq -e '.clean == false and .drift_count == 1 and
+[ "$rc" = 1 ] || e2e_fail "JSON drift check after the change exited $rc"
+jq -e '.clean == false and .drift_count == 1 and (.classes | length) == 1 and
+	.classes[0].kind == "vlarb_low" and .classes[0].ports == 1 and
+	.classes[0].role == "switch external port" and
+	.classes[0].example.node == "leaf01" and .classes[0].example.port == 1 and
 	.drifts[0].kind == "vlarb_low" and .drifts[0].node == "leaf01" and
 	.drifts[0].port == 1 and .drifts[0].expected == [[2, 64], [3, 32], [4, 16]] and
 	.drifts[0].found == [[2, 8], [3, 8], [4, 8]]' "$E2E_DIR/drift-json.out" >/dev/null ||
 	e2e_fail "JSON drift wrong: $(cat "$E2E_DIR/drift-json.out")"
-# Every key and type docs/json.md ("osmqos audit") promises.
+# Every key and type docs/json.md ("osmqos drift") promises.
 schema='def guid: type == "string" and test("^0x[0-9a-f]{16}$");
 	def num: type == "number";
-	(.policy | type == "string") and (.local_port.ca | type == "string") and
+	def table: (.kind | IN("sl2vl", "vlarb_high", "vlarb_low", "vl_high_limit")) and
+	  (.guid | guid) and (.node_guid | guid) and (.node | type == "string") and
+	  (.port | num) and (.lid | num) and (.in_port == null or (.in_port | num)) and
+	  has("expected") and has("found");
+	def sa: (.kind | startswith("sa_")) and (.src | guid) and (.dst | guid) and
+	  (.src_name | type == "string") and (.dst_name | type == "string") and
+	  (.src_lid | num) and (.dst_lid | num) and (.rule == null or (.rule | num)) and
+	  (.level == null or (.level | type == "string")) and has("expected") and has("found");
+	(.policy | type == "string") and (.policy_hash | guid) and
+	(.in_force | type == "boolean") and (.local_port.ca | type == "string") and
 	(.local_port.port | num) and (.local_port.guid | guid) and
-	(.nodes | num) and (.ports_audited | num) and (.smps | num) and
+	(.nodes | num) and (.ports_compared | num) and (.smps | num) and
 	(.sa_pairs | num) and (.sa_levels | num) and
 	(.vl_high_limit_checked | type == "boolean") and
 	(.notes | all(type == "string")) and (.drift_count | num) and
 	(.clean | type == "boolean") and
-	.drift_count == (.drifts | length) + (.sa_drifts | length) and
-	(.drifts | all((.kind | IN("sl2vl", "vlarb_high", "vlarb_low", "vl_high_limit")) and
-	  (.guid | guid) and (.node_guid | guid) and (.node | type == "string") and
-	  (.port | num) and (.lid | num) and (.in_port == null or (.in_port | num)) and
-	  has("expected") and has("found"))) and
-	(.sa_drifts | all((.kind | startswith("sa_")) and (.src | guid) and (.dst | guid) and
-	  (.src_name | type == "string") and (.dst_name | type == "string") and
-	  (.src_lid | num) and (.dst_lid | num) and (.rule == null or (.rule | num)) and
-	  (.level == null or (.level | type == "string")) and has("expected") and has("found")))'
+	(.classes | all((.example | table) and (.role | type == "string") and
+	  (.ports | num) and (.tables | num) and .kind == .example.kind)) and
+	(.sa_classes | all((.example | sa) and (.pairs | num) and .kind == .example.kind)) and
+	.drift_count == ([.classes[].tables] + [.sa_classes[].pairs] | add // 0) and
+	((has("drifts") | not) or
+	 (.drift_count == (.drifts | length) + (.sa_drifts | length) and
+	  (.drifts | all(table)) and (.sa_drifts | all(sa))))'
 jq -e "$schema" "$E2E_DIR/drift-json.out" >/dev/null ||
-	e2e_fail "audit JSON does not match docs/json.md"
+	e2e_fail "drift JSON does not match docs/json.md"
 
 # 3b. A resweep does not repair it (OpenSM diffs against its cache), and
 # per-input SL2VL is read the right way round: the switches get another
@@ -117,24 +136,32 @@ awk '/^    sl2vl-tables$/ { print; print "        sl2vl-scope";
 	"$E2E_DIR/before.conf" >"$pol"
 kill -HUP "$E2E_OPENSM_PID"
 e2e_wait_for "osmqos: sweep 2: " "$E2E_OSM_LOG" 60 || e2e_fail "no second sweep"
-audit resweep ""
+drift resweep ""
 rc=$?
-[ "$rc" = 1 ] || e2e_fail "after a resweep the audit exited $rc, want 1 (the VLArb change stays)"
+[ "$rc" = 1 ] || e2e_fail "after a resweep drift exited $rc, want 1 (the VLArb change stays)"
 [ "$(grep -c '^DRIFT' "$E2E_DIR/resweep.out")" = 1 ] &&
-	grep -q '^DRIFT vlarb_low [^ ]* "leaf01" port 1 ' "$E2E_DIR/resweep.out" ||
+	grep -q '^DRIFT vlarb_low: 1 switch external port, like [^ ]* "leaf01" port 1 ' "$E2E_DIR/resweep.out" ||
 	e2e_fail "after the resweep want only the leaf01 VLArb drift: $(cat "$E2E_DIR/resweep.out")"
-# Against the previous policy: inputs 5 and 6 of every leaf host port.
-SIM_HOST= e2e_sim "$top_builddir/osmqos" audit --policy "$E2E_DIR/before.conf" \
-	--opensm-conf "$E2E_OSM_CONF" --sample 0 >"$E2E_DIR/before.out" 2>/dev/null
+# Against the previous policy: inputs 5 and 6 of every leaf host port,
+# 32 tables, one class; --all lists them.
+SIM_HOST= e2e_sim "$top_builddir/osmqos" drift --policy "$E2E_DIR/before.conf" \
+	--opensm-conf "$E2E_OSM_CONF" --sample 0 --all >"$E2E_DIR/before.out" 2>/dev/null
 n=$(grep -c '^DRIFT sl2vl [^ ]* "leaf0[1-4]" port [1-4] in [56] lid [0-9]*: expected 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7 found 3,2,1,0,3,2,1,0,3,2,1,0,3,2,1,0$' "$E2E_DIR/before.out")
 [ "$n" = 32 ] || e2e_fail "want 32 per-input SL2VL drifts against the old policy, got $n"
 [ "$(grep -c '^DRIFT' "$E2E_DIR/before.out")" = 33 ] ||
 	e2e_fail "unexpected drift lines against the old policy"
-# --no-sl2vl (for routing engines that own SL2VL) leaves only the VLArb.
+SIM_HOST= e2e_sim "$top_builddir/osmqos" drift --policy "$E2E_DIR/before.conf" \
+	--opensm-conf "$E2E_OSM_CONF" --sample 0 >"$E2E_DIR/before-classes.out" 2>/dev/null
+[ "$(grep -c '^DRIFT' "$E2E_DIR/before-classes.out")" = 2 ] &&
+	grep -q '^DRIFT sl2vl: 32 tables on 16 switch external ports, like [^ ]* "leaf0[1-4]" port [1-4] in [56] lid [0-9]*: expected 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7 found 3,2,1,0,3,2,1,0,3,2,1,0,3,2,1,0$' \
+		"$E2E_DIR/before-classes.out" ||
+	e2e_fail "the 32 SL2VL drifts are not one class: $(cat "$E2E_DIR/before-classes.out")"
+# --no-sl2vl (for routing engines that own SL2VL) leaves only the VLArb;
+# the former name `audit` runs the same check.
 SIM_HOST= e2e_sim "$top_builddir/osmqos" audit --policy "$E2E_DIR/before.conf" \
 	--opensm-conf "$E2E_OSM_CONF" --sample 0 --no-sl2vl >"$E2E_DIR/nosl2vl.out" 2>/dev/null
 [ "$(grep -c '^DRIFT' "$E2E_DIR/nosl2vl.out")" = 1 ] &&
-	grep -q '^DRIFT vlarb_low ' "$E2E_DIR/nosl2vl.out" ||
+	grep -q '^DRIFT vlarb_low: 1 switch external port' "$E2E_DIR/nosl2vl.out" ||
 	e2e_fail "--no-sl2vl still compared SL2VL: $(cat "$E2E_DIR/nosl2vl.out")"
 e2e_log "resweep: VLArb change persists; per-input SL2VL read the right way round"
 
@@ -143,10 +170,10 @@ e2e_log "resweep: VLArb change persists; per-input SL2VL read the right way roun
 sed 's/^\(        sl: \)1$/\12\n        mtu-limit: 1\n        rate-limit: 2\n        packet-life: 10\n        pkey: 0x1234/' \
 	"$pol" >"$E2E_DIR/other.conf"
 grep -q '        pkey: 0x1234' "$E2E_DIR/other.conf" || e2e_fail "test policy edit failed"
-SIM_HOST=cn05 e2e_sim "$top_builddir/osmqos" audit --policy "$E2E_DIR/other.conf" \
-	--opensm-conf "$E2E_OSM_CONF" --json >"$E2E_DIR/sa.out" 2>"$E2E_DIR/sa.err"
+SIM_HOST=cn05 e2e_sim "$top_builddir/osmqos" drift --policy "$E2E_DIR/other.conf" \
+	--opensm-conf "$E2E_OSM_CONF" --json --all >"$E2E_DIR/sa.out" 2>"$E2E_DIR/sa.err"
 rc=$?
-[ "$rc" = 1 ] || e2e_fail "audit with another policy exited $rc, want 1"
+[ "$rc" = 1 ] || e2e_fail "drift with another policy exited $rc, want 1"
 # The SA's rate is the path's: 7 (40 Gb/s, QDR links) or 12 (56 Gb/s)
 # where every link on the way is FDR.
 jq -e '(.sa_drifts | length) > 0 and
@@ -162,7 +189,7 @@ jq -e "$schema" "$E2E_DIR/sa.out" >/dev/null || e2e_fail "SA drift JSON does not
 e2e_log "other policy: $(jq '[.sa_drifts[] | [.src, .dst]] | unique | length' "$E2E_DIR/sa.out") storage pairs drift (SL, MTU, rate, packet life, P_Key), as expected"
 
 # 5. Errors say what to do next and exit 2.
-e2e_sim "$top_builddir/osmqos" audit --policy /nonexistent >/dev/null 2>"$E2E_DIR/err.txt"
+e2e_sim "$top_builddir/osmqos" drift --policy /nonexistent >/dev/null 2>"$E2E_DIR/err.txt"
 rc=$?
 [ "$rc" = 2 ] && grep -q "check the path" "$E2E_DIR/err.txt" ||
 	e2e_fail "missing policy: rc $rc, $(cat "$E2E_DIR/err.txt")"

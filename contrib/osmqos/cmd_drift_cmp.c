@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * `osmqos audit`: the drift list, and one port's tables compiled against
+ * `osmqos drift`: the drift list, and one port's tables compiled against
  * read back.  Pure (no I/O), so the unit test can feed it made-up tables.
  */
 #include <config.h>
@@ -9,15 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd_audit.h"
+#include "cmd_drift.h"
 
-struct audit_drift *audit_drift_add(struct audit_drifts *d, const char *kind)
+struct drift *drift_add(struct drift_list *d, const char *kind)
 {
-	struct audit_drift *e;
+	struct drift *e;
 
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 16;
-		struct audit_drift *v = realloc(d->v, cap * sizeof(*v));
+		struct drift *v = realloc(d->v, cap * sizeof(*v));
 
 		if (!v)
 			return NULL;
@@ -31,7 +31,7 @@ struct audit_drift *audit_drift_add(struct audit_drifts *d, const char *kind)
 	return e;
 }
 
-void audit_drifts_free(struct audit_drifts *d)
+void drift_list_free(struct drift_list *d)
 {
 	free(d->v);
 	memset(d, 0, sizeof(*d));
@@ -93,9 +93,9 @@ static void fmt_vlarb(const struct oq_vlarb_table *t, unsigned int n,
 
 static int cmp_vlarb(const char *kind, const struct oq_port_tables *want,
 		     const struct oq_vlarb_table *w,
-		     const struct oq_vlarb_table *g, struct audit_drifts *out)
+		     const struct oq_vlarb_table *g, struct drift_list *out)
 {
-	struct audit_drift *d;
+	struct drift *d;
 	unsigned int i, n = g->n;
 	uint8_t v1, w1, v2, w2;
 
@@ -107,7 +107,7 @@ static int cmp_vlarb(const char *kind, const struct oq_port_tables *want,
 	}
 	if (i == n)
 		return 0;
-	d = audit_drift_add(out, kind);
+	d = drift_add(out, kind);
 	if (!d)
 		return -1;
 	d->port = want->port;
@@ -118,20 +118,20 @@ static int cmp_vlarb(const char *kind, const struct oq_port_tables *want,
 	return 0;
 }
 
-int audit_compare_port(const struct oq_port_tables *want,
+int drift_compare_port(const struct oq_port_tables *want,
 		       const struct oq_port_tables *got,
-		       struct audit_drifts *out, struct audit_drifts *vlhl)
+		       struct drift_list *out, struct drift_list *vlhl)
 {
 	const struct oq_port *p = want->port;
 	bool by_in = p->node->type == OQ_NODE_SWITCH && p->num;
-	struct audit_drift *d;
+	struct drift *d;
 	unsigned int in;
 
 	if (want->has_sl2vl && got->has_sl2vl) {
 		for (in = 0; in < want->n_sl2vl && in < got->n_sl2vl; in++) {
 			if (!memcmp(want->sl2vl[in], got->sl2vl[in], 16))
 				continue;
-			d = audit_drift_add(out, "sl2vl");
+			d = drift_add(out, "sl2vl");
 			if (!d)
 				return -1;
 			d->port = p;
@@ -153,7 +153,7 @@ int audit_compare_port(const struct oq_port_tables *want,
 		return -1;
 	if (want->vl_high_limit == got->vl_high_limit)
 		return 0;
-	d = audit_drift_add(vlhl, "vl_high_limit");
+	d = drift_add(vlhl, "vl_high_limit");
 	if (!d)
 		return -1;
 	d->port = p;

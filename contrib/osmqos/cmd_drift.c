@@ -1,76 +1,98 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * osmqos audit --policy P [--opensm-conf F] [--partitions F] [--sample N]
- *              [--no-vlhl] [--no-sl2vl] [--ca NAME] [--port N]
- *              [--timeout MS] [--json]
+ * osmqos drift [--policy P | --in-force [--publish-dir DIR]]
+ *              [--opensm-conf F] [--partitions F] [--sample N]
+ *              [--no-vlhl] [--no-sl2vl] [--ca NAME] [--ca-port N]
+ *              [--timeout MS] [--all] [--json]
+ * (`osmqos audit`, its former name, still works.)
  *
- * Live drift audit: discover the fabric with directed-route SMPs, compile
- * the policy against what was found (the same compiler the plugin uses),
- * read every programmed port's SL2VL, VLArb and VLHighLimit back and
- * compare; then ask the SA for a sample of CA pairs and check its answers
- * against the policy's QoS levels.  docs/audit-live.md has the why.
+ * Live drift check: discover the fabric with directed-route SMPs, compile
+ * the policy against what was found (the same compiler the plugin uses,
+ * bandwidth intents included), read every programmed port's SL2VL, VLArb
+ * and VLHighLimit back and compare; then ask the SA for a sample of CA
+ * pairs and check its answers against the policy's QoS levels.  Without
+ * --policy the policy is the one in force: the copy the plugin keeps, as
+ * written, in its publish directory.  docs/drift.md has the why.
  */
 #include <config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <osmqos/file.h>
+#include <osmqos/keyidx.h>
 
 #include "cli.h"
-#include "cmd_audit.h"
-#include "cmd_audit_out.h"
+#include "cmd_drift.h"
+#include "cmd_drift_out.h"
 #include "inputs.h"
 #include "mad/smp_discover.h"
+#include "published.h"
 #include "mad/smp_tables.h"
 
-#define CMD "audit"
+#define CMD "drift"
 
-struct audit_opts {
+struct drift_opts {
 	struct oq_cli_common c;
 	struct oq_num sample;
-	bool no_vlhl, no_sl2vl;
+	bool no_vlhl, no_sl2vl, in_force;
+	char in_force_path[4096];
 };
-OQ_OPTS_STRUCT(struct audit_opts);
+OQ_OPTS_STRUCT(struct drift_opts);
 
-static const struct oq_opt audit_opts[] = {
-	OQ_USE_H(OQ_CO_POLICY, OQ_OPT_REQUIRED,
-		 "the QoS policy the SM runs (qos_policy_file in opensm.conf)"),
+static const struct oq_opt drift_opts[] = {
+	OQ_USE_H(OQ_CO_POLICY, 0,
+		 "the QoS policy to compare with (default: the policy in "
+		 "force, --in-force)"),
+	OQ_OPT("in-force", 0, OQ_OPT_FLAG, NULL,
+	       "compare with the policy in force: the copy, as written, the "
+	       "plugin keeps in its publish directory (the default when no "
+	       "--policy is given)",
+	       offsetof(struct drift_opts, in_force)),
+	OQ_USE(OQ_CO_PUBLISH_DIR),
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
 		 "the SM's opensm.conf (its qos_* templates and "
 		 "routing_engine; default: OpenSM's compiled-in values)"),
 	OQ_USE_H(OQ_CO_PARTITIONS, 0, "the SM's partitions.conf"),
 	OQ_OPT("sample", 0, OQ_OPT_NUM, "N",
 	       "CA pairs to check with the SA (default 16, 0: none)",
-	       offsetof(struct audit_opts, sample), .max = 1000000),
+	       offsetof(struct drift_opts, sample), .max = 1000000),
 	OQ_OPT("no-vlhl", 0, OQ_OPT_FLAG, NULL, "do not compare VLHighLimit",
-	       offsetof(struct audit_opts, no_vlhl)),
+	       offsetof(struct drift_opts, no_vlhl)),
 	OQ_OPT("no-sl2vl", 0, OQ_OPT_FLAG, NULL,
 	       "do not compare SL2VL (a routing engine such as torus-2QoS or "
 	       "nue owns it)",
-	       offsetof(struct audit_opts, no_sl2vl)),
+	       offsetof(struct drift_opts, no_sl2vl)),
 	OQ_USE(OQ_CO_CA),
 	OQ_USE(OQ_CO_CA_PORT),
 	OQ_USE_H(OQ_CO_TIMEOUT, 0, "per MAD, in ms (default 1000)"),
+	OQ_USE(OQ_CO_ALL),
 	OQ_USE(OQ_CO_JSON),
 	OQ_OPT_END,
 };
 
 static int run(int argc, char **argv);
 
-const struct oq_cmd_spec oq_spec_audit = {
+const struct oq_cmd_spec oq_spec_drift = {
 	.name = CMD,
-	.summary = "live drift audit: tables and SA answers vs the policy",
+	.summary = "live drift check: tables and SA answers vs the policy",
 	.about = "Walk the live fabric with SMPs, read every port's SL2VL, "
 		 "VLArb and VLHighLimit, and compare them with what the "
-		 "policy compiles to; check the SA's PathRecords for a sample "
-		 "of CA pairs against the policy's levels.",
-	.opts = audit_opts,
-	.notes = "Under ibsim run with LD_PRELOAD=libumad2sim.so (SIM_HOST "
-		 "picks the attachment point); ibsim does not store "
-		 "VLHighLimit, so when every port reads 0 there it is "
-		 "reported as not checked.",
+		 "policy compiles to (intents included); check the SA's "
+		 "PathRecords for a sample of CA pairs against the policy's "
+		 "levels.  Drifts are listed one line per class: the same "
+		 "difference on the same kind of port, counted, with an "
+		 "example.  `osmqos audit` is the same command.",
+	.opts = drift_opts,
+	.notes = "Without --policy the policy in force is used: "
+		 "DIR/" OQ_PUB_IN_FORCE ", which the plugin writes whenever "
+		 "a policy is loaded (intents included), so the check stays "
+		 "right after a rejected edit.  Under ibsim run with "
+		 "LD_PRELOAD=libumad2sim.so (SIM_HOST picks the attachment "
+		 "point); ibsim does not store VLHighLimit, so when every port "
+		 "reads 0 there it is reported as not checked.",
 	.exit_status = "0 no drift, 1 drift found or an invalid policy, 2 "
 		       "usage, input or fabric error.",
 	.run = run,
@@ -88,9 +110,36 @@ static int readable(const char *what, const char *path, size_t max)
 	return path ? oq_cli_need_file(CMD, what, path, max) : 0;
 }
 
+/* Which policy: --policy, else the copy of the policy in force. */
+static int policy_path(struct drift_opts *o)
+{
+	const char *dir = oq_pub_dir(o->c.publish_dir);
+
+	if (o->c.policy && o->in_force)
+		return oq_usage_error(CMD, "--policy and --in-force name two "
+					   "policies; give one");
+	if (o->c.policy)
+		return OQ_EXIT_OK;
+	if (!oq_pub_path(dir, OQ_PUB_IN_FORCE, o->in_force_path,
+			 sizeof(o->in_force_path)))
+		return oq_usage_error(CMD, "--publish-dir '%s' is too long",
+				      dir);
+	if (access(o->in_force_path, F_OK))
+		return oq_usage_error(
+			CMD,
+			"no policy in force published in %s (the plugin "
+			"writes %s there once a policy is good: is it loaded, "
+			"and is its publish_dir= that directory?); give "
+			"--publish-dir DIR or --policy FILE",
+			dir, OQ_PUB_IN_FORCE);
+	o->in_force = true;
+	o->c.policy = o->in_force_path;
+	return OQ_EXIT_OK;
+}
+
 /* The policy, before any MAD: a typo should not cost a fabric walk.  An
  * invalid policy is a finding (exit 1), as for every subcommand. */
-static int load_policy(const struct audit_opts *o, struct oq_cli_inputs *in)
+static int load_policy(const struct drift_opts *o, struct oq_cli_inputs *in)
 {
 	const struct oq_cli_common *c = &o->c;
 
@@ -101,7 +150,7 @@ static int load_policy(const struct audit_opts *o, struct oq_cli_inputs *in)
 		return OQ_EXIT_USAGE;
 	if (!in->policy) {
 		print_diags(&in->diags);
-		fprintf(stderr, "osmqos audit: out of memory reading the "
+		fprintf(stderr, "osmqos drift: out of memory reading the "
 				"policy; free memory and retry\n");
 		return OQ_EXIT_USAGE;
 	}
@@ -110,17 +159,24 @@ static int load_policy(const struct audit_opts *o, struct oq_cli_inputs *in)
 	if (oq_diags_has_errors(&in->diags)) {
 		print_diags(&in->diags);
 		fprintf(stderr,
-			"osmqos audit: the policy '%s' is invalid; fix the "
+			"osmqos drift: the policy '%s' is invalid; fix the "
 			"errors above (osmqos check %s shows them too)\n",
 			c->policy, c->policy);
 		return OQ_EXIT_FAIL;
 	}
+	if (o->in_force && !c->json)
+		fprintf(stderr,
+			"osmqos drift: the policy in force: %s (hash "
+			"0x%016llx)\n",
+			c->policy,
+			(unsigned long long)oq_fnv1a(in->policy->text,
+						     in->policy->text_len));
 	return OQ_EXIT_OK;
 }
 
 /* Partitions and the binding on the discovered fabric (as oq_cli_load
  * does for a topology file). */
-static int bind_policy(const struct audit_opts *o, struct oq_cli_inputs *in)
+static int bind_policy(const struct drift_opts *o, struct oq_cli_inputs *in)
 {
 	int rc;
 
@@ -135,21 +191,21 @@ static int bind_policy(const struct audit_opts *o, struct oq_cli_inputs *in)
 	if (rc || oq_diags_has_errors(&in->diags)) {
 		print_diags(&in->diags);
 		fprintf(stderr,
-			"osmqos audit: the partitions file '%s' has errors; "
+			"osmqos drift: the partitions file '%s' has errors; "
 			"fix them (OpenSM partitions.conf syntax)\n",
 			o->c.partitions ? o->c.partitions : "(none)");
 		return OQ_EXIT_USAGE;
 	}
 	in->binding = oq_bind(in->policy, in->fabric, &in->parts, &in->diags);
 	if (!in->binding) {
-		fprintf(stderr, "osmqos audit: out of memory binding the "
+		fprintf(stderr, "osmqos drift: out of memory binding the "
 				"policy; free memory and retry\n");
 		return OQ_EXIT_USAGE;
 	}
 	if (oq_diags_has_errors(&in->diags)) {
 		print_diags(&in->diags);
 		fprintf(stderr,
-			"osmqos audit: the policy '%s' is invalid on the live "
+			"osmqos drift: the policy '%s' is invalid on the live "
 			"fabric; fix the errors above\n",
 			o->c.policy);
 		return OQ_EXIT_FAIL;
@@ -158,37 +214,38 @@ static int bind_policy(const struct audit_opts *o, struct oq_cli_inputs *in)
 	return OQ_EXIT_OK;
 }
 
-static int discover(const struct audit_opts *o, struct oq_smp_port *smp,
-		    struct oq_live_fabric *lf, struct oq_cli_inputs *in)
+int drift_discover(const char *cmd, const struct oq_cli_common *c,
+		   struct oq_smp_port *smp, struct oq_live_fabric *lf,
+		   struct oq_cli_inputs *in)
 {
 	char err[768];
 
-	if (oq_smp_open(o->c.ca, (int)o->c.ca_port.v, smp, err,
-			sizeof(err))) {
-		fprintf(stderr, "osmqos audit: %s\n", err);
+	if (oq_smp_open(c->ca, (int)c->ca_port.v, smp, err, sizeof(err))) {
+		fprintf(stderr, "osmqos %s: %s\n", cmd, err);
 		return OQ_EXIT_USAGE;
 	}
-	smp->timeout_ms = (int)o->c.timeout.v;
+	smp->timeout_ms = (int)c->timeout.v;
 	if (oq_live_discover(smp, lf, err, sizeof(err))) {
-		fprintf(stderr, "osmqos audit: %s\n", err);
+		fprintf(stderr, "osmqos %s: %s\n", cmd, err);
 		return OQ_EXIT_USAGE;
 	}
 	if (lf->errors) {
-		/* A partial model compiles other tables: compare nothing. */
+		/* A partial model compiles other tables: use nothing. */
 		fprintf(stderr,
-			"osmqos audit: discovery incomplete, %u SMP%s failed "
+			"osmqos %s: discovery incomplete, %u SMP%s failed "
 			"(first: %s); nothing was compared, since a partial "
 			"fabric compiles different tables. Rerun when the "
 			"fabric is stable, or check that port.\n",
-			lf->errors, lf->errors == 1 ? "" : "s",
+			cmd, lf->errors, lf->errors == 1 ? "" : "s",
 			lf->first_error);
 		return OQ_EXIT_USAGE;
 	}
 	if (oq_live_build(lf, &in->diags) || oq_diags_has_errors(&in->diags)) {
 		print_diags(&in->diags);
-		fprintf(stderr, "osmqos audit: the discovered fabric is not "
+		fprintf(stderr, "osmqos %s: the discovered fabric is not "
 				"consistent (see above); fix the duplicate "
-				"GUIDs or LIDs first\n");
+				"GUIDs or LIDs first\n",
+			cmd);
 		return OQ_EXIT_USAGE;
 	}
 	/* The model is owned by the inputs from here on. */
@@ -204,8 +261,8 @@ struct vlhl_view {
 /* Read and compare every port the compiler gives tables. */
 static int compare_all(struct oq_smp_port *smp, bool no_sl2vl,
 		       const struct oq_fabric_tables *want,
-		       struct audit_drifts *drifts, struct audit_drifts *vlhl,
-		       struct vlhl_view *vv, unsigned int *audited)
+		       struct drift_list *drifts, struct drift_list *vlhl,
+		       struct vlhl_view *vv, unsigned int *compared)
 {
 	char err[768];
 	size_t i;
@@ -219,10 +276,10 @@ static int compare_all(struct oq_smp_port *smp, bool no_sl2vl,
 		if (!w.has_sl2vl && !w.has_vlarb)
 			continue;
 		if (oq_smp_read_tables(smp, &w, &got, err, sizeof(err))) {
-			fprintf(stderr, "osmqos audit: %s\n", err);
+			fprintf(stderr, "osmqos drift: %s\n", err);
 			return OQ_EXIT_USAGE;
 		}
-		rc = audit_compare_port(&w, &got, drifts, vlhl);
+		rc = drift_compare_port(&w, &got, drifts, vlhl);
 		if (w.has_vlarb) {
 			vv->ports++;
 			vv->nonzero_want += !!w.vl_high_limit;
@@ -230,18 +287,18 @@ static int compare_all(struct oq_smp_port *smp, bool no_sl2vl,
 		}
 		oq_smp_tables_free(&got);
 		if (rc) {
-			fprintf(stderr, "osmqos audit: out of memory\n");
+			fprintf(stderr, "osmqos drift: out of memory\n");
 			return OQ_EXIT_USAGE;
 		}
-		(*audited)++;
+		(*compared)++;
 	}
 	return OQ_EXIT_OK;
 }
 
 /* Keep the VLHighLimit drifts, or say why they cannot be trusted. */
-static int settle_vlhl(const struct audit_opts *o, const struct vlhl_view *vv,
-		       const struct audit_drifts *vlhl,
-		       struct audit_drifts *drifts, struct audit_report *r)
+static int settle_vlhl(const struct drift_opts *o, const struct vlhl_view *vv,
+		       const struct drift_list *vlhl,
+		       struct drift_list *drifts, struct drift_report *r)
 {
 	size_t i;
 
@@ -261,7 +318,7 @@ static int settle_vlhl(const struct audit_opts *o, const struct vlhl_view *vv,
 	}
 	r->vlhl_checked = true;
 	for (i = 0; i < vlhl->n; i++) {
-		struct audit_drift *d = audit_drift_add(drifts, NULL);
+		struct drift *d = drift_add(drifts, NULL);
 
 		if (!d)
 			return -1;
@@ -270,8 +327,8 @@ static int settle_vlhl(const struct audit_opts *o, const struct vlhl_view *vv,
 	return 0;
 }
 
-static int sa_part(const struct audit_opts *o, struct oq_cli_inputs *in,
-		   struct audit_drifts *drifts, struct audit_report *r)
+static int sa_part(const struct drift_opts *o, struct oq_cli_inputs *in,
+		   struct drift_list *drifts, struct drift_report *r)
 {
 	struct oq_matcher *m;
 	char err[768];
@@ -283,17 +340,17 @@ static int sa_part(const struct audit_opts *o, struct oq_cli_inputs *in,
 	}
 	m = oq_matcher_compile(in->binding);
 	if (!m) {
-		fprintf(stderr, "osmqos audit: out of memory\n");
+		fprintf(stderr, "osmqos drift: out of memory\n");
 		return OQ_EXIT_USAGE;
 	}
-	rc = audit_sa_check(in->fabric, in->policy, m, o->c.ca,
+	rc = drift_sa_check(in->fabric, in->policy, m, o->c.ca,
 			    (int)o->c.ca_port.v, (int)o->c.timeout.v,
 			    (unsigned int)o->sample.v, drifts, &r->sa, err,
 			    sizeof(err));
 	oq_matcher_free(m);
 	if (rc) {
 		fprintf(stderr,
-			"osmqos audit: SA check: %s (--sample 0 skips the SA "
+			"osmqos drift: SA check: %s (--sample 0 skips the SA "
 			"check)\n",
 			err);
 		return OQ_EXIT_USAGE;
@@ -301,11 +358,11 @@ static int sa_part(const struct audit_opts *o, struct oq_cli_inputs *in,
 	return OQ_EXIT_OK;
 }
 
-static int audit(const struct audit_opts *o, struct oq_cli_inputs *in,
+static int check_drift(const struct drift_opts *o, struct oq_cli_inputs *in,
 		 struct oq_live_fabric *lf)
 {
-	struct audit_drifts drifts = {0}, vlhl = {0};
-	struct audit_report r;
+	struct drift_list drifts = {0}, vlhl = {0};
+	struct drift_report r;
 	struct oq_fabric_tables want = {0};
 	struct oq_templates t;
 	struct oq_smp_port smp;
@@ -314,7 +371,7 @@ static int audit(const struct audit_opts *o, struct oq_cli_inputs *in,
 	int rc;
 
 	memset(&r, 0, sizeof(r));
-	rc = discover(o, &smp, lf, in);
+	rc = drift_discover(CMD, &o->c, &smp, lf, in);
 	smp_open = smp.u.agent >= 0;
 	if (!rc)
 		rc = bind_policy(o, in);
@@ -323,7 +380,7 @@ static int audit(const struct audit_opts *o, struct oq_cli_inputs *in,
 					   &want);
 	if (!rc)
 		rc = compare_all(&smp, o->no_sl2vl, &want, &drifts, &vlhl, &vv,
-				 &r.ports_audited);
+				 &r.ports_compared);
 	r.smps = smp.sent;
 	r.ca = smp.u.ca;
 	r.port = smp.u.port;
@@ -333,7 +390,7 @@ static int audit(const struct audit_opts *o, struct oq_cli_inputs *in,
 	if (smp_open)
 		oq_smp_close(&smp);
 	if (!rc && settle_vlhl(o, &vv, &vlhl, &drifts, &r)) {
-		fprintf(stderr, "osmqos audit: out of memory\n");
+		fprintf(stderr, "osmqos drift: out of memory\n");
 		rc = OQ_EXIT_USAGE;
 	}
 	if (!rc)
@@ -343,16 +400,19 @@ static int audit(const struct audit_opts *o, struct oq_cli_inputs *in,
 
 		r.policy_path = o->c.policy;
 		r.policy = in->policy;
+		r.policy_hash = oq_fnv1a(in->policy->text,
+					 in->policy->text_len);
+		r.in_force = o->in_force;
 		r.nodes = lf->n;
 		r.drifts = &drifts;
 		for (i = 0; !o->c.json && i < r.n_notes; i++)
-			fprintf(stderr, "osmqos audit: note: %s\n", r.notes[i]);
-		audit_print(&r, o->c.json);
+			fprintf(stderr, "osmqos drift: note: %s\n", r.notes[i]);
+		drift_print(&r, o->c.json, o->c.all);
 		rc = drifts.n ? OQ_EXIT_FAIL : OQ_EXIT_OK;
 	}
 	oq_fabric_tables_free(&want);
-	audit_drifts_free(&drifts);
-	audit_drifts_free(&vlhl);
+	drift_list_free(&drifts);
+	drift_list_free(&vlhl);
 	return rc;
 }
 
@@ -360,20 +420,23 @@ static int run(int argc, char **argv)
 {
 	struct oq_live_fabric lf;
 	struct oq_cli_inputs in;
-	struct audit_opts o = {0};
+	struct drift_opts o = {0};
 	int rc;
 
 	o.sample.v = 16;
 	o.c.timeout.v = 1000;
-	rc = oq_cli_parse(&oq_spec_audit, argc, argv, &o);
+	rc = oq_cli_parse(&oq_spec_drift, argc, argv, &o);
 	if (rc != OQ_CLI_RUN)
+		return rc;
+	rc = policy_path(&o);
+	if (rc)
 		return rc;
 	memset(&in, 0, sizeof(in));
 	memset(&lf, 0, sizeof(lf));
 	oq_diags_init(&in.diags);
 	rc = load_policy(&o, &in);
 	if (!rc)
-		rc = audit(&o, &in, &lf);
+		rc = check_drift(&o, &in, &lf);
 	oq_cli_inputs_free(&in);
 	oq_live_free(&lf);
 	return rc;

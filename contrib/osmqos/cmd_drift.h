@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * `osmqos audit` internals: the list of drifts found, the per-port table
- * comparison (cmd_audit.c) and the SA sample (cmd_audit_sa.c).
+ * `osmqos drift` internals: the list of drifts found, the per-port table
+ * comparison (cmd_drift.c) and the SA sample (cmd_drift_sa.c).
  */
-#ifndef OSMQOS_CMD_AUDIT_H
-#define OSMQOS_CMD_AUDIT_H
+#ifndef OSMQOS_CMD_DRIFT_H
+#define OSMQOS_CMD_DRIFT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,10 +14,12 @@
 #include <osmqos/policy.h>
 #include <osmqos/tables.h>
 
+#include "inputs.h"
+#include "mad/smp_discover.h"
 #include "mad/smp_transport.h"
 
 /* One difference between what the policy compiles to and the fabric. */
-struct audit_drift {
+struct drift {
 	const char *kind; /* sl2vl, vlarb_high, vlarb_low, vl_high_limit,
 			   * or sa_sl, sa_mtu, sa_rate, sa_pkt_life,
 			   * sa_pkey, sa_status */
@@ -29,14 +31,14 @@ struct audit_drift {
 	char exp_json[1024], got_json[1024]; /* JSON values */
 };
 
-struct audit_drifts {
-	struct audit_drift *v;
+struct drift_list {
+	struct drift *v;
 	size_t n, cap;
 };
 
 /* A new zeroed entry (in_port, rule, level -1), or NULL out of memory. */
-struct audit_drift *audit_drift_add(struct audit_drifts *d, const char *kind);
-void audit_drifts_free(struct audit_drifts *d);
+struct drift *drift_add(struct drift_list *d, const char *kind);
+void drift_list_free(struct drift_list *d);
 
 /*
  * Compare what a port holds (got, from oq_smp_read_tables()) with what
@@ -45,11 +47,11 @@ void audit_drifts_free(struct audit_drifts *d);
  * to what was read), and VLHighLimit into vlhl (kept apart: the caller
  * decides whether it can be trusted).  -1 only when out of memory.
  */
-int audit_compare_port(const struct oq_port_tables *want,
+int drift_compare_port(const struct oq_port_tables *want,
 		       const struct oq_port_tables *got,
-		       struct audit_drifts *out, struct audit_drifts *vlhl);
+		       struct drift_list *out, struct drift_list *vlhl);
 
-struct audit_sa_stats {
+struct drift_sa_stats {
 	unsigned int pairs;  /* pairs asked */
 	unsigned int levels; /* distinct QoS levels among them */
 };
@@ -61,10 +63,21 @@ struct audit_sa_stats {
  * pairs reach before the rest are filled in (deterministic order).
  * Returns 0, or -1 with err set (transport failure, no SM).
  */
-int audit_sa_check(const struct oq_fabric *f, const struct oq_policy *pol,
+int drift_sa_check(const struct oq_fabric *f, const struct oq_policy *pol,
 		   const struct oq_matcher *m, const char *ca, int port,
 		   int timeout_ms, unsigned int sample,
-		   struct audit_drifts *out, struct audit_sa_stats *st,
+		   struct drift_list *out, struct drift_sa_stats *st,
 		   char *err, size_t errlen);
 
-#endif /* OSMQOS_CMD_AUDIT_H */
+/*
+ * Discover the live fabric from the local port c names (-C, -P, -t) into
+ * in->fabric, for drift and plan; smp stays open for the caller (closed
+ * with oq_smp_close when smp->u.agent >= 0).  OQ_EXIT_OK, or
+ * OQ_EXIT_USAGE after saying why (no port, an SMP failed, the fabric is
+ * not consistent).
+ */
+int drift_discover(const char *cmd, const struct oq_cli_common *c,
+		   struct oq_smp_port *smp, struct oq_live_fabric *lf,
+		   struct oq_cli_inputs *in);
+
+#endif /* OSMQOS_CMD_DRIFT_H */

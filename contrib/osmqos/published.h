@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What the plugin publishes, read back: the publish directory, the policy
+ * in force as the operator wrote it, and the Prometheus textfile's
+ * samples (`osmqos status`, `drift --in-force`, `plan`, `doctor`).
+ */
+#ifndef OSMQOS_CLI_PUBLISHED_H
+#define OSMQOS_CLI_PUBLISHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The directory given, else OpenSM's cache directory (the plugin's
+ * default publish_dir=). */
+const char *oq_pub_dir(const char *given);
+
+/* dir/name into buf; false when it does not fit. */
+bool oq_pub_path(const char *dir, const char *name, char *buf, size_t len);
+
+/* One sample of a Prometheus text file: name, labels, value. */
+struct oq_prom_label {
+	char *key, *val;
+};
+
+struct oq_prom_sample {
+	char *name;
+	struct oq_prom_label *labels;
+	size_t n_labels;
+	double value;
+};
+
+struct oq_prom {
+	struct oq_prom_sample *v;
+	size_t n;
+};
+
+/*
+ * Parse a text exposition file (format 0.0.4; comments skipped, label
+ * values unescaped).  0, or -1 with errno (unreadable; EINVAL: a line
+ * that is not a sample, *bad_line its number).
+ */
+int oq_prom_load(const char *path, struct oq_prom *out, size_t *bad_line);
+void oq_prom_free(struct oq_prom *p);
+
+/* The first sample named name whose label key (NULL: any) is val (NULL:
+ * any value); NULL when none. */
+const struct oq_prom_sample *oq_prom_find(const struct oq_prom *p,
+					  const char *name, const char *key,
+					  const char *val);
+/* A sample's label, or NULL. */
+const char *oq_prom_label(const struct oq_prom_sample *s, const char *key);
+
+#endif /* OSMQOS_CLI_PUBLISHED_H */
