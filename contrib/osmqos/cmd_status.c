@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * osmqos status [-d DIR] [-j]
+ *
+ * What the plugin says it is doing, from what it publishes (osmqos.prom,
+ * refreshed between sweeps, and the copy of the policy in force): the
+ * policy in force (path, hash, when loaded), the last edit it rejected
+ * and why, the sweep whose tables are programmed, the QoS MADs sent, the
+ * SA's answers by level and the audit records dropped.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <osmqos/file.h>
+#include <osmqos/json.h>
+#include <osmqos/keyidx.h>
+
+#include "cli.h"
+#include "inputs.h"
+#include "published.h"
+
+#define CMD "status"
+
+struct status_opts {
+	struct oq_cli_common c;
+};
+OQ_OPTS_STRUCT(struct status_opts);
+
+static const struct oq_opt status_opts[] = {
+	OQ_USE(OQ_CO_PUBLISH_DIR),
+	OQ_USE(OQ_CO_JSON),
+	OQ_OPT_END,
+};
+
+static int run(int argc, char **argv);
+
+const struct oq_cmd_spec oq_spec_status = {
+	.name = CMD,
+	.summary = "the policy in force, the last rejected edit, counters",
+	.about = "Read what the plugin publishes (" OQ_PUB_PROM ", rewritten "
+		 "every publish_interval seconds by the master, and the copy "
+		 "of the policy in force) and say: the policy in force (path, "
+		 "hash, when loaded), the last edit the plugin rejected and "
+		 "why, the sweep whose tables are programmed, QoS Set MADs "
+		 "sent, the SA's PathRecord answers by QoS level, audit "
+		 "records dropped.",
+	.opts = status_opts,
+	.notes = "The hash is FNV-1a of the policy file's bytes, as the "
+		 "plugin logs and publishes it; `drift --in-force` and `plan` "
+		 "compare with the same copy.",
+	.exit_status = "0 a policy is in force and it is the policy file's "
+		       "current content, 1 no policy in force or the file's "
+		       "current content was rejected (the last good policy "
+		       "applies), 2 usage error or nothing published there.",
+	.run = run,
+};
+
+struct st {
+	const char *dir;
+	double published, now;
+	bool in_force, load_success;
+	const char *path, *hash;
+	double loaded;
+	const char *rej_path, *rej_hash, *rej_error;
+	double rejected;
+	double sweep, mads, dropped, answers;
+	const char *engine, *sl2vl;
+	char copy[4096];
+	bool have_copy;
+	uint64_t copy_hash;
+	const struct oq_prom *prom;
+};
+
+static double value(const struct oq_prom *p, const char *name, double dflt)
+{
+	const struct oq_prom_sample *s = oq_prom_find(p, name, NULL, NULL);
+
+	return s ? s->value : dflt;
+}
+
+static void when(char *buf, size_t len, double t, double now)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char at[32];
+	double ago = now - t;
+
+	if (t <= 0) {
+		snprintf(buf, len, "never");
+		return;
+	}
+	gmtime_r(&tt, &tm);
+	strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (ago < 120)
+		snprintf(buf, len, "%s (%.0f s ago)", at, ago > 0 ? ago : 0);
+	else if (ago < 7200)
+		snprintf(buf, len, "%s (%.0f min ago)", at, ago / 60);
+	else
+		snprintf(buf, len, "%s (%.1f h ago)", at, ago / 3600);
+}
+
+static void gather(struct st *s, const struct oq_prom *p)
+{
+	const struct oq_prom_sample *x;
+	size_t i;
+
+	s->prom = p;
+	s->published = value(p, "osmqos_publish_timestamp_seconds", 0);
+	x = oq_prom_find(p, "osmqos_policy_info", NULL, NULL);
+	s->in_force = x && x->value > 0;
+	s->path = x ? oq_prom_label(x, "path") : NULL;
+	s->hash = x ? oq_prom_label(x, "hash") : NULL;
+	s->loaded = value(p, "osmqos_policy_last_load_timestamp_seconds", 0);
+	s->load_success = value(p, "osmqos_policy_load_success", 0) > 0;
+	x = oq_prom_find(p, "osmqos_policy_rejected_info", NULL, NULL);
+	if (x) {
+		s->rej_path = oq_prom_label(x, "path");
+		s->rej_hash = oq_prom_label(x, "hash");
+		s->rej_error = oq_prom_label(x, "error");
+	}
+	s->rejected = value(p, "osmqos_policy_rejected_timestamp_seconds", 0);
+	s->sweep = value(p, "osmqos_sweep", 0);
+	s->mads = value(p, "osmqos_qos_mads_sent_total", 0);
+	s->dropped = value(p, "osmqos_audit_dropped_total", 0);
+	x = oq_prom_find(p, "osmqos_routing_engine_info", NULL, NULL);
+	s->engine = x ? oq_prom_label(x, "engine") : NULL;
+	s->sl2vl = x ? oq_prom_label(x, "sl2vl") : NULL;
+	for (i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i].name, "osmqos_sa_pr_answered_total"))
+			s->answers += p->v[i].value;
+}
+
+/* The copy of the policy in force as written: present, and its hash. */
+static void copy_of(struct st *s)
+{
+	size_t len = 0;
+	char *t;
+
+	if (!oq_pub_path(s->dir, OQ_PUB_IN_FORCE, s->copy, sizeof(s->copy)))
+		return;
+	t = oq_file_read(s->copy, OQ_POLICY_MAX_BYTES, &len);
+	if (!t)
+		return;
+	s->have_copy = true;
+	s->copy_hash = oq_fnv1a(t, len);
+	free(t);
+}
+
+static bool copy_matches(const struct st *s)
+{
+	char h[24];
+
+	snprintf(h, sizeof(h), "0x%016" PRIx64, s->copy_hash);
+	return s->have_copy && s->hash && !strcmp(h, s->hash);
+}
+
+/* Is the last rejected edit the file's current content? */
+static bool rejection_current(const struct st *s)
+{
+	return s->rej_error && !s->load_success && s->rejected >= s->loaded;
+}
+
+static void print_text(const struct st *s)
+{
+	const struct oq_prom *p = s->prom;
+	char w[96];
+	size_t i;
+	bool first = true;
+
+	when(w, sizeof(w), s->published, s->now);
+	printf("published in %s at %s\n", s->dir, w);
+	if (s->in_force) {
+		when(w, sizeof(w), s->loaded, s->now);
+		printf("policy in force: %s\n  hash %s, loaded %s\n",
+		       s->path ? s->path : "(unknown path)",
+		       s->hash ? s->hash : "?", w);
+		if (copy_matches(s))
+			printf("  as written: %s (drift --in-force and plan "
+			       "compare with it)\n",
+			       s->copy);
+		else if (s->have_copy)
+			printf("  as written: %s holds another policy (hash "
+			       "0x%016" PRIx64 "): the plugin is loading a "
+			       "new one, or it is not this plugin's\n",
+			       s->copy, s->copy_hash);
+		else
+			printf("  as written: no copy in %s\n", s->dir);
+	} else {
+		printf("policy in force: none (the ports keep OpenSM's "
+		       "templates and the SA has no policy)\n");
+	}
+	if (!s->rej_error) {
+		printf("last rejected edit: none\n");
+	} else {
+		when(w, sizeof(w), s->rejected, s->now);
+		printf("last rejected edit: %s, hash %s, at %s\n  %s\n",
+		       s->rej_path ? s->rej_path : "?",
+		       s->rej_hash ? s->rej_hash : "?", w, s->rej_error);
+		if (rejection_current(s))
+			printf("  the file's current content is not in force: "
+			       "fix it (osmqos check %s) and `kill -HUP` "
+			       "opensm, or restore the copy above\n",
+			       s->rej_path ? s->rej_path : "FILE");
+		else
+			printf("  since fixed: a later content was loaded\n");
+	}
+	printf("tables: heavy sweep %.0f (routing engine %s, SL2VL from "
+	       "the %s); %.0f QoS Set MADs sent since OpenSM started\n",
+	       s->sweep, s->engine ? s->engine : "?",
+	       s->sl2vl ? s->sl2vl : "?", s->mads);
+	printf("SA: %.0f PathRecord/MultiPathRecord answers", s->answers);
+	for (i = 0; i < p->n; i++) {
+		const char *lvl;
+
+		if (strcmp(p->v[i].name, "osmqos_sa_pr_answered_total"))
+			continue;
+		lvl = oq_prom_label(&p->v[i], "level");
+		if (!p->v[i].value)
+			continue;
+		printf("%s%s %.0f", first ? ": " : ", ", lvl ? lvl : "?",
+		       p->v[i].value);
+		first = false;
+	}
+	printf("\naudit trail: %.0f record%s dropped\n", s->dropped,
+	       s->dropped == 1 ? "" : "s");
+}
+
+static void json_str(const char *k, const char *v, bool comma)
+{
+	printf("%s\"%s\": ", comma ? ", " : "", k);
+	if (v)
+		oq_json_fstring(stdout, v);
+	else
+		printf("null");
+}
+
+static void json_time(const char *k, double t)
+{
+	if (t > 0)
+		printf(", \"%s\": %.3f", k, t);
+	else
+		printf(", \"%s\": null", k);
+}
+
+static void print_json(const struct st *s)
+{
+	const struct oq_prom *p = s->prom;
+	bool first = true;
+	size_t i;
+
+	printf("{");
+	json_str("publish_dir", s->dir, false);
+	json_time("published_at_epoch", s->published);
+	printf(", \"policy\": {\"in_force\": %s",
+	       s->in_force ? "true" : "false");
+	json_str("path", s->path, true);
+	json_str("hash", s->hash, true);
+	json_time("loaded_at_epoch", s->loaded);
+	printf(", \"load_success\": %s", s->load_success ? "true" : "false");
+	json_str("copy", s->have_copy ? s->copy : NULL, true);
+	printf(", \"copy_matches\": %s}",
+	       copy_matches(s) ? "true" : "false");
+	printf(", \"rejected\": ");
+	if (s->rej_error) {
+		printf("{");
+		json_str("path", s->rej_path, false);
+		json_str("hash", s->rej_hash, true);
+		json_time("at_epoch", s->rejected);
+		json_str("error", s->rej_error, true);
+		printf(", \"current\": %s}",
+		       rejection_current(s) ? "true" : "false");
+	} else {
+		printf("null");
+	}
+	printf(", \"sweep\": %.0f, \"qos_mads_sent\": %.0f", s->sweep,
+	       s->mads);
+	printf(", \"routing_engine\": {");
+	json_str("name", s->engine, false);
+	json_str("sl2vl", s->sl2vl, true);
+	printf("}, \"sa_answers\": {\"total\": %.0f, \"levels\": {",
+	       s->answers);
+	for (i = 0; i < p->n; i++) {
+		const char *lvl;
+
+		if (strcmp(p->v[i].name, "osmqos_sa_pr_answered_total"))
+			continue;
+		lvl = oq_prom_label(&p->v[i], "level");
+		printf("%s", first ? "" : ", ");
+		oq_json_fstring(stdout, lvl ? lvl : "?");
+		printf(": %.0f", p->v[i].value);
+		first = false;
+	}
+	printf("}}, \"audit_dropped\": %.0f}\n", s->dropped);
+}
+
+static int run(int argc, char **argv)
+{
+	struct status_opts o = { 0 };
+	struct oq_prom prom;
+	struct st s;
+	char path[4096];
+	size_t bad;
+	int rc = oq_cli_parse(&oq_spec_status, argc, argv, &o);
+
+	if (rc != OQ_CLI_RUN)
+		return rc;
+	memset(&s, 0, sizeof(s));
+	s.dir = oq_pub_dir(o.c.publish_dir);
+	s.now = (double)time(NULL);
+	if (!oq_pub_path(s.dir, OQ_PUB_PROM, path, sizeof(path)))
+		return oq_usage_error(CMD, "--publish-dir '%s' is too long",
+				      s.dir);
+	if (oq_prom_load(path, &prom, &bad)) {
+		if (bad)
+			return oq_usage_error(CMD,
+					      "%s:%zu is not a Prometheus "
+					      "sample line: is it the plugin's "
+					      "file?",
+					      path, bad);
+		return oq_usage_error(
+			CMD,
+			"nothing published in %s (%s unreadable): is the "
+			"plugin loaded (event_plugin_name osmqos), and is its "
+			"publish_dir= this directory? `osmqos doctor` checks",
+			s.dir, OQ_PUB_PROM);
+	}
+	gather(&s, &prom);
+	copy_of(&s);
+	if (o.c.json)
+		print_json(&s);
+	else
+		print_text(&s);
+	rc = !s.in_force || rejection_current(&s) ? OQ_EXIT_FAIL : OQ_EXIT_OK;
+	oq_prom_free(&prom);
+	return rc;
+}
