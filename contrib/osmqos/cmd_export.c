@@ -193,6 +193,32 @@ out:
 	return rc;
 }
 
+/* The scopes give every port the synthesized tables, except where a
+ * switch's ports need different ones (scopes key a switch whole). */
+static void lower_check(const char *text, size_t len, struct oq_cli_inputs *in,
+			const struct oq_templates *t,
+			const struct oq_fabric_tables *tables)
+{
+	struct oq_lower_check chk;
+	struct oq_diags d;
+	char name[96];
+
+	oq_diags_init(&d);
+	if (!oq_synth_lower_check(text, len, in, t, tables, &chk, &d) &&
+	    chk.n_diff) {
+		if (oq_port_name(chk.first_diff, name, sizeof(name)) < 0)
+			snprintf(name, sizeof(name), "port %u",
+				 chk.first_diff->num);
+		fprintf(stderr,
+			"osmqos export: warning: the scopes give %zu of %zu "
+			"programmed port(s) other tables than synthesized "
+			"(first: %s): a switch whose ports need different "
+			"tables can only be keyed whole\n",
+			chk.n_diff, chk.n_ports, name);
+	}
+	oq_diags_free(&d);
+}
+
 static void summary(const struct export_opts *o, const struct oq_policy *p,
 		    const struct oq_cli_inputs *in)
 {
@@ -268,6 +294,8 @@ static int run(int argc, char **argv)
 		rc = OQ_EXIT_USAGE;
 		goto out;
 	}
+	if (in.policy->n_intent_levels)
+		lower_check(text, len, &in, &t, &tables);
 	if (o.output)
 		rc = oq_cli_write_file(CMD, o.output, text, len);
 	else
