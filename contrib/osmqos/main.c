@@ -10,7 +10,7 @@
 static const struct oq_cmd_spec *const cmds[] = {
 	&oq_spec_check, &oq_spec_match, &oq_spec_tables, &oq_spec_predict,
 	&oq_spec_synth, &oq_spec_export, &oq_spec_model, &oq_spec_query,
-	&oq_spec_drift, &oq_spec_status, &oq_spec_plan,
+	&oq_spec_drift, &oq_spec_status, &oq_spec_plan, &oq_spec_doctor,
 };
 #define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 

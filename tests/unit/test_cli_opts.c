@@ -279,7 +279,7 @@ static void test_parse_huge(void **state)
 static const struct oq_cmd_spec *const specs[] = {
 	&oq_spec_check, &oq_spec_match, &oq_spec_tables, &oq_spec_predict,
 	&oq_spec_synth, &oq_spec_export, &oq_spec_model, &oq_spec_query,
-	&oq_spec_drift, &oq_spec_status, &oq_spec_plan,
+	&oq_spec_drift, &oq_spec_status, &oq_spec_plan, &oq_spec_doctor,
 };
 
 /* The table entry with common references resolved. */

@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * osmqos doctor [-c OPENSM_CONF] [--standby-conf FILE] [--plugin LIB]
+ *               [--opensm BIN] [-j]
+ *
+ * Preflight: every condition the plugin needs to do its job, checked on
+ * the SM host's files, each ok / warning / error with the fix:
+ *
+ *   qos TRUE; osmqos in event_plugin_name; its event_plugin_options;
+ *   which policy file it reads (policy= or qos_policy_file) and whether
+ *   it is valid; the plugin library where opensm's dlopen() finds it and
+ *   built for this opensm's version; the publish and audit directories
+ *   writable with free space; the routing engine and what it owns; the
+ *   standby's opensm.conf the same.
+ *
+ * The event_plugin_options are read by the plugin's own parser
+ * (plugin/options.c), so an option the plugin would refuse is found here.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <osmqos/file.h>
+#include <osmqos/policy.h>
+#include <osmqos/tables.h>
+
+#include "cli.h"
+#include "doctor_conf.h"
+#include "inputs.h"
+#include "options.h"
+
+#define CMD "doctor"
+#define DEFAULT_CONF "/etc/opensm/opensm.conf"
+/* OpenSM's OSM_DEFAULT_QOS_POLICY_FILE. */
+#define DEFAULT_POLICY "/etc/opensm/qos-policy.conf"
+/* What the plugin's files need, at least, to grow for a while. */
+#define MIN_FREE_BYTES (64ULL << 20)
+
+struct doctor_opts {
+	struct oq_cli_common c;
+	const char *standby, *plugin, *opensm;
+};
+OQ_OPTS_STRUCT(struct doctor_opts);
+
+static const struct oq_opt doctor_opts[] = {
+	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
+		 "the SM's opensm.conf (default " DEFAULT_CONF ")"),
+	OQ_OPT("standby-conf", 0, OQ_OPT_INPUT, "FILE",
+	       "the standby SM's opensm.conf: its QoS settings must be the "
+	       "same",
+	       offsetof(struct doctor_opts, standby)),
+	OQ_OPT("plugin", 0, OQ_OPT_TEXT, "LIB",
+	       "the plugin library to check (default: libosmqos.so where "
+	       "opensm's dlopen() finds it: LD_LIBRARY_PATH, then the "
+	       "ld.so cache)",
+	       offsetof(struct doctor_opts, plugin)),
+	OQ_OPT("opensm", 0, OQ_OPT_TEXT, "BIN",
+	       "the opensm binary the plugin loads into (default: opensm "
+	       "in PATH, then /usr/sbin/opensm)",
+	       offsetof(struct doctor_opts, opensm)),
+	OQ_USE(OQ_CO_JSON),
+	OQ_OPT_END,
+};
+
+static int run(int argc, char **argv);
+
+const struct oq_cmd_spec oq_spec_doctor = {
+	.name = CMD,
+	.summary = "preflight: can the plugin do its job on this SM?",
+	.about = "Check every condition the plugin needs on the SM host: qos "
+		 "TRUE, osmqos in event_plugin_name, its options, which "
+		 "policy file it reads and that it is valid, the plugin "
+		 "library where opensm loads it and built for this opensm's "
+		 "version, the publish and audit directories writable with "
+		 "free space, the routing engine and what it owns, and the "
+		 "standby's opensm.conf the same.  Each check says ok, "
+		 "warning or error, and the fix.",
+	.opts = doctor_opts,
+	.exit_status = "0 every check ok, 1 the worst is a warning, 2 the "
+		       "worst is an error (the plugin would not do its job) or "
+		       "a usage error.",
+	.run = run,
+};
+
+enum level { OK, WARN, ERR };
+static const char *const level_word[] = { "ok", "warning", "error" };
+
+struct report {
+	bool json, first;
+	enum level worst;
+};
+
+static void check(struct report *r, enum level l, const char *name,
+		  const char *fix, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void check(struct report *r, enum level l, const char *name,
+		  const char *fix, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (l > r->worst)
+		r->worst = l;
+	if (r->json) {
+		printf("%s\n    {\"check\": \"%s\", \"status\": \"%s\", "
+		       "\"message\": ",
+		       r->first ? "" : ",", name, level_word[l]);
+		oq_json_fstring(stdout, msg);
+		printf(", \"fix\": ");
+		if (fix && l != OK)
+			oq_json_fstring(stdout, fix);
+		else
+			printf("null");
+		printf("}");
+		r->first = false;
+		return;
+	}
+	printf("%-8s %-16s %s\n", level_word[l], name, msg);
+	if (fix && l != OK)
+		printf("%-8s %-16s fix: %s\n", "", "", fix);
+}
+
+/* ---- the plugin library and the opensm binary ---- */
+
+/* The one NUL-terminated "OpenSM N.N.N" string in a binary file: what
+ * OSM_VERSION compiled to.  false when there is none. */
+static bool version_of(const char *path, char *out, size_t len)
+{
+	size_t n = 0, i;
+	char *b = oq_file_read(path, 256u << 20, &n);
+	bool found = false;
+
+	if (!b)
+		return false;
+	for (i = 0; i + 7 < n && !found; i++) {
+		size_t j = i + 7;
+
+		if (memcmp(b + i, "OpenSM ", 7) || (i && b[i - 1]))
+			continue;
+		while (j < n && (isdigit((unsigned char)b[j]) || b[j] == '.'))
+			j++;
+		if (j < n && !b[j] && j > i + 7 && j - i < len) {
+			memcpy(out, b + i, j - i);
+			out[j - i] = '\0';
+			found = true;
+		}
+	}
+	free(b);
+	return found;
+}
+
+/* Where dlopen("libosmqos.so") looks: LD_LIBRARY_PATH, then the ld.so
+ * cache (as `ldconfig -p` lists it). */
+static bool find_plugin(char *out, size_t len)
+{
+	const char *ldp = getenv("LD_LIBRARY_PATH");
+	char line[4096];
+	FILE *p;
+
+	if (ldp && *ldp) {
+		char *dirs = strdup(ldp), *save = NULL, *d;
+
+		for (d = dirs ? strtok_r(dirs, ":", &save) : NULL; d;
+		     d = strtok_r(NULL, ":", &save)) {
+			snprintf(out, len, "%s/libosmqos.so", d);
+			if (!access(out, R_OK)) {
+				free(dirs);
+				return true;
+			}
+		}
+		free(dirs);
+	}
+	p = popen("/sbin/ldconfig -p 2>/dev/null", "r");
+	if (!p)
+		return false;
+	while (fgets(line, sizeof(line), p)) {
+		char *arrow = strstr(line, "=> ");
+
+		if (strncmp(line, "\tlibosmqos.so ", 14) || !arrow)
+			continue;
+		arrow += 3;
+		arrow[strcspn(arrow, "\n")] = '\0';
+		snprintf(out, len, "%s", arrow);
+		pclose(p);
+		return true;
+	}
+	pclose(p);
+	return false;
+}
+
+static bool find_opensm(char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char *dirs = strdup(path ? path : ""), *save = NULL, *d;
+
+	for (d = dirs ? strtok_r(dirs, ":", &save) : NULL; d;
+	     d = strtok_r(NULL, ":", &save)) {
+		snprintf(out, len, "%s/opensm", d);
+		if (!access(out, X_OK)) {
+			free(dirs);
+			return true;
+		}
+	}
+	free(dirs);
+	snprintf(out, len, "/usr/sbin/opensm");
+	return !access(out, X_OK);
+}
+
+static void check_binaries(struct report *r, const struct doctor_opts *o)
+{
+	char lib[4096], bin[4096], lv[64], bv[64];
+
+	if (o->plugin)
+		snprintf(lib, sizeof(lib), "%s", o->plugin);
+	if (o->plugin ? access(lib, R_OK) != 0 : !find_plugin(lib, sizeof(lib))) {
+		check(r, ERR, "plugin-library",
+		      "install the package (it puts libosmqos.so in "
+		      "/usr/lib/x86_64-linux-gnu), or `make install` with "
+		      "--libdir where the ld.so cache looks, then run ldconfig",
+		      "%s not found where opensm's dlopen() looks "
+		      "(LD_LIBRARY_PATH, the ld.so cache): opensm would run "
+		      "without the plugin",
+		      o->plugin ? o->plugin : "libosmqos.so");
+		return;
+	}
+	check(r, OK, "plugin-library", NULL, "%s, where opensm loads it", lib);
+	if (o->opensm)
+		snprintf(bin, sizeof(bin), "%s", o->opensm);
+	if (o->opensm ? access(bin, R_OK) != 0 : !find_opensm(bin, sizeof(bin))) {
+		check(r, WARN, "plugin-version",
+		      "give the opensm binary with --opensm",
+		      "no opensm binary found to compare the plugin's "
+		      "version with");
+		return;
+	}
+	if (!version_of(lib, lv, sizeof(lv)) || !version_of(bin, bv, sizeof(bv))) {
+		check(r, ERR, "plugin-version",
+		      "rebuild the plugin against this opensm's headers "
+		      "(libopensm-dev) and reinstall it",
+		      "cannot read the OpenSM version %s was built for, or "
+		      "%s's own",
+		      lib, bin);
+		return;
+	}
+	if (strcmp(lv, bv)) {
+		check(r, ERR, "plugin-version",
+		      "rebuild the plugin against this opensm's headers "
+		      "(libopensm-dev) and reinstall it",
+		      "%s was built for %s, %s is %s: opensm refuses a plugin "
+		      "built for another version",
+		      lib, lv, bin, bv);
+		return;
+	}
+	check(r, OK, "plugin-version", NULL, "built for %s, as %s", lv, bin);
+}
+
+/* ---- directories ---- */
+
+static void check_dir(struct report *r, const char *name, const char *dir,
+		      const char *what, const char *key)
+{
+	struct statvfs vfs;
+	struct stat st;
+	char fix[512];
+	unsigned long long avail;
+
+	snprintf(fix, sizeof(fix),
+		 "create %s writable by opensm (root), or set "
+		 "event_plugin_options %s=DIR to a directory that is",
+		 dir, key);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		check(r, ERR, name, fix, "%s %s: %s", what, dir,
+		      errno == ENOENT ? "does not exist"
+				      : "is not a directory");
+		return;
+	}
+	if (access(dir, W_OK | X_OK)) {
+		check(r, ERR, name, fix, "%s %s is not writable: %s", what,
+		      dir, strerror(errno));
+		return;
+	}
+	if (statvfs(dir, &vfs)) {
+		check(r, WARN, name, NULL, "%s %s: free space unknown (%s)",
+		      what, dir, strerror(errno));
+		return;
+	}
+	avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
+	if (avail < MIN_FREE_BYTES) {
+		check(r, WARN, name,
+		      "free space there, or point the option elsewhere",
+		      "%s %s: only %llu MiB free", what, dir, avail >> 20);
+		return;
+	}
+	check(r, OK, name, NULL, "%s %s: writable, %llu MiB free", what, dir,
+	      avail >> 20);
+}
+
+/* ---- the opensm.conf checks ---- */
+
+static void opt_error(void *ctx, const char *msg)
+{
+	char *first = ctx;
+
+	if (!*first)
+		snprintf(first, 512, "%s", msg);
+}
+
+struct sm {
+	struct oq_conf conf;
+	struct oq_plugin_options po;
+	int po_errors;
+	char po_first[512];
+	const char *policy; /* the file the plugin reads */
+};
+
+static int sm_load(const char *path, struct sm *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (oq_conf_load(path, &s->conf))
+		return -1;
+	s->po_first[0] = '\0';
+	s->po_errors = oq_plugin_options_parse(
+		&s->po, oq_conf_get(&s->conf, "event_plugin_options"),
+		opt_error, s->po_first);
+	s->policy = s->po.policy && *s->po.policy
+			    ? s->po.policy
+			    : oq_conf_get(&s->conf, "qos_policy_file");
+	if (!s->policy)
+		s->policy = DEFAULT_POLICY;
+	return 0;
+}
+
+static void sm_free(struct sm *s)
+{
+	oq_plugin_options_free(&s->po);
+	oq_conf_free(&s->conf);
+}
+
+static bool has_word(const char *list, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p = list;
+
+	while (p && (p = strstr(p, w))) {
+		if ((p == list || isspace((unsigned char)p[-1])) &&
+		    (!p[n] || isspace((unsigned char)p[n])))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+static void check_conf(struct report *r, const char *path, struct sm *s)
+{
+	const char *qos = oq_conf_get(&s->conf, "qos");
+	const char *names = oq_conf_get(&s->conf, "event_plugin_name");
+	const char *qpf = oq_conf_get(&s->conf, "qos_policy_file");
+	char fix[512];
+
+	snprintf(fix, sizeof(fix), "set `qos TRUE` in %s", path);
+	if (qos && !strcasecmp(qos, "TRUE"))
+		check(r, OK, "qos", NULL,
+		      "qos TRUE: osm_qos_setup() asks the plugin for every "
+		      "port's tables");
+	else
+		check(r, ERR, "qos", fix,
+		      "qos is %s: OpenSM programs no QoS tables and the plugin "
+		      "has nothing to hand them",
+		      qos ? qos : "not set (OpenSM's default FALSE)");
+	snprintf(fix, sizeof(fix),
+		 "add `event_plugin_name osmqos` to %s (other plugins on the "
+		 "same line, separated by blanks)",
+		 path);
+	if (names && has_word(names, "osmqos"))
+		check(r, OK, "event-plugin", NULL, "event_plugin_name %s",
+		      names);
+	else
+		check(r, ERR, "event-plugin", fix,
+		      "event_plugin_name %s: opensm does not load the plugin",
+		      names ? names : "is not set");
+	if (s->po_errors)
+		check(r, WARN, "plugin-options",
+		      "fix event_plugin_options (osmqos-plugin(8) lists the "
+		      "keys); the plugin ignores what it cannot read",
+		      "%d problem(s) in event_plugin_options, first: %s",
+		      s->po_errors, s->po_first);
+	else
+		check(r, OK, "plugin-options", NULL, "event_plugin_options: %s",
+		      oq_conf_get(&s->conf, "event_plugin_options")
+			      ? oq_conf_get(&s->conf, "event_plugin_options")
+			      : "(none: every default)");
+	if (s->po.policy && *s->po.policy && qpf &&
+	    !oq_file_same(s->po.policy, qpf))
+		check(r, WARN, "policy-file",
+		      "make them the same file, or drop policy= so the plugin "
+		      "reads qos_policy_file",
+		      "the plugin reads policy=%s, OpenSM's qos_policy_file is "
+		      "%s: policy= wins for the plugin (and OpenSM's own "
+		      "parse reads the plugin's copy of it unless "
+		      "opensm_policy=direct)",
+		      s->po.policy, qpf);
+	else
+		check(r, OK, "policy-file", NULL, "the policy is %s%s",
+		      s->policy,
+		      s->po.policy ? " (policy=)"
+		      : qpf	   ? " (qos_policy_file)"
+				   : " (OpenSM's default)");
+}
+
+static void check_policy(struct report *r, const struct sm *s,
+			 struct oq_policy **out)
+{
+	struct oq_diags d;
+	struct oq_policy *p;
+	char first[1024] = "", fix[600];
+
+	*out = NULL;
+	oq_diags_init(&d);
+	p = oq_policy_load(s->policy, &d);
+	if (p && !oq_diags_has_errors(&d))
+		oq_policy_validate(p, &d);
+	snprintf(fix, sizeof(fix), "osmqos check %s shows every error",
+		 s->policy);
+	if (!p || oq_diags_has_errors(&d)) {
+		size_t i;
+
+		oq_diags_sort(&d);
+		for (i = 0; i < d.n; i++)
+			if (d.v[i].sev == OQ_SEV_ERROR) {
+				oq_diag_format(&d.v[i], first, sizeof(first));
+				break;
+			}
+		check(r, ERR, "policy", fix,
+		      "%s is invalid (%zu error(s)): %s; the plugin keeps the "
+		      "last good policy, or none",
+		      s->policy, d.n_errors, first[0] ? first : "unreadable");
+		oq_policy_free(p);
+	} else {
+		check(r, OK, "policy", NULL,
+		      "%s is valid: %zu qos-level(s), %zu rule(s), %zu "
+		      "warning(s)",
+		      s->policy, p->n_explicit_levels, p->n_rules,
+		      d.n_warnings);
+		*out = p;
+	}
+	oq_diags_free(&d);
+}
+
+static void check_engine(struct report *r, const struct sm *s,
+			 const struct oq_policy *p)
+{
+	const char *name = oq_conf_get(&s->conf, "routing_engine");
+	struct oq_engine e;
+
+	oq_engine_by_name(&e, name);
+	switch (e.kind) {
+	case OQ_ENGINE_PATH_SL:
+		if (p && p->n_sl2vl)
+			check(r, WARN, "routing-engine",
+			      "map SLs to VLs with opensm.conf's qos_sl2vl "
+			      "templates, or choose an engine without "
+			      "path SLs (minhop, updn, ftree)",
+			      "%s chooses path SLs and keeps the template's "
+			      "SL2VL: the policy's %zu sl2vl-scope(s) are not "
+			      "programmed (VLArb and VLHighLimit are)",
+			      e.name, p->n_sl2vl);
+		else
+			check(r, OK, "routing-engine", NULL,
+			      "%s: path SLs and SL2VL are the engine's and "
+			      "the template's; the policy sets VLArb and "
+			      "VLHighLimit",
+			      e.name);
+		break;
+	case OQ_ENGINE_OWN:
+		check(r, WARN, "routing-engine",
+		      "expect SL2VL and some VLArb to be the engine's; `osmqos "
+		      "drift --no-sl2vl` compares the rest",
+		      "%s programs its own SL2VL and the VLArb of switch "
+		      "ports facing end ports",
+		      e.name);
+		break;
+	default:
+		check(r, OK, "routing-engine", NULL,
+		      "%s: the policy's tables are programmed as compiled",
+		      e.name);
+		break;
+	}
+}
+
+/* The keys that must agree between the master's and the standby's. */
+static const char *const same_keys[] = {
+	"qos",		  "event_plugin_name", "event_plugin_options",
+	"qos_policy_file", "routing_engine",	"use_optimized_slvl",
+	NULL,
+};
+
+static void check_standby(struct report *r, struct sm *m, const char *path)
+{
+	struct sm s;
+	char diff[1024] = "";
+	size_t i, n = 0;
+
+	if (sm_load(path, &s)) {
+		check(r, ERR, "standby", "give a readable --standby-conf",
+		      "cannot read %s: %s", path, strerror(errno));
+		return;
+	}
+	for (i = 0; same_keys[i]; i++) {
+		const char *a = oq_conf_get(&m->conf, same_keys[i]);
+		const char *b = oq_conf_get(&s.conf, same_keys[i]);
+
+		if ((!a && !b) || (a && b && !strcmp(a, b)))
+			continue;
+		if (n++ < 3)
+			snprintf(diff + strlen(diff),
+				 sizeof(diff) - strlen(diff), "%s%s (%s vs %s)",
+				 n > 1 ? ", " : "", same_keys[i],
+				 a ? a : "unset", b ? b : "unset");
+	}
+	for (i = 0; i < m->conf.n; i++) {
+		const char *k = m->conf.v[i].key, *b;
+
+		if (strncmp(k, "qos_", 4) || !strcmp(k, "qos_policy_file"))
+			continue;
+		b = oq_conf_get(&s.conf, k);
+		if (!b || strcmp(b, m->conf.v[i].val))
+			if (n++ < 3)
+				snprintf(diff + strlen(diff),
+					 sizeof(diff) - strlen(diff),
+					 "%s%s", n > 1 ? ", " : "", k);
+	}
+	if (n)
+		check(r, ERR, "standby",
+		      "copy the master's QoS settings to the standby's "
+		      "opensm.conf: after a failover it would program other "
+		      "tables, or none",
+		      "%s differs from the master's in %zu QoS setting(s): %s",
+		      path, n, diff);
+	else
+		check(r, OK, "standby", NULL, "%s has the same QoS settings",
+		      path);
+	sm_free(&s);
+}
+
+static int run(int argc, char **argv)
+{
+	struct doctor_opts o = { 0 };
+	struct report r = { false, true, OK };
+	struct oq_policy *p = NULL;
+	const char *conf;
+	char audit_dir[4096];
+	struct sm s;
+	int rc = oq_cli_parse(&oq_spec_doctor, argc, argv, &o);
+
+	if (rc != OQ_CLI_RUN)
+		return rc;
+	conf = o.c.opensm_conf ? o.c.opensm_conf : DEFAULT_CONF;
+	if (sm_load(conf, &s))
+		return oq_usage_error(CMD,
+				      "cannot read %s: %s; give the SM's "
+				      "opensm.conf with --opensm-conf",
+				      conf, strerror(errno));
+	r.json = o.c.json;
+	if (r.json) {
+		printf("{\"opensm_conf\": ");
+		oq_json_fstring(stdout, conf);
+		printf(", \"checks\": [");
+	} else {
+		printf("osmqos doctor: %s\n", conf);
+	}
+	check_conf(&r, conf, &s);
+	check_binaries(&r, &o);
+	check_policy(&r, &s, &p);
+	check_dir(&r, "publish-dir", oq_plugin_publish_dir(&s.po),
+		  "publish directory", "publish_dir");
+	if (s.po.audit && *s.po.audit) {
+		char *slash;
+
+		snprintf(audit_dir, sizeof(audit_dir), "%s", s.po.audit);
+		slash = strrchr(audit_dir, '/');
+		if (slash && slash != audit_dir)
+			*slash = '\0';
+		else if (slash)
+			slash[1] = '\0';
+		else
+			snprintf(audit_dir, sizeof(audit_dir), ".");
+	} else {
+		snprintf(audit_dir, sizeof(audit_dir), "%s", oq_cache_dir());
+	}
+	check_dir(&r, "audit-dir", audit_dir, "audit trail directory",
+		  "audit");
+	check_engine(&r, &s, p);
+	if (o.standby)
+		check_standby(&r, &s, o.standby);
+	if (r.json)
+		printf("%s], \"worst\": \"%s\"}\n", r.first ? "" : "\n  ",
+		       level_word[r.worst]);
+	else
+		printf("osmqos doctor: %s\n",
+		       r.worst == OK	? "every check ok"
+		       : r.worst == WARN ? "warnings (above); the plugin works"
+					 : "errors (above): fix them before "
+					   "the plugin can do its job");
+	oq_policy_free(p);
+	sm_free(&s);
+	return r.worst == OK ? OQ_EXIT_OK : r.worst == WARN ? OQ_EXIT_FAIL
+							    : OQ_EXIT_USAGE;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* opensm.conf's "key value" lines (doctor_conf.h). */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/file.h>
+
+#include "doctor_conf.h"
+
+static struct oq_conf_item *find(const struct oq_conf *c, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->v[i].key, key))
+			return &c->v[i];
+	return NULL;
+}
+
+static int set(struct oq_conf *c, const char *k, size_t kl, const char *v,
+	       size_t vl)
+{
+	char *key = strndup(k, kl), *val = strndup(v, vl);
+	struct oq_conf_item *it, *nv;
+
+	if (!key || !val)
+		goto oom;
+	it = find(c, key);
+	if (it) {
+		free(it->val);
+		it->val = val;
+		free(key);
+		return 0;
+	}
+	nv = realloc(c->v, (c->n + 1) * sizeof(*nv));
+	if (!nv)
+		goto oom;
+	c->v = nv;
+	nv[c->n].key = key;
+	nv[c->n].val = val;
+	c->n++;
+	return 0;
+oom:
+	free(key);
+	free(val);
+	errno = ENOMEM;
+	return -1;
+}
+
+int oq_conf_load(const char *path, struct oq_conf *c)
+{
+	size_t len = 0;
+	char *text = oq_file_read(path, OQ_FILE_MAX_BYTES, &len), *p, *end;
+
+	memset(c, 0, sizeof(*c));
+	if (!text)
+		return -1;
+	for (p = text, end = text + len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *k, *v, *e;
+
+		if (!nl)
+			nl = end;
+		k = p;
+		while (k < nl && isspace((unsigned char)*k))
+			k++;
+		v = k;
+		while (v < nl && !isspace((unsigned char)*v))
+			v++;
+		e = v;
+		while (v < nl && isspace((unsigned char)*v))
+			v++;
+		while (nl > v && isspace((unsigned char)nl[-1]))
+			nl--;
+		if (k < e && *k != '#' &&
+		    set(c, k, (size_t)(e - k), v, (size_t)(nl - v))) {
+			free(text);
+			oq_conf_free(c);
+			return -1;
+		}
+		p = memchr(p, '\n', (size_t)(end - p));
+		p = p ? p + 1 : end;
+	}
+	free(text);
+	return 0;
+}
+
+void oq_conf_free(struct oq_conf *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		free(c->v[i].key);
+		free(c->v[i].val);
+	}
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *oq_conf_get(const struct oq_conf *c, const char *key)
+{
+	const struct oq_conf_item *it = find(c, key);
+
+	if (!it || !*it->val || !strcmp(it->val, "(null)"))
+		return NULL;
+	return it->val;
+}

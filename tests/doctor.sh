@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# osmqos doctor on a good SM setup (exit 0, every check ok) and on ten
+# setups with one thing broken each, as osmqos(8) lists the checks: qos
+# FALSE, osmqos not in event_plugin_name, policy= and qos_policy_file
+# apart, no plugin library, a library built for another OpenSM, an invalid
+# policy, no publish directory, no audit directory, a routing engine that
+# keeps the template's SL2VL under a policy with sl2vl-scopes, a standby
+# with other QoS settings.  Each must be named, alone, with its level and
+# a fix, and set the exit status (1 warning, 2 error).
+set -u
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$PWD}
+osmqos=$top_builddir/osmqos
+lib=$top_builddir/.libs/libosmqos.so
+opensm=$(PATH=$PATH:/usr/sbin command -v opensm)
+[ -x "$osmqos" ] || { echo "doctor: build osmqos first"; exit 99; }
+[ -f "$lib" ] || { echo "doctor: the plugin is not built ($lib)"; exit 99; }
+[ -n "$opensm" ] || { echo "SKIP: doctor: no opensm binary"; exit 77; }
+command -v jq >/dev/null || { echo "SKIP: doctor: no jq"; exit 77; }
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/oq-doctor.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+fail=0
+bad() {
+	echo "FAIL: $*"
+	fail=1
+}
+export OSM_CACHE_DIR=$dir/cache
+mkdir -p "$dir/cache" "$dir/pub" "$dir/audit"
+pol=$dir/qos-policy.conf
+cp "$top_srcdir/contrib/policies/fat-tree-16.conf" "$pol"
+
+# conf FILE [KEY VALUE]...: a good opensm.conf, with the given keys
+# replaced (a later line wins in OpenSM, and in doctor).
+conf() {
+	local f=$1
+	shift
+	{
+		echo "qos TRUE"
+		echo "qos_policy_file $pol"
+		echo "event_plugin_name osmqos"
+		echo "event_plugin_options policy=$pol publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
+		echo "routing_engine minhop"
+		while [ $# -ge 2 ]; do
+			echo "$1 $2"
+			shift 2
+		done
+	} >"$f"
+}
+
+# doctor NAME WANT-RC [ARGS...]: run it, keep the output.
+doctor() {
+	local name=$1 want=$2
+	shift 2
+	"$osmqos" doctor --plugin "$lib" --opensm "$opensm" "$@" \
+		>"$dir/$name.out" 2>&1
+	local rc=$?
+	[ "$rc" = "$want" ] || bad "$name: exit $rc, want $want: $(cat "$dir/$name.out")"
+}
+
+# broken NAME CHECK LEVEL [ARGS...]: exactly that check is not ok.
+broken() {
+	local name=$1 check=$2 level=$3 want=2 n
+	shift 3
+	[ "$level" = warning ] && want=1
+	doctor "$name" "$want" "$@"
+	grep -q "^$level  *$check " "$dir/$name.out" ||
+		bad "$name: no '$level $check' line: $(cat "$dir/$name.out")"
+	grep -A1 "^$level  *$check " "$dir/$name.out" | grep -q ' fix: ' ||
+		bad "$name: the $check $level says no fix"
+	n=$(grep -cE '^(warning|error) ' "$dir/$name.out")
+	[ "$n" = 1 ] || bad "$name: $n checks not ok, want 1: $(cat "$dir/$name.out")"
+}
+
+# A good setup: every check ok, exit 0; the JSON says the same.
+conf "$dir/good.conf"
+doctor good 0 -c "$dir/good.conf"
+grep -qE '^(warning|error) ' "$dir/good.out" && bad "good setup has findings: $(cat "$dir/good.out")"
+n=$(grep -c '^ok ' "$dir/good.out")
+[ "$n" -ge 9 ] || bad "good setup: only $n checks ok"
+"$osmqos" doctor --plugin "$lib" --opensm "$opensm" -c "$dir/good.conf" \
+	--standby-conf "$dir/good.conf" --json >"$dir/good.json"
+jq -e '.worst == "ok" and (.checks | length) == 11 and
+	all(.checks[]; .status == "ok" and .fix == null)' "$dir/good.json" >/dev/null ||
+	bad "good setup JSON: $(cat "$dir/good.json")"
+
+# 1. qos FALSE.
+conf "$dir/c1.conf" qos FALSE
+broken qos-false qos error -c "$dir/c1.conf"
+# 2. The plugin not loaded.
+conf "$dir/c2.conf" event_plugin_name other
+broken no-plugin-name event-plugin error -c "$dir/c2.conf"
+# 3. policy= and qos_policy_file name different files.
+cp "$pol" "$dir/other-policy.conf"
+conf "$dir/c3.conf" qos_policy_file "$dir/other-policy.conf"
+broken policy-apart policy-file warning -c "$dir/c3.conf"
+# 4. No plugin library.
+conf "$dir/c4.conf"
+"$osmqos" doctor --plugin "$dir/none/libosmqos.so" --opensm "$opensm" \
+	-c "$dir/c4.conf" >"$dir/no-lib.out" 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -q '^error  *plugin-library ' "$dir/no-lib.out" ||
+	bad "no-lib: exit $rc: $(cat "$dir/no-lib.out")"
+# 5. A library built for another OpenSM (its version string changed).
+ver=$(grep -ao 'OpenSM [0-9][0-9.]*' "$lib" | head -n 1)
+[ -n "$ver" ] || bad "no OpenSM version string in $lib"
+other=$(printf '%s' "$ver" | sed 's/[0-9]$/9/; t; s/$//')
+[ "$other" != "$ver" ] || other=$(printf '%s' "$ver" | sed 's/[0-9]$/8/')
+sed "s/$ver/$other/" "$lib" >"$dir/libosmqos.so"
+"$osmqos" doctor --plugin "$dir/libosmqos.so" --opensm "$opensm" \
+	-c "$dir/c4.conf" >"$dir/version.out" 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -q "^error  *plugin-version .*built for $other" "$dir/version.out" ||
+	bad "version: exit $rc: $(cat "$dir/version.out")"
+[ "$(grep -cE '^(warning|error) ' "$dir/version.out")" = 1 ] ||
+	bad "version: other checks failed too: $(cat "$dir/version.out")"
+# 6. An invalid policy.
+printf 'qos-levels\n  qos-level\n    name: DEFAULT\n  end-qos-level\nend-qos-levels\n' \
+	>"$dir/bad-policy.conf"
+conf "$dir/c6.conf" qos_policy_file "$dir/bad-policy.conf" \
+	event_plugin_options "policy=$dir/bad-policy.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
+broken bad-policy policy error -c "$dir/c6.conf"
+# 7. The publish directory missing.
+conf "$dir/c7.conf" event_plugin_options \
+	"policy=$pol publish_dir=$dir/nowhere audit=$dir/audit/osmqos-audit.log"
+broken no-publish-dir publish-dir error -c "$dir/c7.conf"
+# 8. The audit trail's directory missing.
+conf "$dir/c8.conf" event_plugin_options \
+	"policy=$pol publish_dir=$dir/pub audit=$dir/nowhere/osmqos-audit.log"
+broken no-audit-dir audit-dir error -c "$dir/c8.conf"
+# 9. dfsssp keeps the template's SL2VL: the policy's sl2vl-scope is lost.
+grep -q 'sl2vl-scope' "$pol" || bad "the test policy has no sl2vl-scope"
+conf "$dir/c9.conf" routing_engine dfsssp
+broken engine-sl2vl routing-engine warning -c "$dir/c9.conf"
+# 10. A standby with other QoS settings.
+conf "$dir/standby.conf" qos FALSE
+broken standby standby error -c "$dir/good.conf" --standby-conf "$dir/standby.conf"
+
+# An unreadable opensm.conf is a usage error that says what to do.
+"$osmqos" doctor -c "$dir/none.conf" >"$dir/none.out" 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -q 'give the SM.s opensm.conf' "$dir/none.out" ||
+	bad "missing opensm.conf: exit $rc: $(cat "$dir/none.out")"
+
+[ "$fail" = 0 ] && echo "doctor: a good setup and 10 broken ones, each named"
+exit "$fail"
