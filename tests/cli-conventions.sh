@@ -65,7 +65,7 @@ same() {
 	n=$((n + 1))
 }
 
-cmds="check match tables predict synth model query audit"
+cmds="check match tables predict synth export model query drift status plan doctor"
 version=$("$q" --version) || fail "osmqos --version exited $?"
 [[ "$version" == "osmqos "[0-9]* ]] || fail "osmqos --version: $version"
 
@@ -137,7 +137,11 @@ expect 2 "osmqos query: -P given twice (also as --port); give it once" \
 	query --port 1 -P 2
 expect 2 "osmqos query: --service_id given twice (also as --sid); give it once" \
 	query --sid 1 --service_id 2
-expect 2 "osmqos audit: --timeout given twice; give it once" \
+expect 2 "osmqos drift: --timeout given twice; give it once" \
+	drift -p "$pol" --timeout 5 --timeout 6
+# `audit`, the former name of drift, is the same command.
+expect 0 "Usage: osmqos drift *" help audit
+expect 2 "osmqos drift: --timeout given twice; give it once" \
 	audit -p "$pol" --timeout 5 --timeout 6
 same tables -f "$net" --json --json -- tables -f "$net" --json
 same model --high - --low 0:8,1:16,2:32 --mtu 4096 --pkt 2:256 --pkt 0:1024 -- \
@@ -232,13 +236,15 @@ expect 1 "*: error: *" synth -p "$bad" -f "$mixed"
 expect 2 "osmqos synth: --fabric TOPO is required: *" synth -p "$intents"
 expect 0 "VL  table  share         exact" model --high 1:64 --low 0:64 --limit 8 --mtu 2048
 expect 2 "osmqos model: --mtu BYTES is required: *" model --high 1:64 --limit 8
-# query and audit check the policy before any MAD is sent.
+# query and drift check the policy before any MAD is sent.
 expect 1 "*: error: *" query --slid 1 --dlid 2 -p "$bad" -f "$ft"
 expect 2 "osmqos query: --policy and --fabric go together *" query -p "$pol"
-expect 1 "*: error: *" audit -p "$bad"
-expect 2 "osmqos audit: --policy FILE is required: *" audit
+expect 1 "*: error: *" drift -p "$bad"
+expect 2 "osmqos drift: no policy in force published in *" drift -d "$tmp"
+expect 2 "osmqos drift: --policy and --in-force name two policies; give one" \
+	drift -p "$pol" --in-force
 # Each --help says so.
-for c in check match tables predict synth query audit; do
+for c in check match tables predict synth export query drift; do
 	"$q" "$c" --help | tr '\n' ' ' | grep -q 'Exit status: 0 .*, 1 .*invalid.*, 2 ' ||
 		fail "$c --help: no exit status 1 for an invalid policy"
 done
