@@ -125,4 +125,33 @@ IF=$top_srcdir/contrib/fabrics/mixed-caps.net
 	(.vl_bytes | type == "object") and (.cycle_bytes | . == 104448) and
 	(.cycle_packets | . == 51) and (.cycle_steps | type == "number") and
 	.exact == true and .idle == false and .profile == "iba"'
+# plan: an edit of the demo policy (storage's SL) on the demo fabric.
+PN=$(mktemp "${TMPDIR:-/tmp}/oq-plan.XXXXXX")
+trap 'rm -f "$PN"' EXIT
+sed 's/^\(        sl: \)1$/\13/' "$P" >"$PN"
+grep -q 'sl: 3' "$PN" || fail "the plan test's edit did not apply"
+{ "$q" plan "$PN" --policy "$P" --fabric "$F" --json --all 2>/dev/null || true; } |
+	check plan "
+	def port: (.name | $str) and (.guid | $guid) and (.lid | $num);
+	(.old.path | $str) and (.old.hash | $guid) and .old.in_force == false and
+	(.new.path | $str) and (.new.hash | $guid) and
+	(.ports_programmed | $num) and (.ports_changed | $num) and
+	(.mads.sl2vl | $num) and (.mads.vlarb | $num) and
+	.mads.total == .mads.sl2vl + .mads.vlarb and
+	(.vl_high_limit_changes | $num) and
+	(.classes | all((.role | $str) and (.ports | $num) and
+	  (.sl2vl_sets | $num) and (.vlarb_sets | $num) and
+	  (.example | port) and (.change | $str) and
+	  (.shares | all((.sl | $num) and (.before_pct | $num) and (.after_pct | $num))))) and
+	(.ports | all((.port | port) and (.port.port | $num) and (.role | $str) and
+	  (.sl2vl_sets | $num) and (.vlarb_sets | $num) and
+	  (.vl_high_limit | type == \"boolean\"))) and
+	(.rules | length) == 1 and .rules[0].old_sl == 1 and .rules[0].new_sl == 3 and
+	(.rules | all((.rule | $num) and (.line | $num) and (.old_level | $str) and
+	  (.new_level | $str))) and
+	(.rules_added | $num) and (.rules_removed | $num) and
+	(.pairs.checked | $num) and (.pairs.sampled | type == \"boolean\") and
+	(.pairs.queries | $num) and (.pairs.changed | $num) and
+	(.pairs.examples | all((.src | port) and (.dst | port) and
+	  (.old_sl | $num) and (.new_sl | $num))) and .changes == true"
 echo PASS

@@ -98,8 +98,11 @@ e2e_init() {
 		e2e_skip "ibsim/umad2sim/opensm not installed" \
 			 "(apt-get install ibsim-utils opensm infiniband-diags)"
 	fi
-	mkdir -p "$top_builddir/tests/e2e/tmp"
-	E2E_DIR=$(mktemp -d "$top_builddir/tests/e2e/tmp/$E2E_NAME.XXXXXX")
+	# E2E_TMP: where the run directories go (the demo puts them outside
+	# the source tree).
+	: "${E2E_TMP:=$top_builddir/tests/e2e/tmp}"
+	mkdir -p "$E2E_TMP"
+	E2E_DIR=$(mktemp -d "$E2E_TMP/$E2E_NAME.XXXXXX")
 	# Abstract socket names: unique per run, never the default one.
 	export IBSIM_SOCKNAME="oqe2e-$E2E_NAME-$$-${E2E_DIR##*.}"
 	export OSM_TMP_DIR=$E2E_DIR OSM_CACHE_DIR=$E2E_DIR
