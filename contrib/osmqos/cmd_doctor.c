@@ -37,7 +37,7 @@
 #include "inputs.h"
 #include "options.h"
 
-#define CMD "doctor"
+#define CMD	     "doctor"
 #define DEFAULT_CONF "/etc/opensm/opensm.conf"
 /* OpenSM's OSM_DEFAULT_QOS_POLICY_FILE. */
 #define DEFAULT_POLICY "/etc/opensm/qos-policy.conf"
@@ -91,7 +91,7 @@ const struct oq_cmd_spec oq_spec_doctor = {
 };
 
 enum level { OK, WARN, ERR };
-static const char *const level_word[] = { "ok", "warning", "error" };
+static const char *const level_word[] = {"ok", "warning", "error"};
 
 struct report {
 	bool json, first;
@@ -224,7 +224,8 @@ static void check_binaries(struct report *r, const struct doctor_opts *o)
 
 	if (o->plugin)
 		snprintf(lib, sizeof(lib), "%s", o->plugin);
-	if (o->plugin ? access(lib, R_OK) != 0 : !find_plugin(lib, sizeof(lib))) {
+	if (o->plugin ? access(lib, R_OK) != 0
+		      : !find_plugin(lib, sizeof(lib))) {
 		check(r, ERR, "plugin-library",
 		      "install the package (it puts libosmqos.so in "
 		      "/usr/lib/x86_64-linux-gnu), or `make install` with "
@@ -238,14 +239,16 @@ static void check_binaries(struct report *r, const struct doctor_opts *o)
 	check(r, OK, "plugin-library", NULL, "%s, where opensm loads it", lib);
 	if (o->opensm)
 		snprintf(bin, sizeof(bin), "%s", o->opensm);
-	if (o->opensm ? access(bin, R_OK) != 0 : !find_opensm(bin, sizeof(bin))) {
+	if (o->opensm ? access(bin, R_OK) != 0
+		      : !find_opensm(bin, sizeof(bin))) {
 		check(r, WARN, "plugin-version",
 		      "give the opensm binary with --opensm",
 		      "no opensm binary found to compare the plugin's "
 		      "version with");
 		return;
 	}
-	if (!version_of(lib, lv, sizeof(lv)) || !version_of(bin, bv, sizeof(bv))) {
+	if (!version_of(lib, lv, sizeof(lv)) ||
+	    !version_of(bin, bv, sizeof(bv))) {
 		check(r, ERR, "plugin-version",
 		      "rebuild the plugin against this opensm's headers "
 		      "(libopensm-dev) and reinstall it",
@@ -287,8 +290,8 @@ static void check_dir(struct report *r, const char *name, const char *dir,
 		return;
 	}
 	if (access(dir, W_OK | X_OK)) {
-		check(r, ERR, name, fix, "%s %s is not writable: %s", what,
-		      dir, strerror(errno));
+		check(r, ERR, name, fix, "%s %s is not writable: %s", what, dir,
+		      strerror(errno));
 		return;
 	}
 	if (statvfs(dir, &vfs)) {
@@ -501,8 +504,12 @@ static void check_engine(struct report *r, const struct sm *s,
 
 /* The keys that must agree between the master's and the standby's. */
 static const char *const same_keys[] = {
-	"qos",		  "event_plugin_name", "event_plugin_options",
-	"qos_policy_file", "routing_engine",	"use_optimized_slvl",
+	"qos",
+	"event_plugin_name",
+	"event_plugin_options",
+	"qos_policy_file",
+	"routing_engine",
+	"use_optimized_slvl",
 	NULL,
 };
 
@@ -538,8 +545,8 @@ static void check_standby(struct report *r, struct sm *m, const char *path)
 		if (!b || strcmp(b, m->conf.v[i].val))
 			if (n++ < 3)
 				snprintf(diff + strlen(diff),
-					 sizeof(diff) - strlen(diff),
-					 "%s%s", n > 1 ? ", " : "", k);
+					 sizeof(diff) - strlen(diff), "%s%s",
+					 n > 1 ? ", " : "", k);
 	}
 	if (n)
 		check(r, ERR, "standby",
@@ -556,8 +563,8 @@ static void check_standby(struct report *r, struct sm *m, const char *path)
 
 static int run(int argc, char **argv)
 {
-	struct doctor_opts o = { 0 };
-	struct report r = { false, true, OK };
+	struct doctor_opts o = {0};
+	struct report r = {false, true, OK};
 	struct oq_policy *p = NULL;
 	const char *conf;
 	char audit_dir[4096];
@@ -599,8 +606,7 @@ static int run(int argc, char **argv)
 	} else {
 		snprintf(audit_dir, sizeof(audit_dir), "%s", oq_cache_dir());
 	}
-	check_dir(&r, "audit-dir", audit_dir, "audit trail directory",
-		  "audit");
+	check_dir(&r, "audit-dir", audit_dir, "audit trail directory", "audit");
 	check_engine(&r, &s, p);
 	if (o.standby)
 		check_standby(&r, &s, o.standby);
@@ -609,12 +615,13 @@ static int run(int argc, char **argv)
 		       level_word[r.worst]);
 	else
 		printf("osmqos doctor: %s\n",
-		       r.worst == OK	? "every check ok"
+		       r.worst == OK	 ? "every check ok"
 		       : r.worst == WARN ? "warnings (above); the plugin works"
 					 : "errors (above): fix them before "
 					   "the plugin can do its job");
 	oq_policy_free(p);
 	sm_free(&s);
-	return r.worst == OK ? OQ_EXIT_OK : r.worst == WARN ? OQ_EXIT_FAIL
-							    : OQ_EXIT_USAGE;
+	return r.worst == OK	 ? OQ_EXIT_OK
+	       : r.worst == WARN ? OQ_EXIT_FAIL
+				 : OQ_EXIT_USAGE;
 }

@@ -78,7 +78,7 @@ static bool same_class(const struct drift *x, const struct drift *y,
 int drift_classes(const struct drift_list *dl, const struct oq_policy *pol,
 		  struct drift_classes *out)
 {
-	struct by_class ctx = { dl, pol };
+	struct by_class ctx = {dl, pol};
 	size_t i, *order;
 
 	memset(out, 0, sizeof(*out));
@@ -154,8 +154,7 @@ static void text_drift(const struct drift *d, const struct oq_policy *pol)
 	printf(": expected %s found %s\n", d->exp_text, d->got_text);
 }
 
-static void text_class(const struct drift_list *dl,
-		       const struct drift_class *c,
+static void text_class(const struct drift_list *dl, const struct drift_class *c,
 		       const struct oq_policy *pol)
 {
 	const struct drift *d = &dl->v[c->example];
@@ -256,7 +255,8 @@ static void json_classes(const struct drift_list *dl,
 			       cl->v[i].entries);
 		else {
 			printf("\"level\": ");
-			oq_json_fstring(stdout, oq_cli_level_name(pol, d->level));
+			oq_json_fstring(stdout,
+					oq_cli_level_name(pol, d->level));
 			printf(", \"pairs\": %zu, ", cl->v[i].entries);
 		}
 		printf("\"expected\": %s, \"found\": %s, \"example\": {",

@@ -152,10 +152,10 @@ static int verify(const char *text, size_t len, struct oq_cli_inputs *in,
 	struct oq_stock *s = NULL;
 	struct oq_policy *p2;
 	struct oq_diags d;
-	bool have_env = in->fabric &&
-			!oq_stock_env_fabric(&env, &sf, in->fabric,
-					     in->have_parts ? &in->parts
-							    : NULL);
+	bool have_env =
+		in->fabric &&
+		!oq_stock_env_fabric(&env, &sf, in->fabric,
+				     in->have_parts ? &in->parts : NULL);
 	size_t n;
 	int rc = -1;
 
@@ -166,8 +166,7 @@ static int verify(const char *text, size_t len, struct oq_cli_inputs *in,
 		oq_policy_validate(p2, &d);
 	if (!p2 || oq_diags_has_errors(&d))
 		goto out;
-	s = oq_stock_read("exported policy", text, len,
-			  have_env ? &env : NULL);
+	s = oq_stock_read("exported policy", text, len, have_env ? &env : NULL);
 	if (!s)
 		goto out;
 	*verdict = oq_stock_verdict(s, p2, &d);
@@ -226,7 +225,8 @@ static void summary(const struct export_opts *o, const struct oq_policy *p,
 
 	fprintf(stderr,
 		"osmqos export: %s%s: %zu port group(s), %zu qos-level(s), "
-		"%zu match rule(s) (%zu from qos-ulps), %zu vlarb- and %zu sl2vl-scope(s); "
+		"%zu match rule(s) (%zu from qos-ulps), %zu vlarb- and %zu "
+		"sl2vl-scope(s); "
 		"stock %s reads it as osmqos reads %s\n",
 		o->output ? "wrote " : "", o->output ? o->output : "stdout",
 		p->n_explicit_groups, p->n_explicit_levels, p->n_rules, ulps,
@@ -247,9 +247,9 @@ static void summary(const struct export_opts *o, const struct oq_policy *p,
 
 static int run(int argc, char **argv)
 {
-	struct oq_fabric_tables tables = { 0 };
+	struct oq_fabric_tables tables = {0};
 	struct oq_cli_inputs in;
-	struct export_opts o = { 0 };
+	struct export_opts o = {0};
 	struct oq_templates t;
 	char *text = NULL;
 	size_t len = 0;

@@ -66,8 +66,7 @@ static const struct oq_opt plan_opts[] = {
 	OQ_OPT("pairs", 0, OQ_OPT_NUM, "N",
 	       "CA port pairs to decide with both policies: all of them up "
 	       "to N (default 65536), else a sample of N, said so",
-	       offsetof(struct plan_opts, pairs), .min = 1,
-	       .max = 100000000),
+	       offsetof(struct plan_opts, pairs), .min = 1, .max = 100000000),
 	OQ_USE_H(OQ_CO_CA, 0, "--live: local CA"),
 	OQ_USE_H(OQ_CO_CA_PORT, 0, "--live: local port"),
 	OQ_USE_H(OQ_CO_TIMEOUT, 0, "--live: per SMP, in ms (default 1000)"),
@@ -92,14 +91,15 @@ const struct oq_cmd_spec oq_spec_plan = {
 	.operand = "NEW",
 	.operand_off = offsetof(struct plan_opts, new_policy),
 	.opts = plan_opts,
-	.notes = "MADs are counted as OpenSM sends them: one SL2VL Set per "
-		 "input table that changes once masked to the port's "
-		 "operational VLs, one VLArb Set per changed block; "
-		 "VLHighLimit goes out in PortInfo Sets, counted apart.  A "
-		 "switch using the one-MAD optimized SL2VL (use_optimized_slvl) "
-		 "gets fewer.  Pairs are decided for a query without "
-		 "components and for each Service ID, QoS class and P_Key the "
-		 "rules of either policy start a range with.",
+	.notes =
+		"MADs are counted as OpenSM sends them: one SL2VL Set per "
+		"input table that changes once masked to the port's "
+		"operational VLs, one VLArb Set per changed block; "
+		"VLHighLimit goes out in PortInfo Sets, counted apart.  A "
+		"switch using the one-MAD optimized SL2VL (use_optimized_slvl) "
+		"gets fewer.  Pairs are decided for a query without "
+		"components and for each Service ID, QoS class and P_Key the "
+		"rules of either policy start a range with.",
 	.exit_status = "0 nothing changes, 1 the edit changes tables, rules "
 		       "or SLs, 2 usage or input error, or NEW is invalid (the "
 		       "plugin would refuse it and keep the policy in force).",
@@ -256,10 +256,9 @@ static void change_text(const struct oq_port_tables *a,
 			n += (size_t)snprintf(buf + n, len - n,
 					      " vlarb-low %s -> %s;", x, y);
 		if (a->vl_high_limit != b->vl_high_limit && n < len)
-			n += (size_t)snprintf(buf + n, len - n,
-					      " vl-high-limit %u -> %u;",
-					      a->vl_high_limit,
-					      b->vl_high_limit);
+			n += (size_t)snprintf(
+				buf + n, len - n, " vl-high-limit %u -> %u;",
+				a->vl_high_limit, b->vl_high_limit);
 	}
 	if (a->has_sl2vl && b->has_sl2vl && a->sl2vl && b->sl2vl)
 		for (in = 0; in < b->n_sl2vl && in < a->n_sl2vl; in++)
@@ -275,8 +274,8 @@ static void change_text(const struct oq_port_tables *a,
 						buf + n, len - n, "%s%u",
 						s ? "," : "", a->sl2vl[in][s]);
 				if (n < len)
-					n += (size_t)snprintf(buf + n,
-							      len - n, " -> ");
+					n += (size_t)snprintf(buf + n, len - n,
+							      " -> ");
 				for (s = 0; s < 16 && n < len; s++)
 					n += (size_t)snprintf(
 						buf + n, len - n, "%s%u",
@@ -521,7 +520,7 @@ static int pairs_diff(struct plan *pl, const struct plan_opts *o,
 	const struct oq_port **cas;
 	struct oq_matcher *ma = oq_matcher_compile(a->binding);
 	struct oq_matcher *mb = oq_matcher_compile(b->binding);
-	struct probes pr = { 0 };
+	struct probes pr = {0};
 	size_t n = 0, i, total, want = o->pairs.given ? o->pairs.v : 65536;
 	size_t cap_ex = o->c.all ? 100000 : 10;
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
@@ -533,7 +532,8 @@ static int pairs_diff(struct plan *pl, const struct plan_opts *o,
 	if (!ma || !mb || !cas)
 		goto out;
 	for (i = 0; i < f->n_ports; i++)
-		if (f->ports[i]->present && f->ports[i]->node->type != OQ_NODE_SWITCH)
+		if (f->ports[i]->present &&
+		    f->ports[i]->node->type != OQ_NODE_SWITCH)
 			cas[n++] = f->ports[i];
 	probes_of(&pr, a->policy);
 	probes_of(&pr, b->policy);
@@ -556,7 +556,7 @@ static int pairs_diff(struct plan *pl, const struct plan_opts *o,
 			di += di >= si;
 		}
 		for (k = 0; k < nq; k++) {
-			struct oq_query q = { 0 };
+			struct oq_query q = {0};
 			int sa, sb;
 
 			q.src = cas[si];
@@ -622,8 +622,7 @@ static void query_text(const struct oq_query *q, char *buf, size_t len)
 		snprintf(buf, len, "no Service ID, class or P_Key");
 }
 
-static void text_class(const struct plan *pl, const struct pclass *c,
-		       bool all)
+static void text_class(const struct plan *pl, const struct pclass *c, bool all)
 {
 	const struct oq_port_tables *a = &pl->a->ports[c->example],
 				    *b = &pl->b->ports[c->example];
@@ -637,8 +636,8 @@ static void text_class(const struct plan *pl, const struct pclass *c,
 	printf("  %zu %s%s, like %s: %u SL2VL Set%s, %u VLArb "
 	       "Set%s%s\n   %s\n",
 	       c->ports, role_of(b->port), c->ports == 1 ? "" : "s", name,
-	       c->sl2vl_sets, c->sl2vl_sets == 1 ? "" : "s",
-	       c->vlarb_sets, c->vlarb_sets == 1 ? "" : "s",
+	       c->sl2vl_sets, c->sl2vl_sets == 1 ? "" : "s", c->vlarb_sets,
+	       c->vlarb_sets == 1 ? "" : "s",
 	       c->vlhl ? ", VLHighLimit changes" : "", k ? k + 1 : "");
 	if (!shares(a, sa) && !shares(b, sb)) {
 		for (s = 0; s < 16; s++) {
@@ -716,9 +715,8 @@ static void print_text(const struct plan *pl, const struct plan_opts *o,
 	       "VLHighLimit changes on %u port%s (PortInfo Sets)\n",
 	       pl->changed, pl->programmed, pl->sl2vl_sets,
 	       pl->sl2vl_sets == 1 ? "" : "s", pl->vlarb_sets,
-	       pl->vlarb_sets == 1 ? "" : "s",
-	       pl->sl2vl_sets + pl->vlarb_sets, pl->vlhl,
-	       pl->vlhl == 1 ? "" : "s");
+	       pl->vlarb_sets == 1 ? "" : "s", pl->sl2vl_sets + pl->vlarb_sets,
+	       pl->vlhl, pl->vlhl == 1 ? "" : "s");
 	if (o->c.all) {
 		for (i = 0; i < pl->b->n; i++) {
 			const struct plan_port *pp = &pl->pp[i];
@@ -728,8 +726,7 @@ static void print_text(const struct plan *pl, const struct plan_opts *o,
 				continue;
 			port_name(pl->b->ports[i].port, sn, sizeof(sn));
 			printf("  %s: %u SL2VL, %u VLArb%s\n", sn,
-			       pp->sl2vl_sets,
-			       pp->vlarb_sets,
+			       pp->sl2vl_sets, pp->vlarb_sets,
 			       pp->vl_high_limit ? ", VLHighLimit" : "");
 		}
 	} else {
@@ -738,8 +735,9 @@ static void print_text(const struct plan *pl, const struct plan_opts *o,
 	}
 	printf("rules: %zu change their QoS level%s%s\n", pl->rules_changed,
 	       pl->rules_added || pl->rules_removed ? "; " : "",
-	       pl->rules_added ? "rules added at the end" :
-	       pl->rules_removed ? "rules removed at the end" : "");
+	       pl->rules_added	   ? "rules added at the end"
+	       : pl->rules_removed ? "rules removed at the end"
+				   : "");
 	rules_print(a->policy, b->policy, false, o->c.all);
 	printf("pairs: %zu CA port pair%s%s, %zu queries: %zu get another "
 	       "SL\n",
@@ -854,11 +852,11 @@ static void print_json(const struct plan *pl, const struct plan_opts *o,
 
 static int run(int argc, char **argv)
 {
-	struct oq_fabric_tables ta = { 0 }, tb = { 0 };
+	struct oq_fabric_tables ta = {0}, tb = {0};
 	struct oq_cli_inputs in, old;
 	struct oq_live_fabric lf;
 	struct pair_example *ex = NULL;
-	struct plan_opts o = { 0 };
+	struct plan_opts o = {0};
 	struct oq_templates t;
 	struct plan pl;
 	size_t n_ex = 0, i;

@@ -212,8 +212,8 @@ static void print_text(const struct st *s)
 	}
 	printf("tables: heavy sweep %.0f (routing engine %s, SL2VL from "
 	       "the %s); %.0f QoS Set MADs sent since OpenSM started\n",
-	       s->sweep, s->engine ? s->engine : "?",
-	       s->sl2vl ? s->sl2vl : "?", s->mads);
+	       s->sweep, s->engine ? s->engine : "?", s->sl2vl ? s->sl2vl : "?",
+	       s->mads);
 	printf("SA: %.0f PathRecord/MultiPathRecord answers", s->answers);
 	for (i = 0; i < p->n; i++) {
 		const char *lvl;
@@ -264,8 +264,7 @@ static void print_json(const struct st *s)
 	json_time("loaded_at_epoch", s->loaded);
 	printf(", \"load_success\": %s", s->load_success ? "true" : "false");
 	json_str("copy", s->have_copy ? s->copy : NULL, true);
-	printf(", \"copy_matches\": %s}",
-	       copy_matches(s) ? "true" : "false");
+	printf(", \"copy_matches\": %s}", copy_matches(s) ? "true" : "false");
 	printf(", \"rejected\": ");
 	if (s->rej_error) {
 		printf("{");
@@ -278,8 +277,7 @@ static void print_json(const struct st *s)
 	} else {
 		printf("null");
 	}
-	printf(", \"sweep\": %.0f, \"qos_mads_sent\": %.0f", s->sweep,
-	       s->mads);
+	printf(", \"sweep\": %.0f, \"qos_mads_sent\": %.0f", s->sweep, s->mads);
 	printf(", \"routing_engine\": {");
 	json_str("name", s->engine, false);
 	json_str("sl2vl", s->sl2vl, true);
@@ -301,7 +299,7 @@ static void print_json(const struct st *s)
 
 static int run(int argc, char **argv)
 {
-	struct status_opts o = { 0 };
+	struct status_opts o = {0};
 	struct oq_prom prom;
 	struct st s;
 	char path[4096];

@@ -98,10 +98,10 @@ static void port_groups(FILE *out, const struct oq_policy *p)
 		static const struct {
 			unsigned int bit;
 			const char *name;
-		} nt[] = { { OQ_NT_CA, "CA" },
-			   { OQ_NT_SWITCH, "SWITCH" },
-			   { OQ_NT_ROUTER, "ROUTER" },
-			   { OQ_NT_SELF, "SELF" } };
+		} nt[] = {{OQ_NT_CA, "CA"},
+			  {OQ_NT_SWITCH, "SWITCH"},
+			  {OQ_NT_ROUTER, "ROUTER"},
+			  {OQ_NT_SELF, "SELF"}};
 		bool first = true;
 
 		fprintf(out, "    port-group\n        name: \"%s\"\n", g->name);
@@ -118,7 +118,8 @@ static void port_groups(FILE *out, const struct oq_policy *p)
 		for (j = 0; j < sizeof(nt) / sizeof(nt[0]); j++) {
 			if (!(g->node_types & nt[j].bit))
 				continue;
-			fprintf(out, "%s%s", first ? "        node-type: " : ", ",
+			fprintf(out, "%s%s",
+				first ? "        node-type: " : ", ",
 				nt[j].name);
 			first = false;
 		}
@@ -187,7 +188,8 @@ static void qos_setup(FILE *out, const struct oq_policy *p)
 
 			fputs("        vlarb-scope\n", out);
 			key_groups(out, "            ", "group", p, &v->groups);
-			key_groups(out, "            ", "across", p, &v->across);
+			key_groups(out, "            ", "across", p,
+				   &v->across);
 			vlarb_entries(out, "vlarb-high", v->high, v->n_high,
 				      v->has_high);
 			vlarb_entries(out, "vlarb-low", v->low, v->n_low,
@@ -206,7 +208,8 @@ static void qos_setup(FILE *out, const struct oq_policy *p)
 
 			fputs("        sl2vl-scope\n", out);
 			key_groups(out, "            ", "group", p, &v->groups);
-			key_groups(out, "            ", "across", p, &v->across);
+			key_groups(out, "            ", "across", p,
+				   &v->across);
 			key_groups(out, "            ", "across-from", p,
 				   &v->across_from);
 			key_groups(out, "            ", "across-to", p,
@@ -215,8 +218,7 @@ static void qos_setup(FILE *out, const struct oq_policy *p)
 			portsel(out, "to", &v->to);
 			fputs("            sl2vl-table: ", out);
 			for (s = 0; s < 16; s++)
-				fprintf(out, "%s%u", s ? "," : "",
-					v->sl2vl[s]);
+				fprintf(out, "%s%u", s ? "," : "", v->sl2vl[s]);
 			fputs("\n        end-sl2vl-scope\n", out);
 		}
 		fputs("    end-sl2vl-tables\n", out);
@@ -287,7 +289,7 @@ static void match_rules(FILE *out, const struct oq_policy *p)
 static void ulp_ports(FILE *out, const struct oq_ranges *sids, uint64_t base)
 {
 	struct oq_range one;
-	struct oq_ranges r = { &one, 1 };
+	struct oq_ranges r = {&one, 1};
 	size_t i;
 
 	for (i = 0; i < sids->n; i++) {
@@ -315,12 +317,14 @@ static int ulp_line(FILE *out, const struct oq_policy *p,
 	if (!strcasecmp(ulp, "sdp") || !strcasecmp(ulp, "rds") ||
 	    !strcasecmp(ulp, "iser")) {
 		uint64_t base = !strcasecmp(ulp, "sdp") ? OQ_ULP_SDP_SERVICE_ID
-			      : !strcasecmp(ulp, "rds") ? OQ_ULP_RDS_SERVICE_ID
-							: OQ_ULP_ISER_SERVICE_ID;
+				: !strcasecmp(ulp, "rds")
+					? OQ_ULP_RDS_SERVICE_ID
+					: OQ_ULP_ISER_SERVICE_ID;
 
-		fprintf(out, "%s", !strcasecmp(ulp, "sdp")   ? "sdp"
-				   : !strcasecmp(ulp, "rds") ? "rds"
-							     : "iser");
+		fprintf(out, "%s",
+			!strcasecmp(ulp, "sdp")	  ? "sdp"
+			: !strcasecmp(ulp, "rds") ? "rds"
+						  : "iser");
 		if (comma) {
 			fputs(", port-num ", out);
 			ulp_ports(out, &r->service_ids, base);
@@ -339,8 +343,9 @@ static int ulp_line(FILE *out, const struct oq_policy *p,
 		} else if (!strcmp(qual, "pkey")) {
 			ranges(out, &r->pkeys, true);
 		} else {
-			gr = !strcmp(qual, "target-port-guid") ? &r->destinations
-								: &r->sources;
+			gr = !strcmp(qual, "target-port-guid")
+				     ? &r->destinations
+				     : &r->sources;
 			if (!gr->n || gr->v[0].idx < 0)
 				return -1;
 			ranges(out, &p->groups[gr->v[0].idx].guids, true);

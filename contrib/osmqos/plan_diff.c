@@ -90,8 +90,7 @@ static unsigned int table_sets(const struct oq_vlarb_table *a,
 {
 	unsigned int n = 0;
 
-	if (cap > 0 &&
-	    block_differs(a, b, 0, cap < BLOCK ? cap : BLOCK, mask))
+	if (cap > 0 && block_differs(a, b, 0, cap < BLOCK ? cap : BLOCK, mask))
 		n++;
 	if (cap > BLOCK && block_differs(a, b, BLOCK, cap % BLOCK, mask))
 		n++;
@@ -109,7 +108,8 @@ unsigned int plan_port_sets(const struct oq_port_tables *old,
 	if (new->has_sl2vl) {
 		/* A switch external port: every input port of the switch;
 		 * an end port (and switch port 0): one table. */
-		n_in = new->n_sl2vl == 1 ? 1 : (unsigned int)p->node->n_ports + 1;
+		n_in = new->n_sl2vl == 1 ? 1
+					 : (unsigned int)p->node->n_ports + 1;
 		for (in = 0; in < n_in; in++)
 			if (rows_differ(row(old, in), row(new, in), mask))
 				out->sl2vl_sets++;
@@ -121,8 +121,8 @@ unsigned int plan_port_sets(const struct oq_port_tables *old,
 		const struct oq_vlarb_table *oh =
 			old && old->has_vlarb ? &old->vlarb_high : &empty;
 
-		out->vlarb_sets += table_sets(ol, &new->vlarb_low,
-					      p->vlarb_low_cap, mask);
+		out->vlarb_sets +=
+			table_sets(ol, &new->vlarb_low, p->vlarb_low_cap, mask);
 		out->vlarb_sets += table_sets(oh, &new->vlarb_high,
 					      p->vlarb_high_cap, mask);
 		out->vl_high_limit = !old || !old->has_vlarb ||

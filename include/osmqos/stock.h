@@ -77,10 +77,10 @@ struct oq_stock_group {
 struct oq_stock_level {
 	char *name;
 	struct oq_loc loc;
-	unsigned int sl;      /* OpenSM keeps 8 bits, unchecked */
-	int mtu, rate, life;  /* -1 when not given */
+	unsigned int sl;     /* OpenSM keeps 8 bits, unchecked */
+	int mtu, rate, life; /* -1 when not given */
 	struct oq_ranges path_bits, pkeys;
-	bool simple;	      /* SimpleQoSLevel_SL<n> of a qos-ulps line */
+	bool simple; /* SimpleQoSLevel_SL<n> of a qos-ulps line */
 };
 
 struct oq_stock_rule {
@@ -179,7 +179,7 @@ size_t oq_stock_compare_match(const struct oq_stock *s,
 enum oq_stock_verdict {
 	OQ_STOCK_AS_WRITTEN, /* takes it and reads it as osmqos does */
 	OQ_STOCK_DIFFERENTLY,
-	OQ_STOCK_TAKEN,	     /* takes it; osmqos does not (p NULL) */
+	OQ_STOCK_TAKEN, /* takes it; osmqos does not (p NULL) */
 	OQ_STOCK_REJECTED,
 	OQ_STOCK_ABORTED,
 	OQ_STOCK_STALLED,

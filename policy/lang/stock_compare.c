@@ -187,9 +187,8 @@ static void groups_cmp(struct cmp *c, const size_t *sg, size_t n_sg,
 				refs->v[i].name);
 			continue;
 		}
-		if (c->group_seen[oi] ||
-		    !group_differs(g, &c->p->groups[oi], why, sizeof(why),
-				   &gat))
+		if (c->group_seen[oi] || !group_differs(g, &c->p->groups[oi],
+							why, sizeof(why), &gat))
 			continue;
 		c->group_seen[oi] = 1;
 		differs(c, gat,
@@ -219,8 +218,8 @@ static void level_cmp(struct cmp *c, size_t sl, int ol, struct oq_loc at)
 		"qos-level '%s': stock OpenSM reads sl %u, mtu-limit %d, "
 		"rate-limit %d, packet-life %d (-1: none); osmqos sl %d, %d, "
 		"%d, %d",
-		o->name ? o->name : "?", l->sl, l->mtu, l->rate, l->life,
-		o->sl, o->mtu_limit, o->rate_limit, o->packet_life);
+		o->name ? o->name : "?", l->sl, l->mtu, l->rate, l->life, o->sl,
+		o->mtu_limit, o->rate_limit, o->packet_life);
 }
 
 static void rules_cmp(struct cmp *c)
@@ -231,9 +230,9 @@ static void rules_cmp(struct cmp *c)
 
 	if (s->n_rules != p->n_rules)
 		differs(c,
-			n < p->n_rules ? p->rules[n].loc
+			n < p->n_rules	 ? p->rules[n].loc
 			: n < s->n_rules ? s->rules[n].loc
-					 : (struct oq_loc){ p->file, 0, 0 },
+					 : (struct oq_loc){p->file, 0, 0},
 			NULL,
 			"stock OpenSM reads %zu match rule(s) (qos-ulps "
 			"lines included), osmqos %zu",
@@ -265,7 +264,7 @@ static void default_cmp(struct cmp *c)
 {
 	const struct oq_stock *s = c->s;
 	const struct oq_policy *p = c->p;
-	struct oq_loc at = { p->file, 0, 0 };
+	struct oq_loc at = {p->file, 0, 0};
 	const struct oq_qos_level *o;
 
 	if (p->default_level < 0)
@@ -276,9 +275,8 @@ static void default_cmp(struct cmp *c)
 			  o->loc);
 		return;
 	}
-	if (o->sl != s->default_sl || o->mtu_limit >= 0 ||
-	    o->rate_limit >= 0 || o->packet_life >= 0 || o->pkeys.n ||
-	    o->path_bits.n)
+	if (o->sl != s->default_sl || o->mtu_limit >= 0 || o->rate_limit >= 0 ||
+	    o->packet_life >= 0 || o->pkeys.n || o->path_bits.n)
 		differs(c, o->loc.line ? o->loc : at, NULL,
 			"stock OpenSM's DEFAULT level is the qos-ulps "
 			"default (sl %d); osmqos reads another",
@@ -365,7 +363,7 @@ static void scopes_cmp(struct cmp *c)
 	size_t i;
 
 	if (s->n_vlarb != p->n_vlarb || s->n_sl2vl != p->n_sl2vl) {
-		differs(c, (struct oq_loc){ p->file, 0, 0 }, NULL,
+		differs(c, (struct oq_loc){p->file, 0, 0}, NULL,
 			"stock OpenSM reads %zu vlarb-scope(s) and %zu "
 			"sl2vl-scope(s), osmqos %zu and %zu",
 			s->n_vlarb, s->n_sl2vl, p->n_vlarb, p->n_sl2vl);
@@ -412,7 +410,7 @@ static void scopes_cmp(struct cmp *c)
 static size_t compare(const struct oq_stock *s, const struct oq_policy *p,
 		      struct oq_diags *d, bool scopes)
 {
-	struct cmp c = { s, p, d, 0, NULL, NULL };
+	struct cmp c = {s, p, d, 0, NULL, NULL};
 
 	c.group_seen = calloc(p->n_groups + 1, 1);
 	c.level_seen = calloc(p->n_levels + 1, 1);
@@ -443,8 +441,7 @@ size_t oq_stock_compare_match(const struct oq_stock *s,
 }
 
 /* What the operator can do about a file stock OpenSM does not take. */
-static const char *fix_hint(const struct oq_stock *s,
-			    const struct oq_policy *p)
+static const char *fix_hint(const struct oq_stock *s, const struct oq_policy *p)
 {
 	if (s->outcome == OQ_STOCK_STALLS)
 		return "list the GUIDs the group needs instead of a range";
@@ -521,8 +518,8 @@ int oq_stock_verdict(const struct oq_stock *s, const struct oq_policy *p,
 				"not know (its parser: %s)",
 				OQ_STOCK_OPENSM, said[s->outcome], key, s->why);
 	else
-		dg = oq_warning(d, s->where, "stock %s %s: %s",
-				OQ_STOCK_OPENSM, said[s->outcome], s->why);
+		dg = oq_warning(d, s->where, "stock %s %s: %s", OQ_STOCK_OPENSM,
+				said[s->outcome], s->why);
 	hint = fix_hint(s, p);
 	if (dg && hint)
 		oq_diag_hint(dg, "%s", hint);

@@ -30,11 +30,11 @@
 #include "stock_int.h"
 
 /* OpenSM's qos-ulps constants (osm_qos_policy.h). */
-#define ULP_SDP_SID 0x10000ULL
-#define ULP_RDS_SID 0x1060000ULL
-#define ULP_RDS_PORT 0x48CAULL
-#define ULP_ISER_SID 0x1060000ULL
-#define ULP_ISER_PORT 0x0CBCULL
+#define ULP_SDP_SID	    0x10000ULL
+#define ULP_RDS_SID	    0x1060000ULL
+#define ULP_RDS_PORT	    0x48CAULL
+#define ULP_ISER_SID	    0x1060000ULL
+#define ULP_ISER_PORT	    0x0CBCULL
 #define MAX_PORTS_ON_SWITCH 128u
 
 /* The names a qos-match-rule gives, until validation resolves them. */
@@ -213,11 +213,11 @@ static uint64_t str2u64(const char *s, size_t n)
 		base = 8;
 	}
 	for (; i < n; i++) {
-		unsigned int d = isdigit((unsigned char)s[i])
-					 ? (unsigned int)(s[i] - '0')
-					 : (unsigned int)(tolower(
-						   (unsigned char)s[i]) -
-						   'a' + 10);
+		unsigned int d =
+			isdigit((unsigned char)s[i])
+				? (unsigned int)(s[i] - '0')
+				: (unsigned int)(tolower((unsigned char)s[i]) -
+						 'a' + 10);
 
 		if (d >= base)
 			break; /* "08": strtoull stops at the 8 */
@@ -247,9 +247,8 @@ static bool number(struct sp *p)
 {
 	uint64_t v;
 
-	if (!take_number(p, &v) ||
-	    !grow(p, (void **)&p->nums, &p->cap_nums, p->n_nums,
-		  sizeof(*p->nums)))
+	if (!take_number(p, &v) || !grow(p, (void **)&p->nums, &p->cap_nums,
+					 p->n_nums, sizeof(*p->nums)))
 		return false;
 	p->nums[p->n_nums++] = v;
 	return true;
@@ -666,9 +665,8 @@ static bool port_group(struct sp *p)
 		struct oq_ranges r;
 
 		clear_lists(p);
-		if (k != STK_PORT_GROUP_END && k != STK_NAME &&
-		    k != STK_USE && k != STK_PORT_GUID &&
-		    k != STK_PORT_NAME && k != STK_PKEY &&
+		if (k != STK_PORT_GROUP_END && k != STK_NAME && k != STK_USE &&
+		    k != STK_PORT_GUID && k != STK_PORT_NAME && k != STK_PKEY &&
 		    k != STK_PARTITION && k != STK_NODE_TYPE) {
 			syntax_error(p);
 			return false;
@@ -680,8 +678,9 @@ static bool port_group(struct sp *p)
 				return false;
 			g = &p->s->groups[gi];
 			if (g->name) {
-				reject(p, at, "port-group has multiple 'name' "
-					      "tags");
+				reject(p, at,
+				       "port-group has multiple 'name' "
+				       "tags");
 				return false;
 			}
 			g->name = first_string(p);
@@ -690,8 +689,9 @@ static bool port_group(struct sp *p)
 			if (!single_string(p))
 				return false;
 			if (use) {
-				reject(p, at, "port-group has multiple 'use' "
-					      "tags");
+				reject(p, at,
+				       "port-group has multiple 'use' "
+				       "tags");
 				return false;
 			}
 			use = true;
@@ -832,8 +832,9 @@ static bool qos_level(struct sp *p)
 				return false;
 			l = &p->s->levels[li];
 			if (l->name) {
-				reject(p, at, "qos-level has multiple 'name' "
-					      "tags");
+				reject(p, at,
+				       "qos-level has multiple 'name' "
+				       "tags");
 				return false;
 			}
 			l->name = first_string(p);
@@ -842,8 +843,9 @@ static bool qos_level(struct sp *p)
 			if (!single_string(p))
 				return false;
 			if (use) {
-				reject(p, at, "qos-level has multiple 'use' "
-					      "tags");
+				reject(p, at,
+				       "qos-level has multiple 'use' "
+				       "tags");
 				return false;
 			}
 			use = true;
@@ -852,8 +854,9 @@ static bool qos_level(struct sp *p)
 			if (!level_number(p, &v))
 				return false;
 			if (sl) {
-				reject(p, at, "'qos-level' has multiple 'sl' "
-					      "tags");
+				reject(p, at,
+				       "'qos-level' has multiple 'sl' "
+				       "tags");
 				return false;
 			}
 			sl = true;
@@ -904,13 +907,15 @@ static bool qos_level(struct sp *p)
 			break;
 		default: /* STK_QOS_LEVEL_END */
 			if (!sl) {
-				reject(p, at, "qos-level validation failed - "
-					      "no 'sl' specified");
+				reject(p, at,
+				       "qos-level validation failed - "
+				       "no 'sl' specified");
 				return false;
 			}
 			if (!p->s->levels[li].name) {
-				reject(p, at, "qos-level validation failed - "
-					      "no 'name' specified");
+				reject(p, at,
+				       "qos-level validation failed - "
+				       "no 'name' specified");
 				return false;
 			}
 			return true;
@@ -990,8 +995,9 @@ static bool match_rule(struct sp *p)
 			if (!single_string(p))
 				return false;
 			if (use) {
-				reject(p, at, "'qos-match-rule' has multiple "
-					      "'use' tags");
+				reject(p, at,
+				       "'qos-match-rule' has multiple "
+				       "'use' tags");
 				return false;
 			}
 			use = true;
@@ -1000,8 +1006,9 @@ static bool match_rule(struct sp *p)
 			if (!single_string(p))
 				return false;
 			if (nm->level) {
-				reject(p, at, "qos-match-rule has multiple "
-					      "'qos-level-name' tags");
+				reject(p, at,
+				       "qos-match-rule has multiple "
+				       "'qos-level-name' tags");
 				return false;
 			}
 			nm->level = first_string(p);
@@ -1029,8 +1036,9 @@ static bool match_rule(struct sp *p)
 			break;
 		default: /* STK_QOS_MATCH_RULE_END */
 			if (!nm->level) {
-				reject(p, at, "match-rule validation failed - "
-					      "no 'qos-level-name' specified");
+				reject(p, at,
+				       "match-rule validation failed - "
+				       "no 'qos-level-name' specified");
 				return false;
 			}
 			return true;
@@ -1107,7 +1115,8 @@ static bool vlarb_scope(struct sp *p)
 			struct oq_stock_pair **t =
 				k == STK_VLARB_HIGH ? &v->high : &v->low;
 			size_t *n = k == STK_VLARB_HIGH ? &v->n_high
-							: &v->n_low, i;
+							: &v->n_low,
+			       i;
 			struct oq_stock_pair *nt;
 
 			if (!list_of_pairs(p))
@@ -1241,9 +1250,8 @@ static bool sl2vl_scope(struct sp *p)
 				return false;
 			break;
 		case STK_ACROSS_FROM:
-			if (!string_list(p) ||
-			    !move_strings(p, &v->across_from,
-					  &v->n_across_from))
+			if (!string_list(p) || !move_strings(p, &v->across_from,
+							     &v->n_across_from))
 				return false;
 			break;
 		case STK_ACROSS_TO:
@@ -1261,20 +1269,23 @@ static bool sl2vl_scope(struct sp *p)
 			if (!num_list(p))
 				return false;
 			if (table) {
-				reject(p, at, "sl2vl-scope has more than one "
-					      "sl2vl-table");
+				reject(p, at,
+				       "sl2vl-scope has more than one "
+				       "sl2vl-table");
 				return false;
 			}
 			if (p->n_nums != 16) {
-				reject(p, at, "wrong number of values in "
-					      "'sl2vl-table' (should be 16)");
+				reject(p, at,
+				       "wrong number of values in "
+				       "'sl2vl-table' (should be 16)");
 				return false;
 			}
 			for (i = 0; i < 16; i++) {
 				if (p->nums[i] >= 16) {
-					reject(p, at, "wrong VL value in "
-						      "'sl2vl-table' (should "
-						      "be 0 to 15)");
+					reject(p, at,
+					       "wrong VL value in "
+					       "'sl2vl-table' (should "
+					       "be 0 to 15)");
 					return false;
 				}
 				v->table[i] = (uint8_t)p->nums[i];
@@ -1283,8 +1294,9 @@ static bool sl2vl_scope(struct sp *p)
 			break;
 		default: /* STK_SL2VL_SCOPE_END */
 			if (!table) {
-				reject(p, at, "sl2vl-scope validation failed - "
-					      "no sl2vl table specified");
+				reject(p, at,
+				       "sl2vl-scope validation failed - "
+				       "no sl2vl table specified");
 				return false;
 			}
 			if (!v->n_groups && !v->n_across_to &&
@@ -1553,8 +1565,8 @@ static long find_name(struct sp *p, bool groups, const char *name,
 	size_t i, n = groups ? p->s->n_groups : p->s->n_explicit_levels;
 
 	for (i = 0; i < n; i++) {
-		const char *x = groups ? p->s->groups[i].name
-				       : p->s->levels[i].name;
+		const char *x =
+			groups ? p->s->groups[i].name : p->s->levels[i].name;
 
 		if (!strcasecmp(name, x)) {
 			walk(p, i + 1, at, "name lookups");
@@ -1573,7 +1585,7 @@ static void add_simple_levels(struct sp *p)
 	s->n_explicit_levels = s->n_levels;
 	for (sl = 0; sl < 16 && !p->stop; sl++) {
 		long li = new_level(p, s->levels ? s->levels[0].loc
-						 : (struct oq_loc){ 0 });
+						 : (struct oq_loc){0});
 		char name[32];
 
 		if (li < 0)
@@ -1586,9 +1598,9 @@ static void add_simple_levels(struct sp *p)
 	}
 }
 
-static bool resolve_groups(struct sp *p, char **names, size_t n,
-			   size_t **out, size_t *n_out, size_t rule,
-			   const char *side, int code)
+static bool resolve_groups(struct sp *p, char **names, size_t n, size_t **out,
+			   size_t *n_out, size_t rule, const char *side,
+			   int code)
 {
 	size_t i;
 
@@ -1617,10 +1629,10 @@ static void validate(struct sp *p, size_t n_explicit_rules)
 	size_t i;
 	long d;
 
-	d = find_name(p, false, "DEFAULT", (struct oq_loc){ 0 });
+	d = find_name(p, false, "DEFAULT", (struct oq_loc){0});
 	s->default_level = d;
 	if (d < 0 && s->default_sl < 0) {
-		reject(p, (struct oq_loc){ p->lx.file, 0, 0 },
+		reject(p, (struct oq_loc){p->lx.file, 0, 0},
 		       "ERR AC10: Default qos-level (DEFAULT) not defined.");
 		return;
 	}
@@ -1728,7 +1740,7 @@ grammar_done:
 			return;
 		p->ulp[i].level += s->n_explicit_levels;
 		s->rules[s->n_rules++] = p->ulp[i];
-		p->ulp[i] = (struct oq_stock_rule){ 0 };
+		p->ulp[i] = (struct oq_stock_rule){0};
 	}
 	if (!p->stop)
 		validate(p, n_explicit_rules);

@@ -2,8 +2,8 @@
 /*
  * The fabric checks of stock OpenSM's policy parser (oq_stock_read),
  * answered from a fabric model and its partitions: which node and port a
- * port-name names (OpenSM's name hash keeps the first node it inserts, walking nodes
- * by ascending GUID, so the lowest GUID among equal descriptions) and how
+ * port-name names (OpenSM's name hash keeps the first node it inserts, walking
+ * nodes by ascending GUID, so the lowest GUID among equal descriptions) and how
  * many full members a partition has (an ipoib line needs two).
  */
 #include <stdlib.h>
@@ -89,7 +89,8 @@ int oq_stock_env_fabric(struct oq_stock_env *env, struct oq_stock_fabric *sf,
 	memset(env, 0, sizeof(*env));
 	sf->f = f;
 	sf->parts = parts;
-	sf->sorted = malloc((f->n_nodes ? f->n_nodes : 1) * sizeof(*sf->sorted));
+	sf->sorted =
+		malloc((f->n_nodes ? f->n_nodes : 1) * sizeof(*sf->sorted));
 	if (!sf->sorted)
 		return -1;
 	memcpy(sf->sorted, f->nodes, f->n_nodes * sizeof(*sf->sorted));

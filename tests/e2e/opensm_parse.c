@@ -112,7 +112,7 @@ static void osm_set(FILE *out, osm_subn_t *subn, cl_list_t *groups)
 
 static void osm_ranges(FILE *out, uint64_t **arr, unsigned int len)
 {
-	struct oq_ranges r = { 0 };
+	struct oq_ranges r = {0};
 	unsigned int i;
 
 	for (i = 0; i < len; i++)
@@ -123,7 +123,7 @@ static void osm_ranges(FILE *out, uint64_t **arr, unsigned int len)
 
 static void osm_level(FILE *out, const osm_qos_level_t *l)
 {
-	struct oq_ranges bits = { 0 }, pkeys = { 0 };
+	struct oq_ranges bits = {0}, pkeys = {0};
 	unsigned int i;
 
 	for (i = 0; i < l->path_bits_range_len; i++)
@@ -203,7 +203,7 @@ static void osm_pairs(FILE *out, cl_list_t *l)
 
 static void osm_bits(FILE *out, const boolean_t *b)
 {
-	uint8_t bits[16] = { 0 };
+	uint8_t bits[16] = {0};
 	unsigned int i;
 
 	for (i = 0; i < OSM_QOS_POLICY_MAX_PORTS_ON_SWITCH; i++)
@@ -447,7 +447,8 @@ static void check_one(osm_opensm_t *osm, const struct core *c, FILE *out,
 	fflush(out);
 	text = oq_file_read(path, OQ_POLICY_MAX_BYTES, &len);
 	if (!text) {
-		fprintf(out, "result unreadable - - - - DISAGREE:unreadable %s\n",
+		fprintf(out,
+			"result unreadable - - - - DISAGREE:unreadable %s\n",
 			path);
 		return;
 	}
@@ -485,8 +486,7 @@ static void check_one(osm_opensm_t *osm, const struct core *c, FILE *out,
 		why = "model out of memory";
 	else if (strcmp(real, real_word[s->outcome]))
 		why = "outcome";
-	else if (s->outcome == OQ_STOCK_TAKES &&
-		 s->walked >= (1ULL << 24))
+	else if (s->outcome == OQ_STOCK_TAKES && s->walked >= (1ULL << 24))
 		/* Too slow to tell from a stall by a time limit. */
 		why = "grey zone";
 	if (!why && real_dump) {
@@ -519,8 +519,8 @@ static void check_one(osm_opensm_t *osm, const struct core *c, FILE *out,
 		copy, verdict >= 0 ? verdict_word[verdict] : "-",
 		why ? "DISAGREE:" : "agree", why ? why : "", path);
 	if (s && s->outcome != OQ_STOCK_TAKES)
-		fprintf(out, "why %u %s:%u:%u %s\n", o->n, path,
-			s->where.line, s->where.col, s->why);
+		fprintf(out, "why %u %s:%u:%u %s\n", o->n, path, s->where.line,
+			s->where.col, s->why);
 	fflush(out);
 	oq_diags_free(&d);
 	oq_binding_free(b);
@@ -574,7 +574,7 @@ static void run(osm_opensm_t *osm)
 	const char *dir = getenv("OQ_PARSE_DIR");
 	const char *lim = getenv("OQ_PARSE_TIMEOUT");
 	char *line = NULL;
-	struct one o = { 0, dir, lim ? atof(lim) : 5.0 };
+	struct one o = {0, dir, lim ? atof(lim) : 5.0};
 	struct core c;
 	size_t cap = 0;
 	ssize_t n;

@@ -28,8 +28,7 @@ void sd_ranges(FILE *out, const struct oq_ranges *r)
 void sd_level(FILE *out, unsigned int sl, int mtu, int rate, int life,
 	      const struct oq_ranges *bits, const struct oq_ranges *pkeys)
 {
-	fprintf(out, "sl=%u mtu=%d rate=%d life=%d bits=", sl, mtu, rate,
-		life);
+	fprintf(out, "sl=%u mtu=%d rate=%d life=%d bits=", sl, mtu, rate, life);
 	sd_ranges(out, bits);
 	fputs(" pkeys=", out);
 	sd_ranges(out, pkeys);
@@ -175,9 +174,8 @@ static void stock_level(FILE *out, const struct oq_stock_level *l)
 }
 
 /* Scope group names as OpenSM would look them up, each as its set. */
-static void stock_scope_sets(FILE *out, const struct oq_stock *s,
-			     char **names, size_t n,
-			     const struct oq_fabric *f,
+static void stock_scope_sets(FILE *out, const struct oq_stock *s, char **names,
+			     size_t n, const struct oq_fabric *f,
 			     const struct oq_partitions *parts)
 {
 	char **sets = calloc(n + 1, sizeof(*sets));
@@ -206,7 +204,7 @@ static void stock_scope_sets(FILE *out, const struct oq_stock *s,
 int sd_stock(FILE *out, const struct oq_stock *s, const struct oq_fabric *f,
 	     const struct oq_partitions *parts)
 {
-	struct oq_ranges none = { 0 };
+	struct oq_ranges none = {0};
 	size_t i;
 
 	fputs("default ", out);
@@ -318,7 +316,7 @@ static void osmqos_scope_sets(FILE *out, const struct oq_binding *b,
 	char **sets = calloc(n + 1, sizeof(*sets));
 
 	for (i = 0; sets && i < n; i++) {
-		struct oq_refs one = { 0 };
+		struct oq_refs one = {0};
 		size_t len = 0;
 		FILE *m = open_memstream(&sets[i], &len);
 
@@ -334,8 +332,8 @@ static void osmqos_scope_sets(FILE *out, const struct oq_binding *b,
 	free(sets);
 }
 
-int sd_osmqos(FILE *out, const struct oq_policy *p,
-	      const struct oq_binding *b, const struct oq_fabric *f)
+int sd_osmqos(FILE *out, const struct oq_policy *p, const struct oq_binding *b,
+	      const struct oq_fabric *f)
 {
 	size_t i;
 
@@ -379,12 +377,13 @@ int sd_osmqos(FILE *out, const struct oq_policy *p,
 	}
 	for (i = 0; i < p->n_sl2vl; i++) {
 		const struct oq_sl2vl_scope *v = &p->sl2vl[i];
-		uint8_t from[16] = { 0 }, to[16] = { 0 };
+		uint8_t from[16] = {0}, to[16] = {0};
 		unsigned int k;
 		size_t j;
 
 		for (k = 0; k < 128; k++) {
-			if (v->from.all || (v->from.bits[k / 64] >> (k % 64) & 1))
+			if (v->from.all ||
+			    (v->from.bits[k / 64] >> (k % 64) & 1))
 				from[k / 8] |= (uint8_t)(1u << (k % 8));
 			if (v->to.all || (v->to.bits[k / 64] >> (k % 64) & 1))
 				to[k / 8] |= (uint8_t)(1u << (k % 8));

@@ -43,7 +43,7 @@ void sd_bits128(FILE *out, const uint8_t bits[16]);
 int sd_stock(FILE *out, const struct oq_stock *s, const struct oq_fabric *f,
 	     const struct oq_partitions *parts);
 /* osmqos's reading, bound (b) on the same fabric. */
-int sd_osmqos(FILE *out, const struct oq_policy *p,
-	      const struct oq_binding *b, const struct oq_fabric *f);
+int sd_osmqos(FILE *out, const struct oq_policy *p, const struct oq_binding *b,
+	      const struct oq_fabric *f);
 
 #endif /* OSMQOS_TESTS_STOCK_DUMP_H */

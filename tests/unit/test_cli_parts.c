@@ -69,7 +69,7 @@ static void tables(struct oq_port_tables *t, const struct oq_port *p,
  * the port's operational VLs mask away is none; VL15 stays VL15. */
 static void test_sl2vl_sets(void **state)
 {
-	uint8_t a[3][16] = { { 0 } }, b[3][16] = { { 0 } };
+	uint8_t a[3][16] = {{0}}, b[3][16] = {{0}};
 	struct oq_port_tables ta, tb;
 	struct plan_port pp;
 	struct fab m;
@@ -91,7 +91,7 @@ static void test_sl2vl_sets(void **state)
 	assert_int_equal(plan_port_sets(&ta, &tb, &pp), 2);
 	/* A CA port: one table. */
 	{
-		uint8_t c[1][16] = { { 0 } }, d[1][16] = { { 0 } };
+		uint8_t c[1][16] = {{0}}, d[1][16] = {{0}};
 
 		tables(&ta, &m.ca->ports[1], c, 1);
 		tables(&tb, &m.ca->ports[1], d, 1);
@@ -107,7 +107,7 @@ static void test_sl2vl_sets(void **state)
 /* VLArb: one Set per changed block, blocks as the caps give them. */
 static void test_vlarb_sets(void **state)
 {
-	uint8_t r[3][16] = { { 0 } };
+	uint8_t r[3][16] = {{0}};
 	struct oq_port_tables ta, tb;
 	struct plan_port pp;
 	struct fab m;
@@ -145,7 +145,7 @@ static void test_vlarb_sets(void **state)
  * ports is one class counting them; another found value another. */
 static void test_drift_classes(void **state)
 {
-	struct drift_list dl = { 0 };
+	struct drift_list dl = {0};
 	struct drift_classes cl;
 	struct fab m;
 	struct drift *d;
@@ -200,12 +200,13 @@ static char *write_tmp(const char *text)
  * line refused with its number. */
 static void test_prom(void **state)
 {
-	char *good = write_tmp(
-		"# HELP osmqos_policy_info x\n"
-		"osmqos_policy_info{path=\"/a \\\"b\\\"\\\\c\",hash=\"0x1\"} 1\n"
-		"osmqos_sa_pr_answered_total{level=\"(none)\"} 0\n"
-		"osmqos_sa_pr_answered_total{level=\"x\\ny\"} 12\n"
-		"osmqos_sweep 7\n");
+	char *good =
+		write_tmp("# HELP osmqos_policy_info x\n"
+			  "osmqos_policy_info{path=\"/a "
+			  "\\\"b\\\"\\\\c\",hash=\"0x1\"} 1\n"
+			  "osmqos_sa_pr_answered_total{level=\"(none)\"} 0\n"
+			  "osmqos_sa_pr_answered_total{level=\"x\\ny\"} 12\n"
+			  "osmqos_sweep 7\n");
 	char *bad = write_tmp("osmqos_sweep 7\nosmqos_sweep{x=\"1} 2\n");
 	const struct oq_prom_sample *s;
 	struct oq_prom p;

@@ -126,8 +126,7 @@ static void test_unquoted_blanks(void **state)
 	judge(&x,
 	      "port-groups\n  port-group\n    name: Virtual Servers\n"
 	      "    port-name: vs1 HCA-1/P1\n  end-port-group\n"
-	      "end-port-groups\n" LEVELS
-	      "qos-match-rules\n  qos-match-rule\n"
+	      "end-port-groups\n" LEVELS "qos-match-rules\n  qos-match-rule\n"
 	      "    source: Virtual Servers\n    qos-level-name: DEFAULT\n"
 	      "  end-qos-match-rule\nend-qos-match-rules\n",
 	      NULL);
@@ -144,8 +143,7 @@ static void test_unquoted_blanks(void **state)
 	judge(&x,
 	      "port-groups\n  port-group\n    name: Virtual Servers\n"
 	      "    port-name: \"vs1 HCA-1/P1\"\n  end-port-group\n"
-	      "end-port-groups\n" LEVELS
-	      "qos-match-rules\n  qos-match-rule\n"
+	      "end-port-groups\n" LEVELS "qos-match-rules\n  qos-match-rule\n"
 	      "    source: Virtual Servers\n    qos-level-name: DEFAULT\n"
 	      "  end-qos-match-rule\nend-qos-match-rules\n",
 	      NULL);
@@ -212,9 +210,10 @@ static void test_quote_spans_lines(void **state)
 static void test_values(void **state)
 {
 	struct oq_stock *s;
-	const char *wraps = "qos-levels\n  qos-level\n    name: DEFAULT\n"
-			    "    sl: 300\n    packet-life: 0x1ff\n"
-			    "    mtu-limit: 5\n  end-qos-level\nend-qos-levels\n";
+	const char *wraps =
+		"qos-levels\n  qos-level\n    name: DEFAULT\n"
+		"    sl: 300\n    packet-life: 0x1ff\n"
+		"    mtu-limit: 5\n  end-qos-level\nend-qos-levels\n";
 	const char *twice = "qos-levels\n  qos-level\n    name: DEFAULT\n"
 			    "    sl: 1\n    sl: 2\n  end-qos-level\n"
 			    "end-qos-levels\n";
@@ -261,8 +260,8 @@ static void test_string_buffer(void **state)
 		len += sprintf(t + len, "\n  end-port-group\n"
 					"end-port-groups\n" LEVELS);
 		s = oq_stock_read("t.conf", t, (size_t)len, NULL);
-		assert_int_equal(s->outcome, n == 10239 ? OQ_STOCK_TAKES
-							: OQ_STOCK_ABORTS);
+		assert_int_equal(s->outcome,
+				 n == 10239 ? OQ_STOCK_TAKES : OQ_STOCK_ABORTS);
 		oq_stock_free(s);
 		free(t);
 	}
@@ -318,7 +317,7 @@ static int one_port(void *ctx, const char *desc, unsigned int port)
 
 static void test_fabric_checks(void **state)
 {
-	struct oq_stock_env env = { one_port, no_partition, NULL };
+	struct oq_stock_env env = {one_port, no_partition, NULL};
 	const char *ipoib1 = "qos-ulps\n  default : 0\n  ipoib, pkey 1 : 1\n"
 			     "end-qos-ulps\n";
 	const char *ipoib3 = "qos-ulps\n  default : 0\n  ipoib, pkey 3 : 1\n"
