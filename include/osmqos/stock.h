@@ -115,6 +115,8 @@ struct oq_stock_sl2vl {
 	uint8_t table[16];
 };
 
+struct oq_stock_index; /* name lookups, private to the model */
+
 struct oq_stock {
 	enum oq_stock_outcome outcome;
 	/* Unless TAKES: where and why, in OpenSM's words where it has any
@@ -147,6 +149,7 @@ struct oq_stock {
 	 * the qos-ulps `default` SL (SimpleQoSLevel_DEFAULT). */
 	long default_level;
 	int default_sl;
+	struct oq_stock_index *index;
 };
 
 /*

@@ -288,7 +288,7 @@ static void scope_groups(struct cmp *c, char **names, size_t n,
 			 const struct oq_refs *refs, const struct oq_refs *more,
 			 struct oq_loc at, const char *what)
 {
-	size_t i, j, m = refs->n + (more ? more->n : 0);
+	size_t i, m = refs->n + (more ? more->n : 0);
 	size_t *idx;
 	struct oq_refs all;
 
@@ -313,10 +313,12 @@ static void scope_groups(struct cmp *c, char **names, size_t n,
 	for (i = 0; more && i < more->n; i++)
 		all.v[refs->n + i] = more->v[i];
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < c->s->n_groups; j++)
-			if (!strcasecmp(names[i], c->s->groups[j].name))
-				break;
-		if (j == c->s->n_groups) {
+		uint64_t steps;
+		long g = c->s->index
+				 ? oq_stock_lookup(c->s, true, names[i], &steps)
+				 : -1;
+
+		if (g < 0) {
 			differs(c, at, NULL,
 				"stock OpenSM reads group name '%.200s' in "
 				"this scope, which names no port group "
@@ -325,7 +327,7 @@ static void scope_groups(struct cmp *c, char **names, size_t n,
 				names[i]);
 			goto out;
 		}
-		idx[i] = j;
+		idx[i] = (size_t)g;
 	}
 	groups_cmp(c, idx, n, &all, at, what);
 out:

@@ -129,6 +129,28 @@ struct oq_slx {
 	bool desc, strings, single_string, node_type;
 };
 
+/* Names sorted case-insensitively, then by position: OpenSM's linear
+ * search returns the first of equal names, found here by binary search,
+ * with the steps OpenSM's search takes. */
+struct oq_stock_name {
+	const char *name;
+	size_t idx;
+};
+
+struct oq_stock_index {
+	struct oq_stock_name *groups, *levels;
+	size_t n_groups, n_levels;
+};
+
+/* Build s->index over s's groups and its first n_levels levels; -1 out of
+ * memory. */
+int oq_stock_index_build(struct oq_stock *s, size_t n_levels);
+void oq_stock_index_free(struct oq_stock *s);
+/* The first group (or level) named name, case-insensitively, or -1;
+ * *steps the names OpenSM compares before it stops. */
+long oq_stock_lookup(const struct oq_stock *s, bool groups, const char *name,
+		     uint64_t *steps);
+
 void oq_slx_init(struct oq_slx *lx, const char *file, const char *text,
 		 size_t len);
 /* The next token (STK_EOF at the end, again and again). */

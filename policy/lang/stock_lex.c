@@ -49,6 +49,7 @@ enum flag {
 
 struct rule {
 	const char *word;
+	size_t len;
 	enum shape shape;
 	bool ci; /* word matched in any case */
 	const char *tail;
@@ -56,88 +57,104 @@ struct rule {
 	enum flag flag;
 };
 
-/* The letter-initial rules, in the scanner's order. */
+/* The letter-initial rules, grouped by first letter; within a letter in
+ * the scanner's order (two rules can only tie on a match that starts
+ * with the same letter, so only that order matters). */
 static const struct rule rules[] = {
-	{"qos-ulps", SH_WORD, false, NULL, STK_QOS_ULPS_START, F_NONE},
-	{"end-qos-ulps", SH_WORD, false, NULL, STK_QOS_ULPS_END, F_NONE},
-	{"port-groups", SH_WORD, false, NULL, STK_PORT_GROUPS_START, F_NONE},
-	{"end-port-groups", SH_WORD, false, NULL, STK_PORT_GROUPS_END, F_NONE},
-	{"port-group", SH_WORD, false, NULL, STK_PORT_GROUP_START, F_NONE},
-	{"end-port-group", SH_WORD, false, NULL, STK_PORT_GROUP_END, F_NONE},
-	{"qos-setup", SH_WORD, false, NULL, STK_QOS_SETUP_START, F_NONE},
-	{"end-qos-setup", SH_WORD, false, NULL, STK_QOS_SETUP_END, F_NONE},
-	{"vlarb-tables", SH_WORD, false, NULL, STK_VLARB_TABLES_START, F_NONE},
-	{"end-vlarb-tables", SH_WORD, false, NULL, STK_VLARB_TABLES_END,
+	{"across-to", 9, SH_COLON, false, NULL, STK_ACROSS_TO, F_STRINGS},
+	{"across-from", 11, SH_COLON, false, NULL, STK_ACROSS_FROM, F_STRINGS},
+	{"across", 6, SH_COLON, false, NULL, STK_ACROSS, F_STRINGS},
+	{"all", 3, SH_NODE, true, NULL, STK_NT_ALL, F_NONE},
+	{"any", 3, SH_COMMA, true, "service-id", STK_ULP_ANY_SERVICE_ID,
 	 F_NONE},
-	{"vlarb-scope", SH_WORD, false, NULL, STK_VLARB_SCOPE_START, F_NONE},
-	{"end-vlarb-scope", SH_WORD, false, NULL, STK_VLARB_SCOPE_END, F_NONE},
-	{"sl2vl-tables", SH_WORD, false, NULL, STK_SL2VL_TABLES_START, F_NONE},
-	{"end-sl2vl-tables", SH_WORD, false, NULL, STK_SL2VL_TABLES_END,
-	 F_NONE},
-	{"sl2vl-scope", SH_WORD, false, NULL, STK_SL2VL_SCOPE_START, F_NONE},
-	{"end-sl2vl-scope", SH_WORD, false, NULL, STK_SL2VL_SCOPE_END, F_NONE},
-	{"qos-levels", SH_WORD, false, NULL, STK_QOS_LEVELS_START, F_NONE},
-	{"end-qos-levels", SH_WORD, false, NULL, STK_QOS_LEVELS_END, F_NONE},
-	{"qos-level", SH_WORD, false, NULL, STK_QOS_LEVEL_START, F_NONE},
-	{"end-qos-level", SH_WORD, false, NULL, STK_QOS_LEVEL_END, F_NONE},
-	{"qos-match-rules", SH_WORD, false, NULL, STK_QOS_MATCH_RULES_START,
-	 F_NONE},
-	{"end-qos-match-rules", SH_WORD, false, NULL, STK_QOS_MATCH_RULES_END,
-	 F_NONE},
-	{"qos-match-rule", SH_WORD, false, NULL, STK_QOS_MATCH_RULE_START,
-	 F_NONE},
-	{"end-qos-match-rule", SH_WORD, false, NULL, STK_QOS_MATCH_RULE_END,
-	 F_NONE},
-	{"port-guid", SH_COLON, false, NULL, STK_PORT_GUID, F_NONE},
-	{"port-name", SH_COLON, false, NULL, STK_PORT_NAME, F_STRINGS},
-	{"partition", SH_COLON, false, NULL, STK_PARTITION, F_SINGLE},
-	{"node-type", SH_COLON, false, NULL, STK_NODE_TYPE, F_NODE},
-	{"name", SH_COLON, false, NULL, STK_NAME, F_SINGLE},
-	{"use", SH_COLON, false, NULL, STK_USE, F_DESC},
-	{"group", SH_COLON, false, NULL, STK_GROUP, F_STRINGS},
-	{"vlarb-high", SH_COLON, false, NULL, STK_VLARB_HIGH, F_NONE},
-	{"vlarb-low", SH_COLON, false, NULL, STK_VLARB_LOW, F_NONE},
-	{"vl-high-limit", SH_COLON, false, NULL, STK_VLARB_HIGH_LIMIT, F_NONE},
-	{"to", SH_COLON, false, NULL, STK_TO, F_NONE},
-	{"from", SH_COLON, false, NULL, STK_FROM, F_NONE},
-	{"across-to", SH_COLON, false, NULL, STK_ACROSS_TO, F_STRINGS},
-	{"across-from", SH_COLON, false, NULL, STK_ACROSS_FROM, F_STRINGS},
-	{"across", SH_COLON, false, NULL, STK_ACROSS, F_STRINGS},
-	{"sl2vl-table", SH_COLON, false, NULL, STK_SL2VL_TABLE, F_NONE},
-	{"sl", SH_COLON, false, NULL, STK_SL, F_NONE},
-	{"mtu-limit", SH_COLON, false, NULL, STK_MTU_LIMIT, F_NONE},
-	{"rate-limit", SH_COLON, false, NULL, STK_RATE_LIMIT, F_NONE},
-	{"packet-life", SH_COLON, false, NULL, STK_PACKET_LIFE, F_NONE},
-	{"path-bits", SH_COLON, false, NULL, STK_PATH_BITS, F_NONE},
-	{"qos-class", SH_COLON, false, NULL, STK_QOS_CLASS, F_NONE},
-	{"source", SH_COLON, false, NULL, STK_SOURCE, F_STRINGS},
-	{"destination", SH_COLON, false, NULL, STK_DESTINATION, F_STRINGS},
-	{"service-id", SH_COLON, false, NULL, STK_SERVICE_ID, F_NONE},
-	{"pkey", SH_COLON, false, NULL, STK_PKEY, F_NONE},
-	{"qos-level-name", SH_COLON, false, NULL, STK_QOS_LEVEL_NAME, F_SINGLE},
-	{"router", SH_NODE, true, NULL, STK_NT_ROUTER, F_NONE},
-	{"ca", SH_NODE, true, NULL, STK_NT_CA, F_NONE},
-	{"switch", SH_NODE, true, NULL, STK_NT_SWITCH, F_NONE},
-	{"self", SH_NODE, true, NULL, STK_NT_SELF, F_NONE},
-	{"all", SH_NODE, true, NULL, STK_NT_ALL, F_NONE},
-	{"default", SH_COLON, true, NULL, STK_ULP_DEFAULT, F_NONE},
-	{"any", SH_COMMA, true, "service-id", STK_ULP_ANY_SERVICE_ID, F_NONE},
-	{"any", SH_COMMA, true, "pkey", STK_ULP_ANY_PKEY, F_NONE},
-	{"any", SH_COMMA, true, "target-port-guid",
+	{"any", 3, SH_COMMA, true, "pkey", STK_ULP_ANY_PKEY, F_NONE},
+	{"any", 3, SH_COMMA, true, "target-port-guid",
 	 STK_ULP_ANY_TARGET_PORT_GUID, F_NONE},
-	{"any", SH_COMMA, true, "source-port-guid",
+	{"any", 3, SH_COMMA, true, "source-port-guid",
 	 STK_ULP_ANY_SOURCE_PORT_GUID, F_NONE},
-	{"any", SH_COMMA, true, "source-target-port-guid",
+	{"any", 3, SH_COMMA, true, "source-target-port-guid",
 	 STK_ULP_ANY_SOURCE_TARGET_PORT_GUID, F_NONE},
-	{"sdp", SH_COLON, true, NULL, STK_ULP_SDP_DEFAULT, F_NONE},
-	{"sdp", SH_COMMA, true, "port-num", STK_ULP_SDP_PORT, F_NONE},
-	{"rds", SH_COLON, true, NULL, STK_ULP_RDS_DEFAULT, F_NONE},
-	{"rds", SH_COMMA, true, "port-num", STK_ULP_RDS_PORT, F_NONE},
-	{"iser", SH_COLON, true, NULL, STK_ULP_ISER_DEFAULT, F_NONE},
-	{"iser", SH_COMMA, true, "port-num", STK_ULP_ISER_PORT, F_NONE},
-	{"srp", SH_COMMA, true, "target-port-guid", STK_ULP_SRP_GUID, F_NONE},
-	{"ipoib", SH_COLON, true, NULL, STK_ULP_IPOIB_DEFAULT, F_NONE},
-	{"ipoib", SH_COMMA, true, "pkey", STK_ULP_IPOIB_PKEY, F_NONE},
+	{"ca", 2, SH_NODE, true, NULL, STK_NT_CA, F_NONE},
+	{"destination", 11, SH_COLON, false, NULL, STK_DESTINATION, F_STRINGS},
+	{"default", 7, SH_COLON, true, NULL, STK_ULP_DEFAULT, F_NONE},
+	{"end-qos-ulps", 12, SH_WORD, false, NULL, STK_QOS_ULPS_END, F_NONE},
+	{"end-port-groups", 15, SH_WORD, false, NULL, STK_PORT_GROUPS_END,
+	 F_NONE},
+	{"end-port-group", 14, SH_WORD, false, NULL, STK_PORT_GROUP_END,
+	 F_NONE},
+	{"end-qos-setup", 13, SH_WORD, false, NULL, STK_QOS_SETUP_END, F_NONE},
+	{"end-vlarb-tables", 16, SH_WORD, false, NULL, STK_VLARB_TABLES_END,
+	 F_NONE},
+	{"end-vlarb-scope", 15, SH_WORD, false, NULL, STK_VLARB_SCOPE_END,
+	 F_NONE},
+	{"end-sl2vl-tables", 16, SH_WORD, false, NULL, STK_SL2VL_TABLES_END,
+	 F_NONE},
+	{"end-sl2vl-scope", 15, SH_WORD, false, NULL, STK_SL2VL_SCOPE_END,
+	 F_NONE},
+	{"end-qos-levels", 14, SH_WORD, false, NULL, STK_QOS_LEVELS_END,
+	 F_NONE},
+	{"end-qos-level", 13, SH_WORD, false, NULL, STK_QOS_LEVEL_END, F_NONE},
+	{"end-qos-match-rules", 19, SH_WORD, false, NULL,
+	 STK_QOS_MATCH_RULES_END, F_NONE},
+	{"end-qos-match-rule", 18, SH_WORD, false, NULL, STK_QOS_MATCH_RULE_END,
+	 F_NONE},
+	{"from", 4, SH_COLON, false, NULL, STK_FROM, F_NONE},
+	{"group", 5, SH_COLON, false, NULL, STK_GROUP, F_STRINGS},
+	{"iser", 4, SH_COLON, true, NULL, STK_ULP_ISER_DEFAULT, F_NONE},
+	{"iser", 4, SH_COMMA, true, "port-num", STK_ULP_ISER_PORT, F_NONE},
+	{"ipoib", 5, SH_COLON, true, NULL, STK_ULP_IPOIB_DEFAULT, F_NONE},
+	{"ipoib", 5, SH_COMMA, true, "pkey", STK_ULP_IPOIB_PKEY, F_NONE},
+	{"mtu-limit", 9, SH_COLON, false, NULL, STK_MTU_LIMIT, F_NONE},
+	{"node-type", 9, SH_COLON, false, NULL, STK_NODE_TYPE, F_NODE},
+	{"name", 4, SH_COLON, false, NULL, STK_NAME, F_SINGLE},
+	{"port-groups", 11, SH_WORD, false, NULL, STK_PORT_GROUPS_START,
+	 F_NONE},
+	{"port-group", 10, SH_WORD, false, NULL, STK_PORT_GROUP_START, F_NONE},
+	{"port-guid", 9, SH_COLON, false, NULL, STK_PORT_GUID, F_NONE},
+	{"port-name", 9, SH_COLON, false, NULL, STK_PORT_NAME, F_STRINGS},
+	{"partition", 9, SH_COLON, false, NULL, STK_PARTITION, F_SINGLE},
+	{"packet-life", 11, SH_COLON, false, NULL, STK_PACKET_LIFE, F_NONE},
+	{"path-bits", 9, SH_COLON, false, NULL, STK_PATH_BITS, F_NONE},
+	{"pkey", 4, SH_COLON, false, NULL, STK_PKEY, F_NONE},
+	{"qos-ulps", 8, SH_WORD, false, NULL, STK_QOS_ULPS_START, F_NONE},
+	{"qos-setup", 9, SH_WORD, false, NULL, STK_QOS_SETUP_START, F_NONE},
+	{"qos-levels", 10, SH_WORD, false, NULL, STK_QOS_LEVELS_START, F_NONE},
+	{"qos-level", 9, SH_WORD, false, NULL, STK_QOS_LEVEL_START, F_NONE},
+	{"qos-match-rules", 15, SH_WORD, false, NULL, STK_QOS_MATCH_RULES_START,
+	 F_NONE},
+	{"qos-match-rule", 14, SH_WORD, false, NULL, STK_QOS_MATCH_RULE_START,
+	 F_NONE},
+	{"qos-class", 9, SH_COLON, false, NULL, STK_QOS_CLASS, F_NONE},
+	{"qos-level-name", 14, SH_COLON, false, NULL, STK_QOS_LEVEL_NAME,
+	 F_SINGLE},
+	{"rate-limit", 10, SH_COLON, false, NULL, STK_RATE_LIMIT, F_NONE},
+	{"router", 6, SH_NODE, true, NULL, STK_NT_ROUTER, F_NONE},
+	{"rds", 3, SH_COLON, true, NULL, STK_ULP_RDS_DEFAULT, F_NONE},
+	{"rds", 3, SH_COMMA, true, "port-num", STK_ULP_RDS_PORT, F_NONE},
+	{"sl2vl-tables", 12, SH_WORD, false, NULL, STK_SL2VL_TABLES_START,
+	 F_NONE},
+	{"sl2vl-scope", 11, SH_WORD, false, NULL, STK_SL2VL_SCOPE_START,
+	 F_NONE},
+	{"sl2vl-table", 11, SH_COLON, false, NULL, STK_SL2VL_TABLE, F_NONE},
+	{"sl", 2, SH_COLON, false, NULL, STK_SL, F_NONE},
+	{"source", 6, SH_COLON, false, NULL, STK_SOURCE, F_STRINGS},
+	{"service-id", 10, SH_COLON, false, NULL, STK_SERVICE_ID, F_NONE},
+	{"switch", 6, SH_NODE, true, NULL, STK_NT_SWITCH, F_NONE},
+	{"self", 4, SH_NODE, true, NULL, STK_NT_SELF, F_NONE},
+	{"sdp", 3, SH_COLON, true, NULL, STK_ULP_SDP_DEFAULT, F_NONE},
+	{"sdp", 3, SH_COMMA, true, "port-num", STK_ULP_SDP_PORT, F_NONE},
+	{"srp", 3, SH_COMMA, true, "target-port-guid", STK_ULP_SRP_GUID,
+	 F_NONE},
+	{"to", 2, SH_COLON, false, NULL, STK_TO, F_NONE},
+	{"use", 3, SH_COLON, false, NULL, STK_USE, F_DESC},
+	{"vlarb-tables", 12, SH_WORD, false, NULL, STK_VLARB_TABLES_START,
+	 F_NONE},
+	{"vlarb-scope", 11, SH_WORD, false, NULL, STK_VLARB_SCOPE_START,
+	 F_NONE},
+	{"vlarb-high", 10, SH_COLON, false, NULL, STK_VLARB_HIGH, F_NONE},
+	{"vlarb-low", 9, SH_COLON, false, NULL, STK_VLARB_LOW, F_NONE},
+	{"vl-high-limit", 13, SH_COLON, false, NULL, STK_VLARB_HIGH_LIMIT,
+	 F_NONE},
 };
 #define N_RULES (sizeof(rules) / sizeof(rules[0]))
 
@@ -151,9 +168,10 @@ static size_t blanks(const char *s, size_t n)
 }
 
 /* Length of word at s (exact, or in any case), 0 when it is not there. */
-static size_t word_at(const char *s, size_t n, const char *w, bool ci)
+static size_t word_at(const char *s, size_t n, const char *w, size_t wl,
+		      bool ci)
 {
-	size_t i, wl = strlen(w);
+	size_t i;
 
 	if (wl > n)
 		return 0;
@@ -179,7 +197,7 @@ static size_t sep_at(const char *s, size_t n, char sep)
 
 static size_t rule_len(const struct rule *r, const char *s, size_t n)
 {
-	size_t w = word_at(s, n, r->word, r->ci), t;
+	size_t w = word_at(s, n, r->word, r->len, r->ci), t;
 
 	if (!w)
 		return 0;
@@ -195,7 +213,8 @@ static size_t rule_len(const struct rule *r, const char *s, size_t n)
 		if (!t)
 			return 0;
 		/* The tail word is lower case in the scanner. */
-		n = word_at(s + w + t, n - w - t, r->tail, false);
+		n = word_at(s + w + t, n - w - t, r->tail, strlen(r->tail),
+			    false);
 		return n ? w + t + n : 0;
 	}
 	return 0;
@@ -239,18 +258,25 @@ static size_t c_len(const char *s, size_t n)
  * the first rule with that length. */
 static size_t best_word_rule(const char *s, size_t n, const struct rule **out)
 {
-	size_t i, best = 0;
+	char c = (char)tolower((unsigned char)*s);
+	size_t lo = 0, hi = N_RULES, best = 0;
 
+	/* The first rule of the letter (the table is grouped by letter). */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rules[mid].word[0] < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	*out = NULL;
-	for (i = 0; i < N_RULES; i++) {
-		size_t l;
+	for (; lo < N_RULES && rules[lo].word[0] == c; lo++) {
+		size_t l = rule_len(&rules[lo], s, n);
 
-		if (tolower((unsigned char)*s) != rules[i].word[0])
-			continue;
-		l = rule_len(&rules[i], s, n);
 		if (l > best) {
 			best = l;
-			*out = &rules[i];
+			*out = &rules[lo];
 		}
 	}
 	return best;

@@ -1562,19 +1562,11 @@ static bool qos_ulps(struct sp *p)
 static long find_name(struct sp *p, bool groups, const char *name,
 		      struct oq_loc at)
 {
-	size_t i, n = groups ? p->s->n_groups : p->s->n_explicit_levels;
+	uint64_t steps;
+	long i = oq_stock_lookup(p->s, groups, name, &steps);
 
-	for (i = 0; i < n; i++) {
-		const char *x =
-			groups ? p->s->groups[i].name : p->s->levels[i].name;
-
-		if (!strcasecmp(name, x)) {
-			walk(p, i + 1, at, "name lookups");
-			return (long)i;
-		}
-	}
-	walk(p, n, at, "name lookups");
-	return -1;
+	walk(p, steps, at, "name lookups");
+	return i;
 }
 
 static void add_simple_levels(struct sp *p)
@@ -1742,6 +1734,8 @@ grammar_done:
 		s->rules[s->n_rules++] = p->ulp[i];
 		p->ulp[i] = (struct oq_stock_rule){0};
 	}
+	if (!p->stop && oq_stock_index_build(s, s->n_explicit_levels))
+		p->oom = p->stop = true;
 	if (!p->stop)
 		validate(p, n_explicit_rules);
 	if (!p->stop)
@@ -1833,5 +1827,6 @@ void oq_stock_free(struct oq_stock *s)
 		free_strings(s->sl2vl[i].across_to, s->sl2vl[i].n_across_to);
 	}
 	free(s->sl2vl);
+	oq_stock_index_free(s);
 	free(s);
 }
