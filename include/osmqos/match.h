@@ -115,6 +115,8 @@ struct oq_stock_fabric {
 	const struct oq_partitions *parts;
 	struct oq_node **sorted; /* by description, then GUID */
 	size_t n_sorted;
+	uint32_t *full; /* full members by P_Key (bit 15 clear) */
+	size_t n_endports;
 };
 int oq_stock_env_fabric(struct oq_stock_env *env, struct oq_stock_fabric *sf,
 			const struct oq_fabric *f,

@@ -60,25 +60,53 @@ static bool partition_exists(const struct oq_stock_fabric *sf,
 	return false;
 }
 
+/* Does an earlier full entry of p's table hold the same key? */
+static bool seen_before(const struct oq_port *p, uint16_t k, unsigned int key)
+{
+	uint16_t j;
+
+	for (j = 0; j < k; j++)
+		if ((p->pkeys[j] & OQ_PKEY_MASK) == key &&
+		    (p->pkeys[j] & OQ_PKEY_FULL))
+			return true;
+	return false;
+}
+
 static int pkey_full_members(void *ctx, unsigned int pkey)
 {
 	struct oq_stock_fabric *sf = ctx;
-	size_t i;
-	int n = 0;
 
-	if (!partition_exists(sf, pkey))
+	if (!partition_exists(sf, pkey & 0x7fff))
 		return -1;
-	if (!sf->parts) /* OpenSM's Default: every end port full */
-		pkey = 0;
+	/* OpenSM's Default partition without a file: every end port. */
+	return sf->parts ? (int)sf->full[pkey & 0x7fff] : (int)sf->n_endports;
+}
+
+/* Full members of every P_Key, in one pass over the ports' tables. */
+static int count_full(struct oq_stock_fabric *sf)
+{
+	size_t i;
+	uint16_t k;
+
+	sf->full = calloc(0x8000, sizeof(*sf->full));
+	if (!sf->full)
+		return -1;
 	for (i = 0; i < sf->f->n_ports; i++) {
 		const struct oq_port *p = sf->f->ports[i];
 
 		if (!oq_port_is_endport(p))
 			continue;
-		if (!pkey || oq_port_pkey_membership(p, (uint16_t)pkey) == 2)
-			n++;
+		sf->n_endports++;
+		for (k = 0; k < p->n_pkeys; k++) {
+			unsigned int key = p->pkeys[k] & OQ_PKEY_MASK;
+
+			/* A key listed twice counts once. */
+			if (key && (p->pkeys[k] & OQ_PKEY_FULL) &&
+			    !seen_before(p, k, key))
+				sf->full[key]++;
+		}
 	}
-	return n;
+	return 0;
 }
 
 int oq_stock_env_fabric(struct oq_stock_env *env, struct oq_stock_fabric *sf,
@@ -96,6 +124,10 @@ int oq_stock_env_fabric(struct oq_stock_env *env, struct oq_stock_fabric *sf,
 	memcpy(sf->sorted, f->nodes, f->n_nodes * sizeof(*sf->sorted));
 	sf->n_sorted = f->n_nodes;
 	qsort(sf->sorted, sf->n_sorted, sizeof(*sf->sorted), by_desc);
+	if (count_full(sf)) {
+		oq_stock_fabric_free(sf);
+		return -1;
+	}
 	env->port_check = port_check;
 	env->pkey_full_members = pkey_full_members;
 	env->ctx = sf;
@@ -105,6 +137,8 @@ int oq_stock_env_fabric(struct oq_stock_env *env, struct oq_stock_fabric *sf,
 void oq_stock_fabric_free(struct oq_stock_fabric *sf)
 {
 	free(sf->sorted);
+	free(sf->full);
 	sf->sorted = NULL;
+	sf->full = NULL;
 	sf->n_sorted = 0;
 }
