@@ -33,6 +33,8 @@ int oq_cmd_audit(int argc, char **argv);
 void oq_usage_audit(FILE *out);
 int oq_cmd_synth(int argc, char **argv);
 void oq_usage_synth(FILE *out);
+int oq_cmd_job_env(int argc, char **argv);
+void oq_usage_job_env(FILE *out);
 
 /* "osmqos CMD: message" on stderr plus a line that says what to do next;
  * returns OQ_EXIT_USAGE so callers can `return oq_usage_error(...)`. */

@@ -27,6 +27,8 @@ static const struct oq_cmd cmds[] = {
 	{"query", "live SA path query (PR/MPR)", oq_cmd_query, oq_usage_query},
 	{"audit", "live drift audit: tables and SA answers vs the policy",
 	 oq_cmd_audit, oq_usage_audit},
+	{"job-env", "a job's SL for its stacks (UCX_IB_SL, NCCL_IB_SL, ...)",
+	 oq_cmd_job_env, oq_usage_job_env},
 };
 #define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
