@@ -346,8 +346,7 @@ int oq_job_map_parse(struct oq_job_map *m, const char *file, const char *text,
 		start += n + 1;
 	}
 	free(line);
-	if (diags->n_errors == errors && !m->n_rules &&
-	    m->dflt.kind == OQ_JC_NONE) {
+	if (diags->n_errors == errors && !m->n_rules && !m->dflt_line) {
 		struct oq_loc l = {m->file, 0, 0};
 		struct oq_diag *d =
 			oq_warning(diags, l,

@@ -292,6 +292,30 @@ static void test_empty(void **state)
 	assert_int_equal(parse(&f, "# only\n\n   \n", 12), 0);
 	assert_int_equal(f.d.n_warnings, 1);
 	done(&f);
+	/* "default none" said on purpose: no warning. */
+	assert_int_equal(parse(&f, "default none\n", 13), 0);
+	assert_int_equal(f.d.n, 0);
+	done(&f);
+}
+
+/* The example map contrib/slurm/ ships parses as it is. */
+static void test_example_file(void **state)
+{
+	struct oq_job_map_result r;
+	struct fx f;
+
+	(void)state;
+	oq_diags_init(&f.d);
+	assert_int_equal(
+		oq_job_map_load(
+			&f.m, OQ_SRCDIR "/contrib/slurm/slurm-jobs.conf", &f.d),
+		0);
+	assert_int_equal(f.d.n, 0);
+	assert_string_equal(f.m.spool, "/run/osmqos/slurm");
+	resolve(&f.m, "anything", NULL, NULL, NULL, &r);
+	assert_int_equal(r.cls.kind, OQ_JC_LEVEL);
+	assert_string_equal(r.cls.level, "DEFAULT");
+	done(&f);
 }
 
 static void test_files(void **state)
@@ -354,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_example_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
