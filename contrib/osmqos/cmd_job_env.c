@@ -29,8 +29,11 @@
 
 #define CMD		    "job-env"
 #define DEFAULT_MAX_QUERIES 4096
-#define NODES_FILE_MAX	    (16u << 20)
-#define TEXT_ASKED_MAX	    32 /* question lines in the text output */
+/* Offline decisions cost no query; this bounds the memory (a matrix of
+ * class pairs) and the time of a job of many distinct ports. */
+#define OFFLINE_MAX_PAIRS (1u << 22)
+#define NODES_FILE_MAX	  (16u << 20)
+#define TEXT_ASKED_MAX	  32 /* question lines in the text output */
 
 void oq_usage_job_env(FILE *out)
 {
@@ -99,8 +102,8 @@ void oq_usage_job_env(FILE *out)
 		"class pair (for\n"
 		"                        routing engines that pick SLs per "
 		"path)\n"
-		"  --max-queries N       refuse a job that needs more "
-		"questions (default %d)\n"
+		"  --max-queries N       refuse a job that needs more SA "
+		"queries (default %d)\n"
 		"  --prefer WORD         when pairs get different SLs: fail "
 		"(default), most,\n"
 		"                        lowest, highest, or an SL 0..15\n"
@@ -473,10 +476,17 @@ static int load_inputs(struct run *r)
 		return rc;
 	if (oq_job_plan_ports(&r->plan, r->in.fabric,
 			      (const char *const *)r->hosts.v, r->hosts.n, err,
-			      sizeof(err)) ||
-	    oq_job_plan_pairs(&r->plan, r->in.binding, r->o.all_pairs,
-			      r->o.max_queries, err, sizeof(err)))
+			      sizeof(err)))
 		return oq_usage_error(CMD, "%s", err);
+	if (oq_job_plan_pairs(&r->plan, r->in.binding, r->o.all_pairs,
+			      r->o.offline ? OFFLINE_MAX_PAIRS
+					   : r->o.max_queries,
+			      err, sizeof(err)))
+		return oq_usage_error(
+			CMD, "%s%s", err,
+			r->o.offline ? " (the most job-env decides offline)"
+				     : " (--max-queries): raise it, or decide "
+				       "offline (--offline)");
 	r->ask.plan = &r->plan;
 	r->ask.cls = r->res.cls;
 	r->ask.pol = r->in.policy;

@@ -405,18 +405,16 @@ int oq_job_plan_pairs(struct oq_job_plan *pl, const struct oq_binding *b,
 		(uint64_t)pl->n_ports * pl->n_ports - same_host_pairs(pl);
 	if (pl->all_pairs) {
 		if (pl->port_pairs > max_pairs) {
-			snprintf(err, errlen,
-				 "asking every pair of the job's %zu ports is "
-				 "%llu questions, more than --max-queries "
-				 "%zu; %s",
-				 pl->n_ports,
-				 (unsigned long long)pl->port_pairs, max_pairs,
-				 b ? "drop --all-pairs (port classes from the "
-				     "policy's groups need far fewer), or "
-				     "raise --max-queries"
-				   : "give --policy (port classes from its "
-				     "groups need far fewer), or raise "
-				     "--max-queries");
+			snprintf(
+				err, errlen,
+				"asking every pair of the job's %zu ports (%s) "
+				"is %llu questions, more than %zu",
+				pl->n_ports,
+				b ? "--all-pairs; port classes from the "
+				    "policy's groups need far fewer"
+				  : "without --policy; port classes from its "
+				    "groups need far fewer",
+				(unsigned long long)pl->port_pairs, max_pairs);
 			return -1;
 		}
 		pl->n_classes = pl->n_ports;
@@ -430,8 +428,7 @@ int oq_job_plan_pairs(struct oq_job_plan *pl, const struct oq_binding *b,
 		snprintf(err, errlen,
 			 "the job's %zu ports fall into %zu port classes (the "
 			 "policy's groups and P_Keys): up to %zu questions, "
-			 "more than --max-queries %zu; raise --max-queries, "
-			 "or decide offline (--offline)",
+			 "more than %zu",
 			 pl->n_ports, pl->n_classes,
 			 pl->n_classes * pl->n_classes, max_pairs);
 		return -1;

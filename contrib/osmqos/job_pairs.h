@@ -58,8 +58,8 @@ int oq_job_plan_ports(struct oq_job_plan *pl, const struct oq_fabric *f,
 /*
  * The questions: with a binding, one per pair of port classes (or every
  * port pair when all_pairs); without one, every port pair.  More than
- * max_pairs questions is refused (-1 with err saying how many and what to
- * do); 0 on success.
+ * max_pairs questions is refused (-1 with err saying how many); 0 on
+ * success.
  */
 int oq_job_plan_pairs(struct oq_job_plan *pl, const struct oq_binding *b,
 		      bool all_pairs, size_t max_pairs, char *err,

@@ -125,7 +125,7 @@ out=$(je cn05 --sid 0x1000001 --nodes 'cn[01-09]' --all-pairs --json) ||
 [ "$(jq -r .sl <<<"$out")" = 1 ] || e2e_fail "--all-pairs changed the SL"
 je cn05 --sid 0x1000001 --nodes 'cn[01-09]' --all-pairs --max-queries 50 >/dev/null
 [ $? = 2 ] || e2e_fail "72 questions over --max-queries 50 not refused"
-grep -q "72 questions, more than --max-queries 50" "$err" || e2e_fail "no reason: $(cat "$err")"
+grep -q "72 questions, more than 50 .*--max-queries" "$err" || e2e_fail "no reason: $(cat "$err")"
 e2e_log "9 hosts: 1 query for 72 port pairs (--all-pairs: 72)"
 
 # 6. Offline, the same answers; a level by name.  (Asked from a host of
