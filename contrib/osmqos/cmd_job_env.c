@@ -594,6 +594,8 @@ static void print_summary(const struct run *r, char cls[96])
 	printf("# osmqos job-env: class %s (%s)\n", cls, r->res.why);
 	if (r->res.note[0])
 		printf("# note: %s\n", r->res.note);
+	if (r->fallback[0])
+		printf("# note: %s\n", r->fallback);
 	if (r->live)
 		printf("# asked the SA %zu PathRecord quer%s (SubnAdmGet) "
 		       "from %s/%d (port GUID 0x%016" PRIx64 ", LID %u)",
