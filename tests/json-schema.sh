@@ -125,4 +125,30 @@ IF=$top_srcdir/contrib/fabrics/mixed-caps.net
 	(.vl_bytes | type == "object") and (.cycle_bytes | . == 104448) and
 	(.cycle_packets | . == 51) and (.cycle_steps | type == "number") and
 	.exact == true and .idle == false and .profile == "iba"'
+# job-env, offline (no SA here): the storage pairs of the demo policy.
+"$q" job-env --json --offline --plain --policy "$P" --fabric "$F" \
+	--nodes 'cn[01-02],stor1' --prefer most 2>/dev/null | check job-env "
+	.status == \"ok\" and .class == \"plain\" and .why == \"command line\" and
+	.note == null and .decided_by == \"policy\" and .fallback == null and
+	.requester == null and .hosts == 3 and .ports == 3 and
+	.port_classes == 2 and .port_pairs == 6 and .pair_mode == \"classes\" and
+	.queries == 0 and (.asked | length == 3) and (.asked | all(
+	  (.src | $str) and (.src_guid | $guid) and (.dst | $str) and
+	  (.dst_guid | $guid) and (.port_pairs | $num) and .granted == true and
+	  (.sl | $num) and .pkey == null and .sa_status == null and
+	  (.level | $str) and .why == null)) and
+	.sl == 0 and .pkey == null and .pkey_index == null and
+	.preferred == true and .env.UCX_IB_SL == \"0\" and
+	.env.NCCL_IB_SL == \"0\" and (.env | length == 6)"
+# Refused (exit 1), with the same document.
+{ "$q" job-env --json --offline --plain --policy "$P" --fabric "$F" \
+	--nodes 'cn[01-02],stor1' 2>/dev/null || :; } | check "job-env (mixed)" '
+	.status == "mixed" and .sl == null and .env == {} and
+	([.asked[].sl] | unique) == [0, 1]'
+printf 'default none\n' >"${TMPDIR:-/tmp}/oq-json-schema-$$.map"
+"$q" job-env --json --map "${TMPDIR:-/tmp}/oq-json-schema-$$.map" \
+	--nodes cn01 | check "job-env (none)" '
+	.status == "none" and .class == "none" and (.why | test(":1 \\(default")) and
+	.note == null and .env == {}'
+rm -f "${TMPDIR:-/tmp}/oq-json-schema-$$.map"
 echo PASS
