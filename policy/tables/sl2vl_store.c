@@ -17,19 +17,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 
 #include "tables_int.h"
 
 struct sl2vl_block {
-	uint64_t hash;
 	uint16_t *drop; /* drop masks of the rows, once asked for */
 	unsigned int n;
 	uint64_t w[]; /* n rows of 16 bytes, two words each */
 };
 
 struct oq_sl2vl_store {
-	struct oq_keyidx idx;
+	struct oq_htab idx; /* a block's hash -> its index in v */
 	struct sl2vl_block **v;
 	size_t n, cap;
 };
@@ -43,11 +42,18 @@ static uint64_t rows_hash(const uint8_t (*rows)[16], unsigned int n)
 	       n;
 }
 
-static uint64_t block_hash(const void *ctx, size_t i)
-{
-	const struct oq_sl2vl_store *st = ctx;
+struct rows_key {
+	const struct oq_sl2vl_store *st;
+	const uint8_t (*rows)[16];
+	unsigned int n;
+};
 
-	return st->v[i]->hash;
+static bool same_block(const void *ctx, uint32_t i)
+{
+	const struct rows_key *k = ctx;
+	const struct sl2vl_block *b = k->st->v[i];
+
+	return b->n == k->n && !memcmp(b->w, k->rows, 16 * (size_t)k->n);
 }
 
 static struct sl2vl_block *block_of(uint8_t (*rows)[16])
@@ -62,27 +68,21 @@ static struct sl2vl_block *store_get(struct oq_sl2vl_store **pst,
 				     const uint8_t (*rows)[16], unsigned int n)
 {
 	struct oq_sl2vl_store *st = *pst;
+	struct rows_key k = { st, rows, n };
 	uint64_t h = rows_hash(rows, n);
 	struct sl2vl_block *b;
-	size_t j;
+	int64_t i;
 
 	if (!st) {
 		st = calloc(1, sizeof(*st));
 		if (!st)
 			return NULL;
 		*pst = st;
+		k.st = st;
 	}
-	/* Room for one more first, so one probe finds the block or the
-	 * slot for it (osmqos/keyidx.h). */
-	if (oq_keyidx_reserve(&st->idx, st->n, block_hash, st))
-		return NULL;
-	for (j = oq_keyidx_first(&st->idx, h); st->idx.slot[j];
-	     j = oq_keyidx_next(&st->idx, j)) {
-		b = st->v[st->idx.slot[j] - 1];
-		if (b->hash == h && b->n == n &&
-		    !memcmp(b->w, rows, 16 * (size_t)n))
-			return b;
-	}
+	i = oq_htab_find(&st->idx, h, same_block, &k);
+	if (i >= 0)
+		return st->v[i];
 	if (st->n == st->cap) {
 		size_t cap = st->cap ? 2 * st->cap : 8;
 		struct sl2vl_block **v = realloc(st->v, cap * sizeof(*v));
@@ -95,12 +95,16 @@ static struct sl2vl_block *store_get(struct oq_sl2vl_store **pst,
 	b = malloc(sizeof(*b) + 16 * (size_t)n);
 	if (!b)
 		return NULL;
-	b->hash = h;
 	b->drop = NULL;
 	b->n = n;
 	memcpy(b->w, rows, 16 * (size_t)n);
+	/* Not there: the add compares no entry equal. */
+	if (oq_htab_find_or_add(&st->idx, h, same_block, &k, (uint32_t)st->n,
+				NULL) < 0) {
+		free(b);
+		return NULL;
+	}
 	st->v[st->n++] = b;
-	st->idx.slot[j] = (uint32_t)st->n;
 	return b;
 }
 
@@ -115,7 +119,7 @@ static void store_free(struct oq_sl2vl_store *st)
 		free(st->v[i]);
 	}
 	free(st->v);
-	oq_keyidx_free(&st->idx);
+	oq_htab_free(&st->idx);
 	free(st);
 }
 
