@@ -55,8 +55,8 @@ static void test_reserve(void **state)
 	assert_int_equal(t.mask + 1, 2048);
 	slots = t.slot;
 	for (i = 0; i < 1000; i++)
-		assert_int_equal(oq_htab_put(&t, i * 0x10000, (uint32_t)i, NULL),
-				 1);
+		assert_int_equal(
+			oq_htab_put(&t, i * 0x10000, (uint32_t)i, NULL), 1);
 	assert_ptr_equal(t.slot, slots);
 	/* Reserving less than there is changes nothing. */
 	assert_int_equal(oq_htab_reserve(&t, 10), 0);
