@@ -38,7 +38,7 @@ owner_of_public() {
 srcs=$(find policy plugin contrib include tests -name '*.[ch]' | sort)
 [ -n "$srcs" ] || { echo "no sources under $top"; exit 2; }
 # The -I directories of the build, in order.
-incdirs="include plugin contrib/osmqos contrib/osmqos/mad tests/unit ."
+incdirs="include plugin contrib/osmqos contrib/osmqos/mad tests/unit tests/lib ."
 
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../unit/match_fixture.h"
+#include "match_fixture.h"
 
 #define N_RULES	  1000
 #define N_GROUPS  200
