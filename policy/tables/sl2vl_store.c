@@ -13,6 +13,7 @@
  * gets another block (or its own copy, oq_port_tables_own_sl2vl()).
  * The drop masks path checks read are computed here too, once per block.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,12 +144,12 @@ int oq_port_tables_set_sl2vl(struct oq_fabric_tables *t,
 	uint8_t(*own)[16] = NULL;
 
 	if (!n || n > OQ_SL2VL_MAX_ROWS)
-		return -1;
+		return -EINVAL;
 	b = store_get(&t->store, rows, n);
 	if (!b) {
 		own = malloc(16 * (size_t)n);
 		if (!own)
-			return -1;
+			return -ENOMEM;
 		memcpy(own, rows, 16 * (size_t)n);
 	}
 	/* rows may be pt's own: let them go only now. */
@@ -167,7 +168,7 @@ int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
 	unsigned int i;
 
 	if (!n || n > OQ_SL2VL_MAX_ROWS)
-		return -1;
+		return -EINVAL;
 	for (i = 0; i < n; i++)
 		memcpy(sc.row[i], row, 16);
 	return oq_port_tables_set_sl2vl(t, pt, (const uint8_t(*)[16])sc.row, n);
@@ -181,7 +182,7 @@ int oq_port_tables_own_sl2vl(struct oq_port_tables *pt)
 		return 0;
 	own = malloc(16 * (size_t)pt->n_sl2vl);
 	if (!own)
-		return -1;
+		return -ENOMEM;
 	memcpy(own, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
 	pt->sl2vl = own;
 	pt->sl2vl_drop = NULL;
@@ -211,14 +212,14 @@ int oq_port_tables_index_drops(struct oq_port_tables *t)
 	if (!t->sl2vl_shared) {
 		t->sl2vl_drop =
 			drops_of((const uint8_t(*)[16])t->sl2vl, t->n_sl2vl);
-		return t->sl2vl_drop ? 0 : -1;
+		return t->sl2vl_drop ? 0 : -ENOMEM;
 	}
 	/* Once per block, for every port that shares it. */
 	b = block_of(t->sl2vl);
 	if (!b->drop)
 		b->drop = drops_of((const uint8_t(*)[16])t->sl2vl, b->n);
 	t->sl2vl_drop = b->drop;
-	return t->sl2vl_drop ? 0 : -1;
+	return t->sl2vl_drop ? 0 : -ENOMEM;
 }
 
 int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
@@ -228,7 +229,7 @@ int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
 	free(t->no_drop);
 	t->no_drop = calloc(t->n / 64 + 1, sizeof(*t->no_drop));
 	if (!t->no_drop)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < t->n; i++) {
 		struct oq_port_tables *pt = &t->ports[i];
 		uint16_t any = 0;
@@ -236,7 +237,7 @@ int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
 		if (oq_port_tables_index_drops(pt)) {
 			free(t->no_drop);
 			t->no_drop = NULL;
-			return -1;
+			return -ENOMEM;
 		}
 		for (r = 0; pt->sl2vl_drop && r < pt->n_sl2vl; r++)
 			any |= pt->sl2vl_drop[r];
