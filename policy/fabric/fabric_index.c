@@ -46,9 +46,9 @@ static bool same_desc(const void *ctx, uint32_t node)
 	return !strcmp(k->f->nodes[node]->desc, k->desc);
 }
 
-static uint64_t desc_hash(const char *d)
+static uint64_t desc_hash(const char *d, size_t len)
 {
-	return oq_hash_bytes(d, strlen(d));
+	return oq_hash_bytes(d, len);
 }
 
 static struct oq_loc no_loc(void)
@@ -67,8 +67,9 @@ static void index_desc(struct oq_fabric_index *idx,
 	for (n = 0; n < f->n_nodes; n++) {
 		k.desc = f->nodes[n]->desc;
 		/* Same description: keep the first in node order. */
-		oq_htab_find_or_add(&idx->desc, desc_hash(k.desc), same_desc,
-				    &k, (uint32_t)n, NULL);
+		oq_htab_find_or_add(&idx->desc,
+				    desc_hash(k.desc, strlen(k.desc)),
+				    same_desc, &k, (uint32_t)n, NULL);
 	}
 }
 
@@ -211,7 +212,7 @@ static struct oq_node *node_by_desc(const struct oq_fabric *f, const char *d,
 		return NULL;
 	memcpy(key, d, len);
 	key[len] = '\0';
-	i = oq_htab_find(&f->idx->desc, desc_hash(key), same_desc, &k);
+	i = oq_htab_find(&f->idx->desc, desc_hash(key, len), same_desc, &k);
 	return i < 0 ? NULL : f->nodes[i];
 }
 

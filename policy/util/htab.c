@@ -69,8 +69,9 @@ uint64_t oq_hash_bytes(const void *key, size_t n)
 		h = word_round(h, w);
 	}
 	if (left) {
-		w = 0;
-		memcpy(&w, k, left);
+		/* The last bytes, without a variable-length copy. */
+		for (w = 0; left--;)
+			w = w << 8 | k[left];
 		h = word_round(h, w);
 	}
 	return h;
@@ -264,18 +265,21 @@ int oq_intern_add(struct oq_intern *in, const void *key, size_t len,
 		  uint32_t *id)
 {
 	struct key_ref k = { in, key, len };
-	uint32_t found;
+	uint64_t h = oq_hash_bytes(key, len);
+	int64_t found = oq_htab_find(&in->idx, h, same_key, &k);
 	int rc;
 
+	if (found >= 0) {
+		*id = (uint32_t)found;
+		return 0;
+	}
+	/* New: room for it first, so a failure adds nothing. */
 	if (in->n >= OQ_HTAB_VAL_MAX - 1 || intern_room(in, len))
 		return -ENOMEM;
-	rc = oq_htab_find_or_add(&in->idx, oq_hash_bytes(key, len), same_key,
-				 &k, (uint32_t)in->n, &found);
-	if (rc <= 0) {
-		if (!rc)
-			*id = found;
+	rc = oq_htab_find_or_add(&in->idx, h, same_key, &k, (uint32_t)in->n,
+				 NULL);
+	if (rc < 0)
 		return rc;
-	}
 	memcpy(in->bytes + in->len, key, len);
 	in->len += len;
 	in->off[++in->n] = in->len;
