@@ -81,8 +81,7 @@ int oq_htab_reserve(struct oq_htab *t, size_t n);
 
 /* Map key to val unless key is there: 1 when added; 0 when it was there,
  * *old (may be NULL) its stored value and the table unchanged; -ENOMEM. */
-int oq_htab_put(struct oq_htab *t, uint64_t key, uint32_t val,
-		uint32_t *old);
+int oq_htab_put(struct oq_htab *t, uint64_t key, uint32_t val, uint32_t *old);
 
 int64_t oq_htab_get_slow(const struct oq_htab *t, uint64_t key,
 			 const struct oq_hslot *first);
@@ -113,9 +112,8 @@ int64_t oq_htab_find(const struct oq_htab *t, uint64_t hash,
 
 /* The same, adding val under hash when no entry is the key: 1 when added;
  * 0 when found, *old (may be NULL) the found value; -ENOMEM. */
-int oq_htab_find_or_add(struct oq_htab *t, uint64_t hash,
-			oq_htab_same_fn same, const void *ctx, uint32_t val,
-			uint32_t *old);
+int oq_htab_find_or_add(struct oq_htab *t, uint64_t hash, oq_htab_same_fn same,
+			const void *ctx, uint32_t val, uint32_t *old);
 
 /* Forget every entry, keeping the slots for reuse. */
 void oq_htab_clear(struct oq_htab *t);
@@ -144,11 +142,9 @@ int oq_intern_add(struct oq_intern *in, const void *key, size_t len,
 		  uint32_t *id);
 
 /* The id of key, or -1. */
-int64_t oq_intern_find(const struct oq_intern *in, const void *key,
-		       size_t len);
+int64_t oq_intern_find(const struct oq_intern *in, const void *key, size_t len);
 
-static inline const void *oq_intern_key(const struct oq_intern *in,
-					uint32_t id)
+static inline const void *oq_intern_key(const struct oq_intern *in, uint32_t id)
 {
 	return in->bytes + in->off[id];
 }

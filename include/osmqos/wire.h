@@ -40,7 +40,7 @@
 /* MultiPathRecord (IBA 1.2.1 15.2.5.20, OpenSM's ib_multipath_rec_t):
  * byte offsets in the record; the ServiceID is split in two fields. */
 #define OQ_MPR_REC_SIZE		24 /* fixed part; GIDs follow, 16 bytes each */
-#define OQ_MPR_OFF_HFR		0 /* as the PathRecord's */
+#define OQ_MPR_OFF_HFR		0  /* as the PathRecord's */
 #define OQ_MPR_OFF_TCLASS	4
 #define OQ_MPR_OFF_NUMBPATH	5
 #define OQ_MPR_OFF_PKEY		6

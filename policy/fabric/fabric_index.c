@@ -61,7 +61,7 @@ static struct oq_loc no_loc(void)
 static void index_desc(struct oq_fabric_index *idx,
 		       const struct oq_fabric *f)
 {
-	struct desc_key k = { f, NULL };
+	struct desc_key k = {f, NULL};
 	size_t n;
 
 	for (n = 0; n < f->n_nodes; n++) {
@@ -85,8 +85,8 @@ static void index_lids(struct oq_fabric_index *idx, const struct oq_fabric *f,
 		if (!oq_port_is_endport(p) || !p->lid)
 			continue;
 		for (j = 0; j < n && p->lid + j <= 0xffff; j++) {
-			int64_t old = index_put(&idx->lid, p->lid + j,
-						(uint32_t)k);
+			int64_t old =
+				index_put(&idx->lid, p->lid + j, (uint32_t)k);
 
 			if (old >= 0 && diags) {
 				char a[96], b[96];
@@ -205,7 +205,7 @@ static struct oq_node *node_by_desc(const struct oq_fabric *f, const char *d,
 				    size_t len)
 {
 	char key[sizeof(((struct oq_node *)0)->desc)];
-	struct desc_key k = { f, key };
+	struct desc_key k = {f, key};
 	int64_t i;
 
 	if (len >= sizeof(key))

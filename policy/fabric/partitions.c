@@ -574,14 +574,13 @@ int oq_partitions_load(struct oq_partitions *parts, const char *path,
 		err = errno;
 		memset(parts, 0, sizeof(*parts));
 		if (diags)
-			oq_diag_hint(oq_error(diags,
-					      (struct oq_loc){ path, 0, 0 },
-					      "cannot read partitions file: %s",
-					      oq_file_error(err,
-							    OQ_FILE_MAX_BYTES,
-							    why, sizeof(why))),
-				     "give OpenSM's partitions.conf (usually "
-				     "/etc/opensm/partitions.conf)");
+			oq_diag_hint(
+				oq_error(diags, (struct oq_loc){path, 0, 0},
+					 "cannot read partitions file: %s",
+					 oq_file_error(err, OQ_FILE_MAX_BYTES,
+						       why, sizeof(why))),
+				"give OpenSM's partitions.conf (usually "
+				"/etc/opensm/partitions.conf)");
 		return -err;
 	}
 	r = oq_partitions_parse(parts, path, buf, len, f, diags);

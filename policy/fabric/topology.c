@@ -334,8 +334,8 @@ static int parse_port_line(struct topo *t, struct topo_node *n,
 	tp = &n->ports[num];
 	if (tp->listed) {
 		oq_error(t->d, topo_loc(t, lineno, 2),
-			 "port %lu of \"%s\" is already listed on line %u",
-			 num, topo_str(t, n->id), tp->line);
+			 "port %lu of \"%s\" is already listed on line %u", num,
+			 topo_str(t, n->id), tp->line);
 		return -1;
 	}
 	/* ibnetdiscover's CA form names the local port GUID: [1](guid). */

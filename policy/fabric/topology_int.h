@@ -36,7 +36,7 @@ struct topo_port {
 	uint8_t w_ena, s_ena; /* LinkWidthEnabled / LinkSpeedEnabled */
 	uint8_t e_ena, m_ena; /* LinkSpeedExtEnabled / Mellanox FDR10 */
 	uint16_t remote_port;
-	uint32_t remote; /* the remote node's id (in topo.ids) */
+	uint32_t remote;     /* the remote node's id (in topo.ids) */
 	char ann[16];	     /* annotation as written, for messages */
 	uint64_t guid;	     /* explicit "(guid)" of a CA port, 0 none */
 	uint16_t lid;

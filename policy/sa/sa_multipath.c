@@ -331,7 +331,7 @@ oq_sa_multipath_record(const struct oq_sa_view *v, uint8_t method,
 		return OQ_PR_RESPOND;
 	}
 	max_paths = cm & OQ_MPR_CM_NUMBPATH ? m[OQ_MPR_OFF_NUMBPATH] & 0x7fu
-					     : MAX_NUM_PATH;
+					    : MAX_NUM_PATH;
 	for (i = 0; i < nsrc && total < max_paths && !r.stop; i++)
 		for (j = nsrc; j < nsrc + ndst; j++) {
 			r.iterations = max_paths - total;

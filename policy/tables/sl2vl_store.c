@@ -69,7 +69,7 @@ static struct sl2vl_block *store_get(struct oq_sl2vl_store **pst,
 				     const uint8_t (*rows)[16], unsigned int n)
 {
 	struct oq_sl2vl_store *st = *pst;
-	struct rows_key k = { st, rows, n };
+	struct rows_key k = {st, rows, n};
 	uint64_t h = rows_hash(rows, n);
 	struct sl2vl_block *b;
 	int64_t i;

@@ -450,14 +450,13 @@ int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
 	oq_templates_default(t);
 	if (!buf) {
 		if (diags)
-			oq_diag_hint(oq_error(diags,
-					      (struct oq_loc){ path, 0, 0 },
-					      "cannot read opensm.conf: %s",
-					      oq_file_error(err,
-							    OQ_FILE_MAX_BYTES,
-							    why, sizeof(why))),
-				     "give the opensm.conf OpenSM runs with "
-				     "(opensm -c FILE writes one)");
+			oq_diag_hint(
+				oq_error(diags, (struct oq_loc){path, 0, 0},
+					 "cannot read opensm.conf: %s",
+					 oq_file_error(err, OQ_FILE_MAX_BYTES,
+						       why, sizeof(why))),
+				"give the opensm.conf OpenSM runs with "
+				"(opensm -c FILE writes one)");
 		return -err;
 	}
 	r = oq_templates_parse_opensm_conf(t, path, buf, len, diags);

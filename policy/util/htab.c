@@ -13,7 +13,7 @@
 #define FIRST_SLOTS 64
 
 #define FNV1A_PRIME 0x100000001b3ull
-#define WORD_MUL 0xff51afd7ed558ccdull
+#define WORD_MUL    0xff51afd7ed558ccdull
 
 /* ---- hash functions ------------------------------------------------ */
 
@@ -101,7 +101,7 @@ static size_t slots_for(size_t n)
 
 static int regrow(struct oq_htab *t, size_t cap)
 {
-	struct oq_htab g = { NULL, cap - 1, t->n };
+	struct oq_htab g = {NULL, cap - 1, t->n};
 	size_t i, j;
 
 	g.slot = calloc(cap, sizeof(*g.slot));
@@ -176,9 +176,8 @@ int64_t oq_htab_get_slow(const struct oq_htab *t, uint64_t key,
 	return -1;
 }
 
-int oq_htab_find_or_add(struct oq_htab *t, uint64_t hash,
-			oq_htab_same_fn same, const void *ctx, uint32_t val,
-			uint32_t *old)
+int oq_htab_find_or_add(struct oq_htab *t, uint64_t hash, oq_htab_same_fn same,
+			const void *ctx, uint32_t val, uint32_t *old)
 {
 	if (room(t))
 		return -ENOMEM;
@@ -264,7 +263,7 @@ static int intern_room(struct oq_intern *in, size_t len)
 int oq_intern_add(struct oq_intern *in, const void *key, size_t len,
 		  uint32_t *id)
 {
-	struct key_ref k = { in, key, len };
+	struct key_ref k = {in, key, len};
 	uint64_t h = oq_hash_bytes(key, len);
 	int64_t found = oq_htab_find(&in->idx, h, same_key, &k);
 	int rc;
@@ -287,10 +286,9 @@ int oq_intern_add(struct oq_intern *in, const void *key, size_t len,
 	return 1;
 }
 
-int64_t oq_intern_find(const struct oq_intern *in, const void *key,
-		       size_t len)
+int64_t oq_intern_find(const struct oq_intern *in, const void *key, size_t len)
 {
-	struct key_ref k = { in, key, len };
+	struct key_ref k = {in, key, len};
 
 	return oq_htab_find(&in->idx, oq_hash_bytes(key, len), same_key, &k);
 }

@@ -27,8 +27,8 @@
 #endif
 
 #define MAX_ROUNDS 15
-#define GEN_ARGS                                                              \
-	"--spines 64 --leaves 200 --hcas-per-leaf 100 --storage-per-leaf 1 " \
+#define GEN_ARGS                                                               \
+	"--spines 64 --leaves 200 --hcas-per-leaf 100 --storage-per-leaf 1 "   \
 	"--speed-edge EDR --speed-core HDR --format ibnetdiscover"
 
 enum kind { BY_GUID, BY_LID, BY_NODE, BY_NAME, MISS_GUID, MISS_LID, N_KINDS };
@@ -138,8 +138,8 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "-")) {
 		text = oq_file_read(argv[1], 1u << 30, &len);
 	} else {
-		text = read_cmd(OQ_BUILDDIR "/contrib/fabrics/gen-fattree "
-					    GEN_ARGS,
+		text = read_cmd(OQ_BUILDDIR
+				"/contrib/fabrics/gen-fattree " GEN_ARGS,
 				&len);
 	}
 	if (!text) {

@@ -52,15 +52,15 @@
 #define TARGET_NS  200.0
 #define HIT_SID	   0x1000000000000001ull
 #define FILLER_SID 0x2000000000000000ull
-#define GEN_FABRIC                                                     \
-	OQ_BUILDDIR "/contrib/fabrics/gen-fattree --spines 36 --leaves 72 " \
+#define GEN_FABRIC                                                             \
+	OQ_BUILDDIR "/contrib/fabrics/gen-fattree --spines 36 --leaves 72 "    \
 		    "--hcas-per-leaf 36 --storage-per-leaf 1"
 
 enum workload { STORM, MIXED, GROUPS };
-static const char *const workload_name[] = { "storm", "mixed", "groups" };
-static const char *const mode_name[] = { "bitset", "sparse" };
-static const enum oq_matcher_mode modes[] = { OQ_MATCHER_BITSET,
-					      OQ_MATCHER_SPARSE };
+static const char *const workload_name[] = {"storm", "mixed", "groups"};
+static const char *const mode_name[] = {"bitset", "sparse"};
+static const enum oq_matcher_mode modes[] = {OQ_MATCHER_BITSET,
+					     OQ_MATCHER_SPARSE};
 
 struct bcase {
 	enum workload w;
@@ -68,10 +68,9 @@ struct bcase {
 };
 
 static const struct bcase cases[] = {
-	{ STORM, 20 },	  { STORM, 1000 },   { STORM, 10000 },
-	{ STORM, 100000 }, { MIXED, 20 },    { MIXED, 1000 },
-	{ MIXED, 10000 },  { MIXED, 100000 }, { GROUPS, 1000 },
-	{ GROUPS, 10000 },
+	{STORM, 20},	{STORM, 1000},	 {STORM, 10000}, {STORM, 100000},
+	{MIXED, 20},	{MIXED, 1000},	 {MIXED, 10000}, {MIXED, 100000},
+	{GROUPS, 1000}, {GROUPS, 10000},
 };
 
 struct only {
@@ -157,8 +156,8 @@ static struct oq_policy *rules_policy(size_t rules)
 
 /* The policy of the old single-workload benchmark, at any size: specific
  * rules (small groups, narrow Service-ID ranges) so queries scan deep. */
-static struct oq_policy *groups_policy(uint64_t *rng,
-				       const struct oq_fabric *f, size_t rules)
+static struct oq_policy *groups_policy(uint64_t *rng, const struct oq_fabric *f,
+				       size_t rules)
 {
 	size_t i, n_groups = rules / 5;
 	struct oq_policy *p = fx_policy_new();
@@ -212,8 +211,7 @@ static const struct oq_port *random_end(uint64_t *rng,
 
 	do
 		p = f->ports[fx_below(rng, f->n_ports)];
-	while (!oq_port_is_endport(p) ||
-	       (ca && p->node->type != OQ_NODE_CA));
+	while (!oq_port_is_endport(p) || (ca && p->node->type != OQ_NODE_CA));
 	return p;
 }
 
@@ -242,8 +240,8 @@ static void make_queries(enum workload w, size_t rules, uint64_t *rng,
 			default:
 				q[i].has_sid = true;
 				q[i].sid = FILLER_SID +
-					   fx_below(rng, rules > 1 ? rules - 1
-								   : 1);
+					   fx_below(rng,
+						    rules > 1 ? rules - 1 : 1);
 			}
 			break;
 		case GROUPS:
@@ -304,7 +302,7 @@ static int run_case(const struct bcase *c, const struct oq_fabric *big,
 	uint64_t rng = 0x0123456789abcdefull;
 	struct oq_fabric *rand_f = NULL;
 	const struct oq_fabric *f = big;
-	struct oq_matcher *m[2] = { NULL, NULL };
+	struct oq_matcher *m[2] = {NULL, NULL};
 	struct measure res[2];
 	double per[2][MAX_ROUNDS];
 	struct oq_query *q = calloc(N_QUERIES, sizeof(*q));
@@ -341,8 +339,9 @@ static int run_case(const struct bcase *c, const struct oq_fabric *big,
 		res[k].compile_ms = (double)(oq_clock_ns() - t0) / 1e6;
 		res[k].mib = (double)(heap_bytes() - before) / (1 << 20);
 		if (!m[k]) {
-			fprintf(stderr, "bench_match: %s matcher at %zu rules: "
-					"out of memory\n",
+			fprintf(stderr,
+				"bench_match: %s matcher at %zu rules: "
+				"out of memory\n",
 				mode_name[k], c->rules);
 			rc = 1;
 			continue;
@@ -426,7 +425,7 @@ static int parse_only(const char *s, struct only *o)
 
 int main(int argc, char **argv)
 {
-	struct only only = { false, STORM, 0, 0 };
+	struct only only = {false, STORM, 0, 0};
 	struct oq_fabric *big;
 	struct oq_diags d;
 	int rounds = 15, i, rc = 0;
@@ -457,13 +456,13 @@ int main(int argc, char **argv)
 	printf("bench_match: %d queries per round, median of %d rounds; "
 	       "fat tree of %zu nodes, %zu ports\n",
 	       N_QUERIES, rounds, big->n_nodes, big->n_ports);
-	printf("%-6s %7s %5s | %9s %9s %8s | %9s %9s %8s | %5s\n", "", "",
-	       "", "bitset", "", "", "sparse", "", "", "");
+	printf("%-6s %7s %5s | %9s %9s %8s | %9s %9s %8s | %5s\n", "", "", "",
+	       "bitset", "", "", "sparse", "", "", "");
 	printf("%-6s %7s %5s | %9s %9s %8s | %9s %9s %8s | %5s\n", "load",
 	       "rules", "DEF", "compile", "MiB", "ns/query", "compile", "MiB",
 	       "ns/query", "s/b");
 	if (only.set) {
-		struct bcase c = { only.w, only.rules };
+		struct bcase c = {only.w, only.rules};
 
 		rc = run_case(&c, big, &only, rounds);
 	}
@@ -472,8 +471,9 @@ int main(int argc, char **argv)
 	oq_fabric_free(big);
 	return rc;
 usage:
-	fprintf(stderr, "usage: bench_match [--only WORKLOAD:RULES:bitset|"
-			"sparse] [--rounds 1-%d]\n",
+	fprintf(stderr,
+		"usage: bench_match [--only WORKLOAD:RULES:bitset|"
+		"sparse] [--rounds 1-%d]\n",
 		MAX_ROUNDS);
 	return 2;
 }

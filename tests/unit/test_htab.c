@@ -106,8 +106,8 @@ static uint32_t number(struct oq_htab *t, struct entries *e, const char *k)
 	int rc;
 
 	e->want = k;
-	rc = oq_htab_find_or_add(t, e->hash(k), same_entry, e,
-				 (uint32_t)e->n, &got);
+	rc = oq_htab_find_or_add(t, e->hash(k), same_entry, e, (uint32_t)e->n,
+				 &got);
 	assert_true(rc == 0 || rc == 1);
 	if (rc == 1) {
 		snprintf(e->key[e->n], sizeof(e->key[0]), "%s", k);
@@ -140,9 +140,8 @@ static void number_many(uint64_t (*hash)(const char *), size_t n_keys)
 			assert_int_equal(got, first[key]);
 			assert_string_equal(e.key[got], k);
 			e.want = k;
-			assert_int_equal(oq_htab_find(&t, hash(k), same_entry,
-						      &e),
-					 got);
+			assert_int_equal(
+				oq_htab_find(&t, hash(k), same_entry, &e), got);
 		}
 	}
 	assert_int_equal(e.n, n_keys);
@@ -281,7 +280,7 @@ static void test_intern_rows(void **state)
 
 static void test_hash_bytes(void **state)
 {
-	uint64_t w[3] = { 0x0102030405060708ull, 42, 0 };
+	uint64_t w[3] = {0x0102030405060708ull, 42, 0};
 	char buf[32];
 
 	(void)state;

@@ -226,9 +226,9 @@ static void test_without_fabric(void **state)
 	assert_int_equal(oq_partition_by_name(&parts, "b")->sl, 2);
 	assert_null(oq_partition_by_name(&parts, "c"));
 	oq_partitions_free(&parts);
-	assert_int_equal(oq_partitions_load(&parts, "/nonexistent/p.conf",
-					    NULL, &d),
-			 -ENOENT);
+	assert_int_equal(
+		oq_partitions_load(&parts, "/nonexistent/p.conf", NULL, &d),
+		-ENOENT);
 	assert_int_equal(d.n_errors, 1);
 	oq_partitions_free(&parts);
 	/* Not a regular file: oq_file_read's EINVAL, one error. */

@@ -326,7 +326,8 @@ static const struct oq_alias *random_alias(const struct world *w)
 
 static uint16_t random_lid(const struct world *w)
 {
-	return world_chance(95) ? w->lids[world_rnd(w->n_lids)] : (uint16_t)world_rnd(80);
+	return world_chance(95) ? w->lids[world_rnd(w->n_lids)]
+				: (uint16_t)world_rnd(80);
 }
 
 static void random_fields(const struct world *w, struct req *q)
@@ -362,17 +363,20 @@ static void random_pr(const struct world *w, struct req *q)
 	if (world_chance(10))
 		q->cm |= CM_RAW;
 	oq_put64(pr, q->sid);
-	oq_put64(pr + PR_SGID, world_chance(90) ? PREFIX : 0xfe80000000000000ull);
+	oq_put64(pr + PR_SGID,
+		 world_chance(90) ? PREFIX : 0xfe80000000000000ull);
 	oq_put64(pr + PR_SGID + 8,
 		 world_chance(95) ? random_alias(w)->guid : world_rnd64());
-	oq_put64(pr + PR_DGID, world_chance(90) ? PREFIX : 0xfe80000000000000ull);
+	oq_put64(pr + PR_DGID,
+		 world_chance(90) ? PREFIX : 0xfe80000000000000ull);
 	oq_put64(pr + PR_DGID + 8,
 		 world_chance(95) ? random_alias(w)->guid : world_rnd64());
 	oq_put16(pr + PR_SLID, random_lid(w));
 	oq_put16(pr + PR_DLID, random_lid(w));
 	if (world_chance(50))
 		pr[PR_HFR] = 0x80;
-	pr[PR_NUMPATH] = (uint8_t)((world_chance(50) ? 0x80 : 0) | world_rnd(5));
+	pr[PR_NUMPATH] =
+		(uint8_t)((world_chance(50) ? 0x80 : 0) | world_rnd(5));
 	oq_put16(pr + PR_PKEY, q->pkey);
 	oq_put16(pr + PR_QOS_SL, (uint16_t)(q->qos_class << 4 | q->sl));
 	q->wire_cm = q->cm;
@@ -411,7 +415,8 @@ static void random_mpr(const struct world *w, struct req *q)
 	} else {
 		ns = 1 + world_rnd(3);
 		nd = 1 + world_rnd(3);
-		m[MPR_NUMPATH] = (uint8_t)((world_chance(50) ? 0x80 : 0) | world_rnd(8));
+		m[MPR_NUMPATH] =
+			(uint8_t)((world_chance(50) ? 0x80 : 0) | world_rnd(8));
 	}
 	q->apm = ns == 2 && nd == 2 && (m[MPR_NUMPATH] & 0x7f) == 2;
 	oq_put16(m + MPR_PKEY, q->pkey);

@@ -510,9 +510,8 @@ static void test_sl2vl_row_count_checked(void **state)
 	pt = &w->out.ports[w->sw->ports[1].index];
 	before = (const uint8_t(*)[16])pt->sl2vl;
 	memset(&sc, 1, sizeof(sc));
-	assert_int_equal(oq_port_tables_set_sl2vl(&w->out, pt,
-						  (const uint8_t(*)[16])sc.row,
-						  0),
+	assert_int_equal(oq_port_tables_set_sl2vl(
+				 &w->out, pt, (const uint8_t(*)[16])sc.row, 0),
 			 -EINVAL);
 	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, pt, sc.row[0],
 						   OQ_SL2VL_MAX_ROWS + 1),

@@ -157,9 +157,9 @@ static void test_bad_values(void **state)
 	assert_int_equal(t.t[OQ_KIND_CA].max_vls, 15);
 	assert_int_equal(t.t[OQ_KIND_SW0].high_limit, 0);
 	oq_diags_free(&d);
-	assert_int_equal(oq_templates_load_opensm_conf(&t, "/nonexistent/x",
-						       NULL),
-			 -ENOENT);
+	assert_int_equal(
+		oq_templates_load_opensm_conf(&t, "/nonexistent/x", NULL),
+		-ENOENT);
 	check_default(&t.t[OQ_KIND_CA]);
 }
 
