@@ -22,6 +22,8 @@
 #include <osmqos/fabric.h>
 #include <osmqos/file.h>
 
+#include "cmd_output.h"
+
 #ifndef OQ_BUILDDIR
 #define OQ_BUILDDIR "."
 #endif
@@ -37,38 +39,6 @@ static const char *const kind_name[N_KINDS] = {
 	"port by GUID", "port by LID", "node by GUID",
 	"port by name", "absent GUID", "absent LID",
 };
-
-static char *read_cmd(const char *cmd, size_t *len)
-{
-	char *buf = NULL;
-	size_t cap = 0, n;
-	FILE *p = popen(cmd, "r");
-
-	if (!p)
-		return NULL;
-	*len = 0;
-	do {
-		if (*len == cap) {
-			char *b;
-
-			cap = cap ? cap * 2 : 1 << 20;
-			b = realloc(buf, cap);
-			if (!b) {
-				free(buf);
-				pclose(p);
-				return NULL;
-			}
-			buf = b;
-		}
-		n = fread(buf + *len, 1, cap - *len, p);
-		*len += n;
-	} while (n > 0);
-	if (pclose(p)) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -138,9 +108,9 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "-")) {
 		text = oq_file_read(argv[1], 1u << 30, &len);
 	} else {
-		text = read_cmd(OQ_BUILDDIR
-				"/contrib/fabrics/gen-fattree " GEN_ARGS,
-				&len);
+		text = fx_cmd_output(OQ_BUILDDIR
+				     "/contrib/fabrics/gen-fattree " GEN_ARGS,
+				     &len);
 	}
 	if (!text) {
 		fprintf(stderr, "bench_fabric: cannot read the topology\n");

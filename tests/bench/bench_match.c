@@ -38,6 +38,7 @@
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
 
+#include "cmd_output.h"
 #include "match_fixture.h"
 
 #ifndef OQ_SRCDIR
@@ -80,37 +81,6 @@ struct only {
 	int mode;
 };
 
-static char *read_cmd(const char *cmd, size_t *len)
-{
-	char *buf = NULL, *b;
-	size_t cap = 0, n;
-	FILE *p = popen(cmd, "r");
-
-	if (!p)
-		return NULL;
-	*len = 0;
-	do {
-		if (*len == cap) {
-			cap = cap ? cap * 2 : 1 << 20;
-			b = realloc(buf, cap + 1);
-			if (!b) {
-				free(buf);
-				pclose(p);
-				return NULL;
-			}
-			buf = b;
-		}
-		n = fread(buf + *len, 1, cap - *len, p);
-		*len += n;
-	} while (n > 0);
-	if (pclose(p)) {
-		free(buf);
-		return NULL;
-	}
-	buf[*len] = '\0';
-	return buf;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -137,7 +107,7 @@ static struct oq_policy *rules_policy(size_t rules)
 		 "bash " OQ_SRCDIR "/tests/bench/gen-rules-policy.sh %zu "
 		 "0x%llx",
 		 rules, (unsigned long long)HIT_SID);
-	text = read_cmd(cmd, &len);
+	text = fx_cmd_output(cmd, &len);
 	if (!text)
 		return NULL;
 	oq_diags_init(&d);
@@ -444,7 +414,7 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	text = read_cmd(GEN_FABRIC, &len);
+	text = fx_cmd_output(GEN_FABRIC, &len);
 	oq_diags_init(&d);
 	big = text ? oq_topology_parse("fat-tree.net", text, len, &d) : NULL;
 	free(text);

@@ -47,56 +47,11 @@
 #include <osmqos/policy.h>
 #include <osmqos/sa_path.h>
 
+#include "sa_wire_bits.h"
+
 #define PREFIX	0xfec0000000001234ull /* not link-local */
 #define LL	0xfe80000000000000ull
 #define TIMEOUT 18
-
-/* PathRecord comp-mask bits. */
-#define CM_SID	    (3ull << 0)
-#define CM_SID_MSB  (1ull << 0)
-#define CM_DGID	    (1ull << 2)
-#define CM_SGID	    (1ull << 3)
-#define CM_DLID	    (1ull << 4)
-#define CM_SLID	    (1ull << 5)
-#define CM_RAW	    (1ull << 6)
-#define CM_REVERS   (1ull << 11)
-#define CM_NUMBPATH (1ull << 12)
-#define CM_PKEY	    (1ull << 13)
-#define CM_QOSCLASS (1ull << 14)
-#define CM_SL	    (1ull << 15)
-#define CM_MTUSEL   (1ull << 16)
-#define CM_MTU	    (1ull << 17)
-#define CM_RATESEL  (1ull << 18)
-#define CM_RATE	    (1ull << 19)
-#define CM_LIFESEL  (1ull << 20)
-#define CM_LIFE	    (1ull << 21)
-
-/* MultiPathRecord comp-mask bits. */
-#define MCM_NUMBPATH  (1ull << 6)
-#define MCM_SID	      ((1ull << 16) | (1ull << 21))
-#define MCM_SID_MSB   (1ull << 16)
-#define MCM_MTUSEL    (1ull << 10)
-#define MCM_MTU	      (1ull << 11)
-#define MCM_RATESEL   (1ull << 12)
-#define MCM_RATE      (1ull << 13)
-#define MCM_SGIDCOUNT (1ull << 19)
-#define MCM_DGIDCOUNT (1ull << 20)
-#define MCM_COUNTS    (MCM_SGIDCOUNT | MCM_DGIDCOUNT)
-
-/* PathRecord offsets. */
-#define PR_SID	   0
-#define PR_DGID	   8
-#define PR_SGID	   24
-#define PR_DLID	   40
-#define PR_SLID	   42
-#define PR_HFR	   44
-#define PR_NUMPATH 49
-#define PR_PKEY	   50
-#define PR_QOS_SL  52
-#define PR_MTU	   54
-#define PR_RATE	   55
-#define PR_LIFE	   56
-#define PR_PREF	   57
 
 /* Rule indices in the fixture's policy (sa_test_fixture.c). */
 enum { R_SVC, R_CLS, R_PK, R_VL15, R_BITS, R_BITS2, R_REV, R_GRP };
@@ -157,8 +112,6 @@ unsigned int table(struct world *w, uint64_t cm, const uint8_t *rec,
 
 /* A request for src -> dst by GID (subnet prefix). */
 void req_gids(uint8_t *rec, uint64_t sguid, uint64_t dguid);
-#define CM_GIDS (CM_SGID | CM_DGID)
-
 void set_sid(uint8_t *rec, uint64_t sid);
 
 /* Check the fields every record of src -> dst has. */
@@ -167,11 +120,6 @@ void check_rec(const uint8_t *r, uint64_t sguid, uint64_t dguid, uint16_t slid,
 	       uint8_t rate, uint8_t life);
 
 /* ---- MultiPathRecord -------------------------------------------------- */
-
-#define MPR_NUMPATH   5
-#define MPR_SGIDCOUNT 15
-#define MPR_DGIDCOUNT 16
-#define MPR_GIDS      24
 
 /* A MultiPathRecord: the 24-byte record and its GIDs (subnet prefix). */
 void mpr_build(uint8_t *m, const uint64_t *sg, unsigned int ns,

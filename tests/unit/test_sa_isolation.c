@@ -31,48 +31,10 @@
  * exemptions too, to print counterexamples of them.
  */
 #include "sa_isolation_world.h"
+#include "sa_wire_bits.h"
 
 #define POLICIES 3  /* per fabric */
 #define REQUESTS 60 /* per policy */
-
-/* PathRecord comp-mask bits and offsets (IBA 15.2.5.16). */
-#define CM_SID	    (3ull << 0)
-#define CM_DGID	    (1ull << 2)
-#define CM_SGID	    (1ull << 3)
-#define CM_DLID	    (1ull << 4)
-#define CM_SLID	    (1ull << 5)
-#define CM_RAW	    (1ull << 6)
-#define CM_REVERS   (1ull << 11)
-#define CM_NUMBPATH (1ull << 12)
-#define CM_PKEY	    (1ull << 13)
-#define CM_QOSCLASS (1ull << 14)
-#define CM_SL	    (1ull << 15)
-#define PR_DGID	    8
-#define PR_SGID	    24
-#define PR_DLID	    40
-#define PR_SLID	    42
-#define PR_HFR	    44
-#define PR_NUMPATH  49
-#define PR_PKEY	    50
-#define PR_QOS_SL   52
-
-/* MultiPathRecord comp-mask bits and offsets. */
-#define MCM_RAW	     (1ull << 0)
-#define MCM_REVERS   (1ull << 5)
-#define MCM_NUMBPATH (1ull << 6)
-#define MCM_PKEY     (1ull << 7)
-#define MCM_QOSCLASS (1ull << 8)
-#define MCM_SL	     (1ull << 9)
-#define MCM_SID	     ((1ull << 16) | (1ull << 21))
-#define MCM_COUNTS   ((1ull << 19) | (1ull << 20))
-#define MPR_NUMPATH  5
-#define MPR_PKEY     6
-#define MPR_QOS_SL   8
-#define MPR_SID_MSB  13
-#define MPR_SGIDS    15
-#define MPR_DGIDS    16
-#define MPR_SID_LSB  17
-#define MPR_GIDS     24
 
 static struct {
 	unsigned long fabrics, policies, rejected, requests, records;
@@ -424,8 +386,8 @@ static void random_mpr(const struct world *w, struct req *q)
 	m[MPR_SID_MSB] = (uint8_t)(q->sid >> 56);
 	for (i = 0; i < 7; i++)
 		m[MPR_SID_LSB + i] = (uint8_t)(q->sid >> (48 - 8 * i));
-	m[MPR_SGIDS] = (uint8_t)ns;
-	m[MPR_DGIDS] = (uint8_t)nd;
+	m[MPR_SGIDCOUNT] = (uint8_t)ns;
+	m[MPR_DGIDCOUNT] = (uint8_t)nd;
 	for (i = 0; i < ns + nd; i++) {
 		q->gid[i] = random_alias(w);
 		oq_put64(m + MPR_GIDS + 16 * i, PREFIX);
@@ -467,7 +429,7 @@ static void check_apm_complete(struct world *w, const struct req *q,
 				continue;
 			}
 			memcpy(m, q->data, sizeof(m));
-			m[MPR_SGIDS] = m[MPR_DGIDS] = 1;
+			m[MPR_SGIDCOUNT] = m[MPR_DGIDCOUNT] = 1;
 			memcpy(m + MPR_GIDS, q->data + MPR_GIDS + 16 * i, 16);
 			memcpy(m + MPR_GIDS + 16, q->data + MPR_GIDS + 16 * j,
 			       16);
