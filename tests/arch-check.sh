@@ -27,7 +27,7 @@ bad() {
 # Which folder owns a public header of include/osmqos/.
 owner_of_public() {
 	case $1 in
-	diag | file | json | keyidx | wire) echo policy/util ;;
+	diag | file | htab | json | keyidx | wire) echo policy/util ;;
 	policy) echo policy/lang ;;
 	sa_path | sa_memo) echo policy/sa ;;
 	pred_class) echo policy/model ;;
@@ -38,7 +38,7 @@ owner_of_public() {
 srcs=$(find policy plugin contrib include tests -name '*.[ch]' | sort)
 [ -n "$srcs" ] || { echo "no sources under $top"; exit 2; }
 # The -I directories of the build, in order.
-incdirs="include plugin contrib/osmqos contrib/osmqos/mad tests/unit ."
+incdirs="include plugin contrib/osmqos contrib/osmqos/mad tests/unit tests/lib ."
 
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT

@@ -131,20 +131,23 @@ struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
 /* Connect two ports (both become present). */
 void oq_fabric_link(struct oq_port *a, struct oq_port *b);
 
-/* Copy a partition table into a port. */
+/* Copy a partition table into a port.  0, -EINVAL (more than 65,535
+ * keys) or -ENOMEM. */
 int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n);
 
 /* Linear forwarding table of a switch: copy size entries (index = LID).
  * oq_node_set_lft_entry() sets one entry, growing the table (new entries
- * OQ_LFT_NONE).  Both return 0, or -1 (not a switch, bad LID, no memory).
- * Routes may be set after finalize, before the fabric is shared. */
+ * OQ_LFT_NONE).  Both return 0, -EINVAL (not a switch, more than 65,536
+ * entries, no table given) or -ENOMEM.  Routes may be set after
+ * finalize, before the fabric is shared. */
 int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size);
 int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port);
 /* Egress port for a LID, OQ_LFT_NONE when the table has no route. */
 uint8_t oq_node_lft_port(const struct oq_node *n, uint16_t lid);
 
 /* Build lookup indexes and dense indices.  Duplicate port GUIDs or LIDs
- * are reported into diags (may be NULL).  Returns 0 or -1 (no memory). */
+ * are reported into diags (may be NULL).  Returns 0, -EINVAL (no fabric)
+ * or -ENOMEM. */
 int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags);
 
 /* Lookups (finalized fabric).  Port GUID lookups of a switch return its
@@ -195,7 +198,10 @@ struct oq_partitions {
 };
 
 /* Parse partitions.conf and apply membership to the fabric's ports (which
- * must be finalized).  Errors go to diags; returns 0, or -1 on errors. */
+ * must be finalized).  Errors go to diags; returns 0, or the cause of the
+ * first: -errno when the file cannot be read (oq_file_read's), -EBADMSG
+ * when its content has errors (OpenSM then uses only the Default
+ * partition, and so does parts), -ENOMEM. */
 int oq_partitions_load(struct oq_partitions *parts, const char *path,
 		       struct oq_fabric *f, struct oq_diags *diags);
 /* OpenSM without a partitions.conf (none readable): the Default partition

@@ -112,11 +112,11 @@ int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n)
 	uint16_t *v = NULL;
 
 	if (n > UINT16_MAX)
-		return -1;
+		return -EINVAL;
 	if (n) {
 		v = malloc(n * sizeof(*v));
 		if (!v)
-			return -1;
+			return -ENOMEM;
 		memcpy(v, pkeys, n * sizeof(*v));
 	}
 	free(p->pkeys);
@@ -131,11 +131,11 @@ int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size)
 
 	if (!n || n->type != OQ_NODE_SWITCH || size > (size_t)UINT16_MAX + 1 ||
 	    (size && !lft))
-		return -1;
+		return -EINVAL;
 	if (size) {
 		v = malloc(size);
 		if (!v)
-			return -1;
+			return -ENOMEM;
 		memcpy(v, lft, size);
 	}
 	free(n->lft);
@@ -147,14 +147,14 @@ int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size)
 int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port)
 {
 	if (!n || n->type != OQ_NODE_SWITCH)
-		return -1;
+		return -EINVAL;
 	if (lid >= n->lft_size) {
 		/* Grow in 64-LID blocks, as LFTs are programmed. */
 		uint32_t size = ((uint32_t)lid / 64 + 1) * 64;
 		uint8_t *v = realloc(n->lft, size);
 
 		if (!v)
-			return -1;
+			return -ENOMEM;
 		memset(v + n->lft_size, OQ_LFT_NONE, size - n->lft_size);
 		n->lft = v;
 		n->lft_size = size;
@@ -195,9 +195,10 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 	size_t i, n = 0;
 	unsigned int j;
 	struct oq_port **v;
+	int rc;
 
 	if (!f)
-		return -1;
+		return -EINVAL;
 	for (i = 0; i < f->n_nodes; i++) {
 		struct oq_node *nd = f->nodes[i];
 
@@ -208,7 +209,7 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 	}
 	v = malloc((n ? n : 1) * sizeof(*v));
 	if (!v)
-		return -1;
+		return -ENOMEM;
 	n = 0;
 	for (i = 0; i < f->n_nodes; i++) {
 		struct oq_node *nd = f->nodes[i];
@@ -225,8 +226,9 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 	f->n_ports = n;
 	oq_fabric_index_free(f->idx);
 	f->idx = NULL;
-	if (oq_fabric_index_build(f, diags))
-		return -1;
+	rc = oq_fabric_index_build(f, diags);
+	if (rc)
+		return rc;
 	f->finalized = true;
 	return 0;
 }

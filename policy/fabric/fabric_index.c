@@ -6,96 +6,49 @@
  * plugin's SA front resolves two ports per PathRecord with these, so they
  * must not degrade into scans.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <osmqos/fabric.h>
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 
 #include "fabric_int.h"
 
-/* uint64 key -> dense index.  vals hold index + 1; 0 marks a free slot. */
-struct u64map {
-	uint64_t *keys;
-	uint32_t *vals;
-	size_t mask;
-};
-
+/* Each maps its key to a dense index (f->ports or f->nodes). */
 struct oq_fabric_index {
-	struct u64map port_guid; /* end ports only (switch port 0) */
-	struct u64map node_guid;
-	struct u64map lid;
-	uint32_t *desc; /* node index + 1, keyed by the node's desc */
-	size_t desc_mask;
+	struct oq_htab port_guid; /* end ports only (switch port 0) */
+	struct oq_htab node_guid;
+	struct oq_htab lid;
+	struct oq_htab desc; /* hash of a node's desc; the first node wins */
 };
 
-static uint64_t mix64(uint64_t x)
+/* Map key to val unless there; the index already stored for the key
+ * (the caller reports the duplicate), or -1 when the key was new.  The
+ * tables are sized up front, so adding never allocates. */
+static int64_t index_put(struct oq_htab *t, uint64_t key, uint32_t val)
 {
-	/* splitmix64's finalizer: GUIDs and LIDs are sequential, so the
-	 * low bits alone would cluster. */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
+	uint32_t old;
+
+	return oq_htab_put(t, key, val, &old) ? -1 : (int64_t)old;
 }
 
-static size_t table_size(size_t n)
-{
-	size_t cap = 16;
+struct desc_key {
+	const struct oq_fabric *f;
+	const char *desc;
+};
 
-	while (cap < 2 * n + 1)
-		cap <<= 1;
-	return cap;
+static bool same_desc(const void *ctx, uint32_t node)
+{
+	const struct desc_key *k = ctx;
+
+	return !strcmp(k->f->nodes[node]->desc, k->desc);
 }
 
-static int u64map_init(struct u64map *m, size_t n)
+static uint64_t desc_hash(const char *d, size_t len)
 {
-	size_t cap = table_size(n);
-
-	m->keys = calloc(cap, sizeof(*m->keys));
-	m->vals = calloc(cap, sizeof(*m->vals));
-	m->mask = cap - 1;
-	return m->keys && m->vals ? 0 : -1;
-}
-
-static void u64map_free(struct u64map *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
-/* Insert unless present.  Returns the index already stored for the key
- * (the caller reports the duplicate), or -1 when the key was new. */
-static int64_t u64map_insert(struct u64map *m, uint64_t key, uint32_t val)
-{
-	size_t i = mix64(key) & m->mask;
-
-	while (m->vals[i]) {
-		if (m->keys[i] == key)
-			return (int64_t)m->vals[i] - 1;
-		i = (i + 1) & m->mask;
-	}
-	m->keys[i] = key;
-	m->vals[i] = val + 1;
-	return -1;
-}
-
-static int64_t u64map_get(const struct u64map *m, uint64_t key)
-{
-	size_t i;
-
-	if (!m->vals)
-		return -1;
-	i = mix64(key) & m->mask;
-	while (m->vals[i]) {
-		if (m->keys[i] == key)
-			return (int64_t)m->vals[i] - 1;
-		i = (i + 1) & m->mask;
-	}
-	return -1;
+	return oq_hash_bytes(d, len);
 }
 
 static struct oq_loc no_loc(void)
@@ -108,20 +61,15 @@ static struct oq_loc no_loc(void)
 static void index_desc(struct oq_fabric_index *idx,
 		       const struct oq_fabric *f)
 {
+	struct desc_key k = {f, NULL};
 	size_t n;
 
 	for (n = 0; n < f->n_nodes; n++) {
-		const char *d = f->nodes[n]->desc;
-		size_t i = oq_fnv1a_str(d) & idx->desc_mask;
-
-		while (idx->desc[i]) {
-			/* Same description: keep the first in node order. */
-			if (!strcmp(f->nodes[idx->desc[i] - 1]->desc, d))
-				break;
-			i = (i + 1) & idx->desc_mask;
-		}
-		if (!idx->desc[i])
-			idx->desc[i] = (uint32_t)n + 1;
+		k.desc = f->nodes[n]->desc;
+		/* Same description: keep the first in node order. */
+		oq_htab_find_or_add(&idx->desc,
+				    desc_hash(k.desc, strlen(k.desc)),
+				    same_desc, &k, (uint32_t)n, NULL);
 	}
 }
 
@@ -137,8 +85,8 @@ static void index_lids(struct oq_fabric_index *idx, const struct oq_fabric *f,
 		if (!oq_port_is_endport(p) || !p->lid)
 			continue;
 		for (j = 0; j < n && p->lid + j <= 0xffff; j++) {
-			int64_t old = u64map_insert(&idx->lid, p->lid + j,
-						    (uint32_t)k);
+			int64_t old =
+				index_put(&idx->lid, p->lid + j, (uint32_t)k);
 
 			if (old >= 0 && diags) {
 				char a[96], b[96];
@@ -157,24 +105,27 @@ static void index_lids(struct oq_fabric_index *idx, const struct oq_fabric *f,
 int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 {
 	struct oq_fabric_index *idx = calloc(1, sizeof(*idx));
-	size_t k, n_lids = 0;
+	size_t k, n_ends = 0, n_lids = 0;
 
 	if (!idx)
-		return -1;
-	for (k = 0; k < f->n_ports; k++)
-		if (oq_port_is_endport(f->ports[k]) && f->ports[k]->lid)
+		return -ENOMEM;
+	for (k = 0; k < f->n_ports; k++) {
+		if (!oq_port_is_endport(f->ports[k]))
+			continue;
+		n_ends++;
+		if (f->ports[k]->lid)
 			n_lids += 1u << (f->ports[k]->lmc & 7);
-	idx->desc_mask = table_size(f->n_nodes) - 1;
-	idx->desc = calloc(idx->desc_mask + 1, sizeof(*idx->desc));
-	if (!idx->desc || u64map_init(&idx->port_guid, f->n_ports) ||
-	    u64map_init(&idx->node_guid, f->n_nodes) ||
-	    u64map_init(&idx->lid, n_lids)) {
+	}
+	if (oq_htab_reserve(&idx->desc, f->n_nodes) ||
+	    oq_htab_reserve(&idx->port_guid, n_ends) ||
+	    oq_htab_reserve(&idx->node_guid, f->n_nodes) ||
+	    oq_htab_reserve(&idx->lid, n_lids)) {
 		oq_fabric_index_free(idx);
-		return -1;
+		return -ENOMEM;
 	}
 	for (k = 0; k < f->n_nodes; k++) {
-		int64_t old = u64map_insert(&idx->node_guid, f->nodes[k]->guid,
-					    (uint32_t)k);
+		int64_t old = index_put(&idx->node_guid, f->nodes[k]->guid,
+					(uint32_t)k);
 
 		if (old >= 0 && diags)
 			oq_error(diags, no_loc(),
@@ -189,7 +140,7 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 
 		if (!oq_port_is_endport(p))
 			continue;
-		old = u64map_insert(&idx->port_guid, p->guid, (uint32_t)k);
+		old = index_put(&idx->port_guid, p->guid, (uint32_t)k);
 		if (old >= 0 && diags) {
 			char a[96], b[96];
 
@@ -211,10 +162,10 @@ void oq_fabric_index_free(struct oq_fabric_index *idx)
 {
 	if (!idx)
 		return;
-	u64map_free(&idx->port_guid);
-	u64map_free(&idx->node_guid);
-	u64map_free(&idx->lid);
-	free(idx->desc);
+	oq_htab_free(&idx->port_guid);
+	oq_htab_free(&idx->node_guid);
+	oq_htab_free(&idx->lid);
+	oq_htab_free(&idx->desc);
 	free(idx);
 }
 
@@ -225,7 +176,7 @@ struct oq_port *oq_fabric_port_by_guid(const struct oq_fabric *f,
 
 	if (!f || !f->idx)
 		return NULL;
-	i = u64map_get(&f->idx->port_guid, guid);
+	i = oq_htab_get(&f->idx->port_guid, guid);
 	return i < 0 ? NULL : f->ports[i];
 }
 
@@ -236,7 +187,7 @@ struct oq_node *oq_fabric_node_by_guid(const struct oq_fabric *f,
 
 	if (!f || !f->idx)
 		return NULL;
-	i = u64map_get(&f->idx->node_guid, guid);
+	i = oq_htab_get(&f->idx->node_guid, guid);
 	return i < 0 ? NULL : f->nodes[i];
 }
 
@@ -246,7 +197,7 @@ struct oq_port *oq_fabric_port_by_lid(const struct oq_fabric *f, uint16_t lid)
 
 	if (!f || !f->idx || !lid)
 		return NULL;
-	i = u64map_get(&f->idx->lid, lid);
+	i = oq_htab_get(&f->idx->lid, lid);
 	return i < 0 ? NULL : f->ports[i];
 }
 
@@ -254,21 +205,15 @@ static struct oq_node *node_by_desc(const struct oq_fabric *f, const char *d,
 				    size_t len)
 {
 	char key[sizeof(((struct oq_node *)0)->desc)];
-	size_t i;
+	struct desc_key k = {f, key};
+	int64_t i;
 
 	if (len >= sizeof(key))
 		return NULL;
 	memcpy(key, d, len);
 	key[len] = '\0';
-	i = oq_fnv1a_str(key) & f->idx->desc_mask;
-	while (f->idx->desc[i]) {
-		struct oq_node *n = f->nodes[f->idx->desc[i] - 1];
-
-		if (!strcmp(n->desc, key))
-			return n;
-		i = (i + 1) & f->idx->desc_mask;
-	}
-	return NULL;
+	i = oq_htab_find(&f->idx->desc, desc_hash(key, len), same_desc, &k);
+	return i < 0 ? NULL : f->nodes[i];
 }
 
 /*

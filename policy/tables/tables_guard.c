@@ -13,6 +13,7 @@
  * VL, the SL and the first port.  Tables the templates alone starve are
  * what stock OpenSM programs too: one warning.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,5 +324,5 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 oom:
 	free(vn);
 	free(sn);
-	return -1;
+	return -ENOMEM;
 }

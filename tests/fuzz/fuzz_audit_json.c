@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "audit.h"
-#include "../unit/audit_test_util.h"
+#include "audit_test_util.h"
 
 struct input {
 	const uint8_t *p;

@@ -1,92 +1,29 @@
-/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Random worlds for the SA isolation property test (test_sa_isolation.c):
- * a reproducible generator (xorshift64*) of small fabrics -- a random tree
- * of switches with CAs, LIDs with LMC 0-2, LFTs routed over the tree,
- * random partition tables and partitions -- and of random policies, as
- * text in OpenSM's grammar parsed, validated, bound and compiled by the
- * real code.  Header-only, like sa_test_fixture.h.
- */
-#ifndef OSMQOS_TEST_SA_ISOLATION_WORLD_H
-#define OSMQOS_TEST_SA_ISOLATION_WORLD_H
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Random worlds for the SA isolation property test
+ * (sa_isolation_world.h). */
+#include "sa_isolation_world.h"
 
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include <osmqos/fabric.h>
-#include <osmqos/match.h>
-#include <osmqos/path.h>
-#include <osmqos/policy.h>
-#include <osmqos/sa_path.h>
-
-#define PREFIX 0xfec0000000001234ull
-
-#define MAX_SW	   4
-#define MAX_CA	   7
-#define SW_PORTS   8
-#define MAX_ENDS   (MAX_SW + MAX_CA)
-#define MAX_ALIAS  (MAX_ENDS + MAX_CA)
-#define MAX_PKEYS  3
-#define MAX_LEVELS 6
-
-/* ---- random numbers (xorshift64*: reproducible from the seed) -------- */
-
-static uint64_t rng_state;
-
-static uint64_t rnd64(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dull;
-}
-
-static unsigned int rnd(unsigned int n)
-{
-	return n ? (unsigned int)(rnd64() >> 33) % n : 0;
-}
-
-static bool chance(unsigned int percent)
-{
-	return rnd(100) < percent;
-}
-
-/* ---- the random world ------------------------------------------------- */
-
-struct world {
-	struct oq_fabric *f;
-	struct oq_node *sw[MAX_SW];
-	unsigned int n_sw, n_ca;
-	struct oq_port *ends[MAX_ENDS]; /* switch port 0s, then CA ports */
-	unsigned int n_ends;
-	uint16_t lids[MAX_ENDS * 4]; /* every LID of every end port */
-	unsigned int n_lids;
-	struct oq_alias al[MAX_ALIAS];
-	unsigned int n_al;
-	uint16_t pool[MAX_PKEYS]; /* partition keys besides the default */
-	unsigned int n_pool;
-	struct oq_partition pv[MAX_PKEYS + 1];
-	struct oq_partitions parts;
-	bool allow_both;
-	/* The policy of the moment. */
-	char text[8192];
-	size_t len;
-	struct oq_policy *pol;
-	struct oq_binding *bind;
-	struct oq_matcher *m;
-	struct oq_diags diags;
-	struct oq_sa_view v;
-};
-
-/* What the checks found, over the whole run. */
+uint64_t world_rng;
 
 static const char *const partition_names[] = {"Default", "PA", "PB", "PC"};
+
+uint64_t world_rnd64(void)
+{
+	world_rng ^= world_rng >> 12;
+	world_rng ^= world_rng << 25;
+	world_rng ^= world_rng >> 27;
+	return world_rng * 0x2545f4914f6cdd1dull;
+}
+
+unsigned int world_rnd(unsigned int n)
+{
+	return n ? (unsigned int)(world_rnd64() >> 33) % n : 0;
+}
+
+bool world_chance(unsigned int percent)
+{
+	return world_rnd(100) < percent;
+}
 
 static void link_ports(struct oq_port *x, struct oq_port *y)
 {
@@ -180,9 +117,9 @@ static void random_pkeys(struct world *w, struct oq_port *p, bool sw)
 {
 	uint16_t v[MAX_PKEYS + 1];
 	size_t n = 0, i;
-	unsigned int r = rnd(100);
+	unsigned int r = world_rnd(100);
 
-	if (sw && chance(80)) {
+	if (sw && world_chance(80)) {
 		v[n++] = 0xffff;
 	} else {
 		if (r < 65)
@@ -190,7 +127,7 @@ static void random_pkeys(struct world *w, struct oq_port *p, bool sw)
 		else if (r < 80)
 			v[n++] = 0x7fff;
 		for (i = 0; i < w->n_pool; i++) {
-			r = rnd(100);
+			r = world_rnd(100);
 			if (r < 40)
 				continue;
 			v[n++] = (uint16_t)(w->pool[i] | (r < 70 ? 0 : 0x8000));
@@ -202,7 +139,7 @@ static void random_pkeys(struct world *w, struct oq_port *p, bool sw)
 		assert_int_equal(oq_port_set_pkeys(p, v, n), 0);
 }
 
-static void fabric_build(struct world *w)
+void world_fabric_build(struct world *w)
 {
 	struct oq_node *ca[MAX_CA];
 	unsigned int i, k;
@@ -210,8 +147,8 @@ static void fabric_build(struct world *w)
 
 	w->f = oq_fabric_new();
 	assert_non_null(w->f);
-	w->n_sw = 1 + rnd(MAX_SW);
-	w->n_ca = 2 + rnd(MAX_CA - 1);
+	w->n_sw = 1 + world_rnd(MAX_SW);
+	w->n_ca = 2 + world_rnd(MAX_CA - 1);
 	for (i = 0; i < w->n_sw; i++) {
 		char d[16];
 
@@ -226,7 +163,7 @@ static void fabric_build(struct world *w)
 		for (k = 0; k <= SW_PORTS; k++)
 			w->sw[i]->ports[k].mtu_cap = 5;
 		if (i) { /* a random tree */
-			struct oq_node *up = w->sw[rnd(i)];
+			struct oq_node *up = w->sw[world_rnd(i)];
 			int a = free_port(w->sw[i]), b = free_port(up);
 
 			assert_true(a > 0 && b > 0);
@@ -239,7 +176,7 @@ static void fabric_build(struct world *w)
 		int port, tries = 0;
 
 		do {
-			sw = w->sw[rnd(w->n_sw)];
+			sw = w->sw[world_rnd(w->n_sw)];
 			port = free_port(sw);
 		} while (port < 0 && ++tries < 100);
 		assert_true(port > 0);
@@ -249,7 +186,7 @@ static void fabric_build(struct world *w)
 		assert_non_null(n);
 		n->ports[1].guid = 0xa001 + 0x100 * i;
 		n->ports[1].mtu_cap = 5;
-		n->ports[1].lmc = (uint8_t)rnd(3);
+		n->ports[1].lmc = (uint8_t)world_rnd(3);
 		span = (uint16_t)(1u << n->ports[1].lmc);
 		next = (uint16_t)((next + span - 1) & ~(span - 1));
 		n->ports[1].lid = next;
@@ -271,37 +208,36 @@ static void fabric_build(struct world *w)
 	route(w);
 
 	/* Partitions. */
-	w->n_pool = 1 + rnd(MAX_PKEYS);
+	w->n_pool = 1 + world_rnd(MAX_PKEYS);
 	for (i = 0; i < w->n_pool; i++)
-		w->pool[i] = (uint16_t)(1 + i + rnd(2) * 0x10);
-	w->pv[0] = (struct oq_partition){.name = (char *)partition_names[0],
-					 .pkey = 0x7fff,
-					 .sl = chance(50) ? -1 : (int)rnd(8)};
+		w->pool[i] = (uint16_t)(1 + i + world_rnd(2) * 0x10);
+	w->pv[0] = (struct oq_partition){
+		.name = (char *)partition_names[0],
+		.pkey = 0x7fff,
+		.sl = world_chance(50) ? -1 : (int)world_rnd(8)};
 	for (i = 0; i < w->n_pool; i++)
 		w->pv[i + 1] = (struct oq_partition){
 			.name = (char *)partition_names[i + 1],
 			.pkey = w->pool[i],
-			.sl = chance(40) ? -1 : (int)rnd(8)};
+			.sl = world_chance(40) ? -1 : (int)world_rnd(8)};
 	w->parts.v = w->pv;
 	w->parts.n = w->n_pool + 1;
 	for (i = 0; i < w->n_ends; i++)
 		random_pkeys(w, w->ends[i],
 			     w->ends[i]->node->type == OQ_NODE_SWITCH);
-	w->allow_both = chance(30);
+	w->allow_both = world_chance(30);
 
 	/* Aliases: every end port's GUID, and a second GUID for some CAs. */
 	w->n_al = 0;
 	for (i = 0; i < w->n_ends; i++) {
 		w->al[w->n_al++] =
 			(struct oq_alias){w->ends[i]->guid, w->ends[i]};
-		if (w->ends[i]->node->type == OQ_NODE_CA && chance(25))
+		if (w->ends[i]->node->type == OQ_NODE_CA && world_chance(25))
 			w->al[w->n_al++] = (struct oq_alias){
 				w->ends[i]->guid + 0x80, w->ends[i]};
 	}
 	oq_alias_sort(w->al, w->n_al);
 }
-
-/* ---- the random policy ---------------------------------------------- */
 
 static void put(struct world *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -320,30 +256,33 @@ static void put(struct world *w, const char *fmt, ...)
 
 static uint16_t random_pkey_value(const struct world *w)
 {
-	unsigned int r = rnd(100);
+	unsigned int r = world_rnd(100);
 
 	if (r < 70)
-		return w->pool[rnd(w->n_pool)];
+		return w->pool[world_rnd(w->n_pool)];
 	if (r < 85)
 		return 0x7fff;
-	return (uint16_t)(1 + rnd(0x30)); /* maybe no port has it */
+	return (uint16_t)(1 + world_rnd(0x30)); /* maybe no port has it */
 }
 
 static void policy_text(struct world *w)
 {
-	unsigned int n_groups = 1 + rnd(3), n_levels = 1 + rnd(MAX_LEVELS - 1);
-	unsigned int n_rules = rnd(6), i, k;
+	unsigned int n_groups = 1 + world_rnd(3),
+		     n_levels = 1 + world_rnd(MAX_LEVELS - 1);
+	unsigned int n_rules = world_rnd(6), i, k;
 
 	w->len = 0;
 	put(w, "port-groups\n");
 	for (i = 0; i < n_groups; i++) {
 		put(w, "  port-group\n    name: G%u\n", i);
-		if (chance(70)) {
+		if (world_chance(70)) {
 			put(w, "    port-guid: 0x%llx",
-			    (unsigned long long)w->ends[rnd(w->n_ends)]->guid);
-			for (k = rnd(3); k; k--)
+			    (unsigned long long)w->ends[world_rnd(w->n_ends)]
+				    ->guid);
+			for (k = world_rnd(3); k; k--)
 				put(w, ", 0x%llx",
-				    (unsigned long long)w->ends[rnd(w->n_ends)]
+				    (unsigned long long)w
+					    ->ends[world_rnd(w->n_ends)]
 					    ->guid);
 			put(w, "\n");
 		} else {
@@ -358,17 +297,17 @@ static void policy_text(struct world *w)
 		else
 			put(w, "  qos-level\n    name: DEFAULT\n");
 		/* OpenSM requires an SL in every level. */
-		put(w, "    sl: %u\n", rnd(16));
-		if (chance(50)) {
+		put(w, "    sl: %u\n", world_rnd(16));
+		if (world_chance(50)) {
 			put(w, "    pkey: 0x%x", random_pkey_value(w));
-			if (chance(40))
+			if (world_chance(40))
 				put(w, ", 0x%x", random_pkey_value(w));
 			put(w, "\n");
 		}
-		if (chance(35))
+		if (world_chance(35))
 			put(w, "    path-bits: %s\n",
 			    (const char *[]){"0", "1", "2-3", "0,2",
-					     "1,3"}[rnd(5)]);
+					     "1,3"}[world_rnd(5)]);
 		put(w, "  end-qos-level\n");
 	}
 	put(w, "end-qos-levels\nqos-match-rules\n");
@@ -376,27 +315,28 @@ static void policy_text(struct world *w)
 		bool any = false;
 
 		put(w, "  qos-match-rule\n");
-		if (chance(35)) {
-			put(w, "    source: G%u\n", rnd(n_groups));
+		if (world_chance(35)) {
+			put(w, "    source: G%u\n", world_rnd(n_groups));
 			any = true;
 		}
-		if (chance(35)) {
-			put(w, "    destination: G%u\n", rnd(n_groups));
+		if (world_chance(35)) {
+			put(w, "    destination: G%u\n", world_rnd(n_groups));
 			any = true;
 		}
-		if (chance(40)) {
-			unsigned int lo = 0x100 + rnd(4);
+		if (world_chance(40)) {
+			unsigned int lo = 0x100 + world_rnd(4);
 
-			put(w, "    service-id: 0x%x-0x%x\n", lo, lo + rnd(2));
+			put(w, "    service-id: 0x%x-0x%x\n", lo,
+			    lo + world_rnd(2));
 			any = true;
 		}
-		if (chance(30)) {
-			put(w, "    qos-class: %u\n", 1 + rnd(3));
+		if (world_chance(30)) {
+			put(w, "    qos-class: %u\n", 1 + world_rnd(3));
 			any = true;
 		}
-		if (!any || chance(30))
+		if (!any || world_chance(30))
 			put(w, "    pkey: 0x%x\n", random_pkey_value(w));
-		k = rnd(n_levels);
+		k = world_rnd(n_levels);
 		if (k)
 			put(w, "    qos-level-name: L%u\n", k);
 		else
@@ -406,7 +346,7 @@ static void policy_text(struct world *w)
 	put(w, "end-qos-match-rules\n");
 }
 
-static void policy_free(struct world *w)
+void world_policy_free(struct world *w)
 {
 	oq_matcher_free(w->m);
 	oq_binding_free(w->bind);
@@ -417,9 +357,7 @@ static void policy_free(struct world *w)
 	w->pol = NULL;
 }
 
-/* Parse, validate, bind and compile; false when the generator wrote
- * something the validator rejects (then another is drawn). */
-static bool policy_build(struct world *w)
+bool world_policy_build(struct world *w)
 {
 	policy_text(w);
 	oq_diags_init(&w->diags);
@@ -429,7 +367,7 @@ static bool policy_build(struct world *w)
 	if (w->diags.n_errors) {
 		if (getenv("OQ_ISO_VERBOSE"))
 			oq_diags_print(&w->diags, stderr);
-		policy_free(w);
+		world_policy_free(w);
 		return false;
 	}
 	w->bind = oq_bind(w->pol, w->f, &w->parts, &w->diags);
@@ -452,5 +390,3 @@ static bool policy_build(struct world *w)
 	};
 	return true;
 }
-
-#endif /* OSMQOS_TEST_SA_ISOLATION_WORLD_H */

@@ -1,102 +1,6 @@
-/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Fixture of the SA engine's unit tests (test_sa_path.c, PathRecord, and
- * test_sa_multipath.c, MultiPathRecord; policy/sa_path_*.c,
- * policy/sa_multipath.c).  Header-only so each test stays one file.
- * One small fabric with LFTs, partitions and SL2VL drops, a policy parsed
- * from text, and PathRecord/MultiPathRecord requests built byte by byte.
- * Every expectation is computed by hand from OpenSM 3.3.23's code
- * (osm_sa_path_record.c, osm_sa_multipath_record.c); the reasoning is in
- * the comments next to each check.
- *
- * The fabric (all links 4x QDR, rate 7, MTU 4096, except d's link: 4x DDR,
- * rate 6, and d's MtuCap 2048):
- *
- *   a (0xa01, LID 10) -p1[sw1 LID 1]p3 --- p3[sw2 LID 2]p1- c (0xc01, LID 20
- *   b (0xb01, LID 11) -p2                      p2- d (0xd01, LID 30)  LMC 1)
- *
- * d also answers to the alias GUID 0xd02.  Alias order (keys compared as
- * network-order GUIDs read as x86_64 integers): sw1 0x1000, sw2 0x2000,
- * a, b, c, d, d2.
- *
- * Partition tables (bit 15 = full):
- *   switches {0xffff}; a {0xffff, 0x8001, 0x8002}; b {0xffff, 0x8001};
- *   c {0xffff, 0x0001, 0x8002}; d {0xffff, 0x0001}
- * Partitions: Default 0x7fff (no sl: 0), P1 0x0001 sl 3, P2 0x0002 sl 5.
- * OpenSM's common-key order is 0x0001, 0x0002, 0x7fff (network order read
- * as little-endian), so a pair's key is P1 when it shares it (a->b: a's
- * entry 0x8001, c->a: c's entry 0x0001), else P2, else 0xffff.
- *
- * SL2VL: everything on VL0 except sw2 port 2 (to d) from port 3: SL 7 ->
- * VL15, and sw1 port 1 (to a) from port 3: SL 6 -> VL15.
- */
-#ifndef OSMQOS_TEST_SA_FIXTURE_H
-#define OSMQOS_TEST_SA_FIXTURE_H
-
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include <osmqos/fabric.h>
-#include <osmqos/match.h>
-#include <osmqos/policy.h>
-#include <osmqos/sa_path.h>
-
-#define PREFIX	0xfec0000000001234ull /* not link-local */
-#define LL	0xfe80000000000000ull
-#define TIMEOUT 18
-
-/* PathRecord comp-mask bits. */
-#define CM_SID	    (3ull << 0)
-#define CM_SID_MSB  (1ull << 0)
-#define CM_DGID	    (1ull << 2)
-#define CM_SGID	    (1ull << 3)
-#define CM_DLID	    (1ull << 4)
-#define CM_SLID	    (1ull << 5)
-#define CM_RAW	    (1ull << 6)
-#define CM_REVERS   (1ull << 11)
-#define CM_NUMBPATH (1ull << 12)
-#define CM_PKEY	    (1ull << 13)
-#define CM_QOSCLASS (1ull << 14)
-#define CM_SL	    (1ull << 15)
-#define CM_MTUSEL   (1ull << 16)
-#define CM_MTU	    (1ull << 17)
-#define CM_RATESEL  (1ull << 18)
-#define CM_RATE	    (1ull << 19)
-#define CM_LIFESEL  (1ull << 20)
-#define CM_LIFE	    (1ull << 21)
-
-/* MultiPathRecord comp-mask bits. */
-#define MCM_NUMBPATH  (1ull << 6)
-#define MCM_SID	      ((1ull << 16) | (1ull << 21))
-#define MCM_SID_MSB   (1ull << 16)
-#define MCM_MTUSEL    (1ull << 10)
-#define MCM_MTU	      (1ull << 11)
-#define MCM_RATESEL   (1ull << 12)
-#define MCM_RATE      (1ull << 13)
-#define MCM_SGIDCOUNT (1ull << 19)
-#define MCM_DGIDCOUNT (1ull << 20)
-#define MCM_COUNTS    (MCM_SGIDCOUNT | MCM_DGIDCOUNT)
-
-/* PathRecord offsets. */
-#define PR_SID	   0
-#define PR_DGID	   8
-#define PR_SGID	   24
-#define PR_DLID	   40
-#define PR_SLID	   42
-#define PR_HFR	   44
-#define PR_NUMPATH 49
-#define PR_PKEY	   50
-#define PR_QOS_SL  52
-#define PR_MTU	   54
-#define PR_RATE	   55
-#define PR_LIFE	   56
-#define PR_PREF	   57
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Fixture of the SA engine's unit tests (sa_test_fixture.h). */
+#include "sa_test_fixture.h"
 
 static const char policy_text[] =
 	"port-groups\n"
@@ -138,43 +42,7 @@ static const char policy_text[] =
 	"    qos-level-name: grp\n  end-qos-match-rule\n"
 	"end-qos-match-rules\n";
 
-/* Rule indices in policy_text. */
-enum { R_SVC, R_CLS, R_PK, R_VL15, R_BITS, R_BITS2, R_REV, R_GRP };
-
-struct world {
-	struct oq_fabric *f;
-	struct oq_node *sw1, *sw2, *na, *nb, *nc, *nd;
-	struct oq_port *s1, *s2, *a, *b, *c, *d;
-	struct oq_fabric_tables t;
-	struct oq_partition pv[3];
-	struct oq_partitions parts;
-	struct oq_alias al[7];
-	struct oq_alias_index alias_ix;
-	struct oq_policy *pol;
-	struct oq_binding *bind;
-	struct oq_matcher *m;
-	struct oq_diags diags;
-	struct oq_sa_view v;
-};
-
-#define MAX_REC	  160
-#define PATH_KEPT 8
-
-/* What a request produced: records and pair reports, in order. */
-struct got {
-	uint8_t rec[MAX_REC][OQ_PR_REC_SIZE];
-	unsigned int n;
-	struct oq_pr_pair pair[MAX_REC];
-	/* Each pair's forward path as handed to the sink (pair.path is
-	 * dangling afterwards): its switch hops, up to PATH_KEPT. */
-	unsigned int n_hop[MAX_REC];
-	struct oq_route_hop hop[MAX_REC][PATH_KEPT];
-	unsigned int np;
-	unsigned int refuse_at; /* refuse the record with this number (1..) */
-	unsigned int calls;
-};
-
-static inline int got_record(void *ctx, const uint8_t *rec)
+int got_record(void *ctx, const uint8_t *rec)
 {
 	struct got *g = ctx;
 
@@ -186,7 +54,7 @@ static inline int got_record(void *ctx, const uint8_t *rec)
 	return 0;
 }
 
-static inline void got_pair(void *ctx, const struct oq_pr_pair *p)
+void got_pair(void *ctx, const struct oq_pr_pair *p)
 {
 	struct got *g = ctx;
 	unsigned int i;
@@ -208,19 +76,15 @@ static inline void got_pair(void *ctx, const struct oq_pr_pair *p)
 	g->pair[g->np++] = *p;
 }
 
-/* ---- the fabric ----------------------------------------------------- */
-
-static inline void link_ports(struct oq_port *x, struct oq_port *y,
-			      enum oq_speed s)
+static void link_ports(struct oq_port *x, struct oq_port *y, enum oq_speed s)
 {
 	oq_fabric_link(x, y);
 	x->width = y->width = 4;
 	x->speed = y->speed = s;
 }
 
-static inline struct oq_node *add_ca(struct oq_fabric *f, uint64_t guid,
-				     const char *desc, uint16_t lid,
-				     uint8_t lmc)
+static struct oq_node *add_ca(struct oq_fabric *f, uint64_t guid,
+			      const char *desc, uint16_t lid, uint8_t lmc)
 {
 	struct oq_node *n = oq_fabric_add_node(f, OQ_NODE_CA, guid, desc, 1);
 
@@ -231,8 +95,8 @@ static inline struct oq_node *add_ca(struct oq_fabric *f, uint64_t guid,
 	return n;
 }
 
-static inline struct oq_node *add_sw(struct oq_fabric *f, uint64_t guid,
-				     const char *desc, uint16_t lid)
+static struct oq_node *add_sw(struct oq_fabric *f, uint64_t guid,
+			      const char *desc, uint16_t lid)
 {
 	struct oq_node *n =
 		oq_fabric_add_node(f, OQ_NODE_SWITCH, guid, desc, 4);
@@ -244,12 +108,12 @@ static inline struct oq_node *add_sw(struct oq_fabric *f, uint64_t guid,
 	return n;
 }
 
-static inline void set_pkeys(struct oq_port *p, const uint16_t *v, size_t n)
+void set_pkeys(struct oq_port *p, const uint16_t *v, size_t n)
 {
 	assert_int_equal(oq_port_set_pkeys(p, v, n), 0);
 }
 
-static inline void routes(struct oq_node *sw, const uint8_t *ports)
+static void routes(struct oq_node *sw, const uint8_t *ports)
 {
 	static const uint16_t lids[] = {1, 2, 10, 11, 20, 21, 30};
 	size_t i;
@@ -259,7 +123,7 @@ static inline void routes(struct oq_node *sw, const uint8_t *ports)
 				 0);
 }
 
-static inline void sl2vl_tables(struct world *w)
+static void sl2vl_tables(struct world *w)
 {
 	struct oq_fabric_tables *t = &w->t;
 	size_t i;
@@ -283,7 +147,7 @@ static inline void sl2vl_tables(struct world *w)
 	t->ports[w->sw1->ports[1].index].sl2vl[3][6] = OQ_VL_DROP;
 }
 
-static inline void fabric_build(struct world *w)
+static void fabric_build(struct world *w)
 {
 	static const uint16_t sw_keys[] = {0xffff};
 	static const uint16_t a_keys[] = {0xffff, 0x8001, 0x8002};
@@ -354,7 +218,7 @@ static inline void fabric_build(struct world *w)
 	oq_alias_sort(w->al, 7);
 }
 
-static inline int setup(void **state)
+int setup(void **state)
 {
 	struct world *w = calloc(1, sizeof(*w));
 
@@ -392,7 +256,7 @@ static inline int setup(void **state)
 	return 0;
 }
 
-static inline int teardown(void **state)
+int teardown(void **state)
 {
 	struct world *w = *state;
 
@@ -407,7 +271,7 @@ static inline int teardown(void **state)
 	return 0;
 }
 
-static inline int level(struct world *w, const char *name)
+int level(struct world *w, const char *name)
 {
 	int l = oq_policy_find_level(w->pol, name);
 
@@ -415,18 +279,15 @@ static inline int level(struct world *w, const char *name)
 	return l;
 }
 
-/* ---- requests --------------------------------------------------------- */
-
-static inline void put_gid(uint8_t *p, uint64_t prefix, uint64_t guid)
+void put_gid(uint8_t *p, uint64_t prefix, uint64_t guid)
 {
 	oq_put64(p, prefix);
 	oq_put64(p + 8, guid);
 }
 
-static inline enum oq_pr_outcome pr(struct world *w, uint8_t method,
-				    uint64_t cm, const uint8_t *rec,
-				    const struct oq_port *requester,
-				    struct got *g, uint16_t *status)
+enum oq_pr_outcome pr(struct world *w, uint8_t method, uint64_t cm,
+		      const uint8_t *rec, const struct oq_port *requester,
+		      struct got *g, uint16_t *status)
 {
 	struct oq_pr_sink sink = {got_record, got_pair, g};
 
@@ -434,9 +295,8 @@ static inline enum oq_pr_outcome pr(struct world *w, uint8_t method,
 				 status);
 }
 
-/* A GetTable that must respond; returns the record count. */
-static inline unsigned int table(struct world *w, uint64_t cm,
-				 const uint8_t *rec, struct got *g)
+unsigned int table(struct world *w, uint64_t cm, const uint8_t *rec,
+		   struct got *g)
 {
 	uint16_t st = 0xdead;
 
@@ -447,26 +307,21 @@ static inline unsigned int table(struct world *w, uint64_t cm,
 	return g->n;
 }
 
-/* A request for src -> dst by GID (subnet prefix). */
-static inline void req_gids(uint8_t *rec, uint64_t sguid, uint64_t dguid)
+void req_gids(uint8_t *rec, uint64_t sguid, uint64_t dguid)
 {
 	memset(rec, 0, OQ_PR_REC_SIZE);
 	put_gid(rec + PR_SGID, PREFIX, sguid);
 	put_gid(rec + PR_DGID, PREFIX, dguid);
 }
 
-#define CM_GIDS (CM_SGID | CM_DGID)
-
-static inline void set_sid(uint8_t *rec, uint64_t sid)
+void set_sid(uint8_t *rec, uint64_t sid)
 {
 	oq_put64(rec + PR_SID, sid);
 }
 
-/* Check the fields every record of src -> dst has. */
-static inline void check_rec(const uint8_t *r, uint64_t sguid, uint64_t dguid,
-			     uint16_t slid, uint16_t dlid, uint16_t pkey,
-			     uint8_t sl, uint8_t mtu, uint8_t rate,
-			     uint8_t life)
+void check_rec(const uint8_t *r, uint64_t sguid, uint64_t dguid, uint16_t slid,
+	       uint16_t dlid, uint16_t pkey, uint8_t sl, uint8_t mtu,
+	       uint8_t rate, uint8_t life)
 {
 	assert_int_equal(oq_get64(r + PR_SGID), PREFIX);
 	assert_int_equal(oq_get64(r + PR_SGID + 8), sguid);
@@ -483,16 +338,8 @@ static inline void check_rec(const uint8_t *r, uint64_t sguid, uint64_t dguid,
 	assert_int_equal(oq_get64(r + PR_SID), 0); /* ServiceID not echoed */
 }
 
-/* ---- MultiPathRecord -------------------------------------------------- */
-
-#define MPR_NUMPATH   5
-#define MPR_SGIDCOUNT 15
-#define MPR_DGIDCOUNT 16
-#define MPR_GIDS      24
-
-/* A MultiPathRecord: the 24-byte record and its GIDs (subnet prefix). */
-static inline void mpr_build(uint8_t *m, const uint64_t *sg, unsigned int ns,
-			     const uint64_t *dg, unsigned int nd)
+void mpr_build(uint8_t *m, const uint64_t *sg, unsigned int ns,
+	       const uint64_t *dg, unsigned int nd)
 {
 	unsigned int i;
 
@@ -505,9 +352,9 @@ static inline void mpr_build(uint8_t *m, const uint64_t *sg, unsigned int ns,
 		put_gid(m + MPR_GIDS + 16 * (ns + i), PREFIX, dg[i]);
 }
 
-static inline enum oq_pr_outcome mpr(struct world *w, uint8_t method, bool rmpp,
-				     uint64_t cm, const uint8_t *m, size_t len,
-				     struct got *g, uint16_t *st)
+enum oq_pr_outcome mpr(struct world *w, uint8_t method, bool rmpp, uint64_t cm,
+		       const uint8_t *m, size_t len, struct got *g,
+		       uint16_t *st)
 {
 	struct oq_pr_sink sink = {got_record, got_pair, g};
 
@@ -517,9 +364,8 @@ static inline enum oq_pr_outcome mpr(struct world *w, uint8_t method, bool rmpp,
 				      &sink, st);
 }
 
-static inline void expect_mpr_error(struct world *w, uint8_t method, bool rmpp,
-				    uint64_t cm, const uint8_t *m, size_t len,
-				    uint16_t status)
+void expect_mpr_error(struct world *w, uint8_t method, bool rmpp, uint64_t cm,
+		      const uint8_t *m, size_t len, uint16_t status)
 {
 	struct got g;
 	uint16_t st;
@@ -530,8 +376,8 @@ static inline void expect_mpr_error(struct world *w, uint8_t method, bool rmpp,
 	assert_int_equal(g.n, 0);
 }
 
-static inline unsigned int mpr_ok(struct world *w, uint64_t cm,
-				  const uint8_t *m, struct got *g)
+unsigned int mpr_ok(struct world *w, uint64_t cm, const uint8_t *m,
+		    struct got *g)
 {
 	uint16_t st;
 
@@ -542,13 +388,9 @@ static inline unsigned int mpr_ok(struct world *w, uint64_t cm,
 	return g->n;
 }
 
-/* A known difference with OpenSM: say so on stderr (the caller then
- * skips, so the test enforces OpenSM's answer once the engine is fixed). */
-static inline bool known_diff(bool differs, const char *what)
+bool known_diff(bool differs, const char *what)
 {
 	if (differs)
 		fprintf(stderr, "KNOWN DIFFERENCE WITH OPENSM: %s\n", what);
 	return differs;
 }
-
-#endif /* OSMQOS_TEST_SA_FIXTURE_H */

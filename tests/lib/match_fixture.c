@@ -1,24 +1,21 @@
-/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/*
- * Test fixtures for the binding, matcher and table compiler: fabrics and
- * policies built in code (no parser, no topology file), a deterministic
- * PRNG, and random policies/queries for the property tests and the
- * benchmark.  Header-only so each test program stays one file.
- */
-#ifndef OSMQOS_TEST_MATCH_FIXTURE_H
-#define OSMQOS_TEST_MATCH_FIXTURE_H
-
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Test fixtures for the binding, matcher and table compiler
+ * (match_fixture.h). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmqos/match.h>
-#include <osmqos/tables.h>
+#include "match_fixture.h"
 
-/* ---- PRNG (xorshift64*) -------------------------------------------- */
+/* Append one zeroed element to arr, which holds n. */
+#define FX_GROW(arr, n)                                                        \
+	do {                                                                   \
+		arr = realloc(arr, ((n) + 1) * sizeof(*(arr)));                \
+		memset(&(arr)[n], 0, sizeof(*(arr)));                          \
+	} while (0)
 
-static inline uint64_t fx_rand(uint64_t *s)
+uint64_t fx_rand(uint64_t *s)
 {
 	uint64_t x = *s;
 
@@ -29,15 +26,12 @@ static inline uint64_t fx_rand(uint64_t *s)
 	return x * 0x2545F4914F6CDD1Dull;
 }
 
-static inline uint64_t fx_below(uint64_t *s, uint64_t n)
+uint64_t fx_below(uint64_t *s, uint64_t n)
 {
 	return n ? fx_rand(s) % n : 0;
 }
 
-/* ---- fabrics -------------------------------------------------------- */
-
-static inline void fx_caps(struct oq_port *p, unsigned vls, unsigned hcap,
-			   unsigned lcap)
+void fx_caps(struct oq_port *p, unsigned vls, unsigned hcap, unsigned lcap)
 {
 	p->vl_cap = (uint8_t)vls;
 	p->oper_vls = (uint8_t)vls;
@@ -49,10 +43,8 @@ static inline void fx_caps(struct oq_port *p, unsigned vls, unsigned hcap,
 	p->speed = OQ_SPEED_QDR;
 }
 
-/* A CA whose port i has GUID guid + i and LID lid + i - 1. */
-static inline struct oq_node *fx_ca(struct oq_fabric *f, uint64_t guid,
-				    const char *desc, unsigned n_ports,
-				    uint16_t lid)
+struct oq_node *fx_ca(struct oq_fabric *f, uint64_t guid, const char *desc,
+		      unsigned n_ports, uint16_t lid)
 {
 	struct oq_node *n =
 		oq_fabric_add_node(f, OQ_NODE_CA, guid, desc, (uint8_t)n_ports);
@@ -67,8 +59,8 @@ static inline struct oq_node *fx_ca(struct oq_fabric *f, uint64_t guid,
 	return n;
 }
 
-static inline struct oq_node *fx_router(struct oq_fabric *f, uint64_t guid,
-					const char *desc, uint16_t lid)
+struct oq_node *fx_router(struct oq_fabric *f, uint64_t guid, const char *desc,
+			  uint16_t lid)
 {
 	struct oq_node *n =
 		oq_fabric_add_node(f, OQ_NODE_ROUTER, guid, desc, 1);
@@ -82,11 +74,8 @@ static inline struct oq_node *fx_router(struct oq_fabric *f, uint64_t guid,
 	return n;
 }
 
-/* A switch with an enhanced port 0 (GUID = node GUID, one LID); external
- * ports become present when linked. */
-static inline struct oq_node *fx_switch(struct oq_fabric *f, uint64_t guid,
-					const char *desc, unsigned n_ports,
-					uint16_t lid)
+struct oq_node *fx_switch(struct oq_fabric *f, uint64_t guid, const char *desc,
+			  unsigned n_ports, uint16_t lid)
 {
 	struct oq_node *n = oq_fabric_add_node(f, OQ_NODE_SWITCH, guid, desc,
 					       (uint8_t)n_ports);
@@ -101,15 +90,13 @@ static inline struct oq_node *fx_switch(struct oq_fabric *f, uint64_t guid,
 	return n;
 }
 
-static inline uint16_t *fx_pkeys1(uint16_t *buf, uint16_t a)
+uint16_t *fx_pkeys1(uint16_t *buf, uint16_t a)
 {
 	buf[0] = a;
 	return buf;
 }
 
-/* ---- policies ------------------------------------------------------- */
-
-static inline char *fx_strdup(const char *s)
+char *fx_strdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
 	char *d = malloc(n);
@@ -119,7 +106,7 @@ static inline char *fx_strdup(const char *s)
 	return d;
 }
 
-static inline struct oq_policy *fx_policy_new(void)
+struct oq_policy *fx_policy_new(void)
 {
 	struct oq_policy *p = calloc(1, sizeof(*p));
 
@@ -128,13 +115,7 @@ static inline struct oq_policy *fx_policy_new(void)
 	return p;
 }
 
-#define FX_GROW(arr, n)                                                        \
-	do {                                                                   \
-		arr = realloc(arr, ((n) + 1) * sizeof(*(arr)));                \
-		memset(&(arr)[n], 0, sizeof(*(arr)));                          \
-	} while (0)
-
-static inline int fx_group(struct oq_policy *p, const char *name)
+int fx_group(struct oq_policy *p, const char *name)
 {
 	FX_GROW(p->groups, p->n_groups);
 	p->groups[p->n_groups].name = fx_strdup(name);
@@ -144,26 +125,24 @@ static inline int fx_group(struct oq_policy *p, const char *name)
 	return (int)p->n_groups++;
 }
 
-static inline void fx_group_guids(struct oq_policy *p, int g, uint64_t lo,
-				  uint64_t hi)
+void fx_group_guids(struct oq_policy *p, int g, uint64_t lo, uint64_t hi)
 {
 	oq_ranges_add(&p->groups[g].guids, lo, hi);
 	oq_ranges_normalize(&p->groups[g].guids);
 }
 
-static inline void fx_group_pkeys(struct oq_policy *p, int g, uint64_t lo,
-				  uint64_t hi)
+void fx_group_pkeys(struct oq_policy *p, int g, uint64_t lo, uint64_t hi)
 {
 	oq_ranges_add(&p->groups[g].pkeys, lo, hi);
 	oq_ranges_normalize(&p->groups[g].pkeys);
 }
 
-static inline void fx_group_types(struct oq_policy *p, int g, unsigned t)
+void fx_group_types(struct oq_policy *p, int g, unsigned t)
 {
 	p->groups[g].node_types |= t;
 }
 
-static inline void fx_group_name(struct oq_policy *p, int g, const char *nm)
+void fx_group_name(struct oq_policy *p, int g, const char *nm)
 {
 	struct oq_port_group *gr = &p->groups[g];
 
@@ -174,7 +153,7 @@ static inline void fx_group_name(struct oq_policy *p, int g, const char *nm)
 	gr->n_port_names++;
 }
 
-static inline void fx_ref(struct oq_refs *r, const char *name, int idx)
+void fx_ref(struct oq_refs *r, const char *name, int idx)
 {
 	FX_GROW(r->v, r->n);
 	r->v[r->n].name = fx_strdup(name);
@@ -182,13 +161,12 @@ static inline void fx_ref(struct oq_refs *r, const char *name, int idx)
 	r->n++;
 }
 
-static inline void fx_group_partition(struct oq_policy *p, int g,
-				      const char *name)
+void fx_group_partition(struct oq_policy *p, int g, const char *name)
 {
 	fx_ref(&p->groups[g].partitions, name, -1);
 }
 
-static inline int fx_level(struct oq_policy *p, const char *name, int sl)
+int fx_level(struct oq_policy *p, const char *name, int sl)
 {
 	struct oq_qos_level *l;
 
@@ -203,7 +181,7 @@ static inline int fx_level(struct oq_policy *p, const char *name, int sl)
 	return (int)p->n_levels++;
 }
 
-static inline int fx_rule(struct oq_policy *p, int level)
+int fx_rule(struct oq_policy *p, int level)
 {
 	struct oq_match_rule *r;
 
@@ -216,23 +194,23 @@ static inline int fx_rule(struct oq_policy *p, int level)
 	return (int)p->n_rules++;
 }
 
-static inline void fx_rule_src(struct oq_policy *p, int r, int g)
+void fx_rule_src(struct oq_policy *p, int r, int g)
 {
 	fx_ref(&p->rules[r].sources, p->groups[g].name, g);
 }
 
-static inline void fx_rule_dst(struct oq_policy *p, int r, int g)
+void fx_rule_dst(struct oq_policy *p, int r, int g)
 {
 	fx_ref(&p->rules[r].destinations, p->groups[g].name, g);
 }
 
-static inline void fx_add_range(struct oq_ranges *rg, uint64_t lo, uint64_t hi)
+void fx_add_range(struct oq_ranges *rg, uint64_t lo, uint64_t hi)
 {
 	oq_ranges_add(rg, lo, hi);
 	oq_ranges_normalize(rg);
 }
 
-static inline void fx_refs_free(struct oq_refs *r)
+void fx_refs_free(struct oq_refs *r)
 {
 	size_t i;
 
@@ -241,7 +219,7 @@ static inline void fx_refs_free(struct oq_refs *r)
 	free(r->v);
 }
 
-static inline void fx_policy_free(struct oq_policy *p)
+void fx_policy_free(struct oq_policy *p)
 {
 	size_t i, j;
 
@@ -293,7 +271,7 @@ static inline void fx_policy_free(struct oq_policy *p)
 	free(p);
 }
 
-static inline struct oq_vlarb_scope *fx_vlarb_scope(struct oq_policy *p)
+struct oq_vlarb_scope *fx_vlarb_scope(struct oq_policy *p)
 {
 	struct oq_vlarb_scope *s;
 
@@ -305,9 +283,8 @@ static inline struct oq_vlarb_scope *fx_vlarb_scope(struct oq_policy *p)
 	return s;
 }
 
-/* "0:4,1:8" style list into a scope's high or low table. */
-static inline void fx_vlarb_set(struct oq_vlarb_entry **e, size_t *n, bool *has,
-				const char *spec)
+void fx_vlarb_set(struct oq_vlarb_entry **e, size_t *n, bool *has,
+		  const char *spec)
 {
 	const char *s = spec;
 
@@ -331,8 +308,7 @@ static inline void fx_vlarb_set(struct oq_vlarb_entry **e, size_t *n, bool *has,
 	}
 }
 
-static inline struct oq_sl2vl_scope *fx_sl2vl_scope(struct oq_policy *p,
-						    const uint8_t *tbl)
+struct oq_sl2vl_scope *fx_sl2vl_scope(struct oq_policy *p, const uint8_t *tbl)
 {
 	struct oq_sl2vl_scope *s;
 
@@ -345,7 +321,7 @@ static inline struct oq_sl2vl_scope *fx_sl2vl_scope(struct oq_policy *p,
 	return s;
 }
 
-static inline void fx_portsel(struct oq_portsel *sel, unsigned lo, unsigned hi)
+void fx_portsel(struct oq_portsel *sel, unsigned lo, unsigned hi)
 {
 	unsigned i;
 
@@ -354,15 +330,8 @@ static inline void fx_portsel(struct oq_portsel *sel, unsigned lo, unsigned hi)
 		sel->bits[i / 64] |= UINT64_C(1) << (i % 64);
 }
 
-/* ---- random fabrics, policies and queries ----------------------------- */
-
-/*
- * n_cas single-port CAs (GUIDs 0x1000 + 2i + 1, descs "hI"), n_sw switches
- * (GUIDs 0x500000 + i, descs "swI") each with `radix` ports; CAs hang off
- * switches round-robin; random pkey tables from {0x1..0x8} on end ports.
- */
-static inline struct oq_fabric *fx_random_fabric(uint64_t *rng, size_t n_cas,
-						 size_t n_sw, unsigned radix)
+struct oq_fabric *fx_random_fabric(uint64_t *rng, size_t n_cas, size_t n_sw,
+				   unsigned radix)
 {
 	struct oq_fabric *f = oq_fabric_new();
 	struct oq_node **sw = calloc(n_sw ? n_sw : 1, sizeof(*sw));
@@ -413,8 +382,8 @@ static inline struct oq_fabric *fx_random_fabric(uint64_t *rng, size_t n_cas,
 	return f;
 }
 
-static inline void fx_random_ranges(uint64_t *rng, struct oq_ranges *r,
-				    uint64_t space, unsigned max_n)
+void fx_random_ranges(uint64_t *rng, struct oq_ranges *r, uint64_t space,
+		      unsigned max_n)
 {
 	unsigned n = 1 + (unsigned)fx_below(rng, max_n), i;
 
@@ -428,13 +397,7 @@ static inline void fx_random_ranges(uint64_t *rng, struct oq_ranges *r,
 	oq_ranges_normalize(r);
 }
 
-/*
- * n_rules random rules appended to p: each with a random subset of
- * criteria over small value spaces (so queries hit them), over p's
- * levels and groups.
- */
-static inline void fx_random_rules(uint64_t *rng, struct oq_policy *p,
-				   size_t n_rules)
+void fx_random_rules(uint64_t *rng, struct oq_policy *p, size_t n_rules)
 {
 	size_t i, n_levels = p->n_levels, n_groups = p->n_groups;
 
@@ -461,12 +424,7 @@ static inline void fx_random_rules(uint64_t *rng, struct oq_policy *p,
 	}
 }
 
-/*
- * n rules that no fx_random_query matches (service-ids far above the
- * queries' 0..71), appended to p: they push the random rules after them
- * to high rule indices.
- */
-static inline void fx_unreachable_rules(struct oq_policy *p, size_t n)
+void fx_unreachable_rules(struct oq_policy *p, size_t n)
 {
 	size_t i;
 
@@ -478,15 +436,8 @@ static inline void fx_unreachable_rules(struct oq_policy *p, size_t n)
 	}
 }
 
-/*
- * A random policy: n_groups groups mixing GUID ranges, node types, pkeys
- * and port names of fabric f; n_rules rules, each with a random subset of
- * criteria over small value spaces (so queries hit them).
- */
-static inline struct oq_policy *fx_random_policy(uint64_t *rng,
-						 const struct oq_fabric *f,
-						 size_t n_groups,
-						 size_t n_rules)
+struct oq_policy *fx_random_policy(uint64_t *rng, const struct oq_fabric *f,
+				   size_t n_groups, size_t n_rules)
 {
 	struct oq_policy *p = fx_policy_new();
 	size_t i, n_levels = 8;
@@ -537,8 +488,8 @@ static inline struct oq_policy *fx_random_policy(uint64_t *rng,
 	return p;
 }
 
-static inline void fx_random_query(uint64_t *rng, const struct oq_fabric *f,
-				   struct oq_query *q)
+void fx_random_query(uint64_t *rng, const struct oq_fabric *f,
+		     struct oq_query *q)
 {
 	memset(q, 0, sizeof(*q));
 	do
@@ -554,5 +505,3 @@ static inline void fx_random_query(uint64_t *rng, const struct oq_fabric *f,
 	q->has_pkey = fx_below(rng, 2);
 	q->pkey = (uint16_t)(fx_below(rng, 20) | (fx_below(rng, 2) << 15));
 }
-
-#endif /* OSMQOS_TEST_MATCH_FIXTURE_H */

@@ -1,25 +1,23 @@
-/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Shared by the audit unit tests and fuzz target: a tiny JSON validator
- * and a sample record.  Include audit.h first. */
-#ifndef OSMQOS_TESTS_AUDIT_TEST_UTIL_H
-#define OSMQOS_TESTS_AUDIT_TEST_UTIL_H
-
-#include <stdbool.h>
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* A tiny JSON validator and a sample audit record (audit_test_util.h). */
 #include <stdio.h>
 #include <string.h>
 
-/* ---- a tiny JSON validator: is the line one well-formed object? ---- */
+#include "audit.h"
+#include "audit_test_util.h"
 
-static inline const char *js_value(const char *p, int depth);
+/* ---- a tiny JSON validator ---- */
 
-static inline const char *js_ws(const char *p)
+static const char *js_value(const char *p, int depth);
+
+static const char *js_ws(const char *p)
 {
 	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
 		p++;
 	return p;
 }
 
-static inline const char *js_string(const char *p)
+static const char *js_string(const char *p)
 {
 	if (*p++ != '"')
 		return NULL;
@@ -49,7 +47,7 @@ static inline const char *js_string(const char *p)
 	return *p == '"' ? p + 1 : NULL;
 }
 
-static inline const char *js_number(const char *p)
+static const char *js_number(const char *p)
 {
 	const char *s = p;
 
@@ -63,8 +61,7 @@ static inline const char *js_number(const char *p)
 	return p > s ? p : NULL;
 }
 
-static inline const char *js_container(const char *p, int depth, char close,
-				       bool keys)
+static const char *js_container(const char *p, int depth, char close, bool keys)
 {
 	p = js_ws(p + 1);
 	if (*p == close)
@@ -89,7 +86,7 @@ static inline const char *js_container(const char *p, int depth, char close,
 	}
 }
 
-static inline const char *js_value(const char *p, int depth)
+static const char *js_value(const char *p, int depth)
 {
 	if (depth > 16)
 		return NULL;
@@ -112,7 +109,7 @@ static inline const char *js_value(const char *p, int depth)
 	}
 }
 
-static inline bool json_line_ok(const char *line)
+bool json_line_ok(const char *line)
 {
 	const char *end;
 
@@ -122,7 +119,7 @@ static inline bool json_line_ok(const char *line)
 	return end && !*js_ws(end);
 }
 
-static inline void fill_record(struct oq_audit_record *r, unsigned int n)
+void fill_record(struct oq_audit_record *r, unsigned int n)
 {
 	memset(r, 0, sizeof(*r));
 	r->time.tv_sec = 1700000000;
@@ -155,5 +152,3 @@ static inline void fill_record(struct oq_audit_record *r, unsigned int n)
 	r->predicted_gbps = 12.5;
 	snprintf(r->bottleneck, sizeof(r->bottleneck), "sw1/P3 -> hca-b/P2");
 }
-
-#endif /* OSMQOS_TESTS_AUDIT_TEST_UTIL_H */
