@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Lookup indexes of a finalized fabric: port GUID, node GUID, LID (every
- * LID of an LMC range) and NodeDescription, each an open-addressing hash
- * table, so that every lookup is O(1) however large the fabric.  The
- * plugin's SA front resolves two ports per PathRecord with these, so they
- * must not degrade into scans.
+ * LID of an LMC range) and node name, each an open-addressing hash table,
+ * so that every lookup is O(1) however large the fabric.  The plugin's SA
+ * front resolves two ports per PathRecord with these, so they must not
+ * degrade into scans.  Nodes that share a name are chained in OpenSM's
+ * node table order, whose first is the one OpenSM's QoS parser picks.
  */
+#include <endian.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +28,10 @@ struct oq_fabric_index {
 	struct u64map port_guid; /* end ports only (switch port 0) */
 	struct u64map node_guid;
 	struct u64map lid;
-	uint32_t *desc; /* node index + 1, keyed by the node's desc */
+	uint32_t *desc; /* node index + 1 of a name's first node, by name */
 	size_t desc_mask;
+	uint32_t *same_next; /* per node: the next of its name, index + 1 */
+	uint32_t *same_count; /* per first node of a name: nodes with it */
 };
 
 static uint64_t mix64(uint64_t x)
@@ -105,24 +109,59 @@ static struct oq_loc no_loc(void)
 	return l;
 }
 
-static void index_desc(struct oq_fabric_index *idx,
-		       const struct oq_fabric *f)
+int oq_node_guid_table_cmp(uint64_t a, uint64_t b)
 {
-	size_t n;
+	/* OpenSM keys node_guid_tbl (a cl_qmap, ordered by its uint64 key)
+	 * by the GUID as it came in the MAD: network byte order. */
+	uint64_t x = htobe64(a), y = htobe64(b);
 
+	return x < y ? -1 : x > y;
+}
+
+struct named {
+	const char *name;
+	uint64_t guid;
+	uint32_t node;
+};
+
+static int name_order(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : oq_node_guid_table_cmp(x->guid, y->guid);
+}
+
+/* Sort the nodes by name, then by OpenSM's table order, and chain each
+ * run of one name; its first node goes into the hash table. */
+static int index_names(struct oq_fabric_index *idx, const struct oq_fabric *f)
+{
+	struct named *v = malloc((f->n_nodes ? f->n_nodes : 1) * sizeof(*v));
+	size_t n, run;
+
+	if (!v)
+		return -1;
 	for (n = 0; n < f->n_nodes; n++) {
-		const char *d = f->nodes[n]->desc;
-		size_t i = oq_fnv1a_str(d) & idx->desc_mask;
-
-		while (idx->desc[i]) {
-			/* Same description: keep the first in node order. */
-			if (!strcmp(f->nodes[idx->desc[i] - 1]->desc, d))
-				break;
-			i = (i + 1) & idx->desc_mask;
-		}
-		if (!idx->desc[i])
-			idx->desc[i] = (uint32_t)n + 1;
+		v[n].name = oq_node_name(f->nodes[n]);
+		v[n].guid = f->nodes[n]->guid;
+		v[n].node = (uint32_t)n;
 	}
+	qsort(v, f->n_nodes, sizeof(*v), name_order);
+	memset(idx->desc, 0, (idx->desc_mask + 1) * sizeof(*idx->desc));
+	for (n = 0; n < f->n_nodes; n = run) {
+		size_t i = oq_fnv1a_str(v[n].name) & idx->desc_mask;
+
+		for (run = n + 1;
+		     run < f->n_nodes && !strcmp(v[run].name, v[n].name); run++)
+			idx->same_next[v[run - 1].node] = v[run].node + 1;
+		idx->same_next[v[run - 1].node] = 0;
+		idx->same_count[v[n].node] = (uint32_t)(run - n);
+		while (idx->desc[i])
+			i = (i + 1) & idx->desc_mask;
+		idx->desc[i] = v[n].node + 1;
+	}
+	free(v);
+	return 0;
 }
 
 static void index_lids(struct oq_fabric_index *idx, const struct oq_fabric *f,
@@ -166,7 +205,10 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 			n_lids += 1u << (f->ports[k]->lmc & 7);
 	idx->desc_mask = table_size(f->n_nodes) - 1;
 	idx->desc = calloc(idx->desc_mask + 1, sizeof(*idx->desc));
-	if (!idx->desc || u64map_init(&idx->port_guid, f->n_ports) ||
+	idx->same_next = calloc(f->n_nodes + 1, sizeof(*idx->same_next));
+	idx->same_count = calloc(f->n_nodes + 1, sizeof(*idx->same_count));
+	if (!idx->desc || !idx->same_next || !idx->same_count ||
+	    u64map_init(&idx->port_guid, f->n_ports) ||
 	    u64map_init(&idx->node_guid, f->n_nodes) ||
 	    u64map_init(&idx->lid, n_lids)) {
 		oq_fabric_index_free(idx);
@@ -202,9 +244,17 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 		}
 	}
 	index_lids(idx, f, diags);
-	index_desc(idx, f);
+	if (index_names(idx, f)) {
+		oq_fabric_index_free(idx);
+		return -1;
+	}
 	f->idx = idx;
 	return 0;
+}
+
+int oq_fabric_index_names(struct oq_fabric *f)
+{
+	return f->idx ? index_names(f->idx, f) : -1;
 }
 
 void oq_fabric_index_free(struct oq_fabric_index *idx)
@@ -215,6 +265,8 @@ void oq_fabric_index_free(struct oq_fabric_index *idx)
 	u64map_free(&idx->node_guid);
 	u64map_free(&idx->lid);
 	free(idx->desc);
+	free(idx->same_next);
+	free(idx->same_count);
 	free(idx);
 }
 
@@ -250,32 +302,48 @@ struct oq_port *oq_fabric_port_by_lid(const struct oq_fabric *f, uint16_t lid)
 	return i < 0 ? NULL : f->ports[i];
 }
 
-static struct oq_node *node_by_desc(const struct oq_fabric *f, const char *d,
-				    size_t len)
+struct oq_node *oq_fabric_node_by_name(const struct oq_fabric *f,
+				       const char *name, size_t len,
+				       size_t *n_same)
 {
-	char key[sizeof(((struct oq_node *)0)->desc)];
 	size_t i;
 
-	if (len >= sizeof(key))
+	if (n_same)
+		*n_same = 0;
+	if (!f || !f->idx || !name)
 		return NULL;
-	memcpy(key, d, len);
-	key[len] = '\0';
-	i = oq_fnv1a_str(key) & f->idx->desc_mask;
+	i = oq_fnv1a(name, len) & f->idx->desc_mask;
 	while (f->idx->desc[i]) {
-		struct oq_node *n = f->nodes[f->idx->desc[i] - 1];
+		uint32_t k = f->idx->desc[i] - 1;
+		const char *d = oq_node_name(f->nodes[k]);
 
-		if (!strcmp(n->desc, key))
-			return n;
+		if (!strncmp(d, name, len) && d[len] == '\0') {
+			if (n_same)
+				*n_same = f->idx->same_count[k];
+			return f->nodes[k];
+		}
 		i = (i + 1) & f->idx->desc_mask;
 	}
 	return NULL;
 }
 
+struct oq_node *oq_fabric_node_next_same_name(const struct oq_fabric *f,
+					      const struct oq_node *n)
+{
+	uint32_t next;
+
+	if (!f || !f->idx || !n || n->index >= f->n_nodes ||
+	    f->nodes[n->index] != n)
+		return NULL;
+	next = f->idx->same_next[n->index];
+	return next ? f->nodes[next - 1] : NULL;
+}
+
 /*
- * "desc/P<n>".  Descriptions may contain spaces and slashes, so the port
- * number is the last "/P" followed only by digits.  When several nodes
- * share a description the first in node order answers (OpenSM's
- * port-name matching has the same ambiguity; see docs/fabric-model.md).
+ * "NAME/P<n>".  Names may contain spaces and slashes, so the port number
+ * is the last "/P" followed only by digits.  When several nodes share a
+ * name the one OpenSM's QoS parser picks answers
+ * (oq_fabric_node_by_name; docs/fabric-model.md).
  */
 struct oq_port *oq_fabric_port_by_name(const struct oq_fabric *f,
 				       const char *name)
@@ -303,7 +371,7 @@ struct oq_port *oq_fabric_port_by_name(const struct oq_fabric *f,
 		if (num > 255)
 			return NULL;
 	}
-	n = node_by_desc(f, name, (size_t)(split - name));
+	n = oq_fabric_node_by_name(f, name, (size_t)(split - name), NULL);
 	if (!n || num > n->n_ports || !n->ports[num].present)
 		return NULL;
 	if (n->type != OQ_NODE_SWITCH && num == 0)
