@@ -525,9 +525,14 @@ static void test_keyword_hints(void **state)
 	assert_error(&r.d, 9, 3, "unknown keyword 'qos-levelname'");
 	for (i = 0; i < r.d.n; i++)
 		if (r.d.v[i].hint &&
-		    !strcmp(r.d.v[i].hint, "did you mean 'qos-level-name'?"))
+		    !strcmp(r.d.v[i].hint,
+			    "did you mean 'qos-level-name'? (this check reads "
+			    "it as 'qos-level-name')"))
 			seen = true;
 	assert_true(seen);
+	/* Read as meant: the rule has its level, nothing else is wrong. */
+	assert_int_equal(r.d.n_errors, 1);
+	assert_string_equal(r.p->rules[0].level.name, "DEFAULT");
 	parsed_free(&r);
 }
 
