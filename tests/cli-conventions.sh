@@ -209,9 +209,9 @@ same match -p "$pol" -f "$ibnd" --src "lid:$swlid" --dst "cn01 HCA-1/P1" \
 same predict -f "$ibnd" -p "$pol" --path "cn01 HCA-1/P1" "$swguid" --sl 1 \
 	--json -- predict -f "$ibnd" -p "$pol" --path "cn01 HCA-1/P1" leaf02/P0 \
 	--sl 1 --json
-expect 2 "osmqos tables: --port 'nosuch/P1': no such port in the fabric; give a port GUID (0x...), lid:N or \"NodeDescription/P<n>\"" \
+expect 2 "osmqos tables: --port 'nosuch/P1': no node named 'nosuch' in the fabric; give a node's name or host name (cn01/P1), a GUID (0x...) or lid:N" \
 	tables -f "$net" --port nosuch/P1
-expect 2 "osmqos predict: --port 'nosuch/P1': no such port in the fabric; give a port GUID (0x...), lid:N or \"NodeDescription/P<n>\"" \
+expect 2 "osmqos predict: --port 'nosuch/P1': no node named 'nosuch' in the fabric; give a node's name or host name (cn01/P1), a GUID (0x...) or lid:N" \
 	predict -f "$net" --port nosuch/P1
 
 # --- exit statuses: 0 done, 1 a finding (an invalid policy), 2 usage ----

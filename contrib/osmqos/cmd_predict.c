@@ -55,6 +55,7 @@ static const struct oq_opt predict_opts[] = {
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
 		 "per-port-type templates (qos_* keys) and routing_engine"),
 	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_USE_H(OQ_CO_MTU_BYTES, 0, "packet size (default: the link's MTU)"),
 	OQ_OPT("path", 0, OQ_OPT_PAIR, "SRC DST",
 	       "guaranteed bandwidth of --sl N along the min-hop route (end "

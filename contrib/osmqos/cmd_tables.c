@@ -32,6 +32,7 @@ static const struct oq_opt tables_opts[] = {
 		 "take the qos_* templates and routing_engine from this "
 		 "opensm.conf (default: OpenSM's compiled-in values)"),
 	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_USE_H(OQ_CO_JSON, 0, "one JSON object with a 'ports' list"),
 	OQ_OPT_END,
 };
