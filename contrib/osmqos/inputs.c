@@ -30,12 +30,27 @@ static bool is_stdin(const char *path)
 	return !strcmp(path, "-");
 }
 
+/* A file over its limit: that is all there is to say (the path is
+ * fine, and no option is at fault). */
+static int too_big(const char *cmd, const char *what, const char *path,
+		   size_t max)
+{
+	fprintf(stderr,
+		"osmqos %s: %s '%s' is larger than the %zu MiB limit%s; "
+		"shorten or split it\n",
+		cmd, what, path, max >> 20,
+		max == OQ_POLICY_MAX_BYTES ? " (the plugin's too)" : "");
+	return OQ_EXIT_USAGE;
+}
+
 int oq_cli_need_file(const char *cmd, const char *what, const char *path,
 		     size_t max)
 {
 	int err = is_stdin(path) ? 0 : oq_file_probe(path, max);
 	char why[64];
 
+	if (err == EFBIG)
+		return too_big(cmd, what, path, max);
 	if (err)
 		return oq_usage_error(cmd, "cannot read %s '%s': %s; check "
 				      "the path (a regular file)", what, path,
@@ -105,6 +120,8 @@ static int read_text(const char *cmd, const char *what, const char *path,
 				: oq_file_read(path, max, &t->len);
 	if (t->buf)
 		return OQ_EXIT_OK;
+	if (errno == EFBIG && !is_stdin(path))
+		return too_big(cmd, what, path, max);
 	if (is_stdin(path))
 		return oq_usage_error(cmd,
 				      "cannot read %s from standard input: "
