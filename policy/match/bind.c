@@ -288,6 +288,59 @@ static void resolve_group(const struct oq_binding *b,
 	}
 }
 
+static bool set_empty(const struct oq_binding *b, int g)
+{
+	const uint64_t *set = oq_binding_set(b, g);
+	size_t w;
+
+	for (w = 0; set && w < b->words; w++)
+		if (set[w])
+			return false;
+	return true;
+}
+
+/* Source or destination groups with no port on this fabric: the rule can
+ * never match here (each such group already had its own warning). */
+static void check_rules_on_fabric(const struct oq_binding *b,
+				  struct oq_diags *diags)
+{
+	const struct oq_policy *p = b->p;
+	size_t i, j;
+
+	for (i = 0; i < p->n_explicit_rules; i++) {
+		const struct oq_match_rule *r = &p->rules[i];
+		const struct oq_refs *side[2] = {&r->sources, &r->destinations};
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			struct oq_diag *d;
+
+			if (!side[k]->n)
+				continue;
+			for (j = 0; j < side[k]->n; j++)
+				if (side[k]->v[j].idx < 0 ||
+				    !set_empty(b, side[k]->v[j].idx))
+					break;
+			if (j < side[k]->n)
+				continue;
+			d = oq_warning(diags, r->loc,
+				       "qos-match-rule can never match on this "
+				       "fabric: its %s group%s ('%s'%s) %s no "
+				       "port",
+				       k ? "destination" : "source",
+				       side[k]->n == 1 ? "" : "s",
+				       side[k]->v[0].name,
+				       side[k]->n == 1 ? "" : ", ...",
+				       side[k]->n == 1 ? "has" : "have");
+			oq_diag_set_code(d, "rule-matches-nothing-here");
+			oq_diag_hint(d, "check the groups' members against the "
+					"fabric (the warnings at the groups say "
+					"which key matched nothing)");
+			break;
+		}
+	}
+}
+
 struct oq_binding *oq_bind(const struct oq_policy *p, const struct oq_fabric *f,
 			   const struct oq_partitions *parts,
 			   struct oq_diags *diags)
@@ -324,6 +377,7 @@ struct oq_binding *oq_bind(const struct oq_policy *p, const struct oq_fabric *f,
 		resolve_group(b, &p->groups[g], b->sets + g * b->words, &dw,
 			      diags);
 	free(dw.v);
+	check_rules_on_fabric(b, diags);
 	if (oq_check_ipoib_partitions(p, f, parts, diags))
 		goto fail;
 	oq_diags_free(&scratch);

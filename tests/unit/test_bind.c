@@ -178,6 +178,32 @@ static void test_port_names(void **state)
 	assert_int_equal(members(w, s, NULL), SWITCH_ALL);
 }
 
+/* A rule whose source groups have no port on the fabric can never
+ * match there: one warning at the rule. */
+static void test_rule_without_ports(void **state)
+{
+	struct world *w = *state;
+	int none = fx_group(w->p, "none");
+	int hosts = fx_group(w->p, "hosts");
+	int r1 = fx_rule(w->p, 0), r2 = fx_rule(w->p, 0);
+	size_t i, n = 0;
+
+	fx_group_guids(w->p, none, 0x7777, 0x7777);
+	fx_group_types(w->p, hosts, OQ_NT_CA);
+	fx_rule_src(w->p, r1, none);
+	fx_rule_src(w->p, r2, none);
+	fx_rule_src(w->p, r2, hosts);
+	members(w, none, NULL);
+	for (i = 0; i < w->d.n; i++)
+		if (strstr(w->d.v[i].msg, "can never match on this fabric")) {
+			n++;
+			assert_int_equal(w->d.v[i].loc.line, 500 + (unsigned)r1);
+			assert_string_equal(w->d.v[i].code,
+					    "rule-matches-nothing-here");
+		}
+	assert_int_equal(n, 1);
+}
+
 static void test_port_name_problems(void **state)
 {
 	struct world *w = *state;
@@ -313,6 +339,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_self, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_port_names, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_rule_without_ports, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_port_name_problems, setup,
 						teardown),
