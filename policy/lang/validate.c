@@ -319,7 +319,9 @@ static void check_unused(const struct oq_policy *p, struct oq_diags *d)
 		const struct oq_qos_level *l = &p->levels[i];
 		struct oq_diag *dg;
 
-		if (lv[i] || (int)i == p->default_level || !l->name)
+		/* A duplicate name is an error of its own. */
+		if (lv[i] || (int)i == p->default_level || !l->name ||
+		    oq_policy_find_level(p, l->name) != (int)i)
 			continue;
 		dg = oq_warning(d, l->loc,
 				"qos-level '%s' is never used: no "
@@ -337,7 +339,8 @@ static void check_unused(const struct oq_policy *p, struct oq_diags *d)
 		const struct oq_port_group *g = &p->groups[i];
 		struct oq_diag *dg;
 
-		if (gr[i] || !g->name)
+		if (gr[i] || !g->name ||
+		    oq_policy_find_group(p, g->name) != (int)i)
 			continue;
 		dg = oq_warning(d, g->loc,
 				"port group '%s' is never used: no rule or "
