@@ -7,7 +7,8 @@
 #     resolves, and of the two "dup HCA-1" it picks 0x...0100, the first of
 #     its node table (network byte order), not the lower GUID 0x...0002.
 #  2. The plugin answers the same, and logs the shared name once, naming
-#     the node OpenSM uses, however many sweeps run.
+#     the node OpenSM uses, however many sweeps run; its load line counts
+#     the policy as `osmqos check` does.
 #  3. The CLI, given the same opensm.conf (or --node-name-map), resolves
 #     the policy and its port arguments by the mapped names, warns about
 #     the shared name once in check --fabric, refuses it as an argument
@@ -73,6 +74,10 @@ n=$(grep -c -F "$warn" "$E2E_OSM_LOG")
 grep -q "no node with description 'node-a'" "$E2E_OSM_LOG" &&
 	e2e_fail "the plugin did not resolve the mapped name node-a"
 e2e_log "plugin: $plugin, the shared name logged once"
+# The plugin's load line counts what `osmqos check` counts.
+counts=$(e2e_osmqos check "$pol" | sed 's/^.*: valid: //; s/, [0-9]* warnings*$//')
+grep -q -F "policy $pol loaded: $counts, " "$E2E_OSM_LOG" ||
+	e2e_fail "the plugin's load line does not count '$counts': $(grep 'loaded:' "$E2E_OSM_LOG" | head -n 1)"
 
 # 3. The CLI, by the opensm.conf the SM ran with.
 conf=$E2E_OSM_CONF topo=$E2E_DIR/topo.ibnd
