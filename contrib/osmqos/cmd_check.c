@@ -216,7 +216,9 @@ static void print_text(const struct oq_cli_common *o,
 {
 	char errs[96];
 
-	oq_cli_print_diags(diags, o->all);
+	oq_diags_sort(diags);
+	oq_diags_report(diags, stderr, o->all,
+			o->all ? NULL : "--all shows them");
 	error_count(diags, errs, sizeof(errs));
 	if (rc == OQ_EXIT_OK)
 		print_summary(p, diags);
