@@ -163,7 +163,8 @@ static void finish(struct oq_node_name_map *m, const char *file,
 {
 	size_t i, k = 0;
 
-	qsort(m->v, m->n, sizeof(*m->v), by_guid_then_line);
+	if (m->n > 1)
+		qsort(m->v, m->n, sizeof(*m->v), by_guid_then_line);
 	for (i = 0; i < m->n; i++) {
 		if (k && m->v[k - 1].guid == m->v[i].guid) {
 			oq_diag_hint(oq_warning(diags,
