@@ -97,8 +97,7 @@ static int check_against_fabric(const struct oq_cli_common *o,
 
 	if (oq_cli_read_fabric(CMD, o->fabric, diags, &f))
 		return OQ_EXIT_USAGE;
-	if (!f || diags->n_errors > errs ||
-	    oq_cli_node_names(CMD, o, f)) {
+	if (!f || diags->n_errors > errs || oq_cli_node_names(CMD, o, f)) {
 		oq_fabric_free(f);
 		return OQ_EXIT_USAGE;
 	}
@@ -210,9 +209,8 @@ static void error_count(const struct oq_diags *d, char *buf, size_t len)
 			 d->n_errors == 1 ? "" : "s");
 }
 
-static void print_text(const struct oq_cli_common *o,
-		       const struct oq_policy *p, struct oq_diags *diags,
-		       int rc, bool on_fabric)
+static void print_text(const struct oq_cli_common *o, const struct oq_policy *p,
+		       struct oq_diags *diags, int rc, bool on_fabric)
 {
 	char errs[96];
 
@@ -230,8 +228,9 @@ static void print_text(const struct oq_cli_common *o,
 			p->file, errs, diags->n_warnings,
 			diags->n_warnings == 1 ? "" : "s");
 	else if (rc == OQ_EXIT_FAIL)
-		fprintf(stderr, "%s: %s, %zu warning%s; fix the errors above "
-				"(OpenSM would reject this policy)\n",
+		fprintf(stderr,
+			"%s: %s, %zu warning%s; fix the errors above "
+			"(OpenSM would reject this policy)\n",
 			p->file, errs, diags->n_warnings,
 			diags->n_warnings == 1 ? "" : "s");
 	else
@@ -241,14 +240,12 @@ static void print_text(const struct oq_cli_common *o,
 
 static void json_count(const char *key, size_t n, size_t from_ulps)
 {
-	printf("\"%s\": %zu, \"%s_from_ulps\": %zu, ", key, n, key,
-	       from_ulps);
+	printf("\"%s\": %zu, \"%s_from_ulps\": %zu, ", key, n, key, from_ulps);
 }
 
 /* docs/json.md, "osmqos check --json". */
-static void print_json(const struct oq_cli_common *o,
-		       const struct oq_policy *p, struct oq_diags *diags,
-		       int rc)
+static void print_json(const struct oq_cli_common *o, const struct oq_policy *p,
+		       struct oq_diags *diags, int rc)
 {
 	oq_diags_sort(diags);
 	fputs("{\n  \"file\": ", stdout);
@@ -262,8 +259,8 @@ static void print_json(const struct oq_cli_common *o,
 		   p->n_levels - p->n_explicit_levels);
 	json_count("match_rules", p->n_explicit_rules,
 		   p->n_rules - p->n_explicit_rules);
-	printf("\"vlarb_scopes\": %zu, \"sl2vl_scopes\": %zu},\n",
-	       p->n_vlarb, p->n_sl2vl);
+	printf("\"vlarb_scopes\": %zu, \"sl2vl_scopes\": %zu},\n", p->n_vlarb,
+	       p->n_sl2vl);
 	printf("  \"errors\": %zu,\n  \"root_errors\": %zu,\n"
 	       "  \"warnings\": %zu,\n  ",
 	       diags->n_errors, oq_diags_roots(diags, OQ_SEV_ERROR),
@@ -276,14 +273,14 @@ static void print_json(const struct oq_cli_common *o,
 static int probe(const struct oq_cli_common *o)
 {
 	if (oq_cli_need_file(CMD, "policy", o->policy, OQ_POLICY_MAX_BYTES) ||
-	    (o->fabric && oq_cli_need_file(CMD, "fabric", o->fabric,
-					   OQ_FILE_MAX_BYTES)) ||
+	    (o->fabric &&
+	     oq_cli_need_file(CMD, "fabric", o->fabric, OQ_FILE_MAX_BYTES)) ||
 	    (o->partitions &&
 	     oq_cli_need_file(CMD, "partitions file", o->partitions,
 			      OQ_FILE_MAX_BYTES)) ||
-	    (o->opensm_conf && oq_cli_need_file(CMD, "opensm.conf",
-						o->opensm_conf,
-						OQ_FILE_MAX_BYTES)) ||
+	    (o->opensm_conf &&
+	     oq_cli_need_file(CMD, "opensm.conf", o->opensm_conf,
+			      OQ_FILE_MAX_BYTES)) ||
 	    (o->node_name_map &&
 	     oq_cli_need_file(CMD, "node-name map", o->node_name_map,
 			      OQ_FILE_MAX_BYTES)))

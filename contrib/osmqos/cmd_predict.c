@@ -173,8 +173,8 @@ static void scenario_text(const struct oq_predict_opts *o, char *buf,
 		for (s = 0; s < 16; s++) {
 			if (!(o->active_sls & (1u << s)))
 				continue;
-			for (lo = s; s + 1 < 16 && (o->active_sls >> (s + 1)) & 1;
-			     s++)
+			for (lo = s;
+			     s + 1 < 16 && (o->active_sls >> (s + 1)) & 1; s++)
 				;
 			at += (size_t)snprintf(sls + at, sizeof(sls) - at,
 					       lo == s ? "%s%u" : "%s%u-%u",

@@ -343,8 +343,8 @@ static void print_classes(const struct oq_fabric_tables *out,
 			continue;
 		}
 		oq_port_name(pt->port, name, sizeof(name));
-		printf("class %zu: %s port%s (%s, %u VLs), e.g. %s (0x%016" PRIx64
-		       ")\n",
+		printf("class %zu: %s port%s (%s, %u VLs), e.g. %s "
+		       "(0x%016" PRIx64 ")\n",
 		       k + 1, count_text(c->n_ports, n2, sizeof(n2)),
 		       c->n_ports == 1 ? "" : "s", kind_name(pt->port),
 		       pt->port->oper_vls ? pt->port->oper_vls

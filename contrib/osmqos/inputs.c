@@ -199,8 +199,7 @@ int oq_cli_read_templates(const char *cmd, const char *path,
 /* The map opensm.conf names (or OpenSM's default one, if it exists):
  * *path malloc'd, NULL for none.  OQ_EXIT_USAGE when the file cannot be
  * read. */
-static int conf_map(const char *cmd, const char *conf, char **path,
-		    bool *dflt)
+static int conf_map(const char *cmd, const char *conf, char **path, bool *dflt)
 {
 	struct text t;
 	int rc;
@@ -273,7 +272,8 @@ int oq_cli_node_names(const char *cmd, const struct oq_cli_common *c,
 	if (!m && !by_conf) {
 		fprintf(stderr,
 			"osmqos %s: the node-name map '%s' has an error "
-			"above; fix it (GUID \"name\" lines, node-name-map(5))\n",
+			"above; fix it (GUID \"name\" lines, "
+			"node-name-map(5))\n",
 			cmd, path);
 		rc = OQ_EXIT_USAGE;
 		goto out;

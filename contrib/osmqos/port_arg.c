@@ -20,7 +20,7 @@
 #include "inputs.h"
 
 #define SUGGESTIONS 3
-#define LISTED 4
+#define LISTED	    4
 
 /* How the argument names a node: exactly, by host name, or ignoring
  * case. */
@@ -106,12 +106,10 @@ static void guid_list(const struct found *fd, char *buf, size_t len)
 	buf[0] = '\0';
 	for (i = 0; i < fd->n && i < LISTED && at < len; i++)
 		at += (size_t)snprintf(buf + at, len - at, "%s'%s' 0x%016llx",
-				       i ? ", " : "",
-				       oq_node_name(fd->list[i]),
+				       i ? ", " : "", oq_node_name(fd->list[i]),
 				       (unsigned long long)fd->list[i]->guid);
 	if (fd->n > LISTED && at < len)
-		snprintf(buf + at, len - at, " and %zu more",
-			 fd->n - LISTED);
+		snprintf(buf + at, len - at, " and %zu more", fd->n - LISTED);
 }
 
 /* Up to SUGGESTIONS names close to s, as port arguments. */
@@ -152,7 +150,8 @@ static void suggest(const struct oq_fabric *f, const char *s, size_t len,
 			continue;
 		memmove(&best[k + 1], &best[k],
 			(SUGGESTIONS - 1 - k) * sizeof(best[0]));
-		memmove(&bd[k + 1], &bd[k], (SUGGESTIONS - 1 - k) * sizeof(bd[0]));
+		memmove(&bd[k + 1], &bd[k],
+			(SUGGESTIONS - 1 - k) * sizeof(bd[0]));
 		best[k] = f->nodes[i];
 		bd[k] = d;
 	}
@@ -191,8 +190,9 @@ static const struct oq_port *by_lid(const char *cmd, const struct oq_fabric *f,
 	const struct oq_port *p;
 
 	if (oq_parse_u64(spec + 4, &v) || !v || v > 0xbfff) {
-		oq_usage_error(cmd, "%s '%s': a unicast LID is 1 to 0xbfff "
-				    "(decimal or 0x hex)",
+		oq_usage_error(cmd,
+			       "%s '%s': a unicast LID is 1 to 0xbfff "
+			       "(decimal or 0x hex)",
 			       opt, spec);
 		return NULL;
 	}
@@ -208,14 +208,14 @@ static const struct oq_port *by_lid(const char *cmd, const struct oq_fabric *f,
 	}
 	p = oq_fabric_port_by_lid(f, (uint16_t)v);
 	if (!p)
-		oq_usage_error(cmd, "%s '%s': no port of the fabric has LID "
-				    "%llu",
+		oq_usage_error(cmd,
+			       "%s '%s': no port of the fabric has LID "
+			       "%llu",
 			       opt, spec, v);
 	return p;
 }
 
-static const struct oq_port *by_guid(const char *cmd,
-				     const struct oq_fabric *f,
+static const struct oq_port *by_guid(const char *cmd, const struct oq_fabric *f,
 				     const char *opt, const char *spec)
 {
 	unsigned long long v;
@@ -226,8 +226,9 @@ static const struct oq_port *by_guid(const char *cmd,
 	unsigned int i;
 
 	if (oq_parse_u64(spec, &v)) {
-		oq_usage_error(cmd, "%s '%s' is not a GUID (0x and up to 16 "
-				    "hex digits)",
+		oq_usage_error(cmd,
+			       "%s '%s' is not a GUID (0x and up to 16 "
+			       "hex digits)",
 			       opt, spec);
 		return NULL;
 	}
@@ -236,8 +237,9 @@ static const struct oq_port *by_guid(const char *cmd,
 		return p;
 	n = oq_fabric_node_by_guid(f, v);
 	if (!n) {
-		oq_usage_error(cmd, "%s '%s': no port or node of the fabric "
-				    "has this GUID",
+		oq_usage_error(cmd,
+			       "%s '%s': no port or node of the fabric "
+			       "has this GUID",
 			       opt, spec);
 		return NULL;
 	}
@@ -278,8 +280,7 @@ static const char *port_suffix(const char *spec)
 	return split;
 }
 
-static const struct oq_port *by_name(const char *cmd,
-				     const struct oq_fabric *f,
+static const struct oq_port *by_name(const char *cmd, const struct oq_fabric *f,
 				     const char *opt, const char *spec,
 				     bool *whole)
 {
@@ -324,8 +325,9 @@ static const struct oq_port *by_name(const char *cmd,
 		if (errno || num > n->n_ports || !n->ports[num].present ||
 		    (num == 0 && n->type != OQ_NODE_SWITCH)) {
 			port_list(n, list, sizeof(list));
-			oq_usage_error(cmd, "%s '%s': '%s' has no port %s (it "
-					    "has %s)",
+			oq_usage_error(cmd,
+				       "%s '%s': '%s' has no port %s (it "
+				       "has %s)",
 				       opt, spec, oq_node_name(n), split + 2,
 				       list);
 			return NULL;

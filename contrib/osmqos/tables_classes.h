@@ -17,9 +17,9 @@
 #include <osmqos/tables.h>
 
 struct oq_tables_class {
-	size_t rep;	/* index (in the tables' ports) of its first port */
+	size_t rep; /* index (in the tables' ports) of its first port */
 	size_t n_ports;
-	bool uniform;	/* every input port's SL2VL row is the same */
+	bool uniform; /* every input port's SL2VL row is the same */
 	uint8_t *key;
 	size_t key_len;
 	uint64_t hash;

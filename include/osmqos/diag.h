@@ -64,7 +64,8 @@ struct oq_diags {
 	size_t n, cap;
 	size_t n_errors, n_warnings;
 	size_t max;	 /* keep at most this many (0 = OQ_DIAGS_MAX) */
-	size_t max_kind; /* ... and this many of one kind (0 = OQ_DIAGS_KIND_MAX) */
+	size_t max_kind; /* ... and this many of one kind (0 =
+			    OQ_DIAGS_KIND_MAX) */
 	size_t n_dropped;
 	unsigned int next_id;
 	/* While not 0, what is added follows from this diagnostic. */
@@ -73,7 +74,7 @@ struct oq_diags {
 	size_t n_tally, cap_tally;
 };
 
-#define OQ_DIAGS_MAX 10000
+#define OQ_DIAGS_MAX	  10000
 #define OQ_DIAGS_KIND_MAX 100
 /* Give as max/max_kind to keep everything. */
 #define OQ_DIAGS_ALL ((size_t)-1)
@@ -163,8 +164,7 @@ void oq_diags_report(const struct oq_diags *d, void *stdio_file, bool all,
  * the diagnostics are those oq_diags_report prints (consequences
  * included, with their cause) and omitted counts the rest of each kind.
  */
-void oq_diags_write_json(const struct oq_diags *d, void *stdio_file,
-			 bool all);
+void oq_diags_write_json(const struct oq_diags *d, void *stdio_file, bool all);
 
 static inline int oq_diags_has_errors(const struct oq_diags *d)
 {

@@ -14,7 +14,6 @@
  * from everything (99).
  */
 #define OQ_TEXT_DISTANCE_MAX 127
-unsigned int oq_text_distance(const char *a, const char *b,
-			      unsigned int limit);
+unsigned int oq_text_distance(const char *a, const char *b, unsigned int limit);
 
 #endif /* OSMQOS_TEXT_H */

@@ -30,7 +30,7 @@ struct oq_fabric_index {
 	struct u64map lid;
 	uint32_t *desc; /* node index + 1 of a name's first node, by name */
 	size_t desc_mask;
-	uint32_t *same_next; /* per node: the next of its name, index + 1 */
+	uint32_t *same_next;  /* per node: the next of its name, index + 1 */
 	uint32_t *same_count; /* per first node of a name: nodes with it */
 };
 

@@ -167,15 +167,14 @@ static void finish(struct oq_node_name_map *m, const char *file,
 		qsort(m->v, m->n, sizeof(*m->v), by_guid_then_line);
 	for (i = 0; i < m->n; i++) {
 		if (k && m->v[k - 1].guid == m->v[i].guid) {
-			oq_diag_hint(oq_warning(diags,
-						at(file, m->v[i].line, 0),
-						"GUID 0x%016llx is named again; "
-						"OpenSM keeps the name of "
-						"line %u, '%s'",
-						(unsigned long long)m->v[i].guid,
-						m->v[k - 1].line,
-						m->v[k - 1].name),
-				     "remove one of the two lines");
+			oq_diag_hint(
+				oq_warning(diags, at(file, m->v[i].line, 0),
+					   "GUID 0x%016llx is named again; "
+					   "OpenSM keeps the name of "
+					   "line %u, '%s'",
+					   (unsigned long long)m->v[i].guid,
+					   m->v[k - 1].line, m->v[k - 1].name),
+				"remove one of the two lines");
 			free(m->v[i].name);
 			continue;
 		}
@@ -213,9 +212,10 @@ static int piece(struct oq_node_name_map *m, const char *file,
 			(int)strcspn(bad, " \t\r\n#\""), bad);
 
 		oq_diag_set_code(d, "node-name-map-bad-line");
-		oq_diag_hint(d, "OpenSM then ignores the whole map (\"failed to "
-				"parse node name map\") and names every node "
-				"by its NodeDescription; a line is GUID \"name\"");
+		oq_diag_hint(d,
+			     "OpenSM then ignores the whole map (\"failed to "
+			     "parse node name map\") and names every node "
+			     "by its NodeDescription; a line is GUID \"name\"");
 		return 1;
 	}
 	p = e;
@@ -229,7 +229,8 @@ static int piece(struct oq_node_name_map *m, const char *file,
 		return 0; /* no name: OpenSM adds no entry */
 	if (memchr(p, '#', (size_t)(name - p)))
 		oq_diag_hint(
-			oq_warning(diags, at(file, line, col0 + (size_t)(p - s)),
+			oq_warning(diags,
+				   at(file, line, col0 + (size_t)(p - s)),
 				   "a '#' after GUID 0x%016llx: OpenSM takes "
 				   "the text after it as the node's name",
 				   (unsigned long long)guid),
@@ -240,16 +241,19 @@ static int piece(struct oq_node_name_map *m, const char *file,
 		stop = p + len;
 	if (stop[-1] == '\r' && *stop != '"')
 		oq_diag_hint(
-			oq_warning(diags, at(file, line, col0 + (size_t)(name - s)),
-				   "the name of GUID 0x%016llx ends in a "
-				   "carriage return (a CRLF file), which OpenSM "
-				   "keeps in the name",
-				   (unsigned long long)guid),
+			oq_warning(
+				diags,
+				at(file, line, col0 + (size_t)(name - s)),
+				"the name of GUID 0x%016llx ends in a "
+				"carriage return (a CRLF file), which OpenSM "
+				"keeps in the name",
+				(unsigned long long)guid),
 			"quote the names (\"name\") or convert the file to "
 			"LF line ends");
 	else if (*stop != '"' && (stop[-1] == ' ' || stop[-1] == '\t'))
 		oq_diag_hint(
-			oq_warning(diags, at(file, line, col0 + (size_t)(name - s)),
+			oq_warning(diags,
+				   at(file, line, col0 + (size_t)(name - s)),
 				   "the name of GUID 0x%016llx ends in blanks, "
 				   "which OpenSM keeps in the name",
 				   (unsigned long long)guid),

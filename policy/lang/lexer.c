@@ -172,8 +172,9 @@ static bool typographic(struct oq_lx *lx, struct oq_loc loc, const char *s,
 		     tok ? tok : "", what);
 	free(tok);
 	oq_diag_set_code(d, "typographic-quote");
-	oq_diag_hint(d, "replace \u201c \u201d \u2018 \u2019 with \" (text pasted "
-			"from a document or a chat often has them)");
+	oq_diag_hint(d,
+		     "replace \u201c \u201d \u2018 \u2019 with \" (text pasted "
+		     "from a document or a chat often has them)");
 	return true;
 }
 
@@ -388,7 +389,8 @@ char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom)
 	start = lx->p;
 	last = lx->p;
 	while (!oq_lx_at_eol(lx) && (stop == 0 || oq_lx_peek(lx) != stop)) {
-		if (is_blank(oq_lx_peek(lx)) && last > start && key_follows(lx)) {
+		if (is_blank(oq_lx_peek(lx)) && last > start &&
+		    key_follows(lx)) {
 			lx->cut_from = start;
 			break;
 		}

@@ -208,8 +208,8 @@ static int note_ext_line(struct oq_pstate *ps)
 
 /* A number that is not N% as written: a blank before the '%', a third
  * decimal, no '%'.  Each says what to write. */
-static int bandwidth_form(struct oq_pstate *ps, struct oq_loc loc,
-			  int digits, int decimals)
+static int bandwidth_form(struct oq_pstate *ps, struct oq_loc loc, int digits,
+			  int decimals)
 {
 	struct oq_lx *lx = &ps->lx;
 	const char *num = lx->p - digits - (decimals > 0);
@@ -238,8 +238,9 @@ static int bandwidth_form(struct oq_pstate *ps, struct oq_loc loc,
 	}
 	d = oq_error(ps->d, loc, "bandwidth %.*s needs a '%%'", n, num);
 	oq_diag_set_code(d, "bandwidth-percent");
-	oq_diag_hint(d, "a share of the link in percent: write 'bandwidth: "
-			"%.*s%%'",
+	oq_diag_hint(d,
+		     "a share of the link in percent: write 'bandwidth: "
+		     "%.*s%%'",
 		     n, num);
 	return -1;
 }
@@ -281,8 +282,8 @@ static int read_bandwidth(struct oq_pstate *ps, struct oq_qos_level *l)
 		}
 		oq_lx_adv(lx);
 	}
-	if (digits && (decimals > 2 ||
-		       (decimals != 0 && oq_lx_peek(lx) != '%')))
+	if (digits &&
+	    (decimals > 2 || (decimals != 0 && oq_lx_peek(lx) != '%')))
 		return bandwidth_form(ps, loc, digits, decimals);
 	if (!digits || decimals == 0)
 		goto bad;

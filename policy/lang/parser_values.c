@@ -54,8 +54,8 @@ static bool key_on_line(struct oq_pstate *ps, const char *what)
 	char *tok, *was;
 	size_t n = 0;
 
-	while (w + n < lx->end && (isalnum((unsigned char)w[n]) ||
-				   w[n] == '-' || w[n] == '_'))
+	while (w + n < lx->end &&
+	       (isalnum((unsigned char)w[n]) || w[n] == '-' || w[n] == '_'))
 		n++;
 	e = w + n;
 	while (e < lx->end && (*e == ' ' || *e == '\t'))
@@ -66,8 +66,8 @@ static bool key_on_line(struct oq_pstate *ps, const char *what)
 		return false;
 	for (end = w; end < lx->end && *end != '\n' && *end != '#'; end++)
 		;
-	while (end > w && (end[-1] == ' ' || end[-1] == '\t' ||
-			   end[-1] == '\r'))
+	while (end > w &&
+	       (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 		end--;
 	tok = oq_lx_snippet(w, (size_t)(end - w));
 	if (lx->cut == w && lx->cut_from) {
@@ -86,9 +86,10 @@ static bool key_on_line(struct oq_pstate *ps, const char *what)
 	}
 	free(tok);
 	oq_diag_set_code(d, "key-on-same-line");
-	oq_diag_hint(d, "one key per line: put '%.*s:' on a line of its own "
-			"(OpenSM reads it as a key of its own; so does this "
-			"check, to look at the rest)",
+	oq_diag_hint(d,
+		     "one key per line: put '%.*s:' on a line of its own "
+		     "(OpenSM reads it as a key of its own; so does this "
+		     "check, to look at the rest)",
 		     (int)n, w);
 	ps->pending_key = true;
 	ps->pending_cause = oq_diag_id(d);

@@ -328,8 +328,9 @@ static void check_unused(const struct oq_policy *p, struct oq_diags *d)
 				"qos-match-rule names it",
 				l->name);
 		oq_diag_set_code(dg, "unused-qos-level");
-		oq_diag_hint(dg, "name it in a rule's qos-level-name, or "
-				 "remove it%s",
+		oq_diag_hint(dg,
+			     "name it in a rule's qos-level-name, or "
+			     "remove it%s",
 			     l->bandwidth_bp > 0
 				     ? " (its bandwidth intent still reserves "
 				       "a share for its SL)"

@@ -28,8 +28,9 @@ struct dup_warned {
 
 /* A name the policy uses resolves to n nodes: say which, and which one
  * OpenSM's parser uses (its node table's first). */
-static void warn_duplicate(const struct oq_fabric *f, const struct oq_node *node,
-			   size_t n, const char *name, struct oq_loc loc,
+static void warn_duplicate(const struct oq_fabric *f,
+			   const struct oq_node *node, size_t n,
+			   const char *name, struct oq_loc loc,
 			   struct dup_warned *w, struct oq_diags *diags)
 {
 	const struct oq_node *o;
@@ -333,9 +334,10 @@ static void check_rules_on_fabric(const struct oq_binding *b,
 				       side[k]->n == 1 ? "" : ", ...",
 				       side[k]->n == 1 ? "has" : "have");
 			oq_diag_set_code(d, "rule-matches-nothing-here");
-			oq_diag_hint(d, "check the groups' members against the "
-					"fabric (the warnings at the groups say "
-					"which key matched nothing)");
+			oq_diag_hint(d,
+				     "check the groups' members against the "
+				     "fabric (the warnings at the groups say "
+				     "which key matched nothing)");
 			break;
 		}
 	}

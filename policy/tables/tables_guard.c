@@ -10,8 +10,8 @@
  * A scope that would starve a VL is not programmed on that port: its
  * VLArb (then, if the port still starves, its SL2VL) goes back to the
  * template, with the engine's rewrite, and one error per scope names
- * every VL it would starve, an SL mapped to each, and the first port.  Tables the templates alone starve are
- * what stock OpenSM programs too: one warning.
+ * every VL it would starve, an SL mapped to each, and the first port.  Tables
+ * the templates alone starve are what stock OpenSM programs too: one warning.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,9 +77,9 @@ static bool live_input(const struct oq_port *p, unsigned int in)
 }
 
 struct starve {
-	uint16_t vls;	    /* the starved VLs */
-	uint8_t sl[16];	    /* per VL: an SL that maps to it; 16: any SL
-			     * (the engine's unseen table) */
+	uint16_t vls;	/* the starved VLs */
+	uint8_t sl[16]; /* per VL: an SL that maps to it; 16: any SL
+			 * (the engine's unseen table) */
 };
 
 struct guard_ctx {

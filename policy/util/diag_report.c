@@ -66,8 +66,7 @@ static int plan_build(const struct oq_diags *d, bool all, struct plan *pl)
 	seen = calloc(nk, sizeof(size_t));
 	last = calloc(nk, sizeof(size_t));
 	if (!pl->root || !pl->kind || !pl->shown || !pl->more || !pl->first ||
-	    !pl->conseq || !pl->orphan || !by_id || !roots_of || !seen ||
-	    !last)
+	    !pl->conseq || !pl->orphan || !by_id || !roots_of || !seen || !last)
 		goto oom;
 	for (id = 0; id <= d->next_id; id++)
 		by_id[id] = NONE;
@@ -83,7 +82,7 @@ static int plan_build(const struct oq_diags *d, bool all, struct plan *pl)
 		if (i == NONE)
 			continue;
 		c = d->v[i].cause && d->v[i].cause < id ? by_id[d->v[i].cause]
-							 : NONE;
+							: NONE;
 		pl->root[i] = c == NONE ? i : pl->root[c];
 	}
 	for (i = 0; i < n; i++) {
@@ -180,7 +179,8 @@ static void print_followers(FILE *f, const struct oq_diags *d,
 		return;
 	if (all) {
 		for (j = a; j < b; j++)
-			print_one(f, &d->v[pl->conseq[j]], "  follows from it: ");
+			print_one(f, &d->v[pl->conseq[j]],
+				  "  follows from it: ");
 		return;
 	}
 	for (j = a; j < b; j++) {
@@ -246,7 +246,9 @@ void oq_diags_report(const struct oq_diags *d, void *stdio_file, bool all,
 		if (pl.more[i])
 			fprintf(f, "  and %s more like it%s%s\n",
 				count_text(pl.more[i], cnt, sizeof(cnt)),
-				all ? " (not kept)" : how_all ? "; " : "",
+				all	  ? " (not kept)"
+				: how_all ? "; "
+					  : "",
 				all || !how_all ? "" : how_all);
 	}
 	for (k = 0; k < d->n_tally; k++)
@@ -254,7 +256,8 @@ void oq_diags_report(const struct oq_diags *d, void *stdio_file, bool all,
 			char code[64];
 
 			oq_diag_code_of(d->tally[k].kind, code, sizeof(code));
-			fprintf(f, "(%s more diagnostics of kind %s not kept)\n",
+			fprintf(f,
+				"(%s more diagnostics of kind %s not kept)\n",
 				count_text(pl.orphan[k], cnt, sizeof(cnt)),
 				code);
 		}
@@ -292,8 +295,9 @@ static void json_one(FILE *f, const struct oq_diags *d, const struct plan *pl,
 	fprintf(f, "%s\n    {\"id\": %u, \"file\": ", *first ? "" : ",", g->id);
 	*first = false;
 	oq_json_fstring(f, g->loc.file);
-	fprintf(f, ", \"line\": %u, \"col\": %u, \"severity\": \"%s\", "
-		   "\"code\": ",
+	fprintf(f,
+		", \"line\": %u, \"col\": %u, \"severity\": \"%s\", "
+		"\"code\": ",
 		g->loc.line, g->loc.col, oq_severity_name(g->sev));
 	oq_json_fstring(f, oq_diag_code(g, code, sizeof(code)));
 	fputs(", \"message\": ", f);
@@ -306,8 +310,7 @@ static void json_one(FILE *f, const struct oq_diags *d, const struct plan *pl,
 		fprintf(f, ", \"cause\": %u}", d->v[pl->root[i]].id);
 }
 
-void oq_diags_write_json(const struct oq_diags *d, void *stdio_file,
-			 bool all)
+void oq_diags_write_json(const struct oq_diags *d, void *stdio_file, bool all)
 {
 	FILE *f = stdio_file;
 	bool first = true;

@@ -15,8 +15,7 @@
 #endif
 
 OQ_NO_COVERAGE
-unsigned int oq_text_distance(const char *a, const char *b,
-			      unsigned int limit)
+unsigned int oq_text_distance(const char *a, const char *b, unsigned int limit)
 {
 	unsigned int row[OQ_TEXT_DISTANCE_MAX + 1], i, j;
 	size_t la = strlen(a), lb = strlen(b);

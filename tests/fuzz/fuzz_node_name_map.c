@@ -17,8 +17,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct oq_fabric *small_fabric(void)
 {
-	static const char *const desc[] = {"dup HCA-1", "dup HCA-1", "c01 HCA-1",
-					   "sw1"};
+	static const char *const desc[] = {"dup HCA-1", "dup HCA-1",
+					   "c01 HCA-1", "sw1"};
 	static const uint64_t guid[] = {0x0002c90300000100ull,
 					0x0002c90300000002ull,
 					0x0002c90300000200ull, 0x10};

@@ -83,13 +83,12 @@ static inline size_t count_unused(const struct oq_diags *d)
 	return n;
 }
 
-#define assert_clean(d)                                                      \
-	do {                                                                 \
-		if ((d)->n_errors ||                                         \
-		    (d)->n_warnings != count_unused(d)) {                    \
-			dump_diags(d);                                       \
-			fail_msg("unexpected diagnostics");                  \
-		}                                                            \
+#define assert_clean(d)                                                        \
+	do {                                                                   \
+		if ((d)->n_errors || (d)->n_warnings != count_unused(d)) {     \
+			dump_diags(d);                                         \
+			fail_msg("unexpected diagnostics");                    \
+		}                                                              \
 	} while (0)
 
 static inline void assert_range(const struct oq_ranges *r, size_t i,

@@ -197,7 +197,8 @@ static void test_rule_without_ports(void **state)
 	for (i = 0; i < w->d.n; i++)
 		if (strstr(w->d.v[i].msg, "can never match on this fabric")) {
 			n++;
-			assert_int_equal(w->d.v[i].loc.line, 500 + (unsigned)r1);
+			assert_int_equal(w->d.v[i].loc.line,
+					 500 + (unsigned)r1);
 			assert_string_equal(w->d.v[i].code,
 					    "rule-matches-nothing-here");
 		}

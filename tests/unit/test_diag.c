@@ -92,9 +92,9 @@ static void test_cap_per_kind(void **state)
 	oq_diags_init(&d);
 	d.max_kind = 5;
 	for (i = 0; i < 50; i++)
-		oq_warning(&d, (struct oq_loc){ "a", (unsigned)i + 1, 1 },
+		oq_warning(&d, (struct oq_loc){"a", (unsigned)i + 1, 1},
 			   "rule %d can never match", i);
-	oq_error(&d, (struct oq_loc){ "a", 99, 1 }, "the real problem");
+	oq_error(&d, (struct oq_loc){"a", 99, 1}, "the real problem");
 	assert_int_equal(d.n, 6);
 	assert_int_equal(d.n_warnings, 50);
 	assert_int_equal(d.n_errors, 1);
@@ -108,20 +108,20 @@ static void test_codes(void **state)
 	static const struct {
 		const char *fmt, *code;
 	} cases[] = {
-		{ "unknown keyword '%s'", "unknown-keyword" },
-		{ "qos-level has no 'sl'", "qos-level-has-no-sl" },
-		{ "qos-level has no 'name'", "qos-level-has-no-name" },
-		{ "undefined qos-level '%s'", "undefined-qos-level" },
-		{ "qos-match-rule can never match: the %s at line %u matches "
-		  "all of its queries",
-		  "qos-match-rule-can-never-match" },
-		{ "expected ':' after '%s'", "expected-after" },
-		{ "%s %llu (0x%llx) is out of range 0-%llu (0x%llx)",
-		  "is-out-of-range" },
-		{ "port GUID 0x%016lx is used by both %s and %s",
-		  "port-guid-is-used-by-both" },
-		{ "%s", "diagnostic" },
-		{ "", "diagnostic" },
+		{"unknown keyword '%s'", "unknown-keyword"},
+		{"qos-level has no 'sl'", "qos-level-has-no-sl"},
+		{"qos-level has no 'name'", "qos-level-has-no-name"},
+		{"undefined qos-level '%s'", "undefined-qos-level"},
+		{"qos-match-rule can never match: the %s at line %u matches "
+		 "all of its queries",
+		 "qos-match-rule-can-never-match"},
+		{"expected ':' after '%s'", "expected-after"},
+		{"%s %llu (0x%llx) is out of range 0-%llu (0x%llx)",
+		 "is-out-of-range"},
+		{"port GUID 0x%016lx is used by both %s and %s",
+		 "port-guid-is-used-by-both"},
+		{"%s", "diagnostic"},
+		{"", "diagnostic"},
 	};
 	char buf[64];
 	size_t i;
@@ -143,7 +143,7 @@ static void test_explicit_code(void **state)
 
 	(void)state;
 	oq_diags_init(&d);
-	oq_diag_set_code(oq_error(&d, (struct oq_loc){ "a", 1, 1 }, "x %d", 1),
+	oq_diag_set_code(oq_error(&d, (struct oq_loc){"a", 1, 1}, "x %d", 1),
 			 "utf8-bom");
 	assert_string_equal(oq_diag_code(&d.v[0], buf, sizeof(buf)),
 			    "utf8-bom");
@@ -174,25 +174,24 @@ static void test_root_cause_first(void **state)
 
 	(void)state;
 	oq_diags_init(&d);
-	root = oq_error(&d, (struct oq_loc){ "p", 59, 5 },
-			"unknown keyword '%s'", "qos-levle");
+	root = oq_error(&d, (struct oq_loc){"p", 59, 5}, "unknown keyword '%s'",
+			"qos-levle");
 	oq_diag_hint(root, "did you mean 'qos-level'?");
 	d.cause = oq_diag_id(root);
-	oq_error(&d, (struct oq_loc){ "p", 60, 9 }, "'name' is not valid");
-	oq_error(&d, (struct oq_loc){ "p", 61, 9 }, "'sl' is not valid");
+	oq_error(&d, (struct oq_loc){"p", 60, 9}, "'name' is not valid");
+	oq_error(&d, (struct oq_loc){"p", 61, 9}, "'sl' is not valid");
 	d.cause = 0;
-	oq_diag_follows(oq_error(&d, (struct oq_loc){ "p", 1, 1 },
+	oq_diag_follows(oq_error(&d, (struct oq_loc){"p", 1, 1},
 				 "no DEFAULT qos-level"),
 			1);
-	oq_warning(&d, (struct oq_loc){ "p", 70, 1 }, "unrelated");
+	oq_warning(&d, (struct oq_loc){"p", 70, 1}, "unrelated");
 	assert_int_equal(oq_diags_roots(&d, OQ_SEV_ERROR), 1);
 	text = report(&d, false);
-	assert_string_equal(text,
-			    "p:59:5: error: unknown keyword 'qos-levle'\n"
-			    "  hint: did you mean 'qos-level'?\n"
-			    "  3 more errors follow from it; --all shows "
-			    "them\n"
-			    "p:70:1: warning: unrelated\n");
+	assert_string_equal(text, "p:59:5: error: unknown keyword 'qos-levle'\n"
+				  "  hint: did you mean 'qos-level'?\n"
+				  "  3 more errors follow from it; --all shows "
+				  "them\n"
+				  "p:70:1: warning: unrelated\n");
 	free(text);
 	text = report(&d, true);
 	assert_string_equal(text,
@@ -221,7 +220,7 @@ static void test_flood_summarized(void **state)
 	oq_diags_init(&d);
 	d.max_kind = 100;
 	for (i = 0; i < 22000; i++)
-		oq_diag_hint(oq_warning(&d, (struct oq_loc){ "p", i + 2, 5 },
+		oq_diag_hint(oq_warning(&d, (struct oq_loc){"p", i + 2, 5},
 					"rule can never match"),
 			     "move it up");
 	text = report(&d, false);
@@ -245,11 +244,11 @@ static void test_json(void **state)
 
 	(void)state;
 	oq_diags_init(&d);
-	oq_diag_hint(oq_error(&d, (struct oq_loc){ "p\"q", 3, 4 },
+	oq_diag_hint(oq_error(&d, (struct oq_loc){"p\"q", 3, 4},
 			      "unknown keyword '%s'", "x"),
 		     "did you mean '%s'?", "y");
 	d.cause = 1;
-	oq_error(&d, (struct oq_loc){ "p\"q", 4, 1 }, "'%s' is not valid",
+	oq_error(&d, (struct oq_loc){"p\"q", 4, 1}, "'%s' is not valid",
 		 "name");
 	f = open_memstream(&text, &len);
 	oq_diags_write_json(&d, f, false);

@@ -26,8 +26,7 @@ static struct oq_node_name_map *parse(const char *text, size_t len,
 	return m;
 }
 
-static struct oq_node_name_map *parse_str(const char *text,
-					  struct oq_diags *d)
+static struct oq_node_name_map *parse_str(const char *text, struct oq_diags *d)
 {
 	return parse(text, strlen(text), d);
 }
@@ -255,9 +254,8 @@ static void test_opensm_conf(void **state)
 	char *path = NULL;
 
 	(void)state;
-	assert_int_equal(oq_opensm_conf_node_name_map(conf, strlen(conf),
-						      &path),
-			 0);
+	assert_int_equal(
+		oq_opensm_conf_node_name_map(conf, strlen(conf), &path), 0);
 	assert_string_equal(path, "/etc/opensm/my map");
 	free(path);
 	assert_int_equal(oq_opensm_conf_node_name_map(

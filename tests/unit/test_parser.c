@@ -646,7 +646,6 @@ static void test_ranges(void **state)
 	assert_false(oq_ranges_contains(&a, 0));
 }
 
-
 /* The diagnostic whose message contains sub (NULL when none). */
 static const struct oq_diag *find_diag(const struct oq_diags *d,
 				       const char *sub)
@@ -659,7 +658,7 @@ static const struct oq_diag *find_diag(const struct oq_diags *d,
 	return NULL;
 }
 
-#define LEVEL_ITEM(name, sl)                                                 \
+#define LEVEL_ITEM(name, sl)                                                   \
 	" qos-level\n  name: " name "\n  sl: " sl "\n end-qos-level\n"
 
 /* A misspelled block keyword is read as the keyword of that place it is
@@ -710,11 +709,13 @@ static void test_key_on_the_line_of_another(void **state)
 	struct parsed r;
 
 	(void)state;
-	parse_text(&r,
-		   "qos-levels\n" LEVEL_ITEM("DEFAULT", "0")
-		   " qos-level\n  name: mgmt sl: 3\n end-qos-level\n"
-		   "end-qos-levels\n",
-		   true);
+	parse_text(
+		&r,
+		"qos-levels\n" LEVEL_ITEM(
+			"DEFAULT",
+			"0") " qos-level\n  name: mgmt sl: 3\n end-qos-level\n"
+			     "end-qos-levels\n",
+		true);
 	assert_error(&r.d, 7, 14,
 		     "'sl: 3' is on the line of 'name:', whose value would "
 		     "swallow it: 'mgmt sl: 3'");
@@ -740,8 +741,9 @@ static void test_bom_and_typographic_quotes(void **state)
 	char code[64];
 
 	(void)state;
-	parse_text(&r, "\xef\xbb\xbf" "qos-levels\n" LEVEL_ITEM("DEFAULT", "0")
-		       "end-qos-levels\n",
+	parse_text(&r,
+		   "\xef\xbb\xbf"
+		   "qos-levels\n" LEVEL_ITEM("DEFAULT", "0") "end-qos-levels\n",
 		   true);
 	assert_error(&r.d, 1, 1, "byte order mark");
 	assert_int_equal(r.d.n_errors, 1);
@@ -772,12 +774,12 @@ static void test_bandwidth_forms(void **state)
 	static const struct {
 		const char *value, *msg;
 	} cases[] = {
-		{ "40 %", "bandwidth 40 %: a blank between the number and '%'" },
-		{ "0.001%", "bandwidth 0.001%: at most two decimals" },
-		{ "12.345 %", "bandwidth 12.345%: at most two decimals" },
-		{ "40", "bandwidth 40 needs a '%'" },
-		{ "abc", "bandwidth must be a percentage" },
-		{ "0%", "bandwidth 0.00% is out of range" },
+		{"40 %", "bandwidth 40 %: a blank between the number and '%'"},
+		{"0.001%", "bandwidth 0.001%: at most two decimals"},
+		{"12.345 %", "bandwidth 12.345%: at most two decimals"},
+		{"40", "bandwidth 40 needs a '%'"},
+		{"abc", "bandwidth must be a percentage"},
+		{"0%", "bandwidth 0.00% is out of range"},
 	};
 	char text[256];
 	struct parsed r;

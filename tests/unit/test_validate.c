@@ -380,25 +380,27 @@ static void test_unused_and_consequences(void **state)
 	size_t i, unused = 0;
 
 	(void)state;
-	parse_text(&r,
-		   "port-groups\n"
-		   " port-group\n  name: used\n  node-type: CA\n end-port-group\n"
-		   " port-group\n  name: idle\n  node-type: CA\n end-port-group\n"
-		   "end-port-groups\n"
-		   "qos-levels\n"
-		   " qos-level\n  name: DEFAULT\n  sl: 0\n end-qos-level\n"
-		   " qos-level\n  name: fast\n  sl: 1\n end-qos-level\n"
-		   " qos-level\n  name: spare\n  sl: 2\n end-qos-level\n"
-		   "end-qos-levels\n"
-		   "qos-match-rules\n qos-match-rule\n  source: used\n"
-		   "  qos-level-name: fast\n end-qos-match-rule\n"
-		   "end-qos-match-rules\n"
-		   "qos-ulps\n default: 3\n sdp: 4\nend-qos-ulps\n",
-		   true);
+	parse_text(
+		&r,
+		"port-groups\n"
+		" port-group\n  name: used\n  node-type: CA\n end-port-group\n"
+		" port-group\n  name: idle\n  node-type: CA\n end-port-group\n"
+		"end-port-groups\n"
+		"qos-levels\n"
+		" qos-level\n  name: DEFAULT\n  sl: 0\n end-qos-level\n"
+		" qos-level\n  name: fast\n  sl: 1\n end-qos-level\n"
+		" qos-level\n  name: spare\n  sl: 2\n end-qos-level\n"
+		"end-qos-levels\n"
+		"qos-match-rules\n qos-match-rule\n  source: used\n"
+		"  qos-level-name: fast\n end-qos-match-rule\n"
+		"end-qos-match-rules\n"
+		"qos-ulps\n default: 3\n sdp: 4\nend-qos-ulps\n",
+		true);
 	assert_warning(&r.d, 6, 2, "port group 'idle' is never used");
 	assert_warning(&r.d, 20, 2, "qos-level 'spare' is never used");
 	for (i = 0; i < r.d.n; i++)
-		unused += r.d.v[i].code && !strncmp(r.d.v[i].code, "unused-", 7);
+		unused +=
+			r.d.v[i].code && !strncmp(r.d.v[i].code, "unused-", 7);
 	assert_int_equal(unused, 2);
 	assert_int_equal(r.d.n_errors, 0);
 	parsed_free(&r);
