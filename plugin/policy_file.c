@@ -122,7 +122,7 @@ static int refresh(struct osmqos *q)
 	struct oq_policy *p;
 	uint64_t hash;
 	size_t len = 0;
-	char *text, why[64];
+	char *text, why[64], counts[256];
 
 	q->pf.content_ok = false; /* until this content proves good */
 	if (!path || !*path) {
@@ -203,12 +203,11 @@ static int refresh(struct osmqos *q)
 	}
 	log_diags(q, &d, OSM_LOG_ERROR); /* warnings, at INFO */
 	oq_diags_free(&d);
+	/* Counted as `osmqos check` counts (qos-ulps apart). */
+	oq_policy_counts(p, counts, sizeof(counts));
 	OQ_LOG(q, OSM_LOG_INFO,
-	       "policy %s loaded: %zu groups, %zu levels, %zu rules, "
-	       "%zu sl2vl and %zu vlarb scopes, %zu levels with a bandwidth "
-	       "intent\n",
-	       path, p->n_groups, p->n_levels, p->n_rules, p->n_sl2vl,
-	       p->n_vlarb, p->n_intent_levels);
+	       "policy %s loaded: %s, %zu levels with a bandwidth intent\n",
+	       path, counts, p->n_intent_levels);
 	install(q, p, hash, text);
 	return 1;
 }

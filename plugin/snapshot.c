@@ -152,6 +152,10 @@ static int add_node(osm_opensm_t *osm, struct oq_fabric *f,
 				(uint8_t)(n_physp ? n_physp - 1 : 0));
 	if (!qn)
 		return -1;
+	/* The name OpenSM's QoS parser matches port-names against: the
+	 * node-name map's, else the printable NodeDescription. */
+	if (node->print_desc && oq_node_set_name(qn, node->print_desc))
+		return -1;
 	pair->osm = node;
 	pair->oq = qn;
 	qn->user = (void *)node;

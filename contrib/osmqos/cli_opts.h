@@ -73,6 +73,8 @@ enum oq_common_opt {
 	OQ_CO_CA,	   /* -C, --ca NAME */
 	OQ_CO_CA_PORT,	   /* -P, --ca-port N */
 	OQ_CO_TIMEOUT,	   /* -t, --timeout MS */
+	OQ_CO_NODE_NAME_MAP, /* --node-name-map FILE */
+	OQ_CO_ALL,	   /* --all: every item, not a summary */
 	OQ_CO_COUNT
 };
 
@@ -87,6 +89,8 @@ struct oq_cli_common {
 	const char *svg;
 	const char *ca;
 	struct oq_num ca_port, timeout;
+	const char *node_name_map;
+	bool all;
 };
 
 /* Make sure a subcommand's options struct starts with the common part. */

@@ -26,9 +26,44 @@ static void free_node(struct oq_node *n)
 		return;
 	for (i = 0; n->ports && i <= n->n_ports; i++)
 		free(n->ports[i].pkeys);
+	if (n->name != n->desc)
+		free(n->name);
 	free(n->ports);
 	free(n->lft);
 	free(n);
+}
+
+void oq_node_print_desc(const char *desc, char out[64])
+{
+	size_t i;
+
+	/* complib's clean_nodedesc() in the C locale OpenSM runs in. */
+	for (i = 0; i < 63 && desc[i]; i++)
+		out[i] = desc[i] >= 0x20 && desc[i] < 0x7f ? desc[i] : ' ';
+	out[i] = '\0';
+}
+
+int oq_node_set_name(struct oq_node *n, const char *name)
+{
+	char clean[64], *copy;
+
+	if (!name) {
+		oq_node_print_desc(n->desc, clean);
+		name = clean;
+		if (!strcmp(clean, n->desc)) {
+			if (n->name != n->desc)
+				free(n->name);
+			n->name = n->desc;
+			return 0;
+		}
+	}
+	copy = strdup(name);
+	if (!copy)
+		return -1;
+	if (n->name != n->desc)
+		free(n->name);
+	n->name = copy;
+	return 0;
 }
 
 void oq_fabric_free(struct oq_fabric *f)
@@ -79,6 +114,11 @@ struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
 		size_t len = strnlen(desc, sizeof(n->desc) - 1);
 
 		memcpy(n->desc, desc, len);
+	}
+	if (oq_node_set_name(n, NULL)) {
+		free(n->ports);
+		free(n);
+		return NULL;
 	}
 	for (i = 0; i <= n_ports; i++) {
 		n->ports[i].node = n;
@@ -238,7 +278,8 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 int oq_port_name(const struct oq_port *p, char *buf, size_t len)
 {
 	char tail[16], *t = tail + sizeof(tail);
-	size_t dl = strlen(p->node->desc), tl, n, m;
+	const char *name = oq_node_name(p->node);
+	size_t dl = strlen(name), tl, n, m;
 	unsigned int v = p->num;
 
 	do
@@ -250,7 +291,7 @@ int oq_port_name(const struct oq_port *p, char *buf, size_t len)
 	if (len) {
 		n = dl < len - 1 ? dl : len - 1;
 		m = tl < len - 1 - n ? tl : len - 1 - n;
-		memcpy(buf, p->node->desc, n);
+		memcpy(buf, name, n);
 		memcpy(buf + n, t, m);
 		buf[n + m] = '\0';
 	}

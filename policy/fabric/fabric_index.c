@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Lookup indexes of a finalized fabric: port GUID, node GUID, LID (every
- * LID of an LMC range) and NodeDescription, each an open-addressing hash
- * table, so that every lookup is O(1) however large the fabric.  The
- * plugin's SA front resolves two ports per PathRecord with these, so they
- * must not degrade into scans.
+ * LID of an LMC range) and node name, each an open-addressing hash table,
+ * so that every lookup is O(1) however large the fabric.  The plugin's SA
+ * front resolves two ports per PathRecord with these, so they must not
+ * degrade into scans.  Nodes that share a name are chained in OpenSM's
+ * node table order, whose first is the one OpenSM's QoS parser picks.
  */
+#include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -21,7 +23,9 @@ struct oq_fabric_index {
 	struct oq_htab port_guid; /* end ports only (switch port 0) */
 	struct oq_htab node_guid;
 	struct oq_htab lid;
-	struct oq_htab desc; /* hash of a node's desc; the first node wins */
+	struct oq_htab name;  /* hash of a name -> its first node */
+	uint32_t *same_next;  /* per node: the next of its name, index + 1 */
+	uint32_t *same_count; /* per first node of a name: nodes with it */
 };
 
 /* Map key to val unless there; the index already stored for the key
@@ -34,21 +38,19 @@ static int64_t index_put(struct oq_htab *t, uint64_t key, uint32_t val)
 	return oq_htab_put(t, key, val, &old) ? -1 : (int64_t)old;
 }
 
-struct desc_key {
+/* A name looked up or added: its bytes (not NUL-terminated) and length. */
+struct name_key {
 	const struct oq_fabric *f;
-	const char *desc;
+	const char *name;
+	size_t len;
 };
 
-static bool same_desc(const void *ctx, uint32_t node)
+static bool same_name(const void *ctx, uint32_t node)
 {
-	const struct desc_key *k = ctx;
+	const struct name_key *k = ctx;
+	const char *d = oq_node_name(k->f->nodes[node]);
 
-	return !strcmp(k->f->nodes[node]->desc, k->desc);
-}
-
-static uint64_t desc_hash(const char *d, size_t len)
-{
-	return oq_hash_bytes(d, len);
+	return !strncmp(d, k->name, k->len) && d[k->len] == '\0';
 }
 
 static struct oq_loc no_loc(void)
@@ -58,19 +60,59 @@ static struct oq_loc no_loc(void)
 	return l;
 }
 
-static void index_desc(struct oq_fabric_index *idx,
-		       const struct oq_fabric *f)
+int oq_node_guid_table_cmp(uint64_t a, uint64_t b)
 {
-	struct desc_key k = {f, NULL};
-	size_t n;
+	/* OpenSM keys node_guid_tbl (a cl_qmap, ordered by its uint64 key)
+	 * by the GUID as it came in the MAD: network byte order. */
+	uint64_t x = htobe64(a), y = htobe64(b);
 
+	return x < y ? -1 : x > y;
+}
+
+struct named {
+	const char *name;
+	uint64_t guid;
+	uint32_t node;
+};
+
+static int name_order(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : oq_node_guid_table_cmp(x->guid, y->guid);
+}
+
+/* Sort the nodes by name, then by OpenSM's table order, and chain each
+ * run of one name; its first node goes into the hash table. */
+static int index_names(struct oq_fabric_index *idx, const struct oq_fabric *f)
+{
+	struct named *v = malloc((f->n_nodes ? f->n_nodes : 1) * sizeof(*v));
+	size_t n, run;
+
+	if (!v)
+		return -ENOMEM;
 	for (n = 0; n < f->n_nodes; n++) {
-		k.desc = f->nodes[n]->desc;
-		/* Same description: keep the first in node order. */
-		oq_htab_find_or_add(&idx->desc,
-				    desc_hash(k.desc, strlen(k.desc)),
-				    same_desc, &k, (uint32_t)n, NULL);
+		v[n].name = oq_node_name(f->nodes[n]);
+		v[n].guid = f->nodes[n]->guid;
+		v[n].node = (uint32_t)n;
 	}
+	qsort(v, f->n_nodes, sizeof(*v), name_order);
+	oq_htab_clear(&idx->name);
+	for (n = 0; n < f->n_nodes; n = run) {
+		struct name_key k = {f, v[n].name, strlen(v[n].name)};
+
+		for (run = n + 1;
+		     run < f->n_nodes && !strcmp(v[run].name, v[n].name); run++)
+			idx->same_next[v[run - 1].node] = v[run].node + 1;
+		idx->same_next[v[run - 1].node] = 0;
+		idx->same_count[v[n].node] = (uint32_t)(run - n);
+		/* Room was reserved for every node: this cannot fail. */
+		oq_htab_find_or_add(&idx->name, oq_hash_bytes(k.name, k.len),
+				    same_name, &k, v[n].node, NULL);
+	}
+	free(v);
+	return 0;
 }
 
 static void index_lids(struct oq_fabric_index *idx, const struct oq_fabric *f,
@@ -116,7 +158,10 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 		if (f->ports[k]->lid)
 			n_lids += 1u << (f->ports[k]->lmc & 7);
 	}
-	if (oq_htab_reserve(&idx->desc, f->n_nodes) ||
+	idx->same_next = calloc(f->n_nodes + 1, sizeof(*idx->same_next));
+	idx->same_count = calloc(f->n_nodes + 1, sizeof(*idx->same_count));
+	if (!idx->same_next || !idx->same_count ||
+	    oq_htab_reserve(&idx->name, f->n_nodes) ||
 	    oq_htab_reserve(&idx->port_guid, n_ends) ||
 	    oq_htab_reserve(&idx->node_guid, f->n_nodes) ||
 	    oq_htab_reserve(&idx->lid, n_lids)) {
@@ -153,10 +198,19 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 		}
 	}
 	index_lids(idx, f, diags);
-	index_desc(idx, f);
+	if (index_names(idx, f)) {
+		oq_fabric_index_free(idx);
+		return -ENOMEM;
+	}
 	f->idx = idx;
 	return 0;
 }
+
+int oq_fabric_index_names(struct oq_fabric *f)
+{
+	return f->idx ? index_names(f->idx, f) : -EINVAL;
+}
+
 
 void oq_fabric_index_free(struct oq_fabric_index *idx)
 {
@@ -165,7 +219,9 @@ void oq_fabric_index_free(struct oq_fabric_index *idx)
 	oq_htab_free(&idx->port_guid);
 	oq_htab_free(&idx->node_guid);
 	oq_htab_free(&idx->lid);
-	oq_htab_free(&idx->desc);
+	oq_htab_free(&idx->name);
+	free(idx->same_next);
+	free(idx->same_count);
 	free(idx);
 }
 
@@ -201,26 +257,43 @@ struct oq_port *oq_fabric_port_by_lid(const struct oq_fabric *f, uint16_t lid)
 	return i < 0 ? NULL : f->ports[i];
 }
 
-static struct oq_node *node_by_desc(const struct oq_fabric *f, const char *d,
-				    size_t len)
+struct oq_node *oq_fabric_node_by_name(const struct oq_fabric *f,
+				       const char *name, size_t len,
+				       size_t *n_same)
 {
-	char key[sizeof(((struct oq_node *)0)->desc)];
-	struct desc_key k = {f, key};
+	struct name_key k = {f, name, len};
 	int64_t i;
 
-	if (len >= sizeof(key))
+	if (n_same)
+		*n_same = 0;
+	if (!f || !f->idx || !name)
 		return NULL;
-	memcpy(key, d, len);
-	key[len] = '\0';
-	i = oq_htab_find(&f->idx->desc, desc_hash(key, len), same_desc, &k);
-	return i < 0 ? NULL : f->nodes[i];
+	i = oq_htab_find(&f->idx->name, oq_hash_bytes(name, len), same_name,
+			 &k);
+	if (i < 0)
+		return NULL;
+	if (n_same)
+		*n_same = f->idx->same_count[i];
+	return f->nodes[i];
+}
+
+struct oq_node *oq_fabric_node_next_same_name(const struct oq_fabric *f,
+					      const struct oq_node *n)
+{
+	uint32_t next;
+
+	if (!f || !f->idx || !n || n->index >= f->n_nodes ||
+	    f->nodes[n->index] != n)
+		return NULL;
+	next = f->idx->same_next[n->index];
+	return next ? f->nodes[next - 1] : NULL;
 }
 
 /*
- * "desc/P<n>".  Descriptions may contain spaces and slashes, so the port
- * number is the last "/P" followed only by digits.  When several nodes
- * share a description the first in node order answers (OpenSM's
- * port-name matching has the same ambiguity; see docs/fabric-model.md).
+ * "NAME/P<n>".  Names may contain spaces and slashes, so the port number
+ * is the last "/P" followed only by digits.  When several nodes share a
+ * name the one OpenSM's QoS parser picks answers
+ * (oq_fabric_node_by_name; docs/fabric-model.md).
  */
 struct oq_port *oq_fabric_port_by_name(const struct oq_fabric *f,
 				       const char *name)
@@ -248,7 +321,7 @@ struct oq_port *oq_fabric_port_by_name(const struct oq_fabric *f,
 		if (num > 255)
 			return NULL;
 	}
-	n = node_by_desc(f, name, (size_t)(split - name));
+	n = oq_fabric_node_by_name(f, name, (size_t)(split - name), NULL);
 	if (!n || num > n->n_ports || !n->ports[num].present)
 		return NULL;
 	if (n->type != OQ_NODE_SWITCH && num == 0)

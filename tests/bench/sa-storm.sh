@@ -133,7 +133,7 @@ start_sm() {
 		e2e_fail "$mode/$rules: opensm did not load the QoS policy file"
 	if grep -q 'osmqos_create: osmqos .* loaded' "$E2E_OSM_LOG"; then
 		[ "$mode" = plugin ] || e2e_fail "stock/$rules: the plugin loaded"
-		grep -q "osmqos: policy .* loaded: .* $rules rules" "$E2E_OSM_LOG" ||
+		grep -q "osmqos: policy .* loaded: .* $rules match rules" "$E2E_OSM_LOG" ||
 			e2e_fail "plugin/$rules: the plugin did not load the $rules-rule policy"
 	else
 		[ "$mode" = stock ] || e2e_fail "plugin/$rules: the plugin did not load"

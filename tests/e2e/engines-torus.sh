@@ -102,7 +102,7 @@ eng_mads_match 2 "$lines" ||
 	e2e_fail "the plugin's QoS Set count of the policy sweep is wrong"
 eng_audit policy "$pol" ||
 	e2e_fail "with qos-setup: the fabric differs from osmqos tables: $(grep DRIFT "$E2E_DIR/policy.audit" | head -n 5)"
-e2e_osmqos tables --json --fabric "$E2E_DIR/topo.ibnd" --policy "$pol" \
+e2e_osmqos tables --json --all --fabric "$E2E_DIR/topo.ibnd" --policy "$pol" \
 	--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/policy.json" \
 	2>"$E2E_DIR/policy.tables.err" || e2e_fail "osmqos tables failed"
 n_scope=$(jq '[.ports[] | select(.origin.vlarb == "scope")] | length' "$E2E_DIR/policy.json")

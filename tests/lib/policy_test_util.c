@@ -42,3 +42,12 @@ void assert_range(const struct oq_ranges *r, size_t i, uint64_t lo, uint64_t hi)
 	assert_int_equal(r->v[i].lo, lo);
 	assert_int_equal(r->v[i].hi, hi);
 }
+
+size_t count_unused(const struct oq_diags *d)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->n; i++)
+		n += d->v[i].code && !strncmp(d->v[i].code, "unused-", 7);
+	return n;
+}

@@ -132,7 +132,7 @@ faults_tables_snapshot() {
 
 # faults_predict TOPO POLICY CONF OUT: osmqos tables --json for TOPO.
 faults_predict() {
-	e2e_osmqos tables --json --policy "$2" --fabric "$1" \
+	e2e_osmqos tables --json --all --policy "$2" --fabric "$1" \
 		--opensm-conf "$3" >"$4" 2>"$4.err" ||
 		e2e_fail "osmqos tables failed: $(head -n 3 "$4.err")"
 }

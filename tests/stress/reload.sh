@@ -147,7 +147,7 @@ check() { # check DESCRIPTION COMMAND...
 
 # predict OUT: what `osmqos tables` says the good policy programs.
 predict() {
-	e2e_osmqos tables --json --policy "$good" --fabric "$topo" \
+	e2e_osmqos tables --json --all --policy "$good" --fabric "$topo" \
 		--opensm-conf "$E2E_OSM_CONF" >"$1" ||
 		e2e_fail "osmqos tables failed on $good"
 	tables_expected "$1" | vlarb_trim | sort >"$1.lines"
