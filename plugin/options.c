@@ -26,7 +26,6 @@ static const struct opt_key opt_keys[] = {
 	OPT(opensm_policy),
 	OPT(publish_detail),
 	OPT(publish_interval),
-	OPT(sa_cache),
 };
 /* clang-format on */
 
@@ -83,7 +82,7 @@ static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 	report(err, ctx,
 	       "event_plugin_options: unknown key '%.*s' (known: policy, "
 	       "audit, publish_dir, opensm_policy, publish_detail, "
-	       "publish_interval, sa_cache; prefix another plugin's keys "
+	       "publish_interval; prefix another plugin's keys "
 	       "with its name and a dot)",
 	       (int)klen, key);
 	return 1;
@@ -209,7 +208,6 @@ void oq_plugin_options_free(struct oq_plugin_options *o)
 	free(o->opensm_policy);
 	free(o->publish_detail);
 	free(o->publish_interval);
-	free(o->sa_cache);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -219,15 +217,14 @@ int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
 	return snprintf(
 		buf, len,
 		"policy=%s audit=%s publish_dir=%s opensm_policy=%s "
-		"publish_detail=%s publish_interval=%s sa_cache=%s",
+		"publish_detail=%s publish_interval=%s",
 		o->policy ? o->policy : "(qos_policy_file)",
 		o->audit ? o->audit : "(default)",
 		o->publish_dir ? o->publish_dir : "(default)",
 		o->opensm_policy ? o->opensm_policy : "copy",
 		o->publish_detail ? o->publish_detail : "classes",
 		o->publish_interval ? o->publish_interval
-				    : OQ_STR(OQ_PUBLISH_INTERVAL_DEFAULT),
-		o->sa_cache ? o->sa_cache : OQ_STR(OQ_SA_CACHE_DEFAULT));
+				    : OQ_STR(OQ_PUBLISH_INTERVAL_DEFAULT));
 }
 
 int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n)

@@ -19,14 +19,12 @@ struct oq_plugin_options {
 	char *opensm_policy; /* opensm_policy= : copy (default) or direct */
 	char *publish_detail; /* publish_detail= : classes (default), ports */
 	char *publish_interval; /* publish_interval= : seconds, 0 = sweeps */
-	char *sa_cache; /* sa_cache= : PathRecord answers kept per sweep */
 };
 
 /* publish_interval= : osmqos.prom's counters are rewritten this often
  * (seconds) between sweeps; at most a day. */
 #define OQ_PUBLISH_INTERVAL_DEFAULT 30
 #define OQ_PUBLISH_INTERVAL_MAX	    86400
-#define OQ_SA_CACHE_DEFAULT	    4096
 #define OQ_STR_(x)		    #x
 #define OQ_STR(x)		    OQ_STR_(x)
 

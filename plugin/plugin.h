@@ -115,10 +115,6 @@ struct oq_state {
 	 * counters, looked up by name at its first answer (__atomic;
 	 * OQ_LEVEL_SLOT_UNSET until then).  NULL: look up every time. */
 	int *level_slot;
-	/* PathRecord answers given on this state, to give again
-	 * (sa_answer.c).  NULL: none kept (sa_cache=0, no memory, or a
-	 * routing engine with its own path_sl()). */
-	struct oq_sa_memo *memo;
 };
 
 #define OQ_LEVEL_SLOT_UNSET INT_MIN
@@ -190,8 +186,6 @@ struct osmqos {
 	/* SA front (sa_front.c): our PR/MPR registrations and counters. */
 	struct oq_sa_front sa_front;
 	bool sa_unmodelled_logged;
-	size_t sa_memo_entries; /* sa_cache=: 0 keeps no answers */
-	bool sa_memo_oom_logged;
 	/* Audit trail of every decided pair (audit.c); NULL: off. */
 	struct oq_audit *audit;
 	struct oq_publisher pub;
@@ -252,8 +246,6 @@ enum oq_engine_kind oq_hooks_engine(struct osmqos *q, struct oq_engine *e);
 /* sa_state.c: the SA view of a state built for_sa (OpenSM's lock held). */
 int oq_sa_state_fill(struct osmqos *q, struct oq_state *s);
 void oq_sa_state_free(struct oq_state *s);
-/* sa_cache= into q->sa_memo_entries (a bad value is logged: default). */
-void oq_sa_cache_option(struct osmqos *q);
 
 /* sa_predict.c: guaranteed Gb/s of SL sl over the egress ports
  * eg[0..n-1] (in[i]: the input port at eg[i]) from the state's port
@@ -265,8 +257,6 @@ int oq_sa_path_gbps(const struct oq_state *s, const struct oq_port *const *eg,
 
 /* sa_answer.c */
 bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *madw);
-/* The size of one kept answer in the state's memo. */
-size_t oq_sa_answer_memo_val_size(void);
 uint8_t oq_sa_engine_path_sl(void *ctx, uint8_t hint, uint16_t slid,
 			     uint16_t dlid);
 

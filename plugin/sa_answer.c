@@ -7,18 +7,13 @@
  * which build the response MAD (RMPP included) exactly as for OpenSM's
  * own handlers.  Every decided pair goes to the audit writer.  Queries
  * the core does not own (multicast, off-subnet, no sweep state yet) go to
- * OpenSM's handler unchanged.  A PathRecord asked again on the same sweep
- * state is answered from the state's memo (osmqos/sa_memo.h): the same
- * record, counters and audit record as the first answer, without the
- * work.
+ * OpenSM's handler unchanged.
  */
 #include <config.h>
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <osmqos/sa_memo.h>
 
 #include "plugin.h"
 #include "audit.h"
@@ -48,36 +43,11 @@ uint8_t oq_sa_engine_path_sl(void *ctx, uint8_t hint, uint16_t slid,
 	return sl;
 }
 
-/*
- * What a PathRecord answer did, to do again for the same request on the
- * same state: at most one record and one pair (a Get, or a GetTable of
- * one LID pair; larger answers are not kept; none when the requester may
- * not see the pair), and the pair's audit record with its time left zero,
- * so the writer stamps each answer.
- */
-struct memo_val {
-	uint8_t rec[OQ_PR_REC_SIZE];
-	bool has_rec;
-	bool has_pair; /* audit holds its record when the trail is on */
-	bool counted;  /* the pair was granted: one answer for its level */
-	int level;
-	struct oq_audit_record audit;
-};
-
-size_t oq_sa_answer_memo_val_size(void)
-{
-	return sizeof(struct memo_val);
-}
-
 struct answer {
 	struct osmqos *q;
 	const struct oq_state *s;
 	cl_qlist_t list;
 	bool oom;
-	/* Records and pairs so far; the memo keeps answers of at most one
-	 * of each, their first ones written to mv (NULL: no memo). */
-	unsigned int n_rec, n_pairs;
-	struct memo_val *mv;
 	/* For the audit lines. */
 	const struct oq_port *requester;
 	uint16_t requester_lid;
@@ -98,11 +68,6 @@ static int add_record(void *ctx, const uint8_t *rec)
 	}
 	memcpy(&item->resp.path_rec, rec, sizeof(ib_path_rec_t));
 	cl_qlist_insert_tail(&a->list, &item->list_item);
-	if (a->mv && !a->n_rec) {
-		memcpy(a->mv->rec, rec, sizeof(a->mv->rec));
-		a->mv->has_rec = true;
-	}
-	a->n_rec++;
 	return 0;
 }
 
@@ -218,17 +183,10 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	struct answer *a = ctx;
 	const struct oq_state *s = a->s;
 	const struct oq_policy *pol = s->view.policy;
-	struct memo_val *mv = a->n_pairs ? NULL : a->mv;
 	struct oq_audit_record r;
 
-	a->n_pairs++;
 	if (pp->records)
 		count_answer(a->q, s, pp->d.level);
-	if (mv) {
-		mv->has_pair = true;
-		mv->counted = pp->records > 0;
-		mv->level = pp->d.level;
-	}
 	if (!a->q->audit)
 		return;
 	memset(&r, 0, sizeof(r));
@@ -278,64 +236,6 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 		r.reason = oq_pr_reason_name(pp->reason);
 	}
 	oq_audit_submit(a->q->audit, &r);
-	if (mv)
-		mv->audit = r;
-}
-
-/* A memo hit: the first answer's record, level count and audit record
- * again (the audit trail is on or off for the plugin's whole life).
- * False, with nothing done, when there is no memory for the record: the
- * answer is then computed, and fails, as without the memo. */
-static bool replay(struct answer *a, const struct memo_val *mv)
-{
-	if (mv->has_rec && add_record(a, mv->rec)) {
-		a->oom = false;
-		return false;
-	}
-	if (mv->counted)
-		count_answer(a->q, a->s, mv->level);
-	if (mv->has_pair && a->q->audit)
-		oq_audit_submit(a->q->audit, &mv->audit);
-	return true;
-}
-
-/* The PathRecord answer: from the memo when this request was answered on
- * this state before, else computed (and kept when it is one record or
- * none, for one pair or none).  A state whose routing engine has its own
- * path_sl() has no memo (sa_state.c): the engine's tables are not the
- * state's. */
-static enum oq_pr_outcome answer_pr(struct answer *a, uint8_t method,
-				    const uint8_t *pr, uint16_t *status)
-{
-	struct oq_pr_sink sink = {add_record, audit_pair, a};
-	struct oq_sa_memo *memo = a->s->memo;
-	struct oq_sa_memo_key key;
-	struct memo_val mv;
-	enum oq_pr_outcome out;
-	unsigned long fails;
-
-	if (memo) {
-		oq_sa_memo_key_pr(&key, method, a->comp_mask, a->requester_lid,
-				  pr);
-		if (oq_sa_memo_get(memo, &key, &mv) && replay(a, &mv)) {
-			__atomic_fetch_add(&a->q->sa_front.pr.memo, 1,
-					   __ATOMIC_RELAXED);
-			return OQ_PR_RESPOND;
-		}
-		memset(&mv, 0, sizeof(mv));
-		a->mv = &mv;
-	}
-	oq_sa_want_from_pr(&a->w, a->comp_mask, pr);
-	fails = oq_alloc_failures();
-	out = oq_sa_path_record(&a->s->view, method, a->comp_mask, pr,
-				a->requester, &sink, status);
-	/* An answer cut short by a failed allocation is not kept: the next
-	 * ask may have the memory. */
-	if (memo && out == OQ_PR_RESPOND && !a->oom &&
-	    oq_alloc_failures() == fails && a->n_pairs <= 1 && a->n_rec <= 1)
-		oq_sa_memo_put(memo, &key, &mv);
-	a->mv = NULL;
-	return out;
 }
 
 static double now_s(void)
@@ -400,8 +300,11 @@ bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *data)
 		return true;
 	}
 	if (kind == OQ_SA_PR) {
-		out = answer_pr(&a, mad->method, ib_sa_mad_get_payload_ptr(mad),
-				&status);
+		const uint8_t *p = ib_sa_mad_get_payload_ptr(mad);
+
+		oq_sa_want_from_pr(&a.w, a.comp_mask, p);
+		out = oq_sa_path_record(&s->view, mad->method, a.comp_mask, p,
+					req, &sink, &status);
 	} else {
 		const uint8_t *p = ib_sa_mad_get_payload_ptr(mad);
 		size_t mad_len = madw->mad_size < MAD_BLOCK_SIZE

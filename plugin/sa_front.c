@@ -216,10 +216,10 @@ void oq_sa_front_log_counters(struct osmqos *q, osm_log_level_t level)
 	struct oq_sa_front *f = &q->sa_front;
 
 	OQ_LOG(q, level,
-	       "SA front: PathRecord %lu queries (%lu answered, %lu of them "
-	       "from the memo, %lu passed to OpenSM), MultiPathRecord %lu "
-	       "queries (%lu answered, %lu passed to OpenSM)\n",
-	       load(&f->pr.queries), load(&f->pr.answered), load(&f->pr.memo),
+	       "SA front: PathRecord %lu queries (%lu answered, %lu passed "
+	       "to OpenSM), MultiPathRecord %lu queries (%lu answered, %lu "
+	       "passed to OpenSM)\n",
+	       load(&f->pr.queries), load(&f->pr.answered),
 	       load(&f->pr.passed), load(&f->mpr.queries),
 	       load(&f->mpr.answered), load(&f->mpr.passed));
 }

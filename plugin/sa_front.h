@@ -20,7 +20,6 @@ struct oq_sa_hook {
 	unsigned long queries;	/* __atomic: every query we saw */
 	unsigned long passed;	/* __atomic: handed to OpenSM's handler */
 	unsigned long answered; /* __atomic: answered by the plugin */
-	unsigned long memo;	/* __atomic: ... of those, from the memo */
 };
 
 enum oq_sa_kind {

@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmqos/sa_memo.h>
-
 #include "plugin.h"
 
 #include <opensm/osm_port.h>
@@ -159,51 +157,6 @@ static const char *unmodelled_option(const osm_subn_opt_t *o)
 	return NULL;
 }
 
-void oq_sa_cache_option(struct osmqos *q)
-{
-	const char *v = q->opts.sa_cache;
-	unsigned long n;
-
-	q->sa_memo_entries = OQ_SA_CACHE_DEFAULT;
-	if (!v)
-		return;
-	if (!oq_plugin_option_number(v, OQ_SA_MEMO_MAX, &n)) {
-		q->sa_memo_entries = n;
-		return;
-	}
-	OQ_LOG(q, OSM_LOG_ERROR,
-	       "event_plugin_options: sa_cache=%s is not a number of "
-	       "answers from 0 to %d; using %d\n",
-	       v, OQ_SA_MEMO_MAX, OQ_SA_CACHE_DEFAULT);
-}
-
-/* The state's memo of PathRecord answers.  None under an engine with its
- * own path_sl(): its answers depend on the engine's tables, not on the
- * state alone.  Without memory the SA answers every query in full. */
-static void memo_create(struct osmqos *q, struct oq_state *s)
-{
-	if (!q->sa_memo_entries || s->view.path_sl)
-		return;
-	s->memo = oq_sa_memo_create(q->sa_memo_entries,
-				    oq_sa_answer_memo_val_size());
-	/* Once per run of failed sweeps, so a recovery is seen too. */
-	if (s->memo) {
-		if (q->sa_memo_oom_logged)
-			OQ_LOG(q, OSM_LOG_INFO,
-			       "memory for sa_cache=%zu kept PathRecord "
-			       "answers again\n",
-			       q->sa_memo_entries);
-		q->sa_memo_oom_logged = false;
-	} else if (!q->sa_memo_oom_logged) {
-		OQ_LOG(q, OSM_LOG_ERROR,
-		       "out of memory for sa_cache=%zu kept PathRecord "
-		       "answers; every query is answered in full (lower "
-		       "sa_cache)\n",
-		       q->sa_memo_entries);
-		q->sa_memo_oom_logged = true;
-	}
-}
-
 int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 {
 	osm_opensm_t *osm = q->osm;
@@ -253,15 +206,12 @@ int oq_sa_state_fill(struct osmqos *q, struct oq_state *s)
 		q->sa_unmodelled_logged = true;
 		return 0;
 	}
-	memo_create(q, s);
 	s->sa_ready = true;
 	return 0;
 }
 
 void oq_sa_state_free(struct oq_state *s)
 {
-	oq_sa_memo_free(s->memo);
-	s->memo = NULL;
 	oq_pred_classes_free(&s->classes);
 	free(s->level_slot);
 	s->level_slot = NULL;

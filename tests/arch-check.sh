@@ -29,7 +29,7 @@ owner_of_public() {
 	case $1 in
 	diag | file | json | keyidx | wire) echo policy/util ;;
 	policy) echo policy/lang ;;
-	sa_path | sa_memo) echo policy/sa ;;
+	sa_path) echo policy/sa ;;
 	pred_class) echo policy/model ;;
 	*) echo "policy/$1" ;;
 	esac

@@ -47,19 +47,16 @@ static void test_format_names_defaults(void **state)
 	assert_string_equal(buf, "policy=(qos_policy_file) audit=(default) "
 				 "publish_dir=(default) opensm_policy=copy "
 				 "publish_detail=classes "
-				 "publish_interval=30 sa_cache=4096");
+				 "publish_interval=30");
 	oq_plugin_options_free(&o);
 	assert_int_equal(oq_plugin_options_parse(
-				 &o,
-				 "publish_interval=5 publish_detail=ports "
-				 "sa_cache=0",
+				 &o, "publish_interval=5 publish_detail=ports",
 				 on_err, NULL),
 			 0);
 	assert_string_equal(o.publish_interval, "5");
-	assert_string_equal(o.sa_cache, "0");
 	oq_plugin_options_format(&o, buf, sizeof(buf));
-	assert_non_null(strstr(
-		buf, " publish_detail=ports publish_interval=5 sa_cache=0"));
+	assert_non_null(
+		strstr(buf, " publish_detail=ports publish_interval=5"));
 	oq_plugin_options_free(&o);
 }
 
