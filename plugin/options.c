@@ -26,6 +26,7 @@ static const struct opt_key opt_keys[] = {
 	OPT(opensm_policy),
 	OPT(publish_detail),
 	OPT(publish_interval),
+	OPT(malloc_trim),
 };
 /* clang-format on */
 
@@ -82,7 +83,7 @@ static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 	report(err, ctx,
 	       "event_plugin_options: unknown key '%.*s' (known: policy, "
 	       "audit, publish_dir, opensm_policy, publish_detail, "
-	       "publish_interval; prefix another plugin's keys "
+	       "publish_interval, malloc_trim; prefix another plugin's keys "
 	       "with its name and a dot)",
 	       (int)klen, key);
 	return 1;
@@ -208,6 +209,7 @@ void oq_plugin_options_free(struct oq_plugin_options *o)
 	free(o->opensm_policy);
 	free(o->publish_detail);
 	free(o->publish_interval);
+	free(o->malloc_trim);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -217,14 +219,15 @@ int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
 	return snprintf(
 		buf, len,
 		"policy=%s audit=%s publish_dir=%s opensm_policy=%s "
-		"publish_detail=%s publish_interval=%s",
+		"publish_detail=%s publish_interval=%s malloc_trim=%s",
 		o->policy ? o->policy : "(qos_policy_file)",
 		o->audit ? o->audit : "(default)",
 		o->publish_dir ? o->publish_dir : "(default)",
 		o->opensm_policy ? o->opensm_policy : "copy",
 		o->publish_detail ? o->publish_detail : "classes",
 		o->publish_interval ? o->publish_interval
-				    : OQ_STR(OQ_PUBLISH_INTERVAL_DEFAULT));
+				    : OQ_STR(OQ_PUBLISH_INTERVAL_DEFAULT),
+		o->malloc_trim ? o->malloc_trim : "0");
 }
 
 int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n)
@@ -240,6 +243,15 @@ int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n)
 		return -1;
 	*n = x;
 	return 0;
+}
+
+int oq_plugin_option_switch(const char *v, bool *on)
+{
+	unsigned long n = 0;
+	int rc = v ? oq_plugin_option_number(v, 1, &n) : 0;
+
+	*on = !rc && n == 1;
+	return rc;
 }
 
 const char *oq_plugin_publish_dir(const struct oq_plugin_options *o)

@@ -10,6 +10,7 @@
 #ifndef OSMQOS_PLUGIN_OPTIONS_H
 #define OSMQOS_PLUGIN_OPTIONS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct oq_plugin_options {
@@ -19,6 +20,7 @@ struct oq_plugin_options {
 	char *opensm_policy; /* opensm_policy= : copy (default) or direct */
 	char *publish_detail; /* publish_detail= : classes (default), ports */
 	char *publish_interval; /* publish_interval= : seconds, 0 = sweeps */
+	char *malloc_trim; /* malloc_trim= : 1 trims the heap after sweeps */
 };
 
 /* publish_interval= : osmqos.prom's counters are rewritten this often
@@ -51,5 +53,10 @@ const char *oq_plugin_publish_dir(const struct oq_plugin_options *o);
 /* A numeric option's value: decimal digits only, at most max.  0 with
  * *n set, or -1 (the caller logs it and uses its default). */
 int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n);
+
+/* A switch's value: "1" true, "0" or NULL (not given) false.  0 with *on
+ * set, or -1 for anything else (*on false: the caller logs it and keeps
+ * the default, off). */
+int oq_plugin_option_switch(const char *v, bool *on);
 
 #endif /* OSMQOS_PLUGIN_OPTIONS_H */

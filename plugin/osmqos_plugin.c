@@ -150,6 +150,7 @@ static void *osmqos_create(osm_opensm_t *osm)
 	oq_plugin = q;
 	oq_policy_copy_init(q);
 	oq_publish_detail_ports(q); /* a bad publish_detail= is said now */
+	oq_publish_trim_option(q);
 	audit_open(q);
 	oq_publish_refresh_start(q);
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */

@@ -129,6 +129,8 @@ struct oq_publisher {
 	int json_err;
 	bool oom_reported;
 	bool detail_reported; /* a bad publish_detail= was logged */
+	/* malloc_trim=1: the heap is trimmed after each publication. */
+	bool trim;
 	/* osmqos.prom between sweeps (publish_refresh.c): prom_lock
 	 * serializes writing the file and guards the fields after it. */
 	pthread_mutex_t prom_lock;
@@ -153,7 +155,7 @@ struct oq_phases {
 	uint64_t hook_ns;    /* in the SL2VL/VLArb hooks (the QoS MADs) */
 	unsigned long hook_calls;
 	uint64_t audit_cpu_ns; /* audit writer CPU at the last phases line */
-	double trim_ms;	       /* freed memory returned to the system */
+	double trim_ms; /* freed memory returned to the system; < 0: off */
 };
 
 struct osmqos {

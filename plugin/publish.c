@@ -153,6 +153,18 @@ bool oq_publish_detail_ports(struct osmqos *q)
 	return false;
 }
 
+bool oq_publish_trim_option(struct osmqos *q)
+{
+	const char *v = q->opts.malloc_trim;
+
+	if (oq_plugin_option_switch(v, &q->pub.trim))
+		OQ_LOG(q, OSM_LOG_ERROR,
+		       "event_plugin_options: malloc_trim=%s is neither 0 nor "
+		       "1; using 0\n",
+		       v);
+	return q->pub.trim;
+}
+
 static int publish_state(struct osmqos *q, const struct oq_state *s, double *ms)
 {
 	struct oq_pred_classes own = {0};
@@ -232,6 +244,7 @@ static void log_phases(struct osmqos *q, double publish_ms)
 {
 	struct oq_phases *ph = &q->phases;
 	uint64_t audit = 0;
+	char trim[32] = "off";
 
 	if (q->audit) {
 		struct oq_audit_stats st;
@@ -240,14 +253,16 @@ static void log_phases(struct osmqos *q, double publish_ms)
 		audit = st.cpu_ns - ph->audit_cpu_ns;
 		ph->audit_cpu_ns = st.cpu_ns;
 	}
+	if (ph->trim_ms >= 0)
+		snprintf(trim, sizeof(trim), "%.2f ms", ph->trim_ms);
 	OQ_LOG(q, OSM_LOG_INFO,
 	       "sweep %lu: phases: snapshot %.2f ms, compile %.2f ms (%u "
 	       "states), QoS MADs %.2f ms (%lu hook calls), predictions "
-	       "%.2f ms, publish %.2f ms, memory trim %.2f ms, audit %.2f ms "
+	       "%.2f ms, publish %.2f ms, memory trim %s, audit %.2f ms "
 	       "CPU since the last sweep\n",
 	       q->sweeps, ph->snapshot_ms, ph->compile_ms, ph->states,
 	       (double)ph->hook_ns / 1e6, ph->hook_calls, ph->classes_ms,
-	       publish_ms, ph->trim_ms, (double)audit / 1e6);
+	       publish_ms, trim, (double)audit / 1e6);
 }
 
 int oq_publish(struct osmqos *q)
@@ -258,13 +273,18 @@ int oq_publish(struct osmqos *q)
 	int rc = publish_state(q, s, &ms);
 
 	oq_state_put(q, s);
-	/* The sweep's earlier states are freed by now; give their pages
-	 * back so opensm's resident size stays what it was without us. */
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	malloc_trim(0);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	q->phases.trim_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-			    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	/* malloc_trim=1: the sweep's earlier states are freed by now; give
+	 * their pages back to the system.  This reshapes OpenSM's whole heap,
+	 * not only the plugin's, and the next sweep faults the pages in
+	 * again: only when the operator asks (docs/performance.md). */
+	q->phases.trim_ms = -1;
+	if (q->pub.trim) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		malloc_trim(0);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		q->phases.trim_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+				    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	}
 	log_phases(q, ms);
 	return rc;
 }

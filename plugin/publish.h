@@ -245,6 +245,9 @@ int oq_publish(struct osmqos *q);
 /* publish_detail=ports: per-port Prometheus series too.  Any other value
  * than classes or ports is logged (once) and taken as classes. */
 bool oq_publish_detail_ports(struct osmqos *q);
+/* malloc_trim=: 1 trims the heap after each publication (default 0);
+ * any other value is logged and taken as 0.  Read once, at load. */
+bool oq_publish_trim_option(struct osmqos *q);
 /* The counters the SA front fills (the instance's). */
 struct oq_publish_counters *oq_publish_counters_of(struct osmqos *q);
 /* Log a failure to write file `name` once per errno (*last_err holds the
