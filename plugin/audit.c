@@ -24,11 +24,12 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "audit_int.h"
 
 /* Bytes formatted before one write(2); at least one maximal line more. */
 #define BATCH_BYTES (64 * 1024)
-/* Idle wake-up period: picks up a reopen request set from a signal
- * handler, which cannot signal the condition variable. */
+/* Idle wake-up period: an idle writer still looks at its path (and at a
+ * reopen request, which sets only a flag). */
 #define IDLE_WAKE_MS 200
 /*
  * Under a query storm, waking the writer and calling write(2) for every
@@ -42,51 +43,6 @@
 #define DROP_LOG_SECS 10
 /* How often the writer looks whether the path still names its file. */
 #define PATH_CHECK_MS 1000
-
-struct oq_audit {
-	char *path;
-	int fd;
-	oq_audit_log_fn log_fn;
-	void *log_ctx;
-	pthread_t thread;
-
-	pthread_mutex_t lock;
-	pthread_cond_t wake;	/* writer: data, stop, pause change */
-	pthread_cond_t drained; /* oq_audit_flush(): a batch was retired */
-	struct oq_audit_record *ring;
-	size_t cap, head, count;
-	uint64_t enqueued, retired;
-	bool stop, paused;
-	struct oq_audit_stats st;
-
-	atomic_bool reopen_req;
-	atomic_int fail_errno;	   /* test hook */
-	atomic_bool no_path_check; /* test hook */
-
-	/* Writer thread only. */
-	char *buf;
-	/* One batch's identical answers (write_batch): an open-addressing
-	 * table of batch positions (+1, 0 empty; agg_cap slots), and per
-	 * batch position the count, the last time, the distinct answers'
-	 * positions, and per line of a chunk the records it stands for. */
-	uint32_t *agg_slot;
-	size_t agg_cap;
-	uint32_t *agg_count;
-	struct timespec *agg_last;
-	uint32_t *agg_reps;
-	uint32_t *line_recs;
-	bool mid_line; /* a failed write left a partial line */
-	bool in_error;
-	uint64_t err_writes, err_lost;
-	uint64_t logged_full;
-	struct timespec last_full_log;
-	struct timespec last_path_check;
-	/* What was at the path when a reopen last failed, so a bad path is
-	 * reported once, not at every check. */
-	bool bad_valid, bad_missing;
-	dev_t bad_dev;
-	ino_t bad_ino;
-};
 
 static void say(struct oq_audit *w, enum oq_audit_log_level lvl,
 		const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -742,12 +698,6 @@ int oq_audit_submit(struct oq_audit *w, const struct oq_audit_record *rec)
 	return 0;
 }
 
-void oq_audit_reopen(struct oq_audit *w)
-{
-	if (w)
-		atomic_store(&w->reopen_req, true);
-}
-
 int oq_audit_flush(struct oq_audit *w, int timeout_ms)
 {
 	struct timespec ts;
@@ -774,22 +724,4 @@ void oq_audit_get_stats(struct oq_audit *w, struct oq_audit_stats *st)
 	pthread_mutex_lock(&w->lock);
 	*st = w->st;
 	pthread_mutex_unlock(&w->lock);
-}
-
-void oq_audit_test_pause(struct oq_audit *w, bool paused)
-{
-	pthread_mutex_lock(&w->lock);
-	w->paused = paused;
-	pthread_cond_signal(&w->wake);
-	pthread_mutex_unlock(&w->lock);
-}
-
-void oq_audit_test_fail_writes(struct oq_audit *w, int err)
-{
-	atomic_store(&w->fail_errno, err);
-}
-
-void oq_audit_test_follow_path(struct oq_audit *w, bool follow)
-{
-	atomic_store(&w->no_path_check, !follow);
 }

@@ -150,15 +150,6 @@ void oq_audit_close(struct oq_audit *w, struct oq_audit_stats *st);
  * writer.  Returns 0, or -1 when the record was dropped (ring full). */
 int oq_audit_submit(struct oq_audit *w, const struct oq_audit_record *rec);
 
-/*
- * Ask the writer to reopen the path before its next write (logrotate's
- * postrotate SIGHUP).  Only sets a flag: safe to call from a signal
- * handler.  If the reopen fails the writer logs it and keeps the old file.
- * The writer also reopens by itself, within about a second, when it sees
- * the path renamed, removed or replaced (OpenSM keeps SIGHUP for itself).
- */
-void oq_audit_reopen(struct oq_audit *w);
-
 /* Wait up to timeout_ms until everything submitted so far has been written
  * or dropped.  Returns 0, or -1 on timeout.  Not for the SA thread. */
 int oq_audit_flush(struct oq_audit *w, int timeout_ms);
@@ -180,17 +171,5 @@ size_t oq_audit_format_n(const struct oq_audit_record *rec, uint64_t count,
 /* IB codes to units for the JSON line (0 for an unknown code). */
 unsigned int oq_audit_mtu_bytes(uint8_t code);
 double oq_audit_rate_gbps(uint8_t code);
-
-/*
- * Test hooks (unit tests only; the plugin never calls them).
- * pause: the writer takes no new batch while paused (destroy overrides).
- * fail_writes: nonzero makes every write(2) fail with that errno, as a full
- * disk does; 0 restores normal writes.
- */
-void oq_audit_test_pause(struct oq_audit *w, bool paused);
-void oq_audit_test_fail_writes(struct oq_audit *w, int err);
-/* follow false: no automatic reopen when the path is moved (so a test
- * controls exactly when reopens happen). */
-void oq_audit_test_follow_path(struct oq_audit *w, bool follow);
 
 #endif /* OSMQOS_PLUGIN_AUDIT_H */
