@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "publish.h"
+#include "documents/documents.h"
 #include "publish_jsoncheck.h"
 #include "publish_promcheck.h"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Unit tests: audit log writer (plugin/audit.c); formatting is in
+/* Unit tests: audit log writer (plugin/audit/audit.c); formatting is in
  * test_audit_json.c. */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,8 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "audit.h"
-#include "audit_test.h"
+#include "audit/audit.h"
+#include "audit/audit_test.h"
 #include "audit_test_util.h"
 
 /* ---- helpers ---- */

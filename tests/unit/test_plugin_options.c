@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "options.h"
+#include "options/options.h"
 
 static char last_err[512];
 static int n_err;

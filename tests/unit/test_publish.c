@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Unit tests: the published documents (plugin/publish_json.c,
+ * Unit tests: the published documents (plugin/documents/publish_json.c,
  * publish_prom.c, publish_prom_fabric.c, publish_escape.c) on a small
  * fabric
  * whose node descriptions carry quotes, backslashes, newlines, control
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "match_fixture.h"
-#include "publish.h"
+#include "documents/documents.h"
 #include "publish_promcheck.h"
 #include "publish_jsoncheck.h"
 
