@@ -24,10 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <opensm/osm_version.h>
 
+#include <osmqos/clock.h>
 #include <osmqos/file.h>
 
 #include "audit/audit.h"
@@ -262,10 +262,11 @@ static void build_sa_state(struct osmqos *q)
 	struct oq_sweep *sw = &q->sweep;
 	struct oq_sweep_state *base = oq_sweep_get(sw), *own = NULL;
 	struct oq_sa_state *s = NULL;
-	struct timespec t0, t1;
+	uint64_t t0;
+	double ms;
 
 	cl_plock_acquire(&q->osm->lock);
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = oq_clock_ns();
 	/* The hooks' state of this heavy sweep is routed: build the SA's on
 	 * it instead of compiling the same tables again; else on a state of
 	 * its own, in force once the SA's is built. */
@@ -275,7 +276,7 @@ static void build_sa_state(struct osmqos *q)
 	}
 	if (base)
 		s = oq_sa_state_build(&q->sa, base);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = oq_ms_since(t0);
 	cl_plock_release(&q->osm->lock);
 	if (!s) {
 		oq_sweep_put(base);
@@ -288,9 +289,7 @@ static void build_sa_state(struct osmqos *q)
 	oq_sa_publish(&q->sa, s);
 	OQ_LOG(q->osm, OSM_LOG_VERBOSE,
 	       "sweep %lu: SA state: %zu ports, %zu port GUIDs, %.2f ms\n",
-	       sw->sweeps, s->sweep->fabric->n_ports, s->n_aliases,
-	       (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-		       (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+	       sw->sweeps, s->sweep->fabric->n_ports, s->n_aliases, ms);
 }
 
 /* UCAST_ROUTING_DONE: osm_qos_setup has queued every QoS Set. */

@@ -23,6 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <osmqos/clock.h>
+
 #include "audit.h"
 #include "audit_int.h"
 
@@ -61,15 +63,14 @@ static void say(struct oq_audit *w, enum oq_audit_log_level lvl,
 	w->log_fn(w->log_ctx, lvl, msg);
 }
 
+/* A deadline ms from now for the writer's condition variables (they wait
+ * on CLOCK_MONOTONIC, the clock of oq_clock_ns()). */
 static void deadline_in(struct timespec *ts, int ms)
 {
-	clock_gettime(CLOCK_MONOTONIC, ts);
-	ts->tv_sec += ms / 1000;
-	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (ts->tv_nsec >= 1000000000L) {
-		ts->tv_sec++;
-		ts->tv_nsec -= 1000000000L;
-	}
+	uint64_t due = oq_clock_ns() + (uint64_t)ms * 1000000ull;
+
+	ts->tv_sec = (time_t)(due / 1000000000ull);
+	ts->tv_nsec = (long)(due % 1000000000ull);
 }
 
 /*
@@ -170,12 +171,6 @@ static void do_reopen(struct oq_audit *w, const char *why_reopen)
 	say(w, OQ_AUDIT_LOG_INFO, "audit: reopened %s%s", w->path, why_reopen);
 }
 
-static long ms_since(const struct timespec *then, const struct timespec *now)
-{
-	return (long)(now->tv_sec - then->tv_sec) * 1000 +
-	       (now->tv_nsec - then->tv_nsec) / 1000000;
-}
-
 /*
  * Rotation without a signal: OpenSM keeps SIGHUP for itself (it starts a
  * heavy sweep), so the writer also notices, at most once a second, that
@@ -183,16 +178,16 @@ static long ms_since(const struct timespec *then, const struct timespec *now)
  */
 static bool path_moved(struct oq_audit *w)
 {
-	struct timespec now;
+	uint64_t now;
 	struct stat ps, fs;
 
 	if (atomic_load(&w->no_path_check))
 		return false;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (w->last_path_check.tv_sec &&
-	    ms_since(&w->last_path_check, &now) < PATH_CHECK_MS)
+	now = oq_clock_ns();
+	if (w->last_path_check_ns &&
+	    oq_ms_since(w->last_path_check_ns) < PATH_CHECK_MS)
 		return false;
-	w->last_path_check = now;
+	w->last_path_check_ns = now;
 	if (lstat(w->path, &ps)) {
 		if (errno != ENOENT)
 			return false;
@@ -436,17 +431,16 @@ static void write_batch(struct oq_audit *w, size_t start, size_t n)
 
 static void log_full_drops(struct oq_audit *w, bool force)
 {
-	struct timespec now;
-	uint64_t full;
+	uint64_t full, now;
 
 	pthread_mutex_lock(&w->lock);
 	full = w->st.dropped_full;
 	pthread_mutex_unlock(&w->lock);
 	if (full == w->logged_full)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!force && w->last_full_log.tv_sec &&
-	    now.tv_sec - w->last_full_log.tv_sec < DROP_LOG_SECS)
+	now = oq_clock_ns();
+	if (!force && w->last_full_log_ns &&
+	    now - w->last_full_log_ns < DROP_LOG_SECS * 1000000000ull)
 		return;
 	say(w, OQ_AUDIT_LOG_ERROR,
 	    "audit: %llu records dropped because the queue of %zu was full "
@@ -455,15 +449,13 @@ static void log_full_drops(struct oq_audit *w, bool force)
 	    (unsigned long long)(full - w->logged_full), w->cap,
 	    (unsigned long long)full);
 	w->logged_full = full;
-	w->last_full_log = now;
+	w->last_full_log_ns = now;
 }
 
 /* The writer holds w->lock.  True while a small batch should wait for
  * more records (see COALESCE_MS); *until is the end of that wait. */
 static bool coalesce(struct oq_audit *w, bool *waiting, struct timespec *until)
 {
-	struct timespec now;
-
 	if (w->stop || !w->count || w->count >= BATCH_WAKE ||
 	    w->count >= w->cap / 2) {
 		*waiting = false;
@@ -473,22 +465,12 @@ static bool coalesce(struct oq_audit *w, bool *waiting, struct timespec *until)
 		deadline_in(until, COALESCE_MS);
 		*waiting = true;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec > until->tv_sec ||
-	    (now.tv_sec == until->tv_sec && now.tv_nsec >= until->tv_nsec)) {
+	if (oq_clock_ns() >= (uint64_t)until->tv_sec * 1000000000ull +
+				     (uint64_t)until->tv_nsec) {
 		*waiting = false;
 		return false;
 	}
 	return true;
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec t;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t))
-		return 0;
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
 static void *writer_main(void *arg)
@@ -526,7 +508,7 @@ static void *writer_main(void *arg)
 		write_batch(w, start, n);
 		log_full_drops(w, false);
 		pthread_mutex_lock(&w->lock);
-		w->st.cpu_ns = thread_cpu_ns();
+		w->st.cpu_ns = oq_thread_cpu_ns();
 	}
 	pthread_mutex_unlock(&w->lock);
 	log_full_drops(w, true);

@@ -54,8 +54,8 @@ struct oq_audit {
 	bool in_error;
 	uint64_t err_writes, err_lost;
 	uint64_t logged_full;
-	struct timespec last_full_log;
-	struct timespec last_path_check;
+	uint64_t last_full_log_ns;   /* oq_clock_ns() of the last drop line */
+	uint64_t last_path_check_ns; /* ... of the last look at the path */
 	/* What was at the path when a reopen last failed, so a bad path is
 	 * reported once, not at every check. */
 	bool bad_valid, bad_missing;

@@ -171,8 +171,8 @@ struct oq_publish_doc {
 	time_t policy_loaded_at;  /* 0: never loaded */
 	unsigned long loads_ok, loads_failed;
 
-	uint64_t mads_total; /* QoS Set MADs sent since start */
-	const char *engine;  /* routing engine the tables are for */
+	uint64_t mads_total;	  /* QoS Set MADs sent since start */
+	const char *engine;	  /* routing engine the tables are for */
 	const char *engine_sl2vl; /* "policy", "template" or "engine" */
 
 	/* The sweep's fabric, tables and classes (all NULL: no state). */
@@ -198,6 +198,10 @@ int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d);
  * refreshes the counters in between. */
 int oq_publish_write_prom_live(FILE *out, const struct oq_publish_doc *d);
 int oq_publish_write_prom_sweep(FILE *out, const struct oq_publish_doc *d);
+/* A Prometheus metric family's HELP and TYPE lines (type "gauge",
+ * "counter", "histogram"), before its samples. */
+void oq_publish_prom_family(FILE *out, const char *name, const char *type,
+			    const char *help);
 /* The Prometheus file's fabric families: aggregates per SL, level and
  * class, and per port with detail_ports (publish_prom_fabric.c). */
 void oq_publish_prom_fabric(FILE *out, const struct oq_publish_doc *d);

@@ -96,11 +96,6 @@ void oq_publish_intents_json(FILE *out, const struct oq_publish_doc *d)
 	fputs("]}", out);
 }
 
-static void family(FILE *out, const char *name, const char *help)
-{
-	fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
-}
-
 void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 {
 	static char labels[OQ_PUBLISH_PROM_LEVELS]
@@ -134,15 +129,16 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 			continue;
 		idx[n++] = i;
 	}
-	family(out, "osmqos_intent_missed_ports",
-	       "Linked ports where some level gets less than its bandwidth "
-	       "intent (0: every intent met).");
+	oq_publish_prom_family(out, "osmqos_intent_missed_ports", "gauge",
+			       "Linked ports where some level gets less than "
+			       "its bandwidth intent (0: every intent met).");
 	fprintf(out, "osmqos_intent_missed_ports %zu\n",
 		d->intent_ports_missed);
 	if (!n)
 		return;
 	for (f = 0; f < sizeof(fams) / sizeof(fams[0]); f++) {
-		family(out, fams[f].name, fams[f].help);
+		oq_publish_prom_family(out, fams[f].name, "gauge",
+				       fams[f].help);
 		for (j = 0; j < n; j++) {
 			const struct oq_publish_level *l = &d->levels[idx[j]];
 

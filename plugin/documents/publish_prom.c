@@ -14,24 +14,26 @@
 
 #include "documents.h"
 
-static void family(FILE *out, const char *name, const char *type,
-		   const char *help)
+void oq_publish_prom_family(FILE *out, const char *name, const char *type,
+			    const char *help)
 {
 	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
 static void policy_families(FILE *out, const struct oq_publish_doc *d)
 {
-	family(out, "osmqos_routing_engine_info", "gauge",
-	       "The routing engine the tables are for (value 1) and whose "
-	       "SL2VL is in force: policy, template or engine.");
+	oq_publish_prom_family(
+		out, "osmqos_routing_engine_info", "gauge",
+		"The routing engine the tables are for (value 1) and whose "
+		"SL2VL is in force: policy, template or engine.");
 	fputs("osmqos_routing_engine_info{engine=\"", out);
 	oq_publish_prom_text(out, d->engine ? d->engine : "", 32);
 	fprintf(out, "\",sl2vl=\"%s\"} 1\n",
 		d->engine_sl2vl ? d->engine_sl2vl : "policy");
-	family(out, "osmqos_policy_info", "gauge",
-	       "The policy in force (value 1): file and FNV-1a hash of its "
-	       "content.");
+	oq_publish_prom_family(
+		out, "osmqos_policy_info", "gauge",
+		"The policy in force (value 1): file and FNV-1a hash of its "
+		"content.");
 	if (d->policy_in_force) {
 		fputs("osmqos_policy_info{path=\"", out);
 		oq_publish_prom_text(out, d->policy_path ? d->policy_path : "",
@@ -39,17 +41,20 @@ static void policy_families(FILE *out, const struct oq_publish_doc *d)
 		fprintf(out, "\",hash=\"0x%016" PRIx64 "\"} 1\n",
 			d->policy_hash);
 	}
-	family(out, "osmqos_policy_load_success", "gauge",
-	       "1 when the policy file's current content is in force, 0 when "
-	       "it is missing or was rejected.");
+	oq_publish_prom_family(
+		out, "osmqos_policy_load_success", "gauge",
+		"1 when the policy file's current content is in force, 0 when "
+		"it is missing or was rejected.");
 	fprintf(out, "osmqos_policy_load_success %d\n",
 		d->policy_load_success ? 1 : 0);
-	family(out, "osmqos_policy_last_load_timestamp_seconds", "gauge",
-	       "Unix time the policy in force was loaded (0: never).");
+	oq_publish_prom_family(
+		out, "osmqos_policy_last_load_timestamp_seconds", "gauge",
+		"Unix time the policy in force was loaded (0: never).");
 	fprintf(out, "osmqos_policy_last_load_timestamp_seconds %lld\n",
 		(long long)d->policy_loaded_at);
-	family(out, "osmqos_policy_loads_total", "counter",
-	       "Policy file contents loaded (ok) or rejected (failed).");
+	oq_publish_prom_family(
+		out, "osmqos_policy_loads_total", "counter",
+		"Policy file contents loaded (ok) or rejected (failed).");
 	fprintf(out,
 		"osmqos_policy_loads_total{result=\"ok\"} %lu\n"
 		"osmqos_policy_loads_total{result=\"failed\"} %lu\n",
@@ -99,9 +104,10 @@ static void answered_family(FILE *out, const struct oq_publish_counts *c)
 	if (c->answered_other)
 		add_row(rows, &n, OQ_PUBLISH_LEVEL_OTHER, 64,
 			c->answered_other);
-	family(out, "osmqos_sa_pr_answered_total", "counter",
-	       "PathRecord/MultiPathRecord answers by QoS level ((none): no "
-	       "level applied).");
+	oq_publish_prom_family(
+		out, "osmqos_sa_pr_answered_total", "counter",
+		"PathRecord/MultiPathRecord answers by QoS level ((none): no "
+		"level applied).");
 	for (i = 0; i < n; i++)
 		fprintf(out,
 			"osmqos_sa_pr_answered_total{level=\"%s\"} %" PRIu64
@@ -115,17 +121,20 @@ static void counter_families(FILE *out, const struct oq_publish_doc *d)
 	const struct oq_publish_counts *c = d->counts ? d->counts : &zero;
 	unsigned int i;
 
-	family(out, "osmqos_qos_mads_sent_total", "counter",
-	       "QoS Set MADs (SL2VL, VLArb) sent for the plugin's tables.");
+	oq_publish_prom_family(
+		out, "osmqos_qos_mads_sent_total", "counter",
+		"QoS Set MADs (SL2VL, VLArb) sent for the plugin's tables.");
 	fprintf(out, "osmqos_qos_mads_sent_total %" PRIu64 "\n", d->mads_total);
 	answered_family(out, c);
-	family(out, "osmqos_audit_dropped_total", "counter",
-	       "Audit log records never written (queue full or write "
-	       "errors).");
+	oq_publish_prom_family(
+		out, "osmqos_audit_dropped_total", "counter",
+		"Audit log records never written (queue full or write "
+		"errors).");
 	fprintf(out, "osmqos_audit_dropped_total %" PRIu64 "\n",
 		c->audit_dropped);
-	family(out, "osmqos_sa_decision_seconds", "histogram",
-	       "Time the SA front took to decide one PathRecord query.");
+	oq_publish_prom_family(
+		out, "osmqos_sa_decision_seconds", "histogram",
+		"Time the SA front took to decide one PathRecord query.");
 	for (i = 0; i < OQ_PUBLISH_LAT_BUCKETS; i++)
 		fprintf(out,
 			"osmqos_sa_decision_seconds_bucket{le=\"%g\"} %" PRIu64
@@ -143,8 +152,8 @@ static void counter_families(FILE *out, const struct oq_publish_doc *d)
  * publication and at each refresh (publish_interval=). */
 int oq_publish_write_prom_live(FILE *out, const struct oq_publish_doc *d)
 {
-	family(out, "osmqos_publish_timestamp_seconds", "gauge",
-	       "Unix time this file was written.");
+	oq_publish_prom_family(out, "osmqos_publish_timestamp_seconds", "gauge",
+			       "Unix time this file was written.");
 	fprintf(out, "osmqos_publish_timestamp_seconds %lld.%03ld\n",
 		(long long)d->now.tv_sec, d->now.tv_nsec / 1000000);
 	counter_families(out, d);
@@ -154,8 +163,9 @@ int oq_publish_write_prom_live(FILE *out, const struct oq_publish_doc *d)
 /* What only a sweep changes: the policy, the tables' prediction. */
 int oq_publish_write_prom_sweep(FILE *out, const struct oq_publish_doc *d)
 {
-	family(out, "osmqos_sweep", "gauge",
-	       "Heavy sweep whose tables the prediction describes.");
+	oq_publish_prom_family(
+		out, "osmqos_sweep", "gauge",
+		"Heavy sweep whose tables the prediction describes.");
 	fprintf(out, "osmqos_sweep %lu\n", d->sweep);
 	policy_families(out, d);
 	oq_publish_prom_fabric(out, d);

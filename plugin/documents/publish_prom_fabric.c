@@ -22,12 +22,6 @@
 
 #include "documents.h"
 
-static void family(FILE *out, const char *name, const char *type,
-		   const char *help)
-{
-	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
 static void value(FILE *out, double v)
 {
 	if (isnan(v))
@@ -126,9 +120,10 @@ static void level_families(FILE *out, const struct oq_publish_doc *d,
 			  [OQ_PUBLISH_LEVEL_LEN * 3 + 1];
 	size_t i, j, n = 0;
 
-	family(out, "osmqos_level_guaranteed_bandwidth_gbps", "gauge",
-	       "Guaranteed Gb/s of a QoS level's SL over the linked ports: "
-	       "minimum, median and maximum (stat).");
+	oq_publish_prom_family(
+		out, "osmqos_level_guaranteed_bandwidth_gbps", "gauge",
+		"Guaranteed Gb/s of a QoS level's SL over the linked ports: "
+		"minimum, median and maximum (stat).");
 	for (i = 0; i < d->n_levels && n < OQ_PUBLISH_PROM_LEVELS; i++) {
 		const struct oq_publish_level *l = &d->levels[i];
 
@@ -164,26 +159,29 @@ static void aggregate_families(FILE *out, const struct oq_publish_doc *d)
 		sl_stats(c, s, w, &st[s]);
 	free(w);
 
-	family(out, "osmqos_linked_ports", "gauge",
-	       "Linked ports whose egress is predicted.");
+	oq_publish_prom_family(out, "osmqos_linked_ports", "gauge",
+			       "Linked ports whose egress is predicted.");
 	fprintf(out, "osmqos_linked_ports %zu\n", c->n_classified);
-	family(out, "osmqos_sl_guaranteed_bandwidth_gbps", "gauge",
-	       "Guaranteed Gb/s of the SL over the linked ports: minimum, "
-	       "median and maximum (stat).");
+	oq_publish_prom_family(
+		out, "osmqos_sl_guaranteed_bandwidth_gbps", "gauge",
+		"Guaranteed Gb/s of the SL over the linked ports: minimum, "
+		"median and maximum (stat).");
 	for (s = 0; s < 16; s++)
 		if (st[s].any)
 			stat_rows(out, "osmqos_sl_guaranteed_bandwidth_gbps",
 				  NULL, s, &st[s]);
 	level_families(out, d, st);
-	family(out, "osmqos_sl_starved_ports", "gauge",
-	       "Linked ports where the SL starves: VLHighLimit 255, high "
-	       "traffic present, the SL only in the low table.");
+	oq_publish_prom_family(
+		out, "osmqos_sl_starved_ports", "gauge",
+		"Linked ports where the SL starves: VLHighLimit 255, high "
+		"traffic present, the SL only in the low table.");
 	for (s = 0; s < 16; s++)
 		if (st[s].any)
 			fprintf(out, "osmqos_sl_starved_ports{sl=\"%u\"} %zu\n",
 				s, st[s].starved);
-	family(out, "osmqos_sl_dropped_ports", "gauge",
-	       "Linked ports whose SL2VL sends the SL to VL 15 (dropped).");
+	oq_publish_prom_family(
+		out, "osmqos_sl_dropped_ports", "gauge",
+		"Linked ports whose SL2VL sends the SL to VL 15 (dropped).");
 	for (s = 0; s < 16; s++)
 		if (st[s].any)
 			fprintf(out, "osmqos_sl_dropped_ports{sl=\"%u\"} %zu\n",
@@ -215,7 +213,7 @@ static void class_sl_family(FILE *out, const struct oq_publish_doc *d,
 	size_t i;
 	unsigned int s;
 
-	family(out, name, "gauge", help);
+	oq_publish_prom_family(out, name, "gauge", help);
 	for (i = 0; i < n; i++) {
 		const struct oq_pred_class *c = &d->classes->v[ids[i]];
 
@@ -239,9 +237,10 @@ static void class_families(FILE *out, const struct oq_publish_doc *d)
 	struct class_rank *rank;
 	size_t *ids, i, n;
 
-	family(out, "osmqos_port_classes", "gauge",
-	       "Port classes: linked ports with equal prediction inputs "
-	       "share one (the JSON file lists them all).");
+	oq_publish_prom_family(
+		out, "osmqos_port_classes", "gauge",
+		"Port classes: linked ports with equal prediction inputs "
+		"share one (the JSON file lists them all).");
 	fprintf(out, "osmqos_port_classes %zu\n", c->n);
 	rank = malloc((c->n ? c->n : 1) * sizeof(*rank));
 	ids = malloc((c->n ? c->n : 1) * sizeof(*ids));
@@ -259,9 +258,10 @@ static void class_families(FILE *out, const struct oq_publish_doc *d)
 		ids[i] = rank[i].id;
 	free(rank);
 	n = c->n < OQ_PUBLISH_PROM_CLASSES ? c->n : OQ_PUBLISH_PROM_CLASSES;
-	family(out, "osmqos_port_class_ports", "gauge",
-	       "Linked ports in the class, with its link, MTU and where its "
-	       "SL2VL came from (the largest classes).");
+	oq_publish_prom_family(
+		out, "osmqos_port_class_ports", "gauge",
+		"Linked ports in the class, with its link, MTU and where its "
+		"SL2VL came from (the largest classes).");
 	for (i = 0; i < n; i++) {
 		const struct oq_pred_class *k = &c->v[ids[i]];
 		const struct oq_port *p = d->fabric->ports[k->rep];
@@ -306,7 +306,7 @@ static void port_sl_family(FILE *out, const struct oq_publish_doc *d,
 	size_t i;
 	unsigned int s;
 
-	family(out, name, "gauge", help);
+	oq_publish_prom_family(out, name, "gauge", help);
 	for (i = 0; i < d->fabric->n_ports; i++) {
 		const struct oq_pred_class *c = oq_pred_class_of(d->classes, i);
 
@@ -332,9 +332,10 @@ static void port_families(FILE *out, const struct oq_publish_doc *d)
 {
 	size_t i;
 
-	family(out, "osmqos_port_info", "gauge",
-	       "Linked port whose egress is predicted (value 1), with its "
-	       "LID, link and class.");
+	oq_publish_prom_family(
+		out, "osmqos_port_info", "gauge",
+		"Linked port whose egress is predicted (value 1), with its "
+		"LID, link and class.");
 	for (i = 0; i < d->fabric->n_ports; i++) {
 		const struct oq_port *p = d->fabric->ports[i];
 

@@ -7,6 +7,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@ static void put_opts(FILE *f, const char *prefix, const osm_qos_options_t *o)
  * no fixed bound: OpenSM takes option values of any length (fifteen
  * 64-entry tables are legal), and dropping them would silently change the
  * tables.  What the parser finds goes into d, logged with the sweep's
- * other findings.  Returns -1 when out of memory.
+ * other findings.  Returns 0, or -errno.
  */
 int oq_templates_from_osm(osm_opensm_t *osm, struct oq_templates *t,
 			  struct oq_diags *d)
@@ -46,15 +47,17 @@ int oq_templates_from_osm(osm_opensm_t *osm, struct oq_templates *t,
 	oq_templates_default(t);
 	f = open_memstream(&buf, &len);
 	if (!f)
-		return -1;
+		return -errno;
 	put_opts(f, "qos_", &o->qos_options);
 	put_opts(f, "qos_ca_", &o->qos_ca_options);
 	put_opts(f, "qos_sw0_", &o->qos_sw0_options);
 	put_opts(f, "qos_swe_", &o->qos_swe_options);
 	put_opts(f, "qos_rtr_", &o->qos_rtr_options);
 	if (fclose(f) || !buf) {
+		int err = buf ? errno : ENOMEM;
+
 		free(buf);
-		return -1;
+		return -err;
 	}
 	/* Its errors are diagnostics: a value the parser refuses leaves
 	 * that template on OpenSM's default, as OpenSM itself does. */
@@ -80,7 +83,7 @@ static int add_member(struct oq_fabric *f, uint64_t guid, uint16_t pkey,
 	}
 	keys = realloc(p->pkeys, sizeof(*keys) * (p->n_pkeys + 1u));
 	if (!keys)
-		return -1;
+		return -ENOMEM;
 	keys[p->n_pkeys++] = k;
 	p->pkeys = keys;
 	return 0;
@@ -104,7 +107,7 @@ int oq_partitions_from_osm(osm_opensm_t *osm, struct oq_partitions *parts,
 		return 0; /* no partitions yet: keep the ports' own tables */
 	parts->v = calloc(n, sizeof(*parts->v));
 	if (!parts->v)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < f->n_ports; i++) {
 		free(f->ports[i]->pkeys);
 		f->ports[i]->pkeys = NULL;
@@ -123,12 +126,12 @@ int oq_partitions_from_osm(osm_opensm_t *osm, struct oq_partitions *parts,
 		for (m = cl_map_head(&pr->full_guid_tbl);
 		     m != cl_map_end(&pr->full_guid_tbl); m = cl_map_next(m))
 			if (add_member(f, cl_ntoh64(cl_map_key(m)), pkey, true))
-				return -1;
+				return -ENOMEM;
 		for (m = cl_map_head(&pr->part_guid_tbl);
 		     m != cl_map_end(&pr->part_guid_tbl); m = cl_map_next(m))
 			if (add_member(f, cl_ntoh64(cl_map_key(m)), pkey,
 				       false))
-				return -1;
+				return -ENOMEM;
 	}
 	parts->n = k;
 	return 0;

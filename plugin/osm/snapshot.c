@@ -7,6 +7,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,5 +248,6 @@ fail:
 	free(pairs);
 fail_fabric:
 	oq_fabric_free(f);
+	errno = ENOMEM; /* every failure above is an allocation's */
 	return NULL;
 }

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <osmqos/clock.h>
+
 #include "publish.h"
 
 enum { PUB_JSON, PUB_PROM, PUB_FILES = OQ_PUBLISH_FILES };
@@ -191,12 +193,11 @@ static int publish_state(struct oq_publisher *pub,
 	struct oq_publish_doc d;
 	struct oq_predict_opts o;
 	const char *dir = oq_plugin_publish_dir(pub->opts);
-	struct timespec t0, t1;
+	uint64_t t0 = oq_clock_ns();
 	char why[512];
 	size_t n_levels = 0;
 	int err[PUB_FILES], i, rc = 0;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	fill_doc(pub, s, &d);
 	/* qos FALSE: OpenSM programs no QoS tables, so there is nothing to
 	 * predict; the policy and counter metrics stay (docs/publish.md). */
@@ -242,9 +243,7 @@ static int publish_state(struct oq_publisher *pub,
 	for (i = 0; i < PUB_FILES; i++)
 		if (err[i])
 			rc = -1;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	*ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-	      (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	*ms = oq_ms_since(t0);
 	if (!rc)
 		OQ_LOG(pub->osm, OSM_LOG_INFO,
 		       "sweep %lu: published %zu ports in %zu classes to "
@@ -291,9 +290,9 @@ int oq_publish(struct oq_publisher *pub)
 	struct oq_sa_state *sa = oq_sa_get(pub->sa);
 	struct oq_sweep_state *s =
 		sa ? oq_sweep_ref(sa->sweep) : oq_sweep_get(pub->sweep);
-	struct timespec t0, t1;
 	double ms = 0;
 	int rc = publish_state(pub, s, sa ? &sa->classes : NULL, &ms);
+	uint64_t t0;
 
 	oq_sweep_put(s);
 	oq_sa_put(sa);
@@ -303,12 +302,9 @@ int oq_publish(struct oq_publisher *pub)
 	 * again: only when the operator asks (docs/performance.md). */
 	pub->sweep->phases.trim_ms = -1;
 	if (pub->trim) {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
+		t0 = oq_clock_ns();
 		malloc_trim(0);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		pub->sweep->phases.trim_ms =
-			(double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-			(double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+		pub->sweep->phases.trim_ms = oq_ms_since(t0);
 	}
 	log_phases(pub, ms);
 	return rc;

@@ -22,6 +22,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <osmqos/clock.h>
+
 #include "publish.h"
 
 /* publish_interval= in seconds; a bad value is logged and gives the
@@ -140,15 +142,17 @@ void oq_publish_prom_forget(struct oq_publisher *pub, int err, const char *why)
 static void *refresher(void *arg)
 {
 	struct oq_publisher *pub = arg;
-	unsigned int every = pub->interval; /* set before the thread */
+	uint64_t every_ns = pub->interval * 1000000000ull; /* set before */
 	struct timespec at;
 
 	pthread_mutex_lock(&pub->prom_lock);
 	while (!pub->stop) {
 		/* From now, not from the last deadline: a slow write (a
 		 * full disk, NFS) delays the next, never bunches them. */
-		clock_gettime(CLOCK_MONOTONIC, &at);
-		at.tv_sec += every;
+		uint64_t due = oq_clock_ns() + every_ns;
+
+		at.tv_sec = (time_t)(due / 1000000000ull);
+		at.tv_nsec = (long)(due % 1000000000ull);
 		while (!pub->stop &&
 		       pthread_cond_timedwait(&pub->wake, &pub->prom_lock,
 					      &at) != ETIMEDOUT)

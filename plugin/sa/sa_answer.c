@@ -13,7 +13,8 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include <osmqos/clock.h>
 
 #include "sa.h"
 
@@ -216,14 +217,6 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	oq_audit_submit(a->sa->audit, &r);
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 bool oq_sa_answer(struct oq_sa *sa, enum oq_sa_kind kind, void *data)
 {
 	osm_madw_t *madw = data;
@@ -236,7 +229,7 @@ bool oq_sa_answer(struct oq_sa *sa, enum oq_sa_kind kind, void *data)
 	enum oq_pr_outcome out;
 	const struct oq_port *req;
 	uint16_t status = 0;
-	double t0 = now_s();
+	uint64_t t0 = oq_clock_ns();
 	struct oq_sa_state *s;
 
 	s = oq_sa_get(sa);
@@ -324,7 +317,8 @@ bool oq_sa_answer(struct oq_sa *sa, enum oq_sa_kind kind, void *data)
 		return false;
 	}
 	__atomic_fetch_add(&hk->answered, 1, __ATOMIC_RELAXED);
-	oq_publish_observe_latency(sa->counters, now_s() - t0);
+	oq_publish_observe_latency(sa->counters,
+				   (double)(oq_clock_ns() - t0) / 1e9);
 	oq_sa_put(s);
 	return true;
 }

@@ -11,9 +11,11 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include <osmqos/clock.h>
 
 #include "sa.h"
 
@@ -37,7 +39,7 @@ static int copy_aliases(osm_opensm_t *osm, struct oq_sa_state *s)
 
 	s->aliases = calloc(n ? n : 1, sizeof(*s->aliases));
 	if (!s->aliases)
-		return -1;
+		return -ENOMEM;
 	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl) && k < n;
 	     it = cl_qmap_next(it)) {
 		const osm_alias_guid_t *a = (const osm_alias_guid_t *)it;
@@ -111,6 +113,7 @@ static int copy_sl2vl(struct oq_sa_state *s)
 	struct oq_fabric_tables *t = &s->sl2vl;
 	union oq_sl2vl_scratch sc;
 	size_t i;
+	int rc;
 
 	for (i = 0; i < f->n_ports; i++) {
 		const osm_physp_t *physp = f->ports[i]->user;
@@ -122,7 +125,7 @@ static int copy_sl2vl(struct oq_sa_state *s)
 		return 0;
 	t->ports = calloc(f->n_ports ? f->n_ports : 1, sizeof(*t->ports));
 	if (!t->ports)
-		return -1;
+		return -ENOMEM;
 	t->n = f->n_ports;
 	for (i = 0; i < t->n; i++) {
 		const struct oq_port *p = f->ports[i];
@@ -141,14 +144,17 @@ static int copy_sl2vl(struct oq_sa_state *s)
 			if (st)
 				unpack_slvl(st, sc.row[in]);
 		}
-		if (oq_port_tables_set_sl2vl(t, pt,
-					     (const uint8_t(*)[16])sc.row,
-					     (unsigned int)n))
-			return -1;
+		errno = 0;
+		rc = oq_port_tables_set_sl2vl(
+			t, pt, (const uint8_t(*)[16])sc.row, (unsigned int)n);
+		if (rc)
+			return -oq_failure_errno(rc);
 		pt->has_sl2vl = true;
 	}
 	/* Every PathRecord's path check reads these rows. */
-	return oq_fabric_tables_index_drops(t);
+	errno = 0;
+	rc = oq_fabric_tables_index_drops(t);
+	return rc ? -oq_failure_errno(rc) : 0;
 }
 
 /* Answers OpenSM computes with options we do not model go to OpenSM. */
@@ -179,7 +185,9 @@ static uint8_t engine_path_sl(void *ctx, uint8_t hint, uint16_t slid,
 	return sl;
 }
 
-static int fill_view(struct oq_sa *sa, struct oq_sa_state *s)
+/* OpenSM's SA inputs and options into the view.  0, or -errno with
+ * *step set. */
+static int fill_view(struct oq_sa *sa, struct oq_sa_state *s, const char **step)
 {
 	osm_opensm_t *osm = sa->osm;
 	const osm_subn_opt_t *o = &osm->subn.opt;
@@ -188,12 +196,25 @@ static int fill_view(struct oq_sa *sa, struct oq_sa_state *s)
 	const struct oq_policy *pol = sw->pol ? sw->pol->p : NULL;
 	struct oq_sa_view *v = &s->view;
 	const char *why;
+	int rc;
 
-	if (copy_aliases(osm, s) ||
-	    oq_alias_index_build(&s->alias_index, s->aliases, s->n_aliases,
-				 sw->fabric->n_ports) ||
-	    copy_sl2vl(s))
-		return -1;
+	rc = copy_aliases(osm, s);
+	if (rc) {
+		*step = "copying OpenSM's alias GUIDs";
+		return rc;
+	}
+	errno = 0;
+	rc = oq_alias_index_build(&s->alias_index, s->aliases, s->n_aliases,
+				  sw->fabric->n_ports);
+	if (rc) {
+		*step = "indexing the alias GUIDs";
+		return -oq_failure_errno(rc);
+	}
+	rc = copy_sl2vl(s);
+	if (rc) {
+		*step = "copying OpenSM's SL2VL tables";
+		return rc;
+	}
 	if (pol && pol->n_levels) {
 		size_t i, n = pol->n_levels;
 
@@ -247,44 +268,42 @@ static void state_free(struct oq_sa_state *s)
 	free(s);
 }
 
-static double ms_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
-	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
-}
-
 /* The port classes the audit trail and the published files predict
  * from, then OpenSM's SA inputs. */
 struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
 				      struct oq_sweep_state *sw)
 {
 	struct oq_sa_state *s = calloc(1, sizeof(*s));
+	const char *step = "allocating it";
+	uint64_t t = oq_clock_ns();
 	struct oq_predict_opts o;
-	struct timespec t;
 	double classes_ms;
+	int rc = -ENOMEM;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
 	if (!s)
-		goto oom;
+		goto fail;
 	s->refs = 1;
 	s->sweep = oq_sweep_ref(sw);
 	oq_predict_opts_init(&o);
-	if (oq_pred_classes_build(sw->fabric, &sw->tables, &o, NULL,
-				  &s->classes))
-		goto oom;
-	classes_ms = ms_since(&t);
-	if (fill_view(sa, s))
-		goto oom;
+	errno = 0;
+	rc = oq_pred_classes_build(sw->fabric, &sw->tables, &o, NULL,
+				   &s->classes);
+	if (rc) {
+		step = "predicting the port classes";
+		rc = -oq_failure_errno(rc);
+		goto fail;
+	}
+	classes_ms = oq_ms_since(t);
+	rc = fill_view(sa, s, &step);
+	if (rc)
+		goto fail;
 	sa->sweep->phases.states++;
 	sa->sweep->phases.classes_ms += classes_ms;
 	return s;
-oom:
-	OQ_LOG(sa->osm, OSM_LOG_ERROR,
-	       "out of memory building the SA's state; keeping the "
-	       "previous one\n");
+fail:
+	OQ_LOG_BUILD_FAILED(sa->osm, "the SA's state", step, -rc,
+			    "PathRecords are answered from the state in "
+			    "force, or by OpenSM's SA without one");
 	state_free(s);
 	return NULL;
 }

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/clock.h>
+
 #include "sl2vl_count.h"
 #include "sweep.h"
 
@@ -123,23 +125,15 @@ hook_tables_of(struct oq_sweep *sw, const struct oq_sweep_state *s,
  */
 #define HOOK_SAMPLE 16
 
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
 static uint64_t sample_start(struct oq_sweep *sw)
 {
-	return sw->phases.hook_calls++ % HOOK_SAMPLE ? 0 : now_ns();
+	return sw->phases.hook_calls++ % HOOK_SAMPLE ? 0 : oq_clock_ns();
 }
 
 static void sample_end(struct oq_sweep *sw, uint64_t t0)
 {
 	if (t0)
-		sw->phases.hook_ns += (now_ns() - t0) * HOOK_SAMPLE;
+		sw->phases.hook_ns += (oq_clock_ns() - t0) * HOOK_SAMPLE;
 }
 
 static bool force_update(struct oq_sweep *sw, const osm_physp_t *p)

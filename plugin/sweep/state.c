@@ -7,11 +7,12 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include <osmqos/clock.h>
 #include <osmqos/keyidx.h>
 
 #include "sweep.h"
@@ -35,7 +36,7 @@ static int map_build(struct oq_sweep_state *s)
 	s->map_key = calloc(cap, sizeof(*s->map_key));
 	s->map_val = calloc(cap, sizeof(*s->map_val));
 	if (!s->map_key || !s->map_val)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < s->fabric->n_ports; i++) {
 		const void *key = s->fabric->ports[i]->user;
 		size_t j;
@@ -79,15 +80,6 @@ static void state_free(struct oq_sweep_state *s)
 	oq_fabric_free(s->fabric);
 	oq_policy_ref_put(s->pol);
 	free(s);
-}
-
-static double ms_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
-	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
 static uint64_t diags_hash(const struct oq_diags *d)
@@ -163,68 +155,125 @@ static void count_phases(struct oq_sweep *sw, const struct oq_sweep_state *s)
 	sw->phases.compile_ms += s->compile_ms;
 }
 
-struct oq_sweep_state *oq_sweep_state_build(struct oq_sweep *sw, bool routed)
+/* The policy's parts: bound to the fabric, its matcher compiled (none
+ * without a policy).  0, or -errno with *step set. */
+static int bind_policy(struct oq_sweep_state *s, struct oq_diags *d,
+		       const char **step)
 {
-	struct oq_sweep_state *s = calloc(1, sizeof(*s));
-	struct timespec t0, t;
-	struct oq_diags d;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	oq_diags_init(&d);
-	if (!s)
-		goto oom;
-	s->refs = 1;
-	s->routed = routed;
-	s->sweep = sw->sweeps;
-	s->routing_gen = sw->routing_runs;
-	s->fabric = oq_snapshot_build(sw->osm, routed, &d);
-	if (!s->fabric)
-		goto oom;
-	if (oq_partitions_from_osm(sw->osm, &s->parts, s->fabric))
-		goto oom;
-	if (oq_templates_from_osm(sw->osm, &s->templates, &d))
-		goto oom;
-	s->snapshot_ms = ms_since(&t0);
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	s->pol = oq_policy_ref_get(sw->pf);
-	if (s->pol) {
-		s->binding = oq_bind(s->pol->p, s->fabric, &s->parts, &d);
-		if (!s->binding)
-			goto oom;
-		s->matcher = oq_matcher_compile(s->binding);
-		if (!s->matcher)
-			goto oom;
+	if (!s->pol)
+		return 0;
+	errno = 0;
+	s->binding = oq_bind(s->pol->p, s->fabric, &s->parts, d);
+	if (!s->binding) {
+		*step = "binding the policy to the fabric";
+		return -oq_failure_errno(-1);
 	}
+	errno = 0;
+	s->matcher = oq_matcher_compile(s->binding);
+	if (!s->matcher) {
+		*step = "compiling the policy's matcher";
+		return -oq_failure_errno(-1);
+	}
+	return 0;
+}
+
+/* Every port's tables, with the policy's bandwidth intents, and the map
+ * from OpenSM's ports to them.  0, or -errno with *step set. */
+static int compile_tables(struct oq_sweep *sw, struct oq_sweep_state *s,
+			  struct oq_diags *d, const char **step)
+{
+	int rc;
+
 	oq_hooks_engine(sw, &s->engine);
-	if (oq_tables_compile_engine(s->binding, s->fabric, &s->templates,
-				     &s->engine, &s->tables, &d))
-		goto oom;
+	errno = 0;
+	rc = oq_tables_compile_engine(s->binding, s->fabric, &s->templates,
+				      &s->engine, &s->tables, d);
+	if (rc) {
+		*step = "compiling the tables";
+		return -oq_failure_errno(rc);
+	}
 	/* Bandwidth intents: tables for every port class of this sweep's
 	 * fabric, a new class included; classes the state in force already
 	 * solved for the same intents are taken from it. */
 	if (s->pol) {
 		struct oq_sweep_state *cur = oq_sweep_get(sw);
-		int rc = oq_synth_apply(s->pol->p, s->fabric, &s->engine,
-					&s->tables, cur ? &cur->synth : NULL,
-					&s->synth, &d);
 
+		errno = 0;
+		rc = oq_synth_apply(s->pol->p, s->fabric, &s->engine,
+				    &s->tables, cur ? &cur->synth : NULL,
+				    &s->synth, d);
 		oq_sweep_put(cur);
-		if (rc)
-			goto oom;
+		if (rc) {
+			*step = "applying the bandwidth intents";
+			return -oq_failure_errno(rc);
+		}
 	}
-	if (map_build(s))
-		goto oom;
-	s->compile_ms = ms_since(&t);
-	s->build_ms = ms_since(&t0);
+	rc = map_build(s);
+	if (rc)
+		*step = "indexing OpenSM's ports";
+	return rc;
+}
+
+/* OpenSM's subnet, partitions and templates.  0, or -errno with *step
+ * set. */
+static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
+		    struct oq_diags *d, const char **step)
+{
+	int rc;
+
+	errno = 0;
+	s->fabric = oq_snapshot_build(sw->osm, s->routed, d);
+	if (!s->fabric) {
+		*step = "copying OpenSM's subnet";
+		return -oq_failure_errno(-1);
+	}
+	rc = oq_partitions_from_osm(sw->osm, &s->parts, s->fabric);
+	if (rc) {
+		*step = "reading OpenSM's partitions";
+		return rc;
+	}
+	rc = oq_templates_from_osm(sw->osm, &s->templates, d);
+	if (rc)
+		*step = "reading OpenSM's QoS templates";
+	return rc;
+}
+
+struct oq_sweep_state *oq_sweep_state_build(struct oq_sweep *sw, bool routed)
+{
+	struct oq_sweep_state *s = calloc(1, sizeof(*s));
+	uint64_t t0 = oq_clock_ns(), t;
+	const char *step = "allocating it";
+	struct oq_diags d;
+	int rc = -ENOMEM;
+
+	oq_diags_init(&d);
+	if (!s)
+		goto fail;
+	s->refs = 1;
+	s->routed = routed;
+	s->sweep = sw->sweeps;
+	s->routing_gen = sw->routing_runs;
+	rc = copy_osm(sw, s, &d, &step);
+	if (rc)
+		goto fail;
+	s->snapshot_ms = oq_ms_since(t0);
+	t = oq_clock_ns();
+	s->pol = oq_policy_ref_get(sw->pf);
+	rc = bind_policy(s, &d, &step);
+	if (!rc)
+		rc = compile_tables(sw, s, &d, &step);
+	if (rc)
+		goto fail;
+	s->compile_ms = oq_ms_since(t);
+	s->build_ms = oq_ms_since(t0);
 	count_phases(sw, s);
 	log_unmappable(sw, s);
 	log_compile_diags(sw, &d, &s->synth);
 	oq_diags_free(&d);
 	return s;
-oom:
-	OQ_LOG(sw->osm, OSM_LOG_ERROR,
-	       "out of memory building the sweep state; keeping the "
-	       "previous one\n");
+fail:
+	OQ_LOG_BUILD_FAILED(sw->osm, "the sweep state", step, -rc,
+			    "keeping the previous one");
 	oq_diags_free(&d);
 	state_free(s);
 	return NULL;

@@ -6,7 +6,8 @@
  * a reload, and a bad edit keeps the last good one.  The sweep room
  * publishes one state at a time, tells whoever built on the old one
  * (the SA) when a new one is in force, and frees a state with its last
- * reference, whichever holder drops it.
+ * reference, whichever holder drops it.  A state that cannot be built
+ * says which step failed and why, "out of memory" only when it was.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -207,6 +208,58 @@ static void test_sweep_state_current(void **state)
 	assert_false(oq_sweep_state_current(&sw, NULL));
 }
 
+/* Read the log file back: does it hold want? */
+static bool logged(const char *path, const char *want)
+{
+	char line[1024];
+	bool hit = false;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	while (!hit && fgets(line, sizeof(line), f))
+		hit = strstr(line, want) != NULL;
+	fclose(f);
+	return hit;
+}
+
+/* The cause of a failed step: a -errno return, else errno, else ENOMEM;
+ * the log line says what failed and why. */
+static void test_build_failure_cause(void **state)
+{
+	char path[] = "/tmp/oq-rooms-log-XXXXXX";
+	osm_opensm_t osm;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	memset(&osm, 0, sizeof(osm));
+	osm_log_construct(&osm.log);
+	assert_int_equal(
+		osm_log_init_v2(&osm.log, TRUE, OSM_LOG_ERROR, path, 0, FALSE),
+		0);
+	assert_int_equal(oq_failure_errno(-EINVAL), EINVAL);
+	errno = 0;
+	assert_int_equal(oq_failure_errno(-1), ENOMEM);
+	errno = EMFILE;
+	assert_int_equal(oq_failure_errno(-1), EMFILE);
+
+	OQ_LOG_BUILD_FAILED(&osm, "the sweep state", "binding the policy",
+			    ENOMEM, "keeping the previous one");
+	OQ_LOG_BUILD_FAILED(&osm, "the sweep state", "reading templates",
+			    EMFILE, "keeping the previous one");
+	osm_log_destroy(&osm.log);
+	assert_true(logged(path, "osmqos: out of memory building the sweep "
+				 "state: binding the policy; keeping the "
+				 "previous one"));
+	assert_true(logged(path, "osmqos: cannot build the sweep state: "
+				 "reading templates: Too many open files; "
+				 "keeping the previous one"));
+	assert_false(logged(path, "out of memory building the sweep state: "
+				  "reading"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -215,6 +268,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sweep_publication, setup,
 						teardown),
 		cmocka_unit_test(test_sweep_state_current),
+		cmocka_unit_test(test_build_failure_cause),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
