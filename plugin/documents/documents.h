@@ -218,7 +218,9 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d);
  * replaced by U+FFFD (label values must be UTF-8). */
 void oq_publish_prom_text(FILE *out, const char *s, size_t max);
 /* A level name as a label value in buf (NUL-terminated, "" when it cannot
- * be rendered): names that render alike give one series. */
+ * be rendered: len under OQ_PUBLISH_LABEL_LEN): names that render alike
+ * give one series.  Every byte of a name may grow threefold (U+FFFD). */
+#define OQ_PUBLISH_LABEL_LEN (OQ_PUBLISH_LEVEL_LEN * 3 + 1)
 void oq_publish_prom_label(char *buf, size_t len, const char *name);
 /* Time t as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into buf (>= 21 bytes). */
 void oq_publish_iso8601(time_t t, char *buf, size_t len);

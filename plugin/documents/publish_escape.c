@@ -65,12 +65,20 @@ void oq_publish_iso8601(time_t t, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
+/* A name of OQ_PUBLISH_LEVEL_LEN bytes renders in at most three times as
+ * many (U+FFFD for a bad byte, two for an escape): a buffer that size
+ * holds any name whole, never a label cut inside a character or an
+ * escape (fmemopen cuts silently). */
 void oq_publish_prom_label(char *buf, size_t len, const char *name)
 {
 	FILE *f;
 
+	if (!len)
+		return;
 	memset(buf, 0, len);
-	f = fmemopen(buf, len - 1, "w");
+	if (len < OQ_PUBLISH_LABEL_LEN)
+		return;
+	f = fmemopen(buf, len, "w");
 	if (!f)
 		return;
 	oq_publish_prom_text(f, name, OQ_PUBLISH_LEVEL_LEN);

@@ -98,8 +98,7 @@ void oq_publish_intents_json(FILE *out, const struct oq_publish_doc *d)
 
 void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 {
-	static char labels[OQ_PUBLISH_PROM_LEVELS]
-			  [OQ_PUBLISH_LEVEL_LEN * 3 + 1];
+	static char labels[OQ_PUBLISH_PROM_LEVELS][OQ_PUBLISH_LABEL_LEN];
 	static const struct {
 		const char *name, *help;
 	} fams[] = {

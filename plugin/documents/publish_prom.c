@@ -63,23 +63,17 @@ static void policy_families(FILE *out, const struct oq_publish_doc *d)
 
 /* One answered-count series, its label value as it will be written. */
 struct level_row {
-	char label[OQ_PUBLISH_LEVEL_LEN * 3 + 1]; /* every byte may grow 3x */
+	char label[OQ_PUBLISH_LABEL_LEN];
 	uint64_t n;
 };
 
 static void add_row(struct level_row *rows, unsigned int *n, const char *name,
-		    size_t max, uint64_t count)
+		    uint64_t count)
 {
 	struct level_row *r = &rows[*n];
 	unsigned int i;
-	FILE *f;
 
-	memset(r->label, 0, sizeof(r->label));
-	f = fmemopen(r->label, sizeof(r->label) - 1, "w");
-	if (!f)
-		return;
-	oq_publish_prom_text(f, name, max);
-	fclose(f);
+	oq_publish_prom_label(r->label, sizeof(r->label), name);
 	/* Names that differ only in bytes the label cannot carry (invalid
 	 * UTF-8), or a level called "(none)", would give one series twice:
 	 * merge them. */
@@ -97,13 +91,11 @@ static void answered_family(FILE *out, const struct oq_publish_counts *c)
 	struct level_row rows[OQ_PUBLISH_LEVELS_MAX + 2];
 	unsigned int i, n = 0;
 
-	add_row(rows, &n, OQ_PUBLISH_LEVEL_NONE, 64, c->answered_none);
+	add_row(rows, &n, OQ_PUBLISH_LEVEL_NONE, c->answered_none);
 	for (i = 0; i < c->n_levels && c->level; i++)
-		add_row(rows, &n, c->level[i], OQ_PUBLISH_LEVEL_LEN,
-			c->answered[i]);
+		add_row(rows, &n, c->level[i], c->answered[i]);
 	if (c->answered_other)
-		add_row(rows, &n, OQ_PUBLISH_LEVEL_OTHER, 64,
-			c->answered_other);
+		add_row(rows, &n, OQ_PUBLISH_LEVEL_OTHER, c->answered_other);
 	oq_publish_prom_family(
 		out, "osmqos_sa_pr_answered_total", "counter",
 		"PathRecord/MultiPathRecord answers by QoS level ((none): no "

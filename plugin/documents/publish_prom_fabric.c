@@ -116,8 +116,7 @@ static void stat_rows(FILE *out, const char *name, const char *level,
 static void level_families(FILE *out, const struct oq_publish_doc *d,
 			   const struct sl_stats *st)
 {
-	static char labels[OQ_PUBLISH_PROM_LEVELS]
-			  [OQ_PUBLISH_LEVEL_LEN * 3 + 1];
+	static char labels[OQ_PUBLISH_PROM_LEVELS][OQ_PUBLISH_LABEL_LEN];
 	size_t i, j, n = 0;
 
 	oq_publish_prom_family(
