@@ -162,7 +162,6 @@ unsigned int oq_sa_port_pair(struct oq_sa_answering *r,
 		/* LMC 7 on both ends: 128 x 128 pairs. */
 		pairs = malloc(n * sizeof(*pairs));
 		if (!pairs) {
-			oq_alloc_failure_note();
 			r->stop = true;
 			return 0;
 		}

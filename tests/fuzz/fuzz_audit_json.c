@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit.h"
+#include "audit/audit.h"
 #include "audit_test_util.h"
 
 struct input {

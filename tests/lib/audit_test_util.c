@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "audit.h"
+#include "audit/audit.h"
 #include "audit_test_util.h"
 
 /* ---- a tiny JSON validator ---- */
