@@ -45,21 +45,23 @@ faults_secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 # faults_start_opensm2 DIR HOST KEY=VALUE...: a second opensm attached at
 # ibsim node HOST, with conf, log and OSM_TMP_DIR/OSM_CACHE_DIR under DIR,
-# started like e2e_start_opensm's (same E2E_OPENSM_WRAPPER).
+# started like e2e_start_opensm's (same E2E_OPENSM_WRAPPER, in DIR as its
+# own working directory: e2e_opensm_cwd).
 # Does not wait: callers wait for the state they expect.
 faults_start_opensm2() {
 	local dir=$1 host=$2
 
 	shift 2
-	mkdir -p "$dir"
+	e2e_opensm_cwd "$dir"
 	FAULTS_OSM2_CONF=$dir/opensm.conf
 	FAULTS_OSM2_LOG=$dir/opensm.log
 	e2e_write_opensm_conf "$FAULTS_OSM2_CONF" "$@"
-	OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir SIM_HOST=$host \
-	LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-	LD_PRELOAD="$OQ_UMAD2SIM" \
-		${E2E_OPENSM_WRAPPER:-} "$OQ_OPENSM" -F "$FAULTS_OSM2_CONF" \
-		-f "$FAULTS_OSM2_LOG" >"$dir/opensm.out" 2>&1 &
+	(cd "$dir" &&
+	 OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir SIM_HOST=$host \
+	 LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+	 LD_PRELOAD="$OQ_UMAD2SIM" \
+		exec ${E2E_OPENSM_WRAPPER:-} "$OQ_OPENSM" -F "$FAULTS_OSM2_CONF" \
+		-f "$FAULTS_OSM2_LOG") >"$dir/opensm.out" 2>&1 &
 	FAULTS_OSM2_PID=$!
 	e2e_log "second opensm pid $FAULTS_OSM2_PID on $host"
 }
