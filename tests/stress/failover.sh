@@ -159,10 +159,20 @@ grep -q "Entering MASTER state" "$FAULTS_OSM2_LOG" &&
 [ -s "$E2E_DIR/osmqos.prom" ] || e2e_fail "the master published no $E2E_DIR/osmqos.prom"
 [ ! -e "$E2E_DIR/standby/osmqos.prom" ] ||
 	e2e_fail "the standby published $E2E_DIR/standby/osmqos.prom"
+# The master dies while the standby waits for no answer from it: under
+# ibsim a poll the master received but never answered would stay
+# outstanding in the standby for ever, and the standby would never leave
+# DISCOVERING (faults_freeze_idle).  The standby is stopped from before
+# the kill until the master has exited, so no poll reaches a dying master.
+faults_freeze_idle "$FAULTS_OSM2_PID" "$FAULTS_OSM2_LOG" 60 ||
+	e2e_fail "the standby had requests unanswered for 60 s while the" \
+		"master was alive: $FAULTS_PENDING"
 t_kill=$(faults_now)
 kill -"$FO_KILL_SIGNAL" "$E2E_OPENSM_PID"
 wait "$E2E_OPENSM_PID" 2>/dev/null
 E2E_OPENSM_PID=
+kill -CONT "$FAULTS_OSM2_PID"
+FAULTS_STOPPED_PID=
 ups_sb=$(grep -c "SUBNET UP" "$FAULTS_OSM2_LOG")
 t_master= t_up=
 for ((i = 0; i < 1200; i++)); do
@@ -188,7 +198,8 @@ wait "$FAULTS_BG_PID"
 FAULTS_BG_PID=
 t_first=$(awk -v t="$t_kill" '$2 == 0 && $3 > t { print $4; exit }' "$trail")
 [ -n "$t_first" ] || e2e_fail "no trail query was answered after the kill"
-e2e_log "failover (SIG$FO_KILL_SIGNAL, polling ${FO_POLL_MS} ms x $FO_RETRIES):" \
+e2e_log "failover (SIG$FO_KILL_SIGNAL, polling ${FO_POLL_MS} ms x $FO_RETRIES;" \
+	"standby idle at stop $FAULTS_FREEZE_TRIES):" \
 	"MASTER after $(faults_secs "$t_kill" "$t_master") s," \
 	"SUBNET UP after $(faults_secs "$t_kill" "$t_up") s," \
 	"first answer after $(faults_secs "$t_kill" "$t_first") s"
