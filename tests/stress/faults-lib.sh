@@ -69,14 +69,18 @@ faults_start_opensm2() {
 	e2e_log "second opensm pid $FAULTS_OSM2_PID on $host"
 }
 
-# faults_smp_pending LOG: the SMP requests (SubnGet, SubnSet) in an
-# opensm's log (frames, log_flags 0x20: OpenSM logs each SMP it sends
-# before sending it and each it receives) that have no answer there yet:
-# no SubnGetResp with the same transaction ID and initial path, no "MAD
-# completed in error" line with the ID.  Prints "TID PATH" for each
-# ("-" for a LID-routed one), and "incomplete" when the log ends inside
-# an SMP dump.  IDs are compared on their low 32 bits, OpenSM's own
-# (umad2sim puts its agent number above them on the way out).
+# faults_smp_pending LOG: the SMP requests (SubnGet, SubnSet) an
+# opensm sent, as its log shows them (frames, log_flags 0x20: OpenSM logs
+# each SMP it sends before sending it, and each it receives), that have
+# no answer there yet: no SubnGetResp with the same transaction ID and
+# initial path, no "MAD completed in error" line with the ID.  Prints
+# "TID PATH" for each ("-" for a LID-routed one), and "incomplete" when
+# the log ends inside an SMP dump.  A directed-route request it sent has
+# an empty return path (ibsim fills it in on the way): one with a return
+# path is another SM's request it received, which it may never answer
+# (one that comes before it is ready, say), and which is not its
+# concern.  IDs are compared on their low 32 bits, OpenSM's own (umad2sim
+# puts its agent number above them on the way out).
 faults_smp_pending() {
 	gawk '
 		function low32(h) { return sprintf("0x%x", strtonum(h) % 4294967296) }
@@ -84,19 +88,19 @@ faults_smp_pending() {
 			if (!in_smp)
 				return
 			in_smp = 0
-			if (tid == "" || (dr && path == "")) {
+			if (tid == "" || (dr && ret == "")) {
 				cut = 1
 				return
 			}
 			k = tid " " (path == "" ? "-" : path)
 			if (m == "0x81")
 				answered[k] = 1
-			else if (m == "0x1" || m == "0x2")
+			else if ((m == "0x1" || m == "0x2") && ret !~ /[1-9]/)
 				req[k] = tid
 		}
 		/ -> SMP dump:/ {
 			flush(); in_smp = 1; cut = 0
-			m = tid = path = ""; dr = 0
+			m = tid = path = ret = ""; dr = 0
 			next
 		}
 		/ -> / {
@@ -113,6 +117,7 @@ faults_smp_pending() {
 		/method\.\./ { m = $1; sub(/.*\.\./, "", m) }
 		/trans_id\.\./ { v = $1; sub(/.*\.\./, "", v); tid = low32(v) }
 		/Initial path:/ { path = $3 }
+		/Return path:/ { ret = $3 }
 		END {
 			flush()
 			for (k in req)
