@@ -165,11 +165,11 @@ expect 2 "osmqos model: --active '0-15': '0-15' is not a data VL (0-14) or a ran
 # --- a switch named as a whole: all its ports, or its port 0 ------------
 # tables and predict: the switch's lines of the full output, by GUID or
 # by LID (an ibnetdiscover file has LIDs); /P<n> narrows to one port.
-sw=$("$q" tables -f "$ibnd" --json | jq -r '.ports[] |
+sw=$("$q" tables -f "$ibnd" --json --all | jq -r '.ports[] |
 	select(.node == "leaf02" and .port == 0) | "\(.guid) \(.lid)"')
 read -r swguid swlid <<<"$sw"
 [ -n "$swlid" ] || fail "no leaf02 in $ibnd"
-"$q" tables -f "$ibnd" -p "$pol" --json | jq -c '.ports[] |
+"$q" tables -f "$ibnd" -p "$pol" --json --all | jq -c '.ports[] |
 	select(.node == "leaf02")' >"$tmp/want"
 for spec in "$swguid" "lid:$swlid"; do
 	"$q" tables -f "$ibnd" -p "$pol" --json --port "$spec" |
@@ -178,7 +178,7 @@ for spec in "$swguid" "lid:$swlid"; do
 		fail "tables --port $spec is not every port of leaf02"
 	n=$((n + 1))
 done
-"$q" predict -f "$ibnd" -p "$pol" --json | jq -c '.ports[] |
+"$q" predict -f "$ibnd" -p "$pol" --json --all | jq -c '.ports[] |
 	select(.node == "leaf02")' >"$tmp/want"
 [ "$(wc -l <"$tmp/want")" -gt 1 ] || fail "leaf02 has no linked ports"
 for spec in "$swguid" "lid:$swlid"; do
@@ -213,9 +213,9 @@ same match -p "$pol" -f "$ibnd" --src "lid:$swlid" --dst "cn01 HCA-1/P1" \
 same predict -f "$ibnd" -p "$pol" --path "cn01 HCA-1/P1" "$swguid" --sl 1 \
 	--json -- predict -f "$ibnd" -p "$pol" --path "cn01 HCA-1/P1" leaf02/P0 \
 	--sl 1 --json
-expect 2 "osmqos tables: --port 'nosuch/P1': no such port in the fabric; give a port GUID (0x...), lid:N or \"NodeDescription/P<n>\"" \
+expect 2 "osmqos tables: --port 'nosuch/P1': no node named 'nosuch' in the fabric; give a node's name or host name (cn01/P1), a GUID (0x...) or lid:N" \
 	tables -f "$net" --port nosuch/P1
-expect 2 "osmqos predict: --port 'nosuch/P1': no such port in the fabric; give a port GUID (0x...), lid:N or \"NodeDescription/P<n>\"" \
+expect 2 "osmqos predict: --port 'nosuch/P1': no node named 'nosuch' in the fabric; give a node's name or host name (cn01/P1), a GUID (0x...) or lid:N" \
 	predict -f "$net" --port nosuch/P1
 
 # --- exit statuses: 0 done, 1 a finding (an invalid policy), 2 usage ----
@@ -225,10 +225,12 @@ expect 2 "osmqos check: no POLICY given; osmqos check POLICY [OPTIONS]" check
 expect 0 "rule: *" match -p "$pol" -f "$ft" --src "cn01 HCA-1/P1" --dst "stor1 HCA-1/P1"
 expect 1 "*: error: *" match -p "$bad" -f "$ft" --src "cn01 HCA-1/P1" --dst "stor1 HCA-1/P1"
 expect 2 "osmqos match: --src PORT is required: *" match -p "$pol" -f "$ft" --dst x
-expect 0 '0x* "sw1" port 0 *' tables -f "$net"
+expect 0 "14 ports in * classes of equal tables (--all lists every port, --port PORT one)" tables -f "$net"
+expect 0 '0x* "sw1" port 0 *' tables -f "$net" --all
 expect 1 "*: error: *" tables -f "$net" -p "$bad"
 expect 2 "osmqos tables: --fabric TOPO is required: *" tables
-expect 0 "sw1/P1 *" predict -f "$net"
+expect 0 "* ports in * classes of equal predictions; all 16 SLs backlogged, from every input port at once *" predict -f "$net"
+expect 0 "sw1/P1 *" predict -f "$net" --all
 expect 1 "*: error: *" predict -f "$net" -p "$bad"
 expect 2 "osmqos predict: --path needs --sl N" predict -f "$net" --path h1 h2
 expect 0 "# *" synth -p "$intents" -f "$mixed"

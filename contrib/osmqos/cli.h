@@ -17,7 +17,7 @@
 extern const struct oq_cmd_spec oq_spec_check, oq_spec_match, oq_spec_tables,
 	oq_spec_predict, oq_spec_synth, oq_spec_export, oq_spec_model,
 	oq_spec_query, oq_spec_drift, oq_spec_status, oq_spec_plan,
-	oq_spec_doctor;
+	oq_spec_doctor, oq_spec_job_env;
 
 /* "osmqos CMD: message" on stderr plus a line that says what to do next;
  * returns OQ_EXIT_USAGE so callers can `return oq_usage_error(...)`. */

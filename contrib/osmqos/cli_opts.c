@@ -81,16 +81,21 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 		OQ_OPT("timeout", 't', OQ_OPT_NUM, "MS",
 		       "how long to wait for each answer, in ms (default 1000)",
 		       CO(timeout), .min = 1, .max = 600000),
+	[OQ_CO_NODE_NAME_MAP] =
+		OQ_OPT("node-name-map", 0, OQ_OPT_INPUT, "FILE",
+		       "name nodes as OpenSM does with this node-name map "
+		       "(GUID \"name\" lines), for the policy's port-names "
+		       "and PORT arguments (default: the map "
+		       "node_name_map_name in --opensm-conf names)",
+		       CO(node_name_map)),
 	[OQ_CO_PUBLISH_DIR] =
 		OQ_OPT("publish-dir", 'd', OQ_OPT_TEXT, "DIR",
 		       "where the plugin publishes (its publish_dir=; default: "
 		       "OpenSM's cache directory, $OSM_CACHE_DIR or "
 		       "/var/cache/opensm)",
 		       CO(publish_dir)),
-	[OQ_CO_ALL] = OQ_OPT("all", 'a', OQ_OPT_FLAG, NULL,
-			     "every port (or pair) on its own, not one entry "
-			     "per class of ports and difference",
-			     CO(all)),
+	[OQ_CO_ALL] = OQ_OPT("all", 0, OQ_OPT_FLAG, NULL,
+			     "every item instead of a summary", CO(all)),
 };
 
 const struct oq_opt *oq_cli_common_opt(enum oq_common_opt id)

@@ -73,8 +73,9 @@ enum oq_common_opt {
 	OQ_CO_CA,	   /* -C, --ca NAME */
 	OQ_CO_CA_PORT,	   /* -P, --ca-port N */
 	OQ_CO_TIMEOUT,	   /* -t, --timeout MS */
+	OQ_CO_NODE_NAME_MAP, /* --node-name-map FILE */
 	OQ_CO_PUBLISH_DIR, /* -d, --publish-dir DIR */
-	OQ_CO_ALL,	   /* -a, --all: per-port detail, not summaries */
+	OQ_CO_ALL,	   /* --all: every item, not a summary */
 	OQ_CO_COUNT
 };
 
@@ -89,6 +90,7 @@ struct oq_cli_common {
 	const char *svg;
 	const char *ca;
 	struct oq_num ca_port, timeout;
+	const char *node_name_map;
 	const char *publish_dir;
 	bool all;
 };

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * osmqos check POLICY [--fabric TOPO] [--partitions FILE]
- *                     [--opensm-conf FILE]
+ *                     [--opensm-conf FILE] [--node-name-map FILE]
+ *                     [--all] [--json]
  *
- * Parse and validate a QoS policy; every diagnostic goes to stderr as
- * FILE:LINE:COL: error|warning: text, sorted by position.  Exit 0 when the
+ * Parse and validate a QoS policy; diagnostics go to stderr as
+ * FILE:LINE:COL: error|warning: text, root causes first (what follows
+ * from one folded under it), each kind capped unless --all; --json puts
+ * them on stdout as one object instead (docs/json.md).  Exit 0 when the
  * policy is valid (warnings allowed), 1 when it has errors, 2 on usage or
  * I/O errors.  A valid policy gets a one-line summary on stdout.
  */
@@ -15,6 +18,7 @@
 #include <osmqos/diag.h>
 #include <osmqos/fabric.h>
 #include <osmqos/file.h>
+#include <osmqos/json.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
 #include <osmqos/stock.h>
@@ -43,7 +47,15 @@ static const struct oq_opt check_opts[] = {
 		 "--fabric)"),
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
 		 "check the qos_* table templates of an opensm.conf as well "
-		 "(and its routing_engine with --fabric)"),
+		 "(and its routing_engine and node-name map with --fabric)"),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
+	OQ_USE_H(OQ_CO_ALL, 0,
+		 "every diagnostic: no cap per kind, and what follows from "
+		 "a root cause listed under it"),
+	OQ_USE_H(OQ_CO_JSON, 0,
+		 "the diagnostics as one JSON object on stdout, each with "
+		 "file, line, col, severity, a stable code and its cause "
+		 "(docs/json.md)"),
 	OQ_OPT_END,
 };
 
@@ -54,7 +66,9 @@ const struct oq_cmd_spec oq_spec_check = {
 	.summary = "validate a policy (file:line:col diagnostics)",
 	.about = "Parse and validate an OpenSM QoS policy file "
 		 "(qos-policy.conf).\nDiagnostics go to stderr as "
-		 "FILE:LINE:COL: error|warning: text.",
+		 "FILE:LINE:COL: error|warning: text, root causes first: what "
+		 "follows from one is counted under it, and of one kind ten "
+		 "are shown, then how many more (--all shows every one).",
 	.operand = "POLICY",
 	.operand_off = offsetof(struct oq_cli_common, policy),
 	.opts = check_opts,
@@ -117,7 +131,7 @@ static int check_against_fabric(const struct oq_cli_common *o,
 
 	if (oq_cli_read_fabric(CMD, o->fabric, diags, &f))
 		return OQ_EXIT_USAGE;
-	if (!f || diags->n_errors > errs) {
+	if (!f || diags->n_errors > errs || oq_cli_node_names(CMD, o, f)) {
 		oq_fabric_free(f);
 		return OQ_EXIT_USAGE;
 	}
@@ -241,32 +255,153 @@ static void print_stock(FILE *out, const struct oq_policy *p, int verdict,
 static void print_summary(const struct oq_policy *p,
 			  const struct oq_diags *diags)
 {
-	size_t ulp_rules = p->n_rules - p->n_explicit_rules;
+	char counts[256];
 
-	printf("%s: valid: %zu port group%s, %zu qos-level%s, %zu match "
-	       "rule%s (%zu from qos-ulps), %zu vlarb-scope%s, "
-	       "%zu sl2vl-scope%s, %zu warning%s\n",
-	       p->file, p->n_explicit_groups,
-	       p->n_explicit_groups == 1 ? "" : "s", p->n_explicit_levels,
-	       p->n_explicit_levels == 1 ? "" : "s", p->n_rules,
-	       p->n_rules == 1 ? "" : "s", ulp_rules, p->n_vlarb,
-	       p->n_vlarb == 1 ? "" : "s", p->n_sl2vl,
-	       p->n_sl2vl == 1 ? "" : "s", diags->n_warnings,
-	       diags->n_warnings == 1 ? "" : "s");
+	oq_policy_counts(p, counts, sizeof(counts));
+	printf("%s: valid: %s, %zu warning%s\n", p->file, counts,
+	       diags->n_warnings, diags->n_warnings == 1 ? "" : "s");
+}
+
+/* What stock OpenSM does with a policy osmqos refuses. */
+static const char *stock_short(int verdict)
+{
+	switch (verdict) {
+	case OQ_STOCK_TAKEN:
+		return "would take it as it is";
+	case OQ_STOCK_REJECTED:
+		return "would reject it too";
+	case OQ_STOCK_ABORTED:
+		return "would abort on it";
+	case OQ_STOCK_STALLED:
+		return "would stall on it";
+	default:
+		return "was not asked";
+	}
+}
+
+/* Stable names of the verdicts, for --json. */
+static const char *stock_key(int verdict)
+{
+	switch (verdict) {
+	case OQ_STOCK_AS_WRITTEN:
+		return "as_written";
+	case OQ_STOCK_DIFFERENTLY:
+		return "differently";
+	case OQ_STOCK_TAKEN:
+		return "taken";
+	case OQ_STOCK_REJECTED:
+		return "rejected";
+	case OQ_STOCK_ABORTED:
+		return "aborted";
+	case OQ_STOCK_STALLED:
+		return "stalled";
+	default:
+		return NULL;
+	}
+}
+
+/* "24 errors from 1 root cause" or "2 errors". */
+static void error_count(const struct oq_diags *d, char *buf, size_t len)
+{
+	size_t roots = oq_diags_roots(d, OQ_SEV_ERROR);
+
+	if (roots && roots < d->n_errors)
+		snprintf(buf, len, "%zu error%s from %zu root cause%s",
+			 d->n_errors, d->n_errors == 1 ? "" : "s", roots,
+			 roots == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%zu error%s", d->n_errors,
+			 d->n_errors == 1 ? "" : "s");
+}
+
+static void print_text(const struct oq_cli_common *o, const struct oq_policy *p,
+		       struct oq_diags *diags, int rc, bool on_fabric,
+		       int verdict, size_t assumed)
+{
+	char errs[96];
+
+	oq_diags_sort(diags);
+	oq_diags_report(diags, stderr, o->all,
+			o->all ? NULL : "--all shows them");
+	error_count(diags, errs, sizeof(errs));
+	if (rc == OQ_EXIT_OK) {
+		print_summary(p, diags);
+		print_stock(stdout, p, verdict, assumed);
+	} else if (on_fabric)
+		fprintf(stderr,
+			"%s: %s, %zu warning%s against the fabric or "
+			"partitions given (each says what the plugin and "
+			"OpenSM do); fix them\n",
+			p->file, errs, diags->n_warnings,
+			diags->n_warnings == 1 ? "" : "s");
+	else if (rc == OQ_EXIT_FAIL)
+		fprintf(stderr,
+			"%s: %s, %zu warning%s; fix the errors above "
+			"(stock %s %s)\n",
+			p->file, errs, diags->n_warnings,
+			diags->n_warnings == 1 ? "" : "s", OQ_STOCK_OPENSM,
+			stock_short(verdict));
+	else
+		fprintf(stderr, "osmqos check: an input file could not be "
+				"used; fix the problems reported above\n");
+}
+
+static void json_count(const char *key, size_t n, size_t from_ulps)
+{
+	printf("\"%s\": %zu, \"%s_from_ulps\": %zu, ", key, n, key, from_ulps);
+}
+
+/* docs/json.md, "osmqos check --json". */
+static void print_json(const struct oq_cli_common *o, const struct oq_policy *p,
+		       struct oq_diags *diags, int rc, int verdict,
+		       size_t assumed)
+{
+	const char *stock = stock_key(verdict);
+
+	oq_diags_sort(diags);
+	fputs("{\n  \"file\": ", stdout);
+	oq_json_fstring(stdout, p->file);
+	printf(",\n  \"valid\": %s,\n  \"exit_status\": %d,\n",
+	       rc == OQ_EXIT_OK ? "true" : "false", rc);
+	fputs("  \"counts\": {", stdout);
+	json_count("port_groups", p->n_explicit_groups,
+		   p->n_groups - p->n_explicit_groups);
+	json_count("qos_levels", p->n_explicit_levels,
+		   p->n_levels - p->n_explicit_levels);
+	json_count("match_rules", p->n_explicit_rules,
+		   p->n_rules - p->n_explicit_rules);
+	printf("\"vlarb_scopes\": %zu, \"sl2vl_scopes\": %zu},\n", p->n_vlarb,
+	       p->n_sl2vl);
+	fputs("  \"stock\": ", stdout);
+	if (stock)
+		printf("{\"opensm\": \"%s\", \"verdict\": \"%s\", "
+		       "\"assumed_lookups\": %zu},\n",
+		       OQ_STOCK_OPENSM, stock, assumed);
+	else
+		fputs("null,\n", stdout);
+	printf("  \"errors\": %zu,\n  \"root_errors\": %zu,\n"
+	       "  \"warnings\": %zu,\n  ",
+	       diags->n_errors, oq_diags_roots(diags, OQ_SEV_ERROR),
+	       diags->n_warnings);
+	oq_diags_write_json(diags, stdout, o->all);
+	fputs("\n}\n", stdout);
 }
 
 /* Every input file usable before any is read. */
 static int probe(const struct oq_cli_common *o)
 {
 	if (oq_cli_need_file(CMD, "policy", o->policy, OQ_POLICY_MAX_BYTES) ||
-	    (o->fabric && oq_cli_need_file(CMD, "fabric", o->fabric,
-					   OQ_FILE_MAX_BYTES)) ||
+	    (o->fabric &&
+	     oq_cli_need_file(CMD, "fabric", o->fabric, OQ_FILE_MAX_BYTES)) ||
 	    (o->partitions &&
 	     oq_cli_need_file(CMD, "partitions file", o->partitions,
 			      OQ_FILE_MAX_BYTES)) ||
-	    (o->opensm_conf && oq_cli_need_file(CMD, "opensm.conf",
-						o->opensm_conf,
-						OQ_FILE_MAX_BYTES)))
+	    (o->opensm_conf &&
+	     oq_cli_need_file(CMD, "opensm.conf", o->opensm_conf,
+			      OQ_FILE_MAX_BYTES)) ||
+	    (o->node_name_map &&
+	     oq_cli_need_file(CMD, "node-name map", o->node_name_map,
+			      OQ_FILE_MAX_BYTES)))
 		return OQ_EXIT_USAGE;
 	return OQ_EXIT_OK;
 }
@@ -290,13 +425,15 @@ static int run(int argc, char **argv)
 		return OQ_EXIT_USAGE;
 
 	oq_diags_init(&diags);
+	if (o->all)
+		diags.max = diags.max_kind = OQ_DIAGS_ALL;
 	memset(&parts, 0, sizeof(parts));
 	if (oq_cli_read_policy(CMD, o->policy, &diags, &p)) {
 		oq_diags_free(&diags);
 		return OQ_EXIT_USAGE;
 	}
 	if (!p) {
-		oq_diags_print(&diags, stderr);
+		oq_cli_print_diags(&diags, true);
 		fprintf(stderr, "osmqos check: out of memory reading the "
 				"policy; free memory and retry\n");
 		oq_diags_free(&diags);
@@ -333,34 +470,10 @@ static int run(int argc, char **argv)
 		rc = OQ_EXIT_USAGE;
 	}
 
-	oq_diags_sort(&diags);
-	oq_diags_print(&diags, stderr);
-	if (rc == OQ_EXIT_OK) {
-		print_summary(p, &diags);
-		print_stock(stdout, p, verdict, assumed);
-	} else if (on_fabric)
-		fprintf(stderr,
-			"%s: %zu error%s, %zu warning%s against the fabric "
-			"or partitions given (each says what the plugin and "
-			"OpenSM do); fix them\n",
-			p->file, diags.n_errors, diags.n_errors == 1 ? "" : "s",
-			diags.n_warnings, diags.n_warnings == 1 ? "" : "s");
-	else if (rc == OQ_EXIT_FAIL)
-		fprintf(stderr, "%s: %zu error%s, %zu warning%s; fix the "
-				"errors above (stock %s %s)\n",
-			p->file, diags.n_errors,
-			diags.n_errors == 1 ? "" : "s", diags.n_warnings,
-			diags.n_warnings == 1 ? "" : "s", OQ_STOCK_OPENSM,
-			verdict == OQ_STOCK_TAKEN
-				? "would take it as it is"
-				: verdict == OQ_STOCK_REJECTED
-					  ? "would reject it too"
-					  : verdict == OQ_STOCK_ABORTED
-						    ? "would abort on it"
-						    : "would stall on it");
+	if (o->json)
+		print_json(o, p, &diags, rc, verdict, assumed);
 	else
-		fprintf(stderr, "osmqos check: an input file could not be "
-				"used; fix the problems reported above\n");
+		print_text(o, p, &diags, rc, on_fabric, verdict, assumed);
 	/* Diagnostics point at p->file and parts.file: print them before
 	 * freeing those. */
 	oq_diags_free(&diags);

@@ -39,6 +39,10 @@ static const struct oq_opt match_opts[] = {
 	OQ_USE_H(OQ_CO_PKEY, 0,
 		 "the query carries this P_Key (membership bit ignored)"),
 	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
+		 "an opensm.conf, for the node-name map its "
+		 "node_name_map_name names"),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_USE_H(OQ_CO_JSON, 0,
 		 "one JSON object: rule (null for DEFAULT), use, level, sl, "
 		 "mtu_limit, rate_limit, packet_life, pkeys, why"),

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * osmqos predict: per port and SL, the VL, priority and predicted
- * bandwidth the tables the plugin would program give (all SLs backlogged
- * by default), and with --path the guaranteed bandwidth of one SL along
- * the min-hop route between two end ports.
+ * osmqos predict: per class of ports with equal predictions (per port
+ * with --all or --port) and SL, the VL, priority and predicted bandwidth
+ * the tables the plugin would program give (all SLs backlogged by
+ * default), and with --path the guaranteed bandwidth of one SL along the
+ * min-hop route between two end ports.
  */
 #include <config.h>
 
@@ -55,18 +56,25 @@ static const struct oq_opt predict_opts[] = {
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
 		 "per-port-type templates (qos_* keys) and routing_engine"),
 	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_USE_H(OQ_CO_MTU_BYTES, 0, "packet size (default: the link's MTU)"),
 	OQ_OPT("path", 0, OQ_OPT_PAIR, "SRC DST",
 	       "guaranteed bandwidth of --sl N along the min-hop route (end "
 	       "ports, same forms as --port)",
 	       OFF(path)),
 	OQ_USE_H(OQ_CO_SL, 0, "the SL for --path (0-15)"),
+	OQ_USE_H(OQ_CO_ALL, 0,
+		 "every port, one by one (default: one entry per class of "
+		 "ports with equal predictions, its port count and an "
+		 "example)"),
 	OQ_USE_H(OQ_CO_JSON, 0,
-		 "one JSON object: port `classes`, `nodes` whose ports refer "
-		 "to them, and `ports` with each port's numbers (or `path` "
-		 "with --path)"),
+		 "one JSON object: port `classes` with their counts and an "
+		 "example port (with --all or --port also `nodes` whose ports "
+		 "refer to them and `ports` with each port's numbers; `path` "
+		 "with --path; docs/json.md)"),
 	OQ_OPT("compact", 0, OQ_OPT_FLAG, NULL,
-	       "with --json: no `ports` (the published file's shape)",
+	       "with --json: `classes` and `nodes`, no `ports` (the "
+	       "published file's shape)",
 	       OFF(compact)),
 	OQ_USE_H(OQ_CO_SVG, 0,
 		 "also draw the ports as stacked per-SL bars (Gb/s) into FILE, "
@@ -84,9 +92,11 @@ static int run(int argc, char **argv);
 const struct oq_cmd_spec oq_spec_predict = {
 	.name = CMD,
 	.summary = "predicted per-SL bandwidth of every port",
-	.about = "Predicted per-SL bandwidth of every linked port (or one, or "
-		 "one switch's) from the tables `osmqos tables` shows, with "
-		 "the VL arbiter model (docs/model.md).",
+	.about = "Predicted per-SL bandwidth of the linked ports from the "
+		 "tables `osmqos tables` shows, with the VL arbiter model "
+		 "(docs/model.md): one entry per class of ports with equal "
+		 "predictions (--all: every port; --port: one port or "
+		 "switch).",
 	.forms = predict_forms,
 	.opts = predict_opts,
 	.exit_status = "0 ok, 1 invalid policy or no route for --path, 2 "
@@ -135,18 +145,78 @@ static const char *vl_text(int vl, char *buf, size_t n)
 	return buf;
 }
 
-static void print_port_text(const struct oq_port *p,
-			    const struct oq_port_pred *pp,
-			    const struct oq_port_tables *t)
+/* 60300 as "60,300". */
+static const char *count_text(size_t v, char *buf, size_t len)
 {
-	char name[96], vb[8], fb[48];
-	unsigned int s, i;
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%zu", v), i, j = 0;
 
-	oq_port_name(p, name, sizeof(name));
-	printf("%s  guid 0x%016llx  %ux%s  %.2f Gb/s  MTU %u%s\n", name,
-	       (unsigned long long)p->guid, p->width, oq_speed_name(p->speed),
-	       pp->rate_gbps, pp->mtu_bytes,
-	       pp->profile_applied ? "  [cx2-2k]" : "");
+	for (i = 0; i < n && (size_t)j + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = tmp[i];
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/* What the numbers assume: which SLs send, and from which inputs. */
+static void scenario_text(const struct oq_predict_opts *o, char *buf,
+			  size_t len)
+{
+	char sls[64] = "all 16 SLs";
+	unsigned int s, lo;
+	size_t at;
+
+	if (o->active_sls && o->active_sls != 0xffff) {
+		at = (size_t)snprintf(sls, sizeof(sls), "SLs");
+		for (s = 0; s < 16; s++) {
+			if (!(o->active_sls & (1u << s)))
+				continue;
+			for (lo = s;
+			     s + 1 < 16 && (o->active_sls >> (s + 1)) & 1; s++)
+				;
+			at += (size_t)snprintf(sls + at, sizeof(sls) - at,
+					       lo == s ? "%s%u" : "%s%u-%u",
+					       at > 3 ? "," : " ", lo, s);
+		}
+	}
+	snprintf(buf, len, "%s %s, from %s", sls,
+		 o->scenario == OQ_SCEN_ALONE ? "each alone on the link"
+					      : "backlogged",
+		 o->in_port >= 0 ? "one input port (--in-port)"
+				 : "every input port at once");
+}
+
+/* SLs with no share whose VL is in no table: one line for all of them. */
+static void text_idle_sls(uint16_t idle)
+{
+	unsigned int s, lo;
+	bool first = true;
+
+	if (!idle)
+		return;
+	printf("  SL");
+	for (s = 0; s < 16; s++) {
+		if (!(idle & (1u << s)))
+			continue;
+		for (lo = s; s + 1 < 16 && (idle >> (s + 1)) & 1; s++)
+			;
+		printf(lo == s ? "%s%u" : "%s%u-%u", first ? "" : ",", lo, s);
+		first = false;
+	}
+	printf("  0.00%%: their VLs have no weight in the VLArb tables\n");
+}
+
+/* A port's SL lines; folded: the SLs that get nothing because their VL
+ * has no weight, on one line. */
+static void text_sls(const struct oq_port_pred *pp,
+		     const struct oq_port_tables *t, bool folded)
+{
+	char vb[8], fb[48];
+	unsigned int s, i;
+	uint16_t idle = 0;
+
 	if (t->sl2vl_unknown)
 		printf("  (SL2VL set by the routing engine, known only to the "
 		       "running opensm: SLs shown on VL 0)\n");
@@ -157,6 +227,11 @@ static void print_port_text(const struct oq_port *p,
 
 		if (!sp->active)
 			continue;
+		if (folded && sp->prio == OQ_PRIO_NONE && f == 0.0 &&
+		    !sp->starve) {
+			idle |= (uint16_t)(1u << s);
+			continue;
+		}
 		oq_frac_format(sp->share, fb, sizeof(fb));
 		printf("  SL%-2u VL%-5s %-6s |", s,
 		       vl_text(sp->vl, vb, sizeof(vb)), oq_prio_name(sp->prio));
@@ -165,9 +240,24 @@ static void print_port_text(const struct oq_port *p,
 		printf("| %6.2f%% %8.2f Gb/s  %s%s\n", f * 100, sp->gbps, fb,
 		       sp->starve ? "  STARVES (limit 255, high traffic)" : "");
 	}
+	text_idle_sls(idle);
 	if (pp->arb.approx)
 		printf("  (arbiter period longer than the step cap: "
 		       "long-run average)\n");
+}
+
+static void print_port_text(const struct oq_port *p,
+			    const struct oq_port_pred *pp,
+			    const struct oq_port_tables *t)
+{
+	char name[96];
+
+	oq_port_name(p, name, sizeof(name));
+	printf("%s  guid 0x%016llx  %ux%s  %.2f Gb/s  MTU %u%s\n", name,
+	       (unsigned long long)p->guid, p->width, oq_speed_name(p->speed),
+	       pp->rate_gbps, pp->mtu_bytes,
+	       pp->profile_applied ? "  [cx2-2k]" : "");
+	text_sls(pp, t, false);
 }
 
 /* An SL's "vl", "share", "share_exact", "gbps" and "priority". */
@@ -378,6 +468,56 @@ static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
 			"(--in-port beyond the switch's ports, or a packet "
 			"size of 0?)\n",
 			pr->classes.n_bad);
+		return OQ_EXIT_USAGE;
+	}
+	return OQ_EXIT_OK;
+}
+
+/* The default: each class once, with its port count and first port. */
+static int predict_classes(const struct port_preds *pr,
+			   const struct oq_fabric *f,
+			   const struct oq_fabric_tables *tables, bool json,
+			   const struct oq_predict_opts *o)
+{
+	const struct oq_pred_classes *c = &pr->classes;
+	char sc[160], n1[32], name[128];
+	size_t k;
+
+	scenario_text(o, sc, sizeof(sc));
+	if (json) {
+		printf("{\"schema\": 2, \"summary\": true, \"scenario\": ");
+		oq_json_fstring(stdout, sc);
+		printf(", \"ports_total\": %zu, ", c->n_classified);
+		oq_pred_classes_write_json_classes(stdout, f, tables, c, true);
+		printf("}\n");
+	} else {
+		printf("%s port%s in %zu class%s of equal predictions; %s "
+		       "(--all lists every port, --port PORT one)\n",
+		       count_text(c->n_classified, n1, sizeof(n1)),
+		       c->n_classified == 1 ? "" : "s", c->n,
+		       c->n == 1 ? "" : "es", sc);
+		for (k = 0; k < c->n; k++) {
+			const struct oq_pred_class *cl = &c->v[k];
+			const struct oq_port *p = f->ports[cl->rep];
+
+			oq_port_name(p, name, sizeof(name));
+			printf("class %zu: %s port%s (%ux%s  %.2f Gb/s  MTU "
+			       "%u%s), e.g. %s (0x%016llx)\n",
+			       k + 1, count_text(cl->n_ports, n1, sizeof(n1)),
+			       cl->n_ports == 1 ? "" : "s", p->width,
+			       oq_speed_name(p->speed), cl->pred.rate_gbps,
+			       cl->pred.mtu_bytes,
+			       cl->pred.profile_applied ? "  [cx2-2k]" : "",
+			       name, (unsigned long long)p->guid);
+			text_sls(&cl->pred, &tables->ports[cl->rep], true);
+		}
+	}
+	if (c->n_bad) {
+		fprintf(stderr,
+			"osmqos predict: %zu port(s) could not be predicted "
+			"(--in-port beyond the switch's ports, or a packet "
+			"size of 0?)\n",
+			c->n_bad);
 		return OQ_EXIT_USAGE;
 	}
 	return OQ_EXIT_OK;
@@ -633,8 +773,12 @@ static int predict_fabric(struct ctx *c, const struct predict_opts *o,
 	rc = predict_all(c, only, whole, po, &pr);
 	if (rc)
 		return rc;
-	rc = predict_ports(&pr, c->in.fabric, &c->tables, o->c.json,
-			   o->compact);
+	if (!o->c.all && !only && !o->compact)
+		rc = predict_classes(&pr, c->in.fabric, &c->tables, o->c.json,
+				     po);
+	else
+		rc = predict_ports(&pr, c->in.fabric, &c->tables, o->c.json,
+				   o->compact);
 	if (rc == OQ_EXIT_OK && o->c.svg)
 		rc = predict_svg(&pr, po, o->c.svg, o->c.policy, o->c.fabric);
 	port_preds_free(&pr);

@@ -122,6 +122,7 @@ static const struct oq_opt query_opts[] = {
 	OQ_USE_H(OQ_CO_FABRIC, 0,
 		 "an ibnetdiscover output of this fabric, for --policy"),
 	OQ_USE_H(OQ_CO_PARTITIONS, 0, "partitions.conf for the policy"),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_OPT_END,
 };
 

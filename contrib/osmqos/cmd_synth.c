@@ -35,6 +35,7 @@ static const struct oq_opt synth_opts[] = {
 	OQ_USE_H(OQ_CO_POLICY, OQ_OPT_REQUIRED, "the QoS policy with intents"),
 	OQ_USE_F(OQ_CO_FABRIC, OQ_OPT_REQUIRED),
 	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
 		 "opensm.conf: templates and routing_engine (an engine that "
 		 "owns SL2VL keeps it; VLArb is chosen around it)"),

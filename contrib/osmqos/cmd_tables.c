@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * osmqos tables --policy P --fabric T [--port PORT] [--opensm-conf F]
- *               [--partitions F] [--json]
+ *               [--partitions F] [--all] [--json]
  *
- * Every port's SL2VL (per input port on switch external ports), VLArb
- * high/low and VLHighLimit, as the table compiler produces them for the
- * plugin: qos-setup scopes where they apply, OpenSM's per-port-type
- * templates elsewhere.
+ * The SL2VL (per input port on switch external ports), VLArb high/low
+ * and VLHighLimit the table compiler produces for the plugin: qos-setup
+ * scopes where they apply, OpenSM's per-port-type templates elsewhere.
+ * By default one entry per class of ports with equal tables (count and
+ * an example port); --all and --port list ports one by one.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include "cli.h"
 #include "inputs.h"
+#include "tables_classes.h"
 
 #define CMD "tables"
 
@@ -32,7 +34,13 @@ static const struct oq_opt tables_opts[] = {
 		 "take the qos_* templates and routing_engine from this "
 		 "opensm.conf (default: OpenSM's compiled-in values)"),
 	OQ_USE(OQ_CO_PARTITIONS),
-	OQ_USE_H(OQ_CO_JSON, 0, "one JSON object with a 'ports' list"),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
+	OQ_USE_H(OQ_CO_ALL, 0,
+		 "every port, one by one (default: one entry per class of "
+		 "ports with equal tables, its port count and an example)"),
+	OQ_USE_H(OQ_CO_JSON, 0,
+		 "one JSON object: `classes` (with --all or --port: a "
+		 "`ports` list; docs/json.md)"),
 	OQ_OPT_END,
 };
 
@@ -41,8 +49,9 @@ static int run(int argc, char **argv);
 const struct oq_cmd_spec oq_spec_tables = {
 	.name = CMD,
 	.summary = "SL2VL/VLArb/VLHighLimit the plugin would program",
-	.about = "Print the SL2VL, VLArb high/low and VLHighLimit of every "
-		 "port as the plugin would program them.",
+	.about = "Print the SL2VL, VLArb high/low and VLHighLimit the "
+		 "plugin would program: one entry per class of ports with "
+		 "equal tables (--all: every port).",
 	.opts = tables_opts,
 	.exit_status = "0 ok, 1 invalid policy, 2 usage or I/O error.",
 	.run = run,
@@ -113,26 +122,41 @@ static void json_scope(const char *key, int idx, const struct oq_loc *loc)
 	oq_json_fstring(stdout, buf);
 }
 
-static void print_port_json(const struct oq_port_tables *pt,
-			    const struct oq_policy *p, bool first)
+/* "guid", "port", "node" (its NodeDescription), "node_guid", "lid" and
+ * "name" (the port as OpenSM names it: a node-name map's name) of a
+ * port. */
+static void json_port_id(const struct oq_port *port)
+{
+	char name[128];
+
+	printf("\"guid\": \"0x%016" PRIx64 "\", \"port\": %u, \"node\": ",
+	       port->guid, port->num);
+	oq_json_fstring(stdout, port->node->desc);
+	printf(", \"node_guid\": \"0x%016" PRIx64 "\", \"lid\": %u, "
+	       "\"name\": ",
+	       port->node->guid, port->lid);
+	oq_port_name(port, name, sizeof(name));
+	oq_json_fstring(stdout, name);
+}
+
+/* The tables of a port, from "kind" on; folded: one SL2VL row stands for
+ * every input port's (they are the same). */
+static void json_tables(const struct oq_port_tables *pt,
+			const struct oq_policy *p, bool folded)
 {
 	const struct oq_port *port = pt->port;
 	unsigned int i;
 
-	printf("%s\n  {\"guid\": \"0x%016" PRIx64 "\", \"port\": %u, "
-	       "\"node\": ",
-	       first ? "" : ",", port->guid, port->num);
-	oq_json_fstring(stdout, port->node->desc);
-	printf(", \"node_guid\": \"0x%016" PRIx64 "\", \"lid\": %u, "
-	       "\"kind\": \"%s\", \"vls\": %u, ",
-	       port->node->guid, port->lid, kind_name(port),
+	printf("\"kind\": \"%s\", \"vls\": %u, ", kind_name(port),
 	       port->oper_vls ? port->oper_vls : port->vl_cap);
 	printf("\"sl2vl\": ");
 	if (pt->has_sl2vl)
-		json_sl2vl(pt->sl2vl[common_table(pt)]);
+		json_sl2vl(pt->sl2vl[folded ? 0 : common_table(pt)]);
 	else
 		printf("null");
-	if (pt->has_sl2vl && pt->n_sl2vl > 1) {
+	if (folded && pt->has_sl2vl)
+		printf(", \"sl2vl_every_input\": true");
+	else if (pt->has_sl2vl && pt->n_sl2vl > 1) {
 		printf(", \"sl2vl_by_in\": {");
 		for (i = 0; i < pt->n_sl2vl; i++) {
 			printf("%s\"%u\": ", i ? ", " : "", i);
@@ -161,7 +185,17 @@ static void print_port_json(const struct oq_port_tables *pt,
 	json_scope("vlarb_scope", pt->vlarb_scope,
 		   pt->vlarb_scope >= 0 ? &p->vlarb[pt->vlarb_scope].loc
 					: NULL);
-	printf("}}");
+	printf("}");
+}
+
+static void print_port_json(const struct oq_port_tables *pt,
+			    const struct oq_policy *p, bool first)
+{
+	printf("%s\n  {", first ? "" : ",");
+	json_port_id(pt->port);
+	printf(", ");
+	json_tables(pt, p, false);
+	printf("}");
 }
 
 static void text_sl2vl(const uint8_t *t)
@@ -197,15 +231,20 @@ static void text_origin(enum oq_table_origin o, int scope,
 	printf("  [%s #%d at %s]\n", oq_table_origin_name(o), scope, buf);
 }
 
-static void print_port_text(const struct oq_port_tables *pt,
-			    const struct oq_policy *p)
+static void text_port_id(const struct oq_port *port)
 {
-	const struct oq_port *port = pt->port;
+	printf("0x%016" PRIx64 " \"%s\" port %u lid %u (%s, %u VLs)\n",
+	       port->guid, oq_node_name(port->node), port->num, port->lid,
+	       kind_name(port), port->oper_vls ? port->oper_vls : port->vl_cap);
+}
+
+/* The tables under a port's or a class's first line; folded: one row
+ * for every input port (they are the same). */
+static void text_tables(const struct oq_port_tables *pt,
+			const struct oq_policy *p, bool folded)
+{
 	unsigned int i, j;
 
-	printf("0x%016" PRIx64 " \"%s\" port %u lid %u (%s, %u VLs)\n",
-	       port->guid, port->node->desc, port->num, port->lid,
-	       kind_name(port), port->oper_vls ? port->oper_vls : port->vl_cap);
 	if (pt->sl2vl_unknown) {
 		printf("  sl2vl       set by the routing engine (known only to "
 		       "the running opensm)\n");
@@ -219,8 +258,14 @@ static void print_port_text(const struct oq_port_tables *pt,
 			    pt->sl2vl_scope >= 0
 				    ? &p->sl2vl[pt->sl2vl_scope].loc
 				    : NULL);
+		if (folded && pt->n_sl2vl > 1) {
+			printf("  every input VL:");
+			text_sl2vl(pt->sl2vl[0]);
+			putchar('\n');
+		}
 		/* Runs of identical input-port tables on one line. */
-		for (i = 0; i < pt->n_sl2vl; i = j) {
+		for (i = 0; i < pt->n_sl2vl && !(folded && pt->n_sl2vl > 1);
+		     i = j) {
 			for (j = i + 1; j < pt->n_sl2vl &&
 					!memcmp(pt->sl2vl[i], pt->sl2vl[j], 16);
 			     j++)
@@ -247,6 +292,74 @@ static void print_port_text(const struct oq_port_tables *pt,
 					 : NULL);
 }
 
+static void print_port_text(const struct oq_port_tables *pt,
+			    const struct oq_policy *p)
+{
+	text_port_id(pt->port);
+	text_tables(pt, p, false);
+}
+
+/* 60300 as "60,300". */
+static const char *count_text(size_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%zu", v), i, j = 0;
+
+	for (i = 0; i < n && (size_t)j + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = tmp[i];
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/* One entry per class: its port count, an example port, its tables. */
+static void print_classes(const struct oq_fabric_tables *out,
+			  const struct oq_tables_classes *tc,
+			  const struct oq_policy *p, bool json)
+{
+	char n1[32], n2[32], name[128];
+	size_t k;
+
+	if (!json)
+		printf("%s port%s in %zu class%s of equal tables (--all "
+		       "lists every port, --port PORT one)\n",
+		       count_text(tc->n_ports, n1, sizeof(n1)),
+		       tc->n_ports == 1 ? "" : "s", tc->n,
+		       tc->n == 1 ? "" : "es");
+	for (k = 0; k < tc->n; k++) {
+		const struct oq_tables_class *c = &tc->v[k];
+		const struct oq_port_tables *pt = &out->ports[c->rep];
+
+		if (json) {
+			printf("%s\n  {\"class\": %zu, \"ports\": %zu, "
+			       "\"example\": {",
+			       k ? "," : "", k, c->n_ports);
+			json_port_id(pt->port);
+			printf("}, ");
+			json_tables(pt, p, c->uniform);
+			printf("}");
+			continue;
+		}
+		oq_port_name(pt->port, name, sizeof(name));
+		printf("class %zu: %s port%s (%s, %u VLs), e.g. %s "
+		       "(0x%016" PRIx64 ")\n",
+		       k + 1, count_text(c->n_ports, n2, sizeof(n2)),
+		       c->n_ports == 1 ? "" : "s", kind_name(pt->port),
+		       pt->port->oper_vls ? pt->port->oper_vls
+					  : pt->port->vl_cap,
+		       name, pt->port->guid);
+		text_tables(pt, p, c->uniform);
+	}
+}
+
+struct selection {
+	const struct oq_fabric_tables *out;
+	const struct oq_port *sel;
+	bool whole;
+};
+
 /* Ports --port selects: one port, or every port of a switch named as a
  * whole (oq_cli_port). */
 static bool selected(const struct oq_port *sel, bool whole_switch,
@@ -257,6 +370,13 @@ static bool selected(const struct oq_port *sel, bool whole_switch,
 	if (whole_switch)
 		return p->node == sel->node;
 	return p == sel;
+}
+
+static bool keep_selected(size_t i, const void *ctx)
+{
+	const struct selection *s = ctx;
+
+	return selected(s->sel, s->whole, s->out->ports[i].port);
 }
 
 static int run(int argc, char **argv)
@@ -297,9 +417,34 @@ static int run(int argc, char **argv)
 		oq_json_fstring(stdout, o.c.policy);
 		printf(", \"routing_engine\": ");
 		oq_json_fstring(stdout, e.name);
-		printf(", \"engine_chooses_sls\": %s, \"ports\": [",
+		printf(", \"engine_chooses_sls\": %s, ",
 		       e.kind != OQ_ENGINE_QOS ? "true" : "false");
 	}
+	if (!o.c.all && !sel) {
+		struct oq_tables_classes tc;
+		struct selection sn = {&out, sel, whole_switch};
+
+		if (oq_tables_classes_build(&out, keep_selected, &sn, &tc)) {
+			oq_fabric_tables_free(&out);
+			oq_cli_inputs_free(&in);
+			fprintf(stderr, "osmqos tables: out of memory grouping "
+					"the ports; try --all\n");
+			return OQ_EXIT_USAGE;
+		}
+		if (o.c.json)
+			printf("\"ports_total\": %zu, \"classes\": [",
+			       tc.n_ports);
+		print_classes(&out, &tc, in.policy ? in.policy : &no_policy,
+			      o.c.json);
+		if (o.c.json)
+			printf("\n]}\n");
+		oq_tables_classes_free(&tc);
+		oq_fabric_tables_free(&out);
+		oq_cli_inputs_free(&in);
+		return OQ_EXIT_OK;
+	}
+	if (o.c.json)
+		printf("\"ports\": [");
 	for (i = 0; i < out.n; i++) {
 		const struct oq_port_tables *pt = &out.ports[i];
 

@@ -8,20 +8,40 @@
 #include <unistd.h>
 
 #include <osmqos/file.h>
+#include <osmqos/node_name_map.h>
 
 #include "cli.h"
 #include "inputs.h"
 
 static void print_diags(struct oq_diags *d)
 {
-	oq_diags_sort(d);
-	oq_diags_print(d, stderr);
+	oq_cli_print_diags(d, false);
 	oq_diags_clear(d);
+}
+
+void oq_cli_print_diags(struct oq_diags *d, bool all)
+{
+	oq_diags_sort(d);
+	oq_diags_report(d, stderr, all,
+			all ? NULL : "'osmqos check --all' shows them");
 }
 
 static bool is_stdin(const char *path)
 {
 	return !strcmp(path, "-");
+}
+
+/* A file over its limit: that is all there is to say (the path is
+ * fine, and no option is at fault). */
+static int too_big(const char *cmd, const char *what, const char *path,
+		   size_t max)
+{
+	fprintf(stderr,
+		"osmqos %s: %s '%s' is larger than the %zu MiB limit%s; "
+		"shorten or split it\n",
+		cmd, what, path, max >> 20,
+		max == OQ_POLICY_MAX_BYTES ? " (the plugin's too)" : "");
+	return OQ_EXIT_USAGE;
 }
 
 int oq_cli_need_file(const char *cmd, const char *what, const char *path,
@@ -30,6 +50,8 @@ int oq_cli_need_file(const char *cmd, const char *what, const char *path,
 	int err = is_stdin(path) ? 0 : oq_file_probe(path, max);
 	char why[64];
 
+	if (err == EFBIG)
+		return too_big(cmd, what, path, max);
 	if (err)
 		return oq_usage_error(cmd, "cannot read %s '%s': %s; check "
 				      "the path (a regular file)", what, path,
@@ -99,6 +121,8 @@ static int read_text(const char *cmd, const char *what, const char *path,
 				: oq_file_read(path, max, &t->len);
 	if (t->buf)
 		return OQ_EXIT_OK;
+	if (errno == EFBIG && !is_stdin(path))
+		return too_big(cmd, what, path, max);
 	if (is_stdin(path))
 		return oq_usage_error(cmd,
 				      "cannot read %s from standard input: "
@@ -170,6 +194,110 @@ int oq_cli_read_templates(const char *cmd, const char *path,
 		return OQ_EXIT_USAGE;
 	rc = oq_templates_parse_opensm_conf(t, tx.name, tx.buf, tx.len, d);
 	free(tx.buf);
+	return rc;
+}
+
+/* The map opensm.conf names (or OpenSM's default one, if it exists):
+ * *path malloc'd, NULL for none.  OQ_EXIT_USAGE when the file cannot be
+ * read. */
+static int conf_map(const char *cmd, const char *conf, char **path, bool *dflt)
+{
+	struct text t;
+	int rc;
+
+	*path = NULL;
+	*dflt = false;
+	if (read_text(cmd, "opensm.conf", conf, OQ_FILE_MAX_BYTES, &t))
+		return OQ_EXIT_USAGE;
+	rc = oq_opensm_conf_node_name_map(t.buf, t.len, path);
+	free(t.buf);
+	if (rc)
+		return oq_usage_error(cmd, "out of memory reading '%s'", conf);
+	if (!*path && !access(OQ_NODE_NAME_MAP_DEFAULT, F_OK)) {
+		*path = strdup(OQ_NODE_NAME_MAP_DEFAULT);
+		*dflt = true;
+		if (!*path)
+			return oq_usage_error(cmd, "out of memory");
+	}
+	return OQ_EXIT_OK;
+}
+
+int oq_cli_node_names(const char *cmd, const struct oq_cli_common *c,
+		      struct oq_fabric *f)
+{
+	struct oq_node_name_map *m = NULL;
+	const char *path = c->node_name_map;
+	char *conf_path = NULL, why[64];
+	bool dflt = false, by_conf = false;
+	struct oq_diags d;
+	struct text t;
+	int oom = 0, rc = OQ_EXIT_OK;
+
+	if (!path && c->opensm_conf) {
+		if (conf_map(cmd, c->opensm_conf, &conf_path, &dflt))
+			return OQ_EXIT_USAGE;
+		path = conf_path;
+		by_conf = true;
+	}
+	if (!path)
+		return OQ_EXIT_OK;
+	oq_diags_init(&d);
+	if (by_conf) {
+		/* OpenSM opens the map itself: one it cannot read leaves the
+		 * nodes their NodeDescriptions, and so it does here. */
+		t.name = path;
+		t.buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &t.len);
+		if (!t.buf) {
+			fprintf(stderr,
+				"osmqos %s: warning: cannot read the node-name "
+				"map '%s' that %s names: %s; OpenSM then names "
+				"nodes by their NodeDescriptions, and so does "
+				"this run\n",
+				cmd, path, c->opensm_conf,
+				oq_file_error(errno, OQ_FILE_MAX_BYTES, why,
+					      sizeof(why)));
+			goto out;
+		}
+	} else if (read_text(cmd, "node-name map", path, OQ_FILE_MAX_BYTES,
+			     &t)) {
+		rc = OQ_EXIT_USAGE;
+		goto out;
+	}
+	m = oq_node_name_map_parse(t.name, t.buf, t.len, &d, &oom);
+	free(t.buf);
+	print_diags(&d);
+	if (!m && oom) {
+		rc = oq_usage_error(cmd, "out of memory reading '%s'", path);
+		goto out;
+	}
+	if (!m && !by_conf) {
+		fprintf(stderr,
+			"osmqos %s: the node-name map '%s' has an error "
+			"above; fix it (GUID \"name\" lines, "
+			"node-name-map(5))\n",
+			cmd, path);
+		rc = OQ_EXIT_USAGE;
+		goto out;
+	}
+	if (!m) {
+		fprintf(stderr,
+			"osmqos %s: warning: OpenSM ignores the node-name map "
+			"'%s' that %s names (the error above); nodes keep "
+			"their NodeDescriptions here too\n",
+			cmd, path, c->opensm_conf);
+		goto out;
+	}
+	if (dflt)
+		fprintf(stderr,
+			"osmqos %s: nodes are named by %s, OpenSM's default "
+			"node-name map (%s names none)\n",
+			cmd, path, c->opensm_conf);
+	if (oq_fabric_apply_node_names(f, m))
+		rc = oq_usage_error(cmd, "out of memory naming the nodes");
+out:
+	oq_node_name_map_free(m);
+	oq_diags_free(&d);
+	free(conf_path);
 	return rc;
 }
 
@@ -255,8 +383,10 @@ static int load_policy(const char *cmd, const struct oq_cli_common *c,
 int oq_cli_load_on(const char *cmd, const struct oq_cli_common *c,
 		   struct oq_cli_inputs *in)
 {
-	int rc = load_partitions(cmd, c->partitions, in);
+	int rc = oq_cli_node_names(cmd, c, in->fabric);
 
+	if (!rc)
+		rc = load_partitions(cmd, c->partitions, in);
 	if (!rc && c->policy)
 		rc = load_policy(cmd, c, in);
 	if (rc) {
@@ -281,6 +411,9 @@ int oq_cli_load(const char *cmd, const struct oq_cli_common *c,
 				    OQ_FILE_MAX_BYTES))) ||
 	    (c->opensm_conf &&
 	     (rc = oq_cli_need_file(cmd, "opensm.conf", c->opensm_conf,
+				    OQ_FILE_MAX_BYTES))) ||
+	    (c->node_name_map &&
+	     (rc = oq_cli_need_file(cmd, "node-name map", c->node_name_map,
 				    OQ_FILE_MAX_BYTES))) ||
 	    (c->policy && (rc = oq_cli_need_file(cmd, "policy", c->policy,
 						 OQ_POLICY_MAX_BYTES))))
@@ -352,26 +485,6 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
 	}
 	print_diags(&in->diags);
 	return OQ_EXIT_OK;
-}
-
-const struct oq_port *oq_cli_port(const char *cmd, const struct oq_fabric *f,
-				  const char *opt, const char *spec,
-				  bool *whole)
-{
-	const struct oq_port *p = oq_fabric_parse_port(f, spec);
-
-	if (!p) {
-		oq_usage_error(cmd,
-			       "%s '%s': no such port in the fabric; give a "
-			       "port GUID (0x...), lid:N or "
-			       "\"NodeDescription/P<n>\"",
-			       opt, spec);
-		return NULL;
-	}
-	if (whole)
-		*whole = p->node->type == OQ_NODE_SWITCH && p->num == 0 &&
-			 !strstr(spec, "/P") && !strstr(spec, "/p");
-	return p;
 }
 
 const char *oq_cli_level_name(const struct oq_policy *p, int level)

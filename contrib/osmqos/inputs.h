@@ -91,13 +91,31 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
 			  struct oq_fabric_tables *out);
 
 /*
+ * Name the fabric's nodes as OpenSM names them: by --node-name-map, else
+ * by the map --opensm-conf's node_name_map_name names (or OpenSM's
+ * default map when it names none and that file exists), else by their
+ * NodeDescriptions.  A map OpenSM would ignore (unreadable, a bad line)
+ * is an error when given as --node-name-map, a warning when opensm.conf
+ * names it (OpenSM runs without it).  OQ_EXIT_OK or OQ_EXIT_USAGE.
+ */
+int oq_cli_node_names(const char *cmd, const struct oq_cli_common *c,
+		      struct oq_fabric *f);
+
+/* Diagnostics to stderr, sorted, root causes first; each kind capped
+ * unless all (port_arg.c, check). */
+void oq_cli_print_diags(struct oq_diags *d, bool all);
+
+/*
  * The port a command-line argument names (opt, e.g. "--port", for the
- * error): a port or node GUID (0x...), lid:N, or "NodeDescription/P<n>".
- * *whole (when not NULL) says it names a switch as a whole, by its GUID
- * or LID without /P<n>: the switch's port 0 is returned, and a command
- * that lists ports takes all of the switch's (tables, predict), one that
- * needs an end port its port 0 (match, predict --path).  NULL after the
- * usage error.
+ * error), port_arg.c: the node's name (oq_node_name: a node-name map's
+ * or the NodeDescription) with or without /P<n>, its host name (the
+ * name's first word), a port or node GUID (0x...), or lid:N.  Without
+ * /P<n> a node with one port means that port.  *whole (when not NULL)
+ * says it names a switch as a whole (by GUID, LID or name without
+ * /P<n>): the switch's port 0 is returned, and a command that lists
+ * ports takes all of the switch's (tables, predict), one that needs an
+ * end port its port 0 (match, predict --path).  NULL after the usage
+ * error, which names the closest names on a miss.
  */
 const struct oq_port *oq_cli_port(const char *cmd, const struct oq_fabric *f,
 				  const char *opt, const char *spec,

@@ -8,9 +8,10 @@
 #include "cli.h"
 
 static const struct oq_cmd_spec *const cmds[] = {
-	&oq_spec_check, &oq_spec_match, &oq_spec_tables, &oq_spec_predict,
-	&oq_spec_synth, &oq_spec_export, &oq_spec_model, &oq_spec_query,
-	&oq_spec_drift, &oq_spec_status, &oq_spec_plan, &oq_spec_doctor,
+	&oq_spec_check,	 &oq_spec_match,  &oq_spec_tables, &oq_spec_predict,
+	&oq_spec_synth,	 &oq_spec_export, &oq_spec_model,  &oq_spec_query,
+	&oq_spec_drift,	 &oq_spec_status, &oq_spec_plan,   &oq_spec_doctor,
+	&oq_spec_job_env,
 };
 #define N_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
@@ -70,9 +71,10 @@ static int help(int argc, char **argv)
 		return OQ_EXIT_OK;
 	}
 	if (argc > 3) {
-		fprintf(stderr, "osmqos help: one command at a time; "
-				"unexpected '%s'\n"
-				"Run 'osmqos help %s'.\n",
+		fprintf(stderr,
+			"osmqos help: one command at a time; "
+			"unexpected '%s'\n"
+			"Run 'osmqos help %s'.\n",
 			argv[3], argv[2]);
 		return OQ_EXIT_USAGE;
 	}
@@ -98,9 +100,10 @@ int main(int argc, char **argv)
 		return help(argc, argv);
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		if (argc > 2) {
-			fprintf(stderr, "osmqos: %s takes no argument; "
-					"unexpected '%s'\n"
-					"Run 'osmqos %s'.\n",
+			fprintf(stderr,
+				"osmqos: %s takes no argument; "
+				"unexpected '%s'\n"
+				"Run 'osmqos %s'.\n",
 				argv[1], argv[2], argv[1]);
 			return OQ_EXIT_USAGE;
 		}
