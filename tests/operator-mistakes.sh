@@ -246,7 +246,7 @@ if grep -n -e "qos\\\\-level has none" -e "qos\\\\-level has no$" "$man/osmqos-p
 fi
 row M32 # osmqos(8) lists synth among the offline commands
 MANWIDTH=200 man -l "$man/osmqos.8" 2>/dev/null | tr -s ' \n' ' ' |
-	grep -q "check, match, tables, predict, synth and model work offline" ||
+	grep -q "check, match, tables, predict, synth, export and model work offline" ||
 	fail "osmqos.8 does not list synth as offline"
 row M33 # check and the plugin's log count alike (qos-ulps apart)
 expect 0 "*: valid: 0 port groups (+1 from qos-ulps), 0 qos-levels (+6 from qos-ulps), 0 match rules (+7 from qos-ulps), 0 vlarb-scopes, 0 sl2vl-scopes, 0 warnings" \

@@ -78,6 +78,19 @@ const struct oq_cmd_spec oq_spec_check = {
 	.run = run,
 };
 
+/* Whether an error of d is on the line of at. */
+static bool error_on_line(const struct oq_diags *d, const struct oq_loc *at)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].sev == OQ_SEV_ERROR && d->v[i].loc.line &&
+		    d->v[i].loc.line == at->line && d->v[i].loc.file &&
+		    at->file && !strcmp(d->v[i].loc.file, at->file))
+			return true;
+	return false;
+}
+
 /*
  * What stock OpenSM (the version osmqos was built against) does with the
  * file as written: takes it as osmqos reads it, takes it but reads some
@@ -103,7 +116,17 @@ static int stock_verdict(const struct oq_policy *text_of,
 		oq_stock_fabric_free(&sf);
 	if (!s)
 		return -1;
-	*verdict = oq_stock_verdict(s, p, diags);
+	if (!p && error_on_line(diags, &s->where)) {
+		/* The construct stock OpenSM stops at is the one osmqos's
+		 * error already points at: the closing line gives the
+		 * verdict, one report of the place is enough. */
+		struct oq_diags scratch;
+
+		oq_diags_init(&scratch);
+		*verdict = oq_stock_verdict(s, p, &scratch);
+		oq_diags_free(&scratch);
+	} else
+		*verdict = oq_stock_verdict(s, p, diags);
 	*assumed = s->assumed;
 	oq_stock_free(s);
 	return *verdict < 0 ? -1 : 0;

@@ -35,7 +35,7 @@
 #include "cli.h"
 #include "doctor_conf.h"
 #include "inputs.h"
-#include "options.h"
+#include "options/options.h"
 
 #define CMD	     "doctor"
 #define DEFAULT_CONF "/etc/opensm/opensm.conf"
