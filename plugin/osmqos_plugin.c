@@ -20,10 +20,12 @@
  */
 #include <config.h>
 
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <opensm/osm_version.h>
 
@@ -298,6 +300,7 @@ static void on_routing_done(struct osmqos *q)
 	struct oq_sweep *sw = &q->sweep;
 	struct oq_sweep_state *s;
 	struct oq_engine engine;
+	char in_force[64] = "";
 
 	build_sa_state(q);
 	sw->routing_runs++;
@@ -306,13 +309,23 @@ static void on_routing_done(struct osmqos *q)
 		return;
 	s = oq_sweep_get(sw);
 	sw->mads_total += sw->mads_predicted + sw->mads_presend;
+	if (s && s->pol) {
+		struct tm tm;
+
+		gmtime_r(&s->pol->loaded_at, &tm);
+		strftime(in_force, sizeof(in_force), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		snprintf(in_force + strlen(in_force),
+			 sizeof(in_force) - strlen(in_force),
+			 " hash 0x%016" PRIx64, s->pol->hash);
+	}
 	OQ_LOG(q->osm, OSM_LOG_INFO,
 	       "sweep %lu: %lu QoS Set MADs (%lu optimized SL2VL, %lu "
-	       "SL2VL/VLArb via osm_qos_setup); policy %s; tables built in "
-	       "%.2f ms\n",
+	       "SL2VL/VLArb via osm_qos_setup); policy %s%s; tables built "
+	       "in %.2f ms\n",
 	       sw->sweeps, sw->mads_predicted + sw->mads_presend,
 	       sw->mads_presend, sw->mads_predicted,
-	       s && s->pol ? "in force" : "NONE (OpenSM templates)",
+	       s && s->pol ? "in force, loaded " : "NONE (OpenSM templates)",
+	       s && s->pol ? in_force : "",
 	       /* snapshots and compiles of this sweep; the SA state built
 		* on the routed one adds neither */
 	       sw->phases.snapshot_ms + sw->phases.compile_ms);

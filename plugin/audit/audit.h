@@ -76,6 +76,10 @@ struct oq_audit_record {
 
 	struct oq_audit_port src, dst;
 
+	/* The policy that decided: FNV-1a of its file's bytes, as the
+	 * published files and `osmqos status` give it; 0: no policy in
+	 * force (rule and level then say nothing). */
+	uint64_t policy_hash;
 	/* Decision: rule index in the combined rule list, -1 for DEFAULT. */
 	int rule;
 	char use[OQ_AUDIT_USE_LEN];	/* the rule's use text, "" if none */

@@ -272,6 +272,11 @@ size_t oq_audit_format_n(const struct oq_audit_record *r, uint64_t count,
 	put_port(&b, "src", &r->src);
 	put_port(&b, "dst", &r->dst);
 
+	PUTL(&b, ",\"policy\":");
+	if (r->policy_hash)
+		put_guid(&b, r->policy_hash);
+	else
+		PUTL(&b, "null");
 	if (r->rule >= 0)
 		put_key_u(&b, ",\"rule\":", (uint64_t)r->rule);
 	else

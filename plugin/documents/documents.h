@@ -170,6 +170,12 @@ struct oq_publish_doc {
 	uint64_t policy_hash;	  /* FNV-1a of the content in force */
 	time_t policy_loaded_at;  /* 0: never loaded */
 	unsigned long loads_ok, loads_failed;
+	/* The last content refused (rejected_path NULL: none since start):
+	 * where it was read, its hash, when, and its first error. */
+	const char *rejected_path;
+	uint64_t rejected_hash;
+	time_t rejected_at;
+	const char *rejected_error;
 
 	uint64_t mads_total;	  /* QoS Set MADs sent since start */
 	const char *engine;	  /* routing engine the tables are for */

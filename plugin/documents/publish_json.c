@@ -47,8 +47,20 @@ static void write_policy(FILE *out, const struct oq_publish_doc *d)
 		d->policy_in_force ? "true" : "false",
 		d->policy_load_success ? "true" : "false");
 	jtime(out, "loaded_at", d->policy_loaded_at, d->policy_loaded_at != 0);
-	fprintf(out, ", \"loads_ok\": %lu, \"loads_failed\": %lu}", d->loads_ok,
+	fprintf(out, ", \"loads_ok\": %lu, \"loads_failed\": %lu", d->loads_ok,
 		d->loads_failed);
+	fputs(", \"rejected\": ", out);
+	if (!d->rejected_path) {
+		fputs("null}", out);
+		return;
+	}
+	fputs("{\"path\": ", out);
+	jstr(out, d->rejected_path, 4096);
+	fprintf(out, ", \"hash\": \"0x%016" PRIx64 "\", ", d->rejected_hash);
+	jtime(out, "at", d->rejected_at, true);
+	fputs(", \"error\": ", out);
+	jstr(out, d->rejected_error ? d->rejected_error : "", 1024);
+	fputs("}}", out);
 }
 
 int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)

@@ -53,6 +53,25 @@ static void policy_families(FILE *out, const struct oq_publish_doc *d)
 	fprintf(out, "osmqos_policy_last_load_timestamp_seconds %lld\n",
 		(long long)d->policy_loaded_at);
 	oq_publish_prom_family(
+		out, "osmqos_policy_rejected_info", "gauge",
+		"The last policy content the plugin refused (value 1): file, "
+		"FNV-1a hash and its first error.");
+	if (d->rejected_path) {
+		fputs("osmqos_policy_rejected_info{path=\"", out);
+		oq_publish_prom_text(out, d->rejected_path, 4096);
+		fprintf(out, "\",hash=\"0x%016" PRIx64 "\",error=\"",
+			d->rejected_hash);
+		oq_publish_prom_text(
+			out, d->rejected_error ? d->rejected_error : "", 1024);
+		fputs("\"} 1\n", out);
+	}
+	oq_publish_prom_family(
+		out, "osmqos_policy_rejected_timestamp_seconds", "gauge",
+		"Unix time the plugin last refused a policy content (0: "
+		"never since it started).");
+	fprintf(out, "osmqos_policy_rejected_timestamp_seconds %lld\n",
+		(long long)(d->rejected_path ? d->rejected_at : 0));
+	oq_publish_prom_family(
 		out, "osmqos_policy_loads_total", "counter",
 		"Policy file contents loaded (ok) or rejected (failed).");
 	fprintf(out,

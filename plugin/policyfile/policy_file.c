@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,13 +85,15 @@ static void install(struct oq_policy_file *pf, struct oq_policy *p,
 	}
 	r->p = p;
 	r->refs = 1;
+	r->hash = hash;
+	r->loaded_at = time(NULL);
 	pthread_mutex_lock(&pf->lock);
 	old = pf->cur;
 	pf->cur = r;
 	pthread_mutex_unlock(&pf->lock);
 	oq_policy_ref_put(old);
 	pf->hash = hash;
-	pf->loaded_at = time(NULL);
+	pf->loaded_at = r->loaded_at;
 	pf->loads_ok++;
 	pf->bad_reported = false;
 	pf->content_ok = true;
@@ -98,10 +101,35 @@ static void install(struct oq_policy_file *pf, struct oq_policy *p,
 }
 
 /* A content that was refused (and logged): remembered, so the same bytes
- * are not parsed and logged again every sweep. */
+ * are not parsed and logged again every sweep, and published (path, hash,
+ * when, why: the first error of d, else why). */
 static int refuse(struct oq_policy_file *pf, struct oq_diags *d,
-		  struct oq_policy *p, char *text, uint64_t hash)
+		  struct oq_policy *p, char *text, uint64_t hash,
+		  const char *path, const char *why)
 {
+	const char *old = pf->rej_path;
+	size_t i;
+
+	pf->rej_error[0] = '\0';
+	for (i = 0; i < d->n; i++)
+		if (d->v[i].sev == OQ_SEV_ERROR) {
+			oq_diag_format(&d->v[i], pf->rej_error,
+				       sizeof(pf->rej_error));
+			break;
+		}
+	if (!pf->rej_error[0])
+		snprintf(pf->rej_error, sizeof(pf->rej_error), "%s: %s", path,
+			 why);
+	if (!old || strcmp(old, path)) {
+		char *copy = strdup(path);
+
+		if (copy) {
+			free(pf->rej_path);
+			pf->rej_path = copy;
+		}
+	}
+	pf->rejected = true;
+	pf->rej_at = time(NULL);
 	oq_diags_free(d);
 	oq_policy_free(p);
 	free(text);
@@ -179,7 +207,7 @@ static int refresh(struct oq_policy_file *pf)
 			       : "NO POLICY IN FORCE: the fabric stays on "
 				 "OpenSM's per-port-type templates until "
 				 "the file is fixed");
-		return refuse(pf, &d, p, text, hash);
+		return refuse(pf, &d, p, text, hash, path, "rejected");
 	}
 	if (p->n_intent_levels && !pf->copy_enabled) {
 		/* OpenSM would reject the file and run without its policy. */
@@ -194,15 +222,18 @@ static int refresh(struct oq_policy_file *pf)
 		       pf->cur ? "the last good policy stays in force"
 			       : "NO POLICY IN FORCE: the fabric stays on "
 				 "OpenSM's per-port-type templates");
-		return refuse(pf, &d, p, text, hash);
+		return refuse(pf, &d, p, text, hash, path,
+			      "bandwidth intents with opensm_policy=direct: "
+			      "OpenSM's own parser would reject the file");
 	}
 	log_diags(pf, &d, OSM_LOG_ERROR); /* warnings, at INFO */
 	oq_diags_free(&d);
 	/* Counted as `osmqos check` counts (qos-ulps apart). */
 	oq_policy_counts(p, counts, sizeof(counts));
 	OQ_LOG(pf->osm, OSM_LOG_INFO,
-	       "policy %s loaded: %s, %zu levels with a bandwidth intent\n",
-	       path, counts, p->n_intent_levels);
+	       "policy %s loaded: %s, %zu levels with a bandwidth intent; "
+	       "hash 0x%016" PRIx64 "\n",
+	       path, counts, p->n_intent_levels, hash);
 	install(pf, p, hash, text);
 	return 1;
 }
@@ -220,6 +251,9 @@ int oq_policy_file_refresh(struct oq_policy_file *pf)
 	if (pf->cur && (rc == 1 || oq_policy_copy_pending(pf) ||
 			oq_policy_copy_missing(pf)))
 		oq_policy_copy_update(pf, pf->cur->p, oq_policy_file_path(pf));
+	/* The policy in force as written, for drift, plan and status. */
+	if (pf->cur && (rc == 1 || oq_policy_in_force_pending(pf)))
+		oq_policy_in_force_update(pf, pf->cur->p);
 	return rc;
 }
 
@@ -242,5 +276,7 @@ void oq_policy_file_fini(struct oq_policy_file *pf)
 	pthread_mutex_unlock(&pf->lock);
 	oq_policy_ref_put(r);
 	oq_policy_copy_fini(pf);
+	free(pf->rej_path);
+	pf->rej_path = NULL;
 	pthread_mutex_destroy(&pf->lock);
 }

@@ -26,7 +26,12 @@
 struct oq_policy_ref {
 	unsigned int refs; /* atomic (__atomic builtins) */
 	struct oq_policy *p;
+	uint64_t hash;	  /* FNV-1a of the bytes p came from */
+	time_t loaded_at; /* when it was put in force */
 };
+
+/* The first error of a rejected edit, as logged (FILE:LINE:COL: ...). */
+#define OQ_POLICY_REJECT_ERROR_LEN 512
 
 /* A policy file as last loaded: the parsed tree and what identified it. */
 struct oq_policy_file {
@@ -43,6 +48,17 @@ struct oq_policy_file {
 	time_t loaded_at;
 	unsigned long loads_ok, loads_failed;
 
+	/* The last content refused (published: path, hash, when, why). */
+	bool rejected;	/* some content was refused since start */
+	char *rej_path; /* the path it was read from */
+	time_t rej_at;	/* when it was refused; its hash is bad_hash */
+	char rej_error[OQ_POLICY_REJECT_ERROR_LEN];
+
+	/* The policy in force as written (policy_in_force.c). */
+	bool in_force_written; /* a write succeeded */
+	bool in_force_failed;  /* the last write failed: retried */
+	int in_force_errno;    /* its error, logged once */
+
 	/* OpenSM's copy of the last good policy (policy_copy.c). */
 	char *operator_path; /* OpenSM's qos_policy_file as configured */
 	char *copy_path;     /* what opt.qos_policy_file points at, or NULL */
@@ -56,6 +72,13 @@ void oq_policy_file_init(struct oq_policy_file *pf, osm_opensm_t *osm,
 			 const struct oq_plugin_options *opts);
 /* At unload: OpenSM reads its own file again; the policy is dropped. */
 void oq_policy_file_fini(struct oq_policy_file *pf);
+
+/* The policy in force as written, OQ_PUB_IN_FORCE in the publish
+ * directory (policy_in_force.c): written when a policy is put in force,
+ * again when the last write failed or the file was removed. */
+void oq_policy_in_force_update(struct oq_policy_file *pf,
+			       const struct oq_policy *p);
+bool oq_policy_in_force_pending(const struct oq_policy_file *pf);
 
 /* policy=, else OpenSM's qos_policy_file; NULL when neither is set. */
 const char *oq_policy_file_path(const struct oq_policy_file *pf);

@@ -71,11 +71,19 @@ static void fill_doc(struct oq_publisher *pub, const struct oq_sweep_state *s,
 	clock_gettime(CLOCK_REALTIME, &d->now);
 	d->policy_path = oq_policy_file_path(pf);
 	d->policy_in_force = s && s->pol;
-	d->policy_hash = pf->hash;
+	/* The policy of the state published (a newer one may be loaded
+	 * while this sweep's state is still the one in force). */
+	d->policy_hash = s && s->pol ? s->pol->hash : pf->hash;
 	d->policy_load_success = pf->cur && pf->content_ok;
-	d->policy_loaded_at = pf->loaded_at;
+	d->policy_loaded_at = s && s->pol ? s->pol->loaded_at : pf->loaded_at;
 	d->loads_ok = pf->loads_ok;
 	d->loads_failed = pf->loads_failed;
+	if (pf->rejected) {
+		d->rejected_path = pf->rej_path ? pf->rej_path : "";
+		d->rejected_hash = pf->bad_hash;
+		d->rejected_at = pf->rej_at;
+		d->rejected_error = pf->rej_error;
+	}
 	d->mads_total = pub->sweep->mads_total;
 	d->engine = s ? s->engine.name : "";
 	d->engine_sl2vl = !s || s->engine.kind == OQ_ENGINE_QOS ? "policy"

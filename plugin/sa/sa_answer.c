@@ -184,6 +184,7 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	r.sl = a->w.sl;
 	audit_port(&r.src, pp->src);
 	audit_port(&r.dst, pp->dst);
+	r.policy_hash = pol && s->sweep->pol ? s->sweep->pol->hash : 0;
 	r.rule = pp->d.rule;
 	if (pol && pp->d.rule >= 0 && (size_t)pp->d.rule < pol->n_rules &&
 	    pol->rules[pp->d.rule].use)

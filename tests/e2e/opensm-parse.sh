@@ -178,7 +178,9 @@ group() { # FILE KEY-LINE
 group guid-range-all.conf 'port-guid: 0x0-0xffffffffffffffff'
 group guid-range-2p33.conf 'port-guid: 0x0002c90000000000-0x0002c901ffffffff'
 group guid-range-1m.conf 'port-guid: 0x0002c90000000000-0x0002c900000fffff'
-group port-beyond-node.conf 'port-name: "cn01 HCA-1/P9"'
+# (No probe of a port number past a node's ports: OpenSM reads past its
+# port table there, and what it finds, so its outcome, changes from run to
+# run; the model's choice is in docs/stock.md, test_stock covers it.)
 group port-unquoted.conf 'port-name: cn01 HCA-1/P1'
 group port-of-switch.conf 'port-name: leaf01/P3'
 group port-octal.conf 'port-name: "cn01 HCA-1/P01"'

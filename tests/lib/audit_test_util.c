@@ -139,6 +139,7 @@ void fill_record(struct oq_audit_record *r, unsigned int n)
 	r->dst.guid = 0x0002c90300000002ULL;
 	r->dst.port = 2;
 	snprintf(r->dst.desc, sizeof(r->dst.desc), "hca-b mlx4_0");
+	r->policy_hash = 0xdeadbeef;
 	r->rule = 3;
 	snprintf(r->use, sizeof(r->use), "storage traffic");
 	snprintf(r->level, sizeof(r->level), "gold");

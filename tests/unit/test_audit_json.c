@@ -38,7 +38,8 @@ static void test_format_fields(void **state)
 				    "\"port\":1,\"node\":\"hca-a mlx4_0\"}"));
 	assert_non_null(strstr(buf, "\"dst\":{\"guid\":\"0x0002c90300000002\","
 				    "\"port\":2,"));
-	assert_non_null(strstr(buf, "\"rule\":3,\"use\":\"storage traffic\","
+	assert_non_null(strstr(buf, "\"policy\":\"0x00000000deadbeef\","
+				    "\"rule\":3,\"use\":\"storage traffic\","
 				    "\"level\":\"gold\""));
 	assert_non_null(strstr(buf, "\"granted\":{\"sl\":2,\"mtu\":4096,"
 				    "\"mtu_code\":5,\"rate_gbps\":40,"
@@ -80,6 +81,7 @@ static void test_format_not_granted(void **state)
 	r.has_sl = true;
 	r.sl = 4;
 	r.rule = -1;
+	r.policy_hash = 0; /* no policy in force */
 	r.use[0] = 0;
 	r.granted = false;
 	r.sa_status = 0x0200;
@@ -91,7 +93,8 @@ static void test_format_not_granted(void **state)
 				    "\"MultiPathRecord\""));
 	assert_non_null(strstr(buf, "\"service_id\":null,\"qos_class\":null,"
 				    "\"pkey\":32769,\"sl\":4}"));
-	assert_non_null(strstr(buf, "\"rule\":null,\"use\":null"));
+	assert_non_null(
+		strstr(buf, "\"policy\":null,\"rule\":null,\"use\":null"));
 	assert_non_null(
 		strstr(buf, "\"granted\":null,\"sa_status\":512,"
 			    "\"reason\":null,\"predicted\":null,\"count\":1}"));

@@ -20,6 +20,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <osmqos/file.h>
+#include <osmqos/htab.h>
+
 #include "policyfile/policy_file.h"
 #include "sweep/sweep.h"
 
@@ -88,6 +91,8 @@ static int teardown(void **state)
 	oq_policy_file_fini(&f->pf);
 	snprintf(copy, sizeof(copy), "%s/%s", f->dir, OQ_POLICY_COPY_NAME);
 	unlink(copy);
+	snprintf(copy, sizeof(copy), "%s/%s", f->dir, OQ_PUB_IN_FORCE);
+	unlink(copy);
 	unlink(f->path);
 	rmdir(f->dir);
 	osm_log_destroy(&f->osm->log);
@@ -126,6 +131,27 @@ static void test_policy_reference_outlives_reload(void **state)
 	assert_ptr_equal(held, now); /* the last good one stays */
 	assert_int_equal(f->pf.loads_ok, 2);
 	assert_int_equal(f->pf.loads_failed, 1);
+	/* The rejection, as published: the path, its first error, a hash
+	 * other than the policy in force's. */
+	assert_true(f->pf.rejected);
+	assert_string_equal(f->pf.rej_path, f->path);
+	assert_non_null(strstr(f->pf.rej_error, "qos-policy.conf:2:"));
+	assert_non_null(strstr(f->pf.rej_error, ": error: "));
+	assert_true(f->pf.bad_hash != held->hash);
+	assert_true(held->hash == oq_fnv1a(good_b, strlen(good_b)));
+	assert_true(held->loaded_at > 0);
+	/* The policy in force as written stays good_b, byte for byte. */
+	{
+		char copy[160], *text;
+		size_t len = 0;
+
+		snprintf(copy, sizeof(copy), "%s/%s", f->dir, OQ_PUB_IN_FORCE);
+		text = oq_file_read(copy, 4096, &len);
+		assert_non_null(text);
+		assert_int_equal(len, strlen(good_b));
+		assert_memory_equal(text, good_b, len);
+		free(text);
+	}
 	oq_policy_ref_put(held);
 	oq_policy_ref_put(now);
 	assert_int_equal(now->refs, 1);

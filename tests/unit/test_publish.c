@@ -221,8 +221,7 @@ static void test_json_escaping(void **state)
 			       "\xef\xbf\xbd end");
 	free(e);
 	/* Overlong, surrogate, cut sequence, DEL, tab. */
-	e = esc(oq_json_fescape, "\xc0\xaf|\xed\xa0\x80|\xe2\x82|\x7f|\t",
-		64);
+	e = esc(oq_json_fescape, "\xc0\xaf|\xed\xa0\x80|\xe2\x82|\x7f|\t", 64);
 	assert_string_equal(e, "\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef"
 			       "\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbd\xef\xbf"
 			       "\xbd|\\u007f|\\t");
@@ -434,6 +433,50 @@ static void test_json_no_policy_no_ports(void **state)
 	assert_non_null(strstr(w->buf, "\"classes\": [],\n \"nodes\": []}"));
 }
 
+/* The last rejected edit, in both documents: path, hash, when, its first
+ * error (escaped as each format wants); none: null and no sample. */
+static void test_rejected_edit_published(void **state)
+{
+	struct world *w = *state;
+	char err[512];
+
+	predict(w);
+	render(w, oq_publish_write_json);
+	assert_true(oq_jsoncheck(w->buf, w->len));
+	assert_non_null(
+		strstr(w->buf, "\"loads_failed\": 1, \"rejected\": null}"));
+	render(w, oq_publish_write_prom);
+	assert_null(strstr(w->buf, "osmqos_policy_rejected_info{"));
+	assert_non_null(
+		strstr(w->buf, "osmqos_policy_rejected_timestamp_seconds 0\n"));
+
+	w->doc.rejected_path = "/etc/opensm/qos-policy.conf";
+	w->doc.rejected_hash = 0xfedcba9876543210ull;
+	w->doc.rejected_at = 1700000001;
+	w->doc.rejected_error = "/etc/opensm/qos-policy.conf:3:5: error: "
+				"unknown keyword 'qos-levle' \"x\"";
+	render(w, oq_publish_write_json);
+	assert_true(oq_jsoncheck(w->buf, w->len));
+	assert_non_null(strstr(
+		w->buf,
+		"\"rejected\": {\"path\": \"/etc/opensm/qos-policy.conf\", "
+		"\"hash\": \"0xfedcba9876543210\", \"at\": "
+		"\"2023-11-14T22:13:21Z\", \"at_epoch\": 1700000001, "
+		"\"error\": \"/etc/opensm/qos-policy.conf:3:5: error: "
+		"unknown keyword 'qos-levle' \\\"x\\\"\"}}"));
+	render(w, oq_publish_write_prom);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s\n%s", err, w->buf);
+	assert_non_null(strstr(
+		w->buf, "osmqos_policy_rejected_info{path=\"/etc/opensm/"
+			"qos-policy.conf\",hash=\"0xfedcba9876543210\",error=\""
+			"/etc/opensm/qos-policy.conf:3:5: error: unknown "
+			"keyword 'qos-levle' \\\"x\\\"\"} 1\n"));
+	assert_non_null(strstr(
+		w->buf,
+		"osmqos_policy_rejected_timestamp_seconds 1700000001\n"));
+}
+
 /* ---- Prometheus -------------------------------------------------------- */
 
 static void test_prom_document(void **state)
@@ -643,7 +686,8 @@ static void test_prom_longest_level_label(void **state)
 	lv[0].intent_bp = 500;
 	lv[0].sl_need_bp = 500;
 	w->doc.levels = lv;
-	w->doc.intent_ports_missed = oq_publish_intent_stats(lv, 3, &w->classes);
+	w->doc.intent_ports_missed =
+		oq_publish_intent_stats(lv, 3, &w->classes);
 	render(w, oq_publish_write_prom);
 	w->doc.levels = levels;
 	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
@@ -752,6 +796,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_document, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_json_no_policy_no_ports,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rejected_edit_published,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_document, setup,
 						teardown),

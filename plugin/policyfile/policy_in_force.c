@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The policy in force as the operator wrote it, byte for byte (intent keys
+ * included), in the publish directory: after a bad edit the operator's
+ * file no longer holds it, and OpenSM's copy has the intents commented
+ * out, so `osmqos drift`, `plan` and `status` read this one.  Its FNV-1a
+ * hash is the one the published files and the audit trail carry.  Written
+ * whatever opensm_policy= says; rewritten when a write failed or the file
+ * went away (a cache cleaner).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <osmqos/file.h>
+
+#include "policy_file.h"
+
+/* As OpenSM's copy: only the SM (root) reads it. */
+#define OQ_IN_FORCE_MODE 0600
+
+struct as_written {
+	const char *text;
+	size_t len;
+};
+
+static int write_text(FILE *out, const void *ctx)
+{
+	const struct as_written *t = ctx;
+
+	return fwrite(t->text, 1, t->len, out) == t->len ? 0 : -1;
+}
+
+bool oq_policy_in_force_pending(const struct oq_policy_file *pf)
+{
+	const char *dir = oq_plugin_publish_dir(pf->opts);
+	char path[4096];
+	struct stat st;
+
+	if (pf->in_force_failed)
+		return true;
+	if (!pf->in_force_written)
+		return false;
+	/* Removed since: written again. */
+	if (snprintf(path, sizeof(path), "%s/%s", dir, OQ_PUB_IN_FORCE) >=
+	    (int)sizeof(path))
+		return false;
+	return lstat(path, &st) && errno == ENOENT;
+}
+
+void oq_policy_in_force_update(struct oq_policy_file *pf,
+			       const struct oq_policy *p)
+{
+	const char *dir = oq_plugin_publish_dir(pf->opts);
+	struct as_written t = {p->text, p->text_len};
+	char why[512];
+	int err;
+
+	err = oq_file_replace(dir, OQ_PUB_IN_FORCE, OQ_IN_FORCE_MODE,
+			      write_text, &t, why, sizeof(why));
+	if (err) {
+		if (!pf->in_force_failed || pf->in_force_errno != err)
+			OQ_LOG(pf->osm, OSM_LOG_ERROR,
+			       "cannot write %s/%s: %s (%s); osmqos drift and "
+			       "plan cannot find the policy in force until "
+			       "this works (give them --policy)\n",
+			       dir, OQ_PUB_IN_FORCE, why, strerror(err));
+		pf->in_force_failed = true;
+		pf->in_force_errno = err;
+		return;
+	}
+	pf->in_force_failed = false;
+	pf->in_force_written = true;
+}

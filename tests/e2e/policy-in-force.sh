@@ -1,0 +1,140 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The policy in force, visible, across edits of the file in place: a good
+# policy, a bad edit, a good edit with bandwidth intents.  After each,
+# `osmqos status` names the policy in force and its hash (the plugin's
+# copy as written in the publish directory matches it, byte for byte),
+# the last rejected edit with its first error while it is the file's
+# content, `osmqos drift --in-force` finds 0 drifts, and the audit trail's
+# records carry the hash of the policy that decided them (it changes with
+# the policy, not with a rejected edit).  Then one VLArb is changed
+# behind the SM's back and drift --in-force finds exactly that port.
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init policy-in-force
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
+setter=$top_builddir/tests/e2e/smp_set_vlarb
+[ -x "$setter" ] || e2e_fail "tests/e2e/smp_set_vlarb is not built (make check builds it)"
+
+pol=$E2E_DIR/qos-policy.conf
+pub=$E2E_DIR/pub
+audit=$E2E_DIR/audit.json
+mkdir -p "$pub"
+cp "$top_srcdir/tests/e2e/data/program-policy.conf" "$pol"
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_dir=$pub audit=$audit"
+e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 60 ||
+	e2e_fail "plugin did not publish its first sweep"
+cn=$(e2e_lid "cn05 HCA-1")
+st=$(e2e_lid "stor1 HCA-1")
+[ -n "$cn" ] && [ -n "$st" ] || e2e_fail "no LIDs for cn05/stor1"
+
+# status NAME: `osmqos status --json` into NAME.json; its exit status.
+status() {
+	e2e_osmqos status -d "$pub" --json >"$E2E_DIR/$1.json" \
+		2>"$E2E_DIR/$1.err"
+}
+# drift_in_force NAME [ARGS]: drift against the policy in force.
+drift_in_force() {
+	local name=$1
+	shift
+	e2e_sim "$top_builddir/osmqos" drift --in-force -d "$pub" \
+		--opensm-conf "$E2E_OSM_CONF" "$@" >"$E2E_DIR/$name.out" \
+		2>"$E2E_DIR/$name.err"
+}
+# audited HASH: a PathRecord towards storage is answered and its audit
+# record carries HASH.
+audited() {
+	e2e_sim saquery -p --slid "$cn" --dlid "$st" >/dev/null 2>&1 ||
+		e2e_fail "saquery cn05 -> stor1 failed"
+	e2e_wait_for "\"policy\":\"$1\"" "$audit" 10 ||
+		e2e_fail "no audit record with the policy hash $1: $(tail -n 1 "$audit")"
+}
+# clean NAME: drift --in-force finds nothing.
+clean() {
+	drift_in_force "$1" --sample 4 ||
+		e2e_fail "$1: drift --in-force exited $?: $(cat "$E2E_DIR/$1.out" "$E2E_DIR/$1.err")"
+	grep -q '^DRIFT' "$E2E_DIR/$1.out" &&
+		e2e_fail "$1: drift lines: $(grep '^DRIFT' "$E2E_DIR/$1.out" | head -n 3)"
+	grep -q ' 0 table drifts, 0 SA drifts' "$E2E_DIR/$1.out" ||
+		e2e_fail "$1: drift does not say 0 drifts: $(cat "$E2E_DIR/$1.out")"
+}
+
+# 1. A good policy: in force, its copy as written, no rejection.
+status good || e2e_fail "status on a good policy exited $?: $(cat "$E2E_DIR/good.err")"
+h1=$(jq -r .policy.hash "$E2E_DIR/good.json")
+jq -e --arg p "$pol" '.policy.in_force and .policy.path == $p and
+	.policy.load_success and .policy.copy_matches and
+	(.policy.hash | test("^0x[0-9a-f]{16}$")) and .rejected == null and
+	.sweep >= 1' "$E2E_DIR/good.json" >/dev/null ||
+	e2e_fail "status of the good policy: $(cat "$E2E_DIR/good.json")"
+cmp -s "$pol" "$pub/osmqos-policy-in-force.conf" ||
+	e2e_fail "the copy as written is not the operator's file"
+grep -q "policy $pol loaded: .*; hash $h1\$" "$E2E_OSM_LOG" ||
+	e2e_fail "the plugin's load line does not give the hash $h1"
+grep -q "policy in force, loaded [0-9T:-]*Z hash $h1;" "$E2E_OSM_LOG" ||
+	e2e_fail "the sweep line does not name the policy in force"
+audited "$h1"
+clean good-drift
+e2e_log "good: hash $h1, status, copy, audit trail and drift agree"
+
+# 2. A bad edit: rejected; the same policy stays in force and is audited.
+sed -i '0,/^    qos-level$/s//    qos-levle/' "$pol"
+e2e_hup_sweep "osmqos: sweep 2: published" 60
+grep -q "policy $pol rejected" "$E2E_OSM_LOG" || e2e_fail "the bad edit was not rejected"
+status bad
+rc=$?
+[ "$rc" = 1 ] || e2e_fail "status after a rejected edit exited $rc, want 1"
+jq -e --arg p "$pol" --arg h "$h1" '.policy.in_force and .policy.hash == $h and
+	(.policy.load_success | not) and .policy.copy_matches and
+	.rejected.path == $p and .rejected.hash != $h and .rejected.current and
+	(.rejected.error | test(": error: unknown keyword .qos-levle.")) and
+	.rejected.at_epoch >= .policy.loaded_at_epoch' \
+	"$E2E_DIR/bad.json" >/dev/null ||
+	e2e_fail "status after the bad edit: $(cat "$E2E_DIR/bad.json")"
+e2e_osmqos status -d "$pub" >"$E2E_DIR/bad.txt" 2>&1
+grep -q "^policy in force: $pol\$" "$E2E_DIR/bad.txt" &&
+	grep -q "^  hash $h1, loaded " "$E2E_DIR/bad.txt" &&
+	grep -q "^last rejected edit: $pol, hash 0x" "$E2E_DIR/bad.txt" &&
+	grep -q "^  the file's current content is not in force" "$E2E_DIR/bad.txt" ||
+	e2e_fail "status text after the bad edit: $(cat "$E2E_DIR/bad.txt")"
+# The operator's file no longer parses; the policy in force still does.
+e2e_sim "$top_builddir/osmqos" drift --policy "$pol" --sample 0 >/dev/null 2>&1
+[ $? = 1 ] || e2e_fail "drift --policy on the rejected file should exit 1 (invalid)"
+lines=$(wc -l <"$audit")
+audited "$h1"
+clean bad-drift
+e2e_log "bad edit: rejected, $h1 stays in force, audited and clean"
+
+# 3. A good edit with bandwidth intents: a new hash everywhere.
+cp "$top_srcdir/contrib/policies/intents.conf" "$pol"
+e2e_hup_sweep "osmqos: sweep 3: published" 60
+status intents || e2e_fail "status after the intents edit exited $?: $(cat "$E2E_DIR/intents.json")"
+h3=$(jq -r .policy.hash "$E2E_DIR/intents.json")
+[ "$h3" != "$h1" ] || e2e_fail "the hash did not change with the policy"
+jq -e '.policy.in_force and .policy.load_success and .policy.copy_matches and
+	(.rejected.current | not)' "$E2E_DIR/intents.json" >/dev/null ||
+	e2e_fail "status after the intents edit: $(cat "$E2E_DIR/intents.json")"
+cmp -s "$pol" "$pub/osmqos-policy-in-force.conf" &&
+	grep -q '^ *bandwidth: ' "$pub/osmqos-policy-in-force.conf" ||
+	e2e_fail "the copy as written lost the intents"
+audited "$h3"
+# Records decided while the rejected edit was the file carry the old hash.
+tail -n "+$((lines + 1))" "$audit" | grep -q "\"policy\":\"$h1\"" ||
+	e2e_fail "no record of the old policy after the bad edit"
+clean intents-drift
+e2e_log "intents: hash $h3, status, copy, audit trail and drift agree"
+
+# 4. One VLArb changed behind the SM's back (leaf01 port 1, directed
+# route 0,1 from spine01): exactly that port, against the policy in force.
+e2e_sim "$setter" 0,1 1 low 0:1 || e2e_fail "the SMP Set was refused"
+drift_in_force drift --sample 0 --json --all
+rc=$?
+[ "$rc" = 1 ] || e2e_fail "drift --in-force after the Set exited $rc, want 1: $(cat "$E2E_DIR/drift.err")"
+jq -e --arg h "$h3" '.in_force and .policy_hash == $h and .drift_count == 1 and
+	(.classes | length) == 1 and .classes[0].ports == 1 and
+	.drifts[0].kind == "vlarb_low" and .drifts[0].node == "leaf01" and
+	.drifts[0].port == 1' "$E2E_DIR/drift.out" >/dev/null ||
+	e2e_fail "drift after the Set: $(cat "$E2E_DIR/drift.out")"
+e2e_log "deliberate drift: one port, leaf01 port 1"
+e2e_pass
