@@ -74,8 +74,12 @@ done
 	e2e_fail "the symlink's target changed mode"
 [ ! -e "$E2E_DIR/nonexistent" ] || e2e_fail "a dangling symlink was followed"
 leftover=$(find "$pub" -mindepth 1 ! -name osmqos-bandwidth.json ! -name osmqos.prom \
-	! -name osmqos-last-good-policy.conf)
+	! -name osmqos-last-good-policy.conf ! -name osmqos-policy-in-force.conf)
 [ -z "$leftover" ] || e2e_fail "temporary files left: $leftover"
+# The policy in force as written: byte for byte, private like the copy.
+cmp -s "$pol" "$pub/osmqos-policy-in-force.conf" &&
+	[ "$(stat -c %a "$pub/osmqos-policy-in-force.conf")" = 600 ] ||
+	e2e_fail "osmqos-policy-in-force.conf is not the policy with mode 600"
 
 # 2. The JSON: parses, every documented key with its type; every port
 # refers to a class, each class's port count is its references.
