@@ -97,7 +97,7 @@ kill -HUP "$E2E_OPENSM_PID"
 e2e_wait_for "rejected" "$E2E_OSM_LOG" 30
 grep 'osmqos.*rejected\|osmqos.*error:' "$E2E_OSM_LOG" | sed 's/^[^>]*-> [a-z_]*: /  /'
 "$osmqos" status --publish-dir "$E2E_DIR" | sed 's/^/  /'
-echo "  (status exit $? : 1, the file's current content is not in force)"
+echo "  (status exit ${PIPESTATUS[0]}: the file's current content is not in force)"
 why "the hash in force did not change; the rejected edit has its own hash, time and first error"
 
 banner "4. A good edit, planned before the HUP"

@@ -272,7 +272,7 @@ size_t oq_audit_format_n(const struct oq_audit_record *r, uint64_t count,
 	put_port(&b, "src", &r->src);
 	put_port(&b, "dst", &r->dst);
 
-	PUTL(&b, ",\"policy\":");
+	PUTL(&b, ",\"policy_hash\":");
 	if (r->policy_hash)
 		put_guid(&b, r->policy_hash);
 	else

@@ -47,7 +47,7 @@ drift_in_force() {
 audited() {
 	e2e_sim saquery -p --slid "$cn" --dlid "$st" >/dev/null 2>&1 ||
 		e2e_fail "saquery cn05 -> stor1 failed"
-	e2e_wait_for "\"policy\":\"$1\"" "$audit" 10 ||
+	e2e_wait_for "\"policy_hash\":\"$1\"" "$audit" 10 ||
 		e2e_fail "no audit record with the policy hash $1: $(tail -n 1 "$audit")"
 }
 # clean NAME: drift --in-force finds nothing.
@@ -120,7 +120,7 @@ cmp -s "$pol" "$pub/osmqos-policy-in-force.conf" &&
 	e2e_fail "the copy as written lost the intents"
 audited "$h3"
 # Records decided while the rejected edit was the file carry the old hash.
-tail -n "+$((lines + 1))" "$audit" | grep -q "\"policy\":\"$h1\"" ||
+tail -n "+$((lines + 1))" "$audit" | grep -q "\"policy_hash\":\"$h1\"" ||
 	e2e_fail "no record of the old policy after the bad edit"
 clean intents-drift
 e2e_log "intents: hash $h3, status, copy, audit trail and drift agree"

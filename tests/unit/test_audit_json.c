@@ -38,7 +38,7 @@ static void test_format_fields(void **state)
 				    "\"port\":1,\"node\":\"hca-a mlx4_0\"}"));
 	assert_non_null(strstr(buf, "\"dst\":{\"guid\":\"0x0002c90300000002\","
 				    "\"port\":2,"));
-	assert_non_null(strstr(buf, "\"policy\":\"0x00000000deadbeef\","
+	assert_non_null(strstr(buf, "\"policy_hash\":\"0x00000000deadbeef\","
 				    "\"rule\":3,\"use\":\"storage traffic\","
 				    "\"level\":\"gold\""));
 	assert_non_null(strstr(buf, "\"granted\":{\"sl\":2,\"mtu\":4096,"
@@ -94,7 +94,7 @@ static void test_format_not_granted(void **state)
 	assert_non_null(strstr(buf, "\"service_id\":null,\"qos_class\":null,"
 				    "\"pkey\":32769,\"sl\":4}"));
 	assert_non_null(
-		strstr(buf, "\"policy\":null,\"rule\":null,\"use\":null"));
+		strstr(buf, "\"policy_hash\":null,\"rule\":null,\"use\":null"));
 	assert_non_null(
 		strstr(buf, "\"granted\":null,\"sa_status\":512,"
 			    "\"reason\":null,\"predicted\":null,\"count\":1}"));
