@@ -36,7 +36,13 @@ guid='test("^0x[0-9a-f]{16}$")'
 	(.counts | all(.[]; type == \"number\")) and
 	.counts.qos_levels == 3 and .counts.qos_levels_from_ulps == 0 and
 	.errors == 0 and .root_errors == 0 and (.warnings | $num) and
-	(.diagnostics | type == \"array\") and (.omitted | type == \"array\")"
+	(.diagnostics | type == \"array\") and (.omitted | type == \"array\") and
+	(.stock.opensm | test(\"^OpenSM [0-9.]+$\")) and
+	.stock.verdict == \"as_written\" and (.stock.assumed_lookups | $num)"
+# Stock OpenSM's verdict on a file it rejects (an osmqos key).
+"$q" check --json "$top_srcdir/contrib/policies/intents.conf" |
+	check "check (stock rejects)" '.valid == true and .stock.verdict == "rejected" and
+	any(.diagnostics[]; .severity == "warning" and (.message | test("^stock OpenSM")))'
 printf 'qos-levels\n qos-levle\n  name: DEFAULT\n  sl: 0 mtu-limit: 9\n end-qos-level\nend-qos-levels\n' |
 	"$q" check --json - >"$tmp/check.json" || [ $? = 1 ] ||
 	fail "check --json of an invalid policy: exit status not 1"
