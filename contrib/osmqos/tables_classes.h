@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 #include <osmqos/tables.h>
 
 struct oq_tables_class {
@@ -29,7 +29,7 @@ struct oq_tables_classes {
 	struct oq_tables_class *v;
 	size_t n, cap;
 	size_t n_ports; /* ports classified */
-	struct oq_keyidx idx;
+	struct oq_htab idx; /* hash of a class's key -> its index in v */
 };
 
 /* Is every input port's SL2VL row of pt the same? */
