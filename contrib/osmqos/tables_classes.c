@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Ports of equal tables: see tables_classes.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,4 +165,19 @@ void oq_tables_classes_free(struct oq_tables_classes *c)
 	free(c->v);
 	oq_htab_free(&c->idx);
 	memset(c, 0, sizeof(*c));
+}
+
+/* 60300 as "60,300". */
+const char *oq_count_text(size_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%zu", v), i, j = 0;
+
+	for (i = 0; i < n && (size_t)j + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = tmp[i];
+	}
+	buf[j] = '\0';
+	return buf;
 }

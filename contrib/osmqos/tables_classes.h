@@ -42,4 +42,8 @@ int oq_tables_classes_build(const struct oq_fabric_tables *t,
 			    const void *ctx, struct oq_tables_classes *out);
 void oq_tables_classes_free(struct oq_tables_classes *c);
 
+/* A summary's count as an operator reads it: 60300 as "60,300" in buf
+ * (len bytes), which is returned. */
+const char *oq_count_text(size_t v, char *buf, size_t len);
+
 #endif /* OSMQOS_CLI_TABLES_CLASSES_H */
