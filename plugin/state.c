@@ -272,18 +272,10 @@ struct oq_state *oq_state_build(struct osmqos *q, enum oq_state_kind kind)
 				     &s->engine, &s->tables, &d))
 		goto oom;
 	/* Bandwidth intents: tables for every port class of this sweep's
-	 * fabric, a new class included; classes the state in force already
-	 * solved for the same intents are taken from it. */
-	if (s->pol) {
-		struct oq_state *cur = oq_state_get(q);
-		int rc = oq_synth_apply(s->pol->p, s->fabric, &s->engine,
-					&s->tables, cur ? &cur->synth : NULL,
-					&s->synth, &d);
-
-		oq_state_put(q, cur);
-		if (rc)
-			goto oom;
-	}
+	 * fabric, a new class included. */
+	if (s->pol && oq_synth_apply(s->pol->p, s->fabric, &s->engine,
+				     &s->tables, &s->synth, &d))
+		goto oom;
 	if (map_build(s))
 		goto oom;
 	s->compile_ms = ms_since(&t);

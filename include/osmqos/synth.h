@@ -125,16 +125,13 @@ struct oq_synth_plan {
  * ports get the tables of the best common scale), a warning per level and
  * class a scope's VLArb misses, a note per class whose intent SLs share a
  * VL, a warning for ports left alone (an SL2VL the synthesizer cannot
- * see).  prev, when not NULL, is an earlier plan (the last sweep's): a
- * class whose inputs and intents are the same takes its result instead
- * of being synthesized again.  Returns 0, -1 when out of memory (t then
+ * see).  Returns 0, -1 when out of memory (t then
  * unchanged for the ports not yet done).  A policy without intents leaves
  * t alone.
  */
 int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		   const struct oq_engine *e, struct oq_fabric_tables *t,
-		   const struct oq_synth_plan *prev, struct oq_synth_plan *out,
-		   struct oq_diags *d);
+		   struct oq_synth_plan *out, struct oq_diags *d);
 void oq_synth_plan_free(struct oq_synth_plan *plan);
 /* The class of fabric port index i, or NULL. */
 const struct oq_synth_class *oq_synth_class_of(const struct oq_synth_plan *pl,

@@ -188,34 +188,7 @@ static void class_solve(struct oq_synth_class *c,
 	r->status = r->fail_sl < 0 ? OQ_SYNTH_OK : OQ_SYNTH_INFEASIBLE;
 }
 
-/* Classes that differ only in link rate get the same tables: take an
- * earlier class's result instead of synthesizing again (a scan over the
- * classes, which are few). */
-static bool same_input(const struct oq_synth_class *a,
-		       const struct oq_synth_class *b)
-{
-	const uint8_t *ka = a->key, *kb = b->key;
-
-	/* Keys: header (rate at bytes 4-5), then the rest; equal apart from
-	 * the rate means equal inputs. */
-	return a->key_len == b->key_len && !memcmp(ka, kb, 4) &&
-	       !memcmp(ka + 6, kb + 6, a->key_len - 6);
-}
-
-static bool reuse(const struct oq_synth_plan *pl, struct oq_synth_class *c)
-{
-	size_t i;
-
-	for (i = 0; pl && i < pl->n; i++)
-		if (same_input(&pl->v[i], c)) {
-			c->r = pl->v[i].r;
-			return true;
-		}
-	return false;
-}
-
-static uint32_t find_or_add(struct oq_synth_plan *pl,
-			    const struct oq_synth_plan *prev, struct builder *b,
+static uint32_t find_or_add(struct oq_synth_plan *pl, struct builder *b,
 			    const struct oq_synth_port *in, bool vlarb_kept,
 			    const struct oq_port_tables *pt, size_t rep)
 {
@@ -252,8 +225,7 @@ static uint32_t find_or_add(struct oq_synth_plan *pl,
 	c->width = pt->port->width;
 	c->speed = pt->port->speed;
 	c->rep = rep;
-	if (!reuse(pl, c) && !reuse(prev, c))
-		class_solve(c, &pl->intents, pt);
+	class_solve(c, &pl->intents, pt);
 	b->idx.slot[j] = (uint32_t)++pl->n;
 	return (uint32_t)(pl->n - 1);
 }
@@ -478,17 +450,9 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 	free(ports);
 }
 
-static bool same_intents(const struct oq_sl_intents *a,
-			 const struct oq_sl_intents *b)
-{
-	return a->sls == b->sls && a->high == b->high &&
-	       !memcmp(a->need_bp, b->need_bp, sizeof(a->need_bp));
-}
-
 int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		   const struct oq_engine *e, struct oq_fabric_tables *t,
-		   const struct oq_synth_plan *prev, struct oq_synth_plan *out,
-		   struct oq_diags *d)
+		   struct oq_synth_plan *out, struct oq_diags *d)
 {
 	struct builder b = {0};
 	bool engine_sl2vl = e && e->kind != OQ_ENGINE_QOS;
@@ -498,8 +462,6 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 	memset(out, 0, sizeof(*out));
 	if (!oq_policy_intents(p, &out->intents))
 		return 0;
-	if (prev && (!prev->v || !same_intents(&prev->intents, &out->intents)))
-		prev = NULL;
 	/* SL2VL rows are rewritten below: a summary of them would be
 	 * stale (each port's own drop masks go as its rows change). */
 	free(t->no_drop);
@@ -526,7 +488,7 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		}
 		if (oq_keyidx_reserve(&b.idx, out->n, class_hash, out))
 			goto oom;
-		k = find_or_add(out, prev, &b, &in, kept, pt, i);
+		k = find_or_add(out, &b, &in, kept, pt, i);
 		if (k == OQ_SYNTH_NONE)
 			goto oom;
 		out->of_port[i] = k;

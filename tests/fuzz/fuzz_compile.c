@@ -121,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		struct oq_synth_plan pl;
 
-		if (oq_synth_apply(p, f, NULL, &t, NULL, &pl, &d))
+		if (oq_synth_apply(p, f, NULL, &t, &pl, &d))
 			__builtin_trap();
 		check_synth(&pl);
 		check_tables(&t);

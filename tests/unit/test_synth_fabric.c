@@ -85,8 +85,8 @@ static void fab_load(struct fab *x, const char *engine, const char *extra,
 	assert_int_equal(oq_tables_compile_engine(x->b, x->f, &x->t, &x->e,
 						  &x->tables, &x->d),
 			 0);
-	assert_int_equal(oq_synth_apply(x->p, x->f, &x->e, &x->tables, NULL,
-					&x->plan, &x->d),
+	assert_int_equal(oq_synth_apply(x->p, x->f, &x->e, &x->tables, &x->plan,
+					&x->d),
 			 0);
 }
 
@@ -277,7 +277,7 @@ static void test_fabric_high_cap_warning(void **state)
 	assert_false(oq_diags_has_errors(&d));
 	bd = oq_bind(p, f, NULL, &d);
 	assert_int_equal(oq_tables_compile(bd, f, NULL, &t, &d), 0);
-	assert_int_equal(oq_synth_apply(p, f, NULL, &t, NULL, &plan, &d), 0);
+	assert_int_equal(oq_synth_apply(p, f, NULL, &t, &plan, &d), 0);
 	assert_int_equal(plan.n_infeasible, 0);
 	for (i = 0; i < d.n; i++)
 		warned |= d.v[i].sev == OQ_SEV_WARNING &&
@@ -393,7 +393,7 @@ static void test_property_random_fabrics(void **state)
 		engine += e.kind != OQ_ENGINE_QOS;
 		assert_int_equal(
 			oq_tables_compile_engine(b, f, &tm, &e, &t, &d), 0);
-		assert_int_equal(oq_synth_apply(p, f, &e, &t, NULL, &plan, &d),
+		assert_int_equal(oq_synth_apply(p, f, &e, &t, &plan, &d),
 				 0);
 		for (k = 0; k < t.n; k++) {
 			const struct oq_port_tables *pt = &t.ports[k];
