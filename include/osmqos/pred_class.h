@@ -48,10 +48,6 @@ struct oq_pred_class {
 	 * one SL2VL table, or when the options name one input port. */
 	struct oq_pred_view *views;
 	size_t n_views;
-	/* Internal: the key the class was found by. */
-	uint8_t *key;
-	size_t key_len;
-	uint64_t hash;
 };
 
 struct oq_pred_classes {

@@ -96,10 +96,6 @@ struct oq_synth_class {
 	bool vlarb_kept; /* a qos-setup scope's VLArb: checked, not chosen */
 	size_t rep;	 /* fabric index of the class's first port */
 	size_t n_ports;
-	/* Internal: the key the class was found by. */
-	uint8_t *key;
-	size_t key_len;
-	uint64_t hash;
 };
 
 struct oq_synth_plan {

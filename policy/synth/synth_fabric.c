@@ -13,63 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmqos/keyidx.h>
+#include <osmqos/port_class.h>
 #include <osmqos/synth.h>
 
-#define KEY_MAX (64 + 2 * (1 + 2 * OQ_VLARB_MAX) + OQ_SYNTH_MAX_ROWS * 16)
-
-struct builder {
-	struct oq_keyidx idx;
-	size_t v_cap;
-	uint8_t key[KEY_MAX];
-	size_t len;
-};
-
-static unsigned int port_vls(const struct oq_port *p)
-{
-	unsigned int n = p->oper_vls ? p->oper_vls : p->vl_cap;
-
-	if (n > OQ_MAX_VLS)
-		n = OQ_MAX_VLS;
-	return n ? n : 1;
-}
-
-static bool counts_as_input(const struct oq_port *egress, unsigned int in)
-{
-	const struct oq_node *n = egress->node;
-
-	if (in == egress->num)
-		return false;
-	if (in == 0)
-		return true;
-	return n && in <= n->n_ports && n->ports[in].present &&
-	       n->ports[in].peer;
-}
-
-static int row_cmp(const void *a, const void *b)
-{
-	return memcmp(a, b, 16);
-}
-
-/* The kept SL2VL's distinct rows (inputs that count); -1 when there are
- * more than the synthesizer takes. */
+/* The kept SL2VL's distinct rows (inputs that count; a port with one
+ * table, or a switch port no input counts for, its first row); -1 when
+ * there are more than the synthesizer takes. */
 static int kept_rows(const struct oq_port_tables *pt, struct oq_synth_port *in)
 {
 	uint8_t rows[256][16];
-	size_t n = 0, k = 0, i;
-	unsigned int r;
+	size_t k = 0;
 
-	for (r = 0; r < pt->n_sl2vl; r++) {
-		if (pt->n_sl2vl > 1 && !counts_as_input(pt->port, r))
-			continue;
-		memcpy(rows[n++], pt->sl2vl[r], 16);
+	if (pt->n_sl2vl > 1)
+		k = oq_port_input_rows(pt, rows);
+	if (!k && pt->n_sl2vl) {
+		memcpy(rows[0], pt->sl2vl[0], 16);
+		k = 1;
 	}
-	if (!n && pt->n_sl2vl)
-		memcpy(rows[n++], pt->sl2vl[0], 16);
-	qsort(rows, n, 16, row_cmp);
-	for (i = 0; i < n; i++)
-		if (!k || memcmp(rows[k - 1], rows[i], 16))
-			memcpy(rows[k++], rows[i], 16);
 	if (k > OQ_SYNTH_MAX_ROWS)
 		return -1;
 	memcpy(in->rows, rows, k * 16);
@@ -77,22 +37,17 @@ static int kept_rows(const struct oq_port_tables *pt, struct oq_synth_port *in)
 	return 0;
 }
 
-static void put(struct builder *b, const void *v, size_t n)
-{
-	memcpy(b->key + b->len, v, n);
-	b->len += n;
-}
-
-/* The class key of one port; -1 when the port is refused. */
+/* The class key of one port: everything the synthesizer reads, and the
+ * link rate (reports, latency); -1 when the port is refused. */
 static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
-		    struct builder *b, struct oq_synth_port *in,
+		    struct oq_class_keys *k, struct oq_synth_port *in,
 		    bool *vlarb_kept)
 {
 	const struct oq_port *p = pt->port;
 	uint8_t hdr[8];
 
 	memset(in, 0, sizeof(*in));
-	in->vls = port_vls(p);
+	in->vls = oq_port_data_vls(p);
 	in->cap_high = oq_vlarb_effective_cap(p->vlarb_high_cap);
 	in->cap_low = oq_vlarb_effective_cap(p->vlarb_low_cap);
 	in->mtu = oq_port_mtu_bytes(p);
@@ -110,7 +65,6 @@ static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
 	if (in->has_sl2vl && (in->sl2vl_fixed || *vlarb_kept) &&
 	    kept_rows(pt, in))
 		return -1;
-	b->len = 0;
 	hdr[0] = (uint8_t)in->vls;
 	hdr[1] = (uint8_t)in->cap_high;
 	hdr[2] = (uint8_t)in->cap_low;
@@ -120,22 +74,16 @@ static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
 	hdr[5] = (uint8_t)p->speed;
 	hdr[6] = (uint8_t)in->n_rows;
 	hdr[7] = 0;
-	put(b, hdr, sizeof(hdr));
-	put(b, &in->mtu, sizeof(in->mtu));
-	put(b, in->rows, in->n_rows * 16);
+	oq_class_key_start(k);
+	oq_class_key_put(k, hdr, sizeof(hdr));
+	oq_class_key_put(k, &in->mtu, sizeof(in->mtu));
+	oq_class_key_put(k, in->rows, in->n_rows * 16);
 	if (*vlarb_kept) {
-		put(b, &pt->vlarb_high, sizeof(pt->vlarb_high));
-		put(b, &pt->vlarb_low, sizeof(pt->vlarb_low));
-		put(b, &pt->vl_high_limit, 1);
+		oq_class_key_put(k, &pt->vlarb_high, sizeof(pt->vlarb_high));
+		oq_class_key_put(k, &pt->vlarb_low, sizeof(pt->vlarb_low));
+		oq_class_key_put(k, &pt->vl_high_limit, 1);
 	}
 	return 0;
-}
-
-static uint64_t class_hash(const void *ctx, size_t i)
-{
-	const struct oq_synth_plan *pl = ctx;
-
-	return pl->v[i].hash;
 }
 
 /* A class's tables: synthesized, or for a scope's VLArb only checked. */
@@ -188,46 +136,40 @@ static void class_solve(struct oq_synth_class *c,
 	r->status = r->fail_sl < 0 ? OQ_SYNTH_OK : OQ_SYNTH_INFEASIBLE;
 }
 
-static uint32_t find_or_add(struct oq_synth_plan *pl, struct builder *b,
-			    const struct oq_synth_port *in, bool vlarb_kept,
-			    const struct oq_port_tables *pt, size_t rep)
+/* The class of the key built: found, or appended and solved. */
+static uint32_t find_or_add(struct oq_synth_plan *pl, struct oq_class_keys *k,
+			    size_t *v_cap, const struct oq_synth_port *in,
+			    bool vlarb_kept, const struct oq_port_tables *pt,
+			    size_t rep)
 {
-	uint64_t h = oq_fnv1a(b->key, b->len);
-	size_t j;
 	struct oq_synth_class *c;
+	bool added;
+	uint32_t i = oq_class_key_find(k, &added);
 
-	for (j = oq_keyidx_first(&b->idx, h); b->idx.slot[j];
-	     j = oq_keyidx_next(&b->idx, j)) {
-		c = &pl->v[b->idx.slot[j] - 1];
-		if (c->hash == h && c->key_len == b->len &&
-		    !memcmp(c->key, b->key, b->len))
-			return b->idx.slot[j] - 1;
-	}
-	if (pl->n == b->v_cap) {
-		size_t nc = b->v_cap ? b->v_cap * 2 : 16;
+	if (i == OQ_CLASS_OOM)
+		return OQ_SYNTH_NONE;
+	if (!added)
+		return i;
+	if (pl->n == *v_cap) {
+		size_t nc = *v_cap ? *v_cap * 2 : 16;
 		struct oq_synth_class *nv = realloc(pl->v, nc * sizeof(*nv));
 
-		if (!nv)
+		if (!nv) {
+			oq_class_key_drop_last(k);
 			return OQ_SYNTH_NONE;
+		}
 		pl->v = nv;
-		b->v_cap = nc;
+		*v_cap = nc;
 	}
 	c = &pl->v[pl->n];
 	memset(c, 0, sizeof(*c));
-	c->key = malloc(b->len);
-	if (!c->key)
-		return OQ_SYNTH_NONE;
-	memcpy(c->key, b->key, b->len);
-	c->key_len = b->len;
-	c->hash = h;
 	c->in = *in;
 	c->vlarb_kept = vlarb_kept;
 	c->width = pt->port->width;
 	c->speed = pt->port->speed;
 	c->rep = rep;
 	class_solve(c, &pl->intents, pt);
-	b->idx.slot[j] = (uint32_t)++pl->n;
-	return (uint32_t)(pl->n - 1);
+	return (uint32_t)pl->n++;
 }
 
 /* Put a class's tables into one port; -1 when out of memory. */
@@ -454,7 +396,8 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		   const struct oq_engine *e, struct oq_fabric_tables *t,
 		   struct oq_synth_plan *out, struct oq_diags *d)
 {
-	struct builder b = {0};
+	struct oq_class_keys k = {0};
+	size_t v_cap = 0;
 	bool engine_sl2vl = e && e->kind != OQ_ENGINE_QOS;
 	const struct oq_port *refused = NULL;
 	size_t i;
@@ -475,28 +418,26 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		const struct oq_port *port = pt->port;
 		struct oq_synth_port in;
 		bool kept;
-		uint32_t k;
+		uint32_t c;
 
 		out->of_port[i] = OQ_SYNTH_NONE;
 		if (!port || !port->present || !port->peer ||
 		    (!pt->has_vlarb && !pt->has_sl2vl))
 			continue;
-		if (port_key(pt, engine_sl2vl, &b, &in, &kept)) {
+		if (port_key(pt, engine_sl2vl, &k, &in, &kept)) {
 			if (!out->n_unchecked++)
 				refused = port;
 			continue;
 		}
-		if (oq_keyidx_reserve(&b.idx, out->n, class_hash, out))
+		c = find_or_add(out, &k, &v_cap, &in, kept, pt, i);
+		if (c == OQ_SYNTH_NONE)
 			goto oom;
-		k = find_or_add(out, &b, &in, kept, pt, i);
-		if (k == OQ_SYNTH_NONE)
+		out->of_port[i] = c;
+		out->v[c].n_ports++;
+		if (apply_port(&out->v[c], t, pt))
 			goto oom;
-		out->of_port[i] = k;
-		out->v[k].n_ports++;
-		if (apply_port(&out->v[k], t, pt))
-			goto oom;
-		if (!out->v[k].vlarb_kept &&
-		    (out->v[k].r.status == OQ_SYNTH_OK || out->v[k].r.fallback))
+		if (!out->v[c].vlarb_kept &&
+		    (out->v[c].r.status == OQ_SYNTH_OK || out->v[c].r.fallback))
 			out->n_applied++;
 	}
 	for (i = 0; i < out->n; i++) {
@@ -508,7 +449,7 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 			out->n_infeasible++;
 		out->ports_missed += out->v[i].n_ports;
 	}
-	oq_keyidx_free(&b.idx);
+	oq_class_keys_free(&k);
 	report(p, f, out, d);
 	if (refused) {
 		char name[96];
@@ -532,19 +473,15 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 	}
 	return 0;
 oom:
-	oq_keyidx_free(&b.idx);
+	oq_class_keys_free(&k);
 	oq_synth_plan_free(out);
 	return -1;
 }
 
 void oq_synth_plan_free(struct oq_synth_plan *plan)
 {
-	size_t i;
-
 	if (!plan)
 		return;
-	for (i = 0; i < plan->n; i++)
-		free(plan->v[i].key);
 	free(plan->v);
 	free(plan->of_port);
 	memset(plan, 0, sizeof(*plan));
