@@ -51,6 +51,7 @@ static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
 	in->cap_high = oq_vlarb_effective_cap(p->vlarb_high_cap);
 	in->cap_low = oq_vlarb_effective_cap(p->vlarb_low_cap);
 	in->mtu = oq_port_mtu_bytes(p);
+	in->rate_gbps = oq_port_data_gbps(p);
 	in->has_vlarb = pt->has_vlarb;
 	in->has_sl2vl = pt->has_sl2vl && pt->sl2vl && pt->n_sl2vl;
 	in->sl2vl_fixed = !in->has_sl2vl || engine_sl2vl ||
@@ -92,7 +93,6 @@ static void class_solve(struct oq_synth_class *c,
 			const struct oq_port_tables *pt)
 {
 	struct oq_synth_result *r = &c->r;
-	struct oq_synth_port in;
 	unsigned int s;
 
 	if (!c->vlarb_kept) {
@@ -109,9 +109,10 @@ static void class_solve(struct oq_synth_class *c,
 		return;
 	}
 	memset(r, 0, sizeof(*r));
-	for (s = 0; s < 16; s++)
+	for (s = 0; s < 16; s++) {
 		r->share[s] = oq_frac_make(0, 1);
-	r->fail_sl = -1;
+		r->wait[s] = OQ_WAIT_UNBOUNDED;
+	}
 	r->high = pt->vlarb_high;
 	r->low = pt->vlarb_low;
 	r->limit = pt->vl_high_limit;
@@ -120,20 +121,10 @@ static void class_solve(struct oq_synth_class *c,
 	else if (pt->has_sl2vl && pt->sl2vl)
 		memcpy(r->sl2vl, pt->sl2vl[0], 16);
 	/* Checked under the port's own rows, all of them. */
-	in = c->in;
-	if (in.n_rows)
-		in.sl2vl_fixed = true;
-	if (oq_synth_eval(&in, r->sl2vl, &r->high, &r->low, r->limit,
-			  r->share)) {
+	if (oq_synth_check(&c->in, it, r)) {
+		r->fail_sl = -1;
 		r->status = OQ_SYNTH_INFEASIBLE;
-		return;
 	}
-	for (s = 0; s < 16; s++)
-		if ((it->sls & (1u << s)) &&
-		    !oq_frac_meets_bp(r->share[s], it->need_bp[s]) &&
-		    r->fail_sl < 0)
-			r->fail_sl = (int)s;
-	r->status = r->fail_sl < 0 ? OQ_SYNTH_OK : OQ_SYNTH_INFEASIBLE;
 }
 
 /* The class of the key built: found, or appended and solved. */
@@ -223,18 +214,25 @@ static void class_label(const struct oq_fabric *f,
 }
 
 /* Classes that differ only in link rate get the same tables and the same
- * findings: said once, with their ports together.  The first class with
- * the synthesizer's inputs of class i. */
+ * bandwidth findings: said once, with their ports together.  The first
+ * class with the synthesizer's inputs of class i. */
 static size_t same_findings(const struct oq_synth_plan *pl, size_t i)
 {
 	const struct oq_synth_class *c = &pl->v[i];
+	bool lat = false;
+	unsigned int s;
 	size_t k;
 
+	/* Latency findings are in microseconds: the rate matters. */
+	for (s = 0; s < 16; s++)
+		lat |= pl->intents.lat_ns[s] != 0;
 	for (k = 0; k < i; k++) {
 		const struct oq_synth_class *o = &pl->v[k];
 
 		if (o->vlarb_kept == c->vlarb_kept &&
 		    o->r.status == c->r.status && o->r.merged == c->r.merged &&
+		    o->r.lat_fail == c->r.lat_fail &&
+		    (!lat || o->in.rate_gbps == c->in.rate_gbps) &&
 		    o->in.vls == c->in.vls && o->in.mtu == c->in.mtu &&
 		    o->in.cap_high == c->in.cap_high &&
 		    o->in.cap_low == c->in.cap_low &&
@@ -288,6 +286,146 @@ static void cap_warnings(const struct oq_policy *p,
 	}
 }
 
+/* Where a level's intents are written: bandwidth:, else latency:. */
+static struct oq_loc intent_loc(const struct oq_qos_level *lv)
+{
+	return lv->bandwidth_bp > 0 ? lv->bandwidth_loc : lv->latency_loc;
+}
+
+/* Intent SLs that share a VL with other SLs the policy grants (the port
+ * ran out of VLs, or a kept SL2VL puts them together): met as a group;
+ * the group's guarantee is theirs together, with the levels named. */
+static void shared_warnings(const struct oq_policy *p,
+			    const struct oq_sl_intents *it,
+			    const struct oq_synth_result *r, const char *label,
+			    struct oq_diags *d)
+{
+	uint16_t granted = oq_policy_granted_sls(p);
+	unsigned int v, s;
+
+	for (v = 0; v < OQ_MAX_VLS; v++) {
+		uint16_t sls = r->vl_sls[v] & it->sls;
+		char names[160], got[32];
+		size_t len = 0;
+		struct oq_diag *dg;
+		uint32_t need = 0;
+
+		if (!sls ||
+		    __builtin_popcount(r->vl_sls[v] & (granted | it->sls)) < 2)
+			continue;
+		names[0] = '\0';
+		for (s = 0; s < 16; s++)
+			if (sls & (1u << s)) {
+				need += it->need_bp[s];
+				if (len < sizeof(names))
+					len += (size_t)snprintf(
+						names + len,
+						sizeof(names) - len,
+						"%s'%s' (SL %u)", len ? ", " : "",
+						level_name(p, it->level[s]), s);
+			}
+		if (r->vl_sls[v] & granted & ~it->sls)
+			snprintf(names + (len < sizeof(names) ? len : 0),
+				 len < sizeof(names) ? sizeof(names) - len : 0,
+				 " and best effort");
+		pct(r->share[__builtin_ctz(sls)], got, sizeof(got));
+		dg = oq_warning(d,
+				intent_loc(&p->levels[it->level[
+					__builtin_ctz(sls)]]),
+				"%s share VL %u on %s: the %s guaranteed there "
+				"is the group's (%u.%02u%% of intents), not "
+				"each level's",
+				names, v, label, got, need / 100, need % 100);
+		oq_diag_hint(dg, "within a VL packets go in order whatever "
+				 "their SL; ports with more VLs give each "
+				 "intent SL its own");
+	}
+}
+
+/* One level's finding on a class whose intents are not met. */
+static void level_finding(const struct oq_policy *p,
+			  const struct oq_sl_intents *it,
+			  const struct oq_synth_class *c, int l,
+			  const char *label, struct oq_diags *d)
+{
+	const struct oq_qos_level *lv = &p->levels[l];
+	const struct oq_synth_result *r = &c->r;
+	char got[32], best[32];
+	struct oq_diag *dg;
+	unsigned int s;
+
+	if ((lv->bandwidth_bp <= 0 && !lv->latency_ns) || lv->sl < 0)
+		return;
+	s = (unsigned int)lv->sl;
+	if (r->lat_fail) {
+		double us = oq_wait_us(r->best_wait, c->in.rate_gbps);
+
+		if ((int)s != r->fail_sl || !lv->latency_ns)
+			return;
+		if (us < 0)
+			snprintf(best, sizeof(best), "unbounded");
+		else
+			snprintf(best, sizeof(best), "%.3f us", us);
+		dg = c->vlarb_kept
+			     ? oq_warning(d, lv->latency_loc,
+					  "qos-level '%s' (SL %u) wants to wait "
+					  "at most %.3f us at a port but a "
+					  "vlarb-scope makes it wait up to %s "
+					  "on %s",
+					  level_name(p, l), s,
+					  (double)lv->latency_ns / 1000.0, best,
+					  label)
+			     : oq_error(d, lv->latency_loc,
+					"qos-level '%s' (SL %u) cannot wait at "
+					"most %.3f us at a port of %s: %s; the "
+					"smallest worst wait reached there is "
+					"%s",
+					level_name(p, l), s,
+					(double)lv->latency_ns / 1000.0, label,
+					r->why, best);
+		oq_diag_hint(dg, "a latency intent counts the packet on the "
+				 "wire and every other VL busy with MTU "
+				 "packets: raise it, lower the MTU or the "
+				 "other intents, or make the level priority: "
+				 "high");
+		return;
+	}
+	if (lv->bandwidth_bp <= 0)
+		return;
+	if (oq_frac_meets_bp(r->share[s], it->need_bp[s]) &&
+	    (int)s != r->fail_sl)
+		return;
+	pct(r->share[s], got, sizeof(got));
+	if (c->vlarb_kept) {
+		dg = oq_warning(d, lv->bandwidth_loc,
+				"qos-level '%s' (SL %u) wants %u.%02u%%%s but a "
+				"vlarb-scope gives it %s on %s",
+				level_name(p, l), s, it->need_bp[s] / 100,
+				it->need_bp[s] % 100,
+				it->need_bp[s] != (uint32_t)lv->bandwidth_bp
+					? " (its SL's intents added up)"
+					: "",
+				got, label);
+		oq_diag_hint(dg, "the scope wins on the ports it covers: "
+				 "change its weights, or drop it and let the "
+				 "intents choose");
+		return;
+	}
+	pct(r->best, best, sizeof(best));
+	dg = oq_error(d, lv->bandwidth_loc,
+		      "qos-level '%s' (SL %u) cannot get %u.%02u%%%s on %s: "
+		      "%s; the best it gets next to the other intents is %s",
+		      level_name(p, l), s, it->need_bp[s] / 100,
+		      it->need_bp[s] % 100,
+		      it->need_bp[s] != (uint32_t)lv->bandwidth_bp
+			      ? " (its SL's intents added up)"
+			      : "",
+		      label, r->why, (int)s == r->fail_sl ? best : got);
+	oq_diag_hint(dg, "lower the intents (they hold together, with every "
+			 "VL busy), or give these ports more VLs or larger "
+			 "VLArb tables");
+}
+
 static void report(const struct oq_policy *p, const struct oq_fabric *f,
 		   const struct oq_synth_plan *pl, struct oq_diags *d)
 {
@@ -314,79 +452,19 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 	for (i = 0; i < pl->n; i++) {
 		const struct oq_synth_class *c = &pl->v[i];
 		const struct oq_synth_result *r = &c->r;
-		char label[256], got[32], best[32];
-		struct oq_diag *dg;
+		char label[256];
 
 		if (!c->n_ports || first[i] != i)
 			continue;
 		class_label(f, c, ports[i], label, sizeof(label));
-		if (r->status == OQ_SYNTH_OK && r->merged && !c->vlarb_kept &&
-		    !c->in.sl2vl_fixed) {
-			dg = oq_warning(
-				d,
-				p->levels[it->level[__builtin_ctz(r->merged)]]
-					.bandwidth_loc,
-				"intent SLs share a VL on %s "
-				"(SL mask 0x%04x): met, but they "
-				"are not isolated from each other",
-				label, r->merged);
-			oq_diag_hint(dg, "ports with more VLs give each "
-					 "intent SL its own");
-		}
+		if (r->status == OQ_SYNTH_OK && r->merged)
+			shared_warnings(p, it, r, label, d);
 		if (r->status == OQ_SYNTH_OK && !c->vlarb_kept)
 			cap_warnings(p, it, r, label, d);
 		if (r->status == OQ_SYNTH_OK)
 			continue;
-		for (l = 0; l < p->n_levels; l++) {
-			const struct oq_qos_level *lv = &p->levels[l];
-			unsigned int s;
-
-			if (lv->bandwidth_bp <= 0 || lv->sl < 0)
-				continue;
-			s = (unsigned int)lv->sl;
-			if (oq_frac_meets_bp(r->share[s], it->need_bp[s]) &&
-			    (int)s != r->fail_sl)
-				continue;
-			pct(r->share[s], got, sizeof(got));
-			if (c->vlarb_kept) {
-				dg = oq_warning(
-					d, lv->bandwidth_loc,
-					"qos-level '%s' (SL %u) wants "
-					"%u.%02u%%%s but a vlarb-scope "
-					"gives it %s on %s",
-					level_name(p, (int)l), s,
-					it->need_bp[s] / 100,
-					it->need_bp[s] % 100,
-					it->need_bp[s] != (uint32_t)lv
-								  ->bandwidth_bp
-						? " (its SL's intents "
-						  "added up)"
-						: "",
-					got, label);
-				oq_diag_hint(dg, "the scope wins on the ports "
-						 "it covers: change its "
-						 "weights, or drop it and let "
-						 "the intents choose");
-				continue;
-			}
-			pct(r->best, best, sizeof(best));
-			dg = oq_error(
-				d, lv->bandwidth_loc,
-				"qos-level '%s' (SL %u) cannot get "
-				"%u.%02u%%%s on %s: %s; the best it "
-				"gets next to the other intents is %s",
-				level_name(p, (int)l), s, it->need_bp[s] / 100,
-				it->need_bp[s] % 100,
-				it->need_bp[s] != (uint32_t)lv->bandwidth_bp
-					? " (its SL's intents added up)"
-					: "",
-				label, r->why,
-				(int)s == r->fail_sl ? best : got);
-			oq_diag_hint(dg, "lower the intents (they are met "
-					 "together, per SL, with every SL "
-					 "busy), or give these ports more "
-					 "VLs");
-		}
+		for (l = 0; l < p->n_levels; l++)
+			level_finding(p, it, c, (int)l, label, d);
 	}
 	free(first);
 	free(ports);
@@ -459,9 +537,8 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 			snprintf(name, sizeof(name), "port %u", refused->num);
 		dg = oq_warning(
 			d,
-			p->levels[out->intents.level[__builtin_ctz(
-					  out->intents.sls)]]
-				.bandwidth_loc,
+			intent_loc(&p->levels[out->intents.level[__builtin_ctz(
+				out->intents.sls)]]),
 			"bandwidth intents not checked on %zu port(s) "
 			"(first: %s): their SL2VL is the routing "
 			"engine's and not known here, or has more than "

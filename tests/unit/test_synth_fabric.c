@@ -65,8 +65,17 @@ static void fab_load(struct fab *x, const char *engine, const char *extra,
 	}
 	both = malloc(len + elen + 1);
 	assert_non_null(both);
-	memcpy(both, extra ? extra : "", elen);
-	memcpy(both + elen, text, len);
+	if (extra && !strncmp(extra, "    qos-level\n", 14)) {
+		/* One more level, at the end of the qos-levels block. */
+		size_t at = (size_t)(strstr(text, "end-qos-levels") - text);
+
+		memcpy(both, text, at);
+		memcpy(both + at, extra, elen);
+		memcpy(both + at + elen, text + at, len - at);
+	} else {
+		memcpy(both, extra ? extra : "", elen);
+		memcpy(both + elen, text, len);
+	}
 	x->p = oq_policy_parse("intents.conf", both, len + elen, &x->d);
 	free(text);
 	free(both);
@@ -169,17 +178,26 @@ static void test_fabric_minhop(void **state)
  * it stays, VLArb and VLHighLimit are chosen around it. */
 static void test_fabric_engine_keeps_sl2vl(void **state)
 {
+	static const char bulk[] = "    qos-level\n        name: bulk\n"
+				   "        sl: 6\n        bandwidth: 10%\n"
+				   "    end-qos-level\n";
 	struct fab x;
 	size_t i;
 
 	(void)state;
-	/* 40% is more than SL 1 can get where the template's SL2VL puts
-	 * it on a VL with other SLs: refused, naming the level. */
+	/* The template's SL2VL puts SL 1 on a VL with SLs the policy does
+	 * not grant: its VL's share is storage's, 40% met. */
 	fab_load(&x, "dfsssp", NULL, false);
+	assert_int_equal(x.plan.n_infeasible, 0);
+	check_published(&x);
+	fab_free(&x);
+	/* On the 4-VL ports it puts SL 6 (low) on VL 2 with SL 2 (high):
+	 * no weights help there, and the error names the VL. */
+	fab_load(&x, "dfsssp", bulk, false);
 	assert_true(x.plan.n_infeasible > 0);
 	assert_true(has_msg(&x.d, OQ_SEV_ERROR,
-			    "qos-level 'storage' (SL 1) cannot get 40.00%",
-			    "under the SL2VL kept on these ports"));
+			    "qos-level 'bulk' (SL 6) cannot get 10.00%",
+			    "puts a high- and a low-priority intent on VL 2"));
 	fab_free(&x);
 	fab_load(&x, "dfsssp", NULL, true);
 	assert_int_equal(x.plan.n_infeasible, 0);
