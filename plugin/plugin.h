@@ -255,13 +255,13 @@ void oq_sa_state_free(struct oq_state *s);
 /* sa_cache= into q->sa_memo_entries (a bad value is logged: default). */
 void oq_sa_cache_option(struct osmqos *q);
 
-/* sa_predict.c: guaranteed Gb/s of SL sl over the egress ports
+/* sa_predict.c: what SL sl is guaranteed over the egress ports
  * eg[0..n-1] (in[i]: the input port at eg[i]) from the state's port
- * classes; the minimum and the hop that gives it.  0, or -1 when the
- * model cannot say. */
-int oq_sa_path_gbps(const struct oq_state *s, const struct oq_port *const *eg,
-		    const int *in, size_t n, uint8_t sl, double *gbps,
-		    size_t *bottleneck);
+ * classes: the least share and the hop that gives it, the ceiling, the
+ * sum of the hops' worst waits.  0, or -1 when the model cannot say. */
+int oq_sa_path_guarantee(const struct oq_state *s,
+			 const struct oq_port *const *eg, const int *in,
+			 size_t n, uint8_t sl, struct oq_path_guarantee *pg);
 
 /* sa_answer.c */
 bool oq_sa_answer(struct osmqos *q, enum oq_sa_kind kind, void *madw);

@@ -247,7 +247,7 @@ static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
 	if (json) {
 		/* The published file's members, then (unless --compact) the
 		 * same numbers port by port. */
-		printf("{\"schema\": 2, ");
+		printf("{\"schema\": %d, ", OQ_PRED_SCHEMA);
 		oq_pred_classes_write_json(stdout, f, tables, &pr->classes);
 		if (!compact) {
 			printf(",\n \"ports\": [");

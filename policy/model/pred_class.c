@@ -83,51 +83,34 @@ static int port_key(const struct oq_port_tables *t,
 	return 0;
 }
 
-/* Predict a new class from its first port. */
+/* Predict a new class from its first port: the what-if the options ask
+ * for, and the guarantee (every VL busy, osmqos/model.h). */
 static int class_predict(struct oq_pred_class *c,
 			 const struct oq_port_tables *t,
-			 const struct oq_predict_opts *o,
-			 const uint8_t (*rows)[16], size_t n_rows)
+			 const struct oq_predict_opts *o, uint16_t granted)
 {
-	struct oq_predict_opts vo = *o;
-	struct oq_port_pred view;
-	unsigned int s, in;
-	size_t r;
+	struct oq_guarantee_opts go;
+	unsigned int s;
 
 	if (oq_predict_port(t, -1.0, o, &c->pred))
 		return 1;
+	oq_guarantee_opts_init(&go);
+	go.granted = o->granted ? o->granted : granted;
+	go.in_port = o->in_port;
+	go.mtu_bytes = o->mtu_bytes;
+	go.max_steps = o->max_steps;
+	go.wait_states = OQ_PRED_WAIT_STATES;
+	if (oq_port_guarantee(t, &go, &c->guar))
+		return 1;
 	for (s = 0; s < 16; s++)
-		c->guaranteed_gbps[s] = c->pred.sl[s].gbps;
-	if (!n_rows)
-		return 0;
-	c->views = calloc(n_rows, sizeof(*c->views));
-	if (!c->views)
-		return -1;
-	c->n_views = n_rows;
-	for (r = 0; r < n_rows; r++) {
-		struct oq_pred_view *v = &c->views[r];
-
-		memcpy(v->row, rows[r], 16);
-		for (in = 0; in < t->n_sl2vl; in++)
-			if (oq_port_counts_as_input(t->port, in) &&
-			    !memcmp(t->sl2vl[in], rows[r], 16))
-				break;
-		vo.in_port = (int)in;
-		if (in == t->n_sl2vl || oq_predict_port(t, -1.0, &vo, &view))
-			return 1;
-		for (s = 0; s < 16; s++) {
-			v->gbps[s] = view.sl[s].gbps;
-			v->vl[s] = view.sl[s].vl;
-			if (view.sl[s].gbps < c->guaranteed_gbps[s])
-				c->guaranteed_gbps[s] = view.sl[s].gbps;
-		}
-	}
+		c->guaranteed_gbps[s] = oq_frac_double(c->guar.share[s]) *
+					c->pred.rate_gbps;
 	return 0;
 }
 
 static void class_free(struct oq_pred_class *c)
 {
-	free(c->views);
+	(void)c;
 }
 
 void oq_pred_classes_free(struct oq_pred_classes *c)
@@ -150,8 +133,8 @@ void oq_pred_classes_free(struct oq_pred_classes *c)
 
 static uint32_t find_or_add(struct oq_pred_classes *c, struct oq_class_keys *k,
 			    size_t *v_cap, const struct oq_port_tables *t,
-			    const struct oq_predict_opts *o, size_t rep,
-			    const uint8_t (*rows)[16], size_t n_rows)
+			    const struct oq_predict_opts *o, uint16_t granted,
+			    size_t rep)
 {
 	struct oq_pred_class *cl;
 	bool added;
@@ -175,7 +158,7 @@ static uint32_t find_or_add(struct oq_pred_classes *c, struct oq_class_keys *k,
 	}
 	cl = &c->v[c->n];
 	memset(cl, 0, sizeof(*cl));
-	rc = class_predict(cl, t, o, rows, n_rows);
+	rc = class_predict(cl, t, o, granted);
 	if (rc) {
 		class_free(cl);
 		oq_class_key_drop_last(k);
@@ -267,8 +250,7 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 			out->n_bad++;
 			continue;
 		}
-		c = find_or_add(out, &k, &v_cap, t, o, i,
-				(const uint8_t(*)[16])rows, n_rows);
+		c = find_or_add(out, &k, &v_cap, t, o, tables->granted_sls, i);
 		if (c == OOM_CLASS)
 			goto oom;
 		if (c == OQ_PRED_CLASS_NONE) {
@@ -302,37 +284,12 @@ const struct oq_pred_class *oq_pred_class_of(const struct oq_pred_classes *c,
 
 int oq_pred_classes_hop(const struct oq_pred_classes *c,
 			const struct oq_fabric_tables *t, size_t i, int in,
-			uint8_t sl, double *gbps, int8_t *vl)
+			uint8_t sl, struct oq_hop_guarantee *h)
 {
 	const struct oq_pred_class *k = oq_pred_class_of(c, i);
-	const struct oq_port_tables *pt;
-	size_t lo, hi, mid;
-	int cmp;
 
 	if (!k || !c->aggregate || sl > 15 || i >= t->n)
 		return 1;
-	pt = &t->ports[i];
-	if (pt->n_sl2vl <= 1 || !pt->sl2vl) {
-		*gbps = k->pred.sl[sl].gbps;
-		*vl = k->pred.sl[sl].vl;
-		return 0;
-	}
-	if (in < 0 || in >= pt->n_sl2vl)
-		return 1;
-	lo = 0;
-	hi = k->n_views;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		cmp = memcmp(k->views[mid].row, pt->sl2vl[in], 16);
-		if (!cmp) {
-			*gbps = k->views[mid].gbps[sl];
-			*vl = k->views[mid].vl[sl];
-			return 0;
-		}
-		if (cmp < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 1;
+	return oq_hop_from_guarantee(&t->ports[i], &k->guar,
+				     k->pred.rate_gbps, in, sl, h);
 }
