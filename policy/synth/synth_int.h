@@ -39,6 +39,10 @@ struct oq_count_mins {
 	/* The high table's filler as small as the entries allow, not as
 	 * large (fewer packets ahead of a high VL). */
 	bool least_filler;
+	/* Which runs to try: 0 every one; 1 up to the first that meets
+	 * the needs (is there any?); n > 1 until n runs in a row bring best
+	 * effort no thousandth of the link more. */
+	unsigned int runs;
 };
 
 /* Packets per entry at this MTU: credits per packet and the most

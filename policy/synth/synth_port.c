@@ -32,6 +32,10 @@
 #define MAX_LATENCY_EVALS  32
 #define MAX_LATENCY_ROUNDS 4
 #define SEARCH_STATES	   (1u << 14)
+/* Runs (VLHighLimits) tried past the best one for best effort, and (the
+ * wait depends on the run) with a latency intent. */
+#define RUNS_PATIENCE	   16
+#define LATENCY_RUNS	   64
 #define REPORT_STATES	   (1u << 14)
 
 struct search {
@@ -39,6 +43,7 @@ struct search {
 	const struct oq_sl_intents *it;
 	struct oq_synth_result *r;
 	unsigned int evals;
+	bool any; /* any tables that meet the intents (explaining) */
 	/* The smallest worst wait reached per VL of a latency intent, in
 	 * the layout tried last (bytes). */
 	uint64_t best_wait[OQ_MAX_VLS];
@@ -108,8 +113,6 @@ static bool prove(struct search *x, const struct oq_vl_need *n,
 	uint16_t want = lat_vls(n), missed = 0;
 	unsigned int s, v;
 
-	if (want)
-		x->evals++;
 	if (oq_synth_eval_states(in, n->row, &r->high, &r->low, r->limit,
 				 want, SEARCH_STATES, &g))
 		return false;
@@ -129,6 +132,38 @@ static bool prove(struct search *x, const struct oq_vl_need *n,
 			r->wait_bound |= (uint16_t)(1u << s);
 	}
 	return true;
+}
+
+/* The latency VLs' exact worst waits on tables r, with every VL of the
+ * layout busy: the search's test of an arrangement (the shares do not
+ * change with it; the tables kept are proved whole by prove()). */
+static bool waits_ok(struct search *x, const struct oq_vl_need *n,
+		     const struct oq_synth_result *r)
+{
+	struct oq_arb_config cfg;
+	unsigned int v;
+	bool ok = true;
+
+	x->evals++;
+	oq_arb_config_init(&cfg, &r->high, &r->low, r->limit, x->in->mtu);
+	cfg.backlog = n->used;
+	for (v = 0; v < OQ_MAX_VLS; v++) {
+		struct oq_wait_result w;
+
+		if (!n->lat[v] || !(n->used & (1u << v)))
+			continue;
+		if (oq_arb_worst_wait(&cfg, v, SEARCH_STATES, &w)) {
+			w.bytes = OQ_WAIT_UNBOUNDED;
+			w.capped = true;
+		}
+		if (!w.capped && w.bytes < x->best_wait[v])
+			x->best_wait[v] = w.bytes;
+		if (w.capped || w.bytes > n->lat[v]) {
+			x->lat_missed |= (uint16_t)(1u << v);
+			ok = false;
+		}
+	}
+	return ok;
 }
 
 /* Entries as small as the tables allow for the non-latency VLs: the
@@ -185,7 +220,15 @@ static int solve_layout(struct search *x, const struct oq_vl_need *n)
 		r->limit = 0;
 		return prove(x, n, r) ? 0 : -1;
 	}
-	k = oq_synth_counts(x->in, n, &none, cand, MAX_CANDIDATES);
+	/* Feasibility alone (explaining): the first run that serves; with a
+	 * latency intent every run (the wait depends on it); else until the
+	 * runs stop helping best effort. */
+	{
+		struct oq_count_mins m = none;
+
+		m.runs = x->any ? 1 : latency ? LATENCY_RUNS : RUNS_PATIENCE;
+		k = oq_synth_counts(x->in, n, &m, cand, MAX_CANDIDATES);
+	}
 	for (i = 0; i < k; i++) {
 		struct oq_count_mins m = none;
 		struct oq_counts c = cand[i];
@@ -213,7 +256,8 @@ static int solve_layout(struct search *x, const struct oq_vl_need *n)
 			if (x->evals >= MAX_LATENCY_EVALS)
 				return -1;
 			x->lat_missed = 0;
-			if (finest(x->in, n, &c, r) && prove(x, n, r))
+			if (finest(x->in, n, &c, r) && waits_ok(x, n, r) &&
+			    prove(x, n, r))
 				return 0;
 			if (!x->lat_missed || !more_turns(x, n, &m, &c))
 				break;
@@ -257,10 +301,12 @@ static int attempt(const struct oq_synth_port *in,
 		   struct search *x, int *bad_sl, char *why, size_t why_len)
 {
 	struct oq_vl_need lay[MAX_LAYOUTS];
+	bool any = x->any;
 	int n, i;
 	unsigned int v;
 
 	memset(x, 0, sizeof(*x));
+	x->any = any;
 	x->in = in;
 	x->it = it;
 	x->r = r;
@@ -321,11 +367,12 @@ static bool feasible(const struct oq_synth_port *in,
 		     const struct oq_sl_intents *it)
 {
 	struct oq_synth_result tmp;
-	struct search x;
+	struct search x = {0};
 	char why[200];
 	int bad;
 
 	memset(&tmp, 0, sizeof(tmp));
+	x.any = true;
 	return !attempt(in, it, &tmp, &x, &bad, why, sizeof(why));
 }
 
@@ -341,6 +388,7 @@ static void binding(const struct oq_synth_port *in,
 	for (s = 0; s < 16; s++)
 		sum += it->need_bp[s];
 	if (in->has_vlarb) {
+		/* Full 64-entry tables: would more entries help? */
 		wide.cap_high = wide.cap_low = OQ_VLARB_MAX;
 		if ((in->cap_high < OQ_VLARB_MAX || in->cap_low < OQ_VLARB_MAX) &&
 		    feasible(&wide, it)) {
@@ -392,7 +440,7 @@ static void explain(const struct oq_synth_port *in,
 {
 	struct oq_synth_result best;
 	struct oq_sl_intents sc;
-	struct search x;
+	struct search x = {0};
 	uint32_t lo = 0, hi = 128, mid;
 	char why[200];
 	bool have = false;
@@ -401,26 +449,34 @@ static void explain(const struct oq_synth_port *in,
 	int bad;
 
 	binding(in, it, r);
+	/* Is there any at a scale: the first run that serves. */
 	while (lo + 1 < hi) {
 		mid = (lo + hi) / 2;
 		scale(it, mid, 128, &sc);
 		memset(&best, 0, sizeof(best));
-		if (!attempt(in, &sc, &best, &x, &bad, why, sizeof(why))) {
+		x.any = true;
+		if (!attempt(in, &sc, &best, &x, &bad, why, sizeof(why)))
 			lo = mid;
-			have = true;
-			memcpy(r->share, best.share, sizeof(best.share));
-			memcpy(r->wait, best.wait, sizeof(best.wait));
-			r->wait_bound = best.wait_bound;
-			memcpy(r->sl2vl, best.sl2vl, 16);
-			memcpy(r->vl_sls, best.vl_sls, sizeof(r->vl_sls));
-			r->high = best.high;
-			r->low = best.low;
-			r->limit = best.limit;
-			r->merged = best.merged;
-			r->fallback = true;
-		} else {
+		else
 			hi = mid;
-		}
+	}
+	/* The tables of the scale kept, synthesized in full: what the
+	 * class's ports get. */
+	scale(it, lo, 128, &sc);
+	memset(&best, 0, sizeof(best));
+	x.any = false;
+	if (lo && !attempt(in, &sc, &best, &x, &bad, why, sizeof(why))) {
+		have = true;
+		memcpy(r->share, best.share, sizeof(best.share));
+		memcpy(r->wait, best.wait, sizeof(best.wait));
+		r->wait_bound = best.wait_bound;
+		memcpy(r->sl2vl, best.sl2vl, 16);
+		memcpy(r->vl_sls, best.vl_sls, sizeof(r->vl_sls));
+		r->high = best.high;
+		r->low = best.low;
+		r->limit = best.limit;
+		r->merged = best.merged;
+		r->fallback = true;
 	}
 	for (s = 0; s < 16; s++) {
 		double ratio;
@@ -453,7 +509,7 @@ static void explain_latency(const struct oq_synth_port *in,
 {
 	struct oq_sl_intents bw;
 	struct oq_synth_result fb;
-	struct search y;
+	struct search y = {0};
 	unsigned int s;
 	double worst = 0;
 	char why[200];
@@ -560,7 +616,7 @@ int oq_synth_port(const struct oq_synth_port *in,
 		  const struct oq_sl_intents *it, struct oq_synth_result *r)
 {
 	struct oq_sl_intents bw;
-	struct search x;
+	struct search x = {0};
 	int bad, s;
 
 	if (!in || !it || !r || !in->vls || in->vls > OQ_MAX_VLS ||
