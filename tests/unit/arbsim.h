@@ -26,4 +26,28 @@ struct arbsim_out {
 int arbsim_run(const struct arbsim_cfg *c, uint64_t max_pkts,
 	       struct arbsim_out *o);
 
+/* One VL's packets timed: every VL of busy but vl always has a packet,
+ * vl's packets arrive at arrive[0..n-1] (half-byte times, increasing;
+ * an odd time is just after the decision at the even time before it),
+ * every packet len bytes.  worst: the longest a packet of vl was the
+ * head of its queue before it started, bytes (from its arrival, or from
+ * the start of the packet ahead of it). */
+struct arbsim_wait_cfg {
+	const struct oq_vlarb_table *hi, *lo;
+	unsigned int limit;
+	uint16_t busy;
+	unsigned int vl;
+	uint32_t len;
+};
+
+struct arbsim_wait_out {
+	uint64_t worst;
+	size_t sent;
+	uint64_t pkts;
+	bool starved; /* not every packet went within max_pkts */
+};
+
+int arbsim_wait(const struct arbsim_wait_cfg *c, const uint64_t *arrive,
+		size_t n, uint64_t max_pkts, struct arbsim_wait_out *o);
+
 #endif /* OSMQOS_TEST_ARBSIM_H */
