@@ -86,7 +86,7 @@ check "check (errors)" <"$tmp/check.json" "
 	  (.origin.vlarb | IN(\"template\", \"scope\", \"intent\"))))"
 
 "$q" predict --json --policy "$P" --fabric "$F" | check "predict (classes)" "
-	.schema == 2 and .summary == true and (.scenario | $str) and
+	.schema == 3 and .summary == true and (.scenario | $str) and
 	(.ports_total | $num) and (has(\"ports\") or has(\"nodes\") | not) and
 	([.classes[].ports] | add) == .ports_total and
 	(.classes | length) > 0 and (.classes | all(
@@ -108,6 +108,11 @@ check "check (errors)" <"$tmp/check.json" "
 	    (.vls | type == \"array\") and (.share | $num) and
 	    (.share_exact | test(\"^[0-9]+(/[0-9]+)?$\")) and
 	    (.predicted_gbps | $num) and (.guaranteed_gbps | $num) and
+	    (.guaranteed_exact | test(\"^[0-9]+(/[0-9]+)?$\")) and
+	    (.shared_with | type == \"array\") and (.ceiling_gbps | $num) and
+	    (.guaranteed_gbps <= .ceiling_gbps + 1e-9) and
+	    (.latency_us == null or (.latency_us | $num)) and
+	    (.latency_is_bound | type == \"boolean\") and
 	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
 	    (.starve | type == \"boolean\"))))) and
 	(.nodes | length) > 0 and (.nodes | all(
@@ -116,7 +121,7 @@ check "check (errors)" <"$tmp/check.json" "
 	  (.ports | all((.port | $num) and (.guid | $guid) and (.lid | $num) and
 	    (.lmc | $num) and (.class | $num))))) and
 	([.nodes[].ports[].class] | unique) == [range(.classes | length)] and
-	.schema == 2 and (.ports | length) > 0 and (.ports | all(
+	.schema == 3 and (.ports | length) > 0 and (.ports | all(
 	  (.guid | $guid) and (.port | $num) and (.node | $str) and
 	  (.name | $str) and (.rate_gbps | $num) and (.mtu | $num) and
 	  (.sl2vl_origin | IN(\"template\", \"scope\", \"routing-engine\", \"intent\", \"none\", \"unknown\")) and
@@ -128,7 +133,7 @@ check "check (errors)" <"$tmp/check.json" "
 	    (.starve | type == \"boolean\")))))"
 
 "$q" predict --json --compact --policy "$P" --fabric "$F" |
-	check "predict --compact" '(has("ports") | not) and .schema == 2 and
+	check "predict --compact" '(has("ports") | not) and .schema == 3 and
 	(.classes | length) > 0 and (.nodes | length) > 0'
 
 "$q" predict --json --policy "$P" --fabric "$F" --path "cn01 HCA-1/P1" \
@@ -163,6 +168,10 @@ IF=$top_srcdir/contrib/fabrics/mixed-caps.net
 	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
 	    (.intent_pct | $num) and (.share | test(\"^[0-9]+(/[0-9]+)?$\")) and
 	    (.share_pct | $num) and (.gbps | $num) and (.slack_pct | $num) and
+	    (.shared_with | type == \"array\") and
+	    (.latency_us == null or (.latency_us | $num)) and
+	    (.wait_us == null or (.wait_us | $num)) and
+	    (.wait_is_bound | type == \"boolean\") and
 	    .met == true))))"
 "$q" tables --json --all --policy "$IP" --fabric "$IF" 2>/dev/null | check "tables (intents)" '
 	[.ports[] | select(.vlarb_low) | .origin.vlarb] | unique == ["intent"]'

@@ -485,7 +485,8 @@ static int predict_classes(const struct port_preds *pr,
 
 	scenario_text(o, sc, sizeof(sc));
 	if (json) {
-		printf("{\"schema\": 2, \"summary\": true, \"scenario\": ");
+		printf("{\"schema\": %d, \"summary\": true, \"scenario\": ",
+		       OQ_PRED_SCHEMA);
 		oq_json_fstring(stdout, sc);
 		printf(", \"ports_total\": %zu, ", c->n_classified);
 		oq_pred_classes_write_json_classes(stdout, f, tables, c, true);
