@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include <osmqos/fabric.h>
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 #include <osmqos/tables.h>
 
 #ifdef __cplusplus
@@ -35,35 +35,29 @@ bool oq_port_counts_as_input(const struct oq_port *egress, unsigned int in);
  * when no input counts. */
 size_t oq_port_input_rows(const struct oq_port_tables *t, uint8_t (*rows)[16]);
 
-#define OQ_CLASS_OOM UINT32_MAX
-
-/* Key -> class number.  Zero-initialised is empty. */
+/* Key -> the caller's value (its class number, or a mark of its own).
+ * The keys are interned (osmqos/htab.h): each distinct key is stored
+ * once.  Zero-initialised is empty. */
 struct oq_class_keys {
-	struct oq_keyidx idx;
-	struct oq_class_key {
-		uint8_t *key;
-		size_t len;
-		uint64_t hash;
-	} *v;
-	size_t n, cap;
-	uint8_t *buf; /* the key being built */
+	struct oq_intern keys;
+	uint32_t *val; /* per key id: the caller's value */
+	size_t val_cap;
+	uint32_t last; /* the key id the last find added */
+	uint8_t *buf;  /* the key being built */
 	size_t len, buf_cap;
-	size_t last_slot; /* where the last added key is indexed */
-	bool oom;	  /* a put ran out of memory: the next find fails */
+	bool oom; /* a put ran out of memory: the next find fails */
 };
 
 /* Start a new key. */
 void oq_class_key_start(struct oq_class_keys *k);
 /* Append n bytes to the key being built. */
 void oq_class_key_put(struct oq_class_keys *k, const void *v, size_t n);
-/* The class of the key built: its number, with *added true when the key
- * is new (it becomes class k->n - 1: the caller appends its class for it,
- * or takes it back with oq_class_key_drop_last()).  OQ_CLASS_OOM when
- * out of memory (nothing added). */
-uint32_t oq_class_key_find(struct oq_class_keys *k, bool *added);
-/* Take back the class the last find added (the caller could not fill
- * it); only right after that find. */
-void oq_class_key_drop_last(struct oq_class_keys *k);
+/* Look up the key built: 0 when it was there, *val its value; 1 when it
+ * is new (the caller gives it a value with oq_class_key_set() before the
+ * next find); -ENOMEM (nothing added). */
+int oq_class_key_find(struct oq_class_keys *k, uint32_t *val);
+/* The value of the key the last find added. */
+void oq_class_key_set(struct oq_class_keys *k, uint32_t val);
 void oq_class_keys_free(struct oq_class_keys *k);
 
 #ifdef __cplusplus

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The port facts and the key index shared by the prediction classes and
+ * The port facts and the class keys shared by the prediction classes and
  * the synthesizer's classes (osmqos/port_class.h).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,69 +86,47 @@ void oq_class_key_put(struct oq_class_keys *k, const void *v, size_t n)
 	k->len += n;
 }
 
-static uint64_t key_hash(const void *ctx, size_t i)
+int oq_class_key_find(struct oq_class_keys *k, uint32_t *val)
 {
-	const struct oq_class_keys *k = ctx;
+	uint32_t id;
+	int rc;
 
-	return k->v[i].hash;
+	if (k->oom)
+		return -ENOMEM;
+	rc = oq_intern_add(&k->keys, k->buf, k->len, &id);
+	if (rc < 0)
+		return rc;
+	if (!rc) {
+		*val = k->val[id];
+		return 0;
+	}
+	if (id >= k->val_cap) {
+		size_t cap = k->val_cap ? k->val_cap * 2 : 16;
+		uint32_t *v = realloc(k->val, cap * sizeof(*v));
+
+		/* The key stays interned without a value: the caller fails
+		 * the whole build on -ENOMEM. */
+		if (!v) {
+			k->oom = true;
+			return -ENOMEM;
+		}
+		k->val = v;
+		k->val_cap = cap;
+	}
+	k->val[id] = UINT32_MAX;
+	k->last = id;
+	return 1;
 }
 
-uint32_t oq_class_key_find(struct oq_class_keys *k, bool *added)
+void oq_class_key_set(struct oq_class_keys *k, uint32_t val)
 {
-	struct oq_class_key *c;
-	uint64_t h;
-	size_t j;
-
-	*added = false;
-	if (k->oom || k->n >= OQ_CLASS_OOM - 1 ||
-	    oq_keyidx_reserve(&k->idx, k->n, key_hash, k))
-		return OQ_CLASS_OOM;
-	h = oq_fnv1a(k->buf, k->len);
-	for (j = oq_keyidx_first(&k->idx, h); k->idx.slot[j];
-	     j = oq_keyidx_next(&k->idx, j)) {
-		c = &k->v[k->idx.slot[j] - 1];
-		if (c->hash == h && c->len == k->len &&
-		    !memcmp(c->key, k->buf, k->len))
-			return k->idx.slot[j] - 1;
-	}
-	if (k->n == k->cap) {
-		size_t cap = k->cap ? k->cap * 2 : 16;
-		struct oq_class_key *v = realloc(k->v, cap * sizeof(*v));
-
-		if (!v)
-			return OQ_CLASS_OOM;
-		k->v = v;
-		k->cap = cap;
-	}
-	c = &k->v[k->n];
-	c->key = malloc(k->len ? k->len : 1);
-	if (!c->key)
-		return OQ_CLASS_OOM;
-	memcpy(c->key, k->buf, k->len);
-	c->len = k->len;
-	c->hash = h;
-	k->idx.slot[j] = (uint32_t)++k->n;
-	k->last_slot = j;
-	*added = true;
-	return (uint32_t)(k->n - 1);
-}
-
-void oq_class_key_drop_last(struct oq_class_keys *k)
-{
-	/* The last key added took the slot that ended its probe: no later
-	 * key probed past it, so clearing it breaks no chain. */
-	k->idx.slot[k->last_slot] = 0;
-	free(k->v[--k->n].key);
+	k->val[k->last] = val;
 }
 
 void oq_class_keys_free(struct oq_class_keys *k)
 {
-	size_t i;
-
-	for (i = 0; i < k->n; i++)
-		free(k->v[i].key);
-	free(k->v);
+	oq_intern_free(&k->keys);
+	free(k->val);
 	free(k->buf);
-	oq_keyidx_free(&k->idx);
 	memset(k, 0, sizeof(*k));
 }

@@ -137,22 +137,21 @@ static uint32_t find_or_add(struct oq_pred_classes *c, struct oq_class_keys *k,
 			    size_t rep)
 {
 	struct oq_pred_class *cl;
-	bool added;
-	uint32_t i = oq_class_key_find(k, &added);
-	int rc;
+	uint32_t i;
+	int rc = oq_class_key_find(k, &i);
 
-	if (i == OQ_CLASS_OOM)
+	/* A key met before: its class, or OQ_PRED_CLASS_NONE where the
+	 * model refused it. */
+	if (rc < 0)
 		return OOM_CLASS;
-	if (!added)
+	if (!rc)
 		return i;
 	if (c->n == *v_cap) {
 		size_t nc = *v_cap ? *v_cap * 2 : 16;
 		struct oq_pred_class *nv = realloc(c->v, nc * sizeof(*nv));
 
-		if (!nv) {
-			oq_class_key_drop_last(k);
+		if (!nv)
 			return OOM_CLASS;
-		}
 		c->v = nv;
 		*v_cap = nc;
 	}
@@ -161,10 +160,13 @@ static uint32_t find_or_add(struct oq_pred_classes *c, struct oq_class_keys *k,
 	rc = class_predict(cl, t, o, granted);
 	if (rc) {
 		class_free(cl);
-		oq_class_key_drop_last(k);
-		return rc < 0 ? OOM_CLASS : OQ_PRED_CLASS_NONE;
+		if (rc < 0)
+			return OOM_CLASS;
+		oq_class_key_set(k, OQ_PRED_CLASS_NONE);
+		return OQ_PRED_CLASS_NONE;
 	}
 	cl->rep = rep;
+	oq_class_key_set(k, (uint32_t)c->n);
 	return (uint32_t)c->n++;
 }
 

@@ -134,21 +134,19 @@ static uint32_t find_or_add(struct oq_synth_plan *pl, struct oq_class_keys *k,
 			    size_t rep)
 {
 	struct oq_synth_class *c;
-	bool added;
-	uint32_t i = oq_class_key_find(k, &added);
+	uint32_t i;
+	int rc = oq_class_key_find(k, &i);
 
-	if (i == OQ_CLASS_OOM)
+	if (rc < 0)
 		return OQ_SYNTH_NONE;
-	if (!added)
+	if (!rc)
 		return i;
 	if (pl->n == *v_cap) {
 		size_t nc = *v_cap ? *v_cap * 2 : 16;
 		struct oq_synth_class *nv = realloc(pl->v, nc * sizeof(*nv));
 
-		if (!nv) {
-			oq_class_key_drop_last(k);
+		if (!nv)
 			return OQ_SYNTH_NONE;
-		}
 		pl->v = nv;
 		*v_cap = nc;
 	}
@@ -160,6 +158,7 @@ static uint32_t find_or_add(struct oq_synth_plan *pl, struct oq_class_keys *k,
 	c->speed = pt->port->speed;
 	c->rep = rep;
 	class_solve(c, &pl->intents, pt);
+	oq_class_key_set(k, (uint32_t)pl->n);
 	return (uint32_t)pl->n++;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * arbsim_check: the independent packet-level arbiter simulator
- * (tests/unit/arbsim.c, written apart from the model) run on tables read
+ * (tests/lib/arbsim.c, written apart from the model) run on tables read
  * back from a fabric, for the end-to-end tests.
  *
  * Input, one port a line:

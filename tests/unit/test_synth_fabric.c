@@ -382,7 +382,7 @@ struct sim_stats {
 };
 
 /* Every VL's share in one exact period of the independent simulator
- * (tests/unit/arbsim.c), every VL the class's SL2VL reaches busy: each
+ * (tests/lib/arbsim.c), every VL the class's SL2VL reaches busy: each
  * intent SL's claimed share is its VL's (the least over the VLs its rows
  * reach), each VL holds its SLs' intents added up, and none starves. */
 static void sim_shares(const struct oq_synth_class *c,

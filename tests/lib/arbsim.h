@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* The independent packet-level arbiter simulator (tests/unit/arbsim.c). */
+/* The independent packet-level arbiter simulator (tests/lib/arbsim.c). */
 #ifndef OSMQOS_TEST_ARBSIM_H
 #define OSMQOS_TEST_ARBSIM_H
 
