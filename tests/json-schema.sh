@@ -132,6 +132,17 @@ check "check (errors)" <"$tmp/check.json" "
 	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
 	    (.starve | type == \"boolean\")))))"
 
+# The demo's storage level (SL 1) is alone on VL 1 among the SLs the
+# policy grants: its guarantee is VL 1's share with every VL busy (the
+# predictions of the SLs on VL 1 added up), not shared; SL 9 (granted by
+# no level) rides on storage's VL and is marked as sharing it.
+"$q" predict --json --policy "$P" --fabric "$F" | check "predict (guarantees)" '
+	all(.classes[]; . as $c | ($c.sls[] | select(.sl == 1)) as $s |
+	  $s.shared_with == [] and $s.guaranteed_gbps > 0 and
+	  ($s.guaranteed_gbps - ([$c.sls[] | select(.vl == $s.vl) |
+	    .predicted_gbps] | add) | fabs) < 1e-3) and
+	any(.classes[].sls[]; .sl == 9 and .shared_with == [1])'
+
 "$q" predict --json --compact --policy "$P" --fabric "$F" |
 	check "predict --compact" '(has("ports") | not) and .schema == 3 and
 	(.classes | length) > 0 and (.nodes | length) > 0'
