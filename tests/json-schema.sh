@@ -152,7 +152,11 @@ check "check (errors)" <"$tmp/check.json" "
 	.path.sl == 1 and (.path.guaranteed_gbps | $num) and
 	(.path.dropped | type == \"boolean\") and (.path.bottleneck | $num) and
 	(.path.bottleneck_port | $str) and (.path.hops | length == 2) and
-	(.path.hops | all((.guid | $guid) and (.in_port | $num) and (.gbps | $num)))"
+	(.path.vl_guaranteed_gbps | $num) and (.path.basis | IN(\"sl\", \"vl-group\")) and
+	(.path.latency_us | $num) and (.path.latency_is_bound | type == \"boolean\") and
+	(.path.latency_us - ([.path.hops[].wait_us] | add) | fabs) < 1e-4 and
+	(.path.hops | all((.guid | $guid) and (.in_port | $num) and (.gbps | $num) and
+	  (.vl_guaranteed_gbps | $num) and (.wait_us | $num)))"
 
 # Bandwidth intents: synth's proof, and the origin of what tables shows.
 IP=$top_srcdir/contrib/policies/intents.conf
