@@ -707,8 +707,7 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 		       "\"vl_guaranteed_gbps\": %.6g, \"basis\": \"%s\", "
 		       "\"latency_us\": ",
 		       sl, pp.gbps, pp.dropped ? "true" : "false",
-		       pp.bottleneck, pg.gbps,
-		       pg.shared ? "vl-group" : "sl");
+		       pp.bottleneck, pg.gbps, pg.shared ? "vl-group" : "sl");
 		if (pg.wait_us >= 0)
 			printf("%.6g", pg.wait_us);
 		else

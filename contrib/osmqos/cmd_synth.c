@@ -173,7 +173,7 @@ static void shared_text(const struct oq_synth_class *c, uint16_t granted,
 	for (v = 0; v < OQ_MAX_VLS; v++)
 		if (c->r.vl_sls[v] & (1u << sl))
 			m |= c->r.vl_sls[v];
-	m &= granted & (uint16_t)~(1u << sl);
+	m &= granted & (uint16_t) ~(1u << sl);
 	snprintf(buf, len, "-");
 	for (s = 0; s < 16 && k < len; s++)
 		if (m & (1u << s))
@@ -182,18 +182,16 @@ static void shared_text(const struct oq_synth_class *c, uint16_t granted,
 }
 
 /* The worst wait at one port of the class, "-" unknown. */
-static void wait_text(const struct oq_synth_class *c, unsigned int s,
-		      char *buf, size_t len)
+static void wait_text(const struct oq_synth_class *c, unsigned int s, char *buf,
+		      size_t len)
 {
 	double us = oq_wait_us(c->r.wait[s], c->in.rate_gbps);
 
 	if (us < 0)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%s%.3f", (c->r.wait_bound & (1u << s))
-						      ? "<="
-						      : "",
-			 us);
+		snprintf(buf, len, "%s%.3f",
+			 (c->r.wait_bound & (1u << s)) ? "<=" : "", us);
 }
 
 static void print_table_text(const char *key, const struct oq_vlarb_table *t)
@@ -238,8 +236,7 @@ static void report_level_text(const struct oq_cli_inputs *in,
 	       "%8s %9s",
 	       lv->name ? lv->name : "?", s, vl, prio_of(c, s), bw, frac,
 	       share * c->in.rate_gbps,
-	       (share - pl->intents.need_bp[s] / 10000.0) * 100.0, sh, lat,
-	       wt);
+	       (share - pl->intents.need_bp[s] / 10000.0) * 100.0, sh, lat, wt);
 	if (wi)
 		printf(" %8.2f%%", oq_frac_double(wi->sl[s].share) * 100.0);
 	printf("\n");
@@ -281,7 +278,8 @@ static void report_text(const struct oq_cli_inputs *in, uint16_t active)
 		       c->in.sl2vl_fixed ? "kept" : "synthesized",
 		       c->vlarb_kept ? "kept (a vlarb-scope)" : "synthesized",
 		       class_status(c), c->r.why[0] ? ": " : "", c->r.why);
-		printf("  %-16s %2s %3s %-4s %7s  %-20s %8s %8s %-7s %8s %9s%s\n",
+		printf("  %-16s %2s %3s %-4s %7s  %-20s %8s %8s %-7s %8s "
+		       "%9s%s\n",
 		       "level", "SL", "VL", "prio", "intent", "guaranteed",
 		       "Gb/s", "slack", "shared", "lat(us)", "wait(us)",
 		       have_wi ? "  what-if" : "");
@@ -300,9 +298,9 @@ static void report_text(const struct oq_cli_inputs *in, uint16_t active)
 			snprintf(bel, sizeof(bel), "(best effort, VL %d)", be);
 			snprintf(pc, sizeof(pc), "%.2f%%",
 				 best_effort(pl, c) * 100.0);
-			printf("  %-29s %7s  %-20s %8.2f", be >= 0 ? bel
-							    : "(no best effort)",
-			       "-", pc, best_effort(pl, c) * c->in.rate_gbps);
+			printf("  %-29s %7s  %-20s %8.2f",
+			       be >= 0 ? bel : "(no best effort)", "-", pc,
+			       best_effort(pl, c) * c->in.rate_gbps);
 			if (have_wi) {
 				double w = 0;
 
@@ -369,7 +367,7 @@ static void report_level_json(const struct oq_cli_inputs *in,
 	for (v = 0; v < OQ_MAX_VLS; v++)
 		if (c->r.vl_sls[v] & (1u << s))
 			with |= c->r.vl_sls[v];
-	with &= granted & (uint16_t)~(1u << s);
+	with &= granted & (uint16_t) ~(1u << s);
 	sl_vl(c, s, vl, sizeof(vl));
 	oq_frac_format(c->r.share[s], exact, sizeof(exact));
 	printf("%s{\"level\": ", first ? "" : ", ");
@@ -440,7 +438,8 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 			printf("%.3f", (double)lv->latency_ns / 1000.0);
 		else
 			printf("null");
-		printf(", \"priority\": \"%s\"}", lv->prio_high ? "high" : "low");
+		printf(", \"priority\": \"%s\"}",
+		       lv->prio_high ? "high" : "low");
 		first = false;
 	}
 	printf("], \"missed_ports\": %zu, \"unchecked_ports\": %zu",
@@ -499,7 +498,8 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 			for (s = 0; s < 16; s++)
 				if (!(pl->intents.sls & (1u << s)))
 					w += oq_frac_double(wi.sl[s].share);
-			printf(", \"best_effort_what_if_pct\": %.4f", w * 100.0);
+			printf(", \"best_effort_what_if_pct\": %.4f",
+			       w * 100.0);
 		}
 		printf("}");
 	}

@@ -294,7 +294,7 @@ struct oq_port_guarantee {
 	uint16_t wait_capped; /* VLs whose wait hit the state cap */
 	uint16_t wait_bound;  /* VLs whose wait is an upper bound */
 	bool approx;	      /* the arbiter's step cap was hit */
-	uint16_t granted; /* as the options said (all 16 for 0) */
+	uint16_t granted;     /* as the options said (all 16 for 0) */
 	uint16_t sl_vls[16];
 	uint16_t vl_sls[OQ_MAX_VLS]; /* SLs that reach each VL */
 	uint16_t dropped;
@@ -316,12 +316,12 @@ double oq_wait_us(uint64_t bytes, double rate_gbps);
 /* One hop of a path: what an SL is guaranteed at one egress port for
  * traffic that entered its node by one input port. */
 struct oq_hop_guarantee {
-	int8_t vl;	      /* its VL there; OQ_VL_NONE dropped */
-	double gbps;	      /* the VL's share x the link's rate */
-	double rate_gbps;     /* the link's data rate: the SL alone */
-	uint64_t wait;	      /* the VL's worst wait, bytes (OQ_WAIT_UNBOUNDED) */
-	double wait_us;	      /* the same in microseconds; -1 unknown */
-	bool wait_bound;      /* wait is an upper bound */
+	int8_t vl;	  /* its VL there; OQ_VL_NONE dropped */
+	double gbps;	  /* the VL's share x the link's rate */
+	double rate_gbps; /* the link's data rate: the SL alone */
+	uint64_t wait;	  /* the VL's worst wait, bytes (OQ_WAIT_UNBOUNDED) */
+	double wait_us;	  /* the same in microseconds; -1 unknown */
+	bool wait_bound;  /* wait is an upper bound */
 	uint16_t shared_with; /* other granted SLs on the VL */
 };
 

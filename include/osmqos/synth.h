@@ -31,7 +31,7 @@ struct oq_synth_port {
 	unsigned int vls;      /* data VLs the port runs, 1..15 */
 	unsigned int cap_high; /* VLArb entries OpenSM writes, 0..32 */
 	unsigned int cap_low;
-	uint32_t mtu; /* bytes per packet, 256..4096 */
+	uint32_t mtu;	  /* bytes per packet, 256..4096 */
 	double rate_gbps; /* link data rate: latency intents to bytes */
 	bool has_vlarb;
 	/* SL2VL the synthesizer keeps (the routing engine's, a scope's, or
@@ -93,8 +93,8 @@ int oq_synth_port(const struct oq_synth_port *in,
  * rows; no port: every row counts), for the model's other views of it
  * (a what-if with some SLs busy, oq_predict_port). */
 void oq_synth_class_tables(const struct oq_synth_port *in,
-			   const struct oq_synth_result *r,
-			   uint8_t (*rows)[16], struct oq_port_tables *t);
+			   const struct oq_synth_result *r, uint8_t (*rows)[16],
+			   struct oq_port_tables *t);
 
 /* Check given tables (r->sl2vl, high, low, limit: a scope's VLArb under
  * the class's own SL2VL) against the intents: fills r's shares, waits and
@@ -113,8 +113,7 @@ int oq_synth_eval(const struct oq_synth_port *in, const uint8_t row[16],
 		  const struct oq_vlarb_table *low, uint8_t limit,
 		  uint16_t wait_vls, struct oq_port_guarantee *g);
 /* The same with a state cap of each wait computation (oq_arb_worst_wait). */
-int oq_synth_eval_states(const struct oq_synth_port *in,
-			 const uint8_t row[16],
+int oq_synth_eval_states(const struct oq_synth_port *in, const uint8_t row[16],
 			 const struct oq_vlarb_table *high,
 			 const struct oq_vlarb_table *low, uint8_t limit,
 			 uint16_t wait_vls, size_t states,

@@ -471,8 +471,8 @@ static int exact_wait(const struct oq_arb_config *c, unsigned int vl,
 		return -1;
 	memset(&x, 0, sizeof(x));
 	x.vl = vl;
-	x.others = (uint16_t)(c->backlog & ((1u << OQ_MAX_VLS) - 1) &
-			      ~(1u << vl));
+	x.others =
+		(uint16_t)(c->backlog & ((1u << OQ_MAX_VLS) - 1) & ~(1u << vl));
 	for (v = 0; v < OQ_MAX_VLS; v++) {
 		uint32_t b = c->pkt_bytes[v] ? c->pkt_bytes[v] : c->mtu_bytes;
 
@@ -538,8 +538,8 @@ static int exact_wait(const struct oq_arb_config *c, unsigned int vl,
 			if (!added)
 				continue;
 			if (sp == scap) {
-				uint64_t *ns = realloc(stack, 2 * scap *
-								      sizeof(*ns));
+				uint64_t *ns =
+					realloc(stack, 2 * scap * sizeof(*ns));
 
 				if (!ns) {
 					x.oom = true;

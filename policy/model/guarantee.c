@@ -92,8 +92,9 @@ int oq_port_guarantee(const struct oq_port_tables *t,
 	if (oq_arb_run(&cfg, &arb))
 		return -1;
 	g->approx = arb.approx;
-	served = single ? 1 : (oq_vlarb_vls(&t->vlarb_high) |
-			       oq_vlarb_vls(&t->vlarb_low));
+	served = single ? 1
+			: (oq_vlarb_vls(&t->vlarb_high) |
+			   oq_vlarb_vls(&t->vlarb_low));
 	for (v = 0; v < OQ_MAX_VLS; v++) {
 		struct oq_wait_result w;
 
@@ -131,8 +132,8 @@ int oq_port_guarantee(const struct oq_port_tables *t,
 		}
 		/* Alone on the link it gets the whole link wherever every
 		 * VL it reaches has an entry. */
-		g->ceiling[s] = (m & ~served) ? oq_frac_make(0, 1)
-					      : oq_frac_make(1, 1);
+		g->ceiling[s] =
+			(m & ~served) ? oq_frac_make(0, 1) : oq_frac_make(1, 1);
 		for (s2 = 0; s2 < 16; s2++)
 			if (s2 != s && (granted & (1u << s2)) &&
 			    (g->sl_vls[s2] & m))
@@ -184,11 +185,11 @@ int oq_hop_from_guarantee(const struct oq_port_tables *t,
 	h->vl = (int8_t)v;
 	h->gbps = oq_frac_double(g->vl_share[v]) * rate_gbps;
 	h->wait = g->vl_wait[v];
-	h->wait_us = (g->wait_capped & (1u << v)) ? -1.0
-						  : oq_wait_us(h->wait,
-							       rate_gbps);
+	h->wait_us = (g->wait_capped & (1u << v))
+			     ? -1.0
+			     : oq_wait_us(h->wait, rate_gbps);
 	h->wait_bound = g->wait_bound & (1u << v);
-	h->shared_with = g->vl_sls[v] & g->granted & (uint16_t)~(1u << sl);
+	h->shared_with = g->vl_sls[v] & g->granted & (uint16_t) ~(1u << sl);
 	return 0;
 }
 
@@ -203,8 +204,8 @@ int oq_port_hop(const struct oq_port_tables *t, int in, uint8_t sl,
 	o.wait_states = 1u << 14;
 	if (oq_port_guarantee(t, &o, &g))
 		return -1;
-	return oq_hop_from_guarantee(t, &g, oq_port_data_gbps(t->port), in,
-				     sl, h);
+	return oq_hop_from_guarantee(t, &g, oq_port_data_gbps(t->port), in, sl,
+				     h);
 }
 
 void oq_path_guarantee_add(struct oq_path_guarantee *p,

@@ -103,8 +103,8 @@ static int class_predict(struct oq_pred_class *c,
 	if (oq_port_guarantee(t, &go, &c->guar))
 		return 1;
 	for (s = 0; s < 16; s++)
-		c->guaranteed_gbps[s] = oq_frac_double(c->guar.share[s]) *
-					c->pred.rate_gbps;
+		c->guaranteed_gbps[s] =
+			oq_frac_double(c->guar.share[s]) * c->pred.rate_gbps;
 	return 0;
 }
 
@@ -292,6 +292,6 @@ int oq_pred_classes_hop(const struct oq_pred_classes *c,
 
 	if (!k || !c->aggregate || sl > 15 || i >= t->n)
 		return 1;
-	return oq_hop_from_guarantee(&t->ports[i], &k->guar,
-				     k->pred.rate_gbps, in, sl, h);
+	return oq_hop_from_guarantee(&t->ports[i], &k->guar, k->pred.rate_gbps,
+				     in, sl, h);
 }

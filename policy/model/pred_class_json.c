@@ -69,9 +69,9 @@ static void write_sl(FILE *out, const struct oq_pred_class *c, unsigned int s,
 	jgbps(out, oq_frac_double(g->ceiling[s]) * c->pred.rate_gbps);
 	/* The worst wait here over the VLs the SL reaches; null where it
 	 * is unbounded or was not computed (the state cap). */
-	us = (g->sl_vls[s] & g->wait_capped) ? -1.0
-					     : oq_wait_us(g->wait[s],
-							  c->pred.rate_gbps);
+	us = (g->sl_vls[s] & g->wait_capped)
+		     ? -1.0
+		     : oq_wait_us(g->wait[s], c->pred.rate_gbps);
 	fputs(", \"latency_us\": ", out);
 	if (us >= 0)
 		fprintf(out, "%.6g", us);

@@ -40,8 +40,8 @@ int oq_synth_arrange(const uint32_t cnt[OQ_MAX_VLS], uint16_t first,
 		     uint32_t mtu, struct oq_vlarb_table *t)
 {
 	unsigned int pmax = oq_synth_pmax(mtu), c = oq_synth_credits(mtu);
-	unsigned int e[OQ_MAX_VLS] = {0}, v, n = 0, i, coarse = 0,
-		     fine_min = 0, fine_want = 0, budget;
+	unsigned int e[OQ_MAX_VLS] = {0}, v, n = 0, i, coarse = 0, fine_min = 0,
+		     fine_want = 0, budget;
 	struct slot s[OQ_VLARB_MAX];
 
 	memset(t, 0, sizeof(*t));
@@ -71,10 +71,9 @@ int oq_synth_arrange(const uint32_t cnt[OQ_MAX_VLS], uint16_t first,
 		if (!cnt[v] || !(fine & (1u << v)))
 			continue;
 		lo = (cnt[v] + pmax - 1) / pmax;
-		want = fine_want <= budget
-			       ? cnt[v]
-			       : (unsigned int)((uint64_t)budget * cnt[v] /
-						fine_want);
+		want = fine_want <= budget ? cnt[v]
+					   : (unsigned int)((uint64_t)budget *
+							    cnt[v] / fine_want);
 		e[v] = want > lo ? want : lo;
 	}
 	for (v = 0; v < OQ_MAX_VLS; v++)
@@ -85,7 +84,8 @@ int oq_synth_arrange(const uint32_t cnt[OQ_MAX_VLS], uint16_t first,
 		unsigned int best = OQ_MAX_VLS;
 
 		for (v = 0; v < OQ_MAX_VLS; v++)
-			if ((fine & (1u << v)) && e[v] > (cnt[v] + pmax - 1) / pmax &&
+			if ((fine & (1u << v)) &&
+			    e[v] > (cnt[v] + pmax - 1) / pmax &&
 			    (best == OQ_MAX_VLS || e[v] > e[best]))
 				best = v;
 		if (best == OQ_MAX_VLS)
@@ -98,8 +98,8 @@ int oq_synth_arrange(const uint32_t cnt[OQ_MAX_VLS], uint16_t first,
 		for (i = 0; i < e[v]; i++) {
 			/* Packets as equal as possible over its entries. */
 			s[n].vl = (uint8_t)v;
-			s[n].pkts = (uint8_t)(cnt[v] / e[v] +
-					      (i < cnt[v] % e[v]));
+			s[n].pkts =
+				(uint8_t)(cnt[v] / e[v] + (i < cnt[v] % e[v]));
 			s[n].pos2 = 2 * i + 1;
 			s[n].den = 2 * e[v];
 			s[n].first = first & (1u << v);

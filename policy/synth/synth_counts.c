@@ -210,8 +210,9 @@ static bool high_at(const struct oq_synth_port *in, const struct oq_vl_need *n,
  * Th within a thousandth of the largest), or with least_filler the least
  * above `after`. */
 static bool solve_high(const struct oq_synth_port *in,
-		       const struct oq_vl_need *n, const struct oq_count_mins *m,
-		       uint32_t H, unsigned int pmax, bool near,
+		       const struct oq_vl_need *n,
+		       const struct oq_count_mins *m, uint32_t H,
+		       unsigned int pmax, bool near,
 		       const struct oq_frac *after, struct oq_counts *out)
 {
 	unsigned int cap = in->cap_high;
@@ -226,7 +227,8 @@ static bool solve_high(const struct oq_synth_port *in,
 			    (unsigned __int128)after->num * th)
 			continue;
 		if (best_th && be >= 0) {
-			unsigned __int128 a = (unsigned __int128)c[be] * best_th,
+			unsigned __int128 a = (unsigned __int128)c[be] *
+					      best_th,
 					  b = (unsigned __int128)best * th;
 
 			if (m->least_filler ? a >= b : a <= b)
@@ -255,8 +257,8 @@ static bool solve_high(const struct oq_synth_port *in,
  * table gives it; the rest to best effort.  False when they do not
  * fit. */
 static bool low_at(const struct oq_synth_port *in, const struct oq_vl_need *n,
-		   const struct oq_count_mins *m, uint32_t H,
-		   unsigned int pmax, const struct oq_counts *hi, uint32_t tl,
+		   const struct oq_count_mins *m, uint32_t H, unsigned int pmax,
+		   const struct oq_counts *hi, uint32_t tl,
 		   uint32_t c[OQ_MAX_VLS])
 {
 	uint16_t lv = n->used & ~n->high;
@@ -290,8 +292,8 @@ static bool low_at(const struct oq_synth_port *in, const struct oq_vl_need *n,
 		c[v] = (uint32_t)k;
 		sum += k;
 	}
-	return sum <= tl && !place_rest(c, lv, (uint32_t)(tl - sum), be, pmax,
-					in->cap_low);
+	return sum <= tl &&
+	       !place_rest(c, lv, (uint32_t)(tl - sum), be, pmax, in->cap_low);
 }
 
 /* The low table: the smallest Tl within a thousandth of the most it can
@@ -306,8 +308,7 @@ static bool solve_low(const struct oq_synth_port *in,
 	for (tl = 1; tl <= in->cap_low * pmax; tl++) {
 		if (!low_at(in, n, m, H, pmax, out, tl, c))
 			continue;
-		if (best_tl &&
-		    (uint64_t)c[be] * best_tl <= (uint64_t)best * tl)
+		if (best_tl && (uint64_t)c[be] * best_tl <= (uint64_t)best * tl)
 			continue;
 		best = c[be];
 		best_tl = tl;
@@ -337,10 +338,9 @@ static void score(const struct oq_vl_need *n, struct oq_counts *c)
 			   : c->th ? oq_frac_make(c->hp[be], c->th)
 				   : oq_frac_make(0, 1);
 	else
-		c->score = oq_frac_make(
-			(uint64_t)c->H * c->hp[be] * c->tl +
-				(uint64_t)c->lp[be] * c->th,
-			(uint64_t)(c->H + 1) * c->th * c->tl);
+		c->score = oq_frac_make((uint64_t)c->H * c->hp[be] * c->tl +
+						(uint64_t)c->lp[be] * c->th,
+					(uint64_t)(c->H + 1) * c->th * c->tl);
 }
 
 bool oq_synth_counts_at(const struct oq_synth_port *in,
@@ -376,8 +376,8 @@ bool oq_synth_counts_at(const struct oq_synth_port *in,
 		if (lv != (1u << n->be))
 			return false;
 		out->flat = true;
-		if (!solve_flat(n, hv | lv, mins->hp, n->be, pmax,
-				in->cap_high, out->hp, &out->th))
+		if (!solve_flat(n, hv | lv, mins->hp, n->be, pmax, in->cap_high,
+				out->hp, &out->th))
 			return false;
 		score(n, out);
 		return true;
@@ -484,9 +484,9 @@ size_t oq_synth_counts(const struct oq_synth_port *in,
 		if (mins->runs == 1 && k)
 			break;
 		if (oq_synth_counts_at(in, n, mins, H, (uint8_t)q, &out[k])) {
-			if (!k || !near_best(best.num, best.den,
-					     out[k].score.num,
-					     out[k].score.den)) {
+			if (!k ||
+			    !near_best(best.num, best.den, out[k].score.num,
+				       out[k].score.den)) {
 				best = out[k].score;
 				idle = 0;
 			}

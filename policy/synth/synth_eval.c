@@ -18,8 +18,8 @@ bool oq_frac_meets_bp(struct oq_frac share, uint32_t bp)
 }
 
 void oq_synth_class_tables(const struct oq_synth_port *in,
-			   const struct oq_synth_result *r,
-			   uint8_t (*rows)[16], struct oq_port_tables *t)
+			   const struct oq_synth_result *r, uint8_t (*rows)[16],
+			   struct oq_port_tables *t)
 {
 	size_t n = 1;
 
@@ -50,8 +50,7 @@ int oq_synth_eval(const struct oq_synth_port *in, const uint8_t row[16],
 				    OQ_WAIT_DEFAULT_STATES, g);
 }
 
-int oq_synth_eval_states(const struct oq_synth_port *in,
-			 const uint8_t row[16],
+int oq_synth_eval_states(const struct oq_synth_port *in, const uint8_t row[16],
 			 const struct oq_vlarb_table *high,
 			 const struct oq_vlarb_table *low, uint8_t limit,
 			 uint16_t wait_vls, size_t states,

@@ -320,7 +320,8 @@ static void shared_warnings(const struct oq_policy *p,
 					len += (size_t)snprintf(
 						names + len,
 						sizeof(names) - len,
-						"%s'%s' (SL %u)", len ? ", " : "",
+						"%s'%s' (SL %u)",
+						len ? ", " : "",
 						level_name(p, it->level[s]), s);
 			}
 		if (r->vl_sls[v] & granted & ~it->sls)
@@ -328,13 +329,13 @@ static void shared_warnings(const struct oq_policy *p,
 				 len < sizeof(names) ? sizeof(names) - len : 0,
 				 " and best effort");
 		pct(r->share[__builtin_ctz(sls)], got, sizeof(got));
-		dg = oq_warning(d,
-				intent_loc(&p->levels[it->level[
-					__builtin_ctz(sls)]]),
-				"%s share VL %u on %s: the %s guaranteed there "
-				"is the group's (%u.%02u%% of intents), not "
-				"each level's",
-				names, v, label, got, need / 100, need % 100);
+		dg = oq_warning(
+			d,
+			intent_loc(&p->levels[it->level[__builtin_ctz(sls)]]),
+			"%s share VL %u on %s: the %s guaranteed there "
+			"is the group's (%u.%02u%% of intents), not "
+			"each level's",
+			names, v, label, got, need / 100, need % 100);
 		oq_diag_hint(dg, "within a VL packets go in order whatever "
 				 "their SL; ports with more VLs give each "
 				 "intent SL its own");
@@ -366,14 +367,15 @@ static void level_finding(const struct oq_policy *p,
 		else
 			snprintf(best, sizeof(best), "%.3f us", us);
 		dg = c->vlarb_kept
-			     ? oq_warning(d, lv->latency_loc,
-					  "qos-level '%s' (SL %u) wants to wait "
-					  "at most %.3f us at a port but a "
-					  "vlarb-scope makes it wait up to %s "
-					  "on %s",
-					  level_name(p, l), s,
-					  (double)lv->latency_ns / 1000.0, best,
-					  label)
+			     ? oq_warning(
+				       d, lv->latency_loc,
+				       "qos-level '%s' (SL %u) wants to wait "
+				       "at most %.3f us at a port but a "
+				       "vlarb-scope makes it wait up to %s "
+				       "on %s",
+				       level_name(p, l), s,
+				       (double)lv->latency_ns / 1000.0, best,
+				       label)
 			     : oq_error(d, lv->latency_loc,
 					"qos-level '%s' (SL %u) cannot wait at "
 					"most %.3f us at a port of %s: %s; the "
@@ -396,15 +398,16 @@ static void level_finding(const struct oq_policy *p,
 		return;
 	pct(r->share[s], got, sizeof(got));
 	if (c->vlarb_kept) {
-		dg = oq_warning(d, lv->bandwidth_loc,
-				"qos-level '%s' (SL %u) wants %u.%02u%%%s but a "
-				"vlarb-scope gives it %s on %s",
-				level_name(p, l), s, it->need_bp[s] / 100,
-				it->need_bp[s] % 100,
-				it->need_bp[s] != (uint32_t)lv->bandwidth_bp
-					? " (its SL's intents added up)"
-					: "",
-				got, label);
+		dg = oq_warning(
+			d, lv->bandwidth_loc,
+			"qos-level '%s' (SL %u) wants %u.%02u%%%s but a "
+			"vlarb-scope gives it %s on %s",
+			level_name(p, l), s, it->need_bp[s] / 100,
+			it->need_bp[s] % 100,
+			it->need_bp[s] != (uint32_t)lv->bandwidth_bp
+				? " (its SL's intents added up)"
+				: "",
+			got, label);
 		oq_diag_hint(dg, "the scope wins on the ports it covers: "
 				 "change its weights, or drop it and let the "
 				 "intents choose");

@@ -11,9 +11,9 @@
 
 /* What one SL-to-VL layout asks of each VL of a class. */
 struct oq_vl_need {
-	uint8_t row[16];	  /* the SL2VL (a layout the synthesizer chose) */
-	uint16_t used;		  /* VLs some SL reaches */
-	uint16_t high;		  /* VLs of high-priority intent SLs */
+	uint8_t row[16]; /* the SL2VL (a layout the synthesizer chose) */
+	uint16_t used;	 /* VLs some SL reaches */
+	uint16_t high;	 /* VLs of high-priority intent SLs */
 	uint16_t vl_sls[OQ_MAX_VLS]; /* SLs that reach each VL */
 	uint32_t bp[OQ_MAX_VLS];  /* share the VL must get: its intents added */
 	uint64_t lat[OQ_MAX_VLS]; /* the longest wait allowed, bytes; 0 none */
@@ -26,8 +26,8 @@ struct oq_vl_need {
 /* Packet counts per VL of both tables for one VLHighLimit. */
 struct oq_counts {
 	uint8_t limit;
-	uint32_t H;  /* high packets per low opportunity; 0: no high table */
-	bool flat;   /* one table only (all VLs high, or all low) */
+	uint32_t H; /* high packets per low opportunity; 0: no high table */
+	bool flat;  /* one table only (all VLs high, or all low) */
 	uint32_t hp[OQ_MAX_VLS], lp[OQ_MAX_VLS];
 	uint32_t th, tl;
 	struct oq_frac score; /* what best effort's VL gets */

@@ -81,8 +81,7 @@ static int kept(const struct oq_synth_port *in, const struct oq_sl_intents *it,
 	size_t r;
 
 	memset(n, 0, sizeof(*n));
-	if (!in->has_sl2vl || !in->n_rows || in->vls <= 1 ||
-	    !in->has_vlarb) {
+	if (!in->has_sl2vl || !in->n_rows || in->vls <= 1 || !in->has_vlarb) {
 		/* No SL2VL, or one data VL: every SL on VL 0. */
 		for (s = 0; s < 16; s++)
 			add_sl(in, it, n, s, 0);
@@ -136,8 +135,8 @@ struct gen {
 	const struct oq_synth_port *in;
 	const struct oq_sl_intents *it;
 	unsigned int n_items, item[16];
-	unsigned int k;	  /* groups to make */
-	bool be_joins;	  /* best effort joins a low group */
+	unsigned int k;	      /* groups to make */
+	bool be_joins;	      /* best effort joins a low group */
 	unsigned int grp[16]; /* group of each item */
 	uint64_t gbp[16];
 	bool ghigh[16];
@@ -303,8 +302,7 @@ int oq_synth_layouts(const struct oq_synth_port *in,
 	*bad_sl = -1;
 	if (!max_out)
 		return 0;
-	if (in->sl2vl_fixed || !in->has_sl2vl || in->vls <= 1 ||
-	    !in->has_vlarb)
+	if (in->sl2vl_fixed || !in->has_sl2vl || in->vls <= 1 || !in->has_vlarb)
 		return kept(in, it, out, bad_sl, why, why_len) ? -1 : 1;
 	return (int)chosen(in, it, out, max_out);
 }

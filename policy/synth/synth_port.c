@@ -24,8 +24,8 @@
 
 #include "synth_int.h"
 
-#define MAX_LAYOUTS	   64
-#define MAX_CANDIDATES	   256
+#define MAX_LAYOUTS    64
+#define MAX_CANDIDATES 256
 /* The latency search's bounds: tables tried per class, rounds of more
  * turns per VLHighLimit, and the states of each exact wait (a wait that
  * needs more is not proven, and the search goes on). */
@@ -34,9 +34,9 @@
 #define SEARCH_STATES	   (1u << 14)
 /* Runs (VLHighLimits) tried past the best one for best effort, and (the
  * wait depends on the run) with a latency intent. */
-#define RUNS_PATIENCE	   16
-#define LATENCY_RUNS	   64
-#define REPORT_STATES	   (1u << 14)
+#define RUNS_PATIENCE 16
+#define LATENCY_RUNS  64
+#define REPORT_STATES (1u << 14)
 
 struct search {
 	const struct oq_synth_port *in;
@@ -113,8 +113,8 @@ static bool prove(struct search *x, const struct oq_vl_need *n,
 	uint16_t want = lat_vls(n), missed = 0;
 	unsigned int s, v;
 
-	if (oq_synth_eval_states(in, n->row, &r->high, &r->low, r->limit,
-				 want, SEARCH_STATES, &g))
+	if (oq_synth_eval_states(in, n->row, &r->high, &r->low, r->limit, want,
+				 SEARCH_STATES, &g))
 		return false;
 	for (v = 0; v < OQ_MAX_VLS; v++)
 		if (n->lat[v] && g.vl_wait[v] < x->best_wait[v])
@@ -239,15 +239,15 @@ static int solve_layout(struct search *x, const struct oq_vl_need *n)
 		 * both, and its exact wait takes many states). */
 		if (latency && n->be >= 0 && n->lat[n->be] && n->high) {
 			m.least_filler = true;
-			if (!oq_synth_counts_at(x->in, n, &m, c.H, c.limit,
-						&c))
+			if (!oq_synth_counts_at(x->in, n, &m, c.H, c.limit, &c))
 				c = cand[i];
 		}
 
 		if (!latency) {
 			/* Entries of as many packets as they hold: the
 			 * fewest entries; shares do not depend on them. */
-			if (!build(x->in, n, &c, oq_synth_pmax(x->in->mtu), r) &&
+			if (!build(x->in, n, &c, oq_synth_pmax(x->in->mtu),
+				   r) &&
 			    prove(x, n, r))
 				return 0;
 			continue;
@@ -390,7 +390,8 @@ static void binding(const struct oq_synth_port *in,
 	if (in->has_vlarb) {
 		/* Full 64-entry tables: would more entries help? */
 		wide.cap_high = wide.cap_low = OQ_VLARB_MAX;
-		if ((in->cap_high < OQ_VLARB_MAX || in->cap_low < OQ_VLARB_MAX) &&
+		if ((in->cap_high < OQ_VLARB_MAX ||
+		     in->cap_low < OQ_VLARB_MAX) &&
 		    feasible(&wide, it)) {
 			snprintf(r->why, sizeof(r->why),
 				 "the VLArb tables' %u/%u entries (at most %u "
@@ -420,8 +421,7 @@ static void binding(const struct oq_synth_port *in,
 			 "and VLHighLimit can give");
 		return;
 	}
-	if (__builtin_popcount(it->sls) + (it->sls != 0xffff) >
-	    (int)in->vls) {
+	if (__builtin_popcount(it->sls) + (it->sls != 0xffff) > (int)in->vls) {
 		snprintf(r->why, sizeof(r->why),
 			 "with %u data VL(s) intent SLs must share VLs, and "
 			 "a shared VL needs its SLs' intents together",
@@ -484,7 +484,7 @@ static void explain(const struct oq_synth_port *in,
 		if (!it->need_bp[s])
 			continue;
 		ratio = have ? oq_frac_double(r->share[s]) * 10000.0 /
-				       it->need_bp[s]
+					it->need_bp[s]
 			     : 0.0;
 		if (r->fail_sl < 0 || ratio < worst) {
 			worst = ratio;
@@ -590,8 +590,8 @@ int oq_synth_check(const struct oq_synth_port *in,
 			r->merged |= n.vl_sls[v] & it->sls;
 	for (s = 0; s < 16; s++) {
 		r->share[s] = g.share[s];
-		r->wait[s] = (it->sls & (1u << s)) ? g.wait[s]
-						   : OQ_WAIT_UNBOUNDED;
+		r->wait[s] =
+			(it->sls & (1u << s)) ? g.wait[s] : OQ_WAIT_UNBOUNDED;
 		if (g.sl_vls[s] & g.wait_bound)
 			r->wait_bound |= (uint16_t)(1u << s);
 	}

@@ -135,8 +135,7 @@ static int check_port(const char *name, double rate, unsigned int mtu,
 	sc.busy = busy;
 	for (v = 0; v < 15; v++)
 		sc.len[v] = mtu;
-	if (arbsim_run(&sc, 1u << 20, &so) || !so.found ||
-	    !so.period_bytes) {
+	if (arbsim_run(&sc, 1u << 20, &so) || !so.found || !so.period_bytes) {
 		fprintf(stderr, "arbsim_check: %s: no period found\n", name);
 		return 1;
 	}
@@ -164,8 +163,8 @@ static int check_port(const char *name, double rate, unsigned int mtu,
 		if (wait[v] < 0)
 			printf("starved\n");
 		else
-			printf("%.6f\n", (double)wait[v] * 8.0 /
-						 (rate * 1000.0));
+			printf("%.6f\n",
+			       (double)wait[v] * 8.0 / (rate * 1000.0));
 	}
 	return 0;
 }

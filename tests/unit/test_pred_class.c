@@ -159,9 +159,9 @@ static void direct_guarantee(const struct oq_port *p,
 	for (r = 0; r < n; r++)
 		for (s = 0; s < 16; s++)
 			if (rows[r][s] < 15)
-				busy |= (uint16_t)(1u << (t->has_vlarb
-								  ? rows[r][s]
-								  : 0));
+				busy |= (uint16_t)(1u
+						   << (t->has_vlarb ? rows[r][s]
+								    : 0));
 	if (t->has_vlarb)
 		oq_arb_config_init(&cfg, &t->vlarb_high, &t->vlarb_low,
 				   t->vl_high_limit, oq_port_mtu_bytes(p));
@@ -212,7 +212,8 @@ static void check_fabric(const struct oq_fabric *f,
 		assert_pred_equal(&k->pred, &direct);
 		direct_guarantee(p, t, g);
 		for (s = 0; s < 16; s++) {
-			assert_int_equal(oq_frac_cmp(k->guar.share[s], g[s]), 0);
+			assert_int_equal(oq_frac_cmp(k->guar.share[s], g[s]),
+					 0);
 			assert_true(k->guaranteed_gbps[s] ==
 				    oq_frac_double(g[s]) * direct.rate_gbps);
 		}
@@ -224,25 +225,25 @@ static void check_fabric(const struct oq_fabric *f,
 			if (t->n_sl2vl > 1 && !counts(p, in))
 				continue;
 			for (s = 0; s < 16; s++) {
-				assert_int_equal(oq_pred_classes_hop(
-							 &c, ft, i, (int)in,
-							 (uint8_t)s, &a),
-						 0);
-				assert_int_equal(oq_port_hop(t, (int)in,
-							     (uint8_t)s,
-							     ft->granted_sls,
-							     &b),
-						 0);
+				assert_int_equal(
+					oq_pred_classes_hop(&c, ft, i, (int)in,
+							    (uint8_t)s, &a),
+					0);
+				assert_int_equal(
+					oq_port_hop(t, (int)in, (uint8_t)s,
+						    ft->granted_sls, &b),
+					0);
 				assert_int_equal(a.vl, b.vl);
 				assert_true(a.gbps == b.gbps);
 				assert_true(a.wait == b.wait);
 				assert_int_equal(a.shared_with, b.shared_with);
 				if (a.vl >= 0)
-					assert_int_equal(a.vl,
-							 t->sl2vl[in][s] < 15 &&
-									 t->has_vlarb
-								 ? t->sl2vl[in][s]
-								 : 0);
+					assert_int_equal(
+						a.vl,
+						t->sl2vl[in][s] < 15 &&
+								t->has_vlarb
+							? t->sl2vl[in][s]
+							: 0);
 			}
 		}
 	}

@@ -71,8 +71,8 @@ static void check_result(const struct oq_synth_port *in,
 	for (s = 0; s < 16; s++) {
 		assert_int_equal(oq_frac_cmp(g.share[s], r->share[s]), 0);
 		if (it->sls & (1u << s))
-			assert_true(oq_frac_meets_bp(g.share[s],
-						     it->need_bp[s]));
+			assert_true(
+				oq_frac_meets_bp(g.share[s], it->need_bp[s]));
 		/* A reported wait is the exact one, or no less than it
 		 * where it says it is a bound (unknown where the report's
 		 * state cap hit). */
@@ -467,7 +467,7 @@ static void check_best_effort(const struct oq_synth_port *in,
 static void test_property_random_classes(void **state)
 {
 	unsigned int i, ok = 0, bad = 0, be = 0, be_slack = 0, merged = 0,
-		     lat_bad = 0;
+			lat_bad = 0;
 
 	(void)state;
 	for (i = 0; i < 400; i++) {
@@ -499,10 +499,11 @@ static void test_property_random_classes(void **state)
 				/* A latency intent missed: the smallest
 				 * wait reached is above its bound. */
 				assert_true(it.lat_ns[r.fail_sl] != 0);
-				assert_true(r.best_wait >
-					    (uint64_t)((double)it.lat_ns
-								[r.fail_sl] *
-						       in.rate_gbps / 8.0));
+				assert_true(
+					r.best_wait >
+					(uint64_t)((double)it
+							   .lat_ns[r.fail_sl] *
+						   in.rate_gbps / 8.0));
 				lat_bad++;
 			}
 			bad++;

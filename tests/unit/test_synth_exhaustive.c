@@ -178,7 +178,8 @@ static size_t layouts(const struct kase *k, struct vl_need *out, size_t max)
 			if (join) {
 				for (i = 0; i < groups; i++)
 					if (!nd.high[i] &&
-					    (host < 0 || nd.bp[i] < nd.bp[host]))
+					    (host < 0 ||
+					     nd.bp[i] < nd.bp[host]))
 						host = (int)i;
 				if (host < 0)
 					continue;
@@ -237,8 +238,8 @@ static unsigned int low_map(const struct vl_need *n, unsigned int *map)
 
 /* Only a low table: every VL's count / total >= its need, every VL one
  * packet at least. */
-static bool search_flat(const struct vl_need *n, unsigned int pmax,
-			bool high, struct witness *w)
+static bool search_flat(const struct vl_need *n, unsigned int pmax, bool high,
+			struct witness *w)
 {
 	unsigned int map[MAX_GROUPS], m, v;
 	struct vecs *vs;
@@ -276,8 +277,8 @@ static bool search_flat(const struct vl_need *n, unsigned int pmax,
  * need and "something" grow with both parts, so for each H the best
  * parts of the tables valid there decide.
  */
-static bool search_two(const struct vl_need *n, uint32_t mtu,
-		       unsigned int pmax, struct witness *w)
+static bool search_two(const struct vl_need *n, uint32_t mtu, unsigned int pmax,
+		       struct witness *w)
 {
 	unsigned int hmap[MAX_GROUPS], lmap[MAX_GROUPS], hm, lm, v, q, nh = 0;
 	uint32_t hs[256];
@@ -517,7 +518,8 @@ static bool witness_holds(const struct vl_need *n, uint32_t mtu,
 static bool reference(const struct kase *k)
 {
 	struct vl_need lay[256];
-	unsigned int pmax = (255 + (k->mtu + 63) / 64 - 1) / ((k->mtu + 63) / 64);
+	unsigned int pmax =
+		(255 + (k->mtu + 63) / 64 - 1) / ((k->mtu + 63) / 64);
 	size_t n = layouts(k, lay, 256), i;
 
 	for (i = 0; i < n; i++) {

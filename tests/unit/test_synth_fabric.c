@@ -95,9 +95,9 @@ static void fab_load(struct fab *x, const char *engine, const char *extra,
 	assert_int_equal(oq_tables_compile_engine(x->b, x->f, &x->t, &x->e,
 						  &x->tables, &x->d),
 			 0);
-	assert_int_equal(oq_synth_apply(x->p, x->f, &x->e, &x->tables, &x->plan,
-					&x->d),
-			 0);
+	assert_int_equal(
+		oq_synth_apply(x->p, x->f, &x->e, &x->tables, &x->plan, &x->d),
+		0);
 }
 
 static void fab_free(struct fab *x)
@@ -359,8 +359,9 @@ static char *random_policy(size_t *len)
 		left -= bp;
 		k = snprintf(buf + off, 4096 - off,
 			     " qos-level\n  name: l%u\n  sl: %u\n"
-			     "  bandwidth: %d.%02d%%\n%s", i, sl, bp / 100,
-			     bp % 100, rnd(4) ? "" : "  priority: high\n");
+			     "  bandwidth: %d.%02d%%\n%s",
+			     i, sl, bp / 100, bp % 100,
+			     rnd(4) ? "" : "  priority: high\n");
 		off += (size_t)k;
 		/* A latency intent now and then: 0.2-40 us per port. */
 		if (!rnd(3))
@@ -452,10 +453,11 @@ static void sim_shares(const struct oq_synth_class *c,
 			continue;
 		for (v = 0; v < 15; v++)
 			if ((reach[s] & (1u << v)) &&
-			    (lo_den == 1 && lo_num == 0 ? true
-			     : (unsigned __int128)so.bytes[v] * lo_den <
-				       (unsigned __int128)lo_num *
-					       so.period_bytes)) {
+			    (lo_den == 1 && lo_num == 0
+				     ? true
+				     : (unsigned __int128)so.bytes[v] * lo_den <
+					       (unsigned __int128)lo_num *
+						       so.period_bytes)) {
 				lo_num = so.bytes[v];
 				lo_den = so.period_bytes;
 			}
@@ -492,8 +494,8 @@ static void sim_wait(const struct oq_synth_class *c, unsigned int s,
 		for (s2 = 0; s2 < 16; s2++) {
 			v = t.has_sl2vl ? t.sl2vl[r][s2] : 0;
 			if (v < 15)
-				wc.busy |= (uint16_t)(1u
-						      << (t.has_vlarb ? v : 0));
+				wc.busy |=
+					(uint16_t)(1u << (t.has_vlarb ? v : 0));
 		}
 	for (v = 0; v < 15; v++) {
 		bool reaches = false;
@@ -516,14 +518,15 @@ static void sim_wait(const struct oq_synth_class *c, unsigned int s,
 					t0 += step + 2 * (uint64_t)c->in.mtu *
 							     (k % 37);
 				else
-					t0 += rnd(3) ? 1 + 2 * rnd(3 * c->in.mtu)
+					t0 += rnd(3) ? 1 + 2 * rnd(3 *
+								   c->in.mtu)
 						     : step;
 				if (pat)
 					arrive[k] = t0 | 1;
 			}
-			assert_int_equal(arbsim_wait(&wc, arrive, 256,
-						     1u << 22, &wo),
-					 0);
+			assert_int_equal(
+				arbsim_wait(&wc, arrive, 256, 1u << 22, &wo),
+				0);
 			assert_false(wo.starved);
 			if (wo.worst > worst)
 				worst = wo.worst;
@@ -603,8 +606,7 @@ static void test_property_random_fabrics(void **state)
 		engine += e.kind != OQ_ENGINE_QOS;
 		assert_int_equal(
 			oq_tables_compile_engine(b, f, &tm, &e, &t, &d), 0);
-		assert_int_equal(oq_synth_apply(p, f, &e, &t, &plan, &d),
-				 0);
+		assert_int_equal(oq_synth_apply(p, f, &e, &t, &plan, &d), 0);
 		for (k = 0; k < t.n; k++) {
 			const struct oq_port_tables *pt = &t.ports[k];
 			unsigned int j, nv = pt->port->oper_vls;
