@@ -151,8 +151,7 @@ enum fam {
 };
 
 /* The value of family f for level l; false: no sample. */
-static bool fam_value(enum fam f, const struct oq_publish_level *l,
-		      double *v)
+static bool fam_value(enum fam f, const struct oq_publish_level *l, double *v)
 {
 	switch (f) {
 	case FAM_INTENT:
