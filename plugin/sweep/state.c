@@ -172,16 +172,11 @@ static int compile_tables(struct oq_sweep *sw, struct oq_sweep_state *s,
 		return -oq_failure_errno(rc);
 	}
 	/* Bandwidth intents: tables for every port class of this sweep's
-	 * fabric, a new class included; classes the state in force already
-	 * solved for the same intents are taken from it. */
+	 * fabric, a new class included. */
 	if (s->pol) {
-		struct oq_sweep_state *cur = oq_sweep_get(sw);
-
 		errno = 0;
 		rc = oq_synth_apply(s->pol->p, s->fabric, &s->engine,
-				    &s->tables, cur ? &cur->synth : NULL,
-				    &s->synth, d);
-		oq_sweep_put(cur);
+				    &s->tables, &s->synth, d);
 		if (rc) {
 			*step = "applying the bandwidth intents";
 			return -oq_failure_errno(rc);
