@@ -30,7 +30,7 @@ bad() {
 # Which folder owns a public header of include/osmqos/.
 owner_of_public() {
 	case $1 in
-	diag | file | htab | json | keyidx | text | wire) echo policy/util ;;
+	diag | file | htab | json | text | wire) echo policy/util ;;
 	node_name_map) echo policy/fabric ;;
 	policy | stock) echo policy/lang ;;
 	sa_path) echo policy/sa ;;

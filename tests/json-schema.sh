@@ -92,7 +92,7 @@ check "check (errors)" <"$tmp/check.json" "
 	  (.origin.vlarb | IN(\"template\", \"scope\", \"intent\"))))"
 
 "$q" predict --json --policy "$P" --fabric "$F" | check "predict (classes)" "
-	.schema == 2 and .summary == true and (.scenario | $str) and
+	.schema == 3 and .summary == true and (.scenario | $str) and
 	(.ports_total | $num) and (has(\"ports\") or has(\"nodes\") | not) and
 	([.classes[].ports] | add) == .ports_total and
 	(.classes | length) > 0 and (.classes | all(
@@ -114,6 +114,11 @@ check "check (errors)" <"$tmp/check.json" "
 	    (.vls | type == \"array\") and (.share | $num) and
 	    (.share_exact | test(\"^[0-9]+(/[0-9]+)?$\")) and
 	    (.predicted_gbps | $num) and (.guaranteed_gbps | $num) and
+	    (.guaranteed_exact | test(\"^[0-9]+(/[0-9]+)?$\")) and
+	    (.shared_with | type == \"array\") and (.ceiling_gbps | $num) and
+	    (.guaranteed_gbps <= .ceiling_gbps + 1e-9) and
+	    (.latency_us == null or (.latency_us | $num)) and
+	    (.latency_is_bound | type == \"boolean\") and
 	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
 	    (.starve | type == \"boolean\"))))) and
 	(.nodes | length) > 0 and (.nodes | all(
@@ -122,7 +127,7 @@ check "check (errors)" <"$tmp/check.json" "
 	  (.ports | all((.port | $num) and (.guid | $guid) and (.lid | $num) and
 	    (.lmc | $num) and (.class | $num))))) and
 	([.nodes[].ports[].class] | unique) == [range(.classes | length)] and
-	.schema == 2 and (.ports | length) > 0 and (.ports | all(
+	.schema == 3 and (.ports | length) > 0 and (.ports | all(
 	  (.guid | $guid) and (.port | $num) and (.node | $str) and
 	  (.name | $str) and (.rate_gbps | $num) and (.mtu | $num) and
 	  (.sl2vl_origin | IN(\"template\", \"scope\", \"routing-engine\", \"intent\", \"none\", \"unknown\")) and
@@ -133,8 +138,19 @@ check "check (errors)" <"$tmp/check.json" "
 	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
 	    (.starve | type == \"boolean\")))))"
 
+# The demo's storage level (SL 1) is alone on VL 1 among the SLs the
+# policy grants: its guarantee is VL 1's share with every VL busy (the
+# predictions of the SLs on VL 1 added up), not shared; SL 9 (granted by
+# no level) rides on storage's VL and is marked as sharing it.
+"$q" predict --json --policy "$P" --fabric "$F" | check "predict (guarantees)" '
+	all(.classes[]; . as $c | ($c.sls[] | select(.sl == 1)) as $s |
+	  $s.shared_with == [] and $s.guaranteed_gbps > 0 and
+	  ($s.guaranteed_gbps - ([$c.sls[] | select(.vl == $s.vl) |
+	    .predicted_gbps] | add) | fabs) < 1e-3) and
+	any(.classes[].sls[]; .sl == 9 and .shared_with == [1])'
+
 "$q" predict --json --compact --policy "$P" --fabric "$F" |
-	check "predict --compact" '(has("ports") | not) and .schema == 2 and
+	check "predict --compact" '(has("ports") | not) and .schema == 3 and
 	(.classes | length) > 0 and (.nodes | length) > 0'
 
 "$q" predict --json --policy "$P" --fabric "$F" --path "cn01 HCA-1/P1" \
@@ -142,7 +158,11 @@ check "check (errors)" <"$tmp/check.json" "
 	.path.sl == 1 and (.path.guaranteed_gbps | $num) and
 	(.path.dropped | type == \"boolean\") and (.path.bottleneck | $num) and
 	(.path.bottleneck_port | $str) and (.path.hops | length == 2) and
-	(.path.hops | all((.guid | $guid) and (.in_port | $num) and (.gbps | $num)))"
+	(.path.vl_guaranteed_gbps | $num) and (.path.basis | IN(\"sl\", \"vl-group\")) and
+	(.path.latency_us | $num) and (.path.latency_is_bound | type == \"boolean\") and
+	(.path.latency_us - ([.path.hops[].wait_us] | add) | fabs) < 1e-4 and
+	(.path.hops | all((.guid | $guid) and (.in_port | $num) and (.gbps | $num) and
+	  (.vl_guaranteed_gbps | $num) and (.wait_us | $num)))"
 
 # Bandwidth intents: synth's proof, and the origin of what tables shows.
 IP=$top_srcdir/contrib/policies/intents.conf
@@ -169,6 +189,10 @@ IF=$top_srcdir/contrib/fabrics/mixed-caps.net
 	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
 	    (.intent_pct | $num) and (.share | test(\"^[0-9]+(/[0-9]+)?$\")) and
 	    (.share_pct | $num) and (.gbps | $num) and (.slack_pct | $num) and
+	    (.shared_with | type == \"array\") and
+	    (.latency_us == null or (.latency_us | $num)) and
+	    (.wait_us == null or (.wait_us | $num)) and
+	    (.wait_is_bound | type == \"boolean\") and
 	    .met == true))))"
 "$q" tables --json --all --policy "$IP" --fabric "$IF" 2>/dev/null | check "tables (intents)" '
 	[.ports[] | select(.vlarb_low) | .origin.vlarb] | unique == ["intent"]'

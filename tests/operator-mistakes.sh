@@ -178,7 +178,7 @@ expect 0 '{"policy": null, "routing_engine": "minhop", "engine_chooses_sls": fal
 [ "$(wc -c <"$tmp/out")" -lt 65536 ] || fail "tables --json wrote $(wc -c <"$tmp/out") bytes"
 expect 0 "* ports in * classes of equal predictions; *" predict -f "$tmp/ft20k.ibnd"
 [ "$(wc -c <"$tmp/out")" -lt 65536 ] || fail "predict wrote $(wc -c <"$tmp/out") bytes"
-expect 0 '{"schema": 2, "summary": true, *' predict --json -f "$tmp/ft20k.ibnd"
+expect 0 '{"schema": 3, "summary": true, *' predict --json -f "$tmp/ft20k.ibnd"
 [ "$(wc -c <"$tmp/out")" -lt 65536 ] || fail "predict --json wrote $(wc -c <"$tmp/out") bytes"
 rm -f "$tmp/ft20k.ibnd"
 row M17 # per-class summaries in every JSON shape, per-port detail on asking

@@ -191,8 +191,7 @@ static int check_against_fabric(const struct oq_cli_common *o,
 		struct oq_synth_plan plan;
 
 		/* Intents: feasible on every port class of this fabric? */
-		if (oq_synth_apply(p, f, &engine, &tables, NULL, &plan,
-				   diags)) {
+		if (oq_synth_apply(p, f, &engine, &tables, &plan, diags)) {
 			oq_fabric_tables_free(&tables);
 			oq_binding_free(b);
 			oq_fabric_free(f);

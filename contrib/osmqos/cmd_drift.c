@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include <osmqos/file.h>
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 
 #include "cli.h"
 #include "cmd_drift.h"

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include <osmqos/file.h>
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 #include <osmqos/model.h>
 
 #include "cli.h"

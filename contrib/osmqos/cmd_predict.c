@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "inputs.h"
 #include "svg.h"
+#include "tables_classes.h"
 
 #define CMD	  "predict"
 #define BAR_WIDTH 40
@@ -142,21 +143,6 @@ static const char *vl_text(int vl, char *buf, size_t n)
 	if (vl == OQ_VL_MIXED)
 		return "mixed";
 	snprintf(buf, n, "%d", vl);
-	return buf;
-}
-
-/* 60300 as "60,300". */
-static const char *count_text(size_t v, char *buf, size_t len)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%zu", v), i, j = 0;
-
-	for (i = 0; i < n && (size_t)j + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[j++] = ',';
-		buf[j++] = tmp[i];
-	}
-	buf[j] = '\0';
 	return buf;
 }
 
@@ -445,7 +431,7 @@ static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
 	if (json) {
 		/* The published file's members, then (unless --compact) the
 		 * same numbers port by port. */
-		printf("{\"schema\": 2, ");
+		printf("{\"schema\": %d, ", OQ_PRED_SCHEMA);
 		oq_pred_classes_write_json(stdout, f, tables, &pr->classes);
 		if (!compact) {
 			printf(",\n \"ports\": [");
@@ -485,7 +471,8 @@ static int predict_classes(const struct port_preds *pr,
 
 	scenario_text(o, sc, sizeof(sc));
 	if (json) {
-		printf("{\"schema\": 2, \"summary\": true, \"scenario\": ");
+		printf("{\"schema\": %d, \"summary\": true, \"scenario\": ",
+		       OQ_PRED_SCHEMA);
 		oq_json_fstring(stdout, sc);
 		printf(", \"ports_total\": %zu, ", c->n_classified);
 		oq_pred_classes_write_json_classes(stdout, f, tables, c, true);
@@ -493,7 +480,7 @@ static int predict_classes(const struct port_preds *pr,
 	} else {
 		printf("%s port%s in %zu class%s of equal predictions; %s "
 		       "(--all lists every port, --port PORT one)\n",
-		       count_text(c->n_classified, n1, sizeof(n1)),
+		       oq_count_text(c->n_classified, n1, sizeof(n1)),
 		       c->n_classified == 1 ? "" : "s", c->n,
 		       c->n == 1 ? "" : "es", sc);
 		for (k = 0; k < c->n; k++) {
@@ -503,7 +490,7 @@ static int predict_classes(const struct port_preds *pr,
 			oq_port_name(p, name, sizeof(name));
 			printf("class %zu: %s port%s (%ux%s  %.2f Gb/s  MTU "
 			       "%u%s), e.g. %s (0x%016llx)\n",
-			       k + 1, count_text(cl->n_ports, n1, sizeof(n1)),
+			       k + 1, oq_count_text(cl->n_ports, n1, sizeof(n1)),
 			       cl->n_ports == 1 ? "" : "s", p->width,
 			       oq_speed_name(p->speed), cl->pred.rate_gbps,
 			       cl->pred.mtu_bytes,
@@ -649,6 +636,8 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 {
 	const struct oq_port *src, *dst, *eg[MAX_HOPS];
 	struct oq_path_hop hops[MAX_HOPS];
+	struct oq_hop_guarantee hg[MAX_HOPS];
+	struct oq_path_guarantee pg;
 	struct oq_port_pred scratch;
 	struct oq_path_pred pp;
 	int in[MAX_HOPS], n, i;
@@ -686,11 +675,31 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 	if (oq_predict_path(hops, (size_t)n, (uint8_t)sl, o, &pp, &scratch))
 		return oq_usage_error(CMD, "--path: prediction failed (bad "
 					   "--sl or packet size?)");
+	/* What holds whatever the others send, at each hop: the SL's VL
+	 * with every VL busy, and its worst wait; the path adds the waits. */
+	memset(&pg, 0, sizeof(pg));
+	for (i = 0; i < n; i++) {
+		if (oq_port_hop(hops[i].t, in[i], (uint8_t)sl,
+				c->tables.granted_sls, &hg[i])) {
+			memset(&hg[i], 0, sizeof(hg[i]));
+			hg[i].vl = OQ_VL_NONE;
+			hg[i].wait_us = -1.0;
+		}
+		oq_path_guarantee_add(&pg, &hg[i]);
+	}
 	if (json) {
 		printf("{\"path\": {\"sl\": %d, \"guaranteed_gbps\": %.6g, "
-		       "\"dropped\": %s, \"bottleneck\": %zu, \"hops\": [",
+		       "\"dropped\": %s, \"bottleneck\": %zu, "
+		       "\"vl_guaranteed_gbps\": %.6g, \"basis\": \"%s\", "
+		       "\"latency_us\": ",
 		       sl, pp.gbps, pp.dropped ? "true" : "false",
-		       pp.bottleneck);
+		       pp.bottleneck, pg.gbps, pg.shared ? "vl-group" : "sl");
+		if (pg.wait_us >= 0)
+			printf("%.6g", pg.wait_us);
+		else
+			printf("null");
+		printf(", \"latency_is_bound\": %s, \"hops\": [",
+		       pg.wait_bound ? "true" : "false");
 	} else {
 		printf("SL%d from %s to %s, %d hop(s):\n", sl, s_src, s_dst, n);
 	}
@@ -715,14 +724,27 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 			printf(", \"in_port\": %d, \"rate_gbps\": %.6g, ",
 			       in[i], scratch.rate_gbps);
 			json_sl_share(sp);
+			printf(", \"vl_guaranteed_gbps\": %.6g, \"wait_us\": ",
+			       hg[i].gbps);
+			if (hg[i].wait_us >= 0)
+				printf("%.6g", hg[i].wait_us);
+			else
+				printf("null");
 			putchar('}');
 		} else {
+			char wb[24];
+
+			if (hg[i].wait_us >= 0)
+				snprintf(wb, sizeof(wb), "%.3f us",
+					 hg[i].wait_us);
+			else
+				snprintf(wb, sizeof(wb), "unbounded");
 			printf("  %c %-28s in %-3d %7.2f Gb/s  VL%-5s %-6s "
-			       "share %-10s -> %8.2f Gb/s\n",
+			       "share %-10s -> %8.2f Gb/s  wait %s\n",
 			       (size_t)i == pp.bottleneck ? '*' : ' ', name,
 			       in[i], scratch.rate_gbps,
 			       vl_text(sp->vl, vb, sizeof(vb)),
-			       oq_prio_name(sp->prio), fb, sp->gbps);
+			       oq_prio_name(sp->prio), fb, sp->gbps, wb);
 		}
 	}
 	oq_port_name(eg[pp.bottleneck], name, sizeof(name));
@@ -734,6 +756,12 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 		printf("guaranteed: %.2f Gb/s, bottleneck %s%s\n", pp.gbps,
 		       name,
 		       pp.dropped ? " (SL dropped on the way: VL15)" : "");
+		printf("whatever other traffic sends (every VL busy): %.2f "
+		       "Gb/s, the %s; worst wait %s%.3f us (the hops' waits "
+		       "added up)\n",
+		       pg.gbps, pg.shared ? "VL group's" : "SL's own",
+		       pg.wait_bound ? "at most " : "",
+		       pg.wait_us >= 0 ? pg.wait_us : 0.0);
 	}
 	return OQ_EXIT_OK;
 }

@@ -19,7 +19,7 @@
 
 #include <osmqos/file.h>
 #include <osmqos/json.h>
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 
 #include "cli.h"
 #include "inputs.h"

@@ -28,6 +28,7 @@ struct synth_opts {
 	struct oq_cli_common c;
 	const char *output;
 	bool report;
+	struct oq_mask active; /* --active: the what-if's busy SLs */
 };
 OQ_OPTS_STRUCT(struct synth_opts);
 
@@ -45,8 +46,14 @@ static const struct oq_opt synth_opts[] = {
 	       offsetof(struct synth_opts, output)),
 	OQ_OPT("report", 0, OQ_OPT_FLAG, NULL,
 	       "per class: each level's SL, VL, priority, intent, guaranteed "
-	       "share (exact and %), Gb/s and slack",
+	       "share (exact and %, every VL busy; the VL group's where SLs "
+	       "share a VL), Gb/s, slack, and the worst wait at one port "
+	       "against a latency intent",
 	       offsetof(struct synth_opts, report)),
+	OQ_OPT("active", 0, OQ_OPT_SLS, "SLS",
+	       "with --report/--json: also each level's share when only these "
+	       "SLs have traffic, e.g. 0-3,7 (what an idle level leaves)",
+	       offsetof(struct synth_opts, active)),
 	OQ_USE_H(OQ_CO_JSON, 0, "the same as one JSON object"),
 	OQ_OPT_END,
 };
@@ -57,8 +64,9 @@ const struct oq_cmd_spec oq_spec_synth = {
 	.name = CMD,
 	.summary = "tables from bandwidth intents, proved; lowered policy",
 	.about = "Synthesize SL2VL, VLArb and VLHighLimit for every port "
-		 "class of the fabric from the policy's bandwidth intents "
-		 "(bandwidth:, priority: in qos-levels), check them with the "
+		 "class of the fabric from the policy's bandwidth and latency "
+		 "intents (bandwidth:, latency:, priority: in qos-levels), "
+		 "check them with the "
 		 "arbitration model, and write the policy lowered to OpenSM's "
 		 "grammar (intent keys commented out, the tables as qos-setup "
 		 "scopes).",
@@ -112,22 +120,77 @@ static const char *class_status(const struct oq_synth_class *c)
 	return c->vlarb_kept ? "missed" : "infeasible";
 }
 
-static double class_gbps(const struct oq_cli_inputs *in,
-			 const struct oq_synth_class *c)
+/* The VL best effort (the SLs without an intent) is on, -1 none. */
+static int be_vl(const struct oq_synth_plan *pl, const struct oq_synth_class *c)
 {
-	return oq_port_data_gbps(in->fabric->ports[c->rep]);
+	unsigned int v;
+
+	for (v = 0; v < OQ_MAX_VLS; v++)
+		if (c->r.vl_sls[v] & ~pl->intents.sls)
+			return (int)v;
+	return -1;
 }
 
+/* Best effort's share: its VL's, every VL busy. */
 static double best_effort(const struct oq_synth_plan *pl,
 			  const struct oq_synth_class *c)
 {
-	double be = 0;
+	int v = be_vl(pl, c);
 	unsigned int s;
 
-	for (s = 0; s < 16; s++)
-		if (!(pl->intents.sls & (1u << s)))
-			be += oq_frac_double(c->r.share[s]);
-	return be;
+	for (s = 0; v >= 0 && s < 16; s++)
+		if (c->r.vl_sls[v] & (1u << s))
+			return oq_frac_double(c->r.share[s]);
+	return 0;
+}
+
+/* The what-if: the share of every SL when only `active` have traffic
+ * (a VL's share split equally among its busy SLs).  -1 when the model
+ * refuses. */
+static int what_if(const struct oq_synth_class *c, uint16_t active,
+		   struct oq_port_pred *pp)
+{
+	uint8_t rows[OQ_SYNTH_MAX_ROWS][16];
+	struct oq_port_tables t;
+	struct oq_predict_opts o;
+
+	oq_synth_class_tables(&c->in, &c->r, rows, &t);
+	oq_predict_opts_init(&o);
+	o.active_sls = active;
+	o.mtu_bytes = c->in.mtu;
+	return oq_predict_port(&t, c->in.rate_gbps, &o, pp);
+}
+
+/* "1,9" (the other SLs on the level's VLs), "-" alone. */
+static void shared_text(const struct oq_synth_class *c, uint16_t granted,
+			unsigned int sl, char *buf, size_t len)
+{
+	uint16_t m = 0;
+	unsigned int v, s;
+	size_t k = 0;
+
+	for (v = 0; v < OQ_MAX_VLS; v++)
+		if (c->r.vl_sls[v] & (1u << sl))
+			m |= c->r.vl_sls[v];
+	m &= granted & (uint16_t) ~(1u << sl);
+	snprintf(buf, len, "-");
+	for (s = 0; s < 16 && k < len; s++)
+		if (m & (1u << s))
+			k += (size_t)snprintf(buf + k, len - k, "%s%u",
+					      k ? "," : "", s);
+}
+
+/* The worst wait at one port of the class, "-" unknown. */
+static void wait_text(const struct oq_synth_class *c, unsigned int s, char *buf,
+		      size_t len)
+{
+	double us = oq_wait_us(c->r.wait[s], c->in.rate_gbps);
+
+	if (us < 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%s%.3f",
+			 (c->r.wait_bound & (1u << s)) ? "<=" : "", us);
 }
 
 static void print_table_text(const char *key, const struct oq_vlarb_table *t)
@@ -144,10 +207,45 @@ static void print_table_text(const char *key, const struct oq_vlarb_table *t)
 	printf("%s\n", any ? "" : " (empty)");
 }
 
-static void report_text(const struct oq_cli_inputs *in)
+static void report_level_text(const struct oq_cli_inputs *in,
+			      const struct oq_synth_class *c,
+			      const struct oq_qos_level *lv,
+			      const struct oq_port_pred *wi, uint16_t granted)
+{
+	const struct oq_synth_plan *pl = &in->synth;
+	unsigned int s = (unsigned int)lv->sl;
+	char vl[8], frac[48], exact[24], sh[40], lat[16], wt[16], bw[12];
+	double share = oq_frac_double(c->r.share[s]);
+
+	sl_vl(c, s, vl, sizeof(vl));
+	oq_frac_format(c->r.share[s], exact, sizeof(exact));
+	snprintf(frac, sizeof(frac), "%s (%.2f%%)", exact, share * 100.0);
+	shared_text(c, granted, s, sh, sizeof(sh));
+	wait_text(c, s, wt, sizeof(wt));
+	if (lv->latency_ns)
+		snprintf(lat, sizeof(lat), "%.3f",
+			 (double)lv->latency_ns / 1000.0);
+	else
+		snprintf(lat, sizeof(lat), "-");
+	if (lv->bandwidth_bp > 0)
+		snprintf(bw, sizeof(bw), "%.2f%%", lv->bandwidth_bp / 100.0);
+	else
+		snprintf(bw, sizeof(bw), "-");
+	printf("  %-16.16s %2u %3s %-4s %7s  %-20s %8.2f %+7.2f%% %-7s "
+	       "%8s %9s",
+	       lv->name ? lv->name : "?", s, vl, prio_of(c, s), bw, frac,
+	       share * c->in.rate_gbps,
+	       (share - pl->intents.need_bp[s] / 10000.0) * 100.0, sh, lat, wt);
+	if (wi)
+		printf(" %8.2f%%", oq_frac_double(wi->sl[s].share) * 100.0);
+	printf("\n");
+}
+
+static void report_text(const struct oq_cli_inputs *in, uint16_t active)
 {
 	const struct oq_synth_plan *pl = &in->synth;
 	const struct oq_policy *p = in->policy;
+	uint16_t granted = oq_policy_granted_sls(p);
 	size_t i, l;
 
 	printf("intents: %u.%02u%% of every link in all, %d SL(s) with an "
@@ -155,12 +253,17 @@ static void report_text(const struct oq_cli_inputs *in)
 	       pl->intents.total_bp / 100, pl->intents.total_bp % 100,
 	       __builtin_popcount(pl->intents.sls),
 	       16 - __builtin_popcount(pl->intents.sls));
+	printf("guaranteed: the share of the level's VL with every VL busy "
+	       "(another SL on the VL\n(shared) takes from the same "
+	       "figure); wait: the longest a packet waits at one port\n");
 	for (i = 0; i < pl->n; i++) {
 		const struct oq_synth_class *c = &pl->v[i];
 		const struct oq_port *rep = in->fabric->ports[c->rep];
-		double gbps = class_gbps(in, c);
+		struct oq_port_pred wi;
+		bool have_wi = active && !what_if(c, active, &wi);
 		char name[96];
 		unsigned int s;
+		int be = be_vl(pl, c);
 
 		if (oq_port_name(rep, name, sizeof(name)) < 0)
 			snprintf(name, sizeof(name), "port %u", rep->num);
@@ -168,43 +271,45 @@ static void report_text(const struct oq_cli_inputs *in)
 		       "): %u data VL(s), MTU %u, %ux %s (%.2f Gb/s), "
 		       "VLArb %u/%u entries\n",
 		       i + 1, c->n_ports, name, rep->guid, c->in.vls, c->in.mtu,
-		       c->width, oq_speed_name(c->speed), gbps, c->in.cap_high,
-		       c->in.cap_low);
+		       c->width, oq_speed_name(c->speed), c->in.rate_gbps,
+		       c->in.cap_high, c->in.cap_low);
 		printf("  SL2VL %s, VLArb %s: %s%s%s\n",
 		       c->in.sl2vl_fixed ? "kept" : "synthesized",
 		       c->vlarb_kept ? "kept (a vlarb-scope)" : "synthesized",
 		       class_status(c), c->r.why[0] ? ": " : "", c->r.why);
-		printf("  %-20s %2s %5s %-6s %8s  %-22s %9s %8s\n", "level",
-		       "SL", "VL", "prio", "intent", "guaranteed", "Gb/s",
-		       "slack");
+		printf("  %-16s %2s %3s %-4s %7s  %-20s %8s %8s %-7s %8s "
+		       "%9s%s\n",
+		       "level", "SL", "VL", "prio", "intent", "guaranteed",
+		       "Gb/s", "slack", "shared", "lat(us)", "wait(us)",
+		       have_wi ? "  what-if" : "");
 		for (l = 0; l < p->n_levels; l++) {
 			const struct oq_qos_level *lv = &p->levels[l];
-			char vl[8], frac[48], exact[24];
-			double sh;
 
-			if (lv->bandwidth_bp <= 0 || lv->sl < 0)
+			if ((lv->bandwidth_bp <= 0 && !lv->latency_ns) ||
+			    lv->sl < 0)
 				continue;
-			s = (unsigned int)lv->sl;
-			sh = oq_frac_double(c->r.share[s]);
-			sl_vl(c, s, vl, sizeof(vl));
-			oq_frac_format(c->r.share[s], exact, sizeof(exact));
-			snprintf(frac, sizeof(frac), "%s (%.2f%%)", exact,
-				 sh * 100.0);
-			printf("  %-20.20s %2u %5s %-6s %7.2f%%  %-22s %9.2f "
-			       "%+7.2f%%\n",
-			       lv->name ? lv->name : "?", s, vl, prio_of(c, s),
-			       lv->bandwidth_bp / 100.0, frac, sh * gbps,
-			       (sh - pl->intents.need_bp[s] / 10000.0) * 100.0);
+			report_level_text(in, c, lv, have_wi ? &wi : NULL,
+					  granted);
 		}
 		{
-			char be[32], pc[32];
+			char bel[32], pc[32];
 
-			snprintf(be, sizeof(be), "(best effort, %d SLs)",
-				 16 - __builtin_popcount(pl->intents.sls));
-			snprintf(pc, sizeof(pc), "%.2f%% together",
+			snprintf(bel, sizeof(bel), "(best effort, VL %d)", be);
+			snprintf(pc, sizeof(pc), "%.2f%%",
 				 best_effort(pl, c) * 100.0);
-			printf("  %-27s %-6s %8s  %-22s %9.2f\n", be, "", "-",
-			       pc, best_effort(pl, c) * gbps);
+			printf("  %-29s %7s  %-20s %8.2f",
+			       be >= 0 ? bel : "(no best effort)", "-", pc,
+			       best_effort(pl, c) * c->in.rate_gbps);
+			if (have_wi) {
+				double w = 0;
+
+				for (s = 0; s < 16; s++)
+					if (!(pl->intents.sls & (1u << s)))
+						w += oq_frac_double(
+							wi.sl[s].share);
+				printf("%37s %8.2f%%", "", w * 100.0);
+			}
+			printf("\n");
 		}
 		if (c->in.has_sl2vl) {
 			printf("    %-13s", "sl2vl");
@@ -222,6 +327,11 @@ static void report_text(const struct oq_cli_inputs *in)
 			printf("    %-13s %u\n", "vl-high-limit", c->r.limit);
 		}
 	}
+	if (active)
+		printf("\nwhat-if: each level's share with only SL(s) 0x%04x "
+		       "busy (a VL's share split equally among its busy SLs): "
+		       "an idle level's share goes to the others\n",
+		       active);
 }
 
 static void json_table(const char *key, const struct oq_vlarb_table *t)
@@ -239,11 +349,68 @@ static void json_table(const char *key, const struct oq_vlarb_table *t)
 	printf("]");
 }
 
+static void report_level_json(const struct oq_cli_inputs *in,
+			      const struct oq_synth_class *c,
+			      const struct oq_qos_level *lv,
+			      const struct oq_port_pred *wi, uint16_t granted,
+			      bool first)
+{
+	const struct oq_synth_plan *pl = &in->synth;
+	unsigned int s = (unsigned int)lv->sl, v;
+	char exact[24], vl[8];
+	double sh = oq_frac_double(c->r.share[s]),
+	       us = oq_wait_us(c->r.wait[s], c->in.rate_gbps);
+	uint16_t with = 0;
+	bool met = oq_frac_meets_bp(c->r.share[s], pl->intents.need_bp[s]);
+
+	for (v = 0; v < OQ_MAX_VLS; v++)
+		if (c->r.vl_sls[v] & (1u << s))
+			with |= c->r.vl_sls[v];
+	with &= granted & (uint16_t) ~(1u << s);
+	sl_vl(c, s, vl, sizeof(vl));
+	oq_frac_format(c->r.share[s], exact, sizeof(exact));
+	printf("%s{\"level\": ", first ? "" : ", ");
+	oq_json_fstring(stdout, lv->name ? lv->name : "");
+	printf(", \"sl\": %u, \"vl\": \"%s\", \"priority\": \"%s\", "
+	       "\"intent_pct\": ",
+	       s, vl, prio_of(c, s));
+	if (lv->bandwidth_bp > 0)
+		printf("%.2f", lv->bandwidth_bp / 100.0);
+	else
+		printf("null");
+	printf(", \"share\": \"%s\", \"share_pct\": %.4f, \"gbps\": %.3f, "
+	       "\"slack_pct\": %.4f, \"shared_with\": [",
+	       exact, sh * 100.0, sh * c->in.rate_gbps,
+	       (sh - pl->intents.need_bp[s] / 10000.0) * 100.0);
+	for (v = 0; v < 16; v++)
+		if (with & (1u << v))
+			printf("%s%u", (with & ((1u << v) - 1)) ? ", " : "", v);
+	printf("], \"latency_us\": ");
+	if (lv->latency_ns)
+		printf("%.3f", (double)lv->latency_ns / 1000.0);
+	else
+		printf("null");
+	printf(", \"wait_us\": ");
+	if (us >= 0)
+		printf("%.6g", us);
+	else
+		printf("null");
+	if (lv->latency_ns && (us < 0 || us * 1000.0 > (double)lv->latency_ns))
+		met = false;
+	printf(", \"wait_is_bound\": %s",
+	       (c->r.wait_bound & (1u << s)) ? "true" : "false");
+	if (wi)
+		printf(", \"what_if_pct\": %.4f",
+		       oq_frac_double(wi->sl[s].share) * 100.0);
+	printf(", \"met\": %s}", met ? "true" : "false");
+}
+
 static void report_json(const struct oq_cli_inputs *in, const char *engine,
-			const struct oq_lower_check *chk)
+			const struct oq_lower_check *chk, uint16_t active)
 {
 	const struct oq_synth_plan *pl = &in->synth;
 	const struct oq_policy *p = in->policy;
+	uint16_t granted = oq_policy_granted_sls(p);
 	size_t i, l;
 	bool first = true;
 
@@ -256,13 +423,21 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 	for (l = 0; l < p->n_levels; l++) {
 		const struct oq_qos_level *lv = &p->levels[l];
 
-		if (lv->bandwidth_bp <= 0 || lv->sl < 0)
+		if ((lv->bandwidth_bp <= 0 && !lv->latency_ns) || lv->sl < 0)
 			continue;
 		printf("%s{\"level\": ", first ? "" : ", ");
 		oq_json_fstring(stdout, lv->name ? lv->name : "");
-		printf(", \"sl\": %d, \"bandwidth_pct\": %.2f, \"priority\": "
-		       "\"%s\"}",
-		       lv->sl, lv->bandwidth_bp / 100.0,
+		printf(", \"sl\": %d, \"bandwidth_pct\": ", lv->sl);
+		if (lv->bandwidth_bp > 0)
+			printf("%.2f", lv->bandwidth_bp / 100.0);
+		else
+			printf("null");
+		printf(", \"latency_us\": ");
+		if (lv->latency_ns)
+			printf("%.3f", (double)lv->latency_ns / 1000.0);
+		else
+			printf("null");
+		printf(", \"priority\": \"%s\"}",
 		       lv->prio_high ? "high" : "low");
 		first = false;
 	}
@@ -270,11 +445,14 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 	       pl->ports_missed, pl->n_unchecked);
 	printf(", \"lowered\": {\"ports\": %zu, \"differ\": %zu}", chk->n_ports,
 	       chk->n_diff);
+	if (active)
+		printf(", \"active\": \"0x%04x\"", active);
 	printf(", \"classes\": [");
 	for (i = 0; i < pl->n; i++) {
 		const struct oq_synth_class *c = &pl->v[i];
 		const struct oq_port *rep = in->fabric->ports[c->rep];
-		double gbps = class_gbps(in, c);
+		struct oq_port_pred wi;
+		bool have_wi = active && !what_if(c, active, &wi);
 		char name[96];
 		unsigned int s;
 
@@ -287,8 +465,8 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 		       "\"mtu\": %u, \"rate_gbps\": %.3f, \"vlarb_high_cap\": "
 		       "%u, \"vlarb_low_cap\": %u, \"sl2vl\": \"%s\", "
 		       "\"vlarb\": \"%s\", \"status\": \"%s\", \"why\": ",
-		       rep->guid, c->in.vls, c->in.mtu, gbps, c->in.cap_high,
-		       c->in.cap_low,
+		       rep->guid, c->in.vls, c->in.mtu, c->in.rate_gbps,
+		       c->in.cap_high, c->in.cap_low,
 		       c->in.sl2vl_fixed ? "kept" : "synthesized",
 		       c->vlarb_kept ? "kept" : "synthesized", class_status(c));
 		oq_json_fstring(stdout, c->r.why);
@@ -303,32 +481,26 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 		first = true;
 		for (l = 0; l < p->n_levels; l++) {
 			const struct oq_qos_level *lv = &p->levels[l];
-			char exact[24], vl[8];
-			double sh;
 
-			if (lv->bandwidth_bp <= 0 || lv->sl < 0)
+			if ((lv->bandwidth_bp <= 0 && !lv->latency_ns) ||
+			    lv->sl < 0)
 				continue;
-			s = (unsigned int)lv->sl;
-			sh = oq_frac_double(c->r.share[s]);
-			sl_vl(c, s, vl, sizeof(vl));
-			oq_frac_format(c->r.share[s], exact, sizeof(exact));
-			printf("%s{\"level\": ", first ? "" : ", ");
-			oq_json_fstring(stdout, lv->name ? lv->name : "");
-			printf(", \"sl\": %u, \"vl\": \"%s\", \"priority\": "
-			       "\"%s\", \"intent_pct\": %.2f, \"share\": "
-			       "\"%s\", \"share_pct\": %.4f, \"gbps\": %.3f, "
-			       "\"slack_pct\": %.4f, \"met\": %s}",
-			       s, vl, prio_of(c, s), lv->bandwidth_bp / 100.0,
-			       exact, sh * 100.0, sh * gbps,
-			       (sh - pl->intents.need_bp[s] / 10000.0) * 100.0,
-			       oq_frac_meets_bp(c->r.share[s],
-						pl->intents.need_bp[s])
-				       ? "true"
-				       : "false");
+			report_level_json(in, c, lv, have_wi ? &wi : NULL,
+					  granted, first);
 			first = false;
 		}
-		printf("], \"best_effort_pct\": %.4f}",
-		       best_effort(pl, c) * 100.0);
+		printf("], \"best_effort_vl\": %d, \"best_effort_pct\": %.4f",
+		       be_vl(pl, c), best_effort(pl, c) * 100.0);
+		if (have_wi) {
+			double w = 0;
+
+			for (s = 0; s < 16; s++)
+				if (!(pl->intents.sls & (1u << s)))
+					w += oq_frac_double(wi.sl[s].share);
+			printf(", \"best_effort_what_if_pct\": %.4f",
+			       w * 100.0);
+		}
+		printf("}");
 	}
 	printf("\n]}\n");
 }
@@ -352,6 +524,9 @@ static int run(int argc, char **argv)
 	if (o.report && o.c.json)
 		return oq_usage_error(CMD, "--report and --json both write "
 					   "to stdout; give one");
+	if (o.active.given && !o.report && !o.c.json)
+		return oq_usage_error(CMD, "--active shows a what-if in the "
+					   "report: add --report or --json");
 	rc = oq_cli_load(CMD, &o.c, &in);
 	if (rc)
 		return rc;
@@ -415,9 +590,9 @@ static int run(int argc, char **argv)
 			chk.n_diff, chk.n_ports, name);
 	}
 	if (o.report)
-		report_text(&in);
+		report_text(&in, o.active.bits);
 	else if (o.c.json)
-		report_json(&in, e.name, &chk);
+		report_json(&in, e.name, &chk, o.active.bits);
 	rc = in.synth.n_infeasible ? OQ_EXIT_FAIL : OQ_EXIT_OK;
 	if (rc) {
 		fprintf(stderr,

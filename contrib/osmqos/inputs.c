@@ -475,7 +475,7 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
 	/* Bandwidth intents replace what the templates would give. */
 	oq_synth_plan_free(&in->synth);
 	if (in->policy && oq_synth_apply(in->policy, in->fabric, &engine, out,
-					 NULL, &in->synth, &in->diags)) {
+					 &in->synth, &in->diags)) {
 		oq_fabric_tables_free(out);
 		fprintf(stderr, "osmqos %s: out of memory synthesizing the "
 				"intents; free memory or try a smaller "

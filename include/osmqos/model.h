@@ -111,6 +111,36 @@ struct oq_arb_result {
  * above OQ_ARB_MAX_PKT, table entry count above 64). */
 int oq_arb_run(const struct oq_arb_config *c, struct oq_arb_result *r);
 
+/*
+ * The worst wait of a packet of VL vl at the head of its queue, in bytes
+ * of link time (docs/model.md, "Latency"): every other VL of c->backlog
+ * always has a packet (sizes as for oq_arb_run), vl's packets arrive at
+ * any time; the wait counts the packet already on the wire and every
+ * packet the arbiter sends before it picks vl.  Computed over every
+ * state of the automaton reachable under any arrival pattern, at most
+ * max_states of them (0: OQ_WAIT_DEFAULT_STATES); a VL in both tables
+ * may get an upper bound instead (bound).  Returns 0 (bytes is
+ * OQ_WAIT_UNBOUNDED when vl can wait forever -- no entry serves it, or it
+ * starves -- or when the state cap was hit, then capped is set), -1 on a
+ * bad config or out of memory.
+ */
+#define OQ_WAIT_UNBOUNDED      UINT64_MAX
+#define OQ_WAIT_DEFAULT_STATES (1u << 20)
+
+struct oq_wait_result {
+	uint64_t bytes;
+	size_t states; /* states visited */
+	bool capped;
+	/* An upper bound, not the exact worst: a VL served from both
+	 * tables whose exact search passed a sixteenth of the cap (its
+	 * entries of one table given to an always-busy stand-in, see
+	 * docs/model.md). */
+	bool bound;
+};
+
+int oq_arb_worst_wait(const struct oq_arb_config *c, unsigned int vl,
+		      size_t max_states, struct oq_wait_result *out);
+
 /* Initialise c with the tables and limit, MTU mtu_bytes, no backlog. */
 void oq_arb_config_init(struct oq_arb_config *c,
 			const struct oq_vlarb_table *high,
@@ -163,6 +193,9 @@ enum oq_prio {
 
 struct oq_predict_opts {
 	uint16_t active_sls; /* bit s: SL s has traffic; 0 = all 16 */
+	/* SLs the policy grants (the guarantee's sharing is judged among
+	 * them, oq_guarantee_opts); 0 = all 16. */
+	uint16_t granted;
 	enum oq_scenario scenario;
 	int in_port;	    /* switch egress: input port, or OQ_IN_AGGREGATE */
 	uint32_t mtu_bytes; /* 0: the link's active MTU (2048 if unknown) */
@@ -228,6 +261,94 @@ struct oq_path_pred {
 int oq_predict_path(const struct oq_path_hop *hops, size_t n, uint8_t sl,
 		    const struct oq_predict_opts *o, struct oq_path_pred *out,
 		    struct oq_port_pred *scratch);
+
+/* ---- the guarantee (policy/guarantee.c) ------------------------------ */
+
+struct oq_guarantee_opts {
+	/* SLs the policy grants: an SL is alone on its VL when no other of
+	 * them reaches it.  0: all 16 (no policy: any SL may be used). */
+	uint16_t granted;
+	int in_port;	    /* one input's view, or OQ_IN_AGGREGATE */
+	uint32_t mtu_bytes; /* 0: the link's active MTU */
+	uint64_t max_steps; /* arbiter step cap; 0 = default */
+	/* State cap of each VL's wait computation; 0: no waits. */
+	size_t wait_states;
+	uint16_t wait_vls; /* VLs whose wait to compute; 0: every busy VL */
+};
+
+/*
+ * What a port guarantees whatever the traffic (docs/model.md): with every
+ * VL its SL2VL can carry traffic on backlogged (busy), each VL's exact
+ * share and worst wait (bytes; MTU packets everywhere).  Per SL: the
+ * least share and the largest wait over the VLs it reaches in any view,
+ * 0 and unbounded when a view drops it; shared_with, the other granted
+ * SLs that reach one of those VLs (then the figures are the VL group's,
+ * not the SL's own); ceiling, the SL alone on the link (1 where every VL
+ * it reaches is served).
+ */
+struct oq_port_guarantee {
+	uint32_t mtu_bytes;
+	uint16_t busy;
+	struct oq_frac vl_share[OQ_MAX_VLS];
+	uint64_t vl_wait[OQ_MAX_VLS];
+	uint16_t wait_capped; /* VLs whose wait hit the state cap */
+	uint16_t wait_bound;  /* VLs whose wait is an upper bound */
+	bool approx;	      /* the arbiter's step cap was hit */
+	uint16_t granted;     /* as the options said (all 16 for 0) */
+	uint16_t sl_vls[16];
+	uint16_t vl_sls[OQ_MAX_VLS]; /* SLs that reach each VL */
+	uint16_t dropped;
+	struct oq_frac share[16];
+	uint64_t wait[16];
+	uint16_t shared_with[16];
+	struct oq_frac ceiling[16];
+};
+
+void oq_guarantee_opts_init(struct oq_guarantee_opts *o);
+/* Returns 0, -1 on bad options (in_port out of range) or when the model
+ * refuses the tables. */
+int oq_port_guarantee(const struct oq_port_tables *t,
+		      const struct oq_guarantee_opts *o,
+		      struct oq_port_guarantee *g);
+/* Bytes of link time at rate_gbps in microseconds; -1 when unbounded. */
+double oq_wait_us(uint64_t bytes, double rate_gbps);
+
+/* One hop of a path: what an SL is guaranteed at one egress port for
+ * traffic that entered its node by one input port. */
+struct oq_hop_guarantee {
+	int8_t vl;	  /* its VL there; OQ_VL_NONE dropped */
+	double gbps;	  /* the VL's share x the link's rate */
+	double rate_gbps; /* the link's data rate: the SL alone */
+	uint64_t wait;	  /* the VL's worst wait, bytes (OQ_WAIT_UNBOUNDED) */
+	double wait_us;	  /* the same in microseconds; -1 unknown */
+	bool wait_bound;  /* wait is an upper bound */
+	uint16_t shared_with; /* other granted SLs on the VL */
+};
+
+/* The hop from a port's guarantee g at rate_gbps (t: the port's tables,
+ * in: the input port).  Returns 0, 1 when in is out of range. */
+int oq_hop_from_guarantee(const struct oq_port_tables *t,
+			  const struct oq_port_guarantee *g, double rate_gbps,
+			  int in, uint8_t sl, struct oq_hop_guarantee *h);
+/* The hop computed from the tables (the model run for this port). */
+int oq_port_hop(const struct oq_port_tables *t, int in, uint8_t sl,
+		uint16_t granted, struct oq_hop_guarantee *h);
+
+/* A path: the least guarantee over its hops and the sum of their worst
+ * waits.  Zero-initialise, then add each hop in order. */
+struct oq_path_guarantee {
+	size_t n_hops;
+	double gbps;	     /* least over the hops */
+	size_t bottleneck;   /* the hop that gives it */
+	double ceiling_gbps; /* the slowest hop's rate: the SL alone */
+	bool shared;	     /* some hop's figure is its VL group's */
+	bool dropped;	     /* some hop drops the SL */
+	double wait_us;	     /* sum over the hops; -1 when one is unknown */
+	bool wait_bound;     /* some hop's wait is an upper bound */
+};
+
+void oq_path_guarantee_add(struct oq_path_guarantee *p,
+			   const struct oq_hop_guarantee *h);
 
 #ifdef __cplusplus
 }

@@ -141,6 +141,10 @@ struct oq_qos_level {
 	int bandwidth_bp;
 	bool prio_high;
 	struct oq_loc bandwidth_loc, priority_loc;
+	/* Latency intent: `latency: N us`, the longest a packet of the
+	 * level waits at one output port, in nanoseconds; 0 unset. */
+	uint64_t latency_ns;
+	struct oq_loc latency_loc;
 	/* Synthesized by qos-ulps: one level per SL used, named like
 	 * OpenSM's SimpleQoSLevel_SL<n>, and SimpleQoSLevel_DEFAULT for the
 	 * `default` line.  oq_policy_find_level() does not see them (as in
@@ -265,21 +269,29 @@ char *oq_policy_opensm_text(const char *text, size_t len, size_t *out_len);
 char *oq_policy_opensm_copy(const struct oq_policy *p, size_t *out_len);
 
 /*
- * Bandwidth intents per SL (docs/intents.md): levels that share an SL add
- * up on it.  need_bp[s] in hundredths of a percent of the link (0: no
- * intent, best effort), high bit s: SL s is served from the high table,
- * level[s] the first level with an intent on s (for messages).
+ * Intents per SL (docs/intents.md): levels that share an SL add up on it.
+ * need_bp[s] in hundredths of a percent of the link (0: no bandwidth
+ * intent), lat_ns[s] the tightest latency intent of its levels (0: none),
+ * high bit s: SL s is served from the high table, level[s] the first
+ * level with an intent on s (for messages), lat_level[s] the level whose
+ * latency intent is lat_ns[s].  An SL with either intent is an intent SL
+ * (sls); the others are best effort.
  */
 struct oq_sl_intents {
 	uint32_t need_bp[16];
+	uint64_t lat_ns[16];
 	uint16_t sls;  /* bit s: SL s carries an intent */
 	uint16_t high; /* bit s: its levels say priority: high */
 	int level[16];
+	int lat_level[16];
 	uint32_t total_bp;
 };
 
 /* The intents of a validated policy; false when it states none. */
 bool oq_policy_intents(const struct oq_policy *p, struct oq_sl_intents *out);
+/* The SLs the policy grants: every qos-level's SL (qos-ulps' included)
+ * and SL 0, which a path gets when no level names one. */
+uint16_t oq_policy_granted_sls(const struct oq_policy *p);
 
 /* Case-insensitive lookups (as OpenSM), first match, explicit objects
  * only; -1 when not found.  O(log n) once oq_policy_index_names (which

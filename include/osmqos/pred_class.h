@@ -3,7 +3,8 @@
  * Port classes: ports whose prediction inputs are equal (link width and
  * speed, MTU, the SL-to-VL view the prediction takes, the distinct SL2VL
  * tables of the input ports, VLArb, VLHighLimit, where the SL2VL came
- * from) get the same prediction, so it is computed once per class.  A fat
+ * from) get the same prediction and guarantee, so they are computed once
+ * per class.  A fat
  * tree has a handful of classes however many ports it has.  The plugin's
  * published files, its SA front's path predictions and `osmqos predict`
  * all read one class table (docs/model.md, "Port classes").
@@ -26,32 +27,30 @@ extern "C" {
 
 #define OQ_PRED_CLASS_NONE UINT32_MAX
 
-/* One input port's view of a switch egress: its SL2VL row and what the
- * model gives each SL with that input alone feeding the egress. */
-struct oq_pred_view {
-	uint8_t row[16];
-	int8_t vl[16];
-	double gbps[16];
-};
+/* The layout version of the documents the classes are written into
+ * (osmqos-bandwidth.json, `osmqos predict --json`): bumped when a key
+ * moves or changes meaning (3: guaranteed_gbps is the VL's share with
+ * every VL busy, docs/json.md). */
+#define OQ_PRED_SCHEMA 3
+
+/* The state cap of each VL's worst wait in a class (oq_arb_worst_wait):
+ * beyond it the published wait is unknown (null). */
+#define OQ_PRED_WAIT_STATES (1u << 14)
 
 struct oq_pred_class {
 	size_t rep;	/* fabric index of the class's first port */
 	size_t n_ports; /* ports in the class */
-	/* The options' view of every port of the class (by default all 16
-	 * SLs backlogged, every input port at once). */
+	/* The what-if the options ask for (by default all 16 SLs backlogged,
+	 * a VL's share split equally among them, every input at once). */
 	struct oq_port_pred pred;
-	/* Lowest Gb/s over pred and every input port's view: what no path
-	 * through a port of the class gets less of at that hop. */
+	/* The guarantee whatever the traffic (osmqos/model.h): every VL the
+	 * SL2VL reaches busy, each SL its VL's share (the least over the
+	 * VLs any input sends it to), shared where other granted SLs reach
+	 * the VL; each VL's worst wait. */
+	struct oq_port_guarantee guar;
+	/* guar's shares in Gb/s at the class's rate: what no path through
+	 * a port of the class gets less of at that hop. */
 	double guaranteed_gbps[16];
-	/* Distinct SL2VL rows of the input ports that count (port 0 and
-	 * linked ports other than the egress), sorted; none for ports with
-	 * one SL2VL table, or when the options name one input port. */
-	struct oq_pred_view *views;
-	size_t n_views;
-	/* Internal: the key the class was found by. */
-	uint8_t *key;
-	size_t key_len;
-	uint64_t hash;
 };
 
 struct oq_pred_classes {
@@ -63,7 +62,7 @@ struct oq_pred_classes {
 	size_t n_ports;
 	size_t n_classified;
 	size_t n_bad;	/* ports the model refused (bad options) */
-	bool aggregate; /* built with the all-inputs view (views valid) */
+	bool aggregate; /* built with the all-inputs view (hops valid) */
 };
 
 /* The ports `osmqos predict` and the published files model: present and
@@ -88,16 +87,16 @@ const struct oq_pred_class *oq_pred_class_of(const struct oq_pred_classes *c,
 					     size_t i);
 
 /*
- * The hop view oq_predict_path() takes, from the class table built with
- * the default options: at egress port index i (tables t) for traffic that
- * entered by input port in, the Gb/s of SL sl and its VL.  Returns 0, or
- * 1 when the table does not hold that view (the port is not classified,
- * or in is an input whose row no class view has); the caller then asks
- * the model itself.
+ * One hop of a path from the class table built for every input at once:
+ * at egress port index i (tables t) for traffic that entered by input
+ * port in, what SL sl is guaranteed there (its VL under that input's
+ * SL2VL, osmqos/model.h).  Returns 0, or 1 when the table does not hold
+ * the port (not classified, or built for one input); the caller then
+ * asks the model itself (oq_port_hop).
  */
 int oq_pred_classes_hop(const struct oq_pred_classes *c,
 			const struct oq_fabric_tables *t, size_t i, int in,
-			uint8_t sl, double *gbps, int8_t *vl);
+			uint8_t sl, struct oq_hop_guarantee *h);
 
 /*
  * The classes and the ports as JSON members (docs/json.md): writes

@@ -102,12 +102,24 @@ struct oq_audit_record {
 	/* Model prediction for the granted path (has_prediction false when
 	 * the model could not say). */
 	bool has_prediction;
+	/* The least, over the path's hops, of the granted SL's VL's share
+	 * with every VL busy, in Gb/s; shared: at some hop other SLs the
+	 * policy grants are on that VL too (the figure is the VL group's).
+	 * The ceiling: the slowest hop's rate (the SL alone). */
 	double predicted_gbps;
+	bool predicted_shared;
+	double ceiling_gbps;
+	/* The path's latency bound: the hops' worst waits added up, in
+	 * microseconds (< 0 unknown); bound: some hop's is an upper bound. */
+	double latency_us;
+	bool latency_bound;
 	/* The bandwidth intent on the granted SL (hundredths of a %: the
 	 * intents of the levels on it added up; 0: none) and what it
-	 * promises along the path: that times the slowest hop's rate. */
+	 * promises along the path: that times the slowest hop's rate; its
+	 * latency intent (per hop, ns; 0 none). */
 	int intent_bp;
 	double intent_gbps;
+	uint64_t intent_lat_ns;
 	char bottleneck[OQ_AUDIT_HOP_LEN]; /* e.g. "sw1/P3 -> hca2/P1" */
 };
 

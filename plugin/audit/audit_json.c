@@ -323,13 +323,37 @@ size_t oq_audit_format_n(const struct oq_audit_record *r, uint64_t count,
 	if (r->granted && r->has_prediction) {
 		PUTL(&b, ",\"predicted\":{\"gbps\":");
 		put_gbps(&b, r->predicted_gbps);
+		/* Which figure gbps is: the SL's own where it is alone on
+		 * its VL at every hop, else its VL group's. */
+		if (r->predicted_shared)
+			PUTL(&b, ",\"basis\":\"vl-group\"");
+		else
+			PUTL(&b, ",\"basis\":\"sl\"");
+		PUTL(&b, ",\"ceiling_gbps\":");
+		put_gbps(&b, r->ceiling_gbps);
+		PUTL(&b, ",\"latency_us\":");
+		if (r->latency_us >= 0)
+			put_gbps(&b, r->latency_us);
+		else
+			PUTL(&b, "null");
+		if (r->latency_bound)
+			PUTL(&b, ",\"latency_is_bound\":true");
 		PUTL(&b, ",\"bottleneck\":");
 		put_str_or_null(&b, r->bottleneck, sizeof(r->bottleneck));
-		if (r->intent_bp > 0) {
-			PUTL(&b, ",\"intent\":{\"pct\":");
-			put_gbps(&b, r->intent_bp / 100.0);
-			PUTL(&b, ",\"gbps\":");
-			put_gbps(&b, r->intent_gbps);
+		if (r->intent_bp > 0 || r->intent_lat_ns) {
+			PUTL(&b, ",\"intent\":{");
+			if (r->intent_bp > 0) {
+				PUTL(&b, "\"pct\":");
+				put_gbps(&b, r->intent_bp / 100.0);
+				PUTL(&b, ",\"gbps\":");
+				put_gbps(&b, r->intent_gbps);
+			}
+			if (r->intent_lat_ns) {
+				if (r->intent_bp > 0)
+					PUTL(&b, ",");
+				PUTL(&b, "\"latency_us_per_hop\":");
+				put_gbps(&b, (double)r->intent_lat_ns / 1000.0);
+			}
 			PUTL(&b, "}");
 		}
 		PUTL(&b, "}");

@@ -45,7 +45,7 @@
 /* Version of the JSON document's layout ("schema" key); bumped when a key
  * moves or changes meaning (2: per-SL numbers per port class, ports as
  * references to their class). */
-#define OQ_PUBLISH_SCHEMA 2
+#define OQ_PUBLISH_SCHEMA OQ_PRED_SCHEMA
 
 /* ---- counters the SA front fills (publish_counters.c) ----------------- */
 
@@ -142,6 +142,13 @@ struct oq_publish_level {
 	uint32_t sl_need_bp;
 	double min_share; /* < 0: no linked port carries it */
 	size_t ports_missed;
+	/* Latency intent (ns per output port, 0 none); the largest worst
+	 * wait of the SL at one linked port (us; < 0 unknown), the ports
+	 * where it passes the intent, and the linked ports where the SL's
+	 * guarantee is its VL group's (other granted SLs on the VL). */
+	uint64_t latency_ns;
+	double max_wait_us;
+	size_t lat_missed, ports_shared;
 };
 
 /* Each level's intent figures from the published classes (the model on

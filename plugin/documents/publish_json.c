@@ -82,7 +82,7 @@ int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
 	fprintf(out, "\", \"sl2vl\": \"%s\"}, ",
 		d->engine_sl2vl ? d->engine_sl2vl : "policy");
 	fputs("\"model\": {\"scenario\": \"all SLs backlogged\", "
-	      "\"profile\": \"iba\"},\n ",
+	      "\"guarantee\": \"every VL busy\", \"profile\": \"iba\"},\n ",
 	      out);
 	oq_publish_intents_json(out, d);
 	fputs(",\n ", out);

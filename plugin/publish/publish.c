@@ -134,6 +134,7 @@ static struct oq_publish_level *levels_of(const struct oq_sweep_state *s,
 		v[k].intent_bp = p->levels[i].bandwidth_bp;
 		v[k].high = p->levels[i].prio_high;
 		v[k].sl_need_bp = it.need_bp[p->levels[i].sl];
+		v[k].latency_ns = p->levels[i].latency_ns;
 		v[k++].sl = (uint8_t)p->levels[i].sl;
 	}
 	*n = k;

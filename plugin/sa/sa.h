@@ -84,12 +84,12 @@ void oq_sa_put(struct oq_sa_state *s);
 /* sa_answer.c: the front's answer (struct oq_sa_front). */
 bool oq_sa_answer(struct oq_sa *sa, enum oq_sa_kind kind, void *madw);
 
-/* sa_predict.c: guaranteed Gb/s of SL sl over the egress ports
+/* sa_predict.c: what SL sl is guaranteed over the egress ports
  * eg[0..n-1] (in[i]: the input port at eg[i]) from the state's port
- * classes; the minimum and the hop that gives it.  0, or -1 when the
- * model cannot say. */
-int oq_sa_path_gbps(const struct oq_sa_state *s,
-		    const struct oq_port *const *eg, const int *in, size_t n,
-		    uint8_t sl, double *gbps, size_t *bottleneck);
+ * classes: the least share and the hop that gives it, the ceiling, the
+ * sum of the hops' worst waits.  0, or -1 when the model cannot say. */
+int oq_sa_path_guarantee(const struct oq_sa_state *s,
+			 const struct oq_port *const *eg, const int *in,
+			 size_t n, uint8_t sl, struct oq_path_guarantee *pg);
 
 #endif /* OSMQOS_PLUGIN_SA_H */

@@ -71,9 +71,10 @@ static void audit_port(struct oq_audit_port *ap, const struct oq_alias *al)
 	ap->desc[sizeof(ap->desc) - 1] = '\0';
 }
 
-/* The model's guaranteed bandwidth of the granted SL along the path and
- * the link that limits it (the sweep state's port classes).  The path is
- * the one the answer walked, else walked again. */
+/* What the model guarantees the granted SL along the path (its VL's
+ * share at the hop that limits it, every VL busy; the ceiling; the sum
+ * of the hops' worst waits) from the sweep state's port classes.  The
+ * path is the one the answer walked, else walked again. */
 static void predict(const struct oq_sa_state *s, const struct oq_pr_pair *pp,
 		    struct oq_audit_record *r)
 {
@@ -82,8 +83,8 @@ static void predict(const struct oq_sa_state *s, const struct oq_pr_pair *pp,
 	int in[OQ_PATH_MAX_HOPS + 3];
 	const struct oq_path *path = pp->path;
 	struct oq_path walked;
-	size_t n = 0, i, bn = 0, k;
-	double gbps = 0;
+	struct oq_path_guarantee pg;
+	size_t n = 0, i, k;
 
 	if (!s->sweep->tables.ports)
 		return;
@@ -105,25 +106,24 @@ static void predict(const struct oq_sa_state *s, const struct oq_pr_pair *pp,
 		eg[n] = path->hop[i].out;
 		in[n++] = path->hop[i].in ? path->hop[i].in->num : 0;
 	}
-	if (!n || oq_sa_path_gbps(s, eg, in, n, pp->sl, &gbps, &bn))
+	if (!n || oq_sa_path_guarantee(s, eg, in, n, pp->sl, &pg))
 		return;
 	r->has_prediction = true;
-	r->predicted_gbps = gbps;
-	if (r->intent_bp > 0) {
-		double slowest = oq_port_data_gbps(eg[0]);
-
-		for (i = 1; i < n; i++)
-			if (oq_port_data_gbps(eg[i]) < slowest)
-				slowest = oq_port_data_gbps(eg[i]);
-		r->intent_gbps = slowest * r->intent_bp / 10000.0;
-	}
+	r->predicted_gbps = pg.gbps;
+	r->predicted_shared = pg.shared;
+	r->ceiling_gbps = pg.ceiling_gbps;
+	r->latency_us = pg.wait_us;
+	r->latency_bound = pg.wait_bound;
+	if (r->intent_bp > 0)
+		r->intent_gbps = pg.ceiling_gbps * r->intent_bp / 10000.0;
 	/* "from/Pn -> to/Pm": the link that limits the path. */
 	_Static_assert(OQ_AUDIT_HOP_LEN > 2 * (64 + 5) + 4,
 		       "two port names and the arrow fit the bottleneck text");
-	k = (size_t)oq_port_name(eg[bn], r->bottleneck, sizeof(r->bottleneck));
+	k = (size_t)oq_port_name(eg[pg.bottleneck], r->bottleneck,
+				 sizeof(r->bottleneck));
 	k = copy_str(r->bottleneck + k, sizeof(r->bottleneck) - k, " -> ") + k;
-	if (eg[bn]->peer)
-		oq_port_name(eg[bn]->peer, r->bottleneck + k,
+	if (eg[pg.bottleneck]->peer)
+		oq_port_name(eg[pg.bottleneck]->peer, r->bottleneck + k,
 			     sizeof(r->bottleneck) - k);
 	else
 		copy_str(r->bottleneck + k, sizeof(r->bottleneck) - k, "?");
@@ -197,9 +197,12 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	 * up); none when an engine gave the path another SL. */
 	if (pol && pp->records && pp->d.level >= 0 &&
 	    (size_t)pp->d.level < pol->n_levels &&
-	    pol->levels[pp->d.level].bandwidth_bp > 0 &&
-	    pol->levels[pp->d.level].sl == pp->sl)
-		r.intent_bp = (int)s->sweep->synth.intents.need_bp[pp->sl];
+	    pol->levels[pp->d.level].sl == pp->sl) {
+		if (pol->levels[pp->d.level].bandwidth_bp > 0)
+			r.intent_bp =
+				(int)s->sweep->synth.intents.need_bp[pp->sl];
+		r.intent_lat_ns = pol->levels[pp->d.level].latency_ns;
+	}
 	if (pp->records) {
 		r.granted = true;
 		r.g_sl = pp->sl;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Bandwidth intents (the osmqos keys bandwidth: and priority: of a
+ * Intents (the osmqos keys bandwidth:, latency: and priority: of a
  * qos-level): checks that need no fabric, and their sum per SL.  Whether a
  * fabric's ports can meet them is the synthesizer's question
  * (policy/synth/); docs/intents.md says what they mean.
@@ -13,7 +13,7 @@
 
 static bool has_intent(const struct oq_qos_level *l)
 {
-	return l->bandwidth_bp > 0 || l->priority_loc.line;
+	return l->bandwidth_bp > 0 || l->priority_loc.line || l->latency_ns;
 }
 
 bool oq_policy_intents(const struct oq_policy *p, struct oq_sl_intents *out)
@@ -22,21 +22,41 @@ bool oq_policy_intents(const struct oq_policy *p, struct oq_sl_intents *out)
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < 16; i++)
-		out->level[i] = -1;
+		out->level[i] = out->lat_level[i] = -1;
 	for (i = 0; i < p->n_levels; i++) {
 		const struct oq_qos_level *l = &p->levels[i];
+		unsigned int s = (unsigned int)l->sl;
 
-		if (l->bandwidth_bp <= 0 || l->sl < 0 || l->sl > 15)
+		if ((l->bandwidth_bp <= 0 && !l->latency_ns) || l->sl < 0 ||
+		    l->sl > 15)
 			continue;
-		out->need_bp[l->sl] += (uint32_t)l->bandwidth_bp;
-		out->total_bp += (uint32_t)l->bandwidth_bp;
-		out->sls |= (uint16_t)(1u << l->sl);
+		if (l->bandwidth_bp > 0) {
+			out->need_bp[s] += (uint32_t)l->bandwidth_bp;
+			out->total_bp += (uint32_t)l->bandwidth_bp;
+		}
+		if (l->latency_ns &&
+		    (!out->lat_ns[s] || l->latency_ns < out->lat_ns[s])) {
+			out->lat_ns[s] = l->latency_ns;
+			out->lat_level[s] = (int)i;
+		}
+		out->sls |= (uint16_t)(1u << s);
 		if (l->prio_high)
-			out->high |= (uint16_t)(1u << l->sl);
-		if (out->level[l->sl] < 0)
-			out->level[l->sl] = (int)i;
+			out->high |= (uint16_t)(1u << s);
+		if (out->level[s] < 0)
+			out->level[s] = (int)i;
 	}
 	return out->sls != 0;
+}
+
+uint16_t oq_policy_granted_sls(const struct oq_policy *p)
+{
+	uint16_t m = 1;
+	size_t i;
+
+	for (i = 0; i < p->n_levels; i++)
+		if (p->levels[i].sl >= 0 && p->levels[i].sl <= 15)
+			m |= (uint16_t)(1u << p->levels[i].sl);
+	return m;
 }
 
 static const char *lname(const struct oq_qos_level *l)
@@ -74,8 +94,6 @@ void oq_check_intents(struct oq_policy *p, struct oq_diags *d)
 					 "the most it takes from the others");
 			continue;
 		}
-		if (l->bandwidth_bp <= 0)
-			continue;
 		if (prio_of[l->sl] >= 0 && prio_of[l->sl] != hi) {
 			dg = oq_error(d, l->loc,
 				      "qos-level '%s' and '%s' share SL %d "
@@ -90,6 +108,8 @@ void oq_check_intents(struct oq_policy *p, struct oq_diags *d)
 		prio_of[l->sl] = hi;
 		if (first[l->sl] < 0)
 			first[l->sl] = (int)i;
+		if (l->bandwidth_bp <= 0)
+			continue;
 		total += (uint32_t)l->bandwidth_bp;
 		if (total > 10000 && !over) {
 			over = true;

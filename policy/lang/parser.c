@@ -20,10 +20,12 @@
 #include "parser_int.h"
 #include <osmqos/file.h>
 
+#define FIELDS_MAX 11
+
 struct blk_info {
 	const char *start, *end; /* keywords that open and close it */
 	enum oq_blk parent;
-	const char *fields[10]; /* `key:` allowed inside */
+	const char *fields[FIELDS_MAX]; /* `key:` allowed inside */
 };
 
 static const struct blk_info blks[OQ_B_COUNT] = {
@@ -62,7 +64,7 @@ static const struct blk_info blks[OQ_B_COUNT] = {
 			OQ_B_LEVELS,
 			{"name", "use", "sl", "mtu-limit", "rate-limit",
 			 "packet-life", "path-bits", "pkey", "bandwidth",
-			 "priority"}},
+			 "priority", "latency"}},
 	[OQ_B_RULES] = {"qos-match-rules",
 			"end-qos-match-rules",
 			OQ_B_TOP,
@@ -94,7 +96,7 @@ static bool is_field(enum oq_blk b, const char *key)
 {
 	int i;
 
-	for (i = 0; i < 10 && blks[b].fields[i]; i++)
+	for (i = 0; i < FIELDS_MAX && blks[b].fields[i]; i++)
 		if (!strcmp(blks[b].fields[i], key))
 			return true;
 	return false;
@@ -405,7 +407,7 @@ static const char *closest_keyword(enum oq_blk b, const char *key)
 	/* Keys of this block first (a key that is a prefix of one counts
 	 * as close: `qos-level:` for `qos-level-name:`), then every
 	 * keyword. */
-	for (i = 0; i < 10 && blks[b].fields[i]; i++) {
+	for (i = 0; i < FIELDS_MAX && blks[b].fields[i]; i++) {
 		d = oq_lx_distance(key, blks[b].fields[i], best_d);
 		if (strlen(key) >= 3 &&
 		    !strncmp(key, blks[b].fields[i], strlen(key)))
@@ -427,7 +429,7 @@ static const char *closest_keyword(enum oq_blk b, const char *key)
 				best = cand[i];
 			}
 		}
-		for (i = 0; i < 10 && blks[c].fields[i]; i++) {
+		for (i = 0; i < FIELDS_MAX && blks[c].fields[i]; i++) {
 			d = oq_lx_distance(key, blks[c].fields[i], best_d);
 			if (d < best_d) {
 				best_d = d;

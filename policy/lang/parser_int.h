@@ -40,6 +40,7 @@ enum oq_blk {
 #define OQ_SEEN_HIGH_LIMIT (1u << 8)
 #define OQ_SEEN_BANDWIDTH  (1u << 9)
 #define OQ_SEEN_PRIORITY   (1u << 10)
+#define OQ_SEEN_LATENCY    (1u << 11)
 
 /* One qos-ulps line, kept until the end of the parse and expanded then
  * (OpenSM also appends the ULP rules after all qos-match-rules). */

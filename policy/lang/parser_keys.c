@@ -310,6 +310,67 @@ bad:
 	return -1;
 }
 
+/* `latency: N us`: the longest wait at one output port, 0.001 us to one
+ * second, at most three decimals, kept in nanoseconds. */
+static int read_latency(struct oq_pstate *ps, struct oq_qos_level *l)
+{
+	struct oq_lx *lx = &ps->lx;
+	struct oq_loc loc;
+	uint64_t ns = 0;
+	int digits = 0, decimals = -1;
+	struct oq_diag *d;
+
+	oq_lx_skip_blank(lx);
+	loc = oq_lx_loc(lx);
+	for (;;) {
+		int c = oq_lx_peek(lx);
+
+		if (c >= '0' && c <= '9') {
+			if (decimals >= 3 || digits > 9)
+				goto bad;
+			ns = ns * 10 + (uint64_t)(c - '0');
+			digits++;
+			if (decimals >= 0)
+				decimals++;
+		} else if (c == '.' && decimals < 0 && digits) {
+			decimals = 0;
+		} else {
+			break;
+		}
+		oq_lx_adv(lx);
+	}
+	if (!digits || decimals == 0)
+		goto bad;
+	while (oq_lx_peek(lx) == ' ' || oq_lx_peek(lx) == '\t')
+		oq_lx_adv(lx);
+	if (oq_lx_peek(lx) != 'u')
+		goto bad;
+	oq_lx_adv(lx);
+	if (oq_lx_peek(lx) != 's')
+		goto bad;
+	oq_lx_adv(lx);
+	if (decimals < 0)
+		decimals = 0;
+	for (; decimals < 3; decimals++)
+		ns *= 10;
+	if (ns < 1 || ns > 1000000000ull) {
+		d = oq_error(ps->d, loc, "latency %llu.%03llu us is out of range",
+			     (unsigned long long)(ns / 1000),
+			     (unsigned long long)(ns % 1000));
+		oq_diag_hint(d, "a latency intent is 0.001 us to 1000000 us (one "
+				"second) at each output port");
+		return -1;
+	}
+	l->latency_ns = ns;
+	l->latency_loc = loc;
+	return oq_ps_expect_eol(ps, "latency");
+bad:
+	d = oq_error(ps->d, loc, "latency must be microseconds");
+	oq_diag_hint(d, "write the longest wait at one output port with its "
+			"unit, e.g. 'latency: 5us' or 'latency: 2.5 us'");
+	return -1;
+}
+
 /* `priority: high | low`. */
 static int read_priority(struct oq_pstate *ps, struct oq_qos_level *l,
 			 struct oq_loc key_loc)
@@ -382,6 +443,11 @@ static int level_key(struct oq_pstate *ps, const char *key, struct oq_loc loc)
 				       note_ext_line(ps)
 			       ? -1
 			       : read_bandwidth(ps, l);
+	if (!strcmp(key, "latency"))
+		return !once(ps, OQ_SEEN_LATENCY, key, loc) ||
+				       note_ext_line(ps)
+			       ? -1
+			       : read_latency(ps, l);
 	if (!strcmp(key, "priority"))
 		return !once(ps, OQ_SEEN_PRIORITY, key, loc) ||
 				       note_ext_line(ps)

@@ -9,7 +9,7 @@
  * entry ends, the limit stops it, or a low packet must go), find the
  * period with Brent's algorithm (constant memory, no hashing) and count
  * bytes over exactly one period: the shares are exact rationals.
- * docs/model.md defines the semantics; tests/unit/arbsim.c re-implements
+ * docs/model.md defines the semantics; tests/lib/arbsim.c re-implements
  * them independently, packet by packet, to check this file.
  */
 #include <string.h>

@@ -24,13 +24,28 @@ static void jgbps(FILE *out, double v)
 		fputs("null", out);
 }
 
+/* A list of SLs: [1, 9]. */
+static void write_sls(FILE *out, uint16_t m)
+{
+	unsigned int s;
+	bool first = true;
+
+	fputc('[', out);
+	for (s = 0; s < 16; s++)
+		if (m & (1u << s)) {
+			fprintf(out, "%s%u", first ? "" : ", ", s);
+			first = false;
+		}
+	fputc(']', out);
+}
+
 static void write_sl(FILE *out, const struct oq_pred_class *c, unsigned int s,
 		     bool first)
 {
 	const struct oq_sl_pred *sp = &c->pred.sl[s];
+	const struct oq_port_guarantee *g = &c->guar;
 	char fb[48];
-	unsigned int v;
-	bool f1 = true;
+	double us;
 
 	oq_frac_format(sp->share, fb, sizeof(fb));
 	fprintf(out, "%s{\"sl\": %u, \"vl\": ", first ? "" : ", ", s);
@@ -38,21 +53,33 @@ static void write_sl(FILE *out, const struct oq_pred_class *c, unsigned int s,
 		fprintf(out, "%d", sp->vl);
 	else
 		fputs("null", out);
-	fputs(", \"vls\": [", out);
-	for (v = 0; v < OQ_MAX_VLS; v++) {
-		if (!(sp->vls & (1u << v)))
-			continue;
-		fprintf(out, "%s%u", f1 ? "" : ", ", v);
-		f1 = false;
-	}
+	fputs(", \"vls\": ", out);
+	write_sls(out, sp->vls);
 	fprintf(out,
-		"], \"priority\": \"%s\", \"share\": %.12g, "
+		", \"priority\": \"%s\", \"share\": %.12g, "
 		"\"share_exact\": \"%s\", \"predicted_gbps\": ",
 		oq_prio_name(sp->prio), oq_frac_double(sp->share), fb);
 	jgbps(out, sp->gbps);
 	fputs(", \"guaranteed_gbps\": ", out);
 	jgbps(out, c->guaranteed_gbps[s]);
-	fprintf(out, ", \"starve\": %s}", sp->starve ? "true" : "false");
+	oq_frac_format(g->share[s], fb, sizeof(fb));
+	fprintf(out, ", \"guaranteed_exact\": \"%s\", \"shared_with\": ", fb);
+	write_sls(out, g->shared_with[s]);
+	fputs(", \"ceiling_gbps\": ", out);
+	jgbps(out, oq_frac_double(g->ceiling[s]) * c->pred.rate_gbps);
+	/* The worst wait here over the VLs the SL reaches; null where it
+	 * is unbounded or was not computed (the state cap). */
+	us = (g->sl_vls[s] & g->wait_capped)
+		     ? -1.0
+		     : oq_wait_us(g->wait[s], c->pred.rate_gbps);
+	fputs(", \"latency_us\": ", out);
+	if (us >= 0)
+		fprintf(out, "%.6g", us);
+	else
+		fputs("null", out);
+	fprintf(out, ", \"latency_is_bound\": %s, \"starve\": %s}",
+		(g->sl_vls[s] & g->wait_bound) ? "true" : "false",
+		sp->starve ? "true" : "false");
 }
 
 static void write_example(FILE *out, const struct oq_port *p)

@@ -13,63 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmqos/keyidx.h>
+#include <osmqos/port_class.h>
 #include <osmqos/synth.h>
 
-#define KEY_MAX (64 + 2 * (1 + 2 * OQ_VLARB_MAX) + OQ_SYNTH_MAX_ROWS * 16)
-
-struct builder {
-	struct oq_keyidx idx;
-	size_t v_cap;
-	uint8_t key[KEY_MAX];
-	size_t len;
-};
-
-static unsigned int port_vls(const struct oq_port *p)
-{
-	unsigned int n = p->oper_vls ? p->oper_vls : p->vl_cap;
-
-	if (n > OQ_MAX_VLS)
-		n = OQ_MAX_VLS;
-	return n ? n : 1;
-}
-
-static bool counts_as_input(const struct oq_port *egress, unsigned int in)
-{
-	const struct oq_node *n = egress->node;
-
-	if (in == egress->num)
-		return false;
-	if (in == 0)
-		return true;
-	return n && in <= n->n_ports && n->ports[in].present &&
-	       n->ports[in].peer;
-}
-
-static int row_cmp(const void *a, const void *b)
-{
-	return memcmp(a, b, 16);
-}
-
-/* The kept SL2VL's distinct rows (inputs that count); -1 when there are
- * more than the synthesizer takes. */
+/* The kept SL2VL's distinct rows (inputs that count; a port with one
+ * table, or a switch port no input counts for, its first row); -1 when
+ * there are more than the synthesizer takes. */
 static int kept_rows(const struct oq_port_tables *pt, struct oq_synth_port *in)
 {
 	uint8_t rows[256][16];
-	size_t n = 0, k = 0, i;
-	unsigned int r;
+	size_t k = 0;
 
-	for (r = 0; r < pt->n_sl2vl; r++) {
-		if (pt->n_sl2vl > 1 && !counts_as_input(pt->port, r))
-			continue;
-		memcpy(rows[n++], pt->sl2vl[r], 16);
+	if (pt->n_sl2vl > 1)
+		k = oq_port_input_rows(pt, rows);
+	if (!k && pt->n_sl2vl) {
+		memcpy(rows[0], pt->sl2vl[0], 16);
+		k = 1;
 	}
-	if (!n && pt->n_sl2vl)
-		memcpy(rows[n++], pt->sl2vl[0], 16);
-	qsort(rows, n, 16, row_cmp);
-	for (i = 0; i < n; i++)
-		if (!k || memcmp(rows[k - 1], rows[i], 16))
-			memcpy(rows[k++], rows[i], 16);
 	if (k > OQ_SYNTH_MAX_ROWS)
 		return -1;
 	memcpy(in->rows, rows, k * 16);
@@ -77,25 +37,21 @@ static int kept_rows(const struct oq_port_tables *pt, struct oq_synth_port *in)
 	return 0;
 }
 
-static void put(struct builder *b, const void *v, size_t n)
-{
-	memcpy(b->key + b->len, v, n);
-	b->len += n;
-}
-
-/* The class key of one port; -1 when the port is refused. */
+/* The class key of one port: everything the synthesizer reads, and the
+ * link rate (reports, latency); -1 when the port is refused. */
 static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
-		    struct builder *b, struct oq_synth_port *in,
+		    struct oq_class_keys *k, struct oq_synth_port *in,
 		    bool *vlarb_kept)
 {
 	const struct oq_port *p = pt->port;
 	uint8_t hdr[8];
 
 	memset(in, 0, sizeof(*in));
-	in->vls = port_vls(p);
+	in->vls = oq_port_data_vls(p);
 	in->cap_high = oq_vlarb_effective_cap(p->vlarb_high_cap);
 	in->cap_low = oq_vlarb_effective_cap(p->vlarb_low_cap);
 	in->mtu = oq_port_mtu_bytes(p);
+	in->rate_gbps = oq_port_data_gbps(p);
 	in->has_vlarb = pt->has_vlarb;
 	in->has_sl2vl = pt->has_sl2vl && pt->sl2vl && pt->n_sl2vl;
 	in->sl2vl_fixed = !in->has_sl2vl || engine_sl2vl ||
@@ -110,7 +66,6 @@ static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
 	if (in->has_sl2vl && (in->sl2vl_fixed || *vlarb_kept) &&
 	    kept_rows(pt, in))
 		return -1;
-	b->len = 0;
 	hdr[0] = (uint8_t)in->vls;
 	hdr[1] = (uint8_t)in->cap_high;
 	hdr[2] = (uint8_t)in->cap_low;
@@ -120,22 +75,16 @@ static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
 	hdr[5] = (uint8_t)p->speed;
 	hdr[6] = (uint8_t)in->n_rows;
 	hdr[7] = 0;
-	put(b, hdr, sizeof(hdr));
-	put(b, &in->mtu, sizeof(in->mtu));
-	put(b, in->rows, in->n_rows * 16);
+	oq_class_key_start(k);
+	oq_class_key_put(k, hdr, sizeof(hdr));
+	oq_class_key_put(k, &in->mtu, sizeof(in->mtu));
+	oq_class_key_put(k, in->rows, in->n_rows * 16);
 	if (*vlarb_kept) {
-		put(b, &pt->vlarb_high, sizeof(pt->vlarb_high));
-		put(b, &pt->vlarb_low, sizeof(pt->vlarb_low));
-		put(b, &pt->vl_high_limit, 1);
+		oq_class_key_put(k, &pt->vlarb_high, sizeof(pt->vlarb_high));
+		oq_class_key_put(k, &pt->vlarb_low, sizeof(pt->vlarb_low));
+		oq_class_key_put(k, &pt->vl_high_limit, 1);
 	}
 	return 0;
-}
-
-static uint64_t class_hash(const void *ctx, size_t i)
-{
-	const struct oq_synth_plan *pl = ctx;
-
-	return pl->v[i].hash;
 }
 
 /* A class's tables: synthesized, or for a scope's VLArb only checked. */
@@ -144,7 +93,6 @@ static void class_solve(struct oq_synth_class *c,
 			const struct oq_port_tables *pt)
 {
 	struct oq_synth_result *r = &c->r;
-	struct oq_synth_port in;
 	unsigned int s;
 
 	if (!c->vlarb_kept) {
@@ -161,9 +109,10 @@ static void class_solve(struct oq_synth_class *c,
 		return;
 	}
 	memset(r, 0, sizeof(*r));
-	for (s = 0; s < 16; s++)
+	for (s = 0; s < 16; s++) {
 		r->share[s] = oq_frac_make(0, 1);
-	r->fail_sl = -1;
+		r->wait[s] = OQ_WAIT_UNBOUNDED;
+	}
 	r->high = pt->vlarb_high;
 	r->low = pt->vlarb_low;
 	r->limit = pt->vl_high_limit;
@@ -172,90 +121,45 @@ static void class_solve(struct oq_synth_class *c,
 	else if (pt->has_sl2vl && pt->sl2vl)
 		memcpy(r->sl2vl, pt->sl2vl[0], 16);
 	/* Checked under the port's own rows, all of them. */
-	in = c->in;
-	if (in.n_rows)
-		in.sl2vl_fixed = true;
-	if (oq_synth_eval(&in, r->sl2vl, &r->high, &r->low, r->limit,
-			  r->share)) {
+	if (oq_synth_check(&c->in, it, r)) {
+		r->fail_sl = -1;
 		r->status = OQ_SYNTH_INFEASIBLE;
-		return;
 	}
-	for (s = 0; s < 16; s++)
-		if ((it->sls & (1u << s)) &&
-		    !oq_frac_meets_bp(r->share[s], it->need_bp[s]) &&
-		    r->fail_sl < 0)
-			r->fail_sl = (int)s;
-	r->status = r->fail_sl < 0 ? OQ_SYNTH_OK : OQ_SYNTH_INFEASIBLE;
 }
 
-/* Classes that differ only in link rate get the same tables: take an
- * earlier class's result instead of synthesizing again (a scan over the
- * classes, which are few). */
-static bool same_input(const struct oq_synth_class *a,
-		       const struct oq_synth_class *b)
+/* The class of the key built: found, or appended and solved. */
+static uint32_t find_or_add(struct oq_synth_plan *pl, struct oq_class_keys *k,
+			    size_t *v_cap, const struct oq_synth_port *in,
+			    bool vlarb_kept, const struct oq_port_tables *pt,
+			    size_t rep)
 {
-	const uint8_t *ka = a->key, *kb = b->key;
-
-	/* Keys: header (rate at bytes 4-5), then the rest; equal apart from
-	 * the rate means equal inputs. */
-	return a->key_len == b->key_len && !memcmp(ka, kb, 4) &&
-	       !memcmp(ka + 6, kb + 6, a->key_len - 6);
-}
-
-static bool reuse(const struct oq_synth_plan *pl, struct oq_synth_class *c)
-{
-	size_t i;
-
-	for (i = 0; pl && i < pl->n; i++)
-		if (same_input(&pl->v[i], c)) {
-			c->r = pl->v[i].r;
-			return true;
-		}
-	return false;
-}
-
-static uint32_t find_or_add(struct oq_synth_plan *pl,
-			    const struct oq_synth_plan *prev, struct builder *b,
-			    const struct oq_synth_port *in, bool vlarb_kept,
-			    const struct oq_port_tables *pt, size_t rep)
-{
-	uint64_t h = oq_fnv1a(b->key, b->len);
-	size_t j;
 	struct oq_synth_class *c;
+	uint32_t i;
+	int rc = oq_class_key_find(k, &i);
 
-	for (j = oq_keyidx_first(&b->idx, h); b->idx.slot[j];
-	     j = oq_keyidx_next(&b->idx, j)) {
-		c = &pl->v[b->idx.slot[j] - 1];
-		if (c->hash == h && c->key_len == b->len &&
-		    !memcmp(c->key, b->key, b->len))
-			return b->idx.slot[j] - 1;
-	}
-	if (pl->n == b->v_cap) {
-		size_t nc = b->v_cap ? b->v_cap * 2 : 16;
+	if (rc < 0)
+		return OQ_SYNTH_NONE;
+	if (!rc)
+		return i;
+	if (pl->n == *v_cap) {
+		size_t nc = *v_cap ? *v_cap * 2 : 16;
 		struct oq_synth_class *nv = realloc(pl->v, nc * sizeof(*nv));
 
 		if (!nv)
 			return OQ_SYNTH_NONE;
 		pl->v = nv;
-		b->v_cap = nc;
+		*v_cap = nc;
 	}
 	c = &pl->v[pl->n];
 	memset(c, 0, sizeof(*c));
-	c->key = malloc(b->len);
-	if (!c->key)
-		return OQ_SYNTH_NONE;
-	memcpy(c->key, b->key, b->len);
-	c->key_len = b->len;
-	c->hash = h;
 	c->in = *in;
 	c->vlarb_kept = vlarb_kept;
 	c->width = pt->port->width;
 	c->speed = pt->port->speed;
 	c->rep = rep;
-	if (!reuse(pl, c) && !reuse(prev, c))
-		class_solve(c, &pl->intents, pt);
-	b->idx.slot[j] = (uint32_t)++pl->n;
-	return (uint32_t)(pl->n - 1);
+	class_solve(c, &pl->intents, pt);
+	oq_class_key_set(k, (uint32_t)pl->n);
+	return (uint32_t)pl->n++;
 }
 
 /* Put a class's tables into one port; -1 when out of memory. */
@@ -309,18 +213,25 @@ static void class_label(const struct oq_fabric *f,
 }
 
 /* Classes that differ only in link rate get the same tables and the same
- * findings: said once, with their ports together.  The first class with
- * the synthesizer's inputs of class i. */
+ * bandwidth findings: said once, with their ports together.  The first
+ * class with the synthesizer's inputs of class i. */
 static size_t same_findings(const struct oq_synth_plan *pl, size_t i)
 {
 	const struct oq_synth_class *c = &pl->v[i];
+	bool lat = false;
+	unsigned int s;
 	size_t k;
 
+	/* Latency findings are in microseconds: the rate matters. */
+	for (s = 0; s < 16; s++)
+		lat |= pl->intents.lat_ns[s] != 0;
 	for (k = 0; k < i; k++) {
 		const struct oq_synth_class *o = &pl->v[k];
 
 		if (o->vlarb_kept == c->vlarb_kept &&
 		    o->r.status == c->r.status && o->r.merged == c->r.merged &&
+		    o->r.lat_fail == c->r.lat_fail &&
+		    (!lat || o->in.rate_gbps == c->in.rate_gbps) &&
 		    o->in.vls == c->in.vls && o->in.mtu == c->in.mtu &&
 		    o->in.cap_high == c->in.cap_high &&
 		    o->in.cap_low == c->in.cap_low &&
@@ -374,6 +285,149 @@ static void cap_warnings(const struct oq_policy *p,
 	}
 }
 
+/* Where a level's intents are written: bandwidth:, else latency:. */
+static struct oq_loc intent_loc(const struct oq_qos_level *lv)
+{
+	return lv->bandwidth_bp > 0 ? lv->bandwidth_loc : lv->latency_loc;
+}
+
+/* Intent SLs that share a VL with other SLs the policy grants (the port
+ * ran out of VLs, or a kept SL2VL puts them together): met as a group;
+ * the group's guarantee is theirs together, with the levels named. */
+static void shared_warnings(const struct oq_policy *p,
+			    const struct oq_sl_intents *it,
+			    const struct oq_synth_result *r, const char *label,
+			    struct oq_diags *d)
+{
+	uint16_t granted = oq_policy_granted_sls(p);
+	unsigned int v, s;
+
+	for (v = 0; v < OQ_MAX_VLS; v++) {
+		uint16_t sls = r->vl_sls[v] & it->sls;
+		char names[160], got[32];
+		size_t len = 0;
+		struct oq_diag *dg;
+		uint32_t need = 0;
+
+		if (!sls ||
+		    __builtin_popcount(r->vl_sls[v] & (granted | it->sls)) < 2)
+			continue;
+		names[0] = '\0';
+		for (s = 0; s < 16; s++)
+			if (sls & (1u << s)) {
+				need += it->need_bp[s];
+				if (len < sizeof(names))
+					len += (size_t)snprintf(
+						names + len,
+						sizeof(names) - len,
+						"%s'%s' (SL %u)",
+						len ? ", " : "",
+						level_name(p, it->level[s]), s);
+			}
+		if (r->vl_sls[v] & granted & ~it->sls)
+			snprintf(names + (len < sizeof(names) ? len : 0),
+				 len < sizeof(names) ? sizeof(names) - len : 0,
+				 " and best effort");
+		pct(r->share[__builtin_ctz(sls)], got, sizeof(got));
+		dg = oq_warning(
+			d,
+			intent_loc(&p->levels[it->level[__builtin_ctz(sls)]]),
+			"%s share VL %u on %s: the %s guaranteed there "
+			"is the group's (%u.%02u%% of intents), not "
+			"each level's",
+			names, v, label, got, need / 100, need % 100);
+		oq_diag_hint(dg, "within a VL packets go in order whatever "
+				 "their SL; ports with more VLs give each "
+				 "intent SL its own");
+	}
+}
+
+/* One level's finding on a class whose intents are not met. */
+static void level_finding(const struct oq_policy *p,
+			  const struct oq_sl_intents *it,
+			  const struct oq_synth_class *c, int l,
+			  const char *label, struct oq_diags *d)
+{
+	const struct oq_qos_level *lv = &p->levels[l];
+	const struct oq_synth_result *r = &c->r;
+	char got[32], best[32];
+	struct oq_diag *dg;
+	unsigned int s;
+
+	if ((lv->bandwidth_bp <= 0 && !lv->latency_ns) || lv->sl < 0)
+		return;
+	s = (unsigned int)lv->sl;
+	if (r->lat_fail) {
+		double us = oq_wait_us(r->best_wait, c->in.rate_gbps);
+
+		if ((int)s != r->fail_sl || !lv->latency_ns)
+			return;
+		if (us < 0)
+			snprintf(best, sizeof(best), "unbounded");
+		else
+			snprintf(best, sizeof(best), "%.3f us", us);
+		dg = c->vlarb_kept
+			     ? oq_warning(
+				       d, lv->latency_loc,
+				       "qos-level '%s' (SL %u) wants to wait "
+				       "at most %.3f us at a port but a "
+				       "vlarb-scope makes it wait up to %s "
+				       "on %s",
+				       level_name(p, l), s,
+				       (double)lv->latency_ns / 1000.0, best,
+				       label)
+			     : oq_error(d, lv->latency_loc,
+					"qos-level '%s' (SL %u) cannot wait at "
+					"most %.3f us at a port of %s: %s; the "
+					"smallest worst wait reached there is "
+					"%s",
+					level_name(p, l), s,
+					(double)lv->latency_ns / 1000.0, label,
+					r->why, best);
+		oq_diag_hint(dg, "a latency intent counts the packet on the "
+				 "wire and every other VL busy with MTU "
+				 "packets: raise it, lower the MTU or the "
+				 "other intents, or make the level priority: "
+				 "high");
+		return;
+	}
+	if (lv->bandwidth_bp <= 0)
+		return;
+	if (oq_frac_meets_bp(r->share[s], it->need_bp[s]) &&
+	    (int)s != r->fail_sl)
+		return;
+	pct(r->share[s], got, sizeof(got));
+	if (c->vlarb_kept) {
+		dg = oq_warning(
+			d, lv->bandwidth_loc,
+			"qos-level '%s' (SL %u) wants %u.%02u%%%s but a "
+			"vlarb-scope gives it %s on %s",
+			level_name(p, l), s, it->need_bp[s] / 100,
+			it->need_bp[s] % 100,
+			it->need_bp[s] != (uint32_t)lv->bandwidth_bp
+				? " (its SL's intents added up)"
+				: "",
+			got, label);
+		oq_diag_hint(dg, "the scope wins on the ports it covers: "
+				 "change its weights, or drop it and let the "
+				 "intents choose");
+		return;
+	}
+	pct(r->best, best, sizeof(best));
+	dg = oq_error(d, lv->bandwidth_loc,
+		      "qos-level '%s' (SL %u) cannot get %u.%02u%%%s on %s: "
+		      "%s; the best it gets next to the other intents is %s",
+		      level_name(p, l), s, it->need_bp[s] / 100,
+		      it->need_bp[s] % 100,
+		      it->need_bp[s] != (uint32_t)lv->bandwidth_bp
+			      ? " (its SL's intents added up)"
+			      : "",
+		      label, r->why, (int)s == r->fail_sl ? best : got);
+	oq_diag_hint(dg, "lower the intents (they hold together, with every "
+			 "VL busy), or give these ports more VLs or larger "
+			 "VLArb tables");
+}
+
 static void report(const struct oq_policy *p, const struct oq_fabric *f,
 		   const struct oq_synth_plan *pl, struct oq_diags *d)
 {
@@ -400,97 +454,30 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 	for (i = 0; i < pl->n; i++) {
 		const struct oq_synth_class *c = &pl->v[i];
 		const struct oq_synth_result *r = &c->r;
-		char label[256], got[32], best[32];
-		struct oq_diag *dg;
+		char label[256];
 
 		if (!c->n_ports || first[i] != i)
 			continue;
 		class_label(f, c, ports[i], label, sizeof(label));
-		if (r->status == OQ_SYNTH_OK && r->merged && !c->vlarb_kept &&
-		    !c->in.sl2vl_fixed) {
-			dg = oq_warning(
-				d,
-				p->levels[it->level[__builtin_ctz(r->merged)]]
-					.bandwidth_loc,
-				"intent SLs share a VL on %s "
-				"(SL mask 0x%04x): met, but they "
-				"are not isolated from each other",
-				label, r->merged);
-			oq_diag_hint(dg, "ports with more VLs give each "
-					 "intent SL its own");
-		}
+		if (r->status == OQ_SYNTH_OK && r->merged)
+			shared_warnings(p, it, r, label, d);
 		if (r->status == OQ_SYNTH_OK && !c->vlarb_kept)
 			cap_warnings(p, it, r, label, d);
 		if (r->status == OQ_SYNTH_OK)
 			continue;
-		for (l = 0; l < p->n_levels; l++) {
-			const struct oq_qos_level *lv = &p->levels[l];
-			unsigned int s;
-
-			if (lv->bandwidth_bp <= 0 || lv->sl < 0)
-				continue;
-			s = (unsigned int)lv->sl;
-			if (oq_frac_meets_bp(r->share[s], it->need_bp[s]) &&
-			    (int)s != r->fail_sl)
-				continue;
-			pct(r->share[s], got, sizeof(got));
-			if (c->vlarb_kept) {
-				dg = oq_warning(
-					d, lv->bandwidth_loc,
-					"qos-level '%s' (SL %u) wants "
-					"%u.%02u%%%s but a vlarb-scope "
-					"gives it %s on %s",
-					level_name(p, (int)l), s,
-					it->need_bp[s] / 100,
-					it->need_bp[s] % 100,
-					it->need_bp[s] != (uint32_t)lv
-								  ->bandwidth_bp
-						? " (its SL's intents "
-						  "added up)"
-						: "",
-					got, label);
-				oq_diag_hint(dg, "the scope wins on the ports "
-						 "it covers: change its "
-						 "weights, or drop it and let "
-						 "the intents choose");
-				continue;
-			}
-			pct(r->best, best, sizeof(best));
-			dg = oq_error(
-				d, lv->bandwidth_loc,
-				"qos-level '%s' (SL %u) cannot get "
-				"%u.%02u%%%s on %s: %s; the best it "
-				"gets next to the other intents is %s",
-				level_name(p, (int)l), s, it->need_bp[s] / 100,
-				it->need_bp[s] % 100,
-				it->need_bp[s] != (uint32_t)lv->bandwidth_bp
-					? " (its SL's intents added up)"
-					: "",
-				label, r->why,
-				(int)s == r->fail_sl ? best : got);
-			oq_diag_hint(dg, "lower the intents (they are met "
-					 "together, per SL, with every SL "
-					 "busy), or give these ports more "
-					 "VLs");
-		}
+		for (l = 0; l < p->n_levels; l++)
+			level_finding(p, it, c, (int)l, label, d);
 	}
 	free(first);
 	free(ports);
 }
 
-static bool same_intents(const struct oq_sl_intents *a,
-			 const struct oq_sl_intents *b)
-{
-	return a->sls == b->sls && a->high == b->high &&
-	       !memcmp(a->need_bp, b->need_bp, sizeof(a->need_bp));
-}
-
 int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		   const struct oq_engine *e, struct oq_fabric_tables *t,
-		   const struct oq_synth_plan *prev, struct oq_synth_plan *out,
-		   struct oq_diags *d)
+		   struct oq_synth_plan *out, struct oq_diags *d)
 {
-	struct builder b = {0};
+	struct oq_class_keys k = {0};
+	size_t v_cap = 0;
 	bool engine_sl2vl = e && e->kind != OQ_ENGINE_QOS;
 	const struct oq_port *refused = NULL;
 	size_t i;
@@ -498,8 +485,6 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 	memset(out, 0, sizeof(*out));
 	if (!oq_policy_intents(p, &out->intents))
 		return 0;
-	if (prev && (!prev->v || !same_intents(&prev->intents, &out->intents)))
-		prev = NULL;
 	/* SL2VL rows are rewritten below: a summary of them would be
 	 * stale (each port's own drop masks go as its rows change). */
 	free(t->no_drop);
@@ -513,28 +498,26 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		const struct oq_port *port = pt->port;
 		struct oq_synth_port in;
 		bool kept;
-		uint32_t k;
+		uint32_t c;
 
 		out->of_port[i] = OQ_SYNTH_NONE;
 		if (!port || !port->present || !port->peer ||
 		    (!pt->has_vlarb && !pt->has_sl2vl))
 			continue;
-		if (port_key(pt, engine_sl2vl, &b, &in, &kept)) {
+		if (port_key(pt, engine_sl2vl, &k, &in, &kept)) {
 			if (!out->n_unchecked++)
 				refused = port;
 			continue;
 		}
-		if (oq_keyidx_reserve(&b.idx, out->n, class_hash, out))
+		c = find_or_add(out, &k, &v_cap, &in, kept, pt, i);
+		if (c == OQ_SYNTH_NONE)
 			goto oom;
-		k = find_or_add(out, prev, &b, &in, kept, pt, i);
-		if (k == OQ_SYNTH_NONE)
+		out->of_port[i] = c;
+		out->v[c].n_ports++;
+		if (apply_port(&out->v[c], t, pt))
 			goto oom;
-		out->of_port[i] = k;
-		out->v[k].n_ports++;
-		if (apply_port(&out->v[k], t, pt))
-			goto oom;
-		if (!out->v[k].vlarb_kept &&
-		    (out->v[k].r.status == OQ_SYNTH_OK || out->v[k].r.fallback))
+		if (!out->v[c].vlarb_kept &&
+		    (out->v[c].r.status == OQ_SYNTH_OK || out->v[c].r.fallback))
 			out->n_applied++;
 	}
 	for (i = 0; i < out->n; i++) {
@@ -546,7 +529,7 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 			out->n_infeasible++;
 		out->ports_missed += out->v[i].n_ports;
 	}
-	oq_keyidx_free(&b.idx);
+	oq_class_keys_free(&k);
 	report(p, f, out, d);
 	if (refused) {
 		char name[96];
@@ -556,9 +539,8 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 			snprintf(name, sizeof(name), "port %u", refused->num);
 		dg = oq_warning(
 			d,
-			p->levels[out->intents.level[__builtin_ctz(
-					  out->intents.sls)]]
-				.bandwidth_loc,
+			intent_loc(&p->levels[out->intents.level[__builtin_ctz(
+				out->intents.sls)]]),
 			"bandwidth intents not checked on %zu port(s) "
 			"(first: %s): their SL2VL is the routing "
 			"engine's and not known here, or has more than "
@@ -570,19 +552,15 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 	}
 	return 0;
 oom:
-	oq_keyidx_free(&b.idx);
+	oq_class_keys_free(&k);
 	oq_synth_plan_free(out);
 	return -1;
 }
 
 void oq_synth_plan_free(struct oq_synth_plan *plan)
 {
-	size_t i;
-
 	if (!plan)
 		return;
-	for (i = 0; i < plan->n; i++)
-		free(plan->v[i].key);
 	free(plan->v);
 	free(plan->of_port);
 	memset(plan, 0, sizeof(*plan));

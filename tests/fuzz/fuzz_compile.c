@@ -42,7 +42,7 @@ static void check_synth(const struct oq_synth_plan *pl)
 
 	for (i = 0; i < pl->n; i++) {
 		const struct oq_synth_class *c = &pl->v[i];
-		struct oq_frac sh[16];
+		struct oq_port_guarantee g;
 
 		if (c->r.status != OQ_SYNTH_OK || c->vlarb_kept)
 			continue;
@@ -51,11 +51,12 @@ static void check_synth(const struct oq_synth_plan *pl)
 		    c->r.limit == OQ_ARB_UNLIMITED)
 			__builtin_trap();
 		if (oq_synth_eval(&c->in, c->r.sl2vl, &c->r.high, &c->r.low,
-				  c->r.limit, sh))
+				  c->r.limit, 0, &g))
 			__builtin_trap();
 		for (s = 0; s < 16; s++)
 			if ((pl->intents.sls & (1u << s)) &&
-			    !oq_frac_meets_bp(sh[s], pl->intents.need_bp[s]))
+			    !oq_frac_meets_bp(g.share[s],
+					      pl->intents.need_bp[s]))
 				__builtin_trap();
 	}
 }
@@ -121,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		struct oq_synth_plan pl;
 
-		if (oq_synth_apply(p, f, NULL, &t, NULL, &pl, &d))
+		if (oq_synth_apply(p, f, NULL, &t, &pl, &d))
 			__builtin_trap();
 		check_synth(&pl);
 		check_tables(&t);

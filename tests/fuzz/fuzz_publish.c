@@ -140,11 +140,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	oq_predict_opts_init(&o);
 	if (oq_pred_classes_build(f, &tables, &o, NULL, &classes))
 		goto out;
+	/* A guarantee (the SL's VL with every VL busy) is never above the
+	 * ceiling (the SL alone on the link). */
 	for (i = 0; i < classes.n; i++)
-		for (s = 0; s < 16; s++)
-			if (!(classes.v[i].guaranteed_gbps[s] <=
-			      classes.v[i].pred.sl[s].gbps))
+		for (s = 0; s < 16; s++) {
+			const struct oq_pred_class *c = &classes.v[i];
+			double g = c->guaranteed_gbps[s],
+			       top = oq_frac_double(c->guar.ceiling[s]) *
+				     c->pred.rate_gbps;
+
+			if (!(g >= 0 && g <= top * (1 + 1e-12)))
 				abort();
+		}
 	/* One level, with a bandwidth intent on some inputs (every field
 	 * set: the writers read them all). */
 	memset(&lv, 0, sizeof(lv));

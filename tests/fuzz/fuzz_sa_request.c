@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include <osmqos/fabric.h>
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
 #include <osmqos/sa_path.h>

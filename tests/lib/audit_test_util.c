@@ -151,5 +151,7 @@ void fill_record(struct oq_audit_record *r, unsigned int n)
 	r->g_pkey = 0xffff;
 	r->has_prediction = true;
 	r->predicted_gbps = 12.5;
+	r->ceiling_gbps = 40;
+	r->latency_us = 1.25;
 	snprintf(r->bottleneck, sizeof(r->bottleneck), "sw1/P3 -> hca-b/P2");
 }

@@ -22,6 +22,7 @@ void port_init(struct oq_synth_port *in, unsigned int vls, unsigned int cap,
 	in->vls = vls;
 	in->cap_high = in->cap_low = cap;
 	in->mtu = mtu;
+	in->rate_gbps = 100;
 	in->has_vlarb = vls > 1;
 	in->has_sl2vl = true;
 }

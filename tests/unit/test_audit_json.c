@@ -48,21 +48,36 @@ static void test_format_fields(void **state)
 				    "\"records\":0}"));
 	assert_non_null(strstr(buf, "\"sa_status\":0"));
 	assert_non_null(strstr(buf, "\"predicted\":{\"gbps\":12.5,"
+				    "\"basis\":\"sl\",\"ceiling_gbps\":40,"
+				    "\"latency_us\":1.25,"
 				    "\"bottleneck\":\"sw1/P3 -> hca-b/P2\"}"));
 	/* too small a buffer: 0, never a cut line */
 	assert_int_equal(oq_audit_format(&r, buf, n - 1), 0);
 	assert_int_equal(oq_audit_format(&r, buf, n), n);
-	/* A level with a bandwidth intent: the intent beside the guarantee. */
+	/* A level with a bandwidth and a latency intent, on a VL it
+	 * shares somewhere: the intents beside the guarantee, which says
+	 * it is the VL group's; a wait that is a bound says so. */
 	r.intent_bp = 1250;
 	r.intent_gbps = 12.5;
+	r.intent_lat_ns = 2500;
+	r.predicted_shared = true;
+	r.latency_bound = true;
 	n = oq_audit_format(&r, buf, OQ_AUDIT_LINE_MAX);
 	assert_true(n > 0);
 	buf[n - 1] = 0;
 	assert_true(json_line_ok(buf));
 	assert_non_null(strstr(buf,
 			       "\"predicted\":{\"gbps\":12.5,"
+			       "\"basis\":\"vl-group\",\"ceiling_gbps\":40,"
+			       "\"latency_us\":1.25,\"latency_is_bound\":true,"
 			       "\"bottleneck\":\"sw1/P3 -> hca-b/P2\","
-			       "\"intent\":{\"pct\":12.5,\"gbps\":12.5}}"));
+			       "\"intent\":{\"pct\":12.5,\"gbps\":12.5,"
+			       "\"latency_us_per_hop\":2.5}}"));
+	/* A wait not known: null. */
+	r.latency_us = -1;
+	n = oq_audit_format(&r, buf, OQ_AUDIT_LINE_MAX);
+	buf[n - 1] = 0;
+	assert_non_null(strstr(buf, "\"latency_us\":null"));
 }
 
 static void test_format_not_granted(void **state)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Cross-check: the automaton in policy/arbiter.c against the independent
- * packet-level simulator in tests/unit/arbsim.c, on random tables (fixed
+ * packet-level simulator in tests/lib/arbsim.c, on random tables (fixed
  * seed) and on closed cases whose answer is known by hand.  Both sides
  * measure over one exact period, so shares must agree exactly (and we
  * also check |a - b| < 1e-9 as doubles).

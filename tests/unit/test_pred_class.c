@@ -2,9 +2,10 @@
 /*
  * Unit tests: port classes (policy/model/pred_class.c).  On random
  * fabrics with random tables, every classified port's class prediction
- * equals the model run on the port itself, field by field, its
- * guaranteed minimum equals the minimum over the port's own input views,
- * and every hop view equals the model's; a uniform fat tree has a handful
+ * equals the model run on the port itself, field by field, its guarantee
+ * equals each SL's VL share with every reached VL busy (the least over
+ * the port's own input rows, computed here from the arbiter), and every
+ * hop equals the model's; a uniform fat tree has a handful
  * of classes whatever its size; the JSON lists every port exactly once.
  */
 #include <setjmp.h>
@@ -133,12 +134,62 @@ static struct oq_fabric *random_fabric(uint64_t *seed)
 	return f;
 }
 
+/* The guarantee the classes must publish, from the arbiter directly:
+ * every VL some counted input row reaches backlogged, each SL the least
+ * share over the VLs its rows send it to (0 where one drops it). */
+static void direct_guarantee(const struct oq_port *p,
+			     const struct oq_port_tables *t,
+			     struct oq_frac share[16])
+{
+	static const struct oq_vlarb_table vl0 = {.e = {{0, 255}}, .n = 1};
+	uint8_t rows[256][16];
+	size_t n = 0, r;
+	uint16_t busy = 0;
+	struct oq_arb_config cfg;
+	struct oq_arb_result res;
+	unsigned int s, in;
+
+	for (in = 0; t->has_sl2vl && in < t->n_sl2vl; in++)
+		if (t->n_sl2vl == 1 || counts(p, in))
+			memcpy(rows[n++], t->sl2vl[in], 16);
+	if (!t->has_sl2vl || !t->n_sl2vl) {
+		memset(rows[0], 0, 16);
+		n = 1;
+	}
+	for (r = 0; r < n; r++)
+		for (s = 0; s < 16; s++)
+			if (rows[r][s] < 15)
+				busy |= (uint16_t)(1u
+						   << (t->has_vlarb ? rows[r][s]
+								    : 0));
+	if (t->has_vlarb)
+		oq_arb_config_init(&cfg, &t->vlarb_high, &t->vlarb_low,
+				   t->vl_high_limit, oq_port_mtu_bytes(p));
+	else
+		oq_arb_config_init(&cfg, NULL, &vl0, 0, oq_port_mtu_bytes(p));
+	cfg.backlog = busy;
+	assert_int_equal(oq_arb_run(&cfg, &res), 0);
+	for (s = 0; s < 16; s++) {
+		share[s] = oq_frac_make(1, 1);
+		for (r = 0; r < n; r++) {
+			unsigned int v = rows[r][s];
+			struct oq_frac x;
+
+			if (v < 15 && !t->has_vlarb)
+				v = 0;
+			x = v < 15 ? res.share[v] : oq_frac_make(0, 1);
+			if (oq_frac_cmp(x, share[s]) < 0)
+				share[s] = x;
+		}
+	}
+}
+
 static void check_fabric(const struct oq_fabric *f,
 			 const struct oq_fabric_tables *ft)
 {
-	struct oq_predict_opts o, vo;
+	struct oq_predict_opts o;
 	struct oq_pred_classes c;
-	struct oq_port_pred direct, view;
+	struct oq_port_pred direct;
 	size_t i, classified = 0;
 	unsigned int s, in;
 
@@ -149,7 +200,7 @@ static void check_fabric(const struct oq_fabric *f,
 		const struct oq_port *p = f->ports[i];
 		const struct oq_port_tables *t = &ft->ports[i];
 		const struct oq_pred_class *k = oq_pred_class_of(&c, i);
-		double g[16];
+		struct oq_frac g[16];
 
 		if (!oq_pred_modeled(p)) {
 			assert_null(k);
@@ -159,31 +210,42 @@ static void check_fabric(const struct oq_fabric *f,
 		classified++;
 		assert_int_equal(oq_predict_port(t, -1.0, &o, &direct), 0);
 		assert_pred_equal(&k->pred, &direct);
-		for (s = 0; s < 16; s++)
-			g[s] = direct.sl[s].gbps;
-		for (in = 0; t->n_sl2vl > 1 && in < t->n_sl2vl; in++) {
-			double hg;
-			int8_t hvl;
-
-			vo = o;
-			vo.in_port = (int)in;
-			assert_int_equal(oq_predict_port(t, -1.0, &vo, &view),
+		direct_guarantee(p, t, g);
+		for (s = 0; s < 16; s++) {
+			assert_int_equal(oq_frac_cmp(k->guar.share[s], g[s]),
 					 0);
-			if (!counts(p, in))
+			assert_true(k->guaranteed_gbps[s] ==
+				    oq_frac_double(g[s]) * direct.rate_gbps);
+		}
+		/* Each hop: the SL's VL under that input's row, that VL's
+		 * share and wait, as the model run on the port says. */
+		for (in = 0; in < t->n_sl2vl; in++) {
+			struct oq_hop_guarantee a, b;
+
+			if (t->n_sl2vl > 1 && !counts(p, in))
 				continue;
 			for (s = 0; s < 16; s++) {
-				if (view.sl[s].gbps < g[s])
-					g[s] = view.sl[s].gbps;
-				assert_int_equal(oq_pred_classes_hop(
-							 &c, ft, i, (int)in,
-							 (uint8_t)s, &hg, &hvl),
-						 0);
-				assert_true(hg == view.sl[s].gbps);
-				assert_int_equal(hvl, view.sl[s].vl);
+				assert_int_equal(
+					oq_pred_classes_hop(&c, ft, i, (int)in,
+							    (uint8_t)s, &a),
+					0);
+				assert_int_equal(
+					oq_port_hop(t, (int)in, (uint8_t)s,
+						    ft->granted_sls, &b),
+					0);
+				assert_int_equal(a.vl, b.vl);
+				assert_true(a.gbps == b.gbps);
+				assert_true(a.wait == b.wait);
+				assert_int_equal(a.shared_with, b.shared_with);
+				if (a.vl >= 0)
+					assert_int_equal(
+						a.vl,
+						t->sl2vl[in][s] < 15 &&
+								t->has_vlarb
+							? t->sl2vl[in][s]
+							: 0);
 			}
 		}
-		for (s = 0; s < 16; s++)
-			assert_true(k->guaranteed_gbps[s] == g[s]);
 	}
 	assert_int_equal(c.n_classified, classified);
 	for (i = 0; i < c.n; i++)

@@ -295,8 +295,13 @@ static void test_predictions_match_model(void **state)
 			assert_int_equal(oq_frac_cmp(c->pred.sl[s].share,
 						     pp.sl[s].share),
 					 0);
-			/* Uniform template tables: every view agrees. */
-			assert_true(c->guaranteed_gbps[s] == pp.sl[s].gbps);
+			/* The guarantee: the SL's VL's share with every
+			 * VL busy, never below the all-SLs what-if. */
+			assert_true(c->guaranteed_gbps[s] >= pp.sl[s].gbps);
+			assert_true(c->guaranteed_gbps[s] ==
+				    oq_frac_double(
+					    c->guar.vl_share[c->pred.sl[s].vl]) *
+					    pp.rate_gbps);
 		}
 		k++;
 	}
@@ -304,16 +309,18 @@ static void test_predictions_match_model(void **state)
 }
 
 /* One input port dropping SL 3 and another mapping SL 5 elsewhere: the
- * guarantee is the minimum over the inputs that exist. */
+ * guarantee is the least over the inputs that exist of the SL's VL's
+ * share with every VL any input reaches busy. */
 static void test_guaranteed_is_min_over_inputs(void **state)
 {
 	struct world *w = *state;
 	struct oq_port_tables *t = NULL;
 	const struct oq_pred_class *pub;
-	struct oq_predict_opts o;
-	struct oq_port_pred view;
+	struct oq_arb_config cfg;
+	struct oq_arb_result arb;
 	size_t i;
 	unsigned int s, in;
+	uint16_t busy = 0;
 	double want[16];
 
 	for (i = 0; i < w->tables.n; i++)
@@ -329,26 +336,34 @@ static void test_guaranteed_is_min_over_inputs(void **state)
 
 	predict(w);
 	pub = find_pub(w, &w->sw->ports[1]);
-	oq_predict_opts_init(&o);
-	assert_int_equal(oq_predict_port(t, -1.0, &o, &view), 0);
-	for (s = 0; s < 16; s++)
-		want[s] = view.sl[s].gbps;
-	for (in = 0; in <= 3; in++) {
-		if (in == 1)
-			continue;
-		o.in_port = (int)in;
-		assert_int_equal(oq_predict_port(t, -1.0, &o, &view), 0);
-		for (s = 0; s < 16; s++)
-			if (view.sl[s].gbps < want[s])
-				want[s] = view.sl[s].gbps;
+	for (in = 0; in <= 3; in++)
+		for (s = 0; s < 16 && in != 1; s++)
+			if (t->sl2vl[in][s] < 15)
+				busy |= (uint16_t)(1u << t->sl2vl[in][s]);
+	oq_arb_config_init(&cfg, &t->vlarb_high, &t->vlarb_low,
+			   t->vl_high_limit, oq_port_mtu_bytes(t->port));
+	cfg.backlog = busy;
+	assert_int_equal(oq_arb_run(&cfg, &arb), 0);
+	for (s = 0; s < 16; s++) {
+		want[s] = 1e9;
+		for (in = 0; in <= 3; in++) {
+			unsigned int v = t->sl2vl[in][s];
+			double g;
+
+			if (in == 1)
+				continue;
+			g = v < 15 ? oq_frac_double(arb.share[v]) *
+					     pub->pred.rate_gbps
+				   : 0;
+			if (g < want[s])
+				want[s] = g;
+		}
 	}
 	for (s = 0; s < 16; s++)
 		assert_true(pub->guaranteed_gbps[s] == want[s]);
 	assert_true(pub->pred.sl[3].gbps > 0);
 	assert_true(pub->guaranteed_gbps[3] == 0);
-	assert_true(pub->guaranteed_gbps[6] == pub->pred.sl[6].gbps);
-	for (s = 0; s < 16; s++)
-		assert_true(pub->guaranteed_gbps[s] <= pub->pred.sl[s].gbps);
+	assert_true(pub->guaranteed_gbps[6] > 0);
 	/* Its own class: no other port has these tables. */
 	assert_int_equal(pub->n_ports, 1);
 }
@@ -364,7 +379,7 @@ static void test_json_document(void **state)
 	render(w, oq_publish_write_json);
 	assert_true(oq_jsoncheck(w->buf, w->len));
 	assert_int_equal(w->buf[w->len - 1], '\n');
-	assert_non_null(strstr(w->buf, "\"schema\": 2,"));
+	assert_non_null(strstr(w->buf, "\"schema\": 3,"));
 	assert_non_null(strstr(w->buf, "\"sweep\": 3, \"sweeps\": 4"));
 	assert_non_null(strstr(w->buf, "\"time\": \"2023-11-14T22:13:20Z\", "
 				       "\"time_epoch\": 1700000000.250"));
@@ -396,18 +411,22 @@ static void test_json_document(void **state)
 	{
 		const struct oq_pred_class *pp = find_pub(w, &w->h1->ports[1]);
 		const struct oq_sl_pred *sp = &pp->pred.sl[5];
-		char fb[48];
+		char fb[48], gb[48];
 
 		oq_frac_format(sp->share, fb, sizeof(fb));
+		oq_frac_format(pp->guar.share[5], gb, sizeof(gb));
+		/* No policy: every SL counts as granted, and the template
+		 * puts SL 5 on a VL with others. */
+		assert_true(pp->guar.shared_with[5] != 0);
 		snprintf(want, sizeof(want),
 			 "{\"sl\": 5, \"vl\": %d, \"vls\": [%d], "
 			 "\"priority\": \"%s\", \"share\": %.12g, "
 			 "\"share_exact\": \"%s\", \"predicted_gbps\": "
-			 "%.6g, \"guaranteed_gbps\": %.6g, \"starve\": "
-			 "false}",
+			 "%.6g, \"guaranteed_gbps\": %.6g, "
+			 "\"guaranteed_exact\": \"%s\", \"shared_with\": [",
 			 sp->vl, sp->vl, oq_prio_name(sp->prio),
 			 oq_frac_double(sp->share), fb, sp->gbps,
-			 pp->guaranteed_gbps[5]);
+			 pp->guaranteed_gbps[5], gb);
 		assert_non_null(strstr(w->buf, want));
 		assert_true(sp->gbps > 0);
 	}
