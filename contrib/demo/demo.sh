@@ -144,7 +144,7 @@ sleep 1.5 # the audit writer appends in the background
 tail -n 2 "$E2E_DIR/osmqos-audit.log" | jq -c '{src: .src.node, dst: .dst.node,
 	level, granted: .granted.sl, policy: .policy_hash, predicted_gbps: .predicted.gbps}'
 why "the audit trail: one line per granted path; policy is the hash of the policy that decided it," \
-    "predicted_gbps the least any hop of the path guarantees the granted SL"
+    "predicted_gbps the least any hop of the path guarantees the granted SL's VL with every VL busy (docs/audit.md)"
 grep -E '^osmqos_(sweep|policy_load_success|qos_mads_sent_total|sa_pr_answered_total|audit_dropped_total)' \
 	"$E2E_DIR/osmqos.prom" | sed 's/^/  /'
 awk '/^osmqos_sweep /{s=$2} /^osmqos_qos_mads_sent_total /{m=$2}
