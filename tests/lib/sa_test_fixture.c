@@ -134,17 +134,23 @@ static void sl2vl_tables(struct world *w)
 	for (i = 0; i < t->n; i++) {
 		const struct oq_port *p = w->f->ports[i];
 		struct oq_port_tables *pt = &t->ports[i];
+		union oq_sl2vl_scratch sc;
+		unsigned int n = p->node->type == OQ_NODE_SWITCH && p->num
+					 ? p->node->n_ports + 1u
+					 : 1;
 
+		memset(&sc, 0, sizeof(sc));
+		if (p == &w->sw2->ports[2])
+			sc.row[3][7] = OQ_VL_DROP;
+		if (p == &w->sw1->ports[1])
+			sc.row[3][6] = OQ_VL_DROP;
 		pt->port = p;
 		pt->has_sl2vl = true;
-		pt->n_sl2vl = p->node->type == OQ_NODE_SWITCH && p->num
-				      ? (uint8_t)(p->node->n_ports + 1)
-				      : 1;
-		pt->sl2vl = calloc(pt->n_sl2vl, sizeof(*pt->sl2vl));
-		assert_non_null(pt->sl2vl);
+		assert_int_equal(
+			oq_port_tables_set_sl2vl(
+				t, pt, (const uint8_t(*)[16])sc.row, n),
+			0);
 	}
-	t->ports[w->sw2->ports[2].index].sl2vl[3][7] = OQ_VL_DROP;
-	t->ports[w->sw1->ports[1].index].sl2vl[3][6] = OQ_VL_DROP;
 }
 
 static void fabric_build(struct world *w)

@@ -200,6 +200,8 @@ static void test_pr_no_policy(void **state)
 {
 	struct world *w = *state;
 	uint8_t rec[OQ_PR_REC_SIZE];
+	union oq_sl2vl_scratch sc;
+	struct oq_port_tables *pt;
 	struct got g;
 
 	w->v.policy = NULL;
@@ -250,10 +252,13 @@ static void test_pr_no_policy(void **state)
 	rec[PR_HFR] = 0x80;
 	assert_int_equal(table(w, CM_GIDS | CM_RAW, rec, &g), 1);
 	check_rec(g.rec[0], 0xa01, 0xb01, 10, 11, 0, 0, 5, 7, TIMEOUT);
-	assert_int_equal(
-		oq_port_tables_own_sl2vl(&w->t.ports[w->sw1->ports[2].index]),
-		0);
-	w->t.ports[w->sw1->ports[2].index].sl2vl[1][0] = OQ_VL_DROP;
+	pt = &w->t.ports[w->sw1->ports[2].index];
+	memcpy(sc.row, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
+	sc.row[1][0] = OQ_VL_DROP;
+	assert_int_equal(oq_port_tables_set_sl2vl(&w->t, pt,
+						  (const uint8_t(*)[16])sc.row,
+						  pt->n_sl2vl),
+			 0);
 	assert_int_equal(oq_fabric_tables_index_drops(&w->t), 0);
 	assert_int_equal(table(w, CM_GIDS | CM_RAW, rec, &g), 1);
 	assert_int_equal(g.rec[0][PR_QOS_SL + 1], 1);
