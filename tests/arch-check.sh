@@ -27,7 +27,7 @@ bad() {
 # Which folder owns a public header of include/osmqos/.
 owner_of_public() {
 	case $1 in
-	diag | file | json | keyidx | wire) echo policy/util ;;
+	clock | diag | file | json | keyidx | osm_release | wire) echo policy/util ;;
 	policy) echo policy/lang ;;
 	sa_path | sa_memo) echo policy/sa ;;
 	pred_class) echo policy/model ;;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/osm_release.h>
+
 #include "cli.h"
 
 static const struct oq_cmd cmds[] = {
@@ -40,7 +42,12 @@ static void usage(FILE *out)
 		     "Commands:\n");
 	for (i = 0; i < N_CMDS; i++)
 		fprintf(out, "  %-9s %s\n", cmds[i].name, cmds[i].summary);
-	fprintf(out, "\nSee osmqos(8) for details.\n");
+	fprintf(out,
+		"\nPathRecord answers and link rates follow %s, the OpenSM "
+		"this\nosmqos was built for (its plugin loads into that "
+		"opensm only).\n"
+		"See osmqos(8) for details.\n",
+		oq_osm_release()->name);
 }
 
 int oq_usage_error(const char *cmd, const char *fmt, ...)
@@ -120,7 +127,8 @@ int main(int argc, char **argv)
 				argv[1], argv[2]);
 			return OQ_EXIT_USAGE;
 		}
-		printf("osmqos %s\n", PACKAGE_VERSION);
+		printf("osmqos %s (models %s)\n", PACKAGE_VERSION,
+		       oq_osm_release()->name);
 		return OQ_EXIT_OK;
 	}
 	for (i = 0; i < N_CMDS; i++) {

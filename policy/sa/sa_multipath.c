@@ -299,7 +299,7 @@ oq_sa_multipath_record(const struct oq_sa_view *v, uint8_t method,
 		return OQ_PR_ERROR;
 	}
 	if ((oq_cm_all(cm, OQ_MPR_CM_RATESELEC | OQ_MPR_CM_RATE) &&
-	     ((m[MPR_RATE] & 0x3f) < 2 || (m[MPR_RATE] & 0x3f) > 22)) ||
+	     !oq_path_rate_valid(m[MPR_RATE] & 0x3f)) ||
 	    (oq_cm_all(cm, OQ_MPR_CM_MTUSELEC | OQ_MPR_CM_MTU) &&
 	     ((m[MPR_MTU] & 0x3f) < 1 || (m[MPR_MTU] & 0x3f) > 5))) {
 		*status = OQ_SA_ST_REQ_INVALID;

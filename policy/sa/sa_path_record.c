@@ -73,7 +73,9 @@ void oq_sa_build_pr(const struct oq_sa_view *v, const struct oq_alias *s,
 	oq_put16(rec + PR_PKEY, pp->pkey);
 	rec[PR_QOS_SL + 1] = pp->sl & 0xf;
 	rec[PR_MTU] = (uint8_t)(pp->mtu | 0x80);
-	if (rate >= 19) { /* 28 Gb/s and up: 2x/HDR-only rates */
+	if (v->max_rate_enum) { /* osm_sa_limit_rate(), 3.3.24 */
+		rate = oq_path_rate_limit(rate, v->max_rate_enum);
+	} else if (rate >= 19) { /* 28 Gb/s and up: 2x/HDR-only rates */
 		const struct oq_port *p =
 			oq_fabric_port_by_lid(v->fabric, slid);
 
@@ -264,7 +266,7 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v, uint8_t method,
 		return OQ_PR_ERROR;
 	}
 	if (oq_cm_all(cm, OQ_PR_CM_RATESELEC | OQ_PR_CM_RATE) &&
-	    ((pr[PR_RATE] & 0x3f) < 2 || (pr[PR_RATE] & 0x3f) > 22)) {
+	    !oq_path_rate_valid(pr[PR_RATE] & 0x3f)) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}

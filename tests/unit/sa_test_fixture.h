@@ -7,7 +7,8 @@
  * from text, and PathRecord/MultiPathRecord requests built byte by byte.
  * Every expectation is computed by hand from OpenSM 3.3.23's code
  * (osm_sa_path_record.c, osm_sa_multipath_record.c); the reasoning is in
- * the comments next to each check.
+ * the comments next to each check.  setup() selects that release; a test
+ * of 3.3.24's differences selects it itself (osm_release_test.h).
  *
  * The fabric (all links 4x QDR, rate 7, MTU 4096, except d's link: 4x DDR,
  * rate 6, and d's MtuCap 2048):
@@ -46,6 +47,8 @@
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
 #include <osmqos/sa_path.h>
+
+#include "osm_release_test.h"
 
 #define PREFIX	0xfec0000000001234ull /* not link-local */
 #define LL	0xfe80000000000000ull
@@ -359,6 +362,7 @@ static inline int setup(void **state)
 	struct world *w = calloc(1, sizeof(*w));
 
 	assert_non_null(w);
+	oq_osm_release_use(&osm_3_3_23);
 	fabric_build(w);
 	oq_diags_init(&w->diags);
 	w->pol = oq_policy_parse("sa.conf", policy_text, strlen(policy_text),
@@ -396,6 +400,7 @@ static inline int teardown(void **state)
 {
 	struct world *w = *state;
 
+	oq_osm_release_use(NULL);
 	oq_alias_index_free(&w->alias_ix);
 	oq_matcher_free(w->m);
 	oq_binding_free(w->bind);
