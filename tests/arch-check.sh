@@ -105,7 +105,9 @@ done
 
 # Fragments: each path a fragment names must be in its folder, and not in
 # a subfolder that has a fragment of its own.
-frags=$(find . -name '*.am' ! -name Makefile.am -printf '%P\n' | sort)
+# Only the source folders: build directories below an in-tree build
+# (asan/src, opensm-builds/osmqos-src) hold copies of the tree.
+frags=$(find include policy plugin contrib tests -name '*.am' | sort)
 for fr in $frags; do
 	fd=$(dirname "$fr")
 	for p in $(grep -v -e '^[[:space:]]*#' -e '^include ' "$fr" |
