@@ -198,6 +198,18 @@ static void test_release_built(void **state)
 	/* The three came with one release (3.3.24) and go together. */
 	assert_int_equal(r->speed_ndr, r->rate_max == 24);
 	assert_int_equal(r->sa_max_rate_enum, r->rate_max == 24);
+	/* What configure read from a known release's headers is what the
+	 * tests take that release to be. */
+	if (!strcmp(r->name, osm_3_3_23.name) ||
+	    !strcmp(r->name, osm_3_3_24.name)) {
+		const struct oq_osm_release *k =
+			!strcmp(r->name, osm_3_3_23.name) ? &osm_3_3_23
+							  : &osm_3_3_24;
+
+		assert_int_equal(r->rate_max, k->rate_max);
+		assert_int_equal(r->speed_ndr, k->speed_ndr);
+		assert_int_equal(r->sa_max_rate_enum, k->sa_max_rate_enum);
+	}
 	oq_osm_release_use(&osm_3_3_24);
 	assert_ptr_equal(oq_osm_release(), &osm_3_3_24);
 	oq_osm_release_use(NULL);
