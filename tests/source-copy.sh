@@ -14,10 +14,16 @@ oq_source_for_vpath() {
 		echo "$src"
 		return 0
 	fi
+	# Stale: configure or a source, build fragment or script of the
+	# source folders changed since the copy (the build directories below
+	# an in-tree build, whose generated config.h and env.sh are always
+	# newer, are not looked at).
 	if [ ! -f "$top/configure" ] || [ "$src/configure" -nt "$top/configure" ] ||
-	   [ -n "$(find "$src" -path "$top" -prune -o -newer "$top/.copied" \
-		   -type f \( -name '*.[ch]' -o -name '*.am' -o -name '*.sh' \
-		   -o -name '*.in' -o -name '*.ac' \) -print -quit 2>/dev/null)" ]; then
+	   [ -n "$(cd "$src" && find include policy plugin contrib tests \
+		   configure.ac Makefile.am -path tests/e2e/tmp -prune -o \
+		   -newer "$top/.copied" -type f \( -name '*.[ch]' -o \
+		   -name '*.am' -o -name '*.sh' -o -name '*.in' -o \
+		   -name '*.ac' \) -print -quit 2>/dev/null)" ]; then
 		echo "copying the configured source tree $src to $top" >&2
 		rm -rf "$top"
 		mkdir -p "$top" || return 1
@@ -28,7 +34,8 @@ oq_source_for_vpath() {
 		skip=${top#"$src"/}
 		tar -C "$src" --exclude="./${skip%%/*}" --exclude=./asan \
 			--exclude=./opensm-builds --exclude=./tests/e2e/tmp \
-			--exclude='./sys-[0-9]*' -cf - . |
+			--exclude='./sys-[0-9]*' --warning=no-file-changed \
+			--warning=no-file-removed -cf - . |
 			tar -C "$top" -xf - ||
 			{ echo "cannot copy $src to $top" >&2; return 1; }
 		(cd "$top" && env -u MAKEFLAGS -u MAKELEVEL make -s distclean \
