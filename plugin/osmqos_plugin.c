@@ -13,6 +13,10 @@
  *                      rebuilds the state with the final partitions.
  *   UCAST_ROUTING_DONE log what the sweep sent; build the state the SA
  *                      front answers PathRecords from (routes final).
+ *   SUBNET_UP          publish the predictions.
+ *
+ * Each subsystem is a room of its own (a folder, its header, its part of
+ * struct osmqos below); this file only wires them together.
  */
 #include <config.h>
 
@@ -23,10 +27,30 @@
 
 #include <opensm/osm_version.h>
 
+#include <osmqos/clock.h>
 #include <osmqos/file.h>
 
-#include "plugin.h"
-#include "audit.h"
+#include "audit/audit.h"
+#include "options/options.h"
+#include "osm/osm.h"
+#include "policyfile/policy_file.h"
+#include "publish/publish.h"
+#include "sa/sa.h"
+#include "sweep/sweep.h"
+
+/* The plugin instance: one part per room. */
+struct osmqos {
+	osm_opensm_t *osm;
+	struct oq_plugin_options opts;
+	unsigned long events[OSM_EVENT_ID_MAX];
+	unsigned long subnet_up;
+	struct oq_policy_file pf;
+	struct oq_sweep sweep;
+	struct oq_sa sa;
+	struct oq_publisher pub;
+	/* Audit trail of every decided pair; NULL: off. */
+	struct oq_audit *audit;
+};
 
 static void log_option_error(void *ctx, const char *msg)
 {
@@ -35,13 +59,13 @@ static void log_option_error(void *ctx, const char *msg)
 	OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmqos: %s\n", msg);
 }
 
-static void audit_log(void *ctx, enum oq_audit_log_level level,
-		      const char *msg)
+static void audit_log(void *ctx, enum oq_audit_log_level level, const char *msg)
 {
 	struct osmqos *q = ctx;
 
 	/* The writer's messages start with "audit: " themselves. */
-	OQ_LOG(q, level == OQ_AUDIT_LOG_ERROR ? OSM_LOG_ERROR : OSM_LOG_INFO,
+	OQ_LOG(q->osm,
+	       level == OQ_AUDIT_LOG_ERROR ? OSM_LOG_ERROR : OSM_LOG_INFO,
 	       "%s\n", msg);
 }
 
@@ -53,11 +77,11 @@ static void audit_log(void *ctx, enum oq_audit_log_level level,
  */
 static const char *audit_clash(struct osmqos *q, const char *audit)
 {
-	static const char *const published[] = {
-		OQ_PUBLISH_JSON_NAME, OQ_PUBLISH_PROM_NAME, OQ_POLICY_COPY_NAME
-	};
+	static const char *const published[] = {OQ_PUBLISH_JSON_NAME,
+						OQ_PUBLISH_PROM_NAME,
+						OQ_POLICY_COPY_NAME};
 	const char *dir = oq_plugin_publish_dir(&q->opts);
-	const char *pol = oq_policy_file_path(q);
+	const char *pol = oq_policy_file_path(&q->pf);
 	char path[4096];
 	size_t i;
 
@@ -78,15 +102,15 @@ static void audit_open(struct osmqos *q)
 	const char *clash;
 	char path[4096];
 
-	if (q->opts.audit && (!strcmp(q->opts.audit, "off") ||
-			      !strcmp(q->opts.audit, "none"))) {
-		OQ_LOG(q, OSM_LOG_INFO, "audit trail off (audit=%s)\n",
+	if (q->opts.audit &&
+	    (!strcmp(q->opts.audit, "off") || !strcmp(q->opts.audit, "none"))) {
+		OQ_LOG(q->osm, OSM_LOG_INFO, "audit trail off (audit=%s)\n",
 		       q->opts.audit);
 		return;
 	}
 	clash = q->opts.audit ? audit_clash(q, q->opts.audit) : NULL;
 	if (clash)
-		OQ_LOG(q, OSM_LOG_ERROR,
+		OQ_LOG(q->osm, OSM_LOG_ERROR,
 		       "audit=%s is %s; the audit trail goes to the default "
 		       "%s/%s instead: give audit= a file of its own\n",
 		       q->opts.audit, clash, oq_cache_dir(),
@@ -98,26 +122,20 @@ static void audit_open(struct osmqos *q)
 			 OQ_AUDIT_DEFAULT_NAME);
 	q->audit = oq_audit_create(path, 0, audit_log, q);
 	if (q->audit)
-		OQ_LOG(q, OSM_LOG_INFO, "audit trail: %s\n", path);
+		OQ_LOG(q->osm, OSM_LOG_INFO, "audit trail: %s\n", path);
 	else
-		OQ_LOG(q, OSM_LOG_ERROR,
+		OQ_LOG(q->osm, OSM_LOG_ERROR,
 		       "no audit trail: cannot open %s (see above); fix "
 		       "the path or its directory's permissions, or set "
 		       "audit=off in event_plugin_options\n",
 		       path);
 }
 
-/* The state pointer's lock prefers the writer: a publish must not wait
- * for an SA storm to pause. */
-static void init_state_rw(struct osmqos *q)
+/* A new sweep state: the SA's state of the one before is stale, and
+ * queries go to OpenSM until the SA's state of this one is built. */
+static void sweep_published(void *ctx)
 {
-	pthread_rwlockattr_t a;
-
-	pthread_rwlockattr_init(&a);
-	pthread_rwlockattr_setkind_np(
-		&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
-	pthread_rwlock_init(&q->state_rw, &a);
-	pthread_rwlockattr_destroy(&a);
+	oq_sa_publish(ctx, NULL);
 }
 
 static void *osmqos_create(osm_opensm_t *osm)
@@ -132,9 +150,6 @@ static void *osmqos_create(osm_opensm_t *osm)
 		return NULL;
 	}
 	q->osm = osm;
-	pthread_mutex_init(&q->state_lock, NULL);
-	init_state_rw(q);
-	oq_publish_counters_init(&q->pub.counters);
 	errs = oq_plugin_options_parse(&q->opts,
 				       osm->subn.opt.event_plugin_options,
 				       log_option_error, osm);
@@ -147,15 +162,17 @@ static void *osmqos_create(osm_opensm_t *osm)
 		OSM_LOG(&osm->log, OSM_LOG_INFO,
 			"osmqos: opensm.conf has qos FALSE: OpenSM programs no "
 			"QoS tables, so osmqos only loads; set qos TRUE\n");
-	oq_plugin = q;
-	oq_policy_copy_init(q);
-	oq_publish_detail_ports(q); /* a bad publish_detail= is said now */
-	oq_sa_cache_option(q);
+	oq_policy_file_init(&q->pf, osm, &q->opts);
+	oq_sweep_init(&q->sweep, osm, &q->pf);
+	oq_publish_init(&q->pub, osm, &q->opts, &q->pf, &q->sweep, &q->sa);
+	oq_sa_init(&q->sa, osm, &q->sweep, &q->pub.counters);
+	q->sweep.published = sweep_published;
+	q->sweep.published_ctx = &q->sa;
 	audit_open(q);
-	oq_publish_refresh_start(q);
+	q->sa.audit = q->pub.audit = q->audit;
+	oq_publish_refresh_start(&q->pub);
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
-	q->sa_front.answer = oq_sa_answer;
-	oq_sa_front_takeover(q);
+	oq_sa_front_takeover(&q->sa);
 	return q;
 }
 
@@ -165,80 +182,72 @@ static void osmqos_delete(void *data)
 
 	if (!q)
 		return;
-	OQ_LOG(q, OSM_LOG_INFO, "unloading after %lu sweeps\n", q->sweeps);
+	OQ_LOG(q->osm, OSM_LOG_INFO, "unloading after %lu sweeps\n",
+	       q->sweep.sweeps);
 	/* sa-front: usually a no-op, osm_sa_shutdown() unregistered ours. */
-	oq_sa_front_log_counters(q, OSM_LOG_INFO);
-	oq_sa_front_restore(q);
-	oq_hooks_remove(q);
-	oq_hooks_release_state(q);
+	oq_sa_front_log_counters(&q->sa, OSM_LOG_INFO);
+	oq_sa_front_restore(&q->sa);
+	oq_hooks_remove(&q->sweep);
+	oq_hooks_release_state(&q->sweep);
 	/* Before the audit writer goes: the refresher reads its stats. */
-	oq_publish_refresh_stop(q);
+	oq_publish_refresh_stop(&q->pub);
 	if (q->audit) {
 		struct oq_audit_stats st;
 
 		oq_audit_close(q->audit, &st);
-		q->audit = NULL;
-		OQ_LOG(q, OSM_LOG_INFO,
+		q->audit = q->sa.audit = q->pub.audit = NULL;
+		OQ_LOG(q->osm, OSM_LOG_INFO,
 		       "audit: %llu records written in %llu lines, %llu "
 		       "dropped\n",
 		       (unsigned long long)st.written,
 		       (unsigned long long)st.lines,
 		       (unsigned long long)st.dropped);
 	}
-	oq_plugin = NULL;
-	oq_state_publish(q, NULL);
-	oq_policy_file_free(q);
-	oq_policy_copy_fini(q);
+	oq_sa_fini(&q->sa);
+	oq_sweep_fini(&q->sweep);
+	oq_policy_file_fini(&q->pf);
+	oq_publish_fini(&q->pub);
 	oq_plugin_options_free(&q->opts);
-	oq_publish_counters_destroy(&q->pub.counters);
-	pthread_mutex_destroy(&q->state_lock);
-	pthread_rwlock_destroy(&q->state_rw);
 	free(q);
 }
 
 /* HEAVY_SWEEP_DONE: discovery is complete, nothing is programmed yet. */
 static void on_heavy_sweep_done(struct osmqos *q)
 {
+	struct oq_sweep *sw = &q->sweep;
+	struct oq_sweep_state *s;
 	struct oq_engine engine;
-	struct oq_state *s;
 	unsigned int sent;
 
-	q->sweeps++;
-	q->mads_predicted = 0;
-	q->mads_presend = 0;
-	q->phases.states = 0;
-	q->phases.snapshot_ms = q->phases.compile_ms = 0;
-	q->phases.classes_ms = 0;
-	q->phases.hook_ns = 0;
-	q->phases.hook_calls = 0;
+	oq_sweep_begin(sw);
 	if (!q->osm->subn.opt.qos)
 		return;
-	oq_policy_file_refresh(q);
+	oq_policy_file_refresh(&q->pf);
 
 	cl_plock_acquire(&q->osm->lock);
-	oq_hooks_install(q);
+	oq_hooks_install(sw);
 	/*
 	 * The hooks rebuild the state at their first call in this sweep, with
 	 * final partitions; a state built here is needed only to send the
 	 * optimized SL2VL Sets before osm_qos_setup runs.
 	 */
 	if (!q->osm->subn.opt.use_optimized_slvl ||
-	    oq_hooks_engine(q, &engine) != OQ_ENGINE_QOS) {
+	    oq_hooks_engine(sw, &engine) != OQ_ENGINE_QOS) {
 		cl_plock_release(&q->osm->lock);
 		return;
 	}
-	s = oq_state_build(q, OQ_STATE_TABLES);
+	s = oq_sweep_state_build(sw, false);
 	if (s) {
-		oq_state_publish(q, s);
-		s = oq_state_get(q);
-		sent = oq_sl2vl_presend(q, s);
-		q->mads_presend = sent;
-		OQ_LOG(q, OSM_LOG_VERBOSE,
+		oq_sweep_publish(sw, s);
+		s = oq_sweep_get(sw);
+		sent = oq_sl2vl_presend(sw, s);
+		sw->mads_presend = sent;
+		OQ_LOG(q->osm, OSM_LOG_VERBOSE,
 		       "sweep %lu: %zu nodes, %zu ports compiled in %.2f ms; "
 		       "%u optimized SL2VL Sets\n",
-		       q->sweeps, s->fabric->n_nodes, s->fabric->n_ports,
+		       sw->sweeps, s->fabric->n_nodes, s->fabric->n_ports,
 		       s->build_ms, sent);
-		oq_state_put(q, s);
+		oq_sweep_put(s);
 	}
 	cl_plock_release(&q->osm->lock);
 }
@@ -250,61 +259,75 @@ static void on_heavy_sweep_done(struct osmqos *q)
  */
 static void build_sa_state(struct osmqos *q)
 {
-	struct oq_state *s, *base = oq_state_get(q);
+	struct oq_sweep *sw = &q->sweep;
+	struct oq_sweep_state *base = oq_sweep_get(sw), *own = NULL;
+	struct oq_sa_state *s = NULL;
+	uint64_t t0;
+	double ms;
 
 	cl_plock_acquire(&q->osm->lock);
-	/* The hooks' state of this heavy sweep is routed: add the SA's
-	 * parts to it instead of compiling the same tables again. */
-	if (base && base->kind == OQ_STATE_ROUTED &&
-	    base->routing_gen == q->routing_runs)
-		s = oq_state_build_sa(q, base);
-	else
-		s = oq_state_build(q, OQ_STATE_SA);
+	t0 = oq_clock_ns();
+	/* The hooks' state of this heavy sweep is routed: build the SA's on
+	 * it instead of compiling the same tables again; else on a state of
+	 * its own, in force once the SA's is built. */
+	if (!oq_sweep_state_current(sw, base)) {
+		oq_sweep_put(base);
+		base = own = oq_sweep_state_build(sw, true);
+	}
+	if (base)
+		s = oq_sa_state_build(&q->sa, base);
+	ms = oq_ms_since(t0);
 	cl_plock_release(&q->osm->lock);
-	oq_state_put(q, base);
-	if (!s)
+	if (!s) {
+		oq_sweep_put(base);
 		return; /* logged; SA threads keep the previous state */
-	oq_state_publish(q, s);
-	OQ_LOG(q, OSM_LOG_VERBOSE,
+	}
+	if (own)
+		oq_sweep_publish(sw, own); /* takes base's reference */
+	else
+		oq_sweep_put(base);
+	oq_sa_publish(&q->sa, s);
+	OQ_LOG(q->osm, OSM_LOG_VERBOSE,
 	       "sweep %lu: SA state: %zu ports, %zu port GUIDs, %.2f ms\n",
-	       q->sweeps, s->fabric->n_ports, s->n_aliases, s->build_ms);
+	       sw->sweeps, s->sweep->fabric->n_ports, s->n_aliases, ms);
 }
 
 /* UCAST_ROUTING_DONE: osm_qos_setup has queued every QoS Set. */
 static void on_routing_done(struct osmqos *q)
 {
+	struct oq_sweep *sw = &q->sweep;
+	struct oq_sweep_state *s;
 	struct oq_engine engine;
-	struct oq_state *s;
 
 	build_sa_state(q);
-	q->routing_runs++;
-	oq_hooks_release_state(q);
+	sw->routing_runs++;
+	oq_hooks_release_state(sw);
 	if (!q->osm->subn.opt.qos)
 		return;
-	s = oq_state_get(q);
-	q->mads_total += q->mads_predicted + q->mads_presend;
-	OQ_LOG(q, OSM_LOG_INFO,
+	s = oq_sweep_get(sw);
+	sw->mads_total += sw->mads_predicted + sw->mads_presend;
+	OQ_LOG(q->osm, OSM_LOG_INFO,
 	       "sweep %lu: %lu QoS Set MADs (%lu optimized SL2VL, %lu "
 	       "SL2VL/VLArb via osm_qos_setup); policy %s; tables built in "
 	       "%.2f ms\n",
-	       q->sweeps, q->mads_predicted + q->mads_presend, q->mads_presend,
-	       q->mads_predicted,
+	       sw->sweeps, sw->mads_predicted + sw->mads_presend,
+	       sw->mads_presend, sw->mads_predicted,
 	       s && s->pol ? "in force" : "NONE (OpenSM templates)",
 	       /* snapshots and compiles of this sweep; the SA state built
 		* on the routed one adds neither */
-	       q->phases.snapshot_ms + q->phases.compile_ms);
+	       sw->phases.snapshot_ms + sw->phases.compile_ms);
 	if (q->osm->routing_engine_used &&
-	    oq_hooks_engine(q, &engine) != OQ_ENGINE_QOS)
-		OQ_LOG(q, OSM_LOG_INFO,
+	    oq_hooks_engine(sw, &engine) != OQ_ENGINE_QOS)
+		OQ_LOG(q->osm, OSM_LOG_INFO,
 		       "routing engine %s chooses path SLs and SL2VL is %s "
 		       "(deadlock freedom); the policy sets VLArb and "
 		       "VLHighLimit\n",
 		       engine.name,
 		       engine.kind == OQ_ENGINE_OWN ? "the engine's"
 						    : "the template's");
-	oq_state_put(q, s);
-	q->mads_predicted = 0;
-	q->mads_presend = 0;
+	oq_sweep_put(s);
+	sw->mads_predicted = 0;
+	sw->mads_presend = 0;
 }
 
 static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
@@ -323,16 +346,16 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 		break;
 	case OSM_EVENT_ID_SUBNET_UP:
 		if (q->subnet_up++ == 0)
-			OQ_LOG(q, OSM_LOG_INFO,
+			OQ_LOG(q->osm, OSM_LOG_INFO,
 			       "subnet up; events so far: heavy sweeps %lu, "
 			       "routing done %lu\n",
 			       q->events[OSM_EVENT_ID_HEAVY_SWEEP_DONE],
 			       q->events[OSM_EVENT_ID_UCAST_ROUTING_DONE]);
-		oq_sa_front_log_counters(q, OSM_LOG_VERBOSE); /* sa-front */
+		oq_sa_front_log_counters(&q->sa, OSM_LOG_VERBOSE);
 		/* publish: logs its own errors (once per errno); never
 		 * affects the SM.  It reads the audit writer's drops with
 		 * the other counters. */
-		oq_publish(q);
+		oq_publish(&q->pub);
 		break;
 	default:
 		break;

@@ -4,11 +4,14 @@
 # sources:
 #  1. no file includes a .c file;
 #  2. a header inside a core module's folder (policy/MODULE/*.h) is private
-#     to that module: no file outside the folder includes it;
+#     to that module, and so is a plugin room's *_int.h: no file outside
+#     the folder includes it;
 #  3. the folders' include graph has no cycle (a public header
-#     include/osmqos/X.h counts as its module's folder); tsort finds loops;
-#  4. the core includes no OpenSM header, and the plugin's OpenSM-free
-#     files (libosmqos-osmfree.la in plugin/plugin.am) include none either;
+#     include/osmqos/X.h counts as its module's folder), the plugin's
+#     rooms (plugin/ROOM/) included; tsort finds loops;
+#  4. the core includes no OpenSM header; nor do the plugin's OpenSM-free
+#     rooms (OSMFREE_ROOMS below), whose files include only the core and
+#     each other, and which alone make libosmqos-osmfree.la;
 #  5. every build fragment lists only files of its own folder (or of a
 #     subfolder without a fragment of its own): sources, headers, scripts
 #     and data files by name; libraries of other folders are linked, not
@@ -27,9 +30,10 @@ bad() {
 # Which folder owns a public header of include/osmqos/.
 owner_of_public() {
 	case $1 in
-	clock | diag | file | json | keyidx | osm_release | wire) echo policy/util ;;
+	clock | diag | file | htab | json | keyidx | osm_release | text | wire) echo policy/util ;;
+	node_name_map) echo policy/fabric ;;
 	policy) echo policy/lang ;;
-	sa_path | sa_memo) echo policy/sa ;;
+	sa_path) echo policy/sa ;;
 	pred_class) echo policy/model ;;
 	*) echo "policy/$1" ;;
 	esac
@@ -38,7 +42,7 @@ owner_of_public() {
 srcs=$(find policy plugin contrib include tests -name '*.[ch]' | sort)
 [ -n "$srcs" ] || { echo "no sources under $top"; exit 2; }
 # The -I directories of the build, in order.
-incdirs="include plugin contrib/osmqos contrib/osmqos/mad tests/unit ."
+incdirs="include plugin contrib/osmqos contrib/osmqos/mad tests/unit tests/lib ."
 
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT
@@ -74,7 +78,7 @@ for f in $srcs; do
 			*) fdir=$dir ;;
 			esac
 			case $target in
-			policy/*/*.h)
+			policy/*/*.h | plugin/*/*_int.h)
 				[ "$fdir" = "$tdir" ] ||
 					bad "$f includes $target, private to $tdir" ;;
 			esac
@@ -95,12 +99,41 @@ for f in $(find policy include -name '*.[ch]'); do
 	grep -q '#[[:space:]]*include[[:space:]]*<\(opensm\|complib\|iba\)/' "$f" &&
 		bad "$f (policy core) includes an OpenSM header"
 done
-osmfree=$(sed -n '/^plugin_libosmqos_osmfree_la_SOURCES/,/^$/p' plugin/plugin.am |
-	grep -o 'plugin/[a-z_0-9]*\.[ch]')
-[ -n "$osmfree" ] || bad "plugin/plugin.am lists no OpenSM-free sources"
+# The plugin's rooms that include no OpenSM header (unit-tested and
+# fuzzed without OpenSM): they may include the core and each other only.
+OSMFREE_ROOMS="plugin/options plugin/documents plugin/audit"
+for room in $OSMFREE_ROOMS; do
+	[ -d "$room" ] || { bad "OpenSM-free room $room does not exist"; continue; }
+	for f in "$room"/*.[ch]; do
+		grep -q '#[[:space:]]*include[[:space:]]*<\(opensm\|complib\|iba\)/' "$f" &&
+			bad "$f (OpenSM-free room $room) includes an OpenSM header"
+	done
+	for to in $(awk -v r="$room" '$1 == r { print $2 }' "$edges" | sort -u); do
+		case " $OSMFREE_ROOMS " in
+		*" $to "*) ;;
+		*) case $to in
+		   policy/*) ;;
+		   *) bad "$room (OpenSM-free) includes from $to, which is not OpenSM-free" ;;
+		   esac ;;
+		esac
+	done
+done
+# libosmqos-osmfree.la: exactly the OpenSM-free rooms' sources.
+osmfree=$(find plugin -name '*.am' -exec sed -s -n \
+	'/^plugin_libosmqos_osmfree_la_SOURCES +=/,/^$/p' {} + |
+	grep -o 'plugin/[a-z_0-9/]*\.[ch]')
+[ -n "$osmfree" ] || bad "the plugin's fragments list no OpenSM-free sources"
 for f in $osmfree; do
-	grep -q -e '#include "plugin.h"' -e '#[[:space:]]*include[[:space:]]*<\(opensm\|complib\|iba\)/' "$f" &&
-		bad "$f is listed as OpenSM-free but includes an OpenSM header"
+	case " $OSMFREE_ROOMS " in
+	*" $(dirname "$f") "*) ;;
+	*) bad "$f is in libosmqos-osmfree.la but not in an OpenSM-free room" ;;
+	esac
+done
+for room in $OSMFREE_ROOMS; do
+	for f in "$room"/*.[ch]; do
+		grep -qx "$f" <<<"$osmfree" || grep -q "$f" "$room"/*.am ||
+			bad "$f (OpenSM-free room) is in no fragment"
+	done
 done
 
 # Fragments: each path a fragment names must be in its folder, and not in
@@ -130,4 +163,4 @@ if [ "$fail" -ne 0 ]; then
 	echo "FAIL: architecture rules broken (docs/ARCHITECTURE.md)"
 	exit 1
 fi
-echo "PASS: no .c include, no private header used across folders, no include cycle between folders, no OpenSM header in the core, fragments list their own folders"
+echo "PASS: no .c include, no private header used across folders, no include cycle between folders (plugin rooms included), no OpenSM header in the core or the plugin's OpenSM-free rooms ($OSMFREE_ROOMS), fragments list their own folders"

@@ -69,7 +69,7 @@ for cmd in check tables; do
 	grep -q "scopes.conf:15:9: warning: sl2vl-scope covers no port" <<<"$out" ||
 		fail "$cmd: the warning is not at the second scope: $out"
 done
-n=$("$osmqos" tables --json --policy "$tmp/scopes.conf" --fabric "$net" 2>/dev/null |
+n=$("$osmqos" tables --json --all --policy "$tmp/scopes.conf" --fabric "$net" 2>/dev/null |
 	jq '[.ports[] | select(.kind == "CA port" and .sl2vl == [0,1,2,3,0,1,2,3,0,1,2,3,0,1,2,3])] | length')
 [ "$n" = 16 ] || fail "from: * to: * covers $n of the 16 CA ports"
 

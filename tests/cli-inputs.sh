@@ -53,15 +53,22 @@ for bad in fifo dir missing; do
 	expect_refused "$why" query --slid 1 --dlid 2 --policy "$f" --fabric "$net"
 	expect_refused "$why" query --slid 1 --dlid 2 --policy "$pol" --fabric "$f"
 	expect_refused "$why" audit --policy "$f"
+	expect_refused "$why" job-env --plain --nodes cn01 --fabric "$f"
+	expect_refused "$why" job-env --plain --nodes cn01 --fabric "$net" \
+		--policy "$f"
+	expect_refused "$why" job-env --plain --nodes cn01 --fabric "$net" \
+		--partitions "$f"
+	expect_refused "$why" job-env --plain --nodes-file "$f" --fabric "$net"
+	expect_refused "$why" job-env --map "$f" --nodes cn01
 	expect_refused "$why" audit --policy "$pol" --partitions "$f"
 	expect_refused "$why" audit --policy "$pol" --opensm-conf "$f"
 done
 expect_refused "larger than the 16 MiB limit" check "$tmp/big.conf"
 expect_refused "larger than the 16 MiB limit" tables --policy "$tmp/big.conf" --fabric "$net"
 expect_refused "larger than the 16 MiB limit" synth --policy "$tmp/big.conf" --fabric "$net"
-expect_refused "--policy is required" synth --fabric "$net"
+expect_refused "--policy FILE is required" synth --fabric "$net"
 expect_refused "--report and --json both write" synth --policy "$pol" --fabric "$net" --report --json
-expect_refused "-o needs a file name" synth --policy "$pol" --fabric "$net" -o ""
+expect_refused "-o needs a file name, not an empty argument" synth --policy "$pol" --fabric "$net" -o ""
 # -o into a directory that is not there: an error naming it, nothing else.
 intents=$top_srcdir/contrib/policies/intents.conf
 expect_refused "cannot write '$tmp/no/such/dir/x.conf'" synth --policy "$intents" \
@@ -73,6 +80,27 @@ rc=$?
 grep -q "states no bandwidth intent; add 'bandwidth: N%'" <<<"$out" ||
 	fail "synth on a policy without intents: $out"
 n=$((n + 1))
+
+# job-env: a host list that says nothing, or is malformed; a map or
+# hosts file with bad bytes; the limits.
+expect_refused "the host list is empty" job-env --plain --nodes , --fabric "$net"
+expect_refused "ends inside '\['" job-env --plain --nodes 'cn[01-04' --fabric "$net"
+expect_refused "match no HCA" job-env --plain --nodes cn99 --fabric "$net"
+expect_refused "give the job's class" job-env --nodes cn01 --fabric "$net"
+expect_refused "give one class" job-env --sid 1 --plain --nodes cn01 --fabric "$net"
+expect_refused "is not a number in 0..4095" job-env --qos-class 4096 --nodes cn01
+expect_refused "give --fabric" job-env --plain --nodes cn01
+expect_refused "give --policy" job-env --plain --nodes cn01 --fabric "$net" --offline
+expect_refused "max-queries" job-env --plain --nodes 'cn[01-12]' --fabric "$net" \
+	--max-queries 10
+printf 'cn01\ncn\377\n' >"$tmp/hosts"
+expect_refused "$tmp/hosts:2: at byte 3: byte 0xff" job-env --plain \
+	--nodes-file "$tmp/hosts" --fabric "$net"
+printf 'default plain\r\nmap qos=a sid\r\n' >"$tmp/crlf.map"
+expect_refused "crlf.map:2:11: error: 'sid' needs a value" job-env \
+	--map "$tmp/crlf.map" --nodes cn01
+head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' '#' >"$tmp/big.map"
+expect_refused "larger than" job-env --map "$tmp/big.map" --nodes cn01
 
 # Files that are no topology: refused with the reason, never 0 ports.
 : >"$tmp/empty.net"

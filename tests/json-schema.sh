@@ -10,6 +10,8 @@ q=$top_builddir/osmqos
 P=$top_srcdir/contrib/policies/fat-tree-16.conf
 F=$top_srcdir/contrib/fabrics/fat-tree-16.net
 fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 check() { # NAME JQ-EXPRESSION < json
 	jq -e "$2" >/dev/null || fail "$1 does not match docs/json.md"
 	echo "ok: $1"
@@ -29,7 +31,45 @@ guid='test("^0x[0-9a-f]{16}$")'
 	--dst "cn02 HCA-1/P1" | check "match (default)" \
 	'.rule == null and .level == "DEFAULT" and .sl == 0 and .why == ["default"]'
 
-"$q" tables --json --policy "$P" --fabric "$F" | check tables "
+"$q" check --json "$P" | check "check" "
+	(.file | $str) and .valid == true and .exit_status == 0 and
+	(.counts | all(.[]; type == \"number\")) and
+	.counts.qos_levels == 3 and .counts.qos_levels_from_ulps == 0 and
+	.errors == 0 and .root_errors == 0 and (.warnings | $num) and
+	(.diagnostics | type == \"array\") and (.omitted | type == \"array\")"
+printf 'qos-levels\n qos-levle\n  name: DEFAULT\n  sl: 0 mtu-limit: 9\n end-qos-level\nend-qos-levels\n' |
+	"$q" check --json - >"$tmp/check.json" || [ $? = 1 ] ||
+	fail "check --json of an invalid policy: exit status not 1"
+check "check (errors)" <"$tmp/check.json" "
+	.valid == false and .exit_status == 1 and .errors >= 2 and
+	(.diagnostics | length) >= 2 and (.diagnostics | all(
+	  (.id | $num) and (.file | $str) and (.line | $num) and (.col | $num) and
+	  (.severity | IN(\"error\", \"warning\", \"note\")) and
+	  (.code | test(\"^[a-z0-9][a-z0-9_-]*$\")) and (.message | $str) and
+	  (.hint == null or (.hint | $str)) and
+	  (.cause == null or (.cause | $num)))) and
+	(.diagnostics[0].code == \"unknown-keyword\") and
+	([.diagnostics[] | select(.code == \"key-on-same-line\")] | length) == 1 and
+	(.omitted | all((.code | $str) and (.count | $num)))"
+
+"$q" tables --json --policy "$P" --fabric "$F" | check "tables (classes)" "
+	(.policy | $str) and (.routing_engine | $str) and
+	(.engine_chooses_sls | type == \"boolean\") and (.ports_total | $num) and
+	(has(\"ports\") | not) and
+	(.classes | length) > 0 and ([.classes[].ports] | add) == .ports_total and
+	(.classes | all(
+	  (.class | $num) and (.ports | $num) and
+	  (.example.guid | $guid) and (.example.node_guid | $guid) and
+	  (.example.port | $num) and (.example.lid | $num) and
+	  (.example.node | $str) and (.kind | $str) and (.vls | $num) and
+	  (.sl2vl == null or (.sl2vl | length == 16)) and
+	  (if .sl2vl_every_input then true else
+	     (.sl2vl_by_in == null or (.sl2vl_by_in | to_entries | all(.value | length == 16))) end) and
+	  (.vl_high_limit | $num) and
+	  (.origin.sl2vl | IN(\"template\", \"scope\", \"routing-engine\", \"intent\")) and
+	  (.origin.vlarb | IN(\"template\", \"scope\", \"intent\"))))"
+
+"$q" tables --json --all --policy "$P" --fabric "$F" | check tables "
 	(.policy | $str) and (.routing_engine | $str) and
 	(.engine_chooses_sls | type == \"boolean\") and
 	(.ports | length) > 0 and (.ports | all(
@@ -45,7 +85,17 @@ guid='test("^0x[0-9a-f]{16}$")'
 	  (.origin.sl2vl | IN(\"template\", \"scope\", \"routing-engine\", \"intent\")) and
 	  (.origin.vlarb | IN(\"template\", \"scope\", \"intent\"))))"
 
-"$q" predict --json --policy "$P" --fabric "$F" | check predict "
+"$q" predict --json --policy "$P" --fabric "$F" | check "predict (classes)" "
+	.schema == 2 and .summary == true and (.scenario | $str) and
+	(.ports_total | $num) and (has(\"ports\") or has(\"nodes\") | not) and
+	([.classes[].ports] | add) == .ports_total and
+	(.classes | length) > 0 and (.classes | all(
+	  (.class | $num) and (.ports | $num) and (.link | $str) and
+	  (.example.guid | $guid) and (.example.port | $num) and
+	  (.example.lid | $num) and (.example.node | $str) and
+	  (.example.name | $str) and (.sls | length == 16)))"
+
+"$q" predict --json --all --policy "$P" --fabric "$F" | check predict "
 	(.classes | length) > 0 and (.classes | all(
 	  (.class | $num) and (.ports | $num) and (.link | $str) and
 	  (.width | $num) and (.speed | $str) and
@@ -114,7 +164,7 @@ IF=$top_srcdir/contrib/fabrics/mixed-caps.net
 	    (.intent_pct | $num) and (.share | test(\"^[0-9]+(/[0-9]+)?$\")) and
 	    (.share_pct | $num) and (.gbps | $num) and (.slack_pct | $num) and
 	    .met == true))))"
-"$q" tables --json --policy "$IP" --fabric "$IF" 2>/dev/null | check "tables (intents)" '
+"$q" tables --json --all --policy "$IP" --fabric "$IF" 2>/dev/null | check "tables (intents)" '
 	[.ports[] | select(.vlarb_low) | .origin.vlarb] | unique == ["intent"]'
 
 "$q" model --json --high 1:64 --low 0:64,7:16 --limit 8 --mtu 2048 |
@@ -125,4 +175,30 @@ IF=$top_srcdir/contrib/fabrics/mixed-caps.net
 	(.vl_bytes | type == "object") and (.cycle_bytes | . == 104448) and
 	(.cycle_packets | . == 51) and (.cycle_steps | type == "number") and
 	.exact == true and .idle == false and .profile == "iba"'
+# job-env, offline (no SA here): the storage pairs of the demo policy.
+"$q" job-env --json --offline --plain --policy "$P" --fabric "$F" \
+	--nodes 'cn[01-02],stor1' --prefer most 2>/dev/null | check job-env "
+	.status == \"ok\" and .class == \"plain\" and .why == \"command line\" and
+	.note == null and .decided_by == \"policy\" and .fallback == null and
+	.requester == null and .hosts == 3 and .ports == 3 and
+	.port_classes == 2 and .port_pairs == 6 and .pair_mode == \"classes\" and
+	.queries == 0 and (.asked | length == 3) and (.asked | all(
+	  (.src | $str) and (.src_guid | $guid) and (.dst | $str) and
+	  (.dst_guid | $guid) and (.port_pairs | $num) and .granted == true and
+	  (.sl | $num) and .pkey == null and .sa_status == null and
+	  (.level | $str) and .why == null)) and
+	.sl == 0 and .pkey == null and .pkey_index == null and
+	.preferred == true and .env.UCX_IB_SL == \"0\" and
+	.env.NCCL_IB_SL == \"0\" and (.env | length == 6)"
+# Refused (exit 1), with the same document.
+{ "$q" job-env --json --offline --plain --policy "$P" --fabric "$F" \
+	--nodes 'cn[01-02],stor1' 2>/dev/null || :; } | check "job-env (mixed)" '
+	.status == "mixed" and .sl == null and .env == {} and
+	([.asked[].sl] | unique) == [0, 1]'
+printf 'default none\n' >"${TMPDIR:-/tmp}/oq-json-schema-$$.map"
+"$q" job-env --json --map "${TMPDIR:-/tmp}/oq-json-schema-$$.map" \
+	--nodes cn01 | check "job-env (none)" '
+	.status == "none" and .class == "none" and (.why | test(":1 \\(default")) and
+	.note == null and .env == {}'
+rm -f "${TMPDIR:-/tmp}/oq-json-schema-$$.map"
 echo PASS

@@ -3,7 +3,7 @@
 # The man pages render without a single groff warning (-ww), as `man -l`
 # renders them, and say what the code does: every osmqos command and every
 # option its --help lists is in osmqos(8), every event_plugin_options key
-# of plugin/options.c is in osmqos-plugin(8).
+# of plugin/options/options.c is in osmqos-plugin(8).
 : "${top_srcdir:?}" "${top_builddir:?}"
 command -v groff >/dev/null || {
 	echo "SKIP: groff not installed (apt-get install groff-base man-db)"
@@ -62,8 +62,8 @@ else
 fi
 
 keys=$(sed -n 's/^[[:space:]]*OPT(\([a-z_]*\)),$/\1/p' \
-	"$top_srcdir/plugin/options.c")
-[ -n "$keys" ] || fail "no OPT() keys found in plugin/options.c"
+	"$top_srcdir/plugin/options/options.c")
+[ -n "$keys" ] || fail "no OPT() keys found in plugin/options/options.c"
 before=$rc
 for k in $keys; do
 	src osmqos-plugin.8 | grep -q "$k=" ||

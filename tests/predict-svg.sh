@@ -53,7 +53,7 @@ svg_ports() {
 }
 
 svg=$tmp/all.svg
-"$q" predict --policy "$P" --fabric "$F" --svg "$svg" >"$tmp/text" \
+"$q" predict --all --policy "$P" --fabric "$F" --svg "$svg" >"$tmp/text" \
 	2>"$tmp/err" || fail "predict --svg exited $?: $(cat "$tmp/err")"
 well_formed "$svg" || fail "$svg is not well-formed XML"
 head -c 200 "$svg" | grep -q '<svg xmlns="http://www.w3.org/2000/svg"' ||

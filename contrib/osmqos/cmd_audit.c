@@ -12,7 +12,6 @@
  */
 #include <config.h>
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,158 +25,56 @@
 #include "mad/smp_discover.h"
 #include "mad/smp_tables.h"
 
-void oq_usage_audit(FILE *out)
-{
-	fprintf(out,
-		"Usage: osmqos audit --policy POLICY [--opensm-conf FILE] "
-		"[--partitions FILE]\n"
-		"                    [--sample N] [--no-vlhl] [--no-sl2vl] "
-		"[--ca NAME]\n"
-		"                    [--port N] [--timeout MS] [--json]\n"
-		"\n"
-		"Walk the live fabric with SMPs, read every port's SL2VL, "
-		"VLArb and\nVLHighLimit, and compare them with what the "
-		"policy compiles to; check\nthe SA's PathRecords for a sample "
-		"of CA pairs against the policy's levels.\n"
-		"\n"
-		"Options:\n"
-		"  --policy FILE       the QoS policy the SM runs (required)\n"
-		"  --opensm-conf FILE  the SM's opensm.conf (its qos_* "
-		"templates);\n"
-		"                      default: OpenSM's compiled-in values\n"
-		"  --partitions FILE   the SM's partitions.conf\n"
-		"  --sample N          CA pairs to check with the SA (default "
-		"16, 0: none)\n"
-		"  --no-vlhl           do not compare VLHighLimit\n"
-		"  --no-sl2vl          do not compare SL2VL (a routing engine "
-		"such as\n"
-		"                      torus-2QoS or nue owns it)\n"
-		"  -C, --ca NAME       local CA (default: the first active "
-		"port)\n"
-		"  -P, --port N        local port number\n"
-		"  --timeout MS        per MAD (default 1000)\n"
-		"  --json              one JSON object (docs/json.md)\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"Under ibsim run with LD_PRELOAD=libumad2sim.so (SIM_HOST "
-		"picks the\nattachment point); ibsim does not store "
-		"VLHighLimit, so when every port\nreads 0 there it is "
-		"reported as not checked.\n"
-		"Exit status: 0 no drift, 1 drift found, 2 usage, input or "
-		"fabric error.\n");
-}
+#define CMD "audit"
 
 struct audit_opts {
-	const char *policy, *opensm_conf, *partitions, *ca;
-	int port, timeout_ms;
-	unsigned int sample;
-	bool json, no_vlhl, no_sl2vl;
+	struct oq_cli_common c;
+	struct oq_num sample;
+	bool no_vlhl, no_sl2vl;
+};
+OQ_OPTS_STRUCT(struct audit_opts);
+
+static const struct oq_opt audit_opts[] = {
+	OQ_USE_H(OQ_CO_POLICY, OQ_OPT_REQUIRED,
+		 "the QoS policy the SM runs (qos_policy_file in opensm.conf)"),
+	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
+		 "the SM's opensm.conf (its qos_* templates and "
+		 "routing_engine; default: OpenSM's compiled-in values)"),
+	OQ_USE_H(OQ_CO_PARTITIONS, 0, "the SM's partitions.conf"),
+	OQ_OPT("sample", 0, OQ_OPT_NUM, "N",
+	       "CA pairs to check with the SA (default 16, 0: none)",
+	       offsetof(struct audit_opts, sample), .max = 1000000),
+	OQ_OPT("no-vlhl", 0, OQ_OPT_FLAG, NULL, "do not compare VLHighLimit",
+	       offsetof(struct audit_opts, no_vlhl)),
+	OQ_OPT("no-sl2vl", 0, OQ_OPT_FLAG, NULL,
+	       "do not compare SL2VL (a routing engine such as torus-2QoS or "
+	       "nue owns it)",
+	       offsetof(struct audit_opts, no_sl2vl)),
+	OQ_USE(OQ_CO_CA),
+	OQ_USE(OQ_CO_CA_PORT),
+	OQ_USE_H(OQ_CO_TIMEOUT, 0, "per MAD, in ms (default 1000)"),
+	OQ_USE(OQ_CO_JSON),
+	OQ_OPT_END,
 };
 
-enum {
-	O_POLICY = 256,
-	O_CONF,
-	O_PARTS,
-	O_SAMPLE,
-	O_NO_VLHL,
-	O_NO_SL2VL,
-	O_TIMEOUT,
-	O_JSON,
+static int run(int argc, char **argv);
+
+const struct oq_cmd_spec oq_spec_audit = {
+	.name = CMD,
+	.summary = "live drift audit: tables and SA answers vs the policy",
+	.about = "Walk the live fabric with SMPs, read every port's SL2VL, "
+		 "VLArb and VLHighLimit, and compare them with what the "
+		 "policy compiles to; check the SA's PathRecords for a sample "
+		 "of CA pairs against the policy's levels.",
+	.opts = audit_opts,
+	.notes = "Under ibsim run with LD_PRELOAD=libumad2sim.so (SIM_HOST "
+		 "picks the attachment point); ibsim does not store "
+		 "VLHighLimit, so when every port reads 0 there it is "
+		 "reported as not checked.",
+	.exit_status = "0 no drift, 1 drift found or an invalid policy, 2 "
+		       "usage, input or fabric error.",
+	.run = run,
 };
-
-static int number(const char *opt, const char *arg, unsigned long long max,
-		  unsigned long long *v)
-{
-	if (oq_parse_u64(arg, v) || *v > max)
-		return oq_usage_error("audit",
-				      "%s '%s' is not a number in 0..%llu", opt,
-				      arg, max);
-	return 0;
-}
-
-/* -1: go on; -2: --help printed; otherwise an exit code. */
-static int parse_args(int argc, char **argv, struct audit_opts *o)
-{
-	static const struct option longopts[] = {
-		{"policy", required_argument, NULL, O_POLICY},
-		{"opensm-conf", required_argument, NULL, O_CONF},
-		{"partitions", required_argument, NULL, O_PARTS},
-		{"sample", required_argument, NULL, O_SAMPLE},
-		{"no-vlhl", no_argument, NULL, O_NO_VLHL},
-		{"no-sl2vl", no_argument, NULL, O_NO_SL2VL},
-		{"ca", required_argument, NULL, 'C'},
-		{"port", required_argument, NULL, 'P'},
-		{"timeout", required_argument, NULL, O_TIMEOUT},
-		{"json", no_argument, NULL, O_JSON},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	unsigned long long v;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->sample = 16;
-	o->timeout_ms = 1000;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hC:P:", longopts, NULL)) != -1) {
-		switch (c) {
-		case O_POLICY:
-			o->policy = optarg;
-			break;
-		case O_CONF:
-			o->opensm_conf = optarg;
-			break;
-		case O_PARTS:
-			o->partitions = optarg;
-			break;
-		case O_SAMPLE:
-			if (number("--sample", optarg, 1000000, &v))
-				return OQ_EXIT_USAGE;
-			o->sample = (unsigned int)v;
-			break;
-		case O_NO_VLHL:
-			o->no_vlhl = true;
-			break;
-		case O_NO_SL2VL:
-			o->no_sl2vl = true;
-			break;
-		case 'C':
-			o->ca = optarg;
-			break;
-		case 'P':
-			if (number("--port", optarg, 254, &v))
-				return OQ_EXIT_USAGE;
-			o->port = (int)v;
-			break;
-		case O_TIMEOUT:
-			if (number("--timeout", optarg, 600000, &v))
-				return OQ_EXIT_USAGE;
-			if (!v)
-				return oq_usage_error("audit", "--timeout must "
-							       "be at least 1 "
-							       "ms");
-			o->timeout_ms = (int)v;
-			break;
-		case O_JSON:
-			o->json = true;
-			break;
-		case 'h':
-			oq_usage_audit(stdout);
-			return -2;
-		default:
-			return oq_getopt_error("audit", c, argv);
-		}
-	}
-	if (optind < argc)
-		return oq_usage_error("audit", "unexpected argument '%s'",
-				      argv[optind]);
-	if (!o->policy)
-		return oq_usage_error("audit",
-				      "--policy is required (the file the SM "
-				      "runs, qos_policy_file in opensm.conf)");
-	return -1;
-}
 
 static void print_diags(struct oq_diags *d)
 {
@@ -188,26 +85,35 @@ static void print_diags(struct oq_diags *d)
 
 static int readable(const char *what, const char *path, size_t max)
 {
-	return path ? oq_cli_need_file("audit", what, path, max) : 0;
+	return path ? oq_cli_need_file(CMD, what, path, max) : 0;
 }
 
-/* The policy, before any MAD: a typo should not cost a fabric walk. */
+/* The policy, before any MAD: a typo should not cost a fabric walk.  An
+ * invalid policy is a finding (exit 1), as for every subcommand. */
 static int load_policy(const struct audit_opts *o, struct oq_cli_inputs *in)
 {
-	if (readable("policy", o->policy, OQ_POLICY_MAX_BYTES) ||
-	    readable("partitions file", o->partitions, OQ_FILE_MAX_BYTES) ||
-	    readable("opensm.conf", o->opensm_conf, OQ_FILE_MAX_BYTES))
+	const struct oq_cli_common *c = &o->c;
+
+	if (readable("policy", c->policy, OQ_POLICY_MAX_BYTES) ||
+	    readable("partitions file", c->partitions, OQ_FILE_MAX_BYTES) ||
+	    readable("opensm.conf", c->opensm_conf, OQ_FILE_MAX_BYTES) ||
+	    oq_cli_read_policy(CMD, c->policy, &in->diags, &in->policy))
 		return OQ_EXIT_USAGE;
-	in->policy = oq_policy_load(o->policy, &in->diags);
-	if (in->policy && !oq_diags_has_errors(&in->diags))
+	if (!in->policy) {
+		print_diags(&in->diags);
+		fprintf(stderr, "osmqos audit: out of memory reading the "
+				"policy; free memory and retry\n");
+		return OQ_EXIT_USAGE;
+	}
+	if (!oq_diags_has_errors(&in->diags))
 		oq_policy_validate(in->policy, &in->diags);
-	if (!in->policy || oq_diags_has_errors(&in->diags)) {
+	if (oq_diags_has_errors(&in->diags)) {
 		print_diags(&in->diags);
 		fprintf(stderr,
 			"osmqos audit: the policy '%s' is invalid; fix the "
 			"errors above (osmqos check %s shows them too)\n",
-			o->policy, o->policy);
-		return OQ_EXIT_USAGE;
+			c->policy, c->policy);
+		return OQ_EXIT_FAIL;
 	}
 	return OQ_EXIT_OK;
 }
@@ -219,27 +125,34 @@ static int bind_policy(const struct audit_opts *o, struct oq_cli_inputs *in)
 	int rc;
 
 	in->have_parts = true;
-	if (o->partitions)
-		rc = oq_partitions_load(&in->parts, o->partitions, in->fabric,
-					&in->diags);
+	if (o->c.partitions)
+		rc = oq_cli_read_partitions(CMD, o->c.partitions, in->fabric,
+					    &in->diags, &in->parts);
 	else
 		rc = oq_partitions_no_file(&in->parts, in->fabric, &in->diags);
+	if (rc == OQ_EXIT_USAGE)
+		return rc;
 	if (rc || oq_diags_has_errors(&in->diags)) {
 		print_diags(&in->diags);
 		fprintf(stderr,
 			"osmqos audit: the partitions file '%s' has errors; "
 			"fix them (OpenSM partitions.conf syntax)\n",
-			o->partitions ? o->partitions : "(none)");
+			o->c.partitions ? o->c.partitions : "(none)");
 		return OQ_EXIT_USAGE;
 	}
 	in->binding = oq_bind(in->policy, in->fabric, &in->parts, &in->diags);
-	if (!in->binding || oq_diags_has_errors(&in->diags)) {
+	if (!in->binding) {
+		fprintf(stderr, "osmqos audit: out of memory binding the "
+				"policy; free memory and retry\n");
+		return OQ_EXIT_USAGE;
+	}
+	if (oq_diags_has_errors(&in->diags)) {
 		print_diags(&in->diags);
 		fprintf(stderr,
-			"osmqos audit: the policy '%s' cannot be bound "
-			"to the live fabric; fix the errors above\n",
-			o->policy);
-		return OQ_EXIT_USAGE;
+			"osmqos audit: the policy '%s' is invalid on the live "
+			"fabric; fix the errors above\n",
+			o->c.policy);
+		return OQ_EXIT_FAIL;
 	}
 	print_diags(&in->diags);
 	return OQ_EXIT_OK;
@@ -250,11 +163,12 @@ static int discover(const struct audit_opts *o, struct oq_smp_port *smp,
 {
 	char err[768];
 
-	if (oq_smp_open(o->ca, o->port, smp, err, sizeof(err))) {
+	if (oq_smp_open(o->c.ca, (int)o->c.ca_port.v, smp, err,
+			sizeof(err))) {
 		fprintf(stderr, "osmqos audit: %s\n", err);
 		return OQ_EXIT_USAGE;
 	}
-	smp->timeout_ms = o->timeout_ms;
+	smp->timeout_ms = (int)o->c.timeout.v;
 	if (oq_live_discover(smp, lf, err, sizeof(err))) {
 		fprintf(stderr, "osmqos audit: %s\n", err);
 		return OQ_EXIT_USAGE;
@@ -363,7 +277,7 @@ static int sa_part(const struct audit_opts *o, struct oq_cli_inputs *in,
 	char err[768];
 	int rc;
 
-	if (!o->sample) {
+	if (!o->sample.v) {
 		r->notes[r->n_notes++] = "SA not checked (--sample 0)";
 		return OQ_EXIT_OK;
 	}
@@ -372,8 +286,9 @@ static int sa_part(const struct audit_opts *o, struct oq_cli_inputs *in,
 		fprintf(stderr, "osmqos audit: out of memory\n");
 		return OQ_EXIT_USAGE;
 	}
-	rc = audit_sa_check(in->fabric, in->policy, m, o->ca, o->port,
-			    o->timeout_ms, o->sample, drifts, &r->sa, err,
+	rc = audit_sa_check(in->fabric, in->policy, m, o->c.ca,
+			    (int)o->c.ca_port.v, (int)o->c.timeout.v,
+			    (unsigned int)o->sample.v, drifts, &r->sa, err,
 			    sizeof(err));
 	oq_matcher_free(m);
 	if (rc) {
@@ -404,7 +319,7 @@ static int audit(const struct audit_opts *o, struct oq_cli_inputs *in,
 	if (!rc)
 		rc = bind_policy(o, in);
 	if (!rc)
-		rc = oq_cli_compile_tables("audit", in, o->opensm_conf, &t,
+		rc = oq_cli_compile_tables(CMD, in, o->c.opensm_conf, &t,
 					   &want);
 	if (!rc)
 		rc = compare_all(&smp, o->no_sl2vl, &want, &drifts, &vlhl, &vv,
@@ -426,13 +341,13 @@ static int audit(const struct audit_opts *o, struct oq_cli_inputs *in,
 	if (!rc) {
 		size_t i;
 
-		r.policy_path = o->policy;
+		r.policy_path = o->c.policy;
 		r.policy = in->policy;
 		r.nodes = lf->n;
 		r.drifts = &drifts;
-		for (i = 0; !o->json && i < r.n_notes; i++)
+		for (i = 0; !o->c.json && i < r.n_notes; i++)
 			fprintf(stderr, "osmqos audit: note: %s\n", r.notes[i]);
-		audit_print(&r, o->json);
+		audit_print(&r, o->c.json);
 		rc = drifts.n ? OQ_EXIT_FAIL : OQ_EXIT_OK;
 	}
 	oq_fabric_tables_free(&want);
@@ -441,16 +356,17 @@ static int audit(const struct audit_opts *o, struct oq_cli_inputs *in,
 	return rc;
 }
 
-int oq_cmd_audit(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct oq_live_fabric lf;
 	struct oq_cli_inputs in;
-	struct audit_opts o;
-	int rc = parse_args(argc, argv, &o);
+	struct audit_opts o = {0};
+	int rc;
 
-	if (rc == -2)
-		return OQ_EXIT_OK;
-	if (rc >= 0)
+	o.sample.v = 16;
+	o.c.timeout.v = 1000;
+	rc = oq_cli_parse(&oq_spec_audit, argc, argv, &o);
+	if (rc != OQ_CLI_RUN)
 		return rc;
 	memset(&in, 0, sizeof(in));
 	memset(&lf, 0, sizeof(lf));

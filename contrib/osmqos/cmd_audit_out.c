@@ -14,13 +14,6 @@
 #include "cmd_audit_out.h"
 #include "inputs.h"
 
-static const char *level_name(const struct oq_policy *pol, int level)
-{
-	if (!pol || level < 0 || (size_t)level >= pol->n_levels)
-		return NULL;
-	return pol->levels[level].name;
-}
-
 static void text_end(const struct oq_port *p)
 {
 	printf("0x%016" PRIx64 " \"%s\" port %u (lid %u)", p->guid,
@@ -42,7 +35,7 @@ static void text_drift(const struct audit_drift *d, const struct oq_policy *pol)
 		text_end(d->src);
 		printf(" -> ");
 		text_end(d->dst);
-		lvl = level_name(pol, d->level);
+		lvl = oq_cli_level_name(pol, d->level);
 		printf(" level %s", lvl ? lvl : "(none)");
 	}
 	printf(": expected %s found %s\n", d->exp_text, d->got_text);
@@ -85,7 +78,7 @@ static void json_drift(const struct audit_drift *d, const struct oq_policy *pol,
 		else
 			printf("null");
 		printf(", \"level\": ");
-		oq_json_fstring(stdout, level_name(pol, d->level));
+		oq_json_fstring(stdout, oq_cli_level_name(pol, d->level));
 	}
 	printf(", \"expected\": %s, \"found\": %s}", d->exp_json, d->got_json);
 }

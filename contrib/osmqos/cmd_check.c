@@ -1,99 +1,81 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * osmqos check POLICY [--fabric TOPO] [--partitions FILE]
- *                     [--opensm-conf FILE]
+ *                     [--opensm-conf FILE] [--node-name-map FILE]
+ *                     [--all] [--json]
  *
- * Parse and validate a QoS policy; every diagnostic goes to stderr as
- * FILE:LINE:COL: error|warning: text, sorted by position.  Exit 0 when the
+ * Parse and validate a QoS policy; diagnostics go to stderr as
+ * FILE:LINE:COL: error|warning: text, root causes first (what follows
+ * from one folded under it), each kind capped unless --all; --json puts
+ * them on stdout as one object instead (docs/json.md).  Exit 0 when the
  * policy is valid (warnings allowed), 1 when it has errors, 2 on usage or
  * I/O errors.  A valid policy gets a one-line summary on stdout.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <osmqos/diag.h>
 #include <osmqos/fabric.h>
+#include <osmqos/file.h>
+#include <osmqos/json.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
 #include <osmqos/synth.h>
 #include <osmqos/tables.h>
 
 #include "cli.h"
+#include "inputs.h"
 
-void oq_usage_check(FILE *out)
-{
-	fprintf(out,
-		"Usage: osmqos check POLICY [--fabric TOPO] [--partitions FILE]\n"
-		"                    [--opensm-conf FILE]\n"
-		"\n"
-		"Parse and validate an OpenSM QoS policy file "
-		"(qos-policy.conf).\n"
-		"Diagnostics go to stderr as FILE:LINE:COL: error|warning: "
-		"text.\n"
-		"\n"
-		"Options:\n"
-		"  --fabric TOPO        also resolve port groups against a "
-		"topology\n"
-		"                       (ibnetdiscover or ibsim net file) and "
-		"warn\n"
-		"                       about groups that match no port\n"
-		"  --partitions FILE    partitions.conf for 'partition:' keys "
-		"(checked\n"
-		"                       alone without --fabric)\n"
-		"  --opensm-conf FILE   check the qos_* table templates of an\n"
-		"                       opensm.conf as well\n"
-		"  -h, --help           this text\n"
-		"\n"
-		"Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage or "
-		"I/O error.\n");
-}
+#define CMD "check"
 
 struct check_opts {
-	const char *policy, *fabric, *partitions, *opensm_conf;
+	struct oq_cli_common c;
+};
+OQ_OPTS_STRUCT(struct check_opts);
+
+static const struct oq_opt check_opts[] = {
+	OQ_USE_H(OQ_CO_POLICY, OQ_OPT_REQUIRED,
+		 "the policy, when not given as POLICY"),
+	OQ_USE_H(OQ_CO_FABRIC, 0,
+		 "also resolve port groups against a topology (ibnetdiscover "
+		 "output or ibsim net file), warn about groups that match no "
+		 "port, and compile the tables and intents for it"),
+	OQ_USE_H(OQ_CO_PARTITIONS, 0,
+		 "partitions.conf for 'partition:' keys (checked alone without "
+		 "--fabric)"),
+	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
+		 "check the qos_* table templates of an opensm.conf as well "
+		 "(and its routing_engine and node-name map with --fabric)"),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
+	OQ_USE_H(OQ_CO_ALL, 0,
+		 "every diagnostic: no cap per kind, and what follows from "
+		 "a root cause listed under it"),
+	OQ_USE_H(OQ_CO_JSON, 0,
+		 "the diagnostics as one JSON object on stdout, each with "
+		 "file, line, col, severity, a stable code and its cause "
+		 "(docs/json.md)"),
+	OQ_OPT_END,
 };
 
-static int parse_args(int argc, char **argv, struct check_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "fabric", required_argument, NULL, 'f' },
-		{ "partitions", required_argument, NULL, 'p' },
-		{ "opensm-conf", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+static int run(int argc, char **argv);
 
-	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			o->fabric = optarg;
-			break;
-		case 'p':
-			o->partitions = optarg;
-			break;
-		case 'c':
-			o->opensm_conf = optarg;
-			break;
-		case 'h':
-			oq_usage_check(stdout);
-			return OQ_EXIT_OK + 100;
-		default:
-			return oq_getopt_error("check", c, argv);
-		}
-	}
-	if (optind >= argc)
-		return oq_usage_error("check", "no policy file given");
-	o->policy = argv[optind++];
-	if (optind < argc)
-		return oq_usage_error("check", "unexpected argument '%s'",
-				      argv[optind]);
-	return -1;
-}
+const struct oq_cmd_spec oq_spec_check = {
+	.name = CMD,
+	.summary = "validate a policy (file:line:col diagnostics)",
+	.about = "Parse and validate an OpenSM QoS policy file "
+		 "(qos-policy.conf).\nDiagnostics go to stderr as "
+		 "FILE:LINE:COL: error|warning: text, root causes first: what "
+		 "follows from one is counted under it, and of one kind ten "
+		 "are shown, then how many more (--all shows every one).",
+	.operand = "POLICY",
+	.operand_off = offsetof(struct oq_cli_common, policy),
+	.opts = check_opts,
+	.exit_status = "0 valid (warnings allowed), 1 invalid (or, with "
+		       "--fabric, a scope withheld on this fabric), 2 usage "
+		       "or I/O error.",
+	.run = run,
+};
 
 /*
  * The fabric-aware part: bind the policy's port groups to a topology so
@@ -101,7 +83,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
  * Only runs on a policy without errors.  Returns OQ_EXIT_USAGE when an
  * input file cannot be used, else OQ_EXIT_OK.
  */
-static int check_against_fabric(const struct check_opts *o,
+static int check_against_fabric(const struct oq_cli_common *o,
 				const struct oq_policy *p,
 				const struct oq_templates *t,
 				struct oq_partitions *parts,
@@ -113,8 +95,9 @@ static int check_against_fabric(const struct check_opts *o,
 	struct oq_binding *b;
 	size_t errs = diags->n_errors;
 
-	f = oq_topology_load(o->fabric, diags);
-	if (!f || diags->n_errors > errs) {
+	if (oq_cli_read_fabric(CMD, o->fabric, diags, &f))
+		return OQ_EXIT_USAGE;
+	if (!f || diags->n_errors > errs || oq_cli_node_names(CMD, o, f)) {
 		oq_fabric_free(f);
 		return OQ_EXIT_USAGE;
 	}
@@ -123,9 +106,13 @@ static int check_against_fabric(const struct check_opts *o,
 	 * every end port a full member), and so do we.  The caller frees
 	 * parts after printing: diagnostics point at its file name. */
 	errs = diags->n_errors;
-	if (o->partitions)
-		oq_partitions_load(parts, o->partitions, f, diags);
-	else
+	if (o->partitions) {
+		if (oq_cli_read_partitions(CMD, o->partitions, f, diags,
+					   parts) == OQ_EXIT_USAGE) {
+			oq_fabric_free(f);
+			return OQ_EXIT_USAGE;
+		}
+	} else
 		oq_partitions_no_file(parts, f, diags);
 	if (diags->n_errors > errs) {
 		oq_fabric_free(f);
@@ -169,7 +156,7 @@ static int check_partitions_file(const char *path, const struct oq_policy *p,
 {
 	size_t errs = diags->n_errors, i, j;
 
-	if (oq_partitions_load(parts, path, NULL, diags) ||
+	if (oq_cli_read_partitions(CMD, path, NULL, diags, parts) ||
 	    diags->n_errors > errs)
 		return OQ_EXIT_USAGE;
 	for (i = 0; i < p->n_explicit_groups; i++)
@@ -192,7 +179,7 @@ static int check_opensm_conf(const char *path, struct oq_templates *t,
 {
 	size_t errs = diags->n_errors;
 
-	if (oq_templates_load_opensm_conf(t, path, diags) ||
+	if (oq_cli_read_templates(CMD, path, diags, t) ||
 	    diags->n_errors > errs)
 		return OQ_EXIT_USAGE;
 	return OQ_EXIT_OK;
@@ -201,42 +188,134 @@ static int check_opensm_conf(const char *path, struct oq_templates *t,
 static void print_summary(const struct oq_policy *p,
 			  const struct oq_diags *diags)
 {
-	size_t ulp_rules = p->n_rules - p->n_explicit_rules;
+	char counts[256];
 
-	printf("%s: valid: %zu port group%s, %zu qos-level%s, %zu match "
-	       "rule%s (%zu from qos-ulps), %zu vlarb-scope%s, "
-	       "%zu sl2vl-scope%s, %zu warning%s\n",
-	       p->file, p->n_explicit_groups,
-	       p->n_explicit_groups == 1 ? "" : "s", p->n_explicit_levels,
-	       p->n_explicit_levels == 1 ? "" : "s", p->n_rules,
-	       p->n_rules == 1 ? "" : "s", ulp_rules, p->n_vlarb,
-	       p->n_vlarb == 1 ? "" : "s", p->n_sl2vl,
-	       p->n_sl2vl == 1 ? "" : "s", diags->n_warnings,
-	       diags->n_warnings == 1 ? "" : "s");
+	oq_policy_counts(p, counts, sizeof(counts));
+	printf("%s: valid: %s, %zu warning%s\n", p->file, counts,
+	       diags->n_warnings, diags->n_warnings == 1 ? "" : "s");
 }
 
-int oq_cmd_check(int argc, char **argv)
+/* "24 errors from 1 root cause" or "2 errors". */
+static void error_count(const struct oq_diags *d, char *buf, size_t len)
+{
+	size_t roots = oq_diags_roots(d, OQ_SEV_ERROR);
+
+	if (roots && roots < d->n_errors)
+		snprintf(buf, len, "%zu error%s from %zu root cause%s",
+			 d->n_errors, d->n_errors == 1 ? "" : "s", roots,
+			 roots == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "%zu error%s", d->n_errors,
+			 d->n_errors == 1 ? "" : "s");
+}
+
+static void print_text(const struct oq_cli_common *o, const struct oq_policy *p,
+		       struct oq_diags *diags, int rc, bool on_fabric)
+{
+	char errs[96];
+
+	oq_diags_sort(diags);
+	oq_diags_report(diags, stderr, o->all,
+			o->all ? NULL : "--all shows them");
+	error_count(diags, errs, sizeof(errs));
+	if (rc == OQ_EXIT_OK)
+		print_summary(p, diags);
+	else if (on_fabric)
+		fprintf(stderr,
+			"%s: %s, %zu warning%s against the fabric or "
+			"partitions given (each says what the plugin and "
+			"OpenSM do); fix them\n",
+			p->file, errs, diags->n_warnings,
+			diags->n_warnings == 1 ? "" : "s");
+	else if (rc == OQ_EXIT_FAIL)
+		fprintf(stderr,
+			"%s: %s, %zu warning%s; fix the errors above "
+			"(OpenSM would reject this policy)\n",
+			p->file, errs, diags->n_warnings,
+			diags->n_warnings == 1 ? "" : "s");
+	else
+		fprintf(stderr, "osmqos check: an input file could not be "
+				"used; fix the problems reported above\n");
+}
+
+static void json_count(const char *key, size_t n, size_t from_ulps)
+{
+	printf("\"%s\": %zu, \"%s_from_ulps\": %zu, ", key, n, key, from_ulps);
+}
+
+/* docs/json.md, "osmqos check --json". */
+static void print_json(const struct oq_cli_common *o, const struct oq_policy *p,
+		       struct oq_diags *diags, int rc)
+{
+	oq_diags_sort(diags);
+	fputs("{\n  \"file\": ", stdout);
+	oq_json_fstring(stdout, p->file);
+	printf(",\n  \"valid\": %s,\n  \"exit_status\": %d,\n",
+	       rc == OQ_EXIT_OK ? "true" : "false", rc);
+	fputs("  \"counts\": {", stdout);
+	json_count("port_groups", p->n_explicit_groups,
+		   p->n_groups - p->n_explicit_groups);
+	json_count("qos_levels", p->n_explicit_levels,
+		   p->n_levels - p->n_explicit_levels);
+	json_count("match_rules", p->n_explicit_rules,
+		   p->n_rules - p->n_explicit_rules);
+	printf("\"vlarb_scopes\": %zu, \"sl2vl_scopes\": %zu},\n", p->n_vlarb,
+	       p->n_sl2vl);
+	printf("  \"errors\": %zu,\n  \"root_errors\": %zu,\n"
+	       "  \"warnings\": %zu,\n  ",
+	       diags->n_errors, oq_diags_roots(diags, OQ_SEV_ERROR),
+	       diags->n_warnings);
+	oq_diags_write_json(diags, stdout, o->all);
+	fputs("\n}\n", stdout);
+}
+
+/* Every input file usable before any is read. */
+static int probe(const struct oq_cli_common *o)
+{
+	if (oq_cli_need_file(CMD, "policy", o->policy, OQ_POLICY_MAX_BYTES) ||
+	    (o->fabric &&
+	     oq_cli_need_file(CMD, "fabric", o->fabric, OQ_FILE_MAX_BYTES)) ||
+	    (o->partitions &&
+	     oq_cli_need_file(CMD, "partitions file", o->partitions,
+			      OQ_FILE_MAX_BYTES)) ||
+	    (o->opensm_conf &&
+	     oq_cli_need_file(CMD, "opensm.conf", o->opensm_conf,
+			      OQ_FILE_MAX_BYTES)) ||
+	    (o->node_name_map &&
+	     oq_cli_need_file(CMD, "node-name map", o->node_name_map,
+			      OQ_FILE_MAX_BYTES)))
+		return OQ_EXIT_USAGE;
+	return OQ_EXIT_OK;
+}
+
+static int run(int argc, char **argv)
 {
 	struct oq_partitions parts;
 	struct oq_templates t;
-	struct check_opts o;
+	struct check_opts opts = {0};
+	const struct oq_cli_common *o = &opts.c;
 	struct oq_diags diags;
 	struct oq_policy *p;
 	bool on_fabric = false;
-	int rc = parse_args(argc, argv, &o);
+	int rc = oq_cli_parse(&oq_spec_check, argc, argv, &opts);
 
-	if (rc == OQ_EXIT_OK + 100)
-		return OQ_EXIT_OK;
-	if (rc >= 0)
+	if (rc != OQ_CLI_RUN)
 		return rc;
+	if (probe(o))
+		return OQ_EXIT_USAGE;
 
 	oq_diags_init(&diags);
+	if (o->all)
+		diags.max = diags.max_kind = OQ_DIAGS_ALL;
 	memset(&parts, 0, sizeof(parts));
-	p = oq_policy_load(o.policy, &diags);
+	if (oq_cli_read_policy(CMD, o->policy, &diags, &p)) {
+		oq_diags_free(&diags);
+		return OQ_EXIT_USAGE;
+	}
 	if (!p) {
-		oq_diags_print(&diags, stderr);
-		fprintf(stderr, "osmqos check: cannot read the policy file; "
-				"check the path and its permissions\n");
+		oq_cli_print_diags(&diags, true);
+		fprintf(stderr, "osmqos check: out of memory reading the "
+				"policy; free memory and retry\n");
 		oq_diags_free(&diags);
 		return OQ_EXIT_USAGE;
 	}
@@ -244,17 +323,17 @@ int oq_cmd_check(int argc, char **argv)
 	rc = oq_diags_has_errors(&diags) ? OQ_EXIT_FAIL : OQ_EXIT_OK;
 
 	oq_templates_default(&t);
-	if (o.opensm_conf &&
-	    check_opensm_conf(o.opensm_conf, &t, &diags) != OQ_EXIT_OK)
+	if (o->opensm_conf &&
+	    check_opensm_conf(o->opensm_conf, &t, &diags) != OQ_EXIT_OK)
 		rc = OQ_EXIT_USAGE;
-	if (rc == OQ_EXIT_OK && o.fabric) {
-		if (check_against_fabric(&o, p, &t, &parts, &diags) !=
+	if (rc == OQ_EXIT_OK && o->fabric) {
+		if (check_against_fabric(o, p, &t, &parts, &diags) !=
 		    OQ_EXIT_OK)
 			rc = OQ_EXIT_USAGE;
 		else if (oq_diags_has_errors(&diags))
 			on_fabric = true;
-	} else if (rc != OQ_EXIT_USAGE && !o.fabric && o.partitions) {
-		if (check_partitions_file(o.partitions, p, &parts, &diags) !=
+	} else if (rc != OQ_EXIT_USAGE && !o->fabric && o->partitions) {
+		if (check_partitions_file(o->partitions, p, &parts, &diags) !=
 		    OQ_EXIT_OK)
 			rc = OQ_EXIT_USAGE;
 		else if (rc == OQ_EXIT_OK && oq_diags_has_errors(&diags))
@@ -263,27 +342,10 @@ int oq_cmd_check(int argc, char **argv)
 	if (on_fabric)
 		rc = OQ_EXIT_FAIL;
 
-	oq_diags_sort(&diags);
-	oq_diags_print(&diags, stderr);
-	if (rc == OQ_EXIT_OK)
-		print_summary(p, &diags);
-	else if (on_fabric)
-		fprintf(stderr,
-			"%s: %zu error%s, %zu warning%s against the fabric "
-			"or partitions given (each says what the plugin and "
-			"OpenSM do); fix them\n",
-			p->file, diags.n_errors, diags.n_errors == 1 ? "" : "s",
-			diags.n_warnings, diags.n_warnings == 1 ? "" : "s");
-	else if (rc == OQ_EXIT_FAIL)
-		fprintf(stderr, "%s: %zu error%s, %zu warning%s; fix the "
-				"errors above (OpenSM would reject this "
-				"policy)\n",
-			p->file, diags.n_errors,
-			diags.n_errors == 1 ? "" : "s", diags.n_warnings,
-			diags.n_warnings == 1 ? "" : "s");
+	if (o->json)
+		print_json(o, p, &diags, rc);
 	else
-		fprintf(stderr, "osmqos check: an input file could not be "
-				"used; fix the problems reported above\n");
+		print_text(o, p, &diags, rc, on_fabric);
 	/* Diagnostics point at p->file and parts.file: print them before
 	 * freeing those. */
 	oq_diags_free(&diags);

@@ -7,7 +7,6 @@
  * OpenSM's SA does (first matching rule, DEFAULT otherwise) by the same
  * compiled matcher the plugin uses.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,156 +17,61 @@
 #include "cli.h"
 #include "inputs.h"
 
-void oq_usage_match(FILE *out)
-{
-	fprintf(out,
-		"Usage: osmqos match --policy POLICY --fabric TOPO --src PORT "
-		"--dst PORT\n"
-		"                    [--sid N] [--qos-class N] [--pkey N]\n"
-		"                    [--partitions FILE] [--json]\n"
-		"\n"
-		"Show the match rule and QoS level (SL, MTU/rate limits, "
-		"packet "
-		"life,\npkeys) a path query between two ports gets.\n"
-		"\n"
-		"Options:\n"
-		"  --policy FILE      the QoS policy (qos-policy.conf)\n"
-		"  --fabric TOPO      ibnetdiscover output or ibsim net file\n"
-		"  --src PORT         source port: GUID (0x...), lid:N or\n"
-		"                     \"NodeDescription/P<n>\"\n"
-		"  --dst PORT         destination port, same forms\n"
-		"  --sid N            the query carries this ServiceID\n"
-		"  --qos-class N      the query carries this QoS class "
-		"(0..4095)\n"
-		"  --pkey N           the query carries this P_Key "
-		"(membership bit ignored)\n"
-		"  --partitions FILE  partitions.conf, for 'partition:' and "
-		"pkey groups\n"
-		"  --json             one JSON object: rule (null for "
-		"DEFAULT), "
-		"use, level,\n"
-		"                     sl, mtu_limit, rate_limit, packet_life, "
-		"pkeys, why\n"
-		"  -h, --help         this text\n"
-		"\n"
-		"A criterion the query does not carry never matches a rule "
-		"that has it.\n"
-		"A switch port stands for its switch (port 0): path queries "
-		"name end ports.\n"
-		"Rules are numbered from 0: qos-match-rules, then qos-ulps "
-		"lines.\n"
-		"Exit status: 0 ok, 1 invalid policy, 2 usage or I/O error.\n");
-}
+#define CMD "match"
 
 struct match_opts {
-	const char *policy, *fabric, *src, *dst, *partitions;
-	struct oq_query q;
-	bool json;
+	struct oq_cli_common c;
+	const char *src, *dst;
+};
+OQ_OPTS_STRUCT(struct match_opts);
+
+static const struct oq_opt match_opts[] = {
+	OQ_USE_F(OQ_CO_POLICY, OQ_OPT_REQUIRED),
+	OQ_USE_F(OQ_CO_FABRIC, OQ_OPT_REQUIRED),
+	OQ_OPT("src", 0, OQ_OPT_PORT, "PORT",
+	       "source port: GUID (0x...), lid:N or \"NodeDescription/P<n>\"",
+	       offsetof(struct match_opts, src), .flags = OQ_OPT_REQUIRED),
+	OQ_OPT("dst", 0, OQ_OPT_PORT, "PORT", "destination port, same forms",
+	       offsetof(struct match_opts, dst), .flags = OQ_OPT_REQUIRED),
+	OQ_USE_H(OQ_CO_SID, 0, "the query carries this ServiceID"),
+	OQ_USE_H(OQ_CO_QOS_CLASS, 0,
+		 "the query carries this QoS class (0-4095)"),
+	OQ_USE_H(OQ_CO_PKEY, 0,
+		 "the query carries this P_Key (membership bit ignored)"),
+	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
+		 "an opensm.conf, for the node-name map its "
+		 "node_name_map_name names"),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
+	OQ_USE_H(OQ_CO_JSON, 0,
+		 "one JSON object: rule (null for DEFAULT), use, level, sl, "
+		 "mtu_limit, rate_limit, packet_life, pkeys, why"),
+	OQ_OPT_END,
 };
 
-static int number(const char *opt, const char *arg, unsigned long long max,
-		  unsigned long long *v)
-{
-	if (oq_parse_u64(arg, v) || *v > max)
-		return oq_usage_error("match",
-				      "%s '%s' is not a number in 0..%llu "
-				      "(decimal or 0x hex)",
-				      opt, arg, max);
-	return 0;
-}
+static int run(int argc, char **argv);
 
-static int parse_args(int argc, char **argv, struct match_opts *o)
-{
-	static const struct option longopts[] = {
-		{"policy", required_argument, NULL, 'P'},
-		{"fabric", required_argument, NULL, 'f'},
-		{"src", required_argument, NULL, 's'},
-		{"dst", required_argument, NULL, 'd'},
-		{"sid", required_argument, NULL, 'S'},
-		{"qos-class", required_argument, NULL, 'Q'},
-		{"pkey", required_argument, NULL, 'k'},
-		{"partitions", required_argument, NULL, 'p'},
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	unsigned long long v;
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'P':
-			o->policy = optarg;
-			break;
-		case 'f':
-			o->fabric = optarg;
-			break;
-		case 's':
-			o->src = optarg;
-			break;
-		case 'd':
-			o->dst = optarg;
-			break;
-		case 'S':
-			if (number("--sid", optarg, UINT64_MAX, &v))
-				return OQ_EXIT_USAGE;
-			o->q.has_sid = true;
-			o->q.sid = v;
-			break;
-		case 'Q':
-			if (number("--qos-class", optarg, 0xfff, &v))
-				return OQ_EXIT_USAGE;
-			o->q.has_qos_class = true;
-			o->q.qos_class = (uint16_t)v;
-			break;
-		case 'k':
-			if (number("--pkey", optarg, 0xffff, &v))
-				return OQ_EXIT_USAGE;
-			o->q.has_pkey = true;
-			o->q.pkey = (uint16_t)v;
-			break;
-		case 'p':
-			o->partitions = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			oq_usage_match(stdout);
-			return -2;
-		default:
-			return oq_getopt_error("match", c, argv);
-		}
-	}
-	if (optind < argc)
-		return oq_usage_error("match", "unexpected argument '%s'",
-				      argv[optind]);
-	if (!o->policy || !o->fabric)
-		return oq_usage_error("match", "--policy and --fabric are "
-					       "required");
-	if (!o->src || !o->dst)
-		return oq_usage_error("match", "--src and --dst are required");
-	return -1;
-}
+const struct oq_cmd_spec oq_spec_match = {
+	.name = CMD,
+	.summary = "which rule and QoS level a path query gets",
+	.about = "Show the match rule and QoS level (SL, MTU/rate limits, "
+		 "packet life, pkeys) a path query between two ports gets.",
+	.opts = match_opts,
+	.notes = "A criterion the query does not carry never matches a rule "
+		 "that has it.\nA switch port stands for its switch (port 0): "
+		 "path queries name end ports.\nRules are numbered from 0: "
+		 "qos-match-rules, then qos-ulps lines.",
+	.exit_status = "0 ok, 1 invalid policy, 2 usage or I/O error.",
+	.run = run,
+};
 
 /* The end port a query names: a switch is addressed through port 0. */
 static const struct oq_port *query_port(const struct oq_fabric *f,
 					const char *spec, const char *opt)
 {
-	const struct oq_port *p = oq_fabric_parse_port(f, spec);
+	const struct oq_port *p = oq_cli_port(CMD, f, opt, spec, NULL);
 
-	if (!p) {
-		oq_usage_error("match",
-			       "%s '%s': no such port in the fabric; give a "
-			       "port GUID (0x...), lid:N or "
-			       "\"NodeDescription/P<n>\"",
-			       opt, spec);
-		return NULL;
-	}
-	if (!oq_port_is_endport(p))
+	if (p && !oq_port_is_endport(p))
 		p = &p->node->ports[0];
 	return p;
 }
@@ -314,38 +218,45 @@ static void print_text(const struct oq_policy *p, const struct oq_query *q,
 	putchar('\n');
 }
 
-int oq_cmd_match(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct oq_cli_inputs in;
 	struct oq_matcher *m;
 	struct oq_decision d;
-	struct match_opts o;
-	int rc = parse_args(argc, argv, &o);
+	struct match_opts o = {0};
+	struct oq_query q = {0};
+	int rc = oq_cli_parse(&oq_spec_match, argc, argv, &o);
 
-	if (rc == -2)
-		return OQ_EXIT_OK;
-	if (rc >= 0)
+	if (rc != OQ_CLI_RUN)
 		return rc;
-	rc = oq_cli_load("match", o.policy, o.fabric, o.partitions, &in);
+	q.has_sid = o.c.sid.given;
+	q.sid = o.c.sid.v;
+	q.has_qos_class = o.c.qos_class.given;
+	q.qos_class = (uint16_t)o.c.qos_class.v;
+	q.has_pkey = o.c.pkey.given;
+	q.pkey = (uint16_t)o.c.pkey.v;
+	rc = oq_cli_load(CMD, &o.c, &in);
 	if (rc)
 		return rc;
-	o.q.src = query_port(in.fabric, o.src, "--src");
-	o.q.dst = o.q.src ? query_port(in.fabric, o.dst, "--dst") : NULL;
-	if (!o.q.src || !o.q.dst) {
+	q.src = query_port(in.fabric, o.src, "--src");
+	q.dst = q.src ? query_port(in.fabric, o.dst, "--dst") : NULL;
+	if (!q.src || !q.dst) {
 		oq_cli_inputs_free(&in);
 		return OQ_EXIT_USAGE;
 	}
 	m = oq_matcher_compile(in.binding);
 	if (!m) {
-		fprintf(stderr, "osmqos match: out of memory\n");
+		fprintf(stderr, "osmqos match: out of memory compiling the "
+				"matcher; free memory or try a smaller "
+				"fabric\n");
 		oq_cli_inputs_free(&in);
 		return OQ_EXIT_USAGE;
 	}
-	oq_match(m, &o.q, &d);
-	if (o.json)
-		print_json(in.policy, &o.q, &d);
+	oq_match(m, &q, &d);
+	if (o.c.json)
+		print_json(in.policy, &q, &d);
 	else
-		print_text(in.policy, &o.q, &d);
+		print_text(in.policy, &q, &d);
 	oq_matcher_free(m);
 	oq_cli_inputs_free(&in);
 	return OQ_EXIT_OK;

@@ -7,7 +7,6 @@
  */
 #include <config.h>
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,51 +19,98 @@
 
 #define CMD "model"
 
-void oq_usage_model(FILE *out)
-{
-	fprintf(out,
-		"Usage: osmqos model --high VL:W,... --low VL:W,... --limit N "
-		"--mtu BYTES\n"
-		"                    [--active VL,...] [--pkt VL:BYTES,...]\n"
-		"                    [--profile iba|cx2-2k] [--json]\n"
-		"       osmqos model ... --sweep-low FROM..TO [--svg FILE]\n\n"
-		"The VL arbiter of one port (IBA 1.2.1 7.6.9) run until its "
-		"state repeats;\n"
-		"prints each VL's exact share of the link's bytes over that "
-		"period.\n\n"
-		"  --high, --low   VLArb tables: VL (0-14) : weight (0-255, "
-		"64-byte credits);\n"
-		"                  '-' for an empty table\n"
-		"  --limit N       VLHighLimit in 4 KiB units (0-255, 255 = "
-		"unbounded);\n"
-		"                  required with a high table, else 0\n"
-		"  --mtu BYTES     packet size (default packet of every VL)\n"
-		"  --active VLs    backlogged VLs (default: every VL in a "
-		"table)\n"
-		"  --pkt VL:BYTES  packet size of one VL\n"
-		"  --profile P     iba (default) or cx2-2k (ConnectX-2, MTU "
-		"2048, one high\n"
-		"                  and one low VL; reconstructed, see "
-		"docs/model.md)\n"
-		"  --max-steps N   arbiter bursts before falling back to an "
-		"average\n"
-		"  --sweep-low A..B  set every low entry's weight to L = A..B "
-		"and print\n"
-		"                  the high/low byte ratio; --svg FILE draws "
-		"it\n"
-		"  --json          one JSON object: vl_shares (numbers), "
-		"vl_shares_exact\n"
-		"                  (\"n/d\" strings), cycle_bytes, ...\n");
-}
+struct table_opt {
+	struct oq_vlarb_table t;
+	bool given;
+};
 
-/* "VL:W,VL:W" -> table.  what names the option in errors. */
-static int parse_table(const char *what, const char *s,
-		       struct oq_vlarb_table *t)
+struct sweep_opt {
+	unsigned int from, to;
+	bool given;
+};
+
+struct model_opts {
+	struct oq_cli_common c;
+	struct table_opt high, low;
+	struct oq_num limit, steps;
+	struct oq_mask active;
+	uint32_t pkt[OQ_MAX_VLS];
+	struct sweep_opt sweep;
+};
+OQ_OPTS_STRUCT(struct model_opts);
+
+static int parse_table(void *value, const char *s, const struct oq_opt *o);
+static int parse_pkt(void *value, const char *s, const struct oq_opt *o);
+static int parse_sweep(void *value, const char *s, const struct oq_opt *o);
+
+#define OFF(field) offsetof(struct model_opts, field)
+
+static const struct oq_opt model_opts[] = {
+	OQ_OPT("high", 0, OQ_OPT_CUSTOM, "VL:W,...",
+	       "the high-priority VLArb table: VL (0-14) : weight (0-255, "
+	       "64-byte credits); '-' for an empty table",
+	       OFF(high), .parse = parse_table),
+	OQ_OPT("low", 0, OQ_OPT_CUSTOM, "VL:W,...",
+	       "the low-priority VLArb table, the same way", OFF(low),
+	       .parse = parse_table),
+	OQ_OPT("limit", 0, OQ_OPT_NUM, "N",
+	       "VLHighLimit in 4 KiB units (0-255, 255 = unbounded); required "
+	       "with a high table, else 0",
+	       OFF(limit), .max = 255),
+	OQ_USE_H(OQ_CO_MTU_BYTES, OQ_OPT_REQUIRED,
+		 "packet size (the default packet of every VL)"),
+	OQ_OPT("active", 0, OQ_OPT_VLS, "VLS",
+	       "backlogged VLs, e.g. 0-3,7 (default: every VL in a table)",
+	       OFF(active)),
+	OQ_OPT("pkt", 0, OQ_OPT_CUSTOM, "VL:BYTES,...", "packet size of one VL",
+	       OFF(pkt), .parse = parse_pkt, .flags = OQ_OPT_REPEATABLE),
+	OQ_USE(OQ_CO_PROFILE),
+	OQ_OPT("max-steps", 0, OQ_OPT_NUM, "N",
+	       "arbiter bursts before falling back to an average", OFF(steps),
+	       .min = 1, .max = UINT64_MAX),
+	OQ_OPT("sweep-low", 0, OQ_OPT_CUSTOM, "A..B",
+	       "set every low entry's weight to L = A..B and print the "
+	       "high/low byte ratio; --svg FILE draws it",
+	       OFF(sweep), .parse = parse_sweep),
+	OQ_USE_H(OQ_CO_SVG, 0,
+		 "with --sweep-low: draw the ratio curve into FILE"),
+	OQ_USE_H(OQ_CO_JSON, 0,
+		 "one JSON object: vl_shares (numbers), vl_shares_exact "
+		 "(\"n/d\" strings), cycle_bytes, ..."),
+	OQ_OPT_END,
+};
+
+static const char *const model_forms[] = {
+	"--high VL:W,... --low VL:W,... --limit N --mtu BYTES [OPTIONS]",
+	"... --sweep-low FROM..TO [--svg FILE]",
+	NULL,
+};
+
+static int run(int argc, char **argv);
+
+const struct oq_cmd_spec oq_spec_model = {
+	.name = CMD,
+	.summary = "the raw VL arbiter of one port",
+	.about = "The VL arbiter of one port (IBA 1.2.1 7.6.9) run until its "
+		 "state repeats; prints each VL's exact share of the link's "
+		 "bytes over that period.",
+	.forms = model_forms,
+	.opts = model_opts,
+	.exit_status = "0 ok, 2 usage error.",
+	.run = run,
+};
+
+/* "VL:W,VL:W" -> table. */
+static int parse_table(void *value, const char *s, const struct oq_opt *o)
 {
-	char *dup, *tok, *save = NULL;
+	struct table_opt *to = value;
+	struct oq_vlarb_table *t = &to->t;
+	char *dup, *tok, *save = NULL, what[32];
 	int rc = 0;
 
+	snprintf(what, sizeof(what), "--%s", o->name);
 	memset(t, 0, sizeof(*t));
+	to->given = true;
 	if (!strcmp(s, "-"))
 		return 0;
 	if (!*s)
@@ -111,11 +157,13 @@ static int parse_table(const char *what, const char *s,
 	return rc;
 }
 
-static int parse_pkts(const char *s, uint32_t *pkt)
+static int parse_pkt(void *value, const char *s, const struct oq_opt *o)
 {
+	uint32_t *pkt = value;
 	char *dup = strdup(s), *tok, *save = NULL;
 	int rc = 0;
 
+	(void)o;
 	if (!dup)
 		return oq_usage_error(CMD, "out of memory");
 	for (tok = strtok_r(dup, ",", &save); tok;
@@ -137,6 +185,25 @@ static int parse_pkts(const char *s, uint32_t *pkt)
 	}
 	free(dup);
 	return rc;
+}
+
+static int parse_sweep(void *value, const char *s, const struct oq_opt *o)
+{
+	struct sweep_opt *sw = value;
+	unsigned long long from, to;
+	char tail;
+
+	(void)o;
+	if (sscanf(s, "%llu..%llu%c", &from, &to, &tail) != 2 || from < 1 ||
+	    to > 255 || from > to)
+		return oq_usage_error(CMD,
+				      "--sweep-low: '%s' is not FROM..TO "
+				      "within 1..255",
+				      s);
+	sw->from = (unsigned int)from;
+	sw->to = (unsigned int)to;
+	sw->given = true;
+	return 0;
 }
 
 static int run_one(const struct oq_arb_config *c, enum oq_profile prof,
@@ -375,154 +442,44 @@ static int sweep(struct oq_arb_config *c, struct oq_vlarb_table *lo,
 	return OQ_EXIT_OK;
 }
 
-int oq_cmd_model(int argc, char **argv)
+static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"high", required_argument, NULL, 'H'},
-		{"low", required_argument, NULL, 'L'},
-		{"limit", required_argument, NULL, 'q'},
-		{"mtu", required_argument, NULL, 'm'},
-		{"active", required_argument, NULL, 'a'},
-		{"pkt", required_argument, NULL, 'p'},
-		{"profile", required_argument, NULL, 'P'},
-		{"max-steps", required_argument, NULL, 'S'},
-		{"sweep-low", required_argument, NULL, 'w'},
-		{"svg", required_argument, NULL, 'g'},
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	struct oq_vlarb_table hi, lo;
+	struct model_opts o = {0};
 	struct oq_arb_config c;
-	enum oq_profile prof = OQ_PROFILE_IBA;
-	unsigned long long limit = 0, mtu = 0, steps = 0, from = 0, to = 0;
-	bool have_hi = false, have_lo = false, have_limit = false;
-	bool json = false, have_active = false, do_sweep = false;
-	const char *svg = NULL;
-	uint32_t pkt[OQ_MAX_VLS] = {0};
-	uint16_t active = 0;
-	int ch, rc;
+	int rc = oq_cli_parse(&oq_spec_model, argc, argv, &o);
 
-	memset(&hi, 0, sizeof(hi));
-	memset(&lo, 0, sizeof(lo));
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'H':
-			if ((rc = parse_table("--high", optarg, &hi)))
-				return rc;
-			have_hi = true;
-			break;
-		case 'L':
-			if ((rc = parse_table("--low", optarg, &lo)))
-				return rc;
-			have_lo = true;
-			break;
-		case 'q':
-			if (oq_parse_u64(optarg, &limit) || limit > 255)
-				return oq_usage_error(CMD,
-						      "--limit: '%s' is not "
-						      "0-255",
-						      optarg);
-			have_limit = true;
-			break;
-		case 'm':
-			if (oq_parse_u64(optarg, &mtu) || !mtu ||
-			    mtu > OQ_ARB_MAX_PKT)
-				return oq_usage_error(CMD,
-						      "--mtu: '%s' is not a "
-						      "size in bytes (1-%u, "
-						      "e.g. 2048)",
-						      optarg, OQ_ARB_MAX_PKT);
-			break;
-		case 'a':
-			if ((rc = oq_parse_mask(CMD, "--active", optarg, 14,
-						"a data VL (0-14)", &active)))
-				return rc;
-			have_active = true;
-			break;
-		case 'p':
-			if ((rc = parse_pkts(optarg, pkt)))
-				return rc;
-			break;
-		case 'P':
-			if (!strcmp(optarg, "iba"))
-				prof = OQ_PROFILE_IBA;
-			else if (!strcmp(optarg, "cx2-2k"))
-				prof = OQ_PROFILE_CX2_2K;
-			else
-				return oq_usage_error(CMD,
-						      "--profile: unknown "
-						      "'%s' (use iba or "
-						      "cx2-2k)",
-						      optarg);
-			break;
-		case 'S':
-			if (oq_parse_u64(optarg, &steps) || !steps)
-				return oq_usage_error(CMD,
-						      "--max-steps: '%s' is "
-						      "not a positive number",
-						      optarg);
-			break;
-		case 'w':
-			if (sscanf(optarg, "%llu..%llu", &from, &to) != 2 ||
-			    from < 1 || to > 255 || from > to)
-				return oq_usage_error(CMD,
-						      "--sweep-low: '%s' is "
-						      "not FROM..TO within "
-						      "1..255",
-						      optarg);
-			do_sweep = true;
-			break;
-		case 'g':
-			svg = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			oq_usage_model(stdout);
-			return OQ_EXIT_OK;
-		default:
-			return oq_getopt_error(CMD, ch, argv);
-		}
-	}
-	if (optind < argc)
-		return oq_usage_error(CMD, "unexpected argument '%s'",
-				      argv[optind]);
-	if (!have_hi && !have_lo)
+	if (rc != OQ_CLI_RUN)
+		return rc;
+	if (!o.high.given && !o.low.given)
 		return oq_usage_error(CMD, "give at least one of --high and "
 					   "--low (e.g. --high 0:32 --low "
 					   "1:64)");
 	/* VLHighLimit only bounds the high table: without one it does
 	 * not matter, and 0 is what OpenSM programs then. */
-	if (!have_limit && hi.n)
+	if (!o.limit.given && o.high.t.n)
 		return oq_usage_error(CMD, "--limit is required with a high "
 					   "table (0-255; 255 = unbounded)");
-	if (!mtu)
-		return oq_usage_error(CMD, "--mtu is required (packet "
-					   "bytes, e.g. 2048)");
-	if (svg && !do_sweep)
+	if (o.c.svg && !o.sweep.given)
 		return oq_usage_error(CMD, "--svg draws a sweep; add "
 					   "--sweep-low FROM..TO");
-	oq_arb_config_init(&c, &hi, &lo, (uint8_t)limit, (uint32_t)mtu);
-	memcpy(c.pkt_bytes, pkt, sizeof(pkt));
-	c.max_steps = steps;
-	if (have_active) {
-		c.backlog = active;
+	oq_arb_config_init(&c, &o.high.t, &o.low.t, (uint8_t)o.limit.v,
+			   (uint32_t)o.c.mtu.v);
+	memcpy(c.pkt_bytes, o.pkt, sizeof(o.pkt));
+	c.max_steps = o.steps.v;
+	if (o.active.given) {
+		c.backlog = o.active.bits;
 	} else {
 		unsigned int i;
 
-		for (i = 0; i < hi.n; i++)
-			if (hi.e[i].vl < OQ_MAX_VLS)
-				c.backlog |= (uint16_t)(1u << hi.e[i].vl);
-		for (i = 0; i < lo.n; i++)
-			if (lo.e[i].vl < OQ_MAX_VLS)
-				c.backlog |= (uint16_t)(1u << lo.e[i].vl);
+		for (i = 0; i < o.high.t.n; i++)
+			if (o.high.t.e[i].vl < OQ_MAX_VLS)
+				c.backlog |= (uint16_t)(1u << o.high.t.e[i].vl);
+		for (i = 0; i < o.low.t.n; i++)
+			if (o.low.t.e[i].vl < OQ_MAX_VLS)
+				c.backlog |= (uint16_t)(1u << o.low.t.e[i].vl);
 	}
-	if (do_sweep)
-		return sweep(&c, &lo, prof, (unsigned int)from,
-			     (unsigned int)to, svg, json);
-	return print_shares(&c, prof, json);
+	if (o.sweep.given)
+		return sweep(&c, &o.low.t, (enum oq_profile)o.c.profile,
+			     o.sweep.from, o.sweep.to, o.c.svg, o.c.json);
+	return print_shares(&c, (enum oq_profile)o.c.profile, o.c.json);
 }

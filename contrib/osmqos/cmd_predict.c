@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * osmqos predict: per port and SL, the VL, priority and predicted
- * bandwidth the tables the plugin would program give (all SLs backlogged
- * by default), and with --path the guaranteed bandwidth of one SL along
- * the min-hop route between two end ports.
+ * osmqos predict: per class of ports with equal predictions (per port
+ * with --all or --port) and SL, the VL, priority and predicted bandwidth
+ * the tables the plugin would program give (all SLs backlogged by
+ * default), and with --path the guaranteed bandwidth of one SL along the
+ * min-hop route between two end ports.
  */
 #include <config.h>
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,54 +27,82 @@
 #define CMD	  "predict"
 #define BAR_WIDTH 40
 
-void oq_usage_predict(FILE *out)
-{
-	fprintf(out,
-		"Usage: osmqos predict --fabric TOPO [--policy P] [--port "
-		"PORT]\n"
-		"                      [--active SL,...] [--alone] [--in-port "
-		"N]\n"
-		"                      [--profile iba|cx2-2k] [--opensm-conf "
-		"F]\n"
-		"                      [--partitions F] [--mtu BYTES] "
-		"[--json [--compact]]\n"
-		"                      [--svg FILE]\n"
-		"       osmqos predict --fabric TOPO [--policy P] --path SRC "
-		"DST --sl N\n\n"
-		"Predicted per-SL bandwidth of every linked port (or one) from "
-		"the tables\n"
-		"`osmqos tables` shows, with the VL arbiter model "
-		"(docs/model.md).\n\n"
-		"  --policy P       QoS policy file (default: templates "
-		"only)\n"
-		"  --fabric TOPO    ibnetdiscover output or ibsim net file\n"
-		"  --port PORT      one port: GUID (0x...), lid:N or "
-		"\"Node/P<n>\"\n"
-		"  --active SLs     SLs with traffic (default: all 16 "
-		"backlogged)\n"
-		"  --alone          each active SL alone on the link\n"
-		"  --in-port N      switch egress: traffic from input port N "
-		"only\n"
-		"                   (default: every input at once)\n"
-		"  --profile P      iba (default) or cx2-2k\n"
-		"  --opensm-conf F  per-port-type templates (qos_* keys)\n"
-		"  --partitions F   partitions.conf for `partition:` groups\n"
-		"  --mtu BYTES      packet size (default: the link's MTU)\n"
-		"  --path SRC DST   guaranteed bandwidth of --sl N along the "
-		"min-hop\n"
-		"                   route (end ports, same forms as "
-		"--port)\n"
-		"  --json           one JSON object: port `classes`, `nodes` "
-		"whose ports\n"
-		"                   refer to them, and `ports` with each "
-		"port's numbers\n"
-		"                   (or `path` with --path)\n"
-		"  --compact        with --json: no `ports` (the published "
-		"file's shape)\n"
-		"  --svg FILE       also draw the ports as stacked per-SL "
-		"bars (Gb/s)\n"
-		"                   into FILE, one bar per port\n");
-}
+struct predict_opts {
+	struct oq_cli_common c;
+	struct oq_mask active;
+	bool alone, compact;
+	struct oq_num in_port;
+	const char *path[2];
+};
+OQ_OPTS_STRUCT(struct predict_opts);
+
+#define OFF(field) offsetof(struct predict_opts, field)
+
+static const struct oq_opt predict_opts[] = {
+	OQ_USE_H(OQ_CO_POLICY, 0,
+		 "the QoS policy (default: the templates only)"),
+	OQ_USE_F(OQ_CO_FABRIC, OQ_OPT_REQUIRED),
+	OQ_USE(OQ_CO_PORT),
+	OQ_OPT("active", 0, OQ_OPT_SLS, "SLS",
+	       "SLs with traffic, e.g. 0-3,7 (default: all 16 backlogged)",
+	       OFF(active)),
+	OQ_OPT("alone", 0, OQ_OPT_FLAG, NULL,
+	       "each active SL alone on the link", OFF(alone)),
+	OQ_OPT("in-port", 0, OQ_OPT_NUM, "N",
+	       "switch egress: traffic from input port N only (default: every "
+	       "input at once)",
+	       OFF(in_port), .max = OQ_MAX_SW_PORTS),
+	OQ_USE(OQ_CO_PROFILE),
+	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
+		 "per-port-type templates (qos_* keys) and routing_engine"),
+	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
+	OQ_USE_H(OQ_CO_MTU_BYTES, 0, "packet size (default: the link's MTU)"),
+	OQ_OPT("path", 0, OQ_OPT_PAIR, "SRC DST",
+	       "guaranteed bandwidth of --sl N along the min-hop route (end "
+	       "ports, same forms as --port)",
+	       OFF(path)),
+	OQ_USE_H(OQ_CO_SL, 0, "the SL for --path (0-15)"),
+	OQ_USE_H(OQ_CO_ALL, 0,
+		 "every port, one by one (default: one entry per class of "
+		 "ports with equal predictions, its port count and an "
+		 "example)"),
+	OQ_USE_H(OQ_CO_JSON, 0,
+		 "one JSON object: port `classes` with their counts and an "
+		 "example port (with --all or --port also `nodes` whose ports "
+		 "refer to them and `ports` with each port's numbers; `path` "
+		 "with --path; docs/json.md)"),
+	OQ_OPT("compact", 0, OQ_OPT_FLAG, NULL,
+	       "with --json: `classes` and `nodes`, no `ports` (the "
+	       "published file's shape)",
+	       OFF(compact)),
+	OQ_USE_H(OQ_CO_SVG, 0,
+		 "also draw the ports as stacked per-SL bars (Gb/s) into FILE, "
+		 "one bar per port"),
+	OQ_OPT_END,
+};
+
+static const char *const predict_forms[] = {
+	"--fabric TOPO [--policy FILE] --path SRC DST --sl N [OPTIONS]",
+	NULL,
+};
+
+static int run(int argc, char **argv);
+
+const struct oq_cmd_spec oq_spec_predict = {
+	.name = CMD,
+	.summary = "predicted per-SL bandwidth of every port",
+	.about = "Predicted per-SL bandwidth of the linked ports from the "
+		 "tables `osmqos tables` shows, with the VL arbiter model "
+		 "(docs/model.md): one entry per class of ports with equal "
+		 "predictions (--all: every port; --port: one port or "
+		 "switch).",
+	.forms = predict_forms,
+	.opts = predict_opts,
+	.exit_status = "0 ok, 1 invalid policy or no route for --path, 2 "
+		       "usage or I/O error.",
+	.run = run,
+};
 
 struct ctx {
 	struct oq_cli_inputs in;
@@ -93,16 +121,15 @@ static void ctx_free(struct ctx *c)
 }
 
 /* The same inputs and table compilation as `osmqos tables`. */
-static int load(struct ctx *c, const char *policy, const char *fabric,
-		const char *conf, const char *parts)
+static int load(struct ctx *c, const struct oq_cli_common *o)
 {
-	int rc = oq_cli_load(CMD, policy, fabric, parts, &c->in);
+	int rc = oq_cli_load(CMD, o, &c->in);
 
 	if (rc)
 		return rc;
 	c->have_in = true;
-	rc = oq_cli_compile_tables(CMD, &c->in, conf, &c->templates,
-				   &c->tables);
+	rc = oq_cli_compile_tables(CMD, &c->in, o->opensm_conf,
+				   &c->templates, &c->tables);
 	if (rc == OQ_EXIT_OK)
 		c->have_tables = true;
 	return rc;
@@ -118,18 +145,78 @@ static const char *vl_text(int vl, char *buf, size_t n)
 	return buf;
 }
 
-static void print_port_text(const struct oq_port *p,
-			    const struct oq_port_pred *pp,
-			    const struct oq_port_tables *t)
+/* 60300 as "60,300". */
+static const char *count_text(size_t v, char *buf, size_t len)
 {
-	char name[96], vb[8], fb[48];
-	unsigned int s, i;
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%zu", v), i, j = 0;
 
-	oq_port_name(p, name, sizeof(name));
-	printf("%s  guid 0x%016llx  %ux%s  %.2f Gb/s  MTU %u%s\n", name,
-	       (unsigned long long)p->guid, p->width, oq_speed_name(p->speed),
-	       pp->rate_gbps, pp->mtu_bytes,
-	       pp->profile_applied ? "  [cx2-2k]" : "");
+	for (i = 0; i < n && (size_t)j + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = tmp[i];
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/* What the numbers assume: which SLs send, and from which inputs. */
+static void scenario_text(const struct oq_predict_opts *o, char *buf,
+			  size_t len)
+{
+	char sls[64] = "all 16 SLs";
+	unsigned int s, lo;
+	size_t at;
+
+	if (o->active_sls && o->active_sls != 0xffff) {
+		at = (size_t)snprintf(sls, sizeof(sls), "SLs");
+		for (s = 0; s < 16; s++) {
+			if (!(o->active_sls & (1u << s)))
+				continue;
+			for (lo = s;
+			     s + 1 < 16 && (o->active_sls >> (s + 1)) & 1; s++)
+				;
+			at += (size_t)snprintf(sls + at, sizeof(sls) - at,
+					       lo == s ? "%s%u" : "%s%u-%u",
+					       at > 3 ? "," : " ", lo, s);
+		}
+	}
+	snprintf(buf, len, "%s %s, from %s", sls,
+		 o->scenario == OQ_SCEN_ALONE ? "each alone on the link"
+					      : "backlogged",
+		 o->in_port >= 0 ? "one input port (--in-port)"
+				 : "every input port at once");
+}
+
+/* SLs with no share whose VL is in no table: one line for all of them. */
+static void text_idle_sls(uint16_t idle)
+{
+	unsigned int s, lo;
+	bool first = true;
+
+	if (!idle)
+		return;
+	printf("  SL");
+	for (s = 0; s < 16; s++) {
+		if (!(idle & (1u << s)))
+			continue;
+		for (lo = s; s + 1 < 16 && (idle >> (s + 1)) & 1; s++)
+			;
+		printf(lo == s ? "%s%u" : "%s%u-%u", first ? "" : ",", lo, s);
+		first = false;
+	}
+	printf("  0.00%%: their VLs have no weight in the VLArb tables\n");
+}
+
+/* A port's SL lines; folded: the SLs that get nothing because their VL
+ * has no weight, on one line. */
+static void text_sls(const struct oq_port_pred *pp,
+		     const struct oq_port_tables *t, bool folded)
+{
+	char vb[8], fb[48];
+	unsigned int s, i;
+	uint16_t idle = 0;
+
 	if (t->sl2vl_unknown)
 		printf("  (SL2VL set by the routing engine, known only to the "
 		       "running opensm: SLs shown on VL 0)\n");
@@ -140,6 +227,11 @@ static void print_port_text(const struct oq_port *p,
 
 		if (!sp->active)
 			continue;
+		if (folded && sp->prio == OQ_PRIO_NONE && f == 0.0 &&
+		    !sp->starve) {
+			idle |= (uint16_t)(1u << s);
+			continue;
+		}
 		oq_frac_format(sp->share, fb, sizeof(fb));
 		printf("  SL%-2u VL%-5s %-6s |", s,
 		       vl_text(sp->vl, vb, sizeof(vb)), oq_prio_name(sp->prio));
@@ -148,9 +240,40 @@ static void print_port_text(const struct oq_port *p,
 		printf("| %6.2f%% %8.2f Gb/s  %s%s\n", f * 100, sp->gbps, fb,
 		       sp->starve ? "  STARVES (limit 255, high traffic)" : "");
 	}
+	text_idle_sls(idle);
 	if (pp->arb.approx)
 		printf("  (arbiter period longer than the step cap: "
 		       "long-run average)\n");
+}
+
+static void print_port_text(const struct oq_port *p,
+			    const struct oq_port_pred *pp,
+			    const struct oq_port_tables *t)
+{
+	char name[96];
+
+	oq_port_name(p, name, sizeof(name));
+	printf("%s  guid 0x%016llx  %ux%s  %.2f Gb/s  MTU %u%s\n", name,
+	       (unsigned long long)p->guid, p->width, oq_speed_name(p->speed),
+	       pp->rate_gbps, pp->mtu_bytes,
+	       pp->profile_applied ? "  [cx2-2k]" : "");
+	text_sls(pp, t, false);
+}
+
+/* An SL's "vl", "share", "share_exact", "gbps" and "priority". */
+static void json_sl_share(const struct oq_sl_pred *sp)
+{
+	char fb[48];
+
+	oq_frac_format(sp->share, fb, sizeof(fb));
+	printf("\"vl\": ");
+	if (sp->vl >= 0)
+		printf("%d", sp->vl);
+	else
+		printf("null");
+	printf(", \"share\": %.12g, \"share_exact\": \"%s\", \"gbps\": %.6g, "
+	       "\"priority\": \"%s\"",
+	       oq_frac_double(sp->share), fb, sp->gbps, oq_prio_name(sp->prio));
 }
 
 /* One port in the per-port shape (`ports`, docs/json.md), kept for
@@ -159,7 +282,7 @@ static void print_port_json(const struct oq_port *p,
 			    const struct oq_port_pred *pp,
 			    const struct oq_port_tables *t, bool first)
 {
-	char name[96], fb[48];
+	char name[96];
 	unsigned int s;
 	bool f1 = true;
 
@@ -179,16 +302,9 @@ static void print_port_json(const struct oq_port *p,
 
 		if (!sp->active)
 			continue;
-		oq_frac_format(sp->share, fb, sizeof(fb));
-		printf("%s{\"sl\": %u, \"vl\": ", f1 ? "" : ", ", s);
-		if (sp->vl >= 0)
-			printf("%d", sp->vl);
-		else
-			printf("null");
-		printf(", \"share\": %.12g, \"share_exact\": \"%s\", "
-		       "\"gbps\": %.6g, \"priority\": \"%s\", \"starve\": %s}",
-		       oq_frac_double(sp->share), fb, sp->gbps,
-		       oq_prio_name(sp->prio), sp->starve ? "true" : "false");
+		printf("%s{\"sl\": %u, ", f1 ? "" : ", ", s);
+		json_sl_share(sp);
+		printf(", \"starve\": %s}", sp->starve ? "true" : "false");
 		f1 = false;
 	}
 	printf("]}");
@@ -198,6 +314,10 @@ static void print_port_json(const struct oq_port *p,
  * once (osmqos/pred_class.h), as the plugin's published file does. */
 struct port_preds {
 	struct oq_pred_classes classes;
+	/* A switch as a whole: classes is a view of one node's ports in
+	 * the whole fabric's classes, all (narrow_to_node). */
+	struct oq_pred_classes all;
+	bool narrowed;
 	const struct oq_port **port;
 	struct oq_port_pred *pred;
 	size_t n;
@@ -205,22 +325,100 @@ struct port_preds {
 
 static void port_preds_free(struct port_preds *pr)
 {
-	oq_pred_classes_free(&pr->classes);
+	if (pr->narrowed) {
+		free(pr->classes.v);
+		free(pr->classes.of_port);
+		oq_pred_classes_free(&pr->all);
+	} else {
+		oq_pred_classes_free(&pr->classes);
+	}
 	free(pr->port);
 	free(pr->pred);
 }
 
-static int predict_all(struct ctx *c, const struct oq_port *only,
+/*
+ * The classes of node n's ports alone, taken from the whole fabric's:
+ * what the class builder would give for just those ports, since it
+ * numbers classes in the order of their first port by node GUID and port
+ * number, and one node's ports come in port order.  The view borrows each
+ * class's contents from all; only its v and of_port are its own.
+ */
+static int narrow_to_node(const struct oq_pred_classes *all,
+			  const struct oq_node *n, struct oq_pred_classes *out)
+{
+	uint32_t *map = malloc((all->n ? all->n : 1) * sizeof(*map));
+	size_t i;
+
+	*out = *all;
+	out->v = calloc(all->n ? all->n : 1, sizeof(*out->v));
+	out->of_port =
+		malloc((all->n_ports ? all->n_ports : 1) * sizeof(*out->of_port));
+	if (!map || !out->v || !out->of_port) {
+		free(map);
+		free(out->v);
+		free(out->of_port);
+		memset(out, 0, sizeof(*out));
+		return -1;
+	}
+	out->n = out->n_classified = out->n_bad = 0;
+	for (i = 0; i < all->n; i++)
+		map[i] = OQ_PRED_CLASS_NONE;
+	for (i = 0; i < all->n_ports; i++)
+		out->of_port[i] = OQ_PRED_CLASS_NONE;
+	for (i = 0; i <= n->n_ports; i++) {
+		const struct oq_port *p = &n->ports[i];
+		uint32_t k;
+
+		if (!p->present || p->index >= all->n_ports)
+			continue;
+		k = all->of_port[p->index];
+		if (k == OQ_PRED_CLASS_NONE) {
+			out->n_bad += oq_pred_modeled(p);
+			continue;
+		}
+		if (map[k] == OQ_PRED_CLASS_NONE) {
+			map[k] = (uint32_t)out->n;
+			out->v[out->n] = all->v[k];
+			out->v[out->n].rep = p->index;
+			out->v[out->n].n_ports = 0;
+			out->n++;
+		}
+		out->of_port[p->index] = map[k];
+		out->v[map[k]].n_ports++;
+		out->n_classified++;
+	}
+	free(map);
+	return 0;
+}
+
+/* Every port's prediction, or only's, or with whole every port of only's
+ * switch. */
+static int predict_all(struct ctx *c, const struct oq_port *only, bool whole,
 		       const struct oq_predict_opts *o, struct port_preds *pr)
 {
 	size_t i, cap = c->in.fabric->n_ports ? c->in.fabric->n_ports : 1;
+	int err;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->port = calloc(cap, sizeof(*pr->port));
 	pr->pred = calloc(cap, sizeof(*pr->pred));
-	if (!pr->port || !pr->pred ||
-	    oq_pred_classes_build(c->in.fabric, &c->tables, o, only,
-				  &pr->classes)) {
+	if (!pr->port || !pr->pred) {
+		err = -1;
+	} else if (whole) {
+		err = oq_pred_classes_build(c->in.fabric, &c->tables, o, NULL,
+					    &pr->all);
+		if (!err) {
+			err = narrow_to_node(&pr->all, only->node,
+					     &pr->classes);
+			if (err)
+				oq_pred_classes_free(&pr->all);
+			pr->narrowed = !err;
+		}
+	} else {
+		err = oq_pred_classes_build(c->in.fabric, &c->tables, o, only,
+					    &pr->classes);
+	}
+	if (err) {
 		port_preds_free(pr);
 		fprintf(stderr, "osmqos predict: out of memory; try --port "
 				"to predict one port\n");
@@ -270,6 +468,56 @@ static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
 			"(--in-port beyond the switch's ports, or a packet "
 			"size of 0?)\n",
 			pr->classes.n_bad);
+		return OQ_EXIT_USAGE;
+	}
+	return OQ_EXIT_OK;
+}
+
+/* The default: each class once, with its port count and first port. */
+static int predict_classes(const struct port_preds *pr,
+			   const struct oq_fabric *f,
+			   const struct oq_fabric_tables *tables, bool json,
+			   const struct oq_predict_opts *o)
+{
+	const struct oq_pred_classes *c = &pr->classes;
+	char sc[160], n1[32], name[128];
+	size_t k;
+
+	scenario_text(o, sc, sizeof(sc));
+	if (json) {
+		printf("{\"schema\": 2, \"summary\": true, \"scenario\": ");
+		oq_json_fstring(stdout, sc);
+		printf(", \"ports_total\": %zu, ", c->n_classified);
+		oq_pred_classes_write_json_classes(stdout, f, tables, c, true);
+		printf("}\n");
+	} else {
+		printf("%s port%s in %zu class%s of equal predictions; %s "
+		       "(--all lists every port, --port PORT one)\n",
+		       count_text(c->n_classified, n1, sizeof(n1)),
+		       c->n_classified == 1 ? "" : "s", c->n,
+		       c->n == 1 ? "" : "es", sc);
+		for (k = 0; k < c->n; k++) {
+			const struct oq_pred_class *cl = &c->v[k];
+			const struct oq_port *p = f->ports[cl->rep];
+
+			oq_port_name(p, name, sizeof(name));
+			printf("class %zu: %s port%s (%ux%s  %.2f Gb/s  MTU "
+			       "%u%s), e.g. %s (0x%016llx)\n",
+			       k + 1, count_text(cl->n_ports, n1, sizeof(n1)),
+			       cl->n_ports == 1 ? "" : "s", p->width,
+			       oq_speed_name(p->speed), cl->pred.rate_gbps,
+			       cl->pred.mtu_bytes,
+			       cl->pred.profile_applied ? "  [cx2-2k]" : "",
+			       name, (unsigned long long)p->guid);
+			text_sls(&cl->pred, &tables->ports[cl->rep], true);
+		}
+	}
+	if (c->n_bad) {
+		fprintf(stderr,
+			"osmqos predict: %zu port(s) could not be predicted "
+			"(--in-port beyond the switch's ports, or a packet "
+			"size of 0?)\n",
+			c->n_bad);
 		return OQ_EXIT_USAGE;
 	}
 	return OQ_EXIT_OK;
@@ -406,14 +654,11 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 	int in[MAX_HOPS], n, i;
 	char name[96], fb[48];
 
-	src = oq_fabric_parse_port(c->in.fabric, s_src);
-	dst = oq_fabric_parse_port(c->in.fabric, s_dst);
+	src = oq_cli_port(CMD, c->in.fabric, "--path", s_src, NULL);
+	dst = src ? oq_cli_port(CMD, c->in.fabric, "--path", s_dst, NULL)
+		  : NULL;
 	if (!src || !dst)
-		return oq_usage_error(CMD,
-				      "--path: no port '%s' in the fabric; "
-				      "give a port GUID, lid:N or "
-				      "\"Node/P<n>\"",
-				      !src ? s_src : s_dst);
+		return OQ_EXIT_USAGE;
 	if (!oq_port_is_endport(src) || !oq_port_is_endport(dst))
 		return oq_usage_error(CMD, "--path: SRC and DST must be end "
 					   "ports (CA ports or switch port "
@@ -467,17 +712,10 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 			       i ? ", " : "", (unsigned long long)eg[i]->guid,
 			       eg[i]->num);
 			oq_json_fstring(stdout, name);
-			printf(", \"in_port\": %d, \"rate_gbps\": %.6g, "
-			       "\"vl\": ",
+			printf(", \"in_port\": %d, \"rate_gbps\": %.6g, ",
 			       in[i], scratch.rate_gbps);
-			if (sp->vl >= 0)
-				printf("%d", sp->vl);
-			else
-				printf("null");
-			printf(", \"share\": %.12g, \"share_exact\": \"%s\", "
-			       "\"gbps\": %.6g, \"priority\": \"%s\"}",
-			       oq_frac_double(sp->share), fb, sp->gbps,
-			       oq_prio_name(sp->prio));
+			json_sl_share(sp);
+			putchar('}');
 		} else {
 			printf("  %c %-28s in %-3d %7.2f Gb/s  VL%-5s %-6s "
 			       "share %-10s -> %8.2f Gb/s\n",
@@ -500,176 +738,82 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 	return OQ_EXIT_OK;
 }
 
-int oq_cmd_predict(int argc, char **argv)
+/* The options' checks the table cannot express. */
+static int check_opts(const struct predict_opts *o)
 {
-	static const struct option opts[] = {
-		{"policy", required_argument, NULL, 'p'},
-		{"fabric", required_argument, NULL, 'f'},
-		{"port", required_argument, NULL, 'P'},
-		{"active", required_argument, NULL, 'a'},
-		{"alone", no_argument, NULL, 'A'},
-		{"in-port", required_argument, NULL, 'i'},
-		{"profile", required_argument, NULL, 'r'},
-		{"opensm-conf", required_argument, NULL, 'c'},
-		{"partitions", required_argument, NULL, 'x'},
-		{"mtu", required_argument, NULL, 'm'},
-		{"path", required_argument, NULL, 'T'},
-		{"sl", required_argument, NULL, 's'},
-		{"json", no_argument, NULL, 'j'},
-		{"compact", no_argument, NULL, 'C'},
-		{"svg", required_argument, NULL, 'g'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *policy = NULL, *fabric = NULL, *port = NULL;
-	const char *conf = NULL, *parts = NULL, *psrc = NULL, *pdst = NULL;
-	const char *svg = NULL;
-	struct oq_predict_opts o;
-	unsigned long long v;
-	struct ctx c;
-	bool json = false, compact = false;
-	int ch, rc, sl = -1;
-
-	oq_predict_opts_init(&o);
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'p':
-			policy = optarg;
-			break;
-		case 'f':
-			fabric = optarg;
-			break;
-		case 'P':
-			port = optarg;
-			break;
-		case 'a':
-			if ((rc = oq_parse_mask(CMD, "--active", optarg, 15,
-						"an SL (0-15)",
-						&o.active_sls)))
-				return rc;
-			break;
-		case 'A':
-			o.scenario = OQ_SCEN_ALONE;
-			break;
-		case 'i':
-			if (oq_parse_u64(optarg, &v) || v > OQ_MAX_SW_PORTS)
-				return oq_usage_error(CMD,
-						      "--in-port: '%s' is not "
-						      "a port number (0-254)",
-						      optarg);
-			o.in_port = (int)v;
-			break;
-		case 'r':
-			if (!strcmp(optarg, "iba"))
-				o.profile = OQ_PROFILE_IBA;
-			else if (!strcmp(optarg, "cx2-2k"))
-				o.profile = OQ_PROFILE_CX2_2K;
-			else
-				return oq_usage_error(CMD,
-						      "--profile: unknown "
-						      "'%s' (use iba or "
-						      "cx2-2k)",
-						      optarg);
-			break;
-		case 'c':
-			conf = optarg;
-			break;
-		case 'x':
-			parts = optarg;
-			break;
-		case 'm':
-			if (oq_parse_u64(optarg, &v) || !v ||
-			    v > OQ_ARB_MAX_PKT)
-				return oq_usage_error(CMD,
-						      "--mtu: '%s' is not a "
-						      "size in bytes (e.g. "
-						      "2048)",
-						      optarg);
-			o.mtu_bytes = (uint32_t)v;
-			break;
-		case 'T':
-			psrc = optarg;
-			if (optind >= argc || argv[optind][0] == '-')
-				return oq_usage_error(CMD,
-						      "--path needs two "
-						      "ports: --path SRC DST");
-			pdst = argv[optind++];
-			break;
-		case 's':
-			if (oq_parse_u64(optarg, &v) || v > 15)
-				return oq_usage_error(CMD,
-						      "--sl: '%s' is not an SL "
-						      "(0-15)",
-						      optarg);
-			sl = (int)v;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'C':
-			compact = true;
-			break;
-		case 'g':
-			svg = optarg;
-			break;
-		case 'h':
-			oq_usage_predict(stdout);
-			return OQ_EXIT_OK;
-		default:
-			return oq_getopt_error(CMD, ch, argv);
-		}
-	}
-	if (optind < argc)
-		return oq_usage_error(CMD, "unexpected argument '%s'",
-				      argv[optind]);
-	if (!fabric)
-		return oq_usage_error(CMD, "--fabric TOPO is required");
-	if (psrc && sl < 0)
+	if (o->path[0] && !o->c.sl.given)
 		return oq_usage_error(CMD, "--path needs --sl N");
-	if (!psrc && sl >= 0)
+	if (!o->path[0] && o->c.sl.given)
 		return oq_usage_error(CMD, "--sl goes with --path SRC DST");
-	if (psrc && port)
+	if (o->path[0] && o->c.port)
 		return oq_usage_error(CMD, "--port and --path exclude each "
 					   "other; pick one");
-	if (compact && !json)
+	if (o->compact && !o->c.json)
 		return oq_usage_error(CMD, "--compact goes with --json");
-	if (psrc && svg)
+	if (o->path[0] && o->c.svg)
 		return oq_usage_error(CMD, "--svg draws per-port bars; drop "
 					   "--path (or --svg)");
+	return 0;
+}
+
+static int predict_fabric(struct ctx *c, const struct predict_opts *o,
+			  const struct oq_predict_opts *po)
+{
+	const struct oq_port *only = NULL;
+	bool whole = false;
+	struct port_preds pr;
+	int rc;
+
+	if (o->c.port) {
+		only = oq_cli_port(CMD, c->in.fabric, "--port", o->c.port,
+				   &whole);
+		if (!only)
+			return OQ_EXIT_USAGE;
+	}
+	rc = predict_all(c, only, whole, po, &pr);
+	if (rc)
+		return rc;
+	if (!o->c.all && !only && !o->compact)
+		rc = predict_classes(&pr, c->in.fabric, &c->tables, o->c.json,
+				     po);
+	else
+		rc = predict_ports(&pr, c->in.fabric, &c->tables, o->c.json,
+				   o->compact);
+	if (rc == OQ_EXIT_OK && o->c.svg)
+		rc = predict_svg(&pr, po, o->c.svg, o->c.policy, o->c.fabric);
+	port_preds_free(&pr);
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	struct predict_opts o = {0};
+	struct oq_predict_opts po;
+	struct ctx c;
+	int rc = oq_cli_parse(&oq_spec_predict, argc, argv, &o);
+
+	if (rc != OQ_CLI_RUN)
+		return rc;
+	if ((rc = check_opts(&o)))
+		return rc;
+	oq_predict_opts_init(&po);
+	if (o.active.given)
+		po.active_sls = o.active.bits;
+	if (o.alone)
+		po.scenario = OQ_SCEN_ALONE;
+	if (o.in_port.given)
+		po.in_port = (int)o.in_port.v;
+	po.profile = (enum oq_profile)o.c.profile;
+	if (o.c.mtu.given)
+		po.mtu_bytes = (uint32_t)o.c.mtu.v;
 
 	memset(&c, 0, sizeof(c));
-	rc = load(&c, policy, fabric, conf, parts);
-	if (rc == OQ_EXIT_OK) {
-		if (psrc) {
-			rc = predict_path(&c, psrc, pdst, sl, &o, json);
-		} else {
-			const struct oq_port *only = NULL;
-			struct port_preds pr;
-
-			if (port) {
-				only = oq_fabric_parse_port(c.in.fabric, port);
-				if (!only)
-					rc = oq_usage_error(
-						CMD,
-						"--port: no port '%s' in the "
-						"fabric; give a GUID (0x...), "
-						"lid:N or \"Node/P<n>\"",
-						port);
-			}
-			if (rc == OQ_EXIT_OK)
-				rc = predict_all(&c, only, &o, &pr);
-			if (rc == OQ_EXIT_OK) {
-				rc = predict_ports(&pr, c.in.fabric, &c.tables,
-						   json, compact);
-				if (rc == OQ_EXIT_OK && svg)
-					rc = predict_svg(&pr, &o, svg, policy,
-							 fabric);
-				port_preds_free(&pr);
-			}
-		}
-	}
+	rc = load(&c, &o.c);
+	if (rc == OQ_EXIT_OK && o.path[0])
+		rc = predict_path(&c, o.path[0], o.path[1], (int)o.c.sl.v, &po,
+				  o.c.json);
+	else if (rc == OQ_EXIT_OK)
+		rc = predict_fabric(&c, &o, &po);
 	ctx_free(&c);
 	return rc;
 }

@@ -7,7 +7,6 @@
  */
 #include <config.h>
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,133 +18,167 @@
 #include "inputs.h"
 #include "mad/sa_client.h"
 
-void oq_usage_query(FILE *out)
-{
-	fprintf(out,
-		"Usage: osmqos query [--slid N --dlid N | --sgid GID --dgid "
-		"GID] [--sid N]\n"
-		"         [--qos-class N] [--pkey N] [--sl N] [--mtu [<|>|=]N]"
-		" [--rate [<|>|=]N]\n"
-		"         [--pkt-life [<|>|=]N] [--numb-path N] [--reversible]"
-		" [--get]\n"
-		"         [--raw-traffic] [--flow-label N] [--hop-limit N] "
-		"[--tclass N]\n"
-		"         [--mpr --sgids GID,.. --dgids GID,.. "
-		"[--independence N]]\n"
-		"         [--ca NAME --port N] [--timeout MS] [--json]\n"
-		"         [--policy P --fabric T [--partitions F]]\n"
-		"\n"
-		"Ask the SA for PathRecords (GetTable, or Get with --get) or, "
-		"with --mpr,\n"
-		"a MultiPathRecord (GetMulti), and print the records.  With "
-		"--policy, also\n"
-		"print the rule and QoS level the policy gives each pair.\n"
-		"\n"
-		"Options (PathRecord components; each sets its "
-		"component-mask bit):\n"
-		"  --slid N, --dlid N    source/destination LID\n"
-		"  --sgid GID, --dgid GID  source/destination GID (IPv6 form, "
-		"or 0xGUID\n"
-		"                        with the local port's subnet prefix)\n"
-		"  --sid N               ServiceID (alias --service_id)\n"
-		"  --qos-class N         QoS class 0..4095 (alias "
-		"--qos_class, -Q)\n"
-		"  --pkey N              P_Key\n"
-		"  --sl N                service level 0..15\n"
-		"  --mtu [<|>|=]N        MTU enum 1..5 (256..4096), with "
-		"selector (-M)\n"
-		"  --rate [<|>|=]N       rate enum 2..; with selector (-R)\n"
-		"  --pkt-life [<|>|=]N   packet lifetime 0..63, with "
-		"selector\n"
-		"  --numb-path N         NumbPath 0..127 (-n)\n"
-		"  --reversible          only reversible paths (-r)\n"
-		"  --raw-traffic         RawTraffic bit\n"
-		"  --flow-label N, --hop-limit N, --tclass N  GRH fields\n"
-		"  --get                 SubnAdmGet instead of GetTable (one "
-		"record)\n"
-		"  --mpr                 MultiPathRecord query (GetMulti); "
-		"needs --sgids\n"
-		"                        and --dgids (at most 11 GIDs in "
-		"all), no LIDs\n"
-		"  --independence N      MPR IndependenceSelector\n"
-		"Testing an SA's error handling (sent as given):\n"
-		"  --comp-mask N         this component mask instead of the "
-		"options' bits\n"
-		"  --method N            this SA method (e.g. 0x02 Set)\n"
-		"  --gid-counts S,D      MPR: these SGIDCount/DGIDCount "
-		"bytes\n"
-		"Transport:\n"
-		"  --ca NAME, --port N   local port (default: the first "
-		"active one)\n"
-		"  --timeout MS          wait this long for the SA (default "
-		"1000)\n"
-		"Output:\n"
-		"  --json                one JSON object: method, status, "
-		"records[]\n"
-		"  --policy P --fabric T  also show the policy's rule/level "
-		"per record;\n"
-		"                        T is an ibnetdiscover output of this "
-		"fabric\n"
-		"  --partitions F        partitions.conf for the policy\n"
-		"\n"
-		"Under ibsim, run with LD_PRELOAD=libumad2sim.so (SIM_HOST "
-		"picks the\n"
-		"attachment point); answers longer than one MAD are cut there "
-		"(3 records).\n"
-		"Exit status: 0 records printed, 1 the SA answered an error "
-		"status\n"
-		"(ERR_NO_RECORDS, ...), 2 usage, input or transport error.\n");
-}
+#define CMD "query"
 
-struct query_opts {
-	struct oq_sa_req req;
-	const char *sgids, *dgids;
-	const char *ca, *policy, *fabric, *partitions;
-	int port;
-	int timeout_ms;
-	bool json;
-	/* GIDs given as a bare GUID need the local subnet prefix. */
-	bool sgid_guid, dgid_guid;
-	bool mpr_guid[OQ_SA_MPR_MAX_GIDS];
+/* "[<|>|=]N" */
+struct sel_opt {
+	uint8_t sel, v;
+	bool has_sel, given;
 };
 
-static int number(const char *opt, const char *arg, unsigned long long max,
-		  unsigned long long *v)
-{
-	if (oq_parse_u64(arg, v) || *v > max)
-		return oq_usage_error("query",
-				      "%s '%s' is not a number in 0..%llu "
-				      "(decimal or 0x hex)",
-				      opt, arg, max);
-	return 0;
-}
+struct gid_opt {
+	uint8_t gid[16];
+	bool guid_only, given; /* guid_only: needs the local subnet prefix */
+};
+
+struct counts_opt {
+	uint8_t s, d;
+	bool given;
+};
+
+struct query_opts {
+	struct oq_cli_common c;
+	struct oq_num slid, dlid, numb, flow, hop, tclass, indep;
+	struct oq_num comp_mask, method;
+	struct gid_opt sgid, dgid;
+	struct sel_opt mtu, rate, life;
+	bool reversible, raw, get, mpr;
+	const char *sgids, *dgids;
+	struct counts_opt counts;
+	/* The request the options make (build_req). */
+	struct oq_sa_req req;
+	/* MPR GIDs given as a bare GUID need the local subnet prefix. */
+	bool mpr_guid[OQ_SA_MPR_MAX_GIDS];
+};
+OQ_OPTS_STRUCT(struct query_opts);
+
+static int parse_sel(void *value, const char *s, const struct oq_opt *o);
+static int parse_gid_opt(void *value, const char *s, const struct oq_opt *o);
+static int parse_counts(void *value, const char *s, const struct oq_opt *o);
+
+#define OFF(field) offsetof(struct query_opts, field)
+#define NUM(nm, let, text, field, most, also)                              \
+	OQ_OPT(nm, let, OQ_OPT_NUM, "N", text, OFF(field), .max = most,     \
+	       .alias = also)
+
+static const struct oq_opt query_opts[] = {
+	OQ_HEADING("PathRecord components (each sets its component-mask bit):"),
+	NUM("slid", 0, "source LID", slid, 0xffff, NULL),
+	NUM("dlid", 0, "destination LID", dlid, 0xffff, NULL),
+	OQ_OPT("sgid", 0, OQ_OPT_CUSTOM, "GID",
+	       "source GID (IPv6 form, or 0xGUID with the local port's subnet "
+	       "prefix)",
+	       OFF(sgid), .parse = parse_gid_opt),
+	OQ_OPT("dgid", 0, OQ_OPT_CUSTOM, "GID",
+	       "destination GID, the same forms", OFF(dgid),
+	       .parse = parse_gid_opt),
+	OQ_USE(OQ_CO_SID),
+	OQ_USE(OQ_CO_QOS_CLASS),
+	OQ_USE_H(OQ_CO_PKEY, 0, "P_Key"),
+	OQ_USE(OQ_CO_SL),
+	OQ_OPT("mtu", 'M', OQ_OPT_CUSTOM, "[<|>|=]N",
+	       "MTU enum 1..5 (256..4096), with selector", OFF(mtu),
+	       .parse = parse_sel),
+	OQ_OPT("rate", 'R', OQ_OPT_CUSTOM, "[<|>|=]N",
+	       "rate enum 2..; with selector", OFF(rate), .parse = parse_sel),
+	OQ_OPT("pkt-life", 0, OQ_OPT_CUSTOM, "[<|>|=]N",
+	       "packet lifetime 0..63, with selector", OFF(life),
+	       .parse = parse_sel, .alias = "pkt_lifetime"),
+	NUM("numb-path", 'n', "NumbPath 0..127", numb, 127, "numb_path"),
+	OQ_OPT("reversible", 'r', OQ_OPT_FLAG, NULL, "only reversible paths",
+	       OFF(reversible)),
+	OQ_OPT("raw-traffic", 0, OQ_OPT_FLAG, NULL, "RawTraffic bit", OFF(raw)),
+	NUM("flow-label", 0, "GRH flow label", flow, 0xfffff, "flow_label"),
+	NUM("hop-limit", 0, "GRH hop limit", hop, 0xff, "hop_limit"),
+	NUM("tclass", 0, "GRH traffic class", tclass, 0xff, NULL),
+	OQ_OPT("get", 0, OQ_OPT_FLAG, NULL,
+	       "SubnAdmGet instead of GetTable (one record)", OFF(get)),
+	OQ_OPT("mpr", 0, OQ_OPT_FLAG, NULL,
+	       "MultiPathRecord query (GetMulti); needs --sgids and --dgids "
+	       "(at most 11 GIDs in all), no LIDs",
+	       OFF(mpr)),
+	OQ_OPT("sgids", 0, OQ_OPT_TEXT, "GID,...", "MPR source GIDs",
+	       OFF(sgids)),
+	OQ_OPT("dgids", 0, OQ_OPT_TEXT, "GID,...", "MPR destination GIDs",
+	       OFF(dgids)),
+	NUM("independence", 0, "MPR IndependenceSelector", indep, 0xff, NULL),
+	OQ_HEADING("Testing an SA's error handling (sent as given):"),
+	NUM("comp-mask", 0, "this component mask instead of the options' bits",
+	    comp_mask, UINT64_MAX, NULL),
+	NUM("method", 0, "this SA method (e.g. 0x02 Set)", method, 0x7f, NULL),
+	OQ_OPT("gid-counts", 0, OQ_OPT_CUSTOM, "S,D",
+	       "MPR: these SGIDCount/DGIDCount bytes", OFF(counts),
+	       .parse = parse_counts),
+	OQ_HEADING("Transport:"),
+	OQ_USE(OQ_CO_CA),
+	OQ_USE(OQ_CO_CA_PORT),
+	OQ_USE_H(OQ_CO_TIMEOUT, 0,
+		 "wait this long for the SA, in ms (default 1000)"),
+	OQ_HEADING("Output:"),
+	OQ_USE_H(OQ_CO_JSON, 0, "one JSON object: method, status, records[]"),
+	OQ_USE_H(OQ_CO_POLICY, 0,
+		 "also show the policy's rule/level per record (needs "
+		 "--fabric)"),
+	OQ_USE_H(OQ_CO_FABRIC, 0,
+		 "an ibnetdiscover output of this fabric, for --policy"),
+	OQ_USE_H(OQ_CO_PARTITIONS, 0, "partitions.conf for the policy"),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
+	OQ_OPT_END,
+};
+
+static const char *const query_forms[] = {
+	"[--slid N --dlid N | --sgid GID --dgid GID] [OPTIONS]",
+	"--mpr --sgids GID,... --dgids GID,... [--independence N] [OPTIONS]",
+	NULL,
+};
+
+static int run(int argc, char **argv);
+
+const struct oq_cmd_spec oq_spec_query = {
+	.name = CMD,
+	.summary = "live SA path query (PR/MPR)",
+	.about = "Ask the SA for PathRecords (GetTable, or Get with --get) "
+		 "or, with --mpr, a MultiPathRecord (GetMulti), and print the "
+		 "records.  With --policy, also print the rule and QoS level "
+		 "the policy gives each pair.",
+	.forms = query_forms,
+	.opts = query_opts,
+	.notes = "Under ibsim, run with LD_PRELOAD=libumad2sim.so (SIM_HOST "
+		 "picks the attachment point); answers longer than one MAD "
+		 "are cut there (two records).",
+	.exit_status = "0 records printed, 1 the SA answered an error status "
+		       "(ERR_NO_RECORDS, ...) or an invalid policy, 2 usage, "
+		       "input or transport error.",
+	.run = run,
+};
 
 /* "[<|>|=]N": the selector sets its own component bit, as in saquery. */
-static int selected(const char *opt, const char *arg, unsigned long long max,
-		    uint8_t *sel, uint8_t *val, bool *has_sel)
+static int parse_sel(void *value, const char *arg, const struct oq_opt *o)
 {
+	struct sel_opt *s = value;
 	unsigned long long v;
 
-	*has_sel = true;
+	s->has_sel = true;
 	switch (arg[0]) {
 	case '>':
-		*sel = OQ_SEL_GT;
+		s->sel = OQ_SEL_GT;
 		break;
 	case '<':
-		*sel = OQ_SEL_LT;
+		s->sel = OQ_SEL_LT;
 		break;
 	case '=':
-		*sel = OQ_SEL_EQ;
+		s->sel = OQ_SEL_EQ;
 		break;
 	default:
-		*has_sel = false;
+		s->has_sel = false;
 	}
-	if (oq_parse_u64(arg + (*has_sel ? 1 : 0), &v) || v > max)
-		return oq_usage_error("query",
-				      "%s '%s' is not [<|>|=]N with N in "
-				      "0..%llu (decimal or 0x hex)",
-				      opt, arg, max);
-	*val = (uint8_t)v;
+	if (oq_parse_u64(arg + (s->has_sel ? 1 : 0), &v) || v > 63)
+		return oq_usage_error(CMD,
+				      "--%s '%s' is not [<|>|=]N with N in "
+				      "0..63 (decimal or 0x hex)",
+				      o->name, arg);
+	s->v = (uint8_t)v;
+	s->given = true;
 	return 0;
 }
 
@@ -153,11 +186,39 @@ static int parse_gid(const char *opt, const char *s, uint8_t gid[16],
 		     bool *guid_only)
 {
 	if (oq_sa_parse_gid(s, gid, guid_only))
-		return oq_usage_error("query",
+		return oq_usage_error(CMD,
 				      "%s '%s' is not a GID; give the IPv6 "
 				      "form (fe80::2:c903:0:1) or a port "
 				      "GUID (0x0002c90300000001)",
 				      opt, s);
+	return 0;
+}
+
+static int parse_gid_opt(void *value, const char *s, const struct oq_opt *o)
+{
+	struct gid_opt *g = value;
+	char opt[32];
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	g->given = true;
+	return parse_gid(opt, s, g->gid, &g->guid_only);
+}
+
+static int parse_counts(void *value, const char *arg, const struct oq_opt *o)
+{
+	struct counts_opt *c = value;
+	unsigned int a, b;
+	char tail;
+
+	(void)o;
+	if (sscanf(arg, "%u,%u%c", &a, &b, &tail) != 2 || a > 255 || b > 255)
+		return oq_usage_error(CMD,
+				      "--gid-counts '%s': give "
+				      "SGIDCOUNT,DGIDCOUNT (0..255 each)",
+				      arg);
+	c->s = (uint8_t)a;
+	c->d = (uint8_t)b;
+	c->given = true;
 	return 0;
 }
 
@@ -171,12 +232,12 @@ static int parse_gid_list(struct query_opts *o, const char *opt,
 	int rc = 0;
 
 	if (!copy)
-		return oq_usage_error("query", "out of memory");
+		return oq_usage_error(CMD, "out of memory");
 	*count = 0;
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (n >= OQ_SA_MPR_MAX_GIDS) {
-			rc = oq_usage_error("query",
+			rc = oq_usage_error(CMD,
 					    "more than %d GIDs in --sgids and "
 					    "--dgids together; one request "
 					    "MAD holds %d, split the query",
@@ -191,324 +252,120 @@ static int parse_gid_list(struct query_opts *o, const char *opt,
 		(*count)++;
 	}
 	if (!rc && !*count)
-		rc = oq_usage_error("query", "%s needs at least one GID", opt);
+		rc = oq_usage_error(CMD, "%s needs at least one GID", opt);
 	free(copy);
 	return rc;
 }
 
-enum {
-	O_SLID = 256,
-	O_DLID,
-	O_SGID,
-	O_DGID,
-	O_SID,
-	O_QOS,
-	O_PKEY,
-	O_SL,
-	O_MTU,
-	O_RATE,
-	O_LIFE,
-	O_NUMB,
-	O_REV,
-	O_GET,
-	O_MPR,
-	O_SGIDS,
-	O_DGIDS,
-	O_INDEP,
-	O_RAW,
-	O_FLOW,
-	O_HOP,
-	O_TCLASS,
-	O_CA,
-	O_PORT,
-	O_TIMEOUT,
-	O_JSON,
-	O_POLICY,
-	O_FABRIC,
-	O_PARTS,
-	O_RAW_CM,
-	O_RAW_METHOD,
-	O_RAW_COUNTS,
-};
+/* A number option into a request field and its component bit. */
+#define NUM_FIELD(opt, dst, bit)                                           \
+	do {                                                               \
+		if ((opt).given) {                                         \
+			(dst) = (opt).v;                                   \
+			r->fields |= (bit);                                \
+		}                                                          \
+	} while (0)
 
-static const struct option longopts[] = {
-	{"slid", required_argument, NULL, O_SLID},
-	{"dlid", required_argument, NULL, O_DLID},
-	{"sgid", required_argument, NULL, O_SGID},
-	{"dgid", required_argument, NULL, O_DGID},
-	{"sid", required_argument, NULL, O_SID},
-	{"service_id", required_argument, NULL, O_SID},
-	{"service-id", required_argument, NULL, O_SID},
-	{"qos-class", required_argument, NULL, O_QOS},
-	{"qos_class", required_argument, NULL, O_QOS},
-	{"pkey", required_argument, NULL, O_PKEY},
-	{"sl", required_argument, NULL, O_SL},
-	{"mtu", required_argument, NULL, O_MTU},
-	{"rate", required_argument, NULL, O_RATE},
-	{"pkt-life", required_argument, NULL, O_LIFE},
-	{"pkt_lifetime", required_argument, NULL, O_LIFE},
-	{"numb-path", required_argument, NULL, O_NUMB},
-	{"numb_path", required_argument, NULL, O_NUMB},
-	{"reversible", no_argument, NULL, O_REV},
-	{"get", no_argument, NULL, O_GET},
-	{"mpr", no_argument, NULL, O_MPR},
-	{"sgids", required_argument, NULL, O_SGIDS},
-	{"dgids", required_argument, NULL, O_DGIDS},
-	{"independence", required_argument, NULL, O_INDEP},
-	{"raw-traffic", no_argument, NULL, O_RAW},
-	{"flow-label", required_argument, NULL, O_FLOW},
-	{"flow_label", required_argument, NULL, O_FLOW},
-	{"hop-limit", required_argument, NULL, O_HOP},
-	{"hop_limit", required_argument, NULL, O_HOP},
-	{"tclass", required_argument, NULL, O_TCLASS},
-	{"ca", required_argument, NULL, O_CA},
-	{"port", required_argument, NULL, O_PORT},
-	{"timeout", required_argument, NULL, O_TIMEOUT},
-	{"json", no_argument, NULL, O_JSON},
-	{"policy", required_argument, NULL, O_POLICY},
-	{"fabric", required_argument, NULL, O_FABRIC},
-	{"partitions", required_argument, NULL, O_PARTS},
-	{"comp-mask", required_argument, NULL, O_RAW_CM},
-	{"method", required_argument, NULL, O_RAW_METHOD},
-	{"gid-counts", required_argument, NULL, O_RAW_COUNTS},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
+static void sel_field(const struct sel_opt *s, uint8_t *sel, uint8_t *v,
+		      unsigned int bit, unsigned int sel_bit,
+		      unsigned int *fields)
+{
+	if (!s->given)
+		return;
+	*v = s->v;
+	*sel = s->sel;
+	*fields |= bit | (s->has_sel ? sel_bit : 0);
+}
 
-/* One option into o; OQ_EXIT_USAGE on a bad value. */
-static int parse_one(int c, const char *arg, struct query_opts *o)
+/* The request the options describe. */
+static void build_req(struct query_opts *o)
 {
 	struct oq_sa_req *r = &o->req;
 	struct oq_path_rec *pr = &r->pr;
-	unsigned long long v = 0;
-	bool has_sel;
 
-	switch (c) {
-	case O_SLID:
-	case O_DLID:
-		if (number(c == O_SLID ? "--slid" : "--dlid", arg, 0xffff, &v))
-			return OQ_EXIT_USAGE;
-		if (c == O_SLID)
-			pr->slid = (uint16_t)v;
-		else
-			pr->dlid = (uint16_t)v;
-		r->fields |= c == O_SLID ? OQ_SAF_SLID : OQ_SAF_DLID;
-		return 0;
-	case O_SGID:
+	NUM_FIELD(o->slid, pr->slid, OQ_SAF_SLID);
+	NUM_FIELD(o->dlid, pr->dlid, OQ_SAF_DLID);
+	if (o->sgid.given) {
+		memcpy(pr->sgid, o->sgid.gid, 16);
 		r->fields |= OQ_SAF_SGID;
-		return parse_gid("--sgid", arg, pr->sgid, &o->sgid_guid);
-	case O_DGID:
+	}
+	if (o->dgid.given) {
+		memcpy(pr->dgid, o->dgid.gid, 16);
 		r->fields |= OQ_SAF_DGID;
-		return parse_gid("--dgid", arg, pr->dgid, &o->dgid_guid);
-	case O_SID:
-		if (number("--sid", arg, UINT64_MAX, &v))
-			return OQ_EXIT_USAGE;
-		pr->service_id = v;
-		r->fields |= OQ_SAF_SERVICE_ID;
-		return 0;
-	case O_QOS:
-	case 'Q':
-		if (number("--qos-class", arg, 0xfff, &v))
-			return OQ_EXIT_USAGE;
-		pr->qos_class = (uint16_t)v;
-		r->fields |= OQ_SAF_QOS_CLASS;
-		return 0;
-	case O_PKEY:
-		if (number("--pkey", arg, 0xffff, &v))
-			return OQ_EXIT_USAGE;
-		pr->pkey = (uint16_t)v;
-		r->fields |= OQ_SAF_PKEY;
-		return 0;
-	case O_SL:
-		if (number("--sl", arg, 15, &v))
-			return OQ_EXIT_USAGE;
-		pr->sl = (uint8_t)v;
-		r->fields |= OQ_SAF_SL;
-		return 0;
-	case O_MTU:
-	case 'M':
-		if (selected("--mtu", arg, 63, &pr->mtu_sel, &pr->mtu,
-			     &has_sel))
-			return OQ_EXIT_USAGE;
-		r->fields |= OQ_SAF_MTU | (has_sel ? OQ_SAF_MTU_SEL : 0);
-		return 0;
-	case O_RATE:
-	case 'R':
-		if (selected("--rate", arg, 63, &pr->rate_sel, &pr->rate,
-			     &has_sel))
-			return OQ_EXIT_USAGE;
-		r->fields |= OQ_SAF_RATE | (has_sel ? OQ_SAF_RATE_SEL : 0);
-		return 0;
-	case O_LIFE:
-		if (selected("--pkt-life", arg, 63, &pr->pkt_life_sel,
-			     &pr->pkt_life, &has_sel))
-			return OQ_EXIT_USAGE;
-		r->fields |=
-			OQ_SAF_PKT_LIFE | (has_sel ? OQ_SAF_PKT_LIFE_SEL : 0);
-		return 0;
-	case O_NUMB:
-	case 'n':
-		if (number("--numb-path", arg, 127, &v))
-			return OQ_EXIT_USAGE;
-		pr->numb_path = (uint8_t)v;
-		r->fields |= OQ_SAF_NUMB_PATH;
-		return 0;
-	case O_REV:
-	case 'r':
+	}
+	NUM_FIELD(o->c.sid, pr->service_id, OQ_SAF_SERVICE_ID);
+	NUM_FIELD(o->c.qos_class, pr->qos_class, OQ_SAF_QOS_CLASS);
+	NUM_FIELD(o->c.pkey, pr->pkey, OQ_SAF_PKEY);
+	NUM_FIELD(o->c.sl, pr->sl, OQ_SAF_SL);
+	sel_field(&o->mtu, &pr->mtu_sel, &pr->mtu, OQ_SAF_MTU,
+		  OQ_SAF_MTU_SEL, &r->fields);
+	sel_field(&o->rate, &pr->rate_sel, &pr->rate, OQ_SAF_RATE,
+		  OQ_SAF_RATE_SEL, &r->fields);
+	sel_field(&o->life, &pr->pkt_life_sel, &pr->pkt_life,
+		  OQ_SAF_PKT_LIFE, OQ_SAF_PKT_LIFE_SEL, &r->fields);
+	NUM_FIELD(o->numb, pr->numb_path, OQ_SAF_NUMB_PATH);
+	if (o->reversible) {
 		pr->reversible = true;
 		r->fields |= OQ_SAF_REVERSIBLE;
-		return 0;
-	case O_RAW:
+	}
+	if (o->raw) {
 		pr->raw_traffic = true;
 		r->fields |= OQ_SAF_RAW_TRAFFIC;
-		return 0;
-	case O_FLOW:
-		if (number("--flow-label", arg, 0xfffff, &v))
-			return OQ_EXIT_USAGE;
-		pr->flow_label = (uint32_t)v;
-		r->fields |= OQ_SAF_FLOW_LABEL;
-		return 0;
-	case O_HOP:
-		if (number("--hop-limit", arg, 0xff, &v))
-			return OQ_EXIT_USAGE;
-		pr->hop_limit = (uint8_t)v;
-		r->fields |= OQ_SAF_HOP_LIMIT;
-		return 0;
-	case O_TCLASS:
-		if (number("--tclass", arg, 0xff, &v))
-			return OQ_EXIT_USAGE;
-		pr->tclass = (uint8_t)v;
-		r->fields |= OQ_SAF_TCLASS;
-		return 0;
-	case O_INDEP:
-		if (number("--independence", arg, 0xff, &v))
-			return OQ_EXIT_USAGE;
-		r->independence = (uint8_t)v;
-		r->fields |= OQ_SAF_INDEPENDENCE;
-		return 0;
-	case O_GET:
+	}
+	NUM_FIELD(o->flow, pr->flow_label, OQ_SAF_FLOW_LABEL);
+	NUM_FIELD(o->hop, pr->hop_limit, OQ_SAF_HOP_LIMIT);
+	NUM_FIELD(o->tclass, pr->tclass, OQ_SAF_TCLASS);
+	NUM_FIELD(o->indep, r->independence, OQ_SAF_INDEPENDENCE);
+	if (o->get)
 		r->method = OQ_SA_METHOD_GET;
-		return 0;
-	case O_MPR:
-		r->mpr = true;
-		return 0;
-	case O_SGIDS:
-		o->sgids = arg;
-		return 0;
-	case O_DGIDS:
-		o->dgids = arg;
-		return 0;
-	case O_CA:
-		o->ca = arg;
-		return 0;
-	case O_PORT:
-		if (number("--port", arg, 254, &v))
-			return OQ_EXIT_USAGE;
-		o->port = (int)v;
-		return 0;
-	case O_TIMEOUT:
-		if (number("--timeout", arg, 600000, &v) || !v)
-			return v ? OQ_EXIT_USAGE
-				 : oq_usage_error("query", "--timeout must be "
-							   "at least 1 ms");
-		o->timeout_ms = (int)v;
-		return 0;
-	case O_JSON:
-		o->json = true;
-		return 0;
-	case O_POLICY:
-		o->policy = arg;
-		return 0;
-	case O_FABRIC:
-		o->fabric = arg;
-		return 0;
-	case O_PARTS:
-		o->partitions = arg;
-		return 0;
-	case O_RAW_CM:
-		if (number("--comp-mask", arg, UINT64_MAX, &v))
-			return OQ_EXIT_USAGE;
+	r->mpr = o->mpr;
+	if (o->comp_mask.given) {
 		r->raw_comp_mask = true;
-		r->comp_mask = v;
-		return 0;
-	case O_RAW_METHOD:
-		if (number("--method", arg, 0x7f, &v))
-			return OQ_EXIT_USAGE;
+		r->comp_mask = o->comp_mask.v;
+	}
+	if (o->method.given) {
 		r->raw_method = true;
-		r->method = (uint8_t)v;
-		return 0;
-	case O_RAW_COUNTS: {
-		unsigned int a, b;
-		char tail;
-
-		if (sscanf(arg, "%u,%u%c", &a, &b, &tail) != 2 || a > 255 ||
-		    b > 255)
-			return oq_usage_error("query",
-					      "--gid-counts '%s': give "
-					      "SGIDCOUNT,DGIDCOUNT (0..255 "
-					      "each)",
-					      arg);
+		r->method = (uint8_t)o->method.v;
+	}
+	if (o->counts.given) {
 		r->raw_counts = true;
-		r->raw_sgid_count = (uint8_t)a;
-		r->raw_dgid_count = (uint8_t)b;
-		return 0;
+		r->raw_sgid_count = o->counts.s;
+		r->raw_dgid_count = o->counts.d;
 	}
-	}
-	return OQ_EXIT_USAGE;
 }
 
-/* -1: go on; -2: --help printed; otherwise an exit code. */
-static int parse_args(int argc, char **argv, struct query_opts *o)
+/* The request's rules the table cannot express. */
+static int check_req(struct query_opts *o)
 {
 	const unsigned int pr_only =
 		OQ_SAF_SLID | OQ_SAF_DLID | OQ_SAF_SGID | OQ_SAF_DGID;
-	int c;
 
-	memset(o, 0, sizeof(*o));
-	o->timeout_ms = 1000;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hQ:M:R:n:r", longopts, NULL)) !=
-	       -1) {
-		if (c == 'h') {
-			oq_usage_query(stdout);
-			return -2;
-		}
-		if (c == ':' || c == '?')
-			return oq_getopt_error("query", c, argv);
-		if (parse_one(c, optarg, o))
-			return OQ_EXIT_USAGE;
-	}
-	if (optind < argc)
-		return oq_usage_error("query", "unexpected argument '%s'",
-				      argv[optind]);
-	if (!!o->policy != !!o->fabric)
-		return oq_usage_error("query", "--policy and --fabric go "
-					       "together (the fabric maps the "
-					       "records' LIDs to ports)");
+	if (!!o->c.policy != !!o->c.fabric)
+		return oq_usage_error(CMD, "--policy and --fabric go "
+					   "together (the fabric maps the "
+					   "records' LIDs to ports)");
 	if (!o->req.mpr) {
 		if (o->sgids || o->dgids)
-			return oq_usage_error("query", "--sgids/--dgids need "
-						       "--mpr");
+			return oq_usage_error(CMD, "--sgids/--dgids need "
+						   "--mpr");
 		if (o->req.fields & OQ_SAF_INDEPENDENCE)
-			return oq_usage_error("query", "--independence "
-						       "needs --mpr");
-		return -1;
+			return oq_usage_error(CMD, "--independence needs "
+						   "--mpr");
+		return 0;
 	}
 	if (o->req.fields & pr_only)
-		return oq_usage_error("query",
+		return oq_usage_error(CMD,
 				      "--mpr takes --sgids/--dgids, not "
 				      "--slid/--dlid/--sgid/--dgid");
-	if (o->req.method == OQ_SA_METHOD_GET)
-		return oq_usage_error("query", "--get and --mpr exclude each "
-					       "other (MPR uses GetMulti)");
+	if (o->get)
+		return oq_usage_error(CMD, "--get and --mpr exclude each "
+					   "other (MPR uses GetMulti)");
 	if (!o->sgids || !o->dgids)
-		return oq_usage_error("query", "--mpr needs --sgids and "
-					       "--dgids");
+		return oq_usage_error(CMD, "--mpr needs --sgids and --dgids");
 	if (parse_gid_list(o, "--sgids", o->sgids, &o->req.sgid_count) ||
 	    parse_gid_list(o, "--dgids", o->dgids, &o->req.dgid_count))
 		return OQ_EXIT_USAGE;
-	return -1;
+	return 0;
 }
 
 /* A GID given as 0xGUID gets the local port's subnet prefix. */
@@ -705,15 +562,16 @@ static int run_query(struct query_opts *o, struct oq_sa_resp *resp)
 	unsigned int i;
 
 	memset(resp, 0, sizeof(*resp));
-	if (oq_sa_open(o->ca, o->port, &port, err, sizeof(err))) {
+	if (oq_sa_open(o->c.ca, (int)o->c.ca_port.v, &port, err,
+		       sizeof(err))) {
 		fprintf(stderr, "osmqos query: %s\n", err);
 		return OQ_EXIT_USAGE;
 	}
-	fill_prefix(o->req.pr.sgid, o->sgid_guid, port.u.gid_prefix);
-	fill_prefix(o->req.pr.dgid, o->dgid_guid, port.u.gid_prefix);
+	fill_prefix(o->req.pr.sgid, o->sgid.guid_only, port.u.gid_prefix);
+	fill_prefix(o->req.pr.dgid, o->dgid.guid_only, port.u.gid_prefix);
 	for (i = 0; i < OQ_SA_MPR_MAX_GIDS; i++)
 		fill_prefix(o->req.gids[i], o->mpr_guid[i], port.u.gid_prefix);
-	if (oq_sa_query(&port, &o->req, o->timeout_ms, resp, err,
+	if (oq_sa_query(&port, &o->req, (int)o->c.timeout.v, resp, err,
 			sizeof(err))) {
 		fprintf(stderr, "osmqos query: %s\n", err);
 		oq_sa_close(&port);
@@ -727,7 +585,7 @@ static int run_query(struct query_opts *o, struct oq_sa_resp *resp)
 			"query (a source and a destination) under ibsim\n",
 			resp->n);
 	if (resp->status) {
-		if (o->json)
+		if (o->c.json)
 			printf("{\"method\": \"%s\", \"status\": \"%s\", "
 			       "\"status_code\": %u, \"records\": []}\n",
 			       o->req.mpr			   ? "GetMulti"
@@ -744,30 +602,34 @@ static int run_query(struct query_opts *o, struct oq_sa_resp *resp)
 	return OQ_EXIT_OK;
 }
 
-int oq_cmd_query(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct oq_cli_inputs in;
 	struct oq_matcher *m = NULL;
 	struct verdict *v = NULL;
 	struct oq_sa_resp resp;
-	struct query_opts o;
+	struct query_opts o = {0};
 	size_t i;
-	int rc = parse_args(argc, argv, &o);
+	int rc;
 
-	if (rc == -2)
-		return OQ_EXIT_OK;
-	if (rc >= 0)
+	o.c.timeout.v = 1000;
+	rc = oq_cli_parse(&oq_spec_query, argc, argv, &o);
+	if (rc != OQ_CLI_RUN)
+		return rc;
+	build_req(&o);
+	if ((rc = check_req(&o)))
 		return rc;
 	/* Load the offline inputs first: a typo should not cost a MAD. */
 	memset(&in, 0, sizeof(in));
-	if (o.policy) {
-		rc = oq_cli_load("query", o.policy, o.fabric, o.partitions,
-				 &in);
+	if (o.c.policy) {
+		rc = oq_cli_load(CMD, &o.c, &in);
 		if (rc)
 			return rc;
 		m = oq_matcher_compile(in.binding);
 		if (!m) {
-			fprintf(stderr, "osmqos query: out of memory\n");
+			fprintf(stderr, "osmqos query: out of memory compiling "
+					"the matcher; free memory or try a "
+					"smaller fabric\n");
 			oq_cli_inputs_free(&in);
 			return OQ_EXIT_USAGE;
 		}
@@ -783,7 +645,7 @@ int oq_cmd_query(int argc, char **argv)
 			judge(in.fabric, m, &o.req, &resp.recs[i], &v[i]);
 	}
 	if (rc == OQ_EXIT_OK) {
-		if (o.json)
+		if (o.c.json)
 			print_json(&o.req, &resp, v, in.policy);
 		else
 			print_table(&resp, v, in.policy);
@@ -801,7 +663,7 @@ int oq_cmd_query(int argc, char **argv)
 	oq_sa_resp_free(&resp);
 	if (m)
 		oq_matcher_free(m);
-	if (o.policy)
+	if (o.c.policy)
 		oq_cli_inputs_free(&in);
 	return rc;
 }

@@ -10,7 +10,6 @@
  * per class, each level's SL, VL, priority, intent and the share the
  * model guarantees, as an exact fraction, in % and in Gb/s.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -26,114 +25,51 @@
 
 #define CMD "synth"
 
-void oq_usage_synth(FILE *out)
-{
-	fprintf(out,
-		"Usage: osmqos synth --policy POLICY --fabric TOPO "
-		"[--partitions FILE]\n"
-		"                    [--opensm-conf FILE] [-o FILE] "
-		"[--report | --json]\n"
-		"\n"
-		"Synthesize SL2VL, VLArb and VLHighLimit for every port class "
-		"of the fabric\nfrom the policy's bandwidth intents "
-		"(bandwidth:, priority: in qos-levels),\ncheck them with the "
-		"arbitration model, and write the policy lowered to\n"
-		"OpenSM's grammar (intent keys commented out, the tables as "
-		"qos-setup scopes).\n"
-		"\n"
-		"Options:\n"
-		"  --policy FILE       the QoS policy with intents\n"
-		"  --fabric TOPO       ibnetdiscover output or ibsim net file\n"
-		"  --partitions FILE   partitions.conf, for 'partition:' and "
-		"pkey groups\n"
-		"  --opensm-conf FILE  opensm.conf: templates and "
-		"routing_engine (an engine\n"
-		"                      that owns SL2VL keeps it; VLArb is "
-		"chosen around it)\n"
-		"  -o, --output FILE   write the lowered policy to FILE "
-		"(replaced atomically);\n"
-		"                      without -o it goes to stdout unless "
-		"--report/--json\n"
-		"  --report            per class: each level's SL, VL, "
-		"priority, intent,\n"
-		"                      guaranteed share (exact and %%), "
-		"Gb/s and slack\n"
-		"  --json              the same as one JSON object\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"Exit status: 0 no class infeasible (a vlarb-scope that "
-		"misses an intent\nis a warning), 1 invalid policy or an "
-		"intent no tables can meet (nothing\nwritten), 2 usage or "
-		"I/O error.\n");
-}
-
 struct synth_opts {
-	const char *policy, *fabric, *partitions, *opensm_conf, *output;
-	bool report, json;
+	struct oq_cli_common c;
+	const char *output;
+	bool report;
+};
+OQ_OPTS_STRUCT(struct synth_opts);
+
+static const struct oq_opt synth_opts[] = {
+	OQ_USE_H(OQ_CO_POLICY, OQ_OPT_REQUIRED, "the QoS policy with intents"),
+	OQ_USE_F(OQ_CO_FABRIC, OQ_OPT_REQUIRED),
+	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
+	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
+		 "opensm.conf: templates and routing_engine (an engine that "
+		 "owns SL2VL keeps it; VLArb is chosen around it)"),
+	OQ_OPT("output", 'o', OQ_OPT_OUTPUT, "FILE",
+	       "write the lowered policy to FILE (replaced atomically); "
+	       "without -o it goes to stdout unless --report/--json",
+	       offsetof(struct synth_opts, output)),
+	OQ_OPT("report", 0, OQ_OPT_FLAG, NULL,
+	       "per class: each level's SL, VL, priority, intent, guaranteed "
+	       "share (exact and %), Gb/s and slack",
+	       offsetof(struct synth_opts, report)),
+	OQ_USE_H(OQ_CO_JSON, 0, "the same as one JSON object"),
+	OQ_OPT_END,
 };
 
-static int parse_args(int argc, char **argv, struct synth_opts *o)
-{
-	static const struct option longopts[] = {
-		{"policy", required_argument, NULL, 'P'},
-		{"fabric", required_argument, NULL, 'f'},
-		{"partitions", required_argument, NULL, 'p'},
-		{"opensm-conf", required_argument, NULL, 'c'},
-		{"output", required_argument, NULL, 'o'},
-		{"report", no_argument, NULL, 'r'},
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
+static int run(int argc, char **argv);
 
-	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'P':
-			o->policy = optarg;
-			break;
-		case 'f':
-			o->fabric = optarg;
-			break;
-		case 'p':
-			o->partitions = optarg;
-			break;
-		case 'c':
-			o->opensm_conf = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'r':
-			o->report = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			oq_usage_synth(stdout);
-			return -2;
-		default:
-			return oq_getopt_error(CMD, c, argv);
-		}
-	}
-	if (optind < argc)
-		return oq_usage_error(CMD, "unexpected argument '%s'",
-				      argv[optind]);
-	if (!o->policy)
-		return oq_usage_error(CMD, "--policy is required");
-	if (!o->fabric)
-		return oq_usage_error(CMD, "--fabric is required");
-	if (o->report && o->json)
-		return oq_usage_error(CMD, "--report and --json both write "
-					   "to stdout; give one");
-	if (o->output && !*o->output)
-		return oq_usage_error(CMD, "-o needs a file name");
-	return -1;
-}
+const struct oq_cmd_spec oq_spec_synth = {
+	.name = CMD,
+	.summary = "tables from bandwidth intents, proved; lowered policy",
+	.about = "Synthesize SL2VL, VLArb and VLHighLimit for every port "
+		 "class of the fabric from the policy's bandwidth intents "
+		 "(bandwidth:, priority: in qos-levels), check them with the "
+		 "arbitration model, and write the policy lowered to OpenSM's "
+		 "grammar (intent keys commented out, the tables as qos-setup "
+		 "scopes).",
+	.opts = synth_opts,
+	.exit_status = "0 no class infeasible (a vlarb-scope that misses an "
+		       "intent is a warning), 1 invalid policy or an intent no "
+		       "tables can meet (nothing written), 2 usage or I/O "
+		       "error.",
+	.run = run,
+};
 
 /* The VL an SL uses on a class ("-" dropped, "mixed" when the kept rows
  * differ). */
@@ -433,25 +369,26 @@ static int write_output(const char *path, const char *s, size_t len)
 	return rc;
 }
 
-int oq_cmd_synth(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct oq_fabric_tables tables;
 	struct oq_lower_check chk;
 	struct oq_templates t;
 	struct oq_cli_inputs in;
-	struct synth_opts o;
+	struct synth_opts o = {0};
 	struct oq_engine e;
 	struct oq_diags d;
 	char *text = NULL, cmdline[512];
 	size_t len = 0;
 	FILE *mem;
-	int rc = parse_args(argc, argv, &o);
+	int rc = oq_cli_parse(&oq_spec_synth, argc, argv, &o);
 
-	if (rc == -2)
-		return OQ_EXIT_OK;
-	if (rc >= 0)
+	if (rc != OQ_CLI_RUN)
 		return rc;
-	rc = oq_cli_load(CMD, o.policy, o.fabric, o.partitions, &in);
+	if (o.report && o.c.json)
+		return oq_usage_error(CMD, "--report and --json both write "
+					   "to stdout; give one");
+	rc = oq_cli_load(CMD, &o.c, &in);
 	if (rc)
 		return rc;
 	if (!in.policy->n_intent_levels) {
@@ -461,20 +398,20 @@ int oq_cmd_synth(int argc, char **argv)
 			"'bandwidth: N%%' (and 'priority: high' for latency) "
 			"to the qos-levels that need a guarantee "
 			"(osmqos-policy(5), Intents)\n",
-			o.policy);
+			o.c.policy);
 		return OQ_EXIT_FAIL;
 	}
-	rc = oq_cli_compile_tables(CMD, &in, o.opensm_conf, &t, &tables);
+	rc = oq_cli_compile_tables(CMD, &in, o.c.opensm_conf, &t, &tables);
 	if (rc) {
 		oq_cli_inputs_free(&in);
 		return rc;
 	}
 	oq_engine_by_name(&e, t.routing_engine);
 	snprintf(cmdline, sizeof(cmdline), "osmqos synth --fabric %s%s%s%s%s",
-		 o.fabric, o.partitions ? " --partitions " : "",
-		 o.partitions ? o.partitions : "",
-		 o.opensm_conf ? " --opensm-conf " : "",
-		 o.opensm_conf ? o.opensm_conf : "");
+		 o.c.fabric, o.c.partitions ? " --partitions " : "",
+		 o.c.partitions ? o.c.partitions : "",
+		 o.c.opensm_conf ? " --opensm-conf " : "",
+		 o.c.opensm_conf ? o.c.opensm_conf : "");
 	/* It goes into a comment: no line break or control byte may end
 	 * the comment early. */
 	for (len = 0; cmdline[len]; len++)
@@ -515,7 +452,7 @@ int oq_cmd_synth(int argc, char **argv)
 	}
 	if (o.report)
 		report_text(&in);
-	else if (o.json)
+	else if (o.c.json)
 		report_json(&in, e.name, &chk);
 	rc = in.synth.n_infeasible ? OQ_EXIT_FAIL : OQ_EXIT_OK;
 	if (rc) {
@@ -530,7 +467,7 @@ int oq_cmd_synth(int argc, char **argv)
 	}
 	if (o.output)
 		rc = write_output(o.output, text, len);
-	else if (!o.report && !o.json)
+	else if (!o.report && !o.c.json)
 		fwrite(text, 1, len, stdout);
 out:
 	oq_diags_free(&d);

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * osmqos tables --policy P --fabric T [--port PORT] [--opensm-conf F]
- *               [--partitions F] [--json]
+ *               [--partitions F] [--all] [--json]
  *
- * Every port's SL2VL (per input port on switch external ports), VLArb
- * high/low and VLHighLimit, as the table compiler produces them for the
- * plugin: qos-setup scopes where they apply, OpenSM's per-port-type
- * templates elsewhere.
+ * The SL2VL (per input port on switch external ports), VLArb high/low
+ * and VLHighLimit the table compiler produces for the plugin: qos-setup
+ * scopes where they apply, OpenSM's per-port-type templates elsewhere.
+ * By default one entry per class of ports with equal tables (count and
+ * an example port); --all and --port list ports one by one.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,92 +16,46 @@
 
 #include "cli.h"
 #include "inputs.h"
+#include "tables_classes.h"
 
-void oq_usage_tables(FILE *out)
-{
-	fprintf(out,
-		"Usage: osmqos tables --policy POLICY --fabric TOPO [--port "
-		"PORT]\n"
-		"                     [--opensm-conf FILE] [--partitions FILE] "
-		"[--json]\n"
-		"\n"
-		"Print the SL2VL, VLArb high/low and VLHighLimit of every port "
-		"as the\nplugin would program them.\n"
-		"\n"
-		"Options:\n"
-		"  --policy FILE       the QoS policy; without it, only the "
-		"templates\n"
-		"  --fabric TOPO       ibnetdiscover output or ibsim net file\n"
-		"  --port PORT         only this port (GUID, lid:N or "
-		"\"Desc/P<n>\");\n"
-		"                      a switch GUID selects all its ports\n"
-		"  --opensm-conf FILE  take the qos_* templates from this "
-		"opensm.conf\n"
-		"                      (default: OpenSM's compiled-in values)\n"
-		"  --partitions FILE   partitions.conf, for 'partition:' and "
-		"pkey groups\n"
-		"  --json              one JSON object with a 'ports' list\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"Exit status: 0 ok, 1 invalid policy, 2 usage or I/O error.\n");
-}
+#define CMD "tables"
 
 struct tables_opts {
-	const char *policy, *fabric, *port, *opensm_conf, *partitions;
-	bool json;
+	struct oq_cli_common c;
+};
+OQ_OPTS_STRUCT(struct tables_opts);
+
+static const struct oq_opt tables_opts[] = {
+	OQ_USE_H(OQ_CO_POLICY, 0,
+		 "the QoS policy; without it, only the templates"),
+	OQ_USE_F(OQ_CO_FABRIC, OQ_OPT_REQUIRED),
+	OQ_USE(OQ_CO_PORT),
+	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
+		 "take the qos_* templates and routing_engine from this "
+		 "opensm.conf (default: OpenSM's compiled-in values)"),
+	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
+	OQ_USE_H(OQ_CO_ALL, 0,
+		 "every port, one by one (default: one entry per class of "
+		 "ports with equal tables, its port count and an example)"),
+	OQ_USE_H(OQ_CO_JSON, 0,
+		 "one JSON object: `classes` (with --all or --port: a "
+		 "`ports` list; docs/json.md)"),
+	OQ_OPT_END,
 };
 
-static int parse_args(int argc, char **argv, struct tables_opts *o)
-{
-	static const struct option longopts[] = {
-		{"policy", required_argument, NULL, 'P'},
-		{"fabric", required_argument, NULL, 'f'},
-		{"port", required_argument, NULL, 'o'},
-		{"opensm-conf", required_argument, NULL, 'c'},
-		{"partitions", required_argument, NULL, 'p'},
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
+static int run(int argc, char **argv);
 
-	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'P':
-			o->policy = optarg;
-			break;
-		case 'f':
-			o->fabric = optarg;
-			break;
-		case 'o':
-			o->port = optarg;
-			break;
-		case 'c':
-			o->opensm_conf = optarg;
-			break;
-		case 'p':
-			o->partitions = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			oq_usage_tables(stdout);
-			return -2;
-		default:
-			return oq_getopt_error("tables", c, argv);
-		}
-	}
-	if (optind < argc)
-		return oq_usage_error("tables", "unexpected argument '%s'",
-				      argv[optind]);
-	if (!o->fabric)
-		return oq_usage_error("tables", "--fabric is required");
-	return -1;
-}
+const struct oq_cmd_spec oq_spec_tables = {
+	.name = CMD,
+	.summary = "SL2VL/VLArb/VLHighLimit the plugin would program",
+	.about = "Print the SL2VL, VLArb high/low and VLHighLimit the "
+		 "plugin would program: one entry per class of ports with "
+		 "equal tables (--all: every port).",
+	.opts = tables_opts,
+	.exit_status = "0 ok, 1 invalid policy, 2 usage or I/O error.",
+	.run = run,
+};
 
 static const char *kind_name(const struct oq_port *p)
 {
@@ -168,26 +122,41 @@ static void json_scope(const char *key, int idx, const struct oq_loc *loc)
 	oq_json_fstring(stdout, buf);
 }
 
-static void print_port_json(const struct oq_port_tables *pt,
-			    const struct oq_policy *p, bool first)
+/* "guid", "port", "node" (its NodeDescription), "node_guid", "lid" and
+ * "name" (the port as OpenSM names it: a node-name map's name) of a
+ * port. */
+static void json_port_id(const struct oq_port *port)
+{
+	char name[128];
+
+	printf("\"guid\": \"0x%016" PRIx64 "\", \"port\": %u, \"node\": ",
+	       port->guid, port->num);
+	oq_json_fstring(stdout, port->node->desc);
+	printf(", \"node_guid\": \"0x%016" PRIx64 "\", \"lid\": %u, "
+	       "\"name\": ",
+	       port->node->guid, port->lid);
+	oq_port_name(port, name, sizeof(name));
+	oq_json_fstring(stdout, name);
+}
+
+/* The tables of a port, from "kind" on; folded: one SL2VL row stands for
+ * every input port's (they are the same). */
+static void json_tables(const struct oq_port_tables *pt,
+			const struct oq_policy *p, bool folded)
 {
 	const struct oq_port *port = pt->port;
 	unsigned int i;
 
-	printf("%s\n  {\"guid\": \"0x%016" PRIx64 "\", \"port\": %u, "
-	       "\"node\": ",
-	       first ? "" : ",", port->guid, port->num);
-	oq_json_fstring(stdout, port->node->desc);
-	printf(", \"node_guid\": \"0x%016" PRIx64 "\", \"lid\": %u, "
-	       "\"kind\": \"%s\", \"vls\": %u, ",
-	       port->node->guid, port->lid, kind_name(port),
+	printf("\"kind\": \"%s\", \"vls\": %u, ", kind_name(port),
 	       port->oper_vls ? port->oper_vls : port->vl_cap);
 	printf("\"sl2vl\": ");
 	if (pt->has_sl2vl)
-		json_sl2vl(pt->sl2vl[common_table(pt)]);
+		json_sl2vl(pt->sl2vl[folded ? 0 : common_table(pt)]);
 	else
 		printf("null");
-	if (pt->has_sl2vl && pt->n_sl2vl > 1) {
+	if (folded && pt->has_sl2vl)
+		printf(", \"sl2vl_every_input\": true");
+	else if (pt->has_sl2vl && pt->n_sl2vl > 1) {
 		printf(", \"sl2vl_by_in\": {");
 		for (i = 0; i < pt->n_sl2vl; i++) {
 			printf("%s\"%u\": ", i ? ", " : "", i);
@@ -216,7 +185,17 @@ static void print_port_json(const struct oq_port_tables *pt,
 	json_scope("vlarb_scope", pt->vlarb_scope,
 		   pt->vlarb_scope >= 0 ? &p->vlarb[pt->vlarb_scope].loc
 					: NULL);
-	printf("}}");
+	printf("}");
+}
+
+static void print_port_json(const struct oq_port_tables *pt,
+			    const struct oq_policy *p, bool first)
+{
+	printf("%s\n  {", first ? "" : ",");
+	json_port_id(pt->port);
+	printf(", ");
+	json_tables(pt, p, false);
+	printf("}");
 }
 
 static void text_sl2vl(const uint8_t *t)
@@ -252,15 +231,20 @@ static void text_origin(enum oq_table_origin o, int scope,
 	printf("  [%s #%d at %s]\n", oq_table_origin_name(o), scope, buf);
 }
 
-static void print_port_text(const struct oq_port_tables *pt,
-			    const struct oq_policy *p)
+static void text_port_id(const struct oq_port *port)
 {
-	const struct oq_port *port = pt->port;
+	printf("0x%016" PRIx64 " \"%s\" port %u lid %u (%s, %u VLs)\n",
+	       port->guid, oq_node_name(port->node), port->num, port->lid,
+	       kind_name(port), port->oper_vls ? port->oper_vls : port->vl_cap);
+}
+
+/* The tables under a port's or a class's first line; folded: one row
+ * for every input port (they are the same). */
+static void text_tables(const struct oq_port_tables *pt,
+			const struct oq_policy *p, bool folded)
+{
 	unsigned int i, j;
 
-	printf("0x%016" PRIx64 " \"%s\" port %u lid %u (%s, %u VLs)\n",
-	       port->guid, port->node->desc, port->num, port->lid,
-	       kind_name(port), port->oper_vls ? port->oper_vls : port->vl_cap);
 	if (pt->sl2vl_unknown) {
 		printf("  sl2vl       set by the routing engine (known only to "
 		       "the running opensm)\n");
@@ -274,8 +258,14 @@ static void print_port_text(const struct oq_port_tables *pt,
 			    pt->sl2vl_scope >= 0
 				    ? &p->sl2vl[pt->sl2vl_scope].loc
 				    : NULL);
+		if (folded && pt->n_sl2vl > 1) {
+			printf("  every input VL:");
+			text_sl2vl(pt->sl2vl[0]);
+			putchar('\n');
+		}
 		/* Runs of identical input-port tables on one line. */
-		for (i = 0; i < pt->n_sl2vl; i = j) {
+		for (i = 0; i < pt->n_sl2vl && !(folded && pt->n_sl2vl > 1);
+		     i = j) {
 			for (j = i + 1; j < pt->n_sl2vl &&
 					!memcmp(pt->sl2vl[i], pt->sl2vl[j], 16);
 			     j++)
@@ -302,8 +292,76 @@ static void print_port_text(const struct oq_port_tables *pt,
 					 : NULL);
 }
 
-/* Ports --port selects: one port, or every port of a switch named by its
- * GUID (a GUID cannot name an external port). */
+static void print_port_text(const struct oq_port_tables *pt,
+			    const struct oq_policy *p)
+{
+	text_port_id(pt->port);
+	text_tables(pt, p, false);
+}
+
+/* 60300 as "60,300". */
+static const char *count_text(size_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%zu", v), i, j = 0;
+
+	for (i = 0; i < n && (size_t)j + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = tmp[i];
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/* One entry per class: its port count, an example port, its tables. */
+static void print_classes(const struct oq_fabric_tables *out,
+			  const struct oq_tables_classes *tc,
+			  const struct oq_policy *p, bool json)
+{
+	char n1[32], n2[32], name[128];
+	size_t k;
+
+	if (!json)
+		printf("%s port%s in %zu class%s of equal tables (--all "
+		       "lists every port, --port PORT one)\n",
+		       count_text(tc->n_ports, n1, sizeof(n1)),
+		       tc->n_ports == 1 ? "" : "s", tc->n,
+		       tc->n == 1 ? "" : "es");
+	for (k = 0; k < tc->n; k++) {
+		const struct oq_tables_class *c = &tc->v[k];
+		const struct oq_port_tables *pt = &out->ports[c->rep];
+
+		if (json) {
+			printf("%s\n  {\"class\": %zu, \"ports\": %zu, "
+			       "\"example\": {",
+			       k ? "," : "", k, c->n_ports);
+			json_port_id(pt->port);
+			printf("}, ");
+			json_tables(pt, p, c->uniform);
+			printf("}");
+			continue;
+		}
+		oq_port_name(pt->port, name, sizeof(name));
+		printf("class %zu: %s port%s (%s, %u VLs), e.g. %s "
+		       "(0x%016" PRIx64 ")\n",
+		       k + 1, count_text(c->n_ports, n2, sizeof(n2)),
+		       c->n_ports == 1 ? "" : "s", kind_name(pt->port),
+		       pt->port->oper_vls ? pt->port->oper_vls
+					  : pt->port->vl_cap,
+		       name, pt->port->guid);
+		text_tables(pt, p, c->uniform);
+	}
+}
+
+struct selection {
+	const struct oq_fabric_tables *out;
+	const struct oq_port *sel;
+	bool whole;
+};
+
+/* Ports --port selects: one port, or every port of a switch named as a
+ * whole (oq_cli_port). */
 static bool selected(const struct oq_port *sel, bool whole_switch,
 		     const struct oq_port *p)
 {
@@ -314,69 +372,92 @@ static bool selected(const struct oq_port *sel, bool whole_switch,
 	return p == sel;
 }
 
-int oq_cmd_tables(int argc, char **argv)
+static bool keep_selected(size_t i, const void *ctx)
+{
+	const struct selection *s = ctx;
+
+	return selected(s->sel, s->whole, s->out->ports[i].port);
+}
+
+static int run(int argc, char **argv)
 {
 	static const struct oq_policy no_policy;
 	struct oq_fabric_tables out;
 	struct oq_templates t;
 	struct oq_cli_inputs in;
-	struct tables_opts o;
+	struct tables_opts o = {0};
 	const struct oq_port *sel = NULL;
 	bool whole_switch = false, first = true;
 	size_t i;
-	int rc = parse_args(argc, argv, &o);
+	int rc = oq_cli_parse(&oq_spec_tables, argc, argv, &o);
 
-	if (rc == -2)
-		return OQ_EXIT_OK;
-	if (rc >= 0)
+	if (rc != OQ_CLI_RUN)
 		return rc;
-	rc = oq_cli_load("tables", o.policy, o.fabric, o.partitions, &in);
+	rc = oq_cli_load(CMD, &o.c, &in);
 	if (rc)
 		return rc;
-	if (o.port) {
-		sel = oq_fabric_parse_port(in.fabric, o.port);
+	if (o.c.port) {
+		sel = oq_cli_port(CMD, in.fabric, "--port", o.c.port,
+				  &whole_switch);
 		if (!sel) {
 			oq_cli_inputs_free(&in);
-			return oq_usage_error(
-				"tables",
-				"--port '%s': no such port in the fabric; give "
-				"a port GUID (0x...), lid:N or "
-				"\"NodeDescription/P<n>\"",
-				o.port);
+			return OQ_EXIT_USAGE;
 		}
-		whole_switch = sel->node->type == OQ_NODE_SWITCH &&
-			       sel->num == 0 && !strstr(o.port, "/P") &&
-			       !strstr(o.port, "/p");
 	}
-	rc = oq_cli_compile_tables("tables", &in, o.opensm_conf, &t, &out);
+	rc = oq_cli_compile_tables(CMD, &in, o.c.opensm_conf, &t, &out);
 	if (rc) {
 		oq_cli_inputs_free(&in);
 		return rc;
 	}
-	if (o.json) {
+	if (o.c.json) {
 		struct oq_engine e;
 
 		oq_engine_by_name(&e, t.routing_engine);
 		printf("{\"policy\": ");
-		oq_json_fstring(stdout, o.policy);
+		oq_json_fstring(stdout, o.c.policy);
 		printf(", \"routing_engine\": ");
 		oq_json_fstring(stdout, e.name);
-		printf(", \"engine_chooses_sls\": %s, \"ports\": [",
+		printf(", \"engine_chooses_sls\": %s, ",
 		       e.kind != OQ_ENGINE_QOS ? "true" : "false");
 	}
+	if (!o.c.all && !sel) {
+		struct oq_tables_classes tc;
+		struct selection sn = {&out, sel, whole_switch};
+
+		if (oq_tables_classes_build(&out, keep_selected, &sn, &tc)) {
+			oq_fabric_tables_free(&out);
+			oq_cli_inputs_free(&in);
+			fprintf(stderr, "osmqos tables: out of memory grouping "
+					"the ports; try --all\n");
+			return OQ_EXIT_USAGE;
+		}
+		if (o.c.json)
+			printf("\"ports_total\": %zu, \"classes\": [",
+			       tc.n_ports);
+		print_classes(&out, &tc, in.policy ? in.policy : &no_policy,
+			      o.c.json);
+		if (o.c.json)
+			printf("\n]}\n");
+		oq_tables_classes_free(&tc);
+		oq_fabric_tables_free(&out);
+		oq_cli_inputs_free(&in);
+		return OQ_EXIT_OK;
+	}
+	if (o.c.json)
+		printf("\"ports\": [");
 	for (i = 0; i < out.n; i++) {
 		const struct oq_port_tables *pt = &out.ports[i];
 
 		if (!selected(sel, whole_switch, pt->port))
 			continue;
-		if (o.json)
+		if (o.c.json)
 			print_port_json(pt, in.policy ? in.policy : &no_policy,
 					first);
 		else
 			print_port_text(pt, in.policy ? in.policy : &no_policy);
 		first = false;
 	}
-	if (o.json)
+	if (o.c.json)
 		printf("\n]}\n");
 	oq_fabric_tables_free(&out);
 	oq_cli_inputs_free(&in);

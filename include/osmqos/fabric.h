@@ -90,6 +90,12 @@ struct oq_node {
 	enum oq_node_type type;
 	uint64_t guid;	     /* node GUID */
 	char desc[65];	     /* NodeDescription, NUL-terminated */
+	/* The name OpenSM gives the node (its print_desc): the node-name
+	 * map's name for its GUID, else desc made printable as OpenSM makes
+	 * it (oq_node_print_desc).  A policy's port-name and the CLI's port
+	 * names match this.  Points at desc or at memory the node owns; set
+	 * it with oq_node_set_name(); read it with oq_node_name(). */
+	char *name;
 	uint8_t n_ports;     /* external ports (NodeInfo:NumPorts) */
 	bool enhanced_port0; /* switch: port 0 is an enhanced port */
 	struct oq_port *ports; /* [0..n_ports]; CA/router port 0 unused */
@@ -128,23 +134,43 @@ struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
 				   uint64_t guid, const char *desc,
 				   uint8_t n_ports);
 
+/* The node's name as OpenSM prints it (struct oq_node name). */
+static inline const char *oq_node_name(const struct oq_node *n)
+{
+	return n->name ? n->name : n->desc;
+}
+
+/* OpenSM's printable NodeDescription (complib's clean_nodedesc): cut to
+ * 63 bytes, each byte that is not printable ASCII a blank.  out holds 64
+ * bytes. */
+void oq_node_print_desc(const char *desc, char out[64]);
+
+/* Give a node the name OpenSM knows it by (a copy; NULL: its printable
+ * NodeDescription again).  Before oq_fabric_finalize(), or followed by
+ * oq_fabric_apply_node_names() (node_name_map.h).  0, or -1 when out of
+ * memory (the name unchanged). */
+int oq_node_set_name(struct oq_node *n, const char *name);
+
 /* Connect two ports (both become present). */
 void oq_fabric_link(struct oq_port *a, struct oq_port *b);
 
-/* Copy a partition table into a port. */
+/* Copy a partition table into a port.  0, -EINVAL (more than 65,535
+ * keys) or -ENOMEM. */
 int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n);
 
 /* Linear forwarding table of a switch: copy size entries (index = LID).
  * oq_node_set_lft_entry() sets one entry, growing the table (new entries
- * OQ_LFT_NONE).  Both return 0, or -1 (not a switch, bad LID, no memory).
- * Routes may be set after finalize, before the fabric is shared. */
+ * OQ_LFT_NONE).  Both return 0, -EINVAL (not a switch, more than 65,536
+ * entries, no table given) or -ENOMEM.  Routes may be set after
+ * finalize, before the fabric is shared. */
 int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size);
 int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port);
 /* Egress port for a LID, OQ_LFT_NONE when the table has no route. */
 uint8_t oq_node_lft_port(const struct oq_node *n, uint16_t lid);
 
 /* Build lookup indexes and dense indices.  Duplicate port GUIDs or LIDs
- * are reported into diags (may be NULL).  Returns 0 or -1 (no memory). */
+ * are reported into diags (may be NULL).  Returns 0, -EINVAL (no fabric)
+ * or -ENOMEM. */
 int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags);
 
 /* Lookups (finalized fabric).  Port GUID lookups of a switch return its
@@ -154,9 +180,26 @@ struct oq_port *oq_fabric_port_by_guid(const struct oq_fabric *f,
 struct oq_node *oq_fabric_node_by_guid(const struct oq_fabric *f,
 				       uint64_t guid);
 struct oq_port *oq_fabric_port_by_lid(const struct oq_fabric *f, uint16_t lid);
-/* "NodeDescription/P<n>" (the QoS policy's port-name form). */
+/* "NAME/P<n>" (the QoS policy's port-name form; NAME is the node's
+ * oq_node_name()). */
 struct oq_port *oq_fabric_port_by_name(const struct oq_fabric *f,
 				       const char *name);
+/*
+ * The node OpenSM's QoS policy parser means by a name (the len bytes at
+ * name): of the nodes with that oq_node_name(), the first in OpenSM's
+ * node table, which is ordered by node GUID in network byte order read
+ * as a host integer (on x86 the GUID with its bytes swapped), and whose
+ * name-to-node hash keeps the first.  *n_same (may be NULL) gets how many
+ * nodes have the name.  NULL when none has.
+ */
+struct oq_node *oq_fabric_node_by_name(const struct oq_fabric *f,
+				       const char *name, size_t len,
+				       size_t *n_same);
+/* The next node with n's name in that order; NULL after the last. */
+struct oq_node *oq_fabric_node_next_same_name(const struct oq_fabric *f,
+					      const struct oq_node *n);
+/* OpenSM's node table order of two node GUIDs (<0, 0, >0). */
+int oq_node_guid_table_cmp(uint64_t a, uint64_t b);
 /* A port given on a command line: GUID (0x...), LID ("lid:N") or name. */
 struct oq_port *oq_fabric_parse_port(const struct oq_fabric *f,
 				     const char *spec);
@@ -167,7 +210,7 @@ static inline bool oq_port_is_endport(const struct oq_port *p)
 	return p->node->type != OQ_NODE_SWITCH || p->num == 0;
 }
 
-/* The port-name of a port: "desc/P<n>", as snprintf() would write it
+/* The port-name of a port: "NAME/P<n>", as snprintf() would write it
  * (truncated to len - 1, NUL-terminated; returns the full length). */
 int oq_port_name(const struct oq_port *p, char *buf, size_t len);
 
@@ -195,7 +238,10 @@ struct oq_partitions {
 };
 
 /* Parse partitions.conf and apply membership to the fabric's ports (which
- * must be finalized).  Errors go to diags; returns 0, or -1 on errors. */
+ * must be finalized).  Errors go to diags; returns 0, or the cause of the
+ * first: -errno when the file cannot be read (oq_file_read's), -EBADMSG
+ * when its content has errors (OpenSM then uses only the Default
+ * partition, and so does parts), -ENOMEM. */
 int oq_partitions_load(struct oq_partitions *parts, const char *path,
 		       struct oq_fabric *f, struct oq_diags *diags);
 /* OpenSM without a partitions.conf (none readable): the Default partition

@@ -4,6 +4,8 @@
  * items into few classes (port classes for predictions and for the
  * synthesizer).  Open addressing over hashes; the entries, their keys and
  * their hashes live in the caller's array, the index only numbers them.
+ * New code uses osmqos/htab.h (oq_htab_find_or_add() is this index with
+ * the probing inside); the port-class builders are its last users.
  *
  *	struct oq_keyidx x = {0};   empty; then for each item:
  *	oq_keyidx_reserve(&x, n, hash_of, entries);   room for entry n
@@ -18,23 +20,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <osmqos/htab.h>
+
 struct oq_keyidx {
 	uint32_t *slot; /* entry number + 1; 0: empty */
 	size_t cap;	/* a power of two; 0 before the first reserve */
 };
-
-/* FNV-1a over n bytes; _add continues hash h over n more bytes (from
- * OQ_FNV1A_INIT it is oq_fnv1a()); _str hashes a NUL-terminated string
- * in one pass. */
-#define OQ_FNV1A_INIT 0xcbf29ce484222325ull
-uint64_t oq_fnv1a(const void *key, size_t n);
-uint64_t oq_fnv1a_add(uint64_t h, const void *key, size_t n);
-uint64_t oq_fnv1a_str(const char *s);
-
-/* A word-at-a-time multiplicative hash of n 64-bit words: one multiply
- * per word, for keys that are whole words (bitset rows, SA requests) and
- * differ in a few bits, which each round folds into the low bits. */
-uint64_t oq_hash_words(const uint64_t *w, size_t n);
 
 /* Make room for one more entry while n are indexed: the table stays at
  * most half full, growing by doubling and re-inserting every entry by

@@ -72,11 +72,6 @@ enum oq_speed oq_speed_from_ib(uint8_t speed_active, uint8_t speed_ext_active,
 uint8_t oq_rate_enum(uint8_t width, enum oq_speed s);
 /* The nominal Gb/s the encoding names (2 -> 2.5, 12 -> 56); 0 invalid. */
 double oq_rate_enum_gbps(uint8_t rate);
-/* A canonical width/speed pair that gives this encoding (4x preferred,
- * then 1x, 2x, 8x, 12x; within a width the slowest speed); -1 invalid. */
-int oq_rate_enum_link(uint8_t rate, uint8_t *width, enum oq_speed *speed);
-/* Order two encodings by their nominal rate (-1, 0, 1). */
-int oq_rate_enum_cmp(uint8_t a, uint8_t b);
 
 /* IB MTU enum 1..5 -> bytes (256..4096); 0 for anything else. */
 unsigned int oq_mtu_bytes(uint8_t mtu_enum);

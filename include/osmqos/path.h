@@ -130,16 +130,6 @@ bool oq_ports_pkey_visible(const struct oq_port *a, const struct oq_port *b,
 			   bool allow_both);
 
 /*
- * Allocations the path and SA code could not make on this thread and
- * went on without (a port's P_Key map: the ports are taken to share no
- * key; a pair's LID pairs: the query stops there).  An answer computed
- * while the count moved may lack records; a caller that keeps answers
- * keeps none of those.  Like errno: per thread, never reset.
- */
-unsigned long oq_alloc_failures(void);
-void oq_alloc_failure_note(void);
-
-/*
  * LMC: the (SLID, DLID) pairs OpenSM's pr_rcv_get_port_pair_paths() tries
  * for two ports, in its order: first the "redundant" pairs base+i/base+i
  * (preference 0), then the other combinations (preference 2).  slid/dlid

@@ -201,6 +201,12 @@ struct oq_policy {
 	/* Levels with a bandwidth: or priority: key. */
 	size_t n_intent_levels;
 
+	/* The id (struct oq_diag) of the first parse error inside the
+	 * qos-levels and port-groups sections, 0 when none: what validation
+	 * finds missing there (a DEFAULT level, a level or group a rule
+	 * names) may follow from it, and is reported under it. */
+	unsigned int levels_error, groups_error;
+
 	/* Name indexes (oq_policy_validate builds them): the explicit
 	 * groups and levels with a name, sorted case-insensitively, then by
 	 * position; lookups are binary searches. */
@@ -219,6 +225,12 @@ struct oq_policy *oq_policy_load(const char *path, struct oq_diags *diags);
  * DEFAULT level, shadowed rules.  Returns the number of errors added. */
 size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *diags);
 void oq_policy_free(struct oq_policy *p);
+
+/* "4 port groups (+2 from qos-ulps), 3 qos-levels (+1 from qos-ulps),
+ * 10 match rules (+3 from qos-ulps), 1 vlarb-scope, 0 sl2vl-scopes":
+ * what the policy holds, as `osmqos check` and the plugin's log say it.
+ * Returns what snprintf returns. */
+int oq_policy_counts(const struct oq_policy *p, char *buf, size_t len);
 
 /*
  * Match-rule criteria as bits of a set (1 << OQ_CRIT_*), and for each set

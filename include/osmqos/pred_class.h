@@ -110,6 +110,13 @@ int oq_pred_classes_write_json(FILE *out, const struct oq_fabric *f,
 			       const struct oq_fabric_tables *tables,
 			       const struct oq_pred_classes *c);
 
+/* Only the `"classes": [...]` member; with example, each class also
+ * names its first port (`osmqos predict`'s summary).  0, -1. */
+int oq_pred_classes_write_json_classes(FILE *out, const struct oq_fabric *f,
+				       const struct oq_fabric_tables *tables,
+				       const struct oq_pred_classes *c,
+				       bool example);
+
 /* "template", "scope", "routing-engine", "unknown" (an engine's table
  * offline) or "none" (no SL2VL): where a port's SL2VL came from. */
 const char *oq_pred_sl2vl_origin(const struct oq_port_tables *t);

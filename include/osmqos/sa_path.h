@@ -28,9 +28,8 @@
 extern "C" {
 #endif
 
-#define OQ_PR_REC_SIZE	64
-#define OQ_MPR_REC_SIZE 24 /* fixed part; GIDs follow, 16 bytes each */
-#define OQ_SA_DATA_LEN	200 /* SA MAD payload after the SA header */
+/* Record sizes and field offsets: osmqos/wire.h. */
+#define OQ_SA_DATA_LEN 200 /* SA MAD payload after the SA header */
 
 /* PathRecord component mask bits (IB_PR_COMPMASK_*, host order). */
 #define OQ_PR_CM_SERVICEID_MSB	  (1ull << 0)

@@ -93,8 +93,8 @@ struct oq_port_tables {
 };
 
 /* Fill t->sl2vl_drop from t->sl2vl (allocated here; for shared rows
- * the block's masks, computed once for every port that shares it); -1
- * when out of memory (the table then works without it). */
+ * the block's masks, computed once for every port that shares it); 0,
+ * or -ENOMEM (the table then works without it). */
 int oq_port_tables_index_drops(struct oq_port_tables *t);
 
 /* Per-port-type templates: opensm.conf qos_ca_/qos_swe_/qos_sw0_/qos_rtr_
@@ -164,8 +164,8 @@ struct oq_fabric_tables {
  * memory); pt's own rows, drop masks included, are freed.  rows may be
  * pt's current rows, and must be 8-byte aligned (they are hashed a word
  * at a time): a calloc()'d table, a stored block, or a union
- * oq_sl2vl_scratch.  -1 when
- * out of memory: pt unchanged.  _fill_ sets n copies of one row.  Like
+ * oq_sl2vl_scratch.  Returns 0, -EINVAL (n out of range) or -ENOMEM;
+ * pt is unchanged on failure.  _fill_ sets n copies of one row.  Like
  * oq_port_tables_index_drops() on shared rows (which fills the shared
  * block's drop masks), for a table set being built, not one that other
  * threads read.
@@ -177,13 +177,13 @@ int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
 			      struct oq_port_tables *pt, const uint8_t *row,
 			      unsigned int n);
 /* Before writing pt->sl2vl in place: a private copy of shared rows (its
- * drop masks go).  -1 when out of memory: pt unchanged. */
+ * drop masks go).  0, or -ENOMEM: pt unchanged. */
 int oq_port_tables_own_sl2vl(struct oq_port_tables *pt);
 /* No SL2VL rows: own rows and drop masks freed, shared ones let go. */
 void oq_port_tables_clear_sl2vl(struct oq_port_tables *pt);
 
-/* oq_port_tables_index_drops() for every port, and t->no_drop; -1 when
- * out of memory (the tables then work without them). */
+/* oq_port_tables_index_drops() for every port, and t->no_drop; 0, or
+ * -ENOMEM (the tables then work without them). */
 int oq_fabric_tables_index_drops(struct oq_fabric_tables *t);
 
 /* Port i's bit in t->no_drop (which must be built). */
@@ -193,6 +193,10 @@ static inline bool oq_fabric_tables_no_drop(const struct oq_fabric_tables *t,
 	return (t->no_drop[i / 64] >> (i % 64)) & 1;
 }
 
+/* Every port's tables: the templates t (NULL: OpenSM's defaults), then
+ * the qos-setup scopes of b's policy (b may be NULL).  Returns 0, -EINVAL
+ * (no fabric) or -ENOMEM; warnings and errors about the policy go to
+ * diags and do not fail the compile. */
 int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 		      const struct oq_templates *t,
 		      struct oq_fabric_tables *out, struct oq_diags *diags);
@@ -254,7 +258,10 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 			     struct oq_diags *diags);
 void oq_fabric_tables_free(struct oq_fabric_tables *t);
 
-/* Templates: OpenSM's compiled-in defaults, or opensm.conf's qos_* keys. */
+/* Templates: OpenSM's compiled-in defaults, or opensm.conf's qos_* keys.
+ * Load and parse return 0, or the cause of the first error (each one is
+ * in diags): -errno when the file cannot be read (oq_file_read's),
+ * -EBADMSG when the content has errors, -ENOMEM. */
 void oq_templates_default(struct oq_templates *t);
 int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
 				  struct oq_diags *diags);

@@ -26,9 +26,44 @@ static void free_node(struct oq_node *n)
 		return;
 	for (i = 0; n->ports && i <= n->n_ports; i++)
 		free(n->ports[i].pkeys);
+	if (n->name != n->desc)
+		free(n->name);
 	free(n->ports);
 	free(n->lft);
 	free(n);
+}
+
+void oq_node_print_desc(const char *desc, char out[64])
+{
+	size_t i;
+
+	/* complib's clean_nodedesc() in the C locale OpenSM runs in. */
+	for (i = 0; i < 63 && desc[i]; i++)
+		out[i] = desc[i] >= 0x20 && desc[i] < 0x7f ? desc[i] : ' ';
+	out[i] = '\0';
+}
+
+int oq_node_set_name(struct oq_node *n, const char *name)
+{
+	char clean[64], *copy;
+
+	if (!name) {
+		oq_node_print_desc(n->desc, clean);
+		name = clean;
+		if (!strcmp(clean, n->desc)) {
+			if (n->name != n->desc)
+				free(n->name);
+			n->name = n->desc;
+			return 0;
+		}
+	}
+	copy = strdup(name);
+	if (!copy)
+		return -1;
+	if (n->name != n->desc)
+		free(n->name);
+	n->name = copy;
+	return 0;
 }
 
 void oq_fabric_free(struct oq_fabric *f)
@@ -80,6 +115,11 @@ struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
 
 		memcpy(n->desc, desc, len);
 	}
+	if (oq_node_set_name(n, NULL)) {
+		free(n->ports);
+		free(n);
+		return NULL;
+	}
 	for (i = 0; i <= n_ports; i++) {
 		n->ports[i].node = n;
 		n->ports[i].num = (uint8_t)i;
@@ -112,11 +152,11 @@ int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n)
 	uint16_t *v = NULL;
 
 	if (n > UINT16_MAX)
-		return -1;
+		return -EINVAL;
 	if (n) {
 		v = malloc(n * sizeof(*v));
 		if (!v)
-			return -1;
+			return -ENOMEM;
 		memcpy(v, pkeys, n * sizeof(*v));
 	}
 	free(p->pkeys);
@@ -131,11 +171,11 @@ int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size)
 
 	if (!n || n->type != OQ_NODE_SWITCH || size > (size_t)UINT16_MAX + 1 ||
 	    (size && !lft))
-		return -1;
+		return -EINVAL;
 	if (size) {
 		v = malloc(size);
 		if (!v)
-			return -1;
+			return -ENOMEM;
 		memcpy(v, lft, size);
 	}
 	free(n->lft);
@@ -147,14 +187,14 @@ int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size)
 int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port)
 {
 	if (!n || n->type != OQ_NODE_SWITCH)
-		return -1;
+		return -EINVAL;
 	if (lid >= n->lft_size) {
 		/* Grow in 64-LID blocks, as LFTs are programmed. */
 		uint32_t size = ((uint32_t)lid / 64 + 1) * 64;
 		uint8_t *v = realloc(n->lft, size);
 
 		if (!v)
-			return -1;
+			return -ENOMEM;
 		memset(v + n->lft_size, OQ_LFT_NONE, size - n->lft_size);
 		n->lft = v;
 		n->lft_size = size;
@@ -195,9 +235,10 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 	size_t i, n = 0;
 	unsigned int j;
 	struct oq_port **v;
+	int rc;
 
 	if (!f)
-		return -1;
+		return -EINVAL;
 	for (i = 0; i < f->n_nodes; i++) {
 		struct oq_node *nd = f->nodes[i];
 
@@ -208,7 +249,7 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 	}
 	v = malloc((n ? n : 1) * sizeof(*v));
 	if (!v)
-		return -1;
+		return -ENOMEM;
 	n = 0;
 	for (i = 0; i < f->n_nodes; i++) {
 		struct oq_node *nd = f->nodes[i];
@@ -225,8 +266,9 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 	f->n_ports = n;
 	oq_fabric_index_free(f->idx);
 	f->idx = NULL;
-	if (oq_fabric_index_build(f, diags))
-		return -1;
+	rc = oq_fabric_index_build(f, diags);
+	if (rc)
+		return rc;
 	f->finalized = true;
 	return 0;
 }
@@ -236,7 +278,8 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 int oq_port_name(const struct oq_port *p, char *buf, size_t len)
 {
 	char tail[16], *t = tail + sizeof(tail);
-	size_t dl = strlen(p->node->desc), tl, n, m;
+	const char *name = oq_node_name(p->node);
+	size_t dl = strlen(name), tl, n, m;
 	unsigned int v = p->num;
 
 	do
@@ -248,7 +291,7 @@ int oq_port_name(const struct oq_port *p, char *buf, size_t len)
 	if (len) {
 		n = dl < len - 1 ? dl : len - 1;
 		m = tl < len - 1 - n ? tl : len - 1 - n;
-		memcpy(buf, p->node->desc, n);
+		memcpy(buf, name, n);
 		memcpy(buf + n, t, m);
 		buf[n + m] = '\0';
 	}

@@ -11,8 +11,10 @@
 
 /* Build f->idx from f->nodes and f->ports (dense indices already set).
  * Duplicate port GUIDs, node GUIDs and LIDs are reported into diags
- * (may be NULL); the first one in node order wins.  0, or -1 on ENOMEM. */
+ * (may be NULL); the first one in node order wins.  0, or -ENOMEM. */
 int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags);
 void oq_fabric_index_free(struct oq_fabric_index *idx);
+/* Rebuild the name index after the nodes' names changed.  0, or -1. */
+int oq_fabric_index_names(struct oq_fabric *f);
 
 #endif /* OSMQOS_FABRIC_INT_H */

@@ -540,7 +540,7 @@ int oq_partitions_parse(struct oq_partitions *parts, const char *file,
 	free(c.by_pkey);
 	if (diags == &local)
 		oq_diags_free(&local);
-	return c.errors ? -1 : 0;
+	return c.errors ? -EBADMSG : 0;
 nomem:
 	free(buf);
 	for (i = 0; i < parts->n; i++)
@@ -550,7 +550,7 @@ nomem:
 	oq_error(diags, (struct oq_loc){ parts->file, 0, 0 }, "out of memory");
 	if (diags == &local)
 		oq_diags_free(&local);
-	return -1;
+	return -ENOMEM;
 }
 
 int oq_partitions_no_file(struct oq_partitions *parts, struct oq_fabric *f,
@@ -568,20 +568,20 @@ int oq_partitions_load(struct oq_partitions *parts, const char *path,
 {
 	size_t len = 0;
 	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len), why[64];
-	int r;
+	int r, err;
 
 	if (!buf) {
+		err = errno;
 		memset(parts, 0, sizeof(*parts));
 		if (diags)
-			oq_diag_hint(oq_error(diags,
-					      (struct oq_loc){ path, 0, 0 },
-					      "cannot read partitions file: %s",
-					      oq_file_error(errno,
-							    OQ_FILE_MAX_BYTES,
-							    why, sizeof(why))),
-				     "give OpenSM's partitions.conf (usually "
-				     "/etc/opensm/partitions.conf)");
-		return -1;
+			oq_diag_hint(
+				oq_error(diags, (struct oq_loc){path, 0, 0},
+					 "cannot read partitions file: %s",
+					 oq_file_error(err, OQ_FILE_MAX_BYTES,
+						       why, sizeof(why))),
+				"give OpenSM's partitions.conf (usually "
+				"/etc/opensm/partitions.conf)");
+		return -err;
 	}
 	r = oq_partitions_parse(parts, path, buf, len, f, diags);
 	free(buf);

@@ -17,7 +17,7 @@
 
 #include "topology_int.h"
 #include <osmqos/file.h>
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 
 #define MAX_ID 64   /* ibsim NODEIDLEN - 1 */
 #define MAX_DESC 63 /* ibsim keeps nodedesc[64], NUL-terminated */
@@ -72,83 +72,36 @@ static const char *next_line(struct reader *r)
 	return r->buf;
 }
 
-static uint32_t pool_add(struct topo *t, const char *s, size_t len)
+/* Intern a node id (kept NUL-terminated): its number, or UINT32_MAX
+ * when out of memory. */
+static uint32_t id_add(struct topo *t, const char *s, size_t len)
 {
-	uint32_t off;
+	char buf[MAX_ID + 1];
+	uint32_t id;
 
-	if (t->pool_len + len + 1 > t->pool_cap) {
-		size_t cap = t->pool_cap ? t->pool_cap : 4096;
-		char *p;
-
-		while (cap < t->pool_len + len + 1)
-			cap *= 2;
-		p = realloc(t->pool, cap);
-		if (!p)
-			return UINT32_MAX;
-		t->pool = p;
-		t->pool_cap = cap;
-	}
-	off = (uint32_t)t->pool_len;
-	memcpy(t->pool + off, s, len);
-	t->pool[off + len] = '\0';
-	t->pool_len += len + 1;
-	return off;
-}
-
-static uint64_t hash_id(const char *s)
-{
-	uint64_t h = oq_fnv1a_str(s);
-
-	return h ^ (h >> 29);
-}
-
-struct topo_node *topo_find(const struct topo *t, const char *id)
-{
-	size_t i;
-
-	if (!t->ids)
-		return NULL;
-	for (i = hash_id(id) & t->ids_mask; t->ids[i];
-	     i = (i + 1) & t->ids_mask) {
-		struct topo_node *n = &t->nodes[t->ids[i] - 1];
-
-		if (!strcmp(topo_str(t, n->id_off), id))
-			return n;
-	}
-	return NULL;
-}
-
-static int ids_insert(struct topo *t, size_t node)
-{
-	size_t i;
-
-	if (2 * (t->ids_used + 1) > t->ids_mask) {
-		size_t cap = t->ids_mask ? (t->ids_mask + 1) * 2 : 64, k;
-		uint32_t *v = calloc(cap, sizeof(*v));
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (oq_intern_add(&t->ids, buf, len + 1, &id) < 0)
+		return UINT32_MAX;
+	if (id >= t->node_of_cap) {
+		size_t cap = t->node_of_cap ? 2 * t->node_of_cap : 64;
+		uint32_t *v = realloc(t->node_of, cap * sizeof(*v));
 
 		if (!v)
-			return -1;
-		for (k = 0; t->ids && k <= t->ids_mask; k++) {
-			uint32_t x = t->ids[k];
-
-			if (!x)
-				continue;
-			i = hash_id(topo_str(t, t->nodes[x - 1].id_off)) &
-			    (cap - 1);
-			while (v[i])
-				i = (i + 1) & (cap - 1);
-			v[i] = x;
-		}
-		free(t->ids);
-		t->ids = v;
-		t->ids_mask = cap - 1;
+			return UINT32_MAX;
+		memset(v + t->node_of_cap, 0,
+		       (cap - t->node_of_cap) * sizeof(*v));
+		t->node_of = v;
+		t->node_of_cap = cap;
 	}
-	i = hash_id(topo_str(t, t->nodes[node].id_off)) & t->ids_mask;
-	while (t->ids[i])
-		i = (i + 1) & t->ids_mask;
-	t->ids[i] = (uint32_t)node + 1;
-	t->ids_used++;
-	return 0;
+	return id;
+}
+
+struct topo_node *topo_find(const struct topo *t, uint32_t id)
+{
+	uint32_t n = id < t->node_of_cap ? t->node_of[id] : 0;
+
+	return n ? &t->nodes[n - 1] : NULL;
 }
 
 static void nomem(struct topo *t, unsigned int line)
@@ -304,15 +257,14 @@ static struct topo_node *parse_header(struct topo *t, const char *line,
 	}
 	n = &t->nodes[t->n];
 	memset(n, 0, sizeof(*n));
-	n->id_off = pool_add(t, id, idlen);
-	if (n->id_off == UINT32_MAX) {
+	n->id = id_add(t, id, idlen);
+	if (n->id == UINT32_MAX) {
 		nomem(t, lineno);
 		return NULL;
 	}
-	if (topo_find(t, topo_str(t, n->id_off))) {
+	if (topo_find(t, n->id)) {
 		oq_error(t->d, topo_loc(t, lineno, col_of(line, id)),
-			 "node id \"%s\" is already used",
-			 topo_str(t, n->id_off));
+			 "node id \"%s\" is already used", topo_str(t, n->id));
 		return NULL;
 	}
 	n->ports = calloc(nports + 1, sizeof(*n->ports));
@@ -330,7 +282,7 @@ static struct topo_node *parse_header(struct topo *t, const char *line,
 			   "NodeDescription longer than %d characters is "
 			   "cut (as ibsim does)",
 			   MAX_DESC);
-	memcpy(n->desc, desc[0] ? desc : topo_str(t, n->id_off),
+	memcpy(n->desc, desc[0] ? desc : topo_str(t, n->id),
 	       sizeof(n->desc) - 1);
 	n->desc[sizeof(n->desc) - 1] = '\0';
 	if (type == OQ_NODE_SWITCH) {
@@ -347,12 +299,7 @@ static struct topo_node *parse_header(struct topo *t, const char *line,
 	t->guids[type] += type == OQ_NODE_SWITCH ? 1 : nports + 1;
 	for (i = 0; i <= nports; i++)
 		topo_port_defaults(t, &n->ports[i]);
-	if (ids_insert(t, t->n)) {
-		free(n->ports);
-		nomem(t, lineno);
-		return NULL;
-	}
-	t->n++;
+	t->node_of[n->id] = (uint32_t)++t->n;
 	return n;
 }
 
@@ -381,14 +328,14 @@ static int parse_port_line(struct topo *t, struct topo_node *n,
 		oq_error(t->d, topo_loc(t, lineno, 2),
 			 "port %.*s is out of range: \"%s\" has ports 1 to %u",
 			 (int)(end - p > 12 ? 12 : end - p), p,
-			 topo_str(t, n->id_off), n->n_ports);
+			 topo_str(t, n->id), n->n_ports);
 		return -1;
 	}
 	tp = &n->ports[num];
 	if (tp->listed) {
 		oq_error(t->d, topo_loc(t, lineno, 2),
-			 "port %lu of \"%s\" is already listed on line %u",
-			 num, topo_str(t, n->id_off), tp->line);
+			 "port %lu of \"%s\" is already listed on line %u", num,
+			 topo_str(t, n->id), tp->line);
 		return -1;
 	}
 	/* ibnetdiscover's CA form names the local port GUID: [1](guid). */
@@ -424,8 +371,8 @@ static int parse_port_line(struct topo *t, struct topo_node *n,
 			 "remote node id longer than %d characters", MAX_ID);
 		return -1;
 	}
-	tp->remote_off = pool_add(t, id, (size_t)(id_end - id));
-	if (tp->remote_off == UINT32_MAX) {
+	tp->remote = id_add(t, id, (size_t)(id_end - id));
+	if (tp->remote == UINT32_MAX) {
 		nomem(t, lineno);
 		return -1;
 	}
@@ -601,8 +548,8 @@ static void topo_free(struct topo *t)
 	for (i = 0; i < t->n; i++)
 		free(t->nodes[i].ports);
 	free(t->nodes);
-	free(t->pool);
-	free(t->ids);
+	oq_intern_free(&t->ids);
+	free(t->node_of);
 }
 
 /* A node's port lines, at most one per port as in ibsim's parse_ports().

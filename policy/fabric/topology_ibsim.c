@@ -348,7 +348,7 @@ static enum oq_speed link_speed(const struct topo_port *a,
 
 static const char *id_of(const struct topo *t, const struct topo_node *n)
 {
-	return topo_str(t, n->id_off);
+	return topo_str(t, n->id);
 }
 
 /* Both ends listed, naming each other: ibsim's connect_ports() check. */
@@ -356,8 +356,8 @@ static struct topo_port *check_link(struct topo *t, struct topo_node *n,
 				    unsigned int j, struct topo_node **rn_out)
 {
 	struct topo_port *p = &n->ports[j], *rp;
-	const char *rid = topo_str(t, p->remote_off);
-	struct topo_node *rn = topo_find(t, rid);
+	const char *rid = topo_str(t, p->remote);
+	struct topo_node *rn = topo_find(t, p->remote);
 	struct oq_loc loc = topo_loc(t, p->line, p->col);
 
 	if (!rn) {
@@ -387,12 +387,11 @@ static struct topo_port *check_link(struct topo *t, struct topo_node *n,
 			     p->remote_port, id_of(t, n), j, rid);
 		return NULL;
 	}
-	if (rp->remote_port != j ||
-	    strcmp(topo_str(t, rp->remote_off), id_of(t, n))) {
+	if (rp->remote_port != j || rp->remote != n->id) {
 		oq_error(t->d, loc,
 			 "\"%s\"[%u] is connected to \"%s\"[%u] (line %u), "
 			 "not to \"%s\"[%u]",
-			 rid, p->remote_port, topo_str(t, rp->remote_off),
+			 rid, p->remote_port, topo_str(t, rp->remote),
 			 rp->remote_port, rp->line, id_of(t, n), j);
 		return NULL;
 	}

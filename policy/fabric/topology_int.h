@@ -14,6 +14,7 @@
 
 #include <osmqos/diag.h>
 #include <osmqos/fabric.h>
+#include <osmqos/htab.h>
 
 /* ibsim's enable masks (PortInfo encodings). */
 #define TW_1X 1
@@ -35,7 +36,7 @@ struct topo_port {
 	uint8_t w_ena, s_ena; /* LinkWidthEnabled / LinkSpeedEnabled */
 	uint8_t e_ena, m_ena; /* LinkSpeedExtEnabled / Mellanox FDR10 */
 	uint16_t remote_port;
-	uint32_t remote_off; /* remote node id in topo.pool */
+	uint32_t remote;     /* the remote node's id (in topo.ids) */
 	char ann[16];	     /* annotation as written, for messages */
 	uint64_t guid;	     /* explicit "(guid)" of a CA port, 0 none */
 	uint16_t lid;
@@ -55,7 +56,7 @@ struct topo_node {
 	uint16_t lid0; /* switch port 0 */
 	uint8_t lmc0;
 	uint64_t guid;
-	uint32_t id_off; /* node id in topo.pool */
+	uint32_t id; /* in topo.ids */
 	char desc[64];
 	unsigned int line;
 	struct topo_port *ports; /* [0..n_ports] */
@@ -66,10 +67,9 @@ struct topo {
 	struct oq_diags *d;
 	struct topo_node *nodes;
 	size_t n, cap;
-	char *pool;
-	size_t pool_len, pool_cap;
-	uint32_t *ids; /* node index + 1, hashed by id */
-	size_t ids_mask, ids_used;
+	struct oq_intern ids; /* node ids, those of nodes and remote ends */
+	uint32_t *node_of;    /* by id: node index + 1, 0: no such node */
+	size_t node_of_cap;
 	/* ibsim's GUID counters and link defaults, by IBA node type. */
 	uint64_t guids[4], absguids[4];
 	uint8_t netwidth, netspeed, netspeedext;
@@ -77,14 +77,16 @@ struct topo {
 	bool ibnd;	    /* looks like ibnetdiscover output */
 };
 
-static inline const char *topo_str(const struct topo *t, uint32_t off)
+/* A node id as written (ids are kept NUL-terminated). */
+static inline const char *topo_str(const struct topo *t, uint32_t id)
 {
-	return t->pool + off;
+	return oq_intern_key(&t->ids, id);
 }
 
 struct oq_loc topo_loc(const struct topo *t, unsigned int line,
 		       unsigned int col);
-struct topo_node *topo_find(const struct topo *t, const char *id);
+/* The node a (remote) id names, or NULL. */
+struct topo_node *topo_find(const struct topo *t, uint32_t id);
 
 /* topology_ibsim.c */
 void topo_port_defaults(const struct topo *t, struct topo_port *p);

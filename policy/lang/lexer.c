@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/json.h>
+#include <osmqos/text.h>
+
 #include "lexer.h"
 
 void oq_lx_init(struct oq_lx *lx, const char *file, const char *text,
@@ -23,6 +26,8 @@ void oq_lx_init(struct oq_lx *lx, const char *file, const char *text,
 	lx->line = 1;
 	lx->col = 1;
 	lx->diags = diags;
+	lx->is_key = NULL;
+	lx->cut = lx->cut_from = NULL;
 }
 
 void oq_lx_adv(struct oq_lx *lx)
@@ -102,19 +107,75 @@ size_t oq_lx_word(struct oq_lx *lx, const char **start)
 
 char *oq_lx_snippet(const char *start, size_t len)
 {
-	size_t i, n = len > 40 ? 40 : len;
-	char *s = malloc(n + 4);
+	static const char hex[] = "0123456789abcdef";
+	size_t i, j = 0, n = len > 40 ? 40 : len;
+	char *s = malloc(4 * n + 4);
 
 	if (!s)
 		return NULL;
-	/* Keep messages printable whatever the input holds. */
-	for (i = 0; i < n; i++)
-		s[i] = isprint((unsigned char)start[i]) ? start[i] : '?';
+	/* Keep messages printable whatever the input holds: a character
+	 * shows as itself, a stray byte as \xNN. */
+	for (i = 0; i < n;) {
+		const unsigned char *c = (const unsigned char *)start + i;
+		size_t k = *c >= 0x80 ? oq_utf8_seq(c, len - i) : 0;
+
+		if (k && i + k <= len) {
+			memcpy(s + j, c, k);
+			j += k;
+			i += k;
+		} else if (isprint(*c)) {
+			s[j++] = (char)*c;
+			i++;
+		} else {
+			s[j++] = '\\';
+			s[j++] = 'x';
+			s[j++] = hex[*c >> 4];
+			s[j++] = hex[*c & 0xf];
+			i++;
+		}
+	}
 	if (len > n)
-		memcpy(s + n, "...", 4);
+		memcpy(s + j, "...", 4);
 	else
-		s[n] = '\0';
+		s[j] = '\0';
 	return s;
+}
+
+size_t oq_lx_typographic_quote(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	if (n >= 3 && u[0] == 0xe2 && u[1] == 0x80 &&
+	    (u[2] == 0x98 || u[2] == 0x99 || u[2] == 0x9c || u[2] == 0x9d))
+		return 3;
+	return 0;
+}
+
+/* A typographic quote inside [s, e): an error at it. */
+static bool typographic(struct oq_lx *lx, struct oq_loc loc, const char *s,
+			const char *e, const char *what)
+{
+	const char *q;
+	struct oq_diag *d;
+	char *tok;
+
+	for (q = s; q < e; q++)
+		if (oq_lx_typographic_quote(q, (size_t)(e - q)))
+			break;
+	if (q >= e)
+		return false;
+	loc.col += (unsigned int)(q - s);
+	tok = oq_lx_snippet(q, 3);
+	d = oq_error(lx->diags, loc,
+		     "typographic quote '%s' in %s: OpenSM's parser reads "
+		     "only the ASCII quote '\"'",
+		     tok ? tok : "", what);
+	free(tok);
+	oq_diag_set_code(d, "typographic-quote");
+	oq_diag_hint(d,
+		     "replace \u201c \u201d \u2018 \u2019 with \" (text pasted "
+		     "from a document or a chat often has them)");
+	return true;
 }
 
 /* The token under the cursor for an error message: up to a blank, a
@@ -273,6 +334,29 @@ static bool opensm_can_read(struct oq_lx *lx, struct oq_loc loc,
 	return true;
 }
 
+/* At a blank: does "word:" follow, word a key (lx->is_key)?  Then
+ * lx->cut points at the word. */
+static bool key_follows(struct oq_lx *lx)
+{
+	const char *p = lx->p, *w;
+
+	if (!lx->is_key)
+		return false;
+	while (p < lx->end && is_blank((unsigned char)*p))
+		p++;
+	w = p;
+	while (p < lx->end && is_word((unsigned char)*p))
+		p++;
+	if (p == w)
+		return false;
+	while (p < lx->end && is_blank((unsigned char)*p))
+		p++;
+	if (p >= lx->end || *p != ':' || !lx->is_key(w, (size_t)(p - w)))
+		return false;
+	lx->cut = w;
+	return true;
+}
+
 char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom)
 {
 	struct oq_loc loc;
@@ -305,6 +389,11 @@ char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom)
 	start = lx->p;
 	last = lx->p;
 	while (!oq_lx_at_eol(lx) && (stop == 0 || oq_lx_peek(lx) != stop)) {
+		if (is_blank(oq_lx_peek(lx)) && last > start &&
+		    key_follows(lx)) {
+			lx->cut_from = start;
+			break;
+		}
 		if (!is_blank(oq_lx_peek(lx)))
 			last = lx->p + 1;
 		oq_lx_adv(lx);
@@ -313,6 +402,8 @@ char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom)
 		oq_error(lx->diags, loc, "expected %s", what);
 		return NULL;
 	}
+	if (typographic(lx, loc, start, last, what))
+		return NULL;
 	if (!opensm_can_read(lx, loc, start, (size_t)(last - start), false,
 			     what))
 		return NULL;
@@ -354,53 +445,12 @@ char *oq_lx_rest(struct oq_lx *lx, bool *oom)
 	return dup_range(start, (size_t)(last - start), oom);
 }
 
-/* The table's comparisons carry no parser logic, yet under libFuzzer's
- * coverage tracing they were most of the policy fuzzer's time and filled
- * its corpus with distance values; fuzz builds leave them untraced. */
-#if defined(__clang__) && __clang_major__ >= 13
-#define OQ_NO_COVERAGE __attribute__((no_sanitize("coverage")))
-#else
-#define OQ_NO_COVERAGE
-#endif
-
-OQ_NO_COVERAGE
 unsigned int oq_lx_distance(const char *a, const char *b,
 			    unsigned int limit)
 {
-	unsigned int row[64], i, j, la = (unsigned int)strlen(a),
-				    lb = (unsigned int)strlen(b);
-
-	if (la >= 63 || lb >= 63)
+	/* Keywords and names of the policy are short: the old 63-byte
+	 * bound of this table stays. */
+	if (strlen(a) >= 63 || strlen(b) >= 63)
 		return 99;
-	/* The distance is at least the length difference. */
-	if (la > lb + limit || lb > la + limit)
-		return la > lb ? la - lb : lb - la;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		unsigned int diag = row[0], tmp, low;
-
-		row[0] = i;
-		low = i;
-		for (j = 1; j <= lb; j++) {
-			unsigned int best =
-				diag + (tolower((unsigned char)a[i - 1]) !=
-					tolower((unsigned char)b[j - 1]));
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			diag = tmp;
-			if (best < low)
-				low = best;
-		}
-		/* Rows never decrease their minimum: nothing below limit
-		 * can come out of this table any more. */
-		if (low >= limit)
-			return limit;
-	}
-	return row[lb];
+	return oq_text_distance(a, b, limit);
 }

@@ -13,6 +13,13 @@
 
 #include <osmqos/diag.h>
 
+/* A UTF-8 byte order mark, which OpenSM's parser reads as junk. */
+#define OQ_UTF8_BOM "\xef\xbb\xbf"
+
+/* The typographic quote (U+2018, U+2019, U+201C, U+201D) at s, at most n
+ * bytes: its length (3), or 0. */
+size_t oq_lx_typographic_quote(const char *s, size_t n);
+
 /* The longest string OpenSM 3.3.23's policy lexer holds (its 10 KiB
  * buffer, NUL included); see opensm_can_read() in lexer.c. */
 #define OQ_OPENSM_MAX_STRING 10239u
@@ -22,6 +29,13 @@ struct oq_lx {
 	const char *p, *end;
 	unsigned int line, col;
 	struct oq_diags *diags;
+	/* Is the word w[0..n) a key of the language?  Then "word:" after a
+	 * blank ends an unquoted value, as it ends one for OpenSM's lexer.
+	 * NULL: nothing does. */
+	bool (*is_key)(const char *w, size_t n);
+	/* The last unquoted value that stopped at such a key: where the key
+	 * is and where the value began. */
+	const char *cut, *cut_from;
 };
 
 void oq_lx_init(struct oq_lx *lx, const char *file, const char *text,
@@ -66,10 +80,12 @@ bool oq_lx_at_number(const struct oq_lx *lx);
 
 /*
  * One string item: a quoted string ("..." on one line, quotes removed) or
- * unquoted text up to stop (a ',' for lists, 0 for the rest of the line)
- * or the end of the line, trimmed; inner blanks are kept.  Returns a
+ * unquoted text up to stop (a ',' for lists, 0 for the rest of the line),
+ * a key ("sl:" after a blank, see is_key; lx->cut then points at it) or
+ * the end of the line, trimmed; inner blanks are kept.  Returns a
  * malloc'd string (NULL on error, reported, or out of memory: *oom set);
- * an empty item is reported as an error.
+ * an empty item and typographic quotes (pasted from a document) are
+ * reported as errors.
  */
 char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom);
 
@@ -80,7 +96,8 @@ char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom);
 char *oq_lx_rest(struct oq_lx *lx, bool *oom);
 
 /* Copy of the text in [start, start + len) for messages, shortened to at
- * most 40 characters, non-printable bytes as '?'; malloc'd, or NULL. */
+ * most 40 bytes, valid UTF-8 kept, other non-printable bytes as \xNN;
+ * malloc'd, or NULL. */
 char *oq_lx_snippet(const char *start, size_t len);
 
 /* Edit distance for "did you mean" hints, case-insensitive.  Only

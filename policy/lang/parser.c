@@ -110,6 +110,18 @@ static bool is_any_field(const char *key)
 	return false;
 }
 
+/* The lexer's is_key: "word:" after a blank is a key for OpenSM too. */
+static bool key_word(const char *w, size_t n)
+{
+	char key[32];
+
+	if (n >= sizeof(key))
+		return false;
+	memcpy(key, w, n);
+	key[n] = '\0';
+	return is_any_field(key);
+}
+
 static const char *const ulp_words[] = { "default", "sdp", "rds", "iser",
 					 "srp", "ipoib", "any" };
 
@@ -426,6 +438,50 @@ static const char *closest_keyword(enum oq_blk b, const char *key)
 	return best;
 }
 
+/* A misspelled keyword of this place (a block that opens here, the end
+ * of the open block, a key of this block), close enough to read the line
+ * as it: the rest of the policy is then checked as meant, and nothing
+ * follows from the typo.  NULL when none is close or two are. */
+static const char *meant_keyword(const struct oq_pstate *ps, const char *key,
+				 bool colon, int *blk, bool *end)
+{
+	enum oq_blk b = oq_ps_blk(ps);
+	unsigned int limit = 3, d, best_d = 99;
+	const char *best = NULL;
+	size_t len = strlen(key);
+	int c, i, ties = 0;
+
+	if (len < 4)
+		return NULL;
+	if (len > 9)
+		limit = (unsigned int)len / 4 + 1;
+	for (c = 1; c < OQ_B_COUNT && !colon; c++) {
+		const char *cand[2] = {blks[c].start, blks[c].end};
+
+		for (i = 0; i < 2; i++) {
+			if (i == 0 ? blks[c].parent != b : (int)b != c)
+				continue;
+			d = oq_lx_distance(key, cand[i], limit);
+			if (d >= limit || d > best_d)
+				continue;
+			ties = d == best_d ? ties + 1 : 0;
+			best_d = d;
+			best = cand[i];
+			*blk = c;
+			*end = i == 1;
+		}
+	}
+	for (i = 0; colon && i < 10 && blks[b].fields[i]; i++) {
+		d = oq_lx_distance(key, blks[b].fields[i], limit);
+		if (d >= limit || d > best_d)
+			continue;
+		ties = d == best_d ? ties + 1 : 0;
+		best_d = d;
+		best = blks[b].fields[i];
+	}
+	return ties ? NULL : best;
+}
+
 static const char *field_home(const char *key)
 {
 	int b;
@@ -450,12 +506,44 @@ static void unknown_keyword(struct oq_pstate *ps, const char *key,
 		oq_diag_hint(dg, "did you mean '%s'?", hint);
 }
 
+/* The rest of the line is done with, unless a key waits on it. */
+static void end_line(struct oq_pstate *ps)
+{
+	if (!ps->pending_key)
+		oq_lx_skip_line(&ps->lx);
+}
+
+/* An unknown word where a block keyword or a key was due.  A close
+ * keyword of this place is what was meant: say so and return it (the line
+ * is read as it).  Else the word is reported; *lost says the lines of its
+ * block will be read out of place. */
+static const char *unknown_word(struct oq_pstate *ps, const char *key,
+				struct oq_loc loc, bool colon, int *blk,
+				bool *end)
+{
+	const char *meant = meant_keyword(ps, key, colon, blk, end);
+	struct oq_diag *dg;
+
+	if (!meant) {
+		unknown_keyword(ps, key, loc);
+		return NULL;
+	}
+	dg = oq_error(ps->d, loc, "unknown keyword '%s'", key);
+	oq_diag_hint(dg, "did you mean '%s'? (this check reads it as '%s')",
+		     meant, meant);
+	ps->pending_cause = oq_diag_id(dg);
+	return meant;
+}
+
 static void field(struct oq_pstate *ps, const char *key, struct oq_loc loc)
 {
 	enum oq_blk b = oq_ps_blk(ps);
-	int rc;
+	unsigned int cause = ps->d->cause;
+	bool end = false;
+	int rc, blk;
 
 	oq_lx_skip_blank(&ps->lx);
+	ps->key = key;
 	if (oq_lx_peek(&ps->lx) != ':') {
 		if (!is_any_field(key)) {
 			unknown_keyword(ps, key, loc);
@@ -469,27 +557,37 @@ static void field(struct oq_pstate *ps, const char *key, struct oq_loc loc)
 	}
 	oq_lx_adv(&ps->lx);
 	if (!is_field(b, key)) {
+		const char *meant = NULL;
+
 		if (!is_any_field(key))
-			unknown_keyword(ps, key, loc);
+			meant = unknown_word(ps, key, loc, true, &blk, &end);
 		else
 			oq_diag_hint(oq_error(ps->d, loc,
 					      "'%s' is not valid in %s", key,
 					      blk_name(b)),
 				     "'%s' is a key of '%s'", key,
 				     field_home(key));
-		oq_lx_skip_line(&ps->lx);
-		return;
+		if (!meant) {
+			oq_lx_skip_line(&ps->lx);
+			return;
+		}
+		/* Read the value as the key meant; what it gives follows
+		 * from the typo. */
+		key = meant;
+		ps->key = key;
+		ps->d->cause = ps->pending_cause;
 	}
 	if (b == OQ_B_VLARB_SCOPE || b == OQ_B_SL2VL_SCOPE)
 		rc = oq_parse_setup_key(ps, key, loc);
 	else
 		rc = oq_parse_item_key(ps, key, loc);
-	if (!rc)
+	if (!rc && !ps->pending_key)
 		rc = oq_ps_expect_eol(ps, key);
-	oq_lx_skip_line(&ps->lx);
+	ps->d->cause = cause;
+	end_line(ps);
 }
 
-static void parse_line(struct oq_pstate *ps)
+static void parse_line_once(struct oq_pstate *ps)
 {
 	struct oq_lx save = ps->lx;
 	struct oq_loc loc = oq_lx_loc(&ps->lx);
@@ -511,6 +609,7 @@ static void parse_line(struct oq_pstate *ps)
 	}
 	memcpy(key, w, n);
 	key[n] = '\0';
+	ps->key = NULL;
 	for (i = 0; i <= n; i++)
 		lower[i] = (char)((key[i] >= 'A' && key[i] <= 'Z') ?
 					  key[i] - 'A' + 'a' :
@@ -538,16 +637,22 @@ static void parse_line(struct oq_pstate *ps)
 	}
 	b = find_block_kw(key, false);
 	if (b >= 0) {
+		ps->lost = 0;
 		open_block(ps, (enum oq_blk)b, loc);
 		oq_ps_expect_eol(ps, key);
-		oq_lx_skip_line(&ps->lx);
+		end_line(ps);
 		return;
 	}
 	b = find_block_kw(key, true);
 	if (b >= 0) {
+		bool was_lost = ps->lost && stack_index(ps, (enum oq_blk)b) < 0;
+
 		close_block(ps, (enum oq_blk)b, loc);
 		oq_ps_expect_eol(ps, key);
-		oq_lx_skip_line(&ps->lx);
+		end_line(ps);
+		/* The end of the block the unknown word opened. */
+		if (was_lost)
+			ps->lost = 0;
 		return;
 	}
 	if (oq_ps_blk(ps) == OQ_B_ULPS) {
@@ -556,7 +661,89 @@ static void parse_line(struct oq_pstate *ps)
 		oq_lx_skip_line(&ps->lx);
 		return;
 	}
+	{
+		struct oq_lx peek = ps->lx;
+		bool end = false;
+		int blk = -1;
+		const char *meant;
+
+		oq_lx_skip_blank(&peek);
+		if (oq_lx_peek(&peek) != ':' && !is_any_field(key)) {
+			/* A word alone: a block keyword was due. */
+			meant = unknown_word(ps, key, loc, false, &blk, &end);
+			if (meant && end) {
+				close_block(ps, (enum oq_blk)blk, loc);
+			} else if (meant) {
+				ps->lost = 0;
+				open_block(ps, (enum oq_blk)blk, loc);
+			} else if (!ps->lost) {
+				ps->lost = ps->d->next_id;
+			}
+			oq_ps_expect_eol(ps, key);
+			end_line(ps);
+			return;
+		}
+	}
 	field(ps, key, loc);
+}
+
+/* The id of the first error added after id `after`, 0 if none (the
+ * diagnostics of one line are at the end of the list). */
+static unsigned int first_error_since(const struct oq_diags *d,
+				      unsigned int after)
+{
+	size_t i = d->n;
+
+	while (i > 0 && d->v[i - 1].id > after)
+		i--;
+	for (; i < d->n; i++)
+		if (d->v[i].sev == OQ_SEV_ERROR)
+			return d->v[i].id;
+	return 0;
+}
+
+static void parse_line(struct oq_pstate *ps)
+{
+	unsigned int before = ps->d->next_id, cause = ps->d->cause;
+	bool in_levels = stack_index(ps, OQ_B_LEVELS) >= 0;
+	bool in_groups = stack_index(ps, OQ_B_PORT_GROUPS) >= 0;
+	unsigned int lost = ps->lost;
+
+	/* Inside a block the unknown word opened, everything follows from
+	 * that word. */
+	if (lost)
+		ps->d->cause = lost;
+	parse_line_once(ps);
+	/* Keys that share a line, each parsed after the error that says
+	 * so. */
+	while (ps->pending_key) {
+		struct oq_loc loc = oq_lx_loc(&ps->lx);
+		const char *w;
+		size_t n = oq_lx_word(&ps->lx, &w);
+		char key[32];
+
+		ps->pending_key = false;
+		if (!n || n >= sizeof(key)) {
+			oq_lx_skip_line(&ps->lx);
+			break;
+		}
+		memcpy(key, w, n);
+		key[n] = '\0';
+		ps->d->cause = ps->pending_cause;
+		field(ps, key, loc);
+		ps->d->cause = lost ? lost : cause;
+	}
+	ps->d->cause = cause;
+	if (ps->d->next_id == before)
+		return;
+	/* What validation misses in a section may follow from its first
+	 * parse error. */
+	in_levels |= stack_index(ps, OQ_B_LEVELS) >= 0;
+	in_groups |= stack_index(ps, OQ_B_PORT_GROUPS) >= 0;
+	if (in_levels && !ps->p->levels_error)
+		ps->p->levels_error = first_error_since(ps->d, before);
+	if (in_groups && !ps->p->groups_error)
+		ps->p->groups_error = first_error_since(ps->d, before);
 }
 
 static void set_default_level(struct oq_pstate *ps)
@@ -628,6 +815,20 @@ struct oq_policy *oq_policy_parse(const char *file, const char *text,
 	ps.p = p;
 	ps.d = diags;
 	oq_lx_init(&ps.lx, p->file, p->text, len, diags);
+	ps.lx.is_key = key_word;
+	if (len >= 3 && !memcmp(p->text, OQ_UTF8_BOM, 3)) {
+		struct oq_diag *d = oq_error(diags, oq_lx_loc(&ps.lx),
+					     "the file starts with a UTF-8 "
+					     "byte order mark (bytes EF BB "
+					     "BF), which OpenSM's parser "
+					     "cannot read");
+
+		oq_diag_set_code(d, "utf8-bom");
+		oq_diag_hint(d, "save the file without it, e.g. sed -i "
+				"'1s/^\\xEF\\xBB\\xBF//' FILE (the rest is "
+				"checked as if it were gone)");
+		ps.lx.p += 3;
+	}
 	ps.stack[0].blk = OQ_B_TOP;
 	ps.stack[0].loc = (struct oq_loc){ p->file, 1, 1 };
 

@@ -69,6 +69,15 @@ struct oq_pstate {
 	size_t n_ulps;
 	struct oq_loc ulp_default_loc;
 	struct oq_loc levels_loc; /* first qos-levels keyword */
+
+	/* A key follows a value on its line (oq_ps_expect_eol reported it):
+	 * the line loop parses it next, its diagnostics under that one. */
+	bool pending_key;
+	unsigned int pending_cause;
+	const char *key; /* the key or keyword of the line, for messages */
+	/* An unknown word where a block keyword was due: what the lines of
+	 * that block give follows from it, up to its end keyword. */
+	unsigned int lost;
 };
 
 static inline enum oq_blk oq_ps_blk(const struct oq_pstate *ps)
@@ -90,7 +99,8 @@ int oq_ps_single(struct oq_pstate *ps, uint64_t *v, const char *what,
 		 uint64_t min, uint64_t max);
 /* A comma that ends a line continues the list on the next line. */
 bool oq_ps_list_next(struct oq_pstate *ps);
-/* After a value: only blanks and a comment may follow. */
+/* After a value: only blanks and a comment may follow.  A "key:" is an
+ * error too, and then left for the line loop to parse (pending_key). */
 int oq_ps_expect_eol(struct oq_pstate *ps, const char *after);
 
 /* Keys of port-group, qos-level and qos-match-rule (parser_keys.c). */

@@ -208,6 +208,45 @@ static int note_ext_line(struct oq_pstate *ps)
 	return 0;
 }
 
+/* A number that is not N% as written: a blank before the '%', a third
+ * decimal, no '%'.  Each says what to write. */
+static int bandwidth_form(struct oq_pstate *ps, struct oq_loc loc, int digits,
+			  int decimals)
+{
+	struct oq_lx *lx = &ps->lx;
+	const char *num = lx->p - digits - (decimals > 0);
+	struct oq_diag *d;
+	int n = digits + (decimals > 0);
+
+	if (decimals > 2) {
+		d = oq_error(ps->d, loc,
+			     "bandwidth %.*s%%: at most two decimals, a share "
+			     "of 0.01%% or more",
+			     n, num);
+		oq_diag_set_code(d, "bandwidth-decimals");
+		oq_diag_hint(d, "round it to hundredths of a percent (the "
+				"smallest share is 0.01%%)");
+		return -1;
+	}
+	oq_lx_skip_blank(lx);
+	if (oq_lx_peek(lx) == '%') {
+		d = oq_error(ps->d, loc,
+			     "bandwidth %.*s %%: a blank between the number "
+			     "and '%%'",
+			     n, num);
+		oq_diag_set_code(d, "bandwidth-blank");
+		oq_diag_hint(d, "write 'bandwidth: %.*s%%'", n, num);
+		return -1;
+	}
+	d = oq_error(ps->d, loc, "bandwidth %.*s needs a '%%'", n, num);
+	oq_diag_set_code(d, "bandwidth-percent");
+	oq_diag_hint(d,
+		     "a share of the link in percent: write 'bandwidth: "
+		     "%.*s%%'",
+		     n, num);
+	return -1;
+}
+
 /* `bandwidth: N%`: a share of the link, 0.01% to 100%, at most two
  * decimals, kept in hundredths of a percent. */
 static int read_bandwidth(struct oq_pstate *ps, struct oq_qos_level *l)
@@ -224,8 +263,16 @@ static int read_bandwidth(struct oq_pstate *ps, struct oq_qos_level *l)
 		int c = oq_lx_peek(lx);
 
 		if (c >= '0' && c <= '9') {
-			if (decimals >= 2 || digits > 6)
+			if (digits > 6)
 				goto bad;
+			if (decimals >= 2) {
+				/* A third decimal: the number as written,
+				 * for the message. */
+				decimals++;
+				digits++;
+				oq_lx_adv(lx);
+				continue;
+			}
 			bp = bp * 10 + (unsigned long)(c - '0');
 			digits++;
 			if (decimals >= 0)
@@ -237,7 +284,10 @@ static int read_bandwidth(struct oq_pstate *ps, struct oq_qos_level *l)
 		}
 		oq_lx_adv(lx);
 	}
-	if (!digits || decimals == 0 || oq_lx_peek(lx) != '%')
+	if (digits &&
+	    (decimals > 2 || (decimals != 0 && oq_lx_peek(lx) != '%')))
+		return bandwidth_form(ps, loc, digits, decimals);
+	if (!digits || decimals == 0)
 		goto bad;
 	oq_lx_adv(lx);
 	if (decimals < 0)

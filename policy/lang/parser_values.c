@@ -5,6 +5,7 @@
  * are comma separated; a comma at the end of a line continues the list on
  * the next line (OpenSM's grammar allows that as well).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,60 @@ char *oq_ps_strdup(struct oq_pstate *ps, const char *s)
 	return r;
 }
 
+/* "key: value" at the cursor, key one of the language's: report it as a
+ * key on the line of another and leave it to be parsed. */
+static bool key_on_line(struct oq_pstate *ps, const char *what)
+{
+	const char *after = ps->key ? ps->key : what;
+	struct oq_lx *lx = &ps->lx;
+	const char *w = lx->p, *e, *end;
+	struct oq_diag *d;
+	char *tok, *was;
+	size_t n = 0;
+
+	while (w + n < lx->end &&
+	       (isalnum((unsigned char)w[n]) || w[n] == '-' || w[n] == '_'))
+		n++;
+	e = w + n;
+	while (e < lx->end && (*e == ' ' || *e == '\t'))
+		e++;
+	/* qos-ulps lines have their own "word:" forms. */
+	if (!n || e >= lx->end || *e != ':' || !lx->is_key ||
+	    !lx->is_key(w, n) || oq_ps_blk(ps) == OQ_B_ULPS)
+		return false;
+	for (end = w; end < lx->end && *end != '\n' && *end != '#'; end++)
+		;
+	while (end > w &&
+	       (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		end--;
+	tok = oq_lx_snippet(w, (size_t)(end - w));
+	if (lx->cut == w && lx->cut_from) {
+		/* The value stopped at the key; read to the end of the line,
+		 * as osmqos reads a value, it would have taken the key. */
+		was = oq_lx_snippet(lx->cut_from, (size_t)(end - lx->cut_from));
+		d = oq_error(ps->d, oq_lx_loc(lx),
+			     "'%s' is on the line of '%s:', whose value would "
+			     "swallow it: '%s'",
+			     tok ? tok : "", after, was ? was : "");
+		free(was);
+	} else {
+		d = oq_error(ps->d, oq_lx_loc(lx),
+			     "'%s' is on the line of '%s%s'", tok ? tok : "",
+			     after, ps->key ? ":" : "");
+	}
+	free(tok);
+	oq_diag_set_code(d, "key-on-same-line");
+	oq_diag_hint(d,
+		     "one key per line: put '%.*s:' on a line of its own "
+		     "(OpenSM reads it as a key of its own; so does this "
+		     "check, to look at the rest)",
+		     (int)n, w);
+	ps->pending_key = true;
+	ps->pending_cause = oq_diag_id(d);
+	lx->cut = lx->cut_from = NULL;
+	return true;
+}
+
 int oq_ps_expect_eol(struct oq_pstate *ps, const char *after)
 {
 	const char *start;
@@ -50,6 +105,8 @@ int oq_ps_expect_eol(struct oq_pstate *ps, const char *after)
 	oq_lx_skip_blank(&ps->lx);
 	if (oq_lx_at_eol(&ps->lx))
 		return 0;
+	if (key_on_line(ps, after))
+		return -1;
 	start = ps->lx.p;
 	while (start + 1 < ps->lx.end && start[1] != '\n' && start[1] != '#' &&
 	       (size_t)(start - ps->lx.p) < 20)

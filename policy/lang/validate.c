@@ -72,6 +72,8 @@ static void resolve_groups(const struct oq_policy *p, struct oq_refs *refs,
 		dg = oq_error(d, r->loc, "undefined port group '%s'", r->name);
 		if (!dg)
 			continue; /* past the list's cap: counted, no hint */
+		/* A broken port-groups section may have lost it. */
+		oq_diag_follows(dg, p->groups_error);
 		hint = closest_group(p, r->name);
 		if (hint)
 			oq_diag_hint(dg, "did you mean '%s'?", hint);
@@ -156,6 +158,7 @@ static void resolve_rules(struct oq_policy *p, struct oq_diags *d)
 			      r->level.name);
 		if (!dg)
 			continue; /* past the list's cap: counted, no hint */
+		oq_diag_follows(dg, p->levels_error);
 		hint = closest_level(p, r->level.name);
 		if (hint)
 			oq_diag_hint(dg, "did you mean '%s'?", hint);
@@ -272,6 +275,87 @@ static void check_scope_overlap(const struct oq_policy *p,
 	}
 }
 
+static void mark_refs(const struct oq_refs *r, bool *used)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->v[i].idx >= 0)
+			used[r->v[i].idx] = true;
+}
+
+/*
+ * Levels no rule names (but DEFAULT) and groups no rule or scope names:
+ * nothing in OpenSM or the plugin ever reads them, which is most often a
+ * misspelled reference elsewhere or a leftover.
+ */
+static void check_unused(const struct oq_policy *p, struct oq_diags *d)
+{
+	bool *lv = calloc(p->n_levels + 1, sizeof(*lv));
+	bool *gr = calloc(p->n_groups + 1, sizeof(*gr));
+	size_t i;
+
+	if (!lv || !gr)
+		goto out;
+	for (i = 0; i < p->n_rules; i++) {
+		const struct oq_match_rule *r = &p->rules[i];
+
+		if (r->level.idx >= 0 && (size_t)r->level.idx < p->n_levels)
+			lv[r->level.idx] = true;
+		mark_refs(&r->sources, gr);
+		mark_refs(&r->destinations, gr);
+	}
+	for (i = 0; i < p->n_vlarb; i++) {
+		mark_refs(&p->vlarb[i].groups, gr);
+		mark_refs(&p->vlarb[i].across, gr);
+	}
+	for (i = 0; i < p->n_sl2vl; i++) {
+		mark_refs(&p->sl2vl[i].groups, gr);
+		mark_refs(&p->sl2vl[i].across, gr);
+		mark_refs(&p->sl2vl[i].across_from, gr);
+		mark_refs(&p->sl2vl[i].across_to, gr);
+	}
+	for (i = 0; i < p->n_explicit_levels; i++) {
+		const struct oq_qos_level *l = &p->levels[i];
+		struct oq_diag *dg;
+
+		/* A duplicate name is an error of its own. */
+		if (lv[i] || (int)i == p->default_level || !l->name ||
+		    oq_policy_find_level(p, l->name) != (int)i)
+			continue;
+		dg = oq_warning(d, l->loc,
+				"qos-level '%s' is never used: no "
+				"qos-match-rule names it",
+				l->name);
+		oq_diag_set_code(dg, "unused-qos-level");
+		oq_diag_hint(dg,
+			     "name it in a rule's qos-level-name, or "
+			     "remove it%s",
+			     l->bandwidth_bp > 0
+				     ? " (its bandwidth intent still reserves "
+				       "a share for its SL)"
+				     : "");
+	}
+	for (i = 0; i < p->n_explicit_groups; i++) {
+		const struct oq_port_group *g = &p->groups[i];
+		struct oq_diag *dg;
+
+		if (gr[i] || !g->name ||
+		    oq_policy_find_group(p, g->name) != (int)i)
+			continue;
+		dg = oq_warning(d, g->loc,
+				"port group '%s' is never used: no rule or "
+				"qos-setup scope names it",
+				g->name);
+		oq_diag_set_code(dg, "unused-port-group");
+		oq_diag_hint(dg, "use it in a rule's source or destination or "
+				 "in a scope, or remove it");
+	}
+out:
+	free(lv);
+	free(gr);
+}
+
 size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *d)
 {
 	size_t before = d->n_errors, i;
@@ -293,14 +377,18 @@ size_t oq_policy_validate(struct oq_policy *p, struct oq_diags *d)
 	if (p->default_level < 0) {
 		struct oq_loc loc = { p->file, 1, 1 };
 
+		struct oq_diag *dg;
+
 		if (p->n_explicit_levels)
 			loc = p->levels[0].loc;
-		oq_diag_hint(oq_error(d, loc, "no DEFAULT qos-level"),
-			     "add a qos-level named DEFAULT, or 'default : SL' "
-			     "in qos-ulps; it applies to queries no rule "
-			     "matches");
+		dg = oq_error(d, loc, "no DEFAULT qos-level");
+		oq_diag_hint(dg, "add a qos-level named DEFAULT, or 'default : "
+				 "SL' in qos-ulps; it applies to queries no "
+				 "rule matches");
+		oq_diag_follows(dg, p->levels_error);
 	}
 	check_vlarb_sizes(p, d);
+	check_unused(p, d);
 	oq_check_shadowed(p, d);
 	check_scope_overlap(p, d);
 	oq_check_intents(p, d);

@@ -17,61 +17,49 @@
 
 #include "match_int.h"
 
-/* Node lookup by NodeDescription, first node by GUID among equal names
- * (OpenSM's node-by-name hash is filled in node GUID order and keeps the
- * first). */
-struct desc_index {
-	const struct oq_node **v;
+/* Names that more than one node bears, each warned about once per
+ * binding: by the index of the node OpenSM picks. */
+struct dup_warned {
+	bool *v;
 	size_t n;
 };
 
-static int node_desc_cmp(const void *a, const void *b)
+#define DUP_LISTED 4
+
+/* A name the policy uses resolves to n nodes: say which, and which one
+ * OpenSM's parser uses (its node table's first). */
+static void warn_duplicate(const struct oq_fabric *f,
+			   const struct oq_node *node, size_t n,
+			   const char *name, struct oq_loc loc,
+			   struct dup_warned *w, struct oq_diags *diags)
 {
-	const struct oq_node *x = *(const struct oq_node *const *)a;
-	const struct oq_node *y = *(const struct oq_node *const *)b;
-	int c = strcmp(x->desc, y->desc);
+	const struct oq_node *o;
+	char list[DUP_LISTED * 24 + 64];
+	size_t k = 0, len = 0;
+	struct oq_diag *d;
 
-	if (c)
-		return c;
-	return x->guid < y->guid ? -1 : x->guid > y->guid;
-}
-
-static int desc_index_build(struct desc_index *di, const struct oq_fabric *f)
-{
-	size_t i;
-
-	di->n = f->n_nodes;
-	di->v = calloc(di->n ? di->n : 1, sizeof(*di->v));
-	if (!di->v)
-		return -1;
-	for (i = 0; i < di->n; i++)
-		di->v[i] = f->nodes[i];
-	qsort(di->v, di->n, sizeof(*di->v), node_desc_cmp);
-	return 0;
-}
-
-static const struct oq_node *desc_index_find(const struct desc_index *di,
-					     const char *desc, size_t len)
-{
-	size_t lo = 0, hi = di->n;
-
-	/* Lower bound of desc: the first (lowest GUID) node of that name. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *d = di->v[mid]->desc;
-		int c = strncmp(d, desc, len);
-
-		if (c == 0 && d[len] != '\0')
-			c = 1; /* d is longer: sorts after desc */
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < di->n && !strncmp(di->v[lo]->desc, desc, len) &&
-	    di->v[lo]->desc[len] == '\0')
-		return di->v[lo];
-	return NULL;
+	if (node->index >= w->n || w->v[node->index])
+		return;
+	w->v[node->index] = true;
+	for (o = oq_fabric_node_next_same_name(f, node); o && k < DUP_LISTED;
+	     o = oq_fabric_node_next_same_name(f, o), k++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len,
+					"%s0x%016llx", k ? ", " : "",
+					(unsigned long long)o->guid);
+	if (n - 1 > k)
+		snprintf(list + len, sizeof(list) - len, " and %zu more",
+			 n - 1 - k);
+	d = oq_warning(diags, loc,
+		       "port-name '%s': %zu nodes are named '%s'; OpenSM's "
+		       "parser uses node 0x%016llx, the first in its node "
+		       "table, not %s",
+		       name, n, oq_node_name(node),
+		       (unsigned long long)node->guid, list);
+	oq_diag_set_code(d, "duplicate-node-name");
+	oq_diag_hint(d, "give the nodes distinct names (their "
+			"NodeDescriptions, or a node-name map: "
+			"node_name_map_name in opensm.conf), or name the "
+			"port by its port-guid");
 }
 
 static bool node_type_selected(unsigned int node_types, enum oq_node_type t)
@@ -108,8 +96,7 @@ static void add_end_port(const struct oq_fabric *f, uint64_t *set,
  * (so 0x and leading-zero octal forms work and trailing junk is ignored). */
 static size_t resolve_port_names(const struct oq_binding *b,
 				 const struct oq_port_group *g, uint64_t *set,
-				 const struct desc_index *di,
-				 struct oq_diags *diags)
+				 struct dup_warned *dw, struct oq_diags *diags)
 {
 	size_t i, found = 0;
 
@@ -119,6 +106,7 @@ static size_t resolve_port_names(const struct oq_binding *b,
 		const char *slash = strrchr(name, '/');
 		const struct oq_node *node;
 		unsigned long num;
+		size_t n_same;
 
 		if (!slash || strlen(slash) < 3 ||
 		    (slash[1] != 'p' && slash[1] != 'P') ||
@@ -130,24 +118,30 @@ static size_t resolve_port_names(const struct oq_binding *b,
 				name);
 			continue;
 		}
-		node = desc_index_find(di, name, (size_t)(slash - name));
+		node = oq_fabric_node_by_name(b->f, name,
+					      (size_t)(slash - name), &n_same);
 		if (!node) {
 			struct oq_diag *d = oq_warning(
 				diags, pn->loc,
 				"port-name '%s': no node with description "
 				"'%.*s' in the fabric",
 				name, (int)(slash - name), name);
-			oq_diag_hint(d, "node descriptions are compared "
-					"exactly, spaces included");
+			oq_diag_hint(d, "names are compared exactly, spaces "
+					"included, with the node names OpenSM "
+					"uses (a node-name map's, else the "
+					"NodeDescription)");
 			continue;
 		}
+		if (n_same > 1)
+			warn_duplicate(b->f, node, n_same, name, pn->loc, dw,
+				       diags);
 		if (num > node->n_ports || !node->ports[num].present) {
 			/* OpenSM rejects the whole policy file here
 			 * ("port number out of range in port name"). */
 			struct oq_diag *d = oq_error(
 				diags, pn->loc,
 				"port-name '%s': node '%s' has no port %lu",
-				name, node->desc, num);
+				name, oq_node_name(node), num);
 			oq_diag_hint(d,
 				     "the node has %u port(s); OpenSM "
 				     "refuses a policy naming a missing port",
@@ -230,7 +224,7 @@ static void resolve_partitions(const struct oq_binding *b,
 
 static void resolve_group(const struct oq_binding *b,
 			  const struct oq_port_group *g, uint64_t *set,
-			  const struct desc_index *di, struct oq_diags *diags)
+			  struct dup_warned *dw, struct oq_diags *diags)
 {
 	const struct oq_fabric *f = b->f;
 	size_t i, n_guid = 0, n_type = 0;
@@ -276,7 +270,7 @@ static void resolve_group(const struct oq_binding *b,
 			   "node-type of group '%s' matches no port of the "
 			   "fabric",
 			   g->name ? g->name : "");
-	resolve_port_names(b, g, set, di, diags);
+	resolve_port_names(b, g, set, dw, diags);
 	if (g->pkeys.n && !add_pkey_members(f, set, &g->pkeys))
 		oq_warning(diags, g->pkeys_loc,
 			   "pkey of group '%s': no port is a member of those "
@@ -295,13 +289,67 @@ static void resolve_group(const struct oq_binding *b,
 	}
 }
 
+static bool set_empty(const struct oq_binding *b, int g)
+{
+	const uint64_t *set = oq_binding_set(b, g);
+	size_t w;
+
+	for (w = 0; set && w < b->words; w++)
+		if (set[w])
+			return false;
+	return true;
+}
+
+/* Source or destination groups with no port on this fabric: the rule can
+ * never match here (each such group already had its own warning). */
+static void check_rules_on_fabric(const struct oq_binding *b,
+				  struct oq_diags *diags)
+{
+	const struct oq_policy *p = b->p;
+	size_t i, j;
+
+	for (i = 0; i < p->n_explicit_rules; i++) {
+		const struct oq_match_rule *r = &p->rules[i];
+		const struct oq_refs *side[2] = {&r->sources, &r->destinations};
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			struct oq_diag *d;
+
+			if (!side[k]->n)
+				continue;
+			for (j = 0; j < side[k]->n; j++)
+				if (side[k]->v[j].idx < 0 ||
+				    !set_empty(b, side[k]->v[j].idx))
+					break;
+			if (j < side[k]->n)
+				continue;
+			d = oq_warning(diags, r->loc,
+				       "qos-match-rule can never match on this "
+				       "fabric: its %s group%s ('%s'%s) %s no "
+				       "port",
+				       k ? "destination" : "source",
+				       side[k]->n == 1 ? "" : "s",
+				       side[k]->v[0].name,
+				       side[k]->n == 1 ? "" : ", ...",
+				       side[k]->n == 1 ? "has" : "have");
+			oq_diag_set_code(d, "rule-matches-nothing-here");
+			oq_diag_hint(d,
+				     "check the groups' members against the "
+				     "fabric (the warnings at the groups say "
+				     "which key matched nothing)");
+			break;
+		}
+	}
+}
+
 struct oq_binding *oq_bind(const struct oq_policy *p, const struct oq_fabric *f,
 			   const struct oq_partitions *parts,
 			   struct oq_diags *diags)
 {
 	struct oq_diags scratch;
 	struct oq_binding *b;
-	struct desc_index di;
+	struct dup_warned dw;
 	size_t g;
 
 	if (!p || !f)
@@ -323,12 +371,15 @@ struct oq_binding *oq_bind(const struct oq_policy *p, const struct oq_fabric *f,
 	b->sets = calloc(b->n_groups * b->words + 1, sizeof(uint64_t));
 	if (!b->sets)
 		goto fail;
-	if (desc_index_build(&di, f))
+	dw.n = f->n_nodes;
+	dw.v = calloc(dw.n + 1, sizeof(*dw.v));
+	if (!dw.v)
 		goto fail;
 	for (g = 0; g < b->n_groups; g++)
-		resolve_group(b, &p->groups[g], b->sets + g * b->words, &di,
+		resolve_group(b, &p->groups[g], b->sets + g * b->words, &dw,
 			      diags);
-	free(di.v);
+	free(dw.v);
+	check_rules_on_fabric(b, diags);
 	if (oq_check_ipoib_partitions(p, f, parts, diags))
 		goto fail;
 	oq_diags_free(&scratch);

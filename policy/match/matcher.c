@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 
 #include "match_int.h"
 #include "matcher_int.h"
@@ -43,13 +43,6 @@ struct crit_index {
 	uint64_t *sets_sum, *absent_sum; /* their summaries */
 };
 
-struct row_store {
-	uint64_t *v; /* n rows of `words` words */
-	size_t n, cap;
-	uint32_t *ht; /* open addressing, row id + 1, 0 = empty */
-	size_t ht_cap;
-};
-
 struct oq_matcher {
 	const struct oq_binding *b;
 	size_t n_rules, words;
@@ -57,7 +50,8 @@ struct oq_matcher {
 	int *rule_level;
 	unsigned int *rule_why;
 	int default_level;
-	struct row_store rows;
+	struct oq_intern rows;	     /* distinct rows of `words` words */
+	const uint64_t *row;	     /* the rows, by id, once built */
 	uint64_t *rows_sum;	     /* a summary per row */
 	uint32_t *src_row, *dst_row; /* by port index */
 	uint32_t src_none, dst_none; /* for ports not in the fabric */
@@ -67,54 +61,15 @@ struct oq_matcher {
 
 /* ---- rows ---------------------------------------------------------- */
 
-static int row_store_grow_ht(struct row_store *rs, size_t words)
+/* Intern a row; returns its id or -1 when out of memory.  Rows are all
+ * `words` words long, so the intern table keeps them as an array. */
+static long row_add(struct oq_matcher *m, const uint64_t *row)
 {
-	size_t cap = rs->ht_cap ? rs->ht_cap * 2 : 64, i;
-	uint32_t *ht = calloc(cap, sizeof(*ht));
+	uint32_t id;
 
-	if (!ht)
+	if (oq_intern_add(&m->rows, row, m->words * sizeof(*row), &id) < 0)
 		return -1;
-	for (i = 0; i < rs->n; i++) {
-		size_t h = oq_hash_words(rs->v + i * words, words) & (cap - 1);
-
-		while (ht[h])
-			h = (h + 1) & (cap - 1);
-		ht[h] = (uint32_t)i + 1;
-	}
-	free(rs->ht);
-	rs->ht = ht;
-	rs->ht_cap = cap;
-	return 0;
-}
-
-/* Intern a row; returns its id or -1 when out of memory. */
-static long row_store_add(struct row_store *rs, const uint64_t *row,
-			  size_t words)
-{
-	size_t h;
-
-	if ((rs->n + 1) * 2 > rs->ht_cap && row_store_grow_ht(rs, words))
-		return -1;
-	h = oq_hash_words(row, words) & (rs->ht_cap - 1);
-	while (rs->ht[h]) {
-		size_t id = rs->ht[h] - 1;
-
-		if (!memcmp(rs->v + id * words, row, words * sizeof(*row)))
-			return (long)id;
-		h = (h + 1) & (rs->ht_cap - 1);
-	}
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? rs->cap * 2 : 16;
-		uint64_t *v = realloc(rs->v, cap * words * sizeof(*v));
-
-		if (!v)
-			return -1;
-		rs->v = v;
-		rs->cap = cap;
-	}
-	memcpy(rs->v + rs->n * words, row, words * sizeof(*row));
-	rs->ht[h] = (uint32_t)rs->n + 1;
-	return (long)rs->n++;
+	return (long)id;
 }
 
 /* Summaries of n sets of `words` words: bit w of a set's summary says
@@ -190,12 +145,12 @@ static int build_side(struct oq_matcher *m, bool src, uint32_t *out,
 		}
 	}
 	for (i = 0; i < n_ports; i++) {
-		id = row_store_add(&m->rows, tmp + i * words, words);
+		id = row_add(m, tmp + i * words);
 		if (id < 0)
 			goto out;
 		out[i] = (uint32_t)id;
 	}
-	id = row_store_add(&m->rows, base, words);
+	id = row_add(m, base);
 	if (id < 0)
 		goto out;
 	*none = (uint32_t)id;
@@ -372,12 +327,13 @@ struct oq_matcher *oq_matcher_compile_mode(const struct oq_binding *b,
 	    build_crit(m, &m->sid, 0) || build_crit(m, &m->qos_class, 1) ||
 	    build_crit(m, &m->pkey, 2))
 		goto fail;
-	m->rows_sum = summarize(m->rows.v, m->rows.n, m->words, m->swords);
+	/* The index is only needed while building. */
+	oq_intern_seal(&m->rows);
+	m->row = oq_intern_keys(&m->rows);
+	m->rows_sum = summarize(m->row, oq_intern_count(&m->rows), m->words,
+				m->swords);
 	if (!m->rows_sum)
 		goto fail;
-	/* The hash index is only needed while building. */
-	free(m->rows.ht);
-	m->rows.ht = NULL;
 	return m;
 fail:
 	oq_matcher_free(m);
@@ -390,8 +346,7 @@ void oq_matcher_free(struct oq_matcher *m)
 		return;
 	free(m->rule_level);
 	free(m->rule_why);
-	free(m->rows.v);
-	free(m->rows.ht);
+	oq_intern_free(&m->rows);
 	free(m->rows_sum);
 	free(m->src_row);
 	free(m->dst_row);
@@ -443,9 +398,9 @@ void oq_match(const struct oq_matcher *m, const struct oq_query *q,
 				      ? m->dst_row[q->dst->index]
 				      : m->dst_none;
 
-		set[0] = m->rows.v + srow * words;
+		set[0] = m->row + srow * words;
 		sum[0] = m->rows_sum + srow * sw;
-		set[1] = m->rows.v + drow * words;
+		set[1] = m->row + drow * words;
 		sum[1] = m->rows_sum + drow * sw;
 		set[2] = crit_lookup(&m->sid, words, sw, q->has_sid, q->sid,
 				     &sum[2]);

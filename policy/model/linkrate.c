@@ -115,34 +115,6 @@ double oq_rate_enum_gbps(uint8_t rate)
 	return rate_dgbps[rate] / 10.0;
 }
 
-int oq_rate_enum_cmp(uint8_t a, uint8_t b)
-{
-	double x = oq_rate_enum_gbps(a), y = oq_rate_enum_gbps(b);
-
-	return x < y ? -1 : x > y ? 1 : 0;
-}
-
-int oq_rate_enum_link(uint8_t rate, uint8_t *width, enum oq_speed *speed)
-{
-	static const uint8_t widths[] = {4, 1, 2, 8, 12};
-	static const enum oq_speed speeds[] = {
-		OQ_SPEED_SDR, OQ_SPEED_DDR, OQ_SPEED_QDR, OQ_SPEED_FDR,
-		OQ_SPEED_EDR, OQ_SPEED_HDR, OQ_SPEED_NDR,
-	};
-	size_t i, j;
-
-	if (rate < OQ_RATE_MIN || rate > OQ_RATE_MAX)
-		return -1;
-	for (i = 0; i < sizeof(widths); i++)
-		for (j = 0; j < sizeof(speeds) / sizeof(speeds[0]); j++)
-			if (oq_rate_enum(widths[i], speeds[j]) == rate) {
-				*width = widths[i];
-				*speed = speeds[j];
-				return 0;
-			}
-	return -1;
-}
-
 unsigned int oq_mtu_bytes(uint8_t mtu_enum)
 {
 	if (mtu_enum < 1 || mtu_enum > 5)

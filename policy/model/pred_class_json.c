@@ -55,9 +55,24 @@ static void write_sl(FILE *out, const struct oq_pred_class *c, unsigned int s,
 	fprintf(out, ", \"starve\": %s}", sp->starve ? "true" : "false");
 }
 
+static void write_example(FILE *out, const struct oq_port *p)
+{
+	char name[128];
+
+	oq_port_name(p, name, sizeof(name));
+	fprintf(out,
+		", \"example\": {\"port\": %u, \"guid\": \"0x%016" PRIx64
+		"\", \"lid\": %u, \"node\": ",
+		p->num, p->guid, p->lid);
+	oq_json_fstring(out, p->node->desc);
+	fputs(", \"name\": ", out);
+	oq_json_fstring(out, name);
+	fputc('}', out);
+}
+
 static void write_class(FILE *out, const struct oq_fabric *f,
 			const struct oq_fabric_tables *tables,
-			const struct oq_pred_class *c, size_t id)
+			const struct oq_pred_class *c, size_t id, bool example)
 {
 	const struct oq_port *p = f->ports[c->rep];
 	const struct oq_port_tables *t = &tables->ports[c->rep];
@@ -72,6 +87,8 @@ static void write_class(FILE *out, const struct oq_fabric *f,
 	jgbps(out, c->pred.rate_gbps);
 	fprintf(out, ", \"mtu\": %u, \"sl2vl_origin\": \"%s\"",
 		c->pred.mtu_bytes, oq_pred_sl2vl_origin(t));
+	if (example)
+		write_example(out, p);
 	fputs(", \"vl_high_limit\": ", out);
 	if (t->has_vlarb)
 		fprintf(out, "%u", t->vl_high_limit);
@@ -131,6 +148,20 @@ static int node_cmp(const void *a, const void *b)
 	return (x->guid > y->guid) - (x->guid < y->guid);
 }
 
+int oq_pred_classes_write_json_classes(FILE *out, const struct oq_fabric *f,
+				       const struct oq_fabric_tables *tables,
+				       const struct oq_pred_classes *c,
+				       bool example)
+{
+	size_t i;
+
+	fputs("\"classes\": [", out);
+	for (i = 0; i < c->n; i++)
+		write_class(out, f, tables, &c->v[i], i, example);
+	fputs("]", out);
+	return ferror(out) ? -1 : 0;
+}
+
 int oq_pred_classes_write_json(FILE *out, const struct oq_fabric *f,
 			       const struct oq_fabric_tables *tables,
 			       const struct oq_pred_classes *c)
@@ -139,10 +170,8 @@ int oq_pred_classes_write_json(FILE *out, const struct oq_fabric *f,
 	size_t i, n = f ? f->n_nodes : 0;
 	bool first = true;
 
-	fputs("\"classes\": [", out);
-	for (i = 0; i < c->n; i++)
-		write_class(out, f, tables, &c->v[i], i);
-	fputs("],\n \"nodes\": [", out);
+	oq_pred_classes_write_json_classes(out, f, tables, c, false);
+	fputs(",\n \"nodes\": [", out);
 	/* By node GUID, as the classes are numbered: the live and the
 	 * offline document of one fabric are equal byte for byte. */
 	if (n)

@@ -84,7 +84,6 @@ static int keymap_build(struct keymap *m, const struct oq_port *p,
 		m->v = malloc(p->n_pkeys * sizeof(*m->v));
 		if (!m->v) {
 			m->v = m->small;
-			oq_alloc_failure_note();
 			return -1;
 		}
 	}

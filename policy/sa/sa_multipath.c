@@ -33,20 +33,6 @@ static const struct {
 	{OQ_MPR_CM_SERVICEID_LSB, OQ_PR_CM_SERVICEID_LSB},
 };
 
-/* Offsets in the MultiPathRecord. */
-#define MPR_HFR	      0
-#define MPR_NUMPATH   5
-#define MPR_PKEY      6
-#define MPR_QOS_SL    8
-#define MPR_MTU	      10
-#define MPR_RATE      11
-#define MPR_LIFE      12
-#define MPR_SID_MSB   13
-#define MPR_SGIDCOUNT 15
-#define MPR_DGIDCOUNT 16
-#define MPR_SID_LSB   17
-#define MPR_GIDS      24
-
 #define MAX_GIDS     11	 /* IB_MULTIPATH_MAX_GIDS: what fits one MAD */
 #define MAX_NUM_PATH 127 /* OSM_SA_MPR_MAX_NUM_PATH */
 
@@ -60,19 +46,19 @@ void oq_sa_want_from_mpr(struct oq_pr_want *w, uint64_t cm, const uint8_t *m)
 			pcm |= cm_map[i].pr;
 	memset(w, 0, sizeof(*w));
 	w->comp_mask = pcm;
-	w->raw = (cm & OQ_MPR_CM_RAWTRAFFIC) && (m[MPR_HFR] & 0x80);
-	w->pkey = oq_get16(m + MPR_PKEY);
-	w->sl = m[MPR_QOS_SL + 1] & 0xf;
-	w->qos_class = (uint16_t)(oq_get16(m + MPR_QOS_SL) >> 4);
-	w->mtu = m[MPR_MTU] & 0x3f;
-	w->mtu_sel = m[MPR_MTU] >> 6;
-	w->rate = m[MPR_RATE] & 0x3f;
-	w->rate_sel = m[MPR_RATE] >> 6;
-	w->life = m[MPR_LIFE] & 0x3f;
-	w->life_sel = m[MPR_LIFE] >> 6;
-	w->sid = (uint64_t)m[MPR_SID_MSB] << 56;
+	w->raw = (cm & OQ_MPR_CM_RAWTRAFFIC) && (m[OQ_MPR_OFF_HFR] & 0x80);
+	w->pkey = oq_get16(m + OQ_MPR_OFF_PKEY);
+	w->sl = m[OQ_MPR_OFF_QOS_SL + 1] & 0xf;
+	w->qos_class = (uint16_t)(oq_get16(m + OQ_MPR_OFF_QOS_SL) >> 4);
+	w->mtu = m[OQ_MPR_OFF_MTU] & 0x3f;
+	w->mtu_sel = m[OQ_MPR_OFF_MTU] >> 6;
+	w->rate = m[OQ_MPR_OFF_RATE] & 0x3f;
+	w->rate_sel = m[OQ_MPR_OFF_RATE] >> 6;
+	w->life = m[OQ_MPR_OFF_LIFE] & 0x3f;
+	w->life_sel = m[OQ_MPR_OFF_LIFE] >> 6;
+	w->sid = (uint64_t)m[OQ_MPR_OFF_SID_MSB] << 56;
 	for (i = 0; i < 7; i++)
-		w->sid |= (uint64_t)m[MPR_SID_LSB + i] << (48 - 8 * i);
+		w->sid |= (uint64_t)m[OQ_MPR_OFF_SID_LSB + i] << (48 - 8 * i);
 	w->has_sid = oq_cm_all(cm, OQ_MPR_CM_SERVICEID);
 	w->mpr = true;
 }
@@ -282,11 +268,11 @@ oq_sa_multipath_record(const struct oq_sa_view *v, uint8_t method,
 	struct oq_sa_answering r = {
 		.v = v, .sink = sink, .method = method, .requester = requester};
 	const struct oq_alias *g[MAX_GIDS];
-	unsigned int max_paths, total = 0;
+	unsigned int max_paths, total = 0, rate, mtu;
 	int nsrc = 0, ndst = 0, room, i, j;
 
 	*status = 0;
-	if (!rmpp_active || len < MPR_GIDS) {
+	if (!rmpp_active || len < OQ_MPR_OFF_GIDS) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}
@@ -298,10 +284,12 @@ oq_sa_multipath_record(const struct oq_sa_view *v, uint8_t method,
 		*status = OQ_SA_ST_INSUF_COMPS;
 		return OQ_PR_ERROR;
 	}
+	rate = m[OQ_MPR_OFF_RATE] & 0x3f;
+	mtu = m[OQ_MPR_OFF_MTU] & 0x3f;
 	if ((oq_cm_all(cm, OQ_MPR_CM_RATESELEC | OQ_MPR_CM_RATE) &&
-	     !oq_path_rate_valid(m[MPR_RATE] & 0x3f)) ||
+	     !oq_path_rate_valid(rate)) ||
 	    (oq_cm_all(cm, OQ_MPR_CM_MTUSELEC | OQ_MPR_CM_MTU) &&
-	     ((m[MPR_MTU] & 0x3f) < 1 || (m[MPR_MTU] & 0x3f) > 5))) {
+	     (mtu < 1 || mtu > 5))) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}
@@ -314,17 +302,20 @@ oq_sa_multipath_record(const struct oq_sa_view *v, uint8_t method,
 
 	/* mpr_rcv_get_end_points(): counts capped to what fits the MAD
 	 * (and to the bytes the caller has). */
-	room = (int)((len - MPR_GIDS) / 16);
+	room = (int)((len - OQ_MPR_OFF_GIDS) / 16);
 	if (room > MAX_GIDS)
 		room = MAX_GIDS;
-	nsrc = m[MPR_SGIDCOUNT] > room ? room : m[MPR_SGIDCOUNT];
-	*status = get_gids(v, m + MPR_GIDS, nsrc, true, g);
+	nsrc = m[OQ_MPR_OFF_SGID_COUNT];
+	if (nsrc > room)
+		nsrc = room;
+	*status = get_gids(v, m + OQ_MPR_OFF_GIDS, nsrc, true, g);
 	if (*status)
 		return OQ_PR_ERROR;
-	ndst = m[MPR_DGIDCOUNT];
+	ndst = m[OQ_MPR_OFF_DGID_COUNT];
 	if (ndst + nsrc > room)
 		ndst = room - nsrc;
-	*status = get_gids(v, m + MPR_GIDS + 16 * nsrc, ndst, false, g + nsrc);
+	*status = get_gids(v, m + OQ_MPR_OFF_GIDS + 16 * nsrc, ndst, false,
+			   g + nsrc);
 	if (*status)
 		return OQ_PR_ERROR;
 	if (!nsrc || !ndst) {
@@ -333,14 +324,14 @@ oq_sa_multipath_record(const struct oq_sa_view *v, uint8_t method,
 	}
 
 	oq_sa_want_from_mpr(&r.w, cm, m);
-	r.want_reversible = m[MPR_NUMPATH] & 0x80;
-	if (nsrc == 2 && ndst == 2 && (m[MPR_NUMPATH] & 0x7f) == 2) {
+	r.want_reversible = m[OQ_MPR_OFF_NUMBPATH] & 0x80;
+	if (nsrc == 2 && ndst == 2 && (m[OQ_MPR_OFF_NUMBPATH] & 0x7f) == 2) {
 		r.iterations = 1;
 		apm_paths(&r, g);
 		return OQ_PR_RESPOND;
 	}
-	max_paths =
-		cm & OQ_MPR_CM_NUMBPATH ? m[MPR_NUMPATH] & 0x7fu : MAX_NUM_PATH;
+	max_paths = cm & OQ_MPR_CM_NUMBPATH ? m[OQ_MPR_OFF_NUMBPATH] & 0x7fu
+					    : MAX_NUM_PATH;
 	for (i = 0; i < nsrc && total < max_paths && !r.stop; i++)
 		for (j = nsrc; j < nsrc + ndst; j++) {
 			r.iterations = max_paths - total;

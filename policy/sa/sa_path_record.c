@@ -13,35 +13,22 @@
 #include "sa_path_int.h"
 
 /* Offsets in the 64-byte PathRecord. */
-#define PR_SID	   0
-#define PR_DGID	   8
-#define PR_SGID	   24
-#define PR_DLID	   40
-#define PR_SLID	   42
-#define PR_HFR	   44 /* RawTraffic:1 FlowLabel:20 HopLimit:8 */
-#define PR_NUMPATH 49 /* Reversible:1 NumbPath:7 */
-#define PR_PKEY	   50
-#define PR_QOS_SL  52 /* QoSClass:12 SL:4 */
-#define PR_MTU	   54
-#define PR_RATE	   55
-#define PR_LIFE	   56
-#define PR_PREF	   57
 
 void oq_sa_want_from_pr(struct oq_pr_want *w, uint64_t cm, const uint8_t *pr)
 {
 	memset(w, 0, sizeof(*w));
 	w->comp_mask = cm;
-	w->raw = (cm & OQ_PR_CM_RAWTRAFFIC) && (pr[PR_HFR] & 0x80);
-	w->pkey = oq_get16(pr + PR_PKEY);
-	w->sl = pr[PR_QOS_SL + 1] & 0xf;
-	w->qos_class = (uint16_t)(oq_get16(pr + PR_QOS_SL) >> 4);
-	w->mtu = pr[PR_MTU] & 0x3f;
-	w->mtu_sel = pr[PR_MTU] >> 6;
-	w->rate = pr[PR_RATE] & 0x3f;
-	w->rate_sel = pr[PR_RATE] >> 6;
-	w->life = pr[PR_LIFE] & 0x3f;
-	w->life_sel = pr[PR_LIFE] >> 6;
-	w->sid = oq_get64(pr + PR_SID);
+	w->raw = (cm & OQ_PR_CM_RAWTRAFFIC) && (pr[OQ_PR_OFF_HFR] & 0x80);
+	w->pkey = oq_get16(pr + OQ_PR_OFF_PKEY);
+	w->sl = pr[OQ_PR_OFF_QOS_SL + 1] & 0xf;
+	w->qos_class = (uint16_t)(oq_get16(pr + OQ_PR_OFF_QOS_SL) >> 4);
+	w->mtu = pr[OQ_PR_OFF_MTU] & 0x3f;
+	w->mtu_sel = pr[OQ_PR_OFF_MTU] >> 6;
+	w->rate = pr[OQ_PR_OFF_RATE] & 0x3f;
+	w->rate_sel = pr[OQ_PR_OFF_RATE] >> 6;
+	w->life = pr[OQ_PR_OFF_LIFE] & 0x3f;
+	w->life_sel = pr[OQ_PR_OFF_LIFE] >> 6;
+	w->sid = oq_get64(pr + OQ_PR_OFF_SERVICE_ID);
 	w->has_sid = oq_cm_all(cm, OQ_PR_CM_SERVICEID);
 }
 
@@ -56,23 +43,23 @@ void oq_sa_build_pr(const struct oq_sa_view *v, const struct oq_alias *s,
 
 	memset(rec, 0, OQ_PR_REC_SIZE);
 	if (dgid) {
-		memcpy(rec + PR_DGID, dgid, 16);
-		rec[PR_HFR + 3] = 0xff; /* HopLimit: through a router */
+		memcpy(rec + OQ_PR_OFF_DGID, dgid, 16);
+		rec[OQ_PR_OFF_HFR + 3] = 0xff; /* HopLimit: through a router */
 	} else {
-		oq_put64(rec + PR_DGID, v->subnet_prefix);
-		oq_put64(rec + PR_DGID + 8, d->guid);
+		oq_put64(rec + OQ_PR_OFF_DGID, v->subnet_prefix);
+		oq_put64(rec + OQ_PR_OFF_DGID + 8, d->guid);
 	}
 	if (sgid) {
-		memcpy(rec + PR_SGID, sgid, 16);
+		memcpy(rec + OQ_PR_OFF_SGID, sgid, 16);
 	} else {
-		oq_put64(rec + PR_SGID, v->subnet_prefix);
-		oq_put64(rec + PR_SGID + 8, s->guid);
+		oq_put64(rec + OQ_PR_OFF_SGID, v->subnet_prefix);
+		oq_put64(rec + OQ_PR_OFF_SGID + 8, s->guid);
 	}
-	oq_put16(rec + PR_DLID, dlid);
-	oq_put16(rec + PR_SLID, slid);
-	oq_put16(rec + PR_PKEY, pp->pkey);
-	rec[PR_QOS_SL + 1] = pp->sl & 0xf;
-	rec[PR_MTU] = (uint8_t)(pp->mtu | 0x80);
+	oq_put16(rec + OQ_PR_OFF_DLID, dlid);
+	oq_put16(rec + OQ_PR_OFF_SLID, slid);
+	oq_put16(rec + OQ_PR_OFF_PKEY, pp->pkey);
+	rec[OQ_PR_OFF_QOS_SL + 1] = pp->sl & 0xf;
+	rec[OQ_PR_OFF_MTU] = (uint8_t)(pp->mtu | 0x80);
 	if (v->max_rate_enum) { /* osm_sa_limit_rate(), 3.3.24 */
 		rate = oq_path_rate_limit(rate, v->max_rate_enum);
 	} else if (rate >= 19) { /* 28 Gb/s and up: 2x/HDR-only rates */
@@ -87,12 +74,12 @@ void oq_sa_build_pr(const struct oq_sa_view *v, const struct oq_alias *s,
 				rate = oq_sa_rate_fixup(p, rate);
 		}
 	}
-	rec[PR_RATE] = (uint8_t)(rate | 0x80);
-	rec[PR_LIFE] =
+	rec[OQ_PR_OFF_RATE] = (uint8_t)(rate | 0x80);
+	rec[OQ_PR_OFF_LIFE] =
 		s->port == d->port ? 0x80 : (uint8_t)(pp->pkt_life | 0x80);
-	rec[PR_PREF] = preference;
+	rec[OQ_PR_OFF_PREFERENCE] = preference;
 	if (pp->reversible)
-		rec[PR_NUMPATH] = 0x80;
+		rec[OQ_PR_OFF_NUMBPATH] = 0x80;
 }
 
 /* pr_rcv_get_lid_pair_path(): one LID pair; true when a record was
@@ -136,8 +123,8 @@ bool oq_sa_lid_pair(struct oq_sa_answering *r, struct oq_pr_pair *pair,
 		pair->dlid = dlid;
 		pair->sl = pp.sl;
 		pair->mtu = pp.mtu;
-		pair->rate = rec[PR_RATE] & 0x3f;
-		pair->pkt_life = rec[PR_LIFE] & 0x3f;
+		pair->rate = rec[OQ_PR_OFF_RATE] & 0x3f;
+		pair->pkt_life = rec[OQ_PR_OFF_LIFE] & 0x3f;
 		pair->pkey = pp.pkey;
 		pair->path = fwd;
 	}
@@ -177,7 +164,6 @@ unsigned int oq_sa_port_pair(struct oq_sa_answering *r,
 		/* LMC 7 on both ends: 128 x 128 pairs. */
 		pairs = malloc(n * sizeof(*pairs));
 		if (!pairs) {
-			oq_alloc_failure_note();
 			r->stop = true;
 			return 0;
 		}
@@ -258,6 +244,8 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v, uint8_t method,
 		.v = v, .sink = sink, .method = method, .requester = requester};
 	const struct oq_alias *sa = NULL, *da = NULL, *x, *y;
 	const struct oq_port *sp = NULL, *dp = NULL;
+	unsigned int rate = pr[OQ_PR_OFF_RATE] & 0x3f;
+	unsigned int mtu = pr[OQ_PR_OFF_MTU] & 0x3f;
 	size_t i, j;
 
 	*status = 0;
@@ -266,12 +254,12 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v, uint8_t method,
 		return OQ_PR_ERROR;
 	}
 	if (oq_cm_all(cm, OQ_PR_CM_RATESELEC | OQ_PR_CM_RATE) &&
-	    !oq_path_rate_valid(pr[PR_RATE] & 0x3f)) {
+	    !oq_path_rate_valid(rate)) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}
 	if (oq_cm_all(cm, OQ_PR_CM_MTUSELEC | OQ_PR_CM_MTU) &&
-	    ((pr[PR_MTU] & 0x3f) < 1 || (pr[PR_MTU] & 0x3f) > 5)) {
+	    (mtu < 1 || mtu > 5)) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}
@@ -281,18 +269,18 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v, uint8_t method,
 	}
 	if (!requester)
 		return OQ_PR_DROP;
-	if ((cm & OQ_PR_CM_DGID) && pr[PR_DGID] == 0xff)
+	if ((cm & OQ_PR_CM_DGID) && pr[OQ_PR_OFF_DGID] == 0xff)
 		return OQ_PR_DELEGATE; /* multicast */
-	if ((cm & OQ_PR_CM_DGID) && !is_link_local(pr + PR_DGID) &&
-	    oq_get64(pr + PR_DGID) != v->subnet_prefix)
+	if ((cm & OQ_PR_CM_DGID) && !is_link_local(pr + OQ_PR_OFF_DGID) &&
+	    oq_get64(pr + OQ_PR_OFF_DGID) != v->subnet_prefix)
 		return OQ_PR_DELEGATE; /* off subnet: OpenSM's routers */
 
 	oq_sa_want_from_pr(&r.w, cm, pr);
-	r.want_reversible = pr[PR_NUMPATH] & 0x80;
+	r.want_reversible = pr[OQ_PR_OFF_NUMBPATH] & 0x80;
 	if (method == OQ_SA_GET)
 		r.iterations = 1;
 	else if (cm & OQ_PR_CM_NUMBPATH)
-		r.iterations = pr[PR_NUMPATH] & 0x7f;
+		r.iterations = pr[OQ_PR_OFF_NUMBPATH] & 0x7f;
 	else
 		r.iterations = ~0u;
 
@@ -301,17 +289,17 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v, uint8_t method,
 	 * empty response (its status is computed and then not used).
 	 */
 	if (cm & OQ_PR_CM_SGID) {
-		if (!is_link_local(pr + PR_SGID) &&
-		    oq_get64(pr + PR_SGID) != v->subnet_prefix)
+		if (!is_link_local(pr + OQ_PR_OFF_SGID) &&
+		    oq_get64(pr + OQ_PR_OFF_SGID) != v->subnet_prefix)
 			return OQ_PR_RESPOND;
 		sa = oq_alias_find(v->aliases, v->n_aliases,
-				   oq_get64(pr + PR_SGID + 8));
+				   oq_get64(pr + OQ_PR_OFF_SGID + 8));
 		if (!sa)
 			return OQ_PR_RESPOND;
-		r.sgid = pr + PR_SGID;
+		r.sgid = pr + OQ_PR_OFF_SGID;
 	}
 	if (cm & OQ_PR_CM_SLID) {
-		r.slid = oq_get16(pr + PR_SLID);
+		r.slid = oq_get16(pr + OQ_PR_OFF_SLID);
 		sp = oq_fabric_port_by_lid(v->fabric, r.slid);
 		if (!sp)
 			return OQ_PR_RESPOND;
@@ -319,12 +307,12 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v, uint8_t method,
 	}
 	if (cm & OQ_PR_CM_DGID) {
 		da = oq_alias_find(v->aliases, v->n_aliases,
-				   oq_get64(pr + PR_DGID + 8));
+				   oq_get64(pr + OQ_PR_OFF_DGID + 8));
 		if (!da)
 			return OQ_PR_RESPOND;
 	}
 	if (cm & OQ_PR_CM_DLID) {
-		r.dlid = oq_get16(pr + PR_DLID);
+		r.dlid = oq_get16(pr + OQ_PR_OFF_DLID);
 		dp = oq_fabric_port_by_lid(v->fabric, r.dlid);
 		if (!dp)
 			return OQ_PR_RESPOND;

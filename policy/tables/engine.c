@@ -8,6 +8,7 @@
  * known.  Its VLArb rewrite on switch ports facing end ports keeps VL 0,
  * moves VL 4 to VL 1 and zeroes the rest, compressing each block.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,10 +203,12 @@ int oq_tables_engine_apply(const struct oq_fabric *f, const struct oq_engine *e,
 		torus_data_vls(f, &ca_vls, &sw_vls);
 	for (i = 0; i < out->n; i++) {
 		struct oq_port_tables *pt = &out->ports[i];
+		int rc = e->kind == OQ_ENGINE_OWN && pt->has_sl2vl
+				 ? engine_sl2vl_port(e, out, pt, ca_vls, sw_vls)
+				 : 0;
 
-		if (e->kind == OQ_ENGINE_OWN && pt->has_sl2vl &&
-		    engine_sl2vl_port(e, out, pt, ca_vls, sw_vls))
-			return -1;
+		if (rc)
+			return rc;
 		oq_tables_engine_vlarb(e, pt);
 	}
 	return 0;

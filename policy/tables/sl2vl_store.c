@@ -13,23 +13,23 @@
  * gets another block (or its own copy, oq_port_tables_own_sl2vl()).
  * The drop masks path checks read are computed here too, once per block.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 
 #include "tables_int.h"
 
 struct sl2vl_block {
-	uint64_t hash;
 	uint16_t *drop; /* drop masks of the rows, once asked for */
 	unsigned int n;
 	uint64_t w[]; /* n rows of 16 bytes, two words each */
 };
 
 struct oq_sl2vl_store {
-	struct oq_keyidx idx;
+	struct oq_htab idx; /* a block's hash -> its index in v */
 	struct sl2vl_block **v;
 	size_t n, cap;
 };
@@ -43,11 +43,18 @@ static uint64_t rows_hash(const uint8_t (*rows)[16], unsigned int n)
 	       n;
 }
 
-static uint64_t block_hash(const void *ctx, size_t i)
-{
-	const struct oq_sl2vl_store *st = ctx;
+struct rows_key {
+	const struct oq_sl2vl_store *st;
+	const uint8_t (*rows)[16];
+	unsigned int n;
+};
 
-	return st->v[i]->hash;
+static bool same_block(const void *ctx, uint32_t i)
+{
+	const struct rows_key *k = ctx;
+	const struct sl2vl_block *b = k->st->v[i];
+
+	return b->n == k->n && !memcmp(b->w, k->rows, 16 * (size_t)k->n);
 }
 
 static struct sl2vl_block *block_of(uint8_t (*rows)[16])
@@ -62,27 +69,21 @@ static struct sl2vl_block *store_get(struct oq_sl2vl_store **pst,
 				     const uint8_t (*rows)[16], unsigned int n)
 {
 	struct oq_sl2vl_store *st = *pst;
+	struct rows_key k = {st, rows, n};
 	uint64_t h = rows_hash(rows, n);
 	struct sl2vl_block *b;
-	size_t j;
+	int64_t i;
 
 	if (!st) {
 		st = calloc(1, sizeof(*st));
 		if (!st)
 			return NULL;
 		*pst = st;
+		k.st = st;
 	}
-	/* Room for one more first, so one probe finds the block or the
-	 * slot for it (osmqos/keyidx.h). */
-	if (oq_keyidx_reserve(&st->idx, st->n, block_hash, st))
-		return NULL;
-	for (j = oq_keyidx_first(&st->idx, h); st->idx.slot[j];
-	     j = oq_keyidx_next(&st->idx, j)) {
-		b = st->v[st->idx.slot[j] - 1];
-		if (b->hash == h && b->n == n &&
-		    !memcmp(b->w, rows, 16 * (size_t)n))
-			return b;
-	}
+	i = oq_htab_find(&st->idx, h, same_block, &k);
+	if (i >= 0)
+		return st->v[i];
 	if (st->n == st->cap) {
 		size_t cap = st->cap ? 2 * st->cap : 8;
 		struct sl2vl_block **v = realloc(st->v, cap * sizeof(*v));
@@ -95,12 +96,16 @@ static struct sl2vl_block *store_get(struct oq_sl2vl_store **pst,
 	b = malloc(sizeof(*b) + 16 * (size_t)n);
 	if (!b)
 		return NULL;
-	b->hash = h;
 	b->drop = NULL;
 	b->n = n;
 	memcpy(b->w, rows, 16 * (size_t)n);
+	/* Not there: the add compares no entry equal. */
+	if (oq_htab_find_or_add(&st->idx, h, same_block, &k, (uint32_t)st->n,
+				NULL) < 0) {
+		free(b);
+		return NULL;
+	}
 	st->v[st->n++] = b;
-	st->idx.slot[j] = (uint32_t)st->n;
 	return b;
 }
 
@@ -115,7 +120,7 @@ static void store_free(struct oq_sl2vl_store *st)
 		free(st->v[i]);
 	}
 	free(st->v);
-	oq_keyidx_free(&st->idx);
+	oq_htab_free(&st->idx);
 	free(st);
 }
 
@@ -139,12 +144,12 @@ int oq_port_tables_set_sl2vl(struct oq_fabric_tables *t,
 	uint8_t(*own)[16] = NULL;
 
 	if (!n || n > OQ_SL2VL_MAX_ROWS)
-		return -1;
+		return -EINVAL;
 	b = store_get(&t->store, rows, n);
 	if (!b) {
 		own = malloc(16 * (size_t)n);
 		if (!own)
-			return -1;
+			return -ENOMEM;
 		memcpy(own, rows, 16 * (size_t)n);
 	}
 	/* rows may be pt's own: let them go only now. */
@@ -163,7 +168,7 @@ int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
 	unsigned int i;
 
 	if (!n || n > OQ_SL2VL_MAX_ROWS)
-		return -1;
+		return -EINVAL;
 	for (i = 0; i < n; i++)
 		memcpy(sc.row[i], row, 16);
 	return oq_port_tables_set_sl2vl(t, pt, (const uint8_t(*)[16])sc.row, n);
@@ -177,7 +182,7 @@ int oq_port_tables_own_sl2vl(struct oq_port_tables *pt)
 		return 0;
 	own = malloc(16 * (size_t)pt->n_sl2vl);
 	if (!own)
-		return -1;
+		return -ENOMEM;
 	memcpy(own, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
 	pt->sl2vl = own;
 	pt->sl2vl_drop = NULL;
@@ -207,14 +212,14 @@ int oq_port_tables_index_drops(struct oq_port_tables *t)
 	if (!t->sl2vl_shared) {
 		t->sl2vl_drop =
 			drops_of((const uint8_t(*)[16])t->sl2vl, t->n_sl2vl);
-		return t->sl2vl_drop ? 0 : -1;
+		return t->sl2vl_drop ? 0 : -ENOMEM;
 	}
 	/* Once per block, for every port that shares it. */
 	b = block_of(t->sl2vl);
 	if (!b->drop)
 		b->drop = drops_of((const uint8_t(*)[16])t->sl2vl, b->n);
 	t->sl2vl_drop = b->drop;
-	return t->sl2vl_drop ? 0 : -1;
+	return t->sl2vl_drop ? 0 : -ENOMEM;
 }
 
 int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
@@ -224,7 +229,7 @@ int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
 	free(t->no_drop);
 	t->no_drop = calloc(t->n / 64 + 1, sizeof(*t->no_drop));
 	if (!t->no_drop)
-		return -1;
+		return -ENOMEM;
 	for (i = 0; i < t->n; i++) {
 		struct oq_port_tables *pt = &t->ports[i];
 		uint16_t any = 0;
@@ -232,7 +237,7 @@ int oq_fabric_tables_index_drops(struct oq_fabric_tables *t)
 		if (oq_port_tables_index_drops(pt)) {
 			free(t->no_drop);
 			t->no_drop = NULL;
-			return -1;
+			return -ENOMEM;
 		}
 		for (r = 0; pt->sl2vl_drop && r < pt->n_sl2vl; r++)
 			any |= pt->sl2vl_drop[r];

@@ -9,6 +9,7 @@
  * Then the policy's qos-setup scopes replace the tables of the ports they
  * cover (tables_vlarb.c, tables_sl2vl.c).  docs/semantics.md explains it.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,6 +135,7 @@ int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
 	const struct oq_port *p = pt->port;
 	struct port_plan pl;
 	uint8_t row[16];
+	int rc;
 
 	plan_port(p, t, &pl);
 	pt->sl2vl_origin = OQ_ORIGIN_TEMPLATE;
@@ -147,15 +149,15 @@ int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
 	/* Every input port's row is the same template row: one block for
 	 * all ports of a kind with the same VLs. */
 	template_sl2vl(row, pl.tmpl->sl2vl, oq_port_vl_mask(p));
-	if (oq_port_tables_fill_sl2vl(out, pt, row, pl.n_tables)) {
+	rc = oq_port_tables_fill_sl2vl(out, pt, row, pl.n_tables);
+	if (rc) {
 		oq_port_tables_clear_sl2vl(pt);
 		pt->has_sl2vl = false;
-		return -1;
 	}
-	return 0;
+	return rc;
 }
 
-/* Fill one port from its template.  Returns -1 when out of memory. */
+/* Fill one port from its template.  Returns 0 or -ENOMEM. */
 static int template_port(struct oq_fabric_tables *out,
 			 struct oq_port_tables *pt, const struct oq_port *p,
 			 const struct oq_templates *t)
@@ -262,11 +264,12 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 	struct oq_templates dflt;
 	struct oq_diags scratch;
 	bool scopes_sl2vl;
+	int rc = -ENOMEM;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	if (!f)
-		return -1;
+		return -EINVAL;
 	if (!t) {
 		oq_templates_default(&dflt);
 		t = &dflt;
@@ -285,25 +288,30 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 	if (!out->ports)
 		goto fail;
 	out->n = f->n_ports;
-	for (i = 0; i < f->n_ports; i++)
-		if (template_port(out, &out->ports[i], f->ports[i], t))
+	for (i = 0; i < f->n_ports; i++) {
+		rc = template_port(out, &out->ports[i], f->ports[i], t);
+		if (rc)
 			goto fail;
+	}
 	pol = b ? oq_binding_policy(b) : NULL;
 	scopes_sl2vl = engine->kind == OQ_ENGINE_QOS;
 	if (pol && (pol->n_vlarb || pol->n_sl2vl)) {
 		clips = calloc(pol->n_vlarb + 1, sizeof(*clips));
 		use.vlarb = calloc(pol->n_vlarb + 1, 1);
 		use.sl2vl = calloc(pol->n_sl2vl + 1, 1);
-		if (!clips || !use.vlarb || !use.sl2vl)
+		if (!clips || !use.vlarb || !use.sl2vl) {
+			rc = -ENOMEM;
 			goto fail;
+		}
 		for (i = 0; i < f->n_ports; i++) {
 			oq_tables_apply_vlarb_scopes(b, &out->ports[i], clips,
 						     use.vlarb, diags);
-			if (scopes_sl2vl)
-				if (oq_tables_apply_sl2vl_scopes(
-					    b, out, &out->ports[i], use.sl2vl,
-					    diags))
-					goto fail;
+			rc = scopes_sl2vl ? oq_tables_apply_sl2vl_scopes(
+						    b, out, &out->ports[i],
+						    use.sl2vl, diags)
+					  : 0;
+			if (rc)
+				goto fail;
 		}
 		clip_warnings(pol, clips, diags);
 		if (!scopes_sl2vl) {
@@ -312,8 +320,10 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 		}
 		unused_scope_warnings(pol, use.vlarb, use.sl2vl, diags);
 	}
-	if (oq_tables_engine_apply(f, engine, out) ||
-	    oq_tables_guard(b, f, t, engine, out, diags))
+	rc = oq_tables_engine_apply(f, engine, out);
+	if (!rc)
+		rc = oq_tables_guard(b, f, t, engine, out, diags);
+	if (rc)
 		goto fail;
 	free(clips);
 	free(use.vlarb);
@@ -326,5 +336,5 @@ fail:
 	free(use.sl2vl);
 	oq_diags_free(&scratch);
 	oq_fabric_tables_free(out);
-	return -1;
+	return rc;
 }

@@ -9,10 +9,11 @@
  *
  * A scope that would starve a VL is not programmed on that port: its
  * VLArb (then, if the port still starves, its SL2VL) goes back to the
- * template, with the engine's rewrite, and one error per scope names the
- * VL, the SL and the first port.  Tables the templates alone starve are
- * what stock OpenSM programs too: one warning.
+ * template, with the engine's rewrite, and one error per scope names
+ * every VL it would starve, an SL mapped to each, and the first port.  Tables
+ * the templates alone starve are what stock OpenSM programs too: one warning.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,7 +78,9 @@ static bool live_input(const struct oq_port *p, unsigned int in)
 }
 
 struct starve {
-	unsigned int vl, sl; /* sl 16: any SL (the engine's unseen table) */
+	uint16_t vls;	/* the starved VLs */
+	uint8_t sl[16]; /* per VL: an SL that maps to it; 16: any SL
+			 * (the engine's unseen table) */
 };
 
 struct guard_ctx {
@@ -85,8 +88,8 @@ struct guard_ctx {
 	unsigned int engine_vls; /* VLs an unseen engine table can use */
 };
 
-/* The first starved VL of a port, or false.  Rows that equal the one
- * before are skipped: most input ports share one table. */
+/* The starved VLs of a port (out), false when none.  Rows that equal
+ * the one before are skipped: most input ports share one table. */
 static bool starved(const struct oq_port_tables *pt, const struct guard_ctx *g,
 		    struct starve *out)
 {
@@ -95,6 +98,7 @@ static bool starved(const struct oq_port_tables *pt, const struct guard_ctx *g,
 	const uint8_t *prev = NULL;
 	uint16_t w;
 
+	memset(out, 0, sizeof(*out));
 	if (!pt->has_vlarb)
 		return false;
 	w = weighted_vls(pt);
@@ -107,11 +111,10 @@ static bool starved(const struct oq_port_tables *pt, const struct guard_ctx *g,
 			top = vls;
 		for (vl = 0; vl < top; vl++)
 			if (!(w & (1u << vl))) {
-				out->vl = vl;
-				out->sl = 16;
-				return true;
+				out->vls |= (uint16_t)(1u << vl);
+				out->sl[vl] = 16;
 			}
-		return false;
+		return out->vls != 0;
 	}
 	for (in = 0; in < pt->n_sl2vl; in++) {
 		const uint8_t *row = pt->sl2vl[in];
@@ -124,14 +127,14 @@ static bool starved(const struct oq_port_tables *pt, const struct guard_ctx *g,
 		for (sl = 0; sl < 16; sl++) {
 			vl = row[sl];
 			if (!(g->used & (1u << sl)) || vl == OQ_VL_DROP ||
-			    vl >= vls || (w & (1u << vl)))
+			    vl >= vls || (w & (1u << vl)) ||
+			    (out->vls & (1u << vl)))
 				continue;
-			out->vl = vl;
-			out->sl = sl;
-			return true;
+			out->vls |= (uint16_t)(1u << vl);
+			out->sl[vl] = (uint8_t)sl;
 		}
 	}
-	return false;
+	return out->vls != 0;
 }
 
 /* A port's VLArb part as the scope set it (its SL2VL is not touched). */
@@ -156,12 +159,41 @@ struct guard_note {
 static void note(struct guard_note *n, const struct oq_port_tables *pt,
 		 const struct starve *st)
 {
+	unsigned int vl;
+
 	if (!n->n_ports++) {
 		n->first = pt->port;
 		n->what = *st;
 		n->sl2vl_origin = pt->sl2vl_origin;
 		n->sl2vl_scope = pt->sl2vl_scope;
+		return;
 	}
+	/* Every VL any of the ports starves; its SL as first seen. */
+	for (vl = 0; vl < 16; vl++)
+		if ((st->vls & (1u << vl)) && !(n->what.vls & (1u << vl))) {
+			n->what.vls |= (uint16_t)(1u << vl);
+			n->what.sl[vl] = st->sl[vl];
+		}
+}
+
+/* "VL 2" or "VLs 2 and 3" or "VLs 1, 2 and 5". */
+static void vl_list(uint16_t vls, char *buf, size_t len)
+{
+	unsigned int vl, n = 0, k = 0;
+	size_t at;
+
+	for (vl = 0; vl < 16; vl++)
+		n += (vls >> vl) & 1;
+	at = (size_t)snprintf(buf, len, "VL%s", n == 1 ? "" : "s");
+	for (vl = 0; vl < 16 && at < len; vl++)
+		if (vls & (1u << vl)) {
+			k++;
+			at += (size_t)snprintf(buf + at, len - at, "%s%u",
+					       k == 1	? " "
+					       : k == n ? " and "
+							: ", ",
+					       vl);
+		}
 }
 
 static void whose_sl2vl(const struct guard_note *n, const struct oq_policy *p,
@@ -187,54 +219,83 @@ static void whose_sl2vl(const struct guard_note *n, const struct oq_policy *p,
 	}
 }
 
-/* Why the VL must be served: "SL 4 maps to it under the SL2VL of ...". */
+/* Why the VLs must be served: "SL 2 maps to VL 2 and SL 3 to VL 3 under
+ * the SL2VL of ...". */
 static void why_served(const struct guard_note *n, const struct oq_engine *e,
 		       const char *whose, char *buf, size_t len)
 {
-	if (n->what.sl == 16)
-		snprintf(buf, len, "routing engine %s can map SLs to it",
-			 e->name);
-	else if (e->kind != OQ_ENGINE_QOS)
+	char maps[200] = "";
+	unsigned int vl, k = 0, cnt = 0, any = 0;
+	size_t at = 0;
+
+	for (vl = 0; vl < 16; vl++)
+		if (n->what.vls & (1u << vl)) {
+			cnt++;
+			any |= n->what.sl[vl] == 16;
+		}
+	if (any) {
+		snprintf(buf, len, "routing engine %s can map SLs to %s",
+			 e->name, cnt == 1 ? "it" : "them");
+		return;
+	}
+	for (vl = 0; vl < 16 && at < sizeof(maps); vl++) {
+		if (!(n->what.vls & (1u << vl)))
+			continue;
+		k++;
+		if (cnt == 1)
+			at += (size_t)snprintf(maps + at, sizeof(maps) - at,
+					       "SL %u maps to it",
+					       n->what.sl[vl]);
+		else
+			at += (size_t)snprintf(maps + at, sizeof(maps) - at,
+					       "%sSL %u %s VL %u",
+					       k == 1	  ? ""
+					       : k == cnt ? " and "
+							  : ", ",
+					       n->what.sl[vl],
+					       k == 1 ? "maps to" : "to", vl);
+	}
+	if (e->kind != OQ_ENGINE_QOS)
 		snprintf(buf, len,
-			 "SL %u maps to it under the SL2VL of %s and routing "
-			 "engine %s can give a path any SL",
-			 n->what.sl, whose, e->name);
+			 "%s under the SL2VL of %s and routing engine %s can "
+			 "give a path any SL",
+			 maps, whose, e->name);
 	else
 		snprintf(buf, len,
-			 "SL %u, which a path can carry, maps to it under the "
-			 "SL2VL of %s",
-			 n->what.sl, whose);
+			 "%s under the SL2VL of %s, and a path can carry %s",
+			 maps, whose, cnt == 1 ? "that SL" : "those SLs");
 }
 
 static void report(const struct oq_policy *p, const struct oq_engine *e,
 		   const struct guard_note *n, struct oq_loc loc,
 		   const char *scope, const char *keeps, struct oq_diags *diags)
 {
-	char label[160], whose[320], msg[700];
+	char label[160], whose[320], msg[700], vls[64];
 	struct oq_diag *d;
 
 	oq_tables_port_label(n->first, label, sizeof(label));
 	whose_sl2vl(n, p, e, whose, sizeof(whose));
 	why_served(n, e, whose, msg, sizeof(msg));
+	vl_list(n->what.vls, vls, sizeof(vls));
 	if (scope) {
 		d = oq_error(diags, loc,
-			     "%s would starve VL %u on %zu port(s) (first: "
-			     "%s): %s; those ports keep %s",
-			     scope, n->what.vl, n->n_ports, label, msg, keeps);
+			     "%s would starve %s on %zu port(s) (first: %s): "
+			     "%s; those ports keep %s",
+			     scope, vls, n->n_ports, label, msg, keeps);
 		oq_diag_hint(d,
-			     "give VL %u a weight in vlarb-high or vlarb-low, "
-			     "or map the SL to a weighted VL",
-			     n->what.vl);
+			     "give %s a weight in vlarb-high or vlarb-low, "
+			     "or map the SLs to weighted VLs",
+			     vls);
 	} else {
 		d = oq_warning(diags, loc,
-			       "the tables of %zu port(s) starve VL %u (first: "
-			       "%s): %s, and the VLArb template gives it no "
+			       "the tables of %zu port(s) starve %s (first: "
+			       "%s): %s, and the VLArb template gives no "
 			       "weight (stock OpenSM programs the same)",
-			       n->n_ports, n->what.vl, label, msg);
+			       n->n_ports, vls, label, msg);
 		oq_diag_hint(d,
-			     "give VL %u a weight in opensm.conf's "
+			     "give %s a weight in opensm.conf's "
 			     "qos_*vlarb_* templates",
-			     n->what.vl);
+			     vls);
 	}
 }
 
@@ -323,5 +384,5 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 oom:
 	free(vn);
 	free(sn);
-	return -1;
+	return -ENOMEM;
 }

@@ -60,8 +60,8 @@ void oq_tables_apply_vlarb_scopes(const struct oq_binding *b,
 				  struct oq_clip_note *clips,
 				  unsigned char *covered,
 				  struct oq_diags *diags);
-/* -1 when out of memory.  The port's new rows are a block of out's
- * store, as the template's were. */
+/* 0 or -ENOMEM.  The port's new rows are a block of out's store, as the
+ * template's were. */
 int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 				 struct oq_fabric_tables *out,
 				 struct oq_port_tables *pt,
@@ -69,7 +69,7 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 				 struct oq_diags *diags);
 
 /* A port's tables back to its template (VLArb with VLHighLimit, or
- * SL2VL, a block of out's store); sl2vl returns -1 when out of memory. */
+ * SL2VL, a block of out's store); sl2vl returns 0 or -ENOMEM. */
 void oq_tables_template_vlarb(struct oq_port_tables *pt,
 			      const struct oq_templates *t);
 int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
@@ -79,7 +79,7 @@ int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
 /* The routing engine's own tables (engine.c): its SL2VL where it owns
  * SL2VL, then, as osm_qos.c does, its VLArb rewrite of the unmasked table
  * and the OperVLs mask.  oq_tables_engine_vlarb does one port (again
- * after a revert).  Returns -1 when out of memory. */
+ * after a revert).  Returns 0 or -ENOMEM. */
 int oq_tables_engine_apply(const struct oq_fabric *f, const struct oq_engine *e,
 			   struct oq_fabric_tables *out);
 void oq_tables_engine_vlarb(const struct oq_engine *e,
@@ -87,8 +87,8 @@ void oq_tables_engine_vlarb(const struct oq_engine *e,
 /* The VLs torus-2QoS's tables between switches can use on this fabric. */
 unsigned int oq_tables_torus_sw_vls(const struct oq_fabric *f);
 
-/* No VL that a used SL maps to starves (tables_guard.c).  Returns -1 when
- * out of memory. */
+/* No VL that a used SL maps to starves (tables_guard.c).  Returns 0 or
+ * -ENOMEM. */
 int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 		    const struct oq_templates *t, const struct oq_engine *e,
 		    struct oq_fabric_tables *out, struct oq_diags *diags);

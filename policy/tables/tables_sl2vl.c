@@ -25,6 +25,7 @@
  * to a VL the output port does not run keeps its template, with a warning
  * naming the port; VL15 (drop) is always allowed.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,7 +136,7 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 		return 0;
 	warned = calloc(3 * p->n_sl2vl, 1);
 	if (!warned)
-		return -1;
+		return -ENOMEM;
 	cover = warned + p->n_sl2vl;
 	lack = (signed char *)cover + p->n_sl2vl;
 	/* Per port, not per table: what the port-level keys say, and the

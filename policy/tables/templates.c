@@ -408,7 +408,7 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 	struct ctx c = {file, 0, diags, engine};
 	size_t pos = 0;
 	char *buf = NULL;
-	int errs = 0;
+	int errs = 0, rc = 0;
 
 	if (!diags) {
 		oq_diags_init(&local);
@@ -421,7 +421,7 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 		char *b = realloc(buf, n + 1);
 
 		if (!b) {
-			errs++;
+			rc = -ENOMEM;
 			break;
 		}
 		buf = b;
@@ -437,7 +437,7 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 	opts_free(sets);
 	if (!diags)
 		oq_diags_free(&local);
-	return errs ? -1 : 0;
+	return rc ? rc : errs ? -EBADMSG : 0;
 }
 
 int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
@@ -445,20 +445,19 @@ int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,
 {
 	size_t len = 0;
 	char *buf = oq_file_read(path, OQ_FILE_MAX_BYTES, &len), why[64];
-	int r;
+	int r, err = buf ? 0 : errno;
 
 	oq_templates_default(t);
 	if (!buf) {
 		if (diags)
-			oq_diag_hint(oq_error(diags,
-					      (struct oq_loc){ path, 0, 0 },
-					      "cannot read opensm.conf: %s",
-					      oq_file_error(errno,
-							    OQ_FILE_MAX_BYTES,
-							    why, sizeof(why))),
-				     "give the opensm.conf OpenSM runs with "
-				     "(opensm -c FILE writes one)");
-		return -1;
+			oq_diag_hint(
+				oq_error(diags, (struct oq_loc){path, 0, 0},
+					 "cannot read opensm.conf: %s",
+					 oq_file_error(err, OQ_FILE_MAX_BYTES,
+						       why, sizeof(why))),
+				"give the opensm.conf OpenSM runs with "
+				"(opensm -c FILE writes one)");
+		return -err;
 	}
 	r = oq_templates_parse_opensm_conf(t, path, buf, len, diags);
 	free(buf);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Diagnostics collector: see include/osmqos/diag.h. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,11 @@ void oq_diags_init(struct oq_diags *d)
 
 void oq_diags_clear(struct oq_diags *d)
 {
-	size_t max = d->max;
+	size_t max = d->max, max_kind = d->max_kind;
 
 	oq_diags_free(d);
 	d->max = max;
+	d->max_kind = max_kind;
 }
 
 void oq_diags_free(struct oq_diags *d)
@@ -30,6 +32,7 @@ void oq_diags_free(struct oq_diags *d)
 		free(d->v[i].hint);
 	}
 	free(d->v);
+	free(d->tally);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -90,10 +93,35 @@ static char *vformat(const char *fmt, va_list ap)
 	return escape_controls(s);
 }
 
+static struct oq_diag_tally *tally_of(struct oq_diags *d, const char *kind)
+{
+	struct oq_diag_tally *t;
+	size_t i;
+
+	for (i = 0; i < d->n_tally; i++)
+		if (d->tally[i].kind == kind)
+			return &d->tally[i];
+	if (d->n_tally == d->cap_tally) {
+		size_t cap = d->cap_tally ? d->cap_tally * 2 : 8;
+
+		t = realloc(d->tally, cap * sizeof(*t));
+		if (!t)
+			return NULL;
+		d->tally = t;
+		d->cap_tally = cap;
+	}
+	t = &d->tally[d->n_tally++];
+	t->kind = kind;
+	t->n = t->kept = 0;
+	return t;
+}
+
 struct oq_diag *oq_diag_vadd(struct oq_diags *d, enum oq_severity sev,
 			     struct oq_loc loc, const char *fmt, va_list ap)
 {
-	size_t max = d->max ? d->max : OQ_DIAGS_DEFAULT_MAX;
+	size_t max = d->max ? d->max : OQ_DIAGS_MAX;
+	size_t max_kind = d->max_kind ? d->max_kind : OQ_DIAGS_KIND_MAX;
+	struct oq_diag_tally *t;
 	struct oq_diag *diag;
 
 	/* Counts stay exact even when the list itself is capped. */
@@ -101,8 +129,12 @@ struct oq_diag *oq_diag_vadd(struct oq_diags *d, enum oq_severity sev,
 		d->n_errors++;
 	else if (sev == OQ_SEV_WARNING)
 		d->n_warnings++;
+	d->next_id++;
 
-	if (d->n >= max) {
+	t = tally_of(d, fmt);
+	if (t)
+		t->n++;
+	if (d->n >= max || !t || t->kept >= max_kind) {
 		d->n_dropped++;
 		return NULL;
 	}
@@ -121,11 +153,16 @@ struct oq_diag *oq_diag_vadd(struct oq_diags *d, enum oq_severity sev,
 	diag->sev = sev;
 	diag->loc = loc;
 	diag->hint = NULL;
+	diag->kind = fmt;
+	diag->code = NULL;
+	diag->id = d->next_id;
+	diag->cause = d->cause < diag->id ? d->cause : 0;
 	diag->msg = vformat(fmt, ap);
 	if (!diag->msg) {
 		d->n_dropped++;
 		return NULL;
 	}
+	t->kept++;
 	d->n++;
 	return diag;
 }
@@ -170,22 +207,119 @@ static int loc_cmp(const struct oq_loc *a, const struct oq_loc *b)
 	return 0;
 }
 
-void oq_diags_sort(struct oq_diags *d)
+static int diag_cmp(const void *a, const void *b)
 {
-	size_t i, j;
+	const struct oq_diag *x = a, *y = b;
+	int c = loc_cmp(&x->loc, &y->loc);
 
-	/* Insertion sort: stable, and diagnostic lists are short. */
-	for (i = 1; i < d->n; i++) {
-		struct oq_diag tmp = d->v[i];
-
-		for (j = i; j > 0 && loc_cmp(&d->v[j - 1].loc, &tmp.loc) > 0;
-		     j--)
-			d->v[j] = d->v[j - 1];
-		d->v[j] = tmp;
-	}
+	if (c)
+		return c;
+	/* Ids are unique: equal positions keep the order they came in. */
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static const char *sev_name(enum oq_severity sev)
+void oq_diags_sort(struct oq_diags *d)
+{
+	if (d->n > 1)
+		qsort(d->v, d->n, sizeof(*d->v), diag_cmp);
+}
+
+void oq_diag_set_code(struct oq_diag *diag, const char *code)
+{
+	if (diag)
+		diag->code = code;
+}
+
+/* Past a printf conversion starting at '%'. */
+static const char *skip_conversion(const char *p)
+{
+	p++;
+	while (*p && strchr("-+ #0123456789.*'", *p))
+		p++;
+	while (*p && strchr("hlLqjzt", *p))
+		p++;
+	return *p ? p + 1 : p;
+}
+
+static bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
+void oq_diag_code_of(const char *fmt, char *buf, size_t len)
+{
+	const char *p = fmt ? fmt : "";
+	size_t n = 0, words = 0;
+
+	if (!len)
+		return;
+	while (*p && words < 6) {
+		char c = *p;
+
+		if (c == '%') {
+			p = skip_conversion(p);
+			continue;
+		}
+		if (c == '\'' || c == '"') {
+			/* A quoted part is a name the message quotes unless
+			 * its text is fixed ('sl'): only fixed words count. */
+			const char *e = strchr(p + 1, c);
+
+			if (!e)
+				e = p + strlen(p);
+			if (memchr(p + 1, '%', (size_t)(e - p - 1))) {
+				p = *e ? e + 1 : e;
+				continue;
+			}
+			p++;
+			continue;
+		}
+		if ((c == ':' || c == ';' || c == '(') && words >= 3)
+			break;
+		if (!word_char(c) || c == '-' || c == '_') {
+			p++;
+			continue;
+		}
+		{
+			const char *w = p;
+			size_t wl = 0, i;
+
+			while (word_char(w[wl]))
+				wl++;
+			p = w + wl;
+			/* "0x%llx": a conversion's prefix, not a word. */
+			if (*p == '%')
+				continue;
+			if (n && n + 1 < len)
+				buf[n++] = '-';
+			for (i = 0; i < wl && n + 1 < len; i++)
+				buf[n++] = (char)(w[i] >= 'A' && w[i] <= 'Z'
+							  ? w[i] - 'A' + 'a'
+							  : w[i]);
+			words++;
+		}
+	}
+	/* A word may end in '-' ("0x-"): no empty parts. */
+	while (n && buf[n - 1] == '-')
+		n--;
+	if (!n) {
+		snprintf(buf, len, "diagnostic");
+		return;
+	}
+	buf[n] = '\0';
+}
+
+const char *oq_diag_code(const struct oq_diag *diag, char *buf, size_t len)
+{
+	if (diag->code)
+		snprintf(buf, len, "%s", diag->code);
+	else
+		oq_diag_code_of(diag->kind, buf, len);
+	return buf;
+}
+
+const char *oq_severity_name(enum oq_severity sev)
 {
 	switch (sev) {
 	case OQ_SEV_ERROR:
@@ -203,28 +337,12 @@ int oq_diag_format(const struct oq_diag *diag, char *buf, size_t len)
 
 	if (diag->loc.line == 0)
 		return snprintf(buf, len, "%s: %s: %s", file,
-				sev_name(diag->sev), diag->msg);
+				oq_severity_name(diag->sev), diag->msg);
 	if (diag->loc.col == 0)
 		return snprintf(buf, len, "%s:%u: %s: %s", file, diag->loc.line,
-				sev_name(diag->sev), diag->msg);
+				oq_severity_name(diag->sev), diag->msg);
 	return snprintf(buf, len, "%s:%u:%u: %s: %s", file, diag->loc.line,
-			diag->loc.col, sev_name(diag->sev), diag->msg);
-}
-
-void oq_diags_print(const struct oq_diags *d, void *stdio_file)
-{
-	FILE *f = stdio_file;
-	char buf[1024];
-	size_t i;
-
-	for (i = 0; i < d->n; i++) {
-		oq_diag_format(&d->v[i], buf, sizeof(buf));
-		fprintf(f, "%s\n", buf);
-		if (d->v[i].hint)
-			fprintf(f, "  hint: %s\n", d->v[i].hint);
-	}
-	if (d->n_dropped)
-		fprintf(f, "(%zu more diagnostics not shown)\n", d->n_dropped);
+			diag->loc.col, oq_severity_name(diag->sev), diag->msg);
 }
 
 void oq_loc_format(const struct oq_loc *loc, char *buf, size_t len)

@@ -10,45 +10,6 @@
 /* A handful of classes is the usual case: no growth for those. */
 #define FIRST_CAP 64
 
-#define FNV1A_PRIME 0x100000001b3ull
-
-uint64_t oq_fnv1a_add(uint64_t h, const void *key, size_t n)
-{
-	const uint8_t *k = key;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ k[i]) * FNV1A_PRIME;
-	return h;
-}
-
-uint64_t oq_hash_words(const uint64_t *w, size_t n)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= w[i];
-		h *= 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	return h;
-}
-
-uint64_t oq_fnv1a(const void *key, size_t n)
-{
-	return oq_fnv1a_add(OQ_FNV1A_INIT, key, n);
-}
-
-uint64_t oq_fnv1a_str(const char *s)
-{
-	uint64_t h = OQ_FNV1A_INIT;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * FNV1A_PRIME;
-	return h;
-}
-
 size_t oq_keyidx_first(const struct oq_keyidx *x, uint64_t h)
 {
 	return (size_t)(h ^ (h >> 29)) & (x->cap - 1);

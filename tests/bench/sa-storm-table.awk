@@ -5,7 +5,9 @@
 # median opensm CPU per query, and the lowest and highest of all its runs,
 # so the spread a shared machine causes is in plain sight.  x_floor is the
 # median CPU per query over the floor's (ClassPortInfo) at the same rule
-# count.
+# count, x_stock over stock's on the same workload (a mode "M:all" is the
+# "all" workload's, against "stock:all").  Modes are shown in the order
+# they first ran.
 
 function val(line, key,    n, f, i, kv)
 {
@@ -42,9 +44,13 @@ function perq_ticks(l)
 		seen[val($0, "rules")] = 1
 		order[n++] = val($0, "rules")
 	}
+	if (!(val($0, "kind") in kseen)) {
+		kseen[val($0, "kind")] = 1
+		kinds[nk++] = val($0, "kind")
+	}
 	next
 }
-/plugin_counters=/ { note = note "# " $0 "\n" }
+/_counters=/ { note = note "# " $0 "\n" }
 
 # Index of the median run of key k (the lower one of an even count).
 function median(k,    i, j, t, idx, m)
@@ -62,11 +68,10 @@ function median(k,    i, j, t, idx, m)
 }
 
 END {
-	printf "%-6s %-7s %4s %7s %9s %15s %8s %8s %10s %7s %9s %8s %10s %6s\n",
+	printf "%-6s %-12s %4s %7s %9s %15s %8s %8s %10s %7s %9s %8s %10s %6s\n",
 	       "rules", "mode", "runs", "CPU_s", "us_CPU/q", "(min-max)",
 	       "x_floor", "x_stock", "ticks_us/q", "wall_s", "answers/s",
 	       "p99_us", "ibsim_us/q", "steal"
-	split("floor stock pfloor plugin", kinds, " ")
 	for (i = 0; i < n; i++) {
 		r = order[i]
 		fk = r SUBSEP "floor"
@@ -75,16 +80,18 @@ END {
 		# against stock's: like with like, each process's transport.
 		pk = r SUBSEP "pfloor"
 		pf = (pk in nrun) ? perq(runs[pk, median(pk)]) : f
-		sk = r SUBSEP "stock"
-		st = (sk in nrun) ? perq(runs[sk, median(sk)]) : 0
-		for (j = 1; j <= 4; j++) {
+		for (j = 0; j < nk; j++) {
 			k = r SUBSEP kinds[j]
 			ref = kinds[j] ~ /^p/ ? pf : f
 			if (!(k in nrun))
 				continue
+			w = kinds[j]
+			sub(/^[^:]*/, "stock", w)
+			sk = r SUBSEP w
+			st = (sk in nrun) ? perq(runs[sk, median(sk)]) : 0
 			l = runs[k, median(k)]
 			q = val(l, "queries")
-			printf "%-6s %-7s %4d %7.2f %9.2f %15s %8s %8s %10.2f %7.2f %9d %8.1f %10.2f %6d\n",
+			printf "%-6s %-12s %4d %7.2f %9.2f %15s %8s %8s %10.2f %7.2f %9d %8.1f %10.2f %6d\n",
 			       r, kinds[j], nrun[k],
 			       val(l, "opensm_ns") / 1e9, perq(l),
 			       sprintf("(%.2f-%.2f)", lo[k], hi[k]),

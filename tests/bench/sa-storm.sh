@@ -16,20 +16,27 @@
 # Stock and plugin alternate STORM_ROUNDS times (default 3), each on a
 # fresh opensm, so drift on a shared machine falls on both alike.
 # Each storm is STORM_QUERIES (default 50000) Gets from one tests/bench/
-# sa_storm process, STORM_WINDOW (16) outstanding, PathRecord by LID over
-# the 12 ordered pairs of 4 CAs on 4 leaves, with the Service-ID.  The
-# opensm process CPU (utime + stime from /proc/PID/stat) is read right
+# sa_storm process, STORM_WINDOW (16) outstanding, PathRecord by LID with
+# a Service-ID, in one of two workloads (STORM_WORKLOADS, default "pairs
+# all", each measured in every run):
+#   pairs   the 12 ordered pairs of 4 CAs on 4 leaves (STORM_CAS), the
+#           same few questions again and again;
+#   all     every ordered pair of the fabric's LIDs (CA ports and
+#           switches) in turn, each with STORM_SIDS (default 8)
+#           Service-IDs: thousands of distinct questions (3,696 on the
+#           fat tree), as a job start asks them; its rows are the mode
+#           with ":all" (stock:all, plugin:all).
+# The opensm process CPU (utime + stime from /proc/PID/stat) is read right
 # before and after the storm, after the subnet is up and opensm idle
 # (sweep_interval 0: no sweep during a storm), and after a warm-up of
 # the same kind (not counted).  Each mode runs STORM_REPEAT (default 3)
 # storms per round on the same opensm; the table shows the median over
-# all of a mode's storms and their range (sa-storm-table.awk).  Figures go to stdout and to STORM_OUT (default
-# tests/bench/sa-storm.txt in the build tree).  STORM_PLUGIN_OPTIONS, if
-# set, is the plugin run's event_plugin_options (e.g. an audit= path).
-# The storm asks the same 12 questions again and again, so by default the
-# plugin answers all but the first 12 from its memo (sa_cache=; the
-# table's plugin_counters line says how many); STORM_PLUGIN_OPTIONS=
-# sa_cache=0 measures every answer computed in full.
+# all of a mode's storms and their range (sa-storm-table.awk).  Figures
+# go to stdout and to STORM_OUT (default tests/bench/sa-storm.txt in the
+# build tree).  STORM_PLUGIN_OPTIONS, if set, is the plugin run's
+# event_plugin_options (e.g. an audit= path); STORM_PLUGIN_OPTIONS_B, if
+# set, adds a third opensm per round, the plugin with those options
+# (mode pluginB), for an A/B of a plugin option in the same rounds.
 # STORM_NET (an ibsim net file, default contrib/fabrics/fat-tree-16.net)
 # and STORM_CAS (the CAs' node descriptions, two or more, ';'-separated;
 # the storm goes over their ordered pairs; default
@@ -57,11 +64,18 @@ rules_list=${STORM_RULES:-20 1000 10000}
 window=${STORM_WINDOW:-16}
 repeat=${STORM_REPEAT:-3}
 rounds=${STORM_ROUNDS:-3}
+workloads=${STORM_WORKLOADS:-pairs all}
+sids=${STORM_SIDS:-8}
 out=${STORM_OUT:-$top_builddir/tests/bench/sa-storm.txt}
 [[ $queries =~ ^[1-9][0-9]*$ ]] || e2e_fail "STORM_QUERIES must be a positive number"
 [[ $repeat =~ ^[1-9][0-9]?$ ]] || e2e_fail "STORM_REPEAT must be 1..99"
 [[ $rounds =~ ^[1-9]$ ]] || e2e_fail "STORM_ROUNDS must be 1..9"
 [[ ${STORM_PIN:-1} =~ ^[01]$ ]] || e2e_fail "STORM_PIN must be 0 or 1"
+[[ $sids =~ ^[1-9][0-9]{0,3}$ ]] || e2e_fail "STORM_SIDS must be 1..9999"
+for w in $workloads; do
+	[[ $w == pairs || $w == all ]] ||
+		e2e_fail "STORM_WORKLOADS: '$w' is neither pairs nor all"
+done
 warmup=$((queries / 10 < 1000 ? queries / 10 + 1 : 1000))
 
 # The CPUs this script may use: the first for opensm, the rest for
@@ -119,6 +133,8 @@ start_sm() {
 	[ "$mode" = stock ] && extra=("event_plugin_name=(null)")
 	[ "$mode" = plugin ] && [ -n "${STORM_PLUGIN_OPTIONS:-}" ] &&
 		extra=("event_plugin_options=$STORM_PLUGIN_OPTIONS")
+	[ "$mode" = pluginB ] &&
+		extra=("event_plugin_options=$STORM_PLUGIN_OPTIONS_B")
 	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "${extra[@]}"
 	[ "$(cat "/proc/$E2E_OPENSM_PID/comm")" = opensm ] ||
 		e2e_fail "pid $E2E_OPENSM_PID is not opensm"
@@ -132,8 +148,8 @@ start_sm() {
 	grep -q 'osm_qos_parse_policy_file: Loading QoS policy file' "$E2E_OSM_LOG" ||
 		e2e_fail "$mode/$rules: opensm did not load the QoS policy file"
 	if grep -q 'osmqos_create: osmqos .* loaded' "$E2E_OSM_LOG"; then
-		[ "$mode" = plugin ] || e2e_fail "stock/$rules: the plugin loaded"
-		grep -q "osmqos: policy .* loaded: .* $rules rules" "$E2E_OSM_LOG" ||
+		[ "$mode" != stock ] || e2e_fail "stock/$rules: the plugin loaded"
+		grep -q "osmqos: policy .* loaded: .* $rules match rules" "$E2E_OSM_LOG" ||
 			e2e_fail "plugin/$rules: the plugin did not load the $rules-rule policy"
 	else
 		[ "$mode" = stock ] || e2e_fail "plugin/$rules: the plugin did not load"
@@ -183,6 +199,19 @@ storm() {
 	done
 }
 
+# storms RULES MODE: the mode's storms of every workload.
+storms() {
+	local w
+	for w in $workloads; do
+		if [ "$w" = pairs ]; then
+			storm "$1" "$2" --pr "$pairs" --sid "$hit_sid"
+		else
+			storm "$1" "$2:all" --all-pairs "$all_lids" \
+				--sid "$hit_sid" --sids "$sids"
+		fi
+	done
+}
+
 raw=$E2E_DIR/raw.txt
 : >"$raw"
 e2e_start_ibsim "$net" "${ibsim_args[@]}"
@@ -210,20 +239,34 @@ for r in $rules_list; do
 			done
 		done
 		e2e_log "PathRecord pairs (SLID:DLID): $pairs"
+		# Every LID of the fabric: CA ports and switches.
+		all_lids=$(e2e_ibnetdiscover | grep -oE 'lid [0-9]+' |
+			awk '{ print $2 }' | sort -un | paste -sd, -)
+		[ "$(tr ',' '\n' <<<"$all_lids" | wc -l)" -ge 2 ] ||
+			e2e_fail "fewer than two LIDs in the fabric"
 	fi
 	storm "$r" floor --cpi
-	storm "$r" stock --pr "$pairs" --sid "$hit_sid"
+	storms "$r" stock
 	stop_sm "stock-$r"
 
 	start_sm plugin "$pol" "$r"
 	storm "$r" pfloor --cpi
-	storm "$r" plugin --pr "$pairs" --sid "$hit_sid"
+	storms "$r" plugin
 	stop_sm "plugin-$r"
+	if [ -n "${STORM_PLUGIN_OPTIONS_B:-}" ]; then
+		start_sm pluginB "$pol" "$r"
+		storms "$r" pluginB
+		stop_sm "pluginB-$r"
+	fi
 	done
 	# What the plugin says it did with the queries (at unload).
-	c=$(grep -o 'SA front: PathRecord [0-9]* queries ([^)]*)' \
-		"$E2E_DIR/opensm-plugin-$r.log" | tail -n 1)
-	[ -z "$c" ] || printf 'rules=%s plugin_counters="%s"\n' "$r" "$c" >>"$raw"
+	for m in plugin pluginB; do
+		[ -f "$E2E_DIR/opensm-$m-$r.log" ] || continue
+		c=$(grep -o 'SA front: PathRecord [0-9]* queries ([^)]*)' \
+			"$E2E_DIR/opensm-$m-$r.log" | tail -n 1)
+		[ -z "$c" ] ||
+			printf 'rules=%s %s_counters="%s"\n' "$r" "$m" "$c" >>"$raw"
+	done
 done
 e2e_stop_ibsim
 

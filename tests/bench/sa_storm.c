@@ -5,7 +5,10 @@
  * libibumad agent -- PathRecord Gets by LID cycling over the given pairs,
  * or trivial ClassPortInfo Gets (the floor) -- matches the answers by
  * transaction ID, retries the ones that time out, and prints one line of
- * figures.  One process and one agent for the whole storm, so the SM's
+ * figures.  The PathRecord questions are the given pairs in turn (--pr),
+ * or every ordered pair of the given LIDs in turn (--all-pairs), each
+ * with --sids Service-IDs: a storm of a few repeated questions, or of
+ * thousands of distinct ones.  One process and one agent for the whole storm, so the SM's
  * cost per query is not drowned in client start-up (saquery per query
  * would be).
  *
@@ -51,6 +54,7 @@
 #define TID_MASK 0xffffffffull
 
 #define MAX_PAIRS  4096
+#define MAX_LIDS   65536
 #define MAX_WINDOW 1024
 
 struct lid_pair {
@@ -67,6 +71,12 @@ struct opts {
 	uint64_t sid;
 	struct lid_pair *pairs;
 	unsigned int npairs;
+	/* --all-pairs: every ordered pair of these LIDs (source-major). */
+	uint16_t *lids;
+	unsigned int nlids;
+	/* --sids: the Service-ID of a question is sid + k, k < nsids, the
+	 * next k after every pair was asked once. */
+	unsigned long nsids;
 	const char *ca;
 	int port;
 };
@@ -116,11 +126,14 @@ static void usage(FILE *f)
 	fprintf(f,
 		"usage: sa_storm [--count N] [--window W] [--timeout-ms MS]\n"
 		"                [--retries R] [-C ca] [-P port]\n"
-		"                (--pr SLID:DLID[,SLID:DLID...] [--sid 0xID] | "
-		"--cpi)\n"
+		"                (--pr SLID:DLID[,SLID:DLID...] | --all-pairs "
+		"LID,LID[,...] |\n"
+		"                 --cpi) [--sid 0xID [--sids K]]\n"
 		"Sends N SA Gets (default 50000), W outstanding (default 16):\n"
-		"PathRecord Gets by LID cycling over the pairs (--sid adds a\n"
-		"ServiceID to the component mask), or ClassPortInfo Gets.\n"
+		"PathRecord Gets by LID cycling over the pairs, or over every\n"
+		"ordered pair of the LIDs (--sid adds a ServiceID to the\n"
+		"component mask; --sids K asks every pair with Service-IDs\n"
+		"sid..sid+K-1 in turn), or ClassPortInfo Gets.\n"
 		"Prints one line of figures; exit 0 when every query was\n"
 		"answered, 1 otherwise, 2 on bad usage.  Under ibsim run it\n"
 		"with LD_PRELOAD=libumad2sim.so.\n");
@@ -179,6 +192,41 @@ static int parse_pairs(const char *s, struct opts *o)
 	return rc || !o->npairs ? -1 : 0;
 }
 
+/* "1,2,3": two or more distinct unicast LIDs for --all-pairs. */
+static int parse_lids(const char *s, struct opts *o)
+{
+	char *copy = strdup(s), *save = NULL, *tok;
+	unsigned long a;
+	unsigned int i;
+	int rc = 0;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!parse_ul(tok, 0xbfff, &a) || !a || o->nlids == MAX_LIDS) {
+			rc = -1;
+			break;
+		}
+		for (i = 0; i < o->nlids; i++)
+			if (o->lids[i] == a)
+				rc = -1;
+		o->lids[o->nlids++] = (uint16_t)a;
+	}
+	free(copy);
+	return rc || o->nlids < 2 ? -1 : 0;
+}
+
+/* Distinct PathRecord questions before the storm asks one again. */
+static unsigned long questions(const struct opts *o)
+{
+	unsigned long pairs = o->nlids
+				      ? (unsigned long)o->nlids * (o->nlids - 1)
+				      : o->npairs;
+
+	return pairs * o->nsids;
+}
+
 static int parse_args(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -188,6 +236,8 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{"retries", required_argument, NULL, 'r'},
 		{"pr", required_argument, NULL, 'p'},
 		{"sid", required_argument, NULL, 's'},
+		{"all-pairs", required_argument, NULL, 'a'},
+		{"sids", required_argument, NULL, 'S'},
 		{"cpi", no_argument, NULL, 'c'},
 		{"ca", required_argument, NULL, 'C'},
 		{"port", required_argument, NULL, 'P'},
@@ -240,6 +290,20 @@ static int parse_args(int argc, char **argv, struct opts *o)
 			o->sid = v;
 			o->have_sid = true;
 			break;
+		case 'a':
+			if (parse_lids(optarg, o))
+				return usage_error("--all-pairs wants two or "
+						   "more distinct unicast "
+						   "LIDs (1..0xbfff), "
+						   "comma-separated",
+						   optarg);
+			break;
+		case 'S':
+			if (!parse_ul(optarg, 65536, &v) || !v)
+				return usage_error("--sids wants 1..65536",
+						   optarg);
+			o->nsids = v;
+			break;
 		case 'c':
 			o->cpi = true;
 			break;
@@ -261,10 +325,19 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument", argv[optind]);
-	if (o->cpi == (o->npairs > 0))
-		return usage_error("give exactly one of --pr and --cpi", NULL);
-	if (o->cpi && o->have_sid)
-		return usage_error("--sid only goes with --pr", NULL);
+	if (o->cpi + (o->npairs > 0) + (o->nlids > 0) != 1)
+		return usage_error("give exactly one of --pr, --all-pairs and "
+				   "--cpi",
+				   NULL);
+	if (o->cpi && (o->have_sid || o->nsids))
+		return usage_error("--sid and --sids only go with --pr or "
+				   "--all-pairs",
+				   NULL);
+	if (o->nsids > 1 && !o->have_sid)
+		return usage_error("--sids needs --sid (the first Service-ID)",
+				   NULL);
+	if (!o->nsids)
+		o->nsids = 1;
 	return 0;
 }
 
@@ -319,11 +392,29 @@ static void put_be64(uint8_t *p, uint64_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
+/* The LID pair of question q (q < the pairs' count). */
+static struct lid_pair pair_of(const struct opts *o, unsigned long q)
+{
+	struct lid_pair lp;
+	unsigned long s, d;
+
+	if (!o->nlids)
+		return o->pairs[q];
+	s = q / (o->nlids - 1);
+	d = q % (o->nlids - 1);
+	if (d >= s)
+		d++; /* never a LID to itself */
+	lp.slid = o->lids[s];
+	lp.dlid = o->lids[d];
+	return lp;
+}
+
 /* The request MAD of query idx with transaction ID tid. */
 static void encode(const struct opts *o, unsigned long idx, uint32_t tid,
 		   uint8_t *mad)
 {
-	const struct lid_pair *lp;
+	unsigned long pairs = questions(o) / o->nsids;
+	struct lid_pair lp;
 	uint64_t cm;
 
 	memset(mad, 0, MAD_SIZE);
@@ -338,15 +429,16 @@ static void encode(const struct opts *o, unsigned long idx, uint32_t tid,
 	}
 	put_be16(mad + 16, ATTR_PATH_REC);
 	put_be16(mad + 44, PR_SIZE / 8); /* attribute offset, 8-byte units */
-	lp = &o->pairs[idx % o->npairs];
+	idx %= questions(o);
+	lp = pair_of(o, idx % pairs);
 	cm = PR_CM_SLID | PR_CM_DLID;
 	if (o->have_sid) {
 		cm |= PR_CM_SERVICEID_MSB | PR_CM_SERVICEID_LSB;
-		put_be64(mad + SA_DATA_OFF, o->sid);
+		put_be64(mad + SA_DATA_OFF, o->sid + idx / pairs);
 	}
 	put_be64(mad + 48, cm);
-	put_be16(mad + SA_DATA_OFF + 40, lp->dlid);
-	put_be16(mad + SA_DATA_OFF + 42, lp->slid);
+	put_be16(mad + SA_DATA_OFF + 40, lp.dlid);
+	put_be16(mad + SA_DATA_OFF + 42, lp.slid);
 }
 
 static int send_slot(struct storm *s, struct slot *sl, void *umad)
@@ -537,11 +629,12 @@ static void report(const struct storm *s, double wall)
 	const struct stats *st = &s->st;
 
 	qsort(st->lat_ns, st->answered, sizeof(*st->lat_ns), cmp_u64);
-	printf("mode=%s queries=%lu sent=%lu answered=%lu status_nonzero=%lu "
-	       "timeouts=%lu failed=%lu stale=%lu window=%u wall_s=%.3f "
-	       "answers_per_s=%.0f p50_us=%.1f p99_us=%.1f "
+	printf("mode=%s queries=%lu distinct=%lu sent=%lu answered=%lu "
+	       "status_nonzero=%lu timeouts=%lu failed=%lu stale=%lu window=%u "
+	       "wall_s=%.3f answers_per_s=%.0f p50_us=%.1f p99_us=%.1f "
 	       "first_status=0x%04x\n",
-	       s->o.cpi ? "cpi" : "pr", s->o.count, st->sent, st->answered,
+	       s->o.cpi ? "cpi" : "pr", s->o.count,
+	       s->o.cpi ? 1 : questions(&s->o), st->sent, st->answered,
 	       st->bad_status, st->timeouts, st->failed, st->stale, s->o.window,
 	       wall, wall > 0 ? (double)st->answered / wall : 0.0,
 	       pct_us(st->lat_ns, st->answered, 0.50),
@@ -562,7 +655,8 @@ int main(int argc, char **argv)
 	int rc;
 
 	s.o.pairs = calloc(MAX_PAIRS, sizeof(*s.o.pairs));
-	if (!s.o.pairs) {
+	s.o.lids = calloc(MAX_LIDS, sizeof(*s.o.lids));
+	if (!s.o.pairs || !s.o.lids) {
 		fprintf(stderr, "sa_storm: out of memory\n");
 		return 1;
 	}
@@ -594,5 +688,6 @@ out:
 	free(s.slots);
 	free(s.st.lat_ns);
 	free(s.o.pairs);
+	free(s.o.lids);
 	return rc;
 }

@@ -23,8 +23,14 @@ function median(k,    i, j, t, m, v)
 	m = nres[k]
 	for (i = 1; i <= m; i++)
 		v[i] = res[k, i]
+	return med(v, m)
+}
+
+# Median (the lower one of an even count) of v[1..m], numerically.
+function med(v, m,    i, j, t)
+{
 	for (i = 2; i <= m; i++)
-		for (j = i; j > 1 && v[j] < v[j - 1]; j--) {
+		for (j = i; j > 1 && v[j] + 0 < v[j - 1] + 0; j--) {
 			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
 		}
 	return m ? v[int((m + 1) / 2)] : 0

@@ -13,13 +13,17 @@
 # lifted (-N/-S):
 #   stock   opensm, qos TRUE, qos_policy_file, no plugin;
 #   plugin  the same with event_plugin_name osmqos (default options: the
-#           audit trail on, default publishing).
+#           audit trail on, default publishing; SCALE_PLUGIN_OPTIONS, if
+#           set, is its event_plugin_options);
+#   pluginB only when SCALE_PLUGIN_OPTIONS_B is set: the plugin with
+#           those event_plugin_options, for an A/B of a plugin option in
+#           the same rounds (e.g. malloc_trim=1).
 # For each run: seconds from opensm's start to SUBNET UP, opensm CPU
 # (utime + stime of all its threads) at SUBNET UP, then SCALE_RESWEEPS
 # (default 3) heavy resweeps forced by SIGHUP, each measured from the
-# signal until opensm is idle again after SUBNET UP, and opensm's RSS
-# (VmRSS, VmHWM) after them; the table shows medians over all runs of a
-# mode.  For the plugin also its own
+# signal until opensm is idle again after SUBNET UP (CPU, and the page
+# faults opensm took), and opensm's RSS (VmRSS, VmHWM) after them; the
+# table shows medians over all runs of a mode.  For the plugin also its own
 # time per phase of the last sweep (its "phases" log line), the bytes of
 # both published files, the Prometheus series count and promtool's
 # verdict.  Figures go to stdout and SCALE_OUT (default
@@ -62,6 +66,14 @@ settle() {
 
 status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
 
+# faults PID: minor + major page faults of the whole process so far.
+faults() {
+	local s
+	s=$(<"/proc/$1/stat") || e2e_fail "process $1 is gone"
+	s=${s##*) }
+	awk '{ print $8 + $10 }' <<<"$s"
+}
+
 raw=$E2E_DIR/raw.txt
 : >"$raw"
 rec() { printf '%s\n' "$*" >>"$raw"; }
@@ -69,13 +81,17 @@ rec() { printf '%s\n' "$*" >>"$raw"; }
 # run SIZE MODE NET POLICY NODES SWITCHES LINKED_PORTS
 run() {
 	local size=$1 mode=$2 net=$3 pol=$4 nodes=$5 sw=$6 linked=$7 extra=()
-	local t0 t1 c0 c1
+	local t0 t1 c0 c1 f0 f1
 	local i n ns=() line f bytes=0 series prom
 	# Lift ibsim's node, switch and port limits (-P counts every
 	# node's ports, port 0 included).
 	e2e_start_ibsim "$net" -N $((nodes + 16)) -S $((sw + 16)) \
 		-P $((2 * linked + nodes + 1024))
 	[ "$mode" = stock ] && extra=("event_plugin_name=(null)")
+	[ "$mode" = plugin ] && [ -n "${SCALE_PLUGIN_OPTIONS:-}" ] &&
+		extra=("event_plugin_options=$SCALE_PLUGIN_OPTIONS")
+	[ "$mode" = pluginB ] &&
+		extra=("event_plugin_options=$SCALE_PLUGIN_OPTIONS_B")
 	t0=$(date +%s.%N)
 	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "${extra[@]}"
 	t1=$(date +%s.%N)
@@ -85,16 +101,18 @@ run() {
 	for ((i = 1; i <= resweeps; i++)); do
 		n=$(grep -c 'SUBNET UP' "$E2E_OSM_LOG")
 		c0=$(cpu_ns "$E2E_OPENSM_PID")
+		f0=$(faults "$E2E_OPENSM_PID")
 		kill -HUP "$E2E_OPENSM_PID"
 		e2e_wait_count 'SUBNET UP' "$E2E_OSM_LOG" $((n + 1)) ||
 			e2e_fail "$size/$mode: no SUBNET UP after SIGHUP $i"
 		settle
 		c1=$(cpu_ns "$E2E_OPENSM_PID")
+		f1=$(faults "$E2E_OPENSM_PID")
 		ns+=($((c1 - c0)))
-		rec "size=$size mode=$mode resweep=$i cpu_s=$(awk -v c=$((c1 - c0)) 'BEGIN { printf "%.3f", c / 1e9 }')"
+		rec "size=$size mode=$mode resweep=$i cpu_s=$(awk -v c=$((c1 - c0)) 'BEGIN { printf "%.3f", c / 1e9 }') faults=$((f1 - f0))"
 	done
 	rec "size=$size mode=$mode rss_kb=$(status_kb "$E2E_OPENSM_PID" VmRSS) hwm_kb=$(status_kb "$E2E_OPENSM_PID" VmHWM)"
-	if [ "$mode" = plugin ]; then
+	if [ "$mode" != stock ]; then
 		line=$(grep -o 'osmqos: sweep [0-9]*: phases: .*' "$E2E_OSM_LOG" | tail -n 1)
 		[ -n "$line" ] || e2e_fail "$size: the plugin logged no phases line"
 		rec "size=$size mode=$mode phases=\"${line#*phases: }\""
@@ -111,9 +129,9 @@ run() {
 				rec "size=$size mode=$mode promtool=clean" ||
 				rec "size=$size mode=$mode promtool=\"$(head -n 3 "$E2E_DIR/promtool.out" | tr '\n' ';')\""
 		fi
-		cp "$E2E_DIR/osmqos-bandwidth.json" "$E2E_DIR/$size.json"
-		cp "$prom" "$E2E_DIR/$size.prom"
-		grep -E 'ERR|osmqos.* 0x01 ' "$E2E_OSM_LOG" | head -n 5 >"$E2E_DIR/$size.err"
+		cp "$E2E_DIR/osmqos-bandwidth.json" "$E2E_DIR/$size-$mode.json"
+		cp "$prom" "$E2E_DIR/$size-$mode.prom"
+		grep -E 'ERR|osmqos.* 0x01 ' "$E2E_OSM_LOG" | head -n 5 >"$E2E_DIR/$size-$mode.err"
 	fi
 	e2e_stop_opensm
 	mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-$size-$mode.log"
@@ -152,7 +170,9 @@ for size in $sizes; do
 		rec "size=$size nodes=$nodes spines=$s leaves=$l hosts=$((l * h)) linked_ports=$linked"
 	fi
 	for ((round = 1; round <= rounds; round++)); do
-		for mode in stock plugin; do
+		modes="stock plugin"
+		[ -z "${SCALE_PLUGIN_OPTIONS_B:-}" ] || modes+=" pluginB"
+		for mode in $modes; do
 			e2e_log "$size ($nodes nodes): $mode, round $round"
 			run "$size" "$mode" "$net" "$pol" "$nodes" "$sw" "$linked"
 		done

@@ -75,7 +75,7 @@ for eng in ${OQ_ENGINES:-minhop updn ftree dfsssp lash nue}; do
 	e2e_hup_sweep "osmqos: sweep 2: " 120
 	eng_mads_match 2 "$lines" ||
 		e2e_fail "$eng: the plugin's QoS Set count of the policy sweep is wrong"
-	e2e_osmqos tables --json --fabric "$E2E_DIR/topo.ibnd" --policy "$pol" \
+	e2e_osmqos tables --json --all --fabric "$E2E_DIR/topo.ibnd" --policy "$pol" \
 		--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/$eng.json" \
 		2>"$E2E_DIR/$eng.tables.err" || e2e_fail "osmqos tables failed"
 	eng_audit "$eng-policy" "$pol" ||

@@ -55,7 +55,7 @@ e2e_log "synth: $(jq '.classes | length' "$E2E_DIR/synth.json") classes, $(jq '[
 # 3. Programmed = synthesized.  `osmqos tables` puts the synthesized
 # tables on every port; each port's tables must be one class's tables of
 # synth, and what smpquery reads back must equal them.
-e2e_osmqos tables --json --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
+e2e_osmqos tables --json --all --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
 	--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/tables.json" ||
 	e2e_fail "osmqos tables failed"
 jq -r '.classes[].tables | "\(.sl2vl | map(tostring) | join(",")) \(.vlarb_high | map("\(.vl):\(.weight)") | join(",")) \(.vlarb_low | map("\(.vl):\(.weight)") | join(",")) \(.vl_high_limit)"' \

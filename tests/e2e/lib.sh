@@ -17,6 +17,10 @@
 
 : "${top_srcdir:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 : "${top_builddir:=$PWD}"
+# Absolute: opensm runs in a directory of its own (e2e_opensm_cwd) and
+# reads the paths it is given from there.
+top_srcdir=$(cd "$top_srcdir" && pwd) || exit 99
+top_builddir=$(cd "$top_builddir" && pwd) || exit 99
 : "${E2E_TIMEOUT:=60}"
 
 if [ -f "$top_builddir/tests/e2e/env.sh" ]; then
@@ -188,17 +192,32 @@ e2e_opensm_conf() {
 	e2e_write_opensm_conf "$E2E_OSM_CONF" "$@"
 }
 
+# e2e_opensm_cwd DIR: make DIR, the working directory for an opensm.
+# umad2sim keeps its fake sysfs in sys-PID/ under a process's working
+# directory and removes it at exit; a SIGKILLed opensm leaves it behind,
+# and a later client whose PID is the same reads its ports (an SM on a
+# switch: port 0) instead of its own and cannot open its port ("cannot
+# open ibsim0/0 for MADs (Invalid argument)").  Clients run in the test's
+# working directory, so an opensm runs in a directory of its own under
+# E2E_DIR, which no client uses.
+e2e_opensm_cwd() {
+	mkdir -p "$1" || e2e_fail "cannot make $1"
+}
+
 # e2e_start_opensm [KEY=VALUE...]: opensm with the built plugin on the
-# LD_LIBRARY_PATH; waits (bounded) for SUBNET UP.  OQ_SM_HOST picks the
-# node opensm attaches to (default: ibsim's first node).
+# LD_LIBRARY_PATH, in E2E_DIR/opensm-cwd (e2e_opensm_cwd); waits
+# (bounded) for SUBNET UP.  OQ_SM_HOST picks the node opensm attaches to
+# (default: ibsim's first node).
 e2e_start_opensm() {
 	e2e_opensm_conf "$@"
 	E2E_OSM_LOG=$E2E_DIR/opensm.log
-	SIM_HOST=${OQ_SM_HOST:-} \
-	LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-	LD_PRELOAD="$OQ_UMAD2SIM" \
-		${E2E_OPENSM_WRAPPER:-} "$OQ_OPENSM" -F "$E2E_OSM_CONF" \
-		-f "$E2E_OSM_LOG" >"$E2E_DIR/opensm.out" 2>&1 &
+	e2e_opensm_cwd "$E2E_DIR/opensm-cwd"
+	(cd "$E2E_DIR/opensm-cwd" &&
+	 SIM_HOST=${OQ_SM_HOST:-} \
+	 LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+	 LD_PRELOAD="$OQ_UMAD2SIM" \
+		exec ${E2E_OPENSM_WRAPPER:-} "$OQ_OPENSM" -F "$E2E_OSM_CONF" \
+		-f "$E2E_OSM_LOG") >"$E2E_DIR/opensm.out" 2>&1 &
 	E2E_OPENSM_PID=$!
 	e2e_log "opensm pid $E2E_OPENSM_PID"
 	if ! e2e_wait_for "SUBNET UP" "$E2E_OSM_LOG"; then

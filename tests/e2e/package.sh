@@ -111,8 +111,10 @@ e2e_opensm_conf qos=TRUE \
 	"qos_policy_file=$top_srcdir/contrib/policies/fat-tree-16.conf" \
 	"event_plugin_options=audit=$audit publish_dir=$E2E_DIR"
 E2E_OSM_LOG=$E2E_DIR/opensm.log
-env -u LD_LIBRARY_PATH LD_PRELOAD="$OQ_UMAD2SIM" \
-	"$OQ_OPENSM" -F "$E2E_OSM_CONF" -f "$E2E_OSM_LOG" \
+e2e_opensm_cwd "$E2E_DIR/opensm-cwd"
+(cd "$E2E_DIR/opensm-cwd" &&
+ exec env -u LD_LIBRARY_PATH LD_PRELOAD="$OQ_UMAD2SIM" \
+	"$OQ_OPENSM" -F "$E2E_OSM_CONF" -f "$E2E_OSM_LOG") \
 	>"$E2E_DIR/opensm.out" 2>&1 &
 E2E_OPENSM_PID=$!
 e2e_wait_for "SUBNET UP" "$E2E_OSM_LOG" ||

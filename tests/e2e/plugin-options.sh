@@ -4,7 +4,7 @@
 # blank is used whole; the same path unquoted is not used in part (no file
 # at the part before the blank, the audit trail at its default, the log
 # says why); audit= naming the policy file is refused and the policy is
-# left untouched.
+# left untouched; malloc_trim= is off unless 1, a bad value said once.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init plugin-options
 
@@ -76,5 +76,26 @@ cmp -s "$pol" "$E2E_DIR/policy.orig" || e2e_fail "3: the policy file changed"
 e2e_hup_sweep "osmqos: sweep 2: "
 grep -q "policy .* rejected" "$E2E_OSM_LOG" && e2e_fail "3: the policy was rejected"
 e2e_log "3: audit= the policy refused; policy unchanged"
+
+# 4. malloc_trim: off by default (the runs above), on with 1, and a bad
+# value is an error that leaves it off.
+phases() {
+	e2e_wait_for "osmqos: sweep 1: phases: " "$E2E_OSM_LOG" 30 ||
+		e2e_fail "4: no phases line"
+	grep -o "memory trim [^,]*" "$E2E_OSM_LOG" | head -n 1
+}
+for f in "$E2E_DIR"/opensm-*.log "$E2E_OSM_LOG"; do
+	t=$(grep -o "memory trim [^,]*" "$f" | head -n 1)
+	[ "$t" = "memory trim off" ] || e2e_fail "4: by default ($f): '$t'"
+done
+restart trim "malloc_trim=1 publish_dir=$E2E_DIR"
+t=$(phases)
+[[ $t =~ ^memory\ trim\ [0-9]+\.[0-9]{2}\ ms$ ]] || e2e_fail "4: malloc_trim=1: '$t'"
+restart badtrim "malloc_trim=yes publish_dir=$E2E_DIR"
+t=$(phases)
+[ "$t" = "memory trim off" ] || e2e_fail "4: malloc_trim=yes: '$t'"
+[ "$(grep -c "malloc_trim=yes is neither 0 nor 1; using 0" "$E2E_OSM_LOG")" = 1 ] ||
+	e2e_fail "4: malloc_trim=yes not said once"
+e2e_log "4: malloc_trim off by default, '$t' with a bad value, on with 1"
 e2e_stop_opensm
 e2e_pass

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # OpenSM's own policy parse reads the plugin's copy of the last good
-# policy (plugin/policy_copy.c).  With enable_quirks every PathRecord is
+# policy (plugin/policyfile/policy_copy.c).  With enable_quirks every PathRecord is
 # answered by OpenSM's handler from that parse, so a Service-ID rule's SL
 # shows which policy OpenSM holds:
 #   1. the copy is written with the policy's exact bytes and OpenSM loads it;

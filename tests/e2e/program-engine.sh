@@ -26,7 +26,7 @@ grep -q "osmqos: routing engine dfsssp chooses path SLs and SL2VL is the templat
 e2e_ibnetdiscover >"$E2E_DIR/topo.ibnd"
 
 tables() {
-	e2e_osmqos tables --json --fabric "$E2E_DIR/topo.ibnd" \
+	e2e_osmqos tables --json --all --fabric "$E2E_DIR/topo.ibnd" \
 		--opensm-conf "$E2E_OSM_CONF" "$@" 2>>"$E2E_DIR/tables.err" ||
 		e2e_fail "osmqos tables failed"
 }

@@ -203,7 +203,7 @@ e2e_ibnetdiscover >"$E2E_DIR/topo.ibnd"
 predict() { # predict OUT [ARGS...]: rc 2 is fine for --in-port beyond a
 	local out=$1 rc # switch's ports (those ports are left out)
 	shift
-	e2e_osmqos predict --json --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
+	e2e_osmqos predict --json --all --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
 		--opensm-conf "$E2E_OSM_CONF" "$@" >"$out" 2>"$out.err"
 	rc=$?
 	[ "$rc" = 0 ] || [ "$rc" = 2 ] || e2e_fail "osmqos predict $* failed: $(cat "$out.err")"
@@ -251,7 +251,7 @@ diff "$E2E_DIR/guaranteed.expected" "$E2E_DIR/guaranteed.published" >"$E2E_DIR/g
 e2e_log "guaranteed Gb/s equal the minimum over predict's $(ls "$E2E_DIR"/predict.in*.json | wc -l) input-port views"
 
 # LIDs as the fabric has them (osmqos tables reads them from ibnetdiscover).
-e2e_osmqos tables --json --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
+e2e_osmqos tables --json --all --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
 	--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/tables.json" 2>"$E2E_DIR/tables.err" ||
 	e2e_fail "osmqos tables failed"
 jq -r '.ports[] | select(.kind != "switch base port 0") | "\(.guid) \(.port) \(.lid)"' \

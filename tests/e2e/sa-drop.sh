@@ -62,7 +62,7 @@ expect() {
 		e2e_fail "$1: $2 is '$got', want '$3' ($(cat "$E2E_DIR/$1.json"))"
 }
 
-# Twice each: the second answer of a question may come from the memo.
+# Twice each: the same question gets the same answer.
 for i in 1 2; do
 	ask "dropped$i" --sid $sid
 	expect "dropped$i" '.records | length' 0

@@ -67,7 +67,7 @@ wait_sweep 1
 e2e_hup_sweep "osmqos: sweep 2: "
 
 e2e_ibnetdiscover >"$E2E_DIR/topo.ibnd"
-e2e_osmqos tables --json --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
+e2e_osmqos tables --json --all --policy "$pol" --fabric "$E2E_DIR/topo.ibnd" \
 	--opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/tables.json" ||
 	e2e_fail "osmqos tables failed"
 tables_compare "$E2E_DIR/tables.json" ||

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit.h"
-#include "../unit/audit_test_util.h"
+#include "audit/audit.h"
+#include "audit_test_util.h"
 
 struct input {
 	const uint8_t *p;

@@ -14,7 +14,7 @@
 
 #include <osmqos/synth.h>
 
-#include "../unit/match_fixture.h"
+#include "match_fixture.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

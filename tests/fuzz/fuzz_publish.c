@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "publish.h"
+#include "documents/documents.h"
 #include "publish_jsoncheck.h"
 #include "publish_promcheck.h"
 
@@ -145,8 +145,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!(classes.v[i].guaranteed_gbps[s] <=
 			      classes.v[i].pred.sl[s].gbps))
 				abort();
+	/* One level, with a bandwidth intent on some inputs (every field
+	 * set: the writers read them all). */
+	memset(&lv, 0, sizeof(lv));
 	lv.name = level;
 	lv.sl = vlhl & 15;
+	lv.intent_bp = vlhl & 0x10 ? (int)(vlhl >> 5) * 1250 + 1 : -1;
+	lv.high = vlhl & 0x20;
+	lv.sl_need_bp = lv.intent_bp > 0 ? (uint32_t)lv.intent_bp : 0;
 
 	oq_publish_counters_init(&ctr);
 	oq_publish_count_answer(&ctr, level);
@@ -168,6 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	doc.classes = &classes;
 	doc.levels = &lv;
 	doc.n_levels = 1;
+	doc.intent_ports_missed = oq_publish_intent_stats(&lv, 1, &classes);
 	doc.detail_ports = vlhl & 2;
 	doc.counts = &counts;
 	render(oq_publish_write_json, &doc, true);

@@ -110,7 +110,7 @@ static void keys(struct oq_port *p, const uint16_t *k, size_t n)
 	need(!oq_port_set_pkeys(p, k, n));
 }
 
-/* The unit tests' fabric (tests/unit/sa_test_fixture.h), with c on LMC 2
+/* The unit tests' fabric (tests/lib/sa_test_fixture.c), with c on LMC 2
  * and CapabilityMask2 bits for the rate fixups. */
 static struct oq_fabric *build_fabric(void)
 {

@@ -14,7 +14,7 @@ top=$(cd "$here/../.." && pwd)
 bin=${FUZZ_BIN:-$PWD/tests/fuzz/bin}
 CLANG=${CLANG:-clang}
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$top/include -I$PWD"
-inc="-I$top/plugin -I$top/contrib/osmqos -I$top/contrib/osmqos/mad -I$top/tests/unit"
+inc="-I$top/plugin -I$top/contrib/osmqos -I$top/contrib/osmqos/mad -I$top/tests/unit -I$top/tests/lib"
 
 # archive NAME SOURCES...: $bin/libNAME.a from the sources (fuzzer flags,
 # but no libFuzzer main: -fsanitize=fuzzer-no-link).
@@ -34,19 +34,24 @@ archive() {
 case "${1:-}" in
 build)
 	mkdir -p "$bin"
-	echo "  AR       core, plugin, cli, mad, checks"
+	echo "  AR       core, plugin, cli, mad, checks, fixture"
 	archive core "$top"/policy/*/*.c
-	# The plugin's files that include no OpenSM header (plugin.am's
-	# libosmqos-osmfree.la).
-	archive plugin $(grep -L -e '"plugin.h"' -e '<opensm/' "$top"/plugin/*.c)
+	# The plugin's rooms that include no OpenSM header (libosmqos-osmfree.la;
+	# tests/arch-check.sh's OSMFREE_ROOMS), without the audit test seams.
+	archive plugin $(ls "$top"/plugin/{options,documents,audit}/*.c |
+		grep -v '/audit_test\.c$')
 	archive cli $(ls "$top"/contrib/osmqos/*.c | grep -v '/main\.c$')
 	archive mad "$top"/contrib/osmqos/mad/*.c
 	archive checks "$top"/tests/unit/publish_*check.c
+	# tests/lib's fixtures without cmocka (lib.am's libfixture.la).
+	archive fixture "$top"/tests/lib/match_fixture.c \
+		"$top"/tests/lib/audit_test_util.c
 	for t in ${FUZZ_TARGETS:-}; do
 		name=$(basename "$t" .c)
 		echo "  CLANG    $bin/$name"
 		"$CLANG" $flags $inc -o "$bin/$name" "$top/$t" -L"$bin" \
-			-lcli -lmad -lplugin -lchecks -lcore -libumad -lpthread -lm
+			-lcli -lmad -lplugin -lchecks -lfixture -lcore -libumad \
+			-lpthread -lm
 	done
 	;;
 run)

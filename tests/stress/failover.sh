@@ -159,10 +159,20 @@ grep -q "Entering MASTER state" "$FAULTS_OSM2_LOG" &&
 [ -s "$E2E_DIR/osmqos.prom" ] || e2e_fail "the master published no $E2E_DIR/osmqos.prom"
 [ ! -e "$E2E_DIR/standby/osmqos.prom" ] ||
 	e2e_fail "the standby published $E2E_DIR/standby/osmqos.prom"
+# The master dies while the standby waits for no answer from it: under
+# ibsim a poll the master received but never answered would stay
+# outstanding in the standby for ever, and the standby would never leave
+# DISCOVERING (faults_freeze_idle).  The standby is stopped from before
+# the kill until the master has exited, so no poll reaches a dying master.
+faults_freeze_idle "$FAULTS_OSM2_PID" "$FAULTS_OSM2_LOG" 60 ||
+	e2e_fail "the standby had requests unanswered for 60 s while the" \
+		"master was alive: $FAULTS_PENDING"
 t_kill=$(faults_now)
 kill -"$FO_KILL_SIGNAL" "$E2E_OPENSM_PID"
 wait "$E2E_OPENSM_PID" 2>/dev/null
 E2E_OPENSM_PID=
+kill -CONT "$FAULTS_OSM2_PID"
+FAULTS_STOPPED_PID=
 ups_sb=$(grep -c "SUBNET UP" "$FAULTS_OSM2_LOG")
 t_master= t_up=
 for ((i = 0; i < 1200; i++)); do
@@ -188,7 +198,8 @@ wait "$FAULTS_BG_PID"
 FAULTS_BG_PID=
 t_first=$(awk -v t="$t_kill" '$2 == 0 && $3 > t { print $4; exit }' "$trail")
 [ -n "$t_first" ] || e2e_fail "no trail query was answered after the kill"
-e2e_log "failover (SIG$FO_KILL_SIGNAL, polling ${FO_POLL_MS} ms x $FO_RETRIES):" \
+e2e_log "failover (SIG$FO_KILL_SIGNAL, polling ${FO_POLL_MS} ms x $FO_RETRIES;" \
+	"standby idle at stop $FAULTS_FREEZE_TRIES):" \
 	"MASTER after $(faults_secs "$t_kill" "$t_master") s," \
 	"SUBNET UP after $(faults_secs "$t_kill" "$t_up") s," \
 	"first answer after $(faults_secs "$t_kill" "$t_first") s"
@@ -276,12 +287,22 @@ trail_lines() {
 # Judge every query of the loop against its lines.  A query the SA
 # answered (exit 0, or 1: an SA status) must have exactly one line, in
 # the old master's file and before the kill or in the new master's and
-# after it.  The only allowed exception: an answer in the last 50 ms
-# before a SIGKILL whose line was still queued for the writer thread.
+# after it.  The only allowed exception: a query sent before a SIGKILL
+# whose line was still queued for the writer thread when the master died.
+# Those are told by order, not by a tight time window (the writer
+# coalesces records for a few ms and, on a loaded host, may run late):
+# the loop sends one query at a time and the writer keeps the submission
+# order, so a queued line is one after the old master's last line, and a
+# missing line before it was lost for another reason.  A writer that
+# stopped writing is caught by the bound: answered within 2 s of the kill.
 # A query the client gave up on may still have its line (the SA answered
 # late, or the master died after answering): counted, not an error.
 gawk -v kill="$t_kill" -v out="$E2E_DIR/trail.verdict" '
-	NR == FNR { nl[$1]++; file[$1] = $2; at[$1] = $3; next }
+	NR == FNR {
+		nl[$1]++; file[$1] = $2; at[$1] = $3
+		if ($2 == "old" && $1 + 0 > last_old) last_old = $1 + 0
+		next
+	}
 	{
 		n = $1; rc = $2; t0 = $3; t1 = $4; total++; seen[n] = 1
 		answered = (rc == 0 || rc == 1)
@@ -291,7 +312,9 @@ gawk -v kill="$t_kill" -v out="$E2E_DIR/trail.verdict" '
 		}
 		if (nl[n] == 0) {
 			if (!answered) { failed++; next }
-			if (t1 >= kill - 0.05 && t0 <= kill) { lost++; next }
+			if (t0 <= kill && n + 0 > last_old && t1 >= kill - 2) {
+				lost++; next
+			}
 			bad++
 			print "query " n " answered (rc " rc ") at " t1 \
 				" without an audit line" >out
@@ -325,7 +348,6 @@ e2e_log "trail: $total queries across the kill: $old answered and logged by the 
 [ "$bad" = 0 ] || e2e_fail "audit trail broken: $(head -n 5 "$E2E_DIR/trail.verdict")"
 [ "$old" -ge 5 ] && [ "$new" -ge 5 ] ||
 	e2e_fail "trail too short: $old old, $new new answers"
-[ "$lost" -le 1 ] || e2e_fail "$lost answered trail queries have no audit line"
 [ $((old + new + failed + lost + orphan)) = "$total" ] ||
 	e2e_fail "trail: queries unaccounted for"
 

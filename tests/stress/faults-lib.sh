@@ -13,11 +13,14 @@ FAULTS_OSM2_PID=
 FAULTS_OSM2_LOG=
 FAULTS_OSM2_CONF=
 FAULTS_BG_PID=
+FAULTS_STOPPED_PID=
 
 faults_cleanup() {
 	local rc=$?
 
 	trap - EXIT
+	# A process left stopped (faults_freeze_idle) would ignore SIGTERM.
+	[ -z "$FAULTS_STOPPED_PID" ] || kill -CONT "$FAULTS_STOPPED_PID" 2>/dev/null
 	e2e_stop_pid "$FAULTS_BG_PID" 5
 	e2e_stop_pid "$FAULTS_OSM2_PID" 15
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 77 ] && [ -n "$FAULTS_OSM2_LOG" ]; then
@@ -45,23 +48,133 @@ faults_secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 
 # faults_start_opensm2 DIR HOST KEY=VALUE...: a second opensm attached at
 # ibsim node HOST, with conf, log and OSM_TMP_DIR/OSM_CACHE_DIR under DIR,
-# started like e2e_start_opensm's (same E2E_OPENSM_WRAPPER).
+# started like e2e_start_opensm's (same E2E_OPENSM_WRAPPER, in DIR as its
+# own working directory: e2e_opensm_cwd).
 # Does not wait: callers wait for the state they expect.
 faults_start_opensm2() {
 	local dir=$1 host=$2
 
 	shift 2
-	mkdir -p "$dir"
+	e2e_opensm_cwd "$dir"
 	FAULTS_OSM2_CONF=$dir/opensm.conf
 	FAULTS_OSM2_LOG=$dir/opensm.log
 	e2e_write_opensm_conf "$FAULTS_OSM2_CONF" "$@"
-	OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir SIM_HOST=$host \
-	LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-	LD_PRELOAD="$OQ_UMAD2SIM" \
-		${E2E_OPENSM_WRAPPER:-} "$OQ_OPENSM" -F "$FAULTS_OSM2_CONF" \
-		-f "$FAULTS_OSM2_LOG" >"$dir/opensm.out" 2>&1 &
+	(cd "$dir" &&
+	 OSM_TMP_DIR=$dir OSM_CACHE_DIR=$dir SIM_HOST=$host \
+	 LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+	 LD_PRELOAD="$OQ_UMAD2SIM" \
+		exec ${E2E_OPENSM_WRAPPER:-} "$OQ_OPENSM" -F "$FAULTS_OSM2_CONF" \
+		-f "$FAULTS_OSM2_LOG") >"$dir/opensm.out" 2>&1 &
 	FAULTS_OSM2_PID=$!
 	e2e_log "second opensm pid $FAULTS_OSM2_PID on $host"
+}
+
+# faults_smp_pending LOG: the SMP requests (SubnGet, SubnSet) an
+# opensm sent, as its log shows them (frames, log_flags 0x20: OpenSM logs
+# each SMP it sends before sending it, and each it receives), that have
+# no answer there yet: no SubnGetResp with the same transaction ID and
+# initial path, no "MAD completed in error" line with the ID.  Prints
+# "TID PATH" for each ("-" for a LID-routed one), and "incomplete" when
+# the log ends inside an SMP dump.  A directed-route request it sent has
+# an empty return path (ibsim fills it in on the way): one with a return
+# path is another SM's request it received, which it may never answer
+# (one that comes before it is ready, say), and which is not its
+# concern.  IDs are compared on their low 32 bits, OpenSM's own (umad2sim
+# puts its agent number above them on the way out).
+faults_smp_pending() {
+	gawk '
+		function low32(h) { return sprintf("0x%x", strtonum(h) % 4294967296) }
+		function flush() {
+			if (!in_smp)
+				return
+			in_smp = 0
+			if (tid == "" || (dr && ret == "")) {
+				cut = 1
+				return
+			}
+			k = tid " " (path == "" ? "-" : path)
+			if (m == "0x81")
+				answered[k] = 1
+			else if ((m == "0x1" || m == "0x2") && ret !~ /[1-9]/)
+				req[k] = tid
+		}
+		/ -> SMP dump:/ {
+			flush(); in_smp = 1; cut = 0
+			m = tid = path = ret = ""; dr = 0
+			next
+		}
+		/ -> / {
+			flush(); cut = 0
+			if (match($0, /MAD completed in error.* TID 0x[0-9a-fA-F]+/)) {
+				t = substr($0, RSTART, RLENGTH)
+				sub(/.* TID /, "", t)
+				failed[low32(t)] = 1
+			}
+			next
+		}
+		!in_smp { next }
+		/mgmt_class\.\./ { v = $1; sub(/.*\.\./, "", v); dr = (v == "0x81") }
+		/method\.\./ { m = $1; sub(/.*\.\./, "", m) }
+		/trans_id\.\./ { v = $1; sub(/.*\.\./, "", v); tid = low32(v) }
+		/Initial path:/ { path = $3 }
+		/Return path:/ { ret = $3 }
+		END {
+			flush()
+			for (k in req)
+				if (!(k in answered) && !(req[k] in failed))
+					print k
+			if (cut)
+				print "incomplete"
+		}' "$1"
+}
+
+# faults_wait_stopped PID: wait (up to 10 s) until no thread of PID runs:
+# each is stopped (T) or gone (Z).  SIGSTOP takes effect when a thread
+# next enters the kernel, not when kill returns.
+faults_wait_stopped() {
+	local i
+
+	for ((i = 0; i < 1000; i++)); do
+		sed 's/^.*) \(.\).*/\1/' /proc/"$1"/task/*/stat 2>/dev/null |
+			grep -q '[^TZ]' || return 0
+		sleep 0.01
+	done
+	return 1
+}
+
+# faults_freeze_idle PID LOG SECS: stop (SIGSTOP) the opensm PID at a
+# moment it waits for no answer: stop it, and when its log LOG shows a
+# request without an answer (faults_smp_pending), let it run 0.1 s and
+# try again.  0: stopped (FAULTS_STOPPED_PID; resume it with kill -CONT);
+# 1: SECS passed first, left running, the last pending requests in
+# FAULTS_PENDING.  The stops it took: FAULTS_FREEZE_TRIES.
+#
+# Why: under ibsim no MAD ever times out.  ibsim answers a request it
+# cannot deliver with a timeout status at once, but one it delivered to
+# an SM that dies before answering stays outstanding in the sender for
+# ever (on hardware the kernel times it out), and OpenSM's discovery
+# waits until no request is outstanding.  A standby that sent an SMInfo
+# poll the master received just before dying never becomes MASTER: it
+# leaves STANDBY after its polling timeout and waits in DISCOVERING for
+# that answer.
+faults_freeze_idle() {
+	local pid=$1 log=$2 t_end=$((SECONDS + $3))
+
+	FAULTS_PENDING=
+	FAULTS_FREEZE_TRIES=0
+	while :; do
+		FAULTS_FREEZE_TRIES=$((FAULTS_FREEZE_TRIES + 1))
+		kill -STOP "$pid" 2>/dev/null || return 1
+		FAULTS_STOPPED_PID=$pid
+		if faults_wait_stopped "$pid"; then
+			FAULTS_PENDING=$(faults_smp_pending "$log")
+			[ -z "$FAULTS_PENDING" ] && return 0
+		fi
+		kill -CONT "$pid"
+		FAULTS_STOPPED_PID=
+		[ "$SECONDS" -lt "$t_end" ] || return 1
+		sleep 0.1
+	done
 }
 
 # faults_fresh_topology FILE: a new ibnetdiscover of the fabric as it is
@@ -132,7 +245,7 @@ faults_tables_snapshot() {
 
 # faults_predict TOPO POLICY CONF OUT: osmqos tables --json for TOPO.
 faults_predict() {
-	e2e_osmqos tables --json --policy "$2" --fabric "$1" \
+	e2e_osmqos tables --json --all --policy "$2" --fabric "$1" \
 		--opensm-conf "$3" >"$4" 2>"$4.err" ||
 		e2e_fail "osmqos tables failed: $(head -n 3 "$4.err")"
 }

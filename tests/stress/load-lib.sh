@@ -149,7 +149,7 @@ load_asan_triage() {
 
 # load_writer_tid PID: the plugin's audit writer thread: the only opensm
 # thread that wakes up on its own when idle (every 200 ms, IDLE_WAKE_MS
-# in plugin/audit.c); empty unless exactly one thread does 5..30 voluntary
+# in plugin/audit/audit.c); empty unless exactly one thread does 5..30 voluntary
 # context switches in 2 s.
 load_writer_tid() {
 	local pid=$1 t

@@ -36,7 +36,7 @@
 # itself; a FIFO blocks its sweep in fopen() under the exclusive lock, and
 # for a directory flex's read fails with EISDIR and the scanner calls
 # exit(2) ("input in flex scanner failed").  The plugin points OpenSM at
-# its copy of the last good policy (plugin/policy_copy.c), so neither may
+# its copy of the last good policy (plugin/policyfile/policy_copy.c), so neither may
 # happen: a stalled sweep is a failure (tags fifo-plugin, fifo-opensm), and
 # a dead SM ends the run.  REL_OPENSM_POLICY=direct shows stock behaviour.
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -147,7 +147,7 @@ check() { # check DESCRIPTION COMMAND...
 
 # predict OUT: what `osmqos tables` says the good policy programs.
 predict() {
-	e2e_osmqos tables --json --policy "$good" --fabric "$topo" \
+	e2e_osmqos tables --json --all --policy "$good" --fabric "$topo" \
 		--opensm-conf "$E2E_OSM_CONF" >"$1" ||
 		e2e_fail "osmqos tables failed on $good"
 	tables_expected "$1" | vlarb_trim | sort >"$1.lines"

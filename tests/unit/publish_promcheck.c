@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Strict Prometheus text-format (0.0.4) checker; see publish_promcheck.h.
- * Written independently of plugin/publish_prom.c so it is an oracle for
+ * Written independently of plugin/documents/publish_prom.c so it is an oracle for
  * it, not a mirror: it parses the text the way the format defines it.
  */
 #include <math.h>

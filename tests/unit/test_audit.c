@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Unit tests: audit log writer (plugin/audit.c); formatting is in
+/* Unit tests: audit log writer (plugin/audit/audit.c); formatting is in
  * test_audit_json.c. */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +18,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "audit.h"
+#include "audit/audit.h"
+#include "audit/audit_test.h"
 #include "audit_test_util.h"
 
 /* ---- helpers ---- */
@@ -320,7 +321,7 @@ static void test_reopen_after_rename(void **state)
 	for (i = 0; i < 3; i++)
 		oq_audit_submit(w, &r); /* before the HUP: old file */
 	assert_int_equal(oq_audit_flush(w, 10000), 0);
-	oq_audit_reopen(w);
+	oq_audit_test_reopen(w);
 	fill_record(&r, 2);
 	for (i = 0; i < 5; i++)
 		oq_audit_submit(w, &r);
@@ -332,7 +333,7 @@ static void test_reopen_after_rename(void **state)
 	/* reopen while idle (as from a signal handler): picked up by the
 	 * writer's idle wake-up, no submit needed */
 	assert_int_equal(rename(f->path, rotated), 0);
-	oq_audit_reopen(w);
+	oq_audit_test_reopen(w);
 	for (i = 0; i < 100 && stat(f->path, &sb); i++)
 		usleep(20000);
 	assert_int_equal(stat(f->path, &sb), 0);
@@ -470,7 +471,7 @@ static void test_symlink_refused(void **state)
 	oq_audit_test_follow_path(w, false);
 	assert_int_equal(rename(f->path, rotated), 0);
 	assert_int_equal(symlink(target, f->path), 0);
-	oq_audit_reopen(w);
+	oq_audit_test_reopen(w);
 	fill_record(&r, 7);
 	oq_audit_submit(w, &r);
 	assert_int_equal(oq_audit_flush(w, 10000), 0);

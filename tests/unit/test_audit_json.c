@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Unit tests: audit record formatting (plugin/audit_json.c). */
+/* Unit tests: audit record formatting (plugin/audit/audit_json.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "audit.h"
+#include "audit/audit.h"
 #include "audit_test_util.h"
 
 static void test_format_fields(void **state)

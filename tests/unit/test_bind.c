@@ -161,14 +161,48 @@ static void test_port_names(void **state)
 
 	fx_group_name(w->p, g, "h2 HCA-1/P1");
 	fx_group_name(w->p, g, "h3 HCA-1/p0x2"); /* OpenSM: strtoul(, 0) */
-	/* Duplicate description: the lowest node GUID wins. */
+	/* Duplicate description: OpenSM's node table is ordered by the
+	 * GUID in network byte order, so 0x9000 (bytes 00 .. 90 00) comes
+	 * before 0x10 (00 .. 00 10) and wins; one warning names both. */
 	fx_group_name(w->p, g, "h1 HCA-1/P1");
 	assert_int_equal(members(w, g, NULL),
-			 (1u << 0) | (1u << 1) | (1u << 3));
-	assert_int_equal(w->d.n, 0);
+			 (1u << 8) | (1u << 1) | (1u << 3));
+	assert_int_equal(w->d.n, 1);
+	assert_string_equal(w->d.v[0].msg,
+			    "port-name 'h1 HCA-1/P1': 2 nodes are named 'h1 "
+			    "HCA-1'; OpenSM's parser uses node "
+			    "0x0000000000009000, the first in its node table, "
+			    "not 0x0000000000000010");
 	/* Naming a switch external port puts the switch in (GUID keyed). */
 	fx_group_name(w->p, s, "sw1/P3");
 	assert_int_equal(members(w, s, NULL), SWITCH_ALL);
+}
+
+/* A rule whose source groups have no port on the fabric can never
+ * match there: one warning at the rule. */
+static void test_rule_without_ports(void **state)
+{
+	struct world *w = *state;
+	int none = fx_group(w->p, "none");
+	int hosts = fx_group(w->p, "hosts");
+	int r1 = fx_rule(w->p, 0), r2 = fx_rule(w->p, 0);
+	size_t i, n = 0;
+
+	fx_group_guids(w->p, none, 0x7777, 0x7777);
+	fx_group_types(w->p, hosts, OQ_NT_CA);
+	fx_rule_src(w->p, r1, none);
+	fx_rule_src(w->p, r2, none);
+	fx_rule_src(w->p, r2, hosts);
+	members(w, none, NULL);
+	for (i = 0; i < w->d.n; i++)
+		if (strstr(w->d.v[i].msg, "can never match on this fabric")) {
+			n++;
+			assert_int_equal(w->d.v[i].loc.line,
+					 500 + (unsigned)r1);
+			assert_string_equal(w->d.v[i].code,
+					    "rule-matches-nothing-here");
+		}
+	assert_int_equal(n, 1);
 }
 
 static void test_port_name_problems(void **state)
@@ -306,6 +340,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_self, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_port_names, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_rule_without_ports, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_port_name_problems, setup,
 						teardown),

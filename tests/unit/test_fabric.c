@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Unit tests: fabric model construction, finalize and lookups. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,6 +182,9 @@ static void test_names_and_pkeys(void **state)
 	assert_int_equal(oq_port_pkey_membership(p, 0), 0);
 	assert_int_equal(oq_port_set_pkeys(p, NULL, 0), 0);
 	assert_int_equal(oq_port_pkey_membership(p, 0x7fff), 0);
+	/* A P_Key table holds at most 65,535 entries: the old one stays. */
+	assert_int_equal(oq_port_set_pkeys(p, pk, 65536), -EINVAL);
+	assert_int_equal(oq_fabric_finalize(NULL, NULL), -EINVAL);
 	assert_string_equal(oq_node_type_name(OQ_NODE_CA), "CA");
 	assert_string_equal(oq_node_type_name(OQ_NODE_SWITCH), "Switch");
 	assert_string_equal(oq_node_type_name(OQ_NODE_ROUTER), "Router");

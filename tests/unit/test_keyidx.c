@@ -125,29 +125,12 @@ static void test_reserve_large_n(void **state)
 	oq_keyidx_free(&x);
 }
 
-static void test_fnv1a_reference(void **state)
-{
-	(void)state;
-	/* FNV-1a 64 reference values. */
-	assert_true(oq_fnv1a("", 0) == 0xcbf29ce484222325ull);
-	assert_true(oq_fnv1a("a", 1) == 0xaf63dc4c8601ec8cull);
-	assert_true(oq_fnv1a("foobar", 6) == 0x85944171f73967e8ull);
-	/* The same by string, and continued over pieces. */
-	assert_true(oq_fnv1a_str("") == 0xcbf29ce484222325ull);
-	assert_true(oq_fnv1a_str("foobar") == 0x85944171f73967e8ull);
-	assert_true(oq_fnv1a_add(oq_fnv1a("foo", 3), "bar", 3) ==
-		    0x85944171f73967e8ull);
-	assert_true(oq_fnv1a_add(OQ_FNV1A_INIT, "a", 1) ==
-		    0xaf63dc4c8601ec8cull);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grows_and_keeps_numbers),
 		cmocka_unit_test(test_colliding_hashes),
 		cmocka_unit_test(test_reserve_large_n),
-		cmocka_unit_test(test_fnv1a_reference),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

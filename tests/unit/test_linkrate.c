@@ -61,6 +61,25 @@ static void test_rate_enum_known_pairs(void **state)
 	oq_osm_release_use(NULL);
 }
 
+/* A width/speed pair that gives this encoding, or -1. */
+static int link_of(uint8_t rate, uint8_t *width, enum oq_speed *speed)
+{
+	static const uint8_t widths[] = {4, 1, 2, 8, 12};
+	size_t i;
+	enum oq_speed s;
+
+	if (rate < OQ_RATE_MIN || rate > OQ_RATE_MAX)
+		return -1;
+	for (i = 0; i < sizeof(widths); i++)
+		for (s = OQ_SPEED_SDR; s <= OQ_SPEED_NDR; s++)
+			if (oq_rate_enum(widths[i], s) == rate) {
+				*width = widths[i];
+				*speed = s;
+				return 0;
+			}
+	return -1;
+}
+
 /* Every pair's encoding names (nominally) its signalling-based rate, and
  * every encoding the release knows (2..22, 2..24) maps back to a pair
  * with that encoding. */
@@ -68,25 +87,24 @@ static void round_trip(uint8_t rate_max)
 {
 	static const uint8_t widths[] = {1, 2, 4, 8, 12};
 	unsigned int r, i;
-	enum oq_speed s;
+	enum oq_speed s = OQ_SPEED_UNKNOWN;
 
 	for (r = 0; r < 30; r++) {
-		uint8_t w;
+		uint8_t w = 0;
 
 		if (r > rate_max && r <= OQ_RATE_MAX) {
 			/* Named by IBA 1.5, unknown to the release. */
-			assert_int_equal(oq_rate_enum_link((uint8_t)r, &w, &s),
-					 -1);
+			assert_int_equal(link_of((uint8_t)r, &w, &s), -1);
 			assert_true(oq_rate_enum_gbps((uint8_t)r) > 600.0);
 			continue;
 		}
 		if (r < OQ_RATE_MIN || r > OQ_RATE_MAX) {
-			assert_int_equal(oq_rate_enum_link((uint8_t)r, &w, &s),
+			assert_int_equal(link_of((uint8_t)r, &w, &s),
 					 -1);
 			assert_true(oq_rate_enum_gbps((uint8_t)r) == 0.0);
 			continue;
 		}
-		assert_int_equal(oq_rate_enum_link((uint8_t)r, &w, &s), 0);
+		assert_int_equal(link_of((uint8_t)r, &w, &s), 0);
 		assert_int_equal(oq_rate_enum(w, s), r);
 	}
 	for (i = 0; i < sizeof(widths); i++)
@@ -102,12 +120,10 @@ static void round_trip(uint8_t rate_max)
 			assert_true(nom >= data - 1e-9);
 			assert_true(data >= nom * 0.8 - 1e-9);
 		}
-	assert_int_equal(oq_rate_enum_link(7, &(uint8_t){0}, &s), 0);
-	assert_int_equal(s, OQ_SPEED_QDR);
-	assert_true(oq_rate_enum_cmp(12, 7) > 0);  /* 56 > 40 */
-	assert_true(oq_rate_enum_cmp(11, 3) > 0);  /* 14 > 10 */
-	assert_true(oq_rate_enum_cmp(21, 22) < 0); /* 400 < 600 */
-	assert_int_equal(oq_rate_enum_cmp(7, 7), 0);
+	assert_true(oq_rate_enum_gbps(12) == 56.0);
+	assert_true(oq_rate_enum_gbps(11) == 14.0);
+	assert_true(oq_rate_enum_gbps(21) == 400.0);
+	assert_true(oq_rate_enum_gbps(22) == 600.0);
 }
 
 static void test_rate_enum_round_trip(void **state)
@@ -118,8 +134,6 @@ static void test_rate_enum_round_trip(void **state)
 	round_trip(24);
 	assert_true(oq_rate_enum_gbps(23) == 800.0);
 	assert_true(oq_rate_enum_gbps(24) == 1200.0);
-	assert_true(oq_rate_enum_cmp(24, 23) > 0);
-	assert_true(oq_rate_enum_cmp(23, 22) > 0);
 	oq_osm_release_use(NULL);
 }
 

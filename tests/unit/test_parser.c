@@ -557,9 +557,14 @@ static void test_keyword_hints(void **state)
 	assert_error(&r.d, 9, 3, "unknown keyword 'qos-levelname'");
 	for (i = 0; i < r.d.n; i++)
 		if (r.d.v[i].hint &&
-		    !strcmp(r.d.v[i].hint, "did you mean 'qos-level-name'?"))
+		    !strcmp(r.d.v[i].hint,
+			    "did you mean 'qos-level-name'? (this check reads "
+			    "it as 'qos-level-name')"))
 			seen = true;
 	assert_true(seen);
+	/* Read as meant: the rule has its level, nothing else is wrong. */
+	assert_int_equal(r.d.n_errors, 1);
+	assert_string_equal(r.p->rules[0].level.name, "DEFAULT");
 	parsed_free(&r);
 }
 
@@ -673,6 +678,165 @@ static void test_ranges(void **state)
 	assert_false(oq_ranges_contains(&a, 0));
 }
 
+/* The diagnostic whose message contains sub (NULL when none). */
+static const struct oq_diag *find_diag(const struct oq_diags *d,
+				       const char *sub)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (strstr(d->v[i].msg, sub))
+			return &d->v[i];
+	return NULL;
+}
+
+#define LEVEL_ITEM(name, sl)                                                   \
+	" qos-level\n  name: " name "\n  sl: " sl "\n end-qos-level\n"
+
+/* A misspelled block keyword is read as the keyword of that place it is
+ * close to: one error, and the DEFAULT level it opens is there. */
+static void test_block_typo_read_as_meant(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(&r,
+		   "qos-levels\n qos-levle\n  name: DEFAULT\n  sl: 0\n"
+		   " end-qos-level\nend-qos-levels\n",
+		   true);
+	assert_error(&r.d, 2, 2, "unknown keyword 'qos-levle'");
+	assert_int_equal(r.d.n_errors, 1);
+	assert_int_equal(r.p->default_level, 0);
+	parsed_free(&r);
+}
+
+/* A word far from any keyword: the lines of its block follow from it,
+ * and so does the missing DEFAULT level. */
+static void test_unknown_block_folds(void **state)
+{
+	struct parsed r;
+	unsigned int root;
+	size_t i;
+
+	(void)state;
+	parse_text(&r,
+		   "qos-levels\n blurb\n  name: DEFAULT\n  sl: 0\n"
+		   " end-qos-level\nend-qos-levels\n",
+		   true);
+	assert_error(&r.d, 2, 2, "unknown keyword 'blurb'");
+	root = find_diag(&r.d, "unknown keyword 'blurb'")->id;
+	assert_true(r.d.n_errors >= 4);
+	for (i = 0; i < r.d.n; i++)
+		if (r.d.v[i].id != root)
+			assert_int_equal(r.d.v[i].cause, root);
+	assert_non_null(find_diag(&r.d, "no DEFAULT qos-level"));
+	assert_int_equal(oq_diags_roots(&r.d, OQ_SEV_ERROR), 1);
+	parsed_free(&r);
+}
+
+/* `name: mgmt sl: 3`: the name would swallow the key; the line is read
+ * as OpenSM reads it, name and SL, and only that is wrong. */
+static void test_key_on_the_line_of_another(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(
+		&r,
+		"qos-levels\n" LEVEL_ITEM(
+			"DEFAULT",
+			"0") " qos-level\n  name: mgmt sl: 3\n end-qos-level\n"
+			     "end-qos-levels\n",
+		true);
+	assert_error(&r.d, 7, 14,
+		     "'sl: 3' is on the line of 'name:', whose value would "
+		     "swallow it: 'mgmt sl: 3'");
+	assert_int_equal(r.d.n_errors, 1);
+	assert_string_equal(r.p->levels[1].name, "mgmt");
+	assert_int_equal(r.p->levels[1].sl, 3);
+	parsed_free(&r);
+	/* A number, then a key. */
+	parse_text(&r,
+		   "qos-levels\n qos-level\n  name: DEFAULT\n"
+		   "  sl: 0 mtu-limit: 4\n end-qos-level\nend-qos-levels\n",
+		   true);
+	assert_error(&r.d, 4, 9, "'mtu-limit: 4' is on the line of 'sl:'");
+	assert_int_equal(r.d.n_errors, 1);
+	assert_int_equal(r.p->levels[0].mtu_limit, 4);
+	parsed_free(&r);
+}
+
+static void test_bom_and_typographic_quotes(void **state)
+{
+	struct parsed r;
+	const struct oq_diag *g;
+	char code[64];
+
+	(void)state;
+	parse_text(&r,
+		   "\xef\xbb\xbf"
+		   "qos-levels\n" LEVEL_ITEM("DEFAULT", "0") "end-qos-levels\n",
+		   true);
+	assert_error(&r.d, 1, 1, "byte order mark");
+	assert_int_equal(r.d.n_errors, 1);
+	assert_string_equal(oq_diag_code(&r.d.v[0], code, sizeof(code)),
+			    "utf8-bom");
+	assert_int_equal(r.p->default_level, 0);
+	parsed_free(&r);
+	parse_text(&r,
+		   "port-groups\n port-group\n  name: s\n"
+		   "  port-name: \xe2\x80\x9cstor1 HCA-1/P1\xe2\x80\x9d\n"
+		   " end-port-group\nend-port-groups\n"
+		   "qos-levels\n" LEVEL_ITEM("DEFAULT", "0") "end-qos-levels\n",
+		   true);
+	g = find_diag(&r.d, "typographic quote");
+	assert_non_null(g);
+	assert_string_equal(g->msg, "typographic quote '\xe2\x80\x9c' in port "
+				    "name: OpenSM's parser reads only the "
+				    "ASCII quote '\"'");
+	assert_int_equal(g->loc.line, 4);
+	assert_int_equal(g->loc.col, 14);
+	assert_int_equal(r.d.n_errors, 1);
+	parsed_free(&r);
+}
+
+/* bandwidth: each wrong form says what to write. */
+static void test_bandwidth_forms(void **state)
+{
+	static const struct {
+		const char *value, *msg;
+	} cases[] = {
+		{"40 %", "bandwidth 40 %: a blank between the number and '%'"},
+		{"0.001%", "bandwidth 0.001%: at most two decimals"},
+		{"12.345 %", "bandwidth 12.345%: at most two decimals"},
+		{"40", "bandwidth 40 needs a '%'"},
+		{"abc", "bandwidth must be a percentage"},
+		{"0%", "bandwidth 0.00% is out of range"},
+	};
+	char text[256];
+	struct parsed r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n"
+			 "  bandwidth: %s\n end-qos-level\nend-qos-levels\n",
+			 cases[i].value);
+		parse_text(&r, text, true);
+		assert_error(&r.d, 5, 14, cases[i].msg);
+		assert_int_equal(r.d.n_errors, 1);
+		parsed_free(&r);
+	}
+	parse_text(&r,
+		   "qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n"
+		   "  bandwidth: 0.01%\n end-qos-level\nend-qos-levels\n",
+		   true);
+	assert_int_equal(r.d.n_errors, 0);
+	assert_int_equal(r.p->levels[0].bandwidth_bp, 1);
+	parsed_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -700,6 +864,11 @@ int main(void)
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_ranges),
 		cmocka_unit_test(test_hints_stop_at_cap),
+		cmocka_unit_test(test_block_typo_read_as_meant),
+		cmocka_unit_test(test_unknown_block_folds),
+		cmocka_unit_test(test_key_on_the_line_of_another),
+		cmocka_unit_test(test_bom_and_typographic_quotes),
+		cmocka_unit_test(test_bandwidth_forms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Unit tests: partitions.conf loader and membership. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -157,7 +158,7 @@ static void test_error_falls_back(void **state)
 				   "bad=0x20: 0x100001, zork;\n"
 				   "late=0x30: ALL;\n";
 
-	assert_int_equal(run(e, text), -1);
+	assert_int_equal(run(e, text), -EBADMSG);
 	assert_true(has_diag(&e->d, OQ_SEV_ERROR, 2, 21, "bad port GUID"));
 	/* OpenSM's fallback: Default with everybody full, nothing else. */
 	assert_int_equal(e->parts.n, 1);
@@ -225,10 +226,14 @@ static void test_without_fabric(void **state)
 	assert_int_equal(oq_partition_by_name(&parts, "b")->sl, 2);
 	assert_null(oq_partition_by_name(&parts, "c"));
 	oq_partitions_free(&parts);
-	assert_int_equal(oq_partitions_load(&parts, "/nonexistent/p.conf",
-					    NULL, &d),
-			 -1);
+	assert_int_equal(
+		oq_partitions_load(&parts, "/nonexistent/p.conf", NULL, &d),
+		-ENOENT);
 	assert_int_equal(d.n_errors, 1);
+	oq_partitions_free(&parts);
+	/* Not a regular file: oq_file_read's EINVAL, one error. */
+	assert_int_equal(oq_partitions_load(&parts, "/", NULL, &d), -EINVAL);
+	assert_int_equal(d.n_errors, 2);
 	oq_partitions_free(&parts);
 	oq_diags_free(&d);
 }

@@ -4,6 +4,7 @@
  * the corner cases, and the fat-tree capture with min-hop LFTs computed
  * here (BFS) for the whole-fabric checks.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -569,8 +570,10 @@ static void test_bad_input(void **state)
 	assert_string_equal(oq_path_status_name((enum oq_path_status)99),
 			    "unknown");
 	/* LFT setters. */
-	assert_int_equal(oq_node_set_lft(l.a, lft, 4), -1);
-	assert_int_equal(oq_node_set_lft_entry(l.a, 1, 1), -1);
+	assert_int_equal(oq_node_set_lft(l.a, lft, 4), -EINVAL);
+	assert_int_equal(oq_node_set_lft_entry(l.a, 1, 1), -EINVAL);
+	assert_int_equal(oq_node_set_lft(l.sw[0], NULL, 4), -EINVAL);
+	assert_int_equal(oq_node_set_lft(l.sw[0], lft, 65537), -EINVAL);
 	assert_int_equal(oq_node_set_lft(l.sw[0], lft, 4), 0);
 	assert_int_equal(l.sw[0]->lft_size, 4);
 	assert_int_equal(oq_node_lft_port(l.sw[0], 3), 3);

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "options.h"
+#include "options/options.h"
 
 static char last_err[512];
 static int n_err;
@@ -47,19 +47,64 @@ static void test_format_names_defaults(void **state)
 	assert_string_equal(buf, "policy=(qos_policy_file) audit=(default) "
 				 "publish_dir=(default) opensm_policy=copy "
 				 "publish_detail=classes "
-				 "publish_interval=30 sa_cache=4096");
+				 "publish_interval=30 malloc_trim=0");
 	oq_plugin_options_free(&o);
 	assert_int_equal(oq_plugin_options_parse(
-				 &o,
-				 "publish_interval=5 publish_detail=ports "
-				 "sa_cache=0",
+				 &o, "publish_interval=5 publish_detail=ports",
 				 on_err, NULL),
 			 0);
 	assert_string_equal(o.publish_interval, "5");
-	assert_string_equal(o.sa_cache, "0");
 	oq_plugin_options_format(&o, buf, sizeof(buf));
-	assert_non_null(strstr(
-		buf, " publish_detail=ports publish_interval=5 sa_cache=0"));
+	assert_non_null(
+		strstr(buf, " publish_detail=ports publish_interval=5"));
+	oq_plugin_options_free(&o);
+}
+
+/* malloc_trim= is 0 (the default: the plugin leaves OpenSM's heap alone)
+ * or 1. */
+static void test_malloc_trim(void **state)
+{
+	static const char *const bad[] = {"2",	 "yes", "on", "true", "01x",
+					  "-1",	 " 1",	"1 ", "0x1",  "",
+					  "\r1", "\xef\xbc\x91"};
+	struct oq_plugin_options o;
+	char buf[1024];
+	bool on = true;
+	size_t i;
+
+	(void)state;
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse(&o, "osmqos.malloc_trim=1",
+						 on_err, NULL),
+			 0);
+	assert_string_equal(o.malloc_trim, "1");
+	assert_int_equal(oq_plugin_option_switch(o.malloc_trim, &on), 0);
+	assert_true(on);
+	oq_plugin_options_format(&o, buf, sizeof(buf));
+	assert_non_null(strstr(buf, " malloc_trim=1"));
+	oq_plugin_options_free(&o);
+	assert_null(o.malloc_trim);
+
+	/* Not given, or 0: off. */
+	assert_int_equal(oq_plugin_option_switch(NULL, &on), 0);
+	assert_false(on);
+	on = true;
+	assert_int_equal(oq_plugin_option_switch("0", &on), 0);
+	assert_false(on);
+
+	/* Anything else is refused, and off (the plugin logs it). */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		on = true;
+		assert_int_equal(oq_plugin_option_switch(bad[i], &on), -1);
+		assert_false(on);
+	}
+	assert_int_equal(n_err, 0);
+
+	/* No value is an error of the parser itself. */
+	assert_int_equal(oq_plugin_options_parse(&o, "malloc_trim=", on_err,
+						 NULL),
+			 1);
+	assert_null(o.malloc_trim);
 	oq_plugin_options_free(&o);
 }
 
@@ -187,6 +232,7 @@ int main(void)
 		cmocka_unit_test(test_spaces_and_commas),
 		cmocka_unit_test(test_format_names_defaults),
 		cmocka_unit_test(test_option_number),
+		cmocka_unit_test(test_malloc_trim),
 		cmocka_unit_test(test_unknown_key_is_error),
 		cmocka_unit_test(test_other_plugin_keys_skipped),
 		cmocka_unit_test(test_blank_in_value),

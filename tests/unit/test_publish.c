@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Unit tests: the published documents (plugin/publish_json.c,
+ * Unit tests: the published documents (plugin/documents/publish_json.c,
  * publish_prom.c, publish_prom_fabric.c, publish_escape.c) on a small
  * fabric
  * whose node descriptions carry quotes, backslashes, newlines, control
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "match_fixture.h"
-#include "publish.h"
+#include "documents/documents.h"
 #include "publish_promcheck.h"
 #include "publish_jsoncheck.h"
 
@@ -620,6 +620,39 @@ static void test_prom_merges_indistinct_levels(void **state)
 	assert_int_equal(count_of(w->buf, "osmqos_sa_pr_answered_total{"), 2);
 }
 
+/* A level name of 64 bytes that each render as three (invalid UTF-8
+ * becomes U+FFFD) is written whole, never cut inside a character, in
+ * every per-level family, intents included. */
+static void test_prom_longest_level_label(void **state)
+{
+	struct world *w = *state;
+	struct oq_publish_level lv[3];
+	char name[OQ_PUBLISH_LEVEL_LEN + 1], want[OQ_PUBLISH_LABEL_LEN + 64];
+	char err[512];
+	size_t i;
+
+	memset(name, 0xff, OQ_PUBLISH_LEVEL_LEN);
+	name[OQ_PUBLISH_LEVEL_LEN] = '\0';
+	strcpy(want, "{level=\"");
+	for (i = 0; i < OQ_PUBLISH_LEVEL_LEN; i++)
+		strcat(want, "\xef\xbf\xbd");
+	strcat(want, "\"");
+	predict(w);
+	memcpy(lv, levels, sizeof(lv));
+	lv[0].name = name;
+	lv[0].intent_bp = 500;
+	lv[0].sl_need_bp = 500;
+	w->doc.levels = lv;
+	w->doc.intent_ports_missed = oq_publish_intent_stats(lv, 3, &w->classes);
+	render(w, oq_publish_write_prom);
+	w->doc.levels = levels;
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s", err);
+	assert_non_null(strstr(w->buf, "osmqos_level_intent_ratio"));
+	/* In the guaranteed, intent and answered families alike. */
+	assert_true(count_of(w->buf, want) >= 4);
+}
+
 static void test_prom_without_counters_or_policy(void **state)
 {
 	struct world *w = *state;
@@ -724,6 +757,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_prom_merges_indistinct_levels, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_prom_longest_level_label,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_intents_published, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Unit tests: the counters the SA front fills (plugin/publish_counters.c):
+ * Unit tests: the counters the SA front fills (plugin/documents/publish_counters.c):
  * per-level answers with the (none) and (other) buckets, the latency
  * histogram's bucket edges, and exact totals under concurrent counting.
  */
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "publish.h"
+#include "documents/documents.h"
 
 static int level_index(const struct oq_publish_counts *r, const char *name)
 {

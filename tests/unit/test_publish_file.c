@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Unit tests: atomic replacement of published files
- * (plugin/publish_file.c): mode 0644 whatever the umask, a symlink at the
- * target replaced and its target untouched, a failed write leaves the old
- * file and no temp file, errors come back as errno with a reason.
+ * Unit tests: atomic replacement of published files (oq_publish_replace
+ * over policy/util/file_replace.c): mode 0644 whatever the umask, a
+ * symlink at the target replaced and its target untouched, a failed write
+ * leaves the old file and no temp file, errors come back as errno with a
+ * reason.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "publish.h"
+#include "documents/documents.h"
 
 struct dir {
 	char path[256];

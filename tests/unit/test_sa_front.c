@@ -16,8 +16,7 @@
 
 #include <osmqos/file.h>
 
-#include "plugin.h"
-#include "sa_front.h"
+#include "sa/sa.h"
 
 #include <complib/cl_dispatcher.h>
 #include <opensm/osm_msgdef.h>
@@ -47,7 +46,7 @@ static void other_handler(void *context, void *data)
 
 struct fixture {
 	osm_opensm_t *osm;
-	struct osmqos *q;
+	struct oq_sa *q;
 	cl_disp_reg_handle_t src; /* poster, like OpenSM's SA MAD receiver */
 };
 
@@ -125,8 +124,8 @@ static void test_takeover_passes_through(void **state)
 
 	assert_int_equal(oq_sa_front_takeover(f->q), 2);
 	/* Our handles are stored where OpenSM's shutdown will find them. */
-	assert_ptr_equal(sa->pr_disp_h, f->q->sa_front.pr.h);
-	assert_ptr_equal(sa->mpr_disp_h, f->q->sa_front.mpr.h);
+	assert_ptr_equal(sa->pr_disp_h, f->q->front.pr.h);
+	assert_ptr_equal(sa->mpr_disp_h, f->q->front.mpr.h);
 	assert_ptr_equal(sa->pr_disp_h->context, f->q);
 	assert_ptr_not_equal(sa->pr_disp_h->pfn_rcv_callback,
 			     osm_pr_rcv_process);
@@ -137,9 +136,9 @@ static void test_takeover_passes_through(void **state)
 	/* OpenSM's handlers got the context OpenSM registered. */
 	assert_ptr_equal(pr_ctx, sa);
 	assert_ptr_equal(mpr_ctx, sa);
-	assert_int_equal(f->q->sa_front.pr.queries, 2);
-	assert_int_equal(f->q->sa_front.pr.passed, 2);
-	assert_int_equal(f->q->sa_front.mpr.queries, 1);
+	assert_int_equal(f->q->front.pr.queries, 2);
+	assert_int_equal(f->q->front.pr.passed, 2);
+	assert_int_equal(f->q->front.mpr.queries, 1);
 	oq_sa_front_log_counters(f->q, OSM_LOG_VERBOSE);
 }
 
@@ -155,7 +154,7 @@ static void test_takeover_is_idempotent(void **state)
 	assert_ptr_equal(f->osm->sa.pr_disp_h, pr);
 	assert_ptr_equal(f->osm->sa.mpr_disp_h, mpr);
 	post_and_wait(f, OSM_MSG_MAD_PATH_RECORD, &pr_calls, 1);
-	assert_int_equal(f->q->sa_front.pr.queries, 1);
+	assert_int_equal(f->q->front.pr.queries, 1);
 }
 
 /* OpenSM's order: osm_sa_shutdown() unregisters ours, then delete(). */
@@ -169,8 +168,8 @@ static void test_restore_after_opensm_shutdown_does_nothing(void **state)
 	cl_disp_unregister(sa->pr_disp_h);
 	cl_disp_unregister(sa->mpr_disp_h);
 	oq_sa_front_restore(f->q); /* must not touch the freed handles */
-	assert_ptr_equal(f->q->sa_front.pr.h, CL_DISP_INVALID_HANDLE);
-	assert_ptr_equal(f->q->sa_front.mpr.h, CL_DISP_INVALID_HANDLE);
+	assert_ptr_equal(f->q->front.pr.h, CL_DISP_INVALID_HANDLE);
+	assert_ptr_equal(f->q->front.mpr.h, CL_DISP_INVALID_HANDLE);
 	/* Nothing was re-registered: the ids are free. */
 	h = cl_disp_register(&f->osm->disp, OSM_MSG_MAD_PATH_RECORD,
 			     other_handler, NULL);
@@ -197,9 +196,9 @@ static void test_restore_while_live(void **state)
 	assert_ptr_equal(sa->pr_disp_h->context, sa);
 	assert_ptr_equal(sa->mpr_disp_h->pfn_rcv_callback, osm_mpr_rcv_process);
 	assert_ptr_equal(sa->mpr_disp_h->context, sa);
-	seen = f->q->sa_front.pr.queries;
+	seen = f->q->front.pr.queries;
 	post_and_wait(f, OSM_MSG_MAD_PATH_RECORD, &pr_calls, 2);
-	assert_int_equal(f->q->sa_front.pr.queries, seen); /* not via us */
+	assert_int_equal(f->q->front.pr.queries, seen); /* not via us */
 	/* Restoring twice is harmless; taking over again works. */
 	oq_sa_front_restore(f->q);
 	assert_ptr_equal(sa->pr_disp_h->pfn_rcv_callback, osm_pr_rcv_process);
@@ -219,7 +218,7 @@ static void test_foreign_registration_left_alone(void **state)
 	sa->pr_disp_h = mine;
 	assert_int_equal(oq_sa_front_takeover(f->q), 1); /* MPR only */
 	assert_ptr_equal(sa->pr_disp_h, mine);
-	assert_ptr_equal(f->q->sa_front.pr.h, CL_DISP_INVALID_HANDLE);
+	assert_ptr_equal(f->q->front.pr.h, CL_DISP_INVALID_HANDLE);
 	oq_sa_front_restore(f->q);
 	assert_ptr_equal(sa->pr_disp_h, mine);
 	assert_ptr_equal(sa->mpr_disp_h->pfn_rcv_callback, osm_mpr_rcv_process);

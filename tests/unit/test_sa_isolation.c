@@ -31,48 +31,10 @@
  * exemptions too, to print counterexamples of them.
  */
 #include "sa_isolation_world.h"
+#include "sa_wire_bits.h"
 
 #define POLICIES 3  /* per fabric */
 #define REQUESTS 60 /* per policy */
-
-/* PathRecord comp-mask bits and offsets (IBA 15.2.5.16). */
-#define CM_SID	    (3ull << 0)
-#define CM_DGID	    (1ull << 2)
-#define CM_SGID	    (1ull << 3)
-#define CM_DLID	    (1ull << 4)
-#define CM_SLID	    (1ull << 5)
-#define CM_RAW	    (1ull << 6)
-#define CM_REVERS   (1ull << 11)
-#define CM_NUMBPATH (1ull << 12)
-#define CM_PKEY	    (1ull << 13)
-#define CM_QOSCLASS (1ull << 14)
-#define CM_SL	    (1ull << 15)
-#define PR_DGID	    8
-#define PR_SGID	    24
-#define PR_DLID	    40
-#define PR_SLID	    42
-#define PR_HFR	    44
-#define PR_NUMPATH  49
-#define PR_PKEY	    50
-#define PR_QOS_SL   52
-
-/* MultiPathRecord comp-mask bits and offsets. */
-#define MCM_RAW	     (1ull << 0)
-#define MCM_REVERS   (1ull << 5)
-#define MCM_NUMBPATH (1ull << 6)
-#define MCM_PKEY     (1ull << 7)
-#define MCM_QOSCLASS (1ull << 8)
-#define MCM_SL	     (1ull << 9)
-#define MCM_SID	     ((1ull << 16) | (1ull << 21))
-#define MCM_COUNTS   ((1ull << 19) | (1ull << 20))
-#define MPR_NUMPATH  5
-#define MPR_PKEY     6
-#define MPR_QOS_SL   8
-#define MPR_SID_MSB  13
-#define MPR_SGIDS    15
-#define MPR_DGIDS    16
-#define MPR_SID_LSB  17
-#define MPR_GIDS     24
 
 static struct {
 	unsigned long fabrics, policies, rejected, requests, records;
@@ -321,28 +283,29 @@ static void check_record(const struct world *w, const struct req *q,
 
 static const struct oq_alias *random_alias(const struct world *w)
 {
-	return &w->al[rnd(w->n_al)];
+	return &w->al[world_rnd(w->n_al)];
 }
 
 static uint16_t random_lid(const struct world *w)
 {
-	return chance(95) ? w->lids[rnd(w->n_lids)] : (uint16_t)rnd(80);
+	return world_chance(95) ? w->lids[world_rnd(w->n_lids)]
+				: (uint16_t)world_rnd(80);
 }
 
 static void random_fields(const struct world *w, struct req *q)
 {
-	unsigned int r = rnd(100);
+	unsigned int r = world_rnd(100);
 
-	q->sl = (uint8_t)rnd(16);
-	q->qos_class = (uint16_t)rnd(5);
-	q->sid = 0x100 + rnd(6);
+	q->sl = (uint8_t)world_rnd(16);
+	q->qos_class = (uint16_t)world_rnd(5);
+	q->sid = 0x100 + world_rnd(6);
 	if (r < 55)
-		q->pkey = (uint16_t)(w->pool[rnd(w->n_pool)] |
-				     (chance(50) ? 0x8000 : 0));
+		q->pkey = (uint16_t)(w->pool[world_rnd(w->n_pool)] |
+				     (world_chance(50) ? 0x8000 : 0));
 	else if (r < 80)
-		q->pkey = chance(50) ? 0xffff : 0x7fff;
+		q->pkey = world_chance(50) ? 0xffff : 0x7fff;
 	else
-		q->pkey = (uint16_t)rnd(0x10000);
+		q->pkey = (uint16_t)world_rnd(0x10000);
 }
 
 static void random_pr(const struct world *w, struct req *q)
@@ -354,25 +317,28 @@ static void random_pr(const struct world *w, struct req *q)
 	size_t i;
 
 	random_fields(w, q);
-	q->method = chance(30) ? OQ_SA_GET : OQ_SA_GET_TABLE;
+	q->method = world_chance(30) ? OQ_SA_GET : OQ_SA_GET_TABLE;
 	q->cm = 0;
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		if (chance(35))
+		if (world_chance(35))
 			q->cm |= bits[i];
-	if (chance(10))
+	if (world_chance(10))
 		q->cm |= CM_RAW;
 	oq_put64(pr, q->sid);
-	oq_put64(pr + PR_SGID, chance(90) ? PREFIX : 0xfe80000000000000ull);
+	oq_put64(pr + PR_SGID,
+		 world_chance(90) ? PREFIX : 0xfe80000000000000ull);
 	oq_put64(pr + PR_SGID + 8,
-		 chance(95) ? random_alias(w)->guid : rnd64());
-	oq_put64(pr + PR_DGID, chance(90) ? PREFIX : 0xfe80000000000000ull);
+		 world_chance(95) ? random_alias(w)->guid : world_rnd64());
+	oq_put64(pr + PR_DGID,
+		 world_chance(90) ? PREFIX : 0xfe80000000000000ull);
 	oq_put64(pr + PR_DGID + 8,
-		 chance(95) ? random_alias(w)->guid : rnd64());
+		 world_chance(95) ? random_alias(w)->guid : world_rnd64());
 	oq_put16(pr + PR_SLID, random_lid(w));
 	oq_put16(pr + PR_DLID, random_lid(w));
-	if (chance(50))
+	if (world_chance(50))
 		pr[PR_HFR] = 0x80;
-	pr[PR_NUMPATH] = (uint8_t)((chance(50) ? 0x80 : 0) | rnd(5));
+	pr[PR_NUMPATH] =
+		(uint8_t)((world_chance(50) ? 0x80 : 0) | world_rnd(5));
 	oq_put16(pr + PR_PKEY, q->pkey);
 	oq_put16(pr + PR_QOS_SL, (uint16_t)(q->qos_class << 4 | q->sl));
 	q->wire_cm = q->cm;
@@ -395,23 +361,24 @@ static void random_mpr(const struct world *w, struct req *q)
 	q->wire_cm = MCM_COUNTS;
 	q->cm = 0;
 	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		if (chance(35)) {
+		if (world_chance(35)) {
 			q->wire_cm |= bits[i].mpr;
 			q->cm |= bits[i].pr;
 		}
-	if (chance(10)) {
+	if (world_chance(10)) {
 		q->wire_cm |= MCM_RAW;
 		q->cm |= CM_RAW;
-		m[0] = chance(50) ? 0x80 : 0;
+		m[0] = world_chance(50) ? 0x80 : 0;
 	}
 	q->raw = (q->cm & CM_RAW) && (m[0] & 0x80);
-	if (chance(30)) { /* the APM case */
+	if (world_chance(30)) { /* the APM case */
 		ns = nd = 2;
-		m[MPR_NUMPATH] = (uint8_t)((chance(50) ? 0x80 : 0) | 2);
+		m[MPR_NUMPATH] = (uint8_t)((world_chance(50) ? 0x80 : 0) | 2);
 	} else {
-		ns = 1 + rnd(3);
-		nd = 1 + rnd(3);
-		m[MPR_NUMPATH] = (uint8_t)((chance(50) ? 0x80 : 0) | rnd(8));
+		ns = 1 + world_rnd(3);
+		nd = 1 + world_rnd(3);
+		m[MPR_NUMPATH] =
+			(uint8_t)((world_chance(50) ? 0x80 : 0) | world_rnd(8));
 	}
 	q->apm = ns == 2 && nd == 2 && (m[MPR_NUMPATH] & 0x7f) == 2;
 	oq_put16(m + MPR_PKEY, q->pkey);
@@ -419,8 +386,8 @@ static void random_mpr(const struct world *w, struct req *q)
 	m[MPR_SID_MSB] = (uint8_t)(q->sid >> 56);
 	for (i = 0; i < 7; i++)
 		m[MPR_SID_LSB + i] = (uint8_t)(q->sid >> (48 - 8 * i));
-	m[MPR_SGIDS] = (uint8_t)ns;
-	m[MPR_DGIDS] = (uint8_t)nd;
+	m[MPR_SGIDCOUNT] = (uint8_t)ns;
+	m[MPR_DGIDCOUNT] = (uint8_t)nd;
 	for (i = 0; i < ns + nd; i++) {
 		q->gid[i] = random_alias(w);
 		oq_put64(m + MPR_GIDS + 16 * i, PREFIX);
@@ -462,7 +429,7 @@ static void check_apm_complete(struct world *w, const struct req *q,
 				continue;
 			}
 			memcpy(m, q->data, sizeof(m));
-			m[MPR_SGIDS] = m[MPR_DGIDS] = 1;
+			m[MPR_SGIDCOUNT] = m[MPR_DGIDCOUNT] = 1;
 			memcpy(m + MPR_GIDS, q->data + MPR_GIDS + 16 * i, 16);
 			memcpy(m + MPR_GIDS + 16, q->data + MPR_GIDS + 16 * j,
 			       16);
@@ -497,9 +464,9 @@ static void one_request(struct world *w, struct collect *c)
 	unsigned int i;
 
 	memset(&q, 0, sizeof(q));
-	q.requester = w->ends[rnd(w->n_ends)];
+	q.requester = w->ends[world_rnd(w->n_ends)];
 	c->n = 0;
-	if (chance(30)) {
+	if (world_chance(30)) {
 		random_mpr(w, &q);
 		oq_sa_multipath_record(&w->v, q.method, true, q.wire_cm, q.data,
 				       OQ_SA_DATA_LEN, q.requester, &sink,
@@ -536,19 +503,19 @@ static void test_isolation(void **state)
 
 		/* One seed per fabric: a failure reproduces on its own. */
 		st.fabric_no = i;
-		rng_state = (st.seed + i) * 0x9e3779b97f4a7c15ull | 1;
+		world_rng = (st.seed + i) * 0x9e3779b97f4a7c15ull | 1;
 		memset(&w, 0, sizeof(w));
-		fabric_build(&w);
+		world_fabric_build(&w);
 		st.fabrics++;
 		for (p = 0; p < POLICIES; p++) {
-			if (!policy_build(&w)) {
+			if (!world_policy_build(&w)) {
 				st.rejected++;
 				continue;
 			}
 			st.policies++;
 			for (r = 0; r < REQUESTS; r++)
 				one_request(&w, &c);
-			policy_free(&w);
+			world_policy_free(&w);
 		}
 		oq_fabric_free(w.f);
 	}

@@ -9,6 +9,7 @@
  * rate limit.
  */
 #include "sa_test_fixture.h"
+#include "osm_release_test.h"
 
 /* ---- PathRecord: the policy ------------------------------------------- */
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Unit tests: the table compiler (templates as OpenSM, qos-setup scopes). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -492,7 +493,36 @@ static void test_defaults_without_templates(void **state)
 	assert_int_equal(out.ports[w->h2->ports[1].index].sl2vl[0][15], 7);
 	oq_fabric_tables_free(&out);
 	assert_int_equal(out.n, 0);
-	assert_int_equal(oq_tables_compile(NULL, NULL, NULL, &out, NULL), -1);
+	assert_int_equal(oq_tables_compile(NULL, NULL, NULL, &out, NULL),
+			 -EINVAL);
+}
+
+/* A row count outside 1..OQ_SL2VL_MAX_ROWS is refused and leaves the
+ * port's rows as they were. */
+static void test_sl2vl_row_count_checked(void **state)
+{
+	struct world *w = *state;
+	union oq_sl2vl_scratch sc;
+	struct oq_port_tables *pt;
+	const uint8_t(*before)[16];
+
+	compile(w, false);
+	pt = &w->out.ports[w->sw->ports[1].index];
+	before = (const uint8_t(*)[16])pt->sl2vl;
+	memset(&sc, 1, sizeof(sc));
+	assert_int_equal(oq_port_tables_set_sl2vl(
+				 &w->out, pt, (const uint8_t(*)[16])sc.row, 0),
+			 -EINVAL);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, pt, sc.row[0],
+						   OQ_SL2VL_MAX_ROWS + 1),
+			 -EINVAL);
+	assert_ptr_equal(pt->sl2vl, before);
+	assert_int_equal(pt->n_sl2vl, 9);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, pt, sc.row[0],
+						   OQ_SL2VL_MAX_ROWS),
+			 0);
+	assert_int_equal(pt->n_sl2vl, OQ_SL2VL_MAX_ROWS);
+	assert_int_equal(pt->sl2vl[OQ_SL2VL_MAX_ROWS - 1][15], 1);
 }
 
 int main(void)
@@ -513,6 +543,7 @@ int main(void)
 		T(test_sl2vl_across_either_way),
 		T(test_sl2vl_missing_vl_warns_per_port),
 		T(test_defaults_without_templates),
+		T(test_sl2vl_row_count_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

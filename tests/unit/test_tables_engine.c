@@ -288,7 +288,11 @@ static void test_path_sl_engine(void **state)
 			 OQ_ORIGIN_TEMPLATE);
 	assert_int_equal(tables_of(w, &w->s1->ports[3])->sl2vl[1][4], 4);
 	err = only_error(w);
-	assert_non_null(strstr(err->msg, "would starve VL 4 on 2 port(s)"));
+	/* Every VL it starves, each with an SL that maps to it. */
+	assert_non_null(strstr(err->msg, "would starve VLs 4, 5, 6 and 7 on "
+					 "2 port(s)"));
+	assert_non_null(strstr(err->msg, "SL 4 maps to VL 4, SL 5 to VL 5, "
+					 "SL 6 to VL 6 and SL 7 to VL 7"));
 	assert_non_null(strstr(err->msg, "dfsssp can give a path any SL"));
 	/* Without the engine SL 4 is unused and the scope applies. */
 	oq_diags_clear(&w->d);
@@ -424,7 +428,8 @@ static void test_offline_torus(void **state)
 		fx_vlarb_set(&s->high, &s->n_high, &s->has_high, "0:0");
 		compile(w, &e);
 		assert_non_null(strstr(only_error(w)->msg,
-				       "would starve VL 1 on 4 port(s)"));
+				       "would starve VLs 1, 4, 5, 6 and 7 on "
+				       "4 port(s)"));
 		assert_int_equal(tables_of(w, &w->s1->ports[1])->vlarb_origin,
 				 OQ_ORIGIN_TEMPLATE);
 		assert_int_equal(tables_of(w, &w->s1->ports[3])->vlarb_origin,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Unit tests: OpenSM QoS templates (defaults and opensm.conf). */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -148,7 +149,7 @@ static void test_bad_values(void **state)
 	struct oq_diags d;
 
 	oq_diags_init(&d);
-	assert_int_equal(parse(&t, text, &d), -1);
+	assert_int_equal(parse(&t, text, &d), -EBADMSG);
 	assert_true(has_diag(&d, OQ_SEV_ERROR, 1, "expected a number"));
 	assert_true(has_diag(&d, OQ_SEV_WARNING, 2, "invalid"));
 	assert_true(has_diag(&d, OQ_SEV_WARNING, 3, "invalid"));
@@ -156,9 +157,9 @@ static void test_bad_values(void **state)
 	assert_int_equal(t.t[OQ_KIND_CA].max_vls, 15);
 	assert_int_equal(t.t[OQ_KIND_SW0].high_limit, 0);
 	oq_diags_free(&d);
-	assert_int_equal(oq_templates_load_opensm_conf(&t, "/nonexistent/x",
-						       NULL),
-			 -1);
+	assert_int_equal(
+		oq_templates_load_opensm_conf(&t, "/nonexistent/x", NULL),
+		-ENOENT);
 	check_default(&t.t[OQ_KIND_CA]);
 }
 

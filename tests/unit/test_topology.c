@@ -14,6 +14,8 @@
 
 #include <osmqos/fabric.h>
 
+#include "cmd_output.h"
+
 #ifndef OQ_SRCDIR
 #define OQ_SRCDIR "."
 #endif
@@ -537,25 +539,12 @@ static void test_garbage_never_crashes(void **state)
 
 static char *run_gen(const char *args, size_t *len)
 {
-	char cmd[512], *buf = NULL;
-	size_t cap = 0, n;
-	FILE *p;
+	char cmd[512], *buf;
 
 	snprintf(cmd, sizeof(cmd), OQ_BUILDDIR "/contrib/fabrics/gen-fattree %s",
 		 args);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	*len = 0;
-	do {
-		if (*len == cap) {
-			cap = cap ? cap * 2 : 1 << 20;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-		n = fread(buf + *len, 1, cap - *len, p);
-		*len += n;
-	} while (n > 0);
-	assert_int_equal(pclose(p), 0);
+	buf = fx_cmd_output(cmd, len);
+	assert_non_null(buf);
 	return buf;
 }
 

@@ -375,6 +375,58 @@ static void test_validate_returns_error_count(void **state)
 	parsed_free(&r);
 }
 
+/* Levels no rule names and groups nothing names are warned about (not
+ * DEFAULT, not what qos-ulps generate); a section with a parse error
+ * makes the missing level follow from it. */
+static void test_unused_and_consequences(void **state)
+{
+	struct parsed r;
+	size_t i, unused = 0;
+
+	(void)state;
+	parse_text(
+		&r,
+		"port-groups\n"
+		" port-group\n  name: used\n  node-type: CA\n end-port-group\n"
+		" port-group\n  name: idle\n  node-type: CA\n end-port-group\n"
+		"end-port-groups\n"
+		"qos-levels\n"
+		" qos-level\n  name: DEFAULT\n  sl: 0\n end-qos-level\n"
+		" qos-level\n  name: fast\n  sl: 1\n end-qos-level\n"
+		" qos-level\n  name: spare\n  sl: 2\n end-qos-level\n"
+		"end-qos-levels\n"
+		"qos-match-rules\n qos-match-rule\n  source: used\n"
+		"  qos-level-name: fast\n end-qos-match-rule\n"
+		"end-qos-match-rules\n"
+		"qos-ulps\n default: 3\n sdp: 4\nend-qos-ulps\n",
+		true);
+	assert_warning(&r.d, 6, 2, "port group 'idle' is never used");
+	assert_warning(&r.d, 20, 2, "qos-level 'spare' is never used");
+	for (i = 0; i < r.d.n; i++)
+		unused +=
+			r.d.v[i].code && !strncmp(r.d.v[i].code, "unused-", 7);
+	assert_int_equal(unused, 2);
+	assert_int_equal(r.d.n_errors, 0);
+	parsed_free(&r);
+
+	parse_text(&r,
+		   "qos-levels\n qos-level\n  name: fast\n  sl: 1 2\n"
+		   " end-qos-level\nend-qos-levels\n"
+		   "qos-match-rules\n qos-match-rule\n  qos-class: 1\n"
+		   "  qos-level-name: fsat\n end-qos-match-rule\n"
+		   "end-qos-match-rules\n",
+		   true);
+	assert_error(&r.d, 4, 9, "unexpected");
+	assert_error(&r.d, 2, 2, "no DEFAULT qos-level");
+	assert_error(&r.d, 10, 19, "undefined qos-level 'fsat'");
+	for (i = 0; i < r.d.n; i++)
+		if (strstr(r.d.v[i].msg, "DEFAULT") ||
+		    strstr(r.d.v[i].msg, "fsat"))
+			assert_int_equal(r.d.v[i].cause, r.p->levels_error);
+	assert_int_not_equal(r.p->levels_error, 0);
+	parsed_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_scope_overlap),
 		cmocka_unit_test(test_parser_warnings),
 		cmocka_unit_test(test_validate_returns_error_count),
+		cmocka_unit_test(test_unused_and_consequences),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

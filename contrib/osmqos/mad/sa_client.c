@@ -32,14 +32,8 @@
 #define RMPP_FLAG_FIRST	 0x02
 #define RMPP_FLAG_LAST	 0x04
 
-/* MultiPathRecord offsets inside the SA data. */
-#define MPR_SID_MSB	 13
-#define MPR_INDEPENDENCE 14
-#define MPR_SGID_COUNT	 15
-#define MPR_DGID_COUNT	 16
-#define MPR_SID_LSB	 17
-#define MPR_GIDS	 24
-#define MPR_SIZE	 200
+/* A MultiPathRecord request with room for every GID a MAD holds. */
+#define MPR_SIZE (OQ_MPR_REC_SIZE + 16 * OQ_SA_MPR_MAX_GIDS)
 
 /* The fields PathRecord and MultiPathRecord share, and their mask bits. */
 static const struct {
@@ -112,50 +106,51 @@ static uint8_t sel_byte(uint8_t sel, uint8_t v)
 void oq_path_rec_encode(const struct oq_path_rec *pr, uint8_t *b)
 {
 	memset(b, 0, OQ_SA_PR_SIZE);
-	oq_put64(b, pr->service_id);
-	memcpy(b + 8, pr->dgid, 16);
-	memcpy(b + 24, pr->sgid, 16);
-	oq_put16(b + 40, pr->dlid);
-	oq_put16(b + 42, pr->slid);
-	oq_put32(b + 44, hop_flow_raw(pr));
-	b[48] = pr->tclass;
-	b[49] = (uint8_t)((pr->reversible ? 0x80 : 0) | (pr->numb_path & 0x7f));
-	oq_put16(b + 50, pr->pkey);
-	oq_put16(b + 52,
-	      (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)));
-	b[54] = sel_byte(pr->mtu_sel, pr->mtu);
-	b[55] = sel_byte(pr->rate_sel, pr->rate);
-	b[56] = sel_byte(pr->pkt_life_sel, pr->pkt_life);
-	b[57] = pr->preference;
+	oq_put64(b + OQ_PR_OFF_SERVICE_ID, pr->service_id);
+	memcpy(b + OQ_PR_OFF_DGID, pr->dgid, 16);
+	memcpy(b + OQ_PR_OFF_SGID, pr->sgid, 16);
+	oq_put16(b + OQ_PR_OFF_DLID, pr->dlid);
+	oq_put16(b + OQ_PR_OFF_SLID, pr->slid);
+	oq_put32(b + OQ_PR_OFF_HFR, hop_flow_raw(pr));
+	b[OQ_PR_OFF_TCLASS] = pr->tclass;
+	b[OQ_PR_OFF_NUMBPATH] =
+		(uint8_t)((pr->reversible ? 0x80 : 0) | (pr->numb_path & 0x7f));
+	oq_put16(b + OQ_PR_OFF_PKEY, pr->pkey);
+	oq_put16(b + OQ_PR_OFF_QOS_SL,
+		 (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)));
+	b[OQ_PR_OFF_MTU] = sel_byte(pr->mtu_sel, pr->mtu);
+	b[OQ_PR_OFF_RATE] = sel_byte(pr->rate_sel, pr->rate);
+	b[OQ_PR_OFF_LIFE] = sel_byte(pr->pkt_life_sel, pr->pkt_life);
+	b[OQ_PR_OFF_PREFERENCE] = pr->preference;
 }
 
 void oq_path_rec_decode(const uint8_t *b, struct oq_path_rec *pr)
 {
-	uint32_t hfr = oq_get32(b + 44);
-	uint16_t qs = oq_get16(b + 52);
+	uint32_t hfr = oq_get32(b + OQ_PR_OFF_HFR);
+	uint16_t qs = oq_get16(b + OQ_PR_OFF_QOS_SL);
 
 	memset(pr, 0, sizeof(*pr));
-	pr->service_id = oq_get64(b);
-	memcpy(pr->dgid, b + 8, 16);
-	memcpy(pr->sgid, b + 24, 16);
-	pr->dlid = oq_get16(b + 40);
-	pr->slid = oq_get16(b + 42);
+	pr->service_id = oq_get64(b + OQ_PR_OFF_SERVICE_ID);
+	memcpy(pr->dgid, b + OQ_PR_OFF_DGID, 16);
+	memcpy(pr->sgid, b + OQ_PR_OFF_SGID, 16);
+	pr->dlid = oq_get16(b + OQ_PR_OFF_DLID);
+	pr->slid = oq_get16(b + OQ_PR_OFF_SLID);
 	pr->raw_traffic = hfr >> 31;
 	pr->flow_label = (hfr >> 8) & 0xfffff;
 	pr->hop_limit = (uint8_t)hfr;
-	pr->tclass = b[48];
-	pr->reversible = b[49] >> 7;
-	pr->numb_path = b[49] & 0x7f;
-	pr->pkey = oq_get16(b + 50);
+	pr->tclass = b[OQ_PR_OFF_TCLASS];
+	pr->reversible = b[OQ_PR_OFF_NUMBPATH] >> 7;
+	pr->numb_path = b[OQ_PR_OFF_NUMBPATH] & 0x7f;
+	pr->pkey = oq_get16(b + OQ_PR_OFF_PKEY);
 	pr->qos_class = qs >> 4;
 	pr->sl = qs & 0xf;
-	pr->mtu_sel = b[54] >> 6;
-	pr->mtu = b[54] & 0x3f;
-	pr->rate_sel = b[55] >> 6;
-	pr->rate = b[55] & 0x3f;
-	pr->pkt_life_sel = b[56] >> 6;
-	pr->pkt_life = b[56] & 0x3f;
-	pr->preference = b[57];
+	pr->mtu_sel = b[OQ_PR_OFF_MTU] >> 6;
+	pr->mtu = b[OQ_PR_OFF_MTU] & 0x3f;
+	pr->rate_sel = b[OQ_PR_OFF_RATE] >> 6;
+	pr->rate = b[OQ_PR_OFF_RATE] & 0x3f;
+	pr->pkt_life_sel = b[OQ_PR_OFF_LIFE] >> 6;
+	pr->pkt_life = b[OQ_PR_OFF_LIFE] & 0x3f;
+	pr->preference = b[OQ_PR_OFF_PREFERENCE];
 }
 
 static void mpr_encode(const struct oq_sa_req *r, uint8_t *d)
@@ -163,24 +158,27 @@ static void mpr_encode(const struct oq_sa_req *r, uint8_t *d)
 	const struct oq_path_rec *pr = &r->pr;
 	unsigned int n = (unsigned int)r->sgid_count + r->dgid_count;
 
-	oq_put32(d, hop_flow_raw(pr));
-	d[4] = pr->tclass;
-	d[5] = (uint8_t)((pr->reversible ? 0x80 : 0) | (pr->numb_path & 0x7f));
-	oq_put16(d + 6, pr->pkey);
-	oq_put16(d + 8,
+	oq_put32(d + OQ_MPR_OFF_HFR, hop_flow_raw(pr));
+	d[OQ_MPR_OFF_TCLASS] = pr->tclass;
+	d[OQ_MPR_OFF_NUMBPATH] =
+		(uint8_t)((pr->reversible ? 0x80 : 0) | (pr->numb_path & 0x7f));
+	oq_put16(d + OQ_MPR_OFF_PKEY, pr->pkey);
+	oq_put16(d + OQ_MPR_OFF_QOS_SL,
 		 (uint16_t)((pr->qos_class & 0xfff) << 4 | (pr->sl & 0xf)));
-	d[10] = sel_byte(pr->mtu_sel, pr->mtu);
-	d[11] = sel_byte(pr->rate_sel, pr->rate);
-	d[12] = sel_byte(pr->pkt_life_sel, pr->pkt_life);
+	d[OQ_MPR_OFF_MTU] = sel_byte(pr->mtu_sel, pr->mtu);
+	d[OQ_MPR_OFF_RATE] = sel_byte(pr->rate_sel, pr->rate);
+	d[OQ_MPR_OFF_LIFE] = sel_byte(pr->pkt_life_sel, pr->pkt_life);
 	/* ServiceID is split: its top byte, then the low 56 bits. */
-	d[MPR_SID_MSB] = (uint8_t)(pr->service_id >> 56);
-	d[MPR_INDEPENDENCE] = r->independence;
-	d[MPR_SGID_COUNT] = r->raw_counts ? r->raw_sgid_count : r->sgid_count;
-	d[MPR_DGID_COUNT] = r->raw_counts ? r->raw_dgid_count : r->dgid_count;
-	oq_put32(d + MPR_SID_LSB, (uint32_t)(pr->service_id >> 24));
-	oq_put16(d + MPR_SID_LSB + 4, (uint16_t)(pr->service_id >> 8));
-	d[MPR_SID_LSB + 6] = (uint8_t)pr->service_id;
-	memcpy(d + MPR_GIDS, r->gids, (size_t)n * 16);
+	d[OQ_MPR_OFF_SID_MSB] = (uint8_t)(pr->service_id >> 56);
+	d[OQ_MPR_OFF_INDEPENDENCE] = r->independence;
+	d[OQ_MPR_OFF_SGID_COUNT] =
+		r->raw_counts ? r->raw_sgid_count : r->sgid_count;
+	d[OQ_MPR_OFF_DGID_COUNT] =
+		r->raw_counts ? r->raw_dgid_count : r->dgid_count;
+	oq_put32(d + OQ_MPR_OFF_SID_LSB, (uint32_t)(pr->service_id >> 24));
+	oq_put16(d + OQ_MPR_OFF_SID_LSB + 4, (uint16_t)(pr->service_id >> 8));
+	d[OQ_MPR_OFF_SID_LSB + 6] = (uint8_t)pr->service_id;
+	memcpy(d + OQ_MPR_OFF_GIDS, r->gids, (size_t)n * 16);
 }
 
 int oq_sa_encode(const struct oq_sa_req *r, uint8_t *mad)
@@ -243,7 +241,8 @@ int oq_sa_encode(const struct oq_sa_req *r, uint8_t *mad)
 /* SLID and DLID of a PathRecord both zero. */
 static bool lids_zero(const uint8_t *rec)
 {
-	return !oq_get16(rec + 40) && !oq_get16(rec + 42);
+	return !oq_get16(rec + OQ_PR_OFF_DLID) &&
+	       !oq_get16(rec + OQ_PR_OFF_SLID);
 }
 
 int oq_sa_decode(const uint8_t *mad, size_t len, struct oq_sa_resp *out)

@@ -21,7 +21,7 @@
 #define OQ_SA_MAD_SIZE	   256
 #define OQ_SA_HDR_SIZE	   56 /* MAD + RMPP + SA header: records start here */
 #define OQ_SA_DATA_SIZE	   200
-#define OQ_SA_PR_SIZE	   64
+#define OQ_SA_PR_SIZE	   OQ_PR_REC_SIZE
 #define OQ_SA_MPR_MAX_GIDS 11 /* what fits in one request MAD */
 
 #define OQ_SA_CLASS		 0x03

@@ -13,11 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <infiniband/umad.h>
 #include <infiniband/umad_types.h>
+
+#include <osmqos/clock.h>
 
 #include "sa_client.h"
 
@@ -73,7 +74,7 @@ int oq_sa_query(struct oq_sa_port *p, const struct oq_sa_req *r, int timeout_ms,
 	struct oq_sa_req req = *r;
 	size_t cap = umad_size() + RECV_MAX;
 	uint8_t *umad = calloc(1, cap);
-	long long deadline;
+	uint64_t t0;
 	int len, rc, left;
 	bool cut;
 
@@ -84,7 +85,7 @@ int oq_sa_query(struct oq_sa_port *p, const struct oq_sa_req *r, int timeout_ms,
 	}
 	req.tid =
 		(r->tid ? r->tid
-			: ((uint64_t)getpid() << 12 ^ (uint64_t)oq_now_ms())) &
+			: ((uint64_t)getpid() << 12 ^ oq_clock_ns() / 1000000)) &
 		TID_MASK;
 	if (!req.tid)
 		req.tid = 1;
@@ -106,9 +107,9 @@ int oq_sa_query(struct oq_sa_port *p, const struct oq_sa_req *r, int timeout_ms,
 		free(umad);
 		return -1;
 	}
-	deadline = oq_now_ms() + timeout_ms;
+	t0 = oq_clock_ns();
 	for (;;) {
-		left = (int)(deadline - oq_now_ms());
+		left = timeout_ms - (int)oq_ms_since(t0);
 		if (left <= 0) {
 			timeout_msg(p, timeout_ms, err, errlen);
 			break;

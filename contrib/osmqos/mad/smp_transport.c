@@ -17,6 +17,8 @@
 
 #include <infiniband/umad.h>
 
+#include <osmqos/clock.h>
+
 #include "smp_transport.h"
 
 #define TID_MASK 0xffffffffull /* the kernel owns the upper 32 bits */
@@ -45,7 +47,7 @@ void oq_smp_close(struct oq_smp_port *p)
 static int attempt(struct oq_smp_port *p, uint8_t *umad, uint64_t tid,
 		   struct oq_smp_resp *resp, char *err, size_t errlen)
 {
-	long long deadline = oq_now_ms() + p->timeout_ms;
+	uint64_t t0 = oq_clock_ns();
 	int len, left;
 
 	if (umad_send(p->u.portid, p->u.agent, umad, OQ_SMP_MAD_SIZE,
@@ -58,7 +60,7 @@ static int attempt(struct oq_smp_port *p, uint8_t *umad, uint64_t tid,
 	}
 	p->sent++;
 	for (;;) {
-		left = (int)(deadline - oq_now_ms());
+		left = p->timeout_ms - (int)oq_ms_since(t0);
 		if (left <= 0)
 			return 1;
 		len = RECV_MAX;

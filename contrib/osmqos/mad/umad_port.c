@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <infiniband/umad.h>
 
@@ -77,14 +76,6 @@ void oq_umad_close(struct oq_umad_port *p)
 		umad_close_port(p->portid);
 	p->agent = p->portid = -1;
 	umad_done();
-}
-
-long long oq_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 bool oq_under_umad2sim(void)

@@ -35,9 +35,6 @@ int oq_umad_open(struct oq_umad_port *p, const char *ca, int port,
 		 const char *agent_hint, char *err, size_t errlen);
 void oq_umad_close(struct oq_umad_port *p);
 
-/* CLOCK_MONOTONIC in milliseconds, for timeouts. */
-long long oq_now_ms(void);
-
 /* True when libumad2sim is preloaded (an ibsim fabric, not hardware). */
 bool oq_under_umad2sim(void);
 

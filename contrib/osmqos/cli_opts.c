@@ -1,0 +1,850 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The CLI's option table: the shared options' one definition, the parser
+ * and the --help writer every subcommand uses (cli_opts.h).
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/model.h>
+
+#include "cli.h"
+#include "cli_opts.h"
+
+#define CO(field) offsetof(struct oq_cli_common, field)
+
+static const char *const profile_words[] = {"iba", "cx2-2k", NULL};
+
+/* Indexed by enum oq_common_opt. */
+static const struct oq_opt common_opts[OQ_CO_COUNT] = {
+	[OQ_CO_POLICY] = OQ_OPT("policy", 'p', OQ_OPT_INPUT, "FILE",
+				"the QoS policy (qos-policy.conf)", CO(policy)),
+	[OQ_CO_FABRIC] =
+		OQ_OPT("fabric", 'f', OQ_OPT_INPUT, "TOPO",
+		       "the fabric: ibnetdiscover output or ibsim net file",
+		       CO(fabric)),
+	[OQ_CO_PARTITIONS] =
+		OQ_OPT("partitions", 'k', OQ_OPT_INPUT, "FILE",
+		       "OpenSM's partitions.conf, for 'partition:' and pkey "
+		       "groups (default: the Default partition only, every end "
+		       "port a full member)",
+		       CO(partitions)),
+	[OQ_CO_OPENSM_CONF] =
+		OQ_OPT("opensm-conf", 'c', OQ_OPT_INPUT, "FILE",
+		       "an opensm.conf: its qos_* templates and routing_engine "
+		       "(default: OpenSM's compiled-in values)",
+		       CO(opensm_conf)),
+	[OQ_CO_PORT] =
+		OQ_OPT("port", 0, OQ_OPT_PORT, "PORT",
+		       "only this port: a GUID (0x...), lid:N or "
+		       "\"NodeDescription/P<n>\"; a switch named by its GUID "
+		       "or LID means all its ports, /P<n> one of them",
+		       CO(port)),
+	[OQ_CO_JSON] = OQ_OPT("json", 'j', OQ_OPT_FLAG, NULL,
+			      "one JSON object instead of text (docs/json.md)",
+			      CO(json)),
+	[OQ_CO_SID] =
+		OQ_OPT("sid", 0, OQ_OPT_NUM, "N", "the ServiceID", CO(sid),
+		       .max = UINT64_MAX, .alias = "service-id,service_id"),
+	[OQ_CO_QOS_CLASS] = OQ_OPT("qos-class", 'Q', OQ_OPT_NUM, "N",
+				   "the QoS class (0-4095)", CO(qos_class),
+				   .max = 0xfff, .alias = "qos_class"),
+	[OQ_CO_PKEY] = OQ_OPT("pkey", 0, OQ_OPT_NUM, "N",
+			      "the P_Key (membership bit ignored)", CO(pkey),
+			      .max = 0xffff),
+	[OQ_CO_SL] = OQ_OPT("sl", 0, OQ_OPT_NUM, "N",
+			    "the service level (0-15)", CO(sl), .max = 15),
+	[OQ_CO_MTU_BYTES] =
+		OQ_OPT("mtu", 'M', OQ_OPT_NUM, "BYTES", "packet size in bytes",
+		       CO(mtu), .min = 1, .max = OQ_ARB_MAX_PKT),
+	[OQ_CO_PROFILE] =
+		OQ_OPT("profile", 0, OQ_OPT_WORD, "iba|cx2-2k",
+		       "the arbiter: iba as the IBA specifies it (default), or "
+		       "cx2-2k (ConnectX-2, MTU 2048, one high and one low VL; "
+		       "reconstructed, see docs/model.md)",
+		       CO(profile), .words = profile_words),
+	[OQ_CO_SVG] = OQ_OPT("svg", 0, OQ_OPT_OUTPUT, "FILE",
+			     "also draw the result as SVG into FILE", CO(svg)),
+	[OQ_CO_CA] =
+		OQ_OPT("ca", 'C', OQ_OPT_TEXT, "NAME",
+		       "local CA (default: the first active port)", CO(ca)),
+	[OQ_CO_CA_PORT] = OQ_OPT("ca-port", 'P', OQ_OPT_NUM, "N",
+				 "local port number of the CA", CO(ca_port),
+				 .max = 254, .alias = "port"),
+	[OQ_CO_TIMEOUT] =
+		OQ_OPT("timeout", 't', OQ_OPT_NUM, "MS",
+		       "how long to wait for each answer, in ms (default 1000)",
+		       CO(timeout), .min = 1, .max = 600000),
+	[OQ_CO_NODE_NAME_MAP] =
+		OQ_OPT("node-name-map", 0, OQ_OPT_INPUT, "FILE",
+		       "name nodes as OpenSM does with this node-name map "
+		       "(GUID \"name\" lines), for the policy's port-names "
+		       "and PORT arguments (default: the map "
+		       "node_name_map_name in --opensm-conf names)",
+		       CO(node_name_map)),
+	[OQ_CO_ALL] = OQ_OPT("all", 0, OQ_OPT_FLAG, NULL,
+			     "every item instead of a summary", CO(all)),
+};
+
+const struct oq_opt *oq_cli_common_opt(enum oq_common_opt id)
+{
+	if (id <= OQ_CO_NONE || id >= OQ_CO_COUNT)
+		return NULL;
+	return &common_opts[id];
+}
+
+static bool is_end(const struct oq_opt *e)
+{
+	return !e->name && !e->common && !e->help;
+}
+
+static bool is_heading(const struct oq_opt *e)
+{
+	return !e->name && !e->common && e->help;
+}
+
+/* The table's entries with the shared ones filled in (headings kept);
+ * NULL when out of memory. */
+static struct oq_opt *resolve(const struct oq_cmd_spec *s, size_t *n)
+{
+	struct oq_opt *v;
+	size_t i, k;
+
+	for (k = 0; !is_end(&s->opts[k]); k++)
+		;
+	v = calloc(k + 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < k; i++) {
+		const struct oq_opt *e = &s->opts[i];
+
+		v[i] = *e;
+		if (!e->common)
+			continue;
+		v[i] = common_opts[e->common];
+		v[i].common = e->common;
+		v[i].flags |= e->flags;
+		if (e->help)
+			v[i].help = e->help;
+	}
+	*n = k;
+	return v;
+}
+
+static bool takes_arg(const struct oq_opt *o)
+{
+	return o->kind != OQ_OPT_FLAG;
+}
+
+/* Quoted text longer than this in an error is an argument, not prose:
+ * cut to its first CLIP_KEEP bytes (a 1 MB argument, a one-line error). */
+#define CLIP_OVER 200
+#define CLIP_KEEP 60
+
+static void put_clipped(const char *msg, FILE *out)
+{
+	const char *p = msg, *q, *end;
+
+	while ((q = strchr(p, '\'')) && (end = strchr(q + 1, '\''))) {
+		if (end - q - 1 <= CLIP_OVER) {
+			fwrite(p, 1, (size_t)(end - p), out);
+			p = end;
+			continue;
+		}
+		fwrite(p, 1, (size_t)(q + 1 - p) + CLIP_KEEP, out);
+		fputs("...", out);
+		p = end;
+	}
+	fputs(p, out);
+}
+
+int oq_usage_error(const char *cmd, const char *fmt, ...)
+{
+	char *msg = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&msg, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "osmqos %s: ", cmd);
+	put_clipped(n >= 0 ? msg : fmt, stderr);
+	fprintf(stderr, "\nTry 'osmqos %s --help' for the options.\n", cmd);
+	if (n >= 0)
+		free(msg);
+	return OQ_EXIT_USAGE;
+}
+
+int oq_parse_u64(const char *s, unsigned long long *out)
+{
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return (errno || *end) ? -1 : 0;
+}
+
+/* ---- --help ---------------------------------------------------------- */
+
+#define HELP_WIDTH  79
+#define OPT_COL_MAX 26
+
+/* Words of text from column col on, continuation lines at indent; '\n'
+ * breaks the line.  Returns the column after the last word. */
+static size_t wrap(FILE *out, const char *text, size_t col, size_t indent)
+{
+	const char *p = text;
+	bool first = true;
+
+	while (*p) {
+		size_t len = strcspn(p, " \n");
+
+		if (!first && col + 1 + len > HELP_WIDTH) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, len, out);
+		col += len;
+		first = false;
+		p += len;
+		if (*p == '\n') {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+			first = true;
+			p++;
+		}
+		while (*p == ' ')
+			p++;
+	}
+	return col;
+}
+
+static const char *arg_text(const struct oq_opt *o)
+{
+	if (o->kind == OQ_OPT_PAIR)
+		return o->arg ? o->arg : "A B";
+	return o->arg ? o->arg : "ARG";
+}
+
+/* "-p, --policy FILE" or "    --port PORT" into buf. */
+static void left_column(const struct oq_opt *o, char *buf, size_t len)
+{
+	int n;
+
+	if (o->letter)
+		n = snprintf(buf, len, "-%c, --%s", o->letter, o->name);
+	else
+		n = snprintf(buf, len, "    --%s", o->name);
+	if (takes_arg(o) && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " %s", arg_text(o));
+}
+
+static void usage_line(const struct oq_cmd_spec *s, const struct oq_opt *v,
+		       size_t n, FILE *out)
+{
+	size_t indent = strlen("Usage: osmqos ") + strlen(s->name) + 1;
+	size_t i, col = indent - 1;
+	char buf[128];
+
+	fprintf(out, "Usage: osmqos %s", s->name);
+	for (i = 0; i < n; i++) {
+		const struct oq_opt *o = &v[i];
+
+		if (!o->name)
+			continue;
+		if (!(o->flags & OQ_OPT_REQUIRED))
+			continue;
+		if (s->operand && o->off == s->operand_off)
+			snprintf(buf, sizeof(buf), "%s", s->operand);
+		else if (takes_arg(o))
+			snprintf(buf, sizeof(buf), "--%s %s", o->name,
+				 arg_text(o));
+		else
+			snprintf(buf, sizeof(buf), "--%s", o->name);
+		fputc(' ', out);
+		col = wrap(out, buf, col + 1, indent);
+	}
+	/* -h and -V at least are optional. */
+	fputc(' ', out);
+	wrap(out, "[OPTIONS]", col + 1, indent);
+	fputc('\n', out);
+	for (i = 0; s->forms && s->forms[i]; i++) {
+		fprintf(out, "       osmqos %s ", s->name);
+		wrap(out, s->forms[i], indent, indent);
+		fputc('\n', out);
+	}
+}
+
+/* "; also --a, --b" for the aliases "a,b". */
+static void aliases(const char *alias, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	*buf = '\0';
+	while (alias && *alias && n < len) {
+		size_t k = strcspn(alias, ",");
+
+		n += (size_t)snprintf(buf + n, len - n, "%s--%.*s",
+				      n ? ", " : " (also ", (int)k, alias);
+		alias += k + (alias[k] == ',');
+	}
+	if (*buf && n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
+static void option_line(const struct oq_opt *o, size_t col, FILE *out)
+{
+	char left[96], help[512], also[128];
+	size_t len;
+
+	left_column(o, left, sizeof(left));
+	fprintf(out, "  %s", left);
+	len = 2 + strlen(left);
+	if (len + 2 > col)
+		fprintf(out, "\n%*s", (int)col, "");
+	else
+		fprintf(out, "%*s", (int)(col - len), "");
+	aliases(o->alias, also, sizeof(also));
+	snprintf(help, sizeof(help), "%s%s%s", o->help ? o->help : "", also,
+		 o->flags & OQ_OPT_REPEATABLE ? "; may be repeated" : "");
+	wrap(out, help, col, col);
+	fputc('\n', out);
+}
+
+void oq_cli_usage(const struct oq_cmd_spec *s, FILE *out)
+{
+	static const struct oq_opt help =
+		OQ_OPT("help", 'h', OQ_OPT_FLAG, NULL, "this text", 0);
+	static const struct oq_opt version = OQ_OPT(
+		"version", 'V', OQ_OPT_FLAG, NULL, "osmqos's version", 0);
+	struct oq_opt *v;
+	size_t n, i, col = 0;
+	bool stdin_ok = false;
+	char left[96];
+
+	v = resolve(s, &n);
+	if (!v) {
+		fprintf(out, "osmqos %s: out of memory\n", s->name);
+		return;
+	}
+	usage_line(s, v, n, out);
+	if (s->about) {
+		fputc('\n', out);
+		wrap(out, s->about, 0, 0);
+		fputc('\n', out);
+	}
+	for (i = 0; i < n; i++) {
+		if (!v[i].name)
+			continue;
+		left_column(&v[i], left, sizeof(left));
+		if (2 + strlen(left) + 2 <= OPT_COL_MAX &&
+		    2 + strlen(left) + 2 > col)
+			col = 2 + strlen(left) + 2;
+		stdin_ok |= v[i].kind == OQ_OPT_INPUT;
+	}
+	if (col < 20)
+		col = 20;
+	fprintf(out, "\nOptions:\n");
+	for (i = 0; i < n; i++) {
+		if (is_heading(&v[i]))
+			fprintf(out, "%s\n", v[i].help);
+		else
+			option_line(&v[i], col, out);
+	}
+	option_line(&help, col, out);
+	option_line(&version, col, out);
+	fputc('\n', out);
+	if (s->notes) {
+		wrap(out, s->notes, 0, 0);
+		fputc('\n', out);
+	}
+	if (stdin_ok)
+		fprintf(out,
+			"A FILE or TOPO of '-' is read from standard input "
+			"(one of them at most).\n");
+	fprintf(out, "Exit status: ");
+	wrap(out, s->exit_status, strlen("Exit status: "), 0);
+	fputc('\n', out);
+	free(v);
+}
+
+/* ---- lists of numbers -------------------------------------------------- */
+
+/* A number at *p: decimal, 0x hex (or octal after a 0, as strtoull and
+ * the policy language read it). */
+static bool list_number(const char **p, unsigned long long *v)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)**p))
+		return false;
+	errno = 0;
+	*v = strtoull(*p, &end, 0);
+	if (errno)
+		return false;
+	*p = end;
+	return true;
+}
+
+static void skip_blank(const char **p)
+{
+	while (**p == ' ' || **p == '\t')
+		(*p)++;
+}
+
+static int list_item(const char *item, size_t len, unsigned int max,
+		     uint16_t *bits)
+{
+	char buf[64];
+	const char *p = buf;
+	unsigned long long lo, hi, v;
+
+	if (len >= sizeof(buf))
+		return -1;
+	memcpy(buf, item, len);
+	buf[len] = '\0';
+	skip_blank(&p);
+	if (!list_number(&p, &lo))
+		return -1;
+	hi = lo;
+	skip_blank(&p);
+	if (*p == '-') {
+		p++;
+		skip_blank(&p);
+		if (!list_number(&p, &hi))
+			return -1;
+		skip_blank(&p);
+	}
+	if (*p || lo > max || hi > max)
+		return -1;
+	if (lo > hi) {
+		v = lo;
+		lo = hi;
+		hi = v;
+	}
+	for (v = lo; v <= hi; v++)
+		*bits |= (uint16_t)(1u << v);
+	return 0;
+}
+
+int oq_cli_parse_list(const char *s, unsigned int max, uint16_t *bits,
+		      char *bad, size_t badlen)
+{
+	const char *p = s;
+	uint16_t m = 0;
+
+	if (max > 15)
+		max = 15;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (list_item(p, len, max, &m)) {
+			snprintf(bad, badlen, "%.*s", (int)len, p);
+			return -1;
+		}
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*bits = m;
+	return 0;
+}
+
+/* ---- the parser --------------------------------------------------------- */
+
+struct parser {
+	const struct oq_cmd_spec *s;
+	struct oq_opt *v; /* resolved entries, headings included */
+	size_t n;
+	unsigned int *count;
+	const char **as; /* how each option was first given */
+	struct option *lo;
+	char **names; /* alias names, owned */
+	size_t n_names;
+	int argc;
+	char **argv;
+	void *opts;
+};
+
+#define LONG_VAL 1000
+
+static void parser_free(struct parser *p)
+{
+	size_t i;
+
+	for (i = 0; p->as && i < p->n; i++)
+		free((char *)p->as[i]);
+	for (i = 0; i < p->n_names; i++)
+		free(p->names[i]);
+	free(p->names);
+	free(p->lo);
+	free(p->as);
+	free(p->count);
+	free(p->v);
+}
+
+/* getopt_long's tables: every name and alias, then help and version. */
+static int parser_init(struct parser *p, char *shorts, size_t shorts_len)
+{
+	size_t i, k = 0, sl = 0, n_alias = 0;
+	const char *a;
+
+	p->v = resolve(p->s, &p->n);
+	if (!p->v)
+		return -1;
+	for (i = 0; i < p->n; i++) {
+		a = p->v[i].alias;
+		if (a && *a)
+			n_alias++;
+		for (; a && *a; a++)
+			n_alias += *a == ',';
+	}
+	p->count = calloc(p->n + 1, sizeof(*p->count));
+	p->as = calloc(p->n + 1, sizeof(*p->as));
+	p->lo = calloc(p->n + n_alias + 3, sizeof(*p->lo));
+	p->names = calloc(n_alias + 1, sizeof(*p->names));
+	if (!p->count || !p->as || !p->lo || !p->names)
+		return -1;
+	shorts[sl++] = ':';
+	for (i = 0; i < p->n; i++) {
+		const struct oq_opt *o = &p->v[i];
+		int has = takes_arg(o) ? required_argument : no_argument;
+
+		if (!o->name)
+			continue;
+		p->lo[k++] =
+			(struct option){o->name, has, NULL, LONG_VAL + (int)i};
+		for (a = o->alias; a && *a;) {
+			size_t len = strcspn(a, ",");
+			char *name = strndup(a, len);
+
+			if (!name)
+				return -1;
+			p->names[p->n_names++] = name;
+			p->lo[k++] = (struct option){name, has, NULL,
+						     LONG_VAL + (int)i};
+			a += len + (a[len] == ',');
+		}
+		if (o->letter && sl + 3 < shorts_len) {
+			shorts[sl++] = (char)o->letter;
+			if (takes_arg(o))
+				shorts[sl++] = ':';
+		}
+	}
+	p->lo[k++] = (struct option){"help", no_argument, NULL, 'h'};
+	p->lo[k++] = (struct option){"version", no_argument, NULL, 'V'};
+	if (sl + 3 > shorts_len)
+		return -1;
+	memcpy(shorts + sl, "hV", 3);
+	return 0;
+}
+
+static int by_letter(const struct parser *p, int c)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->v[i].name && p->v[i].letter == c)
+			return (int)i;
+	return -1;
+}
+
+/* The usage error for what getopt_long returned as c ('?' or ':'). */
+static int getopt_error(const struct parser *p, int c)
+{
+	const char *cmd = p->s->name;
+	const char *arg =
+		optind > 0 && optind <= p->argc ? p->argv[optind - 1] : "?";
+	char list[256] = "";
+	size_t i, len, matches = 0;
+
+	if (c == ':')
+		return oq_usage_error(cmd, "option '%s' needs an argument",
+				      arg);
+	if (!strncmp(arg, "--", 2) &&
+	    (optopt >= LONG_VAL || optopt == 'h' || optopt == 'V'))
+		return oq_usage_error(cmd, "option '%.*s' takes no argument",
+				      (int)strcspn(arg, "="), arg);
+	if (strncmp(arg, "--", 2) || optopt)
+		return oq_usage_error(cmd, "unknown option '-%c'",
+				      optopt ? optopt : '?');
+	/* A prefix of several long names: say which. */
+	len = strcspn(arg + 2, "=");
+	for (i = 0; p->lo[i].name; i++) {
+		if (strncmp(p->lo[i].name, arg + 2, len))
+			continue;
+		matches++;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s--%s", matches > 1 ? ", " : "", p->lo[i].name);
+	}
+	if (matches > 1)
+		return oq_usage_error(cmd,
+				      "option '%.*s' is ambiguous: %s; give "
+				      "more of the name",
+				      (int)len + 2, arg, list);
+	return oq_usage_error(cmd, "unknown option '%.*s'", (int)len + 2, arg);
+}
+
+static int store_num(const struct parser *p, const struct oq_opt *o,
+		     const char *as, const char *arg, void *field)
+{
+	struct oq_num *n = field;
+	unsigned long long v;
+
+	if (oq_parse_u64(arg, &v) || v < o->min || v > o->max)
+		return oq_usage_error(p->s->name,
+				      "%s '%s' is not a number in %llu..%llu "
+				      "(decimal or 0x hex)",
+				      as, arg, o->min, o->max);
+	n->v = v;
+	n->given = true;
+	return 0;
+}
+
+static int store_list(const struct parser *p, const struct oq_opt *o,
+		      const char *as, const char *arg, void *field)
+{
+	struct oq_mask *m = field;
+	bool sls = o->kind == OQ_OPT_SLS;
+	char bad[64];
+
+	if (oq_cli_parse_list(arg, sls ? 15 : 14, &m->bits, bad, sizeof(bad))) {
+		if (!*bad)
+			return oq_usage_error(p->s->name,
+					      "%s '%s' has an empty item; give "
+					      "%s and ranges such as %s",
+					      as, arg, sls ? "SLs" : "VLs",
+					      sls ? "0-3,7" : "0-3,7");
+		return oq_usage_error(p->s->name,
+				      "%s '%s': '%s' is not %s or a range of "
+				      "them; give %s and ranges such as 0-3,7",
+				      as, arg, bad,
+				      sls ? "an SL (0-15)" : "a data VL (0-14)",
+				      sls ? "SLs" : "VLs");
+	}
+	m->given = true;
+	return 0;
+}
+
+static int store_word(const struct parser *p, const struct oq_opt *o,
+		      const char *as, const char *arg, int *field)
+{
+	char list[128] = "";
+	size_t i;
+
+	for (i = 0; o->words[i]; i++)
+		if (!strcmp(arg, o->words[i])) {
+			*field = (int)i;
+			return 0;
+		}
+	for (i = 0; o->words[i]; i++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list),
+			 "%s%s", i ? (o->words[i + 1] ? ", " : " or ") : "",
+			 o->words[i]);
+	return oq_usage_error(p->s->name, "%s: unknown '%s' (use %s)", as, arg,
+			      list);
+}
+
+/* One occurrence of option i, given as `as`, into the options struct. */
+static int store(struct parser *p, size_t i, const char *as, char *arg)
+{
+	const struct oq_opt *o = &p->v[i];
+	void *field = (char *)p->opts + o->off;
+	const char **pair = field;
+
+	switch (o->kind) {
+	case OQ_OPT_FLAG:
+		*(bool *)field = true;
+		return 0;
+	case OQ_OPT_INPUT:
+	case OQ_OPT_OUTPUT:
+	case OQ_OPT_PORT:
+		if (!*arg)
+			return oq_usage_error(p->s->name,
+					      "%s needs %s, not an empty "
+					      "argument",
+					      as,
+					      o->kind == OQ_OPT_PORT
+						      ? "a port name"
+						      : "a file name");
+		/* fall through */
+	case OQ_OPT_TEXT:
+		*(const char **)field = arg;
+		return 0;
+	case OQ_OPT_PAIR:
+		if (optind >= p->argc || p->argv[optind][0] == '-')
+			return oq_usage_error(p->s->name,
+					      "%s needs two arguments: %s %s",
+					      as, as, arg_text(o));
+		pair[0] = arg;
+		pair[1] = p->argv[optind++];
+		return 0;
+	case OQ_OPT_NUM:
+		return store_num(p, o, as, arg, field);
+	case OQ_OPT_SLS:
+	case OQ_OPT_VLS:
+		return store_list(p, o, as, arg, field);
+	case OQ_OPT_WORD:
+		return store_word(p, o, as, arg, field);
+	case OQ_OPT_CUSTOM:
+		return o->parse(field, arg, o);
+	}
+	return OQ_EXIT_USAGE;
+}
+
+static const char *spelled(const struct parser *p, int c, int li, char *buf,
+			   size_t len)
+{
+	if (c >= LONG_VAL && li >= 0)
+		snprintf(buf, len, "--%s", p->lo[li].name);
+	else
+		snprintf(buf, len, "-%c", c);
+	return buf;
+}
+
+/* The option as first given, kept for "given twice" messages. */
+static int note(struct parser *p, size_t i, const char *as)
+{
+	const struct oq_opt *o = &p->v[i];
+
+	if (p->count[i]++ == 0) {
+		p->as[i] = strdup(as);
+		return p->as[i] ? 0
+				: oq_usage_error(p->s->name, "out of memory");
+	}
+	if (o->kind == OQ_OPT_FLAG || (o->flags & OQ_OPT_REPEATABLE))
+		return 0;
+	if (strcmp(p->as[i], as))
+		return oq_usage_error(p->s->name,
+				      "%s given twice (also as %s); give it "
+				      "once",
+				      as, p->as[i]);
+	return oq_usage_error(p->s->name, "%s given twice; give it once", as);
+}
+
+/* After the options: the operand, what is required, standard input. */
+static int finish(struct parser *p)
+{
+	const char *cmd = p->s->name, *stdin_by = NULL;
+	bool operand = false;
+	size_t i;
+
+	if (p->s->operand && optind < p->argc) {
+		for (i = 0; i < p->n; i++)
+			if (p->v[i].name && p->count[i] &&
+			    p->v[i].off == p->s->operand_off)
+				return oq_usage_error(
+					cmd,
+					"%s given twice: as '%s' and as %s; "
+					"give it once",
+					p->s->operand, p->argv[optind],
+					p->as[i]);
+		*(const char **)((char *)p->opts + p->s->operand_off) =
+			p->argv[optind++];
+		operand = true;
+	}
+	if (optind < p->argc)
+		return oq_usage_error(cmd, "unexpected argument '%s'",
+				      p->argv[optind]);
+	for (i = 0; i < p->n; i++) {
+		const struct oq_opt *o = &p->v[i];
+		bool is_operand = p->s->operand && o->off == p->s->operand_off;
+
+		if (!o->name || !(o->flags & OQ_OPT_REQUIRED) || p->count[i] ||
+		    (operand && is_operand))
+			continue;
+		if (is_operand)
+			return oq_usage_error(cmd,
+					      "no %s given; osmqos %s %s "
+					      "[OPTIONS]",
+					      p->s->operand, cmd,
+					      p->s->operand);
+		return oq_usage_error(cmd, "--%s%s%s is required: %s", o->name,
+				      takes_arg(o) ? " " : "",
+				      takes_arg(o) ? arg_text(o) : "", o->help);
+	}
+	for (i = 0; i <= p->n; i++) {
+		const char *val, *by;
+
+		if (i == p->n) {
+			if (!operand)
+				break;
+			val = *(const char **)((char *)p->opts +
+					       p->s->operand_off);
+			by = p->s->operand;
+		} else {
+			if (p->v[i].kind != OQ_OPT_INPUT || !p->count[i])
+				continue;
+			val = *(const char **)((char *)p->opts + p->v[i].off);
+			by = p->as[i];
+		}
+		if (strcmp(val, "-"))
+			continue;
+		if (stdin_by)
+			return oq_usage_error(cmd,
+					      "%s and %s both read standard "
+					      "input ('-'); give one of them "
+					      "a file",
+					      stdin_by, by);
+		stdin_by = by;
+	}
+	return OQ_CLI_RUN;
+}
+
+int oq_cli_parse(const struct oq_cmd_spec *s, int argc, char **argv, void *opts)
+{
+	struct parser p = {.s = s, .argc = argc, .argv = argv, .opts = opts};
+	char shorts[128], as[80];
+	int c, li, rc = OQ_CLI_RUN;
+
+	if (parser_init(&p, shorts, sizeof(shorts))) {
+		parser_free(&p);
+		return oq_usage_error(s->name, "out of memory");
+	}
+	/* 0, not 1: glibc then starts afresh (a second parse in one
+	 * process, as the unit tests do). */
+	optind = 0;
+	opterr = 0;
+	while (rc == OQ_CLI_RUN &&
+	       (li = -1, c = getopt_long(argc, argv, shorts, p.lo, &li)) !=
+		       -1) {
+		int i;
+
+		if (c == 'h') {
+			oq_cli_usage(s, stdout);
+			rc = OQ_EXIT_OK;
+		} else if (c == 'V') {
+			printf("osmqos %s\n", PACKAGE_VERSION);
+			rc = OQ_EXIT_OK;
+		} else if (c == ':' || c == '?') {
+			rc = getopt_error(&p, c);
+		} else {
+			i = c >= LONG_VAL ? c - LONG_VAL : by_letter(&p, c);
+			if (i < 0) {
+				rc = getopt_error(&p, '?');
+				break;
+			}
+			spelled(&p, c, li, as, sizeof(as));
+			rc = note(&p, (size_t)i, as);
+			if (!rc)
+				rc = store(&p, (size_t)i, as, optarg);
+			if (!rc)
+				rc = OQ_CLI_RUN;
+		}
+	}
+	if (rc == OQ_CLI_RUN)
+		rc = finish(&p);
+	parser_free(&p);
+	return rc;
+}

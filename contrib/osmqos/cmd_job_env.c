@@ -1,0 +1,768 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * osmqos job-env: the SL (and P_Key) the policy grants a job's traffic,
+ * as the environment its communication stacks read (UCX_IB_SL,
+ * NCCL_IB_SL, ...; docs/jobs.md).  The job's class comes from the command
+ * line or the operator's job map; its hosts from a Slurm host list.  The
+ * SA is asked live (its audit trail records every grant), once per pair of
+ * port classes; offline, the policy's matcher decides.
+ */
+#include <config.h>
+
+#include <stddef.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/file.h>
+
+#include "cli.h"
+#include "cli_opts.h"
+#include "hostlist.h"
+#include "inputs.h"
+#include "job_ask.h"
+#include "job_decide.h"
+#include "job_env_out.h"
+#include "job_map.h"
+#include "job_pairs.h"
+#include "mad/sa_client.h"
+
+#define CMD		    "job-env"
+#define DEFAULT_MAX_QUERIES 4096
+/* Offline decisions cost no query; this bounds the memory (a matrix of
+ * class pairs) and the time of a job of many distinct ports. */
+#define OFFLINE_MAX_PAIRS (1u << 22)
+#define NODES_FILE_MAX	  (16u << 20)
+#define TEXT_ASKED_MAX	  32 /* question lines in the text output */
+/* The local port: --ca-port, or 0 (the first active one). */
+#define CA_PORT(r) ((r)->o.c.ca_port.given ? (int)(r)->o.c.ca_port.v : 0)
+
+struct job_env_opts {
+	struct oq_cli_common c; /* policy, fabric, partitions, class, port */
+	const char *level;
+	bool plain;
+	const char *map, *attr[OQ_JA_N], *request;
+	const char **nodes; /* --nodes, repeatable */
+	size_t n_nodes;
+	const char *nodes_file;
+	bool offline, all_pairs;
+	struct oq_num max_queries;
+	struct oq_job_prefer prefer;
+	bool has_prefer;
+	/* Derived after parsing: the class given on the command line. */
+	struct oq_job_class cls;
+	int n_class;
+};
+OQ_OPTS_STRUCT(struct job_env_opts);
+
+#define OFF(field) offsetof(struct job_env_opts, field)
+
+static int parse_nodes(void *value, const char *arg, const struct oq_opt *o);
+static int parse_prefer(void *value, const char *arg, const struct oq_opt *o);
+
+static const struct oq_opt opts_table[] = {
+	OQ_HEADING("The job's class (one of these, or --map):"),
+	OQ_USE_H(OQ_CO_SID, 0, "the Service ID its queries would carry"),
+	OQ_USE_H(OQ_CO_QOS_CLASS, 0, "the QoS class its queries would carry"),
+	OQ_USE_H(OQ_CO_PKEY, 0, "the P_Key its queries would carry"),
+	OQ_OPT("level", 0, OQ_OPT_TEXT, "NAME",
+	       "a qos-level of the policy (its SL; the SA must grant that SL "
+	       "to every pair)",
+	       OFF(level)),
+	OQ_OPT("plain", 0, OQ_OPT_FLAG, NULL,
+	       "a query with no class component", OFF(plain)),
+	OQ_OPT("map", 0, OQ_OPT_INPUT, "FILE",
+	       "the operator's job map (docs/jobs.md): the class of a job "
+	       "with the attributes below",
+	       OFF(map)),
+	OQ_OPT("partition", 0, OQ_OPT_TEXT, "P",
+	       "the job's Slurm partition, looked up in --map",
+	       OFF(attr[OQ_JA_PARTITION])),
+	OQ_OPT("qos", 0, OQ_OPT_TEXT, "Q",
+	       "the job's Slurm QOS, looked up in --map", OFF(attr[OQ_JA_QOS])),
+	OQ_OPT("account", 0, OQ_OPT_TEXT, "A",
+	       "the job's Slurm account, looked up in --map",
+	       OFF(attr[OQ_JA_ACCOUNT])),
+	OQ_OPT("request", 0, OQ_OPT_TEXT, "TEXT",
+	       "the job's own words (a Slurm comment): osmqos=off or "
+	       "osmqos=KIND:VALUE, where the map allows it",
+	       OFF(request)),
+	OQ_HEADING("The job's hosts:"),
+	OQ_OPT("nodes", 0, OQ_OPT_CUSTOM, "HOSTLIST",
+	       "Slurm host list, \"cn[01-04,07]\"; a host is the first word "
+	       "of its HCAs' NodeDescription",
+	       OFF(nodes), .parse = parse_nodes, .flags = OQ_OPT_REPEATABLE),
+	OQ_OPT("nodes-file", 0, OQ_OPT_INPUT, "FILE",
+	       "host lists, one or more a line, '#' comments", OFF(nodes_file)),
+	OQ_HEADING("Inputs (the map's fabric/policy/partitions lines give "
+		   "defaults):"),
+	OQ_USE_H(OQ_CO_FABRIC, 0,
+		 "ibnetdiscover output of the fabric (or an ibsim net file)"),
+	OQ_USE_H(OQ_CO_POLICY, 0,
+		 "the plugin's qos-policy.conf: port classes, levels, and the "
+		 "offline decision"),
+	OQ_USE_H(OQ_CO_PARTITIONS, 0,
+		 "OpenSM's partitions.conf: P_Keys of the ports"),
+	OQ_HEADING("Deciding:"),
+	OQ_OPT("offline", 0, OQ_OPT_FLAG, NULL,
+	       "do not ask the SA; the policy decides", OFF(offline)),
+	OQ_OPT("all-pairs", 0, OQ_OPT_FLAG, NULL,
+	       "ask every port pair, not one per class pair (for routing "
+	       "engines that pick SLs per path)",
+	       OFF(all_pairs)),
+	OQ_OPT("max-queries", 0, OQ_OPT_NUM, "N",
+	       "refuse a job that needs more SA queries (default 4096)",
+	       OFF(max_queries), .min = 1, .max = 100000000),
+	OQ_OPT("prefer", 0, OQ_OPT_CUSTOM, "WORD",
+	       "when pairs get different SLs: fail (default), most, lowest, "
+	       "highest, or an SL 0..15",
+	       OFF(prefer), .parse = parse_prefer),
+	OQ_HEADING("Transport:"),
+	OQ_USE(OQ_CO_CA),
+	OQ_USE(OQ_CO_CA_PORT),
+	OQ_USE(OQ_CO_TIMEOUT),
+	OQ_HEADING("Output:"),
+	OQ_USE_H(OQ_CO_JSON, 0, "one JSON object: status, what was asked, env"),
+	OQ_OPT_END,
+};
+
+static const char *const job_env_forms[] = {
+	"--map FILE [--partition P] [--qos Q] [--account A] --nodes HOSTLIST "
+	"[OPTIONS]",
+	NULL,
+};
+
+static int run(int argc, char **argv);
+
+const struct oq_cmd_spec oq_spec_job_env = {
+	.name = CMD,
+	.summary = "a job's SL for its stacks (UCX_IB_SL, NCCL_IB_SL, ...)",
+	.about = "Print the environment that makes a job's communication "
+		 "stacks (UCX, NCCL, NVSHMEM, MVAPICH2, Open MPI's openib) use "
+		 "the SL the policy grants the job's node pairs: "
+		 "`eval \"$(osmqos job-env ...)\"`.  The SA is asked live "
+		 "(SubnAdmGet PathRecord, recorded in the plugin's audit "
+		 "trail), one pair per pair of port classes (ports alike in "
+		 "the policy's groups and P_Keys); if it cannot be reached, or "
+		 "with --offline, the policy decides (the matcher of `osmqos "
+		 "match`), and the output says so.",
+	.forms = job_env_forms,
+	.opts = opts_table,
+	.exit_status = "0 the environment is printed (or the job's class is "
+		       "none), 1 refused (a pair has no path, or pairs get "
+		       "different SLs), 2 usage, input or transport error.",
+	.run = run,
+};
+
+static int parse_nodes(void *value, const char *arg, const struct oq_opt *o)
+{
+	struct job_env_opts *jo =
+		(struct job_env_opts *)((char *)value - OFF(nodes));
+	const char **grown;
+
+	(void)o;
+	grown = realloc(jo->nodes, (jo->n_nodes + 1) * sizeof(*grown));
+	if (!grown)
+		return oq_usage_error(CMD, "out of memory");
+	jo->nodes = grown;
+	jo->nodes[jo->n_nodes++] = arg;
+	return 0;
+}
+
+static int parse_prefer(void *value, const char *arg, const struct oq_opt *o)
+{
+	struct job_env_opts *jo =
+		(struct job_env_opts *)((char *)value - OFF(prefer));
+	char err[256];
+
+	(void)o;
+	if (oq_job_prefer_parse(arg, &jo->prefer, err, sizeof(err)))
+		return oq_usage_error(CMD, "--prefer: %s", err);
+	jo->has_prefer = true;
+	return 0;
+}
+
+/* The class the command line gives (at most one), into o->cls. */
+static int class_of_args(struct job_env_opts *o)
+{
+	char err[256];
+
+	if (o->c.sid.given) {
+		o->cls.kind = OQ_JC_SID;
+		o->cls.value = o->c.sid.v;
+		o->n_class++;
+	}
+	if (o->c.qos_class.given) {
+		o->cls.kind = OQ_JC_QOS_CLASS;
+		o->cls.value = o->c.qos_class.v;
+		o->n_class++;
+	}
+	if (o->c.pkey.given) {
+		o->cls.kind = OQ_JC_PKEY;
+		o->cls.value = o->c.pkey.v & 0x7fff;
+		o->n_class++;
+	}
+	if (o->level) {
+		if (oq_job_class_parse("level", o->level, &o->cls, err,
+				       sizeof(err)))
+			return oq_usage_error(CMD, "--%s", err);
+		o->n_class++;
+	}
+	if (o->plain) {
+		o->cls.kind = OQ_JC_PLAIN;
+		o->n_class++;
+	}
+	if (o->map)
+		o->n_class++;
+	return 0;
+}
+
+/* The options into o; OQ_CLI_RUN go on, else an exit code. */
+static int parse_args(int argc, char **argv, struct job_env_opts *o)
+{
+	int rc;
+
+	o->max_queries.v = DEFAULT_MAX_QUERIES;
+	o->c.timeout.v = 1000;
+	rc = oq_cli_parse(&oq_spec_job_env, argc, argv, o);
+	if (rc != OQ_CLI_RUN)
+		return rc;
+	rc = class_of_args(o);
+	if (rc)
+		return rc;
+	if (!o->n_class)
+		return oq_usage_error(CMD, "give the job's class (--sid, "
+					   "--qos-class, --pkey, --level, "
+					   "--plain) or --map");
+	if (o->n_class > 1)
+		return oq_usage_error(CMD, "give one class (or --map), not %d",
+				      o->n_class);
+	if (!o->map && (o->attr[0] || o->attr[1] || o->attr[2] || o->request))
+		return oq_usage_error(CMD, "--partition, --qos, --account and "
+					   "--request are looked up in --map");
+	if (!o->n_nodes && !o->nodes_file)
+		return oq_usage_error(CMD, "give the job's hosts: --nodes "
+					   "HOSTLIST or --nodes-file FILE");
+	return OQ_CLI_RUN;
+}
+
+/* Everything one run holds, freed in one place. */
+struct run {
+	struct job_env_opts o;
+	struct oq_job_map map;
+	bool have_map;
+	struct oq_job_map_result res;
+	struct oq_cli_inputs in;
+	bool have_in;
+	struct oq_matcher *m;
+	struct oq_hostlist hosts;
+	struct oq_job_plan plan;
+	struct oq_job_ask ask;
+	struct oq_job_answer *ans;
+	struct oq_job_decision dec;
+	struct oq_job_local local;
+	bool live;
+	char fallback[512];
+	size_t n_queries;
+	struct oq_job_env env;
+	char pkey_note[300];
+};
+
+static void run_free(struct run *r)
+{
+	oq_job_decision_free(&r->dec);
+	free(r->ans);
+	oq_job_plan_free(&r->plan);
+	oq_hostlist_free(&r->hosts);
+	if (r->m)
+		oq_matcher_free(r->m);
+	if (r->have_in)
+		oq_cli_inputs_free(&r->in);
+	if (r->have_map)
+		oq_job_map_free(&r->map);
+	free(r->o.nodes);
+}
+
+/* The map's class for the job, and its inputs where the command line
+ * gives none. */
+static int use_map(struct run *r)
+{
+	struct oq_diags d;
+	int rc;
+
+	oq_diags_init(&d);
+	rc = oq_job_map_load(&r->map, r->o.map, &d);
+	oq_diags_sort(&d);
+	oq_diags_print(&d, stderr);
+	oq_diags_free(&d);
+	if (rc) {
+		oq_job_map_free(&r->map);
+		fprintf(stderr,
+			"osmqos %s: the job map '%s' has errors; fix them "
+			"(docs/jobs.md describes the format)\n",
+			CMD, r->o.map);
+		return OQ_EXIT_USAGE;
+	}
+	r->have_map = true;
+	oq_job_map_resolve(&r->map, r->o.attr, r->o.request, &r->res);
+	if (!r->o.c.fabric)
+		r->o.c.fabric = r->map.fabric;
+	if (!r->o.c.policy)
+		r->o.c.policy = r->map.policy;
+	if (!r->o.c.partitions)
+		r->o.c.partitions = r->map.partitions;
+	if (!r->o.has_prefer && r->map.has_prefer) {
+		r->o.prefer = r->map.prefer;
+		r->o.has_prefer = true;
+	}
+	return OQ_EXIT_OK;
+}
+
+static int read_hosts(struct run *r)
+{
+	char err[300];
+	size_t i, len, line = 1;
+	char *text, *p;
+
+	for (i = 0; i < r->o.n_nodes; i++)
+		if (oq_hostlist_add(&r->hosts, r->o.nodes[i], 0, err,
+				    sizeof(err)))
+			return oq_usage_error(CMD, "--nodes '%.80s': %s",
+					      r->o.nodes[i], err);
+	if (r->o.nodes_file) {
+		if (oq_cli_need_file(CMD, "hosts file", r->o.nodes_file,
+				     NODES_FILE_MAX))
+			return OQ_EXIT_USAGE;
+		text = oq_file_read(r->o.nodes_file, NODES_FILE_MAX, &len);
+		if (!text)
+			return oq_usage_error(CMD, "cannot read '%s'",
+					      r->o.nodes_file);
+		if (strlen(text) != len) {
+			free(text);
+			return oq_usage_error(CMD,
+					      "%s: a NUL byte; give a "
+					      "text file of host names",
+					      r->o.nodes_file);
+		}
+		for (p = text; p; line++) {
+			char *nl = strchr(p, '\n'), *hash;
+
+			if (nl)
+				*nl = '\0';
+			hash = strchr(p, '#');
+			if (hash)
+				*hash = '\0';
+			if (oq_hostlist_add(&r->hosts, p, 0, err,
+					    sizeof(err))) {
+				free(text);
+				return oq_usage_error(CMD, "%s:%zu: %s",
+						      r->o.nodes_file, line,
+						      err);
+			}
+			p = nl ? nl + 1 : NULL;
+		}
+		free(text);
+	}
+	oq_hostlist_uniq(&r->hosts);
+	if (!r->hosts.n)
+		return oq_usage_error(CMD, "the host list is empty");
+	return OQ_EXIT_OK;
+}
+
+static int load_inputs(struct run *r)
+{
+	char err[600];
+	int rc;
+
+	if (!r->o.c.fabric)
+		return oq_usage_error(CMD, "give --fabric (an ibnetdiscover "
+					   "output of the fabric), or a "
+					   "'fabric' line in the job map");
+	if (r->o.offline && !r->o.c.policy)
+		return oq_usage_error(CMD, "--offline decides by the policy; "
+					   "give --policy");
+	rc = oq_cli_load(CMD, &r->o.c, &r->in);
+	if (rc)
+		return rc;
+	r->have_in = true;
+	if (r->in.binding) {
+		r->m = oq_matcher_compile(r->in.binding);
+		if (!r->m)
+			return oq_usage_error(CMD, "out of memory");
+	}
+	rc = read_hosts(r);
+	if (rc)
+		return rc;
+	if (oq_job_plan_ports(&r->plan, r->in.fabric,
+			      (const char *const *)r->hosts.v, r->hosts.n, err,
+			      sizeof(err)))
+		return oq_usage_error(CMD, "%s", err);
+	if (oq_job_plan_pairs(&r->plan, r->in.binding, r->o.all_pairs,
+			      r->o.offline ? OFFLINE_MAX_PAIRS
+					   : (size_t)r->o.max_queries.v,
+			      err, sizeof(err)))
+		return oq_usage_error(
+			CMD, "%s%s", err,
+			r->o.offline ? " (the most job-env decides offline)"
+				     : " (--max-queries): raise it, or decide "
+				       "offline (--offline)");
+	r->ask.plan = &r->plan;
+	r->ask.cls = r->res.cls;
+	r->ask.pol = r->in.policy;
+	r->ask.m = r->m;
+	r->ask.have_pkeys = r->o.c.partitions != NULL;
+	r->ask.parts = r->in.have_parts ? &r->in.parts : NULL;
+	r->ask.level = r->ask.level_sl = r->ask.level_pkey = -1;
+	if (r->res.cls.kind == OQ_JC_LEVEL &&
+	    oq_job_ask_level(&r->ask, err, sizeof(err)))
+		return oq_usage_error(CMD, "%s", err);
+	r->ans = calloc(r->plan.n_pairs, sizeof(*r->ans));
+	if (!r->ans)
+		return oq_usage_error(CMD, "out of memory");
+	return OQ_EXIT_OK;
+}
+
+/* Live unless --offline; offline also when the SA cannot be reached and
+ * a policy can decide instead. */
+static int ask(struct run *r)
+{
+	char err[512];
+
+	if (!r->o.offline) {
+		if (!oq_job_ask_sa(&r->ask, r->o.c.ca, CA_PORT(r), (int)r->o.c.timeout.v,
+				   r->ans, &r->local, &r->n_queries, err,
+				   sizeof(err))) {
+			r->live = true;
+			return OQ_EXIT_OK;
+		}
+		if (!r->m) {
+			fprintf(stderr,
+				"osmqos %s: the SA cannot be asked: %s\n"
+				"(with --policy, the policy would decide "
+				"instead)\n",
+				CMD, err);
+			return OQ_EXIT_USAGE;
+		}
+		snprintf(r->fallback, sizeof(r->fallback),
+			 "the SA cannot be asked (%.400s); the policy "
+			 "decided offline",
+			 err);
+		fprintf(stderr, "osmqos %s: note: %s\n", CMD, r->fallback);
+	}
+	oq_job_ask_offline(&r->ask, r->ans);
+	return OQ_EXIT_OK;
+}
+
+static int decide(struct run *r)
+{
+	struct oq_job_grant *g = calloc(r->plan.n_pairs, sizeof(*g));
+	char err[256];
+	size_t i;
+	int rc;
+
+	if (!g)
+		return oq_usage_error(CMD, "out of memory");
+	for (i = 0; i < r->plan.n_pairs; i++)
+		g[i] = r->ans[i].g;
+	rc = oq_job_decide(g, r->plan.n_pairs,
+			   r->o.has_prefer ? &r->o.prefer : NULL, &r->dec);
+	free(g);
+	if (rc)
+		return oq_usage_error(CMD, "out of memory");
+	if (r->dec.verdict != OQ_JOB_OK)
+		return OQ_EXIT_OK;
+	r->env.sl = r->dec.sl;
+	r->env.pkey = r->dec.pkey;
+	r->env.pkey_index = -1;
+	if (r->env.pkey < 0)
+		return OQ_EXIT_OK;
+	if (!r->live) {
+		snprintf(r->pkey_note, sizeof(r->pkey_note),
+			 "NCCL_IB_PKEY is not set: it is an index in the "
+			 "local port's P_Key table, read live");
+		return OQ_EXIT_OK;
+	}
+	r->env.pkey_index = oq_job_local_pkey_index(
+		r->o.c.ca, CA_PORT(r), r->env.pkey, err, sizeof(err));
+	if (r->env.pkey_index < 0)
+		snprintf(r->pkey_note, sizeof(r->pkey_note),
+			 "NCCL_IB_PKEY is not set: %s", err);
+	return OQ_EXIT_OK;
+}
+
+static void pair_names(const struct run *r, size_t i, char *s, size_t sl,
+		       char *d, size_t dl)
+{
+	oq_job_port_name(&r->plan, r->plan.pairs[i].src, s, sl);
+	oq_job_port_name(&r->plan, r->plan.pairs[i].dst, d, dl);
+}
+
+static const char *pair_mode(const struct run *r)
+{
+	if (r->plan.n_hosts == 1)
+		return "loopback";
+	return r->plan.all_pairs ? "all" : "classes";
+}
+
+/* "# ..." lines: what was asked, of whom, and what came back. */
+static void print_summary(const struct run *r, char cls[96])
+{
+	char s[160], d[160];
+	size_t i;
+
+	printf("# osmqos job-env: class %s (%s)\n", cls, r->res.why);
+	if (r->res.note[0])
+		printf("# note: %s\n", r->res.note);
+	if (r->fallback[0])
+		printf("# note: %s\n", r->fallback);
+	if (r->live)
+		printf("# asked the SA %zu PathRecord quer%s (SubnAdmGet) "
+		       "from %s/%d (port GUID 0x%016" PRIx64 ", LID %u)",
+		       r->n_queries, r->n_queries == 1 ? "y" : "ies",
+		       r->local.ca, r->local.port, r->local.guid, r->local.lid);
+	else
+		printf("# the SA was not asked: the policy decided %zu "
+		       "pair%s offline%s",
+		       r->plan.n_pairs, r->plan.n_pairs == 1 ? "" : "s",
+		       r->fallback[0] ? " (the SA cannot be reached)" : "");
+	printf(" for %llu port pair%s of %zu host%s",
+	       (unsigned long long)r->plan.port_pairs,
+	       r->plan.port_pairs == 1 ? "" : "s", r->plan.n_hosts,
+	       r->plan.n_hosts == 1 ? "" : "s");
+	if (!strcmp(pair_mode(r), "classes"))
+		printf(" in %zu port class%s (one pair per pair of classes)",
+		       r->plan.n_classes, r->plan.n_classes == 1 ? "" : "es");
+	else if (!strcmp(pair_mode(r), "loopback"))
+		printf(" (one host: its loopback path)");
+	printf("\n");
+	for (i = 0; i < r->plan.n_pairs && i < TEXT_ASKED_MAX; i++) {
+		const struct oq_job_answer *a = &r->ans[i];
+
+		pair_names(r, i, s, sizeof(s), d, sizeof(d));
+		if (a->g.denied)
+			printf("#   %s -> %s: no path (%llu port pair%s): "
+			       "%s\n",
+			       s, d, (unsigned long long)a->g.weight,
+			       a->g.weight == 1 ? "" : "s", a->why);
+		else if (a->g.pkey >= 0)
+			printf("#   %s -> %s: SL %d, P_Key 0x%04x (%llu port "
+			       "pair%s)\n",
+			       s, d, a->g.sl, a->g.pkey,
+			       (unsigned long long)a->g.weight,
+			       a->g.weight == 1 ? "" : "s");
+		else
+			printf("#   %s -> %s: SL %d (%llu port pair%s)\n", s, d,
+			       a->g.sl, (unsigned long long)a->g.weight,
+			       a->g.weight == 1 ? "" : "s");
+	}
+	if (r->plan.n_pairs > TEXT_ASKED_MAX)
+		printf("#   ... %zu more (--json lists all)\n",
+		       r->plan.n_pairs - TEXT_ASKED_MAX);
+}
+
+static void refusal(const struct run *r)
+{
+	char s[160], d[160];
+	size_t i;
+
+	if (r->dec.verdict == OQ_JOB_DENIED) {
+		const struct oq_job_answer *a = &r->ans[r->dec.first_denied];
+
+		pair_names(r, r->dec.first_denied, s, sizeof(s), d, sizeof(d));
+		fprintf(stderr,
+			"osmqos %s: refused: no path for %s -> %s (%llu of "
+			"the job's %llu port pairs have none): %s; change "
+			"the job's hosts or class, or the policy\n",
+			CMD, s, d, (unsigned long long)r->dec.denied_weight,
+			(unsigned long long)r->plan.port_pairs, a->why);
+		return;
+	}
+	fprintf(stderr,
+		"osmqos %s: refused: the job's pairs get different "
+		"SLs:",
+		CMD);
+	for (i = 0; i < r->dec.n_opts; i++) {
+		const struct oq_job_option *o = &r->dec.opts[i];
+
+		pair_names(r, o->first, s, sizeof(s), d, sizeof(d));
+		fprintf(stderr, "%s SL %d", i ? ";" : "", o->sl);
+		if (o->pkey >= 0)
+			fprintf(stderr, " P_Key 0x%04x", o->pkey);
+		fprintf(stderr, " for %llu port pairs (e.g. %s -> %s)",
+			(unsigned long long)o->weight, s, d);
+	}
+	fprintf(stderr, "; give --prefer most|lowest|highest|SL (or "
+			"'prefer' in the job map) to choose one\n");
+}
+
+static void json_answer(const struct run *r, size_t i)
+{
+	const struct oq_job_answer *a = &r->ans[i];
+	const struct oq_port *src = r->plan.ports[r->plan.pairs[i].src].port;
+	const struct oq_port *dst = r->plan.ports[r->plan.pairs[i].dst].port;
+	char s[160], d[160];
+
+	pair_names(r, i, s, sizeof(s), d, sizeof(d));
+	printf("%s{\"src\": ", i ? ", " : "");
+	oq_json_fstring(stdout, s);
+	printf(", \"src_guid\": \"0x%016" PRIx64 "\", \"dst\": ", src->guid);
+	oq_json_fstring(stdout, d);
+	printf(", \"dst_guid\": \"0x%016" PRIx64 "\", \"port_pairs\": %llu, "
+	       "\"granted\": %s, ",
+	       dst->guid, (unsigned long long)a->g.weight,
+	       a->g.denied ? "false" : "true");
+	if (a->g.denied)
+		printf("\"sl\": null, \"pkey\": null, ");
+	else if (a->g.pkey >= 0)
+		printf("\"sl\": %d, \"pkey\": %d, ", a->g.sl, a->g.pkey);
+	else
+		printf("\"sl\": %d, \"pkey\": null, ", a->g.sl);
+	printf("\"sa_status\": ");
+	if (r->live)
+		oq_json_fstring(stdout, oq_sa_status_name(a->sa_status));
+	else
+		printf("null");
+	printf(", \"level\": ");
+	oq_json_fstring(stdout, a->level >= 0 && r->in.policy
+					? r->in.policy->levels[a->level].name
+					: NULL);
+	printf(", \"why\": ");
+	oq_json_fstring(stdout, a->g.denied ? a->why : NULL);
+	putchar('}');
+}
+
+static void print_json(const struct run *r, const char *status, const char *cls,
+		       const struct oq_env_var *v, size_t n)
+{
+	size_t i;
+
+	printf("{\"status\": \"%s\", \"class\": ", status);
+	oq_json_fstring(stdout, cls);
+	printf(", \"why\": ");
+	oq_json_fstring(stdout, r->res.why);
+	printf(", \"note\": ");
+	oq_json_fstring(stdout, r->res.note[0] ? r->res.note : NULL);
+	printf(", \"decided_by\": \"%s\", \"fallback\": ",
+	       r->live ? "sa" : "policy");
+	oq_json_fstring(stdout, r->fallback[0] ? r->fallback : NULL);
+	printf(", \"requester\": ");
+	if (r->live) {
+		printf("{\"ca\": ");
+		oq_json_fstring(stdout, r->local.ca);
+		printf(", \"port\": %d, \"guid\": \"0x%016" PRIx64
+		       "\", \"lid\": %u}",
+		       r->local.port, r->local.guid, r->local.lid);
+	} else {
+		printf("null");
+	}
+	printf(", \"hosts\": %zu, \"ports\": %zu, \"port_classes\": %zu, "
+	       "\"port_pairs\": %llu, \"pair_mode\": \"%s\", \"queries\": "
+	       "%zu, \"asked\": [",
+	       r->plan.n_hosts, r->plan.n_ports, r->plan.n_classes,
+	       (unsigned long long)r->plan.port_pairs, pair_mode(r),
+	       r->n_queries);
+	for (i = 0; i < r->plan.n_pairs; i++)
+		json_answer(r, i);
+	printf("], \"sl\": ");
+	if (n)
+		printf("%d, \"pkey\": ", r->env.sl);
+	else
+		printf("null, \"pkey\": ");
+	if (n && r->env.pkey >= 0)
+		printf("%d, ", r->env.pkey);
+	else
+		printf("null, ");
+	if (n && r->env.pkey_index >= 0)
+		printf("\"pkey_index\": %d, ", r->env.pkey_index);
+	else
+		printf("\"pkey_index\": null, ");
+	printf("\"preferred\": %s, \"env\": ",
+	       r->dec.preferred ? "true" : "false");
+	oq_job_env_write_json(stdout, v, n);
+	printf("}\n");
+}
+
+static int output(struct run *r)
+{
+	struct oq_env_var v[OQ_JOB_ENV_MAX_VARS];
+	size_t n = 0;
+	char cls[96];
+	const char *status = "ok";
+
+	oq_job_class_format(&r->res.cls, cls, sizeof(cls));
+	if (r->dec.verdict == OQ_JOB_OK)
+		n = oq_job_env_vars(&r->env, v, OQ_JOB_ENV_MAX_VARS);
+	else
+		status = r->dec.verdict == OQ_JOB_DENIED ? "denied" : "mixed";
+	if (r->o.c.json) {
+		print_json(r, status, cls, v, n);
+	} else {
+		print_summary(r, cls);
+		if (n) {
+			printf("# decided: SL %d", r->env.sl);
+			if (r->env.pkey >= 0)
+				printf(", P_Key 0x%04x", r->env.pkey);
+			if (r->dec.preferred)
+				printf(" (the preferred of %zu answers)",
+				       r->dec.n_opts);
+			printf("\n");
+			if (r->pkey_note[0])
+				printf("# %s\n", r->pkey_note);
+			oq_job_env_write_exports(stdout, v, n);
+		} else {
+			printf("# refused: nothing exported (see the error "
+			       "on stderr)\n");
+		}
+	}
+	if (r->dec.verdict == OQ_JOB_OK)
+		return OQ_EXIT_OK;
+	refusal(r);
+	return OQ_EXIT_FAIL;
+}
+
+/* A job whose class is none: nothing to ask, nothing to export. */
+static int no_class(const struct run *r)
+{
+	if (r->o.c.json) {
+		printf("{\"status\": \"none\", \"class\": \"none\", \"why\": ");
+		oq_json_fstring(stdout, r->res.why);
+		printf(", \"note\": ");
+		oq_json_fstring(stdout, r->res.note[0] ? r->res.note : NULL);
+		printf(", \"env\": {}}\n");
+	} else {
+		printf("# osmqos job-env: class none (%s): no SL exported; the "
+		       "stacks keep their defaults\n",
+		       r->res.why);
+		if (r->res.note[0])
+			printf("# note: %s\n", r->res.note);
+	}
+	return OQ_EXIT_OK;
+}
+
+static int run(int argc, char **argv)
+{
+	struct run r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	rc = parse_args(argc, argv, &r.o);
+	if (rc != OQ_CLI_RUN) {
+		free(r.o.nodes);
+		return rc;
+	}
+	rc = OQ_EXIT_OK;
+	if (r.o.map) {
+		rc = use_map(&r);
+	} else {
+		r.res.cls = r.o.cls;
+		snprintf(r.res.why, sizeof(r.res.why), "command line");
+	}
+	if (!rc && r.res.cls.kind == OQ_JC_NONE)
+		rc = no_class(&r);
+	else if (!rc && !(rc = load_inputs(&r)) && !(rc = ask(&r)) &&
+		 !(rc = decide(&r)))
+		rc = output(&r);
+	run_free(&r);
+	return rc;
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What the policy grants each question of a job's plan (job_pairs.h):
+ * live, by real PathRecord queries the SA (the osmqos plugin) answers and
+ * records in its audit trail, or offline, by the compiled matcher
+ * `osmqos match` uses and the partitions' P_Key rules.
+ */
+#ifndef OSMQOS_JOB_ASK_H
+#define OSMQOS_JOB_ASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <osmqos/fabric.h>
+#include <osmqos/match.h>
+#include <osmqos/policy.h>
+
+#include "job_class.h"
+#include "job_decide.h"
+#include "job_pairs.h"
+
+struct oq_job_ask {
+	const struct oq_job_plan *plan;
+	struct oq_job_class cls;
+	/* With a policy (offline always; live for the P_Key rule below). */
+	const struct oq_policy *pol;
+	const struct oq_matcher *m;
+	/* P_Key tables are known (partitions.conf given): offline denies a
+	 * pair without a shared partition, live explains a denial. */
+	bool have_pkeys;
+	const struct oq_partitions *parts;
+	/* OQ_JC_LEVEL: the level (index in pol), its SL and its one P_Key
+	 * (-1 when it sets none or several). */
+	int level, level_sl, level_pkey;
+};
+
+struct oq_job_answer {
+	struct oq_job_grant g; /* denied or (sl, pkey), weight */
+	uint16_t sa_status;    /* live: the MAD status (0 granted) */
+	int level;	       /* the pair's level (offline), -1 unknown */
+	char why[160];	       /* a denial's reason */
+};
+
+/*
+ * The level of the class (OQ_JC_LEVEL): sets a->level, level_sl and
+ * level_pkey.  Returns 0, or -1 with err (no such level, or it sets no
+ * SL, so it cannot name one).
+ */
+int oq_job_ask_level(struct oq_job_ask *a, char *err, size_t errlen);
+
+/* The query the class makes for pair (src, dst), for the matcher. */
+void oq_job_ask_query(const struct oq_job_ask *a, const struct oq_port *src,
+		      const struct oq_port *dst, struct oq_query *q);
+
+/* Offline: every answer from the matcher.  Needs a->pol and a->m. */
+void oq_job_ask_offline(const struct oq_job_ask *a, struct oq_job_answer *out);
+
+/*
+ * Whether src and dst may have a path under the P_Key rules (OpenSM's:
+ * a partition both are in, one of them a full member; the query's P_Key
+ * if it has one; one the pair's level allows if it lists any): true with
+ * the P_Key the SA picks in *pkey_out (the lowest such), or false with
+ * the reason in why.  Without P_Key tables: true, *pkey_out the query's
+ * P_Key or 0x7fff.
+ */
+bool oq_job_ask_pkey_rule(const struct oq_job_ask *a, const struct oq_port *src,
+			  const struct oq_port *dst, int level, int *pkey_out,
+			  char *why, size_t len);
+
+/* Whether the job exports a P_Key: its class is one, or the pair's level
+ * restricts P_Keys. */
+bool oq_job_ask_exports_pkey(const struct oq_job_ask *a, int level);
+
+/* The local port live answers came through (requester of the queries). */
+struct oq_job_local {
+	char ca[32];
+	int port;
+	uint64_t guid;
+	uint16_t lid;
+};
+
+/*
+ * Live: one SubnAdmGet(PathRecord) per question, by GID, with the
+ * class's component (ServiceID, QoS class, P_Key; a level's SL and its
+ * one P_Key).  Returns 0 with every answer filled, or -1 with err when
+ * the SA cannot be asked (no port, no SM, a timeout, an error status
+ * other than "no records"): nothing is half answered.
+ */
+int oq_job_ask_sa(const struct oq_job_ask *a, const char *ca, int port,
+		  int timeout_ms, struct oq_job_answer *out,
+		  struct oq_job_local *local, size_t *n_queries, char *err,
+		  size_t errlen);
+
+/*
+ * The index of P_Key pkey (a full membership entry preferred) in the
+ * local port's P_Key table, read by SMP: >= 0, or -1 with err.
+ */
+int oq_job_local_pkey_index(const char *ca, int port, int pkey, char *err,
+			    size_t errlen);
+
+#endif /* OSMQOS_JOB_ASK_H */

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The published prediction: after every sweep the plugin writes what the
+ * arbitration model predicts for every linked port and SL into two files
+ * (docs/publish.md):
+ *
+ *   osmqos-bandwidth.json  one JSON object (schema in docs/json.md)
+ *   osmqos.prom            Prometheus text format 0.0.4, for
+ *                          node_exporter's textfile collector
+ *
+ * Each is replaced atomically (temp file in the same directory, rename),
+ * never written through a symlink, mode 0644.
+ *
+ * Everything here is pure C without OpenSM headers, so the writers, the
+ * counters and the file handling are unit-tested alone; plugin/publish/
+ * gathers the inputs from the sweep and writes the files.
+ */
+#ifndef OSMQOS_PLUGIN_DOCUMENTS_H
+#define OSMQOS_PLUGIN_DOCUMENTS_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <osmqos/fabric.h>
+#include <osmqos/file.h>
+#include <osmqos/json.h>
+#include <osmqos/match.h>
+#include <osmqos/model.h>
+#include <osmqos/pred_class.h>
+#include <osmqos/tables.h>
+
+#define OQ_PUBLISH_JSON_NAME "osmqos-bandwidth.json"
+#define OQ_PUBLISH_PROM_NAME "osmqos.prom"
+/* Mode of both files whatever the umask: node_exporter runs as another
+ * user and must read them. */
+#define OQ_PUBLISH_FILE_MODE 0644
+/* The files published: JSON and Prometheus. */
+#define OQ_PUBLISH_FILES 2
+/* Version of the JSON document's layout ("schema" key); bumped when a key
+ * moves or changes meaning (2: per-SL numbers per port class, ports as
+ * references to their class). */
+#define OQ_PUBLISH_SCHEMA 2
+
+/* ---- counters the SA front fills (publish_counters.c) ----------------- */
+
+/* Distinct QoS level names counted; answers for further names go to the
+ * "(other)" bucket. */
+#define OQ_PUBLISH_LEVELS_MAX 64
+#define OQ_PUBLISH_LEVEL_LEN  64
+/* Label values of the two buckets that are not a level of the policy. */
+#define OQ_PUBLISH_LEVEL_NONE  "(none)"
+#define OQ_PUBLISH_LEVEL_OTHER "(other)"
+/* Upper bounds (seconds) of the decision-latency histogram's buckets. */
+#define OQ_PUBLISH_LAT_BUCKETS 13
+extern const double oq_publish_lat_bounds[OQ_PUBLISH_LAT_BUCKETS];
+
+/*
+ * Counters shared by the SA threads (writers) and the sweep (reader).
+ * Counting is lock-free except the first answer for a new level name,
+ * which takes the mutex to append the name.  Counters only grow, so
+ * Prometheus sees proper counters across policy reloads (a level that
+ * disappears keeps its last value).
+ */
+struct oq_publish_counters {
+	pthread_mutex_t lock; /* appending a level name only */
+	atomic_uint n_levels; /* names [0, n_levels) are complete */
+	char level[OQ_PUBLISH_LEVELS_MAX][OQ_PUBLISH_LEVEL_LEN];
+	atomic_uint_least64_t answered[OQ_PUBLISH_LEVELS_MAX];
+	atomic_uint_least64_t answered_none;  /* no level (no policy) */
+	atomic_uint_least64_t answered_other; /* beyond LEVELS_MAX names */
+	/* Decision latency: [i] counts observations in
+	 * (bounds[i-1], bounds[i]], the last slot those above every bound
+	 * (not cumulative; the writer sums). */
+	atomic_uint_least64_t lat[OQ_PUBLISH_LAT_BUCKETS + 1];
+	atomic_uint_least64_t lat_sum_ns;
+	/* Audit records never written, as the audit writer counts them
+	 * (struct oq_audit_stats.dropped); set, not added. */
+	atomic_uint_least64_t audit_dropped;
+};
+
+void oq_publish_counters_init(struct oq_publish_counters *c);
+void oq_publish_counters_destroy(struct oq_publish_counters *c);
+
+/* One PathRecord/MultiPathRecord answer decided with QoS level `level`
+ * (NULL or "" when no level applied).  Names are cut to 63 bytes.  Safe
+ * from any thread. */
+void oq_publish_count_answer(struct oq_publish_counters *c, const char *level);
+/* The same in two steps, for callers that answer many pairs with the
+ * same few levels: the counter slot of a level name (taken on first use,
+ * like oq_publish_count_answer does), then one count in that slot. */
+#define OQ_PUBLISH_SLOT_NONE  (-1)
+#define OQ_PUBLISH_SLOT_OTHER (-2)
+int oq_publish_level_slot(struct oq_publish_counters *c, const char *level);
+void oq_publish_count_slot(struct oq_publish_counters *c, int slot);
+/* One decision took `seconds` (negative or NaN counts as 0). */
+void oq_publish_observe_latency(struct oq_publish_counters *c, double seconds);
+/* The audit writer's running total of dropped records; a smaller value
+ * than the one held (an older reading) is ignored. */
+void oq_publish_set_audit_dropped(struct oq_publish_counters *c, uint64_t n);
+
+/* A consistent-enough copy for one publication (each value is read
+ * atomically; values read at slightly different moments). */
+struct oq_publish_counts {
+	unsigned int n_levels;
+	const char (*level)[OQ_PUBLISH_LEVEL_LEN];
+	uint64_t answered[OQ_PUBLISH_LEVELS_MAX];
+	uint64_t answered_none, answered_other;
+	uint64_t
+		lat_cum[OQ_PUBLISH_LAT_BUCKETS + 1]; /* cumulative; last=+Inf */
+	double lat_sum;				     /* seconds */
+	uint64_t audit_dropped;
+};
+
+void oq_publish_counters_read(struct oq_publish_counters *c,
+			      struct oq_publish_counts *out);
+
+/* ---- the numbers (osmqos/pred_class.h) ------------------------------ */
+
+/* The per-port numbers come from the sweep's class table: every linked
+ * port's class holds its prediction (all 16 SLs backlogged, every input
+ * at once: what `osmqos predict --json` prints) and its guaranteed
+ * minimum over each input port's view (docs/publish.md). */
+
+/* A QoS level of the policy in force and its SL, for the per-level
+ * aggregates. */
+struct oq_publish_level {
+	const char *name;
+	uint8_t sl;
+	/* Bandwidth intent (hundredths of a %), -1 none; with one: the
+	 * least guaranteed share of the SL over the linked ports and the
+	 * ports where it is below the intent. */
+	int intent_bp;
+	bool high;
+	/* What its SL must get: the intents of every level on it added up
+	 * (hundredths of a %), what the tables are checked against. */
+	uint32_t sl_need_bp;
+	double min_share; /* < 0: no linked port carries it */
+	size_t ports_missed;
+};
+
+/* Each level's intent figures from the published classes (the model on
+ * the tables in force): fills min_share and ports_missed of levels with
+ * an intent; returns the linked ports short of some intent. */
+size_t oq_publish_intent_stats(struct oq_publish_level *levels, size_t n,
+			       const struct oq_pred_classes *c);
+
+/* Prometheus series per class and per level are bounded (the largest
+ * classes, the first levels) so the file stays in the thousands of
+ * series on any fabric and policy; the JSON holds every class. */
+#define OQ_PUBLISH_PROM_CLASSES 64
+#define OQ_PUBLISH_PROM_LEVELS	64
+
+/* ---- the documents (publish_json.c, publish_prom.c) ------------------- */
+
+struct oq_publish_doc {
+	const char *version;  /* osmqos version */
+	unsigned long sweep;  /* heavy sweep whose tables these are */
+	unsigned long sweeps; /* heavy sweeps seen since start */
+	struct timespec now;  /* CLOCK_REALTIME of the publication */
+
+	const char *policy_path;  /* NULL: no policy file configured */
+	bool policy_in_force;	  /* some good policy (maybe older) applies */
+	bool policy_load_success; /* the file's current content applies */
+	uint64_t policy_hash;	  /* FNV-1a of the content in force */
+	time_t policy_loaded_at;  /* 0: never loaded */
+	unsigned long loads_ok, loads_failed;
+
+	uint64_t mads_total;	  /* QoS Set MADs sent since start */
+	const char *engine;	  /* routing engine the tables are for */
+	const char *engine_sl2vl; /* "policy", "template" or "engine" */
+
+	/* The sweep's fabric, tables and classes (all NULL: no state). */
+	const struct oq_fabric *fabric;
+	const struct oq_fabric_tables *tables;
+	const struct oq_pred_classes *classes;
+	const struct oq_publish_level *levels; /* with an SL, policy order */
+	size_t n_levels;
+	size_t intent_ports_missed; /* linked ports short of an intent */
+	/* publish_detail=ports: per-port series in the Prometheus file too
+	 * (about 50 per linked port). */
+	bool detail_ports;
+	const struct oq_publish_counts *counts; /* NULL: no SA counters */
+};
+
+/* Write the document; 0, or -1 when the stream reports an error. */
+int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d);
+int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d);
+/* The Prometheus file in two parts, live then sweep, whose concatenation
+ * is oq_publish_write_prom()'s: `live` is the timestamp and the counters
+ * (now, mads_total and counts are all it reads), `sweep` the rest, which
+ * changes only at a sweep, so the plugin renders it once per sweep and
+ * refreshes the counters in between. */
+int oq_publish_write_prom_live(FILE *out, const struct oq_publish_doc *d);
+int oq_publish_write_prom_sweep(FILE *out, const struct oq_publish_doc *d);
+/* A Prometheus metric family's HELP and TYPE lines (type "gauge",
+ * "counter", "histogram"), before its samples. */
+void oq_publish_prom_family(FILE *out, const char *name, const char *type,
+			    const char *help);
+/* The Prometheus file's fabric families: aggregates per SL, level and
+ * class, and per port with detail_ports (publish_prom_fabric.c). */
+void oq_publish_prom_fabric(FILE *out, const struct oq_publish_doc *d);
+
+/* The JSON member "intents": {...} and the Prometheus intent families
+ * (publish_intents.c). */
+void oq_publish_intents_json(FILE *out, const struct oq_publish_doc *d);
+void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d);
+
+/* ---- escaping (publish_escape.c) ------------------------------------- */
+
+/* A Prometheus label value (inside the quotes): \ " and newline escaped
+ * as the format requires, other control characters and invalid UTF-8
+ * replaced by U+FFFD (label values must be UTF-8). */
+void oq_publish_prom_text(FILE *out, const char *s, size_t max);
+/* A level name as a label value in buf (NUL-terminated, "" when it cannot
+ * be rendered: len under OQ_PUBLISH_LABEL_LEN): names that render alike
+ * give one series.  Every byte of a name may grow threefold (U+FFFD). */
+#define OQ_PUBLISH_LABEL_LEN (OQ_PUBLISH_LEVEL_LEN * 3 + 1)
+void oq_publish_prom_label(char *buf, size_t len, const char *name);
+/* Time t as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into buf (>= 21 bytes). */
+void oq_publish_iso8601(time_t t, char *buf, size_t len);
+
+/* ---- atomic replacement (osmqos/file.h) ------------------------------ */
+
+/* Replace dir/name with what fn writes, mode OQ_PUBLISH_FILE_MODE. */
+static inline int oq_publish_replace(const char *dir, const char *name,
+				     oq_file_writer_fn fn, const void *ctx,
+				     char *why, size_t len)
+{
+	return oq_file_replace(dir, name, OQ_PUBLISH_FILE_MODE, fn, ctx, why,
+			       len);
+}
+
+#endif /* OSMQOS_PLUGIN_DOCUMENTS_H */

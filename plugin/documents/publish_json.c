@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * osmqos-bandwidth.json: one JSON object per sweep (docs/json.md,
+ * "Published prediction"): the sweep, the policy, the routing engine,
+ * then the port classes and the nodes as oq_pred_classes_write_json()
+ * writes them for `osmqos predict --json` too, so a script compares the
+ * two with plain equality.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "documents.h"
+
+static void jstr(FILE *out, const char *s, size_t max)
+{
+	putc('"', out);
+	oq_json_fescape(out, s, max);
+	putc('"', out);
+}
+
+static void jtime(FILE *out, const char *key, time_t t, bool valid)
+{
+	char iso[32];
+
+	if (!valid) {
+		fprintf(out, "\"%s\": null, \"%s_epoch\": null", key, key);
+		return;
+	}
+	oq_publish_iso8601(t, iso, sizeof(iso));
+	fprintf(out, "\"%s\": \"%s\", \"%s_epoch\": %lld", key, iso, key,
+		(long long)t);
+}
+
+static void write_policy(FILE *out, const struct oq_publish_doc *d)
+{
+	fputs("\"policy\": {\"path\": ", out);
+	if (d->policy_path)
+		jstr(out, d->policy_path, 4096);
+	else
+		fputs("null", out);
+	if (d->policy_in_force)
+		fprintf(out, ", \"hash\": \"0x%016" PRIx64 "\"",
+			d->policy_hash);
+	else
+		fputs(", \"hash\": null", out);
+	fprintf(out, ", \"in_force\": %s, \"load_success\": %s, ",
+		d->policy_in_force ? "true" : "false",
+		d->policy_load_success ? "true" : "false");
+	jtime(out, "loaded_at", d->policy_loaded_at, d->policy_loaded_at != 0);
+	fprintf(out, ", \"loads_ok\": %lu, \"loads_failed\": %lu}", d->loads_ok,
+		d->loads_failed);
+}
+
+int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
+{
+	char iso[32];
+
+	oq_publish_iso8601(d->now.tv_sec, iso, sizeof(iso));
+	fprintf(out, "{\"schema\": %d, \"generator\": \"osmqos ",
+		OQ_PUBLISH_SCHEMA);
+	oq_json_fescape(out, d->version ? d->version : "", 64);
+	fprintf(out, "\", \"sweep\": %lu, \"sweeps\": %lu, ", d->sweep,
+		d->sweeps);
+	fprintf(out, "\"time\": \"%s\", \"time_epoch\": %lld.%03ld,\n ", iso,
+		(long long)d->now.tv_sec, d->now.tv_nsec / 1000000);
+	write_policy(out, d);
+	fprintf(out, ",\n \"qos_mads_sent\": %" PRIu64 ", ", d->mads_total);
+	fputs("\"routing_engine\": {\"name\": \"", out);
+	oq_json_fescape(out, d->engine ? d->engine : "", 32);
+	fprintf(out, "\", \"sl2vl\": \"%s\"}, ",
+		d->engine_sl2vl ? d->engine_sl2vl : "policy");
+	fputs("\"model\": {\"scenario\": \"all SLs backlogged\", "
+	      "\"profile\": \"iba\"},\n ",
+	      out);
+	oq_publish_intents_json(out, d);
+	fputs(",\n ", out);
+	if (d->classes && d->fabric && d->tables) {
+		oq_pred_classes_write_json(out, d->fabric, d->tables,
+					   d->classes);
+	} else {
+		fputs("\"classes\": [],\n \"nodes\": []", out);
+	}
+	fputs("}\n", out);
+	return ferror(out) ? -1 : 0;
+}

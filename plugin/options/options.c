@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* event_plugin_options parsing: see options.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/file.h>
+
+#include "options.h"
+
+struct opt_key {
+	const char *name;
+	size_t off;
+};
+
+#define OPT(n) { #n, offsetof(struct oq_plugin_options, n) }
+/* One key per line: tests/man-pages.sh reads them from here. */
+/* clang-format off */
+static const struct opt_key opt_keys[] = {
+	OPT(policy),
+	OPT(audit),
+	OPT(publish_dir),
+	OPT(opensm_policy),
+	OPT(publish_detail),
+	OPT(publish_interval),
+	OPT(malloc_trim),
+};
+/* clang-format on */
+
+static void report(oq_opt_error_fn err, void *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void report(oq_opt_error_fn err, void *ctx, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	err(ctx, msg);
+}
+
+/* Stores the value; *slot_out is the slot set (NULL for another
+ * plugin's key).  Returns the number of errors (0 or 1). */
+static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
+		   const char *val, size_t vlen, char ***slot_out,
+		   oq_opt_error_fn err, void *ctx)
+{
+	size_t i;
+
+	*slot_out = NULL;
+	if (klen > 7 && !strncmp(key, "osmqos.", 7)) {
+		key += 7;
+		klen -= 7;
+	} else if (memchr(key, '.', klen)) {
+		return 0; /* another plugin's key */
+	}
+	for (i = 0; i < sizeof(opt_keys) / sizeof(opt_keys[0]); i++) {
+		char **slot;
+
+		if (strlen(opt_keys[i].name) != klen ||
+		    strncmp(opt_keys[i].name, key, klen))
+			continue;
+		if (!vlen) {
+			report(err, ctx,
+			       "event_plugin_options: '%.*s' needs a value "
+			       "(key=value)",
+			       (int)klen, key);
+			return 1;
+		}
+		slot = (char **)((char *)o + opt_keys[i].off);
+		free(*slot);
+		*slot = strndup(val, vlen);
+		*slot_out = slot;
+		return *slot ? 0 : 1;
+	}
+	report(err, ctx,
+	       "event_plugin_options: unknown key '%.*s' (known: policy, "
+	       "audit, publish_dir, opensm_policy, publish_detail, "
+	       "publish_interval, malloc_trim; prefix another plugin's keys "
+	       "with its name and a dot)",
+	       (int)klen, key);
+	return 1;
+}
+
+static bool is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == ',';
+}
+
+/* The end of the token at p: up to a separator outside quotes.  Sets
+ * *open when a quote is not closed. */
+static const char *token_end(const char *p, bool *open)
+{
+	char q = 0;
+
+	*open = false;
+	for (; *p; p++) {
+		if (q) {
+			if (*p == q)
+				q = 0;
+		} else if (*p == '"' || *p == '\'') {
+			q = *p;
+		} else if (is_sep(*p)) {
+			break;
+		}
+	}
+	*open = q != 0;
+	return p;
+}
+
+/* A value "..." or '...' loses its quotes; quotes elsewhere in it are an
+ * error (there is no escape). */
+static bool unquote(const char **val, size_t *vlen)
+{
+	const char *v = *val;
+	size_t n = *vlen;
+
+	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0] &&
+	    !memchr(v + 1, v[0], n - 2)) {
+		*val = v + 1;
+		*vlen = n - 2;
+		return true;
+	}
+	return !memchr(v, '"', n) && !memchr(v, '\'', n);
+}
+
+int oq_plugin_options_parse(struct oq_plugin_options *o, const char *text,
+			    oq_opt_error_fn err, void *ctx)
+{
+	const char *p = text, *last_tok = NULL;
+	char **last_slot = NULL;
+	size_t last_len = 0;
+	int errors = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (!p)
+		return 0;
+	while (*p) {
+		const char *tok, *eq, *val;
+		bool blank_before = false, open;
+		char **slot = NULL;
+		size_t len, vlen;
+		int bad;
+
+		while (is_sep(*p)) {
+			blank_before |= *p != ',';
+			p++;
+		}
+		if (!*p)
+			break;
+		tok = p;
+		p = token_end(p, &open);
+		len = (size_t)(p - tok);
+		eq = memchr(tok, '=', len);
+		val = eq ? eq + 1 : NULL;
+		vlen = eq ? len - (size_t)(eq - tok) - 1 : 0;
+		if (!eq || eq == tok) {
+			report(err, ctx,
+			       "event_plugin_options: '%.*s' is not key=value",
+			       (int)len, tok);
+			bad = 1;
+		} else if (open || !unquote(&val, &vlen)) {
+			report(err, ctx,
+			       "event_plugin_options: '%.*s': %s; not applied",
+			       (int)len, tok,
+			       open ? "a quote is not closed"
+				    : "quotes must enclose the whole value");
+			bad = 1;
+		} else {
+			bad = set_key(o, tok, (size_t)(eq - tok), val, vlen,
+				      &slot, err, ctx);
+		}
+		/* "audit=/a b/c", "policy=/x,y.conf": a word after a
+		 * separator that is no key=value is the rest of the
+		 * previous value, so that value is not applied either.  (A
+		 * key=value word cannot be told from a new option.) */
+		if (bad && !eq && last_slot) {
+			report(err, ctx,
+			       "event_plugin_options: '%.*s%c%.*s': a value "
+			       "with a blank or a comma must be quoted "
+			       "(key=\"a b\"); '%.*s' is not applied",
+			       (int)last_len, last_tok,
+			       blank_before ? ' ' : ',', (int)len, tok,
+			       (int)last_len, last_tok);
+			free(*last_slot);
+			*last_slot = NULL;
+			bad++;
+		}
+		errors += bad;
+		last_slot = bad ? NULL : slot;
+		last_tok = tok;
+		last_len = len;
+	}
+	return errors;
+}
+
+void oq_plugin_options_free(struct oq_plugin_options *o)
+{
+	free(o->policy);
+	free(o->audit);
+	free(o->publish_dir);
+	free(o->opensm_policy);
+	free(o->publish_detail);
+	free(o->publish_interval);
+	free(o->malloc_trim);
+	memset(o, 0, sizeof(*o));
+}
+
+int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
+			     size_t len)
+{
+	return snprintf(
+		buf, len,
+		"policy=%s audit=%s publish_dir=%s opensm_policy=%s "
+		"publish_detail=%s publish_interval=%s malloc_trim=%s",
+		o->policy ? o->policy : "(qos_policy_file)",
+		o->audit ? o->audit : "(default)",
+		o->publish_dir ? o->publish_dir : "(default)",
+		o->opensm_policy ? o->opensm_policy : "copy",
+		o->publish_detail ? o->publish_detail : "classes",
+		o->publish_interval ? o->publish_interval
+				    : OQ_STR(OQ_PUBLISH_INTERVAL_DEFAULT),
+		o->malloc_trim ? o->malloc_trim : "0");
+}
+
+int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n)
+{
+	unsigned long x;
+	char *end;
+
+	if (!v || *v < '0' || *v > '9')
+		return -1;
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (*end || errno || x > max)
+		return -1;
+	*n = x;
+	return 0;
+}
+
+int oq_plugin_option_switch(const char *v, bool *on)
+{
+	unsigned long n = 0;
+	int rc = v ? oq_plugin_option_number(v, 1, &n) : 0;
+
+	*on = !rc && n == 1;
+	return rc;
+}
+
+const char *oq_plugin_publish_dir(const struct oq_plugin_options *o)
+{
+	if (o->publish_dir && *o->publish_dir)
+		return o->publish_dir;
+	return oq_cache_dir();
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * event_plugin_options parsing.  OpenSM hands every plugin listed in
+ * event_plugin_name the same options string, so keys for other plugins may
+ * appear: a key with a dot ("other.key=v") belongs to another plugin and is
+ * skipped; "osmqos.key=v" is ours, same as "key=v".  Any other key we do not
+ * know is an error the caller logs.  Pure C, no OpenSM headers, so it is
+ * unit-tested on its own.
+ */
+#ifndef OSMQOS_PLUGIN_OPTIONS_H
+#define OSMQOS_PLUGIN_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct oq_plugin_options {
+	char *policy;	   /* policy= : policy file (default qos_policy_file) */
+	char *audit;	   /* audit=  : audit log path */
+	char *publish_dir; /* publish_dir= : prediction output directory */
+	char *opensm_policy; /* opensm_policy= : copy (default) or direct */
+	char *publish_detail; /* publish_detail= : classes (default), ports */
+	char *publish_interval; /* publish_interval= : seconds, 0 = sweeps */
+	char *malloc_trim; /* malloc_trim= : 1 trims the heap after sweeps */
+};
+
+/* publish_interval= : osmqos.prom's counters are rewritten this often
+ * (seconds) between sweeps; at most a day. */
+#define OQ_PUBLISH_INTERVAL_DEFAULT 30
+#define OQ_PUBLISH_INTERVAL_MAX	    86400
+#define OQ_STR_(x)		    #x
+#define OQ_STR(x)		    OQ_STR_(x)
+
+/* Called for each problem found; msg is a complete sentence. */
+typedef void (*oq_opt_error_fn)(void *ctx, const char *msg);
+
+/* Parse "k=v k2=v2,k3=v3"; a value with blanks is quoted, k="a b" or
+ * k='a b'.  NULL or empty text gives all defaults (NULL fields).  Nothing
+ * malformed is applied: a key whose value was cut at a blank ("k=a b")
+ * keeps its default, like an unknown or unquoted one.  Returns the number
+ * of errors reported through err. */
+int oq_plugin_options_parse(struct oq_plugin_options *o, const char *text,
+			    oq_opt_error_fn err, void *ctx);
+void oq_plugin_options_free(struct oq_plugin_options *o);
+
+/* "policy=/etc/opensm/qos-policy.conf audit=(default) ..." for the log. */
+int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
+			     size_t len);
+
+/* Where the plugin's files go: publish_dir=, else OpenSM's cache
+ * directory ($OSM_CACHE_DIR, else /var/cache/opensm). */
+const char *oq_plugin_publish_dir(const struct oq_plugin_options *o);
+
+/* A numeric option's value: decimal digits only, at most max.  0 with
+ * *n set, or -1 (the caller logs it and uses its default). */
+int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n);
+
+/* A switch's value: "1" true, "0" or NULL (not given) false.  0 with *on
+ * set, or -1 for anything else (*on false: the caller logs it and keeps
+ * the default, off). */
+int oq_plugin_option_switch(const char *v, bool *on);
+
+#endif /* OSMQOS_PLUGIN_OPTIONS_H */

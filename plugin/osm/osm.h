@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What every room of the plugin reads from OpenSM the same way: its log,
+ * its subnet copied into the core's fabric model (snapshot.c), and its
+ * QoS templates and partitions as core inputs (osm_inputs.c).
+ */
+#ifndef OSMQOS_PLUGIN_OSM_H
+#define OSMQOS_PLUGIN_OSM_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+/* osm_config.h first: it decides which OpenSM features (and message ids)
+ * the other OpenSM headers declare. */
+#include <opensm/osm_config.h>
+#include <opensm/osm_log.h>
+#include <opensm/osm_opensm.h>
+
+#include <osmqos/fabric.h>
+#include <osmqos/tables.h>
+
+/* One line in OpenSM's log, "osmqos: " first. */
+#define OQ_LOG(osm, level, fmt, ...)                                           \
+	OSM_LOG(&(osm)->log, level, "osmqos: " fmt, ##__VA_ARGS__)
+
+/*
+ * The errno of a failed step: its -errno return, else errno as the failed
+ * call left it (errno cleared before the call), else ENOMEM (the core's
+ * NULL or -1 means an allocation failed).
+ */
+static inline int oq_failure_errno(int rc)
+{
+	if (rc < -1)
+		return -rc;
+	return errno ? errno : ENOMEM;
+}
+
+/* Building `what` failed at `step` with errno err; `then` says what
+ * stays in force.  "out of memory" only when it was. */
+#define OQ_LOG_BUILD_FAILED(osm, what, step, err, then)                        \
+	OQ_LOG(osm, OSM_LOG_ERROR, "%s %s: %s%s%s; %s\n",                      \
+	       (err) == ENOMEM ? "out of memory building" : "cannot build",    \
+	       what, step, (err) == ENOMEM ? "" : ": ",                        \
+	       (err) == ENOMEM ? "" : strerror(err), then)
+
+/*
+ * Copy osm->subn into a finalized fabric model.  The caller holds
+ * OpenSM's lock (at least for reading).  Each port's `user` points at its
+ * osm_physp_t and each node's at its osm_node_t: valid only while the
+ * caller holds the lock, for the plugin's own programming step.  with_lft
+ * also copies every switch's LFT as routing just computed it (the SA's
+ * routes).  Returns NULL with errno set on failure (ENOMEM).
+ */
+struct oq_fabric *oq_snapshot_build(osm_opensm_t *osm, bool with_lft,
+				    struct oq_diags *diags);
+
+/* OpenSM's per-port-type QoS templates (its qos_* options as it holds
+ * them); what the parser finds goes into d.  0, or -errno. */
+int oq_templates_from_osm(osm_opensm_t *osm, struct oq_templates *t,
+			  struct oq_diags *d);
+
+/* OpenSM's partitions, and every end port's membership in f as its
+ * partition manager decided it.  0, or -errno (-ENOMEM). */
+int oq_partitions_from_osm(osm_opensm_t *osm, struct oq_partitions *parts,
+			   struct oq_fabric *f);
+
+#endif /* OSMQOS_PLUGIN_OSM_H */

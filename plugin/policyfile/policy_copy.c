@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * OpenSM re-parses qos_policy_file itself in every sweep (osm_qos_setup),
+ * for the requests it still answers (multicast, off-subnet, enable_quirks)
+ * and its own template pass.  Reading the operator's file directly it
+ * drops its policy on every bad edit, blocks the sweep under the exclusive
+ * lock when the path is a FIFO and exits when it is a directory (flex's
+ * "input in flex scanner failed").  So once osmqos has a good policy,
+ * OpenSM reads a copy of the bytes that policy came from, written next to
+ * the published files; a bad edit then changes nothing for either.  The
+ * copy differs only in blanks OpenSM's lexer does not know and in the
+ * osmqos-only intent keys, commented out (oq_policy_opensm_copy).
+ *
+ * opt.qos_policy_file is swapped, never freed while OpenSM runs: the
+ * console may print it from another thread.  The operator's string is
+ * kept and put back at unload (before osm_subn_destroy frees it).
+ * opensm_policy=direct turns all of this off.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <osmqos/file.h>
+
+#include "policy_copy.h"
+
+/* Only the SM (root) reads it: the operator's policy may be private. */
+#define OQ_POLICY_COPY_MODE 0600
+
+struct copy_text {
+	const char *text;
+	size_t len;
+};
+
+static int write_text(FILE *out, const void *ctx)
+{
+	const struct copy_text *t = ctx;
+
+	return fwrite(t->text, 1, t->len, out) == t->len ? 0 : -1;
+}
+
+void oq_policy_copy_init(struct oq_policy_file *pf)
+{
+	const char *mode = pf->opts->opensm_policy;
+
+	pf->operator_path = pf->osm->subn.opt.qos_policy_file;
+	pf->copy_enabled = true;
+	if (!mode || !strcmp(mode, "copy"))
+		return;
+	if (!strcmp(mode, "direct")) {
+		pf->copy_enabled = false;
+		return;
+	}
+	OQ_LOG(pf->osm, OSM_LOG_ERROR,
+	       "event_plugin_options: opensm_policy=%s is neither 'copy' nor "
+	       "'direct'; using copy\n",
+	       mode);
+}
+
+/* OpenSM reads the operator's file again (stock behaviour). */
+static void point_opensm_at_operator(struct oq_policy_file *pf)
+{
+	if (pf->copy_path && pf->osm->subn.opt.qos_policy_file == pf->copy_path)
+		pf->osm->subn.opt.qos_policy_file = pf->operator_path;
+}
+
+/* opensm_policy=direct: OpenSM reads the operator's bytes, and its lexer
+ * rejects blanks osmqos takes (opensm_text.c).  Said once per policy. */
+static void warn_direct(struct oq_policy_file *pf, const struct oq_policy *p,
+			const char *path)
+{
+	const char *text = p->text;
+	size_t len = p->text_len, i;
+
+	for (i = 0; i < len; i++)
+		if (text[i] == '\r' || text[i] == '\f' || text[i] == '\v')
+			break;
+	if (i == len)
+		return;
+	OQ_LOG(pf->osm, OSM_LOG_ERROR,
+	       "policy %s has %s; OpenSM's own parser rejects that (ERR "
+	       "AC03) and runs without its policy, while osmqos applies "
+	       "it: convert the file (sed -i 's/\\r$//' FILE for CRLF) or "
+	       "drop opensm_policy=direct\n",
+	       path,
+	       text[i] == '\r' ? "CR line ends"
+			       : "form feeds or vertical tabs");
+}
+
+/*
+ * After a policy was installed, or while the last write failed: write
+ * text (the content of the policy in force) as OpenSM's copy and point
+ * OpenSM at it.  Runs in the sweeper thread before osm_qos_setup.
+ */
+void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
+			   const char *path)
+{
+	const char *dir = oq_plugin_publish_dir(pf->opts);
+	struct copy_text t = {NULL, 0};
+	char why[512], *opensm_text;
+	int err;
+
+	if (!pf->copy_enabled) {
+		warn_direct(pf, p, path);
+		return;
+	}
+	if (!pf->copy_path) {
+		size_t n = strlen(dir) + sizeof(OQ_POLICY_COPY_NAME) + 2;
+
+		pf->copy_path = malloc(n);
+		if (!pf->copy_path)
+			return;
+		snprintf(pf->copy_path, n, "%s/%s", dir, OQ_POLICY_COPY_NAME);
+	}
+	/* OpenSM's lexer knows fewer blanks than osmqos, and none of its
+	 * extension keys (opensm_text.c). */
+	opensm_text = oq_policy_opensm_copy(p, &t.len);
+	t.text = opensm_text;
+	if (opensm_text) {
+		err = oq_file_replace(dir, OQ_POLICY_COPY_NAME,
+				      OQ_POLICY_COPY_MODE, write_text, &t, why,
+				      sizeof(why));
+		free(opensm_text);
+	} else {
+		err = ENOMEM;
+		snprintf(why, sizeof(why), "no memory for its text");
+	}
+	if (err) {
+		bool keep =
+			p->n_ext_lines && pf->copy_path &&
+			pf->osm->subn.opt.qos_policy_file == pf->copy_path &&
+			!oq_policy_copy_missing(pf);
+
+		/* An older copy must not outlive the policy in force --
+		 * unless the policy in force has intent keys, which OpenSM
+		 * cannot parse: reading the operator's file it would run
+		 * without any policy of its own. */
+		if (!keep)
+			point_opensm_at_operator(pf);
+		if (keep && (!pf->copy_failed || pf->copy_errno != err))
+			OQ_LOG(pf->osm, OSM_LOG_ERROR,
+			       "cannot write %s: %s (%s); OpenSM keeps reading "
+			       "the previous copy until this works (the policy "
+			       "in force has bandwidth intents, which OpenSM's "
+			       "own parser would reject)\n",
+			       pf->copy_path, why, strerror(err));
+		else if (!pf->copy_failed || pf->copy_errno != err)
+			OQ_LOG(pf->osm, OSM_LOG_ERROR,
+			       "cannot write %s: %s (%s); OpenSM reads %s "
+			       "itself until this works, %s\n",
+			       pf->copy_path, why, strerror(err),
+			       pf->operator_path ? pf->operator_path : "(none)",
+			       p->n_ext_lines
+				       ? "and rejects it (bandwidth intents "
+					 "are "
+					 "osmqos keys): OpenSM runs without a "
+					 "policy of its own"
+				       : "so a bad edit drops OpenSM's own "
+					 "policy");
+		pf->copy_failed = true;
+		pf->copy_errno = err;
+		return;
+	}
+	if (pf->osm->subn.opt.qos_policy_file != pf->copy_path) {
+		pf->osm->subn.opt.qos_policy_file = pf->copy_path;
+		OQ_LOG(pf->osm, OSM_LOG_INFO,
+		       "OpenSM now reads the last good policy from %s, so "
+		       "a bad edit of %s changes nothing (set "
+		       "opensm_policy=direct to let it read the file "
+		       "itself)\n",
+		       pf->copy_path,
+		       pf->operator_path ? pf->operator_path : "(none)");
+	}
+	pf->copy_failed = false;
+}
+
+bool oq_policy_copy_pending(const struct oq_policy_file *pf)
+{
+	return pf->copy_enabled && pf->copy_failed;
+}
+
+bool oq_policy_copy_missing(const struct oq_policy_file *pf)
+{
+	struct stat st;
+
+	return pf->copy_path &&
+	       pf->osm->subn.opt.qos_policy_file == pf->copy_path &&
+	       lstat(pf->copy_path, &st) && errno == ENOENT;
+}
+
+void oq_policy_copy_fini(struct oq_policy_file *pf)
+{
+	if (pf->copy_path && pf->osm->subn.opt.qos_policy_file == pf->copy_path)
+		pf->osm->subn.opt.qos_policy_file = pf->operator_path;
+	free(pf->copy_path);
+	pf->copy_path = NULL;
+}

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The policy file as the plugin sees it: re-read every heavy sweep, applied
+ * only when it changed and is valid.  A bad edit is reported once, with the
+ * same file:line:col diagnostics `osmqos check` prints, and the last good
+ * policy stays in force; the fabric is never left without a policy once one
+ * was good.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/file.h>
+#include <osmqos/keyidx.h>
+
+#include "policy_copy.h"
+#include "policy_file.h"
+
+/* policy=, else the qos_policy_file OpenSM was configured with (not the
+ * copy policy_copy.c may have pointed it at since). */
+const char *oq_policy_file_path(const struct oq_policy_file *pf)
+{
+	const char *p = pf->opts->policy ? pf->opts->policy : pf->operator_path;
+
+	return p && *p ? p : NULL;
+}
+
+static void log_diags(struct oq_policy_file *pf, const struct oq_diags *d,
+		      osm_log_level_t err_level)
+{
+	char line[1024];
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const struct oq_diag *g = &d->v[i];
+		osm_log_level_t lvl =
+			g->sev == OQ_SEV_ERROR ? err_level : OSM_LOG_INFO;
+
+		oq_diag_format(g, line, sizeof(line));
+		OQ_LOG(pf->osm, lvl, "%s\n", line);
+		if (g->hint)
+			OQ_LOG(pf->osm, lvl, "  hint: %s\n", g->hint);
+	}
+}
+
+/* The pointer is read under the lock; a reference is counted
+ * atomically, so a state dropping its policy needs no lock. */
+struct oq_policy_ref *oq_policy_ref_get(struct oq_policy_file *pf)
+{
+	struct oq_policy_ref *r;
+
+	pthread_mutex_lock(&pf->lock);
+	r = pf->cur;
+	if (r)
+		__atomic_add_fetch(&r->refs, 1, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&pf->lock);
+	return r;
+}
+
+void oq_policy_ref_put(struct oq_policy_ref *r)
+{
+	if (r && __atomic_sub_fetch(&r->refs, 1, __ATOMIC_ACQ_REL) == 0) {
+		oq_policy_free(r->p);
+		free(r);
+	}
+}
+
+/* Takes p and text, the bytes p came from (freed: p keeps its own copy,
+ * which OpenSM's copy is written from). */
+static void install(struct oq_policy_file *pf, struct oq_policy *p,
+		    uint64_t hash, char *text)
+{
+	struct oq_policy_ref *r = calloc(1, sizeof(*r)), *old;
+
+	if (!r) {
+		oq_policy_free(p);
+		free(text);
+		OQ_LOG(pf->osm, OSM_LOG_ERROR,
+		       "out of memory; keeping the previous policy\n");
+		return;
+	}
+	r->p = p;
+	r->refs = 1;
+	pthread_mutex_lock(&pf->lock);
+	old = pf->cur;
+	pf->cur = r;
+	pthread_mutex_unlock(&pf->lock);
+	oq_policy_ref_put(old);
+	pf->hash = hash;
+	pf->loaded_at = time(NULL);
+	pf->loads_ok++;
+	pf->bad_reported = false;
+	pf->content_ok = true;
+	free(text);
+}
+
+/* A content that was refused (and logged): remembered, so the same bytes
+ * are not parsed and logged again every sweep. */
+static int refuse(struct oq_policy_file *pf, struct oq_diags *d,
+		  struct oq_policy *p, char *text, uint64_t hash)
+{
+	oq_diags_free(d);
+	oq_policy_free(p);
+	free(text);
+	pf->bad_hash = hash;
+	pf->bad_reported = true;
+	pf->loads_failed++;
+	return pf->cur ? 0 : -1;
+}
+
+static int refresh(struct oq_policy_file *pf)
+{
+	const char *path = oq_policy_file_path(pf);
+	struct oq_diags d;
+	struct oq_policy *p;
+	uint64_t hash;
+	size_t len = 0;
+	char *text, why[64], counts[256];
+
+	pf->content_ok = false; /* until this content proves good */
+	if (!path || !*path) {
+		if (!pf->missing_reported)
+			OQ_LOG(pf->osm, OSM_LOG_ERROR,
+			       "no policy file: set qos_policy_file or "
+			       "event_plugin_options policy=FILE\n");
+		pf->missing_reported = true;
+		return pf->cur ? 0 : -1;
+	}
+	text = oq_file_read(path, OQ_POLICY_MAX_BYTES, &len);
+	if (!text) {
+		/* Taken before any call that may change errno (logging). */
+		int err = errno;
+		/* Like OpenSM: no file at the default path is a normal setup
+		 * (QoS from the templates alone), anything else an error. */
+		bool quiet = err == ENOENT && !pf->opts->policy && !pf->cur &&
+			     !strcmp(path, OSM_DEFAULT_QOS_POLICY_FILE);
+
+		/* Once per failure: a different one (removed, then too
+		 * big) is news and logged again. */
+		if (!pf->missing_reported || err != pf->read_errno)
+			OQ_LOG(pf->osm, quiet ? OSM_LOG_INFO : OSM_LOG_ERROR,
+			       "cannot read policy %s: %s; %s\n", path,
+			       oq_file_error(err, OQ_POLICY_MAX_BYTES, why,
+					     sizeof(why)),
+			       pf->cur ? "keeping the last good policy"
+				       : "fabric stays on OpenSM's templates");
+		pf->missing_reported = true;
+		pf->read_errno = err;
+		return pf->cur ? 0 : -1;
+	}
+	pf->missing_reported = false;
+	hash = oq_fnv1a(text, len);
+	if (pf->cur && hash == pf->hash) {
+		free(text);
+		pf->content_ok = true;
+		/* A bad edit reverted: made again, it is news and logged. */
+		pf->bad_reported = false;
+		return 0;
+	}
+	if (pf->bad_reported && hash == pf->bad_hash) {
+		free(text); /* the same bad content: reported already */
+		return pf->cur ? 0 : -1;
+	}
+
+	oq_diags_init(&d);
+	p = oq_policy_parse(path, text, len, &d);
+	if (p && !oq_diags_has_errors(&d))
+		oq_policy_validate(p, &d);
+	oq_diags_sort(&d);
+	if (!p || oq_diags_has_errors(&d)) {
+		log_diags(pf, &d, OSM_LOG_ERROR);
+		OQ_LOG(pf->osm, OSM_LOG_ERROR,
+		       "policy %s rejected (%zu errors); %s\n", path,
+		       d.n_errors,
+		       pf->cur ? "the last good policy stays in force"
+			       : "NO POLICY IN FORCE: the fabric stays on "
+				 "OpenSM's per-port-type templates until "
+				 "the file is fixed");
+		return refuse(pf, &d, p, text, hash);
+	}
+	if (p->n_intent_levels && !pf->copy_enabled) {
+		/* OpenSM would reject the file and run without its policy. */
+		OQ_LOG(pf->osm, OSM_LOG_ERROR,
+		       "policy %s rejected: it states bandwidth intents "
+		       "(bandwidth:, priority:), which OpenSM's own parser "
+		       "does not know, and opensm_policy=direct lets OpenSM "
+		       "read the file itself; drop opensm_policy=direct "
+		       "(OpenSM then reads a copy with the intents commented "
+		       "out); %s\n",
+		       path,
+		       pf->cur ? "the last good policy stays in force"
+			       : "NO POLICY IN FORCE: the fabric stays on "
+				 "OpenSM's per-port-type templates");
+		return refuse(pf, &d, p, text, hash);
+	}
+	log_diags(pf, &d, OSM_LOG_ERROR); /* warnings, at INFO */
+	oq_diags_free(&d);
+	/* Counted as `osmqos check` counts (qos-ulps apart). */
+	oq_policy_counts(p, counts, sizeof(counts));
+	OQ_LOG(pf->osm, OSM_LOG_INFO,
+	       "policy %s loaded: %s, %zu levels with a bandwidth intent\n",
+	       path, counts, p->n_intent_levels);
+	install(pf, p, hash, text);
+	return 1;
+}
+
+/*
+ * Returns 1 when a new policy took effect, 0 when nothing changed (or the
+ * change was refused), -1 when there has never been a good policy.
+ */
+int oq_policy_file_refresh(struct oq_policy_file *pf)
+{
+	int rc = refresh(pf);
+
+	/* OpenSM's copy: written for a new policy, retried after a failed
+	 * write, rewritten when something (a cache cleaner) removed it. */
+	if (pf->cur && (rc == 1 || oq_policy_copy_pending(pf) ||
+			oq_policy_copy_missing(pf)))
+		oq_policy_copy_update(pf, pf->cur->p, oq_policy_file_path(pf));
+	return rc;
+}
+
+void oq_policy_file_init(struct oq_policy_file *pf, osm_opensm_t *osm,
+			 const struct oq_plugin_options *opts)
+{
+	pf->osm = osm;
+	pf->opts = opts;
+	pthread_mutex_init(&pf->lock, NULL);
+	oq_policy_copy_init(pf);
+}
+
+void oq_policy_file_fini(struct oq_policy_file *pf)
+{
+	struct oq_policy_ref *r;
+
+	pthread_mutex_lock(&pf->lock);
+	r = pf->cur;
+	pf->cur = NULL;
+	pthread_mutex_unlock(&pf->lock);
+	oq_policy_ref_put(r);
+	oq_policy_copy_fini(pf);
+	pthread_mutex_destroy(&pf->lock);
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Publishing, plugin side: at SUBNET UP take the sweep's state and its
+ * port classes (one prediction per class, built with the SA state) and
+ * replace osmqos-bandwidth.json and osmqos.prom in publish_dir=
+ * (docs/publish.md).
+ *
+ * Runs in OpenSM's state-manager thread after the sweep finished, holding
+ * no OpenSM lock: the state is immutable and reference counted, and the
+ * policy-file fields are written only by this same thread at the next
+ * heavy sweep.  A failure is logged once per file and errno, and never
+ * reaches the SM.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <osmqos/clock.h>
+
+#include "publish.h"
+
+enum { PUB_JSON, PUB_PROM, PUB_FILES = OQ_PUBLISH_FILES };
+
+static const char *const pub_names[PUB_FILES] = {
+	[PUB_JSON] = OQ_PUBLISH_JSON_NAME,
+	[PUB_PROM] = OQ_PUBLISH_PROM_NAME,
+};
+
+static int write_json(FILE *out, const void *ctx)
+{
+	return oq_publish_write_json(out, ctx);
+}
+
+/* osmqos.prom: its sweep part is rendered once here and kept, so the
+ * refresher can rewrite the counters around it until the next sweep. */
+static int publish_prom(struct oq_publisher *pub,
+			const struct oq_publish_doc *d, char *why,
+			size_t why_len)
+{
+	char *part = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&part, &len);
+	int bad = !f;
+
+	if (f) {
+		bad = oq_publish_write_prom_sweep(f, d);
+		bad |= fclose(f);
+	}
+	if (bad) {
+		free(part);
+		oq_publish_prom_forget(pub, ENOMEM, "rendering the file");
+		return ENOMEM;
+	}
+	return oq_publish_prom_file(pub, part, len, d->mads_total, why,
+				    why_len);
+}
+
+static void fill_doc(struct oq_publisher *pub, const struct oq_sweep_state *s,
+		     struct oq_publish_doc *d)
+{
+	const struct oq_policy_file *pf = pub->pf;
+
+	memset(d, 0, sizeof(*d));
+	d->version = PACKAGE_VERSION;
+	d->sweep = s ? s->sweep : pub->sweep->sweeps;
+	d->sweeps = pub->sweep->sweeps;
+	clock_gettime(CLOCK_REALTIME, &d->now);
+	d->policy_path = oq_policy_file_path(pf);
+	d->policy_in_force = s && s->pol;
+	d->policy_hash = pf->hash;
+	d->policy_load_success = pf->cur && pf->content_ok;
+	d->policy_loaded_at = pf->loaded_at;
+	d->loads_ok = pf->loads_ok;
+	d->loads_failed = pf->loads_failed;
+	d->mads_total = pub->sweep->mads_total;
+	d->engine = s ? s->engine.name : "";
+	d->engine_sl2vl = !s || s->engine.kind == OQ_ENGINE_QOS ? "policy"
+			  : s->engine.kind == OQ_ENGINE_OWN	? "engine"
+								: "template";
+}
+
+void oq_publish_report(struct oq_publisher *pub, const char *name,
+		       int *last_err, int err, const char *why)
+{
+	if (!err) {
+		if (*last_err)
+			OQ_LOG(pub->osm, OSM_LOG_INFO,
+			       "publishing %s works again\n", name);
+		*last_err = 0;
+		return;
+	}
+	if (err == *last_err)
+		return;
+	*last_err = err;
+	OQ_LOG(pub->osm, OSM_LOG_ERROR,
+	       "cannot publish %s: %s: %s (logged once; the SM is not "
+	       "affected)\n",
+	       name, why, strerror(err));
+}
+
+/* The policy's levels that name an SL, for the per-level aggregates. */
+static struct oq_publish_level *levels_of(const struct oq_sweep_state *s,
+					  size_t *n)
+{
+	const struct oq_policy *p = s && s->pol ? s->pol->p : NULL;
+	struct oq_publish_level *v;
+	struct oq_sl_intents it;
+	size_t i, k = 0;
+
+	*n = 0;
+	if (!p || !p->n_levels)
+		return NULL;
+	oq_policy_intents(p, &it);
+	v = calloc(p->n_levels, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < p->n_levels; i++) {
+		if (p->levels[i].sl < 0 || p->levels[i].sl > 15 ||
+		    !p->levels[i].name)
+			continue;
+		v[k].name = p->levels[i].name;
+		v[k].intent_bp = p->levels[i].bandwidth_bp;
+		v[k].high = p->levels[i].prio_high;
+		v[k].sl_need_bp = it.need_bp[p->levels[i].sl];
+		v[k++].sl = (uint8_t)p->levels[i].sl;
+	}
+	*n = k;
+	return v;
+}
+
+bool oq_publish_detail_ports(struct oq_publisher *pub)
+{
+	const char *v = pub->opts->publish_detail;
+
+	if (!v || !strcmp(v, "classes"))
+		return false;
+	if (!strcmp(v, "ports"))
+		return true;
+	if (!pub->detail_reported)
+		OQ_LOG(pub->osm, OSM_LOG_ERROR,
+		       "event_plugin_options: publish_detail=%s is neither "
+		       "'classes' nor 'ports'; publishing classes\n",
+		       v);
+	pub->detail_reported = true;
+	return false;
+}
+
+/* malloc_trim=: 1 trims the heap after each publication (default 0);
+ * any other value is logged and taken as 0. */
+static void trim_option(struct oq_publisher *pub)
+{
+	const char *v = pub->opts->malloc_trim;
+
+	if (oq_plugin_option_switch(v, &pub->trim))
+		OQ_LOG(pub->osm, OSM_LOG_ERROR,
+		       "event_plugin_options: malloc_trim=%s is neither 0 nor "
+		       "1; using 0\n",
+		       v);
+}
+
+void oq_publish_init(struct oq_publisher *pub, osm_opensm_t *osm,
+		     const struct oq_plugin_options *opts,
+		     struct oq_policy_file *pf, struct oq_sweep *sweep,
+		     struct oq_sa *sa)
+{
+	pub->osm = osm;
+	pub->opts = opts;
+	pub->pf = pf;
+	pub->sweep = sweep;
+	pub->sa = sa;
+	oq_publish_counters_init(&pub->counters);
+	oq_publish_detail_ports(pub); /* a bad publish_detail= is said now */
+	trim_option(pub);
+}
+
+void oq_publish_fini(struct oq_publisher *pub)
+{
+	oq_publish_counters_destroy(&pub->counters);
+}
+
+/* The sweep state s and, when the SA has built on it, its port classes
+ * (NULL: predicted here). */
+static int publish_state(struct oq_publisher *pub,
+			 const struct oq_sweep_state *s,
+			 const struct oq_pred_classes *classes, double *ms)
+{
+	struct oq_pred_classes own = {0};
+	struct oq_publish_level *levels = NULL;
+	struct oq_publish_doc d;
+	struct oq_predict_opts o;
+	const char *dir = oq_plugin_publish_dir(pub->opts);
+	uint64_t t0 = oq_clock_ns();
+	char why[512];
+	size_t n_levels = 0;
+	int err[PUB_FILES], i, rc = 0;
+
+	fill_doc(pub, s, &d);
+	/* qos FALSE: OpenSM programs no QoS tables, so there is nothing to
+	 * predict; the policy and counter metrics stay (docs/publish.md). */
+	if (s && pub->osm->subn.opt.qos) {
+		d.fabric = s->fabric;
+		d.tables = &s->tables;
+		d.classes = classes;
+		/* A state the SA has not built on (no routing yet, or its
+		 * SA state failed) has no classes of its own. */
+		if (!classes || !classes->of_port) {
+			oq_predict_opts_init(&o);
+			if (oq_pred_classes_build(s->fabric, &s->tables, &o,
+						  NULL, &own)) {
+				if (!pub->oom_reported)
+					OQ_LOG(pub->osm, OSM_LOG_ERROR,
+					       "out of memory predicting the "
+					       "published bandwidth; files not "
+					       "updated\n");
+				pub->oom_reported = true;
+				oq_publish_prom_forget(pub, 0, NULL);
+				return -1;
+			}
+			d.classes = &own;
+		}
+		levels = levels_of(s, &n_levels);
+		d.levels = levels;
+		d.n_levels = levels ? n_levels : 0;
+		d.intent_ports_missed =
+			oq_publish_intent_stats(levels, d.n_levels, d.classes);
+	}
+	pub->oom_reported = false;
+	d.detail_ports = oq_publish_detail_ports(pub);
+	/* The counters are the Prometheus file's live part, read under its
+	 * lock when it is written (oq_publish_prom_file); the JSON has none. */
+
+	why[0] = '\0';
+	err[PUB_JSON] = oq_publish_replace(dir, pub_names[PUB_JSON], write_json,
+					   &d, why, sizeof(why));
+	oq_publish_report(pub, pub_names[PUB_JSON], &pub->json_err,
+			  err[PUB_JSON], why);
+	/* osmqos.prom logs its own errors: one state with the refresher. */
+	err[PUB_PROM] = publish_prom(pub, &d, why, sizeof(why));
+	for (i = 0; i < PUB_FILES; i++)
+		if (err[i])
+			rc = -1;
+	*ms = oq_ms_since(t0);
+	if (!rc)
+		OQ_LOG(pub->osm, OSM_LOG_INFO,
+		       "sweep %lu: published %zu ports in %zu classes to "
+		       "%s/{%s,%s} in %.2f ms\n",
+		       d.sweep, d.classes ? d.classes->n_classified : 0,
+		       d.classes ? d.classes->n : 0, dir, pub_names[PUB_JSON],
+		       pub_names[PUB_PROM], *ms);
+	oq_pred_classes_free(&own);
+	free(levels);
+	return rc;
+}
+
+/* Where the plugin's time went this sweep, for operators and for `make
+ * bench-scale`: one INFO line after publishing. */
+static void log_phases(struct oq_publisher *pub, double publish_ms)
+{
+	struct oq_phases *ph = &pub->sweep->phases;
+	uint64_t audit = 0;
+	char trim[32] = "off";
+
+	if (pub->audit) {
+		struct oq_audit_stats st;
+
+		oq_audit_get_stats(pub->audit, &st);
+		audit = st.cpu_ns - ph->audit_cpu_ns;
+		ph->audit_cpu_ns = st.cpu_ns;
+	}
+	if (ph->trim_ms >= 0)
+		snprintf(trim, sizeof(trim), "%.2f ms", ph->trim_ms);
+	OQ_LOG(pub->osm, OSM_LOG_INFO,
+	       "sweep %lu: phases: snapshot %.2f ms, compile %.2f ms (%u "
+	       "states), QoS MADs %.2f ms (%lu hook calls), predictions "
+	       "%.2f ms, publish %.2f ms, memory trim %s, audit %.2f ms "
+	       "CPU since the last sweep\n",
+	       pub->sweep->sweeps, ph->snapshot_ms, ph->compile_ms, ph->states,
+	       (double)ph->hook_ns / 1e6, ph->hook_calls, ph->classes_ms,
+	       publish_ms, trim, (double)audit / 1e6);
+}
+
+int oq_publish(struct oq_publisher *pub)
+{
+	/* The SA's state when it has one (built on the newest sweep state:
+	 * a new sweep state retires the SA's), else the sweep's. */
+	struct oq_sa_state *sa = oq_sa_get(pub->sa);
+	struct oq_sweep_state *s =
+		sa ? oq_sweep_ref(sa->sweep) : oq_sweep_get(pub->sweep);
+	double ms = 0;
+	int rc = publish_state(pub, s, sa ? &sa->classes : NULL, &ms);
+	uint64_t t0;
+
+	oq_sweep_put(s);
+	oq_sa_put(sa);
+	/* malloc_trim=1: the sweep's earlier states are freed by now; give
+	 * their pages back to the system.  This reshapes OpenSM's whole heap,
+	 * not only the plugin's, and the next sweep faults the pages in
+	 * again: only when the operator asks (docs/performance.md). */
+	pub->sweep->phases.trim_ms = -1;
+	if (pub->trim) {
+		t0 = oq_clock_ns();
+		malloc_trim(0);
+		pub->sweep->phases.trim_ms = oq_ms_since(t0);
+	}
+	log_phases(pub, ms);
+	return rc;
+}

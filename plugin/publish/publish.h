@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Publishing, plugin side: at SUBNET UP the sweep's predictions go to
+ * osmqos-bandwidth.json and osmqos.prom in publish_dir= (publish.c, the
+ * documents in plugin/documents/), and between sweeps a thread rewrites
+ * osmqos.prom's counters (publish_refresh.c).  docs/publish.md.
+ */
+#ifndef OSMQOS_PLUGIN_PUBLISH_H
+#define OSMQOS_PLUGIN_PUBLISH_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "audit/audit.h"
+#include "documents/documents.h"
+#include "options/options.h"
+#include "osm/osm.h"
+#include "policyfile/policy_file.h"
+#include "sa/sa.h"
+#include "sweep/sweep.h"
+
+/* The publishing room of the plugin instance. */
+struct oq_publisher {
+	osm_opensm_t *osm;
+	const struct oq_plugin_options *opts;
+	/* What a publication reads: the policy file's status, the sweep's
+	 * state, counters and phases, the SA's state and its port classes,
+	 * and the audit writer's drops and CPU (NULL: no audit trail). */
+	struct oq_policy_file *pf;
+	struct oq_sweep *sweep;
+	struct oq_sa *sa;
+	struct oq_audit *audit;
+	/* Filled by the SA threads (atomics), read at each publish. */
+	struct oq_publish_counters counters;
+	/* State-manager thread only: the errno last logged for the JSON
+	 * (osmqos.prom's is prom_err below, shared with the refresher), and
+	 * whether running out of memory was logged. */
+	int json_err;
+	bool oom_reported;
+	bool detail_reported; /* a bad publish_detail= was logged */
+	/* malloc_trim=1: the heap is trimmed after each publication. */
+	bool trim;
+	/* osmqos.prom between sweeps (publish_refresh.c): prom_lock
+	 * serializes writing the file and guards the fields after it. */
+	pthread_mutex_t prom_lock;
+	pthread_cond_t wake; /* with prom_lock: stop now */
+	bool stop;
+	bool refresher_running;
+	unsigned int interval; /* seconds, set before the thread starts */
+	pthread_t refresher;
+	char *sweep_part; /* the last publication's sweep part; NULL: none */
+	size_t sweep_len;
+	uint64_t mads_total; /* QoS Set MADs as of the last publication */
+	int prom_err;	     /* the errno last logged for osmqos.prom */
+};
+
+/* At load: the counters, and publish_detail= and malloc_trim= read (a
+ * bad value is logged). */
+void oq_publish_init(struct oq_publisher *pub, osm_opensm_t *osm,
+		     const struct oq_plugin_options *opts,
+		     struct oq_policy_file *pf, struct oq_sweep *sweep,
+		     struct oq_sa *sa);
+/* At unload, after oq_publish_refresh_stop(). */
+void oq_publish_fini(struct oq_publisher *pub);
+
+/*
+ * Write both files for the current sweep state into publish_dir= (default:
+ * OpenSM's cache dir, $OSM_CACHE_DIR or /var/cache/opensm).  Called by the
+ * SM thread at SUBNET UP.  Errors are logged once per distinct errno and
+ * per file; the SM is never affected.  Returns 0, or -1 when a file could
+ * not be written.
+ */
+int oq_publish(struct oq_publisher *pub);
+/* publish_detail=ports: per-port Prometheus series too.  Any other value
+ * than classes or ports is logged (once) and taken as classes. */
+bool oq_publish_detail_ports(struct oq_publisher *pub);
+/* Log a failure to write file `name` once per errno (*last_err holds the
+ * one logged), and say when writing it works again. */
+void oq_publish_report(struct oq_publisher *pub, const char *name,
+		       int *last_err, int err, const char *why);
+
+/*
+ * The counters between sweeps (publish_refresh.c): OpenSM runs a heavy
+ * sweep only when the fabric changes, so osmqos.prom is rewritten every
+ * publish_interval= seconds (options.h's default; 0: only at sweeps) with
+ * fresh counters and the last sweep's part, while this SM is master.
+ * Start at load, stop before the audit writer closes.
+ */
+void oq_publish_refresh_start(struct oq_publisher *pub);
+void oq_publish_refresh_stop(struct oq_publisher *pub);
+/* The publication's Prometheus file: `sweep_part` (the sweep's, rendered
+ * by oq_publish_write_prom_sweep; taken over) after a live part read
+ * under the same lock as the refresher's.  Logs a failure once per errno
+ * (one state with the refresher's).  0, or the errno. */
+int oq_publish_prom_file(struct oq_publisher *pub, char *sweep_part, size_t len,
+			 uint64_t mads_total, char *why, size_t why_len);
+/* A publication that failed before its Prometheus file: the sweep part
+ * kept is an older sweep's, and is not refreshed any more; err (if not
+ * 0) and why are logged as oq_publish_prom_file() logs its own. */
+void oq_publish_prom_forget(struct oq_publisher *pub, int err, const char *why);
+
+#endif /* OSMQOS_PLUGIN_PUBLISH_H */

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The SA room: PathRecord and MultiPathRecord queries taken over from
+ * OpenSM's dispatcher (sa_front.c) and answered under the policy
+ * (sa_answer.c) from the SA's state of the sweep (sa_state.c), each
+ * decided pair with its guaranteed bandwidth (sa_predict.c) in the audit
+ * trail.
+ */
+#ifndef OSMQOS_PLUGIN_SA_H
+#define OSMQOS_PLUGIN_SA_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <osmqos/pred_class.h>
+#include <osmqos/sa_path.h>
+
+#include "audit/audit.h"
+#include "documents/documents.h"
+#include "sweep/sweep.h"
+#include "sa_front.h"
+
+/*
+ * What the SA answers from and the publisher predicts from, built at
+ * UCAST_ROUTING_DONE (routes final, every QoS Set answered) on that
+ * sweep's state: immutable, reference counted, holding a reference to
+ * its sweep state.
+ */
+struct oq_sa_state {
+	unsigned int refs; /* atomic (__atomic builtins) */
+	struct oq_sweep_state *sweep;
+	/* false: pass every query to OpenSM (options it does not model). */
+	bool ready;
+	struct oq_alias *aliases; /* OpenSM's alias_port_guid_tbl */
+	size_t n_aliases;
+	struct oq_alias_index alias_index; /* aliases by port */
+	struct oq_fabric_tables sl2vl;	   /* OpenSM's cached SL2VL */
+	struct oq_sa_view view;
+	/* One prediction per port class (osmqos/pred_class.h): the audit
+	 * trail's path predictions and the published files. */
+	struct oq_pred_classes classes;
+	/* Per QoS level of view.policy: its slot in the published answer
+	 * counters, looked up by name at its first answer (__atomic;
+	 * OQ_LEVEL_SLOT_UNSET until then).  NULL: look up every time. */
+	int *level_slot;
+};
+
+#define OQ_LEVEL_SLOT_UNSET INT_MIN
+
+/* The SA room of the plugin instance. */
+struct oq_sa {
+	osm_opensm_t *osm;
+	struct oq_sweep *sweep; /* the sweep's phases */
+	/* Where answers and decision times are counted, and each decided
+	 * pair goes (NULL: no audit trail). */
+	struct oq_publish_counters *counters;
+	struct oq_audit *audit;
+	/* The state in force; rw as the sweep's. */
+	pthread_rwlock_t rw;
+	struct oq_sa_state *cur;
+	/* Our PR/MPR registrations and counters (sa_front.c). */
+	struct oq_sa_front front;
+	bool unmodelled_logged;
+};
+
+/* sa_state.c */
+void oq_sa_init(struct oq_sa *sa, osm_opensm_t *osm, struct oq_sweep *sweep,
+		struct oq_publish_counters *counters);
+void oq_sa_fini(struct oq_sa *sa);
+/* The SA's state on the sweep state s (referenced); OpenSM's lock held.
+ * NULL when it failed (logged). */
+struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
+				      struct oq_sweep_state *s);
+/* Put s in force (taking the caller's reference), or none (NULL: queries
+ * go to OpenSM until the next). */
+void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s);
+/* The state in force, referenced (NULL: none); any thread. */
+struct oq_sa_state *oq_sa_get(struct oq_sa *sa);
+void oq_sa_put(struct oq_sa_state *s);
+
+/* sa_answer.c: the front's answer (struct oq_sa_front). */
+bool oq_sa_answer(struct oq_sa *sa, enum oq_sa_kind kind, void *madw);
+
+/* sa_predict.c: guaranteed Gb/s of SL sl over the egress ports
+ * eg[0..n-1] (in[i]: the input port at eg[i]) from the state's port
+ * classes; the minimum and the hop that gives it.  0, or -1 when the
+ * model cannot say. */
+int oq_sa_path_gbps(const struct oq_sa_state *s,
+		    const struct oq_port *const *eg, const int *in, size_t n,
+		    uint8_t sl, double *gbps, size_t *bottleneck);
+
+#endif /* OSMQOS_PLUGIN_SA_H */

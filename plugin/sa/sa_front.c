@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The SA front: own OpenSM's dispatcher registrations for PathRecord and
+ * MultiPathRecord; each query goes to the front's answer (sa_answer.c)
+ * or, when that passes it, to OpenSM's handler unchanged; all counted.
+ *
+ * Facts this relies on (OpenSM 3.3.23, docs/sa-front.md):
+ *  - osm_sa_init() registers the handlers on osm->disp and keeps the
+ *    handles in osm->sa.pr_disp_h / mpr_disp_h; the plugin's create() runs
+ *    after that and before osm_opensm_bind(), so no SA MAD can be posted
+ *    while we swap registrations.
+ *  - cl_disp_register() refuses a second registration for a message id, so
+ *    a swap is unregister-then-register.  cl_disp_unregister() waits until
+ *    every message already queued to the old registration was processed.
+ *  - osm_opensm_destroy() runs osm_sa_shutdown() (which unregisters
+ *    whatever osm->sa.*_disp_h hold: ours, since we store our handles
+ *    there) and cl_disp_shutdown() before destroy_plugins(), so by the time
+ *    delete() runs and the library is unloaded no thread can enter us.
+ */
+#include <config.h>
+
+#include <stdbool.h>
+
+/* sa.h first: osm_config.h decides which SA message ids exist. */
+#include "sa.h"
+
+#include <complib/cl_dispatcher.h>
+#include <complib/cl_ptr_vector.h>
+#include <complib/cl_spinlock.h>
+#include <opensm/osm_msgdef.h>
+#include <opensm/osm_sa.h>
+
+/* Exported by the opensm binary (docs/sa-front.md), not in its headers. */
+void osm_pr_rcv_process(void *context, void *data);
+void osm_mpr_rcv_process(void *context, void *data);
+
+static void count(unsigned long *c)
+{
+	__atomic_fetch_add(c, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Dispatcher callbacks: several dispatcher threads may run them at once.
+ * context is our instance; OpenSM's handlers get the context they were
+ * registered with, &osm->sa.
+ */
+static void pr_front(void *context, void *data)
+{
+	struct oq_sa *sa = context;
+
+	count(&sa->front.pr.queries);
+	if (sa->front.answer && sa->front.answer(sa, OQ_SA_PR, data))
+		return;
+	count(&sa->front.pr.passed);
+	osm_pr_rcv_process(&sa->osm->sa, data);
+}
+
+static void mpr_front(void *context, void *data)
+{
+	struct oq_sa *sa = context;
+
+	count(&sa->front.mpr.queries);
+	if (sa->front.answer && sa->front.answer(sa, OQ_SA_MPR, data))
+		return;
+	count(&sa->front.mpr.passed);
+	osm_mpr_rcv_process(&sa->osm->sa, data);
+}
+
+/* One registration the front swaps, and whose it is originally. */
+struct sa_slot {
+	const char *name;
+	cl_disp_msgid_t msg_id;
+	cl_pfn_msgrcv_cb_t osm_fn; /* OpenSM's handler */
+	cl_pfn_msgrcv_cb_t our_fn;
+};
+
+static const struct sa_slot pr_slot = {"PathRecord", OSM_MSG_MAD_PATH_RECORD,
+				       osm_pr_rcv_process, pr_front};
+
+static const struct sa_slot mpr_slot = {"MultiPathRecord",
+					OSM_MSG_MAD_MULTIPATH_RECORD,
+					osm_mpr_rcv_process, mpr_front};
+
+/*
+ * Is h the dispatcher's live registration for the slot's message id, with
+ * our callback?  h is only dereferenced once the dispatcher's table shows
+ * it is live (a handle OpenSM already unregistered is freed memory).
+ */
+static bool ours_is_live(cl_dispatcher_t *d, const struct sa_slot *s,
+			 cl_disp_reg_handle_t h)
+{
+	bool live = false;
+
+	if (h == CL_DISP_INVALID_HANDLE)
+		return false;
+	cl_spinlock_acquire(&d->lock);
+	if (s->msg_id < cl_ptr_vector_get_size(&d->reg_vec) &&
+	    cl_ptr_vector_get(&d->reg_vec, s->msg_id) == h &&
+	    h->pfn_rcv_callback == s->our_fn)
+		live = true;
+	cl_spinlock_release(&d->lock);
+	return live;
+}
+
+/* Returns 1 if the slot is ours afterwards, 0 if not. */
+static int take_over(struct oq_sa *sa, const struct sa_slot *s,
+		     cl_disp_reg_handle_t *osm_h, struct oq_sa_hook *hk)
+{
+	osm_opensm_t *osm = sa->osm;
+	cl_disp_reg_handle_t old = *osm_h, h;
+
+	if (hk->h != CL_DISP_INVALID_HANDLE && old == hk->h)
+		return 1; /* already ours */
+	if (old == CL_DISP_INVALID_HANDLE) {
+		OQ_LOG(sa->osm, OSM_LOG_INFO,
+		       "SA %s handler not registered by OpenSM; left alone\n",
+		       s->name);
+		return 0;
+	}
+	/* Only replace OpenSM's own registration, never someone else's. */
+	if (old->pfn_rcv_callback != s->osm_fn || old->context != &osm->sa) {
+		OQ_LOG(sa->osm, OSM_LOG_INFO,
+		       "SA %s handler is not OpenSM's (another plugin?); "
+		       "left alone\n",
+		       s->name);
+		return 0;
+	}
+	/* Duplicates are refused: unregister, then register at once. */
+	cl_disp_unregister(old);
+	h = cl_disp_register(&osm->disp, s->msg_id, s->our_fn, sa);
+	if (h == CL_DISP_INVALID_HANDLE) {
+		*osm_h = cl_disp_register(&osm->disp, s->msg_id, s->osm_fn,
+					  &osm->sa);
+		OQ_LOG(sa->osm, OSM_LOG_ERROR,
+		       "could not register the SA %s handler (out of "
+		       "memory?); OpenSM's handler %s\n",
+		       s->name,
+		       *osm_h == CL_DISP_INVALID_HANDLE
+			       ? "could not be restored either: these queries "
+				 "will "
+				 "go unanswered, restart opensm"
+			       : "restored");
+		return 0;
+	}
+	/* OpenSM's shutdown unregisters whatever this holds: ours now. */
+	*osm_h = h;
+	hk->h = h;
+	return 1;
+}
+
+static void give_back(struct oq_sa *sa, const struct sa_slot *s,
+		      cl_disp_reg_handle_t *osm_h, struct oq_sa_hook *hk)
+{
+	osm_opensm_t *osm = sa->osm;
+
+	if (hk->h == CL_DISP_INVALID_HANDLE)
+		return;
+	/*
+	 * Normal shutdown: osm_sa_shutdown() already unregistered (and freed)
+	 * ours, and the dispatcher's entry is empty.  Nothing to do.
+	 */
+	if (*osm_h != hk->h || !ours_is_live(&osm->disp, s, hk->h)) {
+		hk->h = CL_DISP_INVALID_HANDLE;
+		return;
+	}
+	cl_disp_unregister(hk->h); /* waits for queries inside pr_front */
+	hk->h = CL_DISP_INVALID_HANDLE;
+	*osm_h = cl_disp_register(&osm->disp, s->msg_id, s->osm_fn, &osm->sa);
+	if (*osm_h == CL_DISP_INVALID_HANDLE)
+		OQ_LOG(sa->osm, OSM_LOG_ERROR,
+		       "could not give the SA %s handler back to OpenSM; "
+		       "these queries will go unanswered, restart opensm\n",
+		       s->name);
+	else
+		OQ_LOG(sa->osm, OSM_LOG_VERBOSE,
+		       "SA %s handler given back to OpenSM\n", s->name);
+}
+
+int oq_sa_front_takeover(struct oq_sa *sa)
+{
+	struct oq_sa_front *f = &sa->front;
+	bool first = f->pr.h == CL_DISP_INVALID_HANDLE &&
+		     f->mpr.h == CL_DISP_INVALID_HANDLE;
+	int pr, mpr;
+
+	pr = take_over(sa, &pr_slot, &sa->osm->sa.pr_disp_h, &f->pr);
+	mpr = take_over(sa, &mpr_slot, &sa->osm->sa.mpr_disp_h, &f->mpr);
+	if (first && pr && mpr)
+		OQ_LOG(sa->osm, OSM_LOG_INFO,
+		       "SA PathRecord/MultiPathRecord handlers taken over "
+		       "(unicast answered under the policy)\n");
+	else if (first && (pr || mpr))
+		OQ_LOG(sa->osm, OSM_LOG_INFO, "SA %s handler taken over\n",
+		       pr ? pr_slot.name : mpr_slot.name);
+	return pr + mpr;
+}
+
+void oq_sa_front_restore(struct oq_sa *sa)
+{
+	struct oq_sa_front *f = &sa->front;
+
+	give_back(sa, &pr_slot, &sa->osm->sa.pr_disp_h, &f->pr);
+	give_back(sa, &mpr_slot, &sa->osm->sa.mpr_disp_h, &f->mpr);
+}
+
+static unsigned long load(const unsigned long *c)
+{
+	return __atomic_load_n(c, __ATOMIC_RELAXED);
+}
+
+void oq_sa_front_log_counters(struct oq_sa *sa, osm_log_level_t level)
+{
+	struct oq_sa_front *f = &sa->front;
+
+	OQ_LOG(sa->osm, level,
+	       "SA front: PathRecord %lu queries (%lu answered, %lu passed "
+	       "to OpenSM), MultiPathRecord %lu queries (%lu answered, %lu "
+	       "passed to OpenSM)\n",
+	       load(&f->pr.queries), load(&f->pr.answered), load(&f->pr.passed),
+	       load(&f->mpr.queries), load(&f->mpr.answered),
+	       load(&f->mpr.passed));
+}

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The SA's state of a sweep: the parts of OpenSM's subnet its PathRecord
+ * answers depend on, copied at UCAST_ROUTING_DONE (routes computed, every
+ * QoS Set answered) into the state SA threads read without OpenSM's lock:
+ * the alias GUID table in OpenSM's map order, the SL2VL tables as OpenSM
+ * caches them from the ports (what its SA checks SLs against), and the
+ * options that change answers; and the port classes the audit trail and
+ * the published files predict from.  The LFTs, the policy and the tables
+ * are the sweep state's, which it references.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/clock.h>
+
+#include "sa.h"
+
+#include <opensm/osm_port.h>
+#include <opensm/osm_sa.h>
+#include <opensm/osm_subnet.h>
+
+/* Index of the fabric port snapshotted from physp, or -1. */
+static long port_index(const struct oq_sweep_state *s, const void *physp)
+{
+	const struct oq_port_tables *t = oq_sweep_tables_of(s, physp);
+
+	return t ? (long)(t - s->tables.ports) : -1;
+}
+
+static int copy_aliases(osm_opensm_t *osm, struct oq_sa_state *s)
+{
+	const struct oq_sweep_state *sw = s->sweep;
+	cl_qmap_t *tbl = &osm->subn.alias_port_guid_tbl;
+	size_t n = cl_qmap_count(tbl), k = 0;
+	cl_map_item_t *it;
+
+	s->aliases = calloc(n ? n : 1, sizeof(*s->aliases));
+	if (!s->aliases)
+		return -ENOMEM;
+	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl) && k < n;
+	     it = cl_qmap_next(it)) {
+		const osm_alias_guid_t *a = (const osm_alias_guid_t *)it;
+		long i;
+
+		if (!a->p_base_port || !a->p_base_port->p_physp)
+			continue;
+		i = port_index(sw, a->p_base_port->p_physp);
+		if (i < 0)
+			continue; /* not discovered in this sweep */
+		s->aliases[k].guid = cl_ntoh64(a->alias_guid);
+		s->aliases[k].port = sw->fabric->ports[i];
+		k++;
+	}
+	s->n_aliases = k;
+	oq_alias_sort(s->aliases, k);
+	return 0;
+}
+
+/* ib_slvl_table_get() for all 16 SLs at once (two per byte, the even SL
+ * in the high nibble): this runs for every input port of every switch
+ * port each sweep. */
+static void unpack_slvl(const ib_slvl_table_t *t, uint8_t *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		out[2 * i] = t->raw_vl_by_sl[i] >> 4;
+		out[2 * i + 1] = t->raw_vl_by_sl[i] & 0x0f;
+	}
+}
+
+/* The SL2VL tables OpenSM caches for a port, or 0 (none we read). */
+static size_t slvl_tables(const osm_physp_t *physp)
+{
+	size_t n;
+
+	if (!physp)
+		return 0;
+	n = cl_ptr_vector_get_size(&physp->slvl_by_port);
+	return n > OQ_SL2VL_MAX_ROWS ? 0 : n;
+}
+
+/* Whether any SL of the port's tables goes to VL15 (dropped). */
+static bool slvl_drops(const osm_physp_t *physp, size_t n)
+{
+	size_t in, i;
+
+	for (in = 0; in < n; in++) {
+		const ib_slvl_table_t *st =
+			cl_ptr_vector_get(&physp->slvl_by_port, in);
+
+		for (i = 0; st && i < 8; i++)
+			if ((st->raw_vl_by_sl[i] & 0xf0) == 0xf0 ||
+			    (st->raw_vl_by_sl[i] & 0x0f) == 0x0f)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * A path check reads OpenSM's SL2VL only for the SLs they drop (VL15), so
+ * while no port drops one there is no copy, and the SA's view has no
+ * SL2VL (no path loses an SL).  Otherwise every port's rows, each
+ * distinct block stored once (oq_port_tables_set_sl2vl()).  Either way
+ * the copy allocates kilobytes, not a table per port pair.
+ */
+static int copy_sl2vl(struct oq_sa_state *s)
+{
+	const struct oq_fabric *f = s->sweep->fabric;
+	struct oq_fabric_tables *t = &s->sl2vl;
+	union oq_sl2vl_scratch sc;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < f->n_ports; i++) {
+		const osm_physp_t *physp = f->ports[i]->user;
+
+		if (slvl_drops(physp, slvl_tables(physp)))
+			break;
+	}
+	if (i == f->n_ports)
+		return 0;
+	t->ports = calloc(f->n_ports ? f->n_ports : 1, sizeof(*t->ports));
+	if (!t->ports)
+		return -ENOMEM;
+	t->n = f->n_ports;
+	for (i = 0; i < t->n; i++) {
+		const struct oq_port *p = f->ports[i];
+		osm_physp_t *physp = p->user;
+		struct oq_port_tables *pt = &t->ports[i];
+		size_t n = slvl_tables(physp), in;
+
+		pt->port = p;
+		if (!n)
+			continue;
+		memset(sc.row, 0, 16 * n);
+		for (in = 0; in < n; in++) {
+			const ib_slvl_table_t *st =
+				cl_ptr_vector_get(&physp->slvl_by_port, in);
+
+			if (st)
+				unpack_slvl(st, sc.row[in]);
+		}
+		errno = 0;
+		rc = oq_port_tables_set_sl2vl(
+			t, pt, (const uint8_t(*)[16])sc.row, (unsigned int)n);
+		if (rc)
+			return -oq_failure_errno(rc);
+		pt->has_sl2vl = true;
+	}
+	/* Every PathRecord's path check reads these rows. */
+	errno = 0;
+	rc = oq_fabric_tables_index_drops(t);
+	return rc ? -oq_failure_errno(rc) : 0;
+}
+
+/*
+ * opensm.conf max_rate_enum as the SA view holds it: the limit
+ * osm_sa_limit_rate() puts on record rates, 0 for none.  An OpenSM with
+ * the option (3.3.24 on) limits rates while it is below SA_RATE_MAX_ENUM
+ * (63, the default) and has turned use_original_extended_sa_rates_only
+ * into max_rate_enum 18 (osm_subn_verify_config()); one without it has
+ * no limit.
+ */
+static uint8_t sa_max_rate_enum(const osm_subn_opt_t *o)
+{
+#ifdef HAVE_OSM_SUBN_OPT_T_MAX_RATE_ENUM
+	return o->max_rate_enum < SA_RATE_MAX_ENUM ? o->max_rate_enum : 0;
+#else
+	(void)o;
+	return 0;
+#endif
+}
+
+/* Answers OpenSM computes with options we do not model go to OpenSM. */
+static const char *unmodelled_option(const osm_subn_opt_t *o)
+{
+	if (o->enable_quirks)
+		return "enable_quirks";
+#ifndef HAVE_OSM_SUBN_OPT_T_MAX_RATE_ENUM
+	if (o->use_original_extended_sa_rates_only)
+		return "use_original_extended_sa_rates_only";
+#endif
+	return NULL;
+}
+
+/* The routing engine's path_sl() reads the engine's own tables, which the
+ * sweep rewrites under OpenSM's lock: consult it under the read lock. */
+static uint8_t engine_path_sl(void *ctx, uint8_t hint, uint16_t slid,
+			      uint16_t dlid)
+{
+	osm_opensm_t *osm = ctx;
+	struct osm_routing_engine *re;
+	uint8_t sl = hint;
+
+	cl_plock_acquire(&osm->lock);
+	re = osm->routing_engine_used;
+	if (re && re->path_sl)
+		sl = re->path_sl(re->context, hint, cl_hton16(slid),
+				 cl_hton16(dlid));
+	cl_plock_release(&osm->lock);
+	return sl;
+}
+
+/* OpenSM's SA inputs and options into the view.  0, or -errno with
+ * *step set. */
+static int fill_view(struct oq_sa *sa, struct oq_sa_state *s, const char **step)
+{
+	osm_opensm_t *osm = sa->osm;
+	const osm_subn_opt_t *o = &osm->subn.opt;
+	struct osm_routing_engine *re = osm->routing_engine_used;
+	const struct oq_sweep_state *sw = s->sweep;
+	const struct oq_policy *pol = sw->pol ? sw->pol->p : NULL;
+	struct oq_sa_view *v = &s->view;
+	const char *why;
+	int rc;
+
+	rc = copy_aliases(osm, s);
+	if (rc) {
+		*step = "copying OpenSM's alias GUIDs";
+		return rc;
+	}
+	errno = 0;
+	rc = oq_alias_index_build(&s->alias_index, s->aliases, s->n_aliases,
+				  sw->fabric->n_ports);
+	if (rc) {
+		*step = "indexing the alias GUIDs";
+		return -oq_failure_errno(rc);
+	}
+	rc = copy_sl2vl(s);
+	if (rc) {
+		*step = "copying OpenSM's SL2VL tables";
+		return rc;
+	}
+	if (pol && pol->n_levels) {
+		size_t i, n = pol->n_levels;
+
+		s->level_slot = malloc(n * sizeof(*s->level_slot));
+		for (i = 0; s->level_slot && i < n; i++)
+			s->level_slot[i] = OQ_LEVEL_SLOT_UNSET;
+	}
+	v->fabric = sw->fabric;
+	v->sl2vl = s->sl2vl.ports ? &s->sl2vl : NULL;
+	v->policy = pol;
+	v->matcher = sw->matcher;
+	v->parts = &sw->parts;
+	v->aliases = s->aliases;
+	v->n_aliases = s->n_aliases;
+	v->alias_index = &s->alias_index;
+	v->subnet_prefix = cl_ntoh64(o->subnet_prefix);
+	v->subnet_timeout = o->subnet_timeout;
+	v->qos = o->qos;
+	v->allow_both_pkeys = o->allow_both_pkeys;
+	v->apply_path_bits = true;
+	v->lmc = o->lmc;
+	v->max_rate_enum = sa_max_rate_enum(o);
+	if (re && re->path_sl) {
+		v->path_sl = engine_path_sl;
+		v->path_sl_ctx = osm;
+	}
+	why = unmodelled_option(o);
+	if (why) {
+		if (!sa->unmodelled_logged)
+			OQ_LOG(osm, OSM_LOG_INFO,
+			       "opensm.conf %s is set: PathRecord and "
+			       "MultiPathRecord queries go to OpenSM's own "
+			       "SA (no per-pair policy, no audit)\n",
+			       why);
+		sa->unmodelled_logged = true;
+		return 0;
+	}
+	s->ready = true;
+	return 0;
+}
+
+static void state_free(struct oq_sa_state *s)
+{
+	if (!s)
+		return;
+	oq_pred_classes_free(&s->classes);
+	free(s->level_slot);
+	free(s->aliases);
+	oq_alias_index_free(&s->alias_index);
+	oq_fabric_tables_free(&s->sl2vl);
+	oq_sweep_put(s->sweep);
+	free(s);
+}
+
+/* The port classes the audit trail and the published files predict
+ * from, then OpenSM's SA inputs. */
+struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
+				      struct oq_sweep_state *sw)
+{
+	struct oq_sa_state *s = calloc(1, sizeof(*s));
+	const char *step = "allocating it";
+	uint64_t t = oq_clock_ns();
+	struct oq_predict_opts o;
+	double classes_ms;
+	int rc = -ENOMEM;
+
+	if (!s)
+		goto fail;
+	s->refs = 1;
+	s->sweep = oq_sweep_ref(sw);
+	oq_predict_opts_init(&o);
+	errno = 0;
+	rc = oq_pred_classes_build(sw->fabric, &sw->tables, &o, NULL,
+				   &s->classes);
+	if (rc) {
+		step = "predicting the port classes";
+		rc = -oq_failure_errno(rc);
+		goto fail;
+	}
+	classes_ms = oq_ms_since(t);
+	rc = fill_view(sa, s, &step);
+	if (rc)
+		goto fail;
+	sa->sweep->phases.states++;
+	sa->sweep->phases.classes_ms += classes_ms;
+	return s;
+fail:
+	OQ_LOG_BUILD_FAILED(sa->osm, "the SA's state", step, -rc,
+			    "PathRecords are answered from the state in "
+			    "force, or by OpenSM's SA without one");
+	state_free(s);
+	return NULL;
+}
+
+void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s)
+{
+	struct oq_sa_state *old;
+
+	pthread_rwlock_wrlock(&sa->rw);
+	old = sa->cur;
+	sa->cur = s;
+	pthread_rwlock_unlock(&sa->rw);
+	oq_sa_put(old);
+}
+
+struct oq_sa_state *oq_sa_get(struct oq_sa *sa)
+{
+	struct oq_sa_state *s;
+
+	pthread_rwlock_rdlock(&sa->rw);
+	s = sa->cur;
+	if (s)
+		__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+	pthread_rwlock_unlock(&sa->rw);
+	return s;
+}
+
+void oq_sa_put(struct oq_sa_state *s)
+{
+	if (s && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		state_free(s);
+}
+
+void oq_sa_init(struct oq_sa *sa, osm_opensm_t *osm, struct oq_sweep *sweep,
+		struct oq_publish_counters *counters)
+{
+	sa->osm = osm;
+	sa->sweep = sweep;
+	sa->counters = counters;
+	oq_sweep_rwlock_init(&sa->rw);
+	sa->front.answer = oq_sa_answer;
+}
+
+void oq_sa_fini(struct oq_sa *sa)
+{
+	oq_sa_publish(sa, NULL);
+	pthread_rwlock_destroy(&sa->rw);
+}

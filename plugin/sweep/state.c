@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The per-sweep state: fabric snapshot, bound policy, compiled matcher and
+ * per-port tables.  Built without holding anything but OpenSM's read lock,
+ * published by swapping one pointer, and reference counted so a reader (a
+ * hook, the SA's state, the publisher) keeps the state it started with.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/clock.h>
+#include <osmqos/keyidx.h>
+
+#include "sweep.h"
+
+static size_t map_slot(const struct oq_sweep_state *s, const void *key)
+{
+	uintptr_t h = (uintptr_t)key;
+
+	h ^= h >> 17;
+	h *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 7) & (s->map_cap - 1);
+}
+
+static int map_build(struct oq_sweep_state *s)
+{
+	size_t i, cap = 16;
+
+	while (cap < s->fabric->n_ports * 2)
+		cap <<= 1;
+	s->map_cap = cap;
+	s->map_key = calloc(cap, sizeof(*s->map_key));
+	s->map_val = calloc(cap, sizeof(*s->map_val));
+	if (!s->map_key || !s->map_val)
+		return -ENOMEM;
+	for (i = 0; i < s->fabric->n_ports; i++) {
+		const void *key = s->fabric->ports[i]->user;
+		size_t j;
+
+		if (!key)
+			continue;
+		for (j = map_slot(s, key); s->map_key[j];
+		     j = (j + 1) & (cap - 1))
+			;
+		s->map_key[j] = key;
+		s->map_val[j] = (uint32_t)i;
+	}
+	return 0;
+}
+
+const struct oq_port_tables *oq_sweep_tables_of(const struct oq_sweep_state *s,
+						const void *physp)
+{
+	size_t j;
+
+	if (!s || !s->map_cap || !s->tables.ports)
+		return NULL;
+	for (j = map_slot(s, physp); s->map_key[j];
+	     j = (j + 1) & (s->map_cap - 1))
+		if (s->map_key[j] == physp)
+			return &s->tables.ports[s->map_val[j]];
+	return NULL;
+}
+
+static void state_free(struct oq_sweep_state *s)
+{
+	if (!s)
+		return;
+	free(s->map_key);
+	free(s->map_val);
+	oq_synth_plan_free(&s->synth);
+	oq_fabric_tables_free(&s->tables);
+	oq_matcher_free(s->matcher);
+	oq_binding_free(s->binding);
+	oq_partitions_free(&s->parts);
+	oq_fabric_free(s->fabric);
+	oq_policy_ref_put(s->pol);
+	free(s);
+}
+
+static uint64_t diags_hash(const struct oq_diags *d)
+{
+	uint64_t h = OQ_FNV1A_INIT;
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		h = oq_fnv1a_add(h, d->v[i].msg, strlen(d->v[i].msg));
+	return h;
+}
+
+static void log_compile_diags(struct oq_sweep *sw, const struct oq_diags *d,
+			      const struct oq_synth_plan *plan)
+{
+	char line[1024];
+	uint64_t h = diags_hash(d);
+	size_t i;
+
+	/* The same findings every sweep would flood the log: say them when
+	 * they change. */
+	if (h == sw->last_diags_hash)
+		return;
+	sw->last_diags_hash = h;
+
+	/* Fabric-dependent findings (a VL a port lacks, a group that
+	 * resolves to nothing) are operator information, not SM errors. */
+	for (i = 0; i < d->n; i++) {
+		oq_diag_format(&d->v[i], line, sizeof(line));
+		/* Errors here are scopes withheld from ports (a starved
+		 * VL): the fabric runs other tables than the policy says. */
+		OQ_LOG(sw->osm,
+		       d->v[i].sev == OQ_SEV_ERROR ? OSM_LOG_ERROR
+						   : OSM_LOG_INFO,
+		       "%s\n", line);
+	}
+	/* A port short of an intent is an SM error whatever its cause. */
+	if (plan->ports_missed)
+		OQ_LOG(sw->osm, OSM_LOG_ERROR,
+		       "bandwidth intents missed on %zu port(s): %zu port "
+		       "class(es) under a vlarb-scope of the policy, %zu that "
+		       "no tables within the ports' limits can serve (those "
+		       "get the closest tables); the lines above name the "
+		       "levels and ports\n",
+		       plan->ports_missed, plan->n_missed, plan->n_infeasible);
+}
+
+/* Ports that cannot map SLs keep whatever they have; say so at debug. */
+static void log_unmappable(struct oq_sweep *sw, const struct oq_sweep_state *s)
+{
+	char name[96];
+	size_t i;
+
+	if (!osm_log_is_active(&sw->osm->log, OSM_LOG_DEBUG))
+		return;
+	for (i = 0; i < s->fabric->n_ports; i++) {
+		const struct oq_port *p = s->fabric->ports[i];
+
+		if (p->sl2vl_cap || !oq_port_is_endport(p))
+			continue;
+		oq_port_name(p, name, sizeof(name));
+		OQ_LOG(sw->osm, OSM_LOG_DEBUG,
+		       "%s (0x%016" PRIx64 ") has no SL-to-VL mapping "
+		       "capability: SL2VL skipped\n",
+		       name, p->guid);
+	}
+}
+
+static void count_phases(struct oq_sweep *sw, const struct oq_sweep_state *s)
+{
+	sw->phases.states++;
+	sw->phases.snapshot_ms += s->snapshot_ms;
+	sw->phases.compile_ms += s->compile_ms;
+}
+
+/* The policy's parts: bound to the fabric, its matcher compiled (none
+ * without a policy).  0, or -errno with *step set. */
+static int bind_policy(struct oq_sweep_state *s, struct oq_diags *d,
+		       const char **step)
+{
+	if (!s->pol)
+		return 0;
+	errno = 0;
+	s->binding = oq_bind(s->pol->p, s->fabric, &s->parts, d);
+	if (!s->binding) {
+		*step = "binding the policy to the fabric";
+		return -oq_failure_errno(-1);
+	}
+	errno = 0;
+	s->matcher = oq_matcher_compile(s->binding);
+	if (!s->matcher) {
+		*step = "compiling the policy's matcher";
+		return -oq_failure_errno(-1);
+	}
+	return 0;
+}
+
+/* Every port's tables, with the policy's bandwidth intents, and the map
+ * from OpenSM's ports to them.  0, or -errno with *step set. */
+static int compile_tables(struct oq_sweep *sw, struct oq_sweep_state *s,
+			  struct oq_diags *d, const char **step)
+{
+	int rc;
+
+	oq_hooks_engine(sw, &s->engine);
+	errno = 0;
+	rc = oq_tables_compile_engine(s->binding, s->fabric, &s->templates,
+				      &s->engine, &s->tables, d);
+	if (rc) {
+		*step = "compiling the tables";
+		return -oq_failure_errno(rc);
+	}
+	/* Bandwidth intents: tables for every port class of this sweep's
+	 * fabric, a new class included; classes the state in force already
+	 * solved for the same intents are taken from it. */
+	if (s->pol) {
+		struct oq_sweep_state *cur = oq_sweep_get(sw);
+
+		errno = 0;
+		rc = oq_synth_apply(s->pol->p, s->fabric, &s->engine,
+				    &s->tables, cur ? &cur->synth : NULL,
+				    &s->synth, d);
+		oq_sweep_put(cur);
+		if (rc) {
+			*step = "applying the bandwidth intents";
+			return -oq_failure_errno(rc);
+		}
+	}
+	rc = map_build(s);
+	if (rc)
+		*step = "indexing OpenSM's ports";
+	return rc;
+}
+
+/* OpenSM's subnet, partitions and templates.  0, or -errno with *step
+ * set. */
+static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
+		    struct oq_diags *d, const char **step)
+{
+	int rc;
+
+	errno = 0;
+	s->fabric = oq_snapshot_build(sw->osm, s->routed, d);
+	if (!s->fabric) {
+		*step = "copying OpenSM's subnet";
+		return -oq_failure_errno(-1);
+	}
+	rc = oq_partitions_from_osm(sw->osm, &s->parts, s->fabric);
+	if (rc) {
+		*step = "reading OpenSM's partitions";
+		return rc;
+	}
+	rc = oq_templates_from_osm(sw->osm, &s->templates, d);
+	if (rc)
+		*step = "reading OpenSM's QoS templates";
+	return rc;
+}
+
+struct oq_sweep_state *oq_sweep_state_build(struct oq_sweep *sw, bool routed)
+{
+	struct oq_sweep_state *s = calloc(1, sizeof(*s));
+	uint64_t t0 = oq_clock_ns(), t;
+	const char *step = "allocating it";
+	struct oq_diags d;
+	int rc = -ENOMEM;
+
+	oq_diags_init(&d);
+	if (!s)
+		goto fail;
+	s->refs = 1;
+	s->routed = routed;
+	s->sweep = sw->sweeps;
+	s->routing_gen = sw->routing_runs;
+	rc = copy_osm(sw, s, &d, &step);
+	if (rc)
+		goto fail;
+	s->snapshot_ms = oq_ms_since(t0);
+	t = oq_clock_ns();
+	s->pol = oq_policy_ref_get(sw->pf);
+	rc = bind_policy(s, &d, &step);
+	if (!rc)
+		rc = compile_tables(sw, s, &d, &step);
+	if (rc)
+		goto fail;
+	s->compile_ms = oq_ms_since(t);
+	s->build_ms = oq_ms_since(t0);
+	count_phases(sw, s);
+	log_unmappable(sw, s);
+	log_compile_diags(sw, &d, &s->synth);
+	oq_diags_free(&d);
+	return s;
+fail:
+	OQ_LOG_BUILD_FAILED(sw->osm, "the sweep state", step, -rc,
+			    "keeping the previous one");
+	oq_diags_free(&d);
+	state_free(s);
+	return NULL;
+}
+
+/*
+ * The current state's pointer is read under a reader lock and each state
+ * counts its references atomically: every SA answer's state holds one,
+ * and with a mutex the SA dispatcher threads queued behind each other
+ * (futex sleeps) in a PathRecord storm.  Readers never block readers; the
+ * writer (a publish, a few per sweep) is preferred, so a storm cannot
+ * hold a new state back.
+ */
+void oq_sweep_rwlock_init(pthread_rwlock_t *rw)
+{
+	pthread_rwlockattr_t a;
+
+	pthread_rwlockattr_init(&a);
+	pthread_rwlockattr_setkind_np(
+		&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+	pthread_rwlock_init(rw, &a);
+	pthread_rwlockattr_destroy(&a);
+}
+
+void oq_sweep_publish(struct oq_sweep *sw, struct oq_sweep_state *s)
+{
+	struct oq_sweep_state *old;
+
+	pthread_rwlock_wrlock(&sw->rw);
+	old = sw->cur;
+	sw->cur = s;
+	pthread_rwlock_unlock(&sw->rw);
+	oq_sweep_put(old);
+	if (s && sw->published)
+		sw->published(sw->published_ctx);
+}
+
+struct oq_sweep_state *oq_sweep_get(struct oq_sweep *sw)
+{
+	struct oq_sweep_state *s;
+
+	pthread_rwlock_rdlock(&sw->rw);
+	s = oq_sweep_ref(sw->cur);
+	pthread_rwlock_unlock(&sw->rw);
+	return s;
+}
+
+struct oq_sweep_state *oq_sweep_ref(struct oq_sweep_state *s)
+{
+	if (s)
+		__atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+	return s;
+}
+
+void oq_sweep_put(struct oq_sweep_state *s)
+{
+	if (s && __atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		state_free(s);
+}
+
+bool oq_sweep_state_current(const struct oq_sweep *sw,
+			    const struct oq_sweep_state *s)
+{
+	return s && s->routed && s->routing_gen == sw->routing_runs;
+}
+
+void oq_sweep_init(struct oq_sweep *sw, osm_opensm_t *osm,
+		   struct oq_policy_file *pf)
+{
+	sw->osm = osm;
+	sw->pf = pf;
+	oq_sweep_rwlock_init(&sw->rw);
+}
+
+void oq_sweep_fini(struct oq_sweep *sw)
+{
+	oq_hooks_release_state(sw);
+	sw->published = NULL;
+	oq_sweep_publish(sw, NULL);
+	pthread_rwlock_destroy(&sw->rw);
+}
+
+void oq_sweep_begin(struct oq_sweep *sw)
+{
+	sw->sweeps++;
+	sw->mads_predicted = 0;
+	sw->mads_presend = 0;
+	sw->phases.states = 0;
+	sw->phases.snapshot_ms = sw->phases.compile_ms = 0;
+	sw->phases.classes_ms = 0;
+	sw->phases.hook_ns = 0;
+	sw->phases.hook_calls = 0;
+}

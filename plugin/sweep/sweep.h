@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The sweep: once per heavy sweep the plugin copies OpenSM's subnet, binds
+ * the policy and compiles every port's tables into one sweep state
+ * (state.c), which the routing engines' hooks hand to osm_qos_setup
+ * (hooks.c, sl2vl_count.c) and, with use_optimized_slvl, one optimized
+ * SL2VL Set per uniform switch sends ahead (sl2vl_presend.c).  The SA and
+ * the publisher build on the same state.
+ */
+#ifndef OSMQOS_PLUGIN_SWEEP_H
+#define OSMQOS_PLUGIN_SWEEP_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <osmqos/fabric.h>
+#include <osmqos/match.h>
+#include <osmqos/synth.h>
+#include <osmqos/tables.h>
+
+#include "osm/osm.h"
+#include "policyfile/policy_file.h"
+
+/*
+ * Everything one sweep decided: immutable once built, reference counted
+ * (the hooks, the SA's state and the publisher each hold one), freed with
+ * its last reference.
+ */
+struct oq_sweep_state {
+	unsigned int refs; /* atomic (__atomic builtins) */
+	unsigned long sweep;
+	/* Routing runs (UCAST_ROUTING_DONE events) before it was built. */
+	unsigned long routing_gen;
+	/* Built after routing: the fabric has the switches' new LFTs. */
+	bool routed;
+	struct oq_fabric *fabric;
+	struct oq_partitions parts;
+	struct oq_policy_ref *pol; /* NULL: no good policy, templates only */
+	struct oq_binding *binding;
+	struct oq_matcher *matcher;
+	struct oq_fabric_tables tables;
+	struct oq_templates templates;
+	struct oq_engine engine; /* the routing engine the tables are for */
+	/* The policy's bandwidth intents on this fabric, applied to tables
+	 * (empty when the policy states none). */
+	struct oq_synth_plan synth;
+	/* osm_physp_t * -> index into tables.ports (open addressing). */
+	const void **map_key;
+	uint32_t *map_val;
+	size_t map_cap;
+	/* Its build: all of it, OpenSM's subnet copied, the policy bound and
+	 * the tables compiled. */
+	double build_ms, snapshot_ms, compile_ms;
+};
+
+/* Where the plugin's time went in the current sweep (the "phases" line
+ * logged after publishing; SM thread only). */
+struct oq_phases {
+	unsigned int states; /* sweep and SA states built */
+	double snapshot_ms;  /* OpenSM's subnet copied, all states */
+	double compile_ms;   /* policy bound, tables compiled, all states */
+	double classes_ms;   /* port classes predicted (SA state) */
+	uint64_t hook_ns;    /* in the SL2VL/VLArb hooks (the QoS MADs) */
+	unsigned long hook_calls;
+	uint64_t audit_cpu_ns; /* audit writer CPU at the last phases line */
+	double trim_ms; /* freed memory returned to the system; < 0: off */
+};
+
+struct oq_hooked_engine;
+
+/* The sweep room of the plugin instance.  SM thread only, but for the
+ * state pointer (any thread, under rw). */
+struct oq_sweep {
+	osm_opensm_t *osm;
+	struct oq_policy_file *pf;  /* the policy the states are built with */
+	unsigned long sweeps;	    /* HEAVY_SWEEP_DONE events */
+	unsigned long routing_runs; /* UCAST_ROUTING_DONE events handled */
+
+	/* The state in force.  rw (prefers the writer) guards the pointer,
+	 * a state's refs count is atomic. */
+	pthread_rwlock_t rw;
+	struct oq_sweep_state *cur;
+	/* Called after a new state is in force (not for NULL): what was
+	 * built on the one before is stale now. */
+	void (*published)(void *ctx);
+	void *published_ctx;
+	uint64_t last_diags_hash; /* the compile findings last logged */
+
+	/* Routing-engine hooks (hooks.c). */
+	struct oq_hooked_engine *hooked;
+	unsigned long mads_predicted;	   /* QoS Sets expected this sweep */
+	unsigned long mads_presend;	   /* optimized SL2VL Sets we sent */
+	unsigned long mads_total;	   /* QoS Sets since start */
+	unsigned long qos_setup_sweep;	   /* sweep whose state hooks rebuilt */
+	struct oq_sweep_state *hook_state; /* the hooks' reference */
+	const void *hook_last_p;	   /* last osm_physp_t the hooks saw */
+	const struct oq_port_tables *hook_last_t; /* ... and its tables */
+	struct oq_phases phases;
+};
+
+/* state.c */
+void oq_sweep_init(struct oq_sweep *sw, osm_opensm_t *osm,
+		   struct oq_policy_file *pf);
+/* At unload, after the hooks are removed: the state goes. */
+void oq_sweep_fini(struct oq_sweep *sw);
+/* A reader/writer lock that prefers the writer: a new state must not wait
+ * for an SA storm to pause.  For every published pointer of the plugin. */
+void oq_sweep_rwlock_init(pthread_rwlock_t *rw);
+/* HEAVY_SWEEP_DONE: a new sweep, its counters and phases from zero. */
+void oq_sweep_begin(struct oq_sweep *sw);
+
+/* Build a state from OpenSM's subnet; the caller holds OpenSM's lock
+ * (read or exclusive).  routed: after routing, with the LFTs.  NULL when
+ * it failed (logged); the caller keeps what is in force. */
+struct oq_sweep_state *oq_sweep_state_build(struct oq_sweep *sw, bool routed);
+/* Put s in force (taking the caller's reference), or none (NULL). */
+void oq_sweep_publish(struct oq_sweep *sw, struct oq_sweep_state *s);
+/* The state in force, referenced (NULL: none); any thread. */
+struct oq_sweep_state *oq_sweep_get(struct oq_sweep *sw);
+void oq_sweep_put(struct oq_sweep_state *s);
+/* One more reference to a state the caller holds. */
+struct oq_sweep_state *oq_sweep_ref(struct oq_sweep_state *s);
+/* Is s the routed state of the current routing run? */
+bool oq_sweep_state_current(const struct oq_sweep *sw,
+			    const struct oq_sweep_state *s);
+/* The tables compiled for OpenSM's port physp (an osm_physp_t *), or
+ * NULL. */
+const struct oq_port_tables *oq_sweep_tables_of(const struct oq_sweep_state *s,
+						const void *physp);
+
+/* hooks.c */
+void oq_hooks_install(struct oq_sweep *sw);
+void oq_hooks_remove(struct oq_sweep *sw);
+/* Drop the hooks' reference to the sweep state (UCAST_ROUTING_DONE). */
+void oq_hooks_release_state(struct oq_sweep *sw);
+/* The routing engine of this sweep's tables, with its live table hooks
+ * once it has routed; returns its kind. */
+enum oq_engine_kind oq_hooks_engine(struct oq_sweep *sw, struct oq_engine *e);
+
+/* sl2vl_presend.c: the optimized SL2VL Sets for uniform switches; how
+ * many were sent. */
+unsigned int oq_sl2vl_presend(struct oq_sweep *sw,
+			      const struct oq_sweep_state *s);
+
+#endif /* OSMQOS_PLUGIN_SWEEP_H */

@@ -1,0 +1,255 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The conventions every subcommand follows (osmqos(8), CONVENTIONS), one
+# block per rule, each asserting the exit status and the first line of
+# what is printed: `osmqos help CMD`, -V/--version, '-' for standard input,
+# an option given twice, SL and VL lists with ranges, a switch named as a
+# whole, and each subcommand's exit statuses.
+: "${top_srcdir:?}" "${top_builddir:?}"
+q=$top_builddir/osmqos
+net=$top_srcdir/contrib/fabrics/two-switch.net
+ft=$top_srcdir/contrib/fabrics/fat-tree-16.net
+ibnd=$top_srcdir/tests/data/fat-tree-16.ibnd
+pol=$top_srcdir/contrib/policies/fat-tree-16.conf
+intents=$top_srcdir/contrib/policies/intents.conf
+mixed=$top_srcdir/contrib/fabrics/mixed-caps.net
+parts=$top_srcdir/tests/data/check-partitions.conf
+bad=$top_srcdir/tests/policies/invalid/duplicate-level.conf
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LC_ALL=C
+n=0
+fail() { echo "FAIL: $*"; exit 1; }
+
+# FIRST-LINE as an extended regex: '*' matches anything, all else itself.
+glob_re() {
+	printf '%s' "$1" | sed -e 's/[]\\.^$()|+?{}[]/\\&/g' -e 's/\*/.*/g'
+}
+
+# expect RC FIRST-LINE ARGS...: osmqos ARGS (stdin from $IN, default
+# /dev/null) exits RC and the first line it prints (stderr when it fails,
+# stdout when it succeeds) is FIRST-LINE; '*' in FIRST-LINE matches
+# anything.
+expect() {
+	local want=$1 first=$2 rc line
+	shift 2
+	timeout 20 "$q" "$@" <"${IN:-/dev/null}" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = "$want" ] ||
+		fail "osmqos $* exited $rc, want $want: $(head -3 "$tmp/err")"
+	if [ "$want" = 0 ]; then
+		line=$(head -1 "$tmp/out")
+	else
+		line=$(head -1 "$tmp/err")
+	fi
+	[[ "$line" =~ ^$(glob_re "$first")$ ]] ||
+		fail "osmqos $*: first line
+  got:  $line
+  want: $first"
+	n=$((n + 1))
+}
+
+# same ARGS-A -- ARGS-B: both succeed with the same standard output.
+same() {
+	local a=() b=()
+	while [ "$1" != -- ]; do a+=("$1"); shift; done
+	shift
+	b=("$@")
+	"$q" "${a[@]}" <"${IN:-/dev/null}" >"$tmp/a" 2>"$tmp/ea" ||
+		fail "osmqos ${a[*]} exited $?: $(head -3 "$tmp/ea")"
+	"$q" "${b[@]}" <"${IN2:-/dev/null}" >"$tmp/b" 2>"$tmp/eb" ||
+		fail "osmqos ${b[*]} exited $?: $(head -3 "$tmp/eb")"
+	cmp -s "$tmp/a" "$tmp/b" ||
+		fail "osmqos ${a[*]} and osmqos ${b[*]} print different output"
+	[ -s "$tmp/a" ] || fail "osmqos ${a[*]} printed nothing"
+	n=$((n + 1))
+}
+
+cmds="check match tables predict synth model query audit"
+version=$("$q" --version) || fail "osmqos --version exited $?"
+[[ "$version" == "osmqos "[0-9]* ]] || fail "osmqos --version: $version"
+
+# --- osmqos help CMD prints CMD's help --------------------------------
+for c in $cmds; do
+	expect 0 "Usage: osmqos $c *" help "$c"
+	expect 0 "Usage: osmqos $c *" "$c" --help
+	expect 0 "Usage: osmqos $c *" "$c" -h
+	expect 0 "Usage: osmqos $c *" --help "$c"
+done
+expect 0 "Usage: osmqos COMMAND [OPTIONS]" help
+expect 2 "osmqos: unknown command 'nosuch'" help nosuch
+expect 2 "osmqos help: one command at a time; unexpected 'tables'" \
+	help check tables
+
+# --- -V and --version, alone and in every subcommand -------------------
+expect 0 "$version" -V
+for c in $cmds; do
+	expect 0 "$version" "$c" -V
+	expect 0 "$version" "$c" --version
+done
+expect 2 "osmqos: -V takes no argument; unexpected 'x'" -V x
+
+# --- '-' reads standard input, one input at a time ---------------------
+IN=$pol expect 0 "<stdin>: valid: * port groups, *" check -
+IN=$pol expect 0 "<stdin>: valid: *" check --policy - --fabric "$ft"
+IN=$bad expect 1 "<stdin>:*: error: *" check -
+IN=$ft same tables -f - --json -- tables -f "$ft" --json
+# (Outputs that name the policy's file say <stdin>: compare others.)
+IN=$pol same predict -f "$ft" -p - -- predict -f "$ft" -p "$pol"
+IN=$ft same predict --fabric - --policy "$pol" --port "cn01 HCA-1/P1" -- \
+	predict --fabric "$ft" --policy "$pol" --port "cn01 HCA-1/P1"
+IN=$parts same match -p "$pol" -f "$ft" -k - --src "cn01 HCA-1/P1" \
+	--dst "stor1 HCA-1/P1" --json -- match -p "$pol" -f "$ft" -k "$parts" \
+	--src "cn01 HCA-1/P1" --dst "stor1 HCA-1/P1" --json
+printf 'routing_engine minhop\nqos_max_vls 4\n' >"$tmp/opensm.conf"
+IN=$tmp/opensm.conf same tables -f "$net" -c - --json -- \
+	tables -f "$net" -c "$tmp/opensm.conf" --json
+IN=$intents same synth -p - -f "$mixed" --report -- \
+	synth -p "$intents" -f "$mixed" --report
+expect 2 "osmqos tables: -p and -f both read standard input ('-'); give one of them a file" \
+	tables -p - -f -
+expect 2 "osmqos check: --fabric and POLICY both read standard input ('-'); give one of them a file" \
+	check - --fabric -
+# Standard input closed, or over the policy limit: refused like a file.
+"$q" check - <&- >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ "$(head -1 "$tmp/err")" = "osmqos check: cannot read policy from standard input: Bad file descriptor; give it as a file" ] ||
+	fail "check - with stdin closed: rc $rc, $(head -1 "$tmp/err")"
+n=$((n + 1))
+head -c $((16 * 1024 * 1024 + 1)) /dev/zero | tr '\0' '#' >"$tmp/big"
+IN=$tmp/big expect 2 "osmqos check: cannot read policy from standard input: larger than the 16 MiB limit; give it as a file" \
+	check -
+
+# --- an option given twice is an error; flags and --pkt may repeat ------
+expect 2 "osmqos tables: --port given twice; give it once" \
+	tables -f "$net" --port 0x1 --port 0x2
+expect 2 "osmqos check: -f given twice (also as --fabric); give it once" \
+	check "$pol" --fabric "$ft" -f "$ft"
+expect 2 "osmqos match: --src given twice; give it once" \
+	match -p "$pol" -f "$ft" --src a --src b --dst c
+expect 2 "osmqos predict: --active given twice; give it once" \
+	predict -f "$net" --active 1 --active 2
+expect 2 "osmqos synth: -o given twice (also as --output); give it once" \
+	synth -p "$intents" -f "$mixed" --output a -o b
+expect 2 "osmqos model: --limit given twice; give it once" \
+	model --high 0:1 --limit 1 --limit 2 --mtu 2048
+expect 2 "osmqos query: -P given twice (also as --port); give it once" \
+	query --port 1 -P 2
+expect 2 "osmqos query: --service_id given twice (also as --sid); give it once" \
+	query --sid 1 --service_id 2
+expect 2 "osmqos audit: --timeout given twice; give it once" \
+	audit -p "$pol" --timeout 5 --timeout 6
+same tables -f "$net" --json --json -- tables -f "$net" --json
+same model --high - --low 0:8,1:16,2:32 --mtu 4096 --pkt 2:256 --pkt 0:1024 -- \
+	model --high - --low 0:8,1:16,2:32 --mtu 4096 --pkt 2:256,0:1024
+
+# --- SL and VL lists take the policy's ranges ---------------------------
+same predict -f "$net" --active 0-3,7 -- predict -f "$net" --active 0,1,2,3,7
+same predict -f "$net" --active 3-0 -- predict -f "$net" --active 0,1,2,3
+same predict -f "$net" --active "0 - 2, 0xf" -- predict -f "$net" --active 0,1,2,15
+same model --high 0:4 --low 1:8,2:8,3:8 --limit 8 --mtu 2048 --active 0-2 -- \
+	model --high 0:4 --low 1:8,2:8,3:8 --limit 8 --mtu 2048 --active 0,1,2
+expect 2 "osmqos predict: --active '0-16': '0-16' is not an SL (0-15) or a range of them; give SLs and ranges such as 0-3,7" \
+	predict -f "$net" --active 0-16
+expect 2 "osmqos predict: --active '1,,2' has an empty item; give SLs and ranges such as 0-3,7" \
+	predict -f "$net" --active 1,,2
+expect 2 "osmqos predict: --active '1-': '1-' is not an SL (0-15) or a range of them; give SLs and ranges such as 0-3,7" \
+	predict -f "$net" --active 1-
+expect 2 "osmqos model: --active '0-15': '0-15' is not a data VL (0-14) or a range of them; give VLs and ranges such as 0-3,7" \
+	model --high 0:4 --limit 1 --mtu 2048 --active 0-15
+
+# --- a switch named as a whole: all its ports, or its port 0 ------------
+# tables and predict: the switch's lines of the full output, by GUID or
+# by LID (an ibnetdiscover file has LIDs); /P<n> narrows to one port.
+sw=$("$q" tables -f "$ibnd" --json --all | jq -r '.ports[] |
+	select(.node == "leaf02" and .port == 0) | "\(.guid) \(.lid)"')
+read -r swguid swlid <<<"$sw"
+[ -n "$swlid" ] || fail "no leaf02 in $ibnd"
+"$q" tables -f "$ibnd" -p "$pol" --json --all | jq -c '.ports[] |
+	select(.node == "leaf02")' >"$tmp/want"
+for spec in "$swguid" "lid:$swlid"; do
+	"$q" tables -f "$ibnd" -p "$pol" --json --port "$spec" |
+		jq -c '.ports[]' >"$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got" ||
+		fail "tables --port $spec is not every port of leaf02"
+	n=$((n + 1))
+done
+"$q" predict -f "$ibnd" -p "$pol" --json --all | jq -c '.ports[] |
+	select(.node == "leaf02")' >"$tmp/want"
+[ "$(wc -l <"$tmp/want")" -gt 1 ] || fail "leaf02 has no linked ports"
+for spec in "$swguid" "lid:$swlid"; do
+	"$q" predict -f "$ibnd" -p "$pol" --json --port "$spec" >"$tmp/p.json"
+	jq -c '.ports[]' "$tmp/p.json" >"$tmp/got"
+	cmp -s "$tmp/want" "$tmp/got" ||
+		fail "predict --port $spec is not every linked port of leaf02"
+	# The classes and nodes describe those ports alone.
+	[ "$(jq '[.nodes[].ports[]] | length' "$tmp/p.json")" = \
+		"$(wc -l <"$tmp/want")" ] ||
+		fail "predict --port $spec --json: nodes list other ports"
+	[ "$(jq '[.classes[].ports] | add' "$tmp/p.json")" = \
+		"$(wc -l <"$tmp/want")" ] ||
+		fail "predict --port $spec --json: classes count other ports"
+	n=$((n + 1))
+done
+"$q" predict -f "$ibnd" -p "$pol" --port "$swguid" >"$tmp/text"
+grep -q '^leaf02/P1 ' "$tmp/text" && ! grep -qv '^leaf02/P\|^  ' "$tmp/text" ||
+	fail "predict --port $swguid (text) shows other ports than leaf02's"
+expect 0 "leaf02/P1 *" predict -f "$ibnd" -p "$pol" --port leaf02/P1
+[ "$(grep -c '^leaf02' "$tmp/out")" = 1 ] ||
+	fail "predict --port leaf02/P1 shows more than that port"
+expect 0 '0x* "leaf02" port 0 lid *' tables -f "$ibnd" --port leaf02/P0
+[ "$(grep -c '^0x' "$tmp/out")" = 1 ] ||
+	fail "tables --port leaf02/P0 shows more than that port"
+# match and predict --path need end ports: the switch is its port 0.
+same match -p "$pol" -f "$ibnd" --src "$swguid" --dst "cn01 HCA-1/P1" -- \
+	match -p "$pol" -f "$ibnd" --src leaf02/P0 --dst "cn01 HCA-1/P1"
+same match -p "$pol" -f "$ibnd" --src "lid:$swlid" --dst "cn01 HCA-1/P1" \
+	--json -- match -p "$pol" -f "$ibnd" --src leaf02/P0 \
+	--dst "cn01 HCA-1/P1" --json
+same predict -f "$ibnd" -p "$pol" --path "cn01 HCA-1/P1" "$swguid" --sl 1 \
+	--json -- predict -f "$ibnd" -p "$pol" --path "cn01 HCA-1/P1" leaf02/P0 \
+	--sl 1 --json
+expect 2 "osmqos tables: --port 'nosuch/P1': no node named 'nosuch' in the fabric; give a node's name or host name (cn01/P1), a GUID (0x...) or lid:N" \
+	tables -f "$net" --port nosuch/P1
+expect 2 "osmqos predict: --port 'nosuch/P1': no node named 'nosuch' in the fabric; give a node's name or host name (cn01/P1), a GUID (0x...) or lid:N" \
+	predict -f "$net" --port nosuch/P1
+
+# --- exit statuses: 0 done, 1 a finding (an invalid policy), 2 usage ----
+expect 0 "*: valid: *" check "$pol"
+expect 1 "*: error: *" check "$bad"
+expect 2 "osmqos check: no POLICY given; osmqos check POLICY [OPTIONS]" check
+expect 0 "rule: *" match -p "$pol" -f "$ft" --src "cn01 HCA-1/P1" --dst "stor1 HCA-1/P1"
+expect 1 "*: error: *" match -p "$bad" -f "$ft" --src "cn01 HCA-1/P1" --dst "stor1 HCA-1/P1"
+expect 2 "osmqos match: --src PORT is required: *" match -p "$pol" -f "$ft" --dst x
+expect 0 "14 ports in * classes of equal tables (--all lists every port, --port PORT one)" tables -f "$net"
+expect 0 '0x* "sw1" port 0 *' tables -f "$net" --all
+expect 1 "*: error: *" tables -f "$net" -p "$bad"
+expect 2 "osmqos tables: --fabric TOPO is required: *" tables
+expect 0 "* ports in * classes of equal predictions; all 16 SLs backlogged, from every input port at once *" predict -f "$net"
+expect 0 "sw1/P1 *" predict -f "$net" --all
+expect 1 "*: error: *" predict -f "$net" -p "$bad"
+expect 2 "osmqos predict: --path needs --sl N" predict -f "$net" --path h1 h2
+expect 0 "# *" synth -p "$intents" -f "$mixed"
+expect 1 "*: error: *" synth -p "$bad" -f "$mixed"
+expect 2 "osmqos synth: --fabric TOPO is required: *" synth -p "$intents"
+expect 0 "VL  table  share         exact" model --high 1:64 --low 0:64 --limit 8 --mtu 2048
+expect 2 "osmqos model: --mtu BYTES is required: *" model --high 1:64 --limit 8
+# query and audit check the policy before any MAD is sent.
+expect 1 "*: error: *" query --slid 1 --dlid 2 -p "$bad" -f "$ft"
+expect 2 "osmqos query: --policy and --fabric go together *" query -p "$pol"
+expect 1 "*: error: *" audit -p "$bad"
+expect 2 "osmqos audit: --policy FILE is required: *" audit
+# Each --help says so.
+for c in check match tables predict synth query audit; do
+	"$q" "$c" --help | tr '\n' ' ' | grep -q 'Exit status: 0 .*, 1 .*invalid.*, 2 ' ||
+		fail "$c --help: no exit status 1 for an invalid policy"
+done
+expect 2 "osmqos tables: unknown option '--nosuch'" tables --nosuch
+expect 2 "osmqos tables: option '--p' is ambiguous: --policy, --port, --partitions; give more of the name" \
+	tables --p x
+expect 2 "osmqos tables: option '--json' takes no argument" tables --json=1
+expect 2 "osmqos tables: option '--fabric' needs an argument" tables --fabric
+expect 2 "osmqos tables: --fabric needs a file name, not an empty argument" \
+	tables --fabric ""
+
+echo "ok: $n convention checks"

@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Node names in the CLI: --node-name-map and the map an opensm.conf names,
+# at every input limit (empty, malformed, huge, a FIFO, a directory, a
+# symlink, invalid UTF-8, CRLF, GUIDs named twice, standard input), and
+# port arguments in the forms operators type (host name, name without
+# /P<n>, a mapped name, GUIDs, lid:N), with the closest names on a miss.
+# Each case asserts the exit status and the first line printed.
+: "${top_srcdir:?}" "${top_builddir:?}"
+q=$top_builddir/osmqos
+net=$top_srcdir/contrib/fabrics/fat-tree-16.net
+ibnd=$top_srcdir/tests/data/fat-tree-16.ibnd
+pol=$top_srcdir/contrib/policies/fat-tree-16.conf
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LC_ALL=C
+n=0
+fail() { echo "FAIL: $*"; exit 1; }
+
+# expect RC FIRST-LINE ARGS...: as tests/cli-conventions.sh: the exit
+# status and the first line (stdout on success, else stderr); '*' in
+# FIRST-LINE matches anything.
+glob_re() {
+	printf '%s' "$1" | sed -e 's/[]\.^$()|+?{}[]/\\&/g' -e 's/\*/.*/g'
+}
+expect() {
+	local want=$1 first=$2 rc line
+	shift 2
+	timeout 20 "$q" "$@" <"${IN:-/dev/null}" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc = "$want" ] ||
+		fail "osmqos $* exited $rc, want $want: $(head -3 "$tmp/err")"
+	if [ "$want" = 0 ]; then
+		line=$(head -1 "$tmp/out")
+	else
+		line=$(head -1 "$tmp/err")
+	fi
+	[[ "$line" =~ ^$(glob_re "$first")$ ]] ||
+		fail "osmqos $*: first line
+  got:  $line
+  want: $first"
+	n=$((n + 1))
+}
+# level ARGS...: the SL `match --json` gives.
+level() { "$q" match --json "$@" 2>/dev/null | sed -n 's/.*"sl": \([0-9]*\).*/\1/p'; }
+
+# ibsim numbers CAs from 0x100000: stor1 0x100000, cn01 0x100002, ...
+printf '0x100002 "compute-01"\n0x100000 "storage-01"\n' >"$tmp/map"
+sed 's|"cn01 HCA-1/P1"|"compute-01/P1"|; s|"stor1 HCA-1/P1"|"storage-01/P1"|' \
+	"$pol" >"$tmp/mapped.conf"
+
+# --- the map renames the nodes for the policy and the arguments --------
+expect 0 "*: valid: *, 0 warnings" check "$tmp/mapped.conf" --fabric "$net" \
+	--node-name-map "$tmp/map"
+[ "$(level -p "$tmp/mapped.conf" -f "$net" --node-name-map "$tmp/map" \
+	--src compute-01 --dst storage-01/P1)" = 1 ] ||
+	fail "match by mapped names: not the storage level"
+# Without it the mapped names are no node's, and the old ones are.
+expect 0 "*: valid: *, 2 warnings" check "$tmp/mapped.conf" --fabric "$net"
+expect 2 "osmqos match: --src 'compute-01': no node named 'compute-01' in the fabric*" \
+	match -p "$pol" -f "$net" --src compute-01 --dst stor1
+# The map opensm.conf names, as OpenSM would open it.
+printf 'node_name_map_name %s\n' "$tmp/map" >"$tmp/opensm.conf"
+expect 0 "*: valid: *, 0 warnings" check "$tmp/mapped.conf" --fabric "$net" \
+	--opensm-conf "$tmp/opensm.conf"
+[ "$(level -p "$tmp/mapped.conf" -f "$net" -c "$tmp/opensm.conf" \
+	--src compute-01/P1 --dst storage-01)" = 1 ] ||
+	fail "match by the map opensm.conf names: not the storage level"
+# --node-name-map wins over opensm.conf's.
+printf '0x10000a "other"\n' >"$tmp/other"
+expect 2 "osmqos match: --src 'compute-01': no node named 'compute-01' in the fabric*" \
+	match -p "$pol" -f "$net" -c "$tmp/opensm.conf" \
+	--node-name-map "$tmp/other" --src compute-01 --dst stor1
+# From standard input.
+IN=$tmp/map expect 0 "*: valid: *, 0 warnings" check "$tmp/mapped.conf" \
+	--fabric "$net" --node-name-map -
+
+# --- input limits --------------------------------------------------------
+mkfifo "$tmp/fifo"
+mkdir "$tmp/dir"
+ln -s "$tmp/map" "$tmp/link"
+: >"$tmp/empty"
+# Sparse: refused by its size before a byte is read.
+truncate -s 257M "$tmp/huge"
+printf '0x100002 "compute-01"\ncn01 "no guid"\n' >"$tmp/bad"
+printf '0x100002 "compute-01"\r\n0x100000 storage-01\r\n' >"$tmp/crlf"
+printf '0x100002 "compute-01"\n0x100002 "second"\n0x100000 "storage-01"\n' >"$tmp/twice"
+printf '0x100002 "c\xff\xfe"\n' >"$tmp/utf8"
+expect 2 "osmqos check: cannot read node-name map '$tmp/fifo': not a regular file (a directory, FIFO or device); check the path (a regular file)" \
+	check "$pol" --fabric "$net" --node-name-map "$tmp/fifo"
+expect 2 "osmqos check: cannot read node-name map '$tmp/dir': not a regular file (a directory, FIFO or device); check the path (a regular file)" \
+	check "$pol" --fabric "$net" --node-name-map "$tmp/dir"
+expect 2 "osmqos check: cannot read node-name map '$tmp/missing': No such file or directory; check the path (a regular file)" \
+	check "$pol" --fabric "$net" --node-name-map "$tmp/missing"
+expect 2 "osmqos check: node-name map '$tmp/huge' is larger than the 256 MiB limit; shorten or split it" \
+	check "$pol" --fabric "$net" --node-name-map "$tmp/huge"
+rm -f "$tmp/huge"
+expect 0 "*: valid: *, 0 warnings" check "$tmp/mapped.conf" --fabric "$net" \
+	--node-name-map "$tmp/link"
+expect 0 "*: valid: *, 0 warnings" check "$pol" --fabric "$net" \
+	--node-name-map "$tmp/empty"
+# One line OpenSM cannot parse voids the map: an error for the option...
+expect 2 "$tmp/bad:2:1: error: expected a node GUID, found 'cn01'" \
+	check "$tmp/mapped.conf" --fabric "$net" --node-name-map "$tmp/bad"
+# ... a warning when opensm.conf names it: OpenSM runs without names.
+printf 'node_name_map_name %s\n' "$tmp/bad" >"$tmp/bad.conf"
+expect 0 "*: valid: *, 2 warnings" check "$tmp/mapped.conf" --fabric "$net" \
+	--opensm-conf "$tmp/bad.conf"
+grep -q "warning: OpenSM ignores the node-name map '$tmp/bad'" "$tmp/err" ||
+	fail "a bad map in opensm.conf: no warning: $(cat "$tmp/err")"
+printf 'node_name_map_name %s\n' "$tmp/missing" >"$tmp/missing.conf"
+expect 0 "*: valid: *, 0 warnings" check "$pol" --fabric "$net" \
+	--opensm-conf "$tmp/missing.conf"
+grep -q "warning: cannot read the node-name map '$tmp/missing'" "$tmp/err" ||
+	fail "a missing map in opensm.conf: no warning: $(cat "$tmp/err")"
+# CRLF: the unquoted name keeps its CR, as OpenSM's; a warning says so.
+expect 0 "*: valid: *" check "$tmp/mapped.conf" --fabric "$net" \
+	--node-name-map "$tmp/crlf"
+grep -q "$tmp/crlf:2:10: warning: the name of GUID 0x0000000000100000 ends in a carriage return" "$tmp/err" ||
+	fail "CRLF map: no warning: $(cat "$tmp/err")"
+# The first line of a GUID wins.
+expect 0 "*: valid: *" check "$tmp/mapped.conf" --fabric "$net" \
+	--node-name-map "$tmp/twice"
+grep -q "$tmp/twice:2:1: warning: GUID 0x0000000000100002 is named again; OpenSM keeps the name of line 1, 'compute-01'" "$tmp/err" ||
+	fail "a GUID named twice: no warning: $(cat "$tmp/err")"
+# Names are bytes: invalid UTF-8 is a name like any, shown as U+FFFD in
+# JSON.
+"$q" tables -f "$net" --node-name-map "$tmp/utf8" --port "$(printf 'c\xff\xfe')/P1" \
+	--json >"$tmp/u.json" || fail "--port by an invalid UTF-8 name failed"
+grep -qF "$(printf '"name": "c\xef\xbf\xbd\xef\xbf\xbd/P1"')" "$tmp/u.json" ||
+	fail "invalid UTF-8 name not replaced in JSON: $(head -c 300 "$tmp/u.json")"
+n=$((n + 1))
+
+# --- port arguments ------------------------------------------------------
+[ "$(level -p "$pol" -f "$net" --src cn01/P1 --dst stor1)" = 1 ] ||
+	fail "host names (cn01/P1, stor1) did not name the ports"
+[ "$(level -p "$pol" -f "$net" --src "cn01 HCA-1" --dst "stor1 HCA-1/P1")" = 1 ] ||
+	fail "a name without /P<n> did not name the CA's port"
+[ "$(level -p "$pol" -f "$ibnd" --src cn01 --dst lid:2)" = 1 ] ||
+	fail "lid:N on an ibnetdiscover file did not name stor1"
+expect 2 "osmqos match: --src 'cn1/P1': no node named 'cn1' in the fabric; did you mean 'cn01 HCA-1/P1', 'cn10 HCA-1/P1' or 'cn11 HCA-1/P1'?" \
+	match -p "$pol" -f "$net" --src cn1/P1 --dst stor1
+expect 2 "osmqos match: --src 'lid:7': this fabric carries no LIDs (an ibsim net file has none; OpenSM assigns them when it sweeps); name the port, or give the running fabric's ibnetdiscover output as --fabric" \
+	match -p "$pol" -f "$net" --src lid:7 --dst stor1
+expect 2 "osmqos match: --src 'lid:999': no port of the fabric has LID 999" \
+	match -p "$pol" -f "$ibnd" --src lid:999 --dst stor1
+expect 2 "osmqos match: --src 'cn01/P2': 'cn01 HCA-1' has no port 2 (it has port 1)" \
+	match -p "$pol" -f "$net" --src cn01/P2 --dst stor1
+expect 2 "osmqos tables: --port 'leaf01/P99': 'leaf01' has no port 99 (it has ports 0, 1, 2, 3, 4, 5 and 6)" \
+	tables -f "$net" --port leaf01/P99
+# A switch by name is the whole switch (7 ports), as by GUID.
+"$q" tables -f "$net" --port leaf01 --json >"$tmp/sw.json" ||
+	fail "--port leaf01 failed"
+[ "$(grep -c '"guid"' "$tmp/sw.json")" = 7 ] ||
+	fail "--port leaf01 is not the 7 ports of the switch"
+n=$((n + 1))
+# Two CAs on one host: the host name is ambiguous.
+sed 's/"cn04 HCA-1"/"cn01 HCA-2"/' "$net" >"$tmp/two.net"
+expect 2 "osmqos match: --src 'cn01': 2 nodes fit: 'cn01 HCA-1' 0x0000000000100002, 'cn01 HCA-2' 0x000000000010000a; give a port GUID (0x...) or the whole name" \
+	match -p "$pol" -f "$tmp/two.net" --src cn01 --dst stor1
+echo "ok: $n node-name and port-argument checks"
