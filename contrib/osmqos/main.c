@@ -100,8 +100,7 @@ int main(int argc, char **argv)
 				argv[1], argv[2], argv[1]);
 			return OQ_EXIT_USAGE;
 		}
-		printf("osmqos %s (models %s)\n", PACKAGE_VERSION,
-		       oq_osm_release()->name);
+		oq_cli_version(stdout);
 		return OQ_EXIT_OK;
 	}
 	s = find(argv[1]);
