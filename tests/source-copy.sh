@@ -17,13 +17,16 @@ oq_source_for_vpath() {
 	# Stale: configure or a source, build fragment or script of the
 	# source folders changed since the copy (the build directories below
 	# an in-tree build, whose generated config.h and env.sh are always
-	# newer, are not looked at).
-	if [ ! -f "$top/configure" ] || [ "$src/configure" -nt "$top/configure" ] ||
-	   [ -n "$(cd "$src" && find include policy plugin contrib tests \
-		   configure.ac Makefile.am -path tests/e2e/tmp -prune -o \
+	# newer, are not looked at).  Everything is compared with the copy's
+	# time, never with the copied files' own: tar keeps whole seconds
+	# of a time only, so a copy is older than its original.
+	if [ ! -f "$top/configure" ] || [ ! -f "$top/.copied" ] ||
+	   [ -n "$(cd "$src" && find configure include policy plugin contrib \
+		   tests configure.ac Makefile.am -path tests/e2e/tmp -prune -o \
 		   -newer "$top/.copied" -type f \( -name '*.[ch]' -o \
 		   -name '*.am' -o -name '*.sh' -o -name '*.in' -o \
-		   -name '*.ac' \) -print -quit 2>/dev/null)" ]; then
+		   -name '*.ac' -o -name configure \) -print -quit \
+		   2>/dev/null)" ]; then
 		echo "copying the configured source tree $src to $top" >&2
 		rm -rf "$top"
 		mkdir -p "$top" || return 1
