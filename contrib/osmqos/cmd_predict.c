@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "inputs.h"
 #include "svg.h"
+#include "tables_classes.h"
 
 #define CMD	  "predict"
 #define BAR_WIDTH 40
@@ -142,21 +143,6 @@ static const char *vl_text(int vl, char *buf, size_t n)
 	if (vl == OQ_VL_MIXED)
 		return "mixed";
 	snprintf(buf, n, "%d", vl);
-	return buf;
-}
-
-/* 60300 as "60,300". */
-static const char *count_text(size_t v, char *buf, size_t len)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%zu", v), i, j = 0;
-
-	for (i = 0; i < n && (size_t)j + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[j++] = ',';
-		buf[j++] = tmp[i];
-	}
-	buf[j] = '\0';
 	return buf;
 }
 
@@ -493,7 +479,7 @@ static int predict_classes(const struct port_preds *pr,
 	} else {
 		printf("%s port%s in %zu class%s of equal predictions; %s "
 		       "(--all lists every port, --port PORT one)\n",
-		       count_text(c->n_classified, n1, sizeof(n1)),
+		       oq_count_text(c->n_classified, n1, sizeof(n1)),
 		       c->n_classified == 1 ? "" : "s", c->n,
 		       c->n == 1 ? "" : "es", sc);
 		for (k = 0; k < c->n; k++) {
@@ -503,7 +489,7 @@ static int predict_classes(const struct port_preds *pr,
 			oq_port_name(p, name, sizeof(name));
 			printf("class %zu: %s port%s (%ux%s  %.2f Gb/s  MTU "
 			       "%u%s), e.g. %s (0x%016llx)\n",
-			       k + 1, count_text(cl->n_ports, n1, sizeof(n1)),
+			       k + 1, oq_count_text(cl->n_ports, n1, sizeof(n1)),
 			       cl->n_ports == 1 ? "" : "s", p->width,
 			       oq_speed_name(p->speed), cl->pred.rate_gbps,
 			       cl->pred.mtu_bytes,

@@ -299,21 +299,6 @@ static void print_port_text(const struct oq_port_tables *pt,
 	text_tables(pt, p, false);
 }
 
-/* 60300 as "60,300". */
-static const char *count_text(size_t v, char *buf, size_t len)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%zu", v), i, j = 0;
-
-	for (i = 0; i < n && (size_t)j + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[j++] = ',';
-		buf[j++] = tmp[i];
-	}
-	buf[j] = '\0';
-	return buf;
-}
-
 /* One entry per class: its port count, an example port, its tables. */
 static void print_classes(const struct oq_fabric_tables *out,
 			  const struct oq_tables_classes *tc,
@@ -325,7 +310,7 @@ static void print_classes(const struct oq_fabric_tables *out,
 	if (!json)
 		printf("%s port%s in %zu class%s of equal tables (--all "
 		       "lists every port, --port PORT one)\n",
-		       count_text(tc->n_ports, n1, sizeof(n1)),
+		       oq_count_text(tc->n_ports, n1, sizeof(n1)),
 		       tc->n_ports == 1 ? "" : "s", tc->n,
 		       tc->n == 1 ? "" : "es");
 	for (k = 0; k < tc->n; k++) {
@@ -345,7 +330,7 @@ static void print_classes(const struct oq_fabric_tables *out,
 		oq_port_name(pt->port, name, sizeof(name));
 		printf("class %zu: %s port%s (%s, %u VLs), e.g. %s "
 		       "(0x%016" PRIx64 ")\n",
-		       k + 1, count_text(c->n_ports, n2, sizeof(n2)),
+		       k + 1, oq_count_text(c->n_ports, n2, sizeof(n2)),
 		       c->n_ports == 1 ? "" : "s", kind_name(pt->port),
 		       pt->port->oper_vls ? pt->port->oper_vls
 					  : pt->port->vl_cap,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Ports of equal tables: see tables_classes.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,9 +83,17 @@ static int port_key(const struct oq_port_tables *pt, bool uniform,
 	return rc;
 }
 
-static uint64_t class_hash(const void *ctx, size_t i)
+struct class_probe {
+	const struct oq_tables_classes *c;
+	const struct keybuf *k;
+};
+
+static bool class_is(const void *ctx, uint32_t val)
 {
-	return ((const struct oq_tables_class *)ctx)[i].hash;
+	const struct class_probe *p = ctx;
+	const struct oq_tables_class *c = &p->c->v[val];
+
+	return c->key_len == p->k->n && !memcmp(c->key, p->k->b, p->k->n);
 }
 
 int oq_tables_classes_build(const struct oq_fabric_tables *t,
@@ -92,32 +101,30 @@ int oq_tables_classes_build(const struct oq_fabric_tables *t,
 			    const void *ctx, struct oq_tables_classes *out)
 {
 	struct keybuf k = {0};
-	size_t i, j;
+	struct class_probe probe = {out, &k};
+	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < t->n; i++) {
 		const struct oq_port_tables *pt = &t->ports[i];
 		bool uniform = pt->has_sl2vl && oq_tables_uniform_sl2vl(pt);
 		struct oq_tables_class *c;
+		uint32_t found;
 		uint64_t h;
+		int rc;
 
 		if (keep && !keep(i, ctx))
 			continue;
 		if (port_key(pt, uniform, &k))
 			goto oom;
 		h = oq_fnv1a(k.b, k.n);
-		if (oq_keyidx_reserve(&out->idx, out->n, class_hash, out->v))
+		rc = oq_htab_find_or_add(&out->idx, h, class_is, &probe,
+					 (uint32_t)out->n, &found);
+		if (rc < 0)
 			goto oom;
-		for (j = oq_keyidx_first(&out->idx, h); out->idx.slot[j];
-		     j = oq_keyidx_next(&out->idx, j)) {
-			c = &out->v[out->idx.slot[j] - 1];
-			if (c->hash == h && c->key_len == k.n &&
-			    !memcmp(c->key, k.b, k.n))
-				break;
-		}
 		out->n_ports++;
-		if (out->idx.slot[j]) {
-			out->v[out->idx.slot[j] - 1].n_ports++;
+		if (!rc) {
+			out->v[found].n_ports++;
 			continue;
 		}
 		if (out->n == out->cap) {
@@ -139,7 +146,7 @@ int oq_tables_classes_build(const struct oq_fabric_tables *t,
 		c->rep = i;
 		c->n_ports = 1;
 		c->uniform = uniform;
-		out->idx.slot[j] = (uint32_t)++out->n;
+		out->n++;
 	}
 	free(k.b);
 	return 0;
@@ -156,6 +163,21 @@ void oq_tables_classes_free(struct oq_tables_classes *c)
 	for (i = 0; i < c->n; i++)
 		free(c->v[i].key);
 	free(c->v);
-	oq_keyidx_free(&c->idx);
+	oq_htab_free(&c->idx);
 	memset(c, 0, sizeof(*c));
+}
+
+/* 60300 as "60,300". */
+const char *oq_count_text(size_t v, char *buf, size_t len)
+{
+	char tmp[32];
+	int n = snprintf(tmp, sizeof(tmp), "%zu", v), i, j = 0;
+
+	for (i = 0; i < n && (size_t)j + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = tmp[i];
+	}
+	buf[j] = '\0';
+	return buf;
 }

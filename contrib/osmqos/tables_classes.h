@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 #include <osmqos/tables.h>
 
 struct oq_tables_class {
@@ -29,7 +29,7 @@ struct oq_tables_classes {
 	struct oq_tables_class *v;
 	size_t n, cap;
 	size_t n_ports; /* ports classified */
-	struct oq_keyidx idx;
+	struct oq_htab idx; /* hash of a class's key -> its index in v */
 };
 
 /* Is every input port's SL2VL row of pt the same? */
@@ -41,5 +41,9 @@ int oq_tables_classes_build(const struct oq_fabric_tables *t,
 			    bool (*keep)(size_t i, const void *ctx),
 			    const void *ctx, struct oq_tables_classes *out);
 void oq_tables_classes_free(struct oq_tables_classes *c);
+
+/* A summary's count as an operator reads it: 60300 as "60,300" in buf
+ * (len bytes), which is returned. */
+const char *oq_count_text(size_t v, char *buf, size_t len);
 
 #endif /* OSMQOS_CLI_TABLES_CLASSES_H */

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include <osmqos/file.h>
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 
 #include "policy_copy.h"
 #include "policy_file.h"

@@ -13,41 +13,24 @@
 #include <string.h>
 
 #include <osmqos/clock.h>
-#include <osmqos/keyidx.h>
+#include <osmqos/htab.h>
 
 #include "sweep.h"
 
-static size_t map_slot(const struct oq_sweep_state *s, const void *key)
-{
-	uintptr_t h = (uintptr_t)key;
-
-	h ^= h >> 17;
-	h *= 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 7) & (s->map_cap - 1);
-}
-
 static int map_build(struct oq_sweep_state *s)
 {
-	size_t i, cap = 16;
+	size_t i;
+	int rc;
 
-	while (cap < s->fabric->n_ports * 2)
-		cap <<= 1;
-	s->map_cap = cap;
-	s->map_key = calloc(cap, sizeof(*s->map_key));
-	s->map_val = calloc(cap, sizeof(*s->map_val));
-	if (!s->map_key || !s->map_val)
-		return -ENOMEM;
+	rc = oq_htab_reserve(&s->port_of_physp, s->fabric->n_ports);
+	if (rc)
+		return rc;
 	for (i = 0; i < s->fabric->n_ports; i++) {
 		const void *key = s->fabric->ports[i]->user;
-		size_t j;
 
-		if (!key)
-			continue;
-		for (j = map_slot(s, key); s->map_key[j];
-		     j = (j + 1) & (cap - 1))
-			;
-		s->map_key[j] = key;
-		s->map_val[j] = (uint32_t)i;
+		if (key)
+			oq_htab_put(&s->port_of_physp, (uintptr_t)key,
+				    (uint32_t)i, NULL);
 	}
 	return 0;
 }
@@ -55,23 +38,19 @@ static int map_build(struct oq_sweep_state *s)
 const struct oq_port_tables *oq_sweep_tables_of(const struct oq_sweep_state *s,
 						const void *physp)
 {
-	size_t j;
+	int64_t i;
 
-	if (!s || !s->map_cap || !s->tables.ports)
+	if (!s || !s->tables.ports)
 		return NULL;
-	for (j = map_slot(s, physp); s->map_key[j];
-	     j = (j + 1) & (s->map_cap - 1))
-		if (s->map_key[j] == physp)
-			return &s->tables.ports[s->map_val[j]];
-	return NULL;
+	i = oq_htab_get(&s->port_of_physp, (uintptr_t)physp);
+	return i < 0 ? NULL : &s->tables.ports[i];
 }
 
 static void state_free(struct oq_sweep_state *s)
 {
 	if (!s)
 		return;
-	free(s->map_key);
-	free(s->map_val);
+	oq_htab_free(&s->port_of_physp);
 	oq_synth_plan_free(&s->synth);
 	oq_fabric_tables_free(&s->tables);
 	oq_matcher_free(s->matcher);

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include <osmqos/fabric.h>
+#include <osmqos/htab.h>
 #include <osmqos/match.h>
 #include <osmqos/synth.h>
 #include <osmqos/tables.h>
@@ -45,10 +46,8 @@ struct oq_sweep_state {
 	/* The policy's bandwidth intents on this fabric, applied to tables
 	 * (empty when the policy states none). */
 	struct oq_synth_plan synth;
-	/* osm_physp_t * -> index into tables.ports (open addressing). */
-	const void **map_key;
-	uint32_t *map_val;
-	size_t map_cap;
+	/* osm_physp_t * -> index into tables.ports. */
+	struct oq_htab port_of_physp;
 	/* Its build: all of it, OpenSM's subnet copied, the policy bound and
 	 * the tables compiled. */
 	double build_ms, snapshot_ms, compile_ms;

@@ -201,10 +201,10 @@ static struct topo_node *parse_header(struct topo *t, const char *line,
 				      unsigned int lineno, size_t kwlen,
 				      enum oq_node_type type)
 {
-	const char *p = line + kwlen, *id, *id_end, *rest;
+	const char *p = line + kwlen, *id, *id_end, *rest, *src;
 	struct topo_node *n;
 	unsigned long nports;
-	size_t idlen, desclen;
+	size_t idlen, desclen, len;
 	char *end;
 	unsigned int i, maxp = type == OQ_NODE_SWITCH ? OQ_MAX_SW_PORTS : 255;
 	char desc[MAX_DESC + 1];
@@ -282,9 +282,10 @@ static struct topo_node *parse_header(struct topo *t, const char *line,
 			   "NodeDescription longer than %d characters is "
 			   "cut (as ibsim does)",
 			   MAX_DESC);
-	memcpy(n->desc, desc[0] ? desc : topo_str(t, n->id),
-	       sizeof(n->desc) - 1);
-	n->desc[sizeof(n->desc) - 1] = '\0';
+	src = desc[0] ? desc : topo_str(t, n->id);
+	len = strnlen(src, sizeof(n->desc) - 1);
+	memcpy(n->desc, src, len);
+	n->desc[len] = '\0';
 	if (type == OQ_NODE_SWITCH) {
 		unsigned long v;
 

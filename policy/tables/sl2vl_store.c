@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Shared SL2VL rows.  A switch port has one SL2VL row per input port, so a
- * fabric's rows grow with ports x ports per switch: 9 MB on a 2,700-node
- * fat tree, compiled and copied every heavy sweep.  But nearly every port
- * of a kind holds the same rows, so a table set keeps each distinct block
- * of rows once, found by content, and its ports point at it
- * (sl2vl_shared).  Compiling and copying then allocate and touch a few
- * kilobytes, not megabytes: on a host where a fresh page costs
- * microseconds, that is most of what a sweep's tables cost.
+ * fabric's rows grow with ports x ports per switch (megabytes on a fat
+ * tree of thousands of nodes), compiled and copied every heavy sweep.
+ * But nearly every port of a kind holds the same rows, so a table set
+ * keeps each distinct block of rows once, found by content, and its ports
+ * point at it (sl2vl_shared).  Compiling and copying then allocate and
+ * touch a few kilobytes, not megabytes: on a host where a fresh page
+ * costs microseconds, that is most of what a sweep's tables cost.
  *
  * A block is never written once stored: a port that needs other rows
  * gets another block (or its own copy, oq_port_tables_own_sl2vl()).
