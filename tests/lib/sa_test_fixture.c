@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Fixture of the SA engine's unit tests (sa_test_fixture.h). */
 #include "sa_test_fixture.h"
+#include "osm_release_test.h"
 
 static const char policy_text[] =
 	"port-groups\n"
@@ -229,6 +230,7 @@ int setup(void **state)
 	struct world *w = calloc(1, sizeof(*w));
 
 	assert_non_null(w);
+	oq_osm_release_use(&osm_3_3_23);
 	fabric_build(w);
 	oq_diags_init(&w->diags);
 	w->pol = oq_policy_parse("sa.conf", policy_text, strlen(policy_text),
@@ -266,6 +268,7 @@ int teardown(void **state)
 {
 	struct world *w = *state;
 
+	oq_osm_release_use(NULL);
 	oq_alias_index_free(&w->alias_ix);
 	oq_matcher_free(w->m);
 	oq_binding_free(w->bind);
