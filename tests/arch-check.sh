@@ -30,7 +30,7 @@ bad() {
 # Which folder owns a public header of include/osmqos/.
 owner_of_public() {
 	case $1 in
-	diag | file | htab | json | text | wire) echo policy/util ;;
+	clock | diag | file | htab | json | osm_release | text | wire) echo policy/util ;;
 	node_name_map) echo policy/fabric ;;
 	policy | stock) echo policy/lang ;;
 	sa_path) echo policy/sa ;;
@@ -138,7 +138,9 @@ done
 
 # Fragments: each path a fragment names must be in its folder, and not in
 # a subfolder that has a fragment of its own.
-frags=$(find . -name '*.am' ! -name Makefile.am -printf '%P\n' | sort)
+# Only the source folders: build directories below an in-tree build
+# (asan/src, opensm-builds/osmqos-src) hold copies of the tree.
+frags=$(find include policy plugin contrib tests -name '*.am' | sort)
 for fr in $frags; do
 	fd=$(dirname "$fr")
 	for p in $(grep -v -e '^[[:space:]]*#' -e '^include ' "$fr" |

@@ -7,7 +7,11 @@
 # it would kill opensm the first time the plugin calls it.
 : "${top_builddir:=.}"
 so=$top_builddir/.libs/libosmqos.so
-osm=$(PATH=$PATH:/usr/sbin command -v opensm)
+# The opensm configure found (--with-opensm), else the one on PATH.
+[ -f "$top_builddir/tests/e2e/env.sh" ] && . "$top_builddir/tests/e2e/env.sh"
+osm=${OQ_OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
+[ -z "${OQ_OSM_LIBDIR:-}" ] ||
+	export LD_LIBRARY_PATH="$OQ_OSM_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 [ -f "$so" ] || { echo "FAIL: $so not built"; exit 1; }
 [ -n "$osm" ] || { echo "SKIP: opensm not installed"; exit 77; }
 
@@ -29,4 +33,4 @@ if [ -n "$missing" ]; then
 	echo "$missing" | sed 's/^/  /'
 	exit 1
 fi
-echo "PASS: $(nm -D --undefined-only "$so" | wc -l) undefined symbols, all provided"
+echo "PASS: $(nm -D --undefined-only "$so" | wc -l) undefined symbols, all provided by $osm"

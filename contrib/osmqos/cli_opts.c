@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <osmqos/model.h>
+#include <osmqos/osm_release.h>
 
 #include "cli.h"
 #include "cli_opts.h"
@@ -326,6 +327,12 @@ static void option_line(const struct oq_opt *o, size_t col, FILE *out)
 		 o->flags & OQ_OPT_REPEATABLE ? "; may be repeated" : "");
 	wrap(out, help, col, col);
 	fputc('\n', out);
+}
+
+void oq_cli_version(FILE *out)
+{
+	fprintf(out, "osmqos %s (models %s)\n", PACKAGE_VERSION,
+		oq_osm_release()->name);
 }
 
 void oq_cli_usage(const struct oq_cmd_spec *s, FILE *out)
@@ -831,7 +838,7 @@ int oq_cli_parse(const struct oq_cmd_spec *s, int argc, char **argv, void *opts)
 			oq_cli_usage(s, stdout);
 			rc = OQ_EXIT_OK;
 		} else if (c == 'V') {
-			printf("osmqos %s\n", PACKAGE_VERSION);
+			oq_cli_version(stdout);
 			rc = OQ_EXIT_OK;
 		} else if (c == ':' || c == '?') {
 			rc = getopt_error(&p, c);

@@ -188,6 +188,9 @@ int oq_cli_parse(const struct oq_cmd_spec *s, int argc, char **argv,
 
 /* The subcommand's --help, generated from its table. */
 void oq_cli_usage(const struct oq_cmd_spec *s, FILE *out);
+/* The version line of --version and -V (every subcommand's too): osmqos's
+ * version and the OpenSM release it models. */
+void oq_cli_version(FILE *out);
 
 /* The shared option id's definition (tests, the man page check). */
 const struct oq_opt *oq_cli_common_opt(enum oq_common_opt id);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <osmqos/osm_release.h>
+
 #include "cli.h"
 
 static const struct oq_cmd_spec *const cmds[] = {
@@ -26,7 +28,12 @@ static void usage(FILE *out)
 		     "Commands:\n");
 	for (i = 0; i < N_CMDS; i++)
 		fprintf(out, "  %-9s %s\n", cmds[i]->name, cmds[i]->summary);
-	fprintf(out, "\nSee osmqos(8) for details.\n");
+	fprintf(out,
+		"\nPathRecord answers and link rates follow %s, the OpenSM "
+		"this\nosmqos was built for (its plugin loads into that "
+		"opensm only).\n"
+		"See osmqos(8) for details.\n",
+		oq_osm_release()->name);
 }
 
 /* Former names, still accepted (not listed in the help). */
@@ -107,7 +114,7 @@ int main(int argc, char **argv)
 				argv[1], argv[2], argv[1]);
 			return OQ_EXIT_USAGE;
 		}
-		printf("osmqos %s\n", PACKAGE_VERSION);
+		oq_cli_version(stdout);
 		return OQ_EXIT_OK;
 	}
 	s = find(argv[1]);

@@ -54,19 +54,21 @@ double oq_port_data_gbps(const struct oq_port *p);
 uint8_t oq_vls_from_enc(uint8_t enc);
 /* LinkWidthActive (1 1x, 2 4x, 4 8x, 8 12x, 16 2x) -> lanes; 0 invalid. */
 uint8_t oq_lanes_from_width(uint8_t width);
-/* LinkSpeedExtActive (1 FDR, 2 EDR, 4 HDR) when ext (extended speeds
- * apply: the CapabilityMask bit), else FDR10 when fdr10 (Mellanox's
- * ExtendedPortInfo), else LinkSpeedActive (1 SDR, 2 DDR, 4 QDR). */
+/* LinkSpeedExtActive (1 FDR, 2 EDR, 4 HDR, and 8 NDR where the OpenSM
+ * release knows it) when ext (extended speeds apply: the CapabilityMask
+ * bit), else FDR10 when fdr10 (Mellanox's ExtendedPortInfo), else
+ * LinkSpeedActive (1 SDR, 2 DDR, 4 QDR). */
 enum oq_speed oq_speed_from_ib(uint8_t speed_active, uint8_t speed_ext_active,
 			       bool ext, bool fdr10);
 
 /* PathRecord/PortInfo rate encoding (IBA table 224 plus the extended
- * rates 11..22, as OpenSM's IB_PATH_RECORD_RATE_*). */
+ * rates 11..24, as OpenSM's IB_PATH_RECORD_RATE_*).  23 and 24 (800 and
+ * 1200 Gb/s) exist from OpenSM 3.3.24 on (osmqos/osm_release.h). */
 #define OQ_RATE_MIN 2  /* 2.5 Gb/s */
-#define OQ_RATE_MAX 22 /* 600 Gb/s */
+#define OQ_RATE_MAX 24 /* 1200 Gb/s */
 /* Rate enum of a width/speed pair, as OpenSM computes it (FDR10 counts as
  * 10 Gb/s per lane).  0 when the pair has no encoding (unknown width or
- * speed, NDR 8x/12x). */
+ * speed; NDR 8x/12x in a release without rates 23 and 24). */
 uint8_t oq_rate_enum(uint8_t width, enum oq_speed s);
 /* The nominal Gb/s the encoding names (2 -> 2.5, 12 -> 56); 0 invalid. */
 double oq_rate_enum_gbps(uint8_t rate);

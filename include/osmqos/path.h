@@ -91,15 +91,21 @@ enum oq_path_status oq_path_resolve(const struct oq_fabric *f,
 const char *oq_path_status_name(enum oq_path_status s);
 
 /* PathRecord rate enum of a port's link as ib_port_info_compute_rate()
- * gives it (FDR10 counts as QDR; unknown width as 1x; unknown speed as
- * 2.5 Gb/s). */
+ * of the release in force gives it (FDR10 counts as QDR; unknown width
+ * as 1x; unknown speed, and NDR before 3.3.24, as 2.5 Gb/s). */
 uint8_t oq_path_port_rate(const struct oq_port *p);
+/* ib_rate_is_valid(): 2..IB_MAX_RATE of the release in force (a request
+ * with another rate is invalid). */
+bool oq_path_rate_valid(uint8_t rate);
 /* ib_path_compare_rates(): OpenSM's order of rate enums, which is not the
- * nominal one (e.g. 30 Gb/s < 25 Gb/s); -1, 0, 1.  Invalid enums order
- * lowest. */
+ * nominal one (e.g. 30 Gb/s < 25 Gb/s); -1, 0, 1.  Invalid enums, and
+ * those above the release's IB_MAX_RATE, order lowest. */
 int oq_path_rate_cmp(uint8_t a, uint8_t b);
 /* ib_path_rate_get_prev(): the next lower rate in that order, 0 none. */
 uint8_t oq_path_rate_prev(uint8_t rate);
+/* osm_sa_limit_rate() (OpenSM 3.3.24): rate as the SA limits it to
+ * opensm.conf's max_rate_enum limit (2..24). */
+uint8_t oq_path_rate_limit(uint8_t rate, uint8_t limit);
 
 /*
  * Partitions, as osm_pkey.c.  Membership comes from the ports' partition

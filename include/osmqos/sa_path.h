@@ -145,6 +145,10 @@ struct oq_sa_view {
 	bool allow_both_pkeys;	/* opensm.conf allow_both_pkeys */
 	bool apply_path_bits;	/* honour levels' path-bits (osmqos) */
 	uint8_t lmc;		/* opensm.conf lmc (MPR's APM hash) */
+	/* opensm.conf max_rate_enum (2..24) when the SA limits record
+	 * rates to it (OpenSM 3.3.24, a value below 63), in place of the
+	 * 2x/HDR rate fixups; 0: no limit. */
+	uint8_t max_rate_enum;
 	/* The routing engine's path_sl(), NULL when it has none. */
 	uint8_t (*path_sl)(void *ctx, uint8_t hint, uint16_t slid,
 			   uint16_t dlid);

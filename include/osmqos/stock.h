@@ -22,14 +22,17 @@
 #include <stdint.h>
 
 #include <osmqos/diag.h>
+#include <osmqos/osm_release.h>
 #include <osmqos/policy.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* The OpenSM whose parser this models. */
-#define OQ_STOCK_OPENSM "OpenSM 3.3.23"
+/* The OpenSM whose parser this models, named as the release osmqos is
+ * built for: the model is of 3.3.23's parser, which 3.3.24's is the same
+ * as (docs/stock.md). */
+#define OQ_STOCK_OPENSM (oq_osm_release()->name)
 
 enum oq_stock_outcome {
 	OQ_STOCK_TAKES,	  /* parsed and validated: this is its policy */

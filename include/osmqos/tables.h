@@ -85,16 +85,12 @@ struct oq_port_tables {
 	 * PathRecord (the SA's copy of OpenSM's SL2VL) carries it, so the
 	 * check is one load; NULL: computed from the row. */
 	uint16_t *sl2vl_drop;
-	/* sl2vl (and sl2vl_drop) are a block of the table set's store of
-	 * distinct rows (oq_port_tables_set_sl2vl()), shared with every
-	 * port that holds the same rows: read them, never write or free
-	 * them; oq_port_tables_own_sl2vl() gives the port its own copy. */
-	bool sl2vl_shared;
 };
 
-/* Fill t->sl2vl_drop from t->sl2vl (allocated here; for shared rows
- * the block's masks, computed once for every port that shares it); 0,
- * or -ENOMEM (the table then works without it). */
+/* Fill t->sl2vl_drop from t->sl2vl, rows set by
+ * oq_port_tables_set_sl2vl(): the block's masks, computed once for every
+ * port that shares it; 0, or -ENOMEM (the table then works without
+ * it). */
 int oq_port_tables_index_drops(struct oq_port_tables *t);
 
 /* Per-port-type templates: opensm.conf qos_ca_/qos_swe_/qos_sw0_/qos_rtr_
@@ -164,9 +160,10 @@ struct oq_fabric_tables {
 
 /*
  * Set pt's SL2VL to rows[0..n-1] (1 <= n <= OQ_SL2VL_MAX_ROWS), as a
- * shared block of t's store (a private copy when the store has no
- * memory); pt's own rows, drop masks included, are freed.  rows may be
- * pt's current rows, and must be 8-byte aligned (they are hashed a word
+ * block of t's store of distinct rows, shared with every port that holds
+ * the same rows: read pt->sl2vl and pt->sl2vl_drop, never write or free
+ * them (to change a port's rows, set new ones).  rows may be pt's
+ * current rows, and must be 8-byte aligned (they are hashed a word
  * at a time): a calloc()'d table, a stored block, or a union
  * oq_sl2vl_scratch.  Returns 0, -EINVAL (n out of range) or -ENOMEM;
  * pt is unchanged on failure.  _fill_ sets n copies of one row.  Like
@@ -180,10 +177,7 @@ int oq_port_tables_set_sl2vl(struct oq_fabric_tables *t,
 int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
 			      struct oq_port_tables *pt, const uint8_t *row,
 			      unsigned int n);
-/* Before writing pt->sl2vl in place: a private copy of shared rows (its
- * drop masks go).  0, or -ENOMEM: pt unchanged. */
-int oq_port_tables_own_sl2vl(struct oq_port_tables *pt);
-/* No SL2VL rows: own rows and drop masks freed, shared ones let go. */
+/* No SL2VL rows (the store keeps the block). */
 void oq_port_tables_clear_sl2vl(struct oq_port_tables *pt);
 
 /* oq_port_tables_index_drops() for every port, and t->no_drop; 0, or

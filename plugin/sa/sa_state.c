@@ -20,6 +20,7 @@
 #include "sa.h"
 
 #include <opensm/osm_port.h>
+#include <opensm/osm_sa.h>
 #include <opensm/osm_subnet.h>
 
 /* Index of the fabric port snapshotted from physp, or -1. */
@@ -157,13 +158,33 @@ static int copy_sl2vl(struct oq_sa_state *s)
 	return rc ? -oq_failure_errno(rc) : 0;
 }
 
+/*
+ * opensm.conf max_rate_enum as the SA view holds it: the limit
+ * osm_sa_limit_rate() puts on record rates, 0 for none.  An OpenSM with
+ * the option (3.3.24 on) limits rates while it is below SA_RATE_MAX_ENUM
+ * (63, the default) and has turned use_original_extended_sa_rates_only
+ * into max_rate_enum 18 (osm_subn_verify_config()); one without it has
+ * no limit.
+ */
+static uint8_t sa_max_rate_enum(const osm_subn_opt_t *o)
+{
+#ifdef HAVE_OSM_SUBN_OPT_T_MAX_RATE_ENUM
+	return o->max_rate_enum < SA_RATE_MAX_ENUM ? o->max_rate_enum : 0;
+#else
+	(void)o;
+	return 0;
+#endif
+}
+
 /* Answers OpenSM computes with options we do not model go to OpenSM. */
 static const char *unmodelled_option(const osm_subn_opt_t *o)
 {
 	if (o->enable_quirks)
 		return "enable_quirks";
+#ifndef HAVE_OSM_SUBN_OPT_T_MAX_RATE_ENUM
 	if (o->use_original_extended_sa_rates_only)
 		return "use_original_extended_sa_rates_only";
+#endif
 	return NULL;
 }
 
@@ -236,6 +257,7 @@ static int fill_view(struct oq_sa *sa, struct oq_sa_state *s, const char **step)
 	v->allow_both_pkeys = o->allow_both_pkeys;
 	v->apply_path_bits = true;
 	v->lmc = o->lmc;
+	v->max_rate_enum = sa_max_rate_enum(o);
 	if (re && re->path_sl) {
 		v->path_sl = engine_path_sl;
 		v->path_sl_ctx = osm;

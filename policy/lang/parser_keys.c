@@ -8,6 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <osmqos/osm_release.h>
+
 #include "parser_int.h"
 
 static const char *const item_names[OQ_B_COUNT] = {
@@ -424,7 +426,8 @@ static int level_key(struct oq_pstate *ps, const char *key, struct oq_loc loc)
 	}
 	if (!strcmp(key, "rate-limit")) {
 		if (!once(ps, OQ_SEEN_RATE, key, loc) ||
-		    oq_ps_single(ps, &v, "rate-limit", 2, 22))
+		    oq_ps_single(ps, &v, "rate-limit", 2,
+				 oq_osm_release()->rate_max))
 			return -1;
 		l->rate_limit = (int)v;
 		return 0;

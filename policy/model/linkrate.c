@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include <osmqos/model.h>
+#include <osmqos/osm_release.h>
 
 /*
  * Per-lane data rate.  8b/10b for SDR/DDR/QDR, 64b/66b for FDR10/FDR/EDR.
@@ -58,7 +59,7 @@ double oq_port_data_gbps(const struct oq_port *p)
 
 /* Rate enums by width index (1x, 2x, 4x, 8x, 12x), as OpenSM's
  * ib_port_info_compute_rate() assigns them; NDR 8x/12x (800/1200 Gb/s)
- * have no encoding in 2..22. */
+ * only where the release knows rates 23 and 24. */
 static const uint8_t rate_tab[][5] = {
 	[OQ_SPEED_SDR] = {2, 5, 3, 6, 4},
 	[OQ_SPEED_DDR] = {5, 3, 6, 7, 8},
@@ -67,7 +68,7 @@ static const uint8_t rate_tab[][5] = {
 	[OQ_SPEED_FDR] = {11, 19, 12, 13, 14},
 	[OQ_SPEED_EDR] = {15, 20, 16, 17, 18},
 	[OQ_SPEED_HDR] = {20, 16, 17, 21, 22},
-	[OQ_SPEED_NDR] = {16, 17, 21, 0, 0},
+	[OQ_SPEED_NDR] = {16, 17, 21, 23, 24},
 };
 
 static int width_index(uint8_t w)
@@ -91,18 +92,20 @@ uint8_t oq_rate_enum(uint8_t width, enum oq_speed s)
 {
 	int wi = width_index(width);
 
-	if (wi < 0 || s <= OQ_SPEED_UNKNOWN || s > OQ_SPEED_NDR)
+	if (wi < 0 || s <= OQ_SPEED_UNKNOWN || s > OQ_SPEED_NDR ||
+	    rate_tab[s][wi] > oq_osm_release()->rate_max)
 		return 0;
 	return rate_tab[s][wi];
 }
 
-/* Nominal Gb/s x 10 of each encoding 2..22. */
+/* Nominal Gb/s x 10 of each encoding 2..24 (IBA 1.5 names 23 and 24,
+ * whichever OpenSM answers). */
 static const unsigned int rate_dgbps[OQ_RATE_MAX + 1] = {
-	[2] = 25,    [3] = 100,	  [4] = 300,   [5] = 50,    [6] = 200,
-	[7] = 400,   [8] = 600,	  [9] = 800,   [10] = 1200, [11] = 140,
-	[12] = 560,  [13] = 1120, [14] = 1680, [15] = 250,  [16] = 1000,
-	[17] = 2000, [18] = 3000, [19] = 280,  [20] = 500,  [21] = 4000,
-	[22] = 6000,
+	[2] = 25,    [3] = 100,	  [4] = 300,	[5] = 50,    [6] = 200,
+	[7] = 400,   [8] = 600,	  [9] = 800,	[10] = 1200, [11] = 140,
+	[12] = 560,  [13] = 1120, [14] = 1680,	[15] = 250,  [16] = 1000,
+	[17] = 2000, [18] = 3000, [19] = 280,	[20] = 500,  [21] = 4000,
+	[22] = 6000, [23] = 8000, [24] = 12000,
 };
 
 double oq_rate_enum_gbps(uint8_t rate)
@@ -155,6 +158,10 @@ enum oq_speed oq_speed_from_ib(uint8_t speed_active, uint8_t speed_ext_active,
 			return OQ_SPEED_EDR;
 		case 4:
 			return OQ_SPEED_HDR;
+		case 8: /* unknown to 3.3.23: LinkSpeedActive decides */
+			if (oq_osm_release()->speed_ndr)
+				return OQ_SPEED_NDR;
+			break;
 		default:
 			break;
 		}

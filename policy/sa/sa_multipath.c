@@ -287,7 +287,7 @@ oq_sa_multipath_record(const struct oq_sa_view *v, uint8_t method,
 	rate = m[OQ_MPR_OFF_RATE] & 0x3f;
 	mtu = m[OQ_MPR_OFF_MTU] & 0x3f;
 	if ((oq_cm_all(cm, OQ_MPR_CM_RATESELEC | OQ_MPR_CM_RATE) &&
-	     (rate < 2 || rate > 22)) ||
+	     !oq_path_rate_valid(rate)) ||
 	    (oq_cm_all(cm, OQ_MPR_CM_MTUSELEC | OQ_MPR_CM_MTU) &&
 	     (mtu < 1 || mtu > 5))) {
 		*status = OQ_SA_ST_REQ_INVALID;

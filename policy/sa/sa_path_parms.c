@@ -5,6 +5,7 @@
  * oq_path_resolve()).  The order of the checks is OpenSM's, because it
  * decides which failure wins and so which pairs get records.
  */
+#include <osmqos/osm_release.h>
 #include <osmqos/sa_path.h>
 
 #define DEFAULT_SL 0 /* OSM_DEFAULT_SL */
@@ -14,16 +15,19 @@
 #define CAP_HAS_CAP_MASK2  0x00008000u
 #define CAP2_WIDTH_2X	   0x0010u
 #define CAP2_SPEED_HDR	   0x0020u
+#define CAP2_SPEED_NDR	   0x0400u
 
 /* PathRecord rate codes the fixups name. */
-#define RATE_20	 6
-#define RATE_40	 7
-#define RATE_25	 15
-#define RATE_300 18
-#define RATE_28	 19
-#define RATE_50	 20
-#define RATE_400 21
-#define RATE_600 22
+#define RATE_20	  6
+#define RATE_40	  7
+#define RATE_25	  15
+#define RATE_300  18
+#define RATE_28	  19
+#define RATE_50	  20
+#define RATE_400  21
+#define RATE_600  22
+#define RATE_800  23
+#define RATE_1200 24
 
 static const struct oq_qos_level *level_of(const struct oq_sa_view *v,
 					   const struct oq_decision *d)
@@ -58,11 +62,15 @@ void oq_sa_decide(const struct oq_sa_view *v, const struct oq_pr_want *w,
 	oq_match(v->matcher, &q, d);
 }
 
+/* ib_path_rate_2x_hdr_fixups() of the release in force: 3.3.24 counts
+ * the NDR capability bit for the HDR rates and adds the NDR ones. */
 uint8_t oq_sa_rate_fixup(const struct oq_port *p, uint8_t rate)
 {
 	bool has2 = p->cap_mask & CAP_HAS_CAP_MASK2;
 	bool w2x = has2 && (p->cap_mask2 & CAP2_WIDTH_2X);
 	bool hdr = has2 && (p->cap_mask2 & CAP2_SPEED_HDR);
+	bool ndr = oq_osm_release()->speed_ndr && has2 &&
+		   (p->cap_mask2 & CAP2_SPEED_NDR);
 
 	switch (rate) {
 	case RATE_28: /* a 2x-only rate */
@@ -76,9 +84,15 @@ uint8_t oq_sa_rate_fixup(const struct oq_port *p, uint8_t rate)
 		break;
 	case RATE_400:
 	case RATE_600: /* HDR-only rates */
-		if (!hdr)
+		if (!hdr && !ndr)
 			return RATE_300;
 		break;
+	case RATE_800:
+	case RATE_1200: /* NDR-only rates (3.3.24) */
+		if (!oq_osm_release()->speed_ndr || ndr)
+			break;
+		/* A port without CapabilityMask2 counts as HDR-capable. */
+		return has2 && !hdr ? RATE_300 : RATE_600;
 	default:
 		break;
 	}

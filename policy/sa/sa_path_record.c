@@ -60,7 +60,9 @@ void oq_sa_build_pr(const struct oq_sa_view *v, const struct oq_alias *s,
 	oq_put16(rec + OQ_PR_OFF_PKEY, pp->pkey);
 	rec[OQ_PR_OFF_QOS_SL + 1] = pp->sl & 0xf;
 	rec[OQ_PR_OFF_MTU] = (uint8_t)(pp->mtu | 0x80);
-	if (rate >= 19) { /* 28 Gb/s and up: 2x/HDR-only rates */
+	if (v->max_rate_enum) { /* osm_sa_limit_rate(), 3.3.24 */
+		rate = oq_path_rate_limit(rate, v->max_rate_enum);
+	} else if (rate >= 19) { /* 28 Gb/s and up: 2x/HDR-only rates */
 		const struct oq_port *p =
 			oq_fabric_port_by_lid(v->fabric, slid);
 
@@ -252,7 +254,7 @@ enum oq_pr_outcome oq_sa_path_record(const struct oq_sa_view *v, uint8_t method,
 		return OQ_PR_ERROR;
 	}
 	if (oq_cm_all(cm, OQ_PR_CM_RATESELEC | OQ_PR_CM_RATE) &&
-	    (rate < 2 || rate > 22)) {
+	    !oq_path_rate_valid(rate)) {
 		*status = OQ_SA_ST_REQ_INVALID;
 		return OQ_PR_ERROR;
 	}

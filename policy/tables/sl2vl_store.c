@@ -5,12 +5,12 @@
  * tree of thousands of nodes), compiled and copied every heavy sweep.
  * But nearly every port of a kind holds the same rows, so a table set
  * keeps each distinct block of rows once, found by content, and its ports
- * point at it (sl2vl_shared).  Compiling and copying then allocate and
- * touch a few kilobytes, not megabytes: on a host where a fresh page
- * costs microseconds, that is most of what a sweep's tables cost.
+ * point at it.  Compiling and copying then allocate and touch a few
+ * kilobytes, not megabytes: on a host where a fresh page costs
+ * microseconds, that is most of what a sweep's tables cost.
  *
  * A block is never written once stored: a port that needs other rows
- * gets another block (or its own copy, oq_port_tables_own_sl2vl()).
+ * gets another block.
  * The drop masks path checks read are computed here too, once per block.
  */
 #include <errno.h>
@@ -126,14 +126,9 @@ static void store_free(struct oq_sl2vl_store *st)
 
 void oq_port_tables_clear_sl2vl(struct oq_port_tables *pt)
 {
-	if (!pt->sl2vl_shared) {
-		free(pt->sl2vl);
-		free(pt->sl2vl_drop);
-	}
 	pt->sl2vl = NULL;
 	pt->sl2vl_drop = NULL;
 	pt->n_sl2vl = 0;
-	pt->sl2vl_shared = false;
 }
 
 int oq_port_tables_set_sl2vl(struct oq_fabric_tables *t,
@@ -141,21 +136,14 @@ int oq_port_tables_set_sl2vl(struct oq_fabric_tables *t,
 			     const uint8_t (*rows)[16], unsigned int n)
 {
 	struct sl2vl_block *b;
-	uint8_t(*own)[16] = NULL;
 
 	if (!n || n > OQ_SL2VL_MAX_ROWS)
 		return -EINVAL;
 	b = store_get(&t->store, rows, n);
-	if (!b) {
-		own = malloc(16 * (size_t)n);
-		if (!own)
-			return -ENOMEM;
-		memcpy(own, rows, 16 * (size_t)n);
-	}
-	/* rows may be pt's own: let them go only now. */
+	if (!b)
+		return -ENOMEM;
 	oq_port_tables_clear_sl2vl(pt);
-	pt->sl2vl = b ? (uint8_t(*)[16])b->w : own;
-	pt->sl2vl_shared = b != NULL;
+	pt->sl2vl = (uint8_t(*)[16])b->w;
 	pt->n_sl2vl = (uint8_t)n;
 	return 0;
 }
@@ -174,22 +162,6 @@ int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
 	return oq_port_tables_set_sl2vl(t, pt, (const uint8_t(*)[16])sc.row, n);
 }
 
-int oq_port_tables_own_sl2vl(struct oq_port_tables *pt)
-{
-	uint8_t(*own)[16];
-
-	if (!pt->sl2vl_shared)
-		return 0;
-	own = malloc(16 * (size_t)pt->n_sl2vl);
-	if (!own)
-		return -ENOMEM;
-	memcpy(own, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
-	pt->sl2vl = own;
-	pt->sl2vl_drop = NULL;
-	pt->sl2vl_shared = false;
-	return 0;
-}
-
 static uint16_t *drops_of(const uint8_t (*rows)[16], unsigned int n)
 {
 	uint16_t *d = calloc(n, sizeof(*d));
@@ -204,16 +176,9 @@ int oq_port_tables_index_drops(struct oq_port_tables *t)
 {
 	struct sl2vl_block *b;
 
-	if (!t->sl2vl_shared)
-		free(t->sl2vl_drop);
 	t->sl2vl_drop = NULL;
 	if (!t->sl2vl || !t->n_sl2vl)
 		return 0;
-	if (!t->sl2vl_shared) {
-		t->sl2vl_drop =
-			drops_of((const uint8_t(*)[16])t->sl2vl, t->n_sl2vl);
-		return t->sl2vl_drop ? 0 : -ENOMEM;
-	}
 	/* Once per block, for every port that shares it. */
 	b = block_of(t->sl2vl);
 	if (!b->drop)

@@ -29,6 +29,15 @@ fi
 : "${OQ_UMAD2SIM:=/usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so}"
 : "${OQ_IBSIM:=$(command -v ibsim)}"
 : "${OQ_OPENSM:=$(PATH=$PATH:/usr/sbin command -v opensm)}"
+# Another opensm of the release this build is for (upstream master beside
+# 3.3.24: tests/opensm/check-release), and its libraries.
+[ -z "${E2E_OPENSM:-}" ] || OQ_OPENSM=$E2E_OPENSM
+[ -z "${E2E_OSM_LIBDIR:-}" ] || OQ_OSM_LIBDIR=$E2E_OSM_LIBDIR
+# An OpenSM installed under a prefix (configure --with-opensm) finds its
+# libraries there.
+if [ -n "${OQ_OSM_LIBDIR:-}" ]; then
+	export LD_LIBRARY_PATH="$OQ_OSM_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 
 E2E_NAME=
 E2E_DIR=

@@ -60,6 +60,8 @@ for f in "$lib" /usr/bin/osmqos \
 done
 grep -E '^/etc/|\.la$|/include/' "$E2E_DIR/contents" &&
 	e2e_fail "the package holds files under /etc, .la files or headers"
+# The list, for the RPM's test (tests/opensm/rpm.sh: the same files).
+cp "$E2E_DIR/contents" "$top_builddir/tests/e2e/package-files.txt"
 # The drop-in names the installed CLI and sets no LD_LIBRARY_PATH (the
 # loader searches the package's libdir).
 dpkg-deb --fsys-tarfile "$deb" |

@@ -214,6 +214,12 @@ variants | awk -v mode="$mode" -v portsf="${TMPDIR:-/tmp}/sa-corpus.$$" '
 		print t " --mtu <1"
 		print t " --rate =1"
 		print t " --rate =23"
+		# 800 and 1200 Gb/s: invalid to OpenSM 3.3.23, rates to 3.3.24.
+		print t " --rate <23"
+		print t " --rate >23"
+		print t " --rate <24"
+		print t " --rate =24"
+		print t " --rate <25"
 		print t " --rate <2"
 		print t " --pkt-life <1"
 		print t " --method 0x02"
@@ -241,5 +247,7 @@ variants | awk -v mode="$mode" -v portsf="${TMPDIR:-/tmp}/sa-corpus.$$" '
 		print "--mpr --sgids " C "," A " --dgids " D "," B " --numb-path 2"
 		print "--mpr --sgids " A "," C " --dgids " B "," D " --numb-path 2 --reversible"
 		print "--mpr --sgids " A "," B " --dgids " C "," D " --numb-path 2 --sid 0x0000000000011389"
+		print m " --rate <24"
+		print m " --rate =23"
 		print "--mpr --sgids " A "," C " --dgids " B " --numb-path 2"
 	}'

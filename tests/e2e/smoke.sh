@@ -9,8 +9,10 @@ net=${SMOKE_NET:-$top_srcdir/contrib/fabrics/fat-tree-16.net}
 e2e_start_ibsim "$net"
 e2e_start_opensm qos=TRUE "event_plugin_options=audit=$E2E_DIR/audit.json"
 
-grep -q "osmqos $(e2e_osmqos --version | awk '{print $2}') loaded (built for OpenSM" \
-	"$E2E_OSM_LOG" || e2e_fail "plugin load line missing from opensm log"
+# The load line names the OpenSM release the plugin was built for: the
+# one configure found (OQ_OSM_VERSION), which is this opensm's.
+grep -qF "osmqos $(e2e_osmqos --version | awk '{print $2}') loaded (built for ${OQ_OSM_VERSION:-OpenSM})" \
+	"$E2E_OSM_LOG" || e2e_fail "plugin load line (built for ${OQ_OSM_VERSION:-?}) missing from opensm log"
 grep "osmqos .* loaded" "$E2E_OSM_LOG" | sed 's/^/  log: /'
 grep -q "osmqos: subnet up" "$E2E_OSM_LOG" ||
 	e2e_fail "plugin did not receive the SUBNET UP event"

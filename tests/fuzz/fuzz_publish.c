@@ -127,15 +127,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Arbitrary SL2VL rows (VL 0..15) and VLHighLimit on the switch. */
 	for (i = 0; i < tables.n; i++) {
 		struct oq_port_tables *t = &tables.ports[i];
+		union oq_sl2vl_scratch sc;
 
 		if (t->port->node != sw)
 			continue;
 		t->vl_high_limit = vlhl;
-		if (oq_port_tables_own_sl2vl(t))
-			goto out;
+		memcpy(sc.row, t->sl2vl, 16 * (size_t)t->n_sl2vl);
 		for (r = 0; r < t->n_sl2vl && r < 3; r++)
 			for (s = 0; s < 16; s++)
-				t->sl2vl[r][s] = rows[r][s] & 15;
+				sc.row[r][s] = rows[r][s] & 15;
+		if (oq_port_tables_set_sl2vl(&tables, t,
+					     (const uint8_t(*)[16])sc.row,
+					     t->n_sl2vl))
+			goto out;
 	}
 	oq_predict_opts_init(&o);
 	if (oq_pred_classes_build(f, &tables, &o, NULL, &classes))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Fixture of the SA engine's unit tests (sa_test_fixture.h). */
 #include "sa_test_fixture.h"
+#include "osm_release_test.h"
 
 static const char policy_text[] =
 	"port-groups\n"
@@ -134,17 +135,23 @@ static void sl2vl_tables(struct world *w)
 	for (i = 0; i < t->n; i++) {
 		const struct oq_port *p = w->f->ports[i];
 		struct oq_port_tables *pt = &t->ports[i];
+		union oq_sl2vl_scratch sc;
+		unsigned int n = p->node->type == OQ_NODE_SWITCH && p->num
+					 ? p->node->n_ports + 1u
+					 : 1;
 
+		memset(&sc, 0, sizeof(sc));
+		if (p == &w->sw2->ports[2])
+			sc.row[3][7] = OQ_VL_DROP;
+		if (p == &w->sw1->ports[1])
+			sc.row[3][6] = OQ_VL_DROP;
 		pt->port = p;
 		pt->has_sl2vl = true;
-		pt->n_sl2vl = p->node->type == OQ_NODE_SWITCH && p->num
-				      ? (uint8_t)(p->node->n_ports + 1)
-				      : 1;
-		pt->sl2vl = calloc(pt->n_sl2vl, sizeof(*pt->sl2vl));
-		assert_non_null(pt->sl2vl);
+		assert_int_equal(
+			oq_port_tables_set_sl2vl(
+				t, pt, (const uint8_t(*)[16])sc.row, n),
+			0);
 	}
-	t->ports[w->sw2->ports[2].index].sl2vl[3][7] = OQ_VL_DROP;
-	t->ports[w->sw1->ports[1].index].sl2vl[3][6] = OQ_VL_DROP;
 }
 
 static void fabric_build(struct world *w)
@@ -223,6 +230,7 @@ int setup(void **state)
 	struct world *w = calloc(1, sizeof(*w));
 
 	assert_non_null(w);
+	oq_osm_release_use(&osm_3_3_23);
 	fabric_build(w);
 	oq_diags_init(&w->diags);
 	w->pol = oq_policy_parse("sa.conf", policy_text, strlen(policy_text),
@@ -260,6 +268,7 @@ int teardown(void **state)
 {
 	struct world *w = *state;
 
+	oq_osm_release_use(NULL);
 	oq_alias_index_free(&w->alias_ix);
 	oq_matcher_free(w->m);
 	oq_binding_free(w->bind);

@@ -7,7 +7,8 @@
  * from text, and PathRecord/MultiPathRecord requests built byte by byte.
  * Every expectation is computed by hand from OpenSM 3.3.23's code
  * (osm_sa_path_record.c, osm_sa_multipath_record.c); the reasoning is in
- * the comments next to each check.
+ * the comments next to each check.  setup() selects that release; a test
+ * of 3.3.24's differences selects it itself (osm_release_test.h).
  *
  * The fabric (all links 4x QDR, rate 7, MTU 4096, except d's link: 4x DDR,
  * rate 6, and d's MtuCap 2048):

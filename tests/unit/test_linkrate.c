@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Unit tests: link data rates, the PathRecord rate encoding both ways,
- * fractions. */
+/* Unit tests: link data rates, the PathRecord rate encoding both ways
+ * (in OpenSM 3.3.23 and 3.3.24), fractions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,6 +9,8 @@
 #include <cmocka.h>
 
 #include <osmqos/model.h>
+
+#include "osm_release_test.h"
 
 static void test_lane_rates(void **state)
 {
@@ -32,6 +34,7 @@ static void test_lane_rates(void **state)
 
 static void test_rate_enum_known_pairs(void **state)
 {
+	oq_osm_release_use(&osm_3_3_23);
 	/* Values from OpenSM's ib_port_info_compute_rate(). */
 	assert_int_equal(oq_rate_enum(1, OQ_SPEED_SDR), 2);
 	assert_int_equal(oq_rate_enum(4, OQ_SPEED_SDR), 3);
@@ -48,6 +51,14 @@ static void test_rate_enum_known_pairs(void **state)
 	assert_int_equal(oq_rate_enum(8, OQ_SPEED_NDR), 0);
 	assert_int_equal(oq_rate_enum(3, OQ_SPEED_QDR), 0);
 	assert_int_equal(oq_rate_enum(4, OQ_SPEED_UNKNOWN), 0);
+	/* 3.3.24 knows 800 and 1200 Gb/s: NDR 8x and 12x. */
+	assert_int_equal(oq_rate_enum(12, OQ_SPEED_NDR), 0);
+	oq_osm_release_use(&osm_3_3_24);
+	assert_int_equal(oq_rate_enum(8, OQ_SPEED_NDR), 23);
+	assert_int_equal(oq_rate_enum(12, OQ_SPEED_NDR), 24);
+	assert_int_equal(oq_rate_enum(4, OQ_SPEED_NDR), 21);
+	assert_int_equal(oq_rate_enum(12, OQ_SPEED_HDR), 22);
+	oq_osm_release_use(NULL);
 }
 
 /* A width/speed pair that gives this encoding, or -1. */
@@ -70,16 +81,23 @@ static int link_of(uint8_t rate, uint8_t *width, enum oq_speed *speed)
 }
 
 /* Every pair's encoding names (nominally) its signalling-based rate, and
- * every encoding 2..22 maps back to a pair with that encoding. */
-static void test_rate_enum_round_trip(void **state)
+ * every encoding the release knows (2..22, 2..24) maps back to a pair
+ * with that encoding. */
+static void round_trip(uint8_t rate_max)
 {
 	static const uint8_t widths[] = {1, 2, 4, 8, 12};
 	unsigned int r, i;
-	enum oq_speed s;
+	enum oq_speed s = OQ_SPEED_UNKNOWN;
 
 	for (r = 0; r < 30; r++) {
-		uint8_t w;
+		uint8_t w = 0;
 
+		if (r > rate_max && r <= OQ_RATE_MAX) {
+			/* Named by IBA 1.5, unknown to the release. */
+			assert_int_equal(link_of((uint8_t)r, &w, &s), -1);
+			assert_true(oq_rate_enum_gbps((uint8_t)r) > 600.0);
+			continue;
+		}
 		if (r < OQ_RATE_MIN || r > OQ_RATE_MAX) {
 			assert_int_equal(link_of((uint8_t)r, &w, &s),
 					 -1);
@@ -106,6 +124,17 @@ static void test_rate_enum_round_trip(void **state)
 	assert_true(oq_rate_enum_gbps(11) == 14.0);
 	assert_true(oq_rate_enum_gbps(21) == 400.0);
 	assert_true(oq_rate_enum_gbps(22) == 600.0);
+}
+
+static void test_rate_enum_round_trip(void **state)
+{
+	oq_osm_release_use(&osm_3_3_23);
+	round_trip(22);
+	oq_osm_release_use(&osm_3_3_24);
+	round_trip(24);
+	assert_true(oq_rate_enum_gbps(23) == 800.0);
+	assert_true(oq_rate_enum_gbps(24) == 1200.0);
+	oq_osm_release_use(NULL);
 }
 
 static void test_mtu_and_port(void **state)
@@ -159,6 +188,46 @@ static void test_port_info_encodings(void **state)
 	assert_int_equal(oq_speed_from_ib(4, 4, true, false), OQ_SPEED_HDR);
 	assert_int_equal(oq_speed_from_ib(3, 0, false, false),
 			 OQ_SPEED_UNKNOWN);
+	/* LinkSpeedExtActive 8 (NDR): 3.3.23 does not know it and takes
+	 * LinkSpeedActive, 3.3.24 does. */
+	oq_osm_release_use(&osm_3_3_23);
+	assert_int_equal(oq_speed_from_ib(4, 8, true, false), OQ_SPEED_QDR);
+	assert_int_equal(oq_speed_from_ib(4, 8, true, true), OQ_SPEED_FDR10);
+	oq_osm_release_use(&osm_3_3_24);
+	assert_int_equal(oq_speed_from_ib(4, 8, true, false), OQ_SPEED_NDR);
+	assert_int_equal(oq_speed_from_ib(4, 8, false, false), OQ_SPEED_QDR);
+	assert_int_equal(oq_speed_from_ib(4, 4, true, false), OQ_SPEED_HDR);
+	oq_osm_release_use(NULL);
+}
+
+/* The built release is what configure read from the headers. */
+static void test_release_built(void **state)
+{
+	const struct oq_osm_release *r = oq_osm_release();
+
+	(void)state;
+	assert_ptr_equal(r, &oq_osm_release_built);
+	assert_true(!strncmp(r->name, "OpenSM 3.3.", 11));
+	assert_true(r->rate_max == 22 || r->rate_max == 24);
+	/* The three came with one release (3.3.24) and go together. */
+	assert_int_equal(r->speed_ndr, r->rate_max == 24);
+	assert_int_equal(r->sa_max_rate_enum, r->rate_max == 24);
+	/* What configure read from a known release's headers is what the
+	 * tests take that release to be. */
+	if (!strcmp(r->name, osm_3_3_23.name) ||
+	    !strcmp(r->name, osm_3_3_24.name)) {
+		const struct oq_osm_release *k =
+			!strcmp(r->name, osm_3_3_23.name) ? &osm_3_3_23
+							  : &osm_3_3_24;
+
+		assert_int_equal(r->rate_max, k->rate_max);
+		assert_int_equal(r->speed_ndr, k->speed_ndr);
+		assert_int_equal(r->sa_max_rate_enum, k->sa_max_rate_enum);
+	}
+	oq_osm_release_use(&osm_3_3_24);
+	assert_ptr_equal(oq_osm_release(), &osm_3_3_24);
+	oq_osm_release_use(NULL);
+	assert_ptr_equal(oq_osm_release(), &oq_osm_release_built);
 }
 
 static void test_fractions(void **state)
@@ -195,6 +264,7 @@ int main(void)
 		cmocka_unit_test(test_rate_enum_round_trip),
 		cmocka_unit_test(test_mtu_and_port),
 		cmocka_unit_test(test_port_info_encodings),
+		cmocka_unit_test(test_release_built),
 		cmocka_unit_test(test_fractions),
 	};
 

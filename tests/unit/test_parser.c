@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Unit tests: the qos-policy.conf parser (every keyword and value form). */
+#include "osm_release_test.h"
 #include "policy_test_util.h"
 
 static void test_port_group_keys(void **state)
@@ -129,6 +130,37 @@ static void test_level_unset_fields(void **state)
 	assert_int_equal(r.p->levels[0].packet_life, -1);
 	assert_null(r.p->levels[0].use);
 	parsed_free(&r);
+}
+
+/* rate-limit takes the rates the OpenSM release knows: to 22 (600 Gb/s)
+ * in 3.3.23, to 24 (1200 Gb/s) in 3.3.24. */
+static void test_level_rate_limit_release(void **state)
+{
+	static const char text[] = "qos-levels\n"
+				   "  qos-level\n    name: DEFAULT\n    sl: 0\n"
+				   "    rate-limit: 23\n  end-qos-level\n"
+				   "end-qos-levels\n";
+	struct parsed r;
+
+	(void)state;
+	oq_osm_release_use(&osm_3_3_23);
+	parse_text(&r, text, true);
+	assert_true(has_diag(&r.d, OQ_SEV_ERROR, 5, 17,
+			     "rate-limit 23 is out of range 2-22"));
+	parsed_free(&r);
+	oq_osm_release_use(&osm_3_3_24);
+	parse_text(&r, text, true);
+	assert_clean(&r.d);
+	assert_int_equal(r.p->levels[0].rate_limit, 23);
+	parsed_free(&r);
+	parse_text(&r,
+		   "qos-levels\n  qos-level\n    name: DEFAULT\n    sl: 0\n"
+		   "    rate-limit: 25\n  end-qos-level\nend-qos-levels\n",
+		   true);
+	assert_true(has_diag(&r.d, OQ_SEV_ERROR, 5, 17,
+			     "rate-limit 25 is out of range 2-24"));
+	parsed_free(&r);
+	oq_osm_release_use(NULL);
 }
 
 /* osmqos's intent keys: values, their lines for OpenSM's copy, and the
@@ -813,6 +845,7 @@ int main(void)
 		cmocka_unit_test(test_level_keys),
 		cmocka_unit_test(test_intent_keys),
 		cmocka_unit_test(test_level_unset_fields),
+		cmocka_unit_test(test_level_rate_limit_release),
 		cmocka_unit_test(test_match_rule_keys),
 		cmocka_unit_test(test_qos_setup),
 		cmocka_unit_test(test_vl_high_limit_last_wins),

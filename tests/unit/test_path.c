@@ -17,6 +17,8 @@
 #include <osmqos/fabric.h>
 #include <osmqos/path.h>
 
+#include "osm_release_test.h"
+
 /*
  * Line: a (CA, LID 10) -[1]sw1[2]- [1]sw2[2] - [1]sw3[2] - b (CA, LID 20)
  *       sw1 LID 1, sw2 LID 2, sw3 LID 3; sw2 port 3 unlinked, sw3 port 3
@@ -211,6 +213,7 @@ static void test_rate_order(void **state)
 	struct oq_path p;
 
 	(void)state;
+	oq_osm_release_use(&osm_3_3_23);
 	/* OpenSM's order, not the nominal one. */
 	assert_true(oq_path_rate_cmp(4, 15) < 0);  /* 30 "<" 25 */
 	assert_true(oq_path_rate_cmp(10, 16) < 0); /* 120 "<" 100 */
@@ -242,35 +245,143 @@ static void test_rate_order(void **state)
 	port_of(l.a, 1)->speed = (enum oq_speed)77;
 	assert_int_equal(oq_path_port_rate(port_of(l.a, 1)), 2);
 	oq_fabric_free(l.f);
+	oq_osm_release_use(NULL);
+}
+
+/* Rates 23 and 24 and the NDR lane speed: 3.3.24's
+ * ib_port_info_compute_rate() and ordered_rates[]; unknown to 3.3.23. */
+static void test_rate_releases(void **state)
+{
+	/* NDR link rates by width: 1x 100, 2x 200, 4x 400, 8x 800, 12x
+	 * 1200 Gb/s, an unknown width as 1x. */
+	static const uint8_t widths[] = {1, 2, 4, 8, 12, 3};
+	static const uint8_t ndr[] = {16, 17, 21, 23, 24, 16};
+	struct oq_port port;
+	size_t i;
+
+	(void)state;
+	memset(&port, 0, sizeof(port));
+	port.speed = OQ_SPEED_NDR;
+	oq_osm_release_use(&osm_3_3_23);
+	/* Above IB_MAX_RATE (22): outside the order, below everything. */
+	assert_true(oq_path_rate_cmp(22, 23) > 0);
+	assert_true(oq_path_rate_cmp(2, 24) > 0);
+	assert_int_equal(oq_path_rate_cmp(23, 24), 0);
+	assert_int_equal(oq_path_rate_prev(23), 0);
+	assert_int_equal(oq_path_rate_prev(22), 21);
+	for (i = 0; i < sizeof(widths); i++) {
+		port.width = widths[i];
+		assert_int_equal(oq_path_port_rate(&port), 2);
+	}
+	oq_osm_release_use(&osm_3_3_24);
+	assert_true(oq_path_rate_cmp(22, 23) < 0);
+	assert_true(oq_path_rate_cmp(23, 24) < 0);
+	assert_true(oq_path_rate_cmp(24, 25) > 0); /* 25: unknown */
+	assert_int_equal(oq_path_rate_prev(24), 23);
+	assert_int_equal(oq_path_rate_prev(23), 22);
+	assert_int_equal(oq_path_rate_prev(15), 4); /* the order is kept */
+	for (i = 0; i < sizeof(widths); i++) {
+		port.width = widths[i];
+		assert_int_equal(oq_path_port_rate(&port), ndr[i]);
+	}
+	port.speed = OQ_SPEED_HDR;
+	port.width = 12;
+	assert_int_equal(oq_path_port_rate(&port), 22);
+	oq_osm_release_use(NULL);
+}
+
+/*
+ * osm_sa_limit_rate() (3.3.24): worked cases, then every rate and limit
+ * against what the code must do, stated without its loop: a rate whose
+ * enum is at most the limit's passes; another becomes the highest rate
+ * below it in OpenSM's order whose enum and rank are both at most the
+ * limit's (2.5 Gb/s, which always is, at the bottom).
+ */
+static void test_rate_limit(void **state)
+{
+	unsigned int rate, limit, r;
+
+	(void)state;
+	oq_osm_release_use(&osm_3_3_24);
+	assert_int_equal(oq_path_rate_limit(16, 12), 12); /* 100 -> 56 */
+	assert_int_equal(oq_path_rate_limit(12, 7), 7);	  /* 56 -> 40 */
+	assert_int_equal(oq_path_rate_limit(16, 15), 15); /* 100 -> 25 */
+	assert_int_equal(oq_path_rate_limit(17, 16), 16); /* 200 -> 100 */
+	assert_int_equal(oq_path_rate_limit(21, 20), 20); /* 400 -> 50 */
+	assert_int_equal(oq_path_rate_limit(24, 23), 23); /* 1200 -> 800 */
+	assert_int_equal(oq_path_rate_limit(24, 18), 18); /* 1200 -> 300 */
+	assert_int_equal(oq_path_rate_limit(3, 2), 2);	  /* 10 -> 2.5 */
+	/* Enums at or below the limit's pass, however fast: 40 Gb/s (7)
+	 * under 14 (11), 30 (4) under 25 (15). */
+	assert_int_equal(oq_path_rate_limit(7, 11), 7);
+	assert_int_equal(oq_path_rate_limit(4, 15), 4);
+	assert_int_equal(oq_path_rate_limit(7, 7), 7);
+	/* 56 Gb/s under 14: 50 (20) and 60 (8) have enums above 11, and
+	 * 14 Gb/s is the first below 56 with both. */
+	assert_int_equal(oq_path_rate_limit(12, 11), 11);
+
+	for (rate = 2; rate <= 24; rate++)
+		for (limit = 2; limit <= 24; limit++) {
+			unsigned int want = 2;
+
+			if (limit >= rate) {
+				want = rate;
+			} else {
+				for (r = 2; r <= 24; r++)
+					if (r <= limit &&
+					    oq_path_rate_cmp(r, rate) < 0 &&
+					    oq_path_rate_cmp(r, limit) <= 0 &&
+					    oq_path_rate_cmp(r, want) > 0)
+						want = r;
+			}
+			if (oq_path_rate_limit(rate, limit) != want)
+				fail_msg("limit %u: rate %u gave %u, want %u",
+					 limit, rate,
+					 oq_path_rate_limit(rate, limit), want);
+		}
+	oq_osm_release_use(NULL);
 }
 
 /* SL2VL tables for every port of f: all SLs to VL0 (identity-free). */
 static void tables_new(struct oq_fabric *f, struct oq_fabric_tables *t)
 {
+	union oq_sl2vl_scratch sc;
 	size_t i;
 
 	memset(t, 0, sizeof(*t));
+	memset(&sc, 0, sizeof(sc));
 	t->n = f->n_ports;
 	t->ports = calloc(t->n, sizeof(*t->ports));
 	assert_non_null(t->ports);
 	for (i = 0; i < t->n; i++) {
 		const struct oq_port *p = f->ports[i];
 		struct oq_port_tables *pt = &t->ports[i];
+		unsigned int n = p->node->type == OQ_NODE_SWITCH && p->num
+					 ? p->node->n_ports + 1u
+					 : 1;
 
 		pt->port = p;
 		pt->has_sl2vl = true;
-		pt->n_sl2vl = p->node->type == OQ_NODE_SWITCH && p->num
-				      ? p->node->n_ports + 1
-				      : 1;
-		pt->sl2vl = calloc(pt->n_sl2vl, sizeof(*pt->sl2vl));
-		assert_non_null(pt->sl2vl);
+		assert_int_equal(
+			oq_port_tables_set_sl2vl(
+				t, pt, (const uint8_t(*)[16])sc.row, n),
+			0);
 	}
 }
 
-static uint8_t *sl2vl(struct oq_fabric_tables *t, const struct oq_port *p,
-		      unsigned int in)
+/* p's row for input port in sends sl to VL15 (new rows for p alone). */
+static void drop(struct oq_fabric_tables *t, const struct oq_port *p,
+		 unsigned int in, unsigned int sl)
 {
-	return t->ports[p->index].sl2vl[in];
+	struct oq_port_tables *pt = &t->ports[p->index];
+	union oq_sl2vl_scratch sc;
+
+	memcpy(sc.row, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
+	sc.row[in][sl] = OQ_VL_DROP;
+	assert_int_equal(oq_port_tables_set_sl2vl(t, pt,
+						  (const uint8_t(*)[16])sc.row,
+						  pt->n_sl2vl),
+			 0);
 }
 
 static bool no_drop(const struct oq_fabric_tables *t, const struct oq_port *p)
@@ -284,17 +395,16 @@ static void test_vl15_hops(void **state)
 	struct line l;
 	struct oq_path p;
 	unsigned int sl;
-	size_t i;
 
 	(void)state;
 	line_build(&l);
 	tables_new(l.f, &t);
 	/* sw2's egress 2 drops SL 3 for traffic entering by port 1 (ours),
 	 * SL 4 for port 3 (not ours). */
-	sl2vl(&t, port_of(l.sw[1], 2), 1)[3] = OQ_VL_DROP;
-	sl2vl(&t, port_of(l.sw[1], 2), 3)[4] = OQ_VL_DROP;
+	drop(&t, port_of(l.sw[1], 2), 1, 3);
+	drop(&t, port_of(l.sw[1], 2), 3, 4);
 	/* The source CA drops SL 5 (its single table, in port 0). */
-	sl2vl(&t, port_of(l.a, 1), 0)[5] = OQ_VL_DROP;
+	drop(&t, port_of(l.a, 1), 0, 5);
 	assert_int_equal(
 		oq_path_resolve(l.f, &t, port_of(l.a, 1), 20, NULL, &p),
 		OQ_PATH_OK);
@@ -304,8 +414,8 @@ static void test_vl15_hops(void **state)
 	assert_int_equal(p.sl_mask, OQ_PATH_ALL_SLS);
 
 	/* A source switch reads its egress table with in port 0. */
-	sl2vl(&t, port_of(l.sw[0], 2), 0)[7] = OQ_VL_DROP;
-	sl2vl(&t, port_of(l.sw[0], 2), 1)[8] = OQ_VL_DROP;
+	drop(&t, port_of(l.sw[0], 2), 0, 7);
+	drop(&t, port_of(l.sw[0], 2), 1, 8);
 	oq_path_resolve(l.f, &t, port_of(l.sw[0], 0), 20, NULL, &p);
 	assert_int_equal(p.status, OQ_PATH_OK);
 	assert_int_equal(p.sl_mask, 0xffff & ~(1u << 3) & ~(1u << 7));
@@ -328,17 +438,13 @@ static void test_vl15_hops(void **state)
 			 0xffff & ~(1u << 3) & ~(1u << 5) & ~(1u << 8));
 	oq_path_resolve(l.f, &t, port_of(l.sw[0], 0), 20, NULL, &p);
 	assert_int_equal(p.sl_mask, 0xffff & ~(1u << 3) & ~(1u << 7));
-	/* The rows change below: the summary and the rows' drop masks
-	 * would be stale. */
+	/* The rows change below: the summary would be stale (new rows come
+	 * without drop masks). */
 	free(t.no_drop);
 	t.no_drop = NULL;
-	for (i = 0; i < t.n; i++) {
-		free(t.ports[i].sl2vl_drop);
-		t.ports[i].sl2vl_drop = NULL;
-	}
 
 	/* A base switch port 0 keeps OpenSM's zeroed table: no drops. */
-	sl2vl(&t, port_of(l.sw[2], 0), 0)[9] = OQ_VL_DROP;
+	drop(&t, port_of(l.sw[2], 0), 0, 9);
 	oq_path_resolve(l.f, &t, port_of(l.b, 1), 3, NULL, &p);
 	assert_int_equal(p.status, OQ_PATH_OK);
 	assert_true(p.sl_mask & (1u << 9));
@@ -348,7 +454,7 @@ static void test_vl15_hops(void **state)
 
 	/* Every SL dropped somewhere: no path. */
 	for (sl = 0; sl < 16; sl++)
-		sl2vl(&t, port_of(l.sw[2], 2), 1)[sl] = OQ_VL_DROP;
+		drop(&t, port_of(l.sw[2], 2), 1, sl);
 	assert_int_equal(
 		oq_path_resolve(l.f, &t, port_of(l.a, 1), 20, NULL, &p),
 		OQ_PATH_NO_SL);
@@ -821,6 +927,8 @@ int main(void)
 		cmocka_unit_test(test_line_minima),
 		cmocka_unit_test(test_switch_ends),
 		cmocka_unit_test(test_rate_order),
+		cmocka_unit_test(test_rate_releases),
+		cmocka_unit_test(test_rate_limit),
 		cmocka_unit_test(test_vl15_hops),
 		cmocka_unit_test(test_unreachable),
 		cmocka_unit_test(test_loop),

@@ -82,6 +82,7 @@ static void randomize(uint64_t *seed, struct oq_fabric_tables *ft)
 
 	for (i = 0; i < ft->n; i++) {
 		struct oq_port_tables *t = &ft->ports[i];
+		union oq_sl2vl_scratch sc;
 
 		if (fx_below(seed, 3) == 0)
 			t->vl_high_limit = (uint8_t)fx_below(seed, 3) * 127;
@@ -91,9 +92,12 @@ static void randomize(uint64_t *seed, struct oq_fabric_tables *ft)
 		}
 		if (!t->sl2vl || fx_below(seed, 2))
 			continue;
-		assert_int_equal(oq_port_tables_own_sl2vl(t), 0);
 		for (r = 0; r < t->n_sl2vl; r++)
-			memcpy(t->sl2vl[r], rows[fx_below(seed, 3)], 16);
+			memcpy(sc.row[r], rows[fx_below(seed, 3)], 16);
+		assert_int_equal(oq_port_tables_set_sl2vl(
+					 ft, t, (const uint8_t(*)[16])sc.row,
+					 t->n_sl2vl),
+				 0);
 	}
 }
 

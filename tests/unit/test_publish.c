@@ -322,17 +322,22 @@ static void test_guaranteed_is_min_over_inputs(void **state)
 	unsigned int s, in;
 	uint16_t busy = 0;
 	double want[16];
+	union oq_sl2vl_scratch sc;
 
 	for (i = 0; i < w->tables.n; i++)
 		if (w->tables.ports[i].port == &w->sw->ports[1])
 			t = &w->tables.ports[i];
 	assert_non_null(t);
 	assert_int_equal(t->n_sl2vl, 5);
-	assert_int_equal(oq_port_tables_own_sl2vl(t), 0);
-	t->sl2vl[2][3] = OQ_VL_DROP; /* from h2: SL 3 dropped */
-	t->sl2vl[3][5] = 7;	     /* from h3: SL 5 on VL 7 */
-	t->sl2vl[1][6] = OQ_VL_DROP; /* the egress itself: not an input */
-	t->sl2vl[4][6] = OQ_VL_DROP; /* port 4 is down: not an input */
+	memcpy(sc.row, t->sl2vl, 16 * (size_t)t->n_sl2vl);
+	sc.row[2][3] = OQ_VL_DROP; /* from h2: SL 3 dropped */
+	sc.row[3][5] = 7;	   /* from h3: SL 5 on VL 7 */
+	sc.row[1][6] = OQ_VL_DROP; /* the egress itself: not an input */
+	sc.row[4][6] = OQ_VL_DROP; /* port 4 is down: not an input */
+	assert_int_equal(oq_port_tables_set_sl2vl(&w->tables, t,
+						  (const uint8_t(*)[16])sc.row,
+						  t->n_sl2vl),
+			 0);
 
 	predict(w);
 	pub = find_pub(w, &w->sw->ports[1]);

@@ -4,9 +4,12 @@
  * service ID, QoS class and port groups; level SL, P_Keys, limits and
  * path-bits; selectors; qos off, no policy, the routing engine's SL), on
  * the fixture of sa_test_fixture.h.  Expectations are computed by hand
- * from OpenSM 3.3.23's pr_rcv_get_path_parms() (osm_sa_path_record.c).
+ * from OpenSM 3.3.23's pr_rcv_get_path_parms() (osm_sa_path_record.c),
+ * and from 3.3.24's pr_rcv_build_pr() and osm_sa_limit_rate() for its
+ * rate limit.
  */
 #include "sa_test_fixture.h"
+#include "osm_release_test.h"
 
 /* ---- PathRecord: the policy ------------------------------------------- */
 
@@ -200,6 +203,8 @@ static void test_pr_no_policy(void **state)
 {
 	struct world *w = *state;
 	uint8_t rec[OQ_PR_REC_SIZE];
+	union oq_sl2vl_scratch sc;
+	struct oq_port_tables *pt;
 	struct got g;
 
 	w->v.policy = NULL;
@@ -250,10 +255,13 @@ static void test_pr_no_policy(void **state)
 	rec[PR_HFR] = 0x80;
 	assert_int_equal(table(w, CM_GIDS | CM_RAW, rec, &g), 1);
 	check_rec(g.rec[0], 0xa01, 0xb01, 10, 11, 0, 0, 5, 7, TIMEOUT);
-	assert_int_equal(
-		oq_port_tables_own_sl2vl(&w->t.ports[w->sw1->ports[2].index]),
-		0);
-	w->t.ports[w->sw1->ports[2].index].sl2vl[1][0] = OQ_VL_DROP;
+	pt = &w->t.ports[w->sw1->ports[2].index];
+	memcpy(sc.row, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
+	sc.row[1][0] = OQ_VL_DROP;
+	assert_int_equal(oq_port_tables_set_sl2vl(&w->t, pt,
+						  (const uint8_t(*)[16])sc.row,
+						  pt->n_sl2vl),
+			 0);
 	assert_int_equal(oq_fabric_tables_index_drops(&w->t), 0);
 	assert_int_equal(table(w, CM_GIDS | CM_RAW, rec, &g), 1);
 	assert_int_equal(g.rec[0][PR_QOS_SL + 1], 1);
@@ -390,6 +398,136 @@ static void test_pr_selectors(void **state)
 	assert_int_equal(table(w, mtu | CM_SID, rec, &g), 0);
 }
 
+/* ---- OpenSM 3.3.24: max_rate_enum and rates 23, 24 --------------------- */
+
+/*
+ * 3.3.24's pr_rcv_build_pr(): with max_rate_enum below 63 the record's
+ * rate is osm_sa_limit_rate()'s, and the 2x/HDR fixups are not applied;
+ * the selectors see the path's rate before the limit.
+ */
+static void test_pr_max_rate_enum(void **state)
+{
+	struct world *w = *state;
+	uint8_t rec[OQ_PR_REC_SIZE], m[OQ_SA_DATA_LEN];
+	const uint64_t rate = CM_GIDS | CM_RATESEL | CM_RATE;
+	const uint64_t sg[] = {0xa01}, dg[] = {0xb01};
+	struct got g;
+
+	oq_osm_release_use(&osm_3_3_24);
+	/* a -> b: 40 Gb/s (7); the limit 20 Gb/s (6): 7 > 6, down OpenSM's
+	 * order 28 (19, enum above 6), 25 (15, idem), 30 (4: enum <= 6 but
+	 * 30 ranks above 20), 20 (6). */
+	w->v.max_rate_enum = 6;
+	req_gids(rec, 0xa01, 0xb01);
+	assert_int_equal(table(w, CM_GIDS, rec, &g), 1);
+	check_rec(g.rec[0], 0xa01, 0xb01, 10, 11, 0x8001, 0, 5, 6, TIMEOUT);
+	assert_int_equal(g.pair[0].rate, 6);
+	/* The selector sees 40 Gb/s: "exactly 40" is met, the record says
+	 * 20. */
+	rec[PR_RATE] = 2 << 6 | 7;
+	assert_int_equal(table(w, rate, rec, &g), 1);
+	assert_int_equal(g.rec[0][PR_RATE], 0x80 | 6);
+	rec[PR_RATE] = 2 << 6 | 6; /* exactly 20: 40 is not 20 */
+	assert_int_equal(table(w, rate, rec, &g), 0);
+	/* MultiPathRecord answers are limited the same way. */
+	mpr_build(m, sg, 1, dg, 1);
+	assert_int_equal(mpr_ok(w, MCM_COUNTS, m, &g), 1);
+	assert_int_equal(g.rec[0][PR_RATE], 0x80 | 6);
+	/* Only an enum above the limit's is reduced: 40 Gb/s (7) passes
+	 * max_rate_enum 11 (14 Gb/s), as in OpenSM. */
+	w->v.max_rate_enum = 11;
+	req_gids(rec, 0xa01, 0xb01);
+	assert_int_equal(table(w, CM_GIDS, rec, &g), 1);
+	assert_int_equal(g.rec[0][PR_RATE], 0x80 | 7);
+
+	/* Less than 40: 28 Gb/s (19), which ports without CapabilityMask2
+	 * cannot do.  With a limit above 19 there are no fixups: 19 stays;
+	 * without a limit they give 20 Gb/s, as in 3.3.23. */
+	rec[PR_RATE] = 1 << 6 | 7;
+	w->v.max_rate_enum = 22;
+	assert_int_equal(table(w, rate, rec, &g), 1);
+	assert_int_equal(g.rec[0][PR_RATE], 0x80 | 19);
+	w->v.max_rate_enum = 0;
+	assert_int_equal(table(w, rate, rec, &g), 1);
+	assert_int_equal(g.rec[0][PR_RATE], 0x80 | 6);
+}
+
+/*
+ * A request for rate 23 (800 Gb/s) or 24 (1200): invalid to 3.3.23
+ * (ib_rate_is_valid() up to its IB_MAX_RATE, 22), a rate above 600 to
+ * 3.3.24; MultiPathRecord alike.
+ */
+static void test_pr_rate_23(void **state)
+{
+	struct world *w = *state;
+	uint8_t rec[OQ_PR_REC_SIZE], m[OQ_SA_DATA_LEN];
+	const uint64_t rate = CM_GIDS | CM_RATESEL | CM_RATE;
+	const uint64_t sg[] = {0xa01}, dg[] = {0xb01};
+	struct got g;
+	uint16_t st;
+
+	req_gids(rec, 0xa01, 0xb01);
+	rec[PR_RATE] = 1 << 6 | 23; /* less than 800 */
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(pr(w, OQ_SA_GET_TABLE, rate, rec, w->a, &g, &st),
+			 OQ_PR_ERROR);
+	assert_int_equal(st, OQ_SA_ST_REQ_INVALID);
+	mpr_build(m, sg, 1, dg, 1);
+	m[11] = 1 << 6 | 24; /* MultiPathRecord Rate */
+	expect_mpr_error(w, OQ_SA_GET_MULTI, true,
+			 MCM_COUNTS | MCM_RATESEL | MCM_RATE, m, OQ_SA_DATA_LEN,
+			 OQ_SA_ST_REQ_INVALID);
+
+	oq_osm_release_use(&osm_3_3_24);
+	assert_int_equal(table(w, rate, rec, &g), 1);
+	assert_int_equal(g.rec[0][PR_RATE], 0x80 | 7);
+	rec[PR_RATE] = 0 << 6 | 23; /* greater than 800 */
+	assert_int_equal(table(w, rate, rec, &g), 0);
+	assert_int_equal(g.pair[0].reason, OQ_PR_SELECTOR);
+	rec[PR_RATE] = 2 << 6 | 24; /* exactly 1200 */
+	assert_int_equal(table(w, rate, rec, &g), 0);
+	rec[PR_RATE] = 1 << 6 | 25; /* not a rate */
+	assert_int_equal(pr(w, OQ_SA_GET_TABLE, rate, rec, w->a, &g, &st),
+			 OQ_PR_ERROR);
+	assert_int_equal(st, OQ_SA_ST_REQ_INVALID);
+	assert_int_equal(mpr_ok(w, MCM_COUNTS | MCM_RATESEL | MCM_RATE, m, &g),
+			 1); /* less than 1200 */
+	assert_int_equal(g.rec[0][PR_RATE], 0x80 | 7);
+}
+
+/* ib_path_rate_2x_hdr_fixups(): 3.3.24 counts the NDR bit of
+ * CapabilityMask2 (0x0400) for the HDR rates and lowers the NDR rates of
+ * a port without it (to 600 Gb/s with the HDR bit or no CapabilityMask2
+ * at all, else to 300). */
+static void test_rate_fixups_releases(void **state)
+{
+	struct oq_port p;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	p.cap_mask = 0x00008000; /* has CapabilityMask2 */
+	p.cap_mask2 = 0x0400;	 /* NDR */
+	oq_osm_release_use(&osm_3_3_23);
+	assert_int_equal(oq_sa_rate_fixup(&p, 21), 18);
+	assert_int_equal(oq_sa_rate_fixup(&p, 22), 18);
+	oq_osm_release_use(&osm_3_3_24);
+	assert_int_equal(oq_sa_rate_fixup(&p, 21), 21);
+	assert_int_equal(oq_sa_rate_fixup(&p, 22), 22);
+	assert_int_equal(oq_sa_rate_fixup(&p, 23), 23);
+	assert_int_equal(oq_sa_rate_fixup(&p, 24), 24);
+	p.cap_mask2 = 0x0020; /* HDR only */
+	assert_int_equal(oq_sa_rate_fixup(&p, 22), 22);
+	assert_int_equal(oq_sa_rate_fixup(&p, 23), 22);
+	assert_int_equal(oq_sa_rate_fixup(&p, 24), 22);
+	p.cap_mask2 = 0;
+	assert_int_equal(oq_sa_rate_fixup(&p, 21), 18);
+	assert_int_equal(oq_sa_rate_fixup(&p, 24), 18);
+	p.cap_mask = 0; /* no CapabilityMask2: counted as HDR */
+	assert_int_equal(oq_sa_rate_fixup(&p, 23), 22);
+	assert_int_equal(oq_sa_rate_fixup(&p, 22), 18);
+	oq_osm_release_use(NULL);
+}
+
 /* ---- path-bits ---------------------------------------------------------- */
 
 static void test_pr_path_bits(void **state)
@@ -508,6 +646,9 @@ int main(void)
 		T(test_pr_no_policy),
 		T(test_pr_engine_sl),
 		T(test_pr_selectors),
+		T(test_pr_max_rate_enum),
+		T(test_pr_rate_23),
+		cmocka_unit_test(test_rate_fixups_releases),
 		T(test_pr_path_bits),
 		T(test_pr_pkey_zero),
 #undef T
