@@ -18,36 +18,9 @@ bad=$top_srcdir/tests/policies/invalid/duplicate-level.conf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LC_ALL=C
-n=0
 fail() { echo "FAIL: $*"; exit 1; }
 
-# FIRST-LINE as an extended regex: '*' matches anything, all else itself.
-glob_re() {
-	printf '%s' "$1" | sed -e 's/[]\\.^$()|+?{}[]/\\&/g' -e 's/\*/.*/g'
-}
-
-# expect RC FIRST-LINE ARGS...: osmqos ARGS (stdin from $IN, default
-# /dev/null) exits RC and the first line it prints (stderr when it fails,
-# stdout when it succeeds) is FIRST-LINE; '*' in FIRST-LINE matches
-# anything.
-expect() {
-	local want=$1 first=$2 rc line
-	shift 2
-	timeout 20 "$q" "$@" <"${IN:-/dev/null}" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ $rc = "$want" ] ||
-		fail "osmqos $* exited $rc, want $want: $(head -3 "$tmp/err")"
-	if [ "$want" = 0 ]; then
-		line=$(head -1 "$tmp/out")
-	else
-		line=$(head -1 "$tmp/err")
-	fi
-	[[ "$line" =~ ^$(glob_re "$first")$ ]] ||
-		fail "osmqos $*: first line
-  got:  $line
-  want: $first"
-	n=$((n + 1))
-}
+. "$top_srcdir/tests/cli-lib.sh"
 
 # same ARGS-A -- ARGS-B: both succeed with the same standard output.
 same() {

@@ -14,33 +14,9 @@ pol=$top_srcdir/contrib/policies/fat-tree-16.conf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export LC_ALL=C
-n=0
 fail() { echo "FAIL: $*"; exit 1; }
 
-# expect RC FIRST-LINE ARGS...: as tests/cli-conventions.sh: the exit
-# status and the first line (stdout on success, else stderr); '*' in
-# FIRST-LINE matches anything.
-glob_re() {
-	printf '%s' "$1" | sed -e 's/[]\.^$()|+?{}[]/\\&/g' -e 's/\*/.*/g'
-}
-expect() {
-	local want=$1 first=$2 rc line
-	shift 2
-	timeout 20 "$q" "$@" <"${IN:-/dev/null}" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	[ $rc = "$want" ] ||
-		fail "osmqos $* exited $rc, want $want: $(head -3 "$tmp/err")"
-	if [ "$want" = 0 ]; then
-		line=$(head -1 "$tmp/out")
-	else
-		line=$(head -1 "$tmp/err")
-	fi
-	[[ "$line" =~ ^$(glob_re "$first")$ ]] ||
-		fail "osmqos $*: first line
-  got:  $line
-  want: $first"
-	n=$((n + 1))
-}
+. "$top_srcdir/tests/cli-lib.sh"
 # level ARGS...: the SL `match --json` gives.
 level() { "$q" match --json "$@" 2>/dev/null | sed -n 's/.*"sl": \([0-9]*\).*/\1/p'; }
 

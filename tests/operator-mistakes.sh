@@ -19,40 +19,7 @@ rows=0
 fail() { echo "FAIL: $id: $*"; exit 1; }
 row() { id=$1; rows=$((rows + 1)); }
 
-glob_re() {
-	printf '%s' "$1" | sed -e 's/[]\.^$()|+?{}[]/\\&/g' -e 's/\*/.*/g'
-}
-# run ARGS...: osmqos ARGS, stdin from $IN; $rc, $tmp/out, $tmp/err.
-run() {
-	timeout 60 "$q" "$@" <"${IN:-/dev/null}" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-# first_is FILE GLOB: FILE's first line matches GLOB ('*' anything).
-first_is() {
-	local line
-	line=$(head -n 1 "$1")
-	[[ "$line" =~ ^$(glob_re "$2")$ ]] ||
-		fail "first line of $(basename "$1")
-  got:  $line
-  want: $2"
-}
-# expect RC FIRST ARGS...: exit status RC, and FIRST the first line of
-# stdout when RC is 0, else of stderr.
-expect() {
-	local want=$1 first=$2
-	shift 2
-	run "$@"
-	[ "$rc" = "$want" ] || fail "osmqos $* exited $rc, want $want: $(head -n 3 "$tmp/err")"
-	if [ "$want" = 0 ]; then first_is "$tmp/out" "$first"; else first_is "$tmp/err" "$first"; fi
-}
-# expect_err RC FIRST ARGS...: the same, FIRST the first line of stderr.
-expect_err() {
-	local want=$1 first=$2
-	shift 2
-	run "$@"
-	[ "$rc" = "$want" ] || fail "osmqos $* exited $rc, want $want: $(head -n 3 "$tmp/err")"
-	first_is "$tmp/err" "$first"
-}
+. "$top_srcdir/tests/cli-lib.sh"
 # edit SED-EXPR: the demo policy with one edit, as $tmp/p.conf.
 edit() { sed "$1" "$pol" >"$tmp/p.conf"; }
 
