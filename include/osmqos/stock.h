@@ -6,9 +6,9 @@
  * and action for action, so that `osmqos check` can say what stock OpenSM
  * does with the operator's file as written: take it, reject it (ERR AC03
  * or AC04: the SM then runs with no policy at all), abort on it (a string
- * over its 10 KiB buffer), or stall on it (it walks a port-guid range one
- * GUID at a time) -- and, when it takes it, where it reads a construct
- * differently from osmqos (oq_stock_compare).
+ * longer than its scanner's buffer), or stall on it (a port-guid range
+ * walked one GUID at a time) -- and, when it takes it, where it reads a
+ * construct differently from osmqos (oq_stock_compare).
  *
  * tests/e2e/opensm-parse.sh runs OpenSM's own parser inside a real opensm
  * over the policy corpora and compares its outcome and parsed result with

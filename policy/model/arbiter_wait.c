@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/htab.h>
 #include <osmqos/model.h>
 
 #define CREDIT	   64u
@@ -51,8 +52,10 @@ struct wctx {
 	/* A flat high table that always has a packet, under a limit: the
 	 * bytes of its run between two low packets (0: not the case). */
 	uint32_t burst;
-	/* The state set: packed states and, per state, the wait from it
-	 * with the VL busy (NO_VAL: not computed yet). */
+	/* The state set: packed states, numbered in the order they were
+	 * found (idx: state -> number), and per state the wait from it with
+	 * the VL busy (NO_VAL: not computed yet). */
+	struct oq_htab idx;
 	uint64_t *key, *val;
 	size_t cap, n, max_states;
 	bool oom, capped;
@@ -189,77 +192,42 @@ static bool decide(const struct wctx *x, struct wstate *s, bool busy_vl,
 	return true;
 }
 
-/* Every bit of the packed state moves the slot (splitmix64's mixer). */
-static size_t slot_of(const struct wctx *x, uint64_t k)
-{
-	k ^= k >> 30;
-	k *= 0xbf58476d1ce4e5b9ull;
-	k ^= k >> 27;
-	k *= 0x94d049bb133111ebull;
-	k ^= k >> 31;
-	return (size_t)k & (x->cap - 1);
-}
-
-static int grow(struct wctx *x)
-{
-	size_t cap = x->cap ? x->cap * 2 : 1024, i, j;
-	uint64_t *key = malloc(cap * sizeof(*key));
-	uint64_t *val = malloc(cap * sizeof(*val));
-	struct wctx g = *x;
-
-	if (!key || !val) {
-		free(key);
-		free(val);
-		x->oom = true;
-		return -1;
-	}
-	memset(key, 0xff, cap * sizeof(*key));
-	g.cap = cap;
-	for (i = 0; i < x->cap; i++) {
-		if (x->key[i] == NO_VAL)
-			continue;
-		for (j = slot_of(&g, x->key[i]); key[j] != NO_VAL;
-		     j = (j + 1) & (cap - 1))
-			;
-		key[j] = x->key[i];
-		val[j] = x->val[i];
-	}
-	free(x->key);
-	free(x->val);
-	x->key = key;
-	x->val = val;
-	x->cap = cap;
-	return 0;
-}
-
-/* The slot of state k; added (value NO_VAL) when new, and *added says
- * so.  SIZE_MAX when out of memory or past the state cap.  The table
- * only grows when a state is added. */
+/* The index of state k; added (value NO_VAL) when new, and *added says
+ * so.  SIZE_MAX when out of memory or past the state cap. */
 static size_t find(struct wctx *x, uint64_t k, bool *added)
 {
-	size_t j;
+	int64_t i = oq_htab_get(&x->idx, k);
 
 	*added = false;
-	for (j = slot_of(x, k); x->cap && x->key[j] != NO_VAL;
-	     j = (j + 1) & (x->cap - 1))
-		if (x->key[j] == k)
-			return j;
+	if (i >= 0)
+		return (size_t)i;
 	if (x->n >= x->max_states) {
 		x->capped = true;
 		return SIZE_MAX;
 	}
-	if ((x->n + 1) * 2 > x->cap) {
-		if (grow(x))
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? x->cap * 2 : 512;
+		uint64_t *key = realloc(x->key, cap * sizeof(*key));
+		uint64_t *val;
+
+		if (key)
+			x->key = key;
+		val = key ? realloc(x->val, cap * sizeof(*val)) : NULL;
+		if (!val) {
+			x->oom = true;
 			return SIZE_MAX;
-		for (j = slot_of(x, k); x->key[j] != NO_VAL;
-		     j = (j + 1) & (x->cap - 1))
-			;
+		}
+		x->val = val;
+		x->cap = cap;
 	}
-	x->key[j] = k;
-	x->val[j] = NO_VAL;
-	x->n++;
+	if (oq_htab_put(&x->idx, k, (uint32_t)x->n, NULL) < 0) {
+		x->oom = true;
+		return SIZE_MAX;
+	}
+	x->key[x->n] = k;
+	x->val[x->n] = NO_VAL;
 	*added = true;
-	return j;
+	return x->n++;
 }
 
 /* The wait from state k with the VL busy: bytes sent before it is
@@ -556,12 +524,10 @@ static int exact_wait(const struct oq_arb_config *c, unsigned int vl,
 	/* The worst wait: a packet that becomes the head right after any
 	 * decision of any reachable state, idle (the wire carries another
 	 * VL's packet) or busy (the VL's own previous packet). */
-	for (j = 0; j < x.cap; j++) {
+	for (j = 0; j < x.n; j++) {
 		uint64_t k = x.key[j], w;
 		int busy;
 
-		if (k == NO_VAL)
-			continue;
 		for (busy = 0; busy < 2; busy++) {
 			struct wstate s;
 			struct sent st;
@@ -584,6 +550,7 @@ static int exact_wait(const struct oq_arb_config *c, unsigned int vl,
 	}
 done:
 	free(stack);
+	oq_htab_free(&x.idx);
 	free(x.key);
 	free(x.val);
 	out->states = x.n;
