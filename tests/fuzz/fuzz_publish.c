@@ -132,6 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (t->port->node != sw)
 			continue;
 		t->vl_high_limit = vlhl;
+		if (!t->sl2vl)
+			continue;
 		memcpy(sc.row, t->sl2vl, 16 * (size_t)t->n_sl2vl);
 		for (r = 0; r < t->n_sl2vl && r < 3; r++)
 			for (s = 0; s < 16; s++)
