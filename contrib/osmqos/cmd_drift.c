@@ -113,25 +113,17 @@ static int readable(const char *what, const char *path, size_t max)
 /* Which policy: --policy, else the copy of the policy in force. */
 static int policy_path(struct drift_opts *o)
 {
-	const char *dir = oq_pub_dir(o->c.publish_dir);
+	int rc;
 
 	if (o->c.policy && o->in_force)
 		return oq_usage_error(CMD, "--policy and --in-force name two "
 					   "policies; give one");
 	if (o->c.policy)
 		return OQ_EXIT_OK;
-	if (!oq_pub_path(dir, OQ_PUB_IN_FORCE, o->in_force_path,
-			 sizeof(o->in_force_path)))
-		return oq_usage_error(CMD, "--publish-dir '%s' is too long",
-				      dir);
-	if (access(o->in_force_path, F_OK))
-		return oq_usage_error(
-			CMD,
-			"no policy in force published in %s (the plugin "
-			"writes %s there once a policy is good: is it loaded, "
-			"and is its publish_dir= that directory?); give "
-			"--publish-dir DIR or --policy FILE",
-			dir, OQ_PUB_IN_FORCE);
+	rc = oq_pub_in_force(CMD, o->c.publish_dir, o->in_force_path,
+			     sizeof(o->in_force_path), "--policy FILE");
+	if (rc)
+		return rc;
 	o->in_force = true;
 	o->c.policy = o->in_force_path;
 	return OQ_EXIT_OK;

@@ -110,22 +110,15 @@ const struct oq_cmd_spec oq_spec_plan = {
 
 static int old_path(struct plan_opts *o)
 {
-	const char *dir = oq_pub_dir(o->c.publish_dir);
+	int rc;
 
 	if (o->c.policy)
 		return OQ_EXIT_OK;
-	if (!oq_pub_path(dir, OQ_PUB_IN_FORCE, o->in_force_path,
-			 sizeof(o->in_force_path)))
-		return oq_usage_error(CMD, "--publish-dir '%s' is too long",
-				      dir);
-	if (access(o->in_force_path, F_OK))
-		return oq_usage_error(
-			CMD,
-			"no policy in force published in %s (the plugin "
-			"writes %s there once a policy is good); give "
-			"--publish-dir DIR, or the policy now in force with "
-			"--policy FILE",
-			dir, OQ_PUB_IN_FORCE);
+	rc = oq_pub_in_force(CMD, o->c.publish_dir, o->in_force_path,
+			     sizeof(o->in_force_path),
+			     "the policy now in force with --policy FILE");
+	if (rc)
+		return rc;
 	o->c.policy = o->in_force_path;
 	o->in_force = true;
 	return OQ_EXIT_OK;

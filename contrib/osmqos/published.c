@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <osmqos/file.h>
 
+#include "cli.h"
 #include "published.h"
 
 const char *oq_pub_dir(const char *given)
@@ -25,6 +27,25 @@ bool oq_pub_path(const char *dir, const char *name, char *buf, size_t len)
 	int n = snprintf(buf, len, "%s/%s", dir, name);
 
 	return n > 0 && (size_t)n < len;
+}
+
+int oq_pub_in_force(const char *cmd, const char *publish_dir, char *buf,
+		    size_t len, const char *instead)
+{
+	const char *dir = oq_pub_dir(publish_dir);
+
+	if (!oq_pub_path(dir, OQ_PUB_IN_FORCE, buf, len))
+		return oq_usage_error(cmd, "--publish-dir '%s' is too long",
+				      dir);
+	if (access(buf, F_OK))
+		return oq_usage_error(
+			cmd,
+			"no policy in force published in %s (the plugin "
+			"writes %s there once a policy is good: is it loaded, "
+			"and is its publish_dir= that directory?); give "
+			"--publish-dir DIR, or %s",
+			dir, OQ_PUB_IN_FORCE, instead);
+	return OQ_EXIT_OK;
 }
 
 /* A label value up to its closing quote, unescaped in place (\\, \", \n);

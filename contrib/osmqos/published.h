@@ -17,6 +17,13 @@ const char *oq_pub_dir(const char *given);
 /* dir/name into buf; false when it does not fit. */
 bool oq_pub_path(const char *dir, const char *name, char *buf, size_t len);
 
+/* The path of the policy in force the plugin publishes in publish_dir
+ * (NULL: the default directory), into buf.  OQ_EXIT_OK, or a usage
+ * error of cmd (exit status) when the path is too long or no such file
+ * is there; instead says what the operator can give in its place. */
+int oq_pub_in_force(const char *cmd, const char *publish_dir, char *buf,
+		    size_t len, const char *instead);
+
 /* One sample of a Prometheus text file: name, labels, value. */
 struct oq_prom_label {
 	char *key, *val;
