@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * `osmqos plan`'s report (cmd_plan.c computes it): the QoS Sets per
+ * port and per class of changed ports with the shares before and after,
+ * the rules whose level changes, the pairs whose SL changes; text or
+ * JSON (docs/json.md).
+ */
+#include <config.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <osmqos/file.h>
+#include <osmqos/htab.h>
+#include <osmqos/model.h>
+#include "cli.h"
+#include "cmd_drift.h"
+#include "inputs.h"
+#include "plan_diff.h"
+#include "plan.h"
+#include "published.h"
+
+#define CMD "plan"
+
+/* "name (lid N)"; a topology file without LIDs: "name". */
+static void port_name(const struct oq_port *p, char *buf, size_t len)
+{
+	int n = oq_port_name(p, buf, len);
+
+	if (n < 0)
+		n = snprintf(buf, len, "port %u", p->num);
+	if (p->lid && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " (lid %u)", p->lid);
+}
+
+static void query_text(const struct oq_query *q, char *buf, size_t len)
+{
+	if (q->has_sid)
+		snprintf(buf, len, "service-id 0x%" PRIx64, q->sid);
+	else if (q->has_qos_class)
+		snprintf(buf, len, "qos-class %u", q->qos_class);
+	else if (q->has_pkey)
+		snprintf(buf, len, "pkey 0x%04x", q->pkey);
+	else
+		snprintf(buf, len, "no Service ID, class or P_Key");
+}
+
+static void text_class(const struct plan *pl, const struct pclass *c, bool all)
+{
+	const struct oq_port_tables *a = &pl->a->ports[c->example],
+				    *b = &pl->b->ports[c->example];
+	const char *k = strchr(c->key, ';');
+	double sa[16], sb[16];
+	char name[128];
+	unsigned int s;
+	bool any = false;
+
+	port_name(b->port, name, sizeof(name));
+	printf("  %zu %s%s, like %s: %u SL2VL Set%s, %u VLArb "
+	       "Set%s%s\n   %s\n",
+	       c->ports, plan_role_of(b->port), c->ports == 1 ? "" : "s", name,
+	       c->sl2vl_sets, c->sl2vl_sets == 1 ? "" : "s", c->vlarb_sets,
+	       c->vlarb_sets == 1 ? "" : "s",
+	       c->vlhl ? ", VLHighLimit changes" : "", k ? k + 1 : "");
+	if (!plan_shares(a, sa) && !plan_shares(b, sb)) {
+		for (s = 0; s < 16; s++) {
+			if (sa[s] == sb[s])
+				continue;
+			printf("%s SL%u %.2f%% -> %.2f%%",
+			       any ? "," : "   guaranteed share:", s,
+			       sa[s] * 100, sb[s] * 100);
+			any = true;
+		}
+		if (any)
+			printf(" (of the link, all SLs backlogged)\n");
+	}
+	(void)all;
+}
+
+static void json_class(const struct plan *pl, const struct pclass *c,
+		       bool first)
+{
+	const struct oq_port_tables *a = &pl->a->ports[c->example],
+				    *b = &pl->b->ports[c->example];
+	const char *k = strchr(c->key, ';');
+	double sa[16], sb[16];
+	char name[128];
+	unsigned int s;
+	bool f = true;
+
+	if (oq_port_name(b->port, name, sizeof(name)) < 0)
+		name[0] = '\0';
+	printf("%s\n    {\"role\": \"%s\", \"ports\": %zu, \"sl2vl_sets\": "
+	       "%u, \"vlarb_sets\": %u, \"vl_high_limit_changes\": %u, "
+	       "\"example\": {\"name\": ",
+	       first ? "" : ",", plan_role_of(b->port), c->ports, c->sl2vl_sets,
+	       c->vlarb_sets, c->vlhl);
+	oq_json_fstring(stdout, name);
+	printf(", \"guid\": \"0x%016" PRIx64 "\", \"lid\": %u}, \"change\": ",
+	       b->port->guid, b->port->lid);
+	oq_json_fstring(stdout, k ? k + 1 : "");
+	printf(", \"shares\": [");
+	if (!plan_shares(a, sa) && !plan_shares(b, sb))
+		for (s = 0; s < 16; s++) {
+			if (sa[s] == sb[s])
+				continue;
+			printf("%s{\"sl\": %u, \"before_pct\": %.4f, "
+			       "\"after_pct\": %.4f}",
+			       f ? "" : ", ", s, sa[s] * 100, sb[s] * 100);
+			f = false;
+		}
+	printf("]}");
+}
+
+bool plan_changes(const struct plan *pl)
+{
+	return pl->changed || pl->rules_changed || pl->rules_added ||
+	       pl->rules_removed || pl->q_changed;
+}
+
+void plan_print_text(const struct plan *pl, const struct plan_opts *o,
+		     const struct oq_cli_inputs *a,
+		     const struct oq_cli_inputs *b,
+		     const struct pair_example *ex, size_t n_ex)
+{
+	size_t i;
+	char sn[128], dn[128], qt[64];
+
+	printf("plan: %s replacing %s%s (hash 0x%016" PRIx64 " -> 0x%016" PRIx64
+	       ") on %s\n",
+	       b->policy->file, a->policy->file,
+	       o->in_force ? ", the policy in force," : "",
+	       oq_fnv1a(a->policy->text, a->policy->text_len),
+	       oq_fnv1a(b->policy->text, b->policy->text_len),
+	       o->live ? "the live fabric" : o->c.fabric);
+	printf("tables: %zu of %zu programmed ports change: %u SL2VL Set%s + "
+	       "%u VLArb Set%s = %u QoS Set MADs at the next heavy sweep; "
+	       "VLHighLimit changes on %u port%s (PortInfo Sets)\n",
+	       pl->changed, pl->programmed, pl->sl2vl_sets,
+	       pl->sl2vl_sets == 1 ? "" : "s", pl->vlarb_sets,
+	       pl->vlarb_sets == 1 ? "" : "s", pl->sl2vl_sets + pl->vlarb_sets,
+	       pl->vlhl, pl->vlhl == 1 ? "" : "s");
+	if (o->c.all) {
+		for (i = 0; i < pl->b->n; i++) {
+			const struct plan_port *pp = &pl->pp[i];
+
+			if (!pp->sl2vl_sets && !pp->vlarb_sets &&
+			    !pp->vl_high_limit)
+				continue;
+			port_name(pl->b->ports[i].port, sn, sizeof(sn));
+			printf("  %s: %u SL2VL, %u VLArb%s\n", sn,
+			       pp->sl2vl_sets, pp->vlarb_sets,
+			       pp->vl_high_limit ? ", VLHighLimit" : "");
+		}
+	} else {
+		for (i = 0; i < pl->n_cl; i++)
+			text_class(pl, &pl->cl[i], false);
+	}
+	printf("rules: %zu change their QoS level%s%s\n", pl->rules_changed,
+	       pl->rules_added || pl->rules_removed ? "; " : "",
+	       pl->rules_added	   ? "rules added at the end"
+	       : pl->rules_removed ? "rules removed at the end"
+				   : "");
+	plan_rules_print(a->policy, b->policy, false, o->c.all);
+	printf("pairs: %zu CA port pair%s%s, %zu queries: %zu get another "
+	       "SL\n",
+	       pl->pairs, pl->pairs == 1 ? "" : "s",
+	       pl->sampled ? " (a sample: --pairs N for more)" : " (all)",
+	       pl->queries, pl->q_changed);
+	for (i = 0; i < n_ex; i++) {
+		port_name(ex[i].src, sn, sizeof(sn));
+		port_name(ex[i].dst, dn, sizeof(dn));
+		query_text(&ex[i].q, qt, sizeof(qt));
+		printf("  %s -> %s, %s: SL %d -> %d\n", sn, dn, qt,
+		       ex[i].old_sl, ex[i].new_sl);
+	}
+	if (!o->c.all && pl->q_changed > n_ex)
+		printf("  ... and %zu more (--all lists them)\n",
+		       pl->q_changed - n_ex);
+	printf("%s\n", plan_changes(pl) ? "the edit changes the fabric"
+					: "the edit changes nothing");
+}
+
+static void json_port(const struct oq_port *p)
+{
+	char name[128];
+
+	if (oq_port_name(p, name, sizeof(name)) < 0)
+		name[0] = '\0';
+	printf("{\"name\": ");
+	oq_json_fstring(stdout, name);
+	printf(", \"guid\": \"0x%016" PRIx64 "\", \"lid\": %u, \"port\": %u}",
+	       p->guid, p->lid, p->num);
+}
+
+void plan_print_json(const struct plan *pl, const struct plan_opts *o,
+		     const struct oq_cli_inputs *a,
+		     const struct oq_cli_inputs *b,
+		     const struct pair_example *ex, size_t n_ex)
+{
+	size_t i;
+	bool first = true;
+
+	printf("{\"old\": {\"path\": ");
+	oq_json_fstring(stdout, a->policy->file);
+	printf(", \"hash\": \"0x%016" PRIx64 "\", \"in_force\": %s}",
+	       oq_fnv1a(a->policy->text, a->policy->text_len),
+	       o->in_force ? "true" : "false");
+	printf(", \"new\": {\"path\": ");
+	oq_json_fstring(stdout, b->policy->file);
+	printf(", \"hash\": \"0x%016" PRIx64 "\"}",
+	       oq_fnv1a(b->policy->text, b->policy->text_len));
+	printf(", \"ports_programmed\": %zu, \"ports_changed\": %zu, "
+	       "\"mads\": {\"sl2vl\": %u, \"vlarb\": %u, \"total\": %u}, "
+	       "\"vl_high_limit_changes\": %u, \"classes\": [",
+	       pl->programmed, pl->changed, pl->sl2vl_sets, pl->vlarb_sets,
+	       pl->sl2vl_sets + pl->vlarb_sets, pl->vlhl);
+	for (i = 0; i < pl->n_cl; i++)
+		json_class(pl, &pl->cl[i], i == 0);
+	printf("%s]", pl->n_cl ? "\n  " : "");
+	if (o->c.all) {
+		printf(", \"ports\": [");
+		for (i = 0; i < pl->b->n; i++) {
+			const struct plan_port *pp = &pl->pp[i];
+
+			if (!pp->sl2vl_sets && !pp->vlarb_sets &&
+			    !pp->vl_high_limit)
+				continue;
+			printf("%s\n    {\"port\": ", first ? "" : ",");
+			json_port(pl->b->ports[i].port);
+			printf(", \"role\": \"%s\"",
+			       plan_role_of(pl->b->ports[i].port));
+			printf(", \"sl2vl_sets\": %u, \"vlarb_sets\": %u, "
+			       "\"vl_high_limit\": %s}",
+			       pp->sl2vl_sets, pp->vlarb_sets,
+			       pp->vl_high_limit ? "true" : "false");
+			first = false;
+		}
+		printf("%s]", first ? "" : "\n  ");
+	}
+	printf(", \"rules\": [");
+	plan_rules_print(a->policy, b->policy, true, o->c.all);
+	printf(", \"rules_added\": %zu, \"rules_removed\": %zu",
+	       pl->rules_added, pl->rules_removed);
+	printf(", \"pairs\": {\"checked\": %zu, \"sampled\": %s, \"queries\": "
+	       "%zu, \"changed\": %zu, \"examples\": [",
+	       pl->pairs, pl->sampled ? "true" : "false", pl->queries,
+	       pl->q_changed);
+	for (i = 0; i < n_ex; i++) {
+		printf("%s\n    {\"src\": ", i ? "," : "");
+		json_port(ex[i].src);
+		printf(", \"dst\": ");
+		json_port(ex[i].dst);
+		printf(", \"service_id\": ");
+		if (ex[i].q.has_sid)
+			printf("\"0x%016" PRIx64 "\"", ex[i].q.sid);
+		else
+			printf("null");
+		printf(", \"qos_class\": ");
+		if (ex[i].q.has_qos_class)
+			printf("%u", ex[i].q.qos_class);
+		else
+			printf("null");
+		printf(", \"pkey\": ");
+		if (ex[i].q.has_pkey)
+			printf("%u", ex[i].q.pkey);
+		else
+			printf("null");
+		printf(", \"old_sl\": %d, \"new_sl\": %d}", ex[i].old_sl,
+		       ex[i].new_sl);
+	}
+	printf("%s]}, \"changes\": %s}\n", n_ex ? "\n  " : "",
+	       plan_changes(pl) ? "true" : "false");
+}
