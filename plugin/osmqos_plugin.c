@@ -220,6 +220,7 @@ static void on_heavy_sweep_done(struct osmqos *q)
 	struct oq_sweep_state *s;
 	struct oq_engine engine;
 	unsigned int sent;
+	bool kept;
 
 	oq_sweep_begin(sw);
 	if (!q->osm->subn.opt.qos)
@@ -238,17 +239,20 @@ static void on_heavy_sweep_done(struct osmqos *q)
 		cl_plock_release(&q->osm->lock);
 		return;
 	}
-	s = oq_sweep_state_build(sw, false);
+	s = oq_sweep_state_renew(sw, false, &kept);
 	if (s) {
-		oq_sweep_publish(sw, s);
-		s = oq_sweep_get(sw);
+		if (!kept) {
+			oq_sweep_publish(sw, s);
+			s = oq_sweep_get(sw);
+		}
 		sent = oq_sl2vl_presend(sw, s);
 		sw->mads_presend = sent;
 		OQ_LOG(q->osm, OSM_LOG_VERBOSE,
-		       "sweep %lu: %zu nodes, %zu ports compiled in %.2f ms; "
+		       "sweep %lu: %zu nodes, %zu ports %s in %.2f ms; "
 		       "%u optimized SL2VL Sets\n",
 		       sw->sweeps, s->fabric->n_nodes, s->fabric->n_ports,
-		       s->build_ms, sent);
+		       kept ? "unchanged, checked" : "compiled",
+		       kept ? sw->phases.inputs_ms : s->build_ms, sent);
 		oq_sweep_put(s);
 	}
 	cl_plock_release(&q->osm->lock);
@@ -257,13 +261,15 @@ static void on_heavy_sweep_done(struct osmqos *q)
 /*
  * The SA's state: routes are final and every QoS Set has been answered,
  * so OpenSM's own SA would answer from exactly this.  Built under the read
- * lock, then SA threads use it without any OpenSM lock.
+ * lock, then SA threads use it without any OpenSM lock.  A sweep that
+ * changed nothing keeps both states in force.
  */
 static void build_sa_state(struct osmqos *q)
 {
 	struct oq_sweep *sw = &q->sweep;
 	struct oq_sweep_state *base = oq_sweep_get(sw), *own = NULL;
 	struct oq_sa_state *s = NULL;
+	bool kept, sa_kept = false;
 	uint64_t t0;
 	double ms;
 
@@ -272,14 +278,19 @@ static void build_sa_state(struct osmqos *q)
 	/* The hooks' state of this heavy sweep is routed: build the SA's on
 	 * it instead of compiling the same tables again; else on a state of
 	 * its own, in force once the SA's is built. */
+	kept = sw->cur_kept;
 	if (!oq_sweep_state_current(sw, base)) {
 		oq_sweep_put(base);
-		base = own = oq_sweep_state_build(sw, true);
+		base = oq_sweep_state_renew(sw, true, &kept);
+		if (!kept)
+			own = base;
 	}
 	if (base)
-		s = oq_sa_state_build(&q->sa, base);
+		s = oq_sa_state_renew(&q->sa, base, kept, &sa_kept);
 	ms = oq_ms_since(t0);
 	cl_plock_release(&q->osm->lock);
+	sw->phases.sa_ms += ms;
+	sw->phases.sa_reused = sa_kept;
 	if (!s) {
 		oq_sweep_put(base);
 		return; /* logged; SA threads keep the previous state */
@@ -288,10 +299,14 @@ static void build_sa_state(struct osmqos *q)
 		oq_sweep_publish(sw, own); /* takes base's reference */
 	else
 		oq_sweep_put(base);
-	oq_sa_publish(&q->sa, s);
 	OQ_LOG(q->osm, OSM_LOG_VERBOSE,
-	       "sweep %lu: SA state: %zu ports, %zu port GUIDs, %.2f ms\n",
-	       sw->sweeps, s->sweep->fabric->n_ports, s->n_aliases, ms);
+	       "sweep %lu: SA state %s: %zu ports, %zu port GUIDs, %.2f ms\n",
+	       sw->sweeps, sa_kept ? "kept" : "built",
+	       s->sweep->fabric->n_ports, s->n_aliases, ms);
+	if (sa_kept)
+		oq_sa_put(s);
+	else
+		oq_sa_publish(&q->sa, s);
 }
 
 /* UCAST_ROUTING_DONE: osm_qos_setup has queued every QoS Set. */
@@ -300,7 +315,7 @@ static void on_routing_done(struct osmqos *q)
 	struct oq_sweep *sw = &q->sweep;
 	struct oq_sweep_state *s;
 	struct oq_engine engine;
-	char in_force[64] = "";
+	char in_force[64] = "", tables[96];
 
 	build_sa_state(q);
 	sw->routing_runs++;
@@ -318,17 +333,23 @@ static void on_routing_done(struct osmqos *q)
 			 sizeof(in_force) - strlen(in_force),
 			 " hash 0x%016" PRIx64, s->pol->hash);
 	}
+	if (s && sw->cur_kept)
+		snprintf(tables, sizeof(tables),
+			 "tables of sweep %lu kept (nothing they are built "
+			 "from changed)",
+			 s->sweep);
+	else
+		/* snapshots and compiles of this sweep; the SA state built
+		 * on the routed one adds neither */
+		snprintf(tables, sizeof(tables), "tables built in %.2f ms",
+			 sw->phases.snapshot_ms + sw->phases.compile_ms);
 	OQ_LOG(q->osm, OSM_LOG_INFO,
 	       "sweep %lu: %lu QoS Set MADs (%lu optimized SL2VL, %lu "
-	       "SL2VL/VLArb via osm_qos_setup); policy %s%s; tables built "
-	       "in %.2f ms\n",
+	       "SL2VL/VLArb via osm_qos_setup); policy %s%s; %s\n",
 	       sw->sweeps, sw->mads_predicted + sw->mads_presend,
 	       sw->mads_presend, sw->mads_predicted,
 	       s && s->pol ? "in force, loaded " : "NONE (OpenSM templates)",
-	       s && s->pol ? in_force : "",
-	       /* snapshots and compiles of this sweep; the SA state built
-		* on the routed one adds neither */
-	       sw->phases.snapshot_ms + sw->phases.compile_ms);
+	       s && s->pol ? in_force : "", tables);
 	if (q->osm->routing_engine_used &&
 	    oq_hooks_engine(sw, &engine) != OQ_ENGINE_QOS)
 		OQ_LOG(q->osm, OSM_LOG_INFO,
@@ -350,6 +371,7 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 	if (id >= OSM_EVENT_ID_MAX)
 		return;
 	q->events[id]++;
+	q->sweep.phases.cpu_entry_ns = oq_thread_cpu_ns();
 	switch (id) {
 	case OSM_EVENT_ID_HEAVY_SWEEP_DONE:
 		on_heavy_sweep_done(q);
@@ -373,6 +395,8 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 	default:
 		break;
 	}
+	q->sweep.phases.cpu_ns +=
+		oq_thread_cpu_ns() - q->sweep.phases.cpu_entry_ns;
 }
 
 osm_event_plugin_t osm_event_plugin = {

@@ -199,10 +199,20 @@ struct oq_publish_doc {
 	 * (about 50 per linked port). */
 	bool detail_ports;
 	const struct oq_publish_counts *counts; /* NULL: no SA counters */
+	/* The parts that depend on the sweep state alone, as rendered for
+	 * the same state before (NULL: render them): the JSON's
+	 * predictions (oq_publish_write_json_predictions) and the
+	 * Prometheus fabric families (oq_publish_prom_fabric). */
+	const char *json_predictions, *prom_fabric;
+	size_t json_predictions_len, prom_fabric_len;
 };
 
 /* Write the document; 0, or -1 when the stream reports an error. */
 int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d);
+/* The JSON's intents, classes and nodes, which depend on the sweep state
+ * (fabric, tables, classes, levels) alone. */
+int oq_publish_write_json_predictions(FILE *out,
+				      const struct oq_publish_doc *d);
 int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d);
 /* The Prometheus file in two parts, live then sweep, whose concatenation
  * is oq_publish_write_prom()'s: `live` is the timestamp and the counters

@@ -84,6 +84,17 @@ int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
 	fputs("\"model\": {\"scenario\": \"all SLs backlogged\", "
 	      "\"guarantee\": \"every VL busy\", \"profile\": \"iba\"},\n ",
 	      out);
+	if (d->json_predictions)
+		fwrite(d->json_predictions, 1, d->json_predictions_len, out);
+	else
+		oq_publish_write_json_predictions(out, d);
+	fputs("}\n", out);
+	return ferror(out) ? -1 : 0;
+}
+
+int oq_publish_write_json_predictions(FILE *out,
+				      const struct oq_publish_doc *d)
+{
 	oq_publish_intents_json(out, d);
 	fputs(",\n ", out);
 	if (d->classes && d->fabric && d->tables) {
@@ -92,6 +103,5 @@ int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
 	} else {
 		fputs("\"classes\": [],\n \"nodes\": []", out);
 	}
-	fputs("}\n", out);
 	return ferror(out) ? -1 : 0;
 }

@@ -179,7 +179,10 @@ int oq_publish_write_prom_sweep(FILE *out, const struct oq_publish_doc *d)
 		"Heavy sweep whose tables the prediction describes.");
 	fprintf(out, "osmqos_sweep %lu\n", d->sweep);
 	policy_families(out, d);
-	oq_publish_prom_fabric(out, d);
+	if (d->prom_fabric)
+		fwrite(d->prom_fabric, 1, d->prom_fabric_len, out);
+	else
+		oq_publish_prom_fabric(out, d);
 	return ferror(out) ? -1 : 0;
 }
 

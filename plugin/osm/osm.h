@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* osm_config.h first: it decides which OpenSM features (and message ids)
@@ -64,5 +66,38 @@ int oq_templates_from_osm(osm_opensm_t *osm, struct oq_templates *t,
  * partition manager decided it.  0, or -errno (-ENOMEM). */
 int oq_partitions_from_osm(osm_opensm_t *osm, struct oq_partitions *parts,
 			   struct oq_fabric *f);
+
+/*
+ * A record of the inputs a state was built from (record.c): each sweep
+ * writes it anew between oq_record_begin() and oq_record_end(), which says
+ * whether any byte differs from the last record.  Compared as it is
+ * written, so an unchanged sweep allocates nothing.
+ */
+struct oq_record {
+	uint8_t *buf;
+	size_t len, cap; /* the last record, the buffer's size */
+	size_t pos;	 /* where the record being written is */
+	bool differs;	 /* the record being written differs already */
+	bool invalid;	 /* no last record: the next one differs */
+};
+
+void oq_record_begin(struct oq_record *r);
+void oq_record_put(struct oq_record *r, const void *v, size_t n);
+/* A string (NULL differs from ""). */
+void oq_record_put_str(struct oq_record *r, const char *s);
+/* Whether the record written since oq_record_begin() differs from the
+ * last one (always after oq_record_forget() or a failed allocation). */
+bool oq_record_end(struct oq_record *r);
+/* The state built from the record failed: the next record differs. */
+void oq_record_forget(struct oq_record *r);
+void oq_record_free(struct oq_record *r);
+
+/* Put into r what oq_snapshot_build() reads of OpenSM's subnet (nodes,
+ * ports, links, PKey tables, LFTs, OpenSM's node and port objects), as
+ * the snapshot would make of it.  OpenSM's lock held. */
+void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r);
+/* Put into r what oq_templates_from_osm() and oq_partitions_from_osm()
+ * read. */
+void oq_inputs_record(osm_opensm_t *osm, struct oq_record *r);
 
 #endif /* OSMQOS_PLUGIN_OSM_H */

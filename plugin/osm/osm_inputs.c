@@ -136,3 +136,48 @@ int oq_partitions_from_osm(osm_opensm_t *osm, struct oq_partitions *parts,
 	parts->n = k;
 	return 0;
 }
+
+static void record_opts(struct oq_record *r, const osm_qos_options_t *o)
+{
+	int32_t v[2] = {(int32_t)o->max_vls, o->high_limit};
+
+	oq_record_put(r, v, sizeof(v));
+	oq_record_put_str(r, o->vlarb_high);
+	oq_record_put_str(r, o->vlarb_low);
+	oq_record_put_str(r, o->sl2vl);
+}
+
+static void record_guids(struct oq_record *r, const cl_map_t *m)
+{
+	uint64_t n = cl_map_count(m), k;
+	cl_map_iterator_t it;
+
+	oq_record_put(r, &n, sizeof(n));
+	for (it = cl_map_head(m); it != cl_map_end(m); it = cl_map_next(it)) {
+		k = cl_map_key(it);
+		oq_record_put(r, &k, sizeof(k));
+	}
+}
+
+void oq_inputs_record(osm_opensm_t *osm, struct oq_record *r)
+{
+	const osm_subn_opt_t *o = &osm->subn.opt;
+	cl_qmap_t *tbl = &osm->subn.prtn_pkey_tbl;
+	cl_map_item_t *it;
+
+	record_opts(r, &o->qos_options);
+	record_opts(r, &o->qos_ca_options);
+	record_opts(r, &o->qos_sw0_options);
+	record_opts(r, &o->qos_swe_options);
+	record_opts(r, &o->qos_rtr_options);
+	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it)) {
+		const osm_prtn_t *pr = (const osm_prtn_t *)it;
+		uint16_t v[2] = {pr->pkey, pr->sl};
+
+		oq_record_put(r, v, sizeof(v));
+		oq_record_put(r, pr->name, sizeof(pr->name));
+		record_guids(r, &pr->full_guid_tbl);
+		record_guids(r, &pr->part_guid_tbl);
+	}
+}

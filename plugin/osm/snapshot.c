@@ -85,6 +85,8 @@ static uint8_t link_oper_vls(osm_opensm_t *osm, const osm_physp_t *p)
 		osm_physp_calc_link_op_vls(&osm->log, &osm->subn, p, cur));
 }
 
+/* Every field set here is also in the record of the port (record_port()
+ * below): a new one goes there too, or a change to it goes unseen. */
 static void fill_port(osm_opensm_t *osm, struct oq_port *port,
 		      const osm_node_t *node, const osm_physp_t *p,
 		      const osm_physp_t *p0)
@@ -112,6 +114,128 @@ static void fill_port(osm_opensm_t *osm, struct oq_port *port,
 	port->cap_mask = cl_ntoh32(pi->capability_mask);
 	port->cap_mask2 = cl_ntoh16(pi->capability_mask2);
 	port->user = (void *)p;
+}
+
+/*
+ * The record of a port (oq_snapshot_record): what fill_port() and
+ * copy_pkeys() make of it, so a field they read that changed is a change,
+ * and one they ignore (an error counter) is not.
+ */
+struct port_record {
+	const void *physp, *remote, *remote_node;
+	uint64_t guid;
+	uint32_t cap_mask, speed;
+	uint16_t lid, cap_mask2, pkey_blocks;
+	uint8_t lmc, width, mtu_cap, vl_cap, oper_vls, vlarb_high_cap,
+		vlarb_low_cap, sl2vl_cap, remote_num, pad[5];
+};
+
+static void record_port(osm_opensm_t *osm, struct oq_record *r,
+			const osm_node_t *node, const osm_physp_t *p,
+			const osm_physp_t *p0)
+{
+	const osm_pkey_tbl_t *tbl = osm_physp_get_pkey_tbl(p);
+	const osm_physp_t *rp = p->p_remote_physp;
+	struct port_record pr;
+	struct oq_port port;
+	uint16_t b;
+
+	memset(&port, 0, sizeof(port));
+	fill_port(osm, &port, node, p, p0);
+	memset(&pr, 0, sizeof(pr));
+	pr.physp = p;
+	if (rp && osm_physp_is_valid(rp)) {
+		pr.remote = rp;
+		pr.remote_node = rp->p_node;
+		pr.remote_num = rp->port_num;
+	}
+	pr.guid = port.guid;
+	pr.cap_mask = port.cap_mask;
+	pr.speed = (uint32_t)port.speed;
+	pr.lid = port.lid;
+	pr.cap_mask2 = port.cap_mask2;
+	pr.pkey_blocks = osm_pkey_tbl_get_num_blocks(tbl);
+	pr.lmc = port.lmc;
+	pr.width = port.width;
+	pr.mtu_cap = port.mtu_cap;
+	pr.vl_cap = port.vl_cap;
+	pr.oper_vls = port.oper_vls;
+	pr.vlarb_high_cap = port.vlarb_high_cap;
+	pr.vlarb_low_cap = port.vlarb_low_cap;
+	pr.sl2vl_cap = port.sl2vl_cap;
+	oq_record_put(r, &pr, sizeof(pr));
+	for (b = 0; b < pr.pkey_blocks; b++) {
+		static const ib_pkey_table_t none;
+		const ib_pkey_table_t *blk = osm_pkey_tbl_block_get(tbl, b);
+
+		oq_record_put(r, blk ? blk : &none, sizeof(*blk));
+	}
+}
+
+/* The record of a node: what add_node() reads, its ports included. */
+static void record_node(osm_opensm_t *osm, struct oq_record *r,
+			const osm_node_t *node)
+{
+	uint32_t n_physp = osm_node_get_num_physp(node), i;
+	const osm_physp_t *p0 = NULL;
+	struct {
+		const void *node, *sw;
+		uint64_t guid;
+		uint32_t n_physp, lft_n;
+		uint8_t type, seen, enhanced, pad[5];
+	} nr;
+
+	memset(&nr, 0, sizeof(nr));
+	nr.node = node;
+	nr.seen = node->discovery_count != 0;
+	if (!nr.seen) {
+		oq_record_put(r, &nr, sizeof(nr));
+		return;
+	}
+	nr.sw = node->sw;
+	nr.guid = osm_node_get_node_guid(node);
+	nr.n_physp = n_physp;
+	nr.type = osm_node_get_type(node);
+	if (node->sw) {
+		p0 = osm_node_get_physp_ptr((osm_node_t *)node, 0);
+		nr.enhanced =
+			ib_switch_info_is_enhanced_port0(&node->sw->switch_info);
+		if (node->sw->new_lft)
+			nr.lft_n = (size_t)node->sw->max_lid_ho + 1 <
+						   node->sw->lft_size
+					   ? node->sw->max_lid_ho + 1u
+					   : node->sw->lft_size;
+	}
+	oq_record_put(r, &nr, sizeof(nr));
+	oq_record_put(r, node->node_desc.description, IB_NODE_DESCRIPTION_SIZE);
+	oq_record_put_str(r, node->print_desc);
+	if (nr.lft_n)
+		oq_record_put(r, node->sw->new_lft, nr.lft_n);
+	for (i = 0; i < n_physp; i++) {
+		const osm_physp_t *p =
+			osm_node_get_physp_ptr((osm_node_t *)node, i);
+
+		if (!p || !osm_physp_is_valid(p) ||
+		    (nr.type != IB_NODE_TYPE_SWITCH && i == 0)) {
+			static const struct port_record none;
+
+			oq_record_put(r, &none, sizeof(none));
+			continue;
+		}
+		record_port(osm, r, node, p, i ? p0 : NULL);
+	}
+}
+
+void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r)
+{
+	cl_qmap_t *tbl = &osm->subn.node_guid_tbl;
+	uint64_t ids[2] = {osm->subn.sm_port_guid, osm->subn.opt.subnet_prefix};
+	cl_map_item_t *it;
+
+	oq_record_put(r, ids, sizeof(ids));
+	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it))
+		record_node(osm, r, (const osm_node_t *)it);
 }
 
 struct node_pair {

@@ -66,7 +66,10 @@ static void fill_doc(struct oq_publisher *pub, const struct oq_sweep_state *s,
 
 	memset(d, 0, sizeof(*d));
 	d->version = PACKAGE_VERSION;
-	d->sweep = s ? s->sweep : pub->sweep->sweeps;
+	/* A state kept by later sweeps is theirs as much as its own. */
+	d->sweep = !s			 ? pub->sweep->sweeps
+		   : s == pub->sweep->cur ? pub->sweep->cur_sweep
+					  : s->sweep;
 	d->sweeps = pub->sweep->sweeps;
 	clock_gettime(CLOCK_REALTIME, &d->now);
 	d->policy_path = oq_policy_file_path(pf);
@@ -188,6 +191,7 @@ void oq_publish_init(struct oq_publisher *pub, osm_opensm_t *osm,
 
 void oq_publish_fini(struct oq_publisher *pub)
 {
+	oq_publish_parts_free(&pub->parts);
 	oq_publish_counters_destroy(&pub->counters);
 }
 
@@ -206,17 +210,26 @@ static int publish_state(struct oq_publisher *pub,
 	char why[512];
 	size_t n_levels = 0;
 	int err[PUB_FILES], i, rc = 0;
+	bool kept = false;
 
 	fill_doc(pub, s, &d);
+	d.detail_ports = oq_publish_detail_ports(pub);
 	/* qos FALSE: OpenSM programs no QoS tables, so there is nothing to
 	 * predict; the policy and counter metrics stay (docs/publish.md). */
 	if (s && pub->osm->subn.opt.qos) {
 		d.fabric = s->fabric;
 		d.tables = &s->tables;
 		d.classes = classes;
+		levels = levels_of(s, &n_levels);
+		d.levels = levels;
+		d.n_levels = levels ? n_levels : 0;
+		kept = oq_publish_parts_kept(&pub->parts, s->id,
+					     d.detail_ports);
+		if (kept)
+			oq_publish_parts_use(&pub->parts, &d);
 		/* A state the SA has not built on (no routing yet, or its
 		 * SA state failed) has no classes of its own. */
-		if (!classes || !classes->of_port) {
+		if (!kept && (!classes || !classes->of_port)) {
 			oq_predict_opts_init(&o);
 			if (oq_pred_classes_build(s->fabric, &s->tables, &o,
 						  NULL, &own)) {
@@ -227,18 +240,20 @@ static int publish_state(struct oq_publisher *pub,
 					       "updated\n");
 				pub->oom_reported = true;
 				oq_publish_prom_forget(pub, 0, NULL);
+				free(levels);
 				return -1;
 			}
 			d.classes = &own;
 		}
-		levels = levels_of(s, &n_levels);
-		d.levels = levels;
-		d.n_levels = levels ? n_levels : 0;
-		d.intent_ports_missed =
-			oq_publish_intent_stats(levels, d.n_levels, d.classes);
+		if (!kept) {
+			d.intent_ports_missed = oq_publish_intent_stats(
+				levels, d.n_levels, d.classes);
+			oq_publish_parts_render(&pub->parts, s->id, &d);
+		}
+	} else {
+		oq_publish_parts_free(&pub->parts);
 	}
 	pub->oom_reported = false;
-	d.detail_ports = oq_publish_detail_ports(pub);
 	/* The counters are the Prometheus file's live part, read under its
 	 * lock when it is written (oq_publish_prom_file); the JSON has none. */
 
@@ -256,10 +271,18 @@ static int publish_state(struct oq_publisher *pub,
 	if (!rc)
 		OQ_LOG(pub->osm, OSM_LOG_INFO,
 		       "sweep %lu: published %zu ports in %zu classes to "
-		       "%s/{%s,%s} in %.2f ms\n",
-		       d.sweep, d.classes ? d.classes->n_classified : 0,
-		       d.classes ? d.classes->n : 0, dir, pub_names[PUB_JSON],
-		       pub_names[PUB_PROM], *ms);
+		       "%s/{%s,%s} in %.2f ms%s\n",
+		       d.sweep,
+		       kept	   ? pub->parts.n_classified
+		       : d.classes ? d.classes->n_classified
+				   : 0,
+		       kept ? pub->parts.n_classes
+		       : d.classes ? d.classes->n
+				   : 0,
+		       dir, pub_names[PUB_JSON], pub_names[PUB_PROM], *ms,
+		       kept ? " (predictions unchanged, not rendered again)"
+			    : "");
+	pub->parts_kept = kept;
 	oq_pred_classes_free(&own);
 	free(levels);
 	return rc;
@@ -270,7 +293,7 @@ static int publish_state(struct oq_publisher *pub,
 static void log_phases(struct oq_publisher *pub, double publish_ms)
 {
 	struct oq_phases *ph = &pub->sweep->phases;
-	uint64_t audit = 0;
+	uint64_t audit = 0, cpu;
 	char trim[32] = "off";
 
 	if (pub->audit) {
@@ -282,14 +305,21 @@ static void log_phases(struct oq_publisher *pub, double publish_ms)
 	}
 	if (ph->trim_ms >= 0)
 		snprintf(trim, sizeof(trim), "%.2f ms", ph->trim_ms);
+	cpu = ph->cpu_ns + (oq_thread_cpu_ns() - ph->cpu_entry_ns);
 	OQ_LOG(pub->osm, OSM_LOG_INFO,
-	       "sweep %lu: phases: snapshot %.2f ms, compile %.2f ms (%u "
-	       "states), QoS MADs %.2f ms (%lu hook calls), predictions "
-	       "%.2f ms, publish %.2f ms, memory trim %s, audit %.2f ms "
-	       "CPU since the last sweep\n",
-	       pub->sweep->sweeps, ph->snapshot_ms, ph->compile_ms, ph->states,
-	       (double)ph->hook_ns / 1e6, ph->hook_calls, ph->classes_ms,
-	       publish_ms, trim, (double)audit / 1e6);
+	       "sweep %lu: phases: inputs %.2f ms (%s), snapshot %.2f ms, "
+	       "compile %.2f ms (%u states), QoS MADs %.2f ms (%lu hook "
+	       "calls), SA state %.2f ms (%s), predictions %.2f ms, publish "
+	       "%.2f ms (%s), memory trim %s, audit %.2f ms CPU since the "
+	       "last sweep; in all %.2f ms (the SM thread's CPU in the "
+	       "plugin's events and state renewals, and the hooks)\n",
+	       pub->sweep->sweeps, ph->inputs_ms,
+	       ph->reused ? "unchanged, state kept" : "changed", ph->snapshot_ms,
+	       ph->compile_ms, ph->states, (double)ph->hook_ns / 1e6,
+	       ph->hook_calls, ph->sa_ms, ph->sa_reused ? "kept" : "built",
+	       ph->classes_ms, publish_ms,
+	       pub->parts_kept ? "parts kept" : "rendered", trim,
+	       (double)audit / 1e6, (double)(cpu + ph->hook_ns) / 1e6);
 }
 
 int oq_publish(struct oq_publisher *pub)

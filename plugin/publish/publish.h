@@ -21,6 +21,16 @@
 #include "sa/sa.h"
 #include "sweep/sweep.h"
 
+/* The state-only parts of the files, kept for the next publication of
+ * the same sweep state (publish_parts.c; SM thread). */
+struct oq_publish_parts {
+	uint64_t state_id; /* the sweep state's id; 0: nothing kept */
+	bool detail_ports;
+	char *json, *prom;
+	size_t json_len, prom_len;
+	size_t ports_missed, n_classified, n_classes;
+};
+
 /* The publishing room of the plugin instance. */
 struct oq_publisher {
 	osm_opensm_t *osm;
@@ -40,6 +50,8 @@ struct oq_publisher {
 	int json_err;
 	bool oom_reported;
 	bool detail_reported; /* a bad publish_detail= was logged */
+	struct oq_publish_parts parts;
+	bool parts_kept; /* the last publication used them as kept */
 	/* malloc_trim=1: the heap is trimmed after each publication. */
 	bool trim;
 	/* osmqos.prom between sweeps (publish_refresh.c): prom_lock
@@ -73,6 +85,17 @@ void oq_publish_fini(struct oq_publisher *pub);
  * not be written.
  */
 int oq_publish(struct oq_publisher *pub);
+/* publish_parts.c: are pp the parts of state state_id (with
+ * publish_detail as given)?  Then d uses them, else renders them (and
+ * keeps them: d uses them too unless out of memory). */
+bool oq_publish_parts_kept(const struct oq_publish_parts *pp,
+			   uint64_t state_id, bool detail_ports);
+void oq_publish_parts_use(const struct oq_publish_parts *pp,
+			  struct oq_publish_doc *d);
+void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,
+			     struct oq_publish_doc *d);
+void oq_publish_parts_free(struct oq_publish_parts *pp);
+
 /* publish_detail=ports: per-port Prometheus series too.  Any other value
  * than classes or ports is logged (once) and taken as classes. */
 bool oq_publish_detail_ports(struct oq_publisher *pub);

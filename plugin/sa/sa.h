@@ -61,6 +61,8 @@ struct oq_sa {
 	/* The state in force; rw as the sweep's. */
 	pthread_rwlock_t rw;
 	struct oq_sa_state *cur;
+	/* What cur was built from besides its sweep state. */
+	struct oq_record inputs;
 	/* Our PR/MPR registrations and counters (sa_front.c). */
 	struct oq_sa_front front;
 	bool unmodelled_logged;
@@ -74,6 +76,13 @@ void oq_sa_fini(struct oq_sa *sa);
  * NULL when it failed (logged). */
 struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
 				      struct oq_sweep_state *s);
+/* The SA's state for the sweep state s: the one in force, referenced,
+ * when nothing it answers from changed (kept: s is the sweep state in
+ * force, kept rather than built this sweep; *reused: nothing to put in
+ * force), else a new one as oq_sa_state_build() builds it. */
+struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
+				      struct oq_sweep_state *s, bool kept,
+				      bool *reused);
 /* Put s in force (taking the caller's reference), or none (NULL: queries
  * go to OpenSM until the next). */
 void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s);

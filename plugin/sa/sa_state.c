@@ -330,6 +330,73 @@ fail:
 	return NULL;
 }
 
+/* What fill_view() reads of OpenSM besides the sweep state: the alias
+ * GUIDs, the options that change answers, the engine's path_sl. */
+static void record_inputs(osm_opensm_t *osm, struct oq_record *r)
+{
+	const osm_subn_opt_t *o = &osm->subn.opt;
+	const struct osm_routing_engine *re = osm->routing_engine_used;
+	cl_qmap_t *tbl = &osm->subn.alias_port_guid_tbl;
+	struct {
+		const void *path_sl;
+		uint64_t prefix;
+		uint8_t timeout, qos, both, lmc, rate, unmodelled, pad[2];
+	} v;
+	cl_map_item_t *it;
+
+	memset(&v, 0, sizeof(v));
+	v.path_sl = re && re->path_sl ? (const void *)re : NULL;
+	v.prefix = o->subnet_prefix;
+	v.timeout = o->subnet_timeout;
+	v.qos = o->qos;
+	v.both = o->allow_both_pkeys;
+	v.lmc = o->lmc;
+	v.rate = sa_max_rate_enum(o);
+	v.unmodelled = unmodelled_option(o) != NULL;
+	oq_record_put(r, &v, sizeof(v));
+	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it)) {
+		const osm_alias_guid_t *a = (const osm_alias_guid_t *)it;
+		const void *e[3] = {
+			(const void *)(uintptr_t)a->alias_guid, a->p_base_port,
+			a->p_base_port ? a->p_base_port->p_physp : NULL};
+
+		oq_record_put(r, e, sizeof(e));
+	}
+}
+
+/*
+ * The SA's state in force still answers for the sweep state sw when sw
+ * was kept (OpenSM's subnet, policy and engine unchanged: *kept*), the
+ * SA's other inputs are as recorded, and no QoS Set went out this sweep:
+ * OpenSM's cache of the ports' SL2VL, which the SA's copy mirrors, changes
+ * only with a Set's answer.  The hooks count every SL2VL Set only while
+ * the policy owns SL2VL (under a path-SL engine OpenSM sends template
+ * Sets some of which nobody counts), so only then is it kept.
+ */
+struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
+				      struct oq_sweep_state *sw, bool kept,
+				      bool *reused)
+{
+	const struct oq_sweep *swp = sa->sweep;
+	struct oq_sa_state *cur = oq_sa_get(sa), *s;
+	bool same;
+
+	oq_record_begin(&sa->inputs);
+	record_inputs(sa->osm, &sa->inputs);
+	same = !oq_record_end(&sa->inputs);
+	*reused = same && kept && cur && cur->sweep == sw &&
+		  sw->engine.kind == OQ_ENGINE_QOS &&
+		  !swp->mads_predicted && !swp->mads_presend;
+	if (*reused)
+		return cur;
+	oq_sa_put(cur);
+	s = oq_sa_state_build(sa, sw);
+	if (!s)
+		oq_record_forget(&sa->inputs);
+	return s;
+}
+
 void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s)
 {
 	struct oq_sa_state *old;
@@ -372,5 +439,6 @@ void oq_sa_init(struct oq_sa *sa, osm_opensm_t *osm, struct oq_sweep *sweep,
 void oq_sa_fini(struct oq_sa *sa)
 {
 	oq_sa_publish(sa, NULL);
+	oq_record_free(&sa->inputs);
 	pthread_rwlock_destroy(&sa->rw);
 }

@@ -81,16 +81,23 @@ static unsigned int vl_mask_of(const osm_physp_t *p)
 static struct oq_sweep_state *hook_state(struct oq_sweep *sw)
 {
 	struct oq_sweep_state *s;
+	uint64_t cpu0;
+	bool reused;
 
 	if (sw->qos_setup_sweep != sw->sweeps) {
 		sw->qos_setup_sweep = sw->sweeps;
+		cpu0 = oq_thread_cpu_ns();
 		/* Routes are computed (osm_ucast_mgr_process ran before
 		 * osm_qos_setup): snapshot the LFTs too, so the SA's state
-		 * at UCAST_ROUTING_DONE builds on this one. */
-		s = oq_sweep_state_build(sw, true);
-		if (s)
+		 * at UCAST_ROUTING_DONE builds on this one.  A sweep that
+		 * changed nothing keeps the state in force. */
+		s = oq_sweep_state_renew(sw, true, &reused);
+		if (s && !reused)
 			oq_sweep_publish(sw, s);
+		else
+			oq_sweep_put(s);
 		oq_hooks_release_state(sw);
+		sw->phases.cpu_ns += oq_thread_cpu_ns() - cpu0;
 	}
 	if (!sw->hook_state)
 		sw->hook_state = oq_sweep_get(sw);
@@ -102,16 +109,24 @@ void oq_hooks_release_state(struct oq_sweep *sw)
 	oq_sweep_put(sw->hook_state);
 	sw->hook_state = NULL;
 	sw->hook_last_p = NULL;
+	sw->hook_last_rows = NULL;
 }
 
 /* OpenSM calls the SL2VL hook for every input port of one output port in
- * a row: remember the last port's tables. */
+ * a row: remember the last port's tables and packed rows. */
 static const struct oq_port_tables *
 hook_tables_of(struct oq_sweep *sw, const struct oq_sweep_state *s,
 	       const void *p)
 {
+	const struct oq_port_tables *t;
+
 	if (p != sw->hook_last_p) {
-		sw->hook_last_t = oq_sweep_tables_of(s, p);
+		t = oq_sweep_tables_of(s, p);
+		sw->hook_last_t = t;
+		sw->hook_last_rows =
+			t && t->has_sl2vl
+				? oq_hook_rows_of(&sw->hook_rows, s, t)
+				: NULL;
 		sw->hook_last_p = p;
 	}
 	return sw->hook_last_t;
@@ -121,9 +136,26 @@ hook_tables_of(struct oq_sweep *sw, const struct oq_sweep_state *s,
  * The hooks' time for the sweep's phases line.  Reading the clock twice
  * per call would cost about as much as the call itself (OpenSM calls the
  * SL2VL hook for every input/output port pair), so one call in
- * HOOK_SAMPLE is timed and its time scaled.
+ * HOOK_SAMPLE is timed and its time scaled, less what reading the clock
+ * itself adds to an interval (measured when the hooks are installed).
  */
 #define HOOK_SAMPLE 16
+
+static uint64_t clock_cost_ns;
+
+static void measure_clock_cost(void)
+{
+	uint64_t best = UINT64_MAX, a, b;
+	int i;
+
+	for (i = 0; i < 64; i++) {
+		a = oq_clock_ns();
+		b = oq_clock_ns();
+		if (b - a < best)
+			best = b - a;
+	}
+	clock_cost_ns = best;
+}
 
 static uint64_t sample_start(struct oq_sweep *sw)
 {
@@ -132,8 +164,13 @@ static uint64_t sample_start(struct oq_sweep *sw)
 
 static void sample_end(struct oq_sweep *sw, uint64_t t0)
 {
-	if (t0)
-		sw->phases.hook_ns += (oq_clock_ns() - t0) * HOOK_SAMPLE;
+	uint64_t d;
+
+	if (!t0)
+		return;
+	d = oq_clock_ns() - t0;
+	sw->phases.hook_ns +=
+		(d > clock_cost_ns ? d - clock_cost_ns : 0) * HOOK_SAMPLE;
 }
 
 static bool force_update(struct oq_sweep *sw, const osm_physp_t *p)
@@ -215,28 +252,27 @@ static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
 	const struct oq_port_tables *t;
 	struct oq_hooked_engine *h;
 	struct oq_sweep_state *s;
-	unsigned int sl;
-	const uint8_t *row;
-	uint64_t t0;
+	uint64_t t0, row;
+	unsigned int i;
 
 	if (!sw)
 		return;
-	h = find_engine(sw, ctx);
 	s = hook_state(sw);
 	t0 = sample_start(sw);
 	t = hook_tables_of(sw, s, p);
 	if (!t || !t->has_sl2vl || in >= t->n_sl2vl) {
 		/* Unknown port: the template, or the engine's table. */
+		h = find_engine(sw, ctx);
 		if (h && h->orig_sl2vl)
 			h->orig_sl2vl(ctx, p, in, out, tbl);
 		goto out;
 	}
-	row = t->n_sl2vl == 1 ? t->sl2vl[0] : t->sl2vl[in];
-	for (sl = 0; sl < 16; sl += 2)
-		tbl->raw_vl_by_sl[sl / 2] =
-			(uint8_t)((row[sl] & 0xf) << 4 | (row[sl + 1] & 0xf));
-
-	if (oq_sl2vl_would_send(p, in, row, force_update(sw, p)))
+	i = t->n_sl2vl == 1 ? 0 : in;
+	/* No packed rows (out of memory): pack this one. */
+	row = sw->hook_last_rows ? sw->hook_last_rows[i]
+				 : oq_sl2vl_pack(t->sl2vl[i]);
+	memcpy(tbl->raw_vl_by_sl, &row, sizeof(row));
+	if (oq_sl2vl_would_send_packed(p, in, row, force_update(sw, p)))
 		sw->mads_predicted++;
 out:
 	sample_end(sw, t0);
@@ -381,6 +417,8 @@ void oq_hooks_install(struct oq_sweep *sw)
 	osm_routing_engine_t *re;
 
 	hooked_sweep = sw;
+	if (!clock_cost_ns)
+		measure_clock_cost();
 	for (re = sw->osm->routing_engine_list; re; re = re->next)
 		hook_engine(sw, re);
 	if (sw->osm->default_routing_engine)

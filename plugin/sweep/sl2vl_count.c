@@ -55,29 +55,25 @@ static const uint8_t *template_of(const struct oq_sweep_state *s,
 	return s->templates.t[k].sl2vl;
 }
 
+bool oq_sl2vl_would_send_packed(osm_physp_t *p, uint8_t in, uint64_t packed,
+				bool force)
+{
+	unsigned int ops = ib_port_info_get_op_vls(&p->port_info);
+	unsigned int mask = ops ? (1u << (ops - 1)) - 1 : 0;
+	const ib_slvl_table_t *cur = osm_physp_get_slvl_tbl(p, in);
+	uint64_t held;
+
+	if (force)
+		return true;
+	memcpy(&held, cur->raw_vl_by_sl, sizeof(held));
+	return oq_sl2vl_mask_packed(packed, mask & 15) != held;
+}
+
 /* sl2vl_update_table(): would it queue a Set of table tmpl for (in, p)? */
 bool oq_sl2vl_would_send(osm_physp_t *p, uint8_t in, const uint8_t *tmpl,
 			 bool force)
 {
-	unsigned int ops = ib_port_info_get_op_vls(&p->port_info);
-	unsigned int mask = ops ? (1u << (ops - 1)) - 1 : 0, i;
-	const ib_slvl_table_t *cur = osm_physp_get_slvl_tbl(p, in);
-	uint8_t raw[8];
-
-	if (force)
-		return true;
-	/* Packed as OpenSM keeps it (even SL in the high nibble), so one
-	 * 8-byte compare: OpenSM asks this for every port pair each sweep. */
-	for (i = 0; i < 8; i++) {
-		unsigned int a = tmpl[2 * i] & 15, b = tmpl[2 * i + 1] & 15;
-
-		if (a != 15)
-			a &= mask;
-		if (b != 15)
-			b &= mask;
-		raw[i] = (uint8_t)(a << 4 | b);
-	}
-	return memcmp(raw, cur->raw_vl_by_sl, sizeof(raw)) != 0;
+	return oq_sl2vl_would_send_packed(p, in, oq_sl2vl_pack(tmpl), force);
 }
 
 /* Is this the first port of its switch whose VLArb hook OpenSM calls? */

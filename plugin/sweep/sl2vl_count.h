@@ -18,6 +18,9 @@ bool oq_sl2vl_count_first_port(osm_node_t *node, const osm_physp_t *p);
  * with the port's OperVLs there) for (input in, output p)? */
 bool oq_sl2vl_would_send(osm_physp_t *p, uint8_t in, const uint8_t *row,
 			 bool force);
+/* The same for a row packed as OpenSM keeps it (oq_sl2vl_pack()). */
+bool oq_sl2vl_would_send_packed(osm_physp_t *p, uint8_t in, uint64_t packed,
+				bool force);
 unsigned int oq_sl2vl_count_switch(struct oq_sweep *sw,
 				   const struct oq_sweep_state *s,
 				   osm_node_t *node);

@@ -224,6 +224,7 @@ struct oq_sweep_state *oq_sweep_state_build(struct oq_sweep *sw, bool routed)
 	if (!s)
 		goto fail;
 	s->refs = 1;
+	s->id = ++sw->states_built;
 	s->routed = routed;
 	s->sweep = sw->sweeps;
 	s->routing_gen = sw->routing_runs;
@@ -254,6 +255,57 @@ fail:
 }
 
 /*
+ * Would OpenSM's inputs now build the state in force again?  Its subnet,
+ * partitions and templates as recorded when the state was built, the same
+ * policy and the same routing engine.  An engine with table hooks of its
+ * own (torus-2QoS) answers from tables it rebuilds each routing run, which
+ * no record of OpenSM's sees: its sweeps always build.
+ */
+static bool inputs_unchanged(struct oq_sweep *sw, bool routed)
+{
+	const struct oq_sweep_state *cur = sw->cur;
+	struct oq_policy_ref *pol;
+	struct oq_engine e;
+	bool same;
+
+	oq_record_begin(&sw->inputs);
+	oq_snapshot_record(sw->osm, &sw->inputs);
+	oq_inputs_record(sw->osm, &sw->inputs);
+	same = !oq_record_end(&sw->inputs);
+	if (!same || !cur || (routed && !cur->routed))
+		return false;
+	oq_hooks_engine(sw, &e);
+	if (e.sl2vl || e.vlarb || e.kind != cur->engine.kind ||
+	    strcmp(e.name, cur->engine.name))
+		return false;
+	pol = oq_policy_ref_get(sw->pf);
+	same = pol == cur->pol;
+	oq_policy_ref_put(pol);
+	return same;
+}
+
+struct oq_sweep_state *oq_sweep_state_renew(struct oq_sweep *sw, bool routed,
+					    bool *reused)
+{
+	uint64_t t0 = oq_clock_ns();
+	struct oq_sweep_state *s;
+
+	*reused = inputs_unchanged(sw, routed);
+	sw->phases.inputs_ms += oq_ms_since(t0);
+	if (*reused) {
+		sw->phases.reused++;
+		sw->cur_gen = sw->routing_runs;
+		sw->cur_sweep = sw->sweeps;
+		sw->cur_kept = true;
+		return oq_sweep_ref(sw->cur);
+	}
+	s = oq_sweep_state_build(sw, routed);
+	if (!s)
+		oq_record_forget(&sw->inputs);
+	return s;
+}
+
+/*
  * The current state's pointer is read under a reader lock and each state
  * counts its references atomically: every SA answer's state holds one,
  * and with a mutex the SA dispatcher threads queued behind each other
@@ -280,6 +332,13 @@ void oq_sweep_publish(struct oq_sweep *sw, struct oq_sweep_state *s)
 	old = sw->cur;
 	sw->cur = s;
 	pthread_rwlock_unlock(&sw->rw);
+	if (s) {
+		sw->cur_gen = s->routing_gen;
+		sw->cur_sweep = s->sweep;
+		sw->cur_kept = false;
+	} else {
+		oq_record_forget(&sw->inputs);
+	}
 	oq_sweep_put(old);
 	if (s && sw->published)
 		sw->published(sw->published_ctx);
@@ -311,7 +370,7 @@ void oq_sweep_put(struct oq_sweep_state *s)
 bool oq_sweep_state_current(const struct oq_sweep *sw,
 			    const struct oq_sweep_state *s)
 {
-	return s && s->routed && s->routing_gen == sw->routing_runs;
+	return s && s == sw->cur && s->routed && sw->cur_gen == sw->routing_runs;
 }
 
 void oq_sweep_init(struct oq_sweep *sw, osm_opensm_t *osm,
@@ -327,6 +386,8 @@ void oq_sweep_fini(struct oq_sweep *sw)
 	oq_hooks_release_state(sw);
 	sw->published = NULL;
 	oq_sweep_publish(sw, NULL);
+	oq_record_free(&sw->inputs);
+	oq_hook_rows_free(&sw->hook_rows);
 	pthread_rwlock_destroy(&sw->rw);
 }
 
@@ -338,6 +399,11 @@ void oq_sweep_begin(struct oq_sweep *sw)
 	sw->phases.states = 0;
 	sw->phases.snapshot_ms = sw->phases.compile_ms = 0;
 	sw->phases.classes_ms = 0;
+	sw->phases.inputs_ms = 0;
+	sw->phases.reused = 0;
+	sw->phases.sa_ms = 0;
+	sw->phases.sa_reused = false;
+	sw->phases.cpu_ns = 0;
 	sw->phases.hook_ns = 0;
 	sw->phases.hook_calls = 0;
 }

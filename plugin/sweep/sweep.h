@@ -30,6 +30,7 @@
  */
 struct oq_sweep_state {
 	unsigned int refs; /* atomic (__atomic builtins) */
+	uint64_t id;	   /* 1, 2, ...: never the same for two states */
 	unsigned long sweep;
 	/* Routing runs (UCAST_ROUTING_DONE events) before it was built. */
 	unsigned long routing_gen;
@@ -56,6 +57,14 @@ struct oq_sweep_state {
 /* Where the plugin's time went in the current sweep (the "phases" line
  * logged after publishing; SM thread only). */
 struct oq_phases {
+	double inputs_ms;     /* OpenSM's inputs compared with the record */
+	unsigned int reused;  /* times the sweep state in force was kept */
+	bool sa_reused;	      /* the SA's state in force was kept */
+	double sa_ms;	      /* SA state built or kept, predictions included */
+	/* Thread CPU of the plugin's event handlers and sweep-state
+	 * renewals this sweep, and of the handler running now from
+	 * cpu_entry_ns (the hooks' own time is hook_ns). */
+	uint64_t cpu_ns, cpu_entry_ns;
 	unsigned int states; /* sweep and SA states built */
 	double snapshot_ms;  /* OpenSM's subnet copied, all states */
 	double compile_ms;   /* policy bound, tables compiled, all states */
@@ -67,6 +76,14 @@ struct oq_phases {
 };
 
 struct oq_hooked_engine;
+
+/* The hooks' SL2VL rows, packed per distinct block (hook_rows.c). */
+struct oq_hook_rows {
+	uint64_t state_id;	  /* the sweep state they are of */
+	struct oq_htab of_block; /* block (row pointer) -> packed[] index */
+	uint64_t *packed;
+	size_t n, cap;
+};
 
 /* The sweep room of the plugin instance.  SM thread only, but for the
  * state pointer (any thread, under rw). */
@@ -80,6 +97,11 @@ struct oq_sweep {
 	 * a state's refs count is atomic. */
 	pthread_rwlock_t rw;
 	struct oq_sweep_state *cur;
+	/* What cur was built from (OpenSM's subnet, partitions, templates),
+	 * and the routing run and sweep that last built or kept it. */
+	struct oq_record inputs;
+	unsigned long cur_gen, cur_sweep;
+	bool cur_kept; /* cur was kept, not built, at its last renewal */
 	/* Called after a new state is in force (not for NULL): what was
 	 * built on the one before is stale now. */
 	void (*published)(void *ctx);
@@ -95,6 +117,9 @@ struct oq_sweep {
 	struct oq_sweep_state *hook_state; /* the hooks' reference */
 	const void *hook_last_p;	   /* last osm_physp_t the hooks saw */
 	const struct oq_port_tables *hook_last_t; /* ... and its tables */
+	const uint64_t *hook_last_rows;		  /* ... packed, or NULL */
+	struct oq_hook_rows hook_rows;
+	uint64_t states_built; /* the last state's id */
 	struct oq_phases phases;
 };
 
@@ -113,6 +138,12 @@ void oq_sweep_begin(struct oq_sweep *sw);
  * (read or exclusive).  routed: after routing, with the LFTs.  NULL when
  * it failed (logged); the caller keeps what is in force. */
 struct oq_sweep_state *oq_sweep_state_build(struct oq_sweep *sw, bool routed);
+/* The state for this point of the sweep: the one in force, referenced,
+ * when OpenSM's inputs, the policy and the engine are what it was built
+ * from (*reused: nothing to put in force), else a new one as
+ * oq_sweep_state_build() builds it. */
+struct oq_sweep_state *oq_sweep_state_renew(struct oq_sweep *sw, bool routed,
+					    bool *reused);
 /* Put s in force (taking the caller's reference), or none (NULL). */
 void oq_sweep_publish(struct oq_sweep *sw, struct oq_sweep_state *s);
 /* The state in force, referenced (NULL: none); any thread. */
@@ -136,6 +167,18 @@ void oq_hooks_release_state(struct oq_sweep *sw);
 /* The routing engine of this sweep's tables, with its live table hooks
  * once it has routed; returns its kind. */
 enum oq_engine_kind oq_hooks_engine(struct oq_sweep *sw, struct oq_engine *e);
+
+/* hook_rows.c: the rows of t packed for the SL2VL hook, t->n_sl2vl of
+ * them (NULL: out of memory), valid until the next call. */
+const uint64_t *oq_hook_rows_of(struct oq_hook_rows *r,
+				const struct oq_sweep_state *s,
+				const struct oq_port_tables *t);
+void oq_hook_rows_free(struct oq_hook_rows *r);
+/* One SL2VL row (16 VLs) packed as OpenSM keeps it. */
+uint64_t oq_sl2vl_pack(const uint8_t row[16]);
+/* A packed row's VLs masked with mask as OpenSM's sl2vl_update_table()
+ * masks them with the port's OperVLs: VL15 stays VL15. */
+uint64_t oq_sl2vl_mask_packed(uint64_t packed, unsigned int mask);
 
 /* sl2vl_presend.c: the optimized SL2VL Sets for uniform switches; how
  * many were sent. */

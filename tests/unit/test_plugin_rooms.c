@@ -218,20 +218,185 @@ static void test_sweep_publication(void **state)
 	assert_int_equal(pol->refs, 1);
 }
 
-/* The SA builds on the routed state of the current routing run only. */
+/* The SA builds on the routed state in force, built or kept in the
+ * current routing run, only. */
 static void test_sweep_state_current(void **state)
 {
-	struct oq_sweep sw = {.routing_runs = 3};
 	struct oq_sweep_state s = {.routed = true, .routing_gen = 3};
+	struct oq_sweep sw = {.routing_runs = 3, .cur = &s, .cur_gen = 3};
+	struct oq_sweep_state other = s;
 
 	(void)state;
 	assert_true(oq_sweep_state_current(&sw, &s));
+	assert_false(oq_sweep_state_current(&sw, &other)); /* not in force */
 	s.routed = false; /* built before routing (optimized SL2VL) */
 	assert_false(oq_sweep_state_current(&sw, &s));
 	s.routed = true;
 	sw.routing_runs = 4; /* routing ran again since */
 	assert_false(oq_sweep_state_current(&sw, &s));
+	sw.cur_gen = 4; /* ... and kept it */
+	assert_true(oq_sweep_state_current(&sw, &s));
 	assert_false(oq_sweep_state_current(&sw, NULL));
+}
+
+/* A record differs from the last one by any byte, by its length, after
+ * oq_record_forget(), and the first time; else it is the same, however
+ * it was cut into pieces. */
+static void test_record(void **state)
+{
+	struct oq_record r = {0};
+	char big[10000];
+
+	(void)state;
+	memset(big, 'x', sizeof(big));
+	oq_record_begin(&r);
+	oq_record_put(&r, "abc", 3);
+	oq_record_put_str(&r, "de");
+	assert_true(oq_record_end(&r)); /* nothing to compare with */
+	oq_record_begin(&r);
+	oq_record_put(&r, "abc", 3);
+	oq_record_put_str(&r, "de");
+	assert_false(oq_record_end(&r));
+	oq_record_begin(&r); /* one byte changed */
+	oq_record_put(&r, "abd", 3);
+	oq_record_put_str(&r, "de");
+	assert_true(oq_record_end(&r));
+	oq_record_begin(&r); /* ... and back */
+	oq_record_put(&r, "abc", 3);
+	oq_record_put_str(&r, "de");
+	assert_true(oq_record_end(&r));
+	oq_record_begin(&r); /* a prefix of the last one */
+	oq_record_put(&r, "abc", 3);
+	assert_true(oq_record_end(&r));
+	oq_record_begin(&r); /* longer, past the first buffer */
+	oq_record_put(&r, "abc", 3);
+	oq_record_put(&r, big, sizeof(big));
+	assert_true(oq_record_end(&r));
+	oq_record_begin(&r);
+	oq_record_put(&r, "abc", 3);
+	oq_record_put(&r, big, sizeof(big));
+	assert_false(oq_record_end(&r));
+	oq_record_forget(&r); /* the state built from it failed */
+	oq_record_begin(&r);
+	oq_record_put(&r, "abc", 3);
+	oq_record_put(&r, big, sizeof(big));
+	assert_true(oq_record_end(&r));
+	oq_record_begin(&r); /* NULL is not "" */
+	oq_record_put_str(&r, NULL);
+	assert_true(oq_record_end(&r));
+	oq_record_begin(&r);
+	oq_record_put_str(&r, "");
+	assert_true(oq_record_end(&r));
+	oq_record_free(&r);
+}
+
+/* Packed rows: two SLs a byte, the even one high; masked as OpenSM masks
+ * each VL (VL & mask, VL15 kept), checked against that rule VL by VL for
+ * every VL value at every position and every mask OperVLs gives. */
+static void test_sl2vl_packed(void **state)
+{
+	static const unsigned int masks[] = {0, 1, 3, 7, 15};
+	uint8_t row[16], raw[8];
+	unsigned int m, pos, vl, sl;
+	uint64_t v, got;
+
+	(void)state;
+	for (sl = 0; sl < 16; sl++)
+		row[sl] = (uint8_t)sl;
+	v = oq_sl2vl_pack(row);
+	memcpy(raw, &v, sizeof(raw));
+	assert_int_equal(raw[0], 0x01);
+	assert_int_equal(raw[7], 0xef);
+	for (m = 0; m < sizeof(masks) / sizeof(masks[0]); m++)
+		for (pos = 0; pos < 16; pos++)
+			for (vl = 0; vl < 16; vl++) {
+				for (sl = 0; sl < 16; sl++)
+					row[sl] = (uint8_t)((sl * 7 + pos) & 15);
+				row[pos] = (uint8_t)vl;
+				got = oq_sl2vl_mask_packed(oq_sl2vl_pack(row),
+							   masks[m]);
+				for (sl = 0; sl < 16; sl++)
+					if (row[sl] != 15)
+						row[sl] &= masks[m];
+				assert_int_equal(got, oq_sl2vl_pack(row));
+			}
+}
+
+/* A sweep whose inputs are the state's keeps it (the same object, no new
+ * state); a changed input, policy or a forgotten record builds anew; a
+ * routed sweep does not keep a state built before routing. */
+static void test_sweep_renew(void **state)
+{
+	struct fixture *f = *state;
+	struct oq_sweep sw = {0};
+	struct oq_sweep_state *a, *b;
+	bool kept;
+
+	cl_qmap_init(&f->osm->subn.node_guid_tbl);
+	cl_qmap_init(&f->osm->subn.prtn_pkey_tbl);
+	write_file(f->path, good_a);
+	assert_int_equal(oq_policy_file_refresh(&f->pf), 1);
+	oq_sweep_init(&sw, f->osm, &f->pf);
+
+	a = oq_sweep_state_renew(&sw, false, &kept);
+	assert_non_null(a);
+	assert_false(kept);
+	oq_sweep_publish(&sw, a);
+	b = oq_sweep_state_renew(&sw, false, &kept);
+	assert_true(kept);
+	assert_ptr_equal(b, a);
+	oq_sweep_put(b);
+	/* Routed now: the state before routing has no routes. */
+	b = oq_sweep_state_renew(&sw, true, &kept);
+	assert_false(kept);
+	assert_ptr_not_equal(b, a);
+	oq_sweep_publish(&sw, b);
+	a = oq_sweep_state_renew(&sw, true, &kept);
+	assert_true(kept);
+	assert_ptr_equal(a, b);
+	assert_int_equal(sw.cur_sweep, sw.sweeps);
+	assert_true(oq_sweep_state_current(&sw, a));
+	oq_sweep_put(a);
+	/* A routed state serves a sweep before routing too. */
+	a = oq_sweep_state_renew(&sw, false, &kept);
+	assert_true(kept);
+	oq_sweep_put(a);
+
+	/* A subnet input: the SM's port GUID. */
+	f->osm->subn.sm_port_guid = 0x1234;
+	a = oq_sweep_state_renew(&sw, true, &kept);
+	assert_false(kept);
+	oq_sweep_publish(&sw, a);
+	/* A template: OpenSM's qos_sl2vl. */
+	f->osm->subn.opt.qos_options.sl2vl = "0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,7";
+	a = oq_sweep_state_renew(&sw, true, &kept);
+	assert_false(kept);
+	oq_sweep_publish(&sw, a);
+	f->osm->subn.opt.qos_options.sl2vl = NULL;
+	a = oq_sweep_state_renew(&sw, true, &kept);
+	assert_false(kept);
+	oq_sweep_publish(&sw, a);
+	/* The policy. */
+	write_file(f->path, good_b);
+	assert_int_equal(oq_policy_file_refresh(&f->pf), 1);
+	a = oq_sweep_state_renew(&sw, true, &kept);
+	assert_false(kept);
+	assert_ptr_equal(a->pol, sw.pf->cur);
+	oq_sweep_publish(&sw, a);
+	a = oq_sweep_state_renew(&sw, true, &kept);
+	assert_true(kept);
+	oq_sweep_put(a);
+	/* Whatever was built from the record is gone. */
+	oq_record_forget(&sw.inputs);
+	a = oq_sweep_state_renew(&sw, true, &kept);
+	assert_false(kept);
+	oq_sweep_publish(&sw, a);
+	/* No state in force: nothing to keep. */
+	oq_sweep_publish(&sw, NULL);
+	a = oq_sweep_state_renew(&sw, true, &kept);
+	assert_false(kept);
+	oq_sweep_put(a);
+	oq_sweep_fini(&sw);
 }
 
 /* Read the log file back: does it hold want? */
@@ -294,6 +459,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sweep_publication, setup,
 						teardown),
 		cmocka_unit_test(test_sweep_state_current),
+		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_sl2vl_packed),
+		cmocka_unit_test_setup_teardown(test_sweep_renew, setup,
+						teardown),
 		cmocka_unit_test(test_build_failure_cause),
 	};
 

@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# A heavy sweep that changes nothing keeps the plugin's state: no new
+# snapshot, compile, SA state or predictions, and the published files,
+# the SA's answers and the programmed tables are what they were (the files
+# with the new sweep number).  A sweep after a change builds anew and
+# sees it: a link between a leaf and a spine goes down (its two ports
+# leave the predictions, the routes change, the tables stay right) and
+# comes back (everything is as at the start again).  The policy file
+# touched without a change keeps the state.
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init sweep-reuse
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
+
+pol=$E2E_DIR/qos-policy.conf
+pub=$E2E_DIR/pub
+mkdir -p "$pub"
+cp "$top_srcdir/tests/e2e/data/program-policy.conf" "$pol"
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_dir=$pub"
+
+published() { grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG"; }
+wait_published() {
+	e2e_wait_count "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG" "$1" 60 ||
+		e2e_fail "no publication $1"
+}
+# hup: one heavy sweep and its publication; the sweep's number in SWEEP.
+hup() {
+	local n
+	n=$(published)
+	kill -HUP "$E2E_OPENSM_PID" || e2e_fail "opensm is gone"
+	wait_published $((n + 1))
+	SWEEP=$(grep -o "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG" |
+		tail -n 1 | awk '{print $3}' | tr -d :)
+}
+# line SWEEP WHAT: the plugin's log line of that sweep matching WHAT.
+line() { grep -o "osmqos: sweep $1: $2.*" "$E2E_OSM_LOG" | tail -n 1; }
+# ports SWEEP: the ports that sweep published predictions for.
+ports() { line "$1" published | awk '{print $5}'; }
+# snap NAME: the published files without what a publication changes
+# (time, sweep numbers, counters), and PathRecords between three pairs.
+snap() {
+	local name=$1 a b
+	jq -S 'del(.time, .time_epoch, .sweep, .sweeps, .qos_mads_sent)' \
+		"$pub/osmqos-bandwidth.json" >"$E2E_DIR/$name.json" ||
+		e2e_fail "$name: the published JSON does not parse"
+	grep -vE '^osmqos_(sweep|publish_timestamp|qos_mads|sa_|audit_)' \
+		"$pub/osmqos.prom" >"$E2E_DIR/$name.prom"
+	: >"$E2E_DIR/$name.sa"
+	for pair in "cn01 stor1" "cn05 cn10" "stor4 cn02"; do
+		read -r a b <<<"$pair"
+		e2e_sim saquery -p --slid "$(e2e_lid "$a HCA-1")" \
+			--dlid "$(e2e_lid "$b HCA-1")" >>"$E2E_DIR/$name.sa" 2>/dev/null ||
+			e2e_fail "$name: no PathRecord $a -> $b"
+	done
+}
+same() {
+	local f
+	for f in json prom sa; do
+		cmp -s "$E2E_DIR/$1.$f" "$E2E_DIR/$2.$f" ||
+			e2e_fail "$2: the $f differs from $1's:" \
+				"$(diff "$E2E_DIR/$1.$f" "$E2E_DIR/$2.$f" | head -n 6)"
+	done
+}
+# drift_clean NAME: every live port holds the tables of the policy.
+drift_clean() {
+	e2e_sim "$top_builddir/osmqos" drift --in-force -d "$pub" \
+		--opensm-conf "$E2E_OSM_CONF" --sample 0 >"$E2E_DIR/$1.drift" \
+		2>&1 || e2e_fail "$1: drift exited $?: $(tail -n 3 "$E2E_DIR/$1.drift")"
+	grep -q ' 0 table drifts' "$E2E_DIR/$1.drift" ||
+		e2e_fail "$1: $(tail -n 2 "$E2E_DIR/$1.drift")"
+}
+# kept SWEEP / built SWEEP: what the sweep's phases line says.
+kept() {
+	local p
+	p=$(line "$1" phases:)
+	[[ $p == *"(unchanged, state kept)"*"compile 0.00 ms (0 states)"*"SA state "*" (kept)"*"(parts kept)"* ]] ||
+		e2e_fail "sweep $1 did not keep its state: $p"
+	line "$1" "[0-9]* QoS Set MADs" | grep -q "tables of sweep [0-9]* kept" ||
+		e2e_fail "sweep $1: $(line "$1" "[0-9]* QoS Set MADs")"
+}
+built() {
+	local p
+	p=$(line "$1" phases:)
+	[[ $p == *"(changed)"*"(2 states)"*"SA state "*" (built)"*"(rendered)"* ]] ||
+		e2e_fail "sweep $1 did not build a new state: $p"
+}
+
+wait_published 1
+hup # past the first sweeps' port state changes
+snap start
+n0=$(ports "$SWEEP")
+drift_clean start
+
+# Nothing changes.
+hup
+kept "$SWEEP"
+[ "$(jq .sweep "$pub/osmqos-bandwidth.json")" = "$SWEEP" ] ||
+	e2e_fail "the JSON's sweep is $(jq .sweep "$pub/osmqos-bandwidth.json"), want $SWEEP"
+[ "$(awk '$1 == "osmqos_sweep" {print $2}' "$pub/osmqos.prom")" = "$SWEEP" ] ||
+	e2e_fail "osmqos_sweep is not $SWEEP"
+snap unchanged
+same start unchanged
+drift_clean unchanged
+e2e_log "sweep $SWEEP: state kept; files, PathRecords and tables as before"
+
+# The policy file touched, its content the same.
+touch -d '+1 minute' "$pol"
+hup
+kept "$SWEEP"
+
+# leaf01's link to spine01 goes down: its two ports are gone.
+e2e_ibsim_cmd 'Unlink "leaf01"[5]'
+hup
+built "$SWEEP"
+[ "$(ports "$SWEEP")" = $((n0 - 2)) ] ||
+	e2e_fail "after the unlink $(ports "$SWEEP") ports published, want $((n0 - 2))"
+drift_clean unlinked
+e2e_log "sweep $SWEEP: leaf01-spine01 unlinked: state built, $((n0 - 2)) ports"
+
+# ... and comes back: all as at the start.
+e2e_ibsim_cmd 'Link "leaf01"[5] "spine01"[1]'
+for i in 1 2 3 4 5; do
+	hup
+	[ "$(ports "$SWEEP")" = "$n0" ] && break
+done
+[ "$(ports "$SWEEP")" = "$n0" ] || e2e_fail "the link did not come back"
+hup
+kept "$SWEEP"
+snap relinked
+same start relinked
+drift_clean relinked
+e2e_log "sweep $SWEEP: link back: files, PathRecords and tables as at the start"
+e2e_pass
