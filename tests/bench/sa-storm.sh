@@ -47,7 +47,8 @@
 # ibsim, the client and this script to the others: unpinned on a 2-core
 # VM the three busy processes migrate, and one mode's storms spread by
 # 30-60% in CPU per query; pinned, by a few percent.  STORM_PIN=0 turns
-# it off.
+# it off.  The pinning is cpu-lib.sh's cpu_pin, the same as bench-scale's
+# SCALE_PIN.
 . "$top_srcdir/tests/e2e/lib.sh"
 . "$top_srcdir/tests/bench/cpu-lib.sh"
 e2e_init sa-storm
@@ -70,7 +71,6 @@ out=${STORM_OUT:-$top_builddir/tests/bench/sa-storm.txt}
 [[ $queries =~ ^[1-9][0-9]*$ ]] || e2e_fail "STORM_QUERIES must be a positive number"
 [[ $repeat =~ ^[1-9][0-9]?$ ]] || e2e_fail "STORM_REPEAT must be 1..99"
 [[ $rounds =~ ^[1-9]$ ]] || e2e_fail "STORM_ROUNDS must be 1..9"
-[[ ${STORM_PIN:-1} =~ ^[01]$ ]] || e2e_fail "STORM_PIN must be 0 or 1"
 [[ $sids =~ ^[1-9][0-9]{0,3}$ ]] || e2e_fail "STORM_SIDS must be 1..9999"
 for w in $workloads; do
 	[[ $w == pairs || $w == all ]] ||
@@ -78,21 +78,10 @@ for w in $workloads; do
 done
 warmup=$((queries / 10 < 1000 ? queries / 10 + 1 : 1000))
 
-# The CPUs this script may use: the first for opensm, the rest for
-# everything else (set on this shell now, so ibsim and every client
-# inherit it).
+# opensm on a CPU of its own, ibsim, the client and this script on the
+# others (cpu-lib.sh).
 ncpu=$(nproc)
-pin= pin_note="not pinned"
-if [ "${STORM_PIN:-1}" = 1 ] && command -v taskset >/dev/null; then
-	cpus=$(taskset -c -p $$ | sed 's/.*: //' | tr ',' '\n' |
-		awk -F- '{ for (c = $1; c <= ($2 == "" ? $1 : $2); c++) print c }')
-	if [ "$(wc -l <<<"$cpus")" -ge 2 ]; then
-		pin=$(head -n 1 <<<"$cpus")
-		pin_note="opensm pinned to CPU $pin, ibsim and client to the others"
-		taskset -c -p "$(tail -n +2 <<<"$cpus" | paste -sd, -)" $$ \
-			>/dev/null || e2e_fail "taskset of the script failed"
-	fi
-fi
+cpu_pin STORM_PIN "${STORM_PIN:-1}"
 hit_sid=0x1000000000000001
 tck=$(getconf CLK_TCK)
 net=${STORM_NET:-$top_srcdir/contrib/fabrics/fat-tree-16.net}
@@ -138,9 +127,7 @@ start_sm() {
 	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "${extra[@]}"
 	[ "$(cat "/proc/$E2E_OPENSM_PID/comm")" = opensm ] ||
 		e2e_fail "pid $E2E_OPENSM_PID is not opensm"
-	# Every thread it has now; the ones it starts later inherit.
-	[ -z "$pin" ] || taskset -a -c -p "$pin" "$E2E_OPENSM_PID" >/dev/null ||
-		e2e_fail "taskset of opensm failed"
+	cpu_pin_check "$E2E_OPENSM_PID" "$E2E_IBSIM_PID"
 	# OpenSM's errors say ERR; the plugin's are logged at level 0x01.
 	bad=$(grep -E 'ERR|Error| 0x01 -> ' "$E2E_OSM_LOG" |
 		grep -iE 'qos|policy|plugin|osmqos|yyerror|parse')
@@ -278,7 +265,7 @@ e2e_stop_ibsim
 	printf '# opensm %s, %s cores, load %s, %s\n' \
 		"$("$OQ_OPENSM" --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)" \
 		"$ncpu" "$(cut -d' ' -f1-3 /proc/loadavg)" \
-		"$pin_note"
+		"$CPU_PIN_NOTE"
 	awk -f "$top_srcdir/tests/bench/sa-storm-table.awk" "$raw"
 	printf '# raw client lines:\n'
 	sed 's/^/# /' "$raw"

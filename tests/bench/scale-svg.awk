@@ -41,7 +41,7 @@ END {
 	ymin = ymin < 0 ? ymin * 1.5 : 0
 	printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H
 	printf "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H
-	printf "<text x=\"%d\" y=\"22\" font-size=\"14\">opensm CPU per heavy resweep (median) against fabric size</text>\n", L
+	printf "<text x=\"%d\" y=\"22\" font-size=\"14\">opensm CPU per heavy resweep with nothing changed (median) against fabric size</text>\n", L
 	printf "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>\n", L, py(0), W - R, py(0)
 	printf "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, H - B
 	for (i = 0; i <= 4; i++) {

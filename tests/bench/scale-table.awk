@@ -2,8 +2,11 @@
 # The scale benchmark's table (tests/bench/scale.sh) from its raw
 # "size=S mode=M key=value ..." lines: per fabric size one row per mode
 # (in the order they ran), each plugin row with its overhead over stock's
-# (resweep CPU, page faults and RSS), then per plugin mode what it
-# published and its own time per phase.
+# (CPU of the resweep with nothing changed, of the sweep after a port went
+# down and of the one after it came back, page faults and RSS), then what
+# each mode's port changes were (the same port, opensm's sweeps, their
+# trigger), and per plugin mode what it published and its own time per
+# phase in the last no-change, the port-down and the port-up sweep.
 
 # Median over the runs of figure f of key k (one value per run).
 function dmed(k, f,    i, m, v)
@@ -22,11 +25,47 @@ function fmed(k,    i, v)
 	return med(v, nflt[k])
 }
 
-function pct(a, b)
+# Median over the runs of figure f ("cpu_s", "faults", "sweeps") of port
+# change w ("down", "up") of key k; "" when there is none.
+function cmed(k, w, f,    i, m, v)
 {
-	return b > 0 ? sprintf("%+.1f", (a / b - 1) * 100) : "-"
+	m = nc[k, w]
+	for (i = 1; i <= m; i++)
+		v[i] = cv[k, w, f, i]
+	return m ? med(v, m) : ""
 }
 
+function pct(a, b)
+{
+	return a != "" && b > 0 ? sprintf("%+.1f", (a / b - 1) * 100) : "-"
+}
+
+function s3(x)
+{
+	return x == "" ? "-" : sprintf("%.3f", x)
+}
+
+# "trap (5)" or "trap (4), hup (1)": what started the sweeps of change w
+# of k, in how many runs; "0x... (5)": the port GUIDs opensm named.
+function tally(a, k, w,    key, parts, out)
+{
+	out = ""
+	for (key in a) {
+		split(key, parts, SUBSEP)
+		if (parts[1] SUBSEP parts[2] == k && parts[3] == w)
+			out = out (out == "" ? "" : ", ") parts[4] " (" a[key] ")"
+	}
+	return out == "" ? "-" : out
+}
+
+# Lines that are not about one fabric (the run's own settings).
+!/^size=/ { next }
+/ change_port=/ {
+	s = val($0, "size")
+	chg[s] = val($0, "change_port")
+	peer[s] = val($0, "peer")
+	next
+}
 / nodes=/ {
 	s = val($0, "size")
 	order[n++] = s
@@ -48,11 +87,23 @@ function pct(a, b)
 		flt[k, ++nflt[k]] = val($0, "faults")
 	next
 }
+/ change=/ {
+	w = val($0, "change")
+	i = ++nc[k, w]
+	cv[k, w, "cpu_s", i] = val($0, "cpu_s")
+	cv[k, w, "faults", i] = val($0, "faults")
+	cv[k, w, "sweeps", i] = val($0, "sweeps")
+	trig[k, w, val($0, "trigger")]++
+	guid[k, w, val($0, "port_guid")]++
+	next
+}
 / phases=/ {
 	p = $0
 	sub(/.*phases="/, "", p)
 	sub(/"$/, "", p)
-	phases[k] = p
+	# Raw files from before the port changes name no sweep.
+	w = val($0, "sweep")
+	phases[k, w == "" ? "nochange" : w] = p
 	next
 }
 / promtool=/ {
@@ -69,14 +120,17 @@ function pct(a, b)
 	}
 }
 END {
-	printf "%-10s %6s %7s %-7s %7s %8s %10s %8s %8s %8s %9s %8s %8s %8s\n",
+	printf "%-10s %6s %7s %-7s %7s %8s %10s %10s %9s %8s %8s %8s %9s %10s %9s %8s %8s %8s\n",
 		"fabric", "nodes", "ports", "mode", "up_s", "cpu_up_s",
-		"resweep_s", "faults", "rss_MiB", "hwm_MiB", "resweep+%",
-		"faults+%", "rss+%", "hwm+%"
+		"resweep_s", "portdown_s", "portup_s", "faults", "rss_MiB",
+		"hwm_MiB", "resweep+%", "portdown+%", "portup+%", "faults+%",
+		"rss+%", "hwm+%"
 	for (i = 0; i < n; i++) {
 		s = order[i]
 		sk = s SUBSEP "stock"
 		st = median(sk)
+		sd = cmed(sk, "down", "cpu_s")
+		su = cmed(sk, "up", "cpu_s")
 		sf = fmed(sk)
 		sr = dmed(sk, "rss_kb") / 1024
 		sh = dmed(sk, "hwm_kb") / 1024
@@ -86,32 +140,62 @@ END {
 			if (!nres[k])
 				continue
 			r = median(k)
+			dn = cmed(k, "down", "cpu_s")
+			up = cmed(k, "up", "cpu_s")
 			fl = fmed(k)
 			rss = dmed(k, "rss_kb") / 1024
 			hwm = dmed(k, "hwm_kb") / 1024
-			oh = ohf = ohr = ohh = "-"
+			oh = ohd = ohu = ohf = ohr = ohh = "-"
 			if (mode != "stock") {
 				oh = pct(r, st)
+				ohd = pct(dn, sd)
+				ohu = pct(up, su)
 				ohf = pct(fl, sf)
 				ohr = pct(rss, sr)
 				ohh = pct(hwm, sh)
 			}
-			printf "%-10s %6s %7s %-7s %7s %8s %10.3f %8s %8.1f %8.1f %9s %8s %8s %8s\n",
+			printf "%-10s %6s %7s %-7s %7s %8s %10.3f %10s %9s %8s %8.1f %8.1f %9s %10s %9s %8s %8s %8s\n",
 				s, nodes[s], linked[s], mode, dmed(k, "up_s"),
-				dmed(k, "cpu_up_s"), r, fl, rss, hwm, oh, ohf,
-				ohr, ohh
+				dmed(k, "cpu_up_s"), r, s3(dn), s3(up), fl, rss,
+				hwm, oh, ohd, ohu, ohf, ohr, ohh
+		}
+	}
+	for (i = 0; i < n; i++) {
+		s = order[i]
+		if (s in chg)
+			printf "%-10s port changed: %s (to %s), down by ibsim Unlink, up by ReLink\n",
+				s, chg[s], peer[s]
+		for (j = 0; j < nm; j++) {
+			mode = modes[j]
+			k = s SUBSEP mode
+			if (!nc[k, "down"] && !nc[k, "up"])
+				continue
+			printf "%-10s %-7s port down: %s run(s), %s SUBNET UP(s), %s faults (medians), trigger %s, port GUID %s\n",
+				s, mode, nc[k, "down"], cmed(k, "down", "sweeps"),
+				cmed(k, "down", "faults"), tally(trig, k, "down"),
+				tally(guid, k, "down")
+			printf "%-10s %-7s port up:   %s run(s), %s SUBNET UP(s), %s faults (medians), trigger %s, port GUID %s\n",
+				s, mode, nc[k, "up"], cmed(k, "up", "sweeps"),
+				cmed(k, "up", "faults"), tally(trig, k, "up"),
+				tally(guid, k, "up")
 		}
 		for (j = 0; j < nm; j++) {
 			mode = modes[j]
 			k = s SUBSEP mode
 			if (mode == "stock" || !nres[k])
 				continue
-			printf "%-10s %s published %s bytes (JSON %s), %s Prometheus series, written in %s; promtool: %s\n",
+			printf "%-10s %s published %s bytes (JSON %s), %s Prometheus series, written in %s ms; promtool: %s\n",
 				s, mode, d[k, "published_bytes"],
 				d[k, "json_bytes"], d[k, "series"],
 				d[k, "publish_ms"], prom[k]
-			printf "%-10s %s phases (last sweep): %s\n", s, mode,
-				phases[k]
+			printf "%-10s %s phases (last no-change sweep): %s\n", s,
+				mode, phases[k, "nochange"]
+			if ((k, "down") in phases)
+				printf "%-10s %s phases (port-down sweep):      %s\n",
+					s, mode, phases[k, "down"]
+			if ((k, "up") in phases)
+				printf "%-10s %s phases (port-up sweep):        %s\n",
+					s, mode, phases[k, "up"]
 		}
 	}
 }
