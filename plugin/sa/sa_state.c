@@ -84,19 +84,24 @@ static size_t slvl_tables(const osm_physp_t *physp)
 	return n > OQ_SL2VL_MAX_ROWS ? 0 : n;
 }
 
-/* Whether any SL of the port's tables goes to VL15 (dropped). */
+/* Whether any SL of the port's tables goes to VL15 (dropped): a nibble
+ * with all four bits set, for the 16 SLs of a table at once (this runs
+ * for every input port of every switch port each sweep). */
 static bool slvl_drops(const osm_physp_t *physp, size_t n)
 {
-	size_t in, i;
+	const uint64_t ones = 0x1111111111111111ull;
+	size_t in;
+	uint64_t v;
 
 	for (in = 0; in < n; in++) {
 		const ib_slvl_table_t *st =
 			cl_ptr_vector_get(&physp->slvl_by_port, in);
 
-		for (i = 0; st && i < 8; i++)
-			if ((st->raw_vl_by_sl[i] & 0xf0) == 0xf0 ||
-			    (st->raw_vl_by_sl[i] & 0x0f) == 0x0f)
-				return true;
+		if (!st)
+			continue;
+		memcpy(&v, st->raw_vl_by_sl, sizeof(v));
+		if (v & (v >> 1) & (v >> 2) & (v >> 3) & ones)
+			return true;
 	}
 	return false;
 }
