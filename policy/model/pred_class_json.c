@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <osmqos/json.h>
 #include <osmqos/pred_class.h>
@@ -133,12 +134,50 @@ static void write_class(FILE *out, const struct oq_fabric *f,
 	fputs("]}", out);
 }
 
+/* The nodes list is one entry per port of the fabric, rewritten whenever
+ * the tables change: its numbers are formatted here rather than by
+ * fprintf, which took most of the time of writing the document. */
+static char *put_str(char *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(b, s, n);
+	return b + n;
+}
+
+static char *put_uint(char *b, unsigned long v)
+{
+	char t[24];
+	int n = 0;
+
+	do {
+		t[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*b++ = t[--n];
+	return b;
+}
+
+/* As printf's "0x%016" PRIx64. */
+static char *put_guid(char *b, uint64_t v)
+{
+	int i;
+
+	*b++ = '0';
+	*b++ = 'x';
+	for (i = 15; i >= 0; i--)
+		*b++ = "0123456789abcdef"[(v >> (4 * i)) & 15];
+	return b;
+}
+
 /* One node and its classified ports; nothing when it has none. */
 static bool write_node(FILE *out, const struct oq_node *n,
 		       const struct oq_pred_classes *c, bool first)
 {
 	unsigned int i, lo = n->type == OQ_NODE_SWITCH ? 0 : 1;
 	bool any = false;
+	char buf[160], *b;
 
 	for (i = lo; i <= n->n_ports; i++) {
 		const struct oq_port *p = &n->ports[i];
@@ -147,19 +186,27 @@ static bool write_node(FILE *out, const struct oq_node *n,
 		    c->of_port[p->index] == OQ_PRED_CLASS_NONE)
 			continue;
 		if (!any) {
-			fprintf(out,
-				"%s\n  {\"guid\": \"0x%016" PRIx64
-				"\", \"node\": ",
-				first ? "" : ",", n->guid);
+			b = put_str(buf, first ? "\n  {\"guid\": \""
+					       : ",\n  {\"guid\": \"");
+			b = put_guid(b, n->guid);
+			b = put_str(b, "\", \"node\": ");
+			fwrite(buf, 1, (size_t)(b - buf), out);
 			oq_json_fstring(out, n->desc);
 			fprintf(out, ", \"node_type\": \"%s\", \"ports\": [",
 				oq_node_type_name(n->type));
 		}
-		fprintf(out,
-			"%s{\"port\": %u, \"guid\": \"0x%016" PRIx64
-			"\", \"lid\": %u, \"lmc\": %u, \"class\": %" PRIu32 "}",
-			any ? ", " : "", p->num, p->guid, p->lid, p->lmc,
-			c->of_port[p->index]);
+		b = put_str(buf, any ? ", {\"port\": " : "{\"port\": ");
+		b = put_uint(b, p->num);
+		b = put_str(b, ", \"guid\": \"");
+		b = put_guid(b, p->guid);
+		b = put_str(b, "\", \"lid\": ");
+		b = put_uint(b, p->lid);
+		b = put_str(b, ", \"lmc\": ");
+		b = put_uint(b, p->lmc);
+		b = put_str(b, ", \"class\": ");
+		b = put_uint(b, c->of_port[p->index]);
+		*b++ = '}';
+		fwrite(buf, 1, (size_t)(b - buf), out);
 		any = true;
 	}
 	if (any)
