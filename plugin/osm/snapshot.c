@@ -85,8 +85,9 @@ static uint8_t link_oper_vls(osm_opensm_t *osm, const osm_physp_t *p)
 		osm_physp_calc_link_op_vls(&osm->log, &osm->subn, p, cur));
 }
 
-/* Every field set here is also in the record of the port (record_port()
- * below): a new one goes there too, or a change to it goes unseen. */
+/* What this reads of OpenSM is also in the record of the port
+ * (record_port() below): a new input goes there too, or a change to it
+ * goes unseen. */
 static void fill_port(osm_opensm_t *osm, struct oq_port *port,
 		      const osm_node_t *node, const osm_physp_t *p,
 		      const osm_physp_t *p0)
@@ -118,51 +119,53 @@ static void fill_port(osm_opensm_t *osm, struct oq_port *port,
 
 /*
  * The record of a port (oq_snapshot_record): what fill_port() and
- * copy_pkeys() make of it, so a field they read that changed is a change,
- * and one they ignore (an error counter) is not.
+ * copy_pkeys() read of it, as read (the PortInfo fields, its GUID and
+ * extended speed, the link partner and the partner's VLCap for
+ * link_oper_vls(), the PKey blocks), not what they make of it: reading
+ * costs less than computing that for every port each sweep, and a field
+ * they do not read (the port's state, its current OperVLs) changing is
+ * no change.
  */
 struct port_record {
 	const void *physp, *remote, *remote_node;
 	uint64_t guid;
-	uint32_t cap_mask, speed;
+	uint32_t cap_mask;
 	uint16_t lid, cap_mask2, pkey_blocks;
-	uint8_t lmc, width, mtu_cap, vl_cap, oper_vls, vlarb_high_cap,
-		vlarb_low_cap, sl2vl_cap, remote_num, pad[5];
+	uint8_t width, lmc, speed, speed_ext, speed_ext_active, mtu_cap,
+		vl_cap, vlarb_high_cap, vlarb_low_cap, remote_num,
+		remote_vl_cap, pad[3];
 };
 
-static void record_port(osm_opensm_t *osm, struct oq_record *r,
-			const osm_node_t *node, const osm_physp_t *p,
-			const osm_physp_t *p0)
+static void record_port(struct oq_record *r, const osm_physp_t *p)
 {
 	const osm_pkey_tbl_t *tbl = osm_physp_get_pkey_tbl(p);
 	const osm_physp_t *rp = p->p_remote_physp;
+	const ib_port_info_t *pi = &p->port_info;
 	struct port_record pr;
-	struct oq_port port;
 	uint16_t b;
 
-	memset(&port, 0, sizeof(port));
-	fill_port(osm, &port, node, p, p0);
 	memset(&pr, 0, sizeof(pr));
 	pr.physp = p;
 	if (rp && osm_physp_is_valid(rp)) {
 		pr.remote = rp;
 		pr.remote_node = rp->p_node;
 		pr.remote_num = rp->port_num;
+		pr.remote_vl_cap = ib_port_info_get_vl_cap(&rp->port_info);
 	}
-	pr.guid = port.guid;
-	pr.cap_mask = port.cap_mask;
-	pr.speed = (uint32_t)port.speed;
-	pr.lid = port.lid;
-	pr.cap_mask2 = port.cap_mask2;
+	pr.guid = osm_physp_get_port_guid(p);
+	pr.cap_mask = pi->capability_mask;
+	pr.lid = pi->base_lid;
+	pr.cap_mask2 = pi->capability_mask2;
+	pr.width = pi->link_width_active;
+	pr.lmc = ib_port_info_get_lmc(pi);
+	pr.speed = ib_port_info_get_link_speed_active(pi);
+	pr.speed_ext = ib_port_info_get_link_speed_ext_active(pi);
+	pr.speed_ext_active = p->ext_port_info.link_speed_active;
+	pr.mtu_cap = ib_port_info_get_mtu_cap(pi);
+	pr.vl_cap = ib_port_info_get_vl_cap(pi);
+	pr.vlarb_high_cap = pi->vl_arb_high_cap;
+	pr.vlarb_low_cap = pi->vl_arb_low_cap;
 	pr.pkey_blocks = osm_pkey_tbl_get_num_blocks(tbl);
-	pr.lmc = port.lmc;
-	pr.width = port.width;
-	pr.mtu_cap = port.mtu_cap;
-	pr.vl_cap = port.vl_cap;
-	pr.oper_vls = port.oper_vls;
-	pr.vlarb_high_cap = port.vlarb_high_cap;
-	pr.vlarb_low_cap = port.vlarb_low_cap;
-	pr.sl2vl_cap = port.sl2vl_cap;
 	oq_record_put(r, &pr, sizeof(pr));
 	for (b = 0; b < pr.pkey_blocks; b++) {
 		static const ib_pkey_table_t none;
@@ -173,11 +176,9 @@ static void record_port(osm_opensm_t *osm, struct oq_record *r,
 }
 
 /* The record of a node: what add_node() reads, its ports included. */
-static void record_node(osm_opensm_t *osm, struct oq_record *r,
-			const osm_node_t *node)
+static void record_node(struct oq_record *r, const osm_node_t *node)
 {
 	uint32_t n_physp = osm_node_get_num_physp(node), i;
-	const osm_physp_t *p0 = NULL;
 	struct {
 		const void *node, *sw;
 		uint64_t guid;
@@ -197,7 +198,6 @@ static void record_node(osm_opensm_t *osm, struct oq_record *r,
 	nr.n_physp = n_physp;
 	nr.type = osm_node_get_type(node);
 	if (node->sw) {
-		p0 = osm_node_get_physp_ptr((osm_node_t *)node, 0);
 		nr.enhanced =
 			ib_switch_info_is_enhanced_port0(&node->sw->switch_info);
 		if (node->sw->new_lft)
@@ -222,20 +222,22 @@ static void record_node(osm_opensm_t *osm, struct oq_record *r,
 			oq_record_put(r, &none, sizeof(none));
 			continue;
 		}
-		record_port(osm, r, node, p, i ? p0 : NULL);
+		record_port(r, p);
 	}
 }
 
 void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r)
 {
 	cl_qmap_t *tbl = &osm->subn.node_guid_tbl;
-	uint64_t ids[2] = {osm->subn.sm_port_guid, osm->subn.opt.subnet_prefix};
+	/* The SM's port, the prefix, and the cap on the links' OperVLs. */
+	uint64_t ids[3] = {osm->subn.sm_port_guid, osm->subn.opt.subnet_prefix,
+			   osm->subn.opt.max_op_vls};
 	cl_map_item_t *it;
 
 	oq_record_put(r, ids, sizeof(ids));
 	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
 	     it = cl_qmap_next(it))
-		record_node(osm, r, (const osm_node_t *)it);
+		record_node(r, (const osm_node_t *)it);
 }
 
 struct node_pair {
