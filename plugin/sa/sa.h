@@ -63,6 +63,8 @@ struct oq_sa {
 	struct oq_sa_state *cur;
 	/* What cur was built from besides its sweep state. */
 	struct oq_record inputs;
+	/* The last scan of OpenSM's cached SL2VL found no SL dropped. */
+	bool sl2vl_clean;
 	/* Our PR/MPR registrations and counters (sa_front.c). */
 	struct oq_sa_front front;
 	bool unmodelled_logged;

@@ -106,6 +106,17 @@ static bool slvl_drops(const osm_physp_t *physp, size_t n)
 	return false;
 }
 
+/* Did SL2VL Sets go out this sweep, or may some have that nobody
+ * counted?  The hooks count every one while SL2VL is the policy's or the
+ * engine's; under a path-SL engine OpenSM sends template Sets of its own
+ * (sl2vl_count.c does not see them all). */
+static bool sets_uncounted(const struct oq_sa *sa,
+			   const struct oq_sweep_state *sw)
+{
+	return sa->sweep->mads_predicted || sa->sweep->mads_presend ||
+	       sw->engine.kind == OQ_ENGINE_PATH_SL;
+}
+
 /*
  * A path check reads OpenSM's SL2VL only for the SLs they drop (VL15), so
  * while no port drops one there is no copy, and the SA's view has no
@@ -113,7 +124,7 @@ static bool slvl_drops(const osm_physp_t *physp, size_t n)
  * distinct block stored once (oq_port_tables_set_sl2vl()).  Either way
  * the copy allocates kilobytes, not a table per port pair.
  */
-static int copy_sl2vl(struct oq_sa_state *s)
+static int copy_sl2vl(struct oq_sa *sa, struct oq_sa_state *s)
 {
 	const struct oq_fabric *f = s->sweep->fabric;
 	struct oq_fabric_tables *t = &s->sl2vl;
@@ -121,12 +132,18 @@ static int copy_sl2vl(struct oq_sa_state *s)
 	size_t i;
 	int rc;
 
+	/* OpenSM's cache changes only with a Set's answer (or zeroed, for a
+	 * new port or a Set queued): with none since a scan that found no
+	 * drop, there is none now. */
+	if (sa->sl2vl_clean && !sets_uncounted(sa, s->sweep))
+		return 0;
 	for (i = 0; i < f->n_ports; i++) {
 		const osm_physp_t *physp = f->ports[i]->user;
 
 		if (slvl_drops(physp, slvl_tables(physp)))
 			break;
 	}
+	sa->sl2vl_clean = i == f->n_ports;
 	if (i == f->n_ports)
 		return 0;
 	t->ports = calloc(f->n_ports ? f->n_ports : 1, sizeof(*t->ports));
@@ -236,7 +253,7 @@ static int fill_view(struct oq_sa *sa, struct oq_sa_state *s, const char **step)
 		*step = "indexing the alias GUIDs";
 		return -oq_failure_errno(rc);
 	}
-	rc = copy_sl2vl(s);
+	rc = copy_sl2vl(sa, s);
 	if (rc) {
 		*step = "copying OpenSM's SL2VL tables";
 		return rc;
@@ -383,7 +400,6 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 				      struct oq_sweep_state *sw, bool kept,
 				      bool *reused)
 {
-	const struct oq_sweep *swp = sa->sweep;
 	struct oq_sa_state *cur = oq_sa_get(sa), *s;
 	bool same;
 
@@ -391,8 +407,7 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 	record_inputs(sa->osm, &sa->inputs);
 	same = !oq_record_end(&sa->inputs);
 	*reused = same && kept && cur && cur->sweep == sw &&
-		  sw->engine.kind == OQ_ENGINE_QOS &&
-		  !swp->mads_predicted && !swp->mads_presend;
+		  !sets_uncounted(sa, sw);
 	if (*reused)
 		return cur;
 	oq_sa_put(cur);

@@ -5,7 +5,8 @@
 # OpenSM's own SA.  A policy whose sl2vl-scope drops SL 14 on every
 # switch port: the Service-ID whose level is on SL 14 gets no record, a
 # query on SL 0 its record.  Then a policy that drops nothing (the SA
-# then keeps no copy of the tables): SL 14 is answered.
+# then keeps no copy of the tables): SL 14 is answered; and the first
+# policy again: it is dropped again.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init sa-drop
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -78,4 +79,12 @@ for i in 1 2; do
 	expect "kept$i" '.records | length' 1
 	expect "kept$i" '.records[0].sl' 14
 done
+
+# Dropped again: the Sets that map SL 14 to VL15 come after sweeps whose
+# tables dropped nothing, and the SA sees them.
+write_policy 15
+e2e_hup_sweep "osmqos: sweep [0-9]*: published"
+e2e_hup_sweep "osmqos: sweep [0-9]*: published"
+ask dropped-again --sid $sid
+expect dropped-again '.records | length' 0
 e2e_pass
