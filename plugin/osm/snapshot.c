@@ -264,7 +264,7 @@ static struct oq_node *find_node(struct node_pair *v, size_t n,
 
 static int add_node(osm_opensm_t *osm, struct oq_fabric *f,
 		    const osm_node_t *node, struct node_pair *pair,
-		    bool with_lft)
+		    bool with_lft, bool with_pkeys)
 {
 	uint8_t type = osm_node_get_type(node);
 	uint32_t n_physp = osm_node_get_num_physp(node), i;
@@ -310,7 +310,7 @@ static int add_node(osm_opensm_t *osm, struct oq_fabric *f,
 		if (type != IB_NODE_TYPE_SWITCH && i == 0)
 			continue;
 		fill_port(osm, &qn->ports[i], node, p, i ? p0 : NULL);
-		if (copy_pkeys(&qn->ports[i], p))
+		if (with_pkeys && copy_pkeys(&qn->ports[i], p))
 			return -1;
 	}
 	return 0;
@@ -350,11 +350,16 @@ struct oq_fabric *oq_snapshot_build(osm_opensm_t *osm, bool with_lft,
 	struct node_pair *pairs;
 	struct oq_fabric *f;
 	cl_map_item_t *it;
+	bool with_pkeys;
 
 	f = oq_fabric_new();
 	pairs = calloc(n ? n : 1, sizeof(*pairs));
 	if (!f || !pairs)
 		goto fail;
+	/* The ports' PKey tables are last sweep's until the pkey manager has
+	 * run; once OpenSM has partitions, oq_partitions_from_osm() sets
+	 * every port's membership from them instead. */
+	with_pkeys = !cl_qmap_count(&osm->subn.prtn_pkey_tbl);
 	f->sm_port_guid = cl_ntoh64(osm->subn.sm_port_guid);
 	f->subnet_prefix = cl_ntoh64(osm->subn.opt.subnet_prefix);
 	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl) && k < n;
@@ -365,7 +370,7 @@ struct oq_fabric *oq_snapshot_build(osm_opensm_t *osm, bool with_lft,
 		 * about to remove it. */
 		if (!node->discovery_count)
 			continue;
-		if (add_node(osm, f, node, &pairs[k++], with_lft))
+		if (add_node(osm, f, node, &pairs[k++], with_lft, with_pkeys))
 			goto fail;
 	}
 	qsort(pairs, k, sizeof(*pairs), pair_cmp);
