@@ -35,14 +35,6 @@ uint64_t oq_sl2vl_pack(const uint8_t row[16])
 	return pack_row(row);
 }
 
-/* Every nibble at once: OpenSM asks this for every port pair each sweep. */
-uint64_t oq_sl2vl_mask_packed(uint64_t v, unsigned int mask)
-{
-	const uint64_t ones = 0x1111111111111111ull;
-	uint64_t is15 = v & (v >> 1) & (v >> 2) & (v >> 3) & ones;
-
-	return (v & (ones * (mask & 15))) | (is15 * 15);
-}
 
 const uint64_t *oq_hook_rows_of(struct oq_hook_rows *r,
 				const struct oq_sweep_state *s,

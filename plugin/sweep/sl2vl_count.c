@@ -55,20 +55,6 @@ static const uint8_t *template_of(const struct oq_sweep_state *s,
 	return s->templates.t[k].sl2vl;
 }
 
-bool oq_sl2vl_would_send_packed(osm_physp_t *p, uint8_t in, uint64_t packed,
-				bool force)
-{
-	unsigned int ops = ib_port_info_get_op_vls(&p->port_info);
-	unsigned int mask = ops ? (1u << (ops - 1)) - 1 : 0;
-	const ib_slvl_table_t *cur = osm_physp_get_slvl_tbl(p, in);
-	uint64_t held;
-
-	if (force)
-		return true;
-	memcpy(&held, cur->raw_vl_by_sl, sizeof(held));
-	return oq_sl2vl_mask_packed(packed, mask & 15) != held;
-}
-
 /* sl2vl_update_table(): would it queue a Set of table tmpl for (in, p)? */
 bool oq_sl2vl_would_send(osm_physp_t *p, uint8_t in, const uint8_t *tmpl,
 			 bool force)

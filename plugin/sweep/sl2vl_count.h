@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sweep.h"
 
@@ -18,9 +19,21 @@ bool oq_sl2vl_count_first_port(osm_node_t *node, const osm_physp_t *p);
  * with the port's OperVLs there) for (input in, output p)? */
 bool oq_sl2vl_would_send(osm_physp_t *p, uint8_t in, const uint8_t *row,
 			 bool force);
-/* The same for a row packed as OpenSM keeps it (oq_sl2vl_pack()). */
-bool oq_sl2vl_would_send_packed(osm_physp_t *p, uint8_t in, uint64_t packed,
-				bool force);
+/* The same for a row packed as OpenSM keeps it (oq_sl2vl_pack()); inline,
+ * for the SL2VL hook. */
+static inline bool oq_sl2vl_would_send_packed(osm_physp_t *p, uint8_t in,
+					      uint64_t packed, bool force)
+{
+	unsigned int ops = ib_port_info_get_op_vls(&p->port_info);
+	unsigned int mask = ops ? (1u << (ops - 1)) - 1 : 0;
+	const ib_slvl_table_t *cur = osm_physp_get_slvl_tbl(p, in);
+	uint64_t held;
+
+	if (force)
+		return true;
+	memcpy(&held, cur->raw_vl_by_sl, sizeof(held));
+	return oq_sl2vl_mask_packed(packed, mask) != held;
+}
 unsigned int oq_sl2vl_count_switch(struct oq_sweep *sw,
 				   const struct oq_sweep_state *s,
 				   osm_node_t *node);
