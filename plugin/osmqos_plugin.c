@@ -292,6 +292,11 @@ static void build_sa_state(struct osmqos *q)
 	sw->phases.sa_ms += ms;
 	sw->phases.sa_reused = sa_kept;
 	if (!s) {
+		/* The record now describes own, which goes: the next sweep
+		 * must not keep the older state in force as if built from
+		 * it. */
+		if (own)
+			oq_record_forget(&sw->inputs);
 		oq_sweep_put(base);
 		return; /* logged; SA threads keep the previous state */
 	}
@@ -368,10 +373,21 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 {
 	struct osmqos *q = data;
 
+	/* The sweep's events come from the state manager's thread; others
+	 * (traps, LFT changes, the performance manager) from any thread,
+	 * and are not the sweep's work. */
+	bool sweep_event = id == OSM_EVENT_ID_HEAVY_SWEEP_DONE ||
+			   id == OSM_EVENT_ID_UCAST_ROUTING_DONE ||
+			   id == OSM_EVENT_ID_SUBNET_UP;
+	uint64_t cpu0 = 0;
+
 	if (id >= OSM_EVENT_ID_MAX)
 		return;
 	q->events[id]++;
-	q->sweep.phases.cpu_entry_ns = oq_thread_cpu_ns();
+	if (sweep_event) {
+		cpu0 = oq_thread_cpu_ns();
+		q->sweep.phases.cpu_entry_ns = cpu0;
+	}
 	switch (id) {
 	case OSM_EVENT_ID_HEAVY_SWEEP_DONE:
 		on_heavy_sweep_done(q);
@@ -395,8 +411,8 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 	default:
 		break;
 	}
-	q->sweep.phases.cpu_ns +=
-		oq_thread_cpu_ns() - q->sweep.phases.cpu_entry_ns;
+	if (sweep_event)
+		q->sweep.phases.cpu_ns += oq_thread_cpu_ns() - cpu0;
 }
 
 osm_event_plugin_t osm_event_plugin = {

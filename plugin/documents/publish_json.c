@@ -92,8 +92,7 @@ int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
 	return ferror(out) ? -1 : 0;
 }
 
-int oq_publish_write_json_predictions(FILE *out,
-				      const struct oq_publish_doc *d)
+int oq_publish_write_json_predictions(FILE *out, const struct oq_publish_doc *d)
 {
 	oq_publish_intents_json(out, d);
 	fputs(",\n ", out);

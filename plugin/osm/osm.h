@@ -94,7 +94,7 @@ void oq_record_free(struct oq_record *r);
 
 /* Put into r what oq_snapshot_build() reads of OpenSM's subnet (nodes,
  * ports, links, PKey tables, LFTs, OpenSM's node and port objects), as
- * the snapshot would make of it.  OpenSM's lock held. */
+ * it reads it.  OpenSM's lock held. */
 void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r);
 /* Put into r what oq_templates_from_osm() and oq_partitions_from_osm()
  * read. */

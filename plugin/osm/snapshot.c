@@ -120,20 +120,21 @@ static void fill_port(osm_opensm_t *osm, struct oq_port *port,
 /*
  * The record of a port (oq_snapshot_record): what fill_port() and
  * copy_pkeys() read of it, as read (the PortInfo fields, its GUID and
- * extended speed, the link partner and the partner's VLCap for
- * link_oper_vls(), the PKey blocks), not what they make of it: reading
- * costs less than computing that for every port each sweep, and a field
- * they do not read (the port's state, its current OperVLs) changing is
- * no change.
+ * extended speed, the link partner, and for link_oper_vls() the
+ * partner's VLCap or, without a partner, the port's current OperVLs; the
+ * PKey blocks), not what they make of it: reading costs less than
+ * computing that for every port each sweep, and a field they do not read
+ * (the port's state, a linked port's current OperVLs) changing is no
+ * change.
  */
 struct port_record {
 	const void *physp, *remote, *remote_node;
 	uint64_t guid;
 	uint32_t cap_mask;
 	uint16_t lid, cap_mask2, pkey_blocks;
-	uint8_t width, lmc, speed, speed_ext, speed_ext_active, mtu_cap,
-		vl_cap, vlarb_high_cap, vlarb_low_cap, remote_num,
-		remote_vl_cap, pad[3];
+	uint8_t width, lmc, speed, speed_ext, speed_ext_active, mtu_cap, vl_cap,
+		vlarb_high_cap, vlarb_low_cap, remote_num, remote_vl_cap,
+		op_vls, pad[2];
 };
 
 static void record_port(struct oq_record *r, const osm_physp_t *p)
@@ -150,8 +151,11 @@ static void record_port(struct oq_record *r, const osm_physp_t *p)
 		pr.remote = rp;
 		pr.remote_node = rp->p_node;
 		pr.remote_num = rp->port_num;
-		pr.remote_vl_cap = ib_port_info_get_vl_cap(&rp->port_info);
 	}
+	if (rp)
+		pr.remote_vl_cap = ib_port_info_get_vl_cap(&rp->port_info);
+	else
+		pr.op_vls = ib_port_info_get_op_vls(pi);
 	pr.guid = osm_physp_get_port_guid(p);
 	pr.cap_mask = pi->capability_mask;
 	pr.lid = pi->base_lid;
@@ -198,8 +202,8 @@ static void record_node(struct oq_record *r, const osm_node_t *node)
 	nr.n_physp = n_physp;
 	nr.type = osm_node_get_type(node);
 	if (node->sw) {
-		nr.enhanced =
-			ib_switch_info_is_enhanced_port0(&node->sw->switch_info);
+		nr.enhanced = ib_switch_info_is_enhanced_port0(
+			&node->sw->switch_info);
 		if (node->sw->new_lft)
 			nr.lft_n = (size_t)node->sw->max_lid_ho + 1 <
 						   node->sw->lft_size

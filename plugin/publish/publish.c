@@ -67,7 +67,7 @@ static void fill_doc(struct oq_publisher *pub, const struct oq_sweep_state *s,
 	memset(d, 0, sizeof(*d));
 	d->version = PACKAGE_VERSION;
 	/* A state kept by later sweeps is theirs as much as its own. */
-	d->sweep = !s			 ? pub->sweep->sweeps
+	d->sweep = !s			  ? pub->sweep->sweeps
 		   : s == pub->sweep->cur ? pub->sweep->cur_sweep
 					  : s->sweep;
 	d->sweeps = pub->sweep->sweeps;
@@ -248,7 +248,12 @@ static int publish_state(struct oq_publisher *pub,
 		if (!kept) {
 			d.intent_ports_missed = oq_publish_intent_stats(
 				levels, d.n_levels, d.classes);
-			oq_publish_parts_render(&pub->parts, s->id, &d);
+			/* Parts without the policy's levels (out of memory
+			 * for them) are this publication's only. */
+			if (levels || !s->pol || !s->pol->p->n_levels)
+				oq_publish_parts_render(&pub->parts, s->id, &d);
+			else
+				oq_publish_parts_free(&pub->parts);
 		}
 	} else {
 		oq_publish_parts_free(&pub->parts);
@@ -276,7 +281,7 @@ static int publish_state(struct oq_publisher *pub,
 		       kept	   ? pub->parts.n_classified
 		       : d.classes ? d.classes->n_classified
 				   : 0,
-		       kept ? pub->parts.n_classes
+		       kept	   ? pub->parts.n_classes
 		       : d.classes ? d.classes->n
 				   : 0,
 		       dir, pub_names[PUB_JSON], pub_names[PUB_PROM], *ms,
@@ -312,12 +317,13 @@ static void log_phases(struct oq_publisher *pub, double publish_ms)
 	       "calls), SA state %.2f ms (%s), predictions %.2f ms, publish "
 	       "%.2f ms (%s), memory trim %s, audit %.2f ms CPU since the "
 	       "last sweep; in all %.2f ms (the SM thread's CPU in the "
-	       "plugin's events and state renewals, and the hooks)\n",
+	       "plugin's events and state renewals, and the hooks' sampled "
+	       "time)\n",
 	       pub->sweep->sweeps, ph->inputs_ms,
-	       ph->reused ? "unchanged, state kept" : "changed", ph->snapshot_ms,
-	       ph->compile_ms, ph->states, (double)ph->hook_ns / 1e6,
-	       ph->hook_calls, ph->sa_ms, ph->sa_reused ? "kept" : "built",
-	       ph->classes_ms, publish_ms,
+	       ph->reused ? "unchanged, state kept" : "changed",
+	       ph->snapshot_ms, ph->compile_ms, ph->states,
+	       (double)ph->hook_ns / 1e6, ph->hook_calls, ph->sa_ms,
+	       ph->sa_reused ? "kept" : "built", ph->classes_ms, publish_ms,
 	       pub->parts_kept ? "parts kept" : "rendered", trim,
 	       (double)audit / 1e6, (double)(cpu + ph->hook_ns) / 1e6);
 }

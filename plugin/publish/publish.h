@@ -88,8 +88,8 @@ int oq_publish(struct oq_publisher *pub);
 /* publish_parts.c: are pp the parts of state state_id (with
  * publish_detail as given)?  Then d uses them, else renders them (and
  * keeps them: d uses them too unless out of memory). */
-bool oq_publish_parts_kept(const struct oq_publish_parts *pp,
-			   uint64_t state_id, bool detail_ports);
+bool oq_publish_parts_kept(const struct oq_publish_parts *pp, uint64_t state_id,
+			   bool detail_ports);
 void oq_publish_parts_use(const struct oq_publish_parts *pp,
 			  struct oq_publish_doc *d);
 void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,

@@ -15,8 +15,8 @@
 
 #include "publish.h"
 
-bool oq_publish_parts_kept(const struct oq_publish_parts *pp,
-			   uint64_t state_id, bool detail_ports)
+bool oq_publish_parts_kept(const struct oq_publish_parts *pp, uint64_t state_id,
+			   bool detail_ports)
 {
 	return pp->state_id && pp->state_id == state_id &&
 	       pp->detail_ports == detail_ports;

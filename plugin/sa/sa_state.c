@@ -106,14 +106,16 @@ static bool slvl_drops(const osm_physp_t *physp, size_t n)
 	return false;
 }
 
-/* Did SL2VL Sets go out this sweep, or may some have that nobody
- * counted?  The hooks count every one while SL2VL is the policy's or the
- * engine's; under a path-SL engine OpenSM sends template Sets of its own
- * (sl2vl_count.c does not see them all). */
-static bool sets_uncounted(const struct oq_sa *sa,
-			   const struct oq_sweep_state *sw)
+/* May OpenSM's cached SL2VL have changed since the last scan?  When Sets
+ * went out (this sweep, or one that never got here), or may have without
+ * being counted: the hooks count every one while SL2VL is the policy's or
+ * the engine's, but under a path-SL engine OpenSM sends template Sets of
+ * its own (sl2vl_count.c does not see them all). */
+static bool sl2vl_may_have_changed(const struct oq_sa *sa,
+				   const struct oq_sweep_state *sw)
 {
 	return sa->sweep->mads_predicted || sa->sweep->mads_presend ||
+	       sa->sweep->sets_unscanned ||
 	       sw->engine.kind == OQ_ENGINE_PATH_SL;
 }
 
@@ -135,7 +137,7 @@ static int copy_sl2vl(struct oq_sa *sa, struct oq_sa_state *s)
 	/* OpenSM's cache changes only with a Set's answer (or zeroed, for a
 	 * new port or a Set queued): with none since a scan that found no
 	 * drop, there is none now. */
-	if (sa->sl2vl_clean && !sets_uncounted(sa, s->sweep))
+	if (sa->sl2vl_clean && !sl2vl_may_have_changed(sa, s->sweep))
 		return 0;
 	for (i = 0; i < f->n_ports; i++) {
 		const osm_physp_t *physp = f->ports[i]->user;
@@ -144,6 +146,7 @@ static int copy_sl2vl(struct oq_sa *sa, struct oq_sa_state *s)
 			break;
 	}
 	sa->sl2vl_clean = i == f->n_ports;
+	sa->sweep->sets_unscanned = false;
 	if (i == f->n_ports)
 		return 0;
 	t->ports = calloc(f->n_ports ? f->n_ports : 1, sizeof(*t->ports));
@@ -407,7 +410,7 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 	record_inputs(sa->osm, &sa->inputs);
 	same = !oq_record_end(&sa->inputs);
 	*reused = same && kept && cur && cur->sweep == sw &&
-		  !sets_uncounted(sa, sw);
+		  !sl2vl_may_have_changed(sa, sw);
 	if (*reused)
 		return cur;
 	oq_sa_put(cur);

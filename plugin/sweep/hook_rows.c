@@ -17,7 +17,7 @@
 
 #include "sweep.h"
 
-static uint64_t pack_row(const uint8_t *row)
+uint64_t oq_sl2vl_pack(const uint8_t row[16])
 {
 	uint8_t raw[8];
 	uint64_t v;
@@ -29,12 +29,6 @@ static uint64_t pack_row(const uint8_t *row)
 	memcpy(&v, raw, sizeof(v));
 	return v;
 }
-
-uint64_t oq_sl2vl_pack(const uint8_t row[16])
-{
-	return pack_row(row);
-}
-
 
 const uint64_t *oq_hook_rows_of(struct oq_hook_rows *r,
 				const struct oq_sweep_state *s,
@@ -70,7 +64,7 @@ const uint64_t *oq_hook_rows_of(struct oq_hook_rows *r,
 		return NULL;
 	v = r->packed + r->n;
 	for (i = 0; i < n; i++)
-		v[i] = pack_row(t->sl2vl[i]);
+		v[i] = oq_sl2vl_pack(t->sl2vl[i]);
 	r->n += n;
 	return v;
 }

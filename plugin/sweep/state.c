@@ -294,7 +294,10 @@ struct oq_sweep_state *oq_sweep_state_renew(struct oq_sweep *sw, bool routed,
 	sw->phases.inputs_ms += oq_ms_since(t0);
 	if (*reused) {
 		sw->phases.reused++;
-		sw->cur_gen = sw->routing_runs;
+		/* Current for this routing run only once it has routed: a
+		 * state kept before routing is checked again at the hooks. */
+		if (routed)
+			sw->cur_gen = sw->routing_runs;
 		sw->cur_sweep = sw->sweeps;
 		sw->cur_kept = true;
 		return oq_sweep_ref(sw->cur);
@@ -370,7 +373,8 @@ void oq_sweep_put(struct oq_sweep_state *s)
 bool oq_sweep_state_current(const struct oq_sweep *sw,
 			    const struct oq_sweep_state *s)
 {
-	return s && s == sw->cur && s->routed && sw->cur_gen == sw->routing_runs;
+	return s && s == sw->cur && s->routed &&
+	       sw->cur_gen == sw->routing_runs;
 }
 
 void oq_sweep_init(struct oq_sweep *sw, osm_opensm_t *osm,
@@ -393,6 +397,10 @@ void oq_sweep_fini(struct oq_sweep *sw)
 
 void oq_sweep_begin(struct oq_sweep *sw)
 {
+	/* QoS Sets of a sweep that never reached UCAST_ROUTING_DONE (its
+	 * routing failed) were never seen by a scan of OpenSM's SL2VL. */
+	if (sw->mads_predicted || sw->mads_presend)
+		sw->sets_unscanned = true;
 	sw->sweeps++;
 	sw->mads_predicted = 0;
 	sw->mads_presend = 0;

@@ -57,10 +57,10 @@ struct oq_sweep_state {
 /* Where the plugin's time went in the current sweep (the "phases" line
  * logged after publishing; SM thread only). */
 struct oq_phases {
-	double inputs_ms;     /* OpenSM's inputs compared with the record */
-	unsigned int reused;  /* times the sweep state in force was kept */
-	bool sa_reused;	      /* the SA's state in force was kept */
-	double sa_ms;	      /* SA state built or kept, predictions included */
+	double inputs_ms;    /* OpenSM's inputs compared with the record */
+	unsigned int reused; /* times the sweep state in force was kept */
+	bool sa_reused;	     /* the SA's state in force was kept */
+	double sa_ms;	     /* SA state built or kept, predictions included */
 	/* Thread CPU of the plugin's event handlers and sweep-state
 	 * renewals this sweep, and of the handler running now from
 	 * cpu_entry_ns (the hooks' own time is hook_ns). */
@@ -79,7 +79,7 @@ struct oq_hooked_engine;
 
 /* The hooks' SL2VL rows, packed per distinct block (hook_rows.c). */
 struct oq_hook_rows {
-	uint64_t state_id;	  /* the sweep state they are of */
+	uint64_t state_id;	 /* the sweep state they are of */
 	struct oq_htab of_block; /* block (row pointer) -> packed[] index */
 	uint64_t *packed;
 	size_t n, cap;
@@ -114,6 +114,7 @@ struct oq_sweep {
 	unsigned long mads_presend;	   /* optimized SL2VL Sets we sent */
 	unsigned long mads_total;	   /* QoS Sets since start */
 	unsigned long qos_setup_sweep;	   /* sweep whose state hooks rebuilt */
+	bool sets_unscanned; /* Sets went out since the SA's last SL2VL scan */
 	struct oq_sweep_state *hook_state; /* the hooks' reference */
 	const void *hook_last_p;	   /* last osm_physp_t the hooks saw */
 	const struct oq_port_tables *hook_last_t; /* ... and its tables */

@@ -311,7 +311,8 @@ static void test_sl2vl_packed(void **state)
 		for (pos = 0; pos < 16; pos++)
 			for (vl = 0; vl < 16; vl++) {
 				for (sl = 0; sl < 16; sl++)
-					row[sl] = (uint8_t)((sl * 7 + pos) & 15);
+					row[sl] =
+						(uint8_t)((sl * 7 + pos) & 15);
 				row[pos] = (uint8_t)vl;
 				got = oq_sl2vl_mask_packed(oq_sl2vl_pack(row),
 							   masks[m]);
