@@ -322,10 +322,11 @@ static void log_phases(struct oq_publisher *pub, double publish_ms)
 	       pub->sweep->sweeps, ph->inputs_ms,
 	       ph->reused ? "unchanged, state kept" : "changed",
 	       ph->snapshot_ms, ph->compile_ms, ph->states,
-	       (double)ph->hook_ns / 1e6, ph->hook_calls, ph->sa_ms,
+	       (double)oq_phases_hook_ns(ph) / 1e6, ph->hook_calls, ph->sa_ms,
 	       ph->sa_reused ? "kept" : "built", ph->classes_ms, publish_ms,
 	       pub->parts_kept ? "parts kept" : "rendered", trim,
-	       (double)audit / 1e6, (double)(cpu + ph->hook_ns) / 1e6);
+	       (double)audit / 1e6,
+	       (double)(cpu + oq_phases_hook_ns(ph)) / 1e6);
 }
 
 int oq_publish(struct oq_publisher *pub)

@@ -136,10 +136,14 @@ hook_tables_of(struct oq_sweep *sw, const struct oq_sweep_state *s,
  * The hooks' time for the sweep's phases line.  Reading the clock twice
  * per call would cost about as much as the call itself (OpenSM calls the
  * SL2VL hook for every input/output port pair), so one call in
- * HOOK_SAMPLE is timed and its time scaled, less what reading the clock
- * itself adds to an interval (measured when the hooks are installed).
+ * HOOK_SAMPLE is timed, less what reading the clock adds to an interval
+ * (measured when the hooks are installed), and the mean of the samples
+ * stands for every call.  A sample longer than HOOK_SAMPLE_MAX_NS was
+ * preempted or interrupted, which a call's own work never is: it would
+ * stand for many calls, so it is left out.
  */
 #define HOOK_SAMPLE 16
+#define HOOK_SAMPLE_MAX_NS 50000
 
 static uint64_t clock_cost_ns;
 
@@ -169,8 +173,10 @@ static void sample_end(struct oq_sweep *sw, uint64_t t0)
 	if (!t0)
 		return;
 	d = oq_clock_ns() - t0;
-	sw->phases.hook_ns +=
-		(d > clock_cost_ns ? d - clock_cost_ns : 0) * HOOK_SAMPLE;
+	if (d > HOOK_SAMPLE_MAX_NS)
+		return;
+	sw->phases.hook_sampled_ns += d > clock_cost_ns ? d - clock_cost_ns : 0;
+	sw->phases.hook_samples++;
 }
 
 static bool force_update(struct oq_sweep *sw, const osm_physp_t *p)

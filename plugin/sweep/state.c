@@ -412,6 +412,7 @@ void oq_sweep_begin(struct oq_sweep *sw)
 	sw->phases.sa_ms = 0;
 	sw->phases.sa_reused = false;
 	sw->phases.cpu_ns = 0;
-	sw->phases.hook_ns = 0;
+	sw->phases.hook_sampled_ns = 0;
+	sw->phases.hook_samples = 0;
 	sw->phases.hook_calls = 0;
 }

@@ -63,17 +63,27 @@ struct oq_phases {
 	double sa_ms;	     /* SA state built or kept, predictions included */
 	/* Thread CPU of the plugin's event handlers and sweep-state
 	 * renewals this sweep, and of the handler running now from
-	 * cpu_entry_ns (the hooks' own time is hook_ns). */
+	 * cpu_entry_ns (the hooks' own time is oq_phases_hook_ns()). */
 	uint64_t cpu_ns, cpu_entry_ns;
 	unsigned int states; /* sweep and SA states built */
 	double snapshot_ms;  /* OpenSM's subnet copied, all states */
 	double compile_ms;   /* policy bound, tables compiled, all states */
 	double classes_ms;   /* port classes predicted (SA state) */
-	uint64_t hook_ns;    /* in the SL2VL/VLArb hooks (the QoS MADs) */
-	unsigned long hook_calls;
+	/* The SL2VL/VLArb hooks (the QoS MADs): calls, and the time of
+	 * the calls sampled (hooks.c; oq_phases_hook_ns() the estimate). */
+	unsigned long hook_calls, hook_samples;
+	uint64_t hook_sampled_ns;
 	uint64_t audit_cpu_ns; /* audit writer CPU at the last phases line */
 	double trim_ms; /* freed memory returned to the system; < 0: off */
 };
+
+/* The hooks' time in the sweep, estimated from the sampled calls. */
+static inline uint64_t oq_phases_hook_ns(const struct oq_phases *ph)
+{
+	return ph->hook_samples ? (uint64_t)((double)ph->hook_sampled_ns *
+					     ph->hook_calls / ph->hook_samples)
+				: 0;
+}
 
 struct oq_hooked_engine;
 
