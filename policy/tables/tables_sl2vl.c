@@ -78,7 +78,8 @@ static enum port_cover sl2vl_scope_port(const struct oq_binding *b,
 		return COVER_NONE;
 	if (s->across_to.n && !peer_in(b, &s->across_to, out))
 		return COVER_NONE;
-	if (!s->from.given && !s->across_from.n &&
+	/* `from: *` lists every input port: no input-port key. */
+	if ((!s->from.given || s->from.all) && !s->across_from.n &&
 	    (!s->across.n || peer_in(b, &s->across, out)))
 		return COVER_ALL;
 	return COVER_PER_IN;
@@ -126,7 +127,9 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 	bool per_in = port->node->type == OQ_NODE_SWITCH && port->num != 0;
 	/* The port's rows are edited here, then stored as one block. */
 	union oq_sl2vl_scratch sc;
-	bool changed = false;
+	const uint8_t *fill = NULL;
+	bool changed = false, any_per_in = false;
+	unsigned int n_decide;
 	unsigned char *warned, *cover;
 	signed char *lack;
 	size_t si;
@@ -147,8 +150,12 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 		if (cover[si] != COVER_NONE)
 			lack[si] = (signed char)lacking_sl(p->sl2vl[si].sl2vl,
 							   vls);
+		any_per_in |= cover[si] == COVER_PER_IN;
 	}
-	for (t = 0; t < pt->n_sl2vl; t++) {
+	/* Without an input-port key every table has table 0's winner: decide
+	 * it once and give all tables its row. */
+	n_decide = any_per_in ? pt->n_sl2vl : 1;
+	for (t = 0; t < n_decide; t++) {
 		unsigned int in = per_in ? t : 0;
 		bool done = false;
 
@@ -190,17 +197,23 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 					     vls - 1);
 				continue;
 			}
-			if (!changed)
-				memcpy(sc.row, pt->sl2vl,
-				       16 * (size_t)pt->n_sl2vl);
+			if (!any_per_in) {
+				fill = s->sl2vl;
+			} else {
+				if (!changed)
+					memcpy(sc.row, pt->sl2vl,
+					       16 * (size_t)pt->n_sl2vl);
+				memcpy(sc.row[t], s->sl2vl, 16);
+			}
 			changed = true;
-			memcpy(sc.row[t], s->sl2vl, 16);
 			pt->sl2vl_origin = OQ_ORIGIN_SCOPE;
 			if (pt->sl2vl_scope < 0)
 				pt->sl2vl_scope = (int)si;
 		}
 	}
-	if (changed)
+	if (changed && fill)
+		rc = oq_port_tables_fill_sl2vl(out, pt, fill, pt->n_sl2vl);
+	else if (changed)
 		rc = oq_port_tables_set_sl2vl(
 			out, pt, (const uint8_t(*)[16])sc.row, pt->n_sl2vl);
 	free(warned);

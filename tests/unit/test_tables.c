@@ -437,6 +437,47 @@ static void test_sl2vl_wildcards_cover_cas(void **state)
 	assert_int_equal(w->d.n_warnings, 1);
 }
 
+/* `from: * to: *` over the switches: every table of every switch port,
+ * port 0's included, one block for the ports with the same rows; a
+ * scope before it that names an input port keeps that one table. */
+static void test_sl2vl_from_all_every_table(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+				      1, 1, 1, 1, 1, 1, 1, 15};
+	static const uint8_t y[16] = {0, 1, 2, 3, 4, 5, 6, 7,
+				      7, 7, 7, 7, 7, 7, 7, 7};
+	const struct oq_port_tables *pt, *p1;
+	struct oq_sl2vl_scope *s;
+	unsigned int i, in;
+
+	s = fx_sl2vl_scope(w->p, x); /* 0: switch, from 1 to 2 */
+	fx_ref(&s->groups, "switches", w->g_sw);
+	fx_portsel(&s->from, 1, 1);
+	fx_portsel(&s->to, 2, 2);
+	s = fx_sl2vl_scope(w->p, y); /* 1: switch, from * to * */
+	fx_ref(&s->groups, "switches", w->g_sw);
+	s->from.given = s->from.all = true;
+	s->to.given = s->to.all = true;
+	compile(w, true);
+	assert_int_equal(w->d.n, 0);
+	p1 = tables_of(w, &w->sw->ports[1]);
+	for (i = 0; i <= 4; i++) {
+		pt = tables_of(w, &w->sw->ports[i]);
+		assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_SCOPE);
+		assert_int_equal(pt->sl2vl_scope, 1);
+		assert_int_equal(pt->n_sl2vl, i ? 9 : 1);
+		for (in = 0; in < pt->n_sl2vl; in++)
+			assert_memory_equal(pt->sl2vl[in],
+					    i == 2 && in == 1 ? x : y, 16);
+		if (i != 2 && i)
+			assert_ptr_equal(pt->sl2vl, p1->sl2vl);
+	}
+	assert_ptr_not_equal(tables_of(w, &w->sw->ports[2])->sl2vl, p1->sl2vl);
+	/* A port that is down is not programmed. */
+	assert_false(tables_of(w, &w->sw->ports[5])->has_sl2vl);
+}
+
 static void test_sl2vl_across_either_way(void **state)
 {
 	struct world *w = *state;
@@ -542,6 +583,7 @@ int main(void)
 		T(test_sl2vl_scopes),
 		T(test_equal_rows_shared),
 		T(test_sl2vl_wildcards_cover_cas),
+		T(test_sl2vl_from_all_every_table),
 		T(test_sl2vl_across_either_way),
 		T(test_sl2vl_missing_vl_warns_per_port),
 		T(test_defaults_without_templates),
