@@ -398,6 +398,52 @@ static void test_equal_rows_shared(void **state)
 	/* teardown frees shared, own and stored rows alike (ASan). */
 }
 
+/* Fills of one row share the block of those rows however they come:
+ * the same row and count again, after another fill, or set row by row;
+ * another count or row is another block. */
+static void test_fill_shares_blocks(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t a[16] = {0, 1, 2, 3, 4, 5, 6, 7,
+				      7, 7, 7, 7, 7, 7, 7, 7};
+	static const uint8_t b[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+				      1, 1, 1, 1, 1, 1, 1, 15};
+	struct oq_port_tables pt[6];
+	union oq_sl2vl_scratch sc;
+	unsigned int i;
+
+	memset(pt, 0, sizeof(pt));
+	oq_fabric_tables_free(&w->out);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[0], a, 9), 0);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[1], a, 9), 0);
+	assert_ptr_equal(pt[0].sl2vl, pt[1].sl2vl);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[2], a, 5), 0);
+	assert_ptr_not_equal(pt[2].sl2vl, pt[0].sl2vl);
+	assert_int_equal(pt[2].n_sl2vl, 5);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[3], b, 5), 0);
+	assert_ptr_not_equal(pt[3].sl2vl, pt[2].sl2vl);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[4], a, 9), 0);
+	assert_ptr_equal(pt[4].sl2vl, pt[0].sl2vl);
+	for (i = 0; i < 5; i++)
+		memcpy(sc.row[i], b, 16);
+	assert_int_equal(oq_port_tables_set_sl2vl(&w->out, &pt[5],
+						  (const uint8_t(*)[16])sc.row,
+						  5),
+			 0);
+	assert_ptr_equal(pt[5].sl2vl, pt[3].sl2vl);
+	for (i = 0; i < 9; i++) {
+		assert_memory_equal(pt[1].sl2vl[i], a, 16);
+		assert_memory_equal(pt[4].sl2vl[i], a, 16);
+	}
+	for (i = 0; i < 5; i++) {
+		assert_memory_equal(pt[2].sl2vl[i], a, 16);
+		assert_memory_equal(pt[3].sl2vl[i], b, 16);
+	}
+	assert_int_equal(pt[1].n_sl2vl, 9);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[0], a, 0),
+			 -EINVAL);
+}
+
 /* `from: *` / `to: *` mean all ports, a CA's one table included; port
  * numbers name switch ports only.  A scope that covers no port of the
  * fabric is a warning at its location. */
@@ -582,6 +628,7 @@ int main(void)
 		T(test_vlarb_scope_clipped_to_cap),
 		T(test_sl2vl_scopes),
 		T(test_equal_rows_shared),
+		T(test_fill_shares_blocks),
 		T(test_sl2vl_wildcards_cover_cas),
 		T(test_sl2vl_from_all_every_table),
 		T(test_sl2vl_across_either_way),
