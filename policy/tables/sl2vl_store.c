@@ -181,6 +181,21 @@ int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
 	return rc;
 }
 
+bool oq_sl2vl_rows_uniform(struct oq_sl2vl_uniform_memo *m,
+			   const uint8_t (*rows)[16], unsigned int n)
+{
+	unsigned int i;
+
+	if (m->rows == (const void *)rows && m->n == n)
+		return m->uniform;
+	for (i = 1; i < n && !memcmp(rows[i], rows[0], 16); i++)
+		;
+	m->rows = rows;
+	m->n = n;
+	m->uniform = i >= n;
+	return m->uniform;
+}
+
 static uint16_t *drops_of(const uint8_t (*rows)[16], unsigned int n)
 {
 	uint16_t *d = calloc(n, sizeof(*d));

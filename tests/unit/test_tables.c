@@ -444,6 +444,25 @@ static void test_fill_shares_blocks(void **state)
 			 -EINVAL);
 }
 
+/* Uniform rows: asked again of the same rows, of other rows with as many
+ * rows, and of fewer of the same rows. */
+static void test_rows_uniform_memo(void **state)
+{
+	struct oq_sl2vl_uniform_memo m = {NULL, 0, false};
+	static uint8_t same[3][16] = {{1, 2}, {1, 2}, {1, 2}};
+	static uint8_t last_differs[3][16] = {{1, 2}, {1, 2}, {1, 3}};
+
+	(void)state;
+	assert_true(oq_sl2vl_rows_uniform(&m, same, 3));
+	assert_true(oq_sl2vl_rows_uniform(&m, same, 3));
+	assert_false(oq_sl2vl_rows_uniform(&m, last_differs, 3));
+	assert_false(oq_sl2vl_rows_uniform(&m, last_differs, 3));
+	assert_true(oq_sl2vl_rows_uniform(&m, last_differs, 2));
+	assert_true(oq_sl2vl_rows_uniform(&m, last_differs, 1));
+	assert_false(oq_sl2vl_rows_uniform(&m, last_differs, 3));
+	assert_true(oq_sl2vl_rows_uniform(&m, same, 3));
+}
+
 /* `from: *` / `to: *` mean all ports, a CA's one table included; port
  * numbers name switch ports only.  A scope that covers no port of the
  * fabric is a warning at its location. */
@@ -629,6 +648,7 @@ int main(void)
 		T(test_sl2vl_scopes),
 		T(test_equal_rows_shared),
 		T(test_fill_shares_blocks),
+		T(test_rows_uniform_memo),
 		T(test_sl2vl_wildcards_cover_cas),
 		T(test_sl2vl_from_all_every_table),
 		T(test_sl2vl_across_either_way),
