@@ -9,7 +9,8 @@
  * published files say it per class).  Equal keys give equal predictions
  * by construction; tests/unit/test_pred_class checks it against the
  * model run on every port.  Classification is one hash lookup per port:
- * O(ports x rows) with a handful of model runs in all.
+ * O(ports x rows) with a handful of model runs in all, O(ports) where the
+ * switch ports' rows are each one row for all inputs (a regular fabric).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,19 +47,47 @@ static void put_vlarb(struct oq_class_keys *k, const struct oq_vlarb_table *v)
 	oq_class_key_put(k, v->e, (size_t)n * sizeof(v->e[0]));
 }
 
+/*
+ * A switch egress whose input rows are all one row: its view of every
+ * input at once maps each SL as that row does, and that row is its one
+ * distinct input row (input 0, the switch itself, always feeds it) --
+ * what oq_predict_sl_vls() and oq_port_input_rows() find reading every
+ * input, here without reading them.  False when the rows differ.
+ */
+static bool uniform_views(const struct oq_port_tables *t,
+			  struct oq_sl2vl_uniform_memo *m, uint16_t vls[16],
+			  uint8_t (*rows)[16], size_t *n_rows)
+{
+	const uint8_t *row = t->sl2vl[0];
+	unsigned int s;
+
+	if (!t->port->num ||
+	    !oq_sl2vl_rows_uniform(m, (const uint8_t(*)[16])t->sl2vl,
+				   t->n_sl2vl))
+		return false;
+	for (s = 0; s < 16; s++)
+		vls[s] = row[s] < OQ_MAX_VLS ? (uint16_t)(1u << row[s]) : 0;
+	memcpy(rows[0], row, 16);
+	*n_rows = 1;
+	return true;
+}
+
 /* The key of port table t under options o; -1 when the view is out of
  * range (the model would refuse the port). */
 static int port_key(const struct oq_port_tables *t,
 		    const struct oq_predict_opts *o, struct oq_class_keys *k,
-		    uint8_t (*rows)[16], size_t *n_rows)
+		    struct oq_sl2vl_uniform_memo *m, uint8_t (*rows)[16],
+		    size_t *n_rows)
 {
 	const struct oq_port *p = t->port;
 	uint16_t vls[16];
 	uint32_t mtu = o->mtu_bytes ? o->mtu_bytes : oq_port_mtu_bytes(p);
 	uint8_t hdr[8];
+	bool views = has_views(t, o), uniform;
 	uint16_t nr;
 
-	if (oq_predict_sl_vls(t, o->in_port, vls))
+	uniform = views && uniform_views(t, m, vls, rows, n_rows);
+	if (!uniform && oq_predict_sl_vls(t, o->in_port, vls))
 		return -1;
 	hdr[0] = p ? p->width : 0;
 	hdr[1] = p ? (uint8_t)p->speed : 0;
@@ -76,7 +105,8 @@ static int port_key(const struct oq_port_tables *t,
 		put_vlarb(k, &t->vlarb_low);
 	}
 	oq_class_key_put(k, vls, sizeof(vls));
-	*n_rows = has_views(t, o) ? oq_port_input_rows(t, rows) : 0;
+	if (!uniform)
+		*n_rows = views ? oq_port_input_rows(t, rows) : 0;
 	nr = (uint16_t)*n_rows;
 	oq_class_key_put(k, &nr, sizeof(nr));
 	oq_class_key_put(k, rows, *n_rows * 16);
@@ -219,6 +249,7 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 			  struct oq_pred_classes *out)
 {
 	struct oq_class_keys k = {0};
+	struct oq_sl2vl_uniform_memo m = {NULL, 0, false};
 	uint8_t(*rows)[16] = NULL;
 	size_t *order = NULL, i, oi, lim, n_rows, v_cap = 0;
 	uint32_t c;
@@ -248,7 +279,7 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 
 		if (only ? p != only : !oq_pred_modeled(p))
 			continue;
-		if (port_key(t, o, &k, rows, &n_rows)) {
+		if (port_key(t, o, &k, &m, rows, &n_rows)) {
 			out->n_bad++;
 			continue;
 		}

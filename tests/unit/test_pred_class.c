@@ -333,6 +333,66 @@ static void test_fat_tree_classes_flat(void **state)
 	assert_int_equal(small, big);
 }
 
+/* A switch egress is classed by the rows of the inputs that feed it: one
+ * whose rows are all alike shares its class with one whose only other
+ * row is its own input's or an absent port's, not with one that a linked
+ * input maps otherwise.  The rows drop SL 15 (VL15). */
+static void test_uniform_rows_class_with_equal_inputs(void **state)
+{
+	static const uint8_t r[16] = {0, 1, 2, 3, 4, 5, 6, 7,
+				      7, 7, 7, 7, 7, 7, 7, 15};
+	static const uint8_t s[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+				      0, 0, 0, 0, 0, 0, 0, 0};
+	/* Per switch port 1-4: the input whose row is s, 0 for none. */
+	static const unsigned int other[5] = {0, 0, 2, 7, 1};
+	struct oq_fabric *f = oq_fabric_new();
+	struct oq_node *sw = fx_switch(f, 0x10, "sw", 8, 1), *ca;
+	struct oq_templates tpl;
+	struct oq_fabric_tables ft;
+	struct oq_predict_opts o;
+	struct oq_pred_classes c;
+	const struct oq_pred_class *k[5];
+	unsigned int i, in;
+	char name[16];
+
+	(void)state;
+	for (i = 1; i <= 4; i++) {
+		snprintf(name, sizeof(name), "h%u", i);
+		ca = fx_ca(f, 0x100 * i, name, 1, (uint16_t)(10 + i));
+		oq_fabric_link(&ca->ports[1], &sw->ports[i]);
+	}
+	sw->ports[5].present = true; /* down */
+	assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+	oq_templates_default(&tpl);
+	assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL), 0);
+	for (i = 1; i <= 4; i++) {
+		struct oq_port_tables *t = &ft.ports[sw->ports[i].index];
+		union oq_sl2vl_scratch sc;
+
+		assert_int_equal(t->n_sl2vl, 9);
+		for (in = 0; in < 9; in++)
+			memcpy(sc.row[in], in == other[i] && in ? s : r, 16);
+		assert_int_equal(oq_port_tables_set_sl2vl(
+					 &ft, t, (const uint8_t(*)[16])sc.row,
+					 9),
+				 0);
+	}
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
+	for (i = 1; i <= 4; i++) {
+		k[i] = oq_pred_class_of(&c, sw->ports[i].index);
+		assert_non_null(k[i]);
+	}
+	assert_ptr_equal(k[1], k[2]);
+	assert_ptr_equal(k[1], k[3]);
+	assert_ptr_not_equal(k[1], k[4]);
+	assert_int_equal(k[1]->pred.sl[15].vls, 0);
+	check_fabric(f, &ft);
+	oq_pred_classes_free(&c);
+	oq_fabric_tables_free(&ft);
+	oq_fabric_free(f);
+}
+
 /* Every classified port appears once in "nodes", with its class. */
 static void test_json_lists_every_port_once(void **state)
 {
@@ -401,6 +461,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classes_equal_the_model),
 		cmocka_unit_test(test_fat_tree_classes_flat),
+		cmocka_unit_test(test_uniform_rows_class_with_equal_inputs),
 		cmocka_unit_test(test_json_lists_every_port_once),
 		cmocka_unit_test(test_only_and_bad_options),
 	};
