@@ -220,16 +220,65 @@ static int port_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* Whether p is f->ports[p->index], one of the first n. */
+static bool port_listed(const struct oq_fabric *f, const struct oq_port *p,
+			size_t n)
+{
+	return p->present && p->index < n && f->ports[p->index] == p;
+}
+
+/*
+ * The first n ports in that order.  The nodes are sorted by GUID and each
+ * node's ports taken in number order; only nodes that share a GUID (a
+ * fabric with duplicates) have their ports sorted together.  Should the
+ * nodes not hold those n ports, the ports are sorted one by one.
+ */
 static size_t *canonical_order(const struct oq_fabric *f, size_t n)
 {
-	struct port_order *o = malloc((n ? n : 1) * sizeof(*o));
-	size_t *v = malloc((n ? n : 1) * sizeof(*v)), i;
+	size_t n_nodes = f->n_nodes, i, r, run, k = 0, m;
+	struct port_order *o = malloc((n_nodes + n + 1) * sizeof(*o));
+	struct port_order *run_ports = o + n_nodes;
+	size_t *v = malloc((n ? n : 1) * sizeof(*v));
+	unsigned int j;
 
 	if (!o || !v) {
 		free(o);
 		free(v);
 		return NULL;
 	}
+	for (i = 0; i < n_nodes; i++) {
+		o[i].guid = f->nodes[i]->guid;
+		o[i].num = 0;
+		o[i].idx = i;
+	}
+	qsort(o, n_nodes, sizeof(*o), port_cmp);
+	for (i = 0; i < n_nodes; i = run) {
+		for (run = i + 1; run < n_nodes && o[run].guid == o[i].guid;
+		     run++)
+			;
+		for (r = i, m = 0; r < run; r++) {
+			const struct oq_node *nd = f->nodes[o[r].idx];
+
+			for (j = 0; j <= nd->n_ports; j++) {
+				const struct oq_port *p = &nd->ports[j];
+
+				if (!port_listed(f, p, n))
+					continue;
+				if (k + m == n)
+					goto by_port;
+				run_ports[m].guid = nd->guid;
+				run_ports[m].num = p->num;
+				run_ports[m++].idx = p->index;
+			}
+		}
+		if (run > i + 1)
+			qsort(run_ports, m, sizeof(*run_ports), port_cmp);
+		for (r = 0; r < m; r++)
+			v[k++] = run_ports[r].idx;
+	}
+	if (k == n)
+		goto out;
+by_port:
 	for (i = 0; i < n; i++) {
 		o[i].guid = f->ports[i]->node->guid;
 		o[i].num = f->ports[i]->num;
@@ -238,6 +287,7 @@ static size_t *canonical_order(const struct oq_fabric *f, size_t n)
 	qsort(o, n, sizeof(*o), port_cmp);
 	for (i = 0; i < n; i++)
 		v[i] = o[i].idx;
+out:
 	free(o);
 	return v;
 }

@@ -393,6 +393,120 @@ static void test_uniform_rows_class_with_equal_inputs(void **state)
 	oq_fabric_free(f);
 }
 
+struct by_guid {
+	uint64_t guid;
+	unsigned int num;
+	size_t idx;
+};
+
+static int by_guid_cmp(const void *a, const void *b)
+{
+	const struct by_guid *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Every modelled port is classified, and classes are numbered as their
+ * first port comes by node GUID, port number and fabric index, that port
+ * the class's example. */
+static void check_numbering(const struct oq_fabric *f,
+			    const struct oq_pred_classes *c)
+{
+	struct by_guid *v = calloc(f->n_ports, sizeof(*v));
+	size_t i;
+	uint32_t next = 0;
+
+	assert_non_null(v);
+	for (i = 0; i < f->n_ports; i++) {
+		v[i].guid = f->ports[i]->node->guid;
+		v[i].num = f->ports[i]->num;
+		v[i].idx = i;
+	}
+	qsort(v, f->n_ports, sizeof(*v), by_guid_cmp);
+	for (i = 0; i < f->n_ports; i++) {
+		uint32_t k = c->of_port[v[i].idx];
+
+		if (k == OQ_PRED_CLASS_NONE) {
+			assert_false(oq_pred_modeled(f->ports[v[i].idx]));
+			continue;
+		}
+		assert_true(k <= next);
+		if (k == next) {
+			assert_int_equal(c->v[k].rep, v[i].idx);
+			next++;
+		}
+	}
+	assert_int_equal(next, c->n);
+	free(v);
+}
+
+/* Nodes in no GUID order, CAs of two ports, some sharing a GUID (the
+ * fabric is wrong, its classes still numbered alike however its nodes
+ * come). */
+static void test_classes_numbered_by_guid(void **state)
+{
+	uint64_t seed = 0xc1a55e5ull;
+	struct oq_templates tpl;
+	int round;
+
+	(void)state;
+	oq_templates_default(&tpl);
+	for (round = 0; round < 50; round++) {
+		struct oq_fabric *f = oq_fabric_new();
+		unsigned int n_sw = 2 + (unsigned int)fx_below(&seed, 3), s, c;
+		struct oq_node *sw[4], *ca;
+		struct oq_fabric_tables ft;
+		struct oq_predict_opts o;
+		struct oq_pred_classes cl;
+		uint64_t guid;
+		char name[32];
+
+		for (s = 0; s < n_sw; s++) {
+			snprintf(name, sizeof(name), "sw%u", s);
+			sw[s] = fx_switch(f, 0x9000 - s * 0x10 -
+						     fx_below(&seed, 8),
+					  name, 8, (uint16_t)(1 + s));
+		}
+		for (s = 0; s + 1 < n_sw; s++)
+			oq_fabric_link(&sw[s]->ports[1], &sw[s + 1]->ports[2]);
+		for (s = 0; s < n_sw; s++)
+			for (c = 0; c < 3; c++) {
+				guid = fx_below(&seed, 4) == 0
+					       ? 0x500
+					       : 0x100 * fx_below(&seed, 64);
+				snprintf(name, sizeof(name), "h%u-%u", s, c);
+				ca = fx_ca(f, guid, name, 2,
+					   (uint16_t)(100 + s * 10 + 2 * c));
+				oq_fabric_link(&ca->ports[1],
+					       &sw[s]->ports[3 + 2 * c]);
+				oq_fabric_link(&ca->ports[2],
+					       &sw[s]->ports[4 + 2 * c]);
+			}
+		assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+		if (round % 10 == 9) {
+			/* A port list out of step with the nodes' ports. */
+			struct oq_port *x = f->ports[0];
+
+			f->ports[0] = f->ports[f->n_ports - 1];
+			f->ports[f->n_ports - 1] = x;
+		}
+		assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL),
+				 0);
+		randomize(&seed, &ft);
+		oq_predict_opts_init(&o);
+		assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &cl),
+				 0);
+		check_numbering(f, &cl);
+		oq_pred_classes_free(&cl);
+		oq_fabric_tables_free(&ft);
+		oq_fabric_free(f);
+	}
+}
+
 /* Every classified port appears once in "nodes", with its class. */
 static void test_json_lists_every_port_once(void **state)
 {
@@ -462,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_classes_equal_the_model),
 		cmocka_unit_test(test_fat_tree_classes_flat),
 		cmocka_unit_test(test_uniform_rows_class_with_equal_inputs),
+		cmocka_unit_test(test_classes_numbered_by_guid),
 		cmocka_unit_test(test_json_lists_every_port_once),
 		cmocka_unit_test(test_only_and_bad_options),
 	};
