@@ -130,16 +130,20 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 	const uint8_t *fill = NULL;
 	bool changed = false, any_per_in = false;
 	unsigned int n_decide;
-	unsigned char *warned, *cover;
+	/* Per scope: warned, cover, lack.  Policies have a few scopes; a
+	 * compile runs this for every port. */
+	unsigned char small[3 * 16], *warned, *cover;
 	signed char *lack;
 	size_t si;
 	int rc = 0;
 
 	if (!pt->has_sl2vl || !pt->sl2vl || !p->n_sl2vl)
 		return 0;
-	warned = calloc(3 * p->n_sl2vl, 1);
+	warned = p->n_sl2vl <= sizeof(small) / 3 ? small
+						 : malloc(3 * p->n_sl2vl);
 	if (!warned)
 		return -ENOMEM;
+	memset(warned, 0, p->n_sl2vl);
 	cover = warned + p->n_sl2vl;
 	lack = (signed char *)cover + p->n_sl2vl;
 	/* Per port, not per table: what the port-level keys say, and the
@@ -216,6 +220,7 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 	else if (changed)
 		rc = oq_port_tables_set_sl2vl(
 			out, pt, (const uint8_t(*)[16])sc.row, pt->n_sl2vl);
-	free(warned);
+	if (warned != small)
+		free(warned);
 	return rc;
 }

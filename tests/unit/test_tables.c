@@ -543,6 +543,42 @@ static void test_sl2vl_from_all_every_table(void **state)
 	assert_false(tables_of(w, &w->sw->ports[5])->has_sl2vl);
 }
 
+/* A policy of many sl2vl-scopes: the first covering one wins, the last
+ * one's VL that h1 lacks is said once, and every scope counts as used. */
+static void test_many_sl2vl_scopes(void **state)
+{
+	struct world *w = *state;
+	uint8_t tbl[16];
+	struct oq_sl2vl_scope *s;
+	const struct oq_port_tables *pt;
+	unsigned int k, lacks = 0;
+	size_t i;
+
+	for (k = 0; k < 40; k++) {
+		memset(tbl, (int)(k % 8), sizeof(tbl));
+		if (k == 39)
+			tbl[0] = 5; /* h1 runs 4 VLs */
+		s = fx_sl2vl_scope(w->p, tbl);
+		fx_ref(&s->groups, k < 39 ? "h2" : "h1",
+		       k < 39 ? w->g_h2 : w->g_h1);
+		s->loc.line = 100 + k;
+	}
+	compile(w, true);
+	pt = tables_of(w, &w->h2->ports[1]);
+	assert_int_equal(pt->sl2vl_scope, 0);
+	assert_int_equal(pt->sl2vl[0][3], 0);
+	pt = tables_of(w, &w->h1->ports[1]);
+	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
+	for (i = 0; i < w->d.n; i++) {
+		assert_null(strstr(w->d.v[i].msg, "covers no port"));
+		if (strstr(w->d.v[i].msg, "runs 4 data VL(s)")) {
+			assert_int_equal(w->d.v[i].loc.line, 139);
+			lacks++;
+		}
+	}
+	assert_int_equal(lacks, 1);
+}
+
 static void test_sl2vl_across_either_way(void **state)
 {
 	struct world *w = *state;
@@ -651,6 +687,7 @@ int main(void)
 		T(test_rows_uniform_memo),
 		T(test_sl2vl_wildcards_cover_cas),
 		T(test_sl2vl_from_all_every_table),
+		T(test_many_sl2vl_scopes),
 		T(test_sl2vl_across_either_way),
 		T(test_sl2vl_missing_vl_warns_per_port),
 		T(test_defaults_without_templates),
