@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <osmqos/model.h>
+#include <osmqos/port_class.h>
 #include <osmqos/pred_class.h>
 
 #include "match_fixture.h"
@@ -507,6 +508,49 @@ static void test_classes_numbered_by_guid(void **state)
 	}
 }
 
+/* Key k built from s (len bytes), looked up: 1 new (given value v),
+ * else 0 with its value. */
+static int key_find(struct oq_class_keys *k, const char *s, size_t len,
+		    uint32_t v, uint32_t *val)
+{
+	int rc;
+
+	oq_class_key_start(k);
+	oq_class_key_put(k, s, len);
+	rc = oq_class_key_find(k, val);
+	if (rc == 1)
+		oq_class_key_set(k, v);
+	return rc;
+}
+
+/* The class keys: each distinct key once, its value found again however
+ * the keys before it went (the same key, a longer one, another). */
+static void test_class_keys(void **state)
+{
+	struct oq_class_keys k = {0};
+	uint32_t v = 0;
+
+	(void)state;
+	assert_int_equal(key_find(&k, "abc", 3, 10, &v), 1);
+	assert_int_equal(key_find(&k, "abc", 3, 0, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(key_find(&k, "abd", 3, 11, &v), 1);
+	assert_int_equal(key_find(&k, "abc", 3, 0, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(key_find(&k, "ab", 2, 12, &v), 1);
+	assert_int_equal(key_find(&k, "ab", 2, 0, &v), 0);
+	assert_int_equal(v, 12);
+	assert_int_equal(key_find(&k, "abc", 3, 0, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(key_find(&k, "", 0, 13, &v), 1);
+	assert_int_equal(key_find(&k, "", 0, 0, &v), 0);
+	assert_int_equal(v, 13);
+	assert_int_equal(key_find(&k, "abd", 3, 0, &v), 0);
+	assert_int_equal(v, 11);
+	assert_int_equal(oq_intern_count(&k.keys), 4);
+	oq_class_keys_free(&k);
+}
+
 /* Every classified port appears once in "nodes", with its class. */
 static void test_json_lists_every_port_once(void **state)
 {
@@ -577,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_fat_tree_classes_flat),
 		cmocka_unit_test(test_uniform_rows_class_with_equal_inputs),
 		cmocka_unit_test(test_classes_numbered_by_guid),
+		cmocka_unit_test(test_class_keys),
 		cmocka_unit_test(test_json_lists_every_port_once),
 		cmocka_unit_test(test_only_and_bad_options),
 	};
