@@ -39,13 +39,22 @@ static bool has_views(const struct oq_port_tables *t,
 	       t->n_sl2vl >= 2 && t->port;
 }
 
-static void put_vlarb(struct oq_class_keys *k, const struct oq_vlarb_table *v)
+/* A VLArb table into a key at `at`: its entry count and entries.
+ * Returns the bytes written. */
+static size_t put_vlarb(uint8_t *at, const struct oq_vlarb_table *v)
 {
 	uint8_t n = v->n > OQ_VLARB_MAX ? OQ_VLARB_MAX : v->n;
 
-	oq_class_key_put(k, &n, 1);
-	oq_class_key_put(k, v->e, (size_t)n * sizeof(v->e[0]));
+	at[0] = n;
+	memcpy(at + 1, v->e, (size_t)n * sizeof(v->e[0]));
+	return 1 + (size_t)n * sizeof(v->e[0]);
 }
+
+/* A key but its input rows: header, MTU, both VLArb tables, the SLs' VL
+ * masks, the row count. */
+#define KEY_HEAD_MAX                                                           \
+	(8 + 4 + 2 * (1 + OQ_VLARB_MAX * 2) + 16 * sizeof(uint16_t) +          \
+	 sizeof(uint16_t))
 
 /*
  * A switch egress whose input rows are all one row: its view of every
@@ -82,33 +91,36 @@ static int port_key(const struct oq_port_tables *t,
 	const struct oq_port *p = t->port;
 	uint16_t vls[16];
 	uint32_t mtu = o->mtu_bytes ? o->mtu_bytes : oq_port_mtu_bytes(p);
-	uint8_t hdr[8];
+	uint8_t key[KEY_HEAD_MAX], *at = key;
 	bool views = has_views(t, o), uniform;
 	uint16_t nr;
 
 	uniform = views && uniform_views(t, m, vls, rows, n_rows);
 	if (!uniform && oq_predict_sl_vls(t, o->in_port, vls))
 		return -1;
-	hdr[0] = p ? p->width : 0;
-	hdr[1] = p ? (uint8_t)p->speed : 0;
-	hdr[2] = t->has_vlarb;
-	hdr[3] = t->has_vlarb ? t->vl_high_limit : 0;
-	hdr[4] = t->has_sl2vl;
-	hdr[5] = t->sl2vl_unknown;
-	hdr[6] = (uint8_t)t->sl2vl_origin;
-	hdr[7] = 0;
-	oq_class_key_start(k);
-	oq_class_key_put(k, hdr, sizeof(hdr));
-	oq_class_key_put(k, &mtu, sizeof(mtu));
+	*at++ = p ? p->width : 0;
+	*at++ = p ? (uint8_t)p->speed : 0;
+	*at++ = t->has_vlarb;
+	*at++ = t->has_vlarb ? t->vl_high_limit : 0;
+	*at++ = t->has_sl2vl;
+	*at++ = t->sl2vl_unknown;
+	*at++ = (uint8_t)t->sl2vl_origin;
+	*at++ = 0;
+	memcpy(at, &mtu, sizeof(mtu));
+	at += sizeof(mtu);
 	if (t->has_vlarb) {
-		put_vlarb(k, &t->vlarb_high);
-		put_vlarb(k, &t->vlarb_low);
+		at += put_vlarb(at, &t->vlarb_high);
+		at += put_vlarb(at, &t->vlarb_low);
 	}
-	oq_class_key_put(k, vls, sizeof(vls));
+	memcpy(at, vls, sizeof(vls));
+	at += sizeof(vls);
 	if (!uniform)
 		*n_rows = views ? oq_port_input_rows(t, rows) : 0;
 	nr = (uint16_t)*n_rows;
-	oq_class_key_put(k, &nr, sizeof(nr));
+	memcpy(at, &nr, sizeof(nr));
+	at += sizeof(nr);
+	oq_class_key_start(k);
+	oq_class_key_put(k, key, (size_t)(at - key));
 	oq_class_key_put(k, rows, *n_rows * 16);
 	return 0;
 }
