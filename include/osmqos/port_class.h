@@ -43,9 +43,7 @@ struct oq_class_keys {
 	uint32_t *val; /* per key id: the caller's value */
 	size_t val_cap;
 	uint32_t last; /* the key id the last find added */
-	uint32_t prev; /* the key id the last find answered, if has_prev */
-	bool has_prev;
-	uint8_t *buf; /* the key being built */
+	uint8_t *buf;  /* the key being built */
 	size_t len, buf_cap;
 	bool oom; /* a put ran out of memory: the next find fails */
 };

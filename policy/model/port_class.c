@@ -93,19 +93,10 @@ int oq_class_key_find(struct oq_class_keys *k, uint32_t *val)
 
 	if (k->oom)
 		return -ENOMEM;
-	/* Ports come in runs of one class (a switch's ports, a rack's
-	 * hosts): the key before is compared first, without hashing. */
-	if (k->has_prev && oq_intern_len(&k->keys, k->prev) == k->len &&
-	    !memcmp(oq_intern_key(&k->keys, k->prev), k->buf, k->len)) {
-		*val = k->val[k->prev];
-		return 0;
-	}
 	rc = oq_intern_add(&k->keys, k->buf, k->len, &id);
 	if (rc < 0)
 		return rc;
 	if (!rc) {
-		k->prev = id;
-		k->has_prev = true;
 		*val = k->val[id];
 		return 0;
 	}
@@ -124,8 +115,6 @@ int oq_class_key_find(struct oq_class_keys *k, uint32_t *val)
 	}
 	k->val[id] = UINT32_MAX;
 	k->last = id;
-	k->prev = id;
-	k->has_prev = true;
 	return 1;
 }
 
