@@ -134,10 +134,13 @@ struct oq_intern {
 	size_t len, cap;      /* bytes used, allocated */
 	size_t *off;	      /* key id at bytes + off[id]; off[n] = len */
 	size_t n, n_cap;      /* keys; room in off[] */
+	uint32_t last;	      /* the id the last add answered + 1; 0 none */
 };
 
 /* The id of key (len bytes), added when new: 1 when added, 0 when it
- * was there, -ENOMEM (nothing added). */
+ * was there, -ENOMEM (nothing added).  The key the last add answered is
+ * compared first, without hashing: keys often come in runs (the ports of
+ * a switch, a rack's hosts). */
 int oq_intern_add(struct oq_intern *in, const void *key, size_t len,
 		  uint32_t *id);
 

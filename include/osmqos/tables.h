@@ -180,6 +180,21 @@ int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
 /* No SL2VL rows (the store keeps the block). */
 void oq_port_tables_clear_sl2vl(struct oq_port_tables *pt);
 
+/*
+ * Whether rows[0..n-1] are n copies of one row (every input port maps
+ * SLs alike), remembered for the rows last asked about: a pass over the
+ * ports, whose rows nearly all point into one shared block, compares a
+ * block's rows once instead of once per port.  The rows must not change
+ * while a memo remembers them (a zeroed memo remembers nothing).
+ */
+struct oq_sl2vl_uniform_memo {
+	const void *rows;
+	unsigned int n;
+	bool uniform;
+};
+bool oq_sl2vl_rows_uniform(struct oq_sl2vl_uniform_memo *m,
+			   const uint8_t (*rows)[16], unsigned int n);
+
 /* oq_port_tables_index_drops() for every port, and t->no_drop; 0, or
  * -ENOMEM (the tables then work without them). */
 int oq_fabric_tables_index_drops(struct oq_fabric_tables *t);

@@ -69,49 +69,62 @@ int oq_node_guid_table_cmp(uint64_t a, uint64_t b)
 	return x < y ? -1 : x > y;
 }
 
-struct named {
-	const char *name;
-	uint64_t guid;
+struct in_table {
+	uint64_t key; /* the GUID as OpenSM's node table compares it */
 	uint32_t node;
 };
 
-static int name_order(const void *a, const void *b)
+static int table_order(const void *a, const void *b)
 {
-	const struct named *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	const struct in_table *x = a, *y = b;
 
-	return c ? c : oq_node_guid_table_cmp(x->guid, y->guid);
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->node > y->node) - (x->node < y->node);
 }
 
-/* Sort the nodes by name, then by OpenSM's table order, and chain each
- * run of one name; its first node goes into the hash table. */
+/* The nodes in OpenSM's table order (GUIDs sorted as OpenSM keys them,
+ * equal GUIDs by index), each name's first into the hash table and the
+ * others chained after it in that order.  A sort of the GUIDs and a hash
+ * lookup per name, not a sort of the names. */
 static int index_names(struct oq_fabric_index *idx, const struct oq_fabric *f)
 {
-	struct named *v = malloc((f->n_nodes ? f->n_nodes : 1) * sizeof(*v));
-	size_t n, run;
+	size_t n_nodes = f->n_nodes, n;
+	struct in_table *v = malloc((n_nodes ? n_nodes : 1) * sizeof(*v));
+	uint32_t *last = malloc((n_nodes ? n_nodes : 1) * sizeof(*last));
 
-	if (!v)
+	if (!v || !last) {
+		free(v);
+		free(last);
 		return -ENOMEM;
-	for (n = 0; n < f->n_nodes; n++) {
-		v[n].name = oq_node_name(f->nodes[n]);
-		v[n].guid = f->nodes[n]->guid;
+	}
+	for (n = 0; n < n_nodes; n++) {
+		v[n].key = htobe64(f->nodes[n]->guid);
 		v[n].node = (uint32_t)n;
 	}
-	qsort(v, f->n_nodes, sizeof(*v), name_order);
+	qsort(v, n_nodes, sizeof(*v), table_order);
 	oq_htab_clear(&idx->name);
-	for (n = 0; n < f->n_nodes; n = run) {
-		struct name_key k = {f, v[n].name, strlen(v[n].name)};
+	for (n = 0; n < n_nodes; n++) {
+		uint32_t node = v[n].node, first;
+		const char *name = oq_node_name(f->nodes[node]);
+		struct name_key k = {f, name, strlen(name)};
 
-		for (run = n + 1;
-		     run < f->n_nodes && !strcmp(v[run].name, v[n].name); run++)
-			idx->same_next[v[run - 1].node] = v[run].node + 1;
-		idx->same_next[v[run - 1].node] = 0;
-		idx->same_count[v[n].node] = (uint32_t)(run - n);
+		idx->same_next[node] = 0;
+		idx->same_count[node] = 0;
 		/* Room was reserved for every node: this cannot fail. */
-		oq_htab_find_or_add(&idx->name, oq_hash_bytes(k.name, k.len),
-				    same_name, &k, v[n].node, NULL);
+		if (oq_htab_find_or_add(&idx->name,
+					oq_hash_bytes(k.name, k.len), same_name,
+					&k, node, &first) == 1) {
+			idx->same_count[node] = 1;
+			last[node] = node;
+			continue;
+		}
+		idx->same_next[last[first]] = node + 1;
+		last[first] = node;
+		idx->same_count[first]++;
 	}
 	free(v);
+	free(last);
 	return 0;
 }
 

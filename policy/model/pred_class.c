@@ -9,7 +9,8 @@
  * published files say it per class).  Equal keys give equal predictions
  * by construction; tests/unit/test_pred_class checks it against the
  * model run on every port.  Classification is one hash lookup per port:
- * O(ports x rows) with a handful of model runs in all.
+ * O(ports x rows) with a handful of model runs in all, O(ports) where the
+ * switch ports' rows are each one row for all inputs (a regular fabric).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,47 +39,88 @@ static bool has_views(const struct oq_port_tables *t,
 	       t->n_sl2vl >= 2 && t->port;
 }
 
-static void put_vlarb(struct oq_class_keys *k, const struct oq_vlarb_table *v)
+/* A VLArb table into a key at `at`: its entry count and entries.
+ * Returns the bytes written. */
+static size_t put_vlarb(uint8_t *at, const struct oq_vlarb_table *v)
 {
 	uint8_t n = v->n > OQ_VLARB_MAX ? OQ_VLARB_MAX : v->n;
 
-	oq_class_key_put(k, &n, 1);
-	oq_class_key_put(k, v->e, (size_t)n * sizeof(v->e[0]));
+	at[0] = n;
+	memcpy(at + 1, v->e, (size_t)n * sizeof(v->e[0]));
+	return 1 + (size_t)n * sizeof(v->e[0]);
+}
+
+/* A key but its input rows: header, MTU, both VLArb tables, the SLs' VL
+ * masks, the row count. */
+#define KEY_HEAD_MAX                                                           \
+	(8 + 4 + 2 * (1 + OQ_VLARB_MAX * 2) + 16 * sizeof(uint16_t) +          \
+	 sizeof(uint16_t))
+
+/*
+ * A switch egress whose input rows are all one row: its view of every
+ * input at once maps each SL as that row does, and that row is its one
+ * distinct input row (input 0, the switch itself, always feeds it) --
+ * what oq_predict_sl_vls() and oq_port_input_rows() find reading every
+ * input, here without reading them.  False when the rows differ.
+ */
+static bool uniform_views(const struct oq_port_tables *t,
+			  struct oq_sl2vl_uniform_memo *m, uint16_t vls[16],
+			  uint8_t (*rows)[16], size_t *n_rows)
+{
+	const uint8_t *row = t->sl2vl[0];
+	unsigned int s;
+
+	if (!t->port->num ||
+	    !oq_sl2vl_rows_uniform(m, (const uint8_t(*)[16])t->sl2vl,
+				   t->n_sl2vl))
+		return false;
+	for (s = 0; s < 16; s++)
+		vls[s] = row[s] < OQ_MAX_VLS ? (uint16_t)(1u << row[s]) : 0;
+	memcpy(rows[0], row, 16);
+	*n_rows = 1;
+	return true;
 }
 
 /* The key of port table t under options o; -1 when the view is out of
  * range (the model would refuse the port). */
 static int port_key(const struct oq_port_tables *t,
 		    const struct oq_predict_opts *o, struct oq_class_keys *k,
-		    uint8_t (*rows)[16], size_t *n_rows)
+		    struct oq_sl2vl_uniform_memo *m, uint8_t (*rows)[16],
+		    size_t *n_rows)
 {
 	const struct oq_port *p = t->port;
 	uint16_t vls[16];
 	uint32_t mtu = o->mtu_bytes ? o->mtu_bytes : oq_port_mtu_bytes(p);
-	uint8_t hdr[8];
+	uint8_t key[KEY_HEAD_MAX], *at = key;
+	bool views = has_views(t, o), uniform;
 	uint16_t nr;
 
-	if (oq_predict_sl_vls(t, o->in_port, vls))
+	uniform = views && uniform_views(t, m, vls, rows, n_rows);
+	if (!uniform && oq_predict_sl_vls(t, o->in_port, vls))
 		return -1;
-	hdr[0] = p ? p->width : 0;
-	hdr[1] = p ? (uint8_t)p->speed : 0;
-	hdr[2] = t->has_vlarb;
-	hdr[3] = t->has_vlarb ? t->vl_high_limit : 0;
-	hdr[4] = t->has_sl2vl;
-	hdr[5] = t->sl2vl_unknown;
-	hdr[6] = (uint8_t)t->sl2vl_origin;
-	hdr[7] = 0;
-	oq_class_key_start(k);
-	oq_class_key_put(k, hdr, sizeof(hdr));
-	oq_class_key_put(k, &mtu, sizeof(mtu));
+	*at++ = p ? p->width : 0;
+	*at++ = p ? (uint8_t)p->speed : 0;
+	*at++ = t->has_vlarb;
+	*at++ = t->has_vlarb ? t->vl_high_limit : 0;
+	*at++ = t->has_sl2vl;
+	*at++ = t->sl2vl_unknown;
+	*at++ = (uint8_t)t->sl2vl_origin;
+	*at++ = 0;
+	memcpy(at, &mtu, sizeof(mtu));
+	at += sizeof(mtu);
 	if (t->has_vlarb) {
-		put_vlarb(k, &t->vlarb_high);
-		put_vlarb(k, &t->vlarb_low);
+		at += put_vlarb(at, &t->vlarb_high);
+		at += put_vlarb(at, &t->vlarb_low);
 	}
-	oq_class_key_put(k, vls, sizeof(vls));
-	*n_rows = has_views(t, o) ? oq_port_input_rows(t, rows) : 0;
+	memcpy(at, vls, sizeof(vls));
+	at += sizeof(vls);
+	if (!uniform)
+		*n_rows = views ? oq_port_input_rows(t, rows) : 0;
 	nr = (uint16_t)*n_rows;
-	oq_class_key_put(k, &nr, sizeof(nr));
+	memcpy(at, &nr, sizeof(nr));
+	at += sizeof(nr);
+	oq_class_key_start(k);
+	oq_class_key_put(k, key, (size_t)(at - key));
 	oq_class_key_put(k, rows, *n_rows * 16);
 	return 0;
 }
@@ -190,16 +232,65 @@ static int port_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+/* Whether p is f->ports[p->index], one of the first n. */
+static bool port_listed(const struct oq_fabric *f, const struct oq_port *p,
+			size_t n)
+{
+	return p->present && p->index < n && f->ports[p->index] == p;
+}
+
+/*
+ * The first n ports in that order.  The nodes are sorted by GUID and each
+ * node's ports taken in number order; only nodes that share a GUID (a
+ * fabric with duplicates) have their ports sorted together.  Should the
+ * nodes not hold those n ports, the ports are sorted one by one.
+ */
 static size_t *canonical_order(const struct oq_fabric *f, size_t n)
 {
-	struct port_order *o = malloc((n ? n : 1) * sizeof(*o));
-	size_t *v = malloc((n ? n : 1) * sizeof(*v)), i;
+	size_t n_nodes = f->n_nodes, i, r, run, k = 0, m;
+	struct port_order *o = malloc((n_nodes + n + 1) * sizeof(*o));
+	struct port_order *run_ports = o + n_nodes;
+	size_t *v = malloc((n ? n : 1) * sizeof(*v));
+	unsigned int j;
 
 	if (!o || !v) {
 		free(o);
 		free(v);
 		return NULL;
 	}
+	for (i = 0; i < n_nodes; i++) {
+		o[i].guid = f->nodes[i]->guid;
+		o[i].num = 0;
+		o[i].idx = i;
+	}
+	qsort(o, n_nodes, sizeof(*o), port_cmp);
+	for (i = 0; i < n_nodes; i = run) {
+		for (run = i + 1; run < n_nodes && o[run].guid == o[i].guid;
+		     run++)
+			;
+		for (r = i, m = 0; r < run; r++) {
+			const struct oq_node *nd = f->nodes[o[r].idx];
+
+			for (j = 0; j <= nd->n_ports; j++) {
+				const struct oq_port *p = &nd->ports[j];
+
+				if (!port_listed(f, p, n))
+					continue;
+				if (k + m == n)
+					goto by_port;
+				run_ports[m].guid = nd->guid;
+				run_ports[m].num = p->num;
+				run_ports[m++].idx = p->index;
+			}
+		}
+		if (run > i + 1)
+			qsort(run_ports, m, sizeof(*run_ports), port_cmp);
+		for (r = 0; r < m; r++)
+			v[k++] = run_ports[r].idx;
+	}
+	if (k == n)
+		goto out;
+by_port:
 	for (i = 0; i < n; i++) {
 		o[i].guid = f->ports[i]->node->guid;
 		o[i].num = f->ports[i]->num;
@@ -208,6 +299,7 @@ static size_t *canonical_order(const struct oq_fabric *f, size_t n)
 	qsort(o, n, sizeof(*o), port_cmp);
 	for (i = 0; i < n; i++)
 		v[i] = o[i].idx;
+out:
 	free(o);
 	return v;
 }
@@ -219,6 +311,7 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 			  struct oq_pred_classes *out)
 {
 	struct oq_class_keys k = {0};
+	struct oq_sl2vl_uniform_memo m = {NULL, 0, false};
 	uint8_t(*rows)[16] = NULL;
 	size_t *order = NULL, i, oi, lim, n_rows, v_cap = 0;
 	uint32_t c;
@@ -248,7 +341,7 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 
 		if (only ? p != only : !oq_pred_modeled(p))
 			continue;
-		if (port_key(t, o, &k, rows, &n_rows)) {
+		if (port_key(t, o, &k, &m, rows, &n_rows)) {
 			out->n_bad++;
 			continue;
 		}

@@ -32,6 +32,11 @@ struct oq_sl2vl_store {
 	struct oq_htab idx; /* a block's hash -> its index in v */
 	struct sl2vl_block **v;
 	size_t n, cap;
+	/* The block the last fill gave, all its rows fill_row: a compile
+	 * fills port after port with one row (a kind's template, a scope's
+	 * table), and finds it here without building and hashing rows. */
+	struct sl2vl_block *fill;
+	uint8_t fill_row[16];
 };
 
 /* Rows are word-aligned: a block's, a calloc()'d table's or a caller's
@@ -152,14 +157,43 @@ int oq_port_tables_fill_sl2vl(struct oq_fabric_tables *t,
 			      struct oq_port_tables *pt, const uint8_t *row,
 			      unsigned int n)
 {
+	struct oq_sl2vl_store *st = t->store;
 	union oq_sl2vl_scratch sc;
 	unsigned int i;
+	int rc;
 
 	if (!n || n > OQ_SL2VL_MAX_ROWS)
 		return -EINVAL;
+	if (st && st->fill && st->fill->n == n &&
+	    !memcmp(st->fill_row, row, 16)) {
+		oq_port_tables_clear_sl2vl(pt);
+		pt->sl2vl = (uint8_t(*)[16])st->fill->w;
+		pt->n_sl2vl = (uint8_t)n;
+		return 0;
+	}
 	for (i = 0; i < n; i++)
 		memcpy(sc.row[i], row, 16);
-	return oq_port_tables_set_sl2vl(t, pt, (const uint8_t(*)[16])sc.row, n);
+	rc = oq_port_tables_set_sl2vl(t, pt, (const uint8_t(*)[16])sc.row, n);
+	if (!rc) {
+		t->store->fill = block_of(pt->sl2vl);
+		memcpy(t->store->fill_row, sc.row[0], 16);
+	}
+	return rc;
+}
+
+bool oq_sl2vl_rows_uniform(struct oq_sl2vl_uniform_memo *m,
+			   const uint8_t (*rows)[16], unsigned int n)
+{
+	unsigned int i;
+
+	if (m->rows == (const void *)rows && m->n == n)
+		return m->uniform;
+	for (i = 1; i < n && !memcmp(rows[i], rows[0], 16); i++)
+		;
+	m->rows = rows;
+	m->n = n;
+	m->uniform = i >= n;
+	return m->uniform;
 }
 
 static uint16_t *drops_of(const uint8_t (*rows)[16], unsigned int n)

@@ -86,15 +86,17 @@ struct starve {
 struct guard_ctx {
 	uint16_t used;		 /* SLs a path can carry */
 	unsigned int engine_vls; /* VLs an unseen engine table can use */
+	struct oq_sl2vl_uniform_memo uniform;
 };
 
 /* The starved VLs of a port (out), false when none.  Rows that equal
- * the one before are skipped: most input ports share one table. */
-static bool starved(const struct oq_port_tables *pt, const struct guard_ctx *g,
+ * the one before are skipped: most input ports share one table, and
+ * where all do only input 0 (always live) is read. */
+static bool starved(const struct oq_port_tables *pt, struct guard_ctx *g,
 		    struct starve *out)
 {
 	const struct oq_port *p = pt->port;
-	unsigned int vls = oq_port_vls(p), in, sl, vl;
+	unsigned int vls = oq_port_vls(p), in, sl, vl, n_rows;
 	const uint8_t *prev = NULL;
 	uint16_t w;
 
@@ -116,7 +118,12 @@ static bool starved(const struct oq_port_tables *pt, const struct guard_ctx *g,
 			}
 		return out->vls != 0;
 	}
-	for (in = 0; in < pt->n_sl2vl; in++) {
+	n_rows = pt->n_sl2vl;
+	if (n_rows > 1 &&
+	    oq_sl2vl_rows_uniform(&g->uniform, (const uint8_t(*)[16])pt->sl2vl,
+				  n_rows))
+		n_rows = 1;
+	for (in = 0; in < n_rows; in++) {
 		const uint8_t *row = pt->sl2vl[in];
 
 		if (pt->n_sl2vl > 1 && !live_input(p, in))
@@ -305,7 +312,7 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 {
 	const struct oq_policy *p = b ? oq_binding_policy(b) : NULL;
 	struct guard_note *vn = NULL, *sn = NULL, tn;
-	struct guard_ctx g = {used_sls(b, e), 8};
+	struct guard_ctx g = {used_sls(b, e), 8, {NULL, 0, false}};
 	struct oq_loc nowhere;
 	size_t i;
 

@@ -78,7 +78,8 @@ static enum port_cover sl2vl_scope_port(const struct oq_binding *b,
 		return COVER_NONE;
 	if (s->across_to.n && !peer_in(b, &s->across_to, out))
 		return COVER_NONE;
-	if (!s->from.given && !s->across_from.n &&
+	/* `from: *` lists every input port: no input-port key. */
+	if ((!s->from.given || s->from.all) && !s->across_from.n &&
 	    (!s->across.n || peer_in(b, &s->across, out)))
 		return COVER_ALL;
 	return COVER_PER_IN;
@@ -126,17 +127,23 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 	bool per_in = port->node->type == OQ_NODE_SWITCH && port->num != 0;
 	/* The port's rows are edited here, then stored as one block. */
 	union oq_sl2vl_scratch sc;
-	bool changed = false;
-	unsigned char *warned, *cover;
+	const uint8_t *fill = NULL;
+	bool changed = false, any_per_in = false;
+	unsigned int n_decide;
+	/* Per scope: warned, cover, lack.  Policies have a few scopes; a
+	 * compile runs this for every port. */
+	unsigned char small[3 * 16], *warned, *cover;
 	signed char *lack;
 	size_t si;
 	int rc = 0;
 
 	if (!pt->has_sl2vl || !pt->sl2vl || !p->n_sl2vl)
 		return 0;
-	warned = calloc(3 * p->n_sl2vl, 1);
+	warned = p->n_sl2vl <= sizeof(small) / 3 ? small
+						 : malloc(3 * p->n_sl2vl);
 	if (!warned)
 		return -ENOMEM;
+	memset(warned, 0, p->n_sl2vl);
 	cover = warned + p->n_sl2vl;
 	lack = (signed char *)cover + p->n_sl2vl;
 	/* Per port, not per table: what the port-level keys say, and the
@@ -147,8 +154,12 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 		if (cover[si] != COVER_NONE)
 			lack[si] = (signed char)lacking_sl(p->sl2vl[si].sl2vl,
 							   vls);
+		any_per_in |= cover[si] == COVER_PER_IN;
 	}
-	for (t = 0; t < pt->n_sl2vl; t++) {
+	/* Without an input-port key every table has table 0's winner: decide
+	 * it once and give all tables its row. */
+	n_decide = any_per_in ? pt->n_sl2vl : 1;
+	for (t = 0; t < n_decide; t++) {
 		unsigned int in = per_in ? t : 0;
 		bool done = false;
 
@@ -190,19 +201,26 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 					     vls - 1);
 				continue;
 			}
-			if (!changed)
-				memcpy(sc.row, pt->sl2vl,
-				       16 * (size_t)pt->n_sl2vl);
+			if (!any_per_in) {
+				fill = s->sl2vl;
+			} else {
+				if (!changed)
+					memcpy(sc.row, pt->sl2vl,
+					       16 * (size_t)pt->n_sl2vl);
+				memcpy(sc.row[t], s->sl2vl, 16);
+			}
 			changed = true;
-			memcpy(sc.row[t], s->sl2vl, 16);
 			pt->sl2vl_origin = OQ_ORIGIN_SCOPE;
 			if (pt->sl2vl_scope < 0)
 				pt->sl2vl_scope = (int)si;
 		}
 	}
-	if (changed)
+	if (changed && fill)
+		rc = oq_port_tables_fill_sl2vl(out, pt, fill, pt->n_sl2vl);
+	else if (changed)
 		rc = oq_port_tables_set_sl2vl(
 			out, pt, (const uint8_t(*)[16])sc.row, pt->n_sl2vl);
-	free(warned);
+	if (warned != small)
+		free(warned);
 	return rc;
 }

@@ -264,12 +264,20 @@ int oq_intern_add(struct oq_intern *in, const void *key, size_t len,
 		  uint32_t *id)
 {
 	struct key_ref k = {in, key, len};
-	uint64_t h = oq_hash_bytes(key, len);
-	int64_t found = oq_htab_find(&in->idx, h, same_key, &k);
+	uint64_t h;
+	int64_t found;
 	int rc;
 
+	if (in->last && oq_intern_len(in, in->last - 1) == len &&
+	    (!len || !memcmp(oq_intern_key(in, in->last - 1), key, len))) {
+		*id = in->last - 1;
+		return 0;
+	}
+	h = oq_hash_bytes(key, len);
+	found = oq_htab_find(&in->idx, h, same_key, &k);
 	if (found >= 0) {
 		*id = (uint32_t)found;
+		in->last = (uint32_t)found + 1;
 		return 0;
 	}
 	/* New: room for it first, so a failure adds nothing. */
@@ -283,6 +291,7 @@ int oq_intern_add(struct oq_intern *in, const void *key, size_t len,
 	in->len += len;
 	in->off[++in->n] = in->len;
 	*id = (uint32_t)(in->n - 1);
+	in->last = (uint32_t)in->n;
 	return 1;
 }
 

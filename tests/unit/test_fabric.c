@@ -6,10 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include <osmqos/fabric.h>
+#include <osmqos/node_name_map.h>
 
 /*
  * sw (3 ports, GUID 0x10, LID 1) -- p1: "rack 1/node a HCA-1" port 1
@@ -272,6 +274,102 @@ static void test_large_fabric(void **state)
 	oq_diags_free(&d);
 }
 
+/* OpenSM's choice among nodes of one name: the first in its node table
+ * (oq_node_guid_table_cmp), a tie (one GUID twice) the first added. */
+static bool before(const struct oq_node *a, const struct oq_node *b)
+{
+	int c = oq_node_guid_table_cmp(a->guid, b->guid);
+
+	return c ? c < 0 : a->index < b->index;
+}
+
+/* Nodes added in no order, few names and few GUIDs: every name leads to
+ * its nodes in OpenSM's order, with their count, the chain ending after
+ * the last; renamed, the same for the new names. */
+static void test_same_names_in_table_order(void **state)
+{
+	uint64_t seed = 0x6e616d6573ull;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 40; round++) {
+		struct oq_fabric *f = oq_fabric_new();
+		size_t n = 1 + (size_t)(seed % 200), i, j, same;
+		char name[16];
+		int pass;
+
+		for (i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ull +
+			       1442695040888963407ull;
+			snprintf(name, sizeof(name), "n%u",
+				 (unsigned int)(seed >> 33) % 13);
+			assert_non_null(oq_fabric_add_node(
+				f, OQ_NODE_CA,
+				/* a few GUIDs, some of them twice */
+				((seed >> 20) % 41) << ((seed >> 40) % 3 * 24),
+				name, 1));
+		}
+		assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+		for (pass = 0; pass < 2; pass++) {
+			if (pass) {
+				/* A node-name map renames some GUIDs. */
+				char map[64 * 16];
+				size_t at = 0;
+				struct oq_node_name_map *m;
+				struct oq_diags d;
+				int oom = 0;
+
+				for (i = 0; i < 40; i += 3)
+					at += (size_t)snprintf(
+						map + at, sizeof(map) - at,
+						"0x%zx \"m%zu\"\n", i, i % 5);
+				oq_diags_init(&d);
+				m = oq_node_name_map_parse("map", map, at, &d,
+							   &oom);
+				assert_non_null(m);
+				oq_diags_free(&d);
+				assert_int_equal(
+					oq_fabric_apply_node_names(f, m), 0);
+				oq_node_name_map_free(m);
+			}
+			for (i = 0; i < n; i++) {
+				const struct oq_node *want = NULL, *got;
+				const char *nm = oq_node_name(f->nodes[i]);
+				size_t count = 0;
+
+				for (j = 0; j < n; j++) {
+					const struct oq_node *x = f->nodes[j];
+
+					if (strcmp(oq_node_name(x), nm))
+						continue;
+					count++;
+					if (!want || before(x, want))
+						want = x;
+				}
+				got = oq_fabric_node_by_name(f, nm, strlen(nm),
+							     &same);
+				assert_ptr_equal(got, want);
+				assert_int_equal(same, count);
+				/* The chain: each in order, count in all. */
+				for (j = 1; j < count; j++) {
+					const struct oq_node *nx =
+						oq_fabric_node_next_same_name(
+							f, got);
+
+					assert_non_null(nx);
+					assert_string_equal(oq_node_name(nx),
+							    nm);
+					assert_true(before(got, nx));
+					got = nx;
+				}
+				assert_null(
+					oq_fabric_node_next_same_name(f, got));
+			}
+		}
+		oq_fabric_free(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +380,7 @@ int main(void)
 		cmocka_unit_test(test_duplicates_reported),
 		cmocka_unit_test(test_relink_and_long_desc),
 		cmocka_unit_test(test_large_fabric),
+		cmocka_unit_test(test_same_names_in_table_order),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

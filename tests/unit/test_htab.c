@@ -249,6 +249,41 @@ static void test_intern_numbers_and_stores(void **state)
 	assert_int_equal(oq_intern_find(&in, "", 0), -1);
 }
 
+/* A key added again at once, after a longer or a shorter one with the
+ * same first bytes, or after another: the same id each time. */
+static void test_intern_runs(void **state)
+{
+	struct oq_intern in = {0};
+	uint32_t id;
+
+	(void)state;
+	assert_int_equal(oq_intern_add(&in, "abc", 3, &id), 1);
+	assert_int_equal(id, 0);
+	assert_int_equal(oq_intern_add(&in, "abc", 3, &id), 0);
+	assert_int_equal(id, 0);
+	assert_int_equal(oq_intern_add(&in, "ab", 2, &id), 1);
+	assert_int_equal(id, 1);
+	assert_int_equal(oq_intern_add(&in, "abc", 3, &id), 0);
+	assert_int_equal(id, 0);
+	assert_int_equal(oq_intern_add(&in, "abcd", 4, &id), 1);
+	assert_int_equal(id, 2);
+	assert_int_equal(oq_intern_add(&in, "abd", 3, &id), 1);
+	assert_int_equal(id, 3);
+	assert_int_equal(oq_intern_add(&in, "abd", 3, &id), 0);
+	assert_int_equal(id, 3);
+	assert_int_equal(oq_intern_add(&in, "x", 0, &id), 1);
+	assert_int_equal(id, 4);
+	assert_int_equal(oq_intern_add(&in, "", 0, &id), 0);
+	assert_int_equal(id, 4);
+	assert_int_equal(oq_intern_add(&in, "ab", 2, &id), 0);
+	assert_int_equal(id, 1);
+	assert_int_equal(oq_intern_count(&in), 5);
+	oq_intern_free(&in);
+	assert_int_equal(oq_intern_add(&in, "abc", 3, &id), 1);
+	assert_int_equal(id, 0);
+	oq_intern_free(&in);
+}
+
 /* Keys of one length lie as an array; sealed, they stay readable. */
 static void test_intern_rows(void **state)
 {
@@ -324,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_clear),
 		cmocka_unit_test(test_pointer_keys),
 		cmocka_unit_test(test_intern_numbers_and_stores),
+		cmocka_unit_test(test_intern_runs),
 		cmocka_unit_test(test_intern_rows),
 		cmocka_unit_test(test_hash_bytes),
 		cmocka_unit_test(test_fnv1a_reference),

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include <osmqos/model.h>
+#include <osmqos/port_class.h>
 #include <osmqos/pred_class.h>
 
 #include "match_fixture.h"
@@ -333,6 +334,223 @@ static void test_fat_tree_classes_flat(void **state)
 	assert_int_equal(small, big);
 }
 
+/* A switch egress is classed by the rows of the inputs that feed it: one
+ * whose rows are all alike shares its class with one whose only other
+ * row is its own input's or an absent port's, not with one that a linked
+ * input maps otherwise.  The rows drop SL 15 (VL15). */
+static void test_uniform_rows_class_with_equal_inputs(void **state)
+{
+	static const uint8_t r[16] = {0, 1, 2, 3, 4, 5, 6, 7,
+				      7, 7, 7, 7, 7, 7, 7, 15};
+	static const uint8_t s[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+				      0, 0, 0, 0, 0, 0, 0, 0};
+	/* Per switch port 1-4: the input whose row is s, 0 for none. */
+	static const unsigned int other[5] = {0, 0, 2, 7, 1};
+	struct oq_fabric *f = oq_fabric_new();
+	struct oq_node *sw = fx_switch(f, 0x10, "sw", 8, 1), *ca;
+	struct oq_templates tpl;
+	struct oq_fabric_tables ft;
+	struct oq_predict_opts o;
+	struct oq_pred_classes c;
+	const struct oq_pred_class *k[5];
+	unsigned int i, in;
+	char name[16];
+
+	(void)state;
+	for (i = 1; i <= 4; i++) {
+		snprintf(name, sizeof(name), "h%u", i);
+		ca = fx_ca(f, 0x100 * i, name, 1, (uint16_t)(10 + i));
+		oq_fabric_link(&ca->ports[1], &sw->ports[i]);
+	}
+	sw->ports[5].present = true; /* down */
+	assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+	oq_templates_default(&tpl);
+	assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL), 0);
+	for (i = 1; i <= 4; i++) {
+		struct oq_port_tables *t = &ft.ports[sw->ports[i].index];
+		union oq_sl2vl_scratch sc;
+
+		assert_int_equal(t->n_sl2vl, 9);
+		for (in = 0; in < 9; in++)
+			memcpy(sc.row[in], in == other[i] && in ? s : r, 16);
+		assert_int_equal(oq_port_tables_set_sl2vl(
+					 &ft, t, (const uint8_t(*)[16])sc.row,
+					 9),
+				 0);
+	}
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
+	for (i = 1; i <= 4; i++) {
+		k[i] = oq_pred_class_of(&c, sw->ports[i].index);
+		assert_non_null(k[i]);
+	}
+	assert_ptr_equal(k[1], k[2]);
+	assert_ptr_equal(k[1], k[3]);
+	assert_ptr_not_equal(k[1], k[4]);
+	assert_int_equal(k[1]->pred.sl[15].vls, 0);
+	check_fabric(f, &ft);
+	oq_pred_classes_free(&c);
+	oq_fabric_tables_free(&ft);
+	oq_fabric_free(f);
+}
+
+struct by_guid {
+	uint64_t guid;
+	unsigned int num;
+	size_t idx;
+};
+
+static int by_guid_cmp(const void *a, const void *b)
+{
+	const struct by_guid *x = a, *y = b;
+
+	if (x->guid != y->guid)
+		return x->guid < y->guid ? -1 : 1;
+	if (x->num != y->num)
+		return x->num < y->num ? -1 : 1;
+	return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Every modelled port is classified, and classes are numbered as their
+ * first port comes by node GUID, port number and fabric index, that port
+ * the class's example. */
+static void check_numbering(const struct oq_fabric *f,
+			    const struct oq_pred_classes *c)
+{
+	struct by_guid *v = calloc(f->n_ports, sizeof(*v));
+	size_t i;
+	uint32_t next = 0;
+
+	assert_non_null(v);
+	for (i = 0; i < f->n_ports; i++) {
+		v[i].guid = f->ports[i]->node->guid;
+		v[i].num = f->ports[i]->num;
+		v[i].idx = i;
+	}
+	qsort(v, f->n_ports, sizeof(*v), by_guid_cmp);
+	for (i = 0; i < f->n_ports; i++) {
+		uint32_t k = c->of_port[v[i].idx];
+
+		if (k == OQ_PRED_CLASS_NONE) {
+			assert_false(oq_pred_modeled(f->ports[v[i].idx]));
+			continue;
+		}
+		assert_true(k <= next);
+		if (k == next) {
+			assert_int_equal(c->v[k].rep, v[i].idx);
+			next++;
+		}
+	}
+	assert_int_equal(next, c->n);
+	free(v);
+}
+
+/* Nodes in no GUID order, CAs of two ports, some sharing a GUID (the
+ * fabric is wrong, its classes still numbered alike however its nodes
+ * come). */
+static void test_classes_numbered_by_guid(void **state)
+{
+	uint64_t seed = 0xc1a55e5ull;
+	struct oq_templates tpl;
+	int round;
+
+	(void)state;
+	oq_templates_default(&tpl);
+	for (round = 0; round < 50; round++) {
+		struct oq_fabric *f = oq_fabric_new();
+		unsigned int n_sw = 2 + (unsigned int)fx_below(&seed, 3), s, c;
+		struct oq_node *sw[4], *ca;
+		struct oq_fabric_tables ft;
+		struct oq_predict_opts o;
+		struct oq_pred_classes cl;
+		uint64_t guid;
+		char name[32];
+
+		for (s = 0; s < n_sw; s++) {
+			snprintf(name, sizeof(name), "sw%u", s);
+			sw[s] = fx_switch(f, 0x9000 - s * 0x10 -
+						     fx_below(&seed, 8),
+					  name, 8, (uint16_t)(1 + s));
+		}
+		for (s = 0; s + 1 < n_sw; s++)
+			oq_fabric_link(&sw[s]->ports[1], &sw[s + 1]->ports[2]);
+		for (s = 0; s < n_sw; s++)
+			for (c = 0; c < 3; c++) {
+				guid = fx_below(&seed, 4) == 0
+					       ? 0x500
+					       : 0x100 * fx_below(&seed, 64);
+				snprintf(name, sizeof(name), "h%u-%u", s, c);
+				ca = fx_ca(f, guid, name, 2,
+					   (uint16_t)(100 + s * 10 + 2 * c));
+				oq_fabric_link(&ca->ports[1],
+					       &sw[s]->ports[3 + 2 * c]);
+				oq_fabric_link(&ca->ports[2],
+					       &sw[s]->ports[4 + 2 * c]);
+			}
+		assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+		if (round % 10 == 9) {
+			/* A port list out of step with the nodes' ports. */
+			struct oq_port *x = f->ports[0];
+
+			f->ports[0] = f->ports[f->n_ports - 1];
+			f->ports[f->n_ports - 1] = x;
+		}
+		assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL),
+				 0);
+		randomize(&seed, &ft);
+		oq_predict_opts_init(&o);
+		assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &cl),
+				 0);
+		check_numbering(f, &cl);
+		oq_pred_classes_free(&cl);
+		oq_fabric_tables_free(&ft);
+		oq_fabric_free(f);
+	}
+}
+
+/* Key k built from s (len bytes), looked up: 1 new (given value v),
+ * else 0 with its value. */
+static int key_find(struct oq_class_keys *k, const char *s, size_t len,
+		    uint32_t v, uint32_t *val)
+{
+	int rc;
+
+	oq_class_key_start(k);
+	oq_class_key_put(k, s, len);
+	rc = oq_class_key_find(k, val);
+	if (rc == 1)
+		oq_class_key_set(k, v);
+	return rc;
+}
+
+/* The class keys: each distinct key once, its value found again however
+ * the keys before it went (the same key, a longer one, another). */
+static void test_class_keys(void **state)
+{
+	struct oq_class_keys k = {0};
+	uint32_t v = 0;
+
+	(void)state;
+	assert_int_equal(key_find(&k, "abc", 3, 10, &v), 1);
+	assert_int_equal(key_find(&k, "abc", 3, 0, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(key_find(&k, "abd", 3, 11, &v), 1);
+	assert_int_equal(key_find(&k, "abc", 3, 0, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(key_find(&k, "ab", 2, 12, &v), 1);
+	assert_int_equal(key_find(&k, "ab", 2, 0, &v), 0);
+	assert_int_equal(v, 12);
+	assert_int_equal(key_find(&k, "abc", 3, 0, &v), 0);
+	assert_int_equal(v, 10);
+	assert_int_equal(key_find(&k, "", 0, 13, &v), 1);
+	assert_int_equal(key_find(&k, "", 0, 0, &v), 0);
+	assert_int_equal(v, 13);
+	assert_int_equal(key_find(&k, "abd", 3, 0, &v), 0);
+	assert_int_equal(v, 11);
+	assert_int_equal(oq_intern_count(&k.keys), 4);
+	oq_class_keys_free(&k);
+}
+
 /* Every classified port appears once in "nodes", with its class. */
 static void test_json_lists_every_port_once(void **state)
 {
@@ -401,6 +619,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classes_equal_the_model),
 		cmocka_unit_test(test_fat_tree_classes_flat),
+		cmocka_unit_test(test_uniform_rows_class_with_equal_inputs),
+		cmocka_unit_test(test_classes_numbered_by_guid),
+		cmocka_unit_test(test_class_keys),
 		cmocka_unit_test(test_json_lists_every_port_once),
 		cmocka_unit_test(test_only_and_bad_options),
 	};

@@ -398,6 +398,71 @@ static void test_equal_rows_shared(void **state)
 	/* teardown frees shared, own and stored rows alike (ASan). */
 }
 
+/* Fills of one row share the block of those rows however they come:
+ * the same row and count again, after another fill, or set row by row;
+ * another count or row is another block. */
+static void test_fill_shares_blocks(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t a[16] = {0, 1, 2, 3, 4, 5, 6, 7,
+				      7, 7, 7, 7, 7, 7, 7, 7};
+	static const uint8_t b[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+				      1, 1, 1, 1, 1, 1, 1, 15};
+	struct oq_port_tables pt[6];
+	union oq_sl2vl_scratch sc;
+	unsigned int i;
+
+	memset(pt, 0, sizeof(pt));
+	oq_fabric_tables_free(&w->out);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[0], a, 9), 0);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[1], a, 9), 0);
+	assert_ptr_equal(pt[0].sl2vl, pt[1].sl2vl);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[2], a, 5), 0);
+	assert_ptr_not_equal(pt[2].sl2vl, pt[0].sl2vl);
+	assert_int_equal(pt[2].n_sl2vl, 5);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[3], b, 5), 0);
+	assert_ptr_not_equal(pt[3].sl2vl, pt[2].sl2vl);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[4], a, 9), 0);
+	assert_ptr_equal(pt[4].sl2vl, pt[0].sl2vl);
+	for (i = 0; i < 5; i++)
+		memcpy(sc.row[i], b, 16);
+	assert_int_equal(oq_port_tables_set_sl2vl(&w->out, &pt[5],
+						  (const uint8_t(*)[16])sc.row,
+						  5),
+			 0);
+	assert_ptr_equal(pt[5].sl2vl, pt[3].sl2vl);
+	for (i = 0; i < 9; i++) {
+		assert_memory_equal(pt[1].sl2vl[i], a, 16);
+		assert_memory_equal(pt[4].sl2vl[i], a, 16);
+	}
+	for (i = 0; i < 5; i++) {
+		assert_memory_equal(pt[2].sl2vl[i], a, 16);
+		assert_memory_equal(pt[3].sl2vl[i], b, 16);
+	}
+	assert_int_equal(pt[1].n_sl2vl, 9);
+	assert_int_equal(oq_port_tables_fill_sl2vl(&w->out, &pt[0], a, 0),
+			 -EINVAL);
+}
+
+/* Uniform rows: asked again of the same rows, of other rows with as many
+ * rows, and of fewer of the same rows. */
+static void test_rows_uniform_memo(void **state)
+{
+	struct oq_sl2vl_uniform_memo m = {NULL, 0, false};
+	static uint8_t same[3][16] = {{1, 2}, {1, 2}, {1, 2}};
+	static uint8_t last_differs[3][16] = {{1, 2}, {1, 2}, {1, 3}};
+
+	(void)state;
+	assert_true(oq_sl2vl_rows_uniform(&m, same, 3));
+	assert_true(oq_sl2vl_rows_uniform(&m, same, 3));
+	assert_false(oq_sl2vl_rows_uniform(&m, last_differs, 3));
+	assert_false(oq_sl2vl_rows_uniform(&m, last_differs, 3));
+	assert_true(oq_sl2vl_rows_uniform(&m, last_differs, 2));
+	assert_true(oq_sl2vl_rows_uniform(&m, last_differs, 1));
+	assert_false(oq_sl2vl_rows_uniform(&m, last_differs, 3));
+	assert_true(oq_sl2vl_rows_uniform(&m, same, 3));
+}
+
 /* `from: *` / `to: *` mean all ports, a CA's one table included; port
  * numbers name switch ports only.  A scope that covers no port of the
  * fabric is a warning at its location. */
@@ -435,6 +500,83 @@ static void test_sl2vl_wildcards_cover_cas(void **state)
 	assert_int_equal(w->d.v[i].loc.line, 7);
 	assert_int_equal(w->d.v[i].sev, OQ_SEV_WARNING);
 	assert_int_equal(w->d.n_warnings, 1);
+}
+
+/* `from: * to: *` over the switches: every table of every switch port,
+ * port 0's included, one block for the ports with the same rows; a
+ * scope before it that names an input port keeps that one table. */
+static void test_sl2vl_from_all_every_table(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+				      1, 1, 1, 1, 1, 1, 1, 15};
+	static const uint8_t y[16] = {0, 1, 2, 3, 4, 5, 6, 7,
+				      7, 7, 7, 7, 7, 7, 7, 7};
+	const struct oq_port_tables *pt, *p1;
+	struct oq_sl2vl_scope *s;
+	unsigned int i, in;
+
+	s = fx_sl2vl_scope(w->p, x); /* 0: switch, from 1 to 2 */
+	fx_ref(&s->groups, "switches", w->g_sw);
+	fx_portsel(&s->from, 1, 1);
+	fx_portsel(&s->to, 2, 2);
+	s = fx_sl2vl_scope(w->p, y); /* 1: switch, from * to * */
+	fx_ref(&s->groups, "switches", w->g_sw);
+	s->from.given = s->from.all = true;
+	s->to.given = s->to.all = true;
+	compile(w, true);
+	assert_int_equal(w->d.n, 0);
+	p1 = tables_of(w, &w->sw->ports[1]);
+	for (i = 0; i <= 4; i++) {
+		pt = tables_of(w, &w->sw->ports[i]);
+		assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_SCOPE);
+		assert_int_equal(pt->sl2vl_scope, 1);
+		assert_int_equal(pt->n_sl2vl, i ? 9 : 1);
+		for (in = 0; in < pt->n_sl2vl; in++)
+			assert_memory_equal(pt->sl2vl[in],
+					    i == 2 && in == 1 ? x : y, 16);
+		if (i != 2 && i)
+			assert_ptr_equal(pt->sl2vl, p1->sl2vl);
+	}
+	assert_ptr_not_equal(tables_of(w, &w->sw->ports[2])->sl2vl, p1->sl2vl);
+	/* A port that is down is not programmed. */
+	assert_false(tables_of(w, &w->sw->ports[5])->has_sl2vl);
+}
+
+/* A policy of many sl2vl-scopes: the first covering one wins, the last
+ * one's VL that h1 lacks is said once, and every scope counts as used. */
+static void test_many_sl2vl_scopes(void **state)
+{
+	struct world *w = *state;
+	uint8_t tbl[16];
+	struct oq_sl2vl_scope *s;
+	const struct oq_port_tables *pt;
+	unsigned int k, lacks = 0;
+	size_t i;
+
+	for (k = 0; k < 40; k++) {
+		memset(tbl, (int)(k % 8), sizeof(tbl));
+		if (k == 39)
+			tbl[0] = 5; /* h1 runs 4 VLs */
+		s = fx_sl2vl_scope(w->p, tbl);
+		fx_ref(&s->groups, k < 39 ? "h2" : "h1",
+		       k < 39 ? w->g_h2 : w->g_h1);
+		s->loc.line = 100 + k;
+	}
+	compile(w, true);
+	pt = tables_of(w, &w->h2->ports[1]);
+	assert_int_equal(pt->sl2vl_scope, 0);
+	assert_int_equal(pt->sl2vl[0][3], 0);
+	pt = tables_of(w, &w->h1->ports[1]);
+	assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_TEMPLATE);
+	for (i = 0; i < w->d.n; i++) {
+		assert_null(strstr(w->d.v[i].msg, "covers no port"));
+		if (strstr(w->d.v[i].msg, "runs 4 data VL(s)")) {
+			assert_int_equal(w->d.v[i].loc.line, 139);
+			lacks++;
+		}
+	}
+	assert_int_equal(lacks, 1);
 }
 
 static void test_sl2vl_across_either_way(void **state)
@@ -541,7 +683,11 @@ int main(void)
 		T(test_vlarb_scope_clipped_to_cap),
 		T(test_sl2vl_scopes),
 		T(test_equal_rows_shared),
+		T(test_fill_shares_blocks),
+		T(test_rows_uniform_memo),
 		T(test_sl2vl_wildcards_cover_cas),
+		T(test_sl2vl_from_all_every_table),
+		T(test_many_sl2vl_scopes),
 		T(test_sl2vl_across_either_way),
 		T(test_sl2vl_missing_vl_warns_per_port),
 		T(test_defaults_without_templates),

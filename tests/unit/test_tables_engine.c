@@ -149,6 +149,42 @@ static void test_guard_withholds_starving_scope(void **state)
 	assert_int_equal(pt->vlarb_low.e[5].weight, 4);
 }
 
+/* Inputs of one switch port that map alike and one that does not: the
+ * VL only that live input maps SL 0 to starves the port; a row of an
+ * input port that is down does not count. */
+static void test_guard_reads_every_live_input(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t all2[16] = {2, 2, 2, 2, 2, 2, 2, 2,
+					 2, 2, 2, 2, 2, 2, 2, 2};
+	struct oq_vlarb_scope *s = fx_vlarb_scope(w->p);
+	struct oq_sl2vl_scope *s2;
+	const struct oq_diag *e;
+
+	fx_ref(&s->groups, "switches", w->g_sw);
+	fx_vlarb_set(&s->low, &s->n_low, &s->has_low, "0:8");
+	fx_vlarb_set(&s->high, &s->n_high, &s->has_high, "0:0");
+	s2 = fx_sl2vl_scope(w->p, all2); /* from the other switch */
+	fx_ref(&s2->groups, "switches", w->g_sw);
+	fx_portsel(&s2->from, 3, 3);
+	fx_portsel(&s2->to, 1, 1);
+	s2 = fx_sl2vl_scope(w->p, all2); /* from port 2, which is down */
+	fx_ref(&s2->groups, "switches", w->g_sw);
+	fx_portsel(&s2->from, 2, 2);
+	fx_portsel(&s2->to, 3, 3);
+	compile(w, NULL);
+	e = only_error(w);
+	assert_int_equal(e->loc.line, 700);
+	assert_non_null(strstr(e->msg, "would starve VL 2 on 2 port(s)"));
+	assert_int_equal(tables_of(w, &w->s1->ports[1])->vlarb_origin,
+			 OQ_ORIGIN_TEMPLATE);
+	assert_int_equal(tables_of(w, &w->s2->ports[1])->vlarb_origin,
+			 OQ_ORIGIN_TEMPLATE);
+	assert_int_equal(tables_of(w, &w->s1->ports[3])->vlarb_origin,
+			 OQ_ORIGIN_SCOPE);
+	assert_int_equal(tables_of(w, &w->s1->ports[3])->sl2vl[2][0], 2);
+}
+
 /* The same scope with every VL weighted is programmed, quietly. */
 static void test_guard_quiet_when_weighted(void **state)
 {
@@ -470,6 +506,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_engine_names),
 		T(test_guard_withholds_starving_scope),
+		T(test_guard_reads_every_live_input),
 		T(test_guard_quiet_when_weighted),
 		T(test_guard_withholds_sl2vl_scope),
 		T(test_guard_withholds_least),
