@@ -78,7 +78,7 @@ static unsigned int vl_mask_of(const osm_physp_t *p)
  * taking and dropping one per call (hundreds of thousands per sweep on a
  * large fabric).
  */
-static struct oq_sweep_state *hook_state(struct oq_sweep *sw)
+static struct oq_sweep_state *hook_state_renew(struct oq_sweep *sw)
 {
 	struct oq_sweep_state *s;
 	uint64_t cpu0;
@@ -102,6 +102,15 @@ static struct oq_sweep_state *hook_state(struct oq_sweep *sw)
 	if (!sw->hook_state)
 		sw->hook_state = oq_sweep_get(sw);
 	return sw->hook_state;
+}
+
+/* Every hook call asks: inline, so that the calls after a sweep's first
+ * cost a compare. */
+static inline struct oq_sweep_state *hook_state(struct oq_sweep *sw)
+{
+	if (sw->qos_setup_sweep == sw->sweeps && sw->hook_state)
+		return sw->hook_state;
+	return hook_state_renew(sw);
 }
 
 void oq_hooks_release_state(struct oq_sweep *sw)
@@ -142,7 +151,7 @@ hook_tables_of(struct oq_sweep *sw, const struct oq_sweep_state *s,
  * preempted or interrupted, which a call's own work never is: it would
  * stand for many calls, so it is left out.
  */
-#define HOOK_SAMPLE 16
+#define HOOK_SAMPLE	   256
 #define HOOK_SAMPLE_MAX_NS 50000
 
 static uint64_t clock_cost_ns;
@@ -220,7 +229,8 @@ static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 	t0 = sample_start(sw);
 	if (h && h->kind == OQ_ENGINE_PATH_SL)
 		count_template_sl2vl(sw, s, p, port_num, block_num);
-	t = oq_sweep_tables_of(s, p);
+	/* Its four blocks, then its SL2VL, come in a row: the same port. */
+	t = hook_tables_of(sw, s, p);
 	if (!t || !t->has_vlarb || block_num > 3 ||
 	    len > IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK) {
 		/* Unknown port (appeared after the snapshot): keep the

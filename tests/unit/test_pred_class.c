@@ -373,10 +373,10 @@ static void test_uniform_rows_class_with_equal_inputs(void **state)
 		assert_int_equal(t->n_sl2vl, 9);
 		for (in = 0; in < 9; in++)
 			memcpy(sc.row[in], in == other[i] && in ? s : r, 16);
-		assert_int_equal(oq_port_tables_set_sl2vl(
-					 &ft, t, (const uint8_t(*)[16])sc.row,
-					 9),
-				 0);
+		assert_int_equal(
+			oq_port_tables_set_sl2vl(
+				&ft, t, (const uint8_t(*)[16])sc.row, 9),
+			0);
 	}
 	oq_predict_opts_init(&o);
 	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
@@ -468,9 +468,9 @@ static void test_classes_numbered_by_guid(void **state)
 
 		for (s = 0; s < n_sw; s++) {
 			snprintf(name, sizeof(name), "sw%u", s);
-			sw[s] = fx_switch(f, 0x9000 - s * 0x10 -
-						     fx_below(&seed, 8),
-					  name, 8, (uint16_t)(1 + s));
+			sw[s] = fx_switch(
+				f, 0x9000 - s * 0x10 - fx_below(&seed, 8), name,
+				8, (uint16_t)(1 + s));
 		}
 		for (s = 0; s + 1 < n_sw; s++)
 			oq_fabric_link(&sw[s]->ports[1], &sw[s + 1]->ports[2]);
