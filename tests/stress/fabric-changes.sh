@@ -16,8 +16,8 @@
 # At the end the fabric is whole again: tables and answers equal the
 # ones from before the first change.
 #
-# ibsim 0.10's console has Link/Unlink/Clear, no ReLink (a line starting
-# with R is its Route command): a node is re-added by linking each port.
+# ibsim's console has Link, Unlink, ReLink and Clear; a node is re-added
+# here by linking each of its ports with Link, which names both ends.
 . "$top_srcdir/tests/e2e/lib.sh"
 . "$top_srcdir/tests/e2e/tables-lib.sh"
 . "$top_srcdir/tests/stress/faults-lib.sh"
