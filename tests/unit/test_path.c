@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Unit tests: the path engine (policy/path*.c).  Hand-built fabrics for
- * the corner cases, and the fat-tree capture with min-hop LFTs computed
- * here (BFS) for the whole-fabric checks.
+ * Unit tests: the path engine (policy/path*.c) on hand-built fabrics, for
+ * the corner cases (test_path_fat_tree.c checks a whole fabric).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -808,119 +807,6 @@ static void test_lmc_pairs(void **state)
 	oq_fabric_free(f);
 }
 
-/* ---- the fat tree with min-hop LFTs ------------------------------------ */
-
-static struct oq_fabric *fat_tree(void)
-{
-	struct oq_diags d;
-	struct oq_fabric *f;
-
-	oq_diags_init(&d);
-	f = oq_topology_load(OQ_SRCDIR "/tests/data/fat-tree-16.ibnd", &d);
-	assert_non_null(f);
-	assert_int_equal(d.n_errors, 0);
-	oq_diags_free(&d);
-	return f;
-}
-
-/* Min-hop LFTs: BFS over switches from each end port; each switch takes
- * the lowest-numbered port toward a switch one step nearer. */
-static void min_hop_lfts(struct oq_fabric *f)
-{
-	size_t n = f->n_nodes, i, j;
-	int *dist = malloc(n * sizeof(*dist));
-	size_t *queue = malloc(n * sizeof(*queue));
-
-	assert_non_null(dist);
-	assert_non_null(queue);
-	for (i = 0; i < f->n_ports; i++) {
-		struct oq_port *t = f->ports[i];
-		size_t head = 0, tail = 0;
-		unsigned int k;
-
-		if (!oq_port_is_endport(t) || !t->lid)
-			continue;
-		for (j = 0; j < n; j++)
-			dist[j] = -1;
-		if (t->node->type == OQ_NODE_SWITCH) {
-			dist[t->node->index] = 0;
-			queue[tail++] = t->node->index;
-			route(t->node, t->lid, 0);
-		} else {
-			struct oq_node *sw = t->peer->node;
-
-			dist[sw->index] = 1;
-			queue[tail++] = sw->index;
-			route(sw, t->lid, t->peer->num);
-		}
-		while (head < tail) {
-			struct oq_node *x = f->nodes[queue[head++]];
-
-			for (k = 1; k <= x->n_ports; k++) {
-				struct oq_port *q = x->ports[k].peer;
-
-				if (!q || q->node->type != OQ_NODE_SWITCH ||
-				    dist[q->node->index] >= 0)
-					continue;
-				dist[q->node->index] = dist[x->index] + 1;
-				queue[tail++] = q->node->index;
-				route(q->node, t->lid, q->num);
-			}
-		}
-	}
-	free(dist);
-	free(queue);
-}
-
-static void test_fat_tree(void **state)
-{
-	struct oq_fabric *f = fat_tree();
-	unsigned int ok = 0, i, j;
-
-	(void)state;
-	min_hop_lfts(f);
-	for (i = 0; i < f->n_ports; i++) {
-		const struct oq_port *s = f->ports[i];
-
-		if (!oq_port_is_endport(s))
-			continue;
-		for (j = 0; j < f->n_ports; j++) {
-			const struct oq_port *t = f->ports[j];
-			struct oq_path p;
-			bool same_leaf;
-
-			if (!oq_port_is_endport(t))
-				continue;
-			assert_int_equal(
-				oq_path_resolve(f, NULL, s, t->lid, NULL, &p),
-				OQ_PATH_OK);
-			ok++;
-			assert_ptr_equal(p.dst, t);
-			if (s->node->type == OQ_NODE_SWITCH ||
-			    t->node->type == OQ_NODE_SWITCH) {
-				/* Switch port 0: 1024 MTU, 4x SDR. */
-				assert_int_equal(p.mtu, 3);
-				assert_int_equal(p.rate, 3);
-				continue;
-			}
-			assert_int_equal(p.mtu, 4);
-			same_leaf = s->peer->node == t->peer->node;
-			assert_int_equal(p.hops, s == t	     ? 0
-						 : same_leaf ? 1
-							     : 3);
-			/* 4xFDR storage nodes reach 56 Gb/s only
-			 * between themselves; QDR ends cap at 40. */
-			if (s->speed == OQ_SPEED_FDR &&
-			    t->speed == OQ_SPEED_FDR)
-				assert_int_equal(p.rate, 12);
-			else
-				assert_int_equal(p.rate, 7);
-		}
-	}
-	assert_int_equal(ok, 22 * 22);
-	oq_fabric_free(f);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -936,7 +822,6 @@ int main(void)
 		cmocka_unit_test(test_pkey_rules),
 		cmocka_unit_test(test_pkey_table_sizes),
 		cmocka_unit_test(test_lmc_pairs),
-		cmocka_unit_test(test_fat_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
