@@ -89,7 +89,6 @@ static size_t slvl_tables(const osm_physp_t *physp)
  * for every input port of every switch port each sweep). */
 static bool slvl_drops(const osm_physp_t *physp, size_t n)
 {
-	const uint64_t ones = 0x1111111111111111ull;
 	size_t in;
 	uint64_t v;
 
@@ -100,7 +99,7 @@ static bool slvl_drops(const osm_physp_t *physp, size_t n)
 		if (!st)
 			continue;
 		memcpy(&v, st->raw_vl_by_sl, sizeof(v));
-		if (v & (v >> 1) & (v >> 2) & (v >> 3) & ones)
+		if (oq_sl2vl_vl15_bits(v))
 			return true;
 	}
 	return false;

@@ -190,12 +190,18 @@ uint64_t oq_sl2vl_pack(const uint8_t row[16]);
 /* A packed row's VLs masked with mask as OpenSM's sl2vl_update_table()
  * masks them with the port's OperVLs: VL15 stays VL15.  Every nibble at
  * once, inline: OpenSM asks this for every port pair each sweep. */
+#define OQ_SL2VL_NIBBLE_ONES 0x1111111111111111ull
+
+/* Bit 0 of each nibble of a packed row set where its SL goes to VL15. */
+static inline uint64_t oq_sl2vl_vl15_bits(uint64_t v)
+{
+	return v & (v >> 1) & (v >> 2) & (v >> 3) & OQ_SL2VL_NIBBLE_ONES;
+}
+
 static inline uint64_t oq_sl2vl_mask_packed(uint64_t v, unsigned int mask)
 {
-	const uint64_t ones = 0x1111111111111111ull;
-	uint64_t is15 = v & (v >> 1) & (v >> 2) & (v >> 3) & ones;
-
-	return (v & (ones * (mask & 15))) | (is15 * 15);
+	return (v & (OQ_SL2VL_NIBBLE_ONES * (mask & 15))) |
+	       (oq_sl2vl_vl15_bits(v) * 15);
 }
 
 /* sl2vl_presend.c: the optimized SL2VL Sets for uniform switches; how
