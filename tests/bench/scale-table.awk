@@ -5,8 +5,10 @@
 # (CPU of the resweep with nothing changed, of the sweep after a port went
 # down and of the one after it came back, page faults and RSS), then what
 # each mode's port changes were (the same port, opensm's sweeps, their
-# trigger), and per plugin mode what it published and its own time per
-# phase in the last no-change, the port-down and the port-up sweep.
+# trigger), then the paired runs (scale-paired.sh: the median of
+# per-sweep ratios of the two SMs sweeping side by side), and per plugin
+# mode what it published and its own time per phase in the last
+# no-change, the port-down and the port-up sweep.
 
 # Median over the runs of figure f of key k (one value per run).
 function dmed(k, f,    i, m, v)
@@ -60,6 +62,16 @@ function tally(a, k, w,    key, parts, out)
 
 # Lines that are not about one fabric (the run's own settings).
 !/^size=/ { next }
+# The paired runs (scale-paired.sh): per size and kind of sweep the CPU
+# of both SMs and their ratio, one per sweep.
+/ mode=paired / {
+	k = val($0, "size") SUBSEP val($0, "sweep")
+	i = ++npr[k]
+	prs[k, i] = val($0, "stock_s")
+	prp[k, i] = val($0, "plugin_s")
+	prr[k, i] = val($0, "ratio")
+	next
+}
 / change_port=/ {
 	s = val($0, "size")
 	chg[s] = val($0, "change_port")
@@ -119,6 +131,52 @@ function tally(a, k, w,    key, parts, out)
 		dv[k, kv[1], ++nd[k, kv[1]]] = kv[2]
 	}
 }
+# The median of the i-th figures a[k, 1..npr[k]].
+function pmed(a, k,    i, v)
+{
+	for (i = 1; i <= npr[k]; i++)
+		v[i] = a[k, i]
+	return med(v, npr[k])
+}
+
+# The lowest and highest ratio of k, "min..max".
+function prange(k,    i, lo, hi)
+{
+	lo = hi = prr[k, 1]
+	for (i = 2; i <= npr[k]; i++) {
+		if (prr[k, i] + 0 < lo + 0)
+			lo = prr[k, i]
+		if (prr[k, i] + 0 > hi + 0)
+			hi = prr[k, i]
+	}
+	return sprintf("%+.1f..%+.1f", (lo - 1) * 100, (hi - 1) * 100)
+}
+
+# Per size, the paired runs: median CPU of each SM over the same sweeps
+# and the median of the per-sweep ratios.
+function paired_table(    i, j, s, k, w, ws, printed)
+{
+	split("nochange down up", ws, " ")
+	for (i = 0; i < n; i++) {
+		s = order[i]
+		for (j = 1; j <= 3; j++) {
+			k = s SUBSEP ws[j]
+			if (!npr[k])
+				continue
+			if (!printed++)
+				printf "%-10s %6s %-9s %6s %9s %9s %8s %13s\n",
+					"paired", "nodes", "sweep", "sweeps",
+					"stock_s", "osmqos_s", "ratio+%",
+					"range+%"
+			printf "%-10s %6s %-9s %6d %9.4f %9.4f %8s %13s\n",
+				s, nodes[s], ws[j], npr[k], pmed(prs, k),
+				pmed(prp, k),
+				sprintf("%+.1f", (pmed(prr, k) - 1) * 100),
+				prange(k)
+		}
+	}
+}
+
 END {
 	printf "%-10s %6s %7s %-7s %7s %8s %10s %10s %9s %8s %8s %8s %9s %10s %9s %8s %8s %8s\n",
 		"fabric", "nodes", "ports", "mode", "up_s", "cpu_up_s",
@@ -160,6 +218,7 @@ END {
 				hwm, oh, ohd, ohu, ohf, ohr, ohh
 		}
 	}
+	paired_table()
 	for (i = 0; i < n; i++) {
 		s = order[i]
 		if (s in chg)

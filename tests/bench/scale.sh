@@ -17,6 +17,11 @@
 #   pluginB only when SCALE_PLUGIN_OPTIONS_B is set: the plugin with
 #           those event_plugin_options, for an A/B of a plugin option in
 #           the same rounds (e.g. malloc_trim=1).
+# Then SCALE_PAIRED times (default SCALE_ROUNDS; 0: none) stock and plugin
+# run side by side, started together and swept together, both opensm on
+# the same CPU (scale-paired.sh): the ratio of their CPU over the same
+# sweeps does not move with the host's speed, which alternating runs see
+# change by more than the plugin costs.
 # SCALE_PIN (default 1; it takes two CPUs or more) runs opensm on a CPU of
 # its own and ibsim and this script on the others (cpu-lib.sh), so that
 # the simulator's work does not land on opensm's CPU; SCALE_PIN=0 lets
@@ -53,6 +58,7 @@
 # start or for a SUBNET UP.
 . "$top_srcdir/tests/e2e/lib.sh"
 . "$top_srcdir/tests/bench/cpu-lib.sh"
+. "$top_srcdir/tests/bench/scale-paired.sh"
 e2e_init scale
 
 gen=$top_builddir/contrib/fabrics/gen-fattree
@@ -63,11 +69,13 @@ command -v ibnetdiscover >/dev/null ||
 sizes=${SCALE_SIZES:-18:36:18 36:72:36 3l:16:8:40}
 resweeps=${SCALE_RESWEEPS:-3}
 rounds=${SCALE_ROUNDS:-5}
+pairs=${SCALE_PAIRED:-$rounds}
 out=${SCALE_OUT:-$top_builddir/tests/bench/scale.txt}
 rawout=${SCALE_RAW:-$top_builddir/tests/bench/scale-raw.txt}
 svg=${SCALE_SVG:-$top_builddir/tests/bench/scale.svg}
 [[ $resweeps =~ ^[1-9]$ ]] || e2e_fail "SCALE_RESWEEPS must be 1..9"
 [[ $rounds =~ ^[1-9]$ ]] || e2e_fail "SCALE_ROUNDS must be 1..9"
+[[ $pairs =~ ^[0-9]$ ]] || e2e_fail "SCALE_PAIRED must be 0..9"
 tck=$(getconf CLK_TCK)
 ncpu=$(nproc)
 cpu_pin SCALE_PIN "${SCALE_PIN:-1}"
@@ -101,7 +109,7 @@ raw=$E2E_DIR/raw.txt
 : >"$raw"
 rec() { printf '%s\n' "$*" >>"$raw"; }
 rec "run pinned=$((${#CPU_PIN} > 0)) opensm_cpu=${CPU_PIN:--}" \
-	"rounds=$rounds resweeps=$resweeps"
+	"rounds=$rounds resweeps=$resweeps paired=$pairs"
 
 # change_port NET: the port the port-down sweep takes down, as "NAME PORT
 # PEER DESCRIPTION": the first linked port of the first CA in NET not
@@ -305,6 +313,10 @@ for size in $sizes; do
 			run "$size" "$mode" "$round" "$net" "$pol" "$nodes" \
 				"$sw" "$linked"
 		done
+	done
+	for ((round = 1; round <= pairs; round++)); do
+		e2e_log "$size ($nodes nodes): stock and plugin paired, run $round"
+		paired "$size" "$round" "$net" "$pol" "$nodes" "$sw" "$linked"
 	done
 done
 

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The scale benchmark's paired runs (sourced by scale.sh, which defines
+# rec, change_port's chg_* and the fabric): stock OpenSM and OpenSM with
+# osmqos run at the same time, each on an ibsim of its own with the same
+# fabric, both opensm pinned to the same CPU (the ibsims and the script
+# on the others), and every sweep is started in both at once.  The
+# host's speed changes from second to second by tens of per cent (every
+# thread of an opensm alike, with the same work and the same context
+# switches: a shared machine), so sweeps measured one after the other
+# differ by more than the plugin costs; two SMs sweeping side by side
+# see the same speed, and the ratio of their CPU over the same sweep
+# leaves it out.  Which SM is signalled first alternates.  What running
+# together adds (the other's cache footprint, switches between them)
+# falls on both.
+#
+# paired SIZE ROUND NET POLICY NODES SWITCHES LINKED_PORTS: one run of
+# the pair: SCALE_RESWEEPS sweeps with nothing changed (SIGHUP), one
+# after the host port chg_name[chg_port] went down and one after it came
+# back (ibsim's Unlink and ReLink in both, the sweep on the leaf's trap,
+# a SIGHUP where none came within 10 s); raw lines
+#   size=S mode=paired round=R sweep=nochange|down|up stock_s=.. plugin_s=.. ratio=..
+
+declare -A pr_opid pr_ipid pr_fd pr_log
+
+# pr_stop: end both pairs, opensm first, as e2e_cleanup would.
+pr_stop() {
+	local m fd
+	for m in stock plugin; do
+		e2e_stop_pid "${pr_opid[$m]:-}" 15
+		pr_opid[$m]=
+	done
+	for m in stock plugin; do
+		fd=${pr_fd[$m]:-}
+		if [ -n "$fd" ]; then
+			exec {fd}>&-
+			pr_fd[$m]=
+		fi
+		e2e_stop_pid "${pr_ipid[$m]:-}" 5
+		pr_ipid[$m]=
+	done
+}
+# shellcheck disable=SC2034 # e2e_cleanup runs it
+E2E_ON_EXIT=pr_stop
+
+pr_cpu() { echo $(($(cpu_ns "${pr_opid[stock]}") + $(cpu_ns "${pr_opid[plugin]}"))); }
+
+# pr_settle: both idle (under 4 ms of CPU together over 0.5 s; at most
+# 120 s).
+pr_settle() {
+	local a b i
+	a=$(pr_cpu)
+	for ((i = 0; i < 240; i++)); do
+		sleep 0.5
+		b=$(pr_cpu)
+		[ $((b - a)) -lt 4000000 ] && return 0
+		a=$b
+	done
+	e2e_log "note: the paired opensm still busy after 120 s"
+}
+
+# pr_order N: the two modes, stock first for odd N.
+pr_order() { if (($1 % 2)); then echo stock plugin; else echo plugin stock; fi; }
+
+# pr_sweep SIZE ROUND WHAT N [CMD SEEN]: one sweep in both, started by a
+# SIGHUP (no CMD) or by ibsim console command CMD, after which each log
+# must say SEEN; raw line for WHAT.
+pr_sweep() {
+	local size=$1 round=$2 what=$3 nth=$4 cmd=${5:-} seen=${6:-} m
+	local -A ups traps mark c0 c1
+
+	for m in stock plugin; do
+		ups[$m]=$(grep -c 'SUBNET UP' "${pr_log[$m]}")
+		traps[$m]=$(grep -c "$trap_pat" "${pr_log[$m]}")
+		mark[$m]=$(wc -l <"${pr_log[$m]}")
+		c0[$m]=$(cpu_ns "${pr_opid[$m]}")
+	done
+	for m in $(pr_order "$nth"); do
+		if [ -z "$cmd" ]; then
+			kill -HUP "${pr_opid[$m]}"
+		else
+			printf '%s\n' "$cmd" >&"${pr_fd[$m]}"
+		fi
+	done
+	for m in stock plugin; do
+		[ -z "$cmd" ] ||
+			e2e_wait_count "$trap_pat" "${pr_log[$m]}" \
+				$((traps[$m] + 1)) 10 ||
+			kill -HUP "${pr_opid[$m]}"
+		e2e_wait_count 'SUBNET UP' "${pr_log[$m]}" $((ups[$m] + 1)) ||
+			e2e_fail "$size/paired $m: no SUBNET UP ($what)"
+	done
+	pr_settle
+	for m in stock plugin; do
+		c1[$m]=$(cpu_ns "${pr_opid[$m]}")
+		[ -z "$seen" ] ||
+			tail -n +$((mark[$m] + 1)) "${pr_log[$m]}" |
+			grep -q "$seen with GUID:0x.*[: ]$chg_desc\$" ||
+			e2e_fail "$size/paired $m: after '$cmd' opensm did not log '$seen ... $chg_desc'"
+	done
+	rec "size=$size mode=paired round=$round sweep=$what" \
+		"$(awk -v a=$((c1[stock] - c0[stock])) \
+			-v b=$((c1[plugin] - c0[plugin])) 'BEGIN {
+			printf "stock_s=%.4f plugin_s=%.4f ratio=%.4f",
+				a / 1e9, b / 1e9, (a > 0 ? b / a : 0) }')"
+}
+
+paired() {
+	local size=$1 round=$2 net=$3 pol=$4 nodes=$5 sw=$6 linked=$7
+	local root=$E2E_DIR sock=$IBSIM_SOCKNAME m i extra
+
+	for m in stock plugin; do
+		E2E_DIR=$root/paired-$m
+		mkdir -p "$E2E_DIR" || e2e_fail "cannot make $E2E_DIR"
+		export IBSIM_SOCKNAME=$sock-$m
+		e2e_start_ibsim "$net" -N $((nodes + 16)) -S $((sw + 16)) \
+			-P $((2 * linked + nodes + 1024))
+		extra=()
+		[ "$m" = stock ] && extra=("event_plugin_name=(null)")
+		[ "$m" = plugin ] && [ -n "${SCALE_PLUGIN_OPTIONS:-}" ] &&
+			extra=("event_plugin_options=$SCALE_PLUGIN_OPTIONS")
+		e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "${extra[@]}"
+		pr_opid[$m]=$E2E_OPENSM_PID pr_ipid[$m]=$E2E_IBSIM_PID
+		pr_fd[$m]=$E2E_CTL_FD pr_log[$m]=$E2E_OSM_LOG
+		# Theirs to stop now (pr_stop), not the library's.
+		E2E_OPENSM_PID=''
+		E2E_IBSIM_PID=''
+		E2E_CTL_FD=''
+	done
+	E2E_DIR=$root
+	export IBSIM_SOCKNAME=$sock
+	cpu_pin_check "${pr_opid[stock]}" "${pr_ipid[stock]}"
+	cpu_pin_check "${pr_opid[plugin]}" "${pr_ipid[plugin]}"
+	pr_settle
+	for ((i = 1; i <= resweeps; i++)); do
+		pr_sweep "$size" "$round" nochange $((round + i))
+	done
+	pr_sweep "$size" "$round" down "$round" \
+		"Unlink \"$chg_name\"[$chg_port]" "Removed port"
+	pr_sweep "$size" "$round" up $((round + 1)) \
+		"ReLink \"$chg_name\"[$chg_port]" "Discovered new port"
+	for m in stock plugin; do
+		mv "${pr_log[$m]}" "$root/opensm-$size-paired-$m-$round.log"
+	done
+	pr_stop
+}
