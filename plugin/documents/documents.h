@@ -209,6 +209,9 @@ struct oq_publish_doc {
 
 /* Write the document; 0, or -1 when the stream reports an error. */
 int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d);
+/* Its head: the sweep, the policy, the routing engine and the model, all
+ * but what oq_publish_write_json_predictions() writes. */
+int oq_publish_write_json_head(FILE *out, const struct oq_publish_doc *d);
 /* The JSON's intents, classes and nodes, which depend on the sweep state
  * (fabric, tables, classes, levels) alone. */
 int oq_publish_write_json_predictions(FILE *out,

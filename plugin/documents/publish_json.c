@@ -63,7 +63,7 @@ static void write_policy(FILE *out, const struct oq_publish_doc *d)
 	fputs("}}", out);
 }
 
-int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
+int oq_publish_write_json_head(FILE *out, const struct oq_publish_doc *d)
 {
 	char iso[32];
 
@@ -84,6 +84,12 @@ int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
 	fputs("\"model\": {\"scenario\": \"all SLs backlogged\", "
 	      "\"guarantee\": \"every VL busy\", \"profile\": \"iba\"},\n ",
 	      out);
+	return ferror(out) ? -1 : 0;
+}
+
+int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
+{
+	oq_publish_write_json_head(out, d);
 	if (d->json_predictions)
 		fwrite(d->json_predictions, 1, d->json_predictions_len, out);
 	else

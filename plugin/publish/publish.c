@@ -192,7 +192,46 @@ void oq_publish_init(struct oq_publisher *pub, osm_opensm_t *osm,
 void oq_publish_fini(struct oq_publisher *pub)
 {
 	oq_publish_parts_free(&pub->parts);
+	oq_publish_json_forget(&pub->json_last);
 	oq_publish_counters_destroy(&pub->counters);
+}
+
+/*
+ * osmqos-bandwidth.json, unless it holds what it would again: the
+ * predictions kept for the same state, and nothing else it says changed
+ * but the sweep numbers and the time (a sweep that changed nothing).  Its
+ * `sweep` then stays that of the sweep that wrote it; osmqos.prom tells
+ * the latest.
+ */
+static int publish_json(struct oq_publisher *pub,
+			const struct oq_sweep_state *s,
+			const struct oq_publish_doc *d, bool kept, char *why,
+			size_t why_len)
+{
+	const char *dir = oq_plugin_publish_dir(pub->opts);
+	const char *name = pub_names[PUB_JSON];
+	/* The predictions the file will hold are kept for s. */
+	uint64_t state_id = s && pub->parts.state_id == s->id ? s->id : 0;
+	size_t key_len = 0;
+	char *key = oq_publish_json_key(d, &key_len);
+	int err;
+
+	pub->json_kept = kept && oq_publish_json_unchanged(&pub->json_last, dir,
+							   name, key, key_len,
+							   state_id);
+	if (pub->json_kept) {
+		free(key);
+		return 0;
+	}
+	err = oq_publish_replace(dir, name, write_json, d, why, why_len);
+	if (err) {
+		free(key);
+		oq_publish_json_forget(&pub->json_last);
+		return err;
+	}
+	oq_publish_json_written(&pub->json_last, dir, name, key, key_len,
+				state_id, d->sweep);
+	return 0;
 }
 
 /* The sweep state s and, when the SA has built on it, its port classes
@@ -212,6 +251,7 @@ static int publish_state(struct oq_publisher *pub,
 	int err[PUB_FILES], i, rc = 0;
 	bool kept = false;
 
+	pub->json_kept = false;
 	fill_doc(pub, s, &d);
 	d.detail_ports = oq_publish_detail_ports(pub);
 	/* qos FALSE: OpenSM programs no QoS tables, so there is nothing to
@@ -263,8 +303,7 @@ static int publish_state(struct oq_publisher *pub,
 	 * lock when it is written (oq_publish_prom_file); the JSON has none. */
 
 	why[0] = '\0';
-	err[PUB_JSON] = oq_publish_replace(dir, pub_names[PUB_JSON], write_json,
-					   &d, why, sizeof(why));
+	err[PUB_JSON] = publish_json(pub, s, &d, kept, why, sizeof(why));
 	oq_publish_report(pub, pub_names[PUB_JSON], &pub->json_err,
 			  err[PUB_JSON], why);
 	/* osmqos.prom logs its own errors: one state with the refresher. */
@@ -273,6 +312,16 @@ static int publish_state(struct oq_publisher *pub,
 		if (err[i])
 			rc = -1;
 	*ms = oq_ms_since(t0);
+	if (pub->json_kept)
+		snprintf(why, sizeof(why),
+			 " (predictions unchanged, not rendered again; %s "
+			 "as written by sweep %lu: nothing else it says "
+			 "changed)",
+			 pub_names[PUB_JSON], pub->json_last.sweep);
+	else
+		snprintf(why, sizeof(why), "%s",
+			 kept ? " (predictions unchanged, not rendered again)"
+			      : "");
 	if (!rc)
 		OQ_LOG(pub->osm, OSM_LOG_INFO,
 		       "sweep %lu: published %zu ports in %zu classes to "
@@ -285,8 +334,7 @@ static int publish_state(struct oq_publisher *pub,
 		       : d.classes ? d.classes->n
 				   : 0,
 		       dir, pub_names[PUB_JSON], pub_names[PUB_PROM], *ms,
-		       kept ? " (predictions unchanged, not rendered again)"
-			    : "");
+		       why);
 	pub->parts_kept = kept;
 	oq_pred_classes_free(&own);
 	free(levels);
@@ -324,7 +372,10 @@ static void log_phases(struct oq_publisher *pub, double publish_ms)
 	       ph->snapshot_ms, ph->compile_ms, ph->states,
 	       (double)oq_phases_hook_ns(ph) / 1e6, ph->hook_calls, ph->sa_ms,
 	       ph->sa_reused ? "kept" : "built", ph->classes_ms, publish_ms,
-	       pub->parts_kept ? "parts kept" : "rendered", trim,
+	       pub->json_kept	 ? "parts kept, JSON as it was"
+	       : pub->parts_kept ? "parts kept"
+				 : "rendered",
+	       trim,
 	       (double)audit / 1e6,
 	       (double)(cpu + oq_phases_hook_ns(ph)) / 1e6);
 }

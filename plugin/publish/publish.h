@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
 
 #include "audit/audit.h"
 #include "documents/documents.h"
@@ -29,6 +31,23 @@ struct oq_publish_parts {
 	char *json, *prom;
 	size_t json_len, prom_len;
 	size_t ports_missed, n_classified, n_classes;
+};
+
+/*
+ * The JSON as last written: its head with the sweep numbers and time left
+ * out, the sweep state its predictions are of, the sweep that wrote it,
+ * and the file it went to (one replaced, changed or removed since is
+ * written again).
+ */
+struct oq_publish_json_last {
+	char *key;
+	size_t key_len;
+	uint64_t state_id; /* 0: nothing to compare with */
+	unsigned long sweep;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
 };
 
 /* The publishing room of the plugin instance. */
@@ -52,6 +71,8 @@ struct oq_publisher {
 	bool detail_reported; /* a bad publish_detail= was logged */
 	struct oq_publish_parts parts;
 	bool parts_kept; /* the last publication used them as kept */
+	struct oq_publish_json_last json_last;
+	bool json_kept; /* the last publication left the JSON as it was */
 	/* malloc_trim=1: the heap is trimmed after each publication. */
 	bool trim;
 	/* osmqos.prom between sweeps (publish_refresh.c): prom_lock
@@ -95,6 +116,22 @@ void oq_publish_parts_use(const struct oq_publish_parts *pp,
 void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,
 			     struct oq_publish_doc *d);
 void oq_publish_parts_free(struct oq_publish_parts *pp);
+/* What of d the JSON's comparison reads: its head without the sweep
+ * numbers and time (malloc'd, *len bytes; NULL: out of memory). */
+char *oq_publish_json_key(const struct oq_publish_doc *d, size_t *len);
+/* Does dir/name hold what was last written there, with the same key and
+ * the predictions of state state_id? */
+bool oq_publish_json_unchanged(const struct oq_publish_json_last *jl,
+			       const char *dir, const char *name,
+			       const char *key, size_t key_len,
+			       uint64_t state_id);
+/* dir/name was written by sweep with key (taken over; NULL: nothing to
+ * compare with next time) and the predictions of state state_id (0: of
+ * no state kept). */
+void oq_publish_json_written(struct oq_publish_json_last *jl, const char *dir,
+			     const char *name, char *key, size_t key_len,
+			     uint64_t state_id, unsigned long sweep);
+void oq_publish_json_forget(struct oq_publish_json_last *jl);
 
 /* publish_detail=ports: per-port Prometheus series too.  Any other value
  * than classes or ports is logged (once) and taken as classes. */

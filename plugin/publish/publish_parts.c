@@ -3,15 +3,18 @@
  * The parts of the published files that depend on the sweep state alone
  * (the JSON's predictions, the Prometheus fabric families) are most of
  * their bytes and of the time it takes to write them.  They are rendered
- * once per sweep state and kept: a sweep that kept its state writes the
- * files again (new sweep number, time, counters, policy status) around the
- * parts it already has.
+ * once per sweep state and kept: a sweep that kept its state writes
+ * osmqos.prom again (new sweep number, time, counters, policy status)
+ * around the parts it already has, and the JSON only when something it
+ * says besides the sweep numbers and the time changed, or its file did.
  */
 #include <config.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "publish.h"
 
@@ -82,4 +85,80 @@ void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,
 	pp->n_classified = d->classes ? d->classes->n_classified : 0;
 	pp->n_classes = d->classes ? d->classes->n : 0;
 	oq_publish_parts_use(pp, d);
+}
+
+char *oq_publish_json_key(const struct oq_publish_doc *d, size_t *len)
+{
+	struct oq_publish_doc d0 = *d;
+	char *buf = NULL;
+	FILE *f;
+	int bad;
+
+	d0.sweep = 0;
+	d0.sweeps = 0;
+	memset(&d0.now, 0, sizeof(d0.now));
+	f = open_memstream(&buf, len);
+	if (!f)
+		return NULL;
+	bad = oq_publish_write_json_head(f, &d0);
+	bad |= fclose(f);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static int stat_file(const char *dir, const char *name, struct stat *st)
+{
+	char path[PATH_MAX];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path))
+		return -1;
+	return lstat(path, st);
+}
+
+bool oq_publish_json_unchanged(const struct oq_publish_json_last *jl,
+			       const char *dir, const char *name,
+			       const char *key, size_t key_len,
+			       uint64_t state_id)
+{
+	struct stat st;
+
+	if (!jl->state_id || jl->state_id != state_id || !key || !jl->key ||
+	    jl->key_len != key_len || memcmp(jl->key, key, key_len))
+		return false;
+	return !stat_file(dir, name, &st) && S_ISREG(st.st_mode) &&
+	       st.st_dev == jl->dev && st.st_ino == jl->ino &&
+	       st.st_size == jl->size &&
+	       st.st_mtim.tv_sec == jl->mtime.tv_sec &&
+	       st.st_mtim.tv_nsec == jl->mtime.tv_nsec;
+}
+
+void oq_publish_json_written(struct oq_publish_json_last *jl, const char *dir,
+			     const char *name, char *key, size_t key_len,
+			     uint64_t state_id, unsigned long sweep)
+{
+	struct stat st;
+
+	oq_publish_json_forget(jl);
+	if (!key || !state_id || stat_file(dir, name, &st)) {
+		free(key);
+		return;
+	}
+	jl->key = key;
+	jl->key_len = key_len;
+	jl->state_id = state_id;
+	jl->sweep = sweep;
+	jl->dev = st.st_dev;
+	jl->ino = st.st_ino;
+	jl->size = st.st_size;
+	jl->mtime = st.st_mtim;
+}
+
+void oq_publish_json_forget(struct oq_publish_json_last *jl)
+{
+	free(jl->key);
+	memset(jl, 0, sizeof(*jl));
 }

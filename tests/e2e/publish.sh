@@ -8,7 +8,8 @@
 # the strict checker (and promtool when installed) and its aggregates
 # (per SL, level and class) equal the JSON's numbers, and every port's and
 # SL's numbers equal `osmqos predict --json` on the same topology and
-# policy.  A re-sweep rewrites both; a missing directory is logged once per
+# policy.  A re-sweep rewrites osmqos.prom, and the JSON when it has
+# something new to say (a removed one always); a missing directory is logged once per
 # file and the SM carries on; with publish_detail=ports the per-port
 # series equal the JSON too.
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -259,12 +260,16 @@ awk '$2 != $3 { bad++; print } END { exit bad > 0 }' "$E2E_DIR/lids.joined" >"$E
 	e2e_fail "published LIDs differ from the fabric's: $(head -n 3 "$E2E_DIR/lids.diff")"
 e2e_log "LIDs of all $nports ports equal the fabric's"
 
-# 5. A re-sweep publishes again (newer sweep, same numbers).
+# 5. A re-sweep publishes again (newer sweep, same numbers); the JSON
+# removed meanwhile is written again.
 sweep1=$(jq .sweep "$json")
+rm "$json"
 kill -HUP "$E2E_OPENSM_PID"
 wait_published 2
 sweep2=$(jq .sweep "$json")
 [ "$sweep2" -gt "$sweep1" ] || e2e_fail "sweep did not advance ($sweep1 -> $sweep2)"
+[ "$(awk '$1 == "osmqos_sweep" {print $2}' "$prom")" = "$sweep2" ] ||
+	e2e_fail "osmqos.prom is not of sweep $sweep2"
 jq -r "$canon_json" "$json" | sort | diff -q - "$E2E_DIR/published.lines" >/dev/null ||
 	e2e_fail "an unchanged fabric published different numbers"
 [ "$(cat "$E2E_DIR/victim")" = precious ] || e2e_fail "victim written"

@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # A heavy sweep that changes nothing keeps the plugin's state: no new
 # snapshot, compile, SA state or predictions, and the published files,
-# the SA's answers and the programmed tables are what they were (the files
-# with the new sweep number).  A sweep after a change builds anew and
+# the SA's answers and the programmed tables are what they were
+# (osmqos.prom with the new sweep number; the JSON, which says nothing
+# new, not written again, unless it was removed or a rejected edit is
+# news).  A sweep after a
+# change builds anew and
 # sees it: a link between a leaf and a spine goes down (its two ports
 # leave the predictions, the routes change, the tables stay right) and
 # comes back (everything is as at the start again).  The policy file
@@ -75,7 +78,7 @@ drift_clean() {
 kept() {
 	local p
 	p=$(line "$1" phases:)
-	[[ $p == *"(unchanged, state kept)"*"compile 0.00 ms (0 states)"*"SA state "*" (kept)"*"(parts kept)"* ]] ||
+	[[ $p == *"(unchanged, state kept)"*"compile 0.00 ms (0 states)"*"SA state "*" (kept)"*"(parts kept"* ]] ||
 		e2e_fail "sweep $1 did not keep its state: $p"
 	line "$1" "[0-9]* QoS Set MADs" | grep -q "tables of sweep [0-9]* kept" ||
 		e2e_fail "sweep $1: $(line "$1" "[0-9]* QoS Set MADs")"
@@ -93,17 +96,37 @@ snap start
 n0=$(ports "$SWEEP")
 drift_clean start
 
-# Nothing changes.
+# Nothing changes: osmqos.prom is of the new sweep, the JSON the file it
+# was.
+cp -p "$pub/osmqos-bandwidth.json" "$E2E_DIR/start.raw.json"
+json_sweep=$(jq .sweep "$pub/osmqos-bandwidth.json")
 hup
 kept "$SWEEP"
-[ "$(jq .sweep "$pub/osmqos-bandwidth.json")" = "$SWEEP" ] ||
-	e2e_fail "the JSON's sweep is $(jq .sweep "$pub/osmqos-bandwidth.json"), want $SWEEP"
+[[ $(line "$SWEEP" phases:) == *"(parts kept, JSON as it was)"* ]] ||
+	e2e_fail "sweep $SWEEP wrote the JSON again: $(line "$SWEEP" phases:)"
+line "$SWEEP" published | grep -q "as written by sweep $json_sweep:" ||
+	e2e_fail "sweep $SWEEP: $(line "$SWEEP" published)"
+cmp -s "$pub/osmqos-bandwidth.json" "$E2E_DIR/start.raw.json" ||
+	e2e_fail "the JSON changed in a sweep that changed nothing"
+[ "$json_sweep" -lt "$SWEEP" ] ||
+	e2e_fail "the JSON's sweep is $json_sweep, want an earlier one than $SWEEP"
 [ "$(awk '$1 == "osmqos_sweep" {print $2}' "$pub/osmqos.prom")" = "$SWEEP" ] ||
 	e2e_fail "osmqos_sweep is not $SWEEP"
 snap unchanged
 same start unchanged
 drift_clean unchanged
 e2e_log "sweep $SWEEP: state kept; files, PathRecords and tables as before"
+
+# The JSON removed: the next sweep, which keeps its state, writes it.
+rm "$pub/osmqos-bandwidth.json"
+hup
+kept "$SWEEP"
+[[ $(line "$SWEEP" phases:) == *"(parts kept)"* ]] ||
+	e2e_fail "sweep $SWEEP: $(line "$SWEEP" phases:)"
+[ "$(jq .sweep "$pub/osmqos-bandwidth.json")" = "$SWEEP" ] ||
+	e2e_fail "the removed JSON was not written again by sweep $SWEEP"
+snap rewritten
+same start rewritten
 
 # The policy file touched, its content the same.
 touch -d '+1 minute' "$pol"
@@ -114,6 +137,8 @@ kept "$SWEEP"
 e2e_ibsim_cmd 'Unlink "leaf01"[5]'
 hup
 built "$SWEEP"
+[ "$(jq .sweep "$pub/osmqos-bandwidth.json")" = "$SWEEP" ] ||
+	e2e_fail "the JSON's sweep is $(jq .sweep "$pub/osmqos-bandwidth.json") after the unlink, want $SWEEP"
 [ "$(ports "$SWEEP")" = $((n0 - 2)) ] ||
 	e2e_fail "after the unlink $(ports "$SWEEP") ports published, want $((n0 - 2))"
 drift_clean unlinked
@@ -132,4 +157,17 @@ snap relinked
 same start relinked
 drift_clean relinked
 e2e_log "sweep $SWEEP: link back: files, PathRecords and tables as at the start"
+
+# A bad edit: the policy in force stays, and so does the state, but the
+# JSON has news (the rejected edit) and is written again.
+sed -i '0,/^    qos-level$/s//    qos-levle/' "$pol"
+hup
+kept "$SWEEP"
+[[ $(line "$SWEEP" phases:) == *"(parts kept)"* ]] ||
+	e2e_fail "sweep $SWEEP did not write the JSON: $(line "$SWEEP" phases:)"
+jq -e --argjson s "$SWEEP" '.sweep == $s and .policy.in_force and
+	(.policy.load_success | not) and .policy.rejected != null' \
+	"$pub/osmqos-bandwidth.json" >/dev/null ||
+	e2e_fail "the JSON after a rejected edit: $(jq -c .policy "$pub/osmqos-bandwidth.json")"
+e2e_log "sweep $SWEEP: a rejected edit: state kept, the JSON written again"
 e2e_pass
