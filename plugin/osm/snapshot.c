@@ -122,7 +122,7 @@ static void fill_port(osm_opensm_t *osm, struct oq_port *port,
  * copy_pkeys() read of it, as read (the PortInfo fields, its GUID and
  * extended speed, the link partner, and for link_oper_vls() the
  * partner's VLCap or, without a partner, the port's current OperVLs; the
- * PKey blocks), not what they make of it: reading costs less than
+ * PKey blocks while OpenSM has no partitions), not what they make of it: reading costs less than
  * computing that for every port each sweep, and a field they do not read
  * (the port's state, a linked port's current OperVLs) changing is no
  * change.
@@ -137,7 +137,8 @@ struct port_record {
 		op_vls, pad[2];
 };
 
-static void record_port(struct oq_record *r, const osm_physp_t *p)
+static void record_port(struct oq_record *r, const osm_physp_t *p,
+			bool with_pkeys)
 {
 	const osm_pkey_tbl_t *tbl = osm_physp_get_pkey_tbl(p);
 	const osm_physp_t *rp = p->p_remote_physp;
@@ -169,7 +170,7 @@ static void record_port(struct oq_record *r, const osm_physp_t *p)
 	pr.vl_cap = ib_port_info_get_vl_cap(pi);
 	pr.vlarb_high_cap = pi->vl_arb_high_cap;
 	pr.vlarb_low_cap = pi->vl_arb_low_cap;
-	pr.pkey_blocks = osm_pkey_tbl_get_num_blocks(tbl);
+	pr.pkey_blocks = with_pkeys ? osm_pkey_tbl_get_num_blocks(tbl) : 0;
 	oq_record_put(r, &pr, sizeof(pr));
 	for (b = 0; b < pr.pkey_blocks; b++) {
 		static const ib_pkey_table_t none;
@@ -180,7 +181,8 @@ static void record_port(struct oq_record *r, const osm_physp_t *p)
 }
 
 /* The record of a node: what add_node() reads, its ports included. */
-static void record_node(struct oq_record *r, const osm_node_t *node)
+static void record_node(struct oq_record *r, const osm_node_t *node,
+			bool with_pkeys)
 {
 	uint32_t n_physp = osm_node_get_num_physp(node), i;
 	struct {
@@ -226,22 +228,26 @@ static void record_node(struct oq_record *r, const osm_node_t *node)
 			oq_record_put(r, &none, sizeof(none));
 			continue;
 		}
-		record_port(r, p);
+		record_port(r, p, with_pkeys);
 	}
 }
 
 void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r)
 {
 	cl_qmap_t *tbl = &osm->subn.node_guid_tbl;
-	/* The SM's port, the prefix, and the cap on the links' OperVLs. */
-	uint64_t ids[3] = {osm->subn.sm_port_guid, osm->subn.opt.subnet_prefix,
-			   osm->subn.opt.max_op_vls};
+	/* The ports' P_Key tables are read only without partitions, as
+	 * oq_snapshot_build() reads them. */
+	bool with_pkeys = !cl_qmap_count(&osm->subn.prtn_pkey_tbl);
+	/* The SM's port, the prefix, the cap on the links' OperVLs, and
+	 * whether the P_Key tables follow. */
+	uint64_t ids[4] = {osm->subn.sm_port_guid, osm->subn.opt.subnet_prefix,
+			   osm->subn.opt.max_op_vls, with_pkeys};
 	cl_map_item_t *it;
 
 	oq_record_put(r, ids, sizeof(ids));
 	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
 	     it = cl_qmap_next(it))
-		record_node(r, (const osm_node_t *)it);
+		record_node(r, (const osm_node_t *)it, with_pkeys);
 }
 
 struct node_pair {
