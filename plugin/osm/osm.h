@@ -93,8 +93,9 @@ void oq_record_forget(struct oq_record *r);
 void oq_record_free(struct oq_record *r);
 
 /* Put into r what oq_snapshot_build() reads of OpenSM's subnet (nodes,
- * ports, links, PKey tables, LFTs, OpenSM's node and port objects), as
- * it reads it.  OpenSM's lock held. */
+ * ports, links, P_Key tables while OpenSM has no partitions, LFTs,
+ * OpenSM's node and port objects), as it reads it.  OpenSM's lock
+ * held. */
 void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r);
 /* Put into r what oq_templates_from_osm() and oq_partitions_from_osm()
  * read. */

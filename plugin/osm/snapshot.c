@@ -122,10 +122,11 @@ static void fill_port(osm_opensm_t *osm, struct oq_port *port,
  * copy_pkeys() read of it, as read (the PortInfo fields, its GUID and
  * extended speed, the link partner, and for link_oper_vls() the
  * partner's VLCap or, without a partner, the port's current OperVLs; the
- * PKey blocks while OpenSM has no partitions), not what they make of it: reading costs less than
- * computing that for every port each sweep, and a field they do not read
- * (the port's state, a linked port's current OperVLs) changing is no
- * change.
+ * P_Key blocks while OpenSM has no partitions, which is only before its
+ * first P_Key manager run: it always makes the Default partition), not
+ * what they make of it: reading costs less than computing that for every
+ * port each sweep, and a field they do not read (the port's state, a
+ * linked port's current OperVLs) changing is no change.
  */
 struct port_record {
 	const void *physp, *remote, *remote_node;

@@ -47,7 +47,9 @@ struct oq_publish_json_last {
 	dev_t dev;
 	ino_t ino;
 	off_t size;
-	struct timespec mtime;
+	/* ctime too: a copy that keeps the mtime (cp -p, rsync -t) onto
+	 * the same inode and size changes it, and nothing sets it back. */
+	struct timespec mtime, ctime;
 };
 
 /* The publishing room of the plugin instance. */

@@ -133,7 +133,9 @@ bool oq_publish_json_unchanged(const struct oq_publish_json_last *jl,
 	       st.st_dev == jl->dev && st.st_ino == jl->ino &&
 	       st.st_size == jl->size &&
 	       st.st_mtim.tv_sec == jl->mtime.tv_sec &&
-	       st.st_mtim.tv_nsec == jl->mtime.tv_nsec;
+	       st.st_mtim.tv_nsec == jl->mtime.tv_nsec &&
+	       st.st_ctim.tv_sec == jl->ctime.tv_sec &&
+	       st.st_ctim.tv_nsec == jl->ctime.tv_nsec;
 }
 
 void oq_publish_json_written(struct oq_publish_json_last *jl, const char *dir,
@@ -155,6 +157,7 @@ void oq_publish_json_written(struct oq_publish_json_last *jl, const char *dir,
 	jl->ino = st.st_ino;
 	jl->size = st.st_size;
 	jl->mtime = st.st_mtim;
+	jl->ctime = st.st_ctim;
 }
 
 void oq_publish_json_forget(struct oq_publish_json_last *jl)

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The scale benchmark's paired runs (sourced by scale.sh, which defines
-# rec, change_port's chg_* and the fabric): stock OpenSM and OpenSM with
-# osmqos run at the same time, each on an ibsim of its own with the same
-# fabric, both opensm pinned to the same CPU (the ibsims and the script
-# on the others), and every sweep is started in both at once.  The
+# rec, trap_pat, resweeps and the port taken down, chg_name, chg_port and
+# chg_desc): stock OpenSM and OpenSM with osmqos run at the same time,
+# each on an ibsim of its own with the same fabric, both opensm on the
+# same CPU when pinned (SCALE_PIN=1; the ibsims and the script on the
+# others), and every sweep is started in both at once.  The
 # host's speed changes from second to second by tens of per cent (every
 # thread of an opensm alike, with the same work and the same context
 # switches: a shared machine), so sweeps measured one after the other
@@ -11,14 +12,16 @@
 # see the same speed, and the ratio of their CPU over the same sweep
 # leaves it out.  Which SM is signalled first alternates.  What running
 # together adds (the other's cache footprint, switches between them)
-# falls on both.
+# falls on both while both sweep; the plugin's work after its SUBNET UP
+# (SA state, publishing) may run alone.
 #
 # paired SIZE ROUND NET POLICY NODES SWITCHES LINKED_PORTS: one run of
 # the pair: SCALE_RESWEEPS sweeps with nothing changed (SIGHUP), one
 # after the host port chg_name[chg_port] went down and one after it came
 # back (ibsim's Unlink and ReLink in both, the sweep on the leaf's trap,
 # a SIGHUP where none came within 10 s); raw lines
-#   size=S mode=paired round=R sweep=nochange|down|up stock_s=.. plugin_s=.. ratio=..
+#   size=S mode=paired round=R sweep=nochange|down|up first=stock|plugin
+#   trigger_stock=trap|hup trigger_plugin=.. stock_s=.. plugin_s=.. ratio=..
 
 declare -A pr_opid pr_ipid pr_fd pr_log
 
@@ -42,7 +45,9 @@ pr_stop() {
 # shellcheck disable=SC2034 # e2e_cleanup runs it
 E2E_ON_EXIT=pr_stop
 
-pr_cpu() { echo $(($(cpu_ns "${pr_opid[stock]}") + $(cpu_ns "${pr_opid[plugin]}"))); }
+pr_cpu() {
+	echo $(($(cpu_ns "${pr_opid[stock]}") + $(cpu_ns "${pr_opid[plugin]}")))
+}
 
 # pr_settle: both idle (under 4 ms of CPU together over 0.5 s; at most
 # 120 s).
@@ -58,50 +63,98 @@ pr_settle() {
 	e2e_log "note: the paired opensm still busy after 120 s"
 }
 
-# pr_order N: the two modes, stock first for odd N.
-pr_order() { if (($1 % 2)); then echo stock plugin; else echo plugin stock; fi; }
+# pr_first KIND: pr_order, the modes in the order the next sweep of KIND
+# signals them; each kind alternates over all the paired runs of a size
+# (pr_next, reset per size by scale.sh), so an even count of its sweeps
+# balances it exactly.
+declare -A pr_next
+pr_first() {
+	local n=${pr_next[$1]:-0}
+	pr_next[$1]=$((n + 1))
+	if ((n % 2)); then pr_order="plugin stock"; else pr_order="stock plugin"; fi
+}
 
-# pr_sweep SIZE ROUND WHAT N [CMD SEEN]: one sweep in both, started by a
-# SIGHUP (no CMD) or by ibsim console command CMD, after which each log
-# must say SEEN; raw line for WHAT.
+# pr_alive WHAT: fail unless both opensm are still running.
+pr_alive() {
+	local m
+	for m in stock plugin; do
+		kill -0 "${pr_opid[$m]}" 2>/dev/null ||
+			e2e_fail "paired $m opensm (pid ${pr_opid[$m]}) is gone ($1)"
+	done
+}
+
+# pr_seen M SEEN MARK: does M's log after line MARK say "SEEN with
+# GUID:0x... of node:DESC" of the port taken down (compared as text, as
+# change() does)?
+pr_seen() {
+	tail -n +$(($3 + 1)) "${pr_log[$1]}" | awk -v s="$2" -v d="$chg_desc" '
+		index($0, s " with GUID:0x") &&
+		substr($0, length($0) - length(d)) ~ /^[: ]/ &&
+		substr($0, length($0) - length(d) + 1) == d { found = 1; exit }
+		END { exit !found }'
+}
+
+# pr_sweep SIZE ROUND WHAT [CMD SEEN]: one sweep in both, started by a
+# SIGHUP (no CMD) or by ibsim console command CMD, the leaf's trap
+# starting each SM's sweep (a SIGHUP to those that got none within 10 s
+# of the command, sent together); then each log must say SEEN.  Raw line
+# for WHAT, with which SM was signalled first and what started each
+# sweep.
 pr_sweep() {
-	local size=$1 round=$2 what=$3 nth=$4 cmd=${5:-} seen=${6:-} m
-	local -A ups traps mark c0 c1
+	local size=$1 round=$2 what=$3 cmd=${4:-} seen=${5:-} m first i
+	local -A ups traps mark c0 c1 trig
 
 	for m in stock plugin; do
 		ups[$m]=$(grep -c 'SUBNET UP' "${pr_log[$m]}")
 		traps[$m]=$(grep -c "$trap_pat" "${pr_log[$m]}")
 		mark[$m]=$(wc -l <"${pr_log[$m]}")
 		c0[$m]=$(cpu_ns "${pr_opid[$m]}")
+		trig[$m]=hup
 	done
-	for m in $(pr_order "$nth"); do
+	pr_first "$what"
+	first=${pr_order%% *}
+	for m in $pr_order; do
 		if [ -z "$cmd" ]; then
-			kill -HUP "${pr_opid[$m]}"
+			kill -HUP "${pr_opid[$m]}" ||
+				e2e_fail "paired $m opensm is gone (SIGHUP)"
 		else
 			printf '%s\n' "$cmd" >&"${pr_fd[$m]}"
 		fi
 	done
+	if [ -n "$cmd" ]; then
+		for ((i = 0; i < 100; i++)); do
+			for m in stock plugin; do
+				[ "$(grep -c "$trap_pat" "${pr_log[$m]}")" -gt \
+					"${traps[$m]}" ] && trig[$m]='trap'
+			done
+			[ "${trig[stock]}${trig[plugin]}" = traptrap ] && break
+			sleep 0.1
+		done
+		for m in stock plugin; do
+			[ "${trig[$m]}" = trap ] || kill -HUP "${pr_opid[$m]}" ||
+				e2e_fail "paired $m opensm is gone (SIGHUP)"
+		done
+	fi
 	for m in stock plugin; do
-		[ -z "$cmd" ] ||
-			e2e_wait_count "$trap_pat" "${pr_log[$m]}" \
-				$((traps[$m] + 1)) 10 ||
-			kill -HUP "${pr_opid[$m]}"
 		e2e_wait_count 'SUBNET UP' "${pr_log[$m]}" $((ups[$m] + 1)) ||
 			e2e_fail "$size/paired $m: no SUBNET UP ($what)"
 	done
 	pr_settle
+	pr_alive "$what"
 	for m in stock plugin; do
 		c1[$m]=$(cpu_ns "${pr_opid[$m]}")
-		[ -z "$seen" ] ||
-			tail -n +$((mark[$m] + 1)) "${pr_log[$m]}" |
-			grep -q "$seen with GUID:0x.*[: ]$chg_desc\$" ||
-			e2e_fail "$size/paired $m: after '$cmd' opensm did not log '$seen ... $chg_desc'"
+		[ -z "$seen" ] || pr_seen "$m" "$seen" "${mark[$m]}" ||
+			e2e_fail "$size/paired $m: after '$cmd' opensm did" \
+				"not log '$seen ... $chg_desc'"
 	done
-	rec "size=$size mode=paired round=$round sweep=$what" \
+	[ $((c1[stock] - c0[stock])) -gt 0 ] ||
+		e2e_fail "$size/paired: stock used no CPU in a sweep ($what)"
+	rec "size=$size mode=paired round=$round sweep=$what first=$first" \
+		"trigger_stock=${trig[stock]} trigger_plugin=${trig[plugin]}" \
 		"$(awk -v a=$((c1[stock] - c0[stock])) \
 			-v b=$((c1[plugin] - c0[plugin])) 'BEGIN {
 			printf "stock_s=%.4f plugin_s=%.4f ratio=%.4f",
-				a / 1e9, b / 1e9, (a > 0 ? b / a : 0) }')"
+				a / 1e9, b / 1e9, b / a }')"
 }
 
 paired() {
@@ -109,9 +162,14 @@ paired() {
 	local root=$E2E_DIR sock=$IBSIM_SOCKNAME m i extra
 
 	for m in stock plugin; do
+		# A directory, socket, OpenSM cache and temp dir of its own:
+		# the two SMs write their guid2lid files while sweeping
+		# together.
 		E2E_DIR=$root/paired-$m
 		mkdir -p "$E2E_DIR" || e2e_fail "cannot make $E2E_DIR"
-		export IBSIM_SOCKNAME=$sock-$m
+		rm -f "$E2E_DIR/ibsim.ctl"
+		export IBSIM_SOCKNAME=$sock-$m OSM_CACHE_DIR=$E2E_DIR \
+			OSM_TMP_DIR=$E2E_DIR
 		e2e_start_ibsim "$net" -N $((nodes + 16)) -S $((sw + 16)) \
 			-P $((2 * linked + nodes + 1024))
 		extra=()
@@ -119,27 +177,31 @@ paired() {
 		[ "$m" = plugin ] && [ -n "${SCALE_PLUGIN_OPTIONS:-}" ] &&
 			extra=("event_plugin_options=$SCALE_PLUGIN_OPTIONS")
 		e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "${extra[@]}"
-		pr_opid[$m]=$E2E_OPENSM_PID pr_ipid[$m]=$E2E_IBSIM_PID
-		pr_fd[$m]=$E2E_CTL_FD pr_log[$m]=$E2E_OSM_LOG
+		pr_opid[$m]=$E2E_OPENSM_PID
+		pr_ipid[$m]=$E2E_IBSIM_PID
+		pr_fd[$m]=$E2E_CTL_FD
+		pr_log[$m]=$E2E_OSM_LOG
 		# Theirs to stop now (pr_stop), not the library's.
 		E2E_OPENSM_PID=''
 		E2E_IBSIM_PID=''
 		E2E_CTL_FD=''
 	done
 	E2E_DIR=$root
-	export IBSIM_SOCKNAME=$sock
+	export IBSIM_SOCKNAME=$sock OSM_CACHE_DIR=$root OSM_TMP_DIR=$root
 	cpu_pin_check "${pr_opid[stock]}" "${pr_ipid[stock]}"
 	cpu_pin_check "${pr_opid[plugin]}" "${pr_ipid[plugin]}"
 	pr_settle
 	for ((i = 1; i <= resweeps; i++)); do
-		pr_sweep "$size" "$round" nochange $((round + i))
+		pr_sweep "$size" "$round" nochange
 	done
-	pr_sweep "$size" "$round" down "$round" \
-		"Unlink \"$chg_name\"[$chg_port]" "Removed port"
-	pr_sweep "$size" "$round" up $((round + 1)) \
-		"ReLink \"$chg_name\"[$chg_port]" "Discovered new port"
+	pr_sweep "$size" "$round" down "Unlink \"$chg_name\"[$chg_port]" \
+		"Removed port"
+	pr_sweep "$size" "$round" up "ReLink \"$chg_name\"[$chg_port]" \
+		"Discovered new port"
+	pr_stop
 	for m in stock plugin; do
 		mv "${pr_log[$m]}" "$root/opensm-$size-paired-$m-$round.log"
+		mv "$root/paired-$m/ibsim.log" \
+			"$root/ibsim-$size-paired-$m-$round.log"
 	done
-	pr_stop
 }

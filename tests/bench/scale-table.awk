@@ -70,6 +70,9 @@ function tally(a, k, w,    key, parts, out)
 	prs[k, i] = val($0, "stock_s")
 	prp[k, i] = val($0, "plugin_s")
 	prr[k, i] = val($0, "ratio")
+	prf[k, val($0, "first")]++
+	if (val($0, "trigger_stock") != val($0, "trigger_plugin"))
+		prx[k]++
 	next
 }
 / change_port=/ {
@@ -164,15 +167,18 @@ function paired_table(    i, j, s, k, w, ws, printed)
 			if (!npr[k])
 				continue
 			if (!printed++)
-				printf "%-10s %6s %-9s %6s %9s %9s %8s %13s\n",
+				printf "%-10s %6s %-9s %6s %9s %9s %8s %13s %11s %s\n",
 					"paired", "nodes", "sweep", "sweeps",
 					"stock_s", "osmqos_s", "ratio+%",
-					"range+%"
-			printf "%-10s %6s %-9s %6d %9.4f %9.4f %8s %13s\n",
+					"range+%", "first s/p",
+					"triggers differ"
+			printf "%-10s %6s %-9s %6d %9.4f %9.4f %8s %13s %11s %d\n",
 				s, nodes[s], ws[j], npr[k], pmed(prs, k),
 				pmed(prp, k),
 				sprintf("%+.1f", (pmed(prr, k) - 1) * 100),
-				prange(k)
+				prange(k),
+				(prf[k, "stock"] + 0) "/" (prf[k, "plugin"] + 0),
+				prx[k]
 		}
 	}
 }

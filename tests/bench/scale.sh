@@ -17,11 +17,12 @@
 #   pluginB only when SCALE_PLUGIN_OPTIONS_B is set: the plugin with
 #           those event_plugin_options, for an A/B of a plugin option in
 #           the same rounds (e.g. malloc_trim=1).
-# Then SCALE_PAIRED times (default SCALE_ROUNDS; 0: none) stock and plugin
-# run side by side, started together and swept together, both opensm on
-# the same CPU (scale-paired.sh): the ratio of their CPU over the same
-# sweeps does not move with the host's speed, which alternating runs see
-# change by more than the plugin costs.
+# Then SCALE_PAIRED times (default 6: an even count balances which SM is
+# signalled first; 0: none) stock and plugin run side by side and are
+# swept together, both opensm on the same CPU when pinned
+# (scale-paired.sh): the ratio of their CPU over the same sweeps does not
+# move with the host's speed, which alternating runs see change by more
+# than the plugin costs.
 # SCALE_PIN (default 1; it takes two CPUs or more) runs opensm on a CPU of
 # its own and ibsim and this script on the others (cpu-lib.sh), so that
 # the simulator's work does not land on opensm's CPU; SCALE_PIN=0 lets
@@ -69,7 +70,7 @@ command -v ibnetdiscover >/dev/null ||
 sizes=${SCALE_SIZES:-18:36:18 36:72:36 3l:16:8:40}
 resweeps=${SCALE_RESWEEPS:-3}
 rounds=${SCALE_ROUNDS:-5}
-pairs=${SCALE_PAIRED:-$rounds}
+pairs=${SCALE_PAIRED:-6}
 out=${SCALE_OUT:-$top_builddir/tests/bench/scale.txt}
 rawout=${SCALE_RAW:-$top_builddir/tests/bench/scale-raw.txt}
 svg=${SCALE_SVG:-$top_builddir/tests/bench/scale.svg}
@@ -314,8 +315,10 @@ for size in $sizes; do
 				"$sw" "$linked"
 		done
 	done
+	pr_next=()
 	for ((round = 1; round <= pairs; round++)); do
-		e2e_log "$size ($nodes nodes): stock and plugin paired, run $round"
+		e2e_log "$size ($nodes nodes): stock and plugin paired, run" \
+			"$round"
 		paired "$size" "$round" "$net" "$pol" "$nodes" "$sw" "$linked"
 	done
 done
@@ -329,6 +332,8 @@ done
 		"$rounds"
 	printf '# opensm CPU s from the trigger until idle after SUBNET UP, medians: resweep_s of %s SIGHUP sweeps with nothing changed, portdown_s of %s sweeps after a host port went down (ibsim Unlink), portup_s of %s after it came back (ReLink); +%%: plugin / stock - 1\n' \
 		"$((rounds * resweeps))" "$rounds" "$rounds"
+	printf '# paired: %s run(s) per size of stock and plugin side by side, swept together (%s), ratio+%%: median of per-sweep plugin / stock - 1, range+%%: lowest..highest\n' \
+		"$pairs" "${CPU_PIN:+both opensm on CPU $CPU_PIN}${CPU_PIN:-not pinned}"
 	awk -f "$top_srcdir/tests/bench/scale-lib.awk" \
 		-f "$top_srcdir/tests/bench/scale-table.awk" "$raw"
 	printf '# raw:\n'

@@ -9,9 +9,9 @@
 # (per SL, level and class) equal the JSON's numbers, and every port's and
 # SL's numbers equal `osmqos predict --json` on the same topology and
 # policy.  A re-sweep rewrites osmqos.prom, and the JSON when it has
-# something new to say (a removed one always); a missing directory is logged once per
-# file and the SM carries on; with publish_detail=ports the per-port
-# series equal the JSON too.
+# something new to say (a removed one always); a missing directory is
+# logged once per file and the SM carries on; with publish_detail=ports
+# the per-port series equal the JSON too.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init publish
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"

@@ -4,10 +4,9 @@
 # snapshot, compile, SA state or predictions, and the published files,
 # the SA's answers and the programmed tables are what they were
 # (osmqos.prom with the new sweep number; the JSON, which says nothing
-# new, not written again, unless it was removed or a rejected edit is
-# news).  A sweep after a
-# change builds anew and
-# sees it: a link between a leaf and a spine goes down (its two ports
+# new, not written again, unless it was removed, replaced or changed, or
+# a rejected edit is news).  A sweep after a change builds anew and sees
+# it: a link between a leaf and a spine goes down (its two ports
 # leave the predictions, the routes change, the tables stay right) and
 # comes back (everything is as at the start again).  The policy file
 # touched without a change keeps the state.
@@ -117,16 +116,24 @@ same start unchanged
 drift_clean unchanged
 e2e_log "sweep $SWEEP: state kept; files, PathRecords and tables as before"
 
-# The JSON removed: the next sweep, which keeps its state, writes it.
-rm "$pub/osmqos-bandwidth.json"
-hup
-kept "$SWEEP"
-[[ $(line "$SWEEP" phases:) == *"(parts kept)"* ]] ||
-	e2e_fail "sweep $SWEEP: $(line "$SWEEP" phases:)"
-[ "$(jq .sweep "$pub/osmqos-bandwidth.json")" = "$SWEEP" ] ||
-	e2e_fail "the removed JSON was not written again by sweep $SWEEP"
-snap rewritten
-same start rewritten
+# The JSON removed, replaced by a copy (another file, the same bytes) or
+# changed in place: the next sweep, which keeps its state, writes it.
+json=$pub/osmqos-bandwidth.json
+for how in removed replaced changed; do
+	case $how in
+	removed) rm "$json" ;;
+	replaced) cp "$json" "$json.new" && mv "$json.new" "$json" ;;
+	changed) printf '{}\n' >"$json" ;;
+	esac
+	hup
+	kept "$SWEEP"
+	[[ $(line "$SWEEP" phases:) == *"(parts kept)"* ]] ||
+		e2e_fail "$how: sweep $SWEEP: $(line "$SWEEP" phases:)"
+	[ "$(jq .sweep "$json")" = "$SWEEP" ] ||
+		e2e_fail "the $how JSON was not written again by sweep $SWEEP"
+	snap "$how"
+	same start "$how"
+done
 
 # The policy file touched, its content the same.
 touch -d '+1 minute' "$pol"
