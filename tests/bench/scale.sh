@@ -333,7 +333,7 @@ done
 	printf '# opensm CPU s from the trigger until idle after SUBNET UP, medians: resweep_s of %s SIGHUP sweeps with nothing changed, portdown_s of %s sweeps after a host port went down (ibsim Unlink), portup_s of %s after it came back (ReLink); +%%: plugin / stock - 1\n' \
 		"$((rounds * resweeps))" "$rounds" "$rounds"
 	printf '# paired: %s run(s) per size of stock and plugin side by side, swept together (%s), ratio+%%: median of per-sweep plugin / stock - 1, range+%%: lowest..highest\n' \
-		"$pairs" "${CPU_PIN:+both opensm on CPU $CPU_PIN}${CPU_PIN:-not pinned}"
+		"$pairs" "$([ -n "$CPU_PIN" ] && echo "both opensm on CPU $CPU_PIN" || echo "not pinned")"
 	awk -f "$top_srcdir/tests/bench/scale-lib.awk" \
 		-f "$top_srcdir/tests/bench/scale-table.awk" "$raw"
 	printf '# raw:\n'
