@@ -70,6 +70,10 @@ function tally(a, k, w,    key, parts, out)
 	prs[k, i] = val($0, "stock_s")
 	prp[k, i] = val($0, "plugin_s")
 	prr[k, i] = val($0, "ratio")
+	# The ratios again by the SM started first (raw files from before
+	# the runs took turns have none: stock).
+	o = val($0, "started") == "plugin" ? "plugin" : "stock"
+	pro[k, o, ++npo[k, o]] = prr[k, i]
 	prf[k, val($0, "first")]++
 	if (val($0, "trigger_stock") != val($0, "trigger_plugin"))
 		prx[k]++
@@ -142,6 +146,19 @@ function pmed(a, k,    i, v)
 	return med(v, npr[k])
 }
 
+# The median ratio of k over the runs that started o first; "" if none.
+function omed(k, o,    i, v)
+{
+	for (i = 1; i <= npo[k, o]; i++)
+		v[i] = pro[k, o, i]
+	return npo[k, o] ? med(v, npo[k, o]) : ""
+}
+
+function opct(r)
+{
+	return r == "" ? "-" : sprintf("%+.1f", (r - 1) * 100)
+}
+
 # The lowest and highest ratio of k, "min..max".
 function prange(k,    i, lo, hi)
 {
@@ -157,7 +174,7 @@ function prange(k,    i, lo, hi)
 
 # Per size, the paired runs: median CPU of each SM over the same sweeps
 # and the median of the per-sweep ratios.
-function paired_table(    i, j, s, k, w, ws, printed)
+function paired_table(    i, j, s, k, w, ws, printed, rs, rp, r)
 {
 	split("nochange down up", ws, " ")
 	for (i = 0; i < n; i++) {
@@ -167,15 +184,20 @@ function paired_table(    i, j, s, k, w, ws, printed)
 			if (!npr[k])
 				continue
 			if (!printed++)
-				printf "%-10s %6s %-9s %6s %9s %9s %8s %13s %11s %s\n",
+				printf "%-10s %6s %-9s %6s %9s %9s %8s %9s %9s %13s %11s %s\n",
 					"paired", "nodes", "sweep", "sweeps",
 					"stock_s", "osmqos_s", "ratio+%",
-					"range+%", "first s/p",
-					"triggers differ"
-			printf "%-10s %6s %-9s %6d %9.4f %9.4f %8s %13s %11s %d\n",
+					"stock1st+%", "other1st+%", "range+%",
+					"first s/p", "triggers differ"
+			# Both places: the geometric mean of their
+			# medians; one only: its median.
+			rs = omed(k, "stock")
+			rp = omed(k, "plugin")
+			r = rs != "" && rp != "" ? sqrt(rs * rp) \
+				: rs != "" ? rs : rp
+			printf "%-10s %6s %-9s %6d %9.4f %9.4f %8s %9s %9s %13s %11s %d\n",
 				s, nodes[s], ws[j], npr[k], pmed(prs, k),
-				pmed(prp, k),
-				sprintf("%+.1f", (pmed(prr, k) - 1) * 100),
+				pmed(prp, k), opct(r), opct(rs), opct(rp),
 				prange(k),
 				(prf[k, "stock"] + 0) "/" (prf[k, "plugin"] + 0),
 				prx[k]

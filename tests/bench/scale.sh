@@ -22,7 +22,8 @@
 # swept together, both opensm on the same CPU when pinned
 # (scale-paired.sh): the ratio of their CPU over the same sweeps does not
 # move with the host's speed, which alternating runs see change by more
-# than the plugin costs.
+# than the plugin costs.  SCALE_PAIRED_AA=1 puts stock on both sides: what
+# the paired runs give with no plugin at all.
 # SCALE_PIN (default 1; it takes two CPUs or more) runs opensm on a CPU of
 # its own and ibsim and this script on the others (cpu-lib.sh), so that
 # the simulator's work does not land on opensm's CPU; SCALE_PIN=0 lets
@@ -332,8 +333,9 @@ done
 		"$rounds"
 	printf '# opensm CPU s from the trigger until idle after SUBNET UP, medians: resweep_s of %s SIGHUP sweeps with nothing changed, portdown_s of %s sweeps after a host port went down (ibsim Unlink), portup_s of %s after it came back (ReLink); +%%: plugin / stock - 1\n' \
 		"$((rounds * resweeps))" "$rounds" "$rounds"
-	printf '# paired: %s run(s) per size of stock and plugin side by side, swept together (%s), ratio+%%: median of per-sweep plugin / stock - 1, range+%%: lowest..highest\n' \
-		"$pairs" "$([ -n "$CPU_PIN" ] && echo "both opensm on CPU $CPU_PIN" || echo "not pinned")"
+	printf '# paired: %s run(s) per size of stock and %s side by side, swept together (%s), started in turns; ratio+%%: the geometric mean of the median per-sweep osmqos_s / stock_s of the runs that started stock first (stock1st+%%) and of those that started the other first (other1st+%%), less 1; range+%%: lowest..highest ratio\n' \
+		"$pairs" "$([ "${SCALE_PAIRED_AA:-0}" = 1 ] && echo "stock again (SCALE_PAIRED_AA=1: the osmqos_s column is a second stock)" || echo plugin)" \
+		"$([ -n "$CPU_PIN" ] && echo "both opensm on CPU $CPU_PIN" || echo "not pinned")"
 	awk -f "$top_srcdir/tests/bench/scale-lib.awk" \
 		-f "$top_srcdir/tests/bench/scale-table.awk" "$raw"
 	printf '# raw:\n'
