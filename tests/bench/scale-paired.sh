@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The scale benchmark's paired runs (sourced by scale.sh, which defines
-# rec, trap_pat, resweeps and the port taken down, chg_name, chg_port and
-# chg_desc): stock OpenSM and OpenSM with osmqos run at the same time,
+# rec, settle, seen_guid, trap_pat, resweeps and the port taken down,
+# chg_name, chg_port and chg_desc): stock OpenSM and OpenSM with osmqos run at the same time,
 # each on an ibsim of its own with the same fabric, both opensm on the
 # same CPU when pinned (SCALE_PIN=1; the ibsims and the script on the
 # others), and every sweep is started in both at once.  The
@@ -52,24 +52,6 @@ pr_stop() {
 # shellcheck disable=SC2034 # e2e_cleanup runs it
 E2E_ON_EXIT=pr_stop
 
-pr_cpu() {
-	echo $(($(cpu_ns "${pr_opid[stock]}") + $(cpu_ns "${pr_opid[plugin]}")))
-}
-
-# pr_settle: both idle (under 4 ms of CPU together over 0.5 s; at most
-# 120 s).
-pr_settle() {
-	local a b i
-	a=$(pr_cpu)
-	for ((i = 0; i < 240; i++)); do
-		sleep 0.5
-		b=$(pr_cpu)
-		[ $((b - a)) -lt 4000000 ] && return 0
-		a=$b
-	done
-	e2e_log "note: the paired opensm still busy after 120 s"
-}
-
 # pr_first KIND: pr_order, the modes in the order the next sweep of KIND
 # signals them; each kind alternates over all the paired runs of a size
 # (pr_next, reset per size by scale.sh), so an even count of its sweeps
@@ -90,17 +72,6 @@ pr_alive() {
 	done
 }
 
-# pr_seen M SEEN MARK: does M's log after line MARK say "SEEN with
-# GUID:0x... of node:DESC" of the port taken down (compared as text, as
-# change() does)?
-pr_seen() {
-	tail -n +$(($3 + 1)) "${pr_log[$1]}" | awk -v s="$2" -v d="$chg_desc" '
-		index($0, s " with GUID:0x") &&
-		substr($0, length($0) - length(d)) ~ /^[: ]/ &&
-		substr($0, length($0) - length(d) + 1) == d { found = 1; exit }
-		END { exit !found }'
-}
-
 # pr_sweep SIZE ROUND WHAT [CMD SEEN]: one sweep in both, started by a
 # SIGHUP (no CMD) or by ibsim console command CMD, the leaf's trap
 # starting each SM's sweep (a SIGHUP to those that got none within 10 s
@@ -109,14 +80,14 @@ pr_seen() {
 # sweep.
 pr_sweep() {
 	local size=$1 round=$2 what=$3 cmd=${4:-} seen=${5:-} m first i
-	local -A ups traps mark c0 c1 trig
+	local -A ups traps mark c0 c1 how
 
 	for m in stock plugin; do
 		ups[$m]=$(grep -c 'SUBNET UP' "${pr_log[$m]}")
 		traps[$m]=$(grep -c "$trap_pat" "${pr_log[$m]}")
 		mark[$m]=$(wc -l <"${pr_log[$m]}")
 		c0[$m]=$(cpu_ns "${pr_opid[$m]}")
-		trig[$m]=hup
+		how[$m]=hup
 	done
 	pr_first "$what"
 	first=${pr_order%% *}
@@ -132,13 +103,13 @@ pr_sweep() {
 		for ((i = 0; i < 100; i++)); do
 			for m in stock plugin; do
 				[ "$(grep -c "$trap_pat" "${pr_log[$m]}")" -gt \
-					"${traps[$m]}" ] && trig[$m]='trap'
+					"${traps[$m]}" ] && how[$m]='trap'
 			done
-			[ "${trig[stock]}${trig[plugin]}" = traptrap ] && break
+			[ "${how[stock]}${how[plugin]}" = traptrap ] && break
 			sleep 0.1
 		done
 		for m in stock plugin; do
-			[ "${trig[$m]}" = trap ] || kill -HUP "${pr_opid[$m]}" ||
+			[ "${how[$m]}" = trap ] || kill -HUP "${pr_opid[$m]}" ||
 				e2e_fail "paired $m opensm is gone (SIGHUP)"
 		done
 	fi
@@ -146,11 +117,12 @@ pr_sweep() {
 		e2e_wait_count 'SUBNET UP' "${pr_log[$m]}" $((ups[$m] + 1)) ||
 			e2e_fail "$size/paired $m: no SUBNET UP ($what)"
 	done
-	pr_settle
+	settle "${pr_opid[stock]}" "${pr_opid[plugin]}"
 	pr_alive "$what"
 	for m in stock plugin; do
 		c1[$m]=$(cpu_ns "${pr_opid[$m]}")
-		[ -z "$seen" ] || pr_seen "$m" "$seen" "${mark[$m]}" ||
+		[ -z "$seen" ] ||
+			[ -n "$(seen_guid "${pr_log[$m]}" "${mark[$m]}" "$seen")" ] ||
 			e2e_fail "$size/paired $m: after '$cmd' opensm did" \
 				"not log '$seen ... $chg_desc'"
 	done
@@ -158,7 +130,7 @@ pr_sweep() {
 		e2e_fail "$size/paired: stock used no CPU in a sweep ($what)"
 	rec "size=$size mode=paired round=$round started=$pr_started" \
 		"sweep=$what first=$first" \
-		"trigger_stock=${trig[stock]} trigger_plugin=${trig[plugin]}" \
+		"trigger_stock=${how[stock]} trigger_plugin=${how[plugin]}" \
 		"$(awk -v a=$((c1[stock] - c0[stock])) \
 			-v b=$((c1[plugin] - c0[plugin])) 'BEGIN {
 			printf "stock_s=%.4f plugin_s=%.4f ratio=%.4f",
@@ -206,7 +178,7 @@ paired() {
 	export IBSIM_SOCKNAME=$sock OSM_CACHE_DIR=$root OSM_TMP_DIR=$root
 	cpu_pin_check "${pr_opid[stock]}" "${pr_ipid[stock]}"
 	cpu_pin_check "${pr_opid[plugin]}" "${pr_ipid[plugin]}"
-	pr_settle
+	settle "${pr_opid[stock]}" "${pr_opid[plugin]}"
 	for ((i = 1; i <= resweeps; i++)); do
 		pr_sweep "$size" "$round" nochange
 	done

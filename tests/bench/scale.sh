@@ -83,18 +83,37 @@ ncpu=$(nproc)
 cpu_pin SCALE_PIN "${SCALE_PIN:-1}"
 export E2E_TIMEOUT=${SCALE_TIMEOUT:-600} E2E_IBSIM_TIMEOUT=${SCALE_TIMEOUT:-600}
 
-# settle: wait (at most 120 s) until opensm used under 2 ms of CPU over
-# 0.5 s: the sweep's tail (publishing, the SA state) is done.
+# settle [PID...]: wait (at most 120 s) until each opensm (default
+# E2E_OPENSM_PID) used under 2 ms of CPU over 0.5 s: the sweep's tail
+# (publishing, the SA state) is done.
 settle() {
-	local a b i
-	a=$(cpu_ns "$E2E_OPENSM_PID")
+	local pids=("${@:-$E2E_OPENSM_PID}") a b i p
+
 	for ((i = 0; i < 240; i++)); do
-		sleep 0.5
-		b=$(cpu_ns "$E2E_OPENSM_PID")
-		[ $((b - a)) -lt 2000000 ] && return 0
+		b=0
+		for p in "${pids[@]}"; do
+			b=$((b + $(cpu_ns "$p")))
+		done
+		[ "$i" -gt 0 ] && [ $((b - a)) -lt $((2000000 * ${#pids[@]})) ] &&
+			return 0
 		a=$b
+		sleep 0.5
 	done
 	e2e_log "note: opensm still busy after 120 s"
+}
+
+# seen_guid LOG MARK SEEN: the GUID of the port taken down as opensm's log
+# LOG names it after line MARK in "SEEN with GUID:0x... of node:DESC"
+# (chg_desc, compared as text); nothing when it does not.
+seen_guid() {
+	tail -n +$(($2 + 1)) "$1" | awk -v s="$3" -v d="$chg_desc" '
+		index($0, s " with GUID:0x") &&
+		substr($0, length($0) - length(d)) ~ /^[: ]/ &&
+		substr($0, length($0) - length(d) + 1) == d &&
+		match($0, /GUID:0x[0-9a-fA-F]+/) {
+			print substr($0, RSTART + 5, RLENGTH - 5)
+			exit
+		}'
 }
 
 status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
@@ -182,14 +201,7 @@ change() {
 	f1=$(faults "$E2E_OPENSM_PID")
 	# "... Removed port with GUID:0x... LID range [2, 2] of node:cn01
 	# HCA-1": this host's, after the mark.
-	guid=$(tail -n +$((mark + 1)) "$E2E_OSM_LOG" | awk -v s="$seen" \
-		-v d="$chg_desc" 'index($0, s " with GUID:0x") &&
-			substr($0, length($0) - length(d)) ~ /^[: ]/ &&
-			substr($0, length($0) - length(d) + 1) == d &&
-			match($0, /GUID:0x[0-9a-fA-F]+/) {
-				print substr($0, RSTART + 5, RLENGTH - 5)
-				exit
-			}')
+	guid=$(seen_guid "$E2E_OSM_LOG" "$mark" "$seen")
 	[ -n "$guid" ] || e2e_fail "$size/$mode: after '$cmd' opensm did not log" \
 		"'$seen ... of node: $chg_desc'"
 	ups=$(($(grep -c 'SUBNET UP' "$E2E_OSM_LOG") - n))
