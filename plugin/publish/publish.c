@@ -347,7 +347,7 @@ static void log_phases(struct oq_publisher *pub, double publish_ms)
 {
 	struct oq_phases *ph = &pub->sweep->phases;
 	uint64_t audit = 0, cpu;
-	char trim[32] = "off";
+	char trim[32] = "off", sa[64] = "kept";
 
 	if (pub->audit) {
 		struct oq_audit_stats st;
@@ -356,6 +356,13 @@ static void log_phases(struct oq_publisher *pub, double publish_ms)
 		audit = st.cpu_ns - ph->audit_cpu_ns;
 		ph->audit_cpu_ns = st.cpu_ns;
 	}
+	/* OpenSM's cached SL2VL, read when Sets may have changed it. */
+	if (!ph->sa_reused)
+		snprintf(sa, sizeof(sa),
+			 ph->sl2vl_all ? "built, SL2VL of all %zu ports read"
+			 : ph->sl2vl_ports ? "built, SL2VL of %zu ports read"
+					   : "built",
+			 ph->sl2vl_ports);
 	if (ph->trim_ms >= 0)
 		snprintf(trim, sizeof(trim), "%.2f ms", ph->trim_ms);
 	cpu = ph->cpu_ns + (oq_thread_cpu_ns() - ph->cpu_entry_ns);
@@ -371,7 +378,7 @@ static void log_phases(struct oq_publisher *pub, double publish_ms)
 	       ph->reused ? "unchanged, state kept" : "changed",
 	       ph->snapshot_ms, ph->compile_ms, ph->states,
 	       (double)oq_phases_hook_ns(ph) / 1e6, ph->hook_calls, ph->sa_ms,
-	       ph->sa_reused ? "kept" : "built", ph->classes_ms, publish_ms,
+	       sa, ph->classes_ms, publish_ms,
 	       pub->json_kept	 ? "parts kept, JSON as it was"
 	       : pub->parts_kept ? "parts kept"
 				 : "rendered",

@@ -63,7 +63,8 @@ struct oq_sa {
 	struct oq_sa_state *cur;
 	/* What cur was built from besides its sweep state. */
 	struct oq_record inputs;
-	/* The last scan of OpenSM's cached SL2VL found no SL dropped. */
+	/* The last read of OpenSM's cached SL2VL found no SL dropped
+	 * (since then, only the ports Sets went to need reading). */
 	bool sl2vl_clean;
 	/* Our PR/MPR registrations and counters (sa_front.c). */
 	struct oq_sa_front front;

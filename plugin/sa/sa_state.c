@@ -105,17 +105,40 @@ static bool slvl_drops(const osm_physp_t *physp, size_t n)
 	return false;
 }
 
-/* May OpenSM's cached SL2VL have changed since the last scan?  When Sets
- * went out (this sweep, or one that never got here), or may have without
- * being counted: the hooks count every one while SL2VL is the policy's or
- * the engine's, but under a path-SL engine OpenSM sends template Sets of
- * its own (sl2vl_count.c does not see them all). */
+/* May OpenSM's cached SL2VL have changed since the SA last read it?
+ * When Sets went to some port since, or may have without being noted:
+ * under a path-SL engine OpenSM sends template Sets of its own
+ * (sl2vl_count.c does not see them all). */
 static bool sl2vl_may_have_changed(const struct oq_sa *sa,
 				   const struct oq_sweep_state *sw)
 {
-	return sa->sweep->mads_predicted || sa->sweep->mads_presend ||
-	       sa->sweep->sets_unscanned ||
-	       sw->engine.kind == OQ_ENGINE_PATH_SL;
+	const struct oq_sl2vl_dirty *d = &sa->sweep->sl2vl_dirty;
+
+	return d->n || d->all || sw->engine.kind == OQ_ENGINE_PATH_SL;
+}
+
+/*
+ * Whether a port the Sets went to drops an SL now.  Only asked when the
+ * SA's last read found none dropped anywhere: every other port's cache
+ * is as it was then, or new and zeroed (no SL on VL15).  *n: the ports
+ * read (added to).
+ */
+static bool sets_drop(const struct oq_sweep_state *sw,
+		      const struct oq_sl2vl_dirty *d, size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		const osm_physp_t *physp = d->physp[i];
+
+		/* A port gone since is not read: its pointer may dangle. */
+		if (!oq_sweep_tables_of(sw, physp))
+			continue;
+		++*n;
+		if (slvl_drops(physp, slvl_tables(physp)))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -128,24 +151,34 @@ static bool sl2vl_may_have_changed(const struct oq_sa *sa,
 static int copy_sl2vl(struct oq_sa *sa, struct oq_sa_state *s)
 {
 	const struct oq_fabric *f = s->sweep->fabric;
+	struct oq_sl2vl_dirty *dirty = &sa->sweep->sl2vl_dirty;
+	struct oq_phases *ph = &sa->sweep->phases;
 	struct oq_fabric_tables *t = &s->sl2vl;
 	union oq_sl2vl_scratch sc;
 	size_t i;
 	int rc;
 
 	/* OpenSM's cache changes only with a Set's answer (or zeroed, for a
-	 * new port or a Set queued): with none since a scan that found no
-	 * drop, there is none now. */
+	 * new port or a Set queued): with none since a read that found no
+	 * drop, there is none now; with some, only their ports can. */
 	if (sa->sl2vl_clean && !sl2vl_may_have_changed(sa, s->sweep))
 		return 0;
+	if (sa->sl2vl_clean && !dirty->all &&
+	    s->sweep->engine.kind != OQ_ENGINE_PATH_SL &&
+	    !sets_drop(s->sweep, dirty, &ph->sl2vl_ports)) {
+		oq_sl2vl_dirty_clear(dirty);
+		return 0;
+	}
 	for (i = 0; i < f->n_ports; i++) {
 		const osm_physp_t *physp = f->ports[i]->user;
 
 		if (slvl_drops(physp, slvl_tables(physp)))
 			break;
 	}
+	ph->sl2vl_ports = f->n_ports;
+	ph->sl2vl_all = true;
 	sa->sl2vl_clean = i == f->n_ports;
-	sa->sweep->sets_unscanned = false;
+	oq_sl2vl_dirty_clear(dirty);
 	if (i == f->n_ports)
 		return 0;
 	t->ports = calloc(f->n_ports ? f->n_ports : 1, sizeof(*t->ports));

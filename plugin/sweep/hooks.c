@@ -227,8 +227,12 @@ static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 	h = find_engine(sw, ctx);
 	s = hook_state(sw);
 	t0 = sample_start(sw);
-	if (h && h->kind == OQ_ENGINE_PATH_SL)
+	if (h && h->kind == OQ_ENGINE_PATH_SL) {
 		count_template_sl2vl(sw, s, p, port_num, block_num);
+		/* OpenSM sends the template's SL2VL by itself, not all of
+		 * it seen here (sl2vl_count.c). */
+		oq_sl2vl_dirty_all(&sw->sl2vl_dirty);
+	}
 	/* Its four blocks, then its SL2VL, come in a row: the same port. */
 	t = hook_tables_of(sw, s, p);
 	if (!t || !t->has_vlarb || block_num > 3 ||
@@ -277,10 +281,12 @@ static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
 	t0 = sample_start(sw);
 	t = hook_tables_of(sw, s, p);
 	if (!t || !t->has_sl2vl || in >= t->n_sl2vl) {
-		/* Unknown port: the template, or the engine's table. */
+		/* Unknown port: the template, or the engine's table, which
+		 * OpenSM may send (uncounted). */
 		h = find_engine(sw, ctx);
 		if (h && h->orig_sl2vl)
 			h->orig_sl2vl(ctx, p, in, out, tbl);
+		oq_sl2vl_dirty_add(&sw->sl2vl_dirty, p);
 		goto out;
 	}
 	i = t->n_sl2vl == 1 ? 0 : in;
@@ -288,8 +294,10 @@ static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
 	row = sw->hook_last_rows ? sw->hook_last_rows[i]
 				 : oq_sl2vl_pack(t->sl2vl[i]);
 	memcpy(tbl->raw_vl_by_sl, &row, sizeof(row));
-	if (oq_sl2vl_would_send_packed(p, in, row, force_update(sw, p)))
+	if (oq_sl2vl_would_send_packed(p, in, row, force_update(sw, p))) {
 		sw->mads_predicted++;
+		oq_sl2vl_dirty_add(&sw->sl2vl_dirty, p);
+	}
 out:
 	sample_end(sw, t0);
 }

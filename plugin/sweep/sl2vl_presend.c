@@ -152,7 +152,7 @@ unsigned int oq_sl2vl_presend(struct oq_sweep *sw,
 		ib_slvl_table_t tbl;
 		const uint8_t *row;
 		osm_physp_t *p0, *p;
-		unsigned int sl;
+		unsigned int sl, out;
 
 		if (n->type != OQ_NODE_SWITCH || !node || !node->sw)
 			continue;
@@ -170,8 +170,13 @@ unsigned int oq_sl2vl_presend(struct oq_sweep *sw,
 		if (!needs_update(sw, node, &tbl))
 			continue;
 		p = first_live_port(node);
-		if (p && !send_one(sw, node, p, &tbl))
-			sent++;
+		if (!p || send_one(sw, node, p, &tbl))
+			continue;
+		sent++;
+		/* Its answer rewrites every port's cached SL2VL. */
+		for (out = 0; out < osm_node_get_num_physp(node); out++)
+			oq_sl2vl_dirty_add(&sw->sl2vl_dirty,
+					   osm_node_get_physp_ptr(node, out));
 	}
 	return sent;
 }

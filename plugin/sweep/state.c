@@ -392,15 +392,12 @@ void oq_sweep_fini(struct oq_sweep *sw)
 	oq_sweep_publish(sw, NULL);
 	oq_record_free(&sw->inputs);
 	oq_hook_rows_free(&sw->hook_rows);
+	oq_sl2vl_dirty_free(&sw->sl2vl_dirty);
 	pthread_rwlock_destroy(&sw->rw);
 }
 
 void oq_sweep_begin(struct oq_sweep *sw)
 {
-	/* QoS Sets of a sweep that never reached UCAST_ROUTING_DONE (its
-	 * routing failed) were never seen by a scan of OpenSM's SL2VL. */
-	if (sw->mads_predicted || sw->mads_presend)
-		sw->sets_unscanned = true;
 	sw->sweeps++;
 	sw->mads_predicted = 0;
 	sw->mads_presend = 0;
@@ -411,6 +408,8 @@ void oq_sweep_begin(struct oq_sweep *sw)
 	sw->phases.reused = 0;
 	sw->phases.sa_ms = 0;
 	sw->phases.sa_reused = false;
+	sw->phases.sl2vl_ports = 0;
+	sw->phases.sl2vl_all = false;
 	sw->phases.cpu_ns = 0;
 	sw->phases.hook_sampled_ns = 0;
 	sw->phases.hook_samples = 0;

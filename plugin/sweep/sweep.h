@@ -3,9 +3,10 @@
  * The sweep: once per heavy sweep the plugin copies OpenSM's subnet, binds
  * the policy and compiles every port's tables into one sweep state
  * (state.c), which the routing engines' hooks hand to osm_qos_setup
- * (hooks.c, sl2vl_count.c) and, with use_optimized_slvl, one optimized
- * SL2VL Set per uniform switch sends ahead (sl2vl_presend.c).  The SA and
- * the publisher build on the same state.
+ * (hooks.c, sl2vl_count.c; where SL2VL Sets went: sl2vl_dirty.c) and,
+ * with use_optimized_slvl, one optimized SL2VL Set per uniform switch
+ * sends ahead (sl2vl_presend.c).  The SA and the publisher build on the
+ * same state.
  */
 #ifndef OSMQOS_PLUGIN_SWEEP_H
 #define OSMQOS_PLUGIN_SWEEP_H
@@ -69,6 +70,10 @@ struct oq_phases {
 	double snapshot_ms;  /* OpenSM's subnet copied, all states */
 	double compile_ms;   /* policy bound, tables compiled, all states */
 	double classes_ms;   /* port classes predicted (SA state) */
+	/* Ports whose SL2VL the SA read from OpenSM's cache: those Sets
+	 * went to, or all of them (sl2vl_all). */
+	size_t sl2vl_ports;
+	bool sl2vl_all;
 	/* The SL2VL/VLArb hooks (the QoS MADs): calls, and the time of
 	 * the calls sampled (hooks.c; oq_phases_hook_ns() the estimate). */
 	unsigned long hook_calls, hook_samples;
@@ -86,6 +91,15 @@ static inline uint64_t oq_phases_hook_ns(const struct oq_phases *ph)
 }
 
 struct oq_hooked_engine;
+
+/* The ports QoS Sets rewrote OpenSM's cached SL2VL of since the SA last
+ * read it (sl2vl_dirty.c), as osm_physp_t pointers: keys, looked up
+ * among a state's ports before they are read. */
+struct oq_sl2vl_dirty {
+	const void **physp;
+	size_t n, cap;
+	bool all; /* a Set went unrecorded: every port may have changed */
+};
 
 /* The hooks' SL2VL rows, packed per distinct block (hook_rows.c). */
 struct oq_hook_rows {
@@ -124,7 +138,7 @@ struct oq_sweep {
 	unsigned long mads_presend;	   /* optimized SL2VL Sets we sent */
 	unsigned long mads_total;	   /* QoS Sets since start */
 	unsigned long qos_setup_sweep;	   /* sweep whose state hooks rebuilt */
-	bool sets_unscanned; /* Sets went out since the SA's last SL2VL scan */
+	struct oq_sl2vl_dirty sl2vl_dirty; /* SL2VL Sets since the SA read */
 	struct oq_sweep_state *hook_state; /* the hooks' reference */
 	const void *hook_last_p;	   /* last osm_physp_t the hooks saw */
 	const struct oq_port_tables *hook_last_t; /* ... and its tables */
@@ -203,6 +217,13 @@ static inline uint64_t oq_sl2vl_mask_packed(uint64_t v, unsigned int mask)
 	return (v & (OQ_SL2VL_NIBBLE_ONES * (mask & 15))) |
 	       (oq_sl2vl_vl15_bits(v) * 15);
 }
+
+/* sl2vl_dirty.c: a port a Set went to; every port (a Set went
+ * unrecorded); none (the SA has read them). */
+void oq_sl2vl_dirty_add(struct oq_sl2vl_dirty *d, const void *physp);
+void oq_sl2vl_dirty_all(struct oq_sl2vl_dirty *d);
+void oq_sl2vl_dirty_clear(struct oq_sl2vl_dirty *d);
+void oq_sl2vl_dirty_free(struct oq_sl2vl_dirty *d);
 
 /* sl2vl_presend.c: the optimized SL2VL Sets for uniform switches; how
  * many were sent. */

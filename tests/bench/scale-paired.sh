@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The scale benchmark's paired runs (sourced by scale.sh, which defines
-# rec, settle, seen_guid, trap_pat, resweeps and the port taken down,
+# rec, settle, seen_guid, trap_pat, resweeps, changes and the port taken down,
 # chg_name, chg_port and chg_desc): stock OpenSM and OpenSM with osmqos run at the same time,
 # each on an ibsim of its own with the same fabric, both opensm on the
 # same CPU when pinned (SCALE_PIN=1; the ibsims and the script on the
@@ -21,10 +21,12 @@
 # medians leaves a bias of the place out).
 #
 # paired SIZE ROUND NET POLICY NODES SWITCHES LINKED_PORTS: one run of
-# the pair: SCALE_RESWEEPS sweeps with nothing changed (SIGHUP), one
-# after the host port chg_name[chg_port] went down and one after it came
-# back (ibsim's Unlink and ReLink in both, the sweep on the leaf's trap,
-# a SIGHUP where none came within 10 s); raw lines
+# the pair: SCALE_RESWEEPS sweeps with nothing changed (SIGHUP), then
+# SCALE_CHANGES (3) times one after the host port chg_name[chg_port] went
+# down and one after it came back (ibsim's Unlink and ReLink in both, the
+# sweep on the leaf's trap, a SIGHUP where none came within 10 s): a
+# port change is a sweep of its own kind, and one per run left its
+# median to three sweeps; raw lines
 #   size=S mode=paired round=R started=stock|plugin
 #   sweep=nochange|down|up first=stock|plugin trigger_stock=trap|hup
 #   trigger_plugin=.. stock_s=.. plugin_s=.. ratio=..
@@ -182,10 +184,12 @@ paired() {
 	for ((i = 1; i <= resweeps; i++)); do
 		pr_sweep "$size" "$round" nochange
 	done
-	pr_sweep "$size" "$round" down "Unlink \"$chg_name\"[$chg_port]" \
-		"Removed port"
-	pr_sweep "$size" "$round" up "ReLink \"$chg_name\"[$chg_port]" \
-		"Discovered new port"
+	for ((i = 1; i <= changes; i++)); do
+		pr_sweep "$size" "$round" down \
+			"Unlink \"$chg_name\"[$chg_port]" "Removed port"
+		pr_sweep "$size" "$round" up \
+			"ReLink \"$chg_name\"[$chg_port]" "Discovered new port"
+	done
 	pr_stop
 	for m in stock plugin; do
 		mv "${pr_log[$m]}" "$root/opensm-$size-paired-$m-$round.log"

@@ -72,12 +72,14 @@ sizes=${SCALE_SIZES:-18:36:18 36:72:36 3l:16:8:40}
 resweeps=${SCALE_RESWEEPS:-3}
 rounds=${SCALE_ROUNDS:-5}
 pairs=${SCALE_PAIRED:-6}
+changes=${SCALE_CHANGES:-3}
 out=${SCALE_OUT:-$top_builddir/tests/bench/scale.txt}
 rawout=${SCALE_RAW:-$top_builddir/tests/bench/scale-raw.txt}
 svg=${SCALE_SVG:-$top_builddir/tests/bench/scale.svg}
 [[ $resweeps =~ ^[1-9]$ ]] || e2e_fail "SCALE_RESWEEPS must be 1..9"
 [[ $rounds =~ ^[1-9]$ ]] || e2e_fail "SCALE_ROUNDS must be 1..9"
 [[ $pairs =~ ^[0-9]$ ]] || e2e_fail "SCALE_PAIRED must be 0..9"
+[[ $changes =~ ^[1-9]$ ]] || e2e_fail "SCALE_CHANGES must be 1..9"
 tck=$(getconf CLK_TCK)
 ncpu=$(nproc)
 cpu_pin SCALE_PIN "${SCALE_PIN:-1}"
@@ -130,7 +132,7 @@ raw=$E2E_DIR/raw.txt
 : >"$raw"
 rec() { printf '%s\n' "$*" >>"$raw"; }
 rec "run pinned=$((${#CPU_PIN} > 0)) opensm_cpu=${CPU_PIN:--}" \
-	"rounds=$rounds resweeps=$resweeps paired=$pairs"
+	"rounds=$rounds resweeps=$resweeps paired=$pairs changes=$changes"
 
 # change_port NET: the port the port-down sweep takes down, as "NAME PORT
 # PEER DESCRIPTION": the first linked port of the first CA in NET not

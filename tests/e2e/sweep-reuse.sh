@@ -85,7 +85,7 @@ kept() {
 built() {
 	local p
 	p=$(line "$1" phases:)
-	[[ $p == *"(changed)"*"(2 states)"*"SA state "*" (built)"*"(rendered)"* ]] ||
+	[[ $p == *"(changed)"*"(2 states)"*"SA state "*" (built"*"(rendered)"* ]] ||
 		e2e_fail "sweep $1 did not build a new state: $p"
 }
 

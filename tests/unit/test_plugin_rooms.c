@@ -323,6 +323,41 @@ static void test_sl2vl_packed(void **state)
 			}
 }
 
+/* The ports SL2VL Sets went to: each once for a run of calls on one port
+ * (OpenSM asks input by input), in order, past any first allocation;
+ * "every port" holds until cleared and takes no more ports. */
+static void test_sl2vl_dirty(void **state)
+{
+	struct oq_sl2vl_dirty d = {0};
+	static char ports[200];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 200; i++) {
+		oq_sl2vl_dirty_add(&d, &ports[i]);
+		oq_sl2vl_dirty_add(&d, &ports[i]);
+	}
+	oq_sl2vl_dirty_add(&d, &ports[0]);
+	assert_int_equal(d.n, 201);
+	assert_false(d.all);
+	for (i = 0; i < 200; i++)
+		assert_ptr_equal(d.physp[i], &ports[i]);
+	assert_ptr_equal(d.physp[200], &ports[0]);
+	oq_sl2vl_dirty_all(&d);
+	assert_true(d.all);
+	assert_int_equal(d.n, 0);
+	oq_sl2vl_dirty_add(&d, &ports[1]);
+	assert_int_equal(d.n, 0);
+	oq_sl2vl_dirty_clear(&d);
+	assert_false(d.all);
+	oq_sl2vl_dirty_add(&d, &ports[1]);
+	assert_int_equal(d.n, 1);
+	assert_ptr_equal(d.physp[0], &ports[1]);
+	oq_sl2vl_dirty_free(&d);
+	assert_null(d.physp);
+	assert_int_equal(d.n, 0);
+}
+
 /* A sweep whose inputs are the state's keeps it (the same object, no new
  * state); a changed input, policy or a forgotten record builds anew; a
  * routed sweep does not keep a state built before routing. */
@@ -462,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_state_current),
 		cmocka_unit_test(test_record),
 		cmocka_unit_test(test_sl2vl_packed),
+		cmocka_unit_test(test_sl2vl_dirty),
 		cmocka_unit_test_setup_teardown(test_sweep_renew, setup,
 						teardown),
 		cmocka_unit_test(test_build_failure_cause),

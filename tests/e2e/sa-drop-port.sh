@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Once a read of OpenSM's cached SL2VL found no SL dropped anywhere, the
+# SA reads it again only on the ports QoS Sets went to, and a port that
+# comes up with a table that drops an SL is among them.  The policy drops
+# SL 14 on every switch port whose link leads to cn02 (across-to), and
+# cn02's link is down when opensm starts: nothing is dropped, the SA
+# keeps no copy.  cn03 goes down and comes back: the Sets of its sweep go
+# to its port and its leaf's, the phases line says how few ports were
+# read, and SL 14 still has paths.  Then cn02 comes up: leaf01 port 3
+# gets the dropping table, the SA reads it, and a path to cn02 on SL 14
+# has no record, as in OpenSM's own SA, while SL 0 has one.
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init sa-drop-port
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
+
+sid=0x1000000000000100
+pol=$E2E_DIR/policy.conf
+cat >"$pol" <<'POL'
+port-groups
+    port-group
+        name: cn02
+        port-name: "cn02 HCA-1/P1"
+    end-port-group
+end-port-groups
+qos-setup
+    sl2vl-tables
+        sl2vl-scope
+            across-to: cn02
+            sl2vl-table: 0,1,2,3,4,5,6,7,0,1,2,3,4,5,15,7
+        end-sl2vl-scope
+    end-sl2vl-tables
+end-qos-setup
+POL
+e2e_sid_policy "$E2E_DIR/levels.conf" "$sid" 14
+cat "$E2E_DIR/levels.conf" >>"$pol"
+
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
+e2e_ibsim_cmd 'Unlink "cn02"[1]'
+sleep 1
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol"
+! grep -q "of node: *cn02 HCA-1" "$E2E_OSM_LOG" ||
+	e2e_fail "cn02 was up at opensm's first sweep"
+
+# phases: the phases line of the last sweep.
+phases() {
+	grep -o 'osmqos: sweep [0-9]*: phases: .*' "$E2E_OSM_LOG" | tail -n 1
+}
+# sweep_until CMD DESC down|up: CMD on ibsim's console, then sweeps until
+# opensm's log says it removed (down) or discovered (up) DESC's port, at
+# most five.
+sweep_until() {
+	local cmd=$1 desc=$2 pat n i
+
+	pat="Discovered new port with GUID:.* of node: *$desc\$"
+	[ "$3" = down ] && pat="Removed port with GUID:.* of node: *$desc\$"
+	n=$(grep -c -- "$pat" "$E2E_OSM_LOG")
+	e2e_ibsim_cmd "$cmd"
+	for i in 1 2 3 4 5; do
+		e2e_hup_sweep "osmqos: sweep [0-9]*: phases"
+		[ "$(grep -c -- "$pat" "$E2E_OSM_LOG")" -gt "$n" ] && return 0
+	done
+	e2e_fail "opensm did not log '$pat' after '$cmd'"
+}
+# lid NODE: the LID opensm gave NODE's port when it last discovered it,
+# else the one the fabric reports.
+lid() {
+	local l
+	l=$(grep -o "Discovered new port with GUID:.* LID range \[[0-9]*,.* of node: *$1 HCA-1\$" \
+		"$E2E_OSM_LOG" | tail -n 1 | sed 's/.*LID range \[//; s/,.*//')
+	if [ -n "$l" ]; then echo "$l"; else e2e_lid "$1 HCA-1"; fi
+}
+# ask NAME SRC DST [--sid SID]: a PathRecord SRC -> DST by LID, from cn01.
+ask() {
+	local name=$1 src dst
+	src=$(lid "$2") dst=$(lid "$3")
+	if [ -z "$src" ] || [ -z "$dst" ]; then
+		e2e_fail "$name: no LID for $2 or $3"
+	fi
+	shift 3
+	SIM_HOST=cn01 e2e_sim "$top_builddir/osmqos" query --json --get \
+		--slid "$src" --dlid "$dst" "$@" \
+		>"$E2E_DIR/$name.json" 2>"$E2E_DIR/$name.err" || true
+	jq -e . "$E2E_DIR/$name.json" >/dev/null ||
+		e2e_fail "$name: no JSON answer: $(cat "$E2E_DIR/$name.err")"
+}
+expect() {
+	local got
+	got=$(jq -r "$2" "$E2E_DIR/$1.json")
+	[ "$got" = "$3" ] ||
+		e2e_fail "$1: $2 is '$got', want '$3' ($(cat "$E2E_DIR/$1.json"))"
+}
+
+e2e_hup_sweep "osmqos: sweep [0-9]*: phases"
+ask start cn03 cn01 --sid $sid
+expect start '.records | length' 1
+expect start '.records[0].sl' 14
+
+# cn03 goes and comes back: its sweep's Sets go to its port and leaf01
+# port 4, and only ports the Sets went to are read.
+sweep_until 'Unlink "cn03"[1]' "cn03 HCA-1" down
+sweep_until 'ReLink "cn03"[1]' "cn03 HCA-1" up
+all=$(grep -o 'SL2VL of all [0-9]* ports read' "$E2E_OSM_LOG" |
+	head -n 1 | sed 's/.* all //; s/ .*//')
+[ -n "$all" ] || e2e_fail "no sweep read every port's SL2VL: $(phases)"
+read_n=$(phases | grep -o 'SL2VL of [0-9]* ports read' |
+	sed 's/.* of //; s/ .*//')
+if ! [[ $read_n =~ ^[0-9]+$ ]] || ((read_n < 1 || read_n >= all)); then
+	e2e_fail "cn03's return: SL2VL read on '$read_n' ports, want 1 to" \
+		"$((all - 1)) of $all: $(phases)"
+fi
+e2e_log "cn03 back: SL2VL read on $read_n of $all ports"
+ask back cn03 cn01 --sid $sid
+expect back '.records | length' 1
+expect back '.records[0].sl' 14
+
+# cn02 comes up: leaf01 port 3 gets the table that drops SL 14.
+sweep_until 'ReLink "cn02"[1]' "cn02 HCA-1" up
+e2e_hup_sweep "osmqos: sweep [0-9]*: phases"
+for i in 1 2; do
+	ask "dropped$i" cn03 cn02 --sid $sid
+	expect "dropped$i" '.records | length' 0
+	ask "default$i" cn03 cn02
+	expect "default$i" '.records | length' 1
+	expect "default$i" '.records[0].sl' 0
+	ask "other$i" cn03 cn01 --sid $sid
+	expect "other$i" '.records | length' 1
+done
+e2e_pass
