@@ -273,6 +273,12 @@ static void build_sa_state(struct osmqos *q)
 	uint64_t t0;
 	double ms;
 
+	/* osm_qos_setup ran without our SL2VL hook (no routing engine, one
+	 * that chooses path SLs, or one we could not hook): what OpenSM
+	 * sent by itself went unnoted. */
+	if (q->osm->subn.opt.qos && !sw->sl2vl_hooked)
+		oq_sl2vl_dirty_all(&sw->sl2vl_dirty);
+	sw->sl2vl_hooked = false;
 	cl_plock_acquire(&q->osm->lock);
 	t0 = oq_clock_ns();
 	/* The hooks' state of this heavy sweep is routed: build the SA's on

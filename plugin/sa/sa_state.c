@@ -121,24 +121,34 @@ static bool sl2vl_may_have_changed(const struct oq_sa *sa,
  * Whether a port the Sets went to drops an SL now.  Only asked when the
  * SA's last read found none dropped anywhere: every other port's cache
  * is as it was then, or new and zeroed (no SL on VL15).  *n: the ports
- * read (added to).
+ * read, each once.  -ENOMEM: not known.
  */
-static bool sets_drop(const struct oq_sweep_state *sw,
-		      const struct oq_sl2vl_dirty *d, size_t *n)
+static int sets_drop(const struct oq_sweep_state *sw,
+		     const struct oq_sl2vl_dirty *d, size_t *n)
 {
-	size_t i;
+	size_t n_ports = sw->fabric->n_ports, i, k;
+	uint64_t *seen = calloc(n_ports / 64 + 1, sizeof(*seen));
 
+	if (!seen)
+		return -ENOMEM;
 	for (i = 0; i < d->n; i++) {
+		const struct oq_port_tables *t =
+			oq_sweep_tables_of(sw, d->physp[i]);
 		const osm_physp_t *physp = d->physp[i];
 
 		/* A port gone since is not read: its pointer may dangle. */
-		if (!oq_sweep_tables_of(sw, physp))
+		if (!t)
 			continue;
+		k = (size_t)(t - sw->tables.ports);
+		if (seen[k / 64] & (1ull << (k % 64)))
+			continue;
+		seen[k / 64] |= 1ull << (k % 64);
 		++*n;
 		if (slvl_drops(physp, slvl_tables(physp)))
-			return true;
+			break;
 	}
-	return false;
+	free(seen);
+	return i < d->n;
 }
 
 /*
@@ -163,9 +173,11 @@ static int copy_sl2vl(struct oq_sa *sa, struct oq_sa_state *s)
 	 * drop, there is none now; with some, only their ports can. */
 	if (sa->sl2vl_clean && !sl2vl_may_have_changed(sa, s->sweep))
 		return 0;
+	rc = 1; /* every port to read */
 	if (sa->sl2vl_clean && !dirty->all &&
-	    s->sweep->engine.kind != OQ_ENGINE_PATH_SL &&
-	    !sets_drop(s->sweep, dirty, &ph->sl2vl_ports)) {
+	    s->sweep->engine.kind != OQ_ENGINE_PATH_SL)
+		rc = sets_drop(s->sweep, dirty, &ph->sl2vl_ports);
+	if (!rc) {
 		oq_sl2vl_dirty_clear(dirty);
 		return 0;
 	}
@@ -425,11 +437,11 @@ static void record_inputs(osm_opensm_t *osm, struct oq_record *r)
 /*
  * The SA's state in force still answers for the sweep state sw when sw
  * was kept (OpenSM's subnet, policy and engine unchanged: *kept*), the
- * SA's other inputs are as recorded, and no QoS Set went out this sweep:
- * OpenSM's cache of the ports' SL2VL, which the SA's copy mirrors, changes
- * only with a Set's answer.  The hooks count every SL2VL Set only while
- * the policy owns SL2VL (under a path-SL engine OpenSM sends template
- * Sets some of which nobody counts), so only then is it kept.
+ * SA's other inputs are as recorded, and no SL2VL Set went out since its
+ * read of OpenSM's cached SL2VL, which the SA's copy mirrors and which
+ * changes only with a Set's answer.  The hooks note every SL2VL Set only
+ * while they program SL2VL (under a path-SL engine OpenSM sends template
+ * Sets by itself), so only then is it kept.
  */
 struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 				      struct oq_sweep_state *sw, bool kept,

@@ -227,12 +227,8 @@ static void hook_vlarb(void *ctx, osm_physp_t *p, uint8_t port_num,
 	h = find_engine(sw, ctx);
 	s = hook_state(sw);
 	t0 = sample_start(sw);
-	if (h && h->kind == OQ_ENGINE_PATH_SL) {
+	if (h && h->kind == OQ_ENGINE_PATH_SL)
 		count_template_sl2vl(sw, s, p, port_num, block_num);
-		/* OpenSM sends the template's SL2VL by itself, not all of
-		 * it seen here (sl2vl_count.c). */
-		oq_sl2vl_dirty_all(&sw->sl2vl_dirty);
-	}
 	/* Its four blocks, then its SL2VL, come in a row: the same port. */
 	t = hook_tables_of(sw, s, p);
 	if (!t || !t->has_vlarb || block_num > 3 ||
@@ -277,6 +273,7 @@ static void hook_sl2vl(void *ctx, osm_physp_t *p, uint8_t in, uint8_t out,
 
 	if (!sw)
 		return;
+	sw->sl2vl_hooked = true;
 	s = hook_state(sw);
 	t0 = sample_start(sw);
 	t = hook_tables_of(sw, s, p);

@@ -26,6 +26,12 @@ void oq_sl2vl_dirty_add(struct oq_sl2vl_dirty *d, const void *physp)
 	if (d->n && d->physp[d->n - 1] == physp)
 		return;
 	if (d->n == d->cap) {
+		/* Sweeps whose SA state failed add up: past a list of a
+		 * large fabric's ports, reading every port is as cheap. */
+		if (d->cap >= OQ_SL2VL_DIRTY_MAX) {
+			oq_sl2vl_dirty_all(d);
+			return;
+		}
 		cap = d->cap ? 2 * d->cap : 64;
 		v = realloc(d->physp, cap * sizeof(*v));
 		if (!v) {

@@ -174,9 +174,11 @@ unsigned int oq_sl2vl_presend(struct oq_sweep *sw,
 			continue;
 		sent++;
 		/* Its answer rewrites every port's cached SL2VL. */
-		for (out = 0; out < osm_node_get_num_physp(node); out++)
-			oq_sl2vl_dirty_add(&sw->sl2vl_dirty,
-					   osm_node_get_physp_ptr(node, out));
+		for (out = 0; out < osm_node_get_num_physp(node); out++) {
+			p = osm_node_get_physp_ptr(node, out);
+			if (p)
+				oq_sl2vl_dirty_add(&sw->sl2vl_dirty, p);
+		}
 	}
 	return sent;
 }

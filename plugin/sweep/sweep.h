@@ -139,6 +139,7 @@ struct oq_sweep {
 	unsigned long mads_total;	   /* QoS Sets since start */
 	unsigned long qos_setup_sweep;	   /* sweep whose state hooks rebuilt */
 	struct oq_sl2vl_dirty sl2vl_dirty; /* SL2VL Sets since the SA read */
+	bool sl2vl_hooked; /* the SL2VL hook ran since UCAST_ROUTING_DONE */
 	struct oq_sweep_state *hook_state; /* the hooks' reference */
 	const void *hook_last_p;	   /* last osm_physp_t the hooks saw */
 	const struct oq_port_tables *hook_last_t; /* ... and its tables */
@@ -219,7 +220,9 @@ static inline uint64_t oq_sl2vl_mask_packed(uint64_t v, unsigned int mask)
 }
 
 /* sl2vl_dirty.c: a port a Set went to; every port (a Set went
- * unrecorded); none (the SA has read them). */
+ * unrecorded, or more than OQ_SL2VL_DIRTY_MAX noted); none (the SA has
+ * read them). */
+#define OQ_SL2VL_DIRTY_MAX (1u << 20)
 void oq_sl2vl_dirty_add(struct oq_sl2vl_dirty *d, const void *physp);
 void oq_sl2vl_dirty_all(struct oq_sl2vl_dirty *d);
 void oq_sl2vl_dirty_clear(struct oq_sl2vl_dirty *d);

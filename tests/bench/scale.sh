@@ -18,8 +18,9 @@
 #           those event_plugin_options, for an A/B of a plugin option in
 #           the same rounds (e.g. malloc_trim=1).
 # Then SCALE_PAIRED times (default 6: an even count balances which SM is
-# signalled first; 0: none) stock and plugin run side by side and are
-# swept together, both opensm on the same CPU when pinned
+# signalled first; 0: none) stock and plugin run side by side, each run
+# SCALE_RESWEEPS resweeps and SCALE_CHANGES (default 3) port down and up
+# pairs, and are swept together, both opensm on the same CPU when pinned
 # (scale-paired.sh): the ratio of their CPU over the same sweeps does not
 # move with the host's speed, which alternating runs see change by more
 # than the plugin costs.  SCALE_PAIRED_AA=1 puts stock on both sides: what
@@ -347,9 +348,9 @@ done
 		"$rounds"
 	printf '# opensm CPU s from the trigger until idle after SUBNET UP, medians: resweep_s of %s SIGHUP sweeps with nothing changed, portdown_s of %s sweeps after a host port went down (ibsim Unlink), portup_s of %s after it came back (ReLink); +%%: plugin / stock - 1\n' \
 		"$((rounds * resweeps))" "$rounds" "$rounds"
-	printf '# paired: %s run(s) per size of stock and %s side by side, swept together (%s), started in turns; ratio+%%: the geometric mean of the median per-sweep osmqos_s / stock_s of the runs that started stock first (stock1st+%%) and of those that started the other first (other1st+%%), less 1; range+%%: lowest..highest ratio\n' \
+	printf '# paired: %s run(s) per size of stock and %s side by side, %s port down and up pair(s) each, swept together (%s), started in turns; ratio+%%: the geometric mean of the median per-sweep osmqos_s / stock_s of the runs that started stock first (stock1st+%%) and of those that started the other first (other1st+%%), less 1; range+%%: lowest..highest ratio\n' \
 		"$pairs" "$([ "${SCALE_PAIRED_AA:-0}" = 1 ] && echo "stock again (SCALE_PAIRED_AA=1: the osmqos_s column is a second stock)" || echo plugin)" \
-		"$([ -n "$CPU_PIN" ] && echo "both opensm on CPU $CPU_PIN" || echo "not pinned")"
+		"$changes" "$([ -n "$CPU_PIN" ] && echo "both opensm on CPU $CPU_PIN" || echo "not pinned")"
 	awk -f "$top_srcdir/tests/bench/scale-lib.awk" \
 		-f "$top_srcdir/tests/bench/scale-table.awk" "$raw"
 	printf '# raw:\n'

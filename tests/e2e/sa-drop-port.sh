@@ -42,25 +42,29 @@ e2e_start_opensm qos=TRUE "qos_policy_file=$pol"
 ! grep -q "of node: *cn02 HCA-1" "$E2E_OSM_LOG" ||
 	e2e_fail "cn02 was up at opensm's first sweep"
 
-# phases: the phases line of the last sweep.
-phases() {
-	grep -o 'osmqos: sweep [0-9]*: phases: .*' "$E2E_OSM_LOG" | tail -n 1
-}
-# sweep_until CMD DESC down|up: CMD on ibsim's console, then sweeps until
-# opensm's log says it removed (down) or discovered (up) DESC's port, at
-# most five.
-sweep_until() {
-	local cmd=$1 desc=$2 pat n i
+# change CMD DESC down|up: CMD on ibsim's console, then the sweep after
+# which opensm's log says it removed (down) or discovered (up) DESC's
+# port: on the leaf's trap, or a SIGHUP when none came within 10 s (at
+# most five).  Sets chg_phases to that sweep's phases line.
+change() {
+	local cmd=$1 desc=$2 pat mark i j
 
 	pat="Discovered new port with GUID:.* of node: *$desc\$"
 	[ "$3" = down ] && pat="Removed port with GUID:.* of node: *$desc\$"
-	n=$(grep -c -- "$pat" "$E2E_OSM_LOG")
+	mark=$(wc -l <"$E2E_OSM_LOG")
 	e2e_ibsim_cmd "$cmd"
-	for i in 1 2 3 4 5; do
-		e2e_hup_sweep "osmqos: sweep [0-9]*: phases"
-		[ "$(grep -c -- "$pat" "$E2E_OSM_LOG")" -gt "$n" ] && return 0
+	for i in 1 2 3 4 5 6; do
+		((i == 1)) || e2e_hup_sweep "osmqos: sweep [0-9]*: phases"
+		for ((j = 0; j < 50; j++)); do
+			chg_phases=$(tail -n +$((mark + 1)) "$E2E_OSM_LOG" |
+				awk -v p="$pat" '$0 ~ p { seen = 1 }
+				seen && /osmqos: sweep [0-9]*: phases:/ {
+					sub(/.*osmqos: /, ""); print; exit }')
+			[ -n "$chg_phases" ] && return 0
+			sleep 0.2
+		done
 	done
-	e2e_fail "opensm did not log '$pat' after '$cmd'"
+	e2e_fail "opensm did not log '$pat' and a phases line after '$cmd'"
 }
 # lid NODE: the LID opensm gave NODE's port when it last discovered it,
 # else the one the fabric reports.
@@ -91,32 +95,33 @@ expect() {
 		e2e_fail "$1: $2 is '$got', want '$3' ($(cat "$E2E_DIR/$1.json"))"
 }
 
-e2e_hup_sweep "osmqos: sweep [0-9]*: phases"
 ask start cn03 cn01 --sid $sid
 expect start '.records | length' 1
 expect start '.records[0].sl' 14
 
 # cn03 goes and comes back: its sweep's Sets go to its port and leaf01
 # port 4, and only ports the Sets went to are read.
-sweep_until 'Unlink "cn03"[1]' "cn03 HCA-1" down
-sweep_until 'ReLink "cn03"[1]' "cn03 HCA-1" up
+change 'Unlink "cn03"[1]' "cn03 HCA-1" down
+change 'ReLink "cn03"[1]' "cn03 HCA-1" up
 all=$(grep -o 'SL2VL of all [0-9]* ports read' "$E2E_OSM_LOG" |
 	head -n 1 | sed 's/.* all //; s/ .*//')
-[ -n "$all" ] || e2e_fail "no sweep read every port's SL2VL: $(phases)"
-read_n=$(phases | grep -o 'SL2VL of [0-9]* ports read' |
+[ -n "$all" ] || e2e_fail "no sweep read every port's SL2VL"
+read_n=$(grep -o 'SL2VL of [0-9]* ports read' <<<"$chg_phases" |
 	sed 's/.* of //; s/ .*//')
 if ! [[ $read_n =~ ^[0-9]+$ ]] || ((read_n < 1 || read_n >= all)); then
 	e2e_fail "cn03's return: SL2VL read on '$read_n' ports, want 1 to" \
-		"$((all - 1)) of $all: $(phases)"
+		"$((all - 1)) of $all: $chg_phases"
 fi
 e2e_log "cn03 back: SL2VL read on $read_n of $all ports"
 ask back cn03 cn01 --sid $sid
 expect back '.records | length' 1
 expect back '.records[0].sl' 14
 
-# cn02 comes up: leaf01 port 3 gets the table that drops SL 14.
-sweep_until 'ReLink "cn02"[1]' "cn02 HCA-1" up
-e2e_hup_sweep "osmqos: sweep [0-9]*: phases"
+# cn02 comes up: leaf01 port 3 gets the table that drops SL 14, the
+# SA finds it among the ports the Sets went to, and reads them all.
+change 'ReLink "cn02"[1]' "cn02 HCA-1" up
+[[ $chg_phases == *"SL2VL of all "*" ports read"* ]] ||
+	e2e_fail "cn02's return did not read every port: $chg_phases"
 for i in 1 2; do
 	ask "dropped$i" cn03 cn02 --sid $sid
 	expect "dropped$i" '.records | length' 0
@@ -126,4 +131,13 @@ for i in 1 2; do
 	ask "other$i" cn03 cn01 --sid $sid
 	expect "other$i" '.records | length' 1
 done
+
+# The plugin answered them all, the ones with no record included, not
+# OpenSM's own SA (which would drop the same SL): the count of its own
+# decisions, published at the next sweep.
+e2e_hup_sweep "osmqos: sweep [0-9]*: phases"
+answered=$(awk '$1 == "osmqos_sa_decision_seconds_count" { print $2 }' \
+	"$E2E_DIR/osmqos.prom")
+((${answered:-0} >= 8)) ||
+	e2e_fail "the plugin answered '$answered' PathRecord queries, want 8"
 e2e_pass

@@ -325,7 +325,8 @@ static void test_sl2vl_packed(void **state)
 
 /* The ports SL2VL Sets went to: each once for a run of calls on one port
  * (OpenSM asks input by input), in order, past any first allocation;
- * "every port" holds until cleared and takes no more ports. */
+ * "every port" holds until cleared and takes no more ports, and is what
+ * a list past its bound becomes. */
 static void test_sl2vl_dirty(void **state)
 {
 	struct oq_sl2vl_dirty d = {0};
@@ -353,6 +354,11 @@ static void test_sl2vl_dirty(void **state)
 	oq_sl2vl_dirty_add(&d, &ports[1]);
 	assert_int_equal(d.n, 1);
 	assert_ptr_equal(d.physp[0], &ports[1]);
+	/* Past OQ_SL2VL_DIRTY_MAX ports: every port. */
+	for (i = 0; i <= OQ_SL2VL_DIRTY_MAX; i++)
+		oq_sl2vl_dirty_add(&d, (const void *)(uintptr_t)(i + 1));
+	assert_true(d.all);
+	assert_int_equal(d.n, 0);
 	oq_sl2vl_dirty_free(&d);
 	assert_null(d.physp);
 	assert_int_equal(d.n, 0);
