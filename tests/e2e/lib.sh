@@ -231,11 +231,39 @@ e2e_start_opensm() {
 	e2e_log "SUBNET UP"
 }
 
+# e2e_pr_get NAME SLID DLID [ARGS...]: a PathRecord Get from cn01 for
+# SLID -> DLID by `osmqos query --json` (ARGS: --sid SID, ...), the answer
+# in $E2E_DIR/NAME.json; fails when there is no JSON answer.
+e2e_pr_get() {
+	local name=$1 slid=$2 dlid=$3
+
+	shift 3
+	SIM_HOST=cn01 e2e_sim "$top_builddir/osmqos" query --json --get \
+		--slid "$slid" --dlid "$dlid" "$@" \
+		>"$E2E_DIR/$name.json" 2>"$E2E_DIR/$name.err" || true
+	jq -e . "$E2E_DIR/$name.json" >/dev/null ||
+		e2e_fail "$name: no JSON answer: $(cat "$E2E_DIR/$name.err")"
+}
+
+# e2e_expect NAME JQ WANT: jq -r JQ on $E2E_DIR/NAME.json prints WANT.
+e2e_expect() {
+	local got
+
+	got=$(jq -r "$2" "$E2E_DIR/$1.json")
+	[ "$got" = "$3" ] ||
+		e2e_fail "$1: $2 is '$got', want '$3' ($(cat "$E2E_DIR/$1.json"))"
+}
+
 # e2e_sid_policy FILE SID SL: a policy in OpenSM's grammar with the
 # levels DEFAULT (SL 0) and sid_level (SL SL) and one rule that gives
-# Service-ID SID sid_level.
+# Service-ID SID sid_level.  e2e_sid_levels SID SL prints it (to append
+# it to a policy of other sections).
 e2e_sid_policy() {
-	cat >"$1" <<POL
+	e2e_sid_levels "$2" "$3" >"$1"
+}
+
+e2e_sid_levels() {
+	cat <<POL
 qos-levels
     qos-level
         name: DEFAULT
@@ -243,12 +271,12 @@ qos-levels
     end-qos-level
     qos-level
         name: sid_level
-        sl: $3
+        sl: $2
     end-qos-level
 end-qos-levels
 qos-match-rules
     qos-match-rule
-        service-id: $2
+        service-id: $1
         qos-level-name: sid_level
     end-qos-match-rule
 end-qos-match-rules

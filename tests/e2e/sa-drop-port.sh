@@ -32,8 +32,7 @@ qos-setup
     end-sl2vl-tables
 end-qos-setup
 POL
-e2e_sid_policy "$E2E_DIR/levels.conf" "$sid" 14
-cat "$E2E_DIR/levels.conf" >>"$pol"
+e2e_sid_levels "$sid" 14 >>"$pol"
 
 e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
 e2e_ibsim_cmd 'Unlink "cn02"[1]'
@@ -82,22 +81,12 @@ ask() {
 		e2e_fail "$name: no LID for $2 or $3"
 	fi
 	shift 3
-	SIM_HOST=cn01 e2e_sim "$top_builddir/osmqos" query --json --get \
-		--slid "$src" --dlid "$dst" "$@" \
-		>"$E2E_DIR/$name.json" 2>"$E2E_DIR/$name.err" || true
-	jq -e . "$E2E_DIR/$name.json" >/dev/null ||
-		e2e_fail "$name: no JSON answer: $(cat "$E2E_DIR/$name.err")"
-}
-expect() {
-	local got
-	got=$(jq -r "$2" "$E2E_DIR/$1.json")
-	[ "$got" = "$3" ] ||
-		e2e_fail "$1: $2 is '$got', want '$3' ($(cat "$E2E_DIR/$1.json"))"
+	e2e_pr_get "$name" "$src" "$dst" "$@"
 }
 
 ask start cn03 cn01 --sid $sid
-expect start '.records | length' 1
-expect start '.records[0].sl' 14
+e2e_expect start '.records | length' 1
+e2e_expect start '.records[0].sl' 14
 
 # cn03 goes and comes back: its sweep's Sets go to its port and leaf01
 # port 4, and only ports the Sets went to are read.
@@ -114,8 +103,8 @@ if ! [[ $read_n =~ ^[0-9]+$ ]] || ((read_n < 1 || read_n >= all)); then
 fi
 e2e_log "cn03 back: SL2VL read on $read_n of $all ports"
 ask back cn03 cn01 --sid $sid
-expect back '.records | length' 1
-expect back '.records[0].sl' 14
+e2e_expect back '.records | length' 1
+e2e_expect back '.records[0].sl' 14
 
 # cn02 comes up: leaf01 port 3 gets the table that drops SL 14, the
 # SA finds it among the ports the Sets went to, and reads them all.
@@ -124,12 +113,12 @@ change 'ReLink "cn02"[1]' "cn02 HCA-1" up
 	e2e_fail "cn02's return did not read every port: $chg_phases"
 for i in 1 2; do
 	ask "dropped$i" cn03 cn02 --sid $sid
-	expect "dropped$i" '.records | length' 0
+	e2e_expect "dropped$i" '.records | length' 0
 	ask "default$i" cn03 cn02
-	expect "default$i" '.records | length' 1
-	expect "default$i" '.records[0].sl' 0
+	e2e_expect "default$i" '.records | length' 1
+	e2e_expect "default$i" '.records[0].sl' 0
 	ask "other$i" cn03 cn01 --sid $sid
-	expect "other$i" '.records | length' 1
+	e2e_expect "other$i" '.records | length' 1
 done
 
 # The plugin answered them all, the ones with no record included, not

@@ -34,8 +34,7 @@ qos-setup
     end-sl2vl-tables
 end-qos-setup
 POL
-	e2e_sid_policy "$E2E_DIR/levels.conf" "$sid" 14
-	cat "$E2E_DIR/levels.conf" >>"$pol"
+	e2e_sid_levels "$sid" 14 >>"$pol"
 }
 write_policy 15
 
@@ -46,38 +45,30 @@ grep -q "osmqos: policy .* loaded" "$E2E_OSM_LOG" ||
 
 # ask NAME [--sid SID]: cn02 -> cn03 by LID, from cn01.
 l02=$(e2e_lid "cn02 HCA-1") l03=$(e2e_lid "cn03 HCA-1")
-[ -n "$l02" ] && [ -n "$l03" ] || e2e_fail "no LIDs for cn02 and cn03"
+if [ -z "$l02" ] || [ -z "$l03" ]; then
+	e2e_fail "no LIDs for cn02 and cn03"
+fi
 ask() {
 	local name=$1
 	shift
-	SIM_HOST=cn01 e2e_sim "$top_builddir/osmqos" query --json --get \
-		--slid "$l02" --dlid "$l03" "$@" \
-		>"$E2E_DIR/$name.json" 2>"$E2E_DIR/$name.err" || true
-	jq -e . "$E2E_DIR/$name.json" >/dev/null ||
-		e2e_fail "$name: no JSON answer: $(cat "$E2E_DIR/$name.err")"
-}
-expect() {
-	local got
-	got=$(jq -r "$2" "$E2E_DIR/$1.json")
-	[ "$got" = "$3" ] ||
-		e2e_fail "$1: $2 is '$got', want '$3' ($(cat "$E2E_DIR/$1.json"))"
+	e2e_pr_get "$name" "$l02" "$l03" "$@"
 }
 
 # Twice each: the same question gets the same answer.
 for i in 1 2; do
 	ask "dropped$i" --sid $sid
-	expect "dropped$i" '.records | length' 0
+	e2e_expect "dropped$i" '.records | length' 0
 	ask "default$i"
-	expect "default$i" '.records | length' 1
-	expect "default$i" '.records[0].sl' 0
+	e2e_expect "default$i" '.records | length' 1
+	e2e_expect "default$i" '.records[0].sl' 0
 done
 
 write_policy 6
 e2e_hup_sweep "osmqos: sweep [0-9]*: published"
 for i in 1 2; do
 	ask "kept$i" --sid $sid
-	expect "kept$i" '.records | length' 1
-	expect "kept$i" '.records[0].sl' 14
+	e2e_expect "kept$i" '.records | length' 1
+	e2e_expect "kept$i" '.records[0].sl' 14
 done
 
 # Dropped again: the Sets that map SL 14 to VL15 come after sweeps whose
@@ -86,5 +77,5 @@ write_policy 15
 e2e_hup_sweep "osmqos: sweep [0-9]*: published"
 e2e_hup_sweep "osmqos: sweep [0-9]*: published"
 ask dropped-again --sid $sid
-expect dropped-again '.records | length' 0
+e2e_expect dropped-again '.records | length' 0
 e2e_pass

@@ -39,54 +39,44 @@ q() {
 		>"$E2E_DIR/$name.json" 2>"$E2E_DIR/$name.err"
 	echo $? >"$E2E_DIR/$name.rc"
 }
-# field NAME JQ: one value from that answer.
-field() { jq -r "$2" "$E2E_DIR/$1.json"; }
-# expect NAME JQ VALUE: the answer's JQ must print VALUE.
-expect() {
-	local got
-	got=$(field "$1" "$2")
-	[ "$got" = "$3" ] ||
-		e2e_fail "$1: $2 is '$got', want '$3' ($(cat "$E2E_DIR/$1.json"))"
-}
-
 sid_rule=0x1000000000000100 sid_pkey=0x1000000000000200
 sid_bits=0x1000000000000300
 
 # 1. Service-ID rule -> sid_level, SL 2.
 q sid --slid "$cn04" --dlid "$cn05" --sid $sid_rule --numb-path 1
-expect sid '.records | length' 1
-expect sid '.records[0].sl' 2
+e2e_expect sid '.records | length' 1
+e2e_expect sid '.records[0].sl' 2
 # 2. QoS-class rule -> class_level, SL 3, MTU capped at 1024 (enum 3).
 q class --slid "$cn04" --dlid "$cn05" --qos-class 9 --numb-path 1
-expect class '.records[0].sl' 3
-expect class '.records[0].mtu' 3
+e2e_expect class '.records[0].sl' 3
+e2e_expect class '.records[0].mtu' 3
 # 3. Group rule (compute -> storage) -> group_level, SL 4, lifetime 9.
 q group --slid "$cn01" --dlid "$stor1" --numb-path 1
-expect group '.records[0].sl' 4
-expect group '.records[0].pkt_life' 9
+e2e_expect group '.records[0].sl' 4
+e2e_expect group '.records[0].pkt_life' 9
 #    ... and not the other way round (storage -> compute: DEFAULT).
 q group_rev --slid "$stor1" --dlid "$cn01" --numb-path 1
-expect group_rev '.records[0].sl' 0
+e2e_expect group_rev '.records[0].sl' 0
 # 4. P_Key-restricted level: stor1 (0x0abc full) and cn01 (limited)
 #    share 0x0abc, so that key is chosen although 0x7fff is shared too;
 #    asking for 0x7fff under that level gives nothing.
 q pkey --sgid "$g_stor1" --dgid "$g_cn01" --sid $sid_pkey --numb-path 1
-expect pkey '.records[0].sl' 5
-expect pkey '.records[0].pkey' $((0x0abc))
+e2e_expect pkey '.records[0].sl' 5
+e2e_expect pkey '.records[0].pkey' $((0x0abc))
 q pkey_denied --sgid "$g_stor1" --dgid "$g_cn01" --sid $sid_pkey \
 	--pkey 0x7fff --numb-path 1
-expect pkey_denied '.records | length' 0
+e2e_expect pkey_denied '.records | length' 0
 # 5. path-bits 1 with LMC 1 on both ends: of the 4 LID pairs only
 #    (base+1, base+1) is offered; the same pair under another rule gets
 #    the base LIDs first.
 q bits --sgid "$g_cn04" --dgid "$g_cn05" --sid $sid_bits
-expect bits '.records | length' 1
-expect bits '.records[0].slid' $((cn04 + 1))
-expect bits '.records[0].dlid' $((cn05 + 1))
-expect bits '.records[0].sl' 6
+e2e_expect bits '.records | length' 1
+e2e_expect bits '.records[0].slid' $((cn04 + 1))
+e2e_expect bits '.records[0].dlid' $((cn05 + 1))
+e2e_expect bits '.records[0].sl' 6
 q nobits --sgid "$g_cn04" --dgid "$g_cn05" --sid $sid_rule --numb-path 2
-expect nobits '.records[0].slid' "$cn04"
-expect nobits '.records[1].slid' $((cn04 + 1))
+e2e_expect nobits '.records[0].slid' "$cn04"
+e2e_expect nobits '.records[1].slid' $((cn04 + 1))
 
 # saquery agrees with osmqos query on the Service-ID rule.
 sq=$(e2e_sim saquery -p --slid "$cn04" --dlid "$cn05" \
@@ -105,8 +95,8 @@ q half --sgid "$g_cn01" --numb-path 1 || true
 # of a diagonal, each under the group rule (compute -> storage).
 q apm --mpr --sgids "$g_cn01,$(guid cn02)" \
 	--dgids "$g_stor1,$(guid stor2)" --numb-path 2
-expect apm '.records | length' 2
-expect apm '[.records[].sl] | unique | join(",")' 4
+e2e_expect apm '.records | length' 2
+e2e_expect apm '[.records[].sl] | unique | join(",")' 4
 
 # ClassPortInfo: CapabilityMask2 bit 1 (IsQoSSupported; OpenSM's
 # OSM_CAP2_IS_QOS_SUPPORTED) is set with qos TRUE.
