@@ -45,22 +45,33 @@ void oq_sl2vl_dirty_add(struct oq_sl2vl_dirty *d, const void *physp)
 	d->physp[d->n++] = physp;
 }
 
+/*
+ * Emptied, the list gives its buffer back: kept, a buffer allocated in
+ * the middle of a sweep's allocations stays at the top of the heap and
+ * keeps malloc from returning what the sweep freed below it (opensm's
+ * resident size stayed 40 MB higher at 702 nodes).  A sweep that sends
+ * Sets allocates it again, a few hundred bytes in most.
+ */
+static void release(struct oq_sl2vl_dirty *d)
+{
+	free(d->physp);
+	d->physp = NULL;
+	d->n = d->cap = 0;
+}
+
 void oq_sl2vl_dirty_all(struct oq_sl2vl_dirty *d)
 {
 	d->all = true;
-	d->n = 0;
+	release(d);
 }
 
 void oq_sl2vl_dirty_clear(struct oq_sl2vl_dirty *d)
 {
 	d->all = false;
-	d->n = 0;
+	release(d);
 }
 
 void oq_sl2vl_dirty_free(struct oq_sl2vl_dirty *d)
 {
-	free(d->physp);
-	d->physp = NULL;
-	d->n = d->cap = 0;
-	d->all = false;
+	oq_sl2vl_dirty_clear(d);
 }
