@@ -106,15 +106,14 @@ static bool slvl_drops(const osm_physp_t *physp, size_t n)
 }
 
 /* May OpenSM's cached SL2VL have changed since the SA last read it?
- * When Sets went to some port since, or may have without being noted:
- * under a path-SL engine OpenSM sends template Sets of its own
- * (sl2vl_count.c does not see them all). */
-static bool sl2vl_may_have_changed(const struct oq_sa *sa,
-				   const struct oq_sweep_state *sw)
+ * When Sets went to some port since, or may have without being noted
+ * (build_sa_state() marks every port then: OpenSM set SL2VL without the
+ * plugin's hook, as under a path-SL engine). */
+static bool sl2vl_may_have_changed(const struct oq_sa *sa)
 {
 	const struct oq_sl2vl_dirty *d = &sa->sweep->sl2vl_dirty;
 
-	return d->n || d->all || sw->engine.kind == OQ_ENGINE_PATH_SL;
+	return d->n || d->all;
 }
 
 /*
@@ -171,11 +170,10 @@ static int copy_sl2vl(struct oq_sa *sa, struct oq_sa_state *s)
 	/* OpenSM's cache changes only with a Set's answer (or zeroed, for a
 	 * new port or a Set queued): with none since a read that found no
 	 * drop, there is none now; with some, only their ports can. */
-	if (sa->sl2vl_clean && !sl2vl_may_have_changed(sa, s->sweep))
+	if (sa->sl2vl_clean && !sl2vl_may_have_changed(sa))
 		return 0;
 	rc = 1; /* every port to read */
-	if (sa->sl2vl_clean && !dirty->all &&
-	    s->sweep->engine.kind != OQ_ENGINE_PATH_SL)
+	if (sa->sl2vl_clean && !dirty->all)
 		rc = sets_drop(s->sweep, dirty, &ph->sl2vl_ports);
 	if (!rc) {
 		oq_sl2vl_dirty_clear(dirty);
@@ -440,8 +438,8 @@ static void record_inputs(osm_opensm_t *osm, struct oq_record *r)
  * SA's other inputs are as recorded, and no SL2VL Set went out since its
  * read of OpenSM's cached SL2VL, which the SA's copy mirrors and which
  * changes only with a Set's answer.  The hooks note every SL2VL Set only
- * while they program SL2VL (under a path-SL engine OpenSM sends template
- * Sets by itself), so only then is it kept.
+ * while they program SL2VL; a routing run without them (a path-SL
+ * engine) counts as Sets to every port, so only then is it kept.
  */
 struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 				      struct oq_sweep_state *sw, bool kept,
@@ -454,7 +452,7 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 	record_inputs(sa->osm, &sa->inputs);
 	same = !oq_record_end(&sa->inputs);
 	*reused = same && kept && cur && cur->sweep == sw &&
-		  !sl2vl_may_have_changed(sa, sw);
+		  !sl2vl_may_have_changed(sa);
 	if (*reused)
 		return cur;
 	oq_sa_put(cur);

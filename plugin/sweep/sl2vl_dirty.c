@@ -49,8 +49,8 @@ void oq_sl2vl_dirty_add(struct oq_sl2vl_dirty *d, const void *physp)
  * Emptied, the list gives its buffer back: kept, a buffer allocated in
  * the middle of a sweep's allocations stays at the top of the heap and
  * keeps malloc from returning what the sweep freed below it (opensm's
- * resident size stayed 40 MB higher at 702 nodes).  A sweep that sends
- * Sets allocates it again, a few hundred bytes in most.
+ * resident size: docs/performance.md).  A sweep that sends Sets
+ * allocates it again.
  */
 static void release(struct oq_sl2vl_dirty *d)
 {

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The scale benchmark's paired runs (sourced by scale.sh, which defines
-# rec, settle, seen_guid, trap_pat, resweeps, changes and the port taken down,
-# chg_name, chg_port and chg_desc): stock OpenSM and OpenSM with osmqos run at the same time,
+# rec, settle, seen_guid, trap_pat, resweeps, changes and the port taken
+# down, chg_name, chg_port and chg_desc): stock OpenSM and OpenSM with
+# osmqos run at the same time,
 # each on an ibsim of its own with the same fabric, both opensm on the
 # same CPU when pinned (SCALE_PIN=1; the ibsims and the script on the
 # others), and every sweep is started in both at once.  The
