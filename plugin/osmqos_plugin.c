@@ -44,6 +44,8 @@
 struct osmqos {
 	osm_opensm_t *osm;
 	struct oq_plugin_options opts;
+	/* Events reported, by id; counted atomically, as OpenSM reports
+	 * some (traps, LFT changes) from other threads than the SM's. */
 	unsigned long events[OSM_EVENT_ID_MAX];
 	unsigned long subnet_up;
 	struct oq_policy_file pf;
@@ -389,7 +391,7 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 
 	if (id >= OSM_EVENT_ID_MAX)
 		return;
-	q->events[id]++;
+	__atomic_add_fetch(&q->events[id], 1, __ATOMIC_RELAXED);
 	if (sweep_event) {
 		cpu0 = oq_thread_cpu_ns();
 		q->sweep.phases.cpu_entry_ns = cpu0;

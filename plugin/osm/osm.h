@@ -46,17 +46,6 @@ static inline int oq_failure_errno(int rc)
 	       what, step, (err) == ENOMEM ? "" : ": ",                        \
 	       (err) == ENOMEM ? "" : strerror(err), then)
 
-/*
- * Copy osm->subn into a finalized fabric model.  The caller holds
- * OpenSM's lock (at least for reading).  Each port's `user` points at its
- * osm_physp_t and each node's at its osm_node_t: valid only while the
- * caller holds the lock, for the plugin's own programming step.  with_lft
- * also copies every switch's LFT as routing just computed it (the SA's
- * routes).  Returns NULL with errno set on failure (ENOMEM).
- */
-struct oq_fabric *oq_snapshot_build(osm_opensm_t *osm, bool with_lft,
-				    struct oq_diags *diags);
-
 /* OpenSM's per-port-type QoS templates (its qos_* options as it holds
  * them); what the parser finds goes into d.  0, or -errno. */
 int oq_templates_from_osm(osm_opensm_t *osm, struct oq_templates *t,
@@ -92,11 +81,23 @@ bool oq_record_end(struct oq_record *r);
 void oq_record_forget(struct oq_record *r);
 void oq_record_free(struct oq_record *r);
 
-/* Put into r what oq_snapshot_build() reads of OpenSM's subnet (nodes,
- * ports, links, P_Key tables while OpenSM has no partitions, LFTs,
- * OpenSM's node and port objects), as it reads it.  OpenSM's lock
- * held. */
+/* Put into r what the snapshot knows of OpenSM's subnet (nodes, ports,
+ * links, P_Key tables while OpenSM has no partitions, LFTs, OpenSM's node
+ * and port objects), as OpenSM holds it.  OpenSM's lock held. */
 void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r);
+/*
+ * OpenSM's subnet as a finalized fabric model, from the record
+ * oq_snapshot_record() just wrote into r: the snapshot reads OpenSM's
+ * nodes and ports only there, so the record holds every input it has.
+ * The caller still holds the lock it recorded under: each port's `user`
+ * points at its osm_physp_t and each node's at its osm_node_t, valid only
+ * while it does, for the plugin's own programming step.  with_lft also
+ * copies every switch's LFT as routing just computed it (the SA's
+ * routes).  Returns NULL with errno set on failure (ENOMEM).
+ */
+struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
+				    struct oq_diags *diags);
+
 /* Put into r what oq_templates_from_osm() and oq_partitions_from_osm()
  * read. */
 void oq_inputs_record(osm_opensm_t *osm, struct oq_record *r);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Snapshot of OpenSM's subnet as the policy core's fabric model.  Built
- * once per sweep under OpenSM's read lock; after that the policy core works
- * on the copy and never touches osm_subn_t, so SA threads and the sweep do
- * not contend for OpenSM's lock while QoS decisions are computed.
+ * Snapshot of OpenSM's subnet as the policy core's fabric model.  Every
+ * sweep records what it reads of OpenSM's nodes and ports (compared with
+ * the last record, it says whether anything changed); when something did,
+ * the fabric is built from that record, read in order, instead of from
+ * OpenSM's objects a second time.  After that the policy core works on the
+ * copy and never touches osm_subn_t, so SA threads and the sweep do not
+ * contend for OpenSM's lock while QoS decisions are computed.
  */
 #include <config.h>
 
@@ -23,110 +26,15 @@
 #include "osm.h"
 
 /*
- * A switch's external ports report CapabilityMask 0: whether extended
- * speeds (FDR, EDR, HDR) apply is port 0's capability, as OpenSM's link
- * manager and SA read it.  p0: port 0 for a switch port, else NULL.
- */
-static enum oq_speed speed_of(const osm_physp_t *p, const osm_physp_t *p0)
-{
-	const ib_port_info_t *pi = &p->port_info;
-	const ib_port_info_t *cap = p0 ? &p0->port_info : pi;
-
-	return oq_speed_from_ib(
-		ib_port_info_get_link_speed_active(pi),
-		ib_port_info_get_link_speed_ext_active(pi),
-		cap->capability_mask & IB_PORT_CAP_HAS_EXT_SPEEDS,
-		p->ext_port_info.link_speed_active & FDR10);
-}
-
-static int copy_pkeys(struct oq_port *port, const osm_physp_t *p)
-{
-	const osm_pkey_tbl_t *tbl = osm_physp_get_pkey_tbl(p);
-	uint16_t blocks = osm_pkey_tbl_get_num_blocks(tbl);
-	uint16_t *keys, b, i;
-	size_t n = 0;
-	int rc;
-
-	if (!blocks)
-		return 0;
-	keys = malloc(sizeof(*keys) * blocks * IB_NUM_PKEY_ELEMENTS_IN_BLOCK);
-	if (!keys)
-		return -1;
-	for (b = 0; b < blocks; b++) {
-		const ib_pkey_table_t *blk = osm_pkey_tbl_block_get(tbl, b);
-
-		if (!blk)
-			continue;
-		for (i = 0; i < IB_NUM_PKEY_ELEMENTS_IN_BLOCK; i++) {
-			uint16_t k = cl_ntoh16(blk->pkey_entry[i]);
-
-			if (k & OQ_PKEY_MASK)
-				keys[n++] = k;
-		}
-	}
-	rc = oq_port_set_pkeys(port, keys, n);
-	free(keys);
-	return rc;
-}
-
-/*
- * The OperVLs the link will run: what the link manager is going to set
- * (VLCap of both ends, capped by max_op_vls), not what a port that just
- * came up reports.  Compiling against the final value keeps the first
- * sweep's tables the same as every later sweep's.
- */
-static uint8_t link_oper_vls(osm_opensm_t *osm, const osm_physp_t *p)
-{
-	uint8_t cur = ib_port_info_get_op_vls(&p->port_info);
-
-	if (!p->p_remote_physp)
-		return oq_vls_from_enc(cur);
-	return oq_vls_from_enc(
-		osm_physp_calc_link_op_vls(&osm->log, &osm->subn, p, cur));
-}
-
-/* What this reads of OpenSM is also in the record of the port
- * (record_port() below): a new input goes there too, or a change to it
- * goes unseen. */
-static void fill_port(osm_opensm_t *osm, struct oq_port *port,
-		      const osm_node_t *node, const osm_physp_t *p,
-		      const osm_physp_t *p0)
-{
-	const ib_port_info_t *pi = &p->port_info;
-	/* Switch external ports carry no LID/GUID of their own: use port 0. */
-	const osm_physp_t *id = p0 ? p0 : p;
-
-	port->present = true;
-	port->guid = cl_ntoh64(osm_physp_get_port_guid(id));
-	port->lid = cl_ntoh16(osm_physp_get_base_lid(id));
-	port->lmc = ib_port_info_get_lmc(&id->port_info);
-	port->width = oq_lanes_from_width(pi->link_width_active);
-	port->speed = speed_of(p, p0);
-	port->mtu_cap = ib_port_info_get_mtu_cap(pi);
-	port->vl_cap = oq_vls_from_enc(ib_port_info_get_vl_cap(pi));
-	port->oper_vls = link_oper_vls(osm, p);
-	port->vlarb_high_cap = pi->vl_arb_high_cap;
-	port->vlarb_low_cap = pi->vl_arb_low_cap;
-	if (osm_node_get_type(node) == IB_NODE_TYPE_SWITCH)
-		port->sl2vl_cap = true;
-	else
-		port->sl2vl_cap =
-			!!(pi->capability_mask & IB_PORT_CAP_HAS_SL_MAP);
-	port->cap_mask = cl_ntoh32(pi->capability_mask);
-	port->cap_mask2 = cl_ntoh16(pi->capability_mask2);
-	port->user = (void *)p;
-}
-
-/*
- * The record of a port (oq_snapshot_record): what fill_port() and
- * copy_pkeys() read of it, as read (the PortInfo fields, its GUID and
- * extended speed, the link partner, and for link_oper_vls() the
- * partner's VLCap or, without a partner, the port's current OperVLs; the
- * P_Key blocks while OpenSM has no partitions, which is only before its
- * first P_Key manager run: it always makes the Default partition), not
- * what they make of it: reading costs less than computing that for every
- * port each sweep, and a field they do not read (the port's state, a
- * linked port's current OperVLs) changing is no change.
+ * The record of a port (oq_snapshot_record), and all the snapshot knows of
+ * it: the PortInfo fields, its GUID and extended speed, the link partner,
+ * and for the link's OperVLs the partner's VLCap or, without a partner,
+ * the port's current OperVLs; the P_Key blocks follow while OpenSM has no
+ * partitions, which is only before its first P_Key manager run: it always
+ * makes the Default partition.  Fields as read, not what fill_port() makes
+ * of them: reading costs less than computing that for every port each
+ * sweep, and a field not read (the port's state, a linked port's current
+ * OperVLs) changing is no change.
  */
 struct port_record {
 	const void *physp, *remote, *remote_node;
@@ -135,7 +43,21 @@ struct port_record {
 	uint16_t lid, cap_mask2, pkey_blocks;
 	uint8_t width, lmc, speed, speed_ext, speed_ext_active, mtu_cap, vl_cap,
 		vlarb_high_cap, vlarb_low_cap, remote_num, remote_vl_cap,
-		op_vls, pad[2];
+		op_vls, has_remote, valid;
+};
+
+/* The record of a node, its ports' after it. */
+struct node_record {
+	const void *node, *sw;
+	uint64_t guid;
+	uint32_t n_physp, lft_n;
+	uint8_t type, seen, enhanced, pad[5];
+};
+
+/* The record's head: the SM's port, the prefix, the cap on the links'
+ * OperVLs, whether the P_Key tables follow, and the nodes that do. */
+struct subnet_record {
+	uint64_t sm_port_guid, subnet_prefix, max_op_vls, with_pkeys, n_nodes;
 };
 
 static void record_port(struct oq_record *r, const osm_physp_t *p,
@@ -149,11 +71,14 @@ static void record_port(struct oq_record *r, const osm_physp_t *p,
 
 	memset(&pr, 0, sizeof(pr));
 	pr.physp = p;
+	pr.valid = osm_physp_is_valid(p);
 	if (rp && osm_physp_is_valid(rp)) {
 		pr.remote = rp;
 		pr.remote_node = rp->p_node;
 		pr.remote_num = rp->port_num;
 	}
+	/* As osm_physp_calc_link_op_vls() reads them. */
+	pr.has_remote = !!rp;
 	if (rp)
 		pr.remote_vl_cap = ib_port_info_get_vl_cap(&rp->port_info);
 	else
@@ -171,7 +96,8 @@ static void record_port(struct oq_record *r, const osm_physp_t *p,
 	pr.vl_cap = ib_port_info_get_vl_cap(pi);
 	pr.vlarb_high_cap = pi->vl_arb_high_cap;
 	pr.vlarb_low_cap = pi->vl_arb_low_cap;
-	pr.pkey_blocks = with_pkeys ? osm_pkey_tbl_get_num_blocks(tbl) : 0;
+	pr.pkey_blocks =
+		with_pkeys && pr.valid ? osm_pkey_tbl_get_num_blocks(tbl) : 0;
 	oq_record_put(r, &pr, sizeof(pr));
 	for (b = 0; b < pr.pkey_blocks; b++) {
 		static const ib_pkey_table_t none;
@@ -181,20 +107,16 @@ static void record_port(struct oq_record *r, const osm_physp_t *p,
 	}
 }
 
-/* The record of a node: what add_node() reads, its ports included. */
 static void record_node(struct oq_record *r, const osm_node_t *node,
 			bool with_pkeys)
 {
 	uint32_t n_physp = osm_node_get_num_physp(node), i;
-	struct {
-		const void *node, *sw;
-		uint64_t guid;
-		uint32_t n_physp, lft_n;
-		uint8_t type, seen, enhanced, pad[5];
-	} nr;
+	struct node_record nr;
 
 	memset(&nr, 0, sizeof(nr));
 	nr.node = node;
+	/* Not seen by this sweep's discovery: the drop manager is about to
+	 * remove it. */
 	nr.seen = node->discovery_count != 0;
 	if (!nr.seen) {
 		oq_record_put(r, &nr, sizeof(nr));
@@ -204,9 +126,11 @@ static void record_node(struct oq_record *r, const osm_node_t *node,
 	nr.guid = osm_node_get_node_guid(node);
 	nr.n_physp = n_physp;
 	nr.type = osm_node_get_type(node);
-	if (node->sw) {
+	if (nr.type == IB_NODE_TYPE_SWITCH && node->sw) {
 		nr.enhanced = ib_switch_info_is_enhanced_port0(
 			&node->sw->switch_info);
+		/* The routes the SA follows: the LFT routing just computed
+		 * (osm_switch_get_route_by_lid() reads new_lft). */
 		if (node->sw->new_lft)
 			nr.lft_n = (size_t)node->sw->max_lid_ho + 1 <
 						   node->sw->lft_size
@@ -215,6 +139,8 @@ static void record_node(struct oq_record *r, const osm_node_t *node,
 	}
 	oq_record_put(r, &nr, sizeof(nr));
 	oq_record_put(r, node->node_desc.description, IB_NODE_DESCRIPTION_SIZE);
+	/* The name OpenSM's QoS parser matches port-names against: the
+	 * node-name map's, else the printable NodeDescription. */
 	oq_record_put_str(r, node->print_desc);
 	if (nr.lft_n)
 		oq_record_put(r, node->sw->new_lft, nr.lft_n);
@@ -222,8 +148,11 @@ static void record_node(struct oq_record *r, const osm_node_t *node,
 		const osm_physp_t *p =
 			osm_node_get_physp_ptr((osm_node_t *)node, i);
 
-		if (!p || !osm_physp_is_valid(p) ||
-		    (nr.type != IB_NODE_TYPE_SWITCH && i == 0)) {
+		/* A switch's port 0 stands for its external ports' GUID,
+		 * LID and capabilities, valid or not; a CA's is none. */
+		if (!p || (nr.type == IB_NODE_TYPE_SWITCH
+				   ? i && !osm_physp_is_valid(p)
+				   : !i || !osm_physp_is_valid(p))) {
 			static const struct port_record none;
 
 			oq_record_put(r, &none, sizeof(none));
@@ -236,162 +165,352 @@ static void record_node(struct oq_record *r, const osm_node_t *node,
 void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r)
 {
 	cl_qmap_t *tbl = &osm->subn.node_guid_tbl;
-	/* The ports' P_Key tables are read only without partitions, as
-	 * oq_snapshot_build() reads them. */
-	bool with_pkeys = !cl_qmap_count(&osm->subn.prtn_pkey_tbl);
-	/* The SM's port, the prefix, the cap on the links' OperVLs, and
-	 * whether the P_Key tables follow. */
-	uint64_t ids[4] = {osm->subn.sm_port_guid, osm->subn.opt.subnet_prefix,
-			   osm->subn.opt.max_op_vls, with_pkeys};
+	struct subnet_record sr = {
+		.sm_port_guid = cl_ntoh64(osm->subn.sm_port_guid),
+		.subnet_prefix = cl_ntoh64(osm->subn.opt.subnet_prefix),
+		.max_op_vls = osm->subn.opt.max_op_vls,
+		/* The ports' P_Key tables are last sweep's until the P_Key
+		 * manager has run; once OpenSM has partitions,
+		 * oq_partitions_from_osm() sets every port's membership
+		 * from them instead. */
+		.with_pkeys = !cl_qmap_count(&osm->subn.prtn_pkey_tbl),
+		.n_nodes = cl_qmap_count(tbl),
+	};
 	cl_map_item_t *it;
 
-	oq_record_put(r, ids, sizeof(ids));
+	oq_record_put(r, &sr, sizeof(sr));
 	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
 	     it = cl_qmap_next(it))
-		record_node(r, (const osm_node_t *)it, with_pkeys);
+		record_node(r, (const osm_node_t *)it, sr.with_pkeys);
 }
 
-struct node_pair {
-	const osm_node_t *osm;
-	struct oq_node *oq;
+/* The record read back in the order it was written. */
+struct reader {
+	const uint8_t *p, *end;
 };
 
-static int pair_cmp(const void *a, const void *b)
+static const void *take(struct reader *rd, size_t n)
 {
-	const osm_node_t *x = ((const struct node_pair *)a)->osm;
-	const osm_node_t *y = ((const struct node_pair *)b)->osm;
+	const void *v = rd->p;
 
-	return x < y ? -1 : x > y;
+	if ((size_t)(rd->end - rd->p) < n)
+		return NULL;
+	rd->p += n;
+	return v;
 }
 
-static struct oq_node *find_node(struct node_pair *v, size_t n,
-				 const osm_node_t *key)
+static bool take_copy(struct reader *rd, void *dst, size_t n)
 {
-	struct node_pair k = {key, NULL}, *hit;
+	const void *v = take(rd, n);
 
-	hit = bsearch(&k, v, n, sizeof(*v), pair_cmp);
-	return hit ? hit->oq : NULL;
+	if (v)
+		memcpy(dst, v, n);
+	return v != NULL;
 }
 
-static int add_node(osm_opensm_t *osm, struct oq_fabric *f,
-		    const osm_node_t *node, struct node_pair *pair,
-		    bool with_lft, bool with_pkeys)
+/* A string oq_record_put_str() wrote, into *buf (grown); *buf NULL for a
+ * NULL string. */
+static bool take_str(struct reader *rd, char **buf, size_t *cap, bool *null)
 {
-	uint8_t type = osm_node_get_type(node);
-	uint32_t n_physp = osm_node_get_num_physp(node), i;
-	const osm_physp_t *p0 = NULL;
-	char desc[IB_NODE_DESCRIPTION_SIZE + 1];
-	struct oq_node *qn;
+	const char *s;
+	uint32_t n;
 
-	memcpy(desc, node->node_desc.description, IB_NODE_DESCRIPTION_SIZE);
-	desc[IB_NODE_DESCRIPTION_SIZE] = '\0';
-	qn = oq_fabric_add_node(f, (enum oq_node_type)type,
-				cl_ntoh64(osm_node_get_node_guid(node)), desc,
-				(uint8_t)(n_physp ? n_physp - 1 : 0));
-	if (!qn)
-		return -1;
-	/* The name OpenSM's QoS parser matches port-names against: the
-	 * node-name map's, else the printable NodeDescription. */
-	if (node->print_desc && oq_node_set_name(qn, node->print_desc))
-		return -1;
-	pair->osm = node;
-	pair->oq = qn;
-	qn->user = (void *)node;
-	if (type == IB_NODE_TYPE_SWITCH) {
-		p0 = osm_node_get_physp_ptr((osm_node_t *)node, 0);
-		qn->enhanced_port0 =
-			node->sw && ib_switch_info_is_enhanced_port0(
-					    &node->sw->switch_info);
-		/* The routes the SA follows: the LFT routing just computed
-		 * (osm_switch_get_route_by_lid() reads new_lft). */
-		if (with_lft && node->sw && node->sw->new_lft &&
-		    oq_node_set_lft(qn, node->sw->new_lft,
-				    (size_t)node->sw->max_lid_ho + 1 <
-						    node->sw->lft_size
-					    ? (size_t)node->sw->max_lid_ho + 1
-					    : node->sw->lft_size))
-			return -1;
+	if (!take_copy(rd, &n, sizeof(n)))
+		return false;
+	*null = n == UINT32_MAX;
+	if (*null)
+		return true;
+	s = take(rd, n);
+	if (!s)
+		return false;
+	if (n + 1 > *cap) {
+		char *b = realloc(*buf, n + 1);
+
+		if (!b)
+			return false;
+		*buf = b;
+		*cap = n + 1;
 	}
-	for (i = 0; i < n_physp; i++) {
-		const osm_physp_t *p =
-			osm_node_get_physp_ptr((osm_node_t *)node, i);
+	memcpy(*buf, s, n);
+	(*buf)[n] = '\0';
+	return true;
+}
 
-		if (!p || !osm_physp_is_valid(p))
+/*
+ * The OperVLs the link will run: what the link manager is going to set
+ * (osm_physp_calc_link_op_vls(): VLCap of both ends, at least VL0, capped
+ * by max_op_vls), not what a port that just came up reports.  Compiling
+ * against the final value keeps the first sweep's tables the same as
+ * every later sweep's.
+ */
+static uint8_t link_oper_vls(const struct port_record *pr, uint64_t max_op_vls)
+{
+	uint8_t op;
+
+	if (!pr->has_remote)
+		return oq_vls_from_enc(pr->op_vls);
+	op = pr->vl_cap < pr->remote_vl_cap ? pr->vl_cap : pr->remote_vl_cap;
+	if (!op)
+		op = 1;
+	if (op > max_op_vls)
+		op = (uint8_t)max_op_vls;
+	return oq_vls_from_enc(op);
+}
+
+/*
+ * A switch's external ports report CapabilityMask 0: whether extended
+ * speeds (FDR, EDR, HDR) apply is port 0's capability, as OpenSM's link
+ * manager and SA read it.  p0: port 0 for a switch port, else NULL.
+ */
+static enum oq_speed speed_of(const struct port_record *pr,
+			      const struct port_record *p0)
+{
+	const struct port_record *cap = p0 ? p0 : pr;
+
+	return oq_speed_from_ib(pr->speed, pr->speed_ext,
+				cap->cap_mask & IB_PORT_CAP_HAS_EXT_SPEEDS,
+				pr->speed_ext_active & FDR10);
+}
+
+static void fill_port(struct oq_port *port, enum oq_node_type type,
+		      const struct port_record *pr,
+		      const struct port_record *p0, uint64_t max_op_vls)
+{
+	/* Switch external ports carry no LID/GUID of their own: use port 0. */
+	const struct port_record *id = p0 ? p0 : pr;
+
+	port->present = true;
+	port->guid = cl_ntoh64(id->guid);
+	port->lid = cl_ntoh16(id->lid);
+	port->lmc = id->lmc;
+	port->width = oq_lanes_from_width(pr->width);
+	port->speed = speed_of(pr, p0);
+	port->mtu_cap = pr->mtu_cap;
+	port->vl_cap = oq_vls_from_enc(pr->vl_cap);
+	port->oper_vls = link_oper_vls(pr, max_op_vls);
+	port->vlarb_high_cap = pr->vlarb_high_cap;
+	port->vlarb_low_cap = pr->vlarb_low_cap;
+	port->sl2vl_cap = type == OQ_NODE_SWITCH ||
+			  (pr->cap_mask & IB_PORT_CAP_HAS_SL_MAP);
+	port->cap_mask = cl_ntoh32(pr->cap_mask);
+	port->cap_mask2 = cl_ntoh16(pr->cap_mask2);
+	port->user = (void *)pr->physp;
+}
+
+/* The P_Keys of a port's blocks, membership bit and all. */
+static int take_pkeys(struct reader *rd, struct oq_port *port, uint16_t blocks)
+{
+	uint16_t *keys, b, i;
+	size_t n = 0;
+	int rc;
+
+	if (!blocks)
+		return 0;
+	keys = malloc(sizeof(*keys) * blocks * IB_NUM_PKEY_ELEMENTS_IN_BLOCK);
+	if (!keys)
+		return -1;
+	for (b = 0; b < blocks; b++) {
+		ib_pkey_table_t blk;
+
+		if (!take_copy(rd, &blk, sizeof(blk))) {
+			free(keys);
+			return -1;
+		}
+		for (i = 0; i < IB_NUM_PKEY_ELEMENTS_IN_BLOCK; i++) {
+			uint16_t k = cl_ntoh16(blk.pkey_entry[i]);
+
+			if (k & OQ_PKEY_MASK)
+				keys[n++] = k;
+		}
+	}
+	rc = oq_port_set_pkeys(port, keys, n);
+	free(keys);
+	return rc;
+}
+
+/* A node's link partners by port number, for link_ports(). */
+struct peer {
+	const void *node;
+	uint8_t num;
+};
+
+/* The nodes by OpenSM's node object, and where their peers start. */
+struct node_pair {
+	const void *osm;
+	struct oq_node *oq;
+	size_t peers;
+};
+
+/* What building the fabric needs besides it. */
+struct build {
+	struct subnet_record sr;
+	bool with_lft;
+	struct node_pair *pairs;
+	size_t n_pairs;
+	struct peer *peers;
+	size_t n_peers, cap_peers;
+	char *name;
+	size_t name_cap;
+};
+
+static struct peer *peers_add(struct build *b, size_t n)
+{
+	if (b->n_peers + n > b->cap_peers) {
+		size_t cap = b->cap_peers ? b->cap_peers : 4096;
+		struct peer *v;
+
+		while (cap < b->n_peers + n)
+			cap *= 2;
+		v = realloc(b->peers, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		b->peers = v;
+		b->cap_peers = cap;
+	}
+	b->n_peers += n;
+	return memset(b->peers + b->n_peers - n, 0, n * sizeof(*b->peers));
+}
+
+static int add_ports(struct reader *rd, struct build *b,
+		     const struct node_record *nr, struct oq_node *qn,
+		     struct peer *peers)
+{
+	struct port_record pr, p0;
+	bool has_p0 = false;
+	uint32_t i;
+
+	for (i = 0; i < nr->n_physp; i++) {
+		if (!take_copy(rd, &pr, sizeof(pr)))
+			return -1;
+		if (!pr.physp)
 			continue;
-		if (type != IB_NODE_TYPE_SWITCH && i == 0)
-			continue;
-		fill_port(osm, &qn->ports[i], node, p, i ? p0 : NULL);
-		if (with_pkeys && copy_pkeys(&qn->ports[i], p))
+		if (nr->type == IB_NODE_TYPE_SWITCH && !i) {
+			p0 = pr;
+			has_p0 = true;
+		}
+		if (pr.valid) {
+			fill_port(&qn->ports[i], qn->type, &pr,
+				  i && has_p0 ? &p0 : NULL, b->sr.max_op_vls);
+			peers[i].node = pr.remote_node;
+			peers[i].num = pr.remote_num;
+		}
+		if (take_pkeys(rd, &qn->ports[i], pr.pkey_blocks))
 			return -1;
 	}
 	return 0;
 }
 
-static void link_ports(struct node_pair *pairs, size_t n)
+static int add_node(struct reader *rd, struct oq_fabric *f, struct build *b)
+{
+	char desc[IB_NODE_DESCRIPTION_SIZE + 1];
+	const uint8_t *lft = NULL;
+	struct node_record nr;
+	struct node_pair *pair;
+	struct oq_node *qn;
+	struct peer *peers;
+	bool no_name;
+
+	if (!take_copy(rd, &nr, sizeof(nr)))
+		return -1;
+	if (!nr.seen)
+		return 0;
+	if (!take_copy(rd, desc, IB_NODE_DESCRIPTION_SIZE) ||
+	    !take_str(rd, &b->name, &b->name_cap, &no_name) ||
+	    (nr.lft_n && !(lft = take(rd, nr.lft_n))))
+		return -1;
+	desc[IB_NODE_DESCRIPTION_SIZE] = '\0';
+	qn = oq_fabric_add_node(f, (enum oq_node_type)nr.type,
+				cl_ntoh64(nr.guid), desc,
+				(uint8_t)(nr.n_physp ? nr.n_physp - 1 : 0));
+	if (!qn || (!no_name && oq_node_set_name(qn, b->name)))
+		return -1;
+	qn->user = (void *)nr.node;
+	qn->enhanced_port0 = nr.enhanced;
+	if (b->with_lft && lft && oq_node_set_lft(qn, lft, nr.lft_n))
+		return -1;
+	pair = &b->pairs[b->n_pairs++];
+	pair->osm = nr.node;
+	pair->oq = qn;
+	pair->peers = b->n_peers;
+	peers = peers_add(b, (size_t)qn->n_ports + 1);
+	if (!peers)
+		return -1;
+	return add_ports(rd, b, &nr, qn, peers);
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+	const void *x = ((const struct node_pair *)a)->osm;
+	const void *y = ((const struct node_pair *)b)->osm;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct oq_node *find_node(const struct build *b, const void *key)
+{
+	struct node_pair k = {key, NULL, 0}, *hit;
+
+	hit = bsearch(&k, b->pairs, b->n_pairs, sizeof(k), pair_cmp);
+	return hit ? hit->oq : NULL;
+}
+
+static void link_ports(struct build *b)
 {
 	size_t k;
 	uint8_t i;
 
-	for (k = 0; k < n; k++) {
-		struct oq_node *qn = pairs[k].oq;
+	qsort(b->pairs, b->n_pairs, sizeof(*b->pairs), pair_cmp);
+	for (k = 0; k < b->n_pairs; k++) {
+		struct oq_node *qn = b->pairs[k].oq;
+		const struct peer *peers = b->peers + b->pairs[k].peers;
 
 		for (i = 1; i <= qn->n_ports; i++) {
-			const osm_physp_t *p = qn->ports[i].user, *r;
 			struct oq_node *rn;
 
-			if (!p || qn->ports[i].peer)
+			if (!qn->ports[i].user || qn->ports[i].peer ||
+			    !peers[i].node)
 				continue;
-			r = p->p_remote_physp;
-			if (!r || !osm_physp_is_valid(r) || !r->p_node)
-				continue;
-			rn = find_node(pairs, n, r->p_node);
-			if (rn && r->port_num <= rn->n_ports &&
-			    rn->ports[r->port_num].present)
+			rn = find_node(b, peers[i].node);
+			if (rn && peers[i].num <= rn->n_ports &&
+			    rn->ports[peers[i].num].present)
 				oq_fabric_link(&qn->ports[i],
-					       &rn->ports[r->port_num]);
+					       &rn->ports[peers[i].num]);
 		}
 	}
 }
 
-struct oq_fabric *oq_snapshot_build(osm_opensm_t *osm, bool with_lft,
+struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
 				    struct oq_diags *diags)
 {
-	cl_qmap_t *tbl = &osm->subn.node_guid_tbl;
-	size_t n = cl_qmap_count(tbl), k = 0;
-	struct node_pair *pairs;
-	struct oq_fabric *f;
-	cl_map_item_t *it;
-	bool with_pkeys;
+	struct reader rd = {r->buf, r->buf + r->len};
+	struct build b = {.with_lft = with_lft};
+	struct oq_fabric *f = NULL;
+	uint64_t k;
 
-	f = oq_fabric_new();
-	pairs = calloc(n ? n : 1, sizeof(*pairs));
-	if (!f || !pairs)
+	/* The record is whole unless an allocation failed writing it. */
+	if (!take_copy(&rd, &b.sr, sizeof(b.sr)) ||
+	    b.sr.n_nodes > (size_t)(rd.end - rd.p) / sizeof(struct node_record))
 		goto fail;
-	/* The ports' PKey tables are last sweep's until the pkey manager has
-	 * run; once OpenSM has partitions, oq_partitions_from_osm() sets
-	 * every port's membership from them instead. */
-	with_pkeys = !cl_qmap_count(&osm->subn.prtn_pkey_tbl);
-	f->sm_port_guid = cl_ntoh64(osm->subn.sm_port_guid);
-	f->subnet_prefix = cl_ntoh64(osm->subn.opt.subnet_prefix);
-	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl) && k < n;
-	     it = cl_qmap_next(it)) {
-		const osm_node_t *node = (const osm_node_t *)it;
-
-		/* Not seen by this sweep's discovery: the drop manager is
-		 * about to remove it. */
-		if (!node->discovery_count)
-			continue;
-		if (add_node(osm, f, node, &pairs[k++], with_lft, with_pkeys))
+	f = oq_fabric_new();
+	b.pairs = calloc(b.sr.n_nodes ? b.sr.n_nodes : 1, sizeof(*b.pairs));
+	if (!f || !b.pairs)
+		goto fail;
+	f->sm_port_guid = b.sr.sm_port_guid;
+	f->subnet_prefix = b.sr.subnet_prefix;
+	for (k = 0; k < b.sr.n_nodes; k++)
+		if (add_node(&rd, f, &b))
 			goto fail;
-	}
-	qsort(pairs, k, sizeof(*pairs), pair_cmp);
-	link_ports(pairs, k);
-	free(pairs);
+	link_ports(&b);
+	free(b.pairs);
+	free(b.peers);
+	free(b.name);
 	if (oq_fabric_finalize(f, diags))
 		goto fail_fabric;
 	return f;
 fail:
-	free(pairs);
+	free(b.pairs);
+	free(b.peers);
+	free(b.name);
 fail_fabric:
 	oq_fabric_free(f);
 	errno = ENOMEM; /* every failure above is an allocation's */

@@ -196,7 +196,7 @@ static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
 	int rc;
 
 	errno = 0;
-	s->fabric = oq_snapshot_build(sw->osm, s->routed, d);
+	s->fabric = oq_snapshot_build(&sw->inputs, s->routed, d);
 	if (!s->fabric) {
 		*step = "copying OpenSM's subnet";
 		return -oq_failure_errno(-1);
@@ -212,7 +212,9 @@ static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
 	return rc;
 }
 
-struct oq_sweep_state *oq_sweep_state_build(struct oq_sweep *sw, bool routed)
+/* A new state from the record of OpenSM's inputs inputs_unchanged() just
+ * wrote, the policy in force and the engine. */
+static struct oq_sweep_state *state_build(struct oq_sweep *sw, bool routed)
 {
 	struct oq_sweep_state *s = calloc(1, sizeof(*s));
 	uint64_t t0 = oq_clock_ns(), t;
@@ -302,7 +304,7 @@ struct oq_sweep_state *oq_sweep_state_renew(struct oq_sweep *sw, bool routed,
 		sw->cur_kept = true;
 		return oq_sweep_ref(sw->cur);
 	}
-	s = oq_sweep_state_build(sw, routed);
+	s = state_build(sw, routed);
 	if (!s)
 		oq_record_forget(&sw->inputs);
 	return s;

@@ -160,14 +160,12 @@ void oq_sweep_rwlock_init(pthread_rwlock_t *rw);
 /* HEAVY_SWEEP_DONE: a new sweep, its counters and phases from zero. */
 void oq_sweep_begin(struct oq_sweep *sw);
 
-/* Build a state from OpenSM's subnet; the caller holds OpenSM's lock
- * (read or exclusive).  routed: after routing, with the LFTs.  NULL when
- * it failed (logged); the caller keeps what is in force. */
-struct oq_sweep_state *oq_sweep_state_build(struct oq_sweep *sw, bool routed);
 /* The state for this point of the sweep: the one in force, referenced,
  * when OpenSM's inputs, the policy and the engine are what it was built
- * from (*reused: nothing to put in force), else a new one as
- * oq_sweep_state_build() builds it. */
+ * from (*reused: nothing to put in force), else a new one built from
+ * OpenSM's subnet (the caller holds OpenSM's lock, read or exclusive;
+ * routed: after routing, with the LFTs), or NULL when that failed
+ * (logged; the caller keeps what is in force). */
 struct oq_sweep_state *oq_sweep_state_renew(struct oq_sweep *sw, bool routed,
 					    bool *reused);
 /* Put s in force (taking the caller's reference), or none (NULL). */

@@ -22,21 +22,10 @@
 
 #include <osmqos/file.h>
 #include <osmqos/htab.h>
+#include <osmqos/model.h>
 
 #include "policyfile/policy_file.h"
 #include "sweep/sweep.h"
-
-/* Exported by the opensm binary, not a library: the snapshot's, which
- * these tests never take. */
-uint8_t osm_physp_calc_link_op_vls(osm_log_t *log, const osm_subn_t *subn,
-				   const osm_physp_t *p, uint8_t current)
-{
-	(void)log;
-	(void)subn;
-	(void)p;
-	fail_msg("the snapshot was taken");
-	return current;
-}
 
 struct fixture {
 	osm_opensm_t *osm;
@@ -441,6 +430,196 @@ static void test_sweep_renew(void **state)
 	oq_sweep_fini(&sw);
 }
 
+/* A bare OpenSM node: n_physp ports, port 0 included, none valid yet. */
+static osm_node_t *node_new(uint8_t type, uint64_t guid, uint32_t n_physp,
+			    const char *desc)
+{
+	osm_node_t *n = calloc(1, sizeof(*n) + n_physp * sizeof(osm_physp_t));
+	uint32_t i;
+
+	assert_non_null(n);
+	n->node_info.node_type = type;
+	n->node_info.node_guid = cl_hton64(guid);
+	n->physp_tbl_size = n_physp;
+	n->discovery_count = 1;
+	strncpy((char *)n->node_desc.description, desc,
+		IB_NODE_DESCRIPTION_SIZE);
+	for (i = 0; i < n_physp; i++) {
+		n->physp_table[i].p_node = n;
+		n->physp_table[i].port_num = (uint8_t)i;
+	}
+	return n;
+}
+
+/* Port i of n made valid: its GUID, LID and VLCap (encoded). */
+static osm_physp_t *port_set(osm_node_t *n, uint8_t i, uint64_t guid,
+			     uint16_t lid, uint8_t vl_cap)
+{
+	osm_physp_t *p = &n->physp_table[i];
+
+	p->port_guid = cl_hton64(guid);
+	p->port_info.base_lid = cl_hton16(lid);
+	p->port_info.vl_cap = (uint8_t)(vl_cap << 4);
+	p->port_info.link_width_active = IB_LINK_WIDTH_ACTIVE_4X;
+	return p;
+}
+
+static const struct oq_port *snap_port(const struct oq_sweep_state *s,
+				       uint64_t node_guid, uint8_t num)
+{
+	const struct oq_node *n = oq_fabric_node_by_guid(s->fabric, node_guid);
+
+	assert_non_null(n);
+	assert_true(num <= n->n_ports);
+	return &n->ports[num];
+}
+
+/* A state renewed now: rebuilt (want_kept false) or kept. */
+static struct oq_sweep_state *renew(struct oq_sweep *sw, bool routed,
+				    bool want_kept)
+{
+	struct oq_sweep_state *s;
+	bool kept;
+
+	s = oq_sweep_state_renew(sw, routed, &kept);
+	assert_non_null(s);
+	assert_int_equal(kept, want_kept);
+	if (!kept) {
+		oq_sweep_publish(sw, s);
+		s = oq_sweep_get(sw);
+	}
+	oq_sweep_put(s); /* the state in force holds it */
+	return s;
+}
+
+/*
+ * The snapshot OpenSM's subnet becomes: a switch's external ports take
+ * port 0's GUID, LID and extended-speed capability; a link runs the
+ * OperVLs OpenSM's link manager will set (the lower VLCap, at least VL0,
+ * capped by max_op_vls), an unlinked port the OperVLs it reports; the
+ * LFTs once routed; P_Keys from the ports' blocks while OpenSM has no
+ * partitions; and a field the snapshot does not read changes nothing.
+ */
+static void test_snapshot(void **state)
+{
+	struct fixture *f = *state;
+	osm_node_t *sw_node = node_new(IB_NODE_TYPE_SWITCH, 0x10, 4, "sw1");
+	osm_node_t *ca = node_new(IB_NODE_TYPE_CA, 0x20, 2, "cn01 HCA-1");
+	osm_switch_t *osw = calloc(1, sizeof(*osw));
+	uint8_t lft[64] = {0xff, 0, 2, 1};
+	ib_pkey_table_t blk;
+	osm_physp_t *p0, *s1, *s2, *c1;
+	const struct oq_port *p;
+	struct oq_sweep sw = {0};
+	struct oq_sweep_state *s;
+	char name[] = "cn01";
+
+	assert_non_null(osw);
+	cl_qmap_init(&f->osm->subn.node_guid_tbl);
+	cl_qmap_init(&f->osm->subn.prtn_pkey_tbl);
+	f->osm->subn.opt.max_op_vls = 5;
+	write_file(f->path, good_a);
+	assert_int_equal(oq_policy_file_refresh(&f->pf), 1);
+	oq_sweep_init(&sw, f->osm, &f->pf);
+
+	p0 = port_set(sw_node, 0, 0x11, 7, 4);
+	p0->port_info.capability_mask =
+		IB_PORT_CAP_HAS_EXT_SPEEDS | IB_PORT_CAP_HAS_SL_MAP;
+	p0->port_info.mkey_lmc = 2;
+	s1 = port_set(sw_node, 1, 0x11, 0, 4);
+	/* QDR, and FDR among the extended speeds. */
+	s1->port_info.link_speed = 4 << 4;
+	s1->port_info.link_speed_ext = 1 << 4;
+	s2 = port_set(sw_node, 2, 0x11, 0, 4);
+	ib_port_info_set_op_vls(&s2->port_info, 3);
+	/* Port 3 stays invalid (no GUID). */
+	osw->switch_info.flags = 0x08; /* enhanced port 0 */
+	osw->new_lft = lft;
+	osw->lft_size = sizeof(lft);
+	osw->max_lid_ho = 9;
+	sw_node->sw = osw;
+	c1 = port_set(ca, 1, 0x21, 9, 3);
+	c1->port_info.mkey_lmc = 1;
+	c1->port_info.capability_mask = IB_PORT_CAP_HAS_SL_MAP;
+	ca->print_desc = name;
+	s1->p_remote_physp = c1;
+	c1->p_remote_physp = s1;
+	memset(&blk, 0, sizeof(blk));
+	blk.pkey_entry[0] = cl_hton16(0xffff);
+	blk.pkey_entry[1] = cl_hton16(0x8001);
+	cl_ptr_vector_construct(&c1->pkeys.blocks);
+	assert_int_equal(cl_ptr_vector_init(&c1->pkeys.blocks, 1, 1),
+			 CL_SUCCESS);
+	assert_int_equal(cl_ptr_vector_set(&c1->pkeys.blocks, 0, &blk),
+			 CL_SUCCESS);
+	cl_qmap_insert(&f->osm->subn.node_guid_tbl,
+		       sw_node->node_info.node_guid, &sw_node->map_item);
+	cl_qmap_insert(&f->osm->subn.node_guid_tbl, ca->node_info.node_guid,
+		       &ca->map_item);
+
+	/* Before routing: no LFTs. */
+	s = renew(&sw, false, false);
+	assert_int_equal(oq_fabric_node_by_guid(s->fabric, 0x10)->lft_size, 0);
+	s = renew(&sw, true, false);
+	assert_int_equal(s->fabric->n_nodes, 2);
+	assert_true(oq_fabric_node_by_guid(s->fabric, 0x10)->enhanced_port0);
+	assert_int_equal(oq_fabric_node_by_guid(s->fabric, 0x10)->lft_size, 10);
+	assert_int_equal(oq_fabric_node_by_guid(s->fabric, 0x10)->lft[3], 1);
+	assert_string_equal(
+		oq_node_name(oq_fabric_node_by_guid(s->fabric, 0x20)), "cn01");
+	p = snap_port(s, 0x10, 1);
+	assert_true(p->present);
+	assert_int_equal(p->guid, 0x11);
+	assert_int_equal(p->lid, 7);
+	assert_int_equal(p->lmc, 2);
+	assert_ptr_equal(p->user, s1);
+	assert_ptr_equal(p->peer, snap_port(s, 0x20, 1));
+	assert_int_equal(p->oper_vls, 4); /* VLCap VL0-7 and VL0-3: VL0-3 */
+	assert_int_not_equal(oq_speed_from_ib(4, 1, true, false),
+			     oq_speed_from_ib(4, 1, false, false));
+	assert_int_equal(p->speed, oq_speed_from_ib(4, 1, true, false));
+	p = snap_port(s, 0x10, 2);
+	assert_true(p->present);
+	assert_null(p->peer);
+	assert_int_equal(p->oper_vls, 4); /* as it reports: VL0-3 */
+	assert_false(snap_port(s, 0x10, 3)->present);
+	p = snap_port(s, 0x20, 1);
+	assert_int_equal(p->guid, 0x21);
+	assert_int_equal(p->lid, 9);
+	assert_int_equal(p->lmc, 1);
+	assert_int_equal(p->oper_vls, 4);
+	assert_true(p->sl2vl_cap);
+	assert_int_equal(p->n_pkeys, 2);
+	assert_int_equal(p->pkeys[0], 0xffff);
+	assert_int_equal(p->pkeys[1], 0x8001);
+
+	/* max_op_vls caps a link, not a port without one. */
+	f->osm->subn.opt.max_op_vls = 2;
+	s = renew(&sw, true, false);
+	assert_int_equal(snap_port(s, 0x10, 1)->oper_vls, 2);
+	assert_int_equal(snap_port(s, 0x20, 1)->oper_vls, 2);
+	assert_int_equal(snap_port(s, 0x10, 2)->oper_vls, 4);
+
+	/* No VLCap at either end: VL0 all the same. */
+	s1->port_info.vl_cap = 0;
+	c1->port_info.vl_cap = 0;
+	s = renew(&sw, true, false);
+	assert_int_equal(snap_port(s, 0x10, 1)->oper_vls, 1);
+
+	/* The port state is not read; the partner's VLCap is. */
+	ib_port_info_set_port_state(&s2->port_info, IB_LINK_ACTIVE);
+	renew(&sw, true, true);
+	c1->port_info.vl_cap = 2 << 4;
+	s = renew(&sw, true, false);
+	assert_int_equal(snap_port(s, 0x10, 1)->oper_vls, 1);
+
+	oq_sweep_fini(&sw);
+	cl_ptr_vector_destroy(&c1->pkeys.blocks);
+	free(osw);
+	free(sw_node);
+	free(ca);
+}
+
 /* Read the log file back: does it hold want? */
 static bool logged(const char *path, const char *want)
 {
@@ -506,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_sl2vl_dirty),
 		cmocka_unit_test_setup_teardown(test_sweep_renew, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_snapshot, setup, teardown),
 		cmocka_unit_test(test_build_failure_cause),
 	};
 
