@@ -83,17 +83,19 @@ void oq_record_free(struct oq_record *r);
 
 /* Put into r what the snapshot knows of OpenSM's subnet (nodes, ports,
  * links, P_Key tables while OpenSM has no partitions, LFTs, OpenSM's node
- * and port objects), as OpenSM holds it.  OpenSM's lock held. */
+ * and port objects), as OpenSM holds it: first, right after
+ * oq_record_begin().  OpenSM's lock held. */
 void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r);
 /*
  * OpenSM's subnet as a finalized fabric model, from the record
- * oq_snapshot_record() just wrote into r: the snapshot reads OpenSM's
- * nodes and ports only there, so the record holds every input it has.
- * The caller still holds the lock it recorded under: each port's `user`
- * points at its osm_physp_t and each node's at its osm_node_t, valid only
- * while it does, for the plugin's own programming step.  with_lft also
- * copies every switch's LFT as routing just computed it (the SA's
- * routes).  Returns NULL with errno set on failure (ENOMEM).
+ * oq_snapshot_record() just wrote at the start of r: the snapshot reads
+ * OpenSM's nodes and ports only there, so the record holds every input it
+ * has.  The caller still holds the lock it recorded under: each port's
+ * `user` points at its osm_physp_t and each node's at its osm_node_t,
+ * valid only while it does, for the plugin's own programming step.
+ * with_lft also copies every switch's LFT as routing just computed it (the
+ * SA's routes).  Returns NULL with errno set on failure (ENOMEM, also for
+ * a record an allocation failure left empty).
  */
 struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
 				    struct oq_diags *diags);

@@ -39,7 +39,9 @@ void oq_record_put(struct oq_record *r, const void *v, size_t n)
 			cap *= 2;
 		b = realloc(r->buf, cap);
 		if (!b) {
-			/* Without a record every later sweep rebuilds. */
+			/* No record: this sweep's state cannot be built
+			 * from it (the one in force stays), and the next
+			 * sweep writes it whole again. */
 			r->invalid = true;
 			return;
 		}

@@ -2,9 +2,9 @@
 /*
  * Snapshot of OpenSM's subnet as the policy core's fabric model.  Every
  * sweep records what it reads of OpenSM's nodes and ports (compared with
- * the last record, it says whether anything changed); when something did,
- * the fabric is built from that record, read in order, instead of from
- * OpenSM's objects a second time.  After that the policy core works on the
+ * the last record, it says whether anything changed); when a new state is
+ * needed, the fabric is built from that record, read in order, instead of
+ * from OpenSM's objects a second time.  After that the policy core works on the
  * copy and never touches osm_subn_t, so SA threads and the sweep do not
  * contend for OpenSM's lock while QoS decisions are computed.
  */
@@ -43,7 +43,7 @@ struct port_record {
 	uint16_t lid, cap_mask2, pkey_blocks;
 	uint8_t width, lmc, speed, speed_ext, speed_ext_active, mtu_cap, vl_cap,
 		vlarb_high_cap, vlarb_low_cap, remote_num, remote_vl_cap,
-		op_vls, has_remote, valid;
+		op_vls, remote_any, valid;
 };
 
 /* The record of a node, its ports' after it. */
@@ -78,7 +78,7 @@ static void record_port(struct oq_record *r, const osm_physp_t *p,
 		pr.remote_num = rp->port_num;
 	}
 	/* As osm_physp_calc_link_op_vls() reads them. */
-	pr.has_remote = !!rp;
+	pr.remote_any = !!rp;
 	if (rp)
 		pr.remote_vl_cap = ib_port_info_get_vl_cap(&rp->port_info);
 	else
@@ -105,6 +105,19 @@ static void record_port(struct oq_record *r, const osm_physp_t *p,
 
 		oq_record_put(r, blk ? blk : &none, sizeof(*blk));
 	}
+}
+
+/* A switch's port 0 stands for its external ports' GUID, LID and
+ * capabilities, valid or not (OpenSM hands out no invalid port, but the
+ * record says which were valid rather than rely on it); a CA's port 0 and
+ * an invalid port are recorded as none. */
+static bool port_recorded(uint8_t type, uint32_t i, const osm_physp_t *p)
+{
+	if (!p)
+		return false;
+	if (type == IB_NODE_TYPE_SWITCH && !i)
+		return true;
+	return i && osm_physp_is_valid(p);
 }
 
 static void record_node(struct oq_record *r, const osm_node_t *node,
@@ -148,11 +161,7 @@ static void record_node(struct oq_record *r, const osm_node_t *node,
 		const osm_physp_t *p =
 			osm_node_get_physp_ptr((osm_node_t *)node, i);
 
-		/* A switch's port 0 stands for its external ports' GUID,
-		 * LID and capabilities, valid or not; a CA's is none. */
-		if (!p || (nr.type == IB_NODE_TYPE_SWITCH
-				   ? i && !osm_physp_is_valid(p)
-				   : !i || !osm_physp_is_valid(p))) {
+		if (!port_recorded(nr.type, i, p)) {
 			static const struct port_record none;
 
 			oq_record_put(r, &none, sizeof(none));
@@ -208,17 +217,17 @@ static bool take_copy(struct reader *rd, void *dst, size_t n)
 	return v != NULL;
 }
 
-/* A string oq_record_put_str() wrote, into *buf (grown); *buf NULL for a
- * NULL string. */
-static bool take_str(struct reader *rd, char **buf, size_t *cap, bool *null)
+/* A string oq_record_put_str() wrote, into *buf (grown), or *is_null for
+ * a NULL string (*buf untouched). */
+static bool take_str(struct reader *rd, char **buf, size_t *cap, bool *is_null)
 {
 	const char *s;
 	uint32_t n;
 
 	if (!take_copy(rd, &n, sizeof(n)))
 		return false;
-	*null = n == UINT32_MAX;
-	if (*null)
+	*is_null = n == UINT32_MAX;
+	if (*is_null)
 		return true;
 	s = take(rd, n);
 	if (!s)
@@ -247,7 +256,7 @@ static uint8_t link_oper_vls(const struct port_record *pr, uint64_t max_op_vls)
 {
 	uint8_t op;
 
-	if (!pr->has_remote)
+	if (!pr->remote_any)
 		return oq_vls_from_enc(pr->op_vls);
 	op = pr->vl_cap < pr->remote_vl_cap ? pr->vl_cap : pr->remote_vl_cap;
 	if (!op)
@@ -328,52 +337,54 @@ static int take_pkeys(struct reader *rd, struct oq_port *port, uint16_t blocks)
 	return rc;
 }
 
-/* A node's link partners by port number, for link_ports(). */
-struct peer {
+/* A port's link partner, for link_ports(). */
+struct link_partner {
 	const void *node;
 	uint8_t num;
 };
 
-/* The nodes by OpenSM's node object, and where their peers start. */
+/* The nodes by OpenSM's node object, and where their ports' partners
+ * start (one per port number). */
 struct node_pair {
 	const void *osm;
 	struct oq_node *oq;
-	size_t peers;
+	size_t first_partner;
 };
 
-/* What building the fabric needs besides it. */
-struct build {
+/* What reading the record back needs besides the fabric. */
+struct decoder {
 	struct subnet_record sr;
 	bool with_lft;
 	struct node_pair *pairs;
 	size_t n_pairs;
-	struct peer *peers;
-	size_t n_peers, cap_peers;
+	struct link_partner *partners;
+	size_t n_partners, cap_partners;
 	char *name;
 	size_t name_cap;
 };
 
-static struct peer *peers_add(struct build *b, size_t n)
+static struct link_partner *partners_add(struct decoder *dec, size_t n)
 {
-	if (b->n_peers + n > b->cap_peers) {
-		size_t cap = b->cap_peers ? b->cap_peers : 4096;
-		struct peer *v;
+	if (dec->n_partners + n > dec->cap_partners) {
+		size_t cap = dec->cap_partners ? dec->cap_partners : 4096;
+		struct link_partner *v;
 
-		while (cap < b->n_peers + n)
+		while (cap < dec->n_partners + n)
 			cap *= 2;
-		v = realloc(b->peers, cap * sizeof(*v));
+		v = realloc(dec->partners, cap * sizeof(*v));
 		if (!v)
 			return NULL;
-		b->peers = v;
-		b->cap_peers = cap;
+		dec->partners = v;
+		dec->cap_partners = cap;
 	}
-	b->n_peers += n;
-	return memset(b->peers + b->n_peers - n, 0, n * sizeof(*b->peers));
+	dec->n_partners += n;
+	return memset(dec->partners + dec->n_partners - n, 0,
+		      n * sizeof(*dec->partners));
 }
 
-static int add_ports(struct reader *rd, struct build *b,
+static int add_ports(struct reader *rd, struct decoder *dec,
 		     const struct node_record *nr, struct oq_node *qn,
-		     struct peer *peers)
+		     struct link_partner *partners)
 {
 	struct port_record pr, p0;
 	bool has_p0 = false;
@@ -390,9 +401,9 @@ static int add_ports(struct reader *rd, struct build *b,
 		}
 		if (pr.valid) {
 			fill_port(&qn->ports[i], qn->type, &pr,
-				  i && has_p0 ? &p0 : NULL, b->sr.max_op_vls);
-			peers[i].node = pr.remote_node;
-			peers[i].num = pr.remote_num;
+				  i && has_p0 ? &p0 : NULL, dec->sr.max_op_vls);
+			partners[i].node = pr.remote_node;
+			partners[i].num = pr.remote_num;
 		}
 		if (take_pkeys(rd, &qn->ports[i], pr.pkey_blocks))
 			return -1;
@@ -400,42 +411,45 @@ static int add_ports(struct reader *rd, struct build *b,
 	return 0;
 }
 
-static int add_node(struct reader *rd, struct oq_fabric *f, struct build *b)
+static int add_node(struct reader *rd, struct oq_fabric *f, struct decoder *dec)
 {
 	char desc[IB_NODE_DESCRIPTION_SIZE + 1];
 	const uint8_t *lft = NULL;
 	struct node_record nr;
 	struct node_pair *pair;
 	struct oq_node *qn;
-	struct peer *peers;
-	bool no_name;
+	struct link_partner *partners;
+	bool no_name; /* NULL print_desc */
 
 	if (!take_copy(rd, &nr, sizeof(nr)))
 		return -1;
 	if (!nr.seen)
 		return 0;
+	/* OpenSM's nodes have at most 255 ports and port 0. */
+	if (nr.n_physp > 256)
+		return -1;
 	if (!take_copy(rd, desc, IB_NODE_DESCRIPTION_SIZE) ||
-	    !take_str(rd, &b->name, &b->name_cap, &no_name) ||
+	    !take_str(rd, &dec->name, &dec->name_cap, &no_name) ||
 	    (nr.lft_n && !(lft = take(rd, nr.lft_n))))
 		return -1;
 	desc[IB_NODE_DESCRIPTION_SIZE] = '\0';
 	qn = oq_fabric_add_node(f, (enum oq_node_type)nr.type,
 				cl_ntoh64(nr.guid), desc,
 				(uint8_t)(nr.n_physp ? nr.n_physp - 1 : 0));
-	if (!qn || (!no_name && oq_node_set_name(qn, b->name)))
+	if (!qn || (!no_name && oq_node_set_name(qn, dec->name)))
 		return -1;
 	qn->user = (void *)nr.node;
 	qn->enhanced_port0 = nr.enhanced;
-	if (b->with_lft && lft && oq_node_set_lft(qn, lft, nr.lft_n))
+	if (dec->with_lft && lft && oq_node_set_lft(qn, lft, nr.lft_n))
 		return -1;
-	pair = &b->pairs[b->n_pairs++];
+	pair = &dec->pairs[dec->n_pairs++];
 	pair->osm = nr.node;
 	pair->oq = qn;
-	pair->peers = b->n_peers;
-	peers = peers_add(b, (size_t)qn->n_ports + 1);
-	if (!peers)
+	pair->first_partner = dec->n_partners;
+	partners = partners_add(dec, (size_t)qn->n_ports + 1);
+	if (!partners)
 		return -1;
-	return add_ports(rd, b, &nr, qn, peers);
+	return add_ports(rd, dec, &nr, qn, partners);
 }
 
 static int pair_cmp(const void *a, const void *b)
@@ -446,35 +460,36 @@ static int pair_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static struct oq_node *find_node(const struct build *b, const void *key)
+static struct oq_node *find_node(const struct decoder *dec, const void *key)
 {
 	struct node_pair k = {key, NULL, 0}, *hit;
 
-	hit = bsearch(&k, b->pairs, b->n_pairs, sizeof(k), pair_cmp);
+	hit = bsearch(&k, dec->pairs, dec->n_pairs, sizeof(k), pair_cmp);
 	return hit ? hit->oq : NULL;
 }
 
-static void link_ports(struct build *b)
+static void link_ports(struct decoder *dec)
 {
 	size_t k;
 	uint8_t i;
 
-	qsort(b->pairs, b->n_pairs, sizeof(*b->pairs), pair_cmp);
-	for (k = 0; k < b->n_pairs; k++) {
-		struct oq_node *qn = b->pairs[k].oq;
-		const struct peer *peers = b->peers + b->pairs[k].peers;
+	qsort(dec->pairs, dec->n_pairs, sizeof(*dec->pairs), pair_cmp);
+	for (k = 0; k < dec->n_pairs; k++) {
+		struct oq_node *qn = dec->pairs[k].oq;
+		const struct link_partner *partners =
+			dec->partners + dec->pairs[k].first_partner;
 
 		for (i = 1; i <= qn->n_ports; i++) {
 			struct oq_node *rn;
 
 			if (!qn->ports[i].user || qn->ports[i].peer ||
-			    !peers[i].node)
+			    !partners[i].node)
 				continue;
-			rn = find_node(b, peers[i].node);
-			if (rn && peers[i].num <= rn->n_ports &&
-			    rn->ports[peers[i].num].present)
+			rn = find_node(dec, partners[i].node);
+			if (rn && partners[i].num <= rn->n_ports &&
+			    rn->ports[partners[i].num].present)
 				oq_fabric_link(&qn->ports[i],
-					       &rn->ports[peers[i].num]);
+					       &rn->ports[partners[i].num]);
 		}
 	}
 }
@@ -482,37 +497,47 @@ static void link_ports(struct build *b)
 struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
 				    struct oq_diags *diags)
 {
-	struct reader rd = {r->buf, r->buf + r->len};
-	struct build b = {.with_lft = with_lft};
+	struct reader rd;
+	struct decoder dec = {.with_lft = with_lft};
 	struct oq_fabric *f = NULL;
 	uint64_t k;
 
-	/* The record is whole unless an allocation failed writing it. */
-	if (!take_copy(&rd, &b.sr, sizeof(b.sr)) ||
-	    b.sr.n_nodes > (size_t)(rd.end - rd.p) / sizeof(struct node_record))
+	/* The record is whole unless an allocation failed writing it (then
+	 * it is empty).  The snapshot's part comes first. */
+	if (!r->len)
+		goto fail;
+	rd.p = r->buf;
+	rd.end = r->buf + r->len;
+	if (!take_copy(&rd, &dec.sr, sizeof(dec.sr)) ||
+	    dec.sr.n_nodes >
+		    (size_t)(rd.end - rd.p) / sizeof(struct node_record))
 		goto fail;
 	f = oq_fabric_new();
-	b.pairs = calloc(b.sr.n_nodes ? b.sr.n_nodes : 1, sizeof(*b.pairs));
-	if (!f || !b.pairs)
+	dec.pairs =
+		calloc(dec.sr.n_nodes ? dec.sr.n_nodes : 1, sizeof(*dec.pairs));
+	if (!f || !dec.pairs)
 		goto fail;
-	f->sm_port_guid = b.sr.sm_port_guid;
-	f->subnet_prefix = b.sr.subnet_prefix;
-	for (k = 0; k < b.sr.n_nodes; k++)
-		if (add_node(&rd, f, &b))
+	f->sm_port_guid = dec.sr.sm_port_guid;
+	f->subnet_prefix = dec.sr.subnet_prefix;
+	for (k = 0; k < dec.sr.n_nodes; k++)
+		if (add_node(&rd, f, &dec))
 			goto fail;
-	link_ports(&b);
-	free(b.pairs);
-	free(b.peers);
-	free(b.name);
+	link_ports(&dec);
+	free(dec.pairs);
+	free(dec.partners);
+	free(dec.name);
 	if (oq_fabric_finalize(f, diags))
 		goto fail_fabric;
 	return f;
 fail:
-	free(b.pairs);
-	free(b.peers);
-	free(b.name);
+	free(dec.pairs);
+	free(dec.partners);
+	free(dec.name);
 fail_fabric:
 	oq_fabric_free(f);
-	errno = ENOMEM; /* every failure above is an allocation's */
+	/* Every failure above is an allocation's: a record cut short is one
+	 * that could not be written whole, and OpenSM's nodes keep within
+	 * the bounds checked. */
+	errno = ENOMEM;
 	return NULL;
 }

@@ -271,6 +271,7 @@ static bool inputs_unchanged(struct oq_sweep *sw, bool routed)
 	bool same;
 
 	oq_record_begin(&sw->inputs);
+	/* The subnet first: oq_snapshot_build() reads it from the start. */
 	oq_snapshot_record(sw->osm, &sw->inputs);
 	oq_inputs_record(sw->osm, &sw->inputs);
 	same = !oq_record_end(&sw->inputs);

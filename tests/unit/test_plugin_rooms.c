@@ -505,6 +505,8 @@ static void test_snapshot(void **state)
 	struct fixture *f = *state;
 	osm_node_t *sw_node = node_new(IB_NODE_TYPE_SWITCH, 0x10, 4, "sw1");
 	osm_node_t *ca = node_new(IB_NODE_TYPE_CA, 0x20, 2, "cn01 HCA-1");
+	/* Not seen by this sweep's discovery: about to be dropped. */
+	osm_node_t *gone = node_new(IB_NODE_TYPE_CA, 0x30, 2, "cn02 HCA-1");
 	osm_switch_t *osw = calloc(1, sizeof(*osw));
 	uint8_t lft[64] = {0xff, 0, 2, 1};
 	ib_pkey_table_t blk;
@@ -526,11 +528,12 @@ static void test_snapshot(void **state)
 	p0->port_info.capability_mask =
 		IB_PORT_CAP_HAS_EXT_SPEEDS | IB_PORT_CAP_HAS_SL_MAP;
 	p0->port_info.mkey_lmc = 2;
-	s1 = port_set(sw_node, 1, 0x11, 0, 4);
+	/* External ports' own GUIDs are not theirs to use. */
+	s1 = port_set(sw_node, 1, 0x12, 0, 4);
 	/* QDR, and FDR among the extended speeds. */
 	s1->port_info.link_speed = 4 << 4;
 	s1->port_info.link_speed_ext = 1 << 4;
-	s2 = port_set(sw_node, 2, 0x11, 0, 4);
+	s2 = port_set(sw_node, 2, 0x12, 0, 4);
 	ib_port_info_set_op_vls(&s2->port_info, 3);
 	/* Port 3 stays invalid (no GUID). */
 	osw->switch_info.flags = 0x08; /* enhanced port 0 */
@@ -556,6 +559,10 @@ static void test_snapshot(void **state)
 		       sw_node->node_info.node_guid, &sw_node->map_item);
 	cl_qmap_insert(&f->osm->subn.node_guid_tbl, ca->node_info.node_guid,
 		       &ca->map_item);
+	port_set(gone, 1, 0x31, 11, 4);
+	gone->discovery_count = 0;
+	cl_qmap_insert(&f->osm->subn.node_guid_tbl, gone->node_info.node_guid,
+		       &gone->map_item);
 
 	/* Before routing: no LFTs. */
 	s = renew(&sw, false, false);
@@ -575,6 +582,7 @@ static void test_snapshot(void **state)
 	assert_ptr_equal(p->user, s1);
 	assert_ptr_equal(p->peer, snap_port(s, 0x20, 1));
 	assert_int_equal(p->oper_vls, 4); /* VLCap VL0-7 and VL0-3: VL0-3 */
+	assert_true(p->sl2vl_cap); /* a switch's, whatever its mask says */
 	assert_int_not_equal(oq_speed_from_ib(4, 1, true, false),
 			     oq_speed_from_ib(4, 1, false, false));
 	assert_int_equal(p->speed, oq_speed_from_ib(4, 1, true, false));
@@ -583,6 +591,8 @@ static void test_snapshot(void **state)
 	assert_null(p->peer);
 	assert_int_equal(p->oper_vls, 4); /* as it reports: VL0-3 */
 	assert_false(snap_port(s, 0x10, 3)->present);
+	assert_true(snap_port(s, 0x10, 0)->present);
+	assert_false(snap_port(s, 0x20, 0)->present);
 	p = snap_port(s, 0x20, 1);
 	assert_int_equal(p->guid, 0x21);
 	assert_int_equal(p->lid, 9);
@@ -606,18 +616,26 @@ static void test_snapshot(void **state)
 	s = renew(&sw, true, false);
 	assert_int_equal(snap_port(s, 0x10, 1)->oper_vls, 1);
 
-	/* The port state is not read; the partner's VLCap is. */
+	/* The port state is not read; the partner's VLCap is: with no cap,
+	 * the switch's VLCap back to VL0-7 and the CA's to VL0-1 make a
+	 * VL0-1 link, so the switch port's record carries the CA's VLCap. */
 	ib_port_info_set_port_state(&s2->port_info, IB_LINK_ACTIVE);
 	renew(&sw, true, true);
-	c1->port_info.vl_cap = 2 << 4;
+	f->osm->subn.opt.max_op_vls = 5;
+	s1->port_info.vl_cap = 4 << 4;
 	s = renew(&sw, true, false);
 	assert_int_equal(snap_port(s, 0x10, 1)->oper_vls, 1);
+	c1->port_info.vl_cap = 2 << 4;
+	s = renew(&sw, true, false);
+	assert_int_equal(snap_port(s, 0x10, 1)->oper_vls, 2);
+	assert_int_equal(snap_port(s, 0x20, 1)->oper_vls, 2);
 
 	oq_sweep_fini(&sw);
 	cl_ptr_vector_destroy(&c1->pkeys.blocks);
 	free(osw);
 	free(sw_node);
 	free(ca);
+	free(gone);
 }
 
 /* Read the log file back: does it hold want? */
