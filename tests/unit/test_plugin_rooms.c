@@ -6,8 +6,10 @@
  * a reload, and a bad edit keeps the last good one.  The sweep room
  * publishes one state at a time, tells whoever built on the old one
  * (the SA) when a new one is in force, and frees a state with its last
- * reference, whichever holder drops it.  A state that cannot be built
- * says which step failed and why, "out of memory" only when it was.
+ * reference, whichever holder drops it.  The osm room's snapshot of a
+ * hand-built subnet is what OpenSM's link manager and SA would make of
+ * it.  A state that cannot be built says which step failed and why, "out
+ * of memory" only when it was.
  */
 #include <errno.h>
 #include <setjmp.h>
