@@ -54,12 +54,13 @@ void oq_record_put(struct oq_record *r, const void *v, size_t n)
 
 void oq_record_put_str(struct oq_record *r, const char *s)
 {
-	/* The length first, so "ab" "c" and "a" "bc" differ. */
+	/* The length first, so "ab" "c" and "a" "bc" differ; the NUL too,
+	 * so a record read back hands out the string in place. */
 	uint32_t n = s ? (uint32_t)strlen(s) : UINT32_MAX;
 
 	oq_record_put(r, &n, sizeof(n));
 	if (s)
-		oq_record_put(r, s, n);
+		oq_record_put(r, s, (size_t)n + 1);
 }
 
 bool oq_record_end(struct oq_record *r)

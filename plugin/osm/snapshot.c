@@ -43,7 +43,7 @@ struct port_record {
 	uint16_t lid, cap_mask2, pkey_blocks;
 	uint8_t width, lmc, speed, speed_ext, speed_ext_active, mtu_cap, vl_cap,
 		vlarb_high_cap, vlarb_low_cap, remote_num, remote_vl_cap,
-		op_vls, remote_any, valid;
+		op_vls, remote_any, pad;
 };
 
 /* The record of a node, its ports' after it. */
@@ -71,7 +71,6 @@ static void record_port(struct oq_record *r, const osm_physp_t *p,
 
 	memset(&pr, 0, sizeof(pr));
 	pr.physp = p;
-	pr.valid = osm_physp_is_valid(p);
 	if (rp && osm_physp_is_valid(rp)) {
 		pr.remote = rp;
 		pr.remote_node = rp->p_node;
@@ -96,8 +95,7 @@ static void record_port(struct oq_record *r, const osm_physp_t *p,
 	pr.vl_cap = ib_port_info_get_vl_cap(pi);
 	pr.vlarb_high_cap = pi->vl_arb_high_cap;
 	pr.vlarb_low_cap = pi->vl_arb_low_cap;
-	pr.pkey_blocks =
-		with_pkeys && pr.valid ? osm_pkey_tbl_get_num_blocks(tbl) : 0;
+	pr.pkey_blocks = with_pkeys ? osm_pkey_tbl_get_num_blocks(tbl) : 0;
 	oq_record_put(r, &pr, sizeof(pr));
 	for (b = 0; b < pr.pkey_blocks; b++) {
 		static const ib_pkey_table_t none;
@@ -105,19 +103,6 @@ static void record_port(struct oq_record *r, const osm_physp_t *p,
 
 		oq_record_put(r, blk ? blk : &none, sizeof(*blk));
 	}
-}
-
-/* A switch's port 0 stands for its external ports' GUID, LID and
- * capabilities, valid or not (OpenSM hands out no invalid port, but the
- * record says which were valid rather than rely on it); a CA's port 0 and
- * an invalid port are recorded as none. */
-static bool port_recorded(uint8_t type, uint32_t i, const osm_physp_t *p)
-{
-	if (!p)
-		return false;
-	if (type == IB_NODE_TYPE_SWITCH && !i)
-		return true;
-	return i && osm_physp_is_valid(p);
 }
 
 static void record_node(struct oq_record *r, const osm_node_t *node,
@@ -161,7 +146,10 @@ static void record_node(struct oq_record *r, const osm_node_t *node,
 		const osm_physp_t *p =
 			osm_node_get_physp_ptr((osm_node_t *)node, i);
 
-		if (!port_recorded(nr.type, i, p)) {
+		/* Valid ports only (osm_node_get_physp_ptr() hands out no
+		 * other); a switch's port 0 stands for its external ports'
+		 * GUID, LID and capabilities, a CA's is none. */
+		if (!p || (nr.type != IB_NODE_TYPE_SWITCH && !i)) {
 			static const struct port_record none;
 
 			oq_record_put(r, &none, sizeof(none));
@@ -217,32 +205,19 @@ static bool take_copy(struct reader *rd, void *dst, size_t n)
 	return v != NULL;
 }
 
-/* A string oq_record_put_str() wrote, into *buf (grown), or *is_null for
- * a NULL string (*buf untouched). */
-static bool take_str(struct reader *rd, char **buf, size_t *cap, bool *is_null)
+/* A string oq_record_put_str() wrote, in place (*s NULL for a NULL
+ * string). */
+static bool take_str(struct reader *rd, const char **s)
 {
-	const char *s;
 	uint32_t n;
 
 	if (!take_copy(rd, &n, sizeof(n)))
 		return false;
-	*is_null = n == UINT32_MAX;
-	if (*is_null)
+	*s = NULL;
+	if (n == UINT32_MAX)
 		return true;
-	s = take(rd, n);
-	if (!s)
-		return false;
-	if (n + 1 > *cap) {
-		char *b = realloc(*buf, n + 1);
-
-		if (!b)
-			return false;
-		*buf = b;
-		*cap = n + 1;
-	}
-	memcpy(*buf, s, n);
-	(*buf)[n] = '\0';
-	return true;
+	*s = take(rd, (size_t)n + 1);
+	return *s && !(*s)[n];
 }
 
 /*
@@ -359,8 +334,6 @@ struct decoder {
 	size_t n_pairs;
 	struct link_partner *partners;
 	size_t n_partners, cap_partners;
-	char *name;
-	size_t name_cap;
 };
 
 static struct link_partner *partners_add(struct decoder *dec, size_t n)
@@ -399,12 +372,10 @@ static int add_ports(struct reader *rd, struct decoder *dec,
 			p0 = pr;
 			has_p0 = true;
 		}
-		if (pr.valid) {
-			fill_port(&qn->ports[i], qn->type, &pr,
-				  i && has_p0 ? &p0 : NULL, dec->sr.max_op_vls);
-			partners[i].node = pr.remote_node;
-			partners[i].num = pr.remote_num;
-		}
+		fill_port(&qn->ports[i], qn->type, &pr,
+			  i && has_p0 ? &p0 : NULL, dec->sr.max_op_vls);
+		partners[i].node = pr.remote_node;
+		partners[i].num = pr.remote_num;
 		if (take_pkeys(rd, &qn->ports[i], pr.pkey_blocks))
 			return -1;
 	}
@@ -419,7 +390,7 @@ static int add_node(struct reader *rd, struct oq_fabric *f, struct decoder *dec)
 	struct node_pair *pair;
 	struct oq_node *qn;
 	struct link_partner *partners;
-	bool no_name; /* NULL print_desc */
+	const char *name; /* print_desc */
 
 	if (!take_copy(rd, &nr, sizeof(nr)))
 		return -1;
@@ -429,14 +400,13 @@ static int add_node(struct reader *rd, struct oq_fabric *f, struct decoder *dec)
 	if (nr.n_physp > 256)
 		return -1;
 	if (!take_copy(rd, desc, IB_NODE_DESCRIPTION_SIZE) ||
-	    !take_str(rd, &dec->name, &dec->name_cap, &no_name) ||
-	    (nr.lft_n && !(lft = take(rd, nr.lft_n))))
+	    !take_str(rd, &name) || (nr.lft_n && !(lft = take(rd, nr.lft_n))))
 		return -1;
 	desc[IB_NODE_DESCRIPTION_SIZE] = '\0';
 	qn = oq_fabric_add_node(f, (enum oq_node_type)nr.type,
 				cl_ntoh64(nr.guid), desc,
 				(uint8_t)(nr.n_physp ? nr.n_physp - 1 : 0));
-	if (!qn || (!no_name && oq_node_set_name(qn, dec->name)))
+	if (!qn || (name && oq_node_set_name(qn, name)))
 		return -1;
 	qn->user = (void *)nr.node;
 	qn->enhanced_port0 = nr.enhanced;
@@ -525,14 +495,12 @@ struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
 	link_ports(&dec);
 	free(dec.pairs);
 	free(dec.partners);
-	free(dec.name);
 	if (oq_fabric_finalize(f, diags))
 		goto fail_fabric;
 	return f;
 fail:
 	free(dec.pairs);
 	free(dec.partners);
-	free(dec.name);
 fail_fabric:
 	oq_fabric_free(f);
 	/* Every failure above is an allocation's: a record cut short is one
