@@ -107,9 +107,11 @@ SIM_HOST=\${SLURMD_NODENAME:?} LD_PRELOAD='$OQ_UMAD2SIM' \\
 EOF
 chmod +x "$S/osmqos-sim"
 MAP=$S/jobs.conf
-# write_map DEFAULT OPT-OUT: the job map.
+# write_map DEFAULT OPT-OUT: the job map, written aside and renamed: the
+# Epilog of the job before may still be reading it (slurmd runs it after
+# srun returns), and a map cut short would send it to another spool.
 write_map() {
-	cat >"$MAP" <<EOF
+	cat >"$MAP.tmp" <<EOF
 fabric      $JOBS_TOPO
 policy      $JOBS_POL
 partitions  $JOBS_PARTS
@@ -122,6 +124,7 @@ map partition=storage   sid 0x0000000001000001
 map account=mpi         qos-class 5
 map partition=tenant    pkey 0x0003
 EOF
+	mv -f "$MAP.tmp" "$MAP"
 }
 write_map "level DEFAULT" no
 for s in prolog task-prolog epilog; do
