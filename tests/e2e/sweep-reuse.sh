@@ -8,19 +8,28 @@
 # a rejected edit is news).  A sweep after a change builds anew and sees
 # it: a link between a leaf and a spine goes down (its two ports
 # leave the predictions, the routes change, the tables stay right) and
-# comes back (everything is as at the start again).  The policy file
-# touched without a change keeps the state.
+# comes back (everything is as at the start again).  A partition added
+# to or removed from partitions.conf, which OpenSM reads again at every
+# heavy sweep, builds anew too: the SA's answers and the tables follow it.
+# The policy file touched without a change keeps the state.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init sweep-reuse
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
 
 pol=$E2E_DIR/qos-policy.conf
+parts=$E2E_DIR/partitions.conf
 pub=$E2E_DIR/pub
 mkdir -p "$pub"
-cp "$top_srcdir/tests/e2e/data/program-policy.conf" "$pol"
+# compute-a also takes the members of partition tenant, none at first.
+sed '/^        name: compute-a$/a\        partition: tenant' \
+	"$top_srcdir/tests/e2e/data/program-policy.conf" >"$pol"
+grep -q '^        partition: tenant$' "$pol" ||
+	e2e_fail "the policy has no partition group"
+default_partition='Default=0x7fff, ipoib : ALL=full ;'
+echo "$default_partition" >"$parts"
 e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
 e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
-	"event_plugin_options=publish_dir=$pub"
+	"partition_config_file=$parts" "event_plugin_options=publish_dir=$pub"
 
 published() { grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG"; }
 wait_published() {
@@ -68,8 +77,8 @@ same() {
 # drift_clean NAME: every live port holds the tables of the policy.
 drift_clean() {
 	e2e_sim "$top_builddir/osmqos" drift --in-force -d "$pub" \
-		--opensm-conf "$E2E_OSM_CONF" --sample 0 >"$E2E_DIR/$1.drift" \
-		2>&1 || e2e_fail "$1: drift exited $?: $(tail -n 3 "$E2E_DIR/$1.drift")"
+		--opensm-conf "$E2E_OSM_CONF" --partitions "$parts" --sample 0 \
+		>"$E2E_DIR/$1.drift" 2>&1 || e2e_fail "$1: drift exited $?: $(tail -n 3 "$E2E_DIR/$1.drift")"
 	grep -q ' 0 table drifts' "$E2E_DIR/$1.drift" ||
 		e2e_fail "$1: $(tail -n 2 "$E2E_DIR/$1.drift")"
 }
@@ -164,6 +173,48 @@ snap relinked
 same start relinked
 drift_clean relinked
 e2e_log "sweep $SWEEP: link back: files, PathRecords and tables as at the start"
+
+# A partition of cn01 and stor1 added, then removed; the group compute-a
+# names it (partition: tenant).  Each sweep builds a state: the SA answers
+# a PathRecord in its P_Key between the two, and stor1 holds compute-a's
+# SL2VL, exactly while it exists.
+# pr_count PKEY: PathRecords cn01 -> stor1 in PKEY.
+pr_count() {
+	e2e_sim saquery -p --pkey "$1" --slid "$(e2e_lid "cn01 HCA-1")" \
+		--dlid "$(e2e_lid "stor1 HCA-1")" 2>/dev/null | grep -c '^PathRecord'
+}
+# sl2vl HOST: the SL2VL table its HCA port holds.
+sl2vl() {
+	e2e_sim smpquery sl2vl "$(e2e_lid "$1 HCA-1")" 2>/dev/null |
+		grep '^ports:' || e2e_fail "smpquery sl2vl $1 failed"
+}
+[ "$(sl2vl cn01)" != "$(sl2vl stor2)" ] ||
+	e2e_fail "compute-a's SL2VL is the hosts' default: the test sees no change"
+[ "$(pr_count 0x8002)" = 0 ] ||
+	e2e_fail "a PathRecord in P_Key 0x8002 before the partition exists"
+printf '%s\ntenant=0x8002 : %s=full, %s=full ;\n' "$default_partition" \
+	"$(e2e_guid "cn01 HCA-1")" "$(e2e_guid "stor1 HCA-1")" >"$parts"
+hup
+built "$SWEEP"
+[ "$(pr_count 0x8002)" = 1 ] ||
+	e2e_fail "sweep $SWEEP: no PathRecord in the new partition 0x8002"
+[ "$(pr_count 0x7fff)" = 1 ] ||
+	e2e_fail "sweep $SWEEP: no PathRecord in the Default partition"
+[ "$(sl2vl stor1)" = "$(sl2vl cn01)" ] ||
+	e2e_fail "sweep $SWEEP: stor1, now in compute-a, holds $(sl2vl stor1)"
+drift_clean partitioned
+echo "$default_partition" >"$parts"
+hup
+built "$SWEEP"
+[ "$(pr_count 0x8002)" = 0 ] ||
+	e2e_fail "sweep $SWEEP: a PathRecord in the removed partition 0x8002"
+[ "$(sl2vl stor1)" = "$(sl2vl stor2)" ] ||
+	e2e_fail "sweep $SWEEP: stor1, out of compute-a again, holds $(sl2vl stor1)"
+hup
+kept "$SWEEP"
+snap unpartitioned
+same start unpartitioned
+e2e_log "sweep $SWEEP: a partition added and removed: state built each time, then as at the start"
 
 # A bad edit: the policy in force stays, and so does the state, but the
 # JSON has news (the rejected edit) and is written again.
