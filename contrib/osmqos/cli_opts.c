@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cli_opts.h"
+#include "inputs.h"
 
 #define CO(field) offsetof(struct oq_cli_common, field)
 
@@ -33,8 +34,9 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 	[OQ_CO_PARTITIONS] =
 		OQ_OPT("partitions", 'k', OQ_OPT_INPUT, "FILE",
 		       "OpenSM's partitions.conf, for 'partition:' and pkey "
-		       "groups (default: the Default partition only, every end "
-		       "port a full member)",
+		       "groups (default: the one --opensm-conf names, as the "
+		       "SM reads it; else the Default partition only, every "
+		       "end port a full member)",
 		       CO(partitions)),
 	[OQ_CO_OPENSM_CONF] =
 		OQ_OPT("opensm-conf", 'c', OQ_OPT_INPUT, "FILE",
@@ -746,6 +748,17 @@ static int note(struct parser *p, size_t i, const char *as)
 	return oq_usage_error(p->s->name, "%s given twice; give it once", as);
 }
 
+/* Does the subcommand take the option stored at off? */
+static bool takes(const struct parser *p, size_t off)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (p->v[i].name && p->v[i].off == off)
+			return true;
+	return false;
+}
+
 /* After the options: the operand, what is required, standard input. */
 static int finish(struct parser *p)
 {
@@ -858,6 +871,12 @@ int oq_cli_parse(const struct oq_cmd_spec *s, int argc, char **argv, void *opts)
 	}
 	if (rc == OQ_CLI_RUN)
 		rc = finish(&p);
+	/* --partitions defaults to the file the SM reads, which
+	 * --opensm-conf names. */
+	if (rc == OQ_CLI_RUN && takes(&p, CO(partitions)) &&
+	    takes(&p, CO(opensm_conf)) &&
+	    oq_cli_default_partitions(s->name, opts))
+		rc = OQ_EXIT_USAGE;
 	parser_free(&p);
 	return rc;
 }

@@ -44,7 +44,7 @@ static const struct oq_opt check_opts[] = {
 		 "port, and compile the tables and intents for it"),
 	OQ_USE_H(OQ_CO_PARTITIONS, 0,
 		 "partitions.conf for 'partition:' keys (checked alone without "
-		 "--fabric)"),
+		 "--fabric; default: the one --opensm-conf names)"),
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
 		 "check the qos_* table templates of an opensm.conf as well "
 		 "(and its routing_engine and node-name map with --fabric)"),

@@ -55,7 +55,9 @@ static const struct oq_opt drift_opts[] = {
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
 		 "the SM's opensm.conf (its qos_* templates and "
 		 "routing_engine; default: OpenSM's compiled-in values)"),
-	OQ_USE_H(OQ_CO_PARTITIONS, 0, "the SM's partitions.conf"),
+	OQ_USE_H(OQ_CO_PARTITIONS, 0,
+		 "the SM's partitions.conf (default: the one --opensm-conf "
+		 "names)"),
 	OQ_OPT("sample", 0, OQ_OPT_NUM, "N",
 	       "CA pairs to check with the SA (default 16, 0: none)",
 	       offsetof(struct drift_opts, sample), .max = 1000000),

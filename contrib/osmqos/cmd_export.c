@@ -39,7 +39,9 @@ static const struct oq_opt export_opts[] = {
 		 "file): needed for a policy with bandwidth intents, whose "
 		 "tables depend on the ports; it also makes OpenSM's port "
 		 "and partition checks on it"),
-	OQ_USE_H(OQ_CO_PARTITIONS, 0, "the SM's partitions.conf"),
+	OQ_USE_H(OQ_CO_PARTITIONS, 0,
+		 "the SM's partitions.conf (default: the one --opensm-conf "
+		 "names)"),
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
 		 "the SM's opensm.conf (templates and routing_engine, for "
 		 "the synthesized tables)"),

@@ -9,6 +9,7 @@
 
 #include <osmqos/file.h>
 #include <osmqos/node_name_map.h>
+#include <osmqos/opensm_conf.h>
 
 #include "cli.h"
 #include "inputs.h"
@@ -203,22 +204,82 @@ int oq_cli_read_templates(const char *cmd, const char *path,
 static int conf_map(const char *cmd, const char *conf, char **path, bool *dflt)
 {
 	struct text t;
+	bool named;
 	int rc;
 
 	*path = NULL;
 	*dflt = false;
 	if (read_text(cmd, "opensm.conf", conf, OQ_FILE_MAX_BYTES, &t))
 		return OQ_EXIT_USAGE;
-	rc = oq_opensm_conf_node_name_map(t.buf, t.len, path);
+	rc = oq_opensm_conf_path(t.buf, t.len, "node_name_map_name", path,
+				 &named);
 	free(t.buf);
 	if (rc)
 		return oq_usage_error(cmd, "out of memory reading '%s'", conf);
+	/* "(null)" too: OpenSM then opens its default map. */
 	if (!*path && !access(OQ_NODE_NAME_MAP_DEFAULT, F_OK)) {
 		*path = strdup(OQ_NODE_NAME_MAP_DEFAULT);
 		*dflt = true;
 		if (!*path)
 			return oq_usage_error(cmd, "out of memory");
 	}
+	return OQ_EXIT_OK;
+}
+
+/* The partitions file opensm.conf names, for the rest of the process. */
+static char *conf_partitions;
+
+int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c)
+{
+	char *path = NULL, why[64];
+	struct text t;
+	bool named;
+	int err;
+
+	if (c->partitions || !c->opensm_conf || is_stdin(c->opensm_conf))
+		return OQ_EXIT_OK;
+	/* One the command cannot read is its own input error, said when
+	 * the command reads it. */
+	t.buf = oq_file_read(c->opensm_conf, OQ_FILE_MAX_BYTES, &t.len);
+	if (!t.buf)
+		return OQ_EXIT_OK;
+	err = oq_opensm_conf_path(t.buf, t.len, "partition_config_file", &path,
+				  &named);
+	free(t.buf);
+	/* No line, or "(null)": OpenSM opens its default file. */
+	named = named && path;
+	if (!err && !path)
+		path = strdup(OQ_PARTITIONS_DEFAULT);
+	if (err || !path)
+		return oq_usage_error(cmd, "out of memory reading '%s'",
+				      c->opensm_conf);
+	err = oq_file_probe(path, OQ_FILE_MAX_BYTES);
+	/* OpenSM runs with its Default partition only then.  Most
+	 * installations have no partitions.conf at the default path: that
+	 * is no news. */
+	if (err && (named || err != ENOENT))
+		fprintf(stderr,
+			"osmqos %s: warning: cannot read %s '%s' (%s %s): %s; "
+			"OpenSM then has only its Default partition, and so "
+			"does this run\n",
+			cmd,
+			named ? "the partitions file"
+			      : "OpenSM's default partitions file",
+			path, c->opensm_conf, named ? "names it" : "names none",
+			oq_file_error(err, OQ_FILE_MAX_BYTES, why,
+				      sizeof(why)));
+	if (err) {
+		free(path);
+		return OQ_EXIT_OK;
+	}
+	if (!named)
+		fprintf(stderr,
+			"osmqos %s: partitions from %s, OpenSM's default "
+			"partitions file (%s names none)\n",
+			cmd, path, c->opensm_conf);
+	free(conf_partitions);
+	conf_partitions = path;
+	c->partitions = path;
 	return OQ_EXIT_OK;
 }
 

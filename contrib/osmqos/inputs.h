@@ -91,6 +91,17 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
 			  struct oq_fabric_tables *out);
 
 /*
+ * The partitions file when --partitions is not given: the one
+ * --opensm-conf names (partition_config_file; OpenSM's default file when
+ * it names none or "(null)"), as the SM reads it, set into
+ * c->partitions.  A file opensm.conf names but that cannot be read is
+ * what OpenSM runs without: a warning, and the Default partition only.
+ * The option parser calls it for every subcommand that takes both
+ * options.  OQ_EXIT_OK, or OQ_EXIT_USAGE out of memory.
+ */
+int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c);
+
+/*
  * Name the fabric's nodes as OpenSM names them: by --node-name-map, else
  * by the map --opensm-conf's node_name_map_name names (or OpenSM's
  * default map when it names none and that file exists), else by their

@@ -54,15 +54,6 @@ const char *oq_node_name_map_get(const struct oq_node_name_map *m,
 size_t oq_node_name_map_size(const struct oq_node_name_map *m);
 
 /*
- * opensm.conf's node_name_map_name: the last such line's value as OpenSM
- * reads it (comment cut, blanks and one pair of quotes trimmed), copied
- * into a malloc'd *path; "(null)" or no line leaves *path NULL (OpenSM
- * then opens OQ_NODE_NAME_MAP_DEFAULT if it exists).  0, or -1 when out
- * of memory.
- */
-int oq_opensm_conf_node_name_map(const char *text, size_t len, char **path);
-
-/*
  * Name every node of a finalized fabric as OpenSM does: the map's name
  * for its GUID (m may be NULL), else its NodeDescription with bytes that
  * are not printable ASCII as blanks, cut to 63 bytes.  The name index is

@@ -14,6 +14,7 @@
 
 #include <osmqos/fabric.h>
 #include <osmqos/node_name_map.h>
+#include <osmqos/opensm_conf.h>
 
 static struct oq_node_name_map *parse(const char *text, size_t len,
 				      struct oq_diags *d)
@@ -244,26 +245,50 @@ static void test_guid_edges(void **state)
 	oq_diags_free(&d);
 }
 
+/* The paths opensm.conf names: the last line of the key wins, comments
+ * and quotes as OpenSM reads them, "(null)" names none. */
 static void test_opensm_conf(void **state)
 {
 	static const char conf[] =
 		"# node_name_map_name /etc/commented\n"
 		"node_name_map_name /etc/first\n"
 		"  node_name_map_name   \"/etc/opensm/my map\"  # why\n"
-		"node_name_map_names /etc/other\n";
+		"node_name_map_names /etc/other\n"
+		"partition_config_file '/etc/opensm/parts.conf'\r\n";
 	char *path = NULL;
+	bool named;
 
 	(void)state;
-	assert_int_equal(
-		oq_opensm_conf_node_name_map(conf, strlen(conf), &path), 0);
+	assert_int_equal(oq_opensm_conf_path(conf, strlen(conf),
+					     "node_name_map_name", &path,
+					     &named),
+			 0);
 	assert_string_equal(path, "/etc/opensm/my map");
+	assert_true(named);
 	free(path);
-	assert_int_equal(oq_opensm_conf_node_name_map(
-				 "node_name_map_name (null)\n", 26, &path),
+	assert_int_equal(oq_opensm_conf_path(conf, strlen(conf),
+					     "partition_config_file", &path,
+					     &named),
+			 0);
+	assert_string_equal(path, "/etc/opensm/parts.conf");
+	assert_true(named);
+	free(path);
+	assert_int_equal(oq_opensm_conf_path("node_name_map_name (null)\n", 26,
+					     "node_name_map_name", &path,
+					     &named),
 			 0);
 	assert_null(path);
-	assert_int_equal(oq_opensm_conf_node_name_map("", 0, &path), 0);
+	assert_true(named);
+	assert_int_equal(oq_opensm_conf_path(conf, strlen(conf),
+					     "node_name_map", &path, &named),
+			 0);
 	assert_null(path);
+	assert_false(named);
+	assert_int_equal(oq_opensm_conf_path("", 0, "partition_config_file",
+					     &path, &named),
+			 0);
+	assert_null(path);
+	assert_false(named);
 }
 
 static void test_print_desc(void **state)

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The file paths an opensm.conf names: see osmqos/opensm_conf.h. */
+#include <config.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <osmqos/opensm_conf.h>
+
+static bool c_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
+	       c == '\r';
+}
+
+/* A line of opensm.conf as osm_subn_parse_conf_file() reads it: 0, or -1
+ * when out of memory. */
+static int conf_line(char *line, const char *key, char **path, bool *named)
+{
+	char *hash = strchr(line, '#'), *k, *val, *end;
+
+	if (hash)
+		*hash = '\0';
+	k = line + strspn(line, " \t\n");
+	if (!*k)
+		return 0;
+	val = k + strcspn(k, " \t\n");
+	if (*val)
+		*val++ = '\0';
+	if (strcmp(k, key))
+		return 0;
+	/* clean_val(): blanks off both ends, then one pair of quotes. */
+	while (c_space(*val))
+		val++;
+	end = val + strlen(val);
+	while (end > val && c_space(end[-1]))
+		end--;
+	*end = '\0';
+	if (end - val >= 2 && ((*val == '"' && end[-1] == '"') ||
+			       (*val == '\'' && end[-1] == '\''))) {
+		val++;
+		end[-1] = '\0';
+	}
+	free(*path);
+	*path = NULL;
+	*named = true;
+	if (!strcmp(val, "(null)"))
+		return 0;
+	*path = strdup(val);
+	return *path ? 0 : -1;
+}
+
+int oq_opensm_conf_path(const char *text, size_t len, const char *key,
+			char **path, bool *named)
+{
+	size_t pos = 0, klen = strlen(key);
+	char *buf = NULL;
+
+	*path = NULL;
+	*named = false;
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		char *b;
+
+		/* Only lines that name the key are copied. */
+		if (!memmem(text + pos, n, key, klen)) {
+			pos += n + (nl ? 1 : 0);
+			continue;
+		}
+		b = realloc(buf, n + 1);
+		if (!b)
+			goto oom;
+		buf = b;
+		memcpy(buf, text + pos, n);
+		buf[n] = '\0';
+		pos += n + (nl ? 1 : 0);
+		if (conf_line(buf, key, path, named))
+			goto oom;
+	}
+	free(buf);
+	return 0;
+oom:
+	free(buf);
+	free(*path);
+	*path = NULL;
+	return -1;
+}

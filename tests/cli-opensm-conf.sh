@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The partitions file an opensm.conf names (partition_config_file), read
+# as the SM reads it when --partitions is not given: named, quoted with
+# CRLF line ends, none or "(null)" (OpenSM's default file), missing, a
+# directory, a FIFO, with errors, and --partitions over it.  Each case asserts the exit status, what is said
+# on stderr and the SL `match` gives a path to a port of the partition a
+# port group names.
+: "${top_srcdir:?}" "${top_builddir:?}"
+q=$top_builddir/osmqos
+net=$top_srcdir/contrib/fabrics/fat-tree-16.net
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LC_ALL=C
+fail() { echo "FAIL: $*"; exit 1; }
+
+. "$top_srcdir/tests/cli-lib.sh"
+
+cat >"$tmp/pol.conf" <<'EOF'
+port-groups
+    port-group
+        name: tenant-ports
+        partition: tenant
+    end-port-group
+end-port-groups
+qos-levels
+    qos-level
+        name: DEFAULT
+        sl: 0
+    end-qos-level
+    qos-level
+        name: fast
+        sl: 3
+    end-qos-level
+end-qos-levels
+qos-match-rules
+    qos-match-rule
+        destination: tenant-ports
+        qos-level-name: fast
+    end-qos-match-rule
+end-qos-match-rules
+EOF
+# stor1's port (0x100001) is the tenant's.
+printf 'Default=0x7fff : ALL=full ;\ntenant=0x8001 : 0x0000000000100001=full ;\n' \
+	>"$tmp/parts.conf"
+echo 'Default=0x7fff : ALL=full ;' >"$tmp/default-only.conf"
+
+# sl CONF [ARGS...]: the SL of cn01 -> stor1 under the policy with
+# --opensm-conf CONF (none when empty); stderr in $tmp/err.
+sl() {
+	local conf=$1
+	shift
+	run match --json -p "$tmp/pol.conf" -f "$net" \
+		${conf:+--opensm-conf "$conf"} "$@" --src cn01 --dst stor1
+	[ "$rc" = 0 ] || fail "match exited $rc: $(head -n 3 "$tmp/err")"
+	sed -n 's/.*"sl": \([0-9]*\).*/\1/p' "$tmp/out"
+}
+# quiet CASE: match said nothing of its own on stderr (the policy's
+# warnings about an empty group aside).
+quiet() {
+	! grep -q '^osmqos match:' "$tmp/err" ||
+		fail "$1: $(grep '^osmqos match:' "$tmp/err")"
+}
+# conf LINE: an opensm.conf of one line (and a template, so it is one).
+conf() { printf 'qos_max_vls 8\n%s\n' "$1" >"$tmp/opensm.conf"; }
+
+# Named: the SM's partitions, said nowhere (the SM reads the same file).
+conf "partition_config_file $tmp/parts.conf"
+[ "$(sl "$tmp/opensm.conf")" = 3 ] || fail "the partitions opensm.conf names were not read"
+quiet named
+# Without opensm.conf, or with --partitions, that file is not read.
+[ "$(sl "")" = 0 ] || fail "no opensm.conf: the tenant's partition exists"
+[ "$(sl "$tmp/opensm.conf" --partitions "$tmp/default-only.conf")" = 0 ] ||
+	fail "--partitions did not win over opensm.conf's file"
+# Quoted, a comment after it, CRLF line ends, the last line wins.
+printf 'partition_config_file /nonexistent\r\n  partition_config_file  "%s" # why\r\n' \
+	"$tmp/parts.conf" >"$tmp/opensm.conf"
+[ "$(sl "$tmp/opensm.conf")" = 3 ] || fail "a quoted path with CRLF was not read"
+quiet quoted
+# A file OpenSM cannot read leaves it the Default partition: a warning.
+mkdir "$tmp/dir"
+mkfifo "$tmp/fifo"
+for bad in "$tmp/missing" "$tmp/dir" "$tmp/fifo"; do
+	conf "partition_config_file $bad"
+	[ "$(sl "$tmp/opensm.conf")" = 0 ] || fail "$bad: the tenant's partition exists"
+	first_is "$tmp/err" "osmqos match: warning: cannot read the partitions file '$bad' ($tmp/opensm.conf names it): *; OpenSM then has only its Default partition, and so does this run"
+	n=$((n + 1))
+done
+# No line, or "(null)": OpenSM's default file, said when it is read;
+# none there is no news (Debian installs none).
+for line in "qos_high_limit 1" "partition_config_file (null)"; do
+	conf "$line"
+	s=$(sl "$tmp/opensm.conf")
+	if [ -r /etc/opensm/partitions.conf ]; then
+		first_is "$tmp/err" "osmqos match: partitions from /etc/opensm/partitions.conf, OpenSM's default partitions file ($tmp/opensm.conf names none)"
+	else
+		[ "$s" = 0 ] || fail "$line: no default file, yet SL $s"
+		quiet "$line"
+	fi
+done
+# A file with errors is an error, as with --partitions.
+printf 'tenant=0x8001 : 0x0000000000100001=full ;\nno definition here\n' >"$tmp/bad.conf"
+conf "partition_config_file $tmp/bad.conf"
+run match -p "$tmp/pol.conf" -f "$net" --opensm-conf "$tmp/opensm.conf" \
+	--src cn01 --dst stor1
+[ "$rc" = 2 ] || fail "a partitions file with errors: exit $rc, want 2"
+grep -q "osmqos match: the partitions file '$tmp/bad.conf' has errors" "$tmp/err" ||
+	fail "a partitions file with errors: $(cat "$tmp/err")"
+
+# The other subcommands take it the same way: check without a fabric
+# knows the partition, drift and tables say so in their --help.
+conf "partition_config_file $tmp/parts.conf"
+expect 0 "*: valid: *, 0 warnings" check "$tmp/pol.conf" --opensm-conf "$tmp/opensm.conf"
+expect 0 "*: valid: *, 1 warning" check "$tmp/pol.conf" --opensm-conf "$tmp/opensm.conf" \
+	--partitions "$tmp/default-only.conf"
+expect 0 "*: valid: *, 0 warnings" check "$tmp/pol.conf" --fabric "$net" \
+	--opensm-conf "$tmp/opensm.conf"
+for cmd in drift tables predict export; do
+	"$q" "$cmd" --help | tr -s ' \n' ' ' | grep -q -- "--partitions FILE.*default: the one --opensm-conf names" ||
+		fail "osmqos $cmd --help does not say where --partitions defaults from"
+done
+echo "PASS: cli-opensm-conf ($n first lines checked)"
