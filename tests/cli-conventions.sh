@@ -77,6 +77,17 @@ IN=$parts same match -p "$pol" -f "$ft" -k - --src "cn01 HCA-1/P1" \
 printf 'routing_engine minhop\nqos_max_vls 4\n' >"$tmp/opensm.conf"
 IN=$tmp/opensm.conf same tables -f "$net" -c - --json -- \
 	tables -f "$net" -c "$tmp/opensm.conf" --json
+# With a policy too: its templates and the files it names come from the
+# one standard input, read once (a second read found it empty, and the
+# templates were OpenSM's defaults).
+printf 'qos_max_vls 2\nqos_sl2vl 0,1,0,1,0,1,0,1,0,1,0,1,0,1,0,1\n' \
+	>"$tmp/opensm2.conf"
+IN=$tmp/opensm2.conf same tables -p "$pol" -f "$ft" -c - --json -- \
+	tables -p "$pol" -f "$ft" -c "$tmp/opensm2.conf" --json
+"$q" tables -p "$pol" -f "$ft" --json >"$tmp/c" 2>/dev/null ||
+	fail "tables -p $pol -f $ft exited $?"
+! cmp -s "$tmp/a" "$tmp/c" ||
+	fail "the templates of $tmp/opensm2.conf change no table: the case above checks nothing"
 IN=$intents same synth -p - -f "$mixed" --report -- \
 	synth -p "$intents" -f "$mixed" --report
 expect 2 "osmqos tables: -p and -f both read standard input ('-'); give one of them a file" \

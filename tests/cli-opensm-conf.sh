@@ -3,7 +3,8 @@
 # The partitions file an opensm.conf names (partition_config_file), read
 # as the SM reads it when --partitions is not given: named, quoted with
 # CRLF line ends, none or "(null)" (OpenSM's default file), missing, a
-# directory, a FIFO, with errors, and --partitions over it.  Each case asserts the exit status, what is said
+# directory, a FIFO, with errors, opensm.conf on standard input, and
+# --partitions over it.  Each case asserts the exit status, what is said
 # on stderr and the SL `match` gives a path to a port of the partition a
 # port group names.
 : "${top_srcdir:?}" "${top_builddir:?}"
@@ -72,6 +73,9 @@ quiet named
 [ "$(sl "")" = 0 ] || fail "no opensm.conf: the tenant's partition exists"
 [ "$(sl "$tmp/opensm.conf" --partitions "$tmp/default-only.conf")" = 0 ] ||
 	fail "--partitions did not win over opensm.conf's file"
+# On standard input: read once, for the templates and the files it names.
+[ "$(IN=$tmp/opensm.conf sl -)" = 3 ] ||
+	fail "an opensm.conf on standard input: its partitions file was not read"
 # Quoted, a comment after it, CRLF line ends, the last line wins.
 printf 'partition_config_file /nonexistent\r\n  partition_config_file  "%s" # why\r\n' \
 	"$tmp/parts.conf" >"$tmp/opensm.conf"

@@ -106,6 +106,37 @@ static char *read_stdin(size_t max, size_t *len)
 	return buf;
 }
 
+/*
+ * Standard input read once, copies handed out: the one input given as '-'
+ * may have several readers (an opensm.conf's templates, the node-name map
+ * and the partitions file it names), and a second read would find it
+ * empty.  NULL with errno set.
+ */
+static char *stdin_copy(size_t max, size_t *len)
+{
+	static char *text;
+	static size_t text_len;
+	static int err;
+	char *b;
+
+	if (!text && !err) {
+		text = read_stdin(max, &text_len);
+		err = text ? 0 : errno;
+	}
+	if (err || text_len > max) {
+		errno = err ? err : EFBIG;
+		return NULL;
+	}
+	b = malloc(text_len + 1);
+	if (!b) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memcpy(b, text, text_len + 1);
+	*len = text_len;
+	return b;
+}
+
 struct text {
 	const char *name;
 	char *buf;
@@ -118,7 +149,7 @@ static int read_text(const char *cmd, const char *what, const char *path,
 	char why[64];
 
 	t->name = is_stdin(path) ? OQ_CLI_STDIN_NAME : path;
-	t->buf = is_stdin(path) ? read_stdin(max, &t->len)
+	t->buf = is_stdin(path) ? stdin_copy(max, &t->len)
 				: oq_file_read(path, max, &t->len);
 	if (t->buf)
 		return OQ_EXIT_OK;
@@ -236,11 +267,14 @@ int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c)
 	bool named;
 	int err;
 
-	if (c->partitions || !c->opensm_conf || is_stdin(c->opensm_conf))
+	if (c->partitions || !c->opensm_conf)
 		return OQ_EXIT_OK;
 	/* One the command cannot read is its own input error, said when
 	 * the command reads it. */
-	t.buf = oq_file_read(c->opensm_conf, OQ_FILE_MAX_BYTES, &t.len);
+	t.buf = is_stdin(c->opensm_conf)
+			? stdin_copy(OQ_FILE_MAX_BYTES, &t.len)
+			: oq_file_read(c->opensm_conf, OQ_FILE_MAX_BYTES,
+				       &t.len);
 	if (!t.buf)
 		return OQ_EXIT_OK;
 	err = oq_opensm_conf_path(t.buf, t.len, "partition_config_file", &path,
