@@ -3,8 +3,8 @@
 # The partitions file an opensm.conf names (partition_config_file), read
 # as the SM reads it when --partitions is not given: named, quoted with
 # CRLF line ends, none or "(null)" (OpenSM's default file), missing, a
-# directory, a FIFO, with errors, opensm.conf on standard input, and
-# --partitions over it.  Each case asserts the exit status, what is said
+# directory, a FIFO, without a definition, with errors, opensm.conf on
+# standard input, and --partitions over it.  Each case asserts the exit status, what is said
 # on stderr and the SL `match` gives a path to a port of the partition a
 # port group names.
 : "${top_srcdir:?}" "${top_builddir:?}"
@@ -81,15 +81,28 @@ printf 'partition_config_file /nonexistent\r\n  partition_config_file  "%s" # wh
 	"$tmp/parts.conf" >"$tmp/opensm.conf"
 [ "$(sl "$tmp/opensm.conf")" = 3 ] || fail "a quoted path with CRLF was not read"
 quiet quoted
-# A file OpenSM cannot read leaves it the Default partition: a warning.
+# A file that does not exist leaves OpenSM its Default partition: a
+# warning.  One that exists but cannot be read here (OpenSM, as root, may
+# read it; it blocks on a FIFO) is an error.
+conf "partition_config_file $tmp/missing"
+[ "$(sl "$tmp/opensm.conf")" = 0 ] || fail "a missing file: the tenant's partition exists"
+first_is "$tmp/err" "osmqos match: warning: the partitions file '$tmp/missing' that $tmp/opensm.conf names does not exist; OpenSM then has only its Default partition, and so does this run (give --partitions FILE to read another)"
+n=$((n + 1))
 mkdir "$tmp/dir"
 mkfifo "$tmp/fifo"
-for bad in "$tmp/missing" "$tmp/dir" "$tmp/fifo"; do
+for bad in "$tmp/dir" "$tmp/fifo"; do
 	conf "partition_config_file $bad"
-	[ "$(sl "$tmp/opensm.conf")" = 0 ] || fail "$bad: the tenant's partition exists"
-	first_is "$tmp/err" "osmqos match: warning: cannot read the partitions file '$bad' ($tmp/opensm.conf names it): *; OpenSM then has only its Default partition, and so does this run"
-	n=$((n + 1))
+	expect 2 "osmqos match: cannot read the partitions file '$bad' ($tmp/opensm.conf names it): *; make it readable, or give --partitions FILE" \
+		match -p "$tmp/pol.conf" -f "$net" --opensm-conf "$tmp/opensm.conf" \
+		--src cn01 --dst stor1
 done
+# The default path missing is no news: opensm -c names it, and Debian
+# installs no partitions.conf.
+if [ ! -e /etc/opensm/partitions.conf ]; then
+	conf "partition_config_file /etc/opensm/partitions.conf"
+	[ "$(sl "$tmp/opensm.conf")" = 0 ] || fail "the default path: SL not 0"
+	quiet "the default path, missing"
+fi
 # No line, or "(null)": OpenSM's default file, said when it is read;
 # none there is no news (Debian installs none).
 for line in "qos_high_limit 1" "partition_config_file (null)"; do
@@ -102,6 +115,13 @@ for line in "qos_high_limit 1" "partition_config_file (null)"; do
 		quiet "$line"
 	fi
 done
+# A file without a definition: OpenSM logs it as in error and falls back
+# to its Default partition; a warning here.
+printf '# no partitions yet\n' >"$tmp/none.conf"
+conf "partition_config_file $tmp/none.conf"
+[ "$(sl "$tmp/opensm.conf")" = 0 ] || fail "a file without a definition: SL not 0"
+grep -q "^$tmp/none.conf: warning: no partition definition: OpenSM logs the file as in error" "$tmp/err" ||
+	fail "a file without a definition: $(cat "$tmp/err")"
 # A file with errors is an error, as with --partitions.
 printf 'tenant=0x8001 : 0x0000000000100001=full ;\nno definition here\n' >"$tmp/bad.conf"
 conf "partition_config_file $tmp/bad.conf"

@@ -186,7 +186,9 @@ static int bind_policy(const struct drift_opts *o, struct oq_cli_inputs *in)
 		print_diags(&in->diags);
 		fprintf(stderr,
 			"osmqos drift: the partitions file '%s' has errors; "
-			"fix them (OpenSM partitions.conf syntax)\n",
+			"fix them (OpenSM partitions.conf syntax; OpenSM "
+			"itself uses only its Default partition until they "
+			"are fixed)\n",
 			o->c.partitions ? o->c.partitions : "(none)");
 		return OQ_EXIT_USAGE;
 	}

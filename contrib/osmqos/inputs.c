@@ -288,20 +288,31 @@ int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c)
 		return oq_usage_error(cmd, "out of memory reading '%s'",
 				      c->opensm_conf);
 	err = oq_file_probe(path, OQ_FILE_MAX_BYTES);
-	/* OpenSM runs with its Default partition only then.  Most
-	 * installations have no partitions.conf at the default path: that
-	 * is no news. */
-	if (err && (named || err != ENOENT))
+	if (err && err != ENOENT) {
+		/* OpenSM, as root, may read what this user cannot, and
+		 * blocks on a FIFO: no guess at what it has. */
+		oq_usage_error(cmd,
+			       "cannot read the partitions file '%s' (%s %s): "
+			       "%s; make it readable, or give --partitions "
+			       "FILE",
+			       path, c->opensm_conf,
+			       named ? "names it" : "names none",
+			       oq_file_error(err, OQ_FILE_MAX_BYTES, why,
+					     sizeof(why)));
+		free(path);
+		return OQ_EXIT_USAGE;
+	}
+	/* A missing file leaves OpenSM its Default partition, every end
+	 * port a full member.  Most installations have none at the
+	 * default path, which opensm -c writes into opensm.conf: that is
+	 * no news. */
+	if (err && strcmp(path, OQ_PARTITIONS_DEFAULT))
 		fprintf(stderr,
-			"osmqos %s: warning: cannot read %s '%s' (%s %s): %s; "
-			"OpenSM then has only its Default partition, and so "
-			"does this run\n",
-			cmd,
-			named ? "the partitions file"
-			      : "OpenSM's default partitions file",
-			path, c->opensm_conf, named ? "names it" : "names none",
-			oq_file_error(err, OQ_FILE_MAX_BYTES, why,
-				      sizeof(why)));
+			"osmqos %s: warning: the partitions file '%s' that %s "
+			"names does not exist; OpenSM then has only its "
+			"Default partition, and so does this run (give "
+			"--partitions FILE to read another)\n",
+			cmd, path, c->opensm_conf);
 	if (err) {
 		free(path);
 		return OQ_EXIT_OK;
@@ -433,7 +444,8 @@ static int load_partitions(const char *cmd, const char *partitions,
 	print_diags(&in->diags);
 	fprintf(stderr,
 		"osmqos %s: the partitions file '%s' has errors; fix them "
-		"(OpenSM partitions.conf syntax)\n",
+		"(OpenSM partitions.conf syntax; OpenSM itself uses only its "
+		"Default partition until they are fixed)\n",
 		cmd, partitions);
 	return OQ_EXIT_USAGE;
 }

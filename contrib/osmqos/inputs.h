@@ -94,10 +94,11 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
  * The partitions file when --partitions is not given: the one
  * --opensm-conf names (partition_config_file; OpenSM's default file when
  * it names none or "(null)"), as the SM reads it, set into
- * c->partitions.  A file opensm.conf names but that cannot be read is
- * what OpenSM runs without: a warning, and the Default partition only.
+ * c->partitions.  A file that does not exist is what OpenSM runs without:
+ * the Default partition only, and a warning unless it is the default
+ * path; one that exists but cannot be read is an error.
  * The option parser calls it for every subcommand that takes both
- * options.  OQ_EXIT_OK, or OQ_EXIT_USAGE out of memory.
+ * options.  OQ_EXIT_OK, or OQ_EXIT_USAGE after saying why.
  */
 int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c);
 

@@ -51,6 +51,7 @@ struct pctx {
 	int sl;
 	unsigned int line;
 	int errors;
+	unsigned int chunks; /* not blank: OpenSM parsed something */
 };
 
 static struct oq_loc at(const struct pctx *c, unsigned int col)
@@ -377,6 +378,7 @@ static int chunk(struct pctx *c, const char *line, char *s)
 		s++;
 	if (!*s)
 		return 0;
+	c->chunks++;
 	if (c->cur < 0) {
 		char *colon = strchr(s, ':');
 
@@ -532,8 +534,17 @@ int oq_partitions_parse(struct oq_partitions *parts, const char *file,
 	} else if (c.cur >= 0) {
 		oq_warning(diags, at(&c, 0),
 			   "the last partition definition has no ';'");
+	} else if (!c.chunks) {
+		/* osm_prtn_config_parse_file() reports a file without a
+		 * definition as failed, and OpenSM falls back. */
+		oq_diag_hint(oq_warning(diags,
+					(struct oq_loc){parts->file, 0, 0},
+					"no partition definition: OpenSM logs "
+					"the file as in error and uses only "
+					"\"Default=0x7fff: ALL=full;\""),
+			     "define the partitions, or remove the file");
 	}
-	apply(&c, c.errors != 0);
+	apply(&c, c.errors != 0 || !c.chunks);
 	for (i = 0; i < parts->n; i++)
 		free(c.pv[i].mem);
 	free(c.pv);

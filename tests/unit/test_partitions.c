@@ -82,19 +82,41 @@ static bool has_diag(const struct oq_diags *d, enum oq_severity sev,
 	return false;
 }
 
+/* A file without a definition: osm_prtn_config_parse_file() fails it and
+ * OpenSM falls back to "Default=0x7fff: ALL=full;" (OpenSM 3.3.23 under
+ * ibsim gave h1 of contrib/fabrics/two-switch.net P_Key 0xffff with a
+ * comment-only file, and logged "Partition configuration in error"). */
+static void test_no_definition_falls_back(void **state)
+{
+	struct env *e = *state;
+
+	assert_int_equal(run(e, "# nothing\n\n"), 0);
+	assert_true(has_diag(&e->d, OQ_SEV_WARNING, 0, 0,
+			     "no partition definition"));
+	assert_int_equal(e->parts.n, 1);
+	assert_string_equal(e->parts.v[0].name, "Default");
+	assert_int_equal(e->parts.v[0].pkey, 0x7fff);
+	/* Everybody full. */
+	assert_int_equal(member(e, 0x100001, 0x7fff), 2);
+	assert_int_equal(member(e, 0x000001, 0x7fff), 2);
+	assert_int_equal(member(e, 0x200000, 0x7fff), 2);
+	/* Switch external ports are left alone. */
+	assert_int_equal(e->f->nodes[0]->ports[1].n_pkeys, 0);
+}
+
+/* A Default line without membership: every end port limited, the SM's
+ * port full (prtn_make_default(); OpenSM 3.3.23 under ibsim gave h1 of
+ * two-switch.net P_Key 0x7fff with this file). */
 static void test_default_without_rule(void **state)
 {
 	struct env *e = *state;
 
-	assert_int_equal(run(e, "# nothing\n"), 0);
+	assert_int_equal(run(e, "Default=0x7fff: ;\n"), 0);
+	assert_int_equal(e->d.n_warnings, 0);
 	assert_int_equal(e->parts.n, 1);
-	assert_string_equal(e->parts.v[0].name, "Default");
-	assert_int_equal(e->parts.v[0].pkey, 0x7fff);
-	/* Everybody limited, the SM's port full. */
 	assert_int_equal(member(e, 0x100001, 0x7fff), 1);
 	assert_int_equal(member(e, 0x000001, 0x7fff), 1);
 	assert_int_equal(member(e, 0x200000, 0x7fff), 2);
-	/* Switch external ports are left alone. */
 	assert_int_equal(e->f->nodes[0]->ports[1].n_pkeys, 0);
 }
 
@@ -280,6 +302,8 @@ static void test_matches_opensm(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_no_definition_falls_back,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_default_without_rule,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_membership_rules, setup,
