@@ -143,4 +143,21 @@ for cmd in drift tables predict export; do
 	"$q" "$cmd" --help | tr -s ' \n' ' ' | grep -q -- "--partitions FILE.*default: the one --opensm-conf names" ||
 		fail "osmqos $cmd --help does not say where --partitions defaults from"
 done
+# The defaults are the files of the OpenSM this build is for, as its
+# --help names them (/etc/opensm, or /etc/rdma in Fedora's and RHEL's
+# builds): doctor's opensm.conf and the partitions file read when
+# opensm.conf names none.
+osm=${E2E_OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
+if [ -n "$osm" ]; then
+	osm_help=$("$osm" --help 2>&1)
+	osm_conf=$(sed -n 's/^ *\(\/.*\) will be used (if exists)\.$/\1/p' <<<"$osm_help")
+	osm_parts=$(sed -n "s/^ *The default name is '\(.*\)'\.\$/\1/p" <<<"$osm_help")
+	[ -n "$osm_conf" ] && [ -n "$osm_parts" ] ||
+		fail "$osm --help names no default opensm.conf or partitions.conf"
+	"$q" doctor --help | tr -s ' \n' ' ' | grep -qF "(default $osm_conf)" ||
+		fail "doctor --help does not default to $osm_conf"
+	"$q" tables --help | tr -s ' \n' ' ' |
+		grep -qF "or $osm_parts if it names none" ||
+		fail "tables --help does not default to $osm_parts"
+fi
 echo "PASS: cli-opensm-conf ($n first lines checked)"

@@ -35,8 +35,9 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 		OQ_OPT("partitions", 'k', OQ_OPT_INPUT, "FILE",
 		       "OpenSM's partitions.conf, for 'partition:' and pkey "
 		       "groups (default: the one --opensm-conf names, as the "
-		       "SM reads it; else the Default partition only, every "
-		       "end port a full member)",
+		       "SM reads it, or " OQ_OSM_PARTITIONS_FILE " if it names "
+		       "none; without --opensm-conf, the Default partition "
+		       "only, every end port a full member)",
 		       CO(partitions)),
 	[OQ_CO_OPENSM_CONF] =
 		OQ_OPT("opensm-conf", 'c', OQ_OPT_INPUT, "FILE",

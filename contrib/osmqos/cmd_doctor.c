@@ -38,9 +38,10 @@
 #include "options/options.h"
 
 #define CMD	     "doctor"
-#define DEFAULT_CONF "/etc/opensm/opensm.conf"
-/* OpenSM's OSM_DEFAULT_QOS_POLICY_FILE. */
-#define DEFAULT_POLICY "/etc/opensm/qos-policy.conf"
+/* The files of the OpenSM this build is for (config.h, from its
+ * osm_config.h): /etc/opensm, or /etc/rdma in Fedora's and RHEL's. */
+#define DEFAULT_CONF   OQ_OSM_CONF_FILE
+#define DEFAULT_POLICY OQ_OSM_QOS_POLICY_FILE
 /* What the plugin's files need, at least, to grow for a while. */
 #define MIN_FREE_BYTES (64ULL << 20)
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The offline subcommands' inputs: see inputs.h. */
+#include <config.h>
+
 #include <errno.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -248,8 +250,8 @@ static int conf_map(const char *cmd, const char *conf, char **path, bool *dflt)
 	if (rc)
 		return oq_usage_error(cmd, "out of memory reading '%s'", conf);
 	/* "(null)" too: OpenSM then opens its default map. */
-	if (!*path && !access(OQ_NODE_NAME_MAP_DEFAULT, F_OK)) {
-		*path = strdup(OQ_NODE_NAME_MAP_DEFAULT);
+	if (!*path && !access(OQ_OSM_NODE_NAME_MAP, F_OK)) {
+		*path = strdup(OQ_OSM_NODE_NAME_MAP);
 		*dflt = true;
 		if (!*path)
 			return oq_usage_error(cmd, "out of memory");
@@ -283,7 +285,7 @@ int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c)
 	/* No line, or "(null)": OpenSM opens its default file. */
 	named = named && path;
 	if (!err && !path)
-		path = strdup(OQ_PARTITIONS_DEFAULT);
+		path = strdup(OQ_OSM_PARTITIONS_FILE);
 	if (err || !path)
 		return oq_usage_error(cmd, "out of memory reading '%s'",
 				      c->opensm_conf);
@@ -306,7 +308,7 @@ int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c)
 	 * port a full member.  Most installations have none at the
 	 * default path, which opensm -c writes into opensm.conf: that is
 	 * no news. */
-	if (err && strcmp(path, OQ_PARTITIONS_DEFAULT))
+	if (err && strcmp(path, OQ_OSM_PARTITIONS_FILE))
 		fprintf(stderr,
 			"osmqos %s: warning: the partitions file '%s' that %s "
 			"names does not exist; OpenSM then has only its "

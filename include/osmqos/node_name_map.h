@@ -28,9 +28,6 @@
 extern "C" {
 #endif
 
-/* OpenSM's default map, opened when opensm.conf names none. */
-#define OQ_NODE_NAME_MAP_DEFAULT "/etc/opensm/ib-node-name-map"
-
 /* complib reads the map with fgets into a buffer of this size. */
 #define OQ_NODE_NAME_MAP_LINE 256
 

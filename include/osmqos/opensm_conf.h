@@ -14,10 +14,6 @@
 extern "C" {
 #endif
 
-/* OpenSM's partitions.conf when opensm.conf names none
- * (OSM_DEFAULT_PARTITION_CONFIG_FILE in Debian's and upstream's builds). */
-#define OQ_PARTITIONS_DEFAULT "/etc/opensm/partitions.conf"
-
 /*
  * The value of opensm.conf's KEY line: the last such line's, comment cut,
  * blanks and one pair of quotes trimmed, copied into a malloc'd *path.

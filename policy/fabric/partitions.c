@@ -19,6 +19,8 @@
  * here; switch external ports are OpenSM's enforcement business and are
  * left as they are.
  */
+#include <config.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -591,7 +593,8 @@ int oq_partitions_load(struct oq_partitions *parts, const char *path,
 					 oq_file_error(err, OQ_FILE_MAX_BYTES,
 						       why, sizeof(why))),
 				"give OpenSM's partitions.conf (usually "
-				"/etc/opensm/partitions.conf)");
+				"%s)",
+				OQ_OSM_PARTITIONS_FILE);
 		return -err;
 	}
 	r = oq_partitions_parse(parts, path, buf, len, f, diags);

@@ -71,6 +71,19 @@ grep -q "^ExecStartPre=-/usr/bin/osmqos check" "$E2E_DIR/dropin.conf" ||
 	e2e_fail "the systemd drop-in does not name /usr/bin/osmqos"
 grep -q "^Environment=LD_LIBRARY_PATH" "$E2E_DIR/dropin.conf" &&
 	e2e_fail "the packaged systemd drop-in sets LD_LIBRARY_PATH"
+# Both name the policy file of the OpenSM the package is for, as that
+# opensm writes its defaults (-c).
+dpkg-deb --fsys-tarfile "$deb" |
+	tar -xO ./usr/share/doc/osmqos/examples/opensm.conf.osmqos \
+	>"$E2E_DIR/opensm.conf.osmqos"
+"$OQ_OPENSM" -c "$E2E_DIR/defaults.conf" >/dev/null 2>&1 ||
+	e2e_fail "$OQ_OPENSM -c $E2E_DIR/defaults.conf failed"
+osm_pol=$(awk '$1 == "qos_policy_file" { print $2 }' "$E2E_DIR/defaults.conf")
+[ -n "$osm_pol" ] || e2e_fail "$OQ_OPENSM -c wrote no qos_policy_file"
+grep -qxF "ExecStartPre=-/usr/bin/osmqos check $osm_pol" "$E2E_DIR/dropin.conf" ||
+	e2e_fail "the drop-in does not check $osm_pol"
+grep -qxF "qos_policy_file $osm_pol" "$E2E_DIR/opensm.conf.osmqos" ||
+	e2e_fail "opensm.conf.osmqos does not name $osm_pol"
 # Maintainer scripts: none but what dpkg itself runs (the ldconfig
 # trigger), so installing cannot restart or reconfigure opensm.
 dpkg-deb -e "$deb" "$E2E_DIR/control"

@@ -72,6 +72,17 @@ grep -q "^ExecStartPre=-/usr/bin/osmqos check" "$dropin" ||
 	e2e_fail "the systemd drop-in does not name /usr/bin/osmqos"
 grep -q "^Environment=LD_LIBRARY_PATH" "$dropin" &&
 	e2e_fail "the packaged drop-in sets LD_LIBRARY_PATH (/usr/lib64 is searched)"
+# The policy file of the OpenSM it is for, as that opensm writes its
+# defaults (-c): /etc/opensm, or /etc/rdma in Fedora's and RHEL's builds.
+"$OQ_OPENSM" -c "$E2E_DIR/defaults.conf" >/dev/null 2>&1 ||
+	e2e_fail "$OQ_OPENSM -c $E2E_DIR/defaults.conf failed"
+osm_pol=$(awk '$1 == "qos_policy_file" { print $2 }' "$E2E_DIR/defaults.conf")
+[ -n "$osm_pol" ] || e2e_fail "$OQ_OPENSM -c wrote no qos_policy_file"
+grep -qxF "ExecStartPre=-/usr/bin/osmqos check $osm_pol" "$dropin" ||
+	e2e_fail "the drop-in does not check $osm_pol: $(grep ExecStartPre "$dropin")"
+grep -qxF "qos_policy_file $osm_pol" \
+	"$root/usr/share/doc/osmqos/examples/opensm.conf.osmqos" ||
+	e2e_fail "opensm.conf.osmqos does not name $osm_pol"
 
 # ---- the same files as the Debian package ----------------------------
 debfiles=
