@@ -96,10 +96,13 @@ for bad in "$tmp/dir" "$tmp/fifo"; do
 		match -p "$tmp/pol.conf" -f "$net" --opensm-conf "$tmp/opensm.conf" \
 		--src cn01 --dst stor1
 done
-# The default path missing is no news: opensm -c names it, and Debian
-# installs no partitions.conf.
-if [ ! -e /etc/opensm/partitions.conf ]; then
-	conf "partition_config_file /etc/opensm/partitions.conf"
+# The default path (that of the OpenSM this build is for) missing is no
+# news: opensm -c names it, and Debian installs no partitions.conf.
+osm_default=$(sed -n 's/^#define OQ_OSM_PARTITIONS_FILE "\(.*\)"$/\1/p' \
+	"$top_builddir/config.h")
+[ -n "$osm_default" ] || fail "no OQ_OSM_PARTITIONS_FILE in config.h"
+if [ ! -e "$osm_default" ]; then
+	conf "partition_config_file $osm_default"
 	[ "$(sl "$tmp/opensm.conf")" = 0 ] || fail "the default path: SL not 0"
 	quiet "the default path, missing"
 fi
@@ -108,8 +111,8 @@ fi
 for line in "qos_high_limit 1" "partition_config_file (null)"; do
 	conf "$line"
 	s=$(sl "$tmp/opensm.conf")
-	if [ -r /etc/opensm/partitions.conf ]; then
-		first_is "$tmp/err" "osmqos match: partitions from /etc/opensm/partitions.conf, OpenSM's default partitions file ($tmp/opensm.conf names none)"
+	if [ -r "$osm_default" ]; then
+		first_is "$tmp/err" "osmqos match: partitions from $osm_default, OpenSM's default partitions file ($tmp/opensm.conf names none)"
 	else
 		[ "$s" = 0 ] || fail "$line: no default file, yet SL $s"
 		quiet "$line"
@@ -147,11 +150,17 @@ done
 # --help names them (/etc/opensm, or /etc/rdma in Fedora's and RHEL's
 # builds): doctor's opensm.conf and the partitions file read when
 # opensm.conf names none.
-osm=${E2E_OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
+# The opensm configure found (--with-opensm), else the one on PATH.
+[ -f "$top_builddir/tests/e2e/env.sh" ] && . "$top_builddir/tests/e2e/env.sh"
+osm=${OQ_OPENSM:-$(PATH=$PATH:/usr/sbin command -v opensm)}
+[ -z "${OQ_OSM_LIBDIR:-}" ] ||
+	export LD_LIBRARY_PATH="$OQ_OSM_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 if [ -n "$osm" ]; then
 	osm_help=$("$osm" --help 2>&1)
 	osm_conf=$(sed -n 's/^ *\(\/.*\) will be used (if exists)\.$/\1/p' <<<"$osm_help")
-	osm_parts=$(sed -n "s/^ *The default name is '\(.*\)'\.\$/\1/p" <<<"$osm_help")
+	# --Pconfig's line, not --qos_policy_file's of the same words.
+	osm_parts=$(sed -n "/^--Pconfig/,/^\$/s/^ *The default name is '\(.*\)'\.\$/\1/p" \
+		<<<"$osm_help")
 	[ -n "$osm_conf" ] && [ -n "$osm_parts" ] ||
 		fail "$osm --help names no default opensm.conf or partitions.conf"
 	"$q" doctor --help | tr -s ' \n' ' ' | grep -qF "(default $osm_conf)" ||

@@ -249,8 +249,10 @@ static int conf_map(const char *cmd, const char *conf, char **path, bool *dflt)
 	free(t.buf);
 	if (rc)
 		return oq_usage_error(cmd, "out of memory reading '%s'", conf);
-	/* "(null)" too: OpenSM then opens its default map. */
-	if (!*path && !access(OQ_OSM_NODE_NAME_MAP, F_OK)) {
+	/* "(null)" too: OpenSM then opens its default map, if it was
+	 * built with one. */
+	if (!*path && *OQ_OSM_NODE_NAME_MAP &&
+	    !access(OQ_OSM_NODE_NAME_MAP, F_OK)) {
 		*path = strdup(OQ_OSM_NODE_NAME_MAP);
 		*dflt = true;
 		if (!*path)

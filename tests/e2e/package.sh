@@ -84,6 +84,10 @@ grep -qxF "ExecStartPre=-/usr/bin/osmqos check $osm_pol" "$E2E_DIR/dropin.conf" 
 	e2e_fail "the drop-in does not check $osm_pol"
 grep -qxF "qos_policy_file $osm_pol" "$E2E_DIR/opensm.conf.osmqos" ||
 	e2e_fail "opensm.conf.osmqos does not name $osm_pol"
+dpkg-deb --fsys-tarfile "$deb" |
+	tar -xO ./usr/share/doc/osmqos/examples/slurm/slurm-jobs.conf |
+	grep -qE "^policy +$osm_pol\$" ||
+	e2e_fail "the example job map does not name $osm_pol"
 # Maintainer scripts: none but what dpkg itself runs (the ldconfig
 # trigger), so installing cannot restart or reconfigure opensm.
 dpkg-deb -e "$deb" "$E2E_DIR/control"

@@ -83,6 +83,9 @@ grep -qxF "ExecStartPre=-/usr/bin/osmqos check $osm_pol" "$dropin" ||
 grep -qxF "qos_policy_file $osm_pol" \
 	"$root/usr/share/doc/osmqos/examples/opensm.conf.osmqos" ||
 	e2e_fail "opensm.conf.osmqos does not name $osm_pol"
+grep -qE "^policy +$osm_pol\$" \
+	"$root/usr/share/doc/osmqos/examples/slurm/slurm-jobs.conf" ||
+	e2e_fail "the example job map does not name $osm_pol"
 
 # ---- the same files as the Debian package ----------------------------
 debfiles=
