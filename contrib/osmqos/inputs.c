@@ -139,6 +139,13 @@ static char *stdin_copy(size_t max, size_t *len)
 	return b;
 }
 
+/* A file's text, or standard input's for '-'; NULL with errno set. */
+static char *read_input(const char *path, size_t max, size_t *len)
+{
+	return is_stdin(path) ? stdin_copy(max, len)
+			      : oq_file_read(path, max, len);
+}
+
 struct text {
 	const char *name;
 	char *buf;
@@ -151,8 +158,7 @@ static int read_text(const char *cmd, const char *what, const char *path,
 	char why[64];
 
 	t->name = is_stdin(path) ? OQ_CLI_STDIN_NAME : path;
-	t->buf = is_stdin(path) ? stdin_copy(max, &t->len)
-				: oq_file_read(path, max, &t->len);
+	t->buf = read_input(path, max, &t->len);
 	if (t->buf)
 		return OQ_EXIT_OK;
 	if (errno == EFBIG && !is_stdin(path))
@@ -237,15 +243,13 @@ int oq_cli_read_templates(const char *cmd, const char *path,
 static int conf_map(const char *cmd, const char *conf, char **path, bool *dflt)
 {
 	struct text t;
-	bool named;
 	int rc;
 
 	*path = NULL;
 	*dflt = false;
 	if (read_text(cmd, "opensm.conf", conf, OQ_FILE_MAX_BYTES, &t))
 		return OQ_EXIT_USAGE;
-	rc = oq_opensm_conf_path(t.buf, t.len, "node_name_map_name", path,
-				 &named);
+	rc = oq_opensm_conf_path(t.buf, t.len, "node_name_map_name", path);
 	free(t.buf);
 	if (rc)
 		return oq_usage_error(cmd, "out of memory reading '%s'", conf);
@@ -266,8 +270,8 @@ static char *conf_partitions;
 
 int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c)
 {
-	char *path = NULL, why[64];
-	struct text t;
+	char *path = NULL, *text, why[64];
+	size_t len;
 	bool named;
 	int err;
 
@@ -275,17 +279,13 @@ int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c)
 		return OQ_EXIT_OK;
 	/* One the command cannot read is its own input error, said when
 	 * the command reads it. */
-	t.buf = is_stdin(c->opensm_conf)
-			? stdin_copy(OQ_FILE_MAX_BYTES, &t.len)
-			: oq_file_read(c->opensm_conf, OQ_FILE_MAX_BYTES,
-				       &t.len);
-	if (!t.buf)
+	text = read_input(c->opensm_conf, OQ_FILE_MAX_BYTES, &len);
+	if (!text)
 		return OQ_EXIT_OK;
-	err = oq_opensm_conf_path(t.buf, t.len, "partition_config_file", &path,
-				  &named);
-	free(t.buf);
+	err = oq_opensm_conf_path(text, len, "partition_config_file", &path);
+	free(text);
 	/* No line, or "(null)": OpenSM opens its default file. */
-	named = named && path;
+	named = path != NULL;
 	if (!err && !path)
 		path = strdup(OQ_OSM_PARTITIONS_FILE);
 	if (err || !path)

@@ -7,7 +7,6 @@
 #ifndef OSMQOS_OPENSM_CONF_H
 #define OSMQOS_OPENSM_CONF_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -15,14 +14,19 @@ extern "C" {
 #endif
 
 /*
+ * A value as osm_subnet.c's clean_val() leaves it: blanks off both ends,
+ * then one pair of quotes.  Cuts v in place and returns its start.
+ */
+char *oq_opensm_conf_clean_val(char *v);
+
+/*
  * The value of opensm.conf's KEY line: the last such line's, comment cut,
- * blanks and one pair of quotes trimmed, copied into a malloc'd *path.
- * *named tells whether a line gives the key at all; "(null)" gives it as
- * NULL (OpenSM then opens its default file for both keys).  0, or -1 when
- * out of memory (*path NULL).
+ * cleaned as above, copied into a malloc'd *path.  No line, or "(null)",
+ * leaves *path NULL: OpenSM then opens its default file for both keys.
+ * 0, or -1 when out of memory.
  */
 int oq_opensm_conf_path(const char *text, size_t len, const char *key,
-			char **path, bool *named);
+			char **path);
 
 #ifdef __cplusplus
 }

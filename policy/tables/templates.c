@@ -13,7 +13,6 @@
  *    osm_qos.c parse_vlarb_entry()/parse_sl2vl_entry() do, and checked
  *    with the warnings of osm_subnet.c subn_verify_*().
  */
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <osmqos/match.h>
 #include <osmqos/tables.h>
 #include <osmqos/file.h>
+#include <osmqos/opensm_conf.h>
 
 #define DEFAULT_MAX_VLS 15
 #define DEFAULT_HIGH_LIMIT 0
@@ -305,26 +305,6 @@ static int set_option(const struct ctx *c, struct qos_opts *o,
 	return 0;
 }
 
-/* osm_subnet.c clean_val(): trim, then strip one pair of quotes. */
-static char *clean_val(char *v)
-{
-	char *p;
-
-	while (isspace((unsigned char)*v))
-		v++;
-	if (!*v)
-		return v;
-	p = v + strlen(v) - 1;
-	while (p > v && isspace((unsigned char)*p))
-		p--;
-	p[1] = '\0';
-	if (p > v && ((*v == '"' && *p == '"') || (*v == '\'' && *p == '\''))) {
-		v++;
-		*p = '\0';
-	}
-	return v;
-}
-
 /* routing_engine: OpenSM splits the list on ", \t\n", sets up each name
  * it knows (no_fallback is a flag, an unknown name is logged and
  * skipped) and routes with the first that works.  The tables follow the
@@ -371,14 +351,14 @@ static void parse_line(const struct ctx *c, struct qos_opts *sets, char *line,
 	if (*val)
 		*val++ = '\0';
 	if (!strcmp(key, "routing_engine")) {
-		char *v = clean_val(val);
+		char *v = oq_opensm_conf_clean_val(val);
 
 		routing_engine(c, v, (unsigned int)(v - line) + 1);
 		return;
 	}
 	if (strncmp(key, "qos_", 4) || !strcmp(key, "qos_policy_file"))
 		return;
-	val = clean_val(val);
+	val = oq_opensm_conf_clean_val(val);
 	for (k = 0; k < N_SETS; k++) {
 		size_t plen = strlen(set_prefix[k]);
 		int r;

@@ -2,22 +2,36 @@
 /* The file paths an opensm.conf names: see osmqos/opensm_conf.h. */
 #include <config.h>
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <osmqos/opensm_conf.h>
 
-static bool c_space(char c)
+char *oq_opensm_conf_clean_val(char *v)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' ||
-	       c == '\r';
+	char *p;
+
+	while (isspace((unsigned char)*v))
+		v++;
+	if (!*v)
+		return v;
+	p = v + strlen(v) - 1;
+	while (p > v && isspace((unsigned char)*p))
+		p--;
+	p[1] = '\0';
+	if (p > v && ((*v == '"' && *p == '"') || (*v == '\'' && *p == '\''))) {
+		v++;
+		*p = '\0';
+	}
+	return v;
 }
 
 /* A line of opensm.conf as osm_subn_parse_conf_file() reads it: 0, or -1
  * when out of memory. */
-static int conf_line(char *line, const char *key, char **path, bool *named)
+static int conf_line(char *line, const char *key, char **path)
 {
-	char *hash = strchr(line, '#'), *k, *val, *end;
+	char *hash = strchr(line, '#'), *k, *val;
 
 	if (hash)
 		*hash = '\0';
@@ -29,21 +43,9 @@ static int conf_line(char *line, const char *key, char **path, bool *named)
 		*val++ = '\0';
 	if (strcmp(k, key))
 		return 0;
-	/* clean_val(): blanks off both ends, then one pair of quotes. */
-	while (c_space(*val))
-		val++;
-	end = val + strlen(val);
-	while (end > val && c_space(end[-1]))
-		end--;
-	*end = '\0';
-	if (end - val >= 2 && ((*val == '"' && end[-1] == '"') ||
-			       (*val == '\'' && end[-1] == '\''))) {
-		val++;
-		end[-1] = '\0';
-	}
+	val = oq_opensm_conf_clean_val(val);
 	free(*path);
 	*path = NULL;
-	*named = true;
 	if (!strcmp(val, "(null)"))
 		return 0;
 	*path = strdup(val);
@@ -51,13 +53,12 @@ static int conf_line(char *line, const char *key, char **path, bool *named)
 }
 
 int oq_opensm_conf_path(const char *text, size_t len, const char *key,
-			char **path, bool *named)
+			char **path)
 {
 	size_t pos = 0, klen = strlen(key);
 	char *buf = NULL;
 
 	*path = NULL;
-	*named = false;
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
@@ -75,7 +76,7 @@ int oq_opensm_conf_path(const char *text, size_t len, const char *key,
 		memcpy(buf, text + pos, n);
 		buf[n] = '\0';
 		pos += n + (nl ? 1 : 0);
-		if (conf_line(buf, key, path, named))
+		if (conf_line(buf, key, path))
 			goto oom;
 	}
 	free(buf);

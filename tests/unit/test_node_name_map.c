@@ -256,39 +256,29 @@ static void test_opensm_conf(void **state)
 		"node_name_map_names /etc/other\n"
 		"partition_config_file '/etc/opensm/parts.conf'\r\n";
 	char *path = NULL;
-	bool named;
 
 	(void)state;
 	assert_int_equal(oq_opensm_conf_path(conf, strlen(conf),
-					     "node_name_map_name", &path,
-					     &named),
+					     "node_name_map_name", &path),
 			 0);
 	assert_string_equal(path, "/etc/opensm/my map");
-	assert_true(named);
 	free(path);
 	assert_int_equal(oq_opensm_conf_path(conf, strlen(conf),
-					     "partition_config_file", &path,
-					     &named),
+					     "partition_config_file", &path),
 			 0);
 	assert_string_equal(path, "/etc/opensm/parts.conf");
-	assert_true(named);
 	free(path);
 	assert_int_equal(oq_opensm_conf_path("node_name_map_name (null)\n", 26,
-					     "node_name_map_name", &path,
-					     &named),
+					     "node_name_map_name", &path),
 			 0);
 	assert_null(path);
-	assert_true(named);
-	assert_int_equal(oq_opensm_conf_path(conf, strlen(conf),
-					     "node_name_map", &path, &named),
-			 0);
+	assert_int_equal(
+		oq_opensm_conf_path(conf, strlen(conf), "node_name_map", &path),
+		0);
 	assert_null(path);
-	assert_false(named);
-	assert_int_equal(oq_opensm_conf_path("", 0, "partition_config_file",
-					     &path, &named),
-			 0);
+	assert_int_equal(
+		oq_opensm_conf_path("", 0, "partition_config_file", &path), 0);
 	assert_null(path);
-	assert_false(named);
 }
 
 static void test_print_desc(void **state)
