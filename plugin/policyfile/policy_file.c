@@ -162,9 +162,12 @@ static int refresh(struct oq_policy_file *pf)
 		/* Taken before any call that may change errno (logging). */
 		int err = errno;
 		/* Like OpenSM: no file at the default path is a normal setup
-		 * (QoS from the templates alone), anything else an error. */
+		 * (QoS from the templates alone), anything else an error.
+		 * The default is config.h's, the one the CLI and the
+		 * examples use (osm_base.h's depends on osm_config.h having
+		 * been included before it). */
 		bool quiet = err == ENOENT && !pf->opts->policy && !pf->cur &&
-			     !strcmp(path, OSM_DEFAULT_QOS_POLICY_FILE);
+			     !strcmp(path, OQ_OSM_QOS_POLICY_FILE);
 
 		/* Once per failure: a different one (removed, then too
 		 * big) is news and logged again. */
