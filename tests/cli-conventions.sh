@@ -101,7 +101,7 @@ rc=$?
 	fail "check - with stdin closed: rc $rc, $(head -1 "$tmp/err")"
 n=$((n + 1))
 head -c $((16 * 1024 * 1024 + 1)) /dev/zero | tr '\0' '#' >"$tmp/big"
-IN=$tmp/big expect 2 "osmqos check: cannot read policy from standard input: larger than the 16 MiB limit; give it as a file" \
+IN=$tmp/big expect 2 "osmqos check: policy '<stdin>' is larger than the 16 MiB limit (the plugin's too); shorten or split it" \
 	check -
 
 # --- an option given twice is an error; flags and --pkt may repeat ------
@@ -180,9 +180,11 @@ for spec in "$swguid" "lid:$swlid"; do
 	n=$((n + 1))
 done
 "$q" predict -f "$ibnd" -p "$pol" --port "$swguid" >"$tmp/text"
-grep -q '^leaf02/P1 ' "$tmp/text" && ! grep -qv '^leaf02/P\|^  ' "$tmp/text" ||
+sed 1d "$tmp/text" >"$tmp/ports"
+grep -q '^leaf02/P1 ' "$tmp/ports" && ! grep -qv '^leaf02/P\|^  ' "$tmp/ports" ||
 	fail "predict --port $swguid (text) shows other ports than leaf02's"
-expect 0 "leaf02/P1 *" predict -f "$ibnd" -p "$pol" --port leaf02/P1
+expect 0 "1 port; all 16 SLs backlogged, from every input port at once" \
+	predict -f "$ibnd" -p "$pol" --port leaf02/P1
 [ "$(grep -c '^leaf02' "$tmp/out")" = 1 ] ||
 	fail "predict --port leaf02/P1 shows more than that port"
 expect 0 '0x* "leaf02" port 0 lid *' tables -f "$ibnd" --port leaf02/P0
@@ -214,7 +216,12 @@ expect 0 '0x* "sw1" port 0 *' tables -f "$net" --all
 expect 1 "*: error: *" tables -f "$net" -p "$bad"
 expect 2 "osmqos tables: --fabric TOPO is required: *" tables
 expect 0 "* ports in * classes of equal predictions; all 16 SLs backlogged, from every input port at once *" predict -f "$net"
-expect 0 "sw1/P1 *" predict -f "$net" --all
+expect 0 "12 ports; all 16 SLs backlogged, from every input port at once" \
+	predict -f "$net" --all
+expect 0 "12 ports; SLs 1-2 each alone on the link, from every input port at once" \
+	predict -f "$net" --all --active 1,2 --alone
+expect 2 "osmqos predict: --in-port 9: the largest switch has 8 ports; give an input port 0..8" \
+	predict -f "$net" --in-port 9
 expect 1 "*: error: *" predict -f "$net" -p "$bad"
 expect 2 "osmqos predict: --path needs --sl N" predict -f "$net" --path h1 h2
 expect 0 "# *" synth -p "$intents" -f "$mixed"
@@ -234,6 +241,22 @@ for c in check match tables predict synth export query drift; do
 	"$q" "$c" --help | tr '\n' ' ' | grep -q 'Exit status: 0 .*, 1 .*invalid.*, 2 ' ||
 		fail "$c --help: no exit status 1 for an invalid policy"
 done
+# Numbers: decimal or 0x hex; a leading 0 (octal to C) is refused.
+expect 2 "osmqos match: --sid '010' is not a number in 0..18446744073709551615 (decimal or 0x hex, no leading 0)" \
+	match -p "$pol" -f "$ft" --src cn01 --dst cn02 --sid 010
+expect 0 "rule:   1 ($pol:82:5)*" \
+	match -p "$pol" -f "$ft" --src cn01 --dst cn02 --sid 0x1000000000000d00
+# Rules are numbered from 0 everywhere: plan's text and JSON, match.
+sed '/qos-level-name: monitoring/s/monitoring/storage/' "$pol" >"$tmp/edit.conf"
+run plan "$tmp/edit.conf" -p "$pol" -f "$ft"
+[ "$rc" = 1 ] || fail "plan of a rule edit exited $rc, want 1"
+grep -q "^  rule 1 ($tmp/edit.conf:82, " "$tmp/out" ||
+	fail "plan: the second rule is not 'rule 1': $(grep '^  rule' "$tmp/out")"
+run plan "$tmp/edit.conf" -p "$pol" -f "$ft" -j
+grep -q '"rule": 1, ' "$tmp/out" || fail "plan -j: the second rule is not rule 1"
+run match -p "$pol" -f "$ft" --src cn01 --dst cn02 --sid 0x1000000000000d00
+first_is "$tmp/out" "rule:   1 ($pol:82:5)*"
+n=$((n + 1))
 expect 2 "osmqos tables: unknown option '--nosuch'" tables --nosuch
 expect 2 "osmqos tables: option '--p' is ambiguous: --policy, --port, --partitions; give more of the name" \
 	tables --p x

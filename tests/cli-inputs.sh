@@ -74,7 +74,7 @@ expect_refused "--report and --json both write" synth --policy "$pol" --fabric "
 expect_refused "-o needs a file name, not an empty argument" synth --policy "$pol" --fabric "$net" -o ""
 # -o into a directory that is not there: an error naming it, nothing else.
 intents=$top_srcdir/contrib/policies/intents.conf
-expect_refused "cannot write '$tmp/no/such/dir/x.conf'" synth --policy "$intents" \
+expect_refused "-o '$tmp/no/such/dir/x.conf': its directory '$tmp/no/such/dir' does not exist" synth --policy "$intents" \
 	--fabric "$net" -o "$tmp/no/such/dir/x.conf"
 # A policy without intents: exit 1 and what to add.
 out=$("$osmqos" synth --policy "$pol" --fabric "$net" 2>&1)
@@ -102,6 +102,14 @@ expect_refused "$tmp/hosts:2: at byte 3: byte 0xff" job-env --plain \
 printf 'default plain\r\nmap qos=a sid\r\n' >"$tmp/crlf.map"
 expect_refused "crlf.map:2:11: error: 'sid' needs a value" job-env \
 	--map "$tmp/crlf.map" --nodes cn01
+# An invalid policy is an input error (2: the Prolog runs the job on the
+# stacks' defaults), not a refused job (1: its tasks stop).
+bad=$top_srcdir/tests/policies/invalid/duplicate-level.conf
+expect_refused "the policy '$bad' is invalid" job-env --plain \
+	--nodes cn01,cn02 --fabric "$net" --policy "$bad" --offline
+# Numbers with a leading 0 (octal to C, decimal to most readers).
+expect_refused "'010' is not a number in 0..4095 (decimal or 0x hex, no leading 0)" \
+	job-env --qos-class 010 --nodes cn01
 head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' '#' >"$tmp/big.map"
 expect_refused "larger than" job-env --map "$tmp/big.map" --nodes cn01
 

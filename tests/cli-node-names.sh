@@ -134,4 +134,31 @@ n=$((n + 1))
 sed 's/"cn04 HCA-1"/"cn01 HCA-2"/' "$net" >"$tmp/two.net"
 expect 2 "osmqos match: --src 'cn01': 2 nodes fit: 'cn01 HCA-1' 0x0000000000100002, 'cn01 HCA-2' 0x000000000010000a; give a port GUID (0x...) or the whole name" \
 	match -p "$pol" -f "$tmp/two.net" --src cn01 --dst stor1
+# job-env, plan and export name nodes by the map too: job-env decides by
+# the mapped names (given or from the job map; hosts stay the
+# NodeDescription's first word, as Slurm knows them).
+expect 0 "# osmqos job-env: class plain (command line)" job-env --plain \
+	--offline -p "$tmp/mapped.conf" -f "$net" --nodes cn01,stor1 \
+	--node-name-map "$tmp/map" --prefer highest
+grep -q '^#   compute-01/P1 -> storage-01/P1: SL 1 ' "$tmp/out" ||
+	fail "job-env --node-name-map: $(grep '^#   ' "$tmp/out")"
+printf 'fabric %s\npolicy %s\nnode-name-map %s\ndefault plain\nprefer highest\n' \
+	"$net" "$tmp/mapped.conf" "$tmp/map" >"$tmp/jobs.map"
+expect 0 "# osmqos job-env: class plain (*)" job-env --offline \
+	--map "$tmp/jobs.map" --nodes cn01,stor1
+grep -q '^#   compute-01/P1 -> storage-01/P1: SL 1 ' "$tmp/out" ||
+	fail "job map node-name-map: $(grep '^#   ' "$tmp/out")"
+# Without the map the mapped names are no port's: SL 0, not 1.
+expect 0 "# osmqos job-env: class plain (command line)" job-env --plain \
+	--offline -p "$tmp/mapped.conf" -f "$net" --nodes cn01,stor1 \
+	--prefer highest
+grep -q '^#   cn01 HCA-1/P1 -> stor1 HCA-1/P1: SL 0 ' "$tmp/out" ||
+	fail "job-env without the map: $(grep '^#   ' "$tmp/out")"
+sed 's|"storage-01/P1"|"compute-01/P1"|' "$tmp/mapped.conf" >"$tmp/mapped2.conf"
+run plan "$tmp/mapped2.conf" -p "$tmp/mapped.conf" -f "$net" \
+	--node-name-map "$tmp/map" -j
+[ "$rc" = 1 ] && grep -q '"changed": [1-9]' "$tmp/out" ||
+	fail "plan --node-name-map: exit $rc, $(head -c 300 "$tmp/out")"
+n=$((n + 1))
+expect 0 "*" export -p "$tmp/mapped.conf" -f "$net" --node-name-map "$tmp/map"
 echo "ok: $n node-name and port-argument checks"

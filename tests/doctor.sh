@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# osmqos doctor on a good SM setup (exit 0, every check ok) and on ten
+# osmqos doctor on a good SM setup (exit 0, every check ok) and on eleven
 # setups with one thing broken each, as osmqos(8) lists the checks: qos
 # FALSE, osmqos not in event_plugin_name, policy= and qos_policy_file
 # apart, no plugin library, a library built for another OpenSM, an invalid
-# policy, no publish directory, no audit directory, a routing engine that
-# keeps the template's SL2VL under a policy with sl2vl-scopes, a standby
-# with other QoS settings.  Each must be named, alone, with its level and
+# policy, no policy file, no publish directory, no audit directory, a
+# routing engine that keeps the template's SL2VL under a policy with
+# sl2vl-scopes, a standby with other QoS settings.  Each must be named, alone, with its level and
 # a fix, and set the exit status (1 warning, 2 error).
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -121,6 +121,14 @@ printf 'qos-levels\n  qos-level\n    name: DEFAULT\n  end-qos-level\nend-qos-lev
 conf "$dir/c6.conf" qos_policy_file "$dir/bad-policy.conf" \
 	event_plugin_options "policy=$dir/bad-policy.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
 broken bad-policy policy error -c "$dir/c6.conf"
+# 6b. No policy file where both point: "cannot be read", and the fix is
+# to write it, not to read errors that are not there.
+conf "$dir/c6b.conf" qos_policy_file "$dir/no-policy.conf" \
+	event_plugin_options "policy=$dir/no-policy.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
+broken no-policy policy error -c "$dir/c6b.conf"
+grep -q "^error  *policy  *$dir/no-policy.conf cannot be read: No such file or directory; " "$dir/no-policy.out" &&
+	grep -q ' fix: write the policy there' "$dir/no-policy.out" ||
+	bad "no-policy: $(cat "$dir/no-policy.out")"
 # 7. The publish directory missing.
 conf "$dir/c7.conf" event_plugin_options \
 	"policy=$pol publish_dir=$dir/nowhere audit=$dir/audit/osmqos-audit.log"
@@ -143,5 +151,5 @@ rc=$?
 [ "$rc" = 2 ] && grep -q 'give the SM.s opensm.conf' "$dir/none.out" ||
 	bad "missing opensm.conf: exit $rc: $(cat "$dir/none.out")"
 
-[ "$fail" = 0 ] && echo "doctor: a good setup and 10 broken ones, each named"
+[ "$fail" = 0 ] && echo "doctor: a good setup and 11 broken ones, each named"
 exit "$fail"

@@ -121,7 +121,7 @@ echo "ok: --port draws one bar"
 [ $? -eq 2 ] && grep -q -- '--svg' "$tmp/err" && [ ! -e "$tmp/path.svg" ] ||
 	fail "--svg with --path not refused: $(cat "$tmp/err")"
 "$q" predict --fabric "$F" --svg "$tmp/no/such/dir.svg" >/dev/null 2>"$tmp/err"
-[ $? -eq 2 ] && grep -q 'cannot write' "$tmp/err" ||
+[ $? -eq 2 ] && grep -q "does not exist; create it" "$tmp/err" ||
 	fail "unwritable --svg path not reported: $(cat "$tmp/err")"
 "$q" predict --fabric "$F" --svg >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--svg without FILE not a usage error"

@@ -24,7 +24,8 @@ extern const struct oq_cmd_spec oq_spec_check, oq_spec_match, oq_spec_tables,
 int oq_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Parse an unsigned number, decimal or 0x hex, fully; 0 ok, -1 bad. */
+/* Parse an unsigned number, decimal or 0x hex, fully, without a leading
+ * 0 (octal to C and the policy language); 0 ok, -1 bad. */
 int oq_parse_u64(const char *s, unsigned long long *out);
 
 #endif /* OSMQOS_CLI_H */

@@ -191,11 +191,18 @@ int oq_usage_error(const char *cmd, const char *fmt, ...)
 	return OQ_EXIT_USAGE;
 }
 
+/* "010" is 8 to strtoull and in the policy language (OpenSM's octal) but
+ * 10 to most readers: refused, so neither reading is taken silently. */
+static bool leading_zero(const char *s)
+{
+	return s[0] == '0' && isdigit((unsigned char)s[1]);
+}
+
 int oq_parse_u64(const char *s, unsigned long long *out)
 {
 	char *end;
 
-	if (!s || !isdigit((unsigned char)*s))
+	if (!s || !isdigit((unsigned char)*s) || leading_zero(s))
 		return -1;
 	errno = 0;
 	*out = strtoull(s, &end, 0);
@@ -397,13 +404,12 @@ void oq_cli_usage(const struct oq_cmd_spec *s, FILE *out)
 
 /* ---- lists of numbers -------------------------------------------------- */
 
-/* A number at *p: decimal, 0x hex (or octal after a 0, as strtoull and
- * the policy language read it). */
+/* A number at *p: decimal or 0x hex, no leading 0 (oq_parse_u64). */
 static bool list_number(const char **p, unsigned long long *v)
 {
 	char *end;
 
-	if (!isdigit((unsigned char)**p))
+	if (!isdigit((unsigned char)**p) || leading_zero(*p))
 		return false;
 	errno = 0;
 	*v = strtoull(*p, &end, 0);
@@ -621,7 +627,7 @@ static int store_num(const struct parser *p, const struct oq_opt *o,
 	if (oq_parse_u64(arg, &v) || v < o->min || v > o->max)
 		return oq_usage_error(p->s->name,
 				      "%s '%s' is not a number in %llu..%llu "
-				      "(decimal or 0x hex)",
+				      "(decimal or 0x hex, no leading 0)",
 				      as, arg, o->min, o->max);
 	n->v = v;
 	n->given = true;

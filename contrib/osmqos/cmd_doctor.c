@@ -428,9 +428,25 @@ static void check_policy(struct report *r, const struct sm *s,
 {
 	struct oq_diags d;
 	struct oq_policy *p;
-	char first[1024] = "", fix[600];
+	char first[1024] = "", fix[600], why[64];
+	int err;
 
 	*out = NULL;
+	err = oq_file_probe(s->policy, OQ_POLICY_MAX_BYTES);
+	if (err) {
+		check(r, ERR, "policy",
+		      err == ENOENT ? "write the policy there (osmqos check "
+				      "FILE before you reload), or point "
+				      "qos_policy_file or policy= at it"
+				    : "make it a readable regular file within "
+				      "the limit",
+		      "%s cannot be read: %s; the plugin keeps the last good "
+		      "policy, or runs none",
+		      s->policy,
+		      oq_file_error(err, OQ_POLICY_MAX_BYTES, why,
+				    sizeof(why)));
+		return;
+	}
 	oq_diags_init(&d);
 	p = oq_policy_load(s->policy, &d);
 	if (p && !oq_diags_has_errors(&d))

@@ -22,6 +22,7 @@
 #include "cli.h"
 #include "export_write.h"
 #include "inputs.h"
+#include "output_file.h"
 #include "synth_lower.h"
 
 #define CMD "export"
@@ -45,6 +46,7 @@ static const struct oq_opt export_opts[] = {
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
 		 "the SM's opensm.conf (templates and routing_engine, for "
 		 "the synthesized tables)"),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_OPT("output", 'o', OQ_OPT_OUTPUT, "FILE",
 	       "write it to FILE (replaced atomically); default: stdout",
 	       offsetof(struct export_opts, output)),
@@ -299,7 +301,7 @@ static int run(int argc, char **argv)
 	if (in.policy->n_intent_levels)
 		lower_check(text, len, &in, &t, &tables);
 	if (o.output)
-		rc = oq_cli_write_file(CMD, o.output, text, len);
+		rc = oq_cli_write_file(CMD, "-o", o.output, text, len);
 	else
 		rc = fwrite(text, 1, len, stdout) == len ? OQ_EXIT_OK
 							 : OQ_EXIT_USAGE;

@@ -70,8 +70,8 @@ static const struct oq_opt opts_table[] = {
 	       "a qos-level of the policy (its SL; the SA must grant that SL "
 	       "to every pair)",
 	       OFF(level)),
-	OQ_OPT("plain", 0, OQ_OPT_FLAG, NULL,
-	       "a query with no class component", OFF(plain)),
+	OQ_OPT("plain", 0, OQ_OPT_FLAG, NULL, "a query with no class component",
+	       OFF(plain)),
 	OQ_OPT("map", 0, OQ_OPT_INPUT, "FILE",
 	       "the operator's job map (docs/jobs.md): the class of a job "
 	       "with the attributes below",
@@ -95,8 +95,8 @@ static const struct oq_opt opts_table[] = {
 	       OFF(nodes), .parse = parse_nodes, .flags = OQ_OPT_REPEATABLE),
 	OQ_OPT("nodes-file", 0, OQ_OPT_INPUT, "FILE",
 	       "host lists, one or more a line, '#' comments", OFF(nodes_file)),
-	OQ_HEADING("Inputs (the map's fabric/policy/partitions lines give "
-		   "defaults):"),
+	OQ_HEADING("Inputs (the map's fabric/policy/partitions/node-name-map "
+		   "lines give defaults):"),
 	OQ_USE_H(OQ_CO_FABRIC, 0,
 		 "ibnetdiscover output of the fabric (or an ibsim net file)"),
 	OQ_USE_H(OQ_CO_POLICY, 0,
@@ -104,6 +104,9 @@ static const struct oq_opt opts_table[] = {
 		 "offline decision"),
 	OQ_USE_H(OQ_CO_PARTITIONS, 0,
 		 "OpenSM's partitions.conf: P_Keys of the ports"),
+	OQ_USE_H(OQ_CO_NODE_NAME_MAP, 0,
+		 "OpenSM's node-name map: the node names port-name keys "
+		 "use"),
 	OQ_HEADING("Deciding:"),
 	OQ_OPT("offline", 0, OQ_OPT_FLAG, NULL,
 	       "do not ask the SA; the policy decides", OFF(offline)),
@@ -312,6 +315,8 @@ static int use_map(struct run *r)
 		r->o.c.policy = r->map.policy;
 	if (!r->o.c.partitions)
 		r->o.c.partitions = r->map.partitions;
+	if (!r->o.c.node_name_map)
+		r->o.c.node_name_map = r->map.node_name_map;
 	if (!r->o.has_prefer && r->map.has_prefer) {
 		r->o.prefer = r->map.prefer;
 		r->o.has_prefer = true;
@@ -382,9 +387,12 @@ static int load_inputs(struct run *r)
 	if (r->o.offline && !r->o.c.policy)
 		return oq_usage_error(CMD, "--offline decides by the policy; "
 					   "give --policy");
+	/* An invalid policy is an input error here, not a refusal: the
+	 * Prolog runs the job on the stacks' defaults (2) instead of
+	 * stopping its tasks (1), and the SM keeps its last good policy. */
 	rc = oq_cli_load(CMD, &r->o.c, &r->in);
 	if (rc)
-		return rc;
+		return rc == OQ_EXIT_FAIL ? OQ_EXIT_USAGE : rc;
 	r->have_in = true;
 	if (r->in.binding) {
 		r->m = oq_matcher_compile(r->in.binding);

@@ -15,6 +15,7 @@
 #include <osmqos/model.h>
 
 #include "cli.h"
+#include "output_file.h"
 #include "svg.h"
 
 #define CMD "model"
@@ -132,10 +133,10 @@ static int parse_table(void *value, const char *s, const struct oq_opt *o)
 			break;
 		}
 		*colon = '\0';
-		if (oq_parse_u64(tok, &vl) || vl > 15 ||
+		if (oq_parse_u64(tok, &vl) || vl > 14 ||
 		    oq_parse_u64(colon + 1, &w) || w > 255) {
 			rc = oq_usage_error(CMD,
-					    "%s: bad entry '%s:%s' (VL 0-15, "
+					    "%s: bad entry '%s:%s' (VL 0-14, "
 					    "weight 0-255)",
 					    what, tok, colon + 1);
 			break;
@@ -343,8 +344,10 @@ static int sweep(struct oq_arb_config *c, struct oq_vlarb_table *lo,
 	double xs[256], ys[256], xi[256], yi[256];
 	size_t n = 0, ni = 0, i;
 	unsigned int l;
-	char buf[64];
+	char buf[64], *doc = NULL;
+	size_t doc_len = 0;
 	FILE *f;
+	int rc;
 
 	if (!lo->n)
 		return oq_usage_error(CMD, "--sweep-low needs a --low table "
@@ -396,12 +399,10 @@ static int sweep(struct oq_arb_config *c, struct oq_vlarb_table *lo,
 	if (!n)
 		return oq_usage_error(CMD, "nothing to draw: the low VLs "
 					   "starve for every L");
-	f = fopen(svg, "w");
+	/* Drawn whole in memory first: a failure leaves FILE as it was. */
+	f = open_memstream(&doc, &doc_len);
 	if (!f)
-		return oq_usage_error(CMD,
-				      "cannot write '%s'; check the "
-				      "directory exists and is writable",
-				      svg);
+		return oq_usage_error(CMD, "out of memory");
 	{
 		char title[160];
 		/* IBA first so the profile's curve is drawn on top. */
@@ -429,14 +430,17 @@ static int sweep(struct oq_arb_config *c, struct oq_vlarb_table *lo,
 			 "MTU %u)",
 			 c->high && c->high->n ? c->high->e[0].weight : 0,
 			 c->high_limit, c->mtu_bytes);
-		if (oq_svg_line_chart(f, &ch) || fclose(f)) {
-			fprintf(stderr,
-				"osmqos model: error writing '%s'; "
-				"check free space\n",
-				svg);
-			return OQ_EXIT_USAGE;
+		rc = oq_svg_line_chart(f, &ch);
+		if (fclose(f) || rc) {
+			free(doc);
+			return oq_usage_error(CMD, "out of memory drawing "
+						   "--svg");
 		}
 	}
+	rc = oq_cli_write_file(CMD, "--svg", svg, doc, doc_len);
+	free(doc);
+	if (rc)
+		return rc;
 	if (!json)
 		fprintf(stderr, "wrote %s\n", svg);
 	return OQ_EXIT_OK;

@@ -53,6 +53,7 @@ static const struct oq_opt plan_opts[] = {
 	       "discover the live fabric with SMPs, as `drift` does",
 	       offsetof(struct plan_opts, live)),
 	OQ_USE(OQ_CO_PARTITIONS),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
 		 "the SM's opensm.conf (its qos_* templates and "
 		 "routing_engine)"),
@@ -393,7 +394,7 @@ void plan_rules_print(const struct oq_policy *a, const struct oq_policy *b,
 		} else if (all || k < 10) {
 			printf("  rule %zu (%s:%u%s%s): level %s (SL %d) -> %s "
 			       "(SL %d)\n",
-			       i + 1, b->file, b->rules[i].loc.line,
+			       i, b->file, b->rules[i].loc.line,
 			       b->rules[i].use ? ", " : "",
 			       b->rules[i].use ? b->rules[i].use : "",
 			       a->levels[la].name, a->levels[la].sl,

@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "inputs.h"
+#include "output_file.h"
 #include "svg.h"
 #include "tables_classes.h"
 
@@ -424,8 +425,9 @@ static int predict_all(struct ctx *c, const struct oq_port *only, bool whole,
 
 static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
 			 const struct oq_fabric_tables *tables, bool json,
-			 bool compact)
+			 bool compact, const struct oq_predict_opts *o)
 {
+	char sc[160], n1[32];
 	size_t i;
 
 	if (json) {
@@ -444,17 +446,13 @@ static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
 		}
 		printf("}\n");
 	} else {
+		/* What every number below assumes, as the summary says it. */
+		scenario_text(o, sc, sizeof(sc));
+		printf("%s port%s; %s\n", oq_count_text(pr->n, n1, sizeof(n1)),
+		       pr->n == 1 ? "" : "s", sc);
 		for (i = 0; i < pr->n; i++)
 			print_port_text(pr->port[i], &pr->pred[i],
 					&tables->ports[pr->port[i]->index]);
-	}
-	if (pr->classes.n_bad) {
-		fprintf(stderr,
-			"osmqos predict: %zu port(s) could not be predicted "
-			"(--in-port beyond the switch's ports, or a packet "
-			"size of 0?)\n",
-			pr->classes.n_bad);
-		return OQ_EXIT_USAGE;
 	}
 	return OQ_EXIT_OK;
 }
@@ -499,14 +497,6 @@ static int predict_classes(const struct port_preds *pr,
 			text_sls(&cl->pred, &tables->ports[cl->rep], true);
 		}
 	}
-	if (c->n_bad) {
-		fprintf(stderr,
-			"osmqos predict: %zu port(s) could not be predicted "
-			"(--in-port beyond the switch's ports, or a packet "
-			"size of 0?)\n",
-			c->n_bad);
-		return OQ_EXIT_USAGE;
-	}
 	return OQ_EXIT_OK;
 }
 
@@ -517,40 +507,40 @@ static const char *base_name(const char *path)
 	return s ? s + 1 : path;
 }
 
-/* --svg FILE: the same ports and scenario as the text, as bars. */
+/* --svg FILE: the same ports and scenario as the text, as bars, drawn
+ * whole in memory first: nothing to draw or no memory leaves FILE as it
+ * was. */
 static int predict_svg(const struct port_preds *pr,
 		       const struct oq_predict_opts *o, const char *file,
 		       const char *policy, const char *fabric)
 {
-	char title[512];
-	FILE *f = fopen(file, "w");
-	int n;
+	char title[512], *svg = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&svg, &len);
+	int n, rc;
 
 	if (!f)
-		return oq_usage_error(CMD,
-				      "--svg: cannot write '%s'; check the "
-				      "directory exists and is writable",
-				      file);
+		return oq_usage_error(CMD, "out of memory");
 	snprintf(title, sizeof(title), "osmqos predict: %s on %s, %s",
 		 policy ? base_name(policy) : "OpenSM templates",
 		 base_name(fabric),
 		 o->active_sls ? "--active SLs backlogged"
 			       : "all SLs backlogged");
 	n = oq_svg_predict_bars(f, title, pr->port, pr->pred, pr->n);
-	if (fclose(f) || n <= 0) {
-		remove(file); /* no half-drawn picture */
-		if (!n)
-			return oq_usage_error(CMD,
-					      "--svg: no linked port to draw; "
-					      "check the topology's links");
-		fprintf(stderr,
-			"osmqos predict: error writing '%s'; check free "
-			"space\n",
-			file);
-		return OQ_EXIT_USAGE;
+	if (fclose(f) || n < 0) {
+		free(svg);
+		return oq_usage_error(CMD, "out of memory drawing --svg");
 	}
-	fprintf(stderr, "wrote %s: %d port bar(s)\n", file, n);
-	return OQ_EXIT_OK;
+	if (!n) {
+		free(svg);
+		return oq_usage_error(CMD, "--svg: no linked port to draw; "
+					   "check the topology's links");
+	}
+	rc = oq_cli_write_file(CMD, "--svg", file, svg, len);
+	free(svg);
+	if (!rc)
+		fprintf(stderr, "wrote %s: %d port bar(s)\n", file, n);
+	return rc;
 }
 
 /* Min-hop route from src to dst over the fabric graph (BFS over nodes);
@@ -784,6 +774,39 @@ static int check_opts(const struct predict_opts *o)
 	return 0;
 }
 
+/* --in-port N names an input port of the switches predicted: beyond
+ * every one of them it is a usage error, not a fabric of failed ports. */
+static int check_in_port(const struct oq_fabric *f, const struct oq_port *only,
+			 int in_port)
+{
+	unsigned int most = 0;
+	size_t i;
+
+	if (in_port < 0)
+		return OQ_EXIT_OK;
+	for (i = 0; i < f->n_nodes; i++) {
+		const struct oq_node *n = f->nodes[i];
+
+		if (n->type == OQ_NODE_SWITCH && (!only || only->node == n) &&
+		    n->n_ports > most)
+			most = n->n_ports;
+	}
+	if ((unsigned int)in_port <= most)
+		return OQ_EXIT_OK;
+	if (!most)
+		return oq_usage_error(
+			CMD,
+			"--in-port %d: %s no switch; leave "
+			"--in-port out",
+			in_port, only ? "the port is on" : "the fabric has");
+	return oq_usage_error(CMD,
+			      "--in-port %d: %s has %u ports; give an input "
+			      "port 0..%u",
+			      in_port,
+			      only ? "the switch" : "the largest switch", most,
+			      most);
+}
+
 static int predict_fabric(struct ctx *c, const struct predict_opts *o,
 			  const struct oq_predict_opts *po)
 {
@@ -798,6 +821,9 @@ static int predict_fabric(struct ctx *c, const struct predict_opts *o,
 		if (!only)
 			return OQ_EXIT_USAGE;
 	}
+	rc = check_in_port(c->in.fabric, only, po->in_port);
+	if (rc)
+		return rc;
 	rc = predict_all(c, only, whole, po, &pr);
 	if (rc)
 		return rc;
@@ -806,7 +832,17 @@ static int predict_fabric(struct ctx *c, const struct predict_opts *o,
 				     po);
 	else
 		rc = predict_ports(&pr, c->in.fabric, &c->tables, o->c.json,
-				   o->compact);
+				   o->compact, po);
+	if (rc == OQ_EXIT_OK && pr.classes.n_bad)
+		rc = oq_usage_error(
+			CMD, "%zu port(s) could not be predicted%s",
+			pr.classes.n_bad,
+			po->in_port >= 0 ? ": their switches have fewer ports "
+					   "than --in-port names; give a "
+					   "smaller --in-port, or --port on a "
+					   "switch that has it"
+					 : " (the model refuses their tables); "
+					   "osmqos tables --port shows them");
 	if (rc == OQ_EXIT_OK && o->c.svg)
 		rc = predict_svg(&pr, po, o->c.svg, o->c.policy, o->c.fabric);
 	port_preds_free(&pr);

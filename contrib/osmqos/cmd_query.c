@@ -175,7 +175,7 @@ static int parse_sel(void *value, const char *arg, const struct oq_opt *o)
 	if (oq_parse_u64(arg + (s->has_sel ? 1 : 0), &v) || v > 63)
 		return oq_usage_error(CMD,
 				      "--%s '%s' is not [<|>|=]N with N in "
-				      "0..63 (decimal or 0x hex)",
+				      "0..63 (decimal or 0x hex, no leading 0)",
 				      o->name, arg);
 	s->v = (uint8_t)v;
 	s->given = true;

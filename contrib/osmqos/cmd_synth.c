@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "inputs.h"
+#include "output_file.h"
 #include "synth_lower.h"
 
 #define CMD "synth"
@@ -605,7 +606,7 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (o.output)
-		rc = oq_cli_write_file(CMD, o.output, text, len);
+		rc = oq_cli_write_file(CMD, "-o", o.output, text, len);
 	else if (!o.report && !o.c.json)
 		fwrite(text, 1, len, stdout);
 out:

@@ -3,7 +3,6 @@
 #include <config.h>
 
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,8 +160,8 @@ static int read_text(const char *cmd, const char *what, const char *path,
 	t->buf = read_input(path, max, &t->len);
 	if (t->buf)
 		return OQ_EXIT_OK;
-	if (errno == EFBIG && !is_stdin(path))
-		return too_big(cmd, what, path, max);
+	if (errno == EFBIG)
+		return too_big(cmd, what, t->name, max);
 	if (is_stdin(path))
 		return oq_usage_error(cmd,
 				      "cannot read %s from standard input: "
@@ -603,40 +602,4 @@ const char *oq_cli_level_name(const struct oq_policy *p, int level)
 	if (!p || level < 0 || (size_t)level >= p->n_levels)
 		return NULL;
 	return p->levels[level].name;
-}
-
-struct out_text {
-	const char *s;
-	size_t len;
-};
-
-static int write_text(FILE *out, const void *ctx)
-{
-	const struct out_text *t = ctx;
-
-	return fwrite(t->s, 1, t->len, out) == t->len ? 0 : -1;
-}
-
-int oq_cli_write_file(const char *cmd, const char *path, const char *text,
-		      size_t len)
-{
-	char *d = strdup(path), *b = strdup(path), why[128];
-	struct out_text t = { text, len };
-	int rc;
-
-	if (!d || !b) {
-		free(d);
-		free(b);
-		return oq_usage_error(cmd, "out of memory");
-	}
-	rc = oq_file_replace(dirname(d), basename(b), 0644, write_text, &t, why,
-			     sizeof(why));
-	if (rc)
-		rc = oq_usage_error(cmd,
-				    "cannot write '%s': %s; check the "
-				    "directory exists and is writable",
-				    path, why);
-	free(d);
-	free(b);
-	return rc;
 }

@@ -133,12 +133,6 @@ const struct oq_port *oq_cli_port(const char *cmd, const struct oq_fabric *f,
 				  const char *opt, const char *spec,
 				  bool *whole);
 
-/* Write text to path, replacing it atomically (a temporary file in the
- * same directory, renamed); OQ_EXIT_OK, or OQ_EXIT_USAGE after saying
- * why. */
-int oq_cli_write_file(const char *cmd, const char *path, const char *text,
-		      size_t len);
-
 /* The name of QoS level `level` of p, or NULL (no policy, no level, or a
  * level without a name). */
 const char *oq_cli_level_name(const struct oq_policy *p, int level);

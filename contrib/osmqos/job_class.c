@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "job_class.h"
 
 static const char *const kind_names[] = {
@@ -15,18 +16,6 @@ static const char *const kind_names[] = {
 };
 
 #define N_KINDS (sizeof(kind_names) / sizeof(kind_names[0]))
-
-int oq_job_parse_u64(const char *s, unsigned long long *out)
-{
-	char *end;
-
-	/* strtoull takes blanks and a sign; a class value has neither. */
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ' || *s == '\t')
-		return -1;
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	return (errno || *end) ? -1 : 0;
-}
 
 /* A level name as the policy language allows one: no blanks, quotes,
  * commas or control bytes, and at most OQ_JOB_LEVEL_NAME_MAX bytes. */
@@ -99,10 +88,10 @@ int oq_job_class_parse(const char *kind, const char *value,
 		max = 0xffff;
 		break;
 	}
-	if (oq_job_parse_u64(value, &v) || v > max) {
+	if (oq_parse_u64(value, &v) || v > max) {
 		snprintf(err, errlen,
 			 "%s '%.80s' is not a number in 0..%llu (decimal or "
-			 "0x hex)",
+			 "0x hex, no leading 0)",
 			 kind, value, max);
 		return -1;
 	}

@@ -38,8 +38,6 @@ int oq_job_class_parse(const char *kind, const char *value,
 /* "kind:value" (a job's request, "qos-class:5") or a lone "none"/"plain". */
 int oq_job_class_parse_word(const char *word, struct oq_job_class *c, char *err,
 			    size_t errlen);
-/* An unsigned number, decimal or 0x hex, the whole string: 0, or -1. */
-int oq_job_parse_u64(const char *s, unsigned long long *out);
 /* "sid 0x0000000000010001", "qos-class 5", "pkey 0x0003", "level gold",
  * "plain", "none"; returns what snprintf returns. */
 int oq_job_class_format(const struct oq_job_class *c, char *buf, size_t len);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "job_class.h"
 #include "job_decide.h"
 
@@ -29,7 +30,7 @@ int oq_job_prefer_parse(const char *s, struct oq_job_prefer *p, char *err,
 			return 0;
 		}
 	}
-	if (oq_job_parse_u64(s, &v) || v > 15) {
+	if (oq_parse_u64(s, &v) || v > 15) {
 		snprintf(err, errlen,
 			 "'%.80s' is no preference; give fail, most, lowest, "
 			 "highest or an SL 0..15",

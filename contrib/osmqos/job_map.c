@@ -181,6 +181,7 @@ enum setting {
 	S_FABRIC,
 	S_POLICY,
 	S_PARTITIONS,
+	S_NODE_NAME_MAP,
 	S_OSMQOS,
 	S_SPOOL,
 	S_DEFAULT,
@@ -191,8 +192,8 @@ enum setting {
 };
 
 static const char *const setting_names[S_N] = {
-	"fabric",  "policy", "partitions",    "osmqos",		"spool",
-	"default", "prefer", "allow-opt-out", "allow-override",
+	"fabric", "policy",  "partitions", "node-name-map", "osmqos",
+	"spool",  "default", "prefer",	   "allow-opt-out", "allow-override",
 };
 
 static int setting(struct line_ctx *c, enum setting s)
@@ -214,6 +215,8 @@ static int setting(struct line_ctx *c, enum setting s)
 		return path_value(c, &m->policy);
 	case S_PARTITIONS:
 		return path_value(c, &m->partitions);
+	case S_NODE_NAME_MAP:
+		return path_value(c, &m->node_name_map);
 	case S_OSMQOS:
 		return path_value(c, &m->osmqos);
 	case S_SPOOL:
@@ -397,6 +400,7 @@ void oq_job_map_free(struct oq_job_map *m)
 	free(m->fabric);
 	free(m->policy);
 	free(m->partitions);
+	free(m->node_name_map);
 	free(m->osmqos);
 	free(m->spool);
 	memset(m, 0, sizeof(*m));

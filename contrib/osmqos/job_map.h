@@ -38,9 +38,10 @@ struct oq_job_map {
 	bool allow_opt_out, allow_override;
 	struct oq_job_prefer prefer;
 	bool has_prefer;
-	/* Inputs (NULL when not set): job-env's --fabric, --policy and
-	 * --partitions; osmqos and spool are the Slurm scripts' own. */
-	char *fabric, *policy, *partitions, *osmqos, *spool;
+	/* Inputs (NULL when not set): job-env's --fabric, --policy,
+	 * --partitions and --node-name-map; osmqos and spool are the Slurm
+	 * scripts' own. */
+	char *fabric, *policy, *partitions, *node_name_map, *osmqos, *spool;
 };
 
 /* Parse text (len bytes) read from file; errors and warnings go into

@@ -8,6 +8,7 @@
 #include <osmqos/osm_release.h>
 
 #include "cli.h"
+#include "output_file.h"
 
 static const struct oq_cmd_spec *const cmds[] = {
 	&oq_spec_check,	 &oq_spec_match,  &oq_spec_tables, &oq_spec_predict,
@@ -92,7 +93,7 @@ static int help(int argc, char **argv)
 	return OQ_EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	const struct oq_cmd_spec *s;
 
@@ -121,4 +122,11 @@ int main(int argc, char **argv)
 	if (!s)
 		return unknown(argv[1]);
 	return s->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = run(argc, argv);
+
+	return oq_cli_stdout_done(argc > 1 ? argv[1] : "", rc);
 }

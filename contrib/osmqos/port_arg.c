@@ -192,7 +192,7 @@ static const struct oq_port *by_lid(const char *cmd, const struct oq_fabric *f,
 	if (oq_parse_u64(spec + 4, &v) || !v || v > 0xbfff) {
 		oq_usage_error(cmd,
 			       "%s '%s': a unicast LID is 1 to 0xbfff "
-			       "(decimal or 0x hex)",
+			       "(decimal or 0x hex, no leading 0)",
 			       opt, spec);
 		return NULL;
 	}

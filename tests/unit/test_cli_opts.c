@@ -30,7 +30,12 @@ static void test_list_ranges(void **state)
 		{"3-0", 15, 0, 0x000f},	    /* HI-LO swapped */
 		{" 1 - 2 ", 15, 0, 0x0006}, /* blanks around '-' */
 		{"0xf", 15, 0, 0x8000},
-		{"010", 15, 0, 0x0100}, /* octal, as the policy reads it */
+		{"0", 15, 0, 0x0001},
+		{"0,0x0", 15, 0, 0x0001},
+		/* A leading 0: octal to C and the policy, decimal to most
+		 * readers; refused rather than read either way. */
+		{"010", 15, -1, 0},
+		{"1-07", 15, -1, 0},
 		{"0-15", 15, 0, 0xffff},
 		{"2,2,1-2", 15, 0, 0x0006},
 		{"14", 14, 0, 0x4000},

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Output files of the CLI.  The operator names them, often as root and
+ * often beside the SM's own files (synth -o /etc/opensm/qos-policy.conf),
+ * so a run must never turn a device or a FIFO into a regular file, never
+ * cut a symlinked policy loose from where it points, never widen a file's
+ * mode, and never leave half a file behind: the core's atomic replacement
+ * (oq_file_replace) does the writing, after the checks here.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <osmqos/file.h>
+
+#include "cli.h"
+#include "output_file.h"
+
+struct out_text {
+	const char *s;
+	size_t len;
+};
+
+static int write_text(FILE *out, const void *ctx)
+{
+	const struct out_text *t = ctx;
+
+	return fwrite(t->s, 1, t->len, out) == t->len ? 0 : -1;
+}
+
+static const char *kind_of(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+/*
+ * The file path names, through a symlink: *target (malloc'd) and, when it
+ * exists, its stat in *st (*exists).  OQ_EXIT_OK or OQ_EXIT_USAGE.
+ */
+static int resolve(const char *cmd, const char *opt, const char *path,
+		   char **target, struct stat *st, bool *exists)
+{
+	struct stat l;
+
+	*target = NULL;
+	*exists = false;
+	if (lstat(path, &l) == 0 && S_ISLNK(l.st_mode)) {
+		*target = realpath(path, NULL);
+		if (!*target)
+			return oq_usage_error(cmd,
+					      "%s '%s' is a symlink whose "
+					      "file cannot be reached (%s); "
+					      "name the file itself",
+					      opt, path, strerror(errno));
+	} else {
+		*target = strdup(path);
+		if (!*target)
+			return oq_usage_error(cmd, "out of memory");
+	}
+	if (stat(*target, st) == 0) {
+		*exists = true;
+		if (!S_ISREG(st->st_mode))
+			return oq_usage_error(cmd,
+					      "%s '%s' is %s; name a regular "
+					      "file to write",
+					      opt, path, kind_of(st->st_mode));
+	} else if (errno != ENOENT) {
+		return oq_usage_error(cmd, "%s '%s': %s; check the path", opt,
+				      path, strerror(errno));
+	}
+	return OQ_EXIT_OK;
+}
+
+static int dir_ok(const char *cmd, const char *opt, const char *path,
+		  const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+		return OQ_EXIT_OK;
+	return oq_usage_error(cmd,
+			      "%s '%s': its directory '%s' does not exist; "
+			      "create it or name another file",
+			      opt, path, dir);
+}
+
+int oq_cli_write_file(const char *cmd, const char *opt, const char *path,
+		      const char *text, size_t len)
+{
+	struct out_text t = {text, len};
+	char *target, *d = NULL, *b = NULL, why[256];
+	mode_t mode = 0644;
+	struct stat st;
+	bool exists;
+	int rc;
+
+	rc = resolve(cmd, opt, path, &target, &st, &exists);
+	if (rc)
+		goto out;
+	d = strdup(target);
+	b = strdup(target);
+	if (!d || !b) {
+		rc = oq_usage_error(cmd, "out of memory");
+		goto out;
+	}
+	rc = dir_ok(cmd, opt, path, dirname(d));
+	if (rc)
+		goto out;
+	free(d);
+	d = strdup(target); /* dirname() may have changed it */
+	if (!d) {
+		rc = oq_usage_error(cmd, "out of memory");
+		goto out;
+	}
+	if (exists)
+		mode = st.st_mode & 07777;
+	rc = oq_file_replace(dirname(d), basename(b), mode, write_text, &t, why,
+			     sizeof(why));
+	if (rc) {
+		rc = oq_usage_error(cmd,
+				    "cannot write %s '%s': %s (%s); it is "
+				    "left as it was",
+				    opt, path, why, strerror(rc));
+		goto out;
+	}
+	/* Root replacing another user's file gives it back; anyone else
+	 * cannot, and owns what they wrote, as with an editor. */
+	if (exists && (st.st_uid != geteuid() || st.st_gid != getegid()) &&
+	    chown(target, st.st_uid, st.st_gid) && geteuid() == 0)
+		fprintf(stderr,
+			"osmqos %s: warning: '%s' could not be given back "
+			"to uid %u gid %u: %s\n",
+			cmd, target, (unsigned int)st.st_uid,
+			(unsigned int)st.st_gid, strerror(errno));
+out:
+	free(target);
+	free(d);
+	free(b);
+	return rc;
+}
+
+int oq_cli_stdout_done(const char *cmd, int rc)
+{
+	int err;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	err = errno ? errno : EIO;
+	fprintf(stderr,
+		"osmqos %s: cannot write standard output: %s; what it "
+		"printed is incomplete: free space where it goes, or "
+		"redirect it elsewhere, and run it again\n",
+		cmd, strerror(err));
+	return OQ_EXIT_USAGE;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The files the CLI writes for the operator (synth -o, export -o, the
+ * --svg pictures) and its standard output.
+ */
+#ifndef OSMQOS_CLI_OUTPUT_FILE_H
+#define OSMQOS_CLI_OUTPUT_FILE_H
+
+#include <stddef.h>
+
+/*
+ * Write text to path, replacing it atomically (a temporary file in the
+ * same directory, renamed), so a failed write leaves what was there.  A
+ * symlink is followed (the file it names is replaced, as a shell's > would
+ * write it); an existing file keeps its permission bits, and its owner
+ * when the caller may give it; anything but a regular file (a device, a
+ * FIFO, a directory) is refused before a byte is written.  OQ_EXIT_OK, or
+ * OQ_EXIT_USAGE after saying why and what to do.  opt names the option
+ * the path came from, for the messages.
+ */
+int oq_cli_write_file(const char *cmd, const char *opt, const char *path,
+		      const char *text, size_t len);
+
+/* At the end of every command: what it printed reached standard output
+ * (a full disk behind `> FILE` is an error, not a truncated result).
+ * rc, or OQ_EXIT_USAGE after saying why. */
+int oq_cli_stdout_done(const char *cmd, int rc);
+
+#endif

@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# What the CLI writes: the files named by synth/export -o and --svg, and
+# standard output.  Anything but a regular file (a FIFO, a device, a
+# directory) is refused before a byte is written and left as it was; a
+# symlink is followed to its file; an existing file keeps its mode; a
+# missing directory is named; a failed write leaves the old file; output
+# that cannot reach standard output (a full device) is an error, exit 2.
+: "${top_srcdir:?}" "${top_builddir:?}"
+q=$top_builddir/osmqos
+ft=$top_srcdir/contrib/fabrics/fat-tree-16.net
+pol=$top_srcdir/contrib/policies/fat-tree-16.conf
+intents=$top_srcdir/contrib/policies/intents.conf
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export LC_ALL=C
+fail() { echo "FAIL: $*"; exit 1; }
+
+. "$top_srcdir/tests/cli-lib.sh"
+
+synth=(synth -p "$intents" -f "$ft")
+export_=(export -p "$intents" -f "$ft")
+predict=(predict -p "$pol" -f "$ft")
+model=(model --mtu 2048 --low 0:1,1:1 --sweep-low 1..3)
+
+# The reference output of each writer, through standard output or a
+# plain file.
+run "${synth[@]}"
+[ "$rc" = 0 ] || fail "synth exited $rc: $(head -n 3 "$tmp/err")"
+cp "$tmp/out" "$tmp/synth.ref"
+grep -q '^qos-levels' "$tmp/synth.ref" || fail "synth printed no policy"
+
+mkfifo "$tmp/fifo"
+mkdir "$tmp/dir"
+for target in "$tmp/fifo" "$tmp/dir"; do
+	kind=$([ -p "$target" ] && echo "a FIFO" || echo "a directory")
+	expect_err 2 "osmqos synth: -o '$target' is $kind; name a regular file to write" \
+		"${synth[@]}" -o "$target"
+	expect_err 2 "osmqos export: -o '$target' is $kind; name a regular file to write" \
+		"${export_[@]}" -o "$target"
+	expect_err 2 "osmqos predict: --svg '$target' is $kind; name a regular file to write" \
+		"${predict[@]}" --svg "$target"
+	expect_err 2 "osmqos model: --svg '$target' is $kind; name a regular file to write" \
+		"${model[@]}" --svg "$target"
+done
+[ -p "$tmp/fifo" ] || fail "the FIFO is no longer a FIFO"
+[ -d "$tmp/dir" ] && [ -z "$(ls -A "$tmp/dir")" ] ||
+	fail "the directory was written into"
+
+# A device: only root can make one; /dev/null stands in otherwise (as
+# root too it must stay a device).
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	dev=$tmp/null
+else
+	dev=/dev/null
+fi
+expect_err 2 "osmqos synth: -o '$dev' is a character device; name a regular file to write" \
+	"${synth[@]}" -o "$dev"
+expect_err 2 "osmqos predict: --svg '$dev' is a character device; name a regular file to write" \
+	"${predict[@]}" --svg "$dev"
+[ -c "$dev" ] || fail "$dev is no longer a character device"
+
+# A symlink is followed: the file it names gets the output, the link
+# stays a link.
+echo old >"$tmp/real"
+ln -s real "$tmp/link"
+expect_err 0 "*" "${synth[@]}" -o "$tmp/link"
+[ -L "$tmp/link" ] || fail "-o replaced the symlink itself"
+cmp -s "$tmp/real" "$tmp/synth.ref" ||
+	fail "-o through a symlink did not write the file it names"
+ln -s nowhere "$tmp/dangling"
+expect_err 2 "osmqos synth: -o '$tmp/dangling' is a symlink whose file cannot be reached (No such file or directory); name the file itself" \
+	"${synth[@]}" -o "$tmp/dangling"
+[ -L "$tmp/dangling" ] && [ ! -e "$tmp/nowhere" ] ||
+	fail "-o through a dangling symlink created something"
+
+# An existing file keeps its mode (0600 stays 0600); a new one is 0644.
+echo old >"$tmp/private"
+chmod 600 "$tmp/private"
+expect_err 0 "*" "${synth[@]}" -o "$tmp/private"
+[ "$(stat -c %a "$tmp/private")" = 600 ] ||
+	fail "-o changed an existing file's mode to $(stat -c %a "$tmp/private")"
+expect_err 0 "*" "${synth[@]}" -o "$tmp/new"
+[ "$(stat -c %a "$tmp/new")" = 644 ] ||
+	fail "-o created a file of mode $(stat -c %a "$tmp/new")"
+cmp -s "$tmp/new" "$tmp/synth.ref" || fail "-o wrote other than stdout"
+
+# A missing directory is named; nothing is created.
+expect_err 2 "osmqos export: -o '$tmp/nodir/x.conf': its directory '$tmp/nodir' does not exist; create it or name another file" \
+	"${export_[@]}" -o "$tmp/nodir/x.conf"
+[ ! -e "$tmp/nodir" ] || fail "-o created the missing directory"
+
+# A write that fails leaves the old file whole (a directory that cannot
+# take the temporary file: not for root, who writes anyway).
+if [ "$(id -u)" != 0 ]; then
+	mkdir "$tmp/ro"
+	echo old >"$tmp/ro/p.conf"
+	chmod 555 "$tmp/ro"
+	expect_err 2 "osmqos synth: cannot write -o '$tmp/ro/p.conf'*" \
+		"${synth[@]}" -o "$tmp/ro/p.conf"
+	[ "$(cat "$tmp/ro/p.conf")" = old ] || fail "a failed -o changed the file"
+	chmod 755 "$tmp/ro"
+fi
+
+# Standard output on a full device: exit 2, never 0 with a cut result.
+if [ -c /dev/full ]; then
+	for args in "${synth[*]}" "tables -p $pol -f $ft" "check $pol" \
+		"match -p $pol -f $ft --src cn01 --dst cn02" "--help"; do
+		# shellcheck disable=SC2086
+		timeout 60 "$q" $args >/dev/full 2>"$tmp/err"
+		rc=$?
+		[ "$rc" = 2 ] || fail "osmqos $args >/dev/full exited $rc, want 2"
+		grep -q ": cannot write standard output: No space left on device; " "$tmp/err" ||
+			fail "osmqos $args >/dev/full: $(tail -n 1 "$tmp/err")"
+		n=$((n + 1))
+	done
+fi
+
+echo "PASS: $n cases"
