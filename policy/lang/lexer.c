@@ -236,9 +236,11 @@ int oq_lx_number(struct oq_lx *lx, uint64_t *v, const char *what)
 		oq_lx_adv(lx);
 	len = (size_t)(lx->p - start);
 
-	if (len > 2 && start[0] == '0' && (start[1] == 'x' || start[1] == 'X')) {
+	if (len >= 2 && start[0] == '0' &&
+	    (start[1] == 'x' || start[1] == 'X')) {
 		base = 16;
 		i = 2;
+		bad = len == 2; /* "0x" and no digit */
 	} else if (len > 1 && start[0] == '0') {
 		base = 8;
 		i = 1;
@@ -262,6 +264,8 @@ int oq_lx_number(struct oq_lx *lx, uint64_t *v, const char *what)
 		if (base == 8)
 			oq_diag_hint(dg, "a leading 0 makes a number octal "
 					 "(OpenSM reads it with strtoull base 0)");
+		else if (base == 16)
+			oq_diag_hint(dg, "after 0x come hex digits (0-9, a-f)");
 		else if (base == 10)
 			oq_diag_hint(dg, "numbers are decimal or 0x hex");
 		free(tok);
@@ -310,7 +314,27 @@ static bool opensm_can_read(struct oq_lx *lx, struct oq_loc loc,
 			    const char *what)
 {
 	const char *q = quoted ? NULL : memchr(s, '"', n);
+	const char *nul = memchr(s, '\0', n);
 
+	if (nul) {
+		struct oq_loc at = loc;
+		char *kept = oq_lx_snippet(s, (size_t)(nul - s));
+
+		/* C strings end at the NUL: OpenSM's parser keeps only
+		 * what precedes it, and a name cut short there (a level a
+		 * rule names in full) fails its own checks.  The plugin
+		 * hands OpenSM every policy it takes, so it takes none. */
+		at.col += (unsigned int)(nul - s);
+		oq_diag_hint(oq_error(lx->diags, at,
+				      "a NUL byte inside %s: OpenSM's own "
+				      "parser reads only '%s' of it",
+				      what, kept ? kept : ""),
+			     "remove it; a NUL in a text file is usually "
+			     "damage (a copy cut short, an editor's "
+			     "encoding)");
+		free(kept);
+		return false;
+	}
 	if (n > OQ_OPENSM_MAX_STRING) {
 		oq_diag_hint(oq_error(lx->diags, loc,
 				      "%s of %zu bytes: OpenSM's own parser "

@@ -421,6 +421,25 @@ static void test_quotes_and_spaces(void **state)
 	parsed_free(&r);
 }
 
+/* A NUL byte inside a value: OpenSM's parser would read a C string of
+ * it (a name cut short), so the policy is refused at the byte. */
+static void test_nul_in_value(void **state)
+{
+	static const char text[] =
+		"port-groups\n port-group\n  name: sto\0rage\n"
+		"  node-type: CA\n"
+		" end-port-group\nend-port-groups\n" LEVELS_DEFAULT;
+	struct parsed r;
+
+	(void)state;
+	oq_diags_init(&r.d);
+	r.p = oq_policy_parse("t.conf", text, sizeof(text) - 1, &r.d);
+	assert_error(&r.d, 3, 12,
+		     "a NUL byte inside port group name: OpenSM's own parser "
+		     "reads only 'sto' of it");
+	parsed_free(&r);
+}
+
 static void test_list_continuation(void **state)
 {
 	struct parsed r;
@@ -851,6 +870,7 @@ int main(void)
 		cmocka_unit_test(test_vl_high_limit_last_wins),
 		cmocka_unit_test(test_empty_sections),
 		cmocka_unit_test(test_quotes_and_spaces),
+		cmocka_unit_test(test_nul_in_value),
 		cmocka_unit_test(test_list_continuation),
 		cmocka_unit_test(test_trailing_comma_before_keyword),
 		cmocka_unit_test(test_numbers),
