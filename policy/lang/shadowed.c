@@ -76,13 +76,11 @@ static bool rule_covers(const struct oq_match_rule *a,
 	return true;
 }
 
-
 /* One indexed value of one rule: a group index (lo = hi = idx) or a
- * range.  maxhi: the largest hi of the entries up to this one in its
- * bucket (for stabbing queries). */
+ * range. */
 struct entry {
 	unsigned int bucket;
-	uint64_t lo, hi, maxhi;
+	uint64_t lo, hi;
 	size_t rule;
 };
 
@@ -103,6 +101,11 @@ struct index {
 	int key_of[32]; /* the criterion each bucket is keyed on */
 	size_t start[33]; /* bucket b's entries: [start[b], start[b + 1]) */
 	size_t first_plain; /* first rule with no criterion, or SIZE_MAX */
+	/* The largest hi under each node of a segment tree over v (leaf i
+	 * at sz + i): the entries that reach a value are found without
+	 * reading those that do not, however many of them overlap. */
+	uint64_t *mx;
+	size_t sz;
 };
 
 static int index_build(const struct oq_policy *p, struct index *ix)
@@ -141,13 +144,13 @@ static int index_build(const struct oq_policy *p, struct index *ix)
 				if (rf->v[j].idx >= 0)
 					ix->v[ix->n++] = (struct entry){
 						kinds, (uint64_t)rf->v[j].idx,
-						(uint64_t)rf->v[j].idx, 0, i };
+						(uint64_t)rf->v[j].idx, i};
 		} else {
 			const struct oq_ranges *rg = oq_rule_ranges(r, kk);
 
 			for (j = 0; j < rg->n; j++)
 				ix->v[ix->n++] = (struct entry){
-					kinds, rg->v[j].lo, rg->v[j].hi, 0, i };
+					kinds, rg->v[j].lo, rg->v[j].hi, i};
 		}
 	}
 	qsort(ix->v, ix->n, sizeof(*ix->v), entry_cmp);
@@ -156,12 +159,35 @@ static int index_build(const struct oq_policy *p, struct index *ix)
 			k++;
 		ix->start[b] = k;
 	}
+	for (ix->sz = 1; ix->sz < ix->n; ix->sz *= 2)
+		;
+	ix->mx = calloc(2 * ix->sz, sizeof(*ix->mx));
+	if (!ix->mx)
+		return -1;
 	for (k = 0; k < ix->n; k++)
-		ix->v[k].maxhi = k > ix->start[ix->v[k].bucket] &&
-					 ix->v[k - 1].maxhi > ix->v[k].hi
-				 ? ix->v[k - 1].maxhi
-				 : ix->v[k].hi;
+		ix->mx[ix->sz + k] = ix->v[k].hi;
+	for (k = ix->sz - 1; k >= 1; k--)
+		ix->mx[k] = ix->mx[2 * k] > ix->mx[2 * k + 1]
+				    ? ix->mx[2 * k]
+				    : ix->mx[2 * k + 1];
 	return 0;
+}
+
+/* The last index in [l, r) whose entry's hi is >= y, or SIZE_MAX; node
+ * covers [nl, nr). */
+static size_t last_reaching(const struct index *ix, size_t node, size_t nl,
+			    size_t nr, size_t l, size_t r, uint64_t y)
+{
+	size_t mid, e;
+
+	if (nr <= l || nl >= r || ix->mx[node] < y)
+		return SIZE_MAX;
+	if (nr - nl == 1)
+		return nl;
+	mid = nl + (nr - nl) / 2;
+	e = last_reaching(ix, 2 * node + 1, mid, nr, l, r, y);
+	return e != SIZE_MAX ? e
+			     : last_reaching(ix, 2 * node, nl, mid, l, r, y);
 }
 
 /* The first index in [lo, hi) whose entry's lo is > x (after) or >= x. */
@@ -186,32 +212,34 @@ static size_t bucket_query(const struct oq_policy *p, const struct index *ix,
 {
 	const struct oq_match_rule *b = &p->rules[bi];
 	int kk = ix->key_of[bucket];
-	size_t lo = ix->start[bucket], hi = ix->start[bucket + 1], k;
-	uint64_t x;
+	size_t lo = ix->start[bucket], hi = ix->start[bucket + 1], k, e, f;
+	uint64_t x, y;
 
 	if (kk <= OQ_CRIT_DST) {
 		int g = oq_rule_refs(b, kk)->v[0].idx;
 
 		if (g < 0)
 			return best;
-		x = (uint64_t)g;
+		x = y = (uint64_t)g;
 	} else {
 		x = oq_rule_ranges(b, kk)->v[0].lo;
+		y = oq_rule_ranges(b, kk)->v[0].hi;
 	}
-	/* Entries with lo <= x: [start, k).  Runs of one lo, from the
-	 * highest lo down while one may reach x; each run is in rule
-	 * order, so it is read up to its first covering rule. */
+	/* A covering rule holds b's first value of this kind whole in one
+	 * of its entries (ranges are merged): lo <= x and hi >= y.  The
+	 * entries with lo <= x are [lo, k); from the last one reaching y
+	 * down, each run of one lo is in rule order, so it is read up to
+	 * its first covering rule. */
 	k = lower_bound(ix->v, lo, hi, x, true);
-	while (k > ix->start[bucket] && ix->v[k - 1].maxhi >= x) {
-		size_t run = lower_bound(ix->v, ix->start[bucket], k,
-					 ix->v[k - 1].lo, false), e;
+	while ((e = last_reaching(ix, 1, 0, ix->sz, lo, k, y)) != SIZE_MAX) {
+		size_t run = lower_bound(ix->v, lo, e, ix->v[e].lo, false);
 
-		for (e = run; e < k; e++) {
-			const struct entry *en = &ix->v[e];
+		for (f = run; f <= e; f++) {
+			const struct entry *en = &ix->v[f];
 
 			if (en->rule >= best || en->rule >= bi)
 				break;
-			if (en->hi >= x &&
+			if (en->hi >= y &&
 			    rule_covers(&p->rules[en->rule], b)) {
 				best = en->rule;
 				break;
@@ -256,6 +284,8 @@ void oq_check_shadowed(const struct oq_policy *p, struct oq_diags *d)
 		return;
 	if (index_build(p, &ix)) {
 		oq_error(d, (struct oq_loc){ p->file, 0, 0 }, "out of memory");
+		free(ix.mx);
+		free(ix.v);
 		return;
 	}
 	for (j = 1; j < p->n_rules; j++) {
@@ -268,5 +298,6 @@ void oq_check_shadowed(const struct oq_policy *p, struct oq_diags *d)
 		if (best != SIZE_MAX)
 			report(&p->rules[best], &p->rules[j], d);
 	}
+	free(ix.mx);
 	free(ix.v);
 }

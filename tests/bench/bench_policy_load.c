@@ -3,7 +3,9 @@
  * Policy load benchmark: what the plugin does with a new policy (parse,
  * validate) and then every heavy sweep (bind to the fabric, compile the
  * matcher and the tables), on generated policies of 12,500 to 100,000
- * port groups and of 25,000 to 100,000 Service-ID rules, each in a child
+ * port groups, of 25,000 to 100,000 Service-ID rules and of as many rules
+ * whose Service-ID ranges overlap without one holding another (the worst
+ * case of the shadowed-rule check before its index reached hi), each in a child
  * process so that its peak RSS is its own.  Prints per size the time of
  * each step, the peak RSS and its ratio to the policy's bytes, and the
  * time ratio to the previous size: near 2 per doubling is linear, 4 is
@@ -47,8 +49,10 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* groups: n port groups and one rule per group (source g_i, destination
- * g_7i); sids: 16 levels and n rules of one Service ID each. */
+/* groups 1: n port groups and one rule per group (source g_i,
+ * destination g_7i); 0: 16 levels and n rules of one Service ID each; 2:
+ * the same with ranges [7i, 7i + 10^6], each overlapping the next 142,857
+ * rules' and holding none. */
 static char *gen(int groups, size_t n, size_t *len)
 {
 	char *buf = NULL;
@@ -57,7 +61,7 @@ static char *gen(int groups, size_t n, size_t *len)
 
 	if (!f)
 		return NULL;
-	if (groups) {
+	if (groups == 1) {
 		fputs("port-groups\n", f);
 		for (i = 0; i < n; i++)
 			fprintf(f, " port-group\n  name: g%zu\n  port-guid: "
@@ -80,10 +84,18 @@ static char *gen(int groups, size_t n, size_t *len)
 				   " end-qos-level\n", i, i);
 		fputs("end-qos-levels\nqos-match-rules\n", f);
 		for (i = 0; i < n; i++)
-			fprintf(f, " qos-match-rule\n  service-id: 0x%zx\n"
-				   "  qos-level-name: L%zu\n"
-				   " end-qos-match-rule\n",
-				0x1000000 + i * 3, i % 16);
+			if (groups == 2)
+				fprintf(f,
+					" qos-match-rule\n  service-id: "
+					"0x%zx-0x%zx\n  qos-level-name: "
+					"L%zu\n end-qos-match-rule\n",
+					i * 7, i * 7 + 1000000, i % 16);
+			else
+				fprintf(f,
+					" qos-match-rule\n  service-id: "
+					"0x%zx\n  qos-level-name: L%zu\n"
+					" end-qos-match-rule\n",
+					0x1000000 + i * 3, i % 16);
 	}
 	fputs("end-qos-match-rules\n", f);
 	if (fclose(f)) {
@@ -146,8 +158,8 @@ int main(int argc, char **argv)
 		int groups;
 		size_t n;
 	} cases[] = {
-		{ 1, 12500 }, { 1, 25000 }, { 1, 50000 }, { 1, 100000 },
-		{ 0, 25000 }, { 0, 50000 }, { 0, 100000 },
+		{1, 12500}, {1, 25000},	 {1, 50000}, {1, 100000}, {0, 25000},
+		{0, 50000}, {0, 100000}, {2, 25000}, {2, 50000},  {2, 100000},
 	};
 	double prev_t = 0, first_t = 0, first_rss = 0;
 	size_t first_n = 0;
@@ -181,7 +193,9 @@ int main(int argc, char **argv)
 			r->tables;
 		rss = (double)ru.ru_maxrss / 1024.0;
 		snprintf(name, sizeof(name), "%zu %s", cases[i].n,
-			 cases[i].groups ? "groups+rules" : "sid rules");
+			 cases[i].groups == 1	? "groups+rules"
+			 : cases[i].groups == 2 ? "overlapping sids"
+						: "sid rules");
 		if (i && cases[i].groups == cases[i - 1].groups) {
 			double grow = (double)cases[i].n / (double)first_n;
 

@@ -275,6 +275,175 @@ static void test_shadowed_rules(void **state)
 	shadow_case("  pkey: 1\n", "  pkey: 1-2\n", false);
 }
 
+/* The pairwise rule of shadowing, as the index must find it: a covers b
+ * when each criterion a has, b has too, b's groups among a's, b's ranges
+ * each inside one of a's (both merged). */
+static bool ref_refs_cover(const struct oq_refs *a, const struct oq_refs *b)
+{
+	size_t i, j;
+
+	if (!a->n)
+		return true;
+	if (!b->n)
+		return false;
+	for (i = 0; i < b->n; i++) {
+		for (j = 0; j < a->n; j++)
+			if (a->v[j].idx >= 0 && a->v[j].idx == b->v[i].idx)
+				break;
+		if (j == a->n)
+			return false;
+	}
+	return true;
+}
+
+static bool ref_ranges_cover(const struct oq_ranges *a,
+			     const struct oq_ranges *b)
+{
+	size_t i, j;
+
+	if (!a->n)
+		return true;
+	if (!b->n)
+		return false;
+	for (i = 0; i < b->n; i++) {
+		for (j = 0; j < a->n; j++)
+			if (a->v[j].lo <= b->v[i].lo &&
+			    a->v[j].hi >= b->v[i].hi)
+				break;
+		if (j == a->n)
+			return false;
+	}
+	return true;
+}
+
+static bool ref_covers(const struct oq_match_rule *a,
+		       const struct oq_match_rule *b)
+{
+	return ref_refs_cover(&a->sources, &b->sources) &&
+	       ref_refs_cover(&a->destinations, &b->destinations) &&
+	       ref_ranges_cover(&a->service_ids, &b->service_ids) &&
+	       ref_ranges_cover(&a->qos_classes, &b->qos_classes) &&
+	       ref_ranges_cover(&a->pkeys, &b->pkeys);
+}
+
+static unsigned int lcg(unsigned int *x)
+{
+	*x = *x * 1103515245u + 12345u;
+	return (*x >> 16) & 0x7fff;
+}
+
+/* A random criterion line: groups A-D, or ranges, overlapping often,
+ * nested sometimes, wide (crossing many others) sometimes. */
+static size_t random_criterion(unsigned int *x, const char *key, char *out,
+			       size_t len)
+{
+	size_t at = (size_t)snprintf(out, len, "  %s: ", key);
+	unsigned int n = 1 + lcg(x) % 2, i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(key, "source") || !strcmp(key, "destination")) {
+			at += (size_t)snprintf(out + at, len - at, "%s%c",
+					       i ? ", " : "",
+					       (char)('A' + lcg(x) % 4));
+		} else {
+			unsigned int lo = lcg(x) % 60,
+				     w = lcg(x) % 4 ? lcg(x) % 8 : lcg(x) % 60;
+
+			at += (size_t)snprintf(out + at, len - at, "%s%u-%u",
+					       i ? ", " : "", 1 + lo,
+					       1 + lo + w);
+		}
+	}
+	at += (size_t)snprintf(out + at, len - at, "\n");
+	return at;
+}
+
+/* Random policies: the shadowing warnings name, for every rule, the
+ * first earlier rule the pairwise reference finds, and no other. */
+static void test_shadowed_random(void **state)
+{
+	static const char *const keys[] = {"source", "destination",
+					   "service-id", "qos-class", "pkey"};
+	size_t cap = 1u << 20, at, i, j, k;
+	char *text = malloc(cap);
+	unsigned int seed, x;
+
+	(void)state;
+	assert_non_null(text);
+	for (seed = 1; seed <= 60; seed++) {
+		struct parsed r;
+		size_t n_rules = 20 + seed * 3, found = 0;
+
+		x = seed;
+		at = (size_t)snprintf(text, cap,
+				      "port-groups\n"
+				      " port-group\n  name: A\n  port-guid: "
+				      "1\n end-port-group\n"
+				      " port-group\n  name: B\n  port-guid: "
+				      "2\n end-port-group\n"
+				      " port-group\n  name: C\n  port-guid: "
+				      "3\n end-port-group\n"
+				      " port-group\n  name: D\n  port-guid: "
+				      "4\n end-port-group\n"
+				      "end-port-groups\n" LEVELS_DEFAULT
+				      "qos-match-rules\n");
+		for (i = 0; i < n_rules; i++) {
+			unsigned int set = lcg(&x) % 32;
+
+			/* Few criteria-free rules: they shadow all after. */
+			if (!set && lcg(&x) % 8)
+				set = 1u << (lcg(&x) % 5);
+			at += (size_t)snprintf(text + at, cap - at,
+					       " qos-match-rule\n");
+			for (k = 0; k < 5; k++)
+				if (set & (1u << k))
+					at += random_criterion(&x, keys[k],
+							       text + at,
+							       cap - at);
+			at += (size_t)snprintf(text + at, cap - at,
+					       "  qos-level-name: DEFAULT\n"
+					       " end-qos-match-rule\n");
+		}
+		snprintf(text + at, cap - at, "end-qos-match-rules\n");
+		/* Every warning kept: the list is capped per kind. */
+		oq_diags_init(&r.d);
+		r.d.max = r.d.max_kind = SIZE_MAX;
+		r.p = oq_policy_parse("t.conf", text, strlen(text), &r.d);
+		assert_non_null(r.p);
+		oq_policy_validate(r.p, &r.d);
+		assert_int_equal(r.d.n_errors, 0);
+		for (j = 1; j < r.p->n_rules; j++) {
+			char want[96];
+
+			for (i = 0; i < j; i++)
+				if (ref_covers(&r.p->rules[i], &r.p->rules[j]))
+					break;
+			if (i == j)
+				continue;
+			found++;
+			snprintf(want, sizeof(want),
+				 "can never match: the qos-match-rule at "
+				 "line %u ",
+				 r.p->rules[i].loc.line);
+			if (!has_diag(&r.d, OQ_SEV_WARNING,
+				      r.p->rules[j].loc.line, 0, want)) {
+				dump_diags(&r.d);
+				fail_msg("seed %u: rule at line %u: no '%s'",
+					 seed, r.p->rules[j].loc.line, want);
+			}
+		}
+		for (k = 0, i = 0; k < r.d.n; k++)
+			i += strstr(r.d.v[k].msg, "can never match: the") !=
+			     NULL;
+		if (i != found)
+			fail_msg("seed %u: %zu shadowing warnings, the "
+				 "reference finds %zu",
+				 seed, i, found);
+		parsed_free(&r);
+	}
+	free(text);
+}
+
 static void test_shadowed_ulp_and_location(void **state)
 {
 	struct parsed r;
@@ -436,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_missing_default),
 		cmocka_unit_test(test_vlarb_too_many_entries),
 		cmocka_unit_test(test_shadowed_rules),
+		cmocka_unit_test(test_shadowed_random),
 		cmocka_unit_test(test_shadowed_ulp_and_location),
 		cmocka_unit_test(test_scope_overlap),
 		cmocka_unit_test(test_parser_warnings),
