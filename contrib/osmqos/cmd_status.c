@@ -56,8 +56,9 @@ const struct oq_cmd_spec oq_spec_status = {
 		 "compare with the same copy.",
 	.exit_status = "0 a policy is in force and it is the policy file's "
 		       "current content, 1 no policy in force or the file's "
-		       "current content was rejected (the last good policy "
-		       "applies), 2 usage error or nothing published there.",
+		       "current content was rejected or cannot be read (the "
+		       "last good policy applies), 2 usage error or nothing "
+		       "published there.",
 	.run = run,
 };
 

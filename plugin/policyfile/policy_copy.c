@@ -91,6 +91,22 @@ static void warn_direct(struct oq_policy_file *pf, const struct oq_policy *p,
 			       : "form feeds or vertical tabs");
 }
 
+/* What the copy is once written, to tell it from whatever else may later
+ * stand at its path. */
+static void remember_copy(struct oq_policy_file *pf)
+{
+	struct stat st;
+
+	if (lstat(pf->copy_path, &st)) {
+		pf->copy_ino = 0;
+		return;
+	}
+	pf->copy_dev = st.st_dev;
+	pf->copy_ino = st.st_ino;
+	pf->copy_size = st.st_size;
+	pf->copy_mtime = st.st_mtim;
+}
+
 /*
  * After a policy was installed, or while the last write failed: write
  * text (the content of the policy in force) as OpenSM's copy and point
@@ -130,10 +146,11 @@ void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 		snprintf(why, sizeof(why), "no memory for its text");
 	}
 	if (err) {
+		struct stat st;
 		bool keep =
 			p->n_ext_lines && pf->copy_path &&
 			pf->osm->subn.opt.qos_policy_file == pf->copy_path &&
-			!oq_policy_copy_missing(pf);
+			!lstat(pf->copy_path, &st) && S_ISREG(st.st_mode);
 
 		/* An older copy must not outlive the policy in force --
 		 * unless the policy in force has intent keys, which OpenSM
@@ -165,6 +182,7 @@ void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 		pf->copy_errno = err;
 		return;
 	}
+	remember_copy(pf);
 	if (pf->osm->subn.opt.qos_policy_file != pf->copy_path) {
 		pf->osm->subn.opt.qos_policy_file = pf->copy_path;
 		OQ_LOG(pf->osm, OSM_LOG_INFO,
@@ -183,13 +201,35 @@ bool oq_policy_copy_pending(const struct oq_policy_file *pf)
 	return pf->copy_enabled && pf->copy_failed;
 }
 
-bool oq_policy_copy_missing(const struct oq_policy_file *pf)
+bool oq_policy_copy_changed(struct oq_policy_file *pf)
 {
 	struct stat st;
+	const char *what;
 
-	return pf->copy_path &&
-	       pf->osm->subn.opt.qos_policy_file == pf->copy_path &&
-	       lstat(pf->copy_path, &st) && errno == ENOENT;
+	if (!pf->copy_path ||
+	    pf->osm->subn.opt.qos_policy_file != pf->copy_path)
+		return false;
+	if (lstat(pf->copy_path, &st))
+		return true; /* removed (a cache cleaner): rewritten quietly */
+	if (st.st_dev == pf->copy_dev && st.st_ino == pf->copy_ino &&
+	    st.st_size == pf->copy_size &&
+	    st.st_mtim.tv_sec == pf->copy_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == pf->copy_mtime.tv_nsec && S_ISREG(st.st_mode))
+		return false;
+	/* OpenSM would block the sweep on a FIFO, exit on a directory, and
+	 * parse an edit osmqos never checked. */
+	what = S_ISDIR(st.st_mode)    ? "was replaced by a directory"
+	       : S_ISFIFO(st.st_mode) ? "was replaced by a FIFO"
+	       : S_ISLNK(st.st_mode)  ? "was replaced by a symlink"
+	       : !S_ISREG(st.st_mode) ? "was replaced by a special file"
+				      : "was edited";
+	OQ_LOG(pf->osm, OSM_LOG_ERROR,
+	       "OpenSM's copy of the policy %s %s, not by osmqos; it is "
+	       "written again from the policy in force before OpenSM reads "
+	       "it (edit %s instead: osmqos owns the copy)\n",
+	       pf->copy_path, what,
+	       pf->operator_path ? pf->operator_path : "the policy file");
+	return true;
 }
 
 void oq_policy_copy_fini(struct oq_policy_file *pf)

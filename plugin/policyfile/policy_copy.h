@@ -14,7 +14,10 @@ void oq_policy_copy_init(struct oq_policy_file *pf);
 void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 			   const char *path);
 bool oq_policy_copy_pending(const struct oq_policy_file *pf);
-bool oq_policy_copy_missing(const struct oq_policy_file *pf);
+/* OpenSM reads the copy and something else stands at its path now
+ * (removed, a directory, a FIFO, an edit): write it again.  Logged, but
+ * for a removal. */
+bool oq_policy_copy_changed(struct oq_policy_file *pf);
 void oq_policy_copy_fini(struct oq_policy_file *pf);
 
 #endif /* OSMQOS_PLUGIN_POLICY_COPY_H */

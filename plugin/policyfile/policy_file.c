@@ -139,6 +139,27 @@ static int refuse(struct oq_policy_file *pf, struct oq_diags *d,
 	return pf->cur ? 0 : -1;
 }
 
+/* The policy file could not be read (logged): published as the last
+ * rejected edit, with no hash, until a content is loaded. */
+static void record_unreadable(struct oq_policy_file *pf, const char *path,
+			      const char *why)
+{
+	snprintf(pf->rej_error, sizeof(pf->rej_error), "%s: cannot read: %s",
+		 path, why);
+	if (!pf->rej_path || strcmp(pf->rej_path, path)) {
+		char *copy = strdup(path);
+
+		if (copy) {
+			free(pf->rej_path);
+			pf->rej_path = copy;
+		}
+	}
+	pf->rejected = true;
+	pf->rej_at = time(NULL);
+	pf->bad_hash = 0;
+	pf->loads_failed++;
+}
+
 static int refresh(struct oq_policy_file *pf)
 {
 	const char *path = oq_policy_file_path(pf);
@@ -171,13 +192,19 @@ static int refresh(struct oq_policy_file *pf)
 
 		/* Once per failure: a different one (removed, then too
 		 * big) is news and logged again. */
-		if (!pf->missing_reported || err != pf->read_errno)
+		if (!pf->missing_reported || err != pf->read_errno) {
+			const char *reason = oq_file_error(
+				err, OQ_POLICY_MAX_BYTES, why, sizeof(why));
+
 			OQ_LOG(pf->osm, quiet ? OSM_LOG_INFO : OSM_LOG_ERROR,
-			       "cannot read policy %s: %s; %s\n", path,
-			       oq_file_error(err, OQ_POLICY_MAX_BYTES, why,
-					     sizeof(why)),
+			       "cannot read policy %s: %s; %s\n", path, reason,
 			       pf->cur ? "keeping the last good policy"
 				       : "fabric stays on OpenSM's templates");
+			/* Published like a rejected edit: the file no
+			 * longer says what is in force. */
+			if (!quiet)
+				record_unreadable(pf, path, reason);
+		}
 		pf->missing_reported = true;
 		pf->read_errno = err;
 		return pf->cur ? 0 : -1;
@@ -250,9 +277,9 @@ int oq_policy_file_refresh(struct oq_policy_file *pf)
 	int rc = refresh(pf);
 
 	/* OpenSM's copy: written for a new policy, retried after a failed
-	 * write, rewritten when something (a cache cleaner) removed it. */
+	 * write, rewritten when something removed, replaced or edited it. */
 	if (pf->cur && (rc == 1 || oq_policy_copy_pending(pf) ||
-			oq_policy_copy_missing(pf)))
+			oq_policy_copy_changed(pf)))
 		oq_policy_copy_update(pf, pf->cur->p, oq_policy_file_path(pf));
 	/* The policy in force as written, for drift, plan and status. */
 	if (pf->cur && (rc == 1 || oq_policy_in_force_pending(pf)))

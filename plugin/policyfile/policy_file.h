@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include <osmqos/policy.h>
@@ -65,6 +66,12 @@ struct oq_policy_file {
 	bool copy_enabled;   /* opensm_policy=copy (the default) */
 	bool copy_failed;    /* the last write failed: retried each sweep */
 	int copy_errno;	     /* its error, logged once */
+	/* The copy as written last: anything else at its path (a
+	 * directory, a FIFO, an edit) is rewritten before OpenSM reads it. */
+	dev_t copy_dev;
+	ino_t copy_ino;
+	off_t copy_size;
+	struct timespec copy_mtime;
 };
 
 /* At load: opensm_policy= is read (a bad value is logged). */

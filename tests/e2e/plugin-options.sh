@@ -3,8 +3,8 @@
 # event_plugin_options as opensm hands them over: a quoted path with a
 # blank is used whole; the same path unquoted is not used in part (no file
 # at the part before the blank, the audit trail at its default, the log
-# says why); audit= naming the policy file is refused and the policy is
-# left untouched; malloc_trim= is off unless 1, a bad value said once.
+# says why); audit= naming the policy file or the published policy in
+# force is refused and the file is left untouched; malloc_trim= is off unless 1, a bad value said once.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init plugin-options
 
@@ -76,6 +76,16 @@ cmp -s "$pol" "$E2E_DIR/policy.orig" || e2e_fail "3: the policy file changed"
 e2e_hup_sweep "osmqos: sweep 2: "
 grep -q "policy .* rejected" "$E2E_OSM_LOG" && e2e_fail "3: the policy was rejected"
 e2e_log "3: audit= the policy refused; policy unchanged"
+# The policy in force as written (what drift --in-force and status read)
+# is a published file too: refused, it stays the policy.
+inforce=$E2E_DIR/osmqos-policy-in-force.conf
+restart clash-in-force "audit=$inforce publish_dir=$E2E_DIR"
+path_query
+wait_lines "$default_audit"
+grep -q "osmqos: audit=$inforce is a file the plugin publishes" "$E2E_OSM_LOG" ||
+	e2e_fail "3: no error for audit= the policy in force"
+cmp -s "$inforce" "$pol" || e2e_fail "3: the policy in force changed"
+e2e_log "3: audit= the policy in force refused; it stays the policy"
 
 # 4. malloc_trim: off by default (the runs above), on with 1, and a bad
 # value is an error that leaves it off.

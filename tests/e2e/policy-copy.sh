@@ -12,7 +12,9 @@
 #      saved with CRLF line ends (SL 4; the copy has LF ends); a qos-ulps
 #      ipoib line on a missing partition makes OpenSM refuse the copy,
 #      and the plugin and `osmqos check` say so;
-#   4. a removed copy is rewritten at the next sweep;
+#   4. a removed copy is rewritten at the next sweep, and so is an edited
+#      one; a directory or a FIFO at the copy's path neither stops nor
+#      blocks OpenSM;
 #   5. opensm_policy=direct (the control): the same syntax error drops
 #      OpenSM's policy (SL 0), as stock OpenSM does; CRLF line ends there
 #      make the plugin log an error;
@@ -145,6 +147,33 @@ rm -f "$copy"
 e2e_hup_sweep
 [ -f "$copy" ] || e2e_fail "4: $copy was not rewritten"
 expect_sl "4 copy removed" 4
+[ "$(parse_errors)" = "$errs0" ] ||
+	e2e_fail "4: OpenSM logged policy errors: $(last_parse_errors)"
+# An edited copy is written again before OpenSM reads it: OpenSM keeps
+# the policy osmqos checked (SL 4), not the edit's SL 6.
+sed -i 's/sl: 4/sl: 6/' "$copy"
+grep -q 'sl: 6' "$copy" || e2e_fail "4b: the test's edit did not apply"
+e2e_hup_sweep
+grep -q "copy of the policy $copy was edited, not by osmqos" "$E2E_OSM_LOG" ||
+	e2e_fail "4b: no error for the edited copy"
+grep -q 'sl: 6' "$copy" && e2e_fail "4b: the edited copy stayed"
+expect_sl "4b copy edited" 4
+# A directory or a FIFO at the copy's path: OpenSM would exit on the one
+# and block its sweep on the other; the sweep completes, OpenSM stays up
+# with its policy (it reads the operator's file while a directory stands
+# there).
+rm -f "$copy"
+mkdir "$copy"
+e2e_hup_sweep
+kill -0 "$E2E_OPENSM_PID" 2>/dev/null || e2e_fail "4c: opensm died on a directory"
+grep -q "copy of the policy $copy was replaced by a directory" "$E2E_OSM_LOG" ||
+	e2e_fail "4c: no error for the directory"
+expect_sl "4c copy a directory" 4
+rmdir "$copy"
+mkfifo "$copy"
+e2e_hup_sweep
+[ -f "$copy" ] && [ ! -p "$copy" ] || e2e_fail "4d: the FIFO was not replaced"
+expect_sl "4d copy a FIFO" 4
 [ "$(parse_errors)" = "$errs0" ] ||
 	e2e_fail "4: OpenSM logged policy errors: $(last_parse_errors)"
 e2e_stop_opensm

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The policy in force, visible, across edits of the file in place: a good
-# policy, a bad edit, a good edit with bandwidth intents.  After each,
-# `osmqos status` names the policy in force and its hash (the plugin's
-# copy as written in the publish directory matches it, byte for byte),
-# the last rejected edit with its first error while it is the file's
+# policy, a bad edit, the file removed, a good edit with bandwidth
+# intents.  After each, `osmqos status` names the policy in force and its
+# hash (the plugin's copy as written in the publish directory matches it,
+# byte for byte), the last rejected edit (or read error) while it is the
+# file's
 # content, `osmqos drift --in-force` finds 0 drifts, and the audit trail's
 # records carry the hash of the policy that decided them (it changes with
 # the policy, not with a rejected edit).  Then one VLArb is changed
@@ -106,9 +107,24 @@ audited "$h1"
 clean bad-drift
 e2e_log "bad edit: rejected, $h1 stays in force, audited and clean"
 
+# 2b. The file removed: the policy stays, and status says the file no
+# longer holds it (exit 1), with the read error.
+rm -f "$pol"
+e2e_hup_sweep "osmqos: sweep 3: published" 60
+status gone
+rc=$?
+[ "$rc" = 1 ] || e2e_fail "status with the policy file removed exited $rc, want 1"
+jq -e --arg p "$pol" --arg h "$h1" '.policy.in_force and .policy.hash == $h and
+	(.policy.load_success | not) and .rejected.path == $p and
+	.rejected.current and
+	(.rejected.error | test(": cannot read: No such file or directory$"))' \
+	"$E2E_DIR/gone.json" >/dev/null ||
+	e2e_fail "status with the policy file removed: $(cat "$E2E_DIR/gone.json")"
+e2e_log "file removed: $h1 stays in force, status exits 1 and says why"
+
 # 3. A good edit with bandwidth intents: a new hash everywhere.
 cp "$top_srcdir/contrib/policies/intents.conf" "$pol"
-e2e_hup_sweep "osmqos: sweep 3: published" 60
+e2e_hup_sweep "osmqos: sweep 4: published" 60
 status intents || e2e_fail "status after the intents edit exited $?: $(cat "$E2E_DIR/intents.json")"
 h3=$(jq -r .policy.hash "$E2E_DIR/intents.json")
 [ "$h3" != "$h1" ] || e2e_fail "the hash did not change with the policy"
