@@ -407,11 +407,15 @@ void oq_job_map_free(struct oq_job_map *m)
 }
 
 /* Request text is the job's own: quote at most 80 printable bytes. */
+/* The longest osmqos= word a job may give: longer ones are no class, not
+ * a class read from their first bytes. */
+#define REQUEST_WORD_MAX 80
+
 static void quoted(const char *s, size_t n, char *buf, size_t len)
 {
 	size_t i, o = 0;
 
-	for (i = 0; i < n && i < 80 && o + 2 < len; i++) {
+	for (i = 0; i < n && i < REQUEST_WORD_MAX && o + 2 < len; i++) {
 		unsigned char ch = (unsigned char)s[i];
 
 		buf[o++] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
@@ -478,12 +482,13 @@ static void apply_request(const struct oq_job_map *m, const char *req,
 			 "the job opted out (osmqos=off)");
 		return;
 	}
-	if (n >= sizeof(word) ||
+	if (n > REQUEST_WORD_MAX ||
 	    oq_job_class_parse_word(word, &cls, err, sizeof(err))) {
 		snprintf(r->note, sizeof(r->note),
-			 "the job's request osmqos=%s is no class (%.200s): it "
-			 "keeps %s",
-			 word, n >= sizeof(word) ? "too long" : err, cur);
+			 "the job's request osmqos=%s%s is no class (%.200s): "
+			 "it keeps %s",
+			 word, n > REQUEST_WORD_MAX ? "..." : "",
+			 n > REQUEST_WORD_MAX ? "too long" : err, cur);
 		return;
 	}
 	if (!m->allow_override) {

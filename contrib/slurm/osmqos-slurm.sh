@@ -32,3 +32,34 @@ oq_setting() {
 oq_base() {
 	printf '%s/%s\n' "$(oq_setting spool /run/osmqos/slurm)" "$job"
 }
+
+# oq_dir_safe DIR: DIR is root's and only root writes into it, and so is
+# every directory above it, but for sticky ones (/tmp: nobody else can
+# move root's directory out of them); a symlink on the way is root's.
+# Otherwise a user could plant or swap a job's files (JOB.env of another
+# user's job, a symlink the Prolog writes through).
+oq_dir_safe() {
+	case $1 in
+	/*) ;;
+	*) return 1 ;;
+	esac
+	oq_d=$1
+	oq_top=true
+	while :; do
+		if [ -L "$oq_d" ]; then
+			[ "$(stat -c %u -- "$oq_d" 2>/dev/null)" = 0 ] ||
+				return 1
+		fi
+		oq_s=$(stat -L -c '%u %a' -- "$oq_d" 2>/dev/null) || return 1
+		[ "${oq_s%% *}" = 0 ] || return 1
+		oq_m=$((0${oq_s#* }))
+		# 022: group or others may write; 01000: sticky.
+		if [ $((oq_m & 18)) -ne 0 ]; then
+			$oq_top && return 1
+			[ $((oq_m & 512)) -ne 0 ] || return 1
+		fi
+		[ "$oq_d" = / ] && return 0
+		oq_d=$(dirname -- "$oq_d")
+		oq_top=false
+	done
+}

@@ -15,7 +15,9 @@
 #   - every node's Prolog asked the SA itself: the audit trail has the
 #     job's grants with each node as the requester;
 #   - an unmapped job gets the default level's SL, or nothing when the
-#     map's default is none; a batch job (sbatch) gets its SL too;
+#     map's default is none, also when its name says QOS= of a map line
+#     (the job's QOS comes from squeue's QOS field alone); a batch job
+#     (sbatch) gets its SL too;
 #   - a job spanning the two partitions is refused: its task does not run,
 #     its output names the pair, no node is drained;
 #   - opting out with the job's comment works only where the map allows;
@@ -123,6 +125,7 @@ allow-override no
 map partition=storage   sid 0x0000000001000001
 map account=mpi         qos-class 5
 map partition=tenant    pkey 0x0003
+map qos=gold sid 0x0000000001000001
 EOF
 	mv -f "$MAP.tmp" "$MAP"
 }
@@ -276,7 +279,12 @@ for n in cn01 cn02; do
 	[ "$(val "$S/none.out" $n NCCL_IB_SL)" = unset ] || e2e_fail "default none: $n has NCCL_IB_SL"
 done
 write_map "level DEFAULT" no
-e2e_log "unmapped job: SL 0 (default level DEFAULT); nothing with default none"
+# The job's name is the user's: one that says QOS=gold is not the QOS
+# (the map's qos=gold line would give the storage SL, 1).
+job "$S/qosname.out" -p compute -N2 -w cn01,cn02 -J 'x QOS=gold' ||
+	e2e_fail "the job named QOS=gold failed"
+expect_sl "$S/qosname.out" 0 cn01 cn02
+e2e_log "unmapped job: SL 0 (default level DEFAULT), also when named 'x QOS=gold'; nothing with default none"
 
 # 5. Across the two partitions: refused with the pair; no node drained.
 job "$S/mixed.out" -p mixed -N2

@@ -154,6 +154,15 @@ static void test_requests(void **state)
 	resolve(&f.m, "p", NULL, NULL, "osmqos=off osmqos=plain", &r);
 	assert_int_equal(r.cls.kind, OQ_JC_QOS_CLASS);
 	assert_non_null(strstr(r.note, "more than once"));
+	/* A word longer than 80 bytes is no class, not its first 80 bytes
+	 * read as one (here sid 0). */
+	resolve(&f.m, "p", NULL, NULL,
+		"osmqos=sid:0x0000000000000000000000000000000000000000000000"
+		"00000000000000000000000000001000001",
+		&r);
+	assert_int_equal(r.cls.kind, OQ_JC_QOS_CLASS);
+	assert_int_equal(r.cls.value, 1); /* kept */
+	assert_non_null(strstr(r.note, "is no class (too long)"));
 	/* A request's bytes are quoted safely. */
 	resolve(&f.m, "p", NULL, NULL, "osmqos=\x01\xff", &r);
 	assert_non_null(strstr(r.note, "osmqos=??"));

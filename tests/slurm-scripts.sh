@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The Slurm scripts of osmqos (contrib/slurm) run as slurmd runs them,
+# without Slurm: the Prolog as root with a job's SLURM_* variables, the
+# TaskProlog as the job's user, the Epilog.  The SA cannot be asked (the
+# map's osmqos names no CA), so the policy decides offline and a job
+# whose pairs get different SLs is refused:
+#   1. the refusal is logged by its reason (not by the note before it),
+#      the TaskProlog stops the task with it, the Epilog cleans up;
+#   2. a spool directory others can write (or another user's) is not
+#      used: nothing written, and a JOB.env planted there is not exported;
+#   3. a map the jobs' users cannot read is logged by the Prolog, and the
+#      TaskProlog (as nobody) says why no SL is set;
+#   4. a full spool: the Prolog says so instead of an empty reason, and a
+#      refused job is still stopped.
+# Each case checks what the scripts print and leave.
+: "${top_srcdir:?}" "${top_builddir:?}"
+slurm=$top_srcdir/contrib/slurm
+tmp=$(mktemp -d)
+mnt=
+cleanup() {
+	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+n=0
+chmod 755 "$tmp"
+
+cat >"$tmp/policy.conf" <<'POL'
+port-groups
+    port-group
+        name: storage
+        port-name: h3 HCA-1/P1
+    end-port-group
+end-port-groups
+qos-levels
+    qos-level
+        name: DEFAULT
+        sl: 0
+    end-qos-level
+    qos-level
+        name: stor
+        sl: 5
+    end-qos-level
+end-qos-levels
+qos-match-rules
+    qos-match-rule
+        destination: storage
+        qos-level-name: stor
+    end-qos-match-rule
+end-qos-match-rules
+POL
+# The osmqos the map names: the built one, on a CA that is not there.
+cat >"$tmp/osmqos" <<EOF
+#!/bin/sh
+exec '$top_builddir/osmqos' "\$@" --ca no-such-ca
+EOF
+chmod 755 "$tmp/osmqos"
+
+# map SPOOL: the job map.
+map() {
+	cat >"$tmp/jobs.conf" <<EOF
+fabric  $top_srcdir/contrib/fabrics/two-switch.net
+policy  $tmp/policy.conf
+osmqos  $tmp/osmqos
+spool   $1
+default plain
+EOF
+	chmod 644 "$tmp/jobs.conf"
+}
+
+# prolog JOB: the Prolog for JOB on h1 (h1 and h3), its stderr in
+# $tmp/prolog.err; it must always exit 0 (a failing Prolog drains the
+# node).
+prolog() {
+	SLURM_JOB_ID=$1 SLURM_JOB_NODELIST=h1,h3 SLURMD_NODENAME=h1 \
+		SLURM_JOB_PARTITION=compute \
+		sh "$slurm/osmqos-prolog" --map "$tmp/jobs.conf" \
+		>/dev/null 2>"$tmp/prolog.err" ||
+		fail "the Prolog exited $?: $(cat "$tmp/prolog.err")"
+}
+# task JOB [USER]: the TaskProlog, its output in $tmp/task.out, exit in rc.
+task() {
+	local as=()
+	[ -n "${2:-}" ] && as=(setpriv --reuid="$2" --regid="$(id -g "$2")" --clear-groups)
+	SLURM_JOB_ID=$1 SLURMD_NODENAME=h1 SLURM_PROCID=0 \
+		"${as[@]}" sh "$slurm/osmqos-task-prolog" --map "$tmp/jobs.conf" \
+		>"$tmp/task.out" 2>&1
+	rc=$?
+}
+
+# 1. A refused job: the log names the reason, the task stops with it.
+mkdir -m 755 "$tmp/spool"
+map "$tmp/spool"
+prolog 11
+grep -q "job 11 on h1: refused: osmqos job-env: refused: the job's pairs get different SLs" \
+	"$tmp/prolog.err" || fail "1: the refusal is not logged by its reason: $(cat "$tmp/prolog.err")"
+[ -s "$tmp/spool/11.refused" ] || fail "1: no 11.refused"
+task 11
+[ "$rc" = 1 ] && grep -q "^print osmqos: osmqos job-env: refused: " "$tmp/task.out" ||
+	fail "1: the TaskProlog exited $rc: $(cat "$tmp/task.out")"
+SLURM_JOB_ID=11 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf" ||
+	fail "1: the Epilog failed"
+[ -z "$(ls -A "$tmp/spool")" ] || fail "1: left in the spool: $(ls -A "$tmp/spool")"
+n=$((n + 1))
+
+# 2. A spool others can write: not used by the Prolog, not read by the
+# TaskProlog (another user could have put JOB.env there).
+chmod 777 "$tmp/spool"
+prolog 12
+grep -q "job 12 on h1: the spool directory $tmp/spool is not root's alone" \
+	"$tmp/prolog.err" || fail "2: no error for a world-writable spool: $(cat "$tmp/prolog.err")"
+[ -z "$(ls -A "$tmp/spool")" ] || fail "2: written into: $(ls -A "$tmp/spool")"
+echo "export UCX_IB_SL=7" >"$tmp/spool/12.env"
+task 12
+[ "$rc" = 0 ] && ! grep -q '^export' "$tmp/task.out" &&
+	grep -q "^print osmqos: the spool directory $tmp/spool can be written by others" \
+		"$tmp/task.out" || fail "2: the TaskProlog read a planted file: rc $rc, $(cat "$tmp/task.out")"
+rm -f "$tmp/spool/12.env"
+chmod 755 "$tmp/spool"
+if [ "$(id -u)" = 0 ]; then
+	chown nobody "$tmp/spool"
+	prolog 13
+	grep -q "the spool directory $tmp/spool is not root's alone" "$tmp/prolog.err" ||
+		fail "2: no error for another user's spool: $(cat "$tmp/prolog.err")"
+	chown 0 "$tmp/spool"
+fi
+n=$((n + 1))
+
+# 3. A map the jobs' users cannot read.
+chmod 600 "$tmp/jobs.conf"
+prolog 14
+grep -q "the job map $tmp/jobs.conf cannot be read by the jobs' users" \
+	"$tmp/prolog.err" || fail "3: no error for a private map: $(cat "$tmp/prolog.err")"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	task 14 nobody
+	[ "$rc" = 0 ] && grep -q "^print osmqos: cannot read the job map $tmp/jobs.conf, so no SL is set" \
+		"$tmp/task.out" || fail "3: TaskProlog as nobody: rc $rc, $(cat "$tmp/task.out")"
+fi
+SLURM_JOB_ID=14 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
+chmod 644 "$tmp/jobs.conf"
+n=$((n + 1))
+
+# 4. A full spool (a 4 KiB tmpfs, filled; root only): said, and the
+# refused job is still stopped.
+if [ "$(id -u)" = 0 ] && mkdir -m 755 "$tmp/full" &&
+	mount -t tmpfs -o size=4k,mode=755 tmpfs "$tmp/full" 2>/dev/null; then
+	mnt=$tmp/full
+	head -c 65536 /dev/zero >"$mnt/filler" 2>/dev/null
+	map "$mnt"
+	prolog 15
+	grep -q "job 15 on h1: refused: (the reason is lost: its output could not be kept: the spool directory $mnt is full or read-only)" \
+		"$tmp/prolog.err" || fail "4: $(cat "$tmp/prolog.err")"
+	task 15
+	[ "$rc" = 1 ] || fail "4: a refused job ran on a full spool: $(cat "$tmp/task.out")"
+	n=$((n + 1))
+else
+	echo "note: case 4 needs root and a tmpfs mount; skipped"
+fi
+echo "PASS: $n cases"
