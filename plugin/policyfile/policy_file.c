@@ -100,6 +100,26 @@ static void install(struct oq_policy_file *pf, struct oq_policy *p,
 	free(text);
 }
 
+/* The last rejected content, published until a later one loads: path,
+ * hash (0 when the file could not be read), when; rej_error is set by the
+ * caller. */
+static void record_rejection(struct oq_policy_file *pf, const char *path,
+			     uint64_t hash)
+{
+	if (!pf->rej_path || strcmp(pf->rej_path, path)) {
+		char *copy = strdup(path);
+
+		if (copy) {
+			free(pf->rej_path);
+			pf->rej_path = copy;
+		}
+	}
+	pf->rejected = true;
+	pf->rej_at = time(NULL);
+	pf->bad_hash = hash;
+	pf->loads_failed++;
+}
+
 /* A content that was refused (and logged): remembered, so the same bytes
  * are not parsed and logged again every sweep, and published (path, hash,
  * when, why: the first error of d, else why). */
@@ -107,7 +127,6 @@ static int refuse(struct oq_policy_file *pf, struct oq_diags *d,
 		  struct oq_policy *p, char *text, uint64_t hash,
 		  const char *path, const char *why)
 {
-	const char *old = pf->rej_path;
 	size_t i;
 
 	pf->rej_error[0] = '\0';
@@ -120,22 +139,11 @@ static int refuse(struct oq_policy_file *pf, struct oq_diags *d,
 	if (!pf->rej_error[0])
 		snprintf(pf->rej_error, sizeof(pf->rej_error), "%s: %s", path,
 			 why);
-	if (!old || strcmp(old, path)) {
-		char *copy = strdup(path);
-
-		if (copy) {
-			free(pf->rej_path);
-			pf->rej_path = copy;
-		}
-	}
-	pf->rejected = true;
-	pf->rej_at = time(NULL);
+	record_rejection(pf, path, hash);
 	oq_diags_free(d);
 	oq_policy_free(p);
 	free(text);
-	pf->bad_hash = hash;
 	pf->bad_reported = true;
-	pf->loads_failed++;
 	return pf->cur ? 0 : -1;
 }
 
@@ -146,18 +154,7 @@ static void record_unreadable(struct oq_policy_file *pf, const char *path,
 {
 	snprintf(pf->rej_error, sizeof(pf->rej_error), "%s: cannot read: %s",
 		 path, why);
-	if (!pf->rej_path || strcmp(pf->rej_path, path)) {
-		char *copy = strdup(path);
-
-		if (copy) {
-			free(pf->rej_path);
-			pf->rej_path = copy;
-		}
-	}
-	pf->rejected = true;
-	pf->rej_at = time(NULL);
-	pf->bad_hash = 0;
-	pf->loads_failed++;
+	record_rejection(pf, path, 0);
 }
 
 static int refresh(struct oq_policy_file *pf)
