@@ -7,9 +7,15 @@
  * so rules are bucketed by the set of criteria they have (32 sets), and
  * within a bucket by one criterion's values ("key"): a group a's list
  * holds (b's first group of that kind must be one of them), or a range
- * that contains b's first value of that kind.  Only the rules a query
- * finds there are compared; the first (lowest) covering rule is reported,
- * as before.
+ * that contains b's first value of that kind.  Rules are checked in order
+ * and their entries switched on after their own check, so a query sees
+ * earlier rules only; a segment tree over the entries (in key order)
+ * keeps per node the largest hi and the lowest rule switched on, so only
+ * entries that hold b's first value whole and come from a rule below the
+ * best so far are read, however many others overlap it.  The first
+ * (lowest) covering rule is reported, as before.  What is left quadratic
+ * (many earlier rules hold the value but differ in another criterion) is
+ * bounded: past a budget of comparisons the check stops, with a warning.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -101,11 +107,15 @@ struct index {
 	int key_of[32]; /* the criterion each bucket is keyed on */
 	size_t start[33]; /* bucket b's entries: [start[b], start[b + 1]) */
 	size_t first_plain; /* first rule with no criterion, or SIZE_MAX */
-	/* The largest hi under each node of a segment tree over v (leaf i
-	 * at sz + i): the entries that reach a value are found without
-	 * reading those that do not, however many of them overlap. */
+	/* The segment tree over v (leaf i at sz + i): per node the largest
+	 * hi and the lowest rule of the entries switched on under it
+	 * (SIZE_MAX: none). */
 	uint64_t *mx;
+	size_t *mn;
 	size_t sz;
+	/* Each rule's entries (indexes into v): by_rule[at[r]..at[r + 1]). */
+	size_t *by_rule, *at;
+	size_t budget; /* comparisons left before the check stops */
 };
 
 static int index_build(const struct oq_policy *p, struct index *ix)
@@ -162,42 +172,85 @@ static int index_build(const struct oq_policy *p, struct index *ix)
 	for (ix->sz = 1; ix->sz < ix->n; ix->sz *= 2)
 		;
 	ix->mx = calloc(2 * ix->sz, sizeof(*ix->mx));
-	if (!ix->mx)
+	ix->mn = malloc(2 * ix->sz * sizeof(*ix->mn));
+	ix->at = calloc(p->n_rules + 1, sizeof(*ix->at));
+	ix->by_rule = malloc((ix->n ? ix->n : 1) * sizeof(*ix->by_rule));
+	if (!ix->mx || !ix->mn || !ix->at || !ix->by_rule)
 		return -1;
+	for (k = 0; k < 2 * ix->sz; k++)
+		ix->mn[k] = SIZE_MAX;
+	/* Entries by rule: counted, summed, placed. */
 	for (k = 0; k < ix->n; k++)
-		ix->mx[ix->sz + k] = ix->v[k].hi;
-	for (k = ix->sz - 1; k >= 1; k--)
-		ix->mx[k] = ix->mx[2 * k] > ix->mx[2 * k + 1]
-				    ? ix->mx[2 * k]
-				    : ix->mx[2 * k + 1];
+		ix->at[ix->v[k].rule + 1]++;
+	for (i = 0; i < p->n_rules; i++)
+		ix->at[i + 1] += ix->at[i];
+	for (k = 0; k < ix->n; k++)
+		ix->by_rule[ix->at[ix->v[k].rule]++] = k;
+	for (i = p->n_rules; i > 0; i--)
+		ix->at[i] = ix->at[i - 1];
+	ix->at[0] = 0;
+	ix->budget = 32 * (ix->n + p->n_rules) + 1000000;
 	return 0;
 }
 
-/* The last index in [l, r) whose entry's hi is >= y, or SIZE_MAX; node
- * covers [nl, nr). */
-static size_t last_reaching(const struct index *ix, size_t node, size_t nl,
-			    size_t nr, size_t l, size_t r, uint64_t y)
+static void index_free(struct index *ix)
+{
+	free(ix->v);
+	free(ix->mx);
+	free(ix->mn);
+	free(ix->at);
+	free(ix->by_rule);
+}
+
+/* Rule r's entries are switched on: later queries see them. */
+static void switch_on(struct index *ix, size_t r)
+{
+	size_t i, node;
+
+	for (i = ix->at[r]; i < ix->at[r + 1]; i++) {
+		node = ix->sz + ix->by_rule[i];
+		ix->mx[node] = ix->v[ix->by_rule[i]].hi;
+		ix->mn[node] = r;
+		for (node /= 2; node >= 1; node /= 2) {
+			size_t a = 2 * node, b = a + 1;
+
+			ix->mn[node] =
+				ix->mn[a] < ix->mn[b] ? ix->mn[a] : ix->mn[b];
+			ix->mx[node] = ix->mn[a] == SIZE_MAX   ? ix->mx[b]
+				       : ix->mn[b] == SIZE_MAX ? ix->mx[a]
+				       : ix->mx[a] > ix->mx[b] ? ix->mx[a]
+							       : ix->mx[b];
+		}
+	}
+}
+
+/* The first index in [l, r) of an entry switched on whose hi is >= y and
+ * whose rule is below limit, or SIZE_MAX; node covers [nl, nr). */
+static size_t first_reaching(const struct index *ix, size_t node, size_t nl,
+			     size_t nr, size_t l, size_t r, uint64_t y,
+			     size_t limit)
 {
 	size_t mid, e;
 
-	if (nr <= l || nl >= r || ix->mx[node] < y)
+	if (nr <= l || nl >= r || ix->mn[node] >= limit || ix->mx[node] < y)
 		return SIZE_MAX;
 	if (nr - nl == 1)
 		return nl;
 	mid = nl + (nr - nl) / 2;
-	e = last_reaching(ix, 2 * node + 1, mid, nr, l, r, y);
+	e = first_reaching(ix, 2 * node, nl, mid, l, r, y, limit);
 	return e != SIZE_MAX ? e
-			     : last_reaching(ix, 2 * node, nl, mid, l, r, y);
+			     : first_reaching(ix, 2 * node + 1, mid, nr, l, r,
+					      y, limit);
 }
 
-/* The first index in [lo, hi) whose entry's lo is > x (after) or >= x. */
-static size_t lower_bound(const struct entry *v, size_t lo, size_t hi,
-			  uint64_t x, bool after)
+/* The first index in [lo, hi) whose entry's lo is > x. */
+static size_t first_above(const struct entry *v, size_t lo, size_t hi,
+			  uint64_t x)
 {
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (after ? v[mid].lo <= x : v[mid].lo < x)
+		if (v[mid].lo <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -205,14 +258,14 @@ static size_t lower_bound(const struct entry *v, size_t lo, size_t hi,
 	return lo;
 }
 
-/* The lowest rule before `before` in bucket `bucket` that covers rule b,
- * or `best` when none is lower. */
-static size_t bucket_query(const struct oq_policy *p, const struct index *ix,
+/* The lowest rule switched on in bucket `bucket` that covers rule bi, or
+ * `best` when none is lower. */
+static size_t bucket_query(const struct oq_policy *p, struct index *ix,
 			   unsigned int bucket, size_t bi, size_t best)
 {
 	const struct oq_match_rule *b = &p->rules[bi];
 	int kk = ix->key_of[bucket];
-	size_t lo = ix->start[bucket], hi = ix->start[bucket + 1], k, e, f;
+	size_t lo = ix->start[bucket], hi = ix->start[bucket + 1], k, e;
 	uint64_t x, y;
 
 	if (kk <= OQ_CRIT_DST) {
@@ -226,26 +279,18 @@ static size_t bucket_query(const struct oq_policy *p, const struct index *ix,
 		y = oq_rule_ranges(b, kk)->v[0].hi;
 	}
 	/* A covering rule holds b's first value of this kind whole in one
-	 * of its entries (ranges are merged): lo <= x and hi >= y.  The
-	 * entries with lo <= x are [lo, k); from the last one reaching y
-	 * down, each run of one lo is in rule order, so it is read up to
-	 * its first covering rule. */
-	k = lower_bound(ix->v, lo, hi, x, true);
-	while ((e = last_reaching(ix, 1, 0, ix->sz, lo, k, y)) != SIZE_MAX) {
-		size_t run = lower_bound(ix->v, lo, e, ix->v[e].lo, false);
-
-		for (f = run; f <= e; f++) {
-			const struct entry *en = &ix->v[f];
-
-			if (en->rule >= best || en->rule >= bi)
-				break;
-			if (en->hi >= y &&
-			    rule_covers(&p->rules[en->rule], b)) {
-				best = en->rule;
-				break;
-			}
-		}
-		k = run;
+	 * of its entries (ranges are merged): lo <= x and hi >= y, among
+	 * the entries [lo, k).  They are read from the lowest lo up (the
+	 * widest first: a covering rule is often both), each from a rule
+	 * below the best found so far. */
+	k = first_above(ix->v, lo, hi, x);
+	while (ix->budget && lo < k &&
+	       (e = first_reaching(ix, 1, 0, ix->sz, lo, k, y,
+				   best < bi ? best : bi)) != SIZE_MAX) {
+		ix->budget--;
+		if (rule_covers(&p->rules[ix->v[e].rule], b))
+			best = ix->v[e].rule;
+		lo = e + 1;
 	}
 	return best;
 }
@@ -284,20 +329,33 @@ void oq_check_shadowed(const struct oq_policy *p, struct oq_diags *d)
 		return;
 	if (index_build(p, &ix)) {
 		oq_error(d, (struct oq_loc){ p->file, 0, 0 }, "out of memory");
-		free(ix.mx);
-		free(ix.v);
+		index_free(&ix);
 		return;
 	}
+	switch_on(&ix, 0);
 	for (j = 1; j < p->n_rules; j++) {
 		unsigned int kb = oq_rule_crit_set(&p->rules[j]);
 		size_t best = ix.first_plain < j ? ix.first_plain : SIZE_MAX;
 
 		/* Buckets whose criteria b has too: the subsets of kb. */
-		for (bucket = kb; bucket; bucket = (bucket - 1) & kb)
+		for (bucket = kb; bucket && ix.budget;
+		     bucket = (bucket - 1) & kb)
 			best = bucket_query(p, &ix, bucket, j, best);
+		if (!ix.budget) {
+			oq_diag_hint(
+				oq_warning(d, p->rules[j].loc,
+					   "the check for rules that can never "
+					   "match stopped at this rule: %zu "
+					   "rules overlap too much to compare "
+					   "them all",
+					   p->n_rules),
+				"only the rules before this one were checked; "
+				"what each rule matches is not affected");
+			break;
+		}
 		if (best != SIZE_MAX)
 			report(&p->rules[best], &p->rules[j], d);
+		switch_on(&ix, j);
 	}
-	free(ix.mx);
-	free(ix.v);
+	index_free(&ix);
 }

@@ -4,9 +4,9 @@
  * validate) and then every heavy sweep (bind to the fabric, compile the
  * matcher and the tables), on generated policies of 12,500 to 100,000
  * port groups, of 25,000 to 100,000 Service-ID rules and of as many rules
- * whose Service-ID ranges overlap without one holding another (the worst
- * case of the shadowed-rule check before its index reached hi), each in a child
- * process so that its peak RSS is its own.  Prints per size the time of
+ * whose Service-ID ranges overlap without one holding another, or each
+ * hold all earlier ones (the shadowed-rule check's worst cases), each in
+ * a child process so that its peak RSS is its own.  Prints per size the time of
  * each step, the peak RSS and its ratio to the policy's bytes, and the
  * time ratio to the previous size: near 2 per doubling is linear, 4 is
  * quadratic.  Exits 1 when a policy under the plugin's 16 MiB limit takes
@@ -52,7 +52,8 @@ static double now_s(void)
 /* groups 1: n port groups and one rule per group (source g_i,
  * destination g_7i); 0: 16 levels and n rules of one Service ID each; 2:
  * the same with ranges [7i, 7i + 10^6], each overlapping the next 142,857
- * rules' and holding none. */
+ * rules' and holding none; 3: ranges [n - i, 2n], each holding all
+ * earlier ones. */
 static char *gen(int groups, size_t n, size_t *len)
 {
 	char *buf = NULL;
@@ -84,12 +85,14 @@ static char *gen(int groups, size_t n, size_t *len)
 				   " end-qos-level\n", i, i);
 		fputs("end-qos-levels\nqos-match-rules\n", f);
 		for (i = 0; i < n; i++)
-			if (groups == 2)
+			if (groups >= 2)
 				fprintf(f,
 					" qos-match-rule\n  service-id: "
 					"0x%zx-0x%zx\n  qos-level-name: "
 					"L%zu\n end-qos-match-rule\n",
-					i * 7, i * 7 + 1000000, i % 16);
+					groups == 2 ? i * 7 : n - i,
+					groups == 2 ? i * 7 + 1000000 : 2 * n,
+					i % 16);
 			else
 				fprintf(f,
 					" qos-match-rule\n  service-id: "
@@ -158,8 +161,9 @@ int main(int argc, char **argv)
 		int groups;
 		size_t n;
 	} cases[] = {
-		{1, 12500}, {1, 25000},	 {1, 50000}, {1, 100000}, {0, 25000},
-		{0, 50000}, {0, 100000}, {2, 25000}, {2, 50000},  {2, 100000},
+		{1, 12500}, {1, 25000},	 {1, 50000},  {1, 100000}, {0, 25000},
+		{0, 50000}, {0, 100000}, {2, 25000},  {2, 50000},  {2, 100000},
+		{3, 25000}, {3, 50000},	 {3, 100000},
 	};
 	double prev_t = 0, first_t = 0, first_rss = 0;
 	size_t first_n = 0;
@@ -195,6 +199,7 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "%zu %s", cases[i].n,
 			 cases[i].groups == 1	? "groups+rules"
 			 : cases[i].groups == 2 ? "overlapping sids"
+			 : cases[i].groups == 3 ? "widening sids"
 						: "sid rules");
 		if (i && cases[i].groups == cases[i - 1].groups) {
 			double grow = (double)cases[i].n / (double)first_n;

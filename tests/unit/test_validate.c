@@ -444,6 +444,47 @@ static void test_shadowed_random(void **state)
 	free(text);
 }
 
+/* Rules the index cannot tell apart cheaply (each of m wide rules holds
+ * every later point, the lowest-lo one last): the check stops past its
+ * budget with one warning instead of m^2 comparisons, and what it found
+ * until then is right. */
+static void test_shadowed_budget(void **state)
+{
+	const size_t m = 2000;
+	size_t cap = 128 * 2 * m + 4096, at, i, k, n_shadow = 0;
+	char *text = malloc(cap), want[64];
+	struct parsed r;
+
+	(void)state;
+	assert_non_null(text);
+	at = (size_t)snprintf(text, cap, LEVELS_DEFAULT "qos-match-rules\n");
+	for (i = 0; i < 2 * m; i++)
+		at += (size_t)snprintf(text + at, cap - at,
+				       " qos-match-rule\n  service-id: %zu%s\n"
+				       "  qos-level-name: DEFAULT\n"
+				       " end-qos-match-rule\n",
+				       i < m ? m - i : 500000,
+				       i < m ? "-1000000" : "");
+	snprintf(text + at, cap - at, "end-qos-match-rules\n");
+	parse_text(&r, text, true);
+	assert_int_equal(r.d.n_errors, 0);
+	for (k = 0; k < r.d.n; k++)
+		if (strstr(r.d.v[k].msg, "can never match: the qos-match-rule "
+					 "at line "))
+			n_shadow++;
+	assert_true(has_diag(&r.d, OQ_SEV_WARNING, 0, 0,
+			     "the check for rules that can never match "
+			     "stopped at this rule"));
+	/* The first point rule is shadowed by the first rule of all. */
+	snprintf(want, sizeof(want), "the qos-match-rule at line %u ",
+		 r.p->rules[0].loc.line);
+	assert_true(has_diag(&r.d, OQ_SEV_WARNING, r.p->rules[m].loc.line, 0,
+			     want));
+	assert_true(n_shadow > 0);
+	parsed_free(&r);
+	free(text);
+}
+
 static void test_shadowed_ulp_and_location(void **state)
 {
 	struct parsed r;
@@ -606,6 +647,7 @@ int main(void)
 		cmocka_unit_test(test_vlarb_too_many_entries),
 		cmocka_unit_test(test_shadowed_rules),
 		cmocka_unit_test(test_shadowed_random),
+		cmocka_unit_test(test_shadowed_budget),
 		cmocka_unit_test(test_shadowed_ulp_and_location),
 		cmocka_unit_test(test_scope_overlap),
 		cmocka_unit_test(test_parser_warnings),
