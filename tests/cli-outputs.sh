@@ -4,8 +4,10 @@
 # standard output.  Anything but a regular file (a FIFO, a device, a
 # directory) is refused before a byte is written and left as it was; a
 # symlink is followed to its file; an existing file keeps its mode; a
-# missing directory is named; a failed write leaves the old file; output
-# that cannot reach standard output (a full device) is an error, exit 2.
+# missing directory is named; a failed write leaves the old file; another
+# user's symlink is not followed; output that cannot reach standard output
+# (a full device, closed) is an error, exit 2, but for a reader that
+# stopped reading.
 : "${top_srcdir:?}" "${top_builddir:?}"
 q=$top_builddir/osmqos
 ft=$top_srcdir/contrib/fabrics/fat-tree-16.net
@@ -68,6 +70,16 @@ expect_err 0 "*" "${synth[@]}" -o "$tmp/link"
 [ -L "$tmp/link" ] || fail "-o replaced the symlink itself"
 cmp -s "$tmp/real" "$tmp/synth.ref" ||
 	fail "-o through a symlink did not write the file it names"
+# Another user's symlink (one planted in /tmp) is not followed, whatever
+# fs.protected_symlinks says: root would replace the file it names.
+if [ "$(id -u)" = 0 ]; then
+	ln -s real "$tmp/planted"
+	chown -h nobody "$tmp/planted"
+	echo old >"$tmp/real"
+	expect_err 2 "osmqos synth: -o '$tmp/planted' is a symlink owned by uid $(id -u nobody), not by you or root; name the file itself" \
+		"${synth[@]}" -o "$tmp/planted"
+	[ "$(cat "$tmp/real")" = old ] || fail "-o wrote through another user's symlink"
+fi
 ln -s nowhere "$tmp/dangling"
 expect_err 2 "osmqos synth: -o '$tmp/dangling' is a symlink whose file cannot be reached (No such file or directory); name the file itself" \
 	"${synth[@]}" -o "$tmp/dangling"
@@ -116,4 +128,14 @@ if [ -c /dev/full ]; then
 	done
 fi
 
+# Standard output closed: said so, with the way out.
+timeout 60 "$q" check "$intents" >&- 2>"$tmp/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q "cannot write standard output: Bad file descriptor; .*run it with standard output open" "$tmp/err" ||
+	fail "check >&-: exit $rc, $(cat "$tmp/err")"
+# The reader stopped (SIGPIPE ignored, as under systemd): not an error.
+(trap '' PIPE; "$q" tables -f "$ft" 2>"$tmp/err" | head -c 1 >/dev/null; exit "${PIPESTATUS[0]}")
+rc=$?
+[ "$rc" = 0 ] && [ ! -s "$tmp/err" ] || fail "tables | head with SIGPIPE ignored: exit $rc, $(cat "$tmp/err")"
+n=$((n + 2))
 echo "PASS: $n cases"

@@ -7,14 +7,21 @@
 # whose pairs get different SLs is refused:
 #   1. the refusal is logged by its reason (not by the note before it),
 #      the TaskProlog stops the task with it, the Epilog cleans up;
-#   2. a spool directory others can write (or another user's) is not
-#      used: nothing written, and a JOB.env planted there is not exported;
+#   2. a spool directory others can write (or another user's, or a
+#      symlink to one) is not used: nothing written, and a JOB.env
+#      planted there is not exported;
 #   3. a map the jobs' users cannot read is logged by the Prolog, and the
 #      TaskProlog (as nobody) says why no SL is set;
 #   4. a full spool: the Prolog says so instead of an empty reason, and a
 #      refused job is still stopped.
 # Each case checks what the scripts print and leave.
 : "${top_srcdir:?}" "${top_builddir:?}"
+# The scripts run as root (slurmd's Prolog): a spool another user owns is
+# refused by design, and so would be this test's.
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: the Prolog runs as root; run this test as root"
+	exit 77
+fi
 slurm=$top_srcdir/contrib/slurm
 tmp=$(mktemp -d)
 mnt=
@@ -115,10 +122,20 @@ grep -q "job 12 on h1: the spool directory $tmp/spool is not root's alone" \
 echo "export UCX_IB_SL=7" >"$tmp/spool/12.env"
 task 12
 [ "$rc" = 0 ] && ! grep -q '^export' "$tmp/task.out" &&
-	grep -q "^print osmqos: the spool directory $tmp/spool can be written by others" \
+	grep -q "^print osmqos: the spool directory $tmp/spool is not root's alone" \
 		"$tmp/task.out" || fail "2: the TaskProlog read a planted file: rc $rc, $(cat "$tmp/task.out")"
 rm -f "$tmp/spool/12.env"
 chmod 755 "$tmp/spool"
+# A root-owned symlink to a directory others can write: the path it leads
+# to is checked too.
+mkdir -m 777 "$tmp/open"
+ln -s "$tmp/open" "$tmp/link"
+map "$tmp/link"
+prolog 16
+grep -q "the spool directory $tmp/link is not root's alone" "$tmp/prolog.err" ||
+	fail "2: a symlink to an open directory was used: $(cat "$tmp/prolog.err")"
+[ -z "$(ls -A "$tmp/open")" ] || fail "2: written through the symlink"
+map "$tmp/spool"
 if [ "$(id -u)" = 0 ]; then
 	chown nobody "$tmp/spool"
 	prolog 13

@@ -63,6 +63,16 @@ static int resolve(const char *cmd, const char *opt, const char *path,
 	*target = NULL;
 	*exists = false;
 	if (lstat(path, &l) == 0 && S_ISLNK(l.st_mode)) {
+		/* The kernel's protected_symlinks rule, kept even where it is
+		 * off: a link someone else planted (in /tmp, say) must not
+		 * make root replace the file it names. */
+		if (l.st_uid != geteuid() && l.st_uid != 0)
+			return oq_usage_error(cmd,
+					      "%s '%s' is a symlink owned by "
+					      "uid %u, not by you or root; "
+					      "name the file itself",
+					      opt, path,
+					      (unsigned int)l.st_uid);
 		*target = realpath(path, NULL);
 		if (!*target)
 			return oq_usage_error(cmd,
@@ -165,10 +175,17 @@ int oq_cli_stdout_done(const char *cmd, int rc)
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return rc;
 	err = errno ? errno : EIO;
+	/* The reader stopped reading (`| grep -q` where SIGPIPE is
+	 * ignored, as under systemd): what it wanted, it had. */
+	if (err == EPIPE)
+		return rc;
 	fprintf(stderr,
 		"osmqos %s: cannot write standard output: %s; what it "
-		"printed is incomplete: free space where it goes, or "
-		"redirect it elsewhere, and run it again\n",
-		cmd, strerror(err));
+		"printed is incomplete: %s, and run it again\n",
+		cmd, strerror(err),
+		err == EBADF ? "run it with standard output open (> FILE or "
+			       "> /dev/null)"
+			     : "free space where it goes, or redirect it "
+			       "elsewhere");
 	return OQ_EXIT_USAGE;
 }

@@ -35,10 +35,17 @@ oq_base() {
 
 # oq_dir_safe DIR: DIR is root's and only root writes into it, and so is
 # every directory above it, but for sticky ones (/tmp: nobody else can
-# move root's directory out of them); a symlink on the way is root's.
-# Otherwise a user could plant or swap a job's files (JOB.env of another
-# user's job, a symlink the Prolog writes through).
+# move root's directory out of them); a symlink on the way is root's, and
+# the path it leads to passes the same test.  Otherwise a user could plant
+# or swap a job's files (JOB.env of another user's job, a symlink the
+# Prolog writes through).
 oq_dir_safe() {
+	oq_path_safe "$1" || return 1
+	oq_real=$(readlink -f -- "$1" 2>/dev/null) || return 1
+	[ "$oq_real" = "$1" ] || oq_path_safe "$oq_real"
+}
+
+oq_path_safe() {
 	case $1 in
 	/*) ;;
 	*) return 1 ;;

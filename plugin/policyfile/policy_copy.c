@@ -91,6 +91,18 @@ static void warn_direct(struct oq_policy_file *pf, const struct oq_policy *p,
 			       : "form feeds or vertical tabs");
 }
 
+/* Is the file at the copy's path the one osmqos wrote last? */
+static bool copy_as_written(const struct oq_policy_file *pf)
+{
+	struct stat st;
+
+	return !lstat(pf->copy_path, &st) && S_ISREG(st.st_mode) &&
+	       st.st_dev == pf->copy_dev && st.st_ino == pf->copy_ino &&
+	       st.st_size == pf->copy_size &&
+	       st.st_mtim.tv_sec == pf->copy_mtime.tv_sec &&
+	       st.st_mtim.tv_nsec == pf->copy_mtime.tv_nsec;
+}
+
 /* What the copy is once written, to tell it from whatever else may later
  * stand at its path. */
 static void remember_copy(struct oq_policy_file *pf)
@@ -146,11 +158,10 @@ void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 		snprintf(why, sizeof(why), "no memory for its text");
 	}
 	if (err) {
-		struct stat st;
 		bool keep =
 			p->n_ext_lines && pf->copy_path &&
 			pf->osm->subn.opt.qos_policy_file == pf->copy_path &&
-			!lstat(pf->copy_path, &st) && S_ISREG(st.st_mode);
+			copy_as_written(pf);
 
 		/* An older copy must not outlive the policy in force --
 		 * unless the policy in force has intent keys, which OpenSM
@@ -211,10 +222,7 @@ bool oq_policy_copy_changed(struct oq_policy_file *pf)
 		return false;
 	if (lstat(pf->copy_path, &st))
 		return true; /* removed (a cache cleaner): rewritten quietly */
-	if (st.st_dev == pf->copy_dev && st.st_ino == pf->copy_ino &&
-	    st.st_size == pf->copy_size &&
-	    st.st_mtim.tv_sec == pf->copy_mtime.tv_sec &&
-	    st.st_mtim.tv_nsec == pf->copy_mtime.tv_nsec && S_ISREG(st.st_mode))
+	if (copy_as_written(pf))
 		return false;
 	/* OpenSM would block the sweep on a FIFO, exit on a directory, and
 	 * parse an edit osmqos never checked. */
@@ -224,9 +232,10 @@ bool oq_policy_copy_changed(struct oq_policy_file *pf)
 	       : !S_ISREG(st.st_mode) ? "was replaced by a special file"
 				      : "was edited";
 	OQ_LOG(pf->osm, OSM_LOG_ERROR,
-	       "OpenSM's copy of the policy %s %s, not by osmqos; it is "
-	       "written again from the policy in force before OpenSM reads "
-	       "it (edit %s instead: osmqos owns the copy)\n",
+	       "OpenSM's copy of the policy %s %s, not by osmqos; osmqos "
+	       "writes it again from the policy in force before OpenSM reads "
+	       "it, or points OpenSM at %s while it cannot (edit that file "
+	       "instead: osmqos owns the copy)\n",
 	       pf->copy_path, what,
 	       pf->operator_path ? pf->operator_path : "the policy file");
 	return true;

@@ -125,7 +125,7 @@ allow-override no
 map partition=storage   sid 0x0000000001000001
 map account=mpi         qos-class 5
 map partition=tenant    pkey 0x0003
-map qos=gold sid 0x0000000001000001
+map partition=compute qos=gold sid 0x0000000001000001
 EOF
 	mv -f "$MAP.tmp" "$MAP"
 }
