@@ -24,18 +24,6 @@
 #include "cli.h"
 #include "output_file.h"
 
-struct out_text {
-	const char *s;
-	size_t len;
-};
-
-static int write_text(FILE *out, const void *ctx)
-{
-	const struct out_text *t = ctx;
-
-	return fwrite(t->s, 1, t->len, out) == t->len ? 0 : -1;
-}
-
 static const char *kind_of(mode_t m)
 {
 	if (S_ISDIR(m))
@@ -115,7 +103,6 @@ static int dir_ok(const char *cmd, const char *opt, const char *path,
 int oq_cli_write_file(const char *cmd, const char *opt, const char *path,
 		      const char *text, size_t len)
 {
-	struct out_text t = {text, len};
 	char *target, *d = NULL, *b = NULL, why[256];
 	mode_t mode = 0644;
 	struct stat st;
@@ -142,8 +129,8 @@ int oq_cli_write_file(const char *cmd, const char *opt, const char *path,
 	}
 	if (exists)
 		mode = st.st_mode & 07777;
-	rc = oq_file_replace(dirname(d), basename(b), mode, write_text, &t, why,
-			     sizeof(why));
+	rc = oq_file_replace_text(dirname(d), basename(b), mode, text, len, why,
+				  sizeof(why));
 	if (rc) {
 		rc = oq_usage_error(cmd,
 				    "cannot write %s '%s': %s (%s); it is "

@@ -79,5 +79,9 @@ typedef int (*oq_file_writer_fn)(FILE *out, const void *ctx);
 int oq_file_replace(const char *dir, const char *name, mode_t mode,
 		    oq_file_writer_fn fn, const void *ctx, char *why,
 		    size_t len);
+/* The same with the len bytes at text as the file's content. */
+int oq_file_replace_text(const char *dir, const char *name, mode_t mode,
+			 const char *text, size_t len, char *why,
+			 size_t why_len);
 
 #endif /* OSMQOS_FILE_H */

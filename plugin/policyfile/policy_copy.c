@@ -31,18 +31,6 @@
 /* Only the SM (root) reads it: the operator's policy may be private. */
 #define OQ_POLICY_COPY_MODE 0600
 
-struct copy_text {
-	const char *text;
-	size_t len;
-};
-
-static int write_text(FILE *out, const void *ctx)
-{
-	const struct copy_text *t = ctx;
-
-	return fwrite(t->text, 1, t->len, out) == t->len ? 0 : -1;
-}
-
 void oq_policy_copy_init(struct oq_policy_file *pf)
 {
 	const char *mode = pf->opts->opensm_policy;
@@ -128,8 +116,8 @@ void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 			   const char *path)
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
-	struct copy_text t = {NULL, 0};
 	char why[512], *opensm_text;
+	size_t len = 0;
 	int err;
 
 	if (!pf->copy_enabled) {
@@ -146,12 +134,11 @@ void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 	}
 	/* OpenSM's lexer knows fewer blanks than osmqos, and none of its
 	 * extension keys (opensm_text.c). */
-	opensm_text = oq_policy_opensm_copy(p, &t.len);
-	t.text = opensm_text;
+	opensm_text = oq_policy_opensm_copy(p, &len);
 	if (opensm_text) {
-		err = oq_file_replace(dir, OQ_POLICY_COPY_NAME,
-				      OQ_POLICY_COPY_MODE, write_text, &t, why,
-				      sizeof(why));
+		err = oq_file_replace_text(dir, OQ_POLICY_COPY_NAME,
+					   OQ_POLICY_COPY_MODE, opensm_text,
+					   len, why, sizeof(why));
 		free(opensm_text);
 	} else {
 		err = ENOMEM;

@@ -22,18 +22,6 @@
 /* As OpenSM's copy: only the SM (root) reads it. */
 #define OQ_IN_FORCE_MODE 0600
 
-struct as_written {
-	const char *text;
-	size_t len;
-};
-
-static int write_text(FILE *out, const void *ctx)
-{
-	const struct as_written *t = ctx;
-
-	return fwrite(t->text, 1, t->len, out) == t->len ? 0 : -1;
-}
-
 bool oq_policy_in_force_pending(const struct oq_policy_file *pf)
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
@@ -55,12 +43,11 @@ void oq_policy_in_force_update(struct oq_policy_file *pf,
 			       const struct oq_policy *p)
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
-	struct as_written t = {p->text, p->text_len};
 	char why[512];
 	int err;
 
-	err = oq_file_replace(dir, OQ_PUB_IN_FORCE, OQ_IN_FORCE_MODE,
-			      write_text, &t, why, sizeof(why));
+	err = oq_file_replace_text(dir, OQ_PUB_IN_FORCE, OQ_IN_FORCE_MODE,
+				   p->text, p->text_len, why, sizeof(why));
 	if (err) {
 		if (!pf->in_force_failed || pf->in_force_errno != err)
 			OQ_LOG(pf->osm, OSM_LOG_ERROR,

@@ -151,6 +151,27 @@ fail:
 	return err;
 }
 
+struct text {
+	const char *s;
+	size_t len;
+};
+
+static int write_text(FILE *out, const void *ctx)
+{
+	const struct text *t = ctx;
+
+	return fwrite(t->s, 1, t->len, out) == t->len ? 0 : -1;
+}
+
+int oq_file_replace_text(const char *dir, const char *name, mode_t mode,
+			 const char *text, size_t len, char *why,
+			 size_t why_len)
+{
+	struct text t = {text, len};
+
+	return oq_file_replace(dir, name, mode, write_text, &t, why, why_len);
+}
+
 /* The same rule as OpenSM's own cache files (osm_db_files.c). */
 const char *oq_cache_dir(void)
 {
