@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 /* Inputs larger than this are refused before they are read: a runaway or
  * wrong file must not exhaust the SM's memory. */
@@ -63,6 +64,22 @@ const char *oq_cache_dir(void);
 #define OQ_PUB_OPENSM_COPY "osmqos-last-good-policy.conf"
 /* The policy in force as the operator wrote it, byte for byte. */
 #define OQ_PUB_IN_FORCE "osmqos-policy-in-force.conf"
+
+/* What a file written by us was when written: another file at its path
+ * later (replaced, edited, a directory, a FIFO) differs in one of these. */
+struct oq_file_id {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	bool known;
+};
+
+/* Take path's identity (lstat); id->known false when it cannot be read. */
+void oq_file_id_take(const char *path, struct oq_file_id *id);
+/* Is the file at path still a regular file with that identity?  false
+ * for an unknown identity. */
+bool oq_file_id_same(const char *path, const struct oq_file_id *id);
 
 /* Writes a whole file's content to out; non-zero (errno set) on failure. */
 typedef int (*oq_file_writer_fn)(FILE *out, const void *ctx);

@@ -79,34 +79,6 @@ static void warn_direct(struct oq_policy_file *pf, const struct oq_policy *p,
 			       : "form feeds or vertical tabs");
 }
 
-/* Is the file at the copy's path the one osmqos wrote last? */
-static bool copy_as_written(const struct oq_policy_file *pf)
-{
-	struct stat st;
-
-	return !lstat(pf->copy_path, &st) && S_ISREG(st.st_mode) &&
-	       st.st_dev == pf->copy_dev && st.st_ino == pf->copy_ino &&
-	       st.st_size == pf->copy_size &&
-	       st.st_mtim.tv_sec == pf->copy_mtime.tv_sec &&
-	       st.st_mtim.tv_nsec == pf->copy_mtime.tv_nsec;
-}
-
-/* What the copy is once written, to tell it from whatever else may later
- * stand at its path. */
-static void remember_copy(struct oq_policy_file *pf)
-{
-	struct stat st;
-
-	if (lstat(pf->copy_path, &st)) {
-		pf->copy_ino = 0;
-		return;
-	}
-	pf->copy_dev = st.st_dev;
-	pf->copy_ino = st.st_ino;
-	pf->copy_size = st.st_size;
-	pf->copy_mtime = st.st_mtim;
-}
-
 /*
  * After a policy was installed, or while the last write failed: write
  * text (the content of the policy in force) as OpenSM's copy and point
@@ -148,7 +120,7 @@ void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 		bool keep =
 			p->n_ext_lines && pf->copy_path &&
 			pf->osm->subn.opt.qos_policy_file == pf->copy_path &&
-			copy_as_written(pf);
+			oq_file_id_same(pf->copy_path, &pf->copy_id);
 
 		/* An older copy must not outlive the policy in force --
 		 * unless the policy in force has intent keys, which OpenSM
@@ -180,7 +152,7 @@ void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 		pf->copy_errno = err;
 		return;
 	}
-	remember_copy(pf);
+	oq_file_id_take(pf->copy_path, &pf->copy_id);
 	if (pf->osm->subn.opt.qos_policy_file != pf->copy_path) {
 		pf->osm->subn.opt.qos_policy_file = pf->copy_path;
 		OQ_LOG(pf->osm, OSM_LOG_INFO,
@@ -209,7 +181,7 @@ bool oq_policy_copy_changed(struct oq_policy_file *pf)
 		return false;
 	if (lstat(pf->copy_path, &st))
 		return true; /* removed (a cache cleaner): rewritten quietly */
-	if (copy_as_written(pf))
+	if (oq_file_id_same(pf->copy_path, &pf->copy_id))
 		return false;
 	/* OpenSM would block the sweep on a FIFO, exit on a directory, and
 	 * parse an edit osmqos never checked. */

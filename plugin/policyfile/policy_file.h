@@ -11,9 +11,9 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
 #include <time.h>
 
+#include <osmqos/file.h>
 #include <osmqos/policy.h>
 
 #include "osm/osm.h"
@@ -59,6 +59,7 @@ struct oq_policy_file {
 	bool in_force_written; /* a write succeeded */
 	bool in_force_failed;  /* the last write failed: retried */
 	int in_force_errno;    /* its error, logged once */
+	struct oq_file_id in_force_id; /* as written last */
 
 	/* OpenSM's copy of the last good policy (policy_copy.c). */
 	char *operator_path; /* OpenSM's qos_policy_file as configured */
@@ -68,10 +69,7 @@ struct oq_policy_file {
 	int copy_errno;	     /* its error, logged once */
 	/* The copy as written last: anything else at its path (a
 	 * directory, a FIFO, an edit) is rewritten before OpenSM reads it. */
-	dev_t copy_dev;
-	ino_t copy_ino;
-	off_t copy_size;
-	struct timespec copy_mtime;
+	struct oq_file_id copy_id;
 };
 
 /* At load: opensm_policy= is read (a bad value is logged). */

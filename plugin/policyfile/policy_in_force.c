@@ -26,24 +26,24 @@ bool oq_policy_in_force_pending(const struct oq_policy_file *pf)
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
 	char path[4096];
-	struct stat st;
 
 	if (pf->in_force_failed)
 		return true;
 	if (!pf->in_force_written)
 		return false;
-	/* Removed since: written again. */
+	/* Removed, replaced or edited since (drift --in-force and status
+	 * would read another policy as the one in force): written again. */
 	if (snprintf(path, sizeof(path), "%s/%s", dir, OQ_PUB_IN_FORCE) >=
 	    (int)sizeof(path))
 		return false;
-	return lstat(path, &st) && errno == ENOENT;
+	return !oq_file_id_same(path, &pf->in_force_id);
 }
 
 void oq_policy_in_force_update(struct oq_policy_file *pf,
 			       const struct oq_policy *p)
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
-	char why[512];
+	char why[512], path[4096];
 	int err;
 
 	err = oq_file_replace_text(dir, OQ_PUB_IN_FORCE, OQ_IN_FORCE_MODE,
@@ -61,4 +61,7 @@ void oq_policy_in_force_update(struct oq_policy_file *pf,
 	}
 	pf->in_force_failed = false;
 	pf->in_force_written = true;
+	if (snprintf(path, sizeof(path), "%s/%s", dir, OQ_PUB_IN_FORCE) <
+	    (int)sizeof(path))
+		oq_file_id_take(path, &pf->in_force_id);
 }

@@ -172,6 +172,31 @@ int oq_file_replace_text(const char *dir, const char *name, mode_t mode,
 	return oq_file_replace(dir, name, mode, write_text, &t, why, why_len);
 }
 
+void oq_file_id_take(const char *path, struct oq_file_id *id)
+{
+	struct stat st;
+
+	memset(id, 0, sizeof(*id));
+	if (lstat(path, &st))
+		return;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	id->size = st.st_size;
+	id->mtime = st.st_mtim;
+	id->known = true;
+}
+
+bool oq_file_id_same(const char *path, const struct oq_file_id *id)
+{
+	struct stat st;
+
+	return id->known && !lstat(path, &st) && S_ISREG(st.st_mode) &&
+	       st.st_dev == id->dev && st.st_ino == id->ino &&
+	       st.st_size == id->size &&
+	       st.st_mtim.tv_sec == id->mtime.tv_sec &&
+	       st.st_mtim.tv_nsec == id->mtime.tv_nsec;
+}
+
 /* The same rule as OpenSM's own cache files (osm_db_files.c). */
 const char *oq_cache_dir(void)
 {

@@ -80,8 +80,14 @@ clean good-drift
 e2e_log "good: hash $h1, status, copy, audit trail and drift agree"
 
 # 2. A bad edit: rejected; the same policy stays in force and is audited.
+# The policy in force as written, edited by hand meanwhile, is written
+# again (drift --in-force and status read it as the policy in force).
+cp "$pol" "$E2E_DIR/good.conf"
+echo "# edited by hand" >>"$pub/osmqos-policy-in-force.conf"
 sed -i '0,/^    qos-level$/s//    qos-levle/' "$pol"
 e2e_hup_sweep "osmqos: sweep 2: published" 60
+cmp -s "$E2E_DIR/good.conf" "$pub/osmqos-policy-in-force.conf" ||
+	e2e_fail "the edited policy in force as written was not written again"
 grep -q "policy $pol rejected" "$E2E_OSM_LOG" || e2e_fail "the bad edit was not rejected"
 status bad
 rc=$?
