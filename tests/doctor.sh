@@ -145,11 +145,47 @@ broken engine-sl2vl routing-engine warning -c "$dir/c9.conf"
 conf "$dir/standby.conf" qos FALSE
 broken standby standby error -c "$dir/good.conf" --standby-conf "$dir/standby.conf"
 
+# opensm.conf read as OpenSM reads it: a comment after a value, quotes
+# around one, a comma in event_plugin_name's first name (load_plugins()).
+for line in "qos TRUE # enable QoS" 'qos "TRUE"' \
+	"event_plugin_name osmqos,other" "event_plugin_name other,osmqos"; do
+	conf "$dir/ok.conf" "${line%% *}" "${line#* }"
+	doctor ok-form 0 -c "$dir/ok.conf"
+done
+# What OpenSM reads as another setting than it looks.
+conf "$dir/c12.conf" qos true
+broken qos-lower qos error -c "$dir/c12.conf"
+grep -q "qos is not TRUE in capitals, so FALSE to OpenSM" "$dir/qos-lower.out" ||
+	bad "qos-lower: $(cat "$dir/qos-lower.out")"
+conf "$dir/c13.conf" event_plugin_name "other # osmqos"
+broken plugin-comment event-plugin error -c "$dir/c13.conf"
+conf "$dir/c14.conf" event_plugin_name "a,osmqos,b"
+broken plugin-commas event-plugin error -c "$dir/c14.conf"
+# A value the plugin replaces by its default.
+conf "$dir/c15.conf" event_plugin_options \
+	"policy=$pol publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log publish_interval=abc"
+broken bad-value plugin-options warning -c "$dir/c15.conf"
+grep -q "publish_interval=abc is not a number of seconds" "$dir/bad-value.out" ||
+	bad "bad-value: $(cat "$dir/bad-value.out")"
+# Bandwidth intents under opensm_policy=direct: the plugin refuses them.
+cp "$top_srcdir/contrib/policies/intents.conf" "$dir/intents.conf"
+conf "$dir/c16.conf" qos_policy_file "$dir/intents.conf" event_plugin_options \
+	"policy=$dir/intents.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log opensm_policy=direct"
+broken intents-direct policy error -c "$dir/c16.conf"
+# audit=off: no directory to check.
+conf "$dir/c17.conf" event_plugin_options "policy=$pol publish_dir=$dir/pub audit=off"
+doctor audit-off 0 -c "$dir/c17.conf"
+grep -q "^ok  *audit-dir  *audit trail off (audit=off)" "$dir/audit-off.out" ||
+	bad "audit-off: $(cat "$dir/audit-off.out")"
+# A QoS key only the standby sets differs too.
+conf "$dir/standby2.conf" qos_ca_max_vls 1
+broken standby-extra standby error -c "$dir/good.conf" --standby-conf "$dir/standby2.conf"
+
 # An unreadable opensm.conf is a usage error that says what to do.
 "$osmqos" doctor -c "$dir/none.conf" >"$dir/none.out" 2>&1
 rc=$?
 [ "$rc" = 2 ] && grep -q 'give the SM.s opensm.conf' "$dir/none.out" ||
 	bad "missing opensm.conf: exit $rc: $(cat "$dir/none.out")"
 
-[ "$fail" = 0 ] && echo "doctor: a good setup and 11 broken ones, each named"
+[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 17 broken ones, each named"
 exit "$fail"

@@ -338,6 +338,8 @@ static int sm_load(const char *path, struct sm *s)
 	s->po_errors = oq_plugin_options_parse(
 		&s->po, oq_conf_get(&s->conf, "event_plugin_options"),
 		opt_error, s->po_first);
+	/* Values the plugin would replace by their defaults. */
+	s->po_errors += oq_plugin_options_check(&s->po, opt_error, s->po_first);
 	s->policy = s->po.policy && *s->po.policy
 			    ? s->po.policy
 			    : oq_conf_get(&s->conf, "qos_policy_file");
@@ -352,18 +354,21 @@ static void sm_free(struct sm *s)
 	oq_conf_free(&s->conf);
 }
 
-static bool has_word(const char *list, const char *w)
+/* Does opensm load plugin w from event_plugin_name's value?  As its
+ * load_plugins() splits it: the first name ends at a comma or a blank,
+ * the others at a blank only ("a,osmqos,b" loads "a" and "osmqos,b"). */
+static bool loads_plugin(const char *names, const char *w)
 {
-	size_t n = strlen(w);
-	const char *p = list;
+	char *copy = strdup(names), *p, *name;
+	bool found = false;
 
-	while (p && (p = strstr(p, w))) {
-		if ((p == list || isspace((unsigned char)p[-1])) &&
-		    (!p[n] || isspace((unsigned char)p[n])))
-			return true;
-		p += n;
-	}
-	return false;
+	if (!copy)
+		return false;
+	for (name = strtok_r(copy, ", \t\n", &p); name && *name && !found;
+	     name = strtok_r(NULL, " \t\n", &p))
+		found = !strcmp(name, w);
+	free(copy);
+	return found;
 }
 
 static void check_conf(struct report *r, const char *path, struct sm *s)
@@ -374,7 +379,8 @@ static void check_conf(struct report *r, const char *path, struct sm *s)
 	char fix[512];
 
 	snprintf(fix, sizeof(fix), "set `qos TRUE` in %s", path);
-	if (qos && !strcasecmp(qos, "TRUE"))
+	/* opts_parse_boolean(): "TRUE" exactly, anything else is FALSE. */
+	if (qos && !strcmp(qos, "TRUE"))
 		check(r, OK, "qos", NULL,
 		      "qos TRUE: osm_qos_setup() asks the plugin for every "
 		      "port's tables");
@@ -382,12 +388,16 @@ static void check_conf(struct report *r, const char *path, struct sm *s)
 		check(r, ERR, "qos", fix,
 		      "qos is %s: OpenSM programs no QoS tables and the plugin "
 		      "has nothing to hand them",
-		      qos ? qos : "not set (OpenSM's default FALSE)");
+		      !qos ? "not set (OpenSM's default FALSE)"
+		      : !strcasecmp(qos, "TRUE")
+			      ? "not TRUE in capitals, so FALSE to "
+				"OpenSM"
+			      : qos);
 	snprintf(fix, sizeof(fix),
 		 "add `event_plugin_name osmqos` to %s (other plugins on the "
 		 "same line, separated by blanks)",
 		 path);
-	if (names && has_word(names, "osmqos"))
+	if (names && loads_plugin(names, "osmqos"))
 		check(r, OK, "event-plugin", NULL, "event_plugin_name %s",
 		      names);
 	else
@@ -423,13 +433,56 @@ static void check_conf(struct report *r, const char *path, struct sm *s)
 				   : " (OpenSM's default)");
 }
 
+/* opensm_policy=direct: OpenSM parses the operator's file itself.  The
+ * plugin then refuses a policy with bandwidth intents (OpenSM would
+ * reject their keys and lose its own policy), and OpenSM's lexer rejects
+ * CR, FF and VT.  0 nothing to say; 1 a warning reported (the plugin
+ * still applies the policy); -1 an error reported (it does not). */
+static int direct_check(struct report *r, const struct sm *s,
+			const struct oq_policy *p)
+{
+	char why[320], fix[600];
+	size_t i;
+
+	if (oq_plugin_opt_copy(&s->po, why, sizeof(why)))
+		return 0;
+	if (p->n_intent_levels) {
+		check(r, ERR, "policy",
+		      "drop opensm_policy=direct from event_plugin_options "
+		      "(OpenSM then reads a copy with the intents commented "
+		      "out)",
+		      "%s states bandwidth intents, which the plugin refuses "
+		      "under opensm_policy=direct: it runs with no policy",
+		      s->policy);
+		return -1;
+	}
+	for (i = 0; i < p->text_len; i++)
+		if (p->text[i] == '\r' || p->text[i] == '\f' ||
+		    p->text[i] == '\v')
+			break;
+	if (i == p->text_len)
+		return 0;
+	snprintf(fix, sizeof(fix),
+		 "convert it (sed -i 's/\\r$//' %s for CRLF), or drop "
+		 "opensm_policy=direct",
+		 s->policy);
+	check(r, WARN, "policy", fix,
+	      "%s has %s, which OpenSM's own parser rejects under "
+	      "opensm_policy=direct (ERR AC03): OpenSM runs without its "
+	      "policy while osmqos applies it",
+	      s->policy,
+	      p->text[i] == '\r' ? "CR line ends"
+				 : "form feeds or vertical tabs");
+	return 1;
+}
+
 static void check_policy(struct report *r, const struct sm *s,
 			 struct oq_policy **out)
 {
 	struct oq_diags d;
 	struct oq_policy *p;
 	char first[1024] = "", fix[600], why[64];
-	int err;
+	int err, direct;
 
 	*out = NULL;
 	err = oq_file_probe(s->policy, OQ_POLICY_MAX_BYTES);
@@ -467,12 +520,15 @@ static void check_policy(struct report *r, const struct sm *s,
 		      "last good policy, or none",
 		      s->policy, d.n_errors, first[0] ? first : "unreadable");
 		oq_policy_free(p);
+	} else if ((direct = direct_check(r, s, p)) < 0) {
+		oq_policy_free(p);
 	} else {
-		check(r, OK, "policy", NULL,
-		      "%s is valid: %zu qos-level(s), %zu rule(s), %zu "
-		      "warning(s)",
-		      s->policy, p->n_explicit_levels, p->n_rules,
-		      d.n_warnings);
+		if (!direct)
+			check(r, OK, "policy", NULL,
+			      "%s is valid: %zu qos-level(s), %zu rule(s), "
+			      "%zu warning(s)",
+			      s->policy, p->n_explicit_levels, p->n_rules,
+			      d.n_warnings);
 		*out = p;
 	}
 	oq_diags_free(&d);
@@ -553,17 +609,27 @@ static void check_standby(struct report *r, struct sm *m, const char *path)
 				 n > 1 ? ", " : "", same_keys[i],
 				 a ? a : "unset", b ? b : "unset");
 	}
-	for (i = 0; i < m->conf.n; i++) {
-		const char *k = m->conf.v[i].key, *b;
+	/* Every qos_* key either names, both ways: a key only the standby
+	 * sets differs as much as one only the master sets. */
+	for (i = 0; i < m->conf.n + s.conf.n; i++) {
+		bool mine = i < m->conf.n;
+		const struct oq_conf_item *it =
+			mine ? &m->conf.v[i] : &s.conf.v[i - m->conf.n];
+		const char *k = it->key, *a, *b;
 
 		if (strncmp(k, "qos_", 4) || !strcmp(k, "qos_policy_file"))
 			continue;
+		a = oq_conf_get(&m->conf, k);
 		b = oq_conf_get(&s.conf, k);
-		if (!b || strcmp(b, m->conf.v[i].val))
-			if (n++ < 3)
-				snprintf(diff + strlen(diff),
-					 sizeof(diff) - strlen(diff), "%s%s",
-					 n > 1 ? ", " : "", k);
+		if (!mine && a) /* compared in the master's pass */
+			continue;
+		if ((!a && !b) || (a && b && !strcmp(a, b)))
+			continue;
+		if (n++ < 3)
+			snprintf(diff + strlen(diff),
+				 sizeof(diff) - strlen(diff), "%s%s (%s vs %s)",
+				 n > 1 ? ", " : "", k, a ? a : "unset",
+				 b ? b : "unset");
 	}
 	if (n)
 		check(r, ERR, "standby",
@@ -609,7 +675,17 @@ static int run(int argc, char **argv)
 	check_policy(&r, &s, &p);
 	check_dir(&r, "publish-dir", oq_plugin_publish_dir(&s.po),
 		  "publish directory", "publish_dir");
-	if (s.po.audit && *s.po.audit) {
+	if (s.po.audit && (!strcmp(s.po.audit, "off") ||
+			   !strcmp(s.po.audit, "none"))) {
+		check(&r, OK, "audit-dir", NULL, "audit trail off (audit=%s)",
+		      s.po.audit);
+	} else if (s.po.audit && *s.po.audit && *s.po.audit != '/') {
+		check(&r, WARN, "audit-dir",
+		      "give audit= an absolute path",
+		      "audit=%s is relative: opensm resolves it against its "
+		      "own working directory (/ under systemd), not this one",
+		      s.po.audit);
+	} else if (s.po.audit && *s.po.audit) {
 		char *slash;
 
 		snprintf(audit_dir, sizeof(audit_dir), "%s", s.po.audit);
@@ -618,12 +694,13 @@ static int run(int argc, char **argv)
 			*slash = '\0';
 		else if (slash)
 			slash[1] = '\0';
-		else
-			snprintf(audit_dir, sizeof(audit_dir), ".");
+		check_dir(&r, "audit-dir", audit_dir, "audit trail directory",
+			  "audit");
 	} else {
 		snprintf(audit_dir, sizeof(audit_dir), "%s", oq_cache_dir());
+		check_dir(&r, "audit-dir", audit_dir, "audit trail directory",
+			  "audit");
 	}
-	check_dir(&r, "audit-dir", audit_dir, "audit trail directory", "audit");
 	check_engine(&r, &s, p);
 	if (o.standby)
 		check_standby(&r, &s, o.standby);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <osmqos/file.h>
+#include <osmqos/opensm_conf.h>
 
 #include "doctor_conf.h"
 
@@ -59,30 +60,21 @@ int oq_conf_load(const char *path, struct oq_conf *c)
 	memset(c, 0, sizeof(*c));
 	if (!text)
 		return -1;
+	/* Lines as OpenSM reads them: a later one wins. */
 	for (p = text, end = text + len; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p)), *k, *v, *e;
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *k, *v;
 
-		if (!nl)
-			nl = end;
-		k = p;
-		while (k < nl && isspace((unsigned char)*k))
-			k++;
-		v = k;
-		while (v < nl && !isspace((unsigned char)*v))
-			v++;
-		e = v;
-		while (v < nl && isspace((unsigned char)*v))
-			v++;
-		while (nl > v && isspace((unsigned char)nl[-1]))
-			nl--;
-		if (k < e && *k != '#' &&
-		    set(c, k, (size_t)(e - k), v, (size_t)(nl - v))) {
+		if (nl)
+			*nl = '\0';
+		else
+			nl = end; /* the read leaves a NUL after the text */
+		if (oq_opensm_conf_split(p, &k, &v) &&
+		    set(c, k, strlen(k), v, strlen(v))) {
 			free(text);
 			oq_conf_free(c);
 			return -1;
 		}
-		p = memchr(p, '\n', (size_t)(end - p));
-		p = p ? p + 1 : end;
+		p = nl + 1;
 	}
 	free(text);
 	return 0;

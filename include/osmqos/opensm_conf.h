@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The file paths an opensm.conf names (node_name_map_name,
+ * opensm.conf's lines and the file paths it names (node_name_map_name,
  * partition_config_file), read as osm_subn_parse_conf_file() reads them,
- * so the CLI opens the files the SM opens.
+ * so the CLI opens the files, and doctor judges the settings, the SM
+ * does.
  */
 #ifndef OSMQOS_OPENSM_CONF_H
 #define OSMQOS_OPENSM_CONF_H
@@ -18,6 +19,14 @@ extern "C" {
  * then one pair of quotes.  Cuts v in place and returns its start.
  */
 char *oq_opensm_conf_clean_val(char *v);
+
+/*
+ * One line of opensm.conf (NUL-terminated, cut in place) as
+ * osm_subn_parse_conf_file() reads it: a '#' ends it, the first word is
+ * the key, the rest the value cleaned as above.  1 with *key and *val set,
+ * 0 for a line without a key.
+ */
+int oq_opensm_conf_split(char *line, char **key, char **val);
 
 /*
  * The value of opensm.conf's KEY line: the last such line's, comment cut,

@@ -254,6 +254,89 @@ int oq_plugin_option_switch(const char *v, bool *on)
 	return rc;
 }
 
+unsigned int oq_plugin_opt_interval(const struct oq_plugin_options *o,
+				    char *why, size_t len)
+{
+	unsigned long n;
+
+	*why = '\0';
+	if (!o->publish_interval)
+		return OQ_PUBLISH_INTERVAL_DEFAULT;
+	if (!oq_plugin_option_number(o->publish_interval,
+				     OQ_PUBLISH_INTERVAL_MAX, &n))
+		return (unsigned int)n;
+	snprintf(why, len,
+		 "publish_interval=%s is not a number of seconds from 0 to "
+		 "%d; using %d",
+		 o->publish_interval, OQ_PUBLISH_INTERVAL_MAX,
+		 OQ_PUBLISH_INTERVAL_DEFAULT);
+	return OQ_PUBLISH_INTERVAL_DEFAULT;
+}
+
+bool oq_plugin_opt_detail_ports(const struct oq_plugin_options *o, char *why,
+				size_t len)
+{
+	const char *v = o->publish_detail;
+
+	*why = '\0';
+	if (!v || !strcmp(v, "classes"))
+		return false;
+	if (!strcmp(v, "ports"))
+		return true;
+	snprintf(why, len,
+		 "publish_detail=%s is neither 'classes' nor 'ports'; "
+		 "publishing classes",
+		 v);
+	return false;
+}
+
+bool oq_plugin_opt_trim(const struct oq_plugin_options *o, char *why,
+			size_t len)
+{
+	bool on;
+
+	*why = '\0';
+	if (oq_plugin_option_switch(o->malloc_trim, &on))
+		snprintf(why, len, "malloc_trim=%s is neither 0 nor 1; using 0",
+			 o->malloc_trim);
+	return on;
+}
+
+bool oq_plugin_opt_copy(const struct oq_plugin_options *o, char *why,
+			size_t len)
+{
+	const char *v = o->opensm_policy;
+
+	*why = '\0';
+	if (!v || !strcmp(v, "copy"))
+		return true;
+	if (!strcmp(v, "direct"))
+		return false;
+	snprintf(why, len,
+		 "opensm_policy=%s is neither 'copy' nor 'direct'; using copy",
+		 v);
+	return true;
+}
+
+int oq_plugin_options_check(const struct oq_plugin_options *o,
+			    oq_opt_error_fn err, void *ctx)
+{
+	char why[4][320];
+	int i, n = 0;
+
+	oq_plugin_opt_interval(o, why[0], sizeof(why[0]));
+	oq_plugin_opt_detail_ports(o, why[1], sizeof(why[1]));
+	oq_plugin_opt_trim(o, why[2], sizeof(why[2]));
+	oq_plugin_opt_copy(o, why[3], sizeof(why[3]));
+	for (i = 0; i < 4; i++)
+		if (why[i][0]) {
+			n++;
+			if (err)
+				err(ctx, why[i]);
+		}
+	return n;
+}
+
 const char *oq_plugin_publish_dir(const struct oq_plugin_options *o)
 {
 	if (o->publish_dir && *o->publish_dir)

@@ -59,4 +59,23 @@ int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n);
  * the default, off). */
 int oq_plugin_option_switch(const char *v, bool *on);
 
+/*
+ * The values the plugin uses, each from its key, or its default when the
+ * key is not given or its value is bad; then why (len bytes) holds the
+ * sentence the plugin logs for it (empty otherwise).  One definition for
+ * the plugin's rooms and for osmqos doctor.
+ */
+unsigned int oq_plugin_opt_interval(const struct oq_plugin_options *o,
+				    char *why, size_t len);
+bool oq_plugin_opt_detail_ports(const struct oq_plugin_options *o, char *why,
+				size_t len);
+bool oq_plugin_opt_trim(const struct oq_plugin_options *o, char *why,
+			size_t len);
+/* opensm_policy=: copy (true, the default) or direct (false). */
+bool oq_plugin_opt_copy(const struct oq_plugin_options *o, char *why,
+			size_t len);
+/* Every bad value through err; returns how many. */
+int oq_plugin_options_check(const struct oq_plugin_options *o,
+			    oq_opt_error_fn err, void *ctx);
+
 #endif /* OSMQOS_PLUGIN_OPTIONS_H */

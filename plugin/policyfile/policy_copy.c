@@ -33,20 +33,13 @@
 
 void oq_policy_copy_init(struct oq_policy_file *pf)
 {
-	const char *mode = pf->opts->opensm_policy;
+	char why[320];
 
 	pf->operator_path = pf->osm->subn.opt.qos_policy_file;
-	pf->copy_enabled = true;
-	if (!mode || !strcmp(mode, "copy"))
-		return;
-	if (!strcmp(mode, "direct")) {
-		pf->copy_enabled = false;
-		return;
-	}
-	OQ_LOG(pf->osm, OSM_LOG_ERROR,
-	       "event_plugin_options: opensm_policy=%s is neither 'copy' nor "
-	       "'direct'; using copy\n",
-	       mode);
+	pf->copy_enabled = oq_plugin_opt_copy(pf->opts, why, sizeof(why));
+	if (*why)
+		OQ_LOG(pf->osm, OSM_LOG_ERROR, "event_plugin_options: %s\n",
+		       why);
 }
 
 /* OpenSM reads the operator's file again (stock behaviour). */

@@ -146,32 +146,26 @@ static struct oq_publish_level *levels_of(const struct oq_sweep_state *s,
 
 bool oq_publish_detail_ports(struct oq_publisher *pub)
 {
-	const char *v = pub->opts->publish_detail;
+	char why[320];
+	bool ports = oq_plugin_opt_detail_ports(pub->opts, why, sizeof(why));
 
-	if (!v || !strcmp(v, "classes"))
-		return false;
-	if (!strcmp(v, "ports"))
-		return true;
-	if (!pub->detail_reported)
-		OQ_LOG(pub->osm, OSM_LOG_ERROR,
-		       "event_plugin_options: publish_detail=%s is neither "
-		       "'classes' nor 'ports'; publishing classes\n",
-		       v);
-	pub->detail_reported = true;
-	return false;
+	if (*why && !pub->detail_reported)
+		OQ_LOG(pub->osm, OSM_LOG_ERROR, "event_plugin_options: %s\n",
+		       why);
+	pub->detail_reported = pub->detail_reported || *why;
+	return ports;
 }
 
 /* malloc_trim=: 1 trims the heap after each publication (default 0);
  * any other value is logged and taken as 0. */
 static void trim_option(struct oq_publisher *pub)
 {
-	const char *v = pub->opts->malloc_trim;
+	char why[320];
 
-	if (oq_plugin_option_switch(v, &pub->trim))
-		OQ_LOG(pub->osm, OSM_LOG_ERROR,
-		       "event_plugin_options: malloc_trim=%s is neither 0 nor "
-		       "1; using 0\n",
-		       v);
+	pub->trim = oq_plugin_opt_trim(pub->opts, why, sizeof(why));
+	if (*why)
+		OQ_LOG(pub->osm, OSM_LOG_ERROR, "event_plugin_options: %s\n",
+		       why);
 }
 
 void oq_publish_init(struct oq_publisher *pub, osm_opensm_t *osm,

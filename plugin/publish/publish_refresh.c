@@ -30,18 +30,13 @@
  * default.  Read once, at load. */
 static unsigned int interval_of(struct oq_publisher *pub)
 {
-	const char *v = pub->opts->publish_interval;
-	unsigned long n;
+	char why[320];
+	unsigned int n = oq_plugin_opt_interval(pub->opts, why, sizeof(why));
 
-	if (!v)
-		return OQ_PUBLISH_INTERVAL_DEFAULT;
-	if (!oq_plugin_option_number(v, OQ_PUBLISH_INTERVAL_MAX, &n))
-		return (unsigned int)n;
-	OQ_LOG(pub->osm, OSM_LOG_ERROR,
-	       "event_plugin_options: publish_interval=%s is not a number of "
-	       "seconds from 0 to %d; using %d\n",
-	       v, OQ_PUBLISH_INTERVAL_MAX, OQ_PUBLISH_INTERVAL_DEFAULT);
-	return OQ_PUBLISH_INTERVAL_DEFAULT;
+	if (*why)
+		OQ_LOG(pub->osm, OSM_LOG_ERROR, "event_plugin_options: %s\n",
+		       why);
+	return n;
 }
 
 struct prom_parts {

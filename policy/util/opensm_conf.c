@@ -27,23 +27,31 @@ char *oq_opensm_conf_clean_val(char *v)
 	return v;
 }
 
-/* A line of opensm.conf as osm_subn_parse_conf_file() reads it: 0, or -1
- * when out of memory. */
-static int conf_line(char *line, const char *key, char **path)
+int oq_opensm_conf_split(char *line, char **key, char **val)
 {
-	char *hash = strchr(line, '#'), *k, *val;
+	char *hash = strchr(line, '#'), *k, *v;
 
 	if (hash)
 		*hash = '\0';
 	k = line + strspn(line, " \t\n");
 	if (!*k)
 		return 0;
-	val = k + strcspn(k, " \t\n");
-	if (*val)
-		*val++ = '\0';
-	if (strcmp(k, key))
+	v = k + strcspn(k, " \t\n");
+	if (*v)
+		*v++ = '\0';
+	*key = k;
+	*val = oq_opensm_conf_clean_val(v);
+	return 1;
+}
+
+/* A line of opensm.conf: *path set when it is KEY's.  0, or -1 when out
+ * of memory. */
+static int conf_line(char *line, const char *key, char **path)
+{
+	char *k, *val;
+
+	if (!oq_opensm_conf_split(line, &k, &val) || strcmp(k, key))
 		return 0;
-	val = oq_opensm_conf_clean_val(val);
 	free(*path);
 	*path = NULL;
 	if (!strcmp(val, "(null)"))
