@@ -675,13 +675,12 @@ static int run(int argc, char **argv)
 	check_policy(&r, &s, &p);
 	check_dir(&r, "publish-dir", oq_plugin_publish_dir(&s.po),
 		  "publish directory", "publish_dir");
-	if (s.po.audit && (!strcmp(s.po.audit, "off") ||
-			   !strcmp(s.po.audit, "none"))) {
+	if (s.po.audit &&
+	    (!strcmp(s.po.audit, "off") || !strcmp(s.po.audit, "none"))) {
 		check(&r, OK, "audit-dir", NULL, "audit trail off (audit=%s)",
 		      s.po.audit);
 	} else if (s.po.audit && *s.po.audit && *s.po.audit != '/') {
-		check(&r, WARN, "audit-dir",
-		      "give audit= an absolute path",
+		check(&r, WARN, "audit-dir", "give audit= an absolute path",
 		      "audit=%s is relative: opensm resolves it against its "
 		      "own working directory (/ under systemd), not this one",
 		      s.po.audit);
