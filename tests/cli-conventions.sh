@@ -246,6 +246,8 @@ expect 2 "osmqos match: --sid '010' is not a number in 0..18446744073709551615 (
 	match -p "$pol" -f "$ft" --src cn01 --dst cn02 --sid 010
 expect 0 "rule:   1 ($pol:82:5)*" \
 	match -p "$pol" -f "$ft" --src cn01 --dst cn02 --sid 0x1000000000000d00
+expect 2 "osmqos plan: --live and --fabric name two fabrics; give one" \
+	plan "$pol" -p "$pol" -f "$ft" --live
 # Rules are numbered from 0 everywhere: plan's text and JSON, match.
 sed '/qos-level-name: monitoring/s/monitoring/storage/' "$pol" >"$tmp/edit.conf"
 run plan "$tmp/edit.conf" -p "$pol" -f "$ft"

@@ -391,6 +391,25 @@ static int check_drift(const struct drift_opts *o, struct oq_cli_inputs *in,
 	}
 	if (!rc)
 		rc = sa_part(o, in, &drifts, &r);
+	if (!rc && !o->c.partitions && r.n_notes < DRIFT_MAX_NOTES) {
+		size_t i;
+
+		/* Refusals are drift only where the model has the pair in
+		 * one partition: without the SM's file, it has Default
+		 * alone, and the SM's own partitions refuse such pairs. */
+		for (i = 0; i < drifts.n; i++)
+			if (!strcmp(drifts.v[i].kind, "sa_status"))
+				break;
+		if (i < drifts.n)
+			r.notes[r.n_notes++] =
+				"the SA refused pairs the model has in one "
+				"partition, and the model knows only the "
+				"Default partition (no --partitions, and no "
+				"--opensm-conf naming one): give the SM's "
+				"opensm.conf (-c) or partitions.conf (-k) "
+				"before "
+				"taking these for drift";
+	}
 	if (!rc) {
 		size_t i;
 

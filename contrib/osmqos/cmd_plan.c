@@ -575,7 +575,10 @@ static int run(int argc, char **argv)
 	rc = oq_cli_parse(&oq_spec_plan, argc, argv, &o);
 	if (rc != OQ_CLI_RUN)
 		return rc;
-	if (!o.live == !o.c.fabric)
+	if (o.live && o.c.fabric)
+		return oq_usage_error(CMD, "--live and --fabric name two "
+					   "fabrics; give one");
+	if (!o.live && !o.c.fabric)
 		return oq_usage_error(CMD, "give the fabric: --fabric TOPO "
 					   "(ibnetdiscover output) or --live");
 	rc = old_path(&o);

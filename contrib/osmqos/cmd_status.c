@@ -10,6 +10,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -56,9 +57,9 @@ const struct oq_cmd_spec oq_spec_status = {
 		 "compare with the same copy.",
 	.exit_status = "0 a policy is in force and it is the policy file's "
 		       "current content, 1 no policy in force or the file's "
-		       "current content was rejected or cannot be read (the "
-		       "last good policy applies), 2 usage error or nothing "
-		       "published there.",
+		       "current content was rejected, cannot be read, or is "
+		       "an edit not loaded yet (the last good policy "
+		       "applies), 2 usage error or nothing published there.",
 	.run = run,
 };
 
@@ -75,7 +76,20 @@ struct st {
 	char copy[4096];
 	bool have_copy;
 	uint64_t copy_hash;
+	/* The policy file as it is now, read here: its hash, or why not. */
+	bool have_file;
+	uint64_t file_hash;
+	int file_errno;
 	const struct oq_prom *prom;
+};
+
+/* What the policy file holds now, against what the plugin published. */
+enum file_state {
+	FILE_UNKNOWN,  /* not readable here (not root?): the plugin's word */
+	FILE_IN_FORCE, /* the content in force */
+	FILE_REJECTED, /* the content the plugin rejected */
+	FILE_EDITED,   /* another content: the plugin has not read it yet */
+	FILE_MISSING,  /* no file: the plugin keeps the last good policy */
 };
 
 static double value(const struct oq_prom *p, const char *name, double dflt)
@@ -161,11 +175,63 @@ static bool copy_matches(const struct st *s)
 	return s->have_copy && s->hash && !strcmp(h, s->hash);
 }
 
-/* Is the last rejected edit the file's current content? */
+/* The policy file, read now: an edit not yet loaded (no SIGHUP since)
+ * is told apart from the content in force and from the rejected one. */
+static void file_of(struct st *s)
+{
+	size_t len = 0;
+	char *t;
+
+	if (!s->path)
+		return;
+	t = oq_file_read(s->path, OQ_POLICY_MAX_BYTES, &len);
+	if (!t) {
+		s->file_errno = errno;
+		return;
+	}
+	s->have_file = true;
+	s->file_hash = oq_fnv1a(t, len);
+	free(t);
+}
+
+static bool hash_is(uint64_t h, const char *text)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%016" PRIx64, h);
+	return text && !strcmp(buf, text);
+}
+
+static enum file_state file_state(const struct st *s)
+{
+	if (!s->have_file)
+		return s->path && s->file_errno == ENOENT ? FILE_MISSING
+							  : FILE_UNKNOWN;
+	if (hash_is(s->file_hash, s->hash))
+		return FILE_IN_FORCE;
+	if (s->rej_error && hash_is(s->file_hash, s->rej_hash))
+		return FILE_REJECTED;
+	return FILE_EDITED;
+}
+
+/* Is the last rejected edit (or read error) the file's current state?
+ * Read here when the file can be; else the plugin's word. */
 static bool rejection_current(const struct st *s)
 {
+	enum file_state f = file_state(s);
+
+	if (f == FILE_IN_FORCE || f == FILE_EDITED)
+		return false;
+	if (f == FILE_REJECTED)
+		return true;
 	return s->rej_error && !s->load_success && s->rejected >= s->loaded;
 }
+
+static const char *const file_state_word[] = {
+	[FILE_UNKNOWN] = "unknown",   [FILE_IN_FORCE] = "in_force",
+	[FILE_REJECTED] = "rejected", [FILE_EDITED] = "edited",
+	[FILE_MISSING] = "missing",
+};
 
 static void print_text(const struct st *s)
 {
@@ -211,6 +277,15 @@ static void print_text(const struct st *s)
 		else
 			printf("  since fixed: a later content was loaded\n");
 	}
+	if (file_state(s) == FILE_EDITED)
+		printf("policy file: edited since the plugin read it (hash "
+		       "0x%016" PRIx64 "), not loaded yet: check it (osmqos "
+		       "check %s), then `kill -HUP` opensm\n",
+		       s->file_hash, s->path);
+	else if (file_state(s) == FILE_UNKNOWN && s->path)
+		printf("policy file: cannot be read here (%s): what it holds "
+		       "now is the plugin's word at its last publication\n",
+		       strerror(s->file_errno));
 	printf("tables: heavy sweep %.0f (routing engine %s, SL2VL from "
 	       "the %s); %.0f QoS Set MADs sent since OpenSM started\n",
 	       s->sweep, s->engine ? s->engine : "?", s->sl2vl ? s->sl2vl : "?",
@@ -265,7 +340,8 @@ static void print_json(const struct st *s)
 	json_time("loaded_at_epoch", s->loaded);
 	printf(", \"load_success\": %s", s->load_success ? "true" : "false");
 	json_str("copy", s->have_copy ? s->copy : NULL, true);
-	printf(", \"copy_matches\": %s}", copy_matches(s) ? "true" : "false");
+	printf(", \"copy_matches\": %s", copy_matches(s) ? "true" : "false");
+	printf(", \"file\": \"%s\"}", file_state_word[file_state(s)]);
 	printf(", \"rejected\": ");
 	if (s->rej_error) {
 		printf("{");
@@ -331,11 +407,15 @@ static int run(int argc, char **argv)
 	}
 	gather(&s, &prom);
 	copy_of(&s);
+	file_of(&s);
 	if (o.c.json)
 		print_json(&s);
 	else
 		print_text(&s);
-	rc = !s.in_force || rejection_current(&s) ? OQ_EXIT_FAIL : OQ_EXIT_OK;
+	rc = !s.in_force || rejection_current(&s) ||
+			     file_state(&s) == FILE_EDITED
+		     ? OQ_EXIT_FAIL
+		     : OQ_EXIT_OK;
 	oq_prom_free(&prom);
 	return rc;
 }

@@ -8,7 +8,8 @@
 # --all as one line); a resweep does not repair it (OpenSM diffs against
 # its cache) and per-input SL2VL reads the right way round, 32 tables in
 # one class; a policy other than the SM's shows as SA drift; the former
-# name `osmqos audit` still works; errors exit 2.
+# name `osmqos audit` still works; partitions that refuse pairs are clean
+# with the SM's opensm.conf and noted without it; errors exit 2.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init drift-live
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -188,7 +189,28 @@ jq -e '(.sa_drifts | length) > 0 and
 jq -e "$schema" "$E2E_DIR/sa.out" >/dev/null || e2e_fail "SA drift JSON does not match docs/json.md"
 e2e_log "other policy: $(jq '[.sa_drifts[] | [.src, .dst]] | unique | length' "$E2E_DIR/sa.out") storage pairs drift (SL, MTU, rate, packet life, P_Key), as expected"
 
-# 5. Errors say what to do next and exit 2.
+# 5. The SM's partitions refuse pairs (every CA a limited member of
+# Default): with the SM's opensm.conf drift knows it and is clean; without
+# it, its model has Default full, so the refusals show as SA drift, and a
+# note says what the model assumed and what to give.
+e2e_stop_opensm
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-1.log"
+echo 'Default=0x7fff : ALL=limited, SELF=full ;' >"$E2E_DIR/partitions.conf"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"partition_config_file=$E2E_DIR/partitions.conf"
+e2e_wait_for "osmqos: sweep 1: " "$E2E_OSM_LOG" 60 ||
+	e2e_fail "plugin did not finish its first sweep (limited Default)"
+drift limited cn05 || e2e_fail "drift with the SM's partitions exited $?: $(cat "$E2E_DIR/limited.err")"
+SIM_HOST=cn05 e2e_sim "$top_builddir/osmqos" drift --policy "$pol" \
+	>"$E2E_DIR/nopart.out" 2>"$E2E_DIR/nopart.err"
+rc=$?
+[ "$rc" = 1 ] && grep -q '^DRIFT sa_status: ' "$E2E_DIR/nopart.out" &&
+	grep -q "osmqos drift: note: the SA refused pairs the model has in one partition, and the model knows only the Default partition" \
+		"$E2E_DIR/nopart.err" ||
+	e2e_fail "drift without the SM's partitions: rc $rc, $(cat "$E2E_DIR/nopart.err")"
+e2e_log "limited Default: clean with the SM's opensm.conf; without it, refusals as drift with the note"
+
+# 6. Errors say what to do next and exit 2.
 e2e_sim "$top_builddir/osmqos" drift --policy /nonexistent >/dev/null 2>"$E2E_DIR/err.txt"
 rc=$?
 [ "$rc" = 2 ] && grep -q "check the path" "$E2E_DIR/err.txt" ||

@@ -112,6 +112,15 @@ lines=$(wc -l <"$audit")
 audited "$h1"
 clean bad-drift
 e2e_log "bad edit: rejected, $h1 stays in force, audited and clean"
+# The content in force put back, no SIGHUP yet: status reads the file and
+# sees it is in force again (the plugin's record still says rejected).
+cp "$pol" "$E2E_DIR/bad.conf"
+cp "$E2E_DIR/good.conf" "$pol"
+status restored || e2e_fail "status with the content in force restored exited $?"
+jq -e '.policy.file == "in_force" and (.rejected.current | not)' \
+	"$E2E_DIR/restored.json" >/dev/null ||
+	e2e_fail "status with the content in force restored: $(cat "$E2E_DIR/restored.json")"
+cp "$E2E_DIR/bad.conf" "$pol"
 
 # 2b. The file removed: the policy stays, and status says the file no
 # longer holds it (exit 1), with the read error.
@@ -146,6 +155,20 @@ tail -n "+$((lines + 1))" "$audit" | grep -q "\"policy_hash\":\"$h1\"" ||
 	e2e_fail "no record of the old policy after the bad edit"
 clean intents-drift
 e2e_log "intents: hash $h3, status, copy, audit trail and drift agree"
+# An edit not loaded yet (no SIGHUP): status says so and exits 1; the
+# same bytes back, it is in force again.
+cp "$pol" "$E2E_DIR/intents.conf"
+echo "# an edit not loaded yet" >>"$pol"
+status edited
+rc=$?
+[ "$rc" = 1 ] && jq -e '.policy.file == "edited"' "$E2E_DIR/edited.json" >/dev/null ||
+	e2e_fail "status with an edit not loaded: exit $rc, $(cat "$E2E_DIR/edited.json")"
+e2e_osmqos status -d "$pub" >"$E2E_DIR/edited.txt" 2>&1
+grep -q "^policy file: edited since the plugin read it .*, not loaded yet" \
+	"$E2E_DIR/edited.txt" || e2e_fail "status text: $(cat "$E2E_DIR/edited.txt")"
+cp "$E2E_DIR/intents.conf" "$pol"
+status intents-again || e2e_fail "status with the content in force back exited $?"
+e2e_log "an edit not loaded yet: status exit 1 and says so; back: exit 0"
 
 # 4. One VLArb changed behind the SM's back (leaf01 port 1, directed
 # route 0,1 from spine01): exactly that port, against the policy in force.
