@@ -1,13 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# osmqos doctor on a good SM setup (exit 0, every check ok) and on eleven
-# setups with one thing broken each, as osmqos(8) lists the checks: qos
-# FALSE, osmqos not in event_plugin_name, policy= and qos_policy_file
-# apart, no plugin library, a library built for another OpenSM, an invalid
-# policy, no policy file, no publish directory, no audit directory, a
-# routing engine that keeps the template's SL2VL under a policy with
-# sl2vl-scopes, a standby with other QoS settings.  Each must be named, alone, with its level and
-# a fix, and set the exit status (1 warning, 2 error).
+# osmqos doctor on a good SM setup (exit 0, every check ok), on four
+# opensm.conf forms OpenSM reads as good (a comment after a value, a
+# quoted value, event_plugin_name with a comma), and on seventeen setups
+# with one thing broken each, as osmqos(8) lists the checks: qos FALSE or
+# lower case, osmqos not in event_plugin_name (or only after a '#', or
+# behind a second comma), policy= and qos_policy_file apart, no plugin
+# library, a library built for another OpenSM, an invalid policy, no
+# policy file, a policy with intents under opensm_policy=direct, an
+# option value the plugin replaces, no publish directory, no audit
+# directory, a routing engine that keeps the template's SL2VL under a
+# policy with sl2vl-scopes, a standby with other QoS settings or an extra
+# one.  Each must be named, alone, with its level and a fix, and set the
+# exit status (1 warning, 2 error); audit=off checks no directory.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$PWD}
