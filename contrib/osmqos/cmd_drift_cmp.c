@@ -91,21 +91,46 @@ static void fmt_vlarb(const struct oq_vlarb_table *t, unsigned int n,
 		snprintf(text, tlen, "(empty)");
 }
 
+/* The next entry at or after *i that arbitrates (weight > 0; the arbiter
+ * skips the others), or false at the end of the first n. */
+static bool next_weighted(const struct oq_vlarb_table *t, unsigned int n,
+			  unsigned int *i, uint8_t *vl, uint8_t *w)
+{
+	for (; *i < n; (*i)++) {
+		entry(t, *i, vl, w);
+		if (*w)
+			return true;
+	}
+	return false;
+}
+
+/* Do the two tables arbitrate alike: the same weighted entries in the
+ * same order (an added or changed 0-weight entry does nothing)? */
+static bool same_arbitration(const struct oq_vlarb_table *a,
+			     const struct oq_vlarb_table *b, unsigned int n)
+{
+	unsigned int i = 0, j = 0;
+	uint8_t v1, w1, v2, w2;
+	bool more_a, more_b;
+
+	for (;; i++, j++) {
+		more_a = next_weighted(a, n, &i, &v1, &w1);
+		more_b = next_weighted(b, n, &j, &v2, &w2);
+		if (!more_a || !more_b)
+			return more_a == more_b;
+		if (v1 != v2 || w1 != w2)
+			return false;
+	}
+}
+
 static int cmp_vlarb(const char *kind, const struct oq_port_tables *want,
 		     const struct oq_vlarb_table *w,
 		     const struct oq_vlarb_table *g, struct drift_list *out)
 {
 	struct drift *d;
-	unsigned int i, n = g->n;
-	uint8_t v1, w1, v2, w2;
+	unsigned int n = g->n;
 
-	for (i = 0; i < n; i++) {
-		entry(w, i, &v1, &w1);
-		entry(g, i, &v2, &w2);
-		if (v1 != v2 || w1 != w2)
-			break;
-	}
-	if (i == n)
+	if (same_arbitration(w, g, n))
 		return 0;
 	d = drift_add(out, kind);
 	if (!d)

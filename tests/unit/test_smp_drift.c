@@ -371,6 +371,33 @@ static void test_compare_finds_each_table(void **state)
 	oq_fabric_free(m.f);
 }
 
+/* A 0-weight entry is skipped by the arbiter: one added or changed is
+ * no drift; the same entries in another order are. */
+static void test_compare_zero_weight(void **state)
+{
+	struct drift_list out = {0}, vlhl = {0};
+	struct oq_port_tables want, got;
+	struct mini m;
+
+	(void)state;
+	mini_fabric(&m);
+	tables_init(&want, &m.sw->ports[1], 3);
+	readback(&got, &want);
+	got.vlarb_high.e[1].vl = 5; /* 0:255,5:0 arbitrates as 0:255 */
+	got.vlarb_low.e[3].vl = 7;  /* ...,7:0 after the table */
+	assert_int_equal(drift_compare_port(&want, &got, &out, &vlhl), 0);
+	assert_int_equal(out.n, 0);
+	got.vlarb_low.e[0] = want.vlarb_low.e[1]; /* 3:32,3:32,4:16 */
+	assert_int_equal(drift_compare_port(&want, &got, &out, &vlhl), 0);
+	assert_int_equal(out.n, 1);
+	assert_string_equal(out.v[0].kind, "vlarb_low");
+	drift_list_free(&out);
+	drift_list_free(&vlhl);
+	free(want.sl2vl);
+	free(got.sl2vl);
+	oq_fabric_free(m.f);
+}
+
 static void test_compare_ca_and_empty(void **state)
 {
 	struct drift_list out = {0}, vlhl = {0};
@@ -410,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_sl2vl_and_vlarb_blocks),
 		cmocka_unit_test(test_compare_clean),
 		cmocka_unit_test(test_compare_finds_each_table),
+		cmocka_unit_test(test_compare_zero_weight),
 		cmocka_unit_test(test_compare_ca_and_empty),
 	};
 
