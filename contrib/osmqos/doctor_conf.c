@@ -2,7 +2,6 @@
 /* opensm.conf's "key value" lines (doctor_conf.h). */
 #include <config.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,31 +51,33 @@ oom:
 	return -1;
 }
 
+/* A line as OpenSM reads it: a later one wins. */
+static int conf_line(char *line, unsigned int n, void *ctx)
+{
+	char *k, *v;
+
+	(void)n;
+	if (!oq_opensm_conf_split(line, &k, &v))
+		return 0;
+	return set(ctx, k, strlen(k), v, strlen(v));
+}
+
 int oq_conf_load(const char *path, struct oq_conf *c)
 {
 	size_t len = 0;
-	char *text = oq_file_read(path, OQ_FILE_MAX_BYTES, &len), *p, *end;
+	char *text = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
+	int rc;
 
 	memset(c, 0, sizeof(*c));
 	if (!text)
 		return -1;
-	/* Lines as OpenSM reads them: a later one wins. */
-	for (p = text, end = text + len; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p)), *k, *v;
-
-		if (nl)
-			*nl = '\0';
-		else
-			nl = end; /* the read leaves a NUL after the text */
-		if (oq_opensm_conf_split(p, &k, &v) &&
-		    set(c, k, strlen(k), v, strlen(v))) {
-			free(text);
-			oq_conf_free(c);
-			return -1;
-		}
-		p = nl + 1;
-	}
+	rc = oq_opensm_conf_lines(text, len, conf_line, c);
 	free(text);
+	if (rc) {
+		oq_conf_free(c);
+		errno = ENOMEM;
+		return -1;
+	}
 	return 0;
 }
 

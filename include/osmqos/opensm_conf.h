@@ -29,6 +29,15 @@ char *oq_opensm_conf_clean_val(char *v);
 int oq_opensm_conf_split(char *line, char **key, char **val);
 
 /*
+ * Every line of text (len bytes) in turn, without its '\n', as a
+ * NUL-terminated copy fn may cut; line numbers from 1.  Stops at the first
+ * non-zero fn returns and returns it; -1 when out of memory, else 0.
+ */
+typedef int (*oq_opensm_conf_line_fn)(char *line, unsigned int n, void *ctx);
+int oq_opensm_conf_lines(const char *text, size_t len,
+			 oq_opensm_conf_line_fn fn, void *ctx);
+
+/*
  * The value of opensm.conf's KEY line: the last such line's, comment cut,
  * cleaned as above, copied into a malloc'd *path.  No line, or "(null)",
  * leaves *path NULL: OpenSM then opens its default file for both keys.

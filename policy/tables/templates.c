@@ -334,31 +334,29 @@ static void routing_engine(const struct ctx *c, char *val, unsigned int col)
 	}
 }
 
-static void parse_line(const struct ctx *c, struct qos_opts *sets, char *line,
-		       int *errs)
+struct conf_pass {
+	struct ctx *c;
+	struct qos_opts *sets;
+	int errs;
+};
+
+static int parse_line(char *line, unsigned int n, void *arg)
 {
-	char *key, *val, *hash = strchr(line, '#');
-	size_t klen;
+	struct conf_pass *cp = arg;
+	const struct ctx *c = cp->c;
+	struct qos_opts *sets = cp->sets;
+	char *key, *val;
 	int k;
 
-	if (hash)
-		*hash = '\0';
-	key = line + strspn(line, " \t");
-	klen = strcspn(key, " \t");
-	if (!klen)
-		return;
-	val = key + klen;
-	if (*val)
-		*val++ = '\0';
+	cp->c->line = n;
+	if (!oq_opensm_conf_split(line, &key, &val))
+		return 0;
 	if (!strcmp(key, "routing_engine")) {
-		char *v = oq_opensm_conf_clean_val(val);
-
-		routing_engine(c, v, (unsigned int)(v - line) + 1);
-		return;
+		routing_engine(c, val, (unsigned int)(val - line) + 1);
+		return 0;
 	}
 	if (strncmp(key, "qos_", 4) || !strcmp(key, "qos_policy_file"))
-		return;
-	val = oq_opensm_conf_clean_val(val);
+		return 0;
 	for (k = 0; k < N_SETS; k++) {
 		size_t plen = strlen(set_prefix[k]);
 		int r;
@@ -368,14 +366,15 @@ static void parse_line(const struct ctx *c, struct qos_opts *sets, char *line,
 		r = set_option(c, &sets[k], key, key + plen + 1, val,
 			       (unsigned int)(val - line) + 1);
 		if (r < 0)
-			(*errs)++;
+			cp->errs++;
 		if (r <= 0)
-			return;
+			return 0;
 	}
 	oq_diag_hint(oq_warning(c->d, at(c, (unsigned int)(key - line) + 1),
 				"unknown QoS option '%s'", key),
 		     "OpenSM knows qos_{,ca_,swe_,sw0_,rtr_}{max_vls,"
 		     "high_limit,vlarb_high,vlarb_low,sl2vl}");
+	return 0;
 }
 
 int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
@@ -386,38 +385,22 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 	struct oq_diags local;
 	char engine[sizeof(t->routing_engine)] = "";
 	struct ctx c = {file, 0, diags, engine};
-	size_t pos = 0;
-	char *buf = NULL;
-	int errs = 0, rc = 0;
+	struct conf_pass cp = {&c, sets, 0};
+	int rc = 0;
 
 	if (!diags) {
 		oq_diags_init(&local);
 		c.d = &local;
 	}
 	opts_init(sets);
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-		char *b = realloc(buf, n + 1);
-
-		if (!b) {
-			rc = -ENOMEM;
-			break;
-		}
-		buf = b;
-		memcpy(buf, text + pos, n);
-		buf[n] = '\0';
-		pos += n + (nl ? 1 : 0);
-		c.line++;
-		parse_line(&c, sets, buf, &errs);
-	}
-	free(buf);
+	if (oq_opensm_conf_lines(text, len, parse_line, &cp))
+		rc = -ENOMEM;
 	build_all(t, sets);
 	memcpy(t->routing_engine, engine, sizeof(engine));
 	opts_free(sets);
 	if (!diags)
 		oq_diags_free(&local);
-	return rc ? rc : errs ? -EBADMSG : 0;
+	return rc ? rc : cp.errs ? -EBADMSG : 0;
 }
 
 int oq_templates_load_opensm_conf(struct oq_templates *t, const char *path,

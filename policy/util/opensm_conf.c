@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The file paths an opensm.conf names: see osmqos/opensm_conf.h. */
+/* opensm.conf as OpenSM reads it: see osmqos/opensm_conf.h. */
 #include <config.h>
 
 #include <ctype.h>
@@ -44,54 +44,66 @@ int oq_opensm_conf_split(char *line, char **key, char **val)
 	return 1;
 }
 
-/* A line of opensm.conf: *path set when it is KEY's.  0, or -1 when out
- * of memory. */
-static int conf_line(char *line, const char *key, char **path)
+int oq_opensm_conf_lines(const char *text, size_t len,
+			 oq_opensm_conf_line_fn fn, void *ctx)
 {
+	size_t pos = 0;
+	unsigned int n = 0;
+	char *buf = NULL;
+	int rc = 0;
+
+	while (pos < len && !rc) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		char *b = realloc(buf, l + 1);
+
+		if (!b) {
+			rc = -1;
+			break;
+		}
+		buf = b;
+		memcpy(buf, text + pos, l);
+		buf[l] = '\0';
+		pos += l + (nl ? 1 : 0);
+		rc = fn(buf, ++n, ctx);
+	}
+	free(buf);
+	return rc;
+}
+
+struct path_of {
+	const char *key;
+	char *path;
+};
+
+/* A line of opensm.conf: the path set when it is the key's.  0, or -1
+ * when out of memory. */
+static int path_line(char *line, unsigned int n, void *ctx)
+{
+	struct path_of *po = ctx;
 	char *k, *val;
 
-	if (!oq_opensm_conf_split(line, &k, &val) || strcmp(k, key))
+	(void)n;
+	if (!oq_opensm_conf_split(line, &k, &val) || strcmp(k, po->key))
 		return 0;
-	free(*path);
-	*path = NULL;
+	free(po->path);
+	po->path = NULL;
 	if (!strcmp(val, "(null)"))
 		return 0;
-	*path = strdup(val);
-	return *path ? 0 : -1;
+	po->path = strdup(val);
+	return po->path ? 0 : -1;
 }
 
 int oq_opensm_conf_path(const char *text, size_t len, const char *key,
 			char **path)
 {
-	size_t pos = 0, klen = strlen(key);
-	char *buf = NULL;
+	struct path_of po = {key, NULL};
 
-	*path = NULL;
-	while (pos < len) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t n = nl ? (size_t)(nl - (text + pos)) : len - pos;
-		char *b;
-
-		/* Only lines that name the key are copied. */
-		if (!memmem(text + pos, n, key, klen)) {
-			pos += n + (nl ? 1 : 0);
-			continue;
-		}
-		b = realloc(buf, n + 1);
-		if (!b)
-			goto oom;
-		buf = b;
-		memcpy(buf, text + pos, n);
-		buf[n] = '\0';
-		pos += n + (nl ? 1 : 0);
-		if (conf_line(buf, key, path))
-			goto oom;
+	if (oq_opensm_conf_lines(text, len, path_line, &po)) {
+		free(po.path);
+		*path = NULL;
+		return -1;
 	}
-	free(buf);
+	*path = po.path;
 	return 0;
-oom:
-	free(buf);
-	free(*path);
-	*path = NULL;
-	return -1;
 }
