@@ -151,55 +151,50 @@ static void gather(struct st *s, const struct oq_prom *p)
 			s->answers += p->v[i].value;
 }
 
-/* The copy of the policy in force as written: present, and its hash. */
-static void copy_of(struct st *s)
+/* A policy file's FNV-1a hash, as the plugin hashes what it reads;
+ * false with errno set when it cannot be read. */
+static bool hash_of(const char *path, uint64_t *h)
 {
 	size_t len = 0;
-	char *t;
+	char *t = oq_file_read(path, OQ_POLICY_MAX_BYTES, &len);
 
-	if (!oq_pub_path(s->dir, OQ_PUB_IN_FORCE, s->copy, sizeof(s->copy)))
-		return;
-	t = oq_file_read(s->copy, OQ_POLICY_MAX_BYTES, &len);
 	if (!t)
-		return;
-	s->have_copy = true;
-	s->copy_hash = oq_fnv1a(t, len);
+		return false;
+	*h = oq_fnv1a(t, len);
 	free(t);
+	return true;
 }
 
-static bool copy_matches(const struct st *s)
-{
-	char h[24];
-
-	snprintf(h, sizeof(h), "0x%016" PRIx64, s->copy_hash);
-	return s->have_copy && s->hash && !strcmp(h, s->hash);
-}
-
-/* The policy file, read now: an edit not yet loaded (no SIGHUP since)
- * is told apart from the content in force and from the rejected one. */
-static void file_of(struct st *s)
-{
-	size_t len = 0;
-	char *t;
-
-	if (!s->path)
-		return;
-	t = oq_file_read(s->path, OQ_POLICY_MAX_BYTES, &len);
-	if (!t) {
-		s->file_errno = errno;
-		return;
-	}
-	s->have_file = true;
-	s->file_hash = oq_fnv1a(t, len);
-	free(t);
-}
-
+/* Is h the hash "0x%016x" text says? */
 static bool hash_is(uint64_t h, const char *text)
 {
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "0x%016" PRIx64, h);
 	return text && !strcmp(buf, text);
+}
+
+/* The copy of the policy in force as written: present, and its hash. */
+static void copy_of(struct st *s)
+{
+	if (oq_pub_path(s->dir, OQ_PUB_IN_FORCE, s->copy, sizeof(s->copy)))
+		s->have_copy = hash_of(s->copy, &s->copy_hash);
+}
+
+static bool copy_matches(const struct st *s)
+{
+	return s->have_copy && hash_is(s->copy_hash, s->hash);
+}
+
+/* The policy file, read now: an edit not yet loaded (no SIGHUP since)
+ * is told apart from the content in force and from the rejected one. */
+static void file_of(struct st *s)
+{
+	if (!s->path)
+		return;
+	s->have_file = hash_of(s->path, &s->file_hash);
+	if (!s->have_file)
+		s->file_errno = errno;
 }
 
 static enum file_state file_state(const struct st *s)
