@@ -172,10 +172,11 @@ bool oq_policy_copy_changed(struct oq_policy_file *pf)
 	if (!pf->copy_path ||
 	    pf->osm->subn.opt.qos_policy_file != pf->copy_path)
 		return false;
-	if (lstat(pf->copy_path, &st))
-		return true; /* removed (a cache cleaner): rewritten quietly */
+	/* The common case first: one lstat per sweep. */
 	if (oq_file_id_same(pf->copy_path, &pf->copy_id))
 		return false;
+	if (lstat(pf->copy_path, &st))
+		return true; /* removed (a cache cleaner): rewritten quietly */
 	/* OpenSM would block the sweep on a FIFO, exit on a directory, and
 	 * parse an edit osmqos never checked. */
 	what = S_ISDIR(st.st_mode)    ? "was replaced by a directory"
