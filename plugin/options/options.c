@@ -273,21 +273,27 @@ unsigned int oq_plugin_opt_interval(const struct oq_plugin_options *o,
 	return OQ_PUBLISH_INTERVAL_DEFAULT;
 }
 
+/* A key with two words, the first its default: 0 for it (or no value),
+ * 1 for the second; anything else is the default, said in why. */
+static int one_of_two(const char *key, const char *v, const char *first,
+		      const char *second, const char *fallback, char *why,
+		      size_t len)
+{
+	*why = '\0';
+	if (!v || !strcmp(v, first))
+		return 0;
+	if (!strcmp(v, second))
+		return 1;
+	snprintf(why, len, "%s=%s is neither '%s' nor '%s'; %s", key, v, first,
+		 second, fallback);
+	return 0;
+}
+
 bool oq_plugin_opt_detail_ports(const struct oq_plugin_options *o, char *why,
 				size_t len)
 {
-	const char *v = o->publish_detail;
-
-	*why = '\0';
-	if (!v || !strcmp(v, "classes"))
-		return false;
-	if (!strcmp(v, "ports"))
-		return true;
-	snprintf(why, len,
-		 "publish_detail=%s is neither 'classes' nor 'ports'; "
-		 "publishing classes",
-		 v);
-	return false;
+	return one_of_two("publish_detail", o->publish_detail, "classes",
+			  "ports", "publishing classes", why, len);
 }
 
 bool oq_plugin_opt_trim(const struct oq_plugin_options *o, char *why,
@@ -305,17 +311,8 @@ bool oq_plugin_opt_trim(const struct oq_plugin_options *o, char *why,
 bool oq_plugin_opt_copy(const struct oq_plugin_options *o, char *why,
 			size_t len)
 {
-	const char *v = o->opensm_policy;
-
-	*why = '\0';
-	if (!v || !strcmp(v, "copy"))
-		return true;
-	if (!strcmp(v, "direct"))
-		return false;
-	snprintf(why, len,
-		 "opensm_policy=%s is neither 'copy' nor 'direct'; using copy",
-		 v);
-	return true;
+	return !one_of_two("opensm_policy", o->opensm_policy, "copy", "direct",
+			   "using copy", why, len);
 }
 
 int oq_plugin_options_check(const struct oq_plugin_options *o,
