@@ -56,16 +56,20 @@ const struct oq_cmd_spec oq_spec_status = {
 		 "plugin logs and publishes it; `drift --in-force` and `plan` "
 		 "compare with the same copy.",
 	.exit_status = "0 a policy is in force and it is the policy file's "
-		       "current content, 1 no policy in force or the file's "
-		       "current content was rejected, cannot be read, or is "
-		       "an edit not loaded yet (the last good policy "
-		       "applies), 2 usage error or nothing published there.",
+		       "current content, 1 no policy in force, the "
+		       "publication is stale (not rewritten for two "
+		       "publish_interval periods and 5 s: opensm stopped, "
+		       "hangs or is a standby), or the file's current "
+		       "content was rejected, cannot be read, or is an edit "
+		       "not loaded yet (the last good policy applies), 2 "
+		       "usage error or nothing published there.",
 	.run = run,
 };
 
 struct st {
 	const char *dir;
 	double published, now;
+	double interval; /* publish_interval= seconds; < 0: not published */
 	bool in_force, load_success;
 	const char *path, *hash;
 	double loaded;
@@ -127,6 +131,7 @@ static void gather(struct st *s, const struct oq_prom *p)
 
 	s->prom = p;
 	s->published = value(p, "osmqos_publish_timestamp_seconds", 0);
+	s->interval = value(p, "osmqos_publish_interval_seconds", -1);
 	x = oq_prom_find(p, "osmqos_policy_info", NULL, NULL);
 	s->in_force = x && x->value > 0;
 	s->path = x ? oq_prom_label(x, "path") : NULL;
@@ -222,6 +227,21 @@ static bool rejection_current(const struct st *s)
 	return s->rej_error && !s->load_success && s->rejected >= s->loaded;
 }
 
+/*
+ * Has the master stopped rewriting the file?  It does every interval
+ * seconds while it runs; two intervals and some slack for a busy host
+ * missed say it no longer does: opensm stopped or hung, it is a standby
+ * now, or it cannot write here.  Without an interval (0, or a plugin that
+ * does not publish one) the age alone says nothing.
+ */
+#define STALE_SLACK_S 5.0
+
+static bool stale(const struct st *s)
+{
+	return s->interval > 0 &&
+	       s->now - s->published > 2 * s->interval + STALE_SLACK_S;
+}
+
 static const char *const file_state_word[] = {
 	[FILE_UNKNOWN] = "unknown",   [FILE_IN_FORCE] = "in_force",
 	[FILE_REJECTED] = "rejected", [FILE_EDITED] = "edited",
@@ -237,6 +257,12 @@ static void print_text(const struct st *s)
 
 	when(w, sizeof(w), s->published, s->now);
 	printf("published in %s at %s\n", s->dir, w);
+	if (stale(s))
+		printf("  stale: the SM rewrites it every %.0f s while it is "
+		       "master; opensm has stopped, hangs, is a standby now, "
+		       "or cannot write here (see its log). What follows is "
+		       "what was in force then\n",
+		       s->interval);
 	if (s->in_force) {
 		when(w, sizeof(w), s->loaded, s->now);
 		printf("policy in force: %s\n  hash %s, loaded %s\n",
@@ -328,6 +354,11 @@ static void print_json(const struct st *s)
 	printf("{");
 	json_str("publish_dir", s->dir, false);
 	json_time("published_at_epoch", s->published);
+	if (s->interval >= 0)
+		printf(", \"publish_interval_s\": %.0f, \"stale\": %s",
+		       s->interval, stale(s) ? "true" : "false");
+	else
+		printf(", \"publish_interval_s\": null, \"stale\": null");
 	printf(", \"policy\": {\"in_force\": %s",
 	       s->in_force ? "true" : "false");
 	json_str("path", s->path, true);
@@ -407,7 +438,7 @@ static int run(int argc, char **argv)
 		print_json(&s);
 	else
 		print_text(&s);
-	rc = !s.in_force || rejection_current(&s) ||
+	rc = !s.in_force || stale(&s) || rejection_current(&s) ||
 			     file_state(&s) == FILE_EDITED
 		     ? OQ_EXIT_FAIL
 		     : OQ_EXIT_OK;

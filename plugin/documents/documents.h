@@ -170,6 +170,9 @@ struct oq_publish_doc {
 	unsigned long sweep;  /* heavy sweep whose tables these are */
 	unsigned long sweeps; /* heavy sweeps seen since start */
 	struct timespec now;  /* CLOCK_REALTIME of the publication */
+	/* publish_interval= seconds between rewrites by the refresh thread
+	 * (0: none runs, the file is written at SUBNET UP only). */
+	unsigned int interval;
 
 	const char *policy_path;  /* NULL: no policy file configured */
 	bool policy_in_force;	  /* some good policy (maybe older) applies */

@@ -167,6 +167,14 @@ int oq_publish_write_prom_live(FILE *out, const struct oq_publish_doc *d)
 			       "Unix time this file was written.");
 	fprintf(out, "osmqos_publish_timestamp_seconds %lld.%03ld\n",
 		(long long)d->now.tv_sec, d->now.tv_nsec / 1000000);
+	/* What makes the timestamp readable as stale (osmqos status, the
+	 * dashboard): without it an SM that died looks like one that has
+	 * nothing new to say. */
+	oq_publish_prom_family(
+		out, "osmqos_publish_interval_seconds", "gauge",
+		"Seconds between rewrites of this file while the SM is master "
+		"(0: written at SUBNET UP only).");
+	fprintf(out, "osmqos_publish_interval_seconds %u\n", d->interval);
 	counter_families(out, d);
 	return ferror(out) ? -1 : 0;
 }

@@ -93,6 +93,7 @@ static int write_now(struct oq_publisher *pub, char *why, size_t why_len)
 	}
 	memset(&d, 0, sizeof(d));
 	clock_gettime(CLOCK_REALTIME, &d.now);
+	d.interval = pub->interval;
 	d.mads_total = pub->mads_total;
 	oq_publish_counters_read(c, &counts);
 	d.counts = &counts;
@@ -196,6 +197,7 @@ void oq_publish_refresh_start(struct oq_publisher *pub)
 		       "cannot start the thread refreshing %s (%s); its "
 		       "counters change at SUBNET UP only\n",
 		       OQ_PUBLISH_PROM_NAME, strerror(err));
+		pub->interval = 0;
 		return;
 	}
 	pub->refresher_running = true;

@@ -10,6 +10,7 @@
 # records carry the hash of the policy that decided them (it changes with
 # the policy, not with a rejected edit).  Then one VLArb is changed
 # behind the SM's back and drift --in-force finds exactly that port.
+# Last, opensm stops: status calls the publication stale and exits 1.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init policy-in-force
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -23,7 +24,7 @@ mkdir -p "$pub"
 cp "$top_srcdir/tests/e2e/data/program-policy.conf" "$pol"
 e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
 e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
-	"event_plugin_options=publish_dir=$pub audit=$audit"
+	"event_plugin_options=publish_dir=$pub audit=$audit publish_interval=5"
 e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 60 ||
 	e2e_fail "plugin did not publish its first sweep"
 cn=$(e2e_lid "cn05 HCA-1")
@@ -67,7 +68,8 @@ h1=$(jq -r .policy.hash "$E2E_DIR/good.json")
 jq -e --arg p "$pol" '.policy.in_force and .policy.path == $p and
 	.policy.load_success and .policy.copy_matches and
 	(.policy.hash | test("^0x[0-9a-f]{16}$")) and .rejected == null and
-	.sweep >= 1' "$E2E_DIR/good.json" >/dev/null ||
+	.sweep >= 1 and .publish_interval_s == 5 and .stale == false' \
+	"$E2E_DIR/good.json" >/dev/null ||
 	e2e_fail "status of the good policy: $(cat "$E2E_DIR/good.json")"
 cmp -s "$pol" "$pub/osmqos-policy-in-force.conf" ||
 	e2e_fail "the copy as written is not the operator's file"
@@ -182,4 +184,27 @@ jq -e --arg h "$h3" '.in_force and .policy_hash == $h and .drift_count == 1 and
 	.drifts[0].port == 1' "$E2E_DIR/drift.out" >/dev/null ||
 	e2e_fail "drift after the Set: $(cat "$E2E_DIR/drift.out")"
 e2e_log "deliberate drift: one port, leaf01 port 1"
+
+# 5. opensm stopped: the file is no longer rewritten every 5 s, and after
+# two intervals and 5 s status says stale and exits 1 (it exited 0 just
+# before, with the same policy in force).
+status before-stop || e2e_fail "status before the stop exited $?: $(cat "$E2E_DIR/before-stop.json")"
+e2e_stop_opensm
+for ((i = 0; i < 50; i++)); do
+	status stopped
+	rc=$?
+	jq -e .stale "$E2E_DIR/stopped.json" >/dev/null && break
+	[ "$rc" = 0 ] || e2e_fail "status exited $rc, not stale: $(cat "$E2E_DIR/stopped.json")"
+	sleep 0.5
+done
+[ "$rc" = 1 ] || e2e_fail "status on a stale publication exited $rc, want 1"
+jq -e '.stale and .policy.in_force and .publish_interval_s == 5' \
+	"$E2E_DIR/stopped.json" >/dev/null ||
+	e2e_fail "status 25 s after opensm stopped: $(cat "$E2E_DIR/stopped.json")"
+age=$(jq 'now - .published_at_epoch | floor' "$E2E_DIR/stopped.json")
+[ "$age" -ge 15 ] || e2e_fail "stale after $age s, before two intervals and 5 s"
+e2e_osmqos status -d "$pub" >"$E2E_DIR/stopped.txt" 2>&1
+[ $? = 1 ] && grep -q "stale: the SM rewrites it every 5 s" "$E2E_DIR/stopped.txt" ||
+	e2e_fail "status text with opensm stopped: $(cat "$E2E_DIR/stopped.txt")"
+e2e_log "opensm stopped: status stale after $age s, exit 1"
 e2e_pass
