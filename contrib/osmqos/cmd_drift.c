@@ -95,8 +95,10 @@ const struct oq_cmd_spec oq_spec_drift = {
 		 "LD_PRELOAD=libumad2sim.so (SIM_HOST picks the attachment "
 		 "point); ibsim does not store VLHighLimit, so when every port "
 		 "reads 0 there it is reported as not checked.",
-	.exit_status = "0 no drift, 1 drift found or an invalid policy, 2 "
-		       "usage, input or fabric error.",
+	.exit_status = "0 no drift, 1 drift found (also while the SA does "
+		       "not answer) or an invalid policy, 2 usage, input or "
+		       "fabric error, or no table drift while the SA did not "
+		       "answer (no verdict: the tables are still reported).",
 	.run = run,
 };
 
@@ -323,11 +325,14 @@ static int settle_vlhl(const struct drift_opts *o, const struct vlhl_view *vv,
 	return 0;
 }
 
+/* The SA's answers against the policy's.  A failure of the SA (no SM
+ * answering, a timeout) is reported in r->sa_error, kept in err: the
+ * tables already read back are worth as much without it. */
 static int sa_part(const struct drift_opts *o, struct oq_cli_inputs *in,
-		   struct drift_list *drifts, struct drift_report *r)
+		   struct drift_list *drifts, struct drift_report *r, char *err,
+		   size_t err_len)
 {
 	struct oq_matcher *m;
-	char err[768];
 	int rc;
 
 	if (!o->sample.v) {
@@ -342,14 +347,15 @@ static int sa_part(const struct drift_opts *o, struct oq_cli_inputs *in,
 	rc = drift_sa_check(in->fabric, in->policy, m, o->c.ca,
 			    (int)o->c.ca_port.v, (int)o->c.timeout.v,
 			    (unsigned int)o->sample.v, drifts, &r->sa, err,
-			    sizeof(err));
+			    err_len);
 	oq_matcher_free(m);
 	if (rc) {
-		fprintf(stderr,
-			"osmqos drift: SA check: %s (--sample 0 skips the SA "
-			"check)\n",
-			err);
-		return OQ_EXIT_USAGE;
+		r->sa_error = err;
+		r->notes[r->n_notes++] =
+			"the SA check failed (sa_error): the tables "
+			"were compared, the SA's answers were not; is "
+			"an SM running and master? (--sample 0 skips the SA "
+			"check)";
 	}
 	return OQ_EXIT_OK;
 }
@@ -363,6 +369,7 @@ static int check_drift(const struct drift_opts *o, struct oq_cli_inputs *in,
 	struct oq_templates t;
 	struct oq_smp_port smp;
 	struct vlhl_view vv = {0};
+	char sa_err[768];
 	bool smp_open;
 	int rc;
 
@@ -390,7 +397,7 @@ static int check_drift(const struct drift_opts *o, struct oq_cli_inputs *in,
 		rc = OQ_EXIT_USAGE;
 	}
 	if (!rc)
-		rc = sa_part(o, in, &drifts, &r);
+		rc = sa_part(o, in, &drifts, &r, sa_err, sizeof(sa_err));
 	if (!rc && !o->c.partitions && r.n_notes < DRIFT_MAX_NOTES) {
 		size_t i;
 
@@ -420,10 +427,17 @@ static int check_drift(const struct drift_opts *o, struct oq_cli_inputs *in,
 		r.in_force = o->in_force;
 		r.nodes = lf->n;
 		r.drifts = &drifts;
+		if (r.sa_error)
+			fprintf(stderr, "osmqos drift: SA check: %s\n",
+				r.sa_error);
 		for (i = 0; !o->c.json && i < r.n_notes; i++)
 			fprintf(stderr, "osmqos drift: note: %s\n", r.notes[i]);
 		drift_print(&r, o->c.json, o->c.all);
-		rc = drifts.n ? OQ_EXIT_FAIL : OQ_EXIT_OK;
+		/* Drift found is drift whatever the SA did; none found
+		 * with the SA unchecked is no verdict. */
+		rc = drifts.n	  ? OQ_EXIT_FAIL
+		     : r.sa_error ? OQ_EXIT_USAGE
+				  : OQ_EXIT_OK;
 	}
 	oq_fabric_tables_free(&want);
 	drift_list_free(&drifts);

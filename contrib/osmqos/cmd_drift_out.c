@@ -303,8 +303,11 @@ void drift_print(const struct drift_report *r, bool json, bool all)
 		if (!all && dl->n)
 			printf(" in %zu class%s (--all lists each)",
 			       c_tab + c_sa, c_tab + c_sa == 1 ? "" : "es");
-		printf("%s\n",
-		       r->vlhl_checked ? "" : "; VLHighLimit not checked");
+		printf("%s%s\n",
+		       r->vlhl_checked ? "" : "; VLHighLimit not checked",
+		       r->sa_error ? "; the SA check failed (its error is on "
+				     "stderr)"
+				   : "");
 		drift_classes_free(&cl);
 		return;
 	}
@@ -325,7 +328,12 @@ void drift_print(const struct drift_report *r, bool json, bool all)
 		printf("%s", i ? ", " : "");
 		oq_json_fstring(stdout, r->notes[i]);
 	}
-	printf("], \"classes\": [");
+	printf("], \"sa_error\": ");
+	if (r->sa_error)
+		oq_json_fstring(stdout, r->sa_error);
+	else
+		printf("null");
+	printf(", \"classes\": [");
 	json_classes(dl, &cl, r->policy, true);
 	printf(", \"sa_classes\": [");
 	json_classes(dl, &cl, r->policy, false);
@@ -336,6 +344,6 @@ void drift_print(const struct drift_report *r, bool json, bool all)
 		json_list(dl, r->policy, false);
 	}
 	printf(", \"drift_count\": %zu, \"clean\": %s}\n", dl->n,
-	       dl->n ? "false" : "true");
+	       dl->n || r->sa_error ? "false" : "true");
 	drift_classes_free(&cl);
 }

@@ -24,6 +24,9 @@ struct drift_report {
 	unsigned long smps;
 	struct drift_sa_stats sa;
 	bool vlhl_checked;
+	/* Why the SA check stopped (NULL: it ran, or --sample 0): the table
+	 * comparison stands, but the fabric cannot be called clean. */
+	const char *sa_error;
 	const char *notes[DRIFT_MAX_NOTES];
 	size_t n_notes;
 	const struct drift_list *drifts;

@@ -113,6 +113,7 @@ schema='def guid: type == "string" and test("^0x[0-9a-f]{16}$");
 	(.sa_pairs | num) and (.sa_levels | num) and
 	(.vl_high_limit_checked | type == "boolean") and
 	(.notes | all(type == "string")) and (.drift_count | num) and
+	(.sa_error == null or (.sa_error | type == "string")) and
 	(.clean | type == "boolean") and
 	(.classes | all((.example | table) and (.role | type == "string") and
 	  (.ports | num) and (.tables | num) and .kind == .example.kind)) and
@@ -209,6 +210,27 @@ rc=$?
 		"$E2E_DIR/nopart.err" ||
 	e2e_fail "drift without the SM's partitions: rc $rc, $(cat "$E2E_DIR/nopart.err")"
 e2e_log "limited Default: clean with the SM's opensm.conf; without it, refusals as drift with the note"
+
+# 5b. No SM (opensm stopped; the switches keep what it programmed): the
+# SA does not answer, and the table comparison is still reported.  Clean
+# tables: no verdict, exit 2, sa_error says why.  One VLArb changed: exit
+# 1, the drift listed.
+e2e_stop_opensm
+drift nosm cn05 --timeout 200 --json
+rc=$?
+[ "$rc" = 2 ] && jq -e '(.sa_error | type) == "string" and .clean == false and
+	.drift_count == 0 and .ports_compared > 0' "$E2E_DIR/nosm.out" >/dev/null &&
+	grep -q "osmqos drift: SA check: " "$E2E_DIR/nosm.err" ||
+	e2e_fail "drift with no SM: rc $rc, $(cat "$E2E_DIR/nosm.out" "$E2E_DIR/nosm.err")"
+jq -e "$schema" "$E2E_DIR/nosm.out" >/dev/null || e2e_fail "drift JSON with no SM does not match docs/json.md"
+e2e_sim "$setter" 0,1 1 low 2:8,3:8,4:8 || e2e_fail "the SMP Set was refused (no SM)"
+drift nosm-drift cn05 --timeout 200
+rc=$?
+[ "$rc" = 1 ] && grep -q '^DRIFT vlarb_low: .*leaf01' "$E2E_DIR/nosm-drift.out" &&
+	grep -q "1 table drift, 0 SA drifts in 1 class .*; the SA check failed (its error is on stderr)" "$E2E_DIR/nosm-drift.out" &&
+	grep -q "note: the SA check failed (sa_error)" "$E2E_DIR/nosm-drift.err" ||
+	e2e_fail "drift with no SM and a changed VLArb: rc $rc, $(cat "$E2E_DIR/nosm-drift.out" "$E2E_DIR/nosm-drift.err")"
+e2e_log "no SM: tables compared all the same ($(jq .ports_compared "$E2E_DIR/nosm.out") ports), exit 2 when clean, 1 with a drift"
 
 # 6. Errors say what to do next and exit 2.
 e2e_sim "$top_builddir/osmqos" drift --policy /nonexistent >/dev/null 2>"$E2E_DIR/err.txt"
