@@ -13,6 +13,7 @@
 # policy with sl2vl-scopes, a standby with other QoS settings or an extra
 # one.  Each must be named, alone, with its level and a fix, and set the
 # exit status (1 warning, 2 error); audit=off checks no directory.
+# Without --plugin the library is looked for where dlopen() finds it.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$PWD}
@@ -107,6 +108,43 @@ conf "$dir/c4.conf"
 rc=$?
 [ "$rc" = 2 ] && grep -q '^error  *plugin-library ' "$dir/no-lib.out" ||
 	bad "no-lib: exit $rc: $(cat "$dir/no-lib.out")"
+# 4b. Without --plugin, the library where dlopen() finds it: in
+# LD_LIBRARY_PATH; and (as root) in the loader's first system directory
+# with no ldconfig run, where the ld.so cache does not list it and
+# dlopen() opens it all the same.
+mkdir -p "$dir/ldp"
+cp "$lib" "$dir/ldp/"
+LD_LIBRARY_PATH=$dir/ldp "$osmqos" doctor --opensm "$opensm" \
+	-c "$dir/c4.conf" >"$dir/ldp.out" 2>&1
+grep -q "^ok  *plugin-library  *$dir/ldp/libosmqos.so, where opensm loads it (LD_LIBRARY_PATH)" \
+	"$dir/ldp.out" || bad "LD_LIBRARY_PATH: $(cat "$dir/ldp.out")"
+interp=$(readelf -l "$osmqos" 2>/dev/null |
+	sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+sysdir=$("$interp" --help 2>/dev/null |
+	sed -n 's/^ *\(.*\) (system search path)$/\1/p' | head -n 1)
+dlopen_finds() {
+	python3 -c 'import ctypes, sys
+try:
+	ctypes.CDLL("libosmqos.so")
+except OSError as e:
+	sys.exit("cannot open shared object" in str(e))'
+}
+if [ "$(id -u)" != 0 ] || [ -z "$sysdir" ] || [ -e "$sysdir/libosmqos.so" ] ||
+	/sbin/ldconfig -p | grep -q '	libosmqos\.so ' || ! command -v python3 >/dev/null; then
+	echo "doctor: system directory case not run (needs root, a loader that lists its directories, python3, and no libosmqos.so installed)"
+else
+	trap 'rm -f "$sysdir/libosmqos.so"; rm -rf "$dir"' EXIT
+	env -u LD_LIBRARY_PATH bash -c "$(declare -f dlopen_finds); dlopen_finds" &&
+		bad "dlopen() finds a libosmqos.so before it is installed"
+	cp "$lib" "$sysdir/libosmqos.so"
+	env -u LD_LIBRARY_PATH bash -c "$(declare -f dlopen_finds); dlopen_finds" ||
+		bad "dlopen() does not find $sysdir/libosmqos.so: the case checks nothing"
+	env -u LD_LIBRARY_PATH "$osmqos" doctor --opensm "$opensm" \
+		-c "$dir/c4.conf" >"$dir/sysdir.out" 2>&1
+	rm -f "$sysdir/libosmqos.so"
+	grep -q "^ok  *plugin-library  *$sysdir/libosmqos.so, where opensm loads it (the loader's system directories, not in the ld.so cache)" \
+		"$dir/sysdir.out" || bad "system directory: $(cat "$dir/sysdir.out")"
+fi
 # 5. A library built for another OpenSM (its version string changed).
 ver=$(grep -ao 'OpenSM [0-9][0-9.]*' "$lib" | head -n 1)
 [ -n "$ver" ] || bad "no OpenSM version string in $lib"

@@ -34,6 +34,7 @@
 
 #include "cli.h"
 #include "doctor_conf.h"
+#include "doctor_dlopen.h"
 #include "inputs.h"
 #include "options/options.h"
 
@@ -61,7 +62,7 @@ static const struct oq_opt doctor_opts[] = {
 	OQ_OPT("plugin", 0, OQ_OPT_TEXT, "LIB",
 	       "the plugin library to check (default: libosmqos.so where "
 	       "opensm's dlopen() finds it: LD_LIBRARY_PATH, then the "
-	       "ld.so cache)",
+	       "ld.so cache, then the loader's system directories)",
 	       offsetof(struct doctor_opts, plugin)),
 	OQ_OPT("opensm", 0, OQ_OPT_TEXT, "BIN",
 	       "the opensm binary the plugin loads into (default: opensm "
@@ -162,45 +163,6 @@ static bool version_of(const char *path, char *out, size_t len)
 	return found;
 }
 
-/* Where dlopen("libosmqos.so") looks: LD_LIBRARY_PATH, then the ld.so
- * cache (as `ldconfig -p` lists it). */
-static bool find_plugin(char *out, size_t len)
-{
-	const char *ldp = getenv("LD_LIBRARY_PATH");
-	char line[4096];
-	FILE *p;
-
-	if (ldp && *ldp) {
-		char *dirs = strdup(ldp), *save = NULL, *d;
-
-		for (d = dirs ? strtok_r(dirs, ":", &save) : NULL; d;
-		     d = strtok_r(NULL, ":", &save)) {
-			snprintf(out, len, "%s/libosmqos.so", d);
-			if (!access(out, R_OK)) {
-				free(dirs);
-				return true;
-			}
-		}
-		free(dirs);
-	}
-	p = popen("/sbin/ldconfig -p 2>/dev/null", "r");
-	if (!p)
-		return false;
-	while (fgets(line, sizeof(line), p)) {
-		char *arrow = strstr(line, "=> ");
-
-		if (strncmp(line, "\tlibosmqos.so ", 14) || !arrow)
-			continue;
-		arrow += 3;
-		arrow[strcspn(arrow, "\n")] = '\0';
-		snprintf(out, len, "%s", arrow);
-		pclose(p);
-		return true;
-	}
-	pclose(p);
-	return false;
-}
-
 static bool find_opensm(char *out, size_t len)
 {
 	const char *path = getenv("PATH");
@@ -222,22 +184,25 @@ static bool find_opensm(char *out, size_t len)
 static void check_binaries(struct report *r, const struct doctor_opts *o)
 {
 	char lib[4096], bin[4096], lv[64], bv[64];
+	const char *where = "--plugin";
 
 	if (o->plugin)
 		snprintf(lib, sizeof(lib), "%s", o->plugin);
 	if (o->plugin ? access(lib, R_OK) != 0
-		      : !find_plugin(lib, sizeof(lib))) {
+		      : !doctor_find_library("libosmqos.so", lib, sizeof(lib),
+					     &where)) {
 		check(r, ERR, "plugin-library",
 		      "install the package (it puts libosmqos.so in "
 		      "/usr/lib/x86_64-linux-gnu), or `make install` with "
 		      "--libdir where the ld.so cache looks, then run ldconfig",
 		      "%s not found where opensm's dlopen() looks "
-		      "(LD_LIBRARY_PATH, the ld.so cache): opensm would run "
-		      "without the plugin",
+		      "(LD_LIBRARY_PATH, the ld.so cache, the loader's system "
+		      "directories): opensm would run without the plugin",
 		      o->plugin ? o->plugin : "libosmqos.so");
 		return;
 	}
-	check(r, OK, "plugin-library", NULL, "%s, where opensm loads it", lib);
+	check(r, OK, "plugin-library", NULL, "%s, where opensm loads it (%s)",
+	      lib, where);
 	if (o->opensm)
 		snprintf(bin, sizeof(bin), "%s", o->opensm);
 	if (o->opensm ? access(bin, R_OK) != 0
