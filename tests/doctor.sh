@@ -11,7 +11,7 @@
 # option value the plugin replaces, no publish directory, no audit
 # directory, a routing engine that keeps the template's SL2VL under a
 # policy with sl2vl-scopes, a standby with other QoS settings or an extra
-# one.  Each must be named, alone, with its level and a fix, and set the
+# one (compared as OpenSM reads them: a key left out is its default).  Each must be named, alone, with its level and a fix, and set the
 # exit status (1 warning, 2 error); audit=off checks no directory.
 # Without --plugin the library is looked for where dlopen() finds it.
 set -u
@@ -223,6 +223,19 @@ grep -q "^ok  *audit-dir  *audit trail off (audit=off)" "$dir/audit-off.out" ||
 # A QoS key only the standby sets differs too.
 conf "$dir/standby2.conf" qos_ca_max_vls 1
 broken standby-extra standby error -c "$dir/good.conf" --standby-conf "$dir/standby2.conf"
+# A standby written as `opensm -c` writes it (every QoS key at OpenSM's
+# default) runs as the master's, which leaves them out: the same.
+conf "$dir/standby3.conf" qos_max_vls 0 qos_high_limit -1 qos_vlarb_high "(null)" \
+	qos_ca_max_vls 0x0 qos_swe_high_limit -1 use_optimized_slvl FALSE
+doctor standby-defaults 0 -c "$dir/good.conf" --standby-conf "$dir/standby3.conf"
+grep -q "^ok  *standby  *$dir/standby3.conf has the same QoS settings" "$dir/standby-defaults.out" ||
+	bad "standby-defaults: $(cat "$dir/standby-defaults.out")"
+# A value OpenSM reads otherwise than it looks: 'qos true' is FALSE, and
+# qos_high_limit 0 is not the default -1.
+conf "$dir/standby4.conf" qos true qos_high_limit 0
+broken standby-values standby error -c "$dir/good.conf" --standby-conf "$dir/standby4.conf"
+grep -q "in 2 QoS setting(s): qos (TRUE vs FALSE), qos_high_limit (-1 vs 0)" "$dir/standby-values.out" ||
+	bad "standby-values: $(cat "$dir/standby-values.out")"
 
 # An unreadable opensm.conf is a usage error that says what to do.
 "$osmqos" doctor -c "$dir/none.conf" >"$dir/none.out" 2>&1

@@ -540,7 +540,8 @@ static void check_engine(struct report *r, const struct sm *s,
 	}
 }
 
-/* The keys that must agree between the master's and the standby's. */
+/* The keys that must agree between the master's and the standby's,
+ * besides every qos_* key. */
 static const char *const same_keys[] = {
 	"qos",
 	"event_plugin_name",
@@ -551,51 +552,115 @@ static const char *const same_keys[] = {
 	NULL,
 };
 
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n >= k && !strcmp(s + n - k, tail);
+}
+
+/*
+ * The value OpenSM runs with for key: the line's as its option parsers
+ * read it (a boolean is TRUE only as "TRUE", numbers through strtol()
+ * with base 0), or its default when the line is missing or "(null)".
+ * `opensm -c` writes every key with its default, a hand-written file
+ * leaves them out: the two are the same setup.  NULL: no value.
+ */
+static const char *effective(const struct oq_conf *c, const char *key,
+			     char *buf, size_t len)
+{
+	const char *v = oq_conf_get(c, key);
+
+	if (!strcmp(key, "qos") || !strcmp(key, "use_optimized_slvl"))
+		return v && !strcmp(v, "TRUE") ? "TRUE" : "FALSE";
+	if (!strcmp(key, "qos_policy_file"))
+		return v ? v : DEFAULT_POLICY;
+	if (ends_with(key, "_max_vls") || ends_with(key, "_high_limit")) {
+		bool vls = ends_with(key, "_max_vls");
+
+		if (!v)
+			return vls ? "0" : "-1";
+		if (vls)
+			snprintf(buf, len, "%lu", strtoul(v, NULL, 0));
+		else
+			snprintf(buf, len, "%ld", strtol(v, NULL, 0));
+		return buf;
+	}
+	return v;
+}
+
+/* Does key differ?  Adds it to diff (the first three) and counts it. */
+static void compare_key(const struct sm *m, const struct sm *s, const char *key,
+			char *diff, size_t len, size_t *n)
+{
+	char ba[32], bb[32];
+	const char *a = effective(&m->conf, key, ba, sizeof(ba));
+	const char *b = effective(&s->conf, key, bb, sizeof(bb));
+
+	if ((!a && !b) || (a && b && !strcmp(a, b)))
+		return;
+	if ((*n)++ < 3)
+		snprintf(diff + strlen(diff), len - strlen(diff),
+			 "%s%s (%s vs %s)", *n > 1 ? ", " : "", key,
+			 a ? a : "unset", b ? b : "unset");
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Every qos_* key either file names (but qos_policy_file), once, in
+ * *keys (sorted); their count, or -1 out of memory. */
+static long qos_keys(const struct sm *m, const struct sm *s, const char ***keys)
+{
+	size_t i, k = 0, n = m->conf.n + s->conf.n;
+	const char **v = malloc((n ? n : 1) * sizeof(*v));
+
+	*keys = v;
+	if (!v)
+		return -1;
+	for (i = 0; i < n; i++) {
+		const char *key = i < m->conf.n ? m->conf.v[i].key
+						: s->conf.v[i - m->conf.n].key;
+
+		if (!strncmp(key, "qos_", 4) && strcmp(key, "qos_policy_file"))
+			v[k++] = key;
+	}
+	qsort(v, k, sizeof(*v), key_cmp);
+	for (i = n = 0; i < k; i++)
+		if (!n || strcmp(v[n - 1], v[i]))
+			v[n++] = v[i];
+	return (long)n;
+}
+
 static void check_standby(struct report *r, struct sm *m, const char *path)
 {
 	struct sm s;
 	char diff[1024] = "";
+	const char **keys;
 	size_t i, n = 0;
+	long k;
 
 	if (sm_load(path, &s)) {
 		check(r, ERR, "standby", "give a readable --standby-conf",
 		      "cannot read %s: %s", path, strerror(errno));
 		return;
 	}
-	for (i = 0; same_keys[i]; i++) {
-		const char *a = oq_conf_get(&m->conf, same_keys[i]);
-		const char *b = oq_conf_get(&s.conf, same_keys[i]);
-
-		if ((!a && !b) || (a && b && !strcmp(a, b)))
-			continue;
-		if (n++ < 3)
-			snprintf(diff + strlen(diff),
-				 sizeof(diff) - strlen(diff), "%s%s (%s vs %s)",
-				 n > 1 ? ", " : "", same_keys[i],
-				 a ? a : "unset", b ? b : "unset");
-	}
+	for (i = 0; same_keys[i]; i++)
+		compare_key(m, &s, same_keys[i], diff, sizeof(diff), &n);
 	/* Every qos_* key either names, both ways: a key only the standby
 	 * sets differs as much as one only the master sets. */
-	for (i = 0; i < m->conf.n + s.conf.n; i++) {
-		bool mine = i < m->conf.n;
-		const struct oq_conf_item *it =
-			mine ? &m->conf.v[i] : &s.conf.v[i - m->conf.n];
-		const char *k = it->key, *a, *b;
-
-		if (strncmp(k, "qos_", 4) || !strcmp(k, "qos_policy_file"))
-			continue;
-		a = oq_conf_get(&m->conf, k);
-		b = oq_conf_get(&s.conf, k);
-		if (!mine && a) /* compared in the master's pass */
-			continue;
-		if ((!a && !b) || (a && b && !strcmp(a, b)))
-			continue;
-		if (n++ < 3)
-			snprintf(diff + strlen(diff),
-				 sizeof(diff) - strlen(diff), "%s%s (%s vs %s)",
-				 n > 1 ? ", " : "", k, a ? a : "unset",
-				 b ? b : "unset");
+	k = qos_keys(m, &s, &keys);
+	if (k < 0) {
+		check(r, ERR, "standby", "free some memory and run it again",
+		      "out of memory comparing %s", path);
+		sm_free(&s);
+		return;
 	}
+	for (i = 0; i < (size_t)k; i++)
+		compare_key(m, &s, keys[i], diff, sizeof(diff), &n);
+	free(keys);
 	if (n)
 		check(r, ERR, "standby",
 		      "copy the master's QoS settings to the standby's "
