@@ -114,7 +114,7 @@ static bool speed_is(const char *tok, const char *name)
 /*
  * Capability words after the annotation, for the offline commands only
  * (ibsim reads "lid %d %dx%9s" and nothing after it): "mtu 4096",
- * "vls 4", "vlarb 16" set the port's MTUCap, VLCap/OperVLs and VLArb
+ * "vls 4", "vlarb 16" set the port's MTUCap, VLCap and VLArb
  * high/low capacities, so a topology file can describe hardware ibsim
  * cannot simulate (docs/fabric-model.md).
  */
@@ -661,6 +661,12 @@ struct oq_fabric *topo_build(struct topo *t)
 		oq_fabric_link(a, b);
 		a->width = b->width = links[i].width;
 		a->speed = b->speed = links[i].speed;
+		/* The link runs the VLs both ends have: OpenSM's link
+		 * manager sets OperVLs to the smaller VLCap
+		 * (osm_physp_calc_link_op_vls()), and the SL2VL tables it
+		 * writes name no VL beyond them. */
+		a->oper_vls = b->oper_vls =
+			a->vl_cap < b->vl_cap ? a->vl_cap : b->vl_cap;
 	}
 	free(links);
 	f->sm_port_guid = default_sm_port(t, f);

@@ -80,17 +80,20 @@ static void test_capability_words(void **state)
 	p = port(f, "sw/P1");
 	assert_int_equal(p->mtu_cap, 5);
 	assert_int_equal(p->vl_cap, 4);
-	assert_int_equal(p->oper_vls, 4);
+	/* OperVLs: the smaller VLCap of the link's ends (a HCA has 2). */
+	assert_int_equal(p->oper_vls, 2);
 	assert_int_equal(p->vlarb_high_cap, 16);
 	assert_int_equal(p->vlarb_low_cap, 16);
 	/* The link's MTU is the smaller end's. */
 	assert_int_equal(oq_port_mtu_bytes(p), 1024);
 	p = port(f, "a HCA/P1");
 	assert_int_equal(p->vl_cap, 2);
+	assert_int_equal(p->oper_vls, 2);
 	assert_int_equal(p->vlarb_low_cap, 0);
 	p = port(f, "sw/P2"); /* ibsim's defaults */
 	assert_int_equal(p->mtu_cap, 4);
 	assert_int_equal(p->vl_cap, 8);
+	assert_int_equal(p->oper_vls, 8);
 	assert_int_equal(p->vlarb_low_cap, 8);
 	assert_true(has_diag(&d, OQ_SEV_WARNING, 4, 0, "bad capability value"));
 	assert_int_equal(port(f, "sw/P3")->mtu_cap, 4);
