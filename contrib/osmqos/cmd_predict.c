@@ -746,9 +746,8 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 		printf("guaranteed: %.2f Gb/s, bottleneck %s%s\n", pp.gbps,
 		       name,
 		       pp.dropped ? " (SL dropped on the way: VL15)" : "");
-		printf("whatever other traffic sends (every VL busy): %.2f "
-		       "Gb/s, the %s; worst wait %s%.3f us (the hops' waits "
-		       "added up)\n",
+		printf("every VL busy, MTU-size packets: %.2f Gb/s, the %s; "
+		       "worst wait %s%.3f us (the hops' waits added up)\n",
 		       pg.gbps, pg.shared ? "VL group's" : "SL's own",
 		       pg.wait_bound ? "at most " : "",
 		       pg.wait_us >= 0 ? pg.wait_us : 0.0);

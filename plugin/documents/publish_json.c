@@ -82,7 +82,8 @@ int oq_publish_write_json_head(FILE *out, const struct oq_publish_doc *d)
 	fprintf(out, "\", \"sl2vl\": \"%s\"}, ",
 		d->engine_sl2vl ? d->engine_sl2vl : "policy");
 	fputs("\"model\": {\"scenario\": \"all SLs backlogged\", "
-	      "\"guarantee\": \"every VL busy\", \"profile\": \"iba\"},\n ",
+	      "\"guarantee\": \"every VL busy, MTU-size packets\", "
+	      "\"profile\": \"iba\"},\n ",
 	      out);
 	return ferror(out) ? -1 : 0;
 }

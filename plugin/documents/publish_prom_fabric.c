@@ -121,8 +121,9 @@ static void level_families(FILE *out, const struct oq_publish_doc *d,
 
 	oq_publish_prom_family(
 		out, "osmqos_level_guaranteed_bandwidth_gbps", "gauge",
-		"Guaranteed Gb/s of a QoS level's SL over the linked ports: "
-		"minimum, median and maximum (stat).");
+		"Guaranteed Gb/s of a QoS level's SL over the linked ports "
+		"(every VL busy, MTU-size packets): minimum, median and "
+		"maximum (stat).");
 	for (i = 0; i < d->n_levels && n < OQ_PUBLISH_PROM_LEVELS; i++) {
 		const struct oq_publish_level *l = &d->levels[i];
 
@@ -163,8 +164,9 @@ static void aggregate_families(FILE *out, const struct oq_publish_doc *d)
 	fprintf(out, "osmqos_linked_ports %zu\n", c->n_classified);
 	oq_publish_prom_family(
 		out, "osmqos_sl_guaranteed_bandwidth_gbps", "gauge",
-		"Guaranteed Gb/s of the SL over the linked ports: minimum, "
-		"median and maximum (stat).");
+		"Guaranteed Gb/s of the SL over the linked ports (every VL "
+		"busy, MTU-size packets): minimum, median and maximum "
+		"(stat).");
 	for (s = 0; s < 16; s++)
 		if (st[s].any)
 			stat_rows(out, "osmqos_sl_guaranteed_bandwidth_gbps",
@@ -280,7 +282,8 @@ static void class_families(FILE *out, const struct oq_publish_doc *d)
 	class_sl_family(out, d, ids, n, CLASS_GUARANTEED,
 			"osmqos_class_guaranteed_bandwidth_gbps",
 			"Lowest Gb/s the model gives the SL on the egress of "
-			"every port of the class over each input's view.");
+			"every port of the class over each input's view (every "
+			"VL busy, MTU-size packets).");
 	free(ids);
 }
 
@@ -355,7 +358,8 @@ static void port_families(FILE *out, const struct oq_publish_doc *d)
 	port_sl_family(
 		out, d, SL_GUARANTEED, "osmqos_guaranteed_bandwidth_gbps",
 		"Lowest Gb/s the model gives the SL on the port's egress "
-		"over every input port's view.");
+		"over every input port's view (every VL busy, MTU-size "
+		"packets).");
 	port_sl_family(out, d, SL_STARVED, "osmqos_sl_starved",
 		       "1 when the SL starves on the port: VLHighLimit 255, "
 		       "high traffic present, the SL only in the low table.");
