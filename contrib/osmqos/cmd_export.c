@@ -4,7 +4,7 @@
  *
  * The policy for stock OpenSM, for a rollback: written again from
  * osmqos's reading so that OpenSM's own parser takes it and reads it as
- * osmqos does (export_write.c), with the tables synthesized for its
+ * osmqos does (policy/lang/stock_write.c), with the tables synthesized for its
  * bandwidth intents as qos-setup scopes (synth_lower.c, which needs the
  * fabric).  Before anything is written the result is read back with the
  * model of OpenSM's parser (stock.h): it must be taken, read as osmqos
@@ -20,7 +20,6 @@
 #include <osmqos/stock.h>
 
 #include "cli.h"
-#include "export_write.h"
 #include "inputs.h"
 #include "output_file.h"
 #include "synth_lower.h"
@@ -136,7 +135,7 @@ static int generate(const struct export_opts *o, struct oq_cli_inputs *in,
 		 "synthesized for them qos-setup\n# scopes.  Stock OpenSM "
 		 "applies neither qos-setup nor path-bits.\n\n",
 		 path, OQ_STOCK_OPENSM);
-	rc = oq_export_write(m, in->policy, header);
+	rc = oq_stock_write(m, in->policy, header);
 	if (!rc && in->policy->n_intent_levels) {
 		snprintf(cmdline, sizeof(cmdline), "osmqos export --fabric %s",
 			 o->c.fabric);

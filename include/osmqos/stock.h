@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <osmqos/diag.h>
 #include <osmqos/osm_release.h>
@@ -201,6 +202,31 @@ int oq_stock_verdict(const struct oq_stock *s, const struct oq_policy *p,
 		     struct oq_diags *d);
 /* "reads it as written", "rejects it", ... */
 const char *oq_stock_verdict_text(int verdict);
+
+/*
+ * Write p (valid) in the form stock OpenSM reads as osmqos does, after
+ * header (comment lines): one key per line, names quoted, LF line ends.
+ * The osmqos keys become comments.  Returns 0, or -1 on a stream error or
+ * a qos-ulps rule whose line cannot be told.
+ */
+int oq_stock_write(FILE *out, const struct oq_policy *p, const char *header);
+
+/* Which text OpenSM's own parser is handed for a policy. */
+enum oq_stock_copy_form {
+	OQ_COPY_AS_WRITTEN, /* the file's bytes, oq_policy_opensm_copy() */
+	OQ_COPY_REWRITTEN,  /* oq_stock_write(): OpenSM misreads the file */
+};
+
+/*
+ * The text to hand OpenSM's own parser for p (valid), so that it reads
+ * what osmqos reads: the file as written (its line numbers kept) when
+ * the stock model reads that as osmqos does, else p written again
+ * (*form says which; why gets the stock model's first finding on the
+ * file as written).  NULL when neither is read as osmqos reads p (why
+ * as above), or out of memory (why empty).
+ */
+char *oq_stock_copy(const struct oq_policy *p, size_t *out_len,
+		    enum oq_stock_copy_form *form, char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,10 @@
  * OpenSM reads a copy of the bytes that policy came from, written next to
  * the published files; a bad edit then changes nothing for either.  The
  * copy differs only in blanks OpenSM's lexer does not know and in the
- * osmqos-only intent keys, commented out (oq_policy_opensm_copy).
+ * osmqos-only intent keys, commented out (oq_policy_opensm_copy) -- unless
+ * OpenSM's parser would read those bytes otherwise than osmqos does (a
+ * quoted node-type, a name that is one of its keywords): then it is the
+ * policy written again in the form OpenSM reads as meant (oq_stock_copy).
  *
  * opt.qos_policy_file is swapped, never freed while OpenSM runs: the
  * console may print it from another thread.  The operator's string is
@@ -25,6 +28,7 @@
 #include <sys/stat.h>
 
 #include <osmqos/file.h>
+#include <osmqos/stock.h>
 
 #include "policy_copy.h"
 
@@ -72,6 +76,41 @@ static void warn_direct(struct oq_policy_file *pf, const struct oq_policy *p,
 			       : "form feeds or vertical tabs");
 }
 
+/* The copy's text: OpenSM's lexer knows fewer blanks than osmqos, none
+ * of its extension keys, and reads some constructs otherwise
+ * (stock_copy.c).  NULL with why set, *unreadable when no form of the
+ * policy is read by OpenSM as osmqos reads it. */
+static char *copy_text(struct oq_policy_file *pf, const struct oq_policy *p,
+		       const char *path, size_t *len, bool *unreadable,
+		       char *why, size_t why_len)
+{
+	enum oq_stock_copy_form form;
+	char finding[384];
+	char *text = oq_stock_copy(p, len, &form, finding, sizeof(finding));
+	bool tell = pf->copy_form_hash != pf->cur->hash;
+
+	*unreadable = !text && *finding;
+	if (!text) {
+		snprintf(why, why_len,
+			 *unreadable ? "OpenSM's own parser would not read the "
+				       "policy as osmqos does, as written or "
+				       "written again: %s"
+				     : "no memory for its text%s",
+			 *unreadable ? finding : "");
+		return NULL;
+	}
+	if (form == OQ_COPY_REWRITTEN && tell)
+		OQ_LOG(pf->osm, OSM_LOG_INFO,
+		       "OpenSM's own parser would read policy %s otherwise "
+		       "than osmqos (%s): OpenSM reads it written again in the "
+		       "form it takes, %s, whose line numbers are not the "
+		       "file's; write that construct as osmqos check "
+		       "suggests\n",
+		       path, finding, pf->copy_path);
+	pf->copy_form_hash = pf->cur->hash;
+	return text;
+}
+
 /*
  * After a policy was installed, or while the last write failed: write
  * text (the content of the policy in force) as OpenSM's copy and point
@@ -82,6 +121,7 @@ void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
 	char why[512], *opensm_text;
+	bool unreadable = false;
 	size_t len = 0;
 	int err;
 
@@ -97,30 +137,46 @@ void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 			return;
 		snprintf(pf->copy_path, n, "%s/%s", dir, OQ_POLICY_COPY_NAME);
 	}
-	/* OpenSM's lexer knows fewer blanks than osmqos, and none of its
-	 * extension keys (opensm_text.c). */
-	opensm_text = oq_policy_opensm_copy(p, &len);
+	opensm_text =
+		copy_text(pf, p, path, &len, &unreadable, why, sizeof(why));
 	if (opensm_text) {
 		err = oq_file_replace_text(dir, OQ_POLICY_COPY_NAME,
 					   OQ_POLICY_COPY_MODE, opensm_text,
 					   len, why, sizeof(why));
 		free(opensm_text);
 	} else {
-		err = ENOMEM;
-		snprintf(why, sizeof(why), "no memory for its text");
+		err = unreadable ? EINVAL : ENOMEM;
 	}
 	if (err) {
 		bool keep =
-			p->n_ext_lines && pf->copy_path &&
+			(p->n_ext_lines || unreadable) && pf->copy_path &&
 			pf->osm->subn.opt.qos_policy_file == pf->copy_path &&
 			oq_file_id_same(pf->copy_path, &pf->copy_id);
 
 		/* An older copy must not outlive the policy in force --
-		 * unless the policy in force has intent keys, which OpenSM
-		 * cannot parse: reading the operator's file it would run
-		 * without any policy of its own. */
+		 * unless OpenSM cannot parse the policy in force (intent
+		 * keys, or a construct it reads otherwise): reading the
+		 * operator's file it would run without any policy of its
+		 * own, or another one. */
 		if (!keep)
 			point_opensm_at_operator(pf);
+		if (unreadable) {
+			/* Said once per policy, never retried: the same
+			 * policy gives the same text. */
+			if (pf->copy_form_hash != pf->cur->hash)
+				OQ_LOG(pf->osm, OSM_LOG_ERROR,
+				       "policy %s: %s; OpenSM %s until it "
+				       "changes: write that construct as "
+				       "osmqos check %s suggests\n",
+				       path, why,
+				       keep ? "keeps reading the previous "
+					      "copy"
+					    : "reads the file itself",
+				       path);
+			pf->copy_form_hash = pf->cur->hash;
+			pf->copy_failed = false;
+			return;
+		}
 		if (keep && (!pf->copy_failed || pf->copy_errno != err))
 			OQ_LOG(pf->osm, OSM_LOG_ERROR,
 			       "cannot write %s: %s (%s); OpenSM keeps reading "

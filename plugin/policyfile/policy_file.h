@@ -67,6 +67,9 @@ struct oq_policy_file {
 	bool copy_enabled;   /* opensm_policy=copy (the default) */
 	bool copy_failed;    /* the last write failed: retried each sweep */
 	int copy_errno;	     /* its error, logged once */
+	/* The policy whose copy's form (written again for OpenSM, or not
+	 * writable for it at all) was last logged: said once per policy. */
+	uint64_t copy_form_hash;
 	/* The copy as written last: anything else at its path (a
 	 * directory, a FIFO, an edit) is rewritten before OpenSM reads it. */
 	struct oq_file_id copy_id;

@@ -7,7 +7,9 @@
  * it (ERR AC03) while osmqos reads those as blanks.  The copy osmqos hands
  * OpenSM drops the CR of each CRLF and makes the other three spaces;
  * nothing else changes, so OpenSM's line and column numbers still match
- * the operator's file.
+ * the operator's file.  A last line without its newline gets one: OpenSM's
+ * scanner takes a comment only up to a newline, and rejects one at the
+ * very end of the file.
  */
 #include <config.h>
 
@@ -18,7 +20,7 @@
 
 char *oq_policy_opensm_text(const char *text, size_t len, size_t *out_len)
 {
-	char *out = malloc(len + 1);
+	char *out = malloc(len + 2);
 	size_t i, n = 0;
 
 	if (!out)
@@ -30,6 +32,8 @@ char *oq_policy_opensm_text(const char *text, size_t len, size_t *out_len)
 			continue;
 		out[n++] = c == '\r' || c == '\f' || c == '\v' ? ' ' : c;
 	}
+	if (n && out[n - 1] != '\n')
+		out[n++] = '\n';
 	out[n] = '\0';
 	*out_len = n;
 	return out;

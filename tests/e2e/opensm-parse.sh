@@ -13,7 +13,8 @@
 # characters its lexer splits on, unquoted names with blanks, several keys
 # on a line, the osmqos keys, huge port-guid ranges).  Every file osmqos
 # calls valid is also handed to OpenSM as the plugin's copy, which must be
-# taken.  The counts go to the log and to $E2E_DIR/summary.
+# taken and read as osmqos reads the file (where the file as written is
+# not, the copy is the policy written again).  The counts go to the log and to $E2E_DIR/summary.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init opensm-parse
 [ -f "$top_builddir/tests/e2e/.libs/liboqparse.so" ] ||
@@ -195,6 +196,28 @@ printf 'qos-ulps\n    default : 0\n    ipoib, pkey 0x0003 : 1\nend-qos-ulps\n' \
 	>"$probes/ipoib-no-partition.conf"
 printf 'qos-ulps\n    default : 0\n    ipoib, pkey 0x0001 : 1\n    ipoib : 2\n    any, source-target-port-guid 0x0002c90000000001-0x0002c9000000ffff : 3\nend-qos-ulps\n' \
 	>"$probes/ipoib-partitions.conf"
+
+# Valid to osmqos, read otherwise by OpenSM's scanner as written: the
+# plugin's copy for OpenSM is then the policy written again.
+printf '# end' >"$probes/comment-no-final-newline.conf"
+cat "$probes/plain.conf" "$probes/comment-no-final-newline.conf" \
+	>"$probes/plain-comment-no-final-newline.conf"
+rm "$probes/comment-no-final-newline.conf"
+probe keyword-group-name.conf my-qos-level bulk x
+probe keyword-level-name.conf cas my-port-group x
+probe keyword-colon-name.conf cas to:x x
+probe default-colon-name.conf 'Default:x' bulk x
+sed 's/^        sl: 1$/        use:\n        sl: 1/' "$probes/plain.conf" \
+	>"$probes/empty-use.conf"
+sed 's/node-type: CA$/node-type: "CA"/' "$probes/plain.conf" >"$probes/quoted-node-type.conf"
+sed 's/node-type: CA$/node-type: CA,\n            SWITCH/' "$probes/plain.conf" \
+	>"$probes/node-type-continued.conf"
+sed 's|node-type: CA$|port-name: cn01 HCA-1/P1,\n            cn02 HCA-1/P1|' \
+	"$probes/plain.conf" >"$probes/port-name-continued.conf"
+sed 's/name: cas$/name: "my cas"/; s/source: cas$/source: my cas/' \
+	"$probes/plain.conf" >"$probes/quoted-name-unquoted-ref.conf"
+sed 's/name: cas$/name: my cas/; s/source: cas$/source: "my cas"/' \
+	"$probes/plain.conf" >"$probes/unquoted-name-quoted-ref.conf"
 
 list=$E2E_DIR/list
 printf '%s\n' "${corpus[@]}" "$probes"/* >"$list"

@@ -469,15 +469,29 @@ static void check_one(osm_opensm_t *osm, const struct core *c, FILE *out,
 	if (s)
 		verdict = oq_stock_verdict(s, valid ? p : NULL, &d);
 	if (valid) {
-		/* The copy the plugin hands OpenSM must be taken. */
+		/* The copy the plugin hands OpenSM must be taken, and read
+		 * as osmqos reads the file. */
+		enum oq_stock_copy_form form;
 		size_t clen = 0;
-		char *cp = oq_policy_opensm_copy(p, &clen), *cdump = NULL;
+		char finding[384], *cdump = NULL;
+		char *cp = oq_stock_copy(p, &clen, &form, finding,
+					 sizeof(finding));
 
 		snprintf(name, sizeof(name), "%s/%u.copy", o->dir, o->n);
-		copy = !cp || write_file(name, cp, clen)
-			       ? "unwritable"
-			       : real_parse(osm, name, res, log, o->limit,
-					    &cdump);
+		if (!cp)
+			copy = *finding ? "none" : "unwritable";
+		else if (write_file(name, cp, clen))
+			copy = "unwritable";
+		else
+			copy = real_parse(osm, name, res, log, o->limit,
+					  &cdump);
+		if (cdump) {
+			own_dump = dump_core(c, NULL, p, b);
+			if (!own_dump || strcmp(own_dump, cdump))
+				copy = "misread";
+		}
+		if (cp && form == OQ_COPY_REWRITTEN && !strcmp(copy, "ok"))
+			copy = "ok-rewritten";
 		free(cp);
 		free(cdump);
 	}
@@ -495,11 +509,12 @@ static void check_one(osm_opensm_t *osm, const struct core *c, FILE *out,
 			why = "model reading";
 	}
 	if (!why && verdict == OQ_STOCK_AS_WRITTEN) {
-		own_dump = dump_core(c, NULL, p, b);
+		if (!own_dump)
+			own_dump = dump_core(c, NULL, p, b);
 		if (!own_dump || strcmp(own_dump, real_dump))
 			why = "as-written reading";
 	}
-	if (!why && valid && strcmp(copy, "ok"))
+	if (!why && valid && strcmp(copy, "ok") && strcmp(copy, "ok-rewritten"))
 		why = "copy";
 	if (why || real_dump) {
 		snprintf(name, sizeof(name), "%s/%u.opensm", o->dir, o->n);

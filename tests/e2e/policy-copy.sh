@@ -11,7 +11,9 @@
 #   3. a valid edit reaches OpenSM in the same sweep (SL 3), also when
 #      saved with CRLF line ends (SL 4; the copy has LF ends); a qos-ulps
 #      ipoib line on a missing partition makes OpenSM refuse the copy,
-#      and the plugin and `osmqos check` say so;
+#      and the plugin and `osmqos check` say so; a file OpenSM's scanner
+#      reads otherwise as written (a last comment without a newline, a
+#      level named like a keyword) reaches OpenSM as meant (SL 5, 6);
 #   4. a removed copy is rewritten at the next sweep, and so is an edited
 #      one; a directory or a FIFO at the copy's path neither stops nor
 #      blocks OpenSM;
@@ -141,6 +143,31 @@ write_policy 4
 e2e_hup_sweep
 expect_sl "3c ipoib line removed" 4
 errs0=$(parse_errors)
+
+# 3d. Valid to osmqos, read otherwise by OpenSM's scanner as written: a
+# last comment without its newline (the copy gets one), then a level
+# named like one of OpenSM's keywords (the copy is the policy written
+# again, names quoted, and the plugin says why).  OpenSM takes both.
+write_policy 5
+printf '# end of policy' >>"$pol"
+e2e_hup_sweep
+expect_sl "3d comment without a final newline" 5
+cmp -s <(cat "$pol"; echo) "$copy" || e2e_fail "3d: the copy is not the file with its last newline"
+write_policy 6
+sed -i 's/sid_level/my-port-group/' "$pol"
+e2e_osmqos check "$pol" >/dev/null 2>"$E2E_DIR/check.err" ||
+	e2e_fail "3d: osmqos check refused the keyword name: $(cat "$E2E_DIR/check.err")"
+e2e_hup_sweep
+expect_sl "3d level named my-port-group" 6
+grep -q 'name: "my-port-group"' "$copy" ||
+	e2e_fail "3d: the copy is not the policy written again: $(cat "$copy")"
+grep -q "osmqos: OpenSM's own parser would read policy $pol otherwise than osmqos ($pol:[0-9]*:[0-9]*: its parser stops: .*): OpenSM reads it written again" \
+	"$E2E_OSM_LOG" || e2e_fail "3d: the plugin did not say why the copy is written again"
+[ "$(parse_errors)" = "$errs0" ] ||
+	e2e_fail "3d: OpenSM logged policy errors: $(last_parse_errors)"
+write_policy 4
+e2e_hup_sweep
+expect_sl "3d back" 4
 
 # 4. A removed copy (a cache cleaner) is rewritten.
 rm -f "$copy"

@@ -401,6 +401,68 @@ static void test_end_of_file(void **state)
 	oq_stock_free(s);
 }
 
+/* The text handed to OpenSM's own parser: the file's bytes where OpenSM
+ * reads them as osmqos does, else the policy written again, which the
+ * model then reads as osmqos reads the file. */
+static void copy_of(const char *text, enum oq_stock_copy_form want,
+		    const char *finding)
+{
+	enum oq_stock_copy_form form;
+	struct oq_stock *s;
+	struct verdict x;
+	char why[384];
+	size_t len;
+	char *copy;
+
+	judge(&x, text, NULL);
+	assert_false(oq_diags_has_errors(&x.r.d));
+	copy = oq_stock_copy(x.r.p, &len, &form, why, sizeof(why));
+	assert_non_null(copy);
+	assert_int_equal(form, want);
+	assert_int_equal(strlen(copy), len);
+	assert_int_equal(copy[len - 1], '\n');
+	if (finding)
+		assert_non_null(strstr(why, finding));
+	else
+		assert_string_equal(why, "");
+	s = oq_stock_read("copy", copy, len, NULL);
+	assert_int_equal(s->outcome, OQ_STOCK_TAKES);
+	oq_stock_free(s);
+	oq_diags_clear(&x.d);
+	s = oq_stock_read("copy", copy, len, NULL);
+	assert_int_equal(oq_stock_verdict(s, x.r.p, &x.d), OQ_STOCK_AS_WRITTEN);
+	oq_stock_free(s);
+	free(copy);
+	verdict_free(&x);
+}
+
+static void test_copy(void **state)
+{
+	static const char group[] =
+		"port-groups\n  port-group\n    name: %s\n    node-type: CA\n"
+		"  end-port-group\nend-port-groups\n" LEVELS
+		"qos-match-rules\n  qos-match-rule\n    source: %s\n"
+		"    qos-level-name: DEFAULT\n  end-qos-match-rule\n"
+		"end-qos-match-rules\n";
+	char text[1024];
+
+	(void)state;
+	snprintf(text, sizeof(text), group, "cas", "cas");
+	copy_of(text, OQ_COPY_AS_WRITTEN, NULL);
+	/* A last comment without its newline gets one, as written. */
+	snprintf(text, sizeof(text), "%s# the end", LEVELS);
+	copy_of(text, OQ_COPY_AS_WRITTEN, NULL);
+	/* OpenSM rejects these as written. */
+	snprintf(text, sizeof(text), group, "my-qos-level", "my-qos-level");
+	copy_of(text, OQ_COPY_REWRITTEN,
+		"t.conf:3:14: its parser stops: syntax error: unexpected "
+		"qos-level");
+	/* OpenSM drops the blank of the unquoted reference: no such
+	 * group. */
+	snprintf(text, sizeof(text), group, "\"my cas\"", "my cas");
+	copy_of(text, OQ_COPY_REWRITTEN, "its parser stops: ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_fabric_checks),
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_end_of_file),
+		cmocka_unit_test(test_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The policy as stock OpenSM must be given it to read what osmqos reads:
+ * The policy as stock OpenSM must be given it to read what osmqos reads
+ * (`osmqos export`, and the plugin's copy for OpenSM when the file as
+ * written would be rejected or misread: stock_copy.c):
  * written again from osmqos's reading, in the one form of each construct
  * that OpenSM's scanner and grammar take as meant (stock.h): one key per
  * line, every name and port name quoted (an unquoted name loses its
@@ -15,7 +17,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "export_write.h"
+#include <osmqos/stock.h>
 
 static void ranges(FILE *out, const struct oq_ranges *r, bool hex)
 {
@@ -373,7 +375,7 @@ static int qos_ulps(FILE *out, const struct oq_policy *p)
 	return 0;
 }
 
-int oq_export_write(FILE *out, const struct oq_policy *p, const char *header)
+int oq_stock_write(FILE *out, const struct oq_policy *p, const char *header)
 {
 	fprintf(out, "%s", header);
 	port_groups(out, p);
