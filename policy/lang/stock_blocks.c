@@ -195,6 +195,8 @@ static bool port_group(struct sp *p)
 				return false;
 			break;
 		default: /* STK_PORT_GROUP_END */
+			oq_ranges_normalize(&p->s->groups[gi].guids);
+			oq_ranges_normalize(&p->s->groups[gi].pkeys);
 			if (!p->s->groups[gi].name) {
 				reject(p, at,
 				       "port-group validation failed - no "
@@ -370,6 +372,8 @@ static bool qos_level(struct sp *p)
 				return false;
 			break;
 		default: /* STK_QOS_LEVEL_END */
+			oq_ranges_normalize(&p->s->levels[li].pkeys);
+			oq_ranges_normalize(&p->s->levels[li].path_bits);
 			if (!sl) {
 				reject(p, at,
 				       "qos-level validation failed - "
@@ -500,6 +504,9 @@ static bool match_rule(struct sp *p)
 				return false;
 			break;
 		default: /* STK_QOS_MATCH_RULE_END */
+			oq_ranges_normalize(&r->classes);
+			oq_ranges_normalize(&r->sids);
+			oq_ranges_normalize(&r->pkeys);
 			if (!nm->level) {
 				reject(p, at,
 				       "match-rule validation failed - "

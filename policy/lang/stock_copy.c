@@ -18,9 +18,12 @@
 #include <osmqos/stock.h>
 
 /* Does stock OpenSM read text as osmqos reads p?  -1 out of memory; why
- * gets the model's first finding otherwise. */
+ * gets the model's first finding otherwise, and *content whether it is
+ * the content's (a loop too long, a string too long), which no other
+ * form of the same policy escapes. */
 static int read_alike(const struct oq_policy *p, const char *file,
-		      const char *text, size_t len, char *why, size_t why_len)
+		      const char *text, size_t len, char *why, size_t why_len,
+		      bool *content)
 {
 	struct oq_stock *s = oq_stock_read(file, text, len, NULL);
 	struct oq_diags d;
@@ -35,6 +38,8 @@ static int read_alike(const struct oq_policy *p, const char *file,
 		oq_diags_free(&d);
 		return -1;
 	}
+	*content =
+		s->outcome == OQ_STOCK_STALLS || s->outcome == OQ_STOCK_ABORTS;
 	/* Where OpenSM's parser stops, in its words; else the first
 	 * construct it reads otherwise. */
 	if (v != OQ_STOCK_AS_WRITTEN && why_len) {
@@ -83,6 +88,7 @@ char *oq_stock_copy(const struct oq_policy *p, size_t *out_len,
 		    enum oq_stock_copy_form *form, char *why, size_t why_len)
 {
 	char *text = oq_policy_opensm_copy(p, out_len), ignored[8];
+	bool content;
 	size_t len;
 	int rc;
 
@@ -91,10 +97,12 @@ char *oq_stock_copy(const struct oq_policy *p, size_t *out_len,
 	*form = OQ_COPY_AS_WRITTEN;
 	if (!text)
 		return NULL;
-	rc = read_alike(p, p->file, text, *out_len, why, why_len);
+	rc = read_alike(p, p->file, text, *out_len, why, why_len, &content);
 	if (rc > 0)
 		return text;
 	free(text);
+	if (!rc && content)
+		return NULL;
 	if (rc < 0 || !(text = rewrite(p, &len))) {
 		if (why_len)
 			why[0] = '\0';
@@ -102,8 +110,8 @@ char *oq_stock_copy(const struct oq_policy *p, size_t *out_len,
 	}
 	/* Its findings would point into the rewriting: the file's first
 	 * finding, already in why, says more. */
-	rc = read_alike(p, "OpenSM's copy", text, len, ignored,
-			sizeof(ignored));
+	rc = read_alike(p, "OpenSM's copy", text, len, ignored, sizeof(ignored),
+			&content);
 	if (rc > 0) {
 		*form = OQ_COPY_REWRITTEN;
 		*out_len = len;

@@ -320,7 +320,9 @@ uint64_t sp_guid_steps(const struct oq_ranges *r)
 	return sp_range_count(r);
 }
 
-/* Add the ranges of add (freed) to into, merged (__merge_rangearr). */
+/* Add the ranges of add (freed) to into.  They are merged as
+ * __merge_rangearr merges them by oq_ranges_normalize() once, at the end
+ * of the block: a merge per key made a block of many keys quadratic. */
 bool sp_merge_ranges(struct sp *p, struct oq_ranges *into,
 		     struct oq_ranges *add)
 {
@@ -333,17 +335,19 @@ bool sp_merge_ranges(struct sp *p, struct oq_ranges *into,
 			return false;
 		}
 	oq_ranges_free(add);
-	oq_ranges_normalize(into);
 	return true;
 }
 
-/* A list_of_ranges key's ranges, merged into into (P_Keys: pkey). */
+/* A list_of_ranges key's ranges, merged among themselves, added to into
+ * (P_Keys: pkey). */
 bool sp_ranges_key(struct sp *p, struct oq_ranges *into, bool pkey)
 {
 	struct oq_ranges r;
 
-	return sp_list_of_ranges(p) && sp_pairs_to_ranges(p, &r, pkey) &&
-	       sp_merge_ranges(p, into, &r);
+	if (!sp_list_of_ranges(p) || !sp_pairs_to_ranges(p, &r, pkey))
+		return false;
+	oq_ranges_normalize(&r);
+	return sp_merge_ranges(p, into, &r);
 }
 
 /* single_string: TEXT tokens strcat'ed into the 10 KiB buffer, then

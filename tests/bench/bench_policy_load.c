@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Policy load benchmark: what the plugin does with a new policy (parse,
- * validate) and then every heavy sweep (bind to the fabric, compile the
- * matcher and the tables), on generated policies of 12,500 to 100,000
- * port groups, of 25,000 to 100,000 Service-ID rules and of as many rules
- * whose Service-ID ranges overlap without one holding another, or each
- * hold all earlier ones (the shadowed-rule check's worst cases), each in
+ * validate, and the copy for OpenSM's own parser: the model of that
+ * parser, oq_stock_copy(), which `osmqos check` runs too) and then every
+ * heavy sweep (bind to the fabric, compile the matcher and the tables),
+ * on generated policies of 12,500 to 100,000 port groups, of 25,000 to
+ * 100,000 Service-ID rules and of as many rules whose Service-ID ranges
+ * overlap without one holding another, or each hold all earlier ones (the
+ * shadowed-rule check's worst cases), and of one port group of 25,000 to
+ * 100,000 port-guid keys, each in
  * a child process so that its peak RSS is its own.  Prints per size the time of
  * each step, the peak RSS and its ratio to the policy's bytes, and the
  * time ratio to the previous size: near 2 per doubling is linear, 4 is
@@ -29,6 +32,7 @@
 #include <osmqos/file.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
+#include <osmqos/stock.h>
 #include <osmqos/tables.h>
 
 #ifndef OQ_SRCDIR
@@ -36,7 +40,7 @@
 #endif
 
 struct result {
-	double parse, validate, bind, matcher, tables;
+	double parse, validate, stock, bind, matcher, tables;
 	size_t bytes;
 	int ok;
 };
@@ -53,7 +57,8 @@ static double now_s(void)
  * destination g_7i); 0: 16 levels and n rules of one Service ID each; 2:
  * the same with ranges [7i, 7i + 10^6], each overlapping the next 142,857
  * rules' and holding none; 3: ranges [n - i, 2n], each holding all
- * earlier ones. */
+ * earlier ones; 4: one port group of n port-guid keys, one GUID each, and
+ * a rule from it. */
 static char *gen(int groups, size_t n, size_t *len)
 {
 	char *buf = NULL;
@@ -62,7 +67,18 @@ static char *gen(int groups, size_t n, size_t *len)
 
 	if (!f)
 		return NULL;
-	if (groups == 1) {
+	if (groups == 4) {
+		fputs("port-groups\n port-group\n  name: g\n", f);
+		for (i = 0; i < n; i++)
+			fprintf(f, "  port-guid: 0x%zx\n", 0x10000 + 7 * i);
+		fputs(" end-port-group\nend-port-groups\nqos-levels\n "
+		      "qos-level\n  name: DEFAULT\n  sl: 0\n end-qos-level\n"
+		      " qos-level\n  name: L1\n  sl: 1\n end-qos-level\n"
+		      "end-qos-levels\nqos-match-rules\n qos-match-rule\n"
+		      "  source: g\n  qos-level-name: L1\n"
+		      " end-qos-match-rule\n",
+		      f);
+	} else if (groups == 1) {
 		fputs("port-groups\n", f);
 		for (i = 0; i < n; i++)
 			fprintf(f, " port-group\n  name: g%zu\n  port-guid: "
@@ -132,6 +148,15 @@ static void run(const char *fabric, int groups, size_t n, struct result *r)
 	oq_policy_validate(p, &d);
 	r->validate = now_s() - t0;
 	t0 = now_s();
+	{
+		enum oq_stock_copy_form form;
+		char why[256];
+		size_t len;
+
+		free(oq_stock_copy(p, &len, &form, why, sizeof(why)));
+	}
+	r->stock = now_s() - t0;
+	t0 = now_s();
 	b = oq_bind(p, f, NULL, &d);
 	r->bind = now_s() - t0;
 	t0 = now_s();
@@ -161,18 +186,19 @@ int main(int argc, char **argv)
 		int groups;
 		size_t n;
 	} cases[] = {
-		{1, 12500}, {1, 25000},	 {1, 50000},  {1, 100000}, {0, 25000},
-		{0, 50000}, {0, 100000}, {2, 25000},  {2, 50000},  {2, 100000},
-		{3, 25000}, {3, 50000},	 {3, 100000},
+		{1, 12500},  {1, 25000},  {1, 50000},  {1, 100000},
+		{0, 25000},  {0, 50000},  {0, 100000}, {2, 25000},
+		{2, 50000},  {2, 100000}, {3, 25000},  {3, 50000},
+		{3, 100000}, {4, 25000},  {4, 50000},  {4, 100000},
 	};
 	double prev_t = 0, first_t = 0, first_rss = 0;
 	size_t first_n = 0;
 	int fail = 0;
 	size_t i;
 
-	printf("%-22s %9s %7s %7s %7s %7s %7s %7s %8s %6s %7s\n", "policy",
-	       "bytes", "parse", "valid", "bind", "match", "tables", "total",
-	       "RSS MiB", "RSS/B", "t ratio");
+	printf("%-22s %9s %7s %7s %7s %7s %7s %7s %7s %8s %6s %7s\n", "policy",
+	       "bytes", "parse", "valid", "stock", "bind", "match", "tables",
+	       "total", "RSS MiB", "RSS/B", "t ratio");
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct result *r = mmap_result();
 		struct rusage ru;
@@ -193,13 +219,14 @@ int main(int argc, char **argv)
 			printf("case %zu failed\n", i);
 			return 1;
 		}
-		total = r->parse + r->validate + r->bind + r->matcher +
-			r->tables;
+		total = r->parse + r->validate + r->stock + r->bind +
+			r->matcher + r->tables;
 		rss = (double)ru.ru_maxrss / 1024.0;
 		snprintf(name, sizeof(name), "%zu %s", cases[i].n,
 			 cases[i].groups == 1	? "groups+rules"
 			 : cases[i].groups == 2 ? "overlapping sids"
 			 : cases[i].groups == 3 ? "widening sids"
+			 : cases[i].groups == 4 ? "port-guid keys"
 						: "sid rules");
 		if (i && cases[i].groups == cases[i - 1].groups) {
 			double grow = (double)cases[i].n / (double)first_n;
@@ -213,12 +240,11 @@ int main(int argc, char **argv)
 			first_rss = rss;
 			first_n = cases[i].n;
 		}
-		printf("%-22s %9zu %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %8.1f "
-		       "%6.1f %7s\n",
-		       name, r->bytes, r->parse, r->validate, r->bind,
+		printf("%-22s %9zu %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f %7.3f "
+		       "%8.1f %6.1f %7s\n",
+		       name, r->bytes, r->parse, r->validate, r->stock, r->bind,
 		       r->matcher, r->tables, total, rss,
-		       (double)ru.ru_maxrss * 1024.0 / (double)r->bytes,
-		       ratio);
+		       (double)ru.ru_maxrss * 1024.0 / (double)r->bytes, ratio);
 		if (r->bytes <= OQ_POLICY_MAX_BYTES && total >= 2.0)
 			fail = 1;
 		munmap(r, sizeof(*r));
