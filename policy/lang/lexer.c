@@ -302,6 +302,22 @@ static char *dup_range(const char *s, size_t n, bool *oom)
 	return r;
 }
 
+/* s without its NUL bytes, shown as a snippet. */
+static char *without_nuls(const char *s, size_t n)
+{
+	char *t = malloc(n + 1), *r;
+	size_t i, k = 0;
+
+	if (!t)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (s[i])
+			t[k++] = s[i];
+	r = oq_lx_snippet(t, k);
+	free(t);
+	return r;
+}
+
 /*
  * What OpenSM's own lexer must also be able to read: the plugin hands it
  * every policy osmqos takes.  It keeps one string (a name, a list item, a
@@ -318,16 +334,24 @@ static bool opensm_can_read(struct oq_lx *lx, struct oq_loc loc,
 
 	if (nul) {
 		struct oq_loc at = loc;
-		char *kept = oq_lx_snippet(s, (size_t)(nul - s));
+		char *kept = quoted ? oq_lx_snippet(s, (size_t)(nul - s))
+				    : without_nuls(s, n);
 
-		/* C strings end at the NUL: OpenSM's parser keeps only
-		 * what precedes it, and a name cut short there (a level a
-		 * rule names in full) fails its own checks.  The plugin
-		 * hands OpenSM every policy it takes, so it takes none. */
-		at.col += (unsigned int)(nul - s);
+		/* C strings end at the NUL: in a quoted string OpenSM's
+		 * parser keeps only what precedes it, and a name cut short
+		 * there (a level a rule names in full) fails its own
+		 * checks; unquoted, its scanner copies each word piece by
+		 * piece and drops the NUL.  Either way the bytes are not
+		 * what the operator sees: taken by neither. */
+		/* A quoted string's location is its opening quote. */
+		at.col += (unsigned int)(nul - s) + (quoted ? 1 : 0);
 		oq_diag_hint(oq_error(lx->diags, at,
-				      "a NUL byte inside %s: OpenSM's own "
-				      "parser reads only '%s' of it",
+				      quoted ? "a NUL byte inside %s: OpenSM's "
+					       "own parser reads only '%s' of "
+					       "it"
+					     : "a NUL byte inside %s: OpenSM's "
+					       "own parser drops it and reads "
+					       "'%s'",
 				      what, kept ? kept : ""),
 			     "remove it; a NUL in a text file is usually "
 			     "damage (a copy cut short, an editor's "

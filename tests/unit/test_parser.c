@@ -421,12 +421,17 @@ static void test_quotes_and_spaces(void **state)
 	parsed_free(&r);
 }
 
-/* A NUL byte inside a value: OpenSM's parser would read a C string of
- * it (a name cut short), so the policy is refused at the byte. */
+/* A NUL byte inside a value: the policy is refused at the byte, saying
+ * what OpenSM's parser makes of it: a quoted string is a C string cut
+ * there; an unquoted word is copied piece by piece, the NUL dropped. */
 static void test_nul_in_value(void **state)
 {
 	static const char text[] =
 		"port-groups\n port-group\n  name: sto\0rage\n"
+		"  node-type: CA\n"
+		" end-port-group\nend-port-groups\n" LEVELS_DEFAULT;
+	static const char quoted[] =
+		"port-groups\n port-group\n  name: \"sto\0rage\"\n"
 		"  node-type: CA\n"
 		" end-port-group\nend-port-groups\n" LEVELS_DEFAULT;
 	struct parsed r;
@@ -435,6 +440,12 @@ static void test_nul_in_value(void **state)
 	oq_diags_init(&r.d);
 	r.p = oq_policy_parse("t.conf", text, sizeof(text) - 1, &r.d);
 	assert_error(&r.d, 3, 12,
+		     "a NUL byte inside port group name: OpenSM's own parser "
+		     "drops it and reads 'storage'");
+	parsed_free(&r);
+	oq_diags_init(&r.d);
+	r.p = oq_policy_parse("t.conf", quoted, sizeof(quoted) - 1, &r.d);
+	assert_error(&r.d, 3, 13,
 		     "a NUL byte inside port group name: OpenSM's own parser "
 		     "reads only 'sto' of it");
 	parsed_free(&r);
