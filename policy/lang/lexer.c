@@ -105,6 +105,24 @@ size_t oq_lx_word(struct oq_lx *lx, const char **start)
 	return n;
 }
 
+/* A character that prints as a blank or as nothing (a no-break space
+ * pasted from a web page, a zero-width space, a byte-order mark): its
+ * code point, else 0. */
+static unsigned int invisible(const unsigned char *c, size_t k)
+{
+	unsigned int cp = k == 2 ? (c[0] & 0x1fu) << 6 | (c[1] & 0x3fu)
+			  : k == 3
+				  ? (c[0] & 0x0fu) << 12 | (c[1] & 0x3fu) << 6 |
+					    (c[2] & 0x3fu)
+				  : 0;
+
+	return cp == 0xa0 || cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200b) ||
+			       cp == 0x2028 || cp == 0x2029 || cp == 0x202f ||
+			       cp == 0x205f || cp == 0x3000 || cp == 0xfeff
+		       ? cp
+		       : 0;
+}
+
 char *oq_lx_snippet(const char *start, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -114,12 +132,18 @@ char *oq_lx_snippet(const char *start, size_t len)
 	if (!s)
 		return NULL;
 	/* Keep messages printable whatever the input holds: a character
-	 * shows as itself, a stray byte as \xNN. */
+	 * shows as itself, an invisible one as <U+XXXX>, a stray byte as
+	 * \xNN. */
 	for (i = 0; i < n;) {
 		const unsigned char *c = (const unsigned char *)start + i;
 		size_t k = *c >= 0x80 ? oq_utf8_seq(c, len - i) : 0;
+		unsigned int cp = k && i + k <= len ? invisible(c, k) : 0;
 
-		if (k && i + k <= len) {
+		if (cp) {
+			/* 8 bytes for 2 or 3: within 4 per byte. */
+			j += (size_t)sprintf(s + j, "<U+%04X>", cp);
+			i += k;
+		} else if (k && i + k <= len) {
 			memcpy(s + j, c, k);
 			j += k;
 			i += k;

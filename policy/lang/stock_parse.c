@@ -27,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "lexer.h"
 #include "stock_parse_int.h"
 
 /* Grow *v (of *cap elements of size) to hold n + 1. */
@@ -99,18 +100,21 @@ void sp_stop_at(struct sp *p, enum oq_stock_outcome o, struct oq_loc at,
 void sp_syntax_error(struct sp *p)
 {
 	const struct oq_stok *t = &p->la;
-	char what[48];
 
 	sp_peek(p);
 	if (t->t == STK_TEXT) {
-		size_t i, n = t->len > 24 ? 24 : t->len;
+		size_t n = t->len > 24 ? 24 : t->len;
+		char *what = oq_lx_snippet(t->val, n);
 
-		for (i = 0; i < n; i++)
-			what[i] = isprint((unsigned char)t->val[i]) ? t->val[i]
-								    : '?';
-		what[n] = '\0';
-		reject(p, t->loc, "syntax error: unexpected text '%s%s'", what,
-		       t->len > n ? "..." : "");
+		/* A CR is no blank to OpenSM's scanner: say why it is
+		 * there. */
+		reject(p, t->loc, "syntax error: unexpected text '%s%s'%s",
+		       what ? what : "?", t->len > n ? "..." : "",
+		       t->val[0] == '\r' ? " (a CR: the file has CRLF line "
+					   "ends, which OpenSM's scanner does "
+					   "not take)"
+					 : "");
+		free(what);
 	} else {
 		reject(p, t->loc, "syntax error: unexpected %s",
 		       oq_stk_spelling(t->t));

@@ -451,6 +451,18 @@ static void test_nul_in_value(void **state)
 	parsed_free(&r);
 }
 
+/* A no-break space pasted after a value shows as its code point. */
+static void test_invisible_character(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(&r, "qos-ulps\n    default : 0\xc2\xa0\nend-qos-ulps\n",
+		   false);
+	assert_error(&r.d, 2, 16, "unexpected '<U+00A0>' after the SL");
+	parsed_free(&r);
+}
+
 static void test_list_continuation(void **state)
 {
 	struct parsed r;
@@ -882,6 +894,7 @@ int main(void)
 		cmocka_unit_test(test_empty_sections),
 		cmocka_unit_test(test_quotes_and_spaces),
 		cmocka_unit_test(test_nul_in_value),
+		cmocka_unit_test(test_invisible_character),
 		cmocka_unit_test(test_list_continuation),
 		cmocka_unit_test(test_trailing_comma_before_keyword),
 		cmocka_unit_test(test_numbers),

@@ -87,6 +87,9 @@ static void test_crlf_rejected(void **state)
 	assert_int_equal(x.s->where.col, 11);
 	assert_true(has_diag(&x.d, OQ_SEV_WARNING, 1, 11,
 			     "stock OpenSM 3.3.23 rejects this file"));
+	/* The CR is named, not shown as a blank or a '?'. */
+	assert_non_null(strstr(x.s->why, "unexpected text '\\x0d' (a CR: the "
+					 "file has CRLF line ends"));
 	/* OpenSM's message points after the token. */
 	assert_int_equal(x.s->opensm_line, 1);
 	assert_int_equal(x.s->opensm_col, 12);
