@@ -224,9 +224,25 @@ int oq_ps_single(struct oq_pstate *ps, uint64_t *v, const char *what,
 	if (oq_lx_number(&ps->lx, v, what))
 		return -1;
 	if (*v < min || *v > max) {
-		oq_error(ps->d, loc, "%s %llu is out of range %llu-%llu", what,
-			 (unsigned long long)*v, (unsigned long long)min,
-			 (unsigned long long)max);
+		struct oq_diag *d = oq_error(
+			ps->d, loc, "%s %llu is out of range %llu-%llu", what,
+			(unsigned long long)*v, (unsigned long long)min,
+			(unsigned long long)max);
+
+		/* Bytes and Gb/s are what people write; the keys take
+		 * IBA's codes, as OpenSM's parser does. */
+		if (!strcmp(what, "mtu-limit"))
+			oq_diag_hint(d, "mtu-limit is IBA's MTU code: 1 = 256, "
+					"2 = 512, 3 = 1024, 4 = 2048, 5 = 4096 "
+					"bytes");
+		else if (!strcmp(what, "rate-limit"))
+			oq_diag_hint(d, "rate-limit is IBA's rate code, not "
+					"Gb/s: e.g. 3 = 10, 6 = 20, 7 = 40, "
+					"12 = 56, 16 = 100, 17 = 200 Gb/s "
+					"(osmqos-policy(5))");
+		else if (!strcmp(what, "packet-life"))
+			oq_diag_hint(d, "packet-life is IBA's exponent: 4.096 "
+					"us x 2^value");
 		return -1;
 	}
 	return 0;

@@ -451,6 +451,22 @@ static void test_nul_in_value(void **state)
 	parsed_free(&r);
 }
 
+/* Bytes where IBA's MTU code is meant: the hint gives the codes. */
+static void test_mtu_in_bytes(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(&r,
+		   "qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n"
+		   "  mtu-limit: 4096\n end-qos-level\nend-qos-levels\n",
+		   false);
+	assert_error(&r.d, 5, 14, "mtu-limit 4096 is out of range 1-5");
+	assert_non_null(r.d.v[0].hint);
+	assert_non_null(strstr(r.d.v[0].hint, "5 = 4096 bytes"));
+	parsed_free(&r);
+}
+
 /* A no-break space pasted after a value shows as its code point. */
 static void test_invisible_character(void **state)
 {
@@ -894,6 +910,7 @@ int main(void)
 		cmocka_unit_test(test_empty_sections),
 		cmocka_unit_test(test_quotes_and_spaces),
 		cmocka_unit_test(test_nul_in_value),
+		cmocka_unit_test(test_mtu_in_bytes),
 		cmocka_unit_test(test_invisible_character),
 		cmocka_unit_test(test_list_continuation),
 		cmocka_unit_test(test_trailing_comma_before_keyword),
