@@ -101,7 +101,7 @@ rc=$?
 	fail "check - with stdin closed: rc $rc, $(head -1 "$tmp/err")"
 n=$((n + 1))
 head -c $((16 * 1024 * 1024 + 1)) /dev/zero | tr '\0' '#' >"$tmp/big"
-IN=$tmp/big expect 2 "osmqos check: policy '<stdin>' is larger than the 16 MiB limit (the plugin's too); shorten or split it" \
+IN=$tmp/big expect 2 "osmqos check: policy '<stdin>' is larger than the 16 MiB limit (the plugin's too); shorten it (is it the right file?)" \
 	check -
 
 # --- an option given twice is an error; flags and --pkt may repeat ------

@@ -68,7 +68,7 @@ expect 2 "osmqos check: cannot read node-name map '$tmp/dir': not a regular file
 	check "$pol" --fabric "$net" --node-name-map "$tmp/dir"
 expect 2 "osmqos check: cannot read node-name map '$tmp/missing': No such file or directory; check the path (a regular file)" \
 	check "$pol" --fabric "$net" --node-name-map "$tmp/missing"
-expect 2 "osmqos check: node-name map '$tmp/huge' is larger than the 256 MiB limit; shorten or split it" \
+expect 2 "osmqos check: node-name map '$tmp/huge' is larger than the 256 MiB limit; shorten it (is it the right file?)" \
 	check "$pol" --fabric "$net" --node-name-map "$tmp/huge"
 rm -f "$tmp/huge"
 expect 0 "*: valid: *, 0 warnings" check "$tmp/mapped.conf" --fabric "$net" \

@@ -40,10 +40,18 @@ static int too_big(const char *cmd, const char *what, const char *path,
 {
 	fprintf(stderr,
 		"osmqos %s: %s '%s' is larger than the %zu MiB limit%s; "
-		"shorten or split it\n",
+		"shorten it (is it the right file?)\n",
 		cmd, what, path, max >> 20,
 		max == OQ_POLICY_MAX_BYTES ? " (the plugin's too)" : "");
 	return OQ_EXIT_USAGE;
+}
+
+/* What to look at when a file cannot be read. */
+static const char *what_to_check(int err)
+{
+	return err == EACCES || err == EPERM
+		       ? "check its permissions (run as its owner, or root)"
+		       : "check the path (a regular file)";
 }
 
 int oq_cli_need_file(const char *cmd, const char *what, const char *path,
@@ -55,10 +63,10 @@ int oq_cli_need_file(const char *cmd, const char *what, const char *path,
 	if (err == EFBIG)
 		return too_big(cmd, what, path, max);
 	if (err)
-		return oq_usage_error(cmd, "cannot read %s '%s': %s; check "
-				      "the path (a regular file)", what, path,
-				      oq_file_error(err, max, why,
-						    sizeof(why)));
+		return oq_usage_error(cmd, "cannot read %s '%s': %s; %s", what,
+				      path,
+				      oq_file_error(err, max, why, sizeof(why)),
+				      what_to_check(err));
 	return OQ_EXIT_OK;
 }
 
@@ -169,9 +177,9 @@ static int read_text(const char *cmd, const char *what, const char *path,
 				      what,
 				      oq_file_error(errno, max, why,
 						    sizeof(why)));
-	return oq_usage_error(cmd, "cannot read %s '%s': %s; check the path "
-			      "(a regular file)", what, path,
-			      oq_file_error(errno, max, why, sizeof(why)));
+	return oq_usage_error(cmd, "cannot read %s '%s': %s; %s", what, path,
+			      oq_file_error(errno, max, why, sizeof(why)),
+			      what_to_check(errno));
 }
 
 static void out_of_memory(struct oq_diags *d, const char *name)
