@@ -177,6 +177,7 @@ static void item_new(struct oq_pstate *ps, enum oq_blk b, struct oq_loc loc)
 	struct oq_policy *p = ps->p;
 
 	ps->seen = 0;
+	ps->item_first_diag = ps->d->next_id;
 	switch (b) {
 	case OQ_B_PORT_GROUP: {
 		struct oq_port_group *v = oq_ps_grow(ps, p->groups, &p->n_groups,
@@ -250,6 +251,29 @@ static void item_new(struct oq_pstate *ps, enum oq_blk b, struct oq_loc loc)
 	}
 }
 
+/* The first error given on the innermost item's lines, or 0. */
+static unsigned int item_first_error(const struct oq_pstate *ps)
+{
+	const struct oq_diags *d = ps->d;
+	unsigned int first = 0;
+	size_t i;
+
+	for (i = d->n; i-- > 0 && d->v[i].id >= ps->item_first_diag;)
+		if (d->v[i].sev == OQ_SEV_ERROR)
+			first = d->v[i].id;
+	return first;
+}
+
+/* "ITEM has no 'KEY'", following from an error on the item's lines. */
+static struct oq_diag *missing_key(struct oq_pstate *ps, struct oq_loc loc,
+				   const char *msg)
+{
+	struct oq_diag *dg = oq_error(ps->d, loc, "%s", msg);
+
+	oq_diag_follows(dg, item_first_error(ps));
+	return dg;
+}
+
 static void item_end(struct oq_pstate *ps, enum oq_blk b)
 {
 	struct oq_policy *p = ps->p;
@@ -260,8 +284,8 @@ static void item_end(struct oq_pstate *ps, enum oq_blk b)
 		if (!p->n_groups)
 			break;
 		if (!(ps->seen & OQ_SEEN_NAME))
-			oq_diag_hint(oq_error(ps->d, loc,
-					      "port-group has no 'name'"),
+			oq_diag_hint(missing_key(ps, loc,
+						 "port-group has no 'name'"),
 				     "add 'name: GROUP' to the port-group");
 		oq_ranges_normalize(&p->groups[p->n_groups - 1].guids);
 		oq_ranges_normalize(&p->groups[p->n_groups - 1].pkeys);
@@ -270,13 +294,13 @@ static void item_end(struct oq_pstate *ps, enum oq_blk b)
 		if (!p->n_levels)
 			break;
 		if (!(ps->seen & OQ_SEEN_NAME))
-			oq_diag_hint(oq_error(ps->d, loc,
-					      "qos-level has no 'name'"),
-				     "add 'name: LEVEL' to the qos-level");
+			oq_diag_hint(
+				missing_key(ps, loc, "qos-level has no 'name'"),
+				"add 'name: LEVEL' to the qos-level");
 		if (!(ps->seen & OQ_SEEN_SL))
-			oq_diag_hint(oq_error(ps->d, loc,
-					      "qos-level has no 'sl'"),
-				     "every qos-level needs 'sl: 0-15'");
+			oq_diag_hint(
+				missing_key(ps, loc, "qos-level has no 'sl'"),
+				"every qos-level needs 'sl: 0-15'");
 		oq_ranges_normalize(&p->levels[p->n_levels - 1].path_bits);
 		oq_ranges_normalize(&p->levels[p->n_levels - 1].pkeys);
 		break;
@@ -287,9 +311,9 @@ static void item_end(struct oq_pstate *ps, enum oq_blk b)
 			break;
 		r = &p->rules[p->n_rules - 1];
 		if (!(ps->seen & OQ_SEEN_LEVEL_NAME))
-			oq_diag_hint(oq_error(ps->d, loc,
-					      "qos-match-rule has no "
-					      "'qos-level-name'"),
+			oq_diag_hint(missing_key(ps, loc,
+						 "qos-match-rule has no "
+						 "'qos-level-name'"),
 				     "add 'qos-level-name: LEVEL' to the rule");
 		oq_ranges_normalize(&r->service_ids);
 		oq_ranges_normalize(&r->qos_classes);

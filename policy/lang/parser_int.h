@@ -65,6 +65,10 @@ struct oq_pstate {
 	} stack[4];
 	int depth;
 	unsigned int seen; /* OQ_SEEN_* of the innermost item */
+	/* The first diagnostic id the innermost item could have given: a
+	 * key it lacks at its end follows from an error on its lines (a
+	 * key written wrong is a key missing too). */
+	unsigned int item_first_diag;
 
 	struct oq_ulp_line *ulps;
 	size_t n_ulps;

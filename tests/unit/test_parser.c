@@ -451,6 +451,40 @@ static void test_nul_in_value(void **state)
 	parsed_free(&r);
 }
 
+/* A key written wrong is a key missing too: the item's "has no" error
+ * follows from the error on its line, so the report leads with that. */
+static void test_missing_key_follows(void **state)
+{
+	struct parsed r;
+	size_t i;
+	const struct oq_diag *cause = NULL, *missing = NULL;
+
+	(void)state;
+	parse_text(&r,
+		   "qos-levels\n qos-level\n  name: DEFAULT\n  sl 0\n"
+		   " end-qos-level\nend-qos-levels\n",
+		   false);
+	for (i = 0; i < r.d.n; i++) {
+		if (strstr(r.d.v[i].msg, "expected ':' after 'sl'"))
+			cause = &r.d.v[i];
+		if (strstr(r.d.v[i].msg, "qos-level has no 'sl'"))
+			missing = &r.d.v[i];
+	}
+	assert_non_null(cause);
+	assert_non_null(missing);
+	assert_int_equal(cause->cause, 0);
+	assert_int_equal(missing->cause, cause->id);
+	parsed_free(&r);
+	/* Without an error on its lines, a missing key is a root cause. */
+	parse_text(&r,
+		   "qos-levels\n qos-level\n  name: DEFAULT\n"
+		   " end-qos-level\nend-qos-levels\n",
+		   false);
+	assert_int_equal(r.d.n, 1);
+	assert_int_equal(r.d.v[0].cause, 0);
+	parsed_free(&r);
+}
+
 /* Bytes where IBA's MTU code is meant: the hint gives the codes. */
 static void test_mtu_in_bytes(void **state)
 {
@@ -910,6 +944,7 @@ int main(void)
 		cmocka_unit_test(test_empty_sections),
 		cmocka_unit_test(test_quotes_and_spaces),
 		cmocka_unit_test(test_nul_in_value),
+		cmocka_unit_test(test_missing_key_follows),
 		cmocka_unit_test(test_mtu_in_bytes),
 		cmocka_unit_test(test_invisible_character),
 		cmocka_unit_test(test_list_continuation),
