@@ -79,7 +79,7 @@ const struct oq_cmd_spec oq_spec_plan = {
 		 "one fabric, as the plugin does, and say what the next heavy "
 		 "sweep will change: the ports whose tables change and the QoS "
 		 "Set MADs OpenSM will send for them, per class of changed "
-		 "ports the per-SL guaranteed share before and after, the "
+		 "ports the per-SL predicted share before and after, the "
 		 "rules whose QoS level changes, and the CA port pairs whose "
 		 "granted SL changes.",
 	.operand = "NEW",
@@ -319,7 +319,8 @@ static int diff_tables(struct plan *pl)
 	return 0;
 }
 
-/* Per-SL guaranteed share of a port's tables (as `predict`). */
+/* Per-SL predicted share of a port's tables (as `predict`: all SLs
+ * backlogged, a VL's share split equally among its SLs). */
 int plan_shares(const struct oq_port_tables *t, double out[16])
 {
 	struct oq_predict_opts po;

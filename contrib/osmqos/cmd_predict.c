@@ -678,11 +678,14 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 		oq_path_guarantee_add(&pg, &hg[i]);
 	}
 	if (json) {
-		printf("{\"path\": {\"sl\": %d, \"guaranteed_gbps\": %.6g, "
+		/* guaranteed_gbps is the predicted figure under its first
+		 * name, kept for readers of that name. */
+		printf("{\"path\": {\"sl\": %d, \"predicted_gbps\": %.6g, "
+		       "\"guaranteed_gbps\": %.6g, "
 		       "\"dropped\": %s, \"bottleneck\": %zu, "
 		       "\"vl_guaranteed_gbps\": %.6g, \"basis\": \"%s\", "
 		       "\"latency_us\": ",
-		       sl, pp.gbps, pp.dropped ? "true" : "false",
+		       sl, pp.gbps, pp.gbps, pp.dropped ? "true" : "false",
 		       pp.bottleneck, pg.gbps, pg.shared ? "vl-group" : "sl");
 		if (pg.wait_us >= 0)
 			printf("%.6g", pg.wait_us);
@@ -743,11 +746,13 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 		oq_json_fstring(stdout, name);
 		printf("}}\n");
 	} else {
-		printf("guaranteed: %.2f Gb/s, bottleneck %s%s\n", pp.gbps,
-		       name,
+		printf("predicted (all SLs backlogged, a VL's share split "
+		       "equally among its SLs): %.2f Gb/s, bottleneck %s%s\n",
+		       pp.gbps, name,
 		       pp.dropped ? " (SL dropped on the way: VL15)" : "");
-		printf("every VL busy, MTU-size packets: %.2f Gb/s, the %s; "
-		       "worst wait %s%.3f us (the hops' waits added up)\n",
+		printf("guaranteed (every VL busy, MTU-size packets): %.2f "
+		       "Gb/s, the %s; worst wait %s%.3f us (the hops' waits "
+		       "added up)\n",
 		       pg.gbps, pg.shared ? "VL group's" : "SL's own",
 		       pg.wait_bound ? "at most " : "",
 		       pg.wait_us >= 0 ? pg.wait_us : 0.0);

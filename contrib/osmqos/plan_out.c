@@ -68,12 +68,13 @@ static void text_class(const struct plan *pl, const struct pclass *c, bool all)
 			if (sa[s] == sb[s])
 				continue;
 			printf("%s SL%u %.2f%% -> %.2f%%",
-			       any ? "," : "   guaranteed share:", s,
+			       any ? "," : "   predicted share:", s,
 			       sa[s] * 100, sb[s] * 100);
 			any = true;
 		}
 		if (any)
-			printf(" (of the link, all SLs backlogged)\n");
+			printf(" (of the link, all SLs backlogged, a VL's "
+			       "share split equally among its SLs)\n");
 	}
 	(void)all;
 }
