@@ -138,16 +138,20 @@ check "check (errors)" <"$tmp/check.json" "
 	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and
 	    (.starve | type == \"boolean\")))))"
 
-# The demo's storage level (SL 1) is alone on VL 1 among the SLs the
-# policy grants: its guarantee is VL 1's share with every VL busy (the
-# predictions of the SLs on VL 1 added up), not shared; SL 9 (granted by
-# no level) rides on storage's VL and is marked as sharing it.
+# The demo's storage level (SL 1) is the only level on VL 1, but where
+# the SL2VL puts other SLs there too (SL 9 under the template's), which no
+# level grants and a job may set itself, its guarantee is shared with
+# them: per class, SL 1 shares its VL with exactly the other SLs on it,
+# and its guarantee is VL 1's share with every VL busy (the predictions of
+# the SLs on VL 1 added up); SL 9 is marked as sharing it with SL 1.
 "$q" predict --json --policy "$P" --fabric "$F" | check "predict (guarantees)" '
 	all(.classes[]; . as $c | ($c.sls[] | select(.sl == 1)) as $s |
-	  $s.shared_with == [] and $s.guaranteed_gbps > 0 and
+	  $s.shared_with == [$c.sls[] | select(.vl == $s.vl and .sl != 1) | .sl] and
+	  $s.guaranteed_gbps > 0 and
 	  ($s.guaranteed_gbps - ([$c.sls[] | select(.vl == $s.vl) |
 	    .predicted_gbps] | add) | fabs) < 1e-3) and
-	any(.classes[].sls[]; .sl == 9 and .shared_with == [1])'
+	any(.classes[].sls[]; .sl == 9 and .shared_with == [1]) and
+	any(.classes[].sls[]; .sl == 1 and .shared_with == [9])'
 
 "$q" predict --json --compact --policy "$P" --fabric "$F" |
 	check "predict --compact" '(has("ports") | not) and .schema == 3 and

@@ -669,8 +669,7 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 	 * with every VL busy, and its worst wait; the path adds the waits. */
 	memset(&pg, 0, sizeof(pg));
 	for (i = 0; i < n; i++) {
-		if (oq_port_hop(hops[i].t, in[i], (uint8_t)sl,
-				c->tables.granted_sls, &hg[i])) {
+		if (oq_port_hop(hops[i].t, in[i], (uint8_t)sl, &hg[i])) {
 			memset(&hg[i], 0, sizeof(hg[i]));
 			hg[i].vl = OQ_VL_NONE;
 			hg[i].wait_us = -1.0;

@@ -114,10 +114,25 @@ static const char *prio_of(const struct oq_synth_class *c, unsigned int s)
 	return hi && lo ? "both" : hi ? "high" : lo ? "low" : "none";
 }
 
-static const char *class_status(const struct oq_synth_class *c)
+/* Does an intent SL share a VL with any other SL (granted or not: a job
+ * may set any SL itself)?  Then no level there has its intent alone. */
+static bool class_shared(const struct oq_synth_plan *pl,
+			 const struct oq_synth_class *c)
+{
+	unsigned int v;
+
+	for (v = 0; v < OQ_MAX_VLS; v++)
+		if ((c->r.vl_sls[v] & pl->intents.sls) &&
+		    __builtin_popcount(c->r.vl_sls[v]) > 1)
+			return true;
+	return false;
+}
+
+static const char *class_status(const struct oq_synth_plan *pl,
+				const struct oq_synth_class *c)
 {
 	if (c->r.status == OQ_SYNTH_OK)
-		return "ok";
+		return class_shared(pl, c) ? "shared" : "ok";
 	return c->vlarb_kept ? "missed" : "infeasible";
 }
 
@@ -163,8 +178,8 @@ static int what_if(const struct oq_synth_class *c, uint16_t active,
 }
 
 /* "1,9" (the other SLs on the level's VLs), "-" alone. */
-static void shared_text(const struct oq_synth_class *c, uint16_t granted,
-			unsigned int sl, char *buf, size_t len)
+static void shared_text(const struct oq_synth_class *c, unsigned int sl,
+			char *buf, size_t len)
 {
 	uint16_t m = 0;
 	unsigned int v, s;
@@ -173,7 +188,7 @@ static void shared_text(const struct oq_synth_class *c, uint16_t granted,
 	for (v = 0; v < OQ_MAX_VLS; v++)
 		if (c->r.vl_sls[v] & (1u << sl))
 			m |= c->r.vl_sls[v];
-	m &= granted & (uint16_t) ~(1u << sl);
+	m &= (uint16_t) ~(1u << sl);
 	snprintf(buf, len, "-");
 	for (s = 0; s < 16 && k < len; s++)
 		if (m & (1u << s))
@@ -211,7 +226,7 @@ static void print_table_text(const char *key, const struct oq_vlarb_table *t)
 static void report_level_text(const struct oq_cli_inputs *in,
 			      const struct oq_synth_class *c,
 			      const struct oq_qos_level *lv,
-			      const struct oq_port_pred *wi, uint16_t granted)
+			      const struct oq_port_pred *wi)
 {
 	const struct oq_synth_plan *pl = &in->synth;
 	unsigned int s = (unsigned int)lv->sl;
@@ -221,7 +236,7 @@ static void report_level_text(const struct oq_cli_inputs *in,
 	sl_vl(c, s, vl, sizeof(vl));
 	oq_frac_format(c->r.share[s], exact, sizeof(exact));
 	snprintf(frac, sizeof(frac), "%s (%.2f%%)", exact, share * 100.0);
-	shared_text(c, granted, s, sh, sizeof(sh));
+	shared_text(c, s, sh, sizeof(sh));
 	wait_text(c, s, wt, sizeof(wt));
 	if (lv->latency_ns)
 		snprintf(lat, sizeof(lat), "%.3f",
@@ -246,7 +261,6 @@ static void report_text(const struct oq_cli_inputs *in, uint16_t active)
 {
 	const struct oq_synth_plan *pl = &in->synth;
 	const struct oq_policy *p = in->policy;
-	uint16_t granted = oq_policy_granted_sls(p);
 	size_t i, l;
 
 	printf("intents: %u.%02u%% of every link in all, %d SL(s) with an "
@@ -265,6 +279,7 @@ static void report_text(const struct oq_cli_inputs *in, uint16_t active)
 		struct oq_port_pred wi;
 		bool have_wi = active && !what_if(c, active, &wi);
 		char name[96];
+		const char *why;
 		unsigned int s;
 		int be = be_vl(pl, c);
 
@@ -276,10 +291,15 @@ static void report_text(const struct oq_cli_inputs *in, uint16_t active)
 		       i + 1, c->n_ports, name, rep->guid, c->in.vls, c->in.mtu,
 		       c->width, oq_speed_name(c->speed), c->in.rate_gbps,
 		       c->in.cap_high, c->in.cap_low);
+		why = c->r.status == OQ_SYNTH_OK && class_shared(pl, c)
+			      ? "the levels marked shared get their intents "
+				"as a group only (another SL on the VL can "
+				"take their share)"
+			      : c->r.why;
 		printf("  SL2VL %s, VLArb %s: %s%s%s\n",
 		       c->in.sl2vl_fixed ? "kept" : "synthesized",
 		       c->vlarb_kept ? "kept (a vlarb-scope)" : "synthesized",
-		       class_status(c), c->r.why[0] ? ": " : "", c->r.why);
+		       class_status(pl, c), *why ? ": " : "", why);
 		printf("  %-16s %2s %3s %-4s %7s  %-20s %8s %8s %-7s %8s "
 		       "%9s%s\n",
 		       "level", "SL", "VL", "prio", "intent", "guaranteed",
@@ -291,8 +311,7 @@ static void report_text(const struct oq_cli_inputs *in, uint16_t active)
 			if ((lv->bandwidth_bp <= 0 && !lv->latency_ns) ||
 			    lv->sl < 0)
 				continue;
-			report_level_text(in, c, lv, have_wi ? &wi : NULL,
-					  granted);
+			report_level_text(in, c, lv, have_wi ? &wi : NULL);
 		}
 		{
 			char bel[32], pc[32];
@@ -355,8 +374,7 @@ static void json_table(const char *key, const struct oq_vlarb_table *t)
 static void report_level_json(const struct oq_cli_inputs *in,
 			      const struct oq_synth_class *c,
 			      const struct oq_qos_level *lv,
-			      const struct oq_port_pred *wi, uint16_t granted,
-			      bool first)
+			      const struct oq_port_pred *wi, bool first)
 {
 	const struct oq_synth_plan *pl = &in->synth;
 	unsigned int s = (unsigned int)lv->sl, v;
@@ -369,7 +387,7 @@ static void report_level_json(const struct oq_cli_inputs *in,
 	for (v = 0; v < OQ_MAX_VLS; v++)
 		if (c->r.vl_sls[v] & (1u << s))
 			with |= c->r.vl_sls[v];
-	with &= granted & (uint16_t) ~(1u << s);
+	with &= (uint16_t) ~(1u << s);
 	sl_vl(c, s, vl, sizeof(vl));
 	oq_frac_format(c->r.share[s], exact, sizeof(exact));
 	printf("%s{\"level\": ", first ? "" : ", ");
@@ -413,7 +431,6 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 {
 	const struct oq_synth_plan *pl = &in->synth;
 	const struct oq_policy *p = in->policy;
-	uint16_t granted = oq_policy_granted_sls(p);
 	size_t i, l;
 	bool first = true;
 
@@ -471,7 +488,8 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 		       rep->guid, c->in.vls, c->in.mtu, c->in.rate_gbps,
 		       c->in.cap_high, c->in.cap_low,
 		       c->in.sl2vl_fixed ? "kept" : "synthesized",
-		       c->vlarb_kept ? "kept" : "synthesized", class_status(c));
+		       c->vlarb_kept ? "kept" : "synthesized",
+		       class_status(pl, c));
 		oq_json_fstring(stdout, c->r.why);
 		printf(", \"tables\": {\"sl2vl\": [");
 		for (s = 0; s < 16; s++)
@@ -489,7 +507,7 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 			    lv->sl < 0)
 				continue;
 			report_level_json(in, c, lv, have_wi ? &wi : NULL,
-					  granted, first);
+					  first);
 			first = false;
 		}
 		printf("], \"best_effort_vl\": %d, \"best_effort_pct\": %.4f",

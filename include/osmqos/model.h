@@ -195,9 +195,6 @@ enum oq_prio {
 
 struct oq_predict_opts {
 	uint16_t active_sls; /* bit s: SL s has traffic; 0 = all 16 */
-	/* SLs the policy grants (the guarantee's sharing is judged among
-	 * them, oq_guarantee_opts); 0 = all 16. */
-	uint16_t granted;
 	enum oq_scenario scenario;
 	int in_port;	    /* switch egress: input port, or OQ_IN_AGGREGATE */
 	uint32_t mtu_bytes; /* 0: the link's active MTU (2048 if unknown) */
@@ -267,9 +264,6 @@ int oq_predict_path(const struct oq_path_hop *hops, size_t n, uint8_t sl,
 /* ---- the guarantee (policy/guarantee.c) ------------------------------ */
 
 struct oq_guarantee_opts {
-	/* SLs the policy grants: an SL is alone on its VL when no other of
-	 * them reaches it.  0: all 16 (no policy: any SL may be used). */
-	uint16_t granted;
 	int in_port;	    /* one input's view, or OQ_IN_AGGREGATE */
 	uint32_t mtu_bytes; /* 0: the link's active MTU */
 	uint64_t max_steps; /* arbiter step cap; 0 = default */
@@ -283,10 +277,10 @@ struct oq_guarantee_opts {
  * VL its SL2VL can carry traffic on backlogged (busy), each VL's exact
  * share and worst wait (bytes; MTU packets everywhere).  Per SL: the
  * least share and the largest wait over the VLs it reaches in any view,
- * 0 and unbounded when a view drops it; shared_with, the other granted
- * SLs that reach one of those VLs (then the figures are the VL group's,
- * not the SL's own); ceiling, the SL alone on the link (1 where every VL
- * it reaches is served).
+ * 0 and unbounded when a view drops it; shared_with, the other SLs that
+ * reach one of those VLs, granted by the policy or not (a job may set any
+ * SL itself; then the figures are the VL group's, not the SL's own); ceiling,
+ * the SL alone on the link (1 where every VL it reaches is served).
  */
 struct oq_port_guarantee {
 	uint32_t mtu_bytes;
@@ -296,7 +290,6 @@ struct oq_port_guarantee {
 	uint16_t wait_capped; /* VLs whose wait hit the state cap */
 	uint16_t wait_bound;  /* VLs whose wait is an upper bound */
 	bool approx;	      /* the arbiter's step cap was hit */
-	uint16_t granted;     /* as the options said (all 16 for 0) */
 	uint16_t sl_vls[16];
 	uint16_t vl_sls[OQ_MAX_VLS]; /* SLs that reach each VL */
 	uint16_t dropped;
@@ -324,7 +317,7 @@ struct oq_hop_guarantee {
 	uint64_t wait;	  /* the VL's worst wait, bytes (OQ_WAIT_UNBOUNDED) */
 	double wait_us;	  /* the same in microseconds; -1 unknown */
 	bool wait_bound;  /* wait is an upper bound */
-	uint16_t shared_with; /* other granted SLs on the VL */
+	uint16_t shared_with; /* the other SLs on the VL */
 };
 
 /* The hop from a port's guarantee g at rate_gbps (t: the port's tables,
@@ -334,7 +327,7 @@ int oq_hop_from_guarantee(const struct oq_port_tables *t,
 			  int in, uint8_t sl, struct oq_hop_guarantee *h);
 /* The hop computed from the tables (the model run for this port). */
 int oq_port_hop(const struct oq_port_tables *t, int in, uint8_t sl,
-		uint16_t granted, struct oq_hop_guarantee *h);
+		struct oq_hop_guarantee *h);
 
 /* A path: the least guarantee over its hops and the sum of their worst
  * waits.  Zero-initialise, then add each hop in order. */

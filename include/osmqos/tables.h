@@ -152,10 +152,6 @@ struct oq_fabric_tables {
 	 * fabric nearly every port of a kind holds the same rows, so a
 	 * 2,700-node fat tree's 9 MB of rows are a few kilobytes here. */
 	struct oq_sl2vl_store *store;
-	/* The SLs the policy the tables were compiled for grants
-	 * (oq_policy_granted_sls); 0: no policy, any SL.  What the
-	 * predictions judge an SL alone on its VL against. */
-	uint16_t granted_sls;
 };
 
 /*

@@ -35,7 +35,7 @@ int oq_sa_path_guarantee(const struct oq_sa_state *s,
 		/* A view no class holds (an input that is not linked): the
 		 * model itself. */
 		if (oq_pred_classes_hop(&s->classes, t, k, in[i], sl, &h) &&
-		    oq_port_hop(&t->ports[k], in[i], sl, t->granted_sls, &h))
+		    oq_port_hop(&t->ports[k], in[i], sl, &h))
 			return -1;
 		oq_path_guarantee_add(pg, &h);
 	}

@@ -4,10 +4,11 @@
  * guarantee"): each VL's share of the link with every VL the port's
  * SL2VL can carry traffic on backlogged, and its worst wait.  Within a VL
  * packets are served in order whatever their SL, so an SL is guaranteed
- * its VL's share only where no other SL the policy grants reaches that
- * VL; otherwise the figure is the VL group's, and says so (shared_with).
- * One arbiter run for the shares and one wait computation per VL; the
- * SL-to-VL views of the input ports only decide which VLs an SL reaches.
+ * its VL's share only where no other SL reaches that VL -- granted by the
+ * policy or not: a job may set any SL in its packets itself; otherwise
+ * the figure is the VL group's, and says so (shared_with).  One arbiter
+ * run for the shares and one wait computation per VL; the SL-to-VL views
+ * of the input ports only decide which VLs an SL reaches.
  */
 #include <string.h>
 
@@ -49,7 +50,7 @@ int oq_port_guarantee(const struct oq_port_tables *t,
 		.n = 1,
 	};
 	uint8_t rows[256][16];
-	uint16_t granted = o->granted ? o->granted : 0xffff, served;
+	uint16_t served;
 	struct oq_arb_config cfg;
 	struct oq_arb_result arb;
 	bool single = !t->has_vlarb;
@@ -57,7 +58,6 @@ int oq_port_guarantee(const struct oq_port_tables *t,
 	size_t n, r;
 
 	memset(g, 0, sizeof(*g));
-	g->granted = granted;
 	if (o->in_port != OQ_IN_AGGREGATE &&
 	    (o->in_port < 0 || (t->n_sl2vl > 1 && o->in_port >= t->n_sl2vl)))
 		return -1;
@@ -135,8 +135,7 @@ int oq_port_guarantee(const struct oq_port_tables *t,
 		g->ceiling[s] =
 			(m & ~served) ? oq_frac_make(0, 1) : oq_frac_make(1, 1);
 		for (s2 = 0; s2 < 16; s2++)
-			if (s2 != s && (granted & (1u << s2)) &&
-			    (g->sl_vls[s2] & m))
+			if (s2 != s && (g->sl_vls[s2] & m))
 				g->shared_with[s] |= (uint16_t)(1u << s2);
 	}
 	return 0;
@@ -189,18 +188,17 @@ int oq_hop_from_guarantee(const struct oq_port_tables *t,
 			     ? -1.0
 			     : oq_wait_us(h->wait, rate_gbps);
 	h->wait_bound = g->wait_bound & (1u << v);
-	h->shared_with = g->vl_sls[v] & g->granted & (uint16_t) ~(1u << sl);
+	h->shared_with = g->vl_sls[v] & (uint16_t) ~(1u << sl);
 	return 0;
 }
 
 int oq_port_hop(const struct oq_port_tables *t, int in, uint8_t sl,
-		uint16_t granted, struct oq_hop_guarantee *h)
+		struct oq_hop_guarantee *h)
 {
 	struct oq_guarantee_opts o;
 	struct oq_port_guarantee g;
 
 	oq_guarantee_opts_init(&o);
-	o.granted = granted;
 	o.wait_states = 1u << 14;
 	if (oq_port_guarantee(t, &o, &g))
 		return -1;

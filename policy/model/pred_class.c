@@ -129,7 +129,7 @@ static int port_key(const struct oq_port_tables *t,
  * for, and the guarantee (every VL busy, osmqos/model.h). */
 static int class_predict(struct oq_pred_class *c,
 			 const struct oq_port_tables *t,
-			 const struct oq_predict_opts *o, uint16_t granted)
+			 const struct oq_predict_opts *o)
 {
 	struct oq_guarantee_opts go;
 	unsigned int s;
@@ -137,7 +137,6 @@ static int class_predict(struct oq_pred_class *c,
 	if (oq_predict_port(t, -1.0, o, &c->pred))
 		return 1;
 	oq_guarantee_opts_init(&go);
-	go.granted = o->granted ? o->granted : granted;
 	go.in_port = o->in_port;
 	go.mtu_bytes = o->mtu_bytes;
 	go.max_steps = o->max_steps;
@@ -175,8 +174,7 @@ void oq_pred_classes_free(struct oq_pred_classes *c)
 
 static uint32_t find_or_add(struct oq_pred_classes *c, struct oq_class_keys *k,
 			    size_t *v_cap, const struct oq_port_tables *t,
-			    const struct oq_predict_opts *o, uint16_t granted,
-			    size_t rep)
+			    const struct oq_predict_opts *o, size_t rep)
 {
 	struct oq_pred_class *cl;
 	uint32_t i;
@@ -199,7 +197,7 @@ static uint32_t find_or_add(struct oq_pred_classes *c, struct oq_class_keys *k,
 	}
 	cl = &c->v[c->n];
 	memset(cl, 0, sizeof(*cl));
-	rc = class_predict(cl, t, o, granted);
+	rc = class_predict(cl, t, o);
 	if (rc) {
 		class_free(cl);
 		if (rc < 0)
@@ -345,7 +343,7 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 			out->n_bad++;
 			continue;
 		}
-		c = find_or_add(out, &k, &v_cap, t, o, tables->granted_sls, i);
+		c = find_or_add(out, &k, &v_cap, t, o, i);
 		if (c == OOM_CLASS)
 			goto oom;
 		if (c == OQ_PRED_CLASS_NONE) {

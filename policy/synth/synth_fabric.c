@@ -291,9 +291,10 @@ static struct oq_loc intent_loc(const struct oq_qos_level *lv)
 	return lv->bandwidth_bp > 0 ? lv->bandwidth_loc : lv->latency_loc;
 }
 
-/* Intent SLs that share a VL with other SLs the policy grants (the port
- * ran out of VLs, or a kept SL2VL puts them together): met as a group;
- * the group's guarantee is theirs together, with the levels named. */
+/* Intent SLs that share a VL with other SLs (the port ran out of VLs,
+ * or a kept SL2VL puts them together; an SL no level grants counts too:
+ * a job may set it itself): met as a group only; the group's guarantee
+ * is theirs together, with the levels and SLs named. */
 static void shared_warnings(const struct oq_policy *p,
 			    const struct oq_sl_intents *it,
 			    const struct oq_synth_result *r, const char *label,
@@ -309,8 +310,9 @@ static void shared_warnings(const struct oq_policy *p,
 		struct oq_diag *dg;
 		uint32_t need = 0;
 
-		if (!sls ||
-		    __builtin_popcount(r->vl_sls[v] & (granted | it->sls)) < 2)
+		uint16_t others;
+
+		if (!sls || __builtin_popcount(r->vl_sls[v]) < 2)
 			continue;
 		names[0] = '\0';
 		for (s = 0; s < 16; s++)
@@ -324,10 +326,25 @@ static void shared_warnings(const struct oq_policy *p,
 						len ? ", " : "",
 						level_name(p, it->level[s]), s);
 			}
-		if (r->vl_sls[v] & granted & ~it->sls)
-			snprintf(names + (len < sizeof(names) ? len : 0),
-				 len < sizeof(names) ? sizeof(names) - len : 0,
-				 " and best effort");
+		if (r->vl_sls[v] & granted & ~it->sls && len < sizeof(names))
+			len += (size_t)snprintf(names + len,
+						sizeof(names) - len,
+						" and best effort");
+		others = r->vl_sls[v] & (uint16_t)~granted & (uint16_t)~it->sls;
+		for (s = 0; s < 16 && len < sizeof(names); s++)
+			if (others & (1u << s))
+				len += (size_t)snprintf(
+					names + len, sizeof(names) - len,
+					"%s SL %u",
+					others & ((1u << s) - 1) ? "," : " and",
+					s);
+		if (others && len < sizeof(names))
+			len += (size_t)snprintf(
+				names + len, sizeof(names) - len,
+				" (no level grants %s; a job "
+				"may set %s itself)",
+				__builtin_popcount(others) > 1 ? "them" : "it",
+				__builtin_popcount(others) > 1 ? "them" : "it");
 		pct(r->share[__builtin_ctz(sls)], got, sizeof(got));
 		dg = oq_warning(
 			d,
@@ -337,8 +354,10 @@ static void shared_warnings(const struct oq_policy *p,
 			"each level's",
 			names, v, label, got, need / 100, need % 100);
 		oq_diag_hint(dg, "within a VL packets go in order whatever "
-				 "their SL; ports with more VLs give each "
-				 "intent SL its own");
+				 "their SL: give each intent SL a VL of its "
+				 "own (ports with more VLs, or an sl2vl-scope "
+				 "that maps the other SLs elsewhere; VL 15 "
+				 "drops them)");
 	}
 }
 
@@ -459,7 +478,7 @@ static void report(const struct oq_policy *p, const struct oq_fabric *f,
 		if (!c->n_ports || first[i] != i)
 			continue;
 		class_label(f, c, ports[i], label, sizeof(label));
-		if (r->status == OQ_SYNTH_OK && r->merged)
+		if (r->status == OQ_SYNTH_OK)
 			shared_warnings(p, it, r, label, d);
 		if (r->status == OQ_SYNTH_OK && !c->vlarb_kept)
 			cap_warnings(p, it, r, label, d);

@@ -294,7 +294,6 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 			goto fail;
 	}
 	pol = b ? oq_binding_policy(b) : NULL;
-	out->granted_sls = pol ? oq_policy_granted_sls(pol) : 0;
 	scopes_sl2vl = engine->kind == OQ_ENGINE_QOS;
 	if (pol && (pol->n_vlarb || pol->n_sl2vl)) {
 		clips = calloc(pol->n_vlarb + 1, sizeof(*clips));

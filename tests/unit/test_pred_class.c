@@ -235,8 +235,7 @@ static void check_fabric(const struct oq_fabric *f,
 							    (uint8_t)s, &a),
 					0);
 				assert_int_equal(
-					oq_port_hop(t, (int)in, (uint8_t)s,
-						    ft->granted_sls, &b),
+					oq_port_hop(t, (int)in, (uint8_t)s, &b),
 					0);
 				assert_int_equal(a.vl, b.vl);
 				assert_true(a.gbps == b.gbps);
