@@ -5,10 +5,11 @@
  * replace osmqos-bandwidth.json and osmqos.prom in publish_dir=
  * (docs/publish.md).
  *
- * Runs in OpenSM's state-manager thread after the sweep finished, holding
- * no OpenSM lock: the state is immutable and reference counted, and the
- * policy-file fields are written only by this same thread at the next
- * heavy sweep.  A failure is logged once per file and errno, and never
+ * The state-manager thread takes, at SUBNET UP, what only it may read
+ * (the policy file's status, the sweep numbers and phases) and references
+ * to the states, which are immutable; the publisher's thread renders and
+ * writes the files (publish_refresh.c), so storage that stalls never
+ * stalls a sweep.  A failure is logged once per file and errno, and never
  * reaches the SM.
  */
 #include <config.h>
@@ -59,10 +60,14 @@ static int publish_prom(struct oq_publisher *pub,
 				    why_len);
 }
 
-static void fill_doc(struct oq_publisher *pub, const struct oq_sweep_state *s,
-		     struct oq_publish_doc *d)
+/* The files' head: what the SM thread alone may read (the policy file's
+ * status, the sweep numbers), copied into r.  -1 out of memory. */
+static int fill_head(struct oq_publisher *pub, const struct oq_sweep_state *s,
+		     struct oq_publish_req *r)
 {
 	const struct oq_policy_file *pf = pub->pf;
+	struct oq_publish_doc *d = &r->head;
+	const char *path = oq_policy_file_path(pf);
 
 	memset(d, 0, sizeof(*d));
 	d->version = PACKAGE_VERSION;
@@ -72,7 +77,8 @@ static void fill_doc(struct oq_publisher *pub, const struct oq_sweep_state *s,
 					  : s->sweep;
 	d->sweeps = pub->sweep->sweeps;
 	clock_gettime(CLOCK_REALTIME, &d->now);
-	d->policy_path = oq_policy_file_path(pf);
+	if (path && !(d->policy_path = r->policy_path = strdup(path)))
+		return -1;
 	d->policy_in_force = s && s->pol;
 	/* The policy of the state published (a newer one may be loaded
 	 * while this sweep's state is still the one in force). */
@@ -82,16 +88,21 @@ static void fill_doc(struct oq_publisher *pub, const struct oq_sweep_state *s,
 	d->loads_ok = pf->loads_ok;
 	d->loads_failed = pf->loads_failed;
 	if (pf->rejected) {
-		d->rejected_path = pf->rej_path ? pf->rej_path : "";
+		r->rej_path = strdup(pf->rej_path ? pf->rej_path : "");
+		r->rej_error = strdup(pf->rej_error);
+		if (!r->rej_path || !r->rej_error)
+			return -1;
+		d->rejected_path = r->rej_path;
 		d->rejected_hash = pf->bad_hash;
 		d->rejected_at = pf->rej_at;
-		d->rejected_error = pf->rej_error;
+		d->rejected_error = r->rej_error;
 	}
 	d->mads_total = pub->sweep->mads_total;
 	d->engine = s ? s->engine.name : "";
 	d->engine_sl2vl = !s || s->engine.kind == OQ_ENGINE_QOS ? "policy"
 			  : s->engine.kind == OQ_ENGINE_OWN	? "engine"
 								: "template";
+	return 0;
 }
 
 void oq_publish_report(struct oq_publisher *pub, const char *name,
@@ -228,12 +239,14 @@ static int publish_json(struct oq_publisher *pub,
 	return 0;
 }
 
-/* The sweep state s and, when the SA has built on it, its port classes
- * (NULL: predicted here). */
+/* The sweep state of req and, when the SA has built on it, its port
+ * classes (else predicted here). */
 static int publish_state(struct oq_publisher *pub,
-			 const struct oq_sweep_state *s,
-			 const struct oq_pred_classes *classes, double *ms)
+			 const struct oq_publish_req *req, double *ms)
 {
+	const struct oq_sweep_state *s = req->s;
+	const struct oq_pred_classes *classes =
+		req->sa ? &req->sa->classes : NULL;
 	struct oq_pred_classes own = {0};
 	struct oq_publish_level *levels = NULL;
 	struct oq_publish_doc d;
@@ -246,7 +259,7 @@ static int publish_state(struct oq_publisher *pub,
 	bool kept = false;
 
 	pub->json_kept = false;
-	fill_doc(pub, s, &d);
+	d = req->head;
 	d.detail_ports = oq_publish_detail_ports(pub);
 	/* qos FALSE: OpenSM programs no QoS tables, so there is nothing to
 	 * predict; the policy and counter metrics stay (docs/publish.md). */
@@ -336,19 +349,22 @@ static int publish_state(struct oq_publisher *pub,
 }
 
 /* Where the plugin's time went this sweep, for operators and for `make
- * bench-scale`: one INFO line after publishing. */
-static void log_phases(struct oq_publisher *pub, double publish_ms)
+ * bench-scale`: one INFO line after publishing.  writer_ns: the writer
+ * thread's CPU for the publication. */
+static void log_phases(struct oq_publisher *pub,
+		       const struct oq_publish_req *req, double publish_ms,
+		       double trim_ms, uint64_t writer_ns)
 {
-	struct oq_phases *ph = &pub->sweep->phases;
-	uint64_t audit = 0, cpu;
+	const struct oq_phases *ph = &req->phases;
+	uint64_t audit = 0;
 	char trim[32] = "off", sa[64] = "kept";
 
 	if (pub->audit) {
 		struct oq_audit_stats st;
 
 		oq_audit_get_stats(pub->audit, &st);
-		audit = st.cpu_ns - ph->audit_cpu_ns;
-		ph->audit_cpu_ns = st.cpu_ns;
+		audit = st.cpu_ns - pub->audit_cpu_ns;
+		pub->audit_cpu_ns = st.cpu_ns;
 	}
 	/* OpenSM's cached SL2VL, read when Sets may have changed it. */
 	if (!ph->sa_reused)
@@ -357,18 +373,17 @@ static void log_phases(struct oq_publisher *pub, double publish_ms)
 			 : ph->sl2vl_ports ? "built, SL2VL of %zu ports read"
 					   : "built",
 			 ph->sl2vl_ports);
-	if (ph->trim_ms >= 0)
-		snprintf(trim, sizeof(trim), "%.2f ms", ph->trim_ms);
-	cpu = ph->cpu_ns + (oq_thread_cpu_ns() - ph->cpu_entry_ns);
+	if (trim_ms >= 0)
+		snprintf(trim, sizeof(trim), "%.2f ms", trim_ms);
 	OQ_LOG(pub->osm, OSM_LOG_INFO,
 	       "sweep %lu: phases: inputs %.2f ms (%s), snapshot %.2f ms, "
 	       "compile %.2f ms (%u states), QoS MADs %.2f ms (%lu hook "
 	       "calls), SA state %.2f ms (%s), predictions %.2f ms, publish "
 	       "%.2f ms (%s), memory trim %s, audit %.2f ms CPU since the "
 	       "last sweep; in all %.2f ms (the SM thread's CPU in the "
-	       "plugin's events and state renewals, and the hooks' sampled "
-	       "time)\n",
-	       pub->sweep->sweeps, ph->inputs_ms,
+	       "plugin's events and state renewals, the publisher's for the "
+	       "publication, and the hooks' sampled time)\n",
+	       req->sweeps, ph->inputs_ms,
 	       ph->reused ? "unchanged, state kept" : "changed",
 	       ph->snapshot_ms, ph->compile_ms, ph->states,
 	       (double)oq_phases_hook_ns(ph) / 1e6, ph->hook_calls, ph->sa_ms,
@@ -376,34 +391,73 @@ static void log_phases(struct oq_publisher *pub, double publish_ms)
 	       pub->json_kept	 ? "parts kept, JSON as it was"
 	       : pub->parts_kept ? "parts kept"
 				 : "rendered",
-	       trim,
-	       (double)audit / 1e6,
-	       (double)(cpu + oq_phases_hook_ns(ph)) / 1e6);
+	       trim, (double)audit / 1e6,
+	       (double)(req->sm_cpu_ns + writer_ns + oq_phases_hook_ns(ph)) /
+		       1e6);
 }
 
-int oq_publish(struct oq_publisher *pub)
+void oq_publish_req_free(struct oq_publish_req *req)
 {
-	/* The SA's state when it has one (built on the newest sweep state:
-	 * a new sweep state retires the SA's), else the sweep's. */
-	struct oq_sa_state *sa = oq_sa_get(pub->sa);
-	struct oq_sweep_state *s =
-		sa ? oq_sweep_ref(sa->sweep) : oq_sweep_get(pub->sweep);
-	double ms = 0;
-	int rc = publish_state(pub, s, sa ? &sa->classes : NULL, &ms);
-	uint64_t t0;
+	if (!req)
+		return;
+	oq_sweep_put(req->s);
+	oq_sa_put(req->sa);
+	free(req->rej_path);
+	free(req->rej_error);
+	free(req->policy_path);
+	free(req);
+}
 
-	oq_sweep_put(s);
-	oq_sa_put(sa);
+void oq_publish_run(struct oq_publisher *pub, struct oq_publish_req *req)
+{
+	uint64_t cpu0 = oq_thread_cpu_ns(), t0;
+	double ms = 0, trim_ms = -1;
+
+	publish_state(pub, req, &ms);
 	/* malloc_trim=1: the sweep's earlier states are freed by now; give
 	 * their pages back to the system.  This reshapes OpenSM's whole heap,
 	 * not only the plugin's, and the next sweep faults the pages in
 	 * again: only when the operator asks (docs/performance.md). */
-	pub->sweep->phases.trim_ms = -1;
 	if (pub->trim) {
 		t0 = oq_clock_ns();
 		malloc_trim(0);
-		pub->sweep->phases.trim_ms = oq_ms_since(t0);
+		trim_ms = oq_ms_since(t0);
 	}
-	log_phases(pub, ms);
-	return rc;
+	log_phases(pub, req, ms, trim_ms, oq_thread_cpu_ns() - cpu0);
+	oq_publish_req_free(req);
+}
+
+static void post_oom(struct oq_publisher *pub)
+{
+	if (!pub->post_oom_reported)
+		OQ_LOG(pub->osm, OSM_LOG_ERROR,
+		       "out of memory asking for the publication; files not "
+		       "updated\n");
+	pub->post_oom_reported = true;
+}
+
+void oq_publish(struct oq_publisher *pub)
+{
+	struct oq_publish_req *req = calloc(1, sizeof(*req));
+	const struct oq_phases *ph = &pub->sweep->phases;
+
+	if (!req) {
+		post_oom(pub);
+		return;
+	}
+	/* The SA's state when it has one (built on the newest sweep state:
+	 * a new sweep state retires the SA's), else the sweep's. */
+	req->sa = oq_sa_get(pub->sa);
+	req->s = req->sa ? oq_sweep_ref(req->sa->sweep)
+			 : oq_sweep_get(pub->sweep);
+	if (fill_head(pub, req->s, req)) {
+		oq_publish_req_free(req);
+		post_oom(pub);
+		return;
+	}
+	pub->post_oom_reported = false;
+	req->phases = *ph;
+	req->sweeps = pub->sweep->sweeps;
+	req->sm_cpu_ns = ph->cpu_ns + (oq_thread_cpu_ns() - ph->cpu_entry_ns);
+	oq_publish_post(pub, req);
 }

@@ -2,8 +2,9 @@
 /*
  * Publishing, plugin side: at SUBNET UP the sweep's predictions go to
  * osmqos-bandwidth.json and osmqos.prom in publish_dir= (publish.c, the
- * documents in plugin/documents/), and between sweeps a thread rewrites
- * osmqos.prom's counters (publish_refresh.c).  docs/publish.md.
+ * documents in plugin/documents/), written by the publisher's own thread,
+ * which also rewrites osmqos.prom's counters between sweeps
+ * (publish_refresh.c).  docs/publish.md.
  */
 #ifndef OSMQOS_PLUGIN_PUBLISH_H
 #define OSMQOS_PLUGIN_PUBLISH_H
@@ -52,6 +53,23 @@ struct oq_publish_json_last {
 	struct timespec mtime, ctime;
 };
 
+/*
+ * A publication the SM thread asks of the writer thread: the states it is
+ * of (references held), and what the SM thread alone may read, read at
+ * SUBNET UP: the files' head (the policy file's status, the sweep
+ * numbers, the QoS MADs sent; strings owned here) and the sweep's phases
+ * with the SM thread's CPU in the plugin so far.
+ */
+struct oq_publish_req {
+	struct oq_sa_state *sa;	    /* NULL: the SA has no state */
+	struct oq_sweep_state *s;   /* NULL: no state */
+	struct oq_publish_doc head; /* no state part yet */
+	char *rej_path, *rej_error, *policy_path;
+	struct oq_phases phases;
+	uint64_t sm_cpu_ns;
+	unsigned long sweeps;
+};
+
 /* The publishing room of the plugin instance. */
 struct oq_publisher {
 	osm_opensm_t *osm;
@@ -65,11 +83,12 @@ struct oq_publisher {
 	struct oq_audit *audit;
 	/* Filled by the SA threads (atomics), read at each publish. */
 	struct oq_publish_counters counters;
-	/* State-manager thread only: the errno last logged for the JSON
-	 * (osmqos.prom's is prom_err below, shared with the refresher), and
-	 * whether running out of memory was logged. */
+	/* Writer thread only (or the SM thread when the writer could not
+	 * start): the errno last logged for the JSON (osmqos.prom's is
+	 * prom_err below), and whether running out of memory was logged. */
 	int json_err;
 	bool oom_reported;
+	bool post_oom_reported; /* SM thread: the same for oq_publish() */
 	bool detail_reported; /* a bad publish_detail= was logged */
 	struct oq_publish_parts parts;
 	bool parts_kept; /* the last publication used them as kept */
@@ -77,15 +96,20 @@ struct oq_publisher {
 	bool json_kept; /* the last publication left the JSON as it was */
 	/* malloc_trim=1: the heap is trimmed after each publication. */
 	bool trim;
-	/* osmqos.prom between sweeps (publish_refresh.c): prom_lock
-	 * serializes writing the file and guards the fields after it. */
+	uint64_t audit_cpu_ns; /* audit writer CPU at the last phases line */
+	/* The writer thread (publish_refresh.c).  prom_lock guards req and
+	 * stop, and is never held while a file is written: posting a
+	 * publication never waits on storage. */
 	pthread_mutex_t prom_lock;
-	pthread_cond_t wake; /* with prom_lock: stop now */
+	pthread_cond_t wake; /* with prom_lock: a publication, or stop */
 	bool stop;
-	bool refresher_running;
+	struct oq_publish_req *req; /* the publication asked, not taken */
+	bool writer_running;
 	unsigned int interval; /* seconds, set before the thread starts */
-	pthread_t refresher;
-	char *sweep_part; /* the last publication's sweep part; NULL: none */
+	pthread_t writer;
+	/* Writer thread only: osmqos.prom's last sweep part (NULL: none),
+	 * the QoS MADs it was published with, its last errno logged. */
+	char *sweep_part;
 	size_t sweep_len;
 	uint64_t mads_total; /* QoS Set MADs as of the last publication */
 	int prom_err;	     /* the errno last logged for osmqos.prom */
@@ -101,13 +125,21 @@ void oq_publish_init(struct oq_publisher *pub, osm_opensm_t *osm,
 void oq_publish_fini(struct oq_publisher *pub);
 
 /*
- * Write both files for the current sweep state into publish_dir= (default:
- * OpenSM's cache dir, $OSM_CACHE_DIR or /var/cache/opensm).  Called by the
- * SM thread at SUBNET UP.  Errors are logged once per distinct errno and
- * per file; the SM is never affected.  Returns 0, or -1 when a file could
- * not be written.
+ * Publish the current sweep state into publish_dir= (default: OpenSM's
+ * cache dir, $OSM_CACHE_DIR or /var/cache/opensm).  Called by the SM
+ * thread at SUBNET UP: it takes what the files say and hands it to the
+ * writer thread, which renders and writes both files and logs the
+ * publication and the sweep's phases.  Errors are logged once per
+ * distinct errno and per file; the SM is never affected.
  */
-int oq_publish(struct oq_publisher *pub);
+void oq_publish(struct oq_publisher *pub);
+/* The writer's side (publish_refresh.c): hand req over (a publication
+ * not yet taken is dropped for it); without a writer thread, run it
+ * here. */
+void oq_publish_post(struct oq_publisher *pub, struct oq_publish_req *req);
+/* Render and write req's publication, log it, free req. */
+void oq_publish_run(struct oq_publisher *pub, struct oq_publish_req *req);
+void oq_publish_req_free(struct oq_publish_req *req);
 /* publish_parts.c: are pp the parts of state state_id (with
  * publish_detail as given)?  Then d uses them, else renders them (and
  * keeps them: d uses them too unless out of memory). */
@@ -144,18 +176,18 @@ void oq_publish_report(struct oq_publisher *pub, const char *name,
 		       int *last_err, int err, const char *why);
 
 /*
- * The counters between sweeps (publish_refresh.c): OpenSM runs a heavy
- * sweep only when the fabric changes, so osmqos.prom is rewritten every
- * publish_interval= seconds (options.h's default; 0: only at sweeps) with
- * fresh counters and the last sweep's part, while this SM is master.
- * Start at load, stop before the audit writer closes.
+ * The writer thread (publish_refresh.c): publications, and between sweeps
+ * osmqos.prom rewritten every publish_interval= seconds (options.h's
+ * default; 0: only at sweeps) with fresh counters and the last sweep's
+ * part, while this SM is master.  Start at load, stop before the audit
+ * writer closes (a publication still waiting is dropped).
  */
 void oq_publish_refresh_start(struct oq_publisher *pub);
 void oq_publish_refresh_stop(struct oq_publisher *pub);
 /* The publication's Prometheus file: `sweep_part` (the sweep's, rendered
- * by oq_publish_write_prom_sweep; taken over) after a live part read
- * under the same lock as the refresher's.  Logs a failure once per errno
- * (one state with the refresher's).  0, or the errno. */
+ * by oq_publish_write_prom_sweep; taken over) after a live part read now.
+ * Logs a failure once per errno (one state with the refreshes').  0, or
+ * the errno.  Writer thread. */
 int oq_publish_prom_file(struct oq_publisher *pub, char *sweep_part, size_t len,
 			 uint64_t mads_total, char *why, size_t why_len);
 /* A publication that failed before its Prometheus file: the sweep part

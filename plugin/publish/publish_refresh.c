@@ -1,23 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * osmqos.prom between sweeps.  OpenSM runs a heavy sweep only when the
- * fabric changes, and the SA threads count answers, decision times and
- * audit drops all the time: a file written only at SUBNET UP would show
- * Prometheus counters frozen for days.  A thread of ours rewrites the file
- * every publish_interval= seconds: the live part (timestamp, counters) is
- * rendered fresh, the sweep part is the text the SM thread rendered at the
- * last publication.  It reads no OpenSM structure but the SM state byte,
- * and takes no OpenSM lock but the log's.
+ * The publisher's thread: every file the publisher writes is written here,
+ * never in OpenSM's state-manager thread.  A publish directory on storage
+ * that stalls (a hung NFS server, a frozen file system) then stalls this
+ * thread only; OpenSM goes on sweeping, and a publication asked meanwhile
+ * replaces the one still waiting, so the thread catches up with the
+ * newest when the storage comes back.
+ *
+ * Besides publications, osmqos.prom between sweeps: OpenSM runs a heavy
+ * sweep only when the fabric changes, and the SA threads count answers,
+ * decision times and audit drops all the time; a file written only at
+ * SUBNET UP would show Prometheus counters frozen for days.  So every
+ * publish_interval= seconds the file is rewritten: the live part
+ * (timestamp, counters) rendered fresh, the sweep part as the last
+ * publication rendered it.  Reading no OpenSM structure but the SM state
+ * byte, and taking no OpenSM lock but the log's.
  *
  * Only a master refreshes: a standby never publishes, and an SM that lost
  * mastership stops (at its next wake-up, so an SM that is master again
  * within one interval may republish its old prediction once before its
  * first sweep replaces it), so its osmqos_publish_timestamp_seconds ages
- * and the dashboard shows it stale.
+ * and the dashboard and `osmqos status` show it stale.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -56,19 +64,6 @@ static int write_parts(FILE *out, const void *ctx)
 	return ferror(out) ? -1 : 0;
 }
 
-/* Caller holds prom_lock. */
-static int write_file(struct oq_publisher *pub,
-		      const struct oq_publish_doc *live, char *why,
-		      size_t why_len)
-{
-	struct prom_parts p = {
-		.live = live, .sweep = pub->sweep_part, .len = pub->sweep_len};
-
-	return oq_publish_replace(oq_plugin_publish_dir(pub->opts),
-				  OQ_PUBLISH_PROM_NAME, write_parts, &p, why,
-				  why_len);
-}
-
 static bool is_master(struct oq_publisher *pub)
 {
 	/* A byte the SM thread writes; a stale read delays one refresh. */
@@ -76,14 +71,15 @@ static bool is_master(struct oq_publisher *pub)
 	       IB_SMINFO_STATE_MASTER;
 }
 
-/* Write the file with the counters and the time read now, under
- * prom_lock: whichever thread writes last writes the newest counters, so
- * a counter never goes back between two files.  Caller holds prom_lock. */
+/* Write the file with the counters and the time read now, around the
+ * last publication's sweep part.  Writer thread only. */
 static int write_now(struct oq_publisher *pub, char *why, size_t why_len)
 {
 	struct oq_publish_counters *c = &pub->counters;
 	struct oq_publish_counts counts;
 	struct oq_publish_doc d;
+	struct prom_parts p = {
+		.live = &d, .sweep = pub->sweep_part, .len = pub->sweep_len};
 
 	if (pub->audit) {
 		struct oq_audit_stats st;
@@ -97,11 +93,13 @@ static int write_now(struct oq_publisher *pub, char *why, size_t why_len)
 	d.mads_total = pub->mads_total;
 	oq_publish_counters_read(c, &counts);
 	d.counts = &counts;
-	return write_file(pub, &d, why, why_len);
+	return oq_publish_replace(oq_plugin_publish_dir(pub->opts),
+				  OQ_PUBLISH_PROM_NAME, write_parts, &p, why,
+				  why_len);
 }
 
-/* Caller holds prom_lock: one error state for the file, whichever
- * thread wrote it (a lasting cause is one ERROR line). */
+/* One error state for the file, publications and refreshes alike (a
+ * lasting cause is one ERROR line). */
 static void report(struct oq_publisher *pub, int err, const char *why)
 {
 	oq_publish_report(pub, OQ_PUBLISH_PROM_NAME, &pub->prom_err, err, why);
@@ -112,7 +110,6 @@ int oq_publish_prom_file(struct oq_publisher *pub, char *sweep_part, size_t len,
 {
 	int err;
 
-	pthread_mutex_lock(&pub->prom_lock);
 	free(pub->sweep_part);
 	pub->sweep_part = sweep_part;
 	pub->sweep_len = len;
@@ -120,56 +117,110 @@ int oq_publish_prom_file(struct oq_publisher *pub, char *sweep_part, size_t len,
 	why[0] = '\0';
 	err = write_now(pub, why, why_len);
 	report(pub, err, why);
-	pthread_mutex_unlock(&pub->prom_lock);
 	return err;
 }
 
 void oq_publish_prom_forget(struct oq_publisher *pub, int err, const char *why)
 {
-	pthread_mutex_lock(&pub->prom_lock);
 	free(pub->sweep_part);
 	pub->sweep_part = NULL;
 	pub->sweep_len = 0;
 	if (err)
 		report(pub, err, why);
-	pthread_mutex_unlock(&pub->prom_lock);
 }
 
-static void *refresher(void *arg)
+/* Between publications: the counters, while this SM is master. */
+static void refresh(struct oq_publisher *pub)
+{
+	char why[512] = "";
+
+	if (!pub->sweep_part)
+		return;
+	if (is_master(pub)) {
+		report(pub, write_now(pub, why, sizeof(why)), why);
+		return;
+	}
+	/* No longer master: the prediction kept is the old fabric's; never
+	 * republish it with a fresh time.  Master again, the SM sweeps and
+	 * publishes anew. */
+	free(pub->sweep_part);
+	pub->sweep_part = NULL;
+	pub->sweep_len = 0;
+}
+
+/* The next wake-up: publish_interval= from now (a slow write delays the
+ * next, never bunches them), or none with publish_interval=0. */
+static void next_due(const struct oq_publisher *pub, struct timespec *at)
+{
+	uint64_t due = oq_clock_ns() + pub->interval * 1000000000ull;
+
+	at->tv_sec = (time_t)(due / 1000000000ull);
+	at->tv_nsec = (long)(due % 1000000000ull);
+}
+
+static void *writer(void *arg)
 {
 	struct oq_publisher *pub = arg;
-	uint64_t every_ns = pub->interval * 1000000000ull; /* set before */
 	struct timespec at;
+	sigset_t xfsz;
 
+	/* A file size limit (ulimit -f) is a write error here (EFBIG),
+	 * never SIGXFSZ, which would end opensm. */
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	pthread_sigmask(SIG_BLOCK, &xfsz, NULL);
 	pthread_mutex_lock(&pub->prom_lock);
+	next_due(pub, &at);
 	while (!pub->stop) {
-		/* From now, not from the last deadline: a slow write (a
-		 * full disk, NFS) delays the next, never bunches them. */
-		uint64_t due = oq_clock_ns() + every_ns;
+		struct oq_publish_req *req = pub->req;
+		bool due = false;
 
-		at.tv_sec = (time_t)(due / 1000000000ull);
-		at.tv_nsec = (long)(due % 1000000000ull);
-		while (!pub->stop &&
-		       pthread_cond_timedwait(&pub->wake, &pub->prom_lock,
-					      &at) != ETIMEDOUT)
-			;
-		if (pub->stop || !pub->sweep_part)
-			continue;
-		if (is_master(pub)) {
-			char why[512] = "";
+		if (!req) {
+			int rc = pub->interval
+					 ? pthread_cond_timedwait(
+						   &pub->wake, &pub->prom_lock,
+						   &at)
+					 : pthread_cond_wait(&pub->wake,
+							     &pub->prom_lock);
 
-			report(pub, write_now(pub, why, sizeof(why)), why);
-		} else {
-			/* No longer master: the prediction kept is the old
-			 * fabric's; never republish it with a fresh time.
-			 * Master again, the SM sweeps and publishes anew. */
-			free(pub->sweep_part);
-			pub->sweep_part = NULL;
-			pub->sweep_len = 0;
+			due = rc == ETIMEDOUT;
+			if (pub->stop || (!due && !pub->req))
+				continue;
+			req = pub->req;
 		}
+		pub->req = NULL;
+		/* The lock is the mailbox's only: never held while writing,
+		 * so the SM thread posting a publication never waits. */
+		pthread_mutex_unlock(&pub->prom_lock);
+		if (req)
+			oq_publish_run(pub, req);
+		else
+			refresh(pub);
+		pthread_mutex_lock(&pub->prom_lock);
+		if (req || due)
+			next_due(pub, &at);
 	}
 	pthread_mutex_unlock(&pub->prom_lock);
 	return NULL;
+}
+
+void oq_publish_post(struct oq_publisher *pub, struct oq_publish_req *req)
+{
+	struct oq_publish_req *old;
+
+	if (!pub->writer_running) {
+		/* No thread (it could not start): written here, as before
+		 * there was one. */
+		oq_publish_run(pub, req);
+		return;
+	}
+	pthread_mutex_lock(&pub->prom_lock);
+	old = pub->req;
+	pub->req = req;
+	pthread_cond_signal(&pub->wake);
+	pthread_mutex_unlock(&pub->prom_lock);
+	/* Superseded before the writer took it: the newer one says more. */
+	oq_publish_req_free(old);
 }
 
 void oq_publish_refresh_start(struct oq_publisher *pub)
@@ -184,23 +235,22 @@ void oq_publish_refresh_start(struct oq_publisher *pub)
 	pthread_cond_init(&pub->wake, &a);
 	pthread_condattr_destroy(&a);
 	every = interval_of(pub);
-	if (!every) {
+	if (!every)
 		OQ_LOG(pub->osm, OSM_LOG_INFO,
 		       "publish_interval=0: %s is written at SUBNET UP only\n",
 		       OQ_PUBLISH_PROM_NAME);
-		return;
-	}
 	pub->interval = every;
-	err = pthread_create(&pub->refresher, NULL, refresher, pub);
+	err = pthread_create(&pub->writer, NULL, writer, pub);
 	if (err) {
 		OQ_LOG(pub->osm, OSM_LOG_ERROR,
-		       "cannot start the thread refreshing %s (%s); its "
-		       "counters change at SUBNET UP only\n",
-		       OQ_PUBLISH_PROM_NAME, strerror(err));
+		       "cannot start the thread writing %s and %s (%s); they "
+		       "are written by the SM thread at SUBNET UP only\n",
+		       OQ_PUBLISH_JSON_NAME, OQ_PUBLISH_PROM_NAME,
+		       strerror(err));
 		pub->interval = 0;
 		return;
 	}
-	pub->refresher_running = true;
+	pub->writer_running = true;
 }
 
 void oq_publish_refresh_stop(struct oq_publisher *pub)
@@ -209,9 +259,12 @@ void oq_publish_refresh_stop(struct oq_publisher *pub)
 	pub->stop = true;
 	pthread_cond_signal(&pub->wake);
 	pthread_mutex_unlock(&pub->prom_lock);
-	if (pub->refresher_running)
-		pthread_join(pub->refresher, NULL);
-	pub->refresher_running = false;
+	if (pub->writer_running)
+		pthread_join(pub->writer, NULL);
+	pub->writer_running = false;
+	/* A publication asked too late to be written. */
+	oq_publish_req_free(pub->req);
+	pub->req = NULL;
 	free(pub->sweep_part);
 	pub->sweep_part = NULL;
 	pthread_cond_destroy(&pub->wake);

@@ -78,8 +78,6 @@ struct oq_phases {
 	 * the calls sampled (hooks.c; oq_phases_hook_ns() the estimate). */
 	unsigned long hook_calls, hook_samples;
 	uint64_t hook_sampled_ns;
-	uint64_t audit_cpu_ns; /* audit writer CPU at the last phases line */
-	double trim_ms; /* freed memory returned to the system; < 0: off */
 };
 
 /* The hooks' time in the sweep, estimated from the sampled calls. */
