@@ -125,13 +125,18 @@ static void audit_open(struct osmqos *q)
 		snprintf(path, sizeof(path), "%s/%s", oq_cache_dir(),
 			 OQ_AUDIT_DEFAULT_NAME);
 	q->audit = oq_audit_create(path, 0, audit_log, q);
+	/* Without its file, every decided pair counts as a record dropped
+	 * (osmqos_audit_dropped_total, `osmqos status`): a gap. */
+	q->sa.audit_wanted = true;
 	if (q->audit)
 		OQ_LOG(q->osm, OSM_LOG_INFO, "audit trail: %s\n", path);
 	else
 		OQ_LOG(q->osm, OSM_LOG_ERROR,
-		       "no audit trail: cannot open %s (see above); fix "
-		       "the path or its directory's permissions, or set "
-		       "audit=off in event_plugin_options\n",
+		       "no audit trail: cannot open %s (see above); every "
+		       "decided path is counted as an audit record dropped "
+		       "until opensm is restarted with the path or its "
+		       "directory's permissions fixed, or audit=off in "
+		       "event_plugin_options\n",
 		       path);
 }
 

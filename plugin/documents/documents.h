@@ -82,6 +82,9 @@ struct oq_publish_counters {
 	/* Audit records never written, as the audit writer counts them
 	 * (struct oq_audit_stats.dropped); set, not added. */
 	atomic_uint_least64_t audit_dropped;
+	/* Decided pairs with no audit trail to go to, one being asked for
+	 * (its file could not be opened at load): a gap in the trail too. */
+	atomic_uint_least64_t audit_unopened;
 };
 
 void oq_publish_counters_init(struct oq_publish_counters *c);
@@ -103,6 +106,9 @@ void oq_publish_observe_latency(struct oq_publish_counters *c, double seconds);
 /* The audit writer's running total of dropped records; a smaller value
  * than the one held (an older reading) is ignored. */
 void oq_publish_set_audit_dropped(struct oq_publish_counters *c, uint64_t n);
+/* One decided pair not audited: the audit trail asked for has no file.
+ * Counted with the dropped records.  Safe from any thread. */
+void oq_publish_count_unaudited(struct oq_publish_counters *c);
 
 /* A consistent-enough copy for one publication (each value is read
  * atomically; values read at slightly different moments). */

@@ -33,6 +33,7 @@ void oq_publish_counters_init(struct oq_publish_counters *c)
 		atomic_init(&c->lat[i], 0);
 	atomic_init(&c->lat_sum_ns, 0);
 	atomic_init(&c->audit_dropped, 0);
+	atomic_init(&c->audit_unopened, 0);
 }
 
 void oq_publish_counters_destroy(struct oq_publish_counters *c)
@@ -137,6 +138,13 @@ void oq_publish_set_audit_dropped(struct oq_publish_counters *c, uint64_t n)
 		;
 }
 
+void oq_publish_count_unaudited(struct oq_publish_counters *c)
+{
+	if (c)
+		atomic_fetch_add_explicit(&c->audit_unopened, 1,
+					  memory_order_relaxed);
+}
+
 void oq_publish_counters_read(struct oq_publish_counters *c,
 			      struct oq_publish_counts *out)
 {
@@ -164,5 +172,6 @@ void oq_publish_counters_read(struct oq_publish_counters *c,
 						    memory_order_relaxed) /
 		       1e9;
 	out->audit_dropped =
-		atomic_load_explicit(&c->audit_dropped, memory_order_relaxed);
+		atomic_load_explicit(&c->audit_dropped, memory_order_relaxed) +
+		atomic_load_explicit(&c->audit_unopened, memory_order_relaxed);
 }

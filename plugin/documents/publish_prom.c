@@ -139,8 +139,8 @@ static void counter_families(FILE *out, const struct oq_publish_doc *d)
 	answered_family(out, c);
 	oq_publish_prom_family(
 		out, "osmqos_audit_dropped_total", "counter",
-		"Audit log records never written (queue full or write "
-		"errors).");
+		"Audit log records never written (queue full, write "
+		"errors, or no audit file: it could not be opened).");
 	fprintf(out, "osmqos_audit_dropped_total %" PRIu64 "\n",
 		c->audit_dropped);
 	oq_publish_prom_family(

@@ -58,6 +58,9 @@ struct oq_sa {
 	 * pair goes (NULL: no audit trail). */
 	struct oq_publish_counters *counters;
 	struct oq_audit *audit;
+	/* An audit trail was asked for (audit= not off): without a writer,
+	 * every decided pair is counted as a record dropped. */
+	bool audit_wanted;
 	/* The state in force; rw as the sweep's. */
 	pthread_rwlock_t rw;
 	struct oq_sa_state *cur;

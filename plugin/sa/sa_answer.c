@@ -166,8 +166,11 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 
 	if (pp->records)
 		count_answer(a->sa, s, pp->d.level);
-	if (!a->sa->audit)
+	if (!a->sa->audit) {
+		if (a->sa->audit_wanted)
+			oq_publish_count_unaudited(a->sa->counters);
 		return;
+	}
 	memset(&r, 0, sizeof(r));
 	r.requester_guid = a->requester->guid;
 	r.requester_lid = a->requester_lid;

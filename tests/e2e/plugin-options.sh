@@ -4,7 +4,9 @@
 # blank is used whole; the same path unquoted is not used in part (no file
 # at the part before the blank, the audit trail at its default, the log
 # says why); audit= naming the policy file or the published policy in
-# force is refused and the file is left untouched; malloc_trim= is off unless 1, a bad value said once.
+# force is refused and the file is left untouched; malloc_trim= is off
+# unless 1, a bad value said once; an audit file that cannot be opened
+# counts every decided path as a record dropped, audit=off none.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init plugin-options
 
@@ -107,5 +109,30 @@ t=$(phases)
 [ "$(grep -c "malloc_trim=yes is neither 0 nor 1; using 0" "$E2E_OSM_LOG")" = 1 ] ||
 	e2e_fail "4: malloc_trim=yes not said once"
 e2e_log "4: malloc_trim off by default, '$t' with a bad value, on with 1"
+
+# 5. An audit file that cannot be opened: no trail, and every decided
+# path is counted as a record dropped (status and the metric show the
+# gap); with audit=off nothing is counted.
+restart noaudit "audit=$E2E_DIR/missing-dir/audit.log publish_dir=$E2E_DIR publish_interval=1"
+grep -q "osmqos: no audit trail: cannot open $E2E_DIR/missing-dir/audit.log" "$E2E_OSM_LOG" ||
+	e2e_fail "5: no error for an audit file that cannot be opened"
+e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 30 || e2e_fail "5: no publication"
+path_query
+for ((i = 0; i < 50; i++)); do
+	n=$(awk '/^osmqos_audit_dropped_total / {print $2}' "$E2E_DIR/osmqos.prom")
+	[ "${n:-0}" -ge 1 ] && break
+	sleep 0.1
+done
+[ "${n:-0}" -ge 1 ] || e2e_fail "5: a path decided without an audit file is not counted: ${n:-none}"
+e2e_osmqos status -d "$E2E_DIR" >"$E2E_DIR/noaudit.txt" 2>&1
+grep -q "^audit trail: $n record" "$E2E_DIR/noaudit.txt" ||
+	e2e_fail "5: status: $(cat "$E2E_DIR/noaudit.txt")"
+restart off "audit=off publish_dir=$E2E_DIR publish_interval=1"
+e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 30 || e2e_fail "5: no publication (off)"
+path_query
+sleep 1.5
+[ "$(awk '/^osmqos_audit_dropped_total / {print $2}' "$E2E_DIR/osmqos.prom")" = 0 ] ||
+	e2e_fail "5: audit=off counts dropped records"
+e2e_log "5: no audit file: $n decided path(s) counted as dropped; audit=off: none"
 e2e_stop_opensm
 e2e_pass
