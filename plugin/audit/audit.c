@@ -108,6 +108,13 @@ static int open_audit_file(const char *path, char *why, size_t len)
 				 "never written through one, give audit= the "
 				 "real file",
 				 path);
+		else if (errno == ENXIO)
+			/* What opening a FIFO with no reader for writing
+			 * says (O_NONBLOCK). */
+			snprintf(why, len,
+				 "%s is not a regular file (a FIFO); give "
+				 "audit= a plain file path",
+				 path);
 		else
 			snprintf(why, len,
 				 "cannot open %s: %s; check that its "
@@ -120,6 +127,20 @@ static int open_audit_file(const char *path, char *why, size_t len)
 			 "%s is not a regular file; give audit= a plain "
 			 "file path",
 			 path);
+		close(fd);
+		return -1;
+	}
+	/* A file someone else owns (planted in a directory others may
+	 * write, /tmp say) could be read or cut short by them: the trail
+	 * is appended only to a file of opensm's user. */
+	if (sb.st_uid != geteuid()) {
+		snprintf(why, len,
+			 "%s belongs to uid %u, not to opensm's user (uid "
+			 "%u): another user could read or truncate the "
+			 "trail; remove it, or give audit= a file in a "
+			 "directory only opensm's user can write",
+			 path, (unsigned int)sb.st_uid,
+			 (unsigned int)geteuid());
 		close(fd);
 		return -1;
 	}
@@ -151,14 +172,19 @@ static void remember_bad_path(struct oq_audit *w)
 static void do_reopen(struct oq_audit *w, const char *why_reopen)
 {
 	char why[512];
+	/* A path still missing is tried again every check (its directory
+	 * may be back); its failure is said once. */
+	bool said = w->bad_valid && w->bad_missing;
 	int fd = open_audit_file(w->path, why, sizeof(why));
 
 	if (fd < 0) {
 		remember_bad_path(w);
-		say(w, OQ_AUDIT_LOG_ERROR,
-		    "audit: reopen failed: %s; still writing to the "
-		    "previously open file",
-		    why);
+		if (!(said && w->bad_missing))
+			say(w, OQ_AUDIT_LOG_ERROR,
+			    "audit: reopen failed: %s; still writing to the "
+			    "previously open file, and trying again every "
+			    "second while the path is missing",
+			    why);
 		return;
 	}
 	close(w->fd);
@@ -188,11 +214,10 @@ static bool path_moved(struct oq_audit *w)
 	    oq_ms_since(w->last_path_check_ns) < PATH_CHECK_MS)
 		return false;
 	w->last_path_check_ns = now;
-	if (lstat(w->path, &ps)) {
-		if (errno != ENOENT)
-			return false;
-		return !(w->bad_valid && w->bad_missing);
-	}
+	/* Missing: tried every check (the directory may be back; a file
+	 * moved away may be deleted next, taking what is written to it). */
+	if (lstat(w->path, &ps))
+		return errno == ENOENT;
 	if (fstat(w->fd, &fs))
 		return false;
 	if (ps.st_dev == fs.st_dev && ps.st_ino == fs.st_ino)
@@ -444,8 +469,8 @@ static void log_full_drops(struct oq_audit *w, bool force)
 		return;
 	say(w, OQ_AUDIT_LOG_ERROR,
 	    "audit: %llu records dropped because the queue of %zu was full "
-	    "(%llu in total); the audit file system is too slow, or raise "
-	    "the queue size",
+	    "(%llu in total); the audit file system is too slow or stalled "
+	    "(check it, or put the trail on a local disk)",
 	    (unsigned long long)(full - w->logged_full), w->cap,
 	    (unsigned long long)full);
 	w->logged_full = full;

@@ -484,6 +484,60 @@ static void test_symlink_refused(void **state)
 	assert_int_equal(sb.st_size, 0);
 }
 
+/* The directory of the trail renamed away, then made again: the writer,
+ * which failed to reopen the missing path once (said once), tries again
+ * every second and writes to the new file; nothing more goes to the file
+ * moved away (which logrotate may delete next). */
+static void test_missing_path_retried(void **state)
+{
+	struct fixture *f = *state;
+	struct oq_audit *w;
+	char dir[160], path[200], away[160];
+	struct stat sb;
+	int i, errors;
+
+	snprintf(dir, sizeof(dir), "%s/sub", f->dir);
+	snprintf(path, sizeof(path), "%s/audit.log", dir);
+	snprintf(away, sizeof(away), "%s/sub.old", f->dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	w = oq_audit_create(path, 128, cap_log, &f->log);
+	assert_non_null(w);
+	put_one(w, 1);
+	assert_int_equal(rename(dir, away), 0);
+	errors = f->log.n_error;
+	/* Missing for over two seconds: one error, however many tries. */
+	for (i = 0; i < 25; i++) {
+		put_one(w, 2);
+		usleep(100000);
+	}
+	assert_int_equal(f->log.n_error, errors + 1);
+	assert_non_null(strstr(f->log.last_error, "reopen failed"));
+	assert_int_equal(mkdir(dir, 0700), 0);
+	for (i = 0; i < 250 && stat(path, &sb); i++) {
+		put_one(w, 3);
+		usleep(20000);
+	}
+	put_one(w, 4);
+	assert_int_equal(last_lid(path), 4);
+	assert_int_equal(f->log.n_error, errors + 1);
+	oq_audit_destroy(w);
+}
+
+/* A file opensm's user does not own (planted in a directory others may
+ * write): its owner could read or cut the trail, so it is refused.  Root
+ * only (chown). */
+static void test_foreign_owner_refused(void **state)
+{
+	struct fixture *f = *state;
+
+	if (geteuid() != 0)
+		skip();
+	close(open(f->path, O_WRONLY | O_CREAT | O_EXCL, 0666));
+	assert_int_equal(chown(f->path, 65534, 65534), 0);
+	assert_null(oq_audit_create(f->path, 8, cap_log, &f->log));
+	assert_non_null(strstr(f->log.last_error, "belongs to uid 65534"));
+}
+
 static void test_non_regular_refused(void **state)
 {
 	struct fixture *f = *state;
@@ -494,6 +548,8 @@ static void test_non_regular_refused(void **state)
 	assert_int_equal(mkfifo(fifo, 0600), 0);
 	assert_null(oq_audit_create(fifo, 8, cap_log, &f->log));
 	assert_int_equal(f->log.n_error, 1);
+	assert_non_null(
+		strstr(f->log.last_error, "not a regular file (a FIFO)"));
 	/* a directory */
 	assert_null(oq_audit_create(f->dir, 8, cap_log, &f->log));
 	assert_int_equal(f->log.n_error, 2);
@@ -794,6 +850,10 @@ int main(void)
 			test_rotation_followed_without_signal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_refused, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_missing_path_retried,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_foreign_owner_refused,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_non_regular_refused, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_file_mode, setup,
