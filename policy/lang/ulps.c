@@ -157,6 +157,42 @@ static void set_plain_values(struct oq_pstate *ps, struct oq_ulp_line *l)
 		ps->oom = true;
 }
 
+/* The ULP a misspelt word was meant to be, or -1. */
+static int near_ulp(const char *w, size_t n)
+{
+	char word[16];
+	size_t u;
+	int best = -1;
+
+	if (n < 3 || n >= sizeof(word))
+		return -1;
+	memcpy(word, w, n);
+	word[n] = '\0';
+	/* Two edits on a long word (a swap: "defualt"), one on a short. */
+	for (u = 0; u < N_ULPS; u++)
+		if (oq_lx_distance(word, ulps[u].name, n >= 6 ? 3 : 2) <
+		    (n >= 6 ? 3u : 2u)) {
+			if (best >= 0)
+				return -1; /* two as near: no guess */
+			best = (int)u;
+		}
+	return best;
+}
+
+/* A failed `default` line: the policy's missing DEFAULT level follows
+ * from it (validate.c reports that after). */
+static void default_line_failed(struct oq_pstate *ps, unsigned int before)
+{
+	const struct oq_diags *d = ps->d;
+	size_t i;
+
+	if (ps->p->levels_error)
+		return;
+	for (i = d->n; i-- > 0 && d->v[i].id >= before;)
+		if (d->v[i].sev == OQ_SEV_ERROR)
+			ps->p->levels_error = d->v[i].id;
+}
+
 static int find_ulp(const char *w, size_t n)
 {
 	size_t u;
@@ -175,6 +211,7 @@ void oq_parse_ulp_line(struct oq_pstate *ps)
 	const char *w, *start = lx->p, *text_end;
 	size_t n = oq_lx_word(lx, &w), i;
 	int u = find_ulp(w, n);
+	unsigned int before = ps->d->next_id;
 	uint64_t sl;
 
 	ps->stack[ps->depth].n_children++;
@@ -182,12 +219,18 @@ void oq_parse_ulp_line(struct oq_pstate *ps)
 	line.loc = loc;
 	if (u < 0) {
 		char *tok = oq_lx_snippet(w, n ? n : 1);
+		int near = near_ulp(w, n);
+		struct oq_diag *dg = oq_error(ps->d, loc, "unknown ULP '%s'",
+					      tok ? tok : "");
 
-		oq_diag_hint(oq_error(ps->d, loc, "unknown ULP '%s'",
-				      tok ? tok : ""),
-			     "qos-ulps lines start with default, sdp, rds, "
-			     "iser, srp, ipoib or any");
+		if (near >= 0)
+			oq_diag_hint(dg, "did you mean '%s'?", ulps[near].name);
+		else
+			oq_diag_hint(dg, "qos-ulps lines start with default, "
+					 "sdp, rds, iser, srp, ipoib or any");
 		free(tok);
+		if (near >= 0 && ulps[near].plain == ULP_DEFAULT)
+			default_line_failed(ps, before);
 		return;
 	}
 	oq_lx_skip_blank(lx);
@@ -260,6 +303,8 @@ void oq_parse_ulp_line(struct oq_pstate *ps)
 	v[ps->n_ulps - 1] = line;
 	return;
 fail:
+	if (ulps[u].plain == ULP_DEFAULT)
+		default_line_failed(ps, before);
 	oq_ranges_free(&line.values);
 }
 

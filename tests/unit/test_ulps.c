@@ -323,6 +323,38 @@ static void test_ulp_errors(void **state)
 	parsed_free(&r);
 }
 
+/* A misspelt or broken `default` line is the root cause of the policy's
+ * missing DEFAULT level, which follows from it. */
+static void test_default_line_is_the_cause(void **state)
+{
+	static const char *const texts[] = {
+		"qos-ulps\n  defualt : 0\nend-qos-ulps\n",
+		"qos-ulps\n  default : 0x\nend-qos-ulps\n",
+	};
+	struct parsed r;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		const struct oq_diag *cause = NULL, *missing = NULL;
+
+		parse_text(&r, texts[i], true);
+		for (k = 0; k < r.d.n; k++) {
+			if (r.d.v[k].loc.line == 2)
+				cause = &r.d.v[k];
+			if (strstr(r.d.v[k].msg, "no DEFAULT qos-level"))
+				missing = &r.d.v[k];
+		}
+		assert_non_null(cause);
+		assert_non_null(missing);
+		assert_int_equal(missing->cause, cause->id);
+		if (!i)
+			assert_string_equal(cause->hint,
+					    "did you mean 'default'?");
+		parsed_free(&r);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_default_and_order),
 		cmocka_unit_test(test_default_only),
 		cmocka_unit_test(test_ulp_errors),
+		cmocka_unit_test(test_default_line_is_the_cause),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
