@@ -206,10 +206,11 @@ struct oq_policy {
 	size_t n_intent_levels;
 
 	/* The id (struct oq_diag) of the first parse error inside the
-	 * qos-levels and port-groups sections, 0 when none: what validation
-	 * finds missing there (a DEFAULT level, a level or group a rule
-	 * names) may follow from it, and is reported under it. */
-	unsigned int levels_error, groups_error;
+	 * qos-levels, port-groups and qos-match-rules sections, 0 when
+	 * none: what validation finds missing there (a DEFAULT level, a
+	 * level or group a rule names, a rule naming a level or group) may
+	 * follow from it, and is reported under it. */
+	unsigned int levels_error, groups_error, rules_error;
 
 	/* Name indexes (oq_policy_validate builds them): the explicit
 	 * groups and levels with a name, sorted case-insensitively, then by

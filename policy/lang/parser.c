@@ -733,6 +733,7 @@ static void parse_line(struct oq_pstate *ps)
 	unsigned int before = ps->d->next_id, cause = ps->d->cause;
 	bool in_levels = stack_index(ps, OQ_B_LEVELS) >= 0;
 	bool in_groups = stack_index(ps, OQ_B_PORT_GROUPS) >= 0;
+	bool in_rules = stack_index(ps, OQ_B_RULES) >= 0;
 	unsigned int lost = ps->lost;
 
 	/* Inside a block the unknown word opened, everything follows from
@@ -770,6 +771,9 @@ static void parse_line(struct oq_pstate *ps)
 		ps->p->levels_error = first_error_since(ps->d, before);
 	if (in_groups && !ps->p->groups_error)
 		ps->p->groups_error = first_error_since(ps->d, before);
+	in_rules |= stack_index(ps, OQ_B_RULES) >= 0;
+	if (in_rules && !ps->p->rules_error)
+		ps->p->rules_error = first_error_since(ps->d, before);
 }
 
 static void set_default_level(struct oq_pstate *ps)

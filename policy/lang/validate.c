@@ -376,6 +376,8 @@ static void check_unused(const struct oq_policy *p, struct oq_diags *d)
 				"qos-match-rule names it",
 				l->name);
 		oq_diag_set_code(dg, "unused-qos-level");
+		/* A rule broken in the parse may be the one naming it. */
+		oq_diag_follows(dg, p->rules_error);
 		oq_diag_hint(dg,
 			     "name it in a rule's qos-level-name, or "
 			     "remove it%s",
@@ -396,6 +398,7 @@ static void check_unused(const struct oq_policy *p, struct oq_diags *d)
 				"qos-setup scope names it",
 				g->name);
 		oq_diag_set_code(dg, "unused-port-group");
+		oq_diag_follows(dg, p->rules_error);
 		oq_diag_hint(dg, "use it in a rule's source or destination or "
 				 "in a scope, or remove it");
 	}

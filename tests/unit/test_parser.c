@@ -485,6 +485,34 @@ static void test_missing_key_follows(void **state)
 	parsed_free(&r);
 }
 
+/* A rule broken in the parse (a keyword misspelt where the level is
+ * named) is the cause of the level it names being "never used". */
+static void test_unused_follows_broken_rule(void **state)
+{
+	struct parsed r;
+	const struct oq_diag *cause = NULL, *unused = NULL;
+	size_t i;
+
+	(void)state;
+	parse_text(&r,
+		   "qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n"
+		   " end-qos-level\n qos-level\n  name: bulk\n  sl: 1\n"
+		   " end-qos-level\nend-qos-levels\nqos-match-rules\n"
+		   " qos-match-rule\n  service-id: 1\n  qos-level: bulk\n"
+		   " end-qos-match-rule\nend-qos-match-rules\n",
+		   true);
+	for (i = 0; i < r.d.n; i++) {
+		if (strstr(r.d.v[i].msg, "unknown keyword 'qos-level'"))
+			cause = &r.d.v[i];
+		if (strstr(r.d.v[i].msg, "'bulk' is never used"))
+			unused = &r.d.v[i];
+	}
+	assert_non_null(cause);
+	assert_non_null(unused);
+	assert_int_equal(unused->cause, cause->id);
+	parsed_free(&r);
+}
+
 /* Bytes where IBA's MTU code is meant: the hint gives the codes. */
 static void test_mtu_in_bytes(void **state)
 {
@@ -945,6 +973,7 @@ int main(void)
 		cmocka_unit_test(test_quotes_and_spaces),
 		cmocka_unit_test(test_nul_in_value),
 		cmocka_unit_test(test_missing_key_follows),
+		cmocka_unit_test(test_unused_follows_broken_rule),
 		cmocka_unit_test(test_mtu_in_bytes),
 		cmocka_unit_test(test_invisible_character),
 		cmocka_unit_test(test_list_continuation),
