@@ -246,7 +246,10 @@ int oq_lx_number(struct oq_lx *lx, uint64_t *v, const char *what)
 
 	if (!oq_lx_at_number(lx)) {
 		if (oq_lx_at_eol(lx)) {
-			oq_error(lx->diags, loc, "expected %s", what);
+			oq_diag_hint(
+				oq_error(lx->diags, loc, "expected %s", what),
+				"write the value after the ':' on the "
+				"same line");
 		} else {
 			tok = token_snippet(lx);
 			oq_error(lx->diags, loc, "expected %s, found '%s'", what,
@@ -296,8 +299,11 @@ int oq_lx_number(struct oq_lx *lx, uint64_t *v, const char *what)
 		return -1;
 	}
 	if (overflow) {
-		oq_error(lx->diags, loc, "%s '%s' does not fit in 64 bits", what,
-			 tok ? tok : "");
+		oq_diag_hint(oq_error(lx->diags, loc,
+				      "%s '%s' does not fit in 64 bits", what,
+				      tok ? tok : ""),
+			     "is a digit doubled, or a range written without "
+			     "its '-'?");
 		free(tok);
 		return -1;
 	}
@@ -443,7 +449,11 @@ char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom)
 		       oq_lx_peek(lx) != '\n')
 			oq_lx_adv(lx);
 		if (oq_lx_peek(lx) != '"') {
-			oq_error(lx->diags, loc, "unterminated quoted string");
+			oq_diag_hint(oq_error(lx->diags, loc,
+					      "unterminated quoted string"),
+				     "close it with '\"' on the same line (a "
+				     "quoted string does not continue on the "
+				     "next)");
 			return NULL;
 		}
 		last = lx->p;
@@ -471,7 +481,8 @@ char *oq_lx_string(struct oq_lx *lx, int stop, const char *what, bool *oom)
 		oq_lx_adv(lx);
 	}
 	if (last == start) {
-		oq_error(lx->diags, loc, "expected %s", what);
+		oq_diag_hint(oq_error(lx->diags, loc, "expected %s", what),
+			     "write the value after the ':' on the same line");
 		return NULL;
 	}
 	if (typographic(lx, loc, start, last, what))

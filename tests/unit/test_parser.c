@@ -513,6 +513,42 @@ static void test_unused_follows_broken_rule(void **state)
 	parsed_free(&r);
 }
 
+/* Errors that say what to do next: an unterminated quote, a value
+ * missing after the colon, a number too long. */
+static void test_value_error_hints(void **state)
+{
+	static const struct {
+		const char *text, *msg, *hint;
+	} cases[] = {
+		{"port-groups\n port-group\n  name: \"abc\n"
+		 " end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
+		 "unterminated quoted string", "close it with '\"'"},
+		{"qos-levels\n qos-level\n  name: DEFAULT\n  sl:\n"
+		 " end-qos-level\nend-qos-levels\n",
+		 "expected SL", "after the ':' on the same line"},
+		{"port-groups\n port-group\n  name: g\n"
+		 "  port-guid: 0x11112222333344445\n"
+		 " end-port-group\nend-port-groups\n" LEVELS_DEFAULT,
+		 "does not fit in 64 bits", "doubled"},
+	};
+	struct parsed r;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct oq_diag *dg = NULL;
+
+		parse_text(&r, cases[i].text, false);
+		for (k = 0; k < r.d.n && !dg; k++)
+			if (strstr(r.d.v[k].msg, cases[i].msg))
+				dg = &r.d.v[k];
+		assert_non_null(dg);
+		assert_non_null(dg->hint);
+		assert_non_null(strstr(dg->hint, cases[i].hint));
+		parsed_free(&r);
+	}
+}
+
 /* Bytes where IBA's MTU code is meant: the hint gives the codes. */
 static void test_mtu_in_bytes(void **state)
 {
@@ -974,6 +1010,7 @@ int main(void)
 		cmocka_unit_test(test_nul_in_value),
 		cmocka_unit_test(test_missing_key_follows),
 		cmocka_unit_test(test_unused_follows_broken_rule),
+		cmocka_unit_test(test_value_error_hints),
 		cmocka_unit_test(test_mtu_in_bytes),
 		cmocka_unit_test(test_invisible_character),
 		cmocka_unit_test(test_list_continuation),
