@@ -179,7 +179,7 @@ static void *osmqos_create(osm_opensm_t *osm)
 	q->sweep.published_ctx = &q->sa;
 	audit_open(q);
 	q->sa.audit = q->pub.audit = q->audit;
-	oq_publish_refresh_start(&q->pub);
+	oq_publish_writer_start(&q->pub);
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
 	oq_sa_front_takeover(&q->sa);
 	return q;
@@ -199,7 +199,7 @@ static void osmqos_delete(void *data)
 	oq_hooks_remove(&q->sweep);
 	oq_hooks_release_state(&q->sweep);
 	/* Before the audit writer goes: the refresher reads its stats. */
-	oq_publish_refresh_stop(&q->pub);
+	oq_publish_writer_stop(&q->pub);
 	if (q->audit) {
 		struct oq_audit_stats st;
 

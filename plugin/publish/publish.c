@@ -8,7 +8,7 @@
  * The state-manager thread takes, at SUBNET UP, what only it may read
  * (the policy file's status, the sweep numbers and phases) and references
  * to the states, which are immutable; the publisher's thread renders and
- * writes the files (publish_refresh.c), so storage that stalls never
+ * writes the files (publish_writer.c), so storage that stalls never
  * stalls a sweep.  A failure is logged once per file and errno, and never
  * reaches the SM.
  */

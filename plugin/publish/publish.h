@@ -4,7 +4,7 @@
  * osmqos-bandwidth.json and osmqos.prom in publish_dir= (publish.c, the
  * documents in plugin/documents/), written by the publisher's own thread,
  * which also rewrites osmqos.prom's counters between sweeps
- * (publish_refresh.c).  docs/publish.md.
+ * (publish_writer.c).  docs/publish.md.
  */
 #ifndef OSMQOS_PLUGIN_PUBLISH_H
 #define OSMQOS_PLUGIN_PUBLISH_H
@@ -97,7 +97,7 @@ struct oq_publisher {
 	/* malloc_trim=1: the heap is trimmed after each publication. */
 	bool trim;
 	uint64_t audit_cpu_ns; /* audit writer CPU at the last phases line */
-	/* The writer thread (publish_refresh.c).  prom_lock guards req and
+	/* The writer thread (publish_writer.c).  prom_lock guards req and
 	 * stop, and is never held while a file is written: posting a
 	 * publication never waits on storage. */
 	pthread_mutex_t prom_lock;
@@ -121,7 +121,7 @@ void oq_publish_init(struct oq_publisher *pub, osm_opensm_t *osm,
 		     const struct oq_plugin_options *opts,
 		     struct oq_policy_file *pf, struct oq_sweep *sweep,
 		     struct oq_sa *sa);
-/* At unload, after oq_publish_refresh_stop(). */
+/* At unload, after oq_publish_writer_stop(). */
 void oq_publish_fini(struct oq_publisher *pub);
 
 /*
@@ -133,7 +133,7 @@ void oq_publish_fini(struct oq_publisher *pub);
  * distinct errno and per file; the SM is never affected.
  */
 void oq_publish(struct oq_publisher *pub);
-/* The writer's side (publish_refresh.c): hand req over (a publication
+/* The writer's side (publish_writer.c): hand req over (a publication
  * not yet taken is dropped for it); without a writer thread, run it
  * here. */
 void oq_publish_post(struct oq_publisher *pub, struct oq_publish_req *req);
@@ -176,14 +176,14 @@ void oq_publish_report(struct oq_publisher *pub, const char *name,
 		       int *last_err, int err, const char *why);
 
 /*
- * The writer thread (publish_refresh.c): publications, and between sweeps
+ * The writer thread (publish_writer.c): publications, and between sweeps
  * osmqos.prom rewritten every publish_interval= seconds (options.h's
  * default; 0: only at sweeps) with fresh counters and the last sweep's
  * part, while this SM is master.  Start at load, stop before the audit
  * writer closes (a publication still waiting is dropped).
  */
-void oq_publish_refresh_start(struct oq_publisher *pub);
-void oq_publish_refresh_stop(struct oq_publisher *pub);
+void oq_publish_writer_start(struct oq_publisher *pub);
+void oq_publish_writer_stop(struct oq_publisher *pub);
 /* The publication's Prometheus file: `sweep_part` (the sweep's, rendered
  * by oq_publish_write_prom_sweep; taken over) after a live part read now.
  * Logs a failure once per errno (one state with the refreshes').  0, or

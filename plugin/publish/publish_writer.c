@@ -223,7 +223,7 @@ void oq_publish_post(struct oq_publisher *pub, struct oq_publish_req *req)
 	oq_publish_req_free(old);
 }
 
-void oq_publish_refresh_start(struct oq_publisher *pub)
+void oq_publish_writer_start(struct oq_publisher *pub)
 {
 	pthread_condattr_t a;
 	unsigned int every;
@@ -253,7 +253,7 @@ void oq_publish_refresh_start(struct oq_publisher *pub)
 	pub->writer_running = true;
 }
 
-void oq_publish_refresh_stop(struct oq_publisher *pub)
+void oq_publish_writer_stop(struct oq_publisher *pub)
 {
 	pthread_mutex_lock(&pub->prom_lock);
 	pub->stop = true;
