@@ -66,8 +66,14 @@ int oq_templates_from_osm(osm_opensm_t *osm, struct oq_templates *t,
 	return 0;
 }
 
+/*
+ * A port's membership of pkey.  As OpenSM's P_Key tables hold it: one
+ * entry per P_Key where full wins over limited, or, with allow_both_pkeys,
+ * a full and a limited entry apart (a "both" member), whose order the
+ * SA's find_common_pkey() walks (policy/path/path_pkey.c).
+ */
 static int add_member(struct oq_fabric *f, uint64_t guid, uint16_t pkey,
-		      bool full)
+		      bool full, bool both)
 {
 	struct oq_port *p = oq_fabric_port_by_guid(f, guid);
 	uint16_t *keys, k = pkey | (full ? OQ_PKEY_FULL : 0);
@@ -78,8 +84,12 @@ static int add_member(struct oq_fabric *f, uint64_t guid, uint16_t pkey,
 	for (i = 0; i < p->n_pkeys; i++) {
 		if ((p->pkeys[i] & OQ_PKEY_MASK) != pkey)
 			continue;
-		p->pkeys[i] |= k; /* full wins over limited */
-		return 0;
+		if (p->pkeys[i] == k)
+			return 0;
+		if (!both) {
+			p->pkeys[i] |= k; /* full wins over limited */
+			return 0;
+		}
 	}
 	keys = realloc(p->pkeys, sizeof(*keys) * (p->n_pkeys + 1u));
 	if (!keys)
@@ -100,6 +110,7 @@ int oq_partitions_from_osm(osm_opensm_t *osm, struct oq_partitions *parts,
 {
 	cl_qmap_t *tbl = &osm->subn.prtn_pkey_tbl;
 	size_t n = cl_qmap_count(tbl), k = 0, i;
+	bool both = osm->subn.opt.allow_both_pkeys;
 	cl_map_item_t *it;
 
 	memset(parts, 0, sizeof(*parts));
@@ -125,12 +136,13 @@ int oq_partitions_from_osm(osm_opensm_t *osm, struct oq_partitions *parts,
 		dst->sl = pr->sl;
 		for (m = cl_map_head(&pr->full_guid_tbl);
 		     m != cl_map_end(&pr->full_guid_tbl); m = cl_map_next(m))
-			if (add_member(f, cl_ntoh64(cl_map_key(m)), pkey, true))
+			if (add_member(f, cl_ntoh64(cl_map_key(m)), pkey, true,
+				       both))
 				return -ENOMEM;
 		for (m = cl_map_head(&pr->part_guid_tbl);
 		     m != cl_map_end(&pr->part_guid_tbl); m = cl_map_next(m))
-			if (add_member(f, cl_ntoh64(cl_map_key(m)), pkey,
-				       false))
+			if (add_member(f, cl_ntoh64(cl_map_key(m)), pkey, false,
+				       both))
 				return -ENOMEM;
 	}
 	parts->n = k;

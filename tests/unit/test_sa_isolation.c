@@ -398,7 +398,8 @@ static void random_mpr(const struct world *w, struct req *q)
 /*
  * APM completeness: an empty APM answer must not come from the requester's
  * visibility alone.  When every cell (source i, destination j) is either
- * hidden from the requester or answered as a 1x1 MultiPathRecord, and one
+ * hidden from the requester or answered as a 1x1 MultiPathRecord (two
+ * ports with no common P_Key are no path, not hidden), and one
  * is answered, the APM answer has records: a diagonal that only hidden
  * cells emptied never wins over a visible path (OpenSM's "min hops 0"
  * choice would pick it).  Ends with LMC 0 only, where the APM branch and
@@ -424,9 +425,15 @@ static void check_apm_complete(struct world *w, const struct req *q,
 			uint8_t m[OQ_SA_DATA_LEN];
 
 			if (!visible(q->requester, s) ||
-			    !visible(q->requester, d) || !visible(s, d)) {
+			    !visible(q->requester, d)) {
 				hidden++;
 				continue;
+			}
+			/* No common P_Key: no path, as OpenSM finds it
+			 * (its diagonal may win, empty, as in OpenSM). */
+			if (!visible(s, d)) {
+				free(one.rec);
+				return;
 			}
 			memcpy(m, q->data, sizeof(m));
 			m[MPR_SGIDCOUNT] = m[MPR_DGIDCOUNT] = 1;

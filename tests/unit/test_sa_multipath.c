@@ -360,6 +360,37 @@ static void test_mpr_apm(void **state)
 		assert_int_equal(oq_get64(g.rec[0] + PR_SGID + 8), 0xb01);
 		assert_int_equal(oq_get64(g.rec[0] + PR_DGID + 8), 0xc01);
 	}
+
+	/* Pairs that share no P_Key are no path, as OpenSM finds them, not
+	 * hidden: with a requester that sees all four ports (switch 2's
+	 * port 0, full in both partitions), diagonal B, (a, d) and (b, c),
+	 * is empty, and OpenSM's rule (no cell: min hops 0) picks it:
+	 * nothing, as stock OpenSM answers. */
+	{
+		static const uint16_t p2[] = {0x8002}, p3[] = {0x8003},
+				      both[] = {0x8002, 0x8003};
+		struct oq_pr_sink sink = {got_record, got_pair, &g};
+		uint16_t st;
+
+		set_pkeys(w->a, p2, 1);
+		set_pkeys(w->c, p2, 1);
+		set_pkeys(w->b, p3, 1);
+		set_pkeys(w->d, p3, 1);
+		set_pkeys(w->s2, both, 2);
+		mpr_build(m, (const uint64_t[]){0xa01, 0xb01}, 2,
+			  (const uint64_t[]){0xc01, 0xd01}, 2);
+		m[MPR_NUMPATH] = 2;
+		memset(&g, 0, sizeof(g));
+		assert_int_equal(oq_sa_multipath_record(&w->v, OQ_SA_GET_MULTI,
+							true, MCM_COUNTS, m,
+							OQ_SA_DATA_LEN, w->s2,
+							&sink, &st),
+				 OQ_PR_RESPOND);
+		assert_int_equal(g.n, 0);
+		/* The chosen diagonal's pairs are decided (an audit line
+		 * each, no path), not hidden. */
+		assert_int_equal(g.np, 2);
+	}
 }
 
 /* One request, given both ways: every MultiPathRecord component must mean
