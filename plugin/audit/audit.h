@@ -44,6 +44,7 @@
 enum oq_audit_method {
 	OQ_AUDIT_GET = 0,
 	OQ_AUDIT_GETTABLE = 1,
+	OQ_AUDIT_GETMULTI = 2, /* MultiPathRecord */
 };
 
 enum oq_audit_attr {

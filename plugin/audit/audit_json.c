@@ -238,9 +238,9 @@ size_t oq_audit_format_n(const struct oq_audit_record *r, uint64_t count,
 	put_guid(&b, r->requester_guid);
 	PUTL(&b, ",\"lid\":");
 	put_u64(&b, r->requester_lid);
-	puts_(&b, r->method == OQ_AUDIT_GETTABLE
-			  ? "},\"method\":\"GetTable\""
-			  : "},\"method\":\"Get\"");
+	puts_(&b, r->method == OQ_AUDIT_GETTABLE   ? "},\"method\":\"GetTable\""
+		  : r->method == OQ_AUDIT_GETMULTI ? "},\"method\":\"GetMulti\""
+						   : "},\"method\":\"Get\"");
 	puts_(&b, r->attr == OQ_AUDIT_MULTIPATH_RECORD
 			  ? ",\"attr\":\"MultiPathRecord\""
 			  : ",\"attr\":\"PathRecord\"");

@@ -174,7 +174,9 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	memset(&r, 0, sizeof(r));
 	r.requester_guid = a->requester->guid;
 	r.requester_lid = a->requester_lid;
-	r.method = a->method == OQ_SA_GET ? OQ_AUDIT_GET : OQ_AUDIT_GETTABLE;
+	r.method = a->method == OQ_SA_GET	  ? OQ_AUDIT_GET
+		   : a->method == OQ_SA_GET_MULTI ? OQ_AUDIT_GETMULTI
+						  : OQ_AUDIT_GETTABLE;
 	r.attr = a->attr;
 	r.comp_mask = a->comp_mask;
 	r.has_sid = a->w.has_sid;

@@ -138,7 +138,7 @@ audit_has "half query, storage destinations" \
 	".query.comp_mask == 4104 and .src.guid == \"$g_cn01\" and (.dst.node | startswith(\"stor\")) and .rule == 2 and .granted.sl == 4" 3
 audit_has "half query, other destinations" \
 	".query.comp_mask == 4104 and .src.guid == \"$g_cn01\" and (.dst.node | startswith(\"stor\") | not) and .rule == null and .level == \"DEFAULT\"" 11
-audit_has "APM" '.attr == "MultiPathRecord" and .rule == 2' 2
+audit_has "APM" '.attr == "MultiPathRecord" and .method == "GetMulti" and .rule == 2' 2
 jq -e 'select(.granted != null) | .predicted.gbps > 0' "$audit" >/dev/null ||
 	e2e_fail "audit lines without a predicted bandwidth"
 

@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.requester_guid = take_u64(&in);
 	v = take_u64(&in);
 	r.requester_lid = (uint16_t)v;
-	r.method = (v >> 16) & 1 ? OQ_AUDIT_GETTABLE : OQ_AUDIT_GET;
+	r.method = (enum oq_audit_method)((v >> 16) % 3);
 	r.attr = (v >> 17) & 1 ? OQ_AUDIT_MULTIPATH_RECORD
 			       : OQ_AUDIT_PATH_RECORD;
 	r.qos_class = (uint16_t)(v >> 24);

@@ -87,7 +87,7 @@ static void test_format_not_granted(void **state)
 	size_t n;
 
 	fill_record(&r, 1);
-	r.method = OQ_AUDIT_GET;
+	r.method = OQ_AUDIT_GETMULTI;
 	r.attr = OQ_AUDIT_MULTIPATH_RECORD;
 	r.has_sid = false;
 	r.has_qos_class = false;
@@ -104,7 +104,7 @@ static void test_format_not_granted(void **state)
 	assert_true(n > 0);
 	buf[n - 1] = 0;
 	assert_true(json_line_ok(buf));
-	assert_non_null(strstr(buf, "\"method\":\"Get\",\"attr\":"
+	assert_non_null(strstr(buf, "\"method\":\"GetMulti\",\"attr\":"
 				    "\"MultiPathRecord\""));
 	assert_non_null(strstr(buf, "\"service_id\":null,\"qos_class\":null,"
 				    "\"pkey\":32769,\"sl\":4}"));
