@@ -36,6 +36,11 @@ struct oq_sa_state {
 	bool ready;
 	struct oq_alias *aliases; /* OpenSM's alias_port_guid_tbl */
 	size_t n_aliases;
+	/* front.alias_changes when the table was copied: another value
+	 * now, and the copy is stale (an alias GUID set or deleted through
+	 * the SA since). */
+	unsigned long alias_gen;
+	bool stale_said; /* __atomic: that it is stale was logged */
 	struct oq_alias_index alias_index; /* aliases by port */
 	struct oq_fabric_tables sl2vl;	   /* OpenSM's cached SL2VL */
 	struct oq_sa_view view;
@@ -92,6 +97,9 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 /* Put s in force (taking the caller's reference), or none (NULL: queries
  * go to OpenSM until the next). */
 void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s);
+/* Has an alias GUID been set or deleted through the SA since s copied
+ * OpenSM's table?  Then s answers no query (any thread). */
+bool oq_sa_aliases_stale(struct oq_sa *sa, const struct oq_sa_state *s);
 /* The state in force, referenced (NULL: none); any thread. */
 struct oq_sa_state *oq_sa_get(struct oq_sa *sa);
 void oq_sa_put(struct oq_sa_state *s);

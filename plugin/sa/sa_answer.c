@@ -226,6 +226,19 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	oq_audit_submit(a->sa->audit, &r);
 }
 
+/* Said once per state: its queries go to OpenSM's own SA. */
+static void stale_aliases_said(struct oq_sa *sa, struct oq_sa_state *s)
+{
+	if (__atomic_exchange_n(&s->stale_said, true, __ATOMIC_RELAXED))
+		return;
+	OQ_LOG(sa->osm, OSM_LOG_INFO,
+	       "alias GUIDs were set or deleted through the SA "
+	       "(GuidInfoRecord) since the last heavy sweep: PathRecord and "
+	       "MultiPathRecord queries go to OpenSM's own SA (no per-pair "
+	       "policy, no audit) until the next heavy sweep copies them; "
+	       "kill -HUP opensm to have it now\n");
+}
+
 bool oq_sa_answer(struct oq_sa *sa, enum oq_sa_kind kind, void *data)
 {
 	osm_madw_t *madw = data;
@@ -243,6 +256,14 @@ bool oq_sa_answer(struct oq_sa *sa, enum oq_sa_kind kind, void *data)
 
 	s = oq_sa_get(sa);
 	if (!s || !s->ready) {
+		oq_sa_put(s);
+		return false;
+	}
+	/* Alias GUIDs set or deleted through the SA since the state
+	 * copied them: OpenSM's table is the truth until the next heavy
+	 * sweep copies it again. */
+	if (oq_sa_aliases_stale(sa, s)) {
+		stale_aliases_said(sa, s);
 		oq_sa_put(s);
 		return false;
 	}

@@ -3,10 +3,14 @@
  * The SA front: own OpenSM's dispatcher registrations for PathRecord and
  * MultiPathRecord; each query goes to the front's answer (sa_answer.c)
  * or, when that passes it, to OpenSM's handler unchanged; all counted.
+ * GuidInfoRecord Sets and Deletes are watched the same way, for the
+ * alias GUIDs they change (gir_front).
  *
  * Facts this relies on (OpenSM 3.3.23, docs/sa-front.md):
  *  - osm_sa_init() registers the handlers on osm->disp and keeps the
- *    handles in osm->sa.pr_disp_h / mpr_disp_h; the plugin's create() runs
+ *    handles in osm->sa.pr_disp_h / mpr_disp_h (GuidInfoRecord Sets and
+ *    Deletes: on osm->sa.p_set_disp, gir_set_disp_h, when OpenSM has
+ *    that dispatcher of SA Sets); the plugin's create() runs
  *    after that and before osm_opensm_bind(), so no SA MAD can be posted
  *    while we swap registrations.
  *  - cl_disp_register() refuses a second registration for a message id, so
@@ -33,6 +37,7 @@
 /* Exported by the opensm binary (docs/sa-front.md), not in its headers. */
 void osm_pr_rcv_process(void *context, void *data);
 void osm_mpr_rcv_process(void *context, void *data);
+void osm_gir_rcv_process(void *context, void *data);
 
 static void count(unsigned long *c)
 {
@@ -66,6 +71,31 @@ static void mpr_front(void *context, void *data)
 	osm_mpr_rcv_process(&sa->osm->sa, data);
 }
 
+/*
+ * GuidInfoRecord: OpenSM answers it, and a Set or Delete changes its alias
+ * GUID table there and then, with no heavy sweep: the SA state's copy is
+ * stale from now, and the PathRecords it would answer go to OpenSM until
+ * the next heavy sweep copies the table again (sa_answer.c).  The method
+ * is read before OpenSM's handler, which releases the MAD.
+ */
+static void gir_front(void *context, void *data)
+{
+	struct oq_sa *sa = context;
+	const ib_sa_mad_t *m = osm_madw_get_sa_mad_ptr(data);
+	bool change = m->method == IB_MAD_METHOD_SET ||
+		      m->method == IB_MAD_METHOD_DELETE;
+
+	count(&sa->front.gir.queries);
+	count(&sa->front.gir.passed);
+	/* Stale from before the change: a PathRecord query answered in
+	 * between goes to OpenSM, whose table is the truth either way; one
+	 * after OpenSM's answer to the Set can never find the copy fresh. */
+	if (change)
+		__atomic_fetch_add(&sa->front.alias_changes, 1,
+				   __ATOMIC_RELEASE);
+	osm_gir_rcv_process(&sa->osm->sa, data);
+}
+
 /* One registration the front swaps, and whose it is originally. */
 struct sa_slot {
 	const char *name;
@@ -80,6 +110,10 @@ static const struct sa_slot pr_slot = {"PathRecord", OSM_MSG_MAD_PATH_RECORD,
 static const struct sa_slot mpr_slot = {"MultiPathRecord",
 					OSM_MSG_MAD_MULTIPATH_RECORD,
 					osm_mpr_rcv_process, mpr_front};
+
+static const struct sa_slot gir_slot = {"GuidInfoRecord",
+					OSM_MSG_MAD_GUIDINFO_RECORD,
+					osm_gir_rcv_process, gir_front};
 
 /*
  * Is h the dispatcher's live registration for the slot's message id, with
@@ -102,9 +136,11 @@ static bool ours_is_live(cl_dispatcher_t *d, const struct sa_slot *s,
 	return live;
 }
 
-/* Returns 1 if the slot is ours afterwards, 0 if not. */
-static int take_over(struct oq_sa *sa, const struct sa_slot *s,
-		     cl_disp_reg_handle_t *osm_h, struct oq_sa_hook *hk)
+/* Returns 1 if the slot is ours afterwards, 0 if not.  d: the
+ * dispatcher OpenSM registered the slot on. */
+static int take_over(struct oq_sa *sa, cl_dispatcher_t *d,
+		     const struct sa_slot *s, cl_disp_reg_handle_t *osm_h,
+		     struct oq_sa_hook *hk)
 {
 	osm_opensm_t *osm = sa->osm;
 	cl_disp_reg_handle_t old = *osm_h, h;
@@ -127,10 +163,9 @@ static int take_over(struct oq_sa *sa, const struct sa_slot *s,
 	}
 	/* Duplicates are refused: unregister, then register at once. */
 	cl_disp_unregister(old);
-	h = cl_disp_register(&osm->disp, s->msg_id, s->our_fn, sa);
+	h = cl_disp_register(d, s->msg_id, s->our_fn, sa);
 	if (h == CL_DISP_INVALID_HANDLE) {
-		*osm_h = cl_disp_register(&osm->disp, s->msg_id, s->osm_fn,
-					  &osm->sa);
+		*osm_h = cl_disp_register(d, s->msg_id, s->osm_fn, &osm->sa);
 		OQ_LOG(sa->osm, OSM_LOG_ERROR,
 		       "could not register the SA %s handler (out of "
 		       "memory?); OpenSM's handler %s\n",
@@ -148,8 +183,9 @@ static int take_over(struct oq_sa *sa, const struct sa_slot *s,
 	return 1;
 }
 
-static void give_back(struct oq_sa *sa, const struct sa_slot *s,
-		      cl_disp_reg_handle_t *osm_h, struct oq_sa_hook *hk)
+static void give_back(struct oq_sa *sa, cl_dispatcher_t *d,
+		      const struct sa_slot *s, cl_disp_reg_handle_t *osm_h,
+		      struct oq_sa_hook *hk)
 {
 	osm_opensm_t *osm = sa->osm;
 
@@ -159,13 +195,13 @@ static void give_back(struct oq_sa *sa, const struct sa_slot *s,
 	 * Normal shutdown: osm_sa_shutdown() already unregistered (and freed)
 	 * ours, and the dispatcher's entry is empty.  Nothing to do.
 	 */
-	if (*osm_h != hk->h || !ours_is_live(&osm->disp, s, hk->h)) {
+	if (*osm_h != hk->h || !ours_is_live(d, s, hk->h)) {
 		hk->h = CL_DISP_INVALID_HANDLE;
 		return;
 	}
 	cl_disp_unregister(hk->h); /* waits for queries inside pr_front */
 	hk->h = CL_DISP_INVALID_HANDLE;
-	*osm_h = cl_disp_register(&osm->disp, s->msg_id, s->osm_fn, &osm->sa);
+	*osm_h = cl_disp_register(d, s->msg_id, s->osm_fn, &osm->sa);
 	if (*osm_h == CL_DISP_INVALID_HANDLE)
 		OQ_LOG(sa->osm, OSM_LOG_ERROR,
 		       "could not give the SA %s handler back to OpenSM; "
@@ -176,6 +212,19 @@ static void give_back(struct oq_sa *sa, const struct sa_slot *s,
 		       "SA %s handler given back to OpenSM\n", s->name);
 }
 
+/* Where a GuidInfoRecord Set or Delete goes: OpenSM's dispatcher of SA
+ * Sets when it has one (osm_sa_mad_ctrl.c), else its only one. */
+static cl_dispatcher_t *gir_disp(struct oq_sa *sa)
+{
+	return sa->osm->sa.p_set_disp ? sa->osm->sa.p_set_disp : &sa->osm->disp;
+}
+
+static cl_disp_reg_handle_t *gir_handle(struct oq_sa *sa)
+{
+	return sa->osm->sa.p_set_disp ? &sa->osm->sa.gir_set_disp_h
+				      : &sa->osm->sa.gir_disp_h;
+}
+
 int oq_sa_front_takeover(struct oq_sa *sa)
 {
 	struct oq_sa_front *f = &sa->front;
@@ -183,8 +232,16 @@ int oq_sa_front_takeover(struct oq_sa *sa)
 		     f->mpr.h == CL_DISP_INVALID_HANDLE;
 	int pr, mpr;
 
-	pr = take_over(sa, &pr_slot, &sa->osm->sa.pr_disp_h, &f->pr);
-	mpr = take_over(sa, &mpr_slot, &sa->osm->sa.mpr_disp_h, &f->mpr);
+	pr = take_over(sa, &sa->osm->disp, &pr_slot, &sa->osm->sa.pr_disp_h,
+		       &f->pr);
+	mpr = take_over(sa, &sa->osm->disp, &mpr_slot, &sa->osm->sa.mpr_disp_h,
+			&f->mpr);
+	if (!take_over(sa, gir_disp(sa), &gir_slot, gir_handle(sa), &f->gir) &&
+	    first)
+		OQ_LOG(sa->osm, OSM_LOG_INFO,
+		       "alias GUIDs set through the SA (GuidInfoRecord) reach "
+		       "the plugin's PathRecord answers at the next heavy "
+		       "sweep only\n");
 	if (first && pr && mpr)
 		OQ_LOG(sa->osm, OSM_LOG_INFO,
 		       "SA PathRecord/MultiPathRecord handlers taken over "
@@ -199,8 +256,10 @@ void oq_sa_front_restore(struct oq_sa *sa)
 {
 	struct oq_sa_front *f = &sa->front;
 
-	give_back(sa, &pr_slot, &sa->osm->sa.pr_disp_h, &f->pr);
-	give_back(sa, &mpr_slot, &sa->osm->sa.mpr_disp_h, &f->mpr);
+	give_back(sa, &sa->osm->disp, &pr_slot, &sa->osm->sa.pr_disp_h, &f->pr);
+	give_back(sa, &sa->osm->disp, &mpr_slot, &sa->osm->sa.mpr_disp_h,
+		  &f->mpr);
+	give_back(sa, gir_disp(sa), &gir_slot, gir_handle(sa), &f->gir);
 }
 
 static unsigned long load(const unsigned long *c)

@@ -30,6 +30,12 @@ enum oq_sa_kind {
 struct oq_sa_front {
 	struct oq_sa_hook pr;  /* OSM_MSG_MAD_PATH_RECORD */
 	struct oq_sa_hook mpr; /* OSM_MSG_MAD_MULTIPATH_RECORD */
+	/* OSM_MSG_MAD_GUIDINFO_RECORD: answered by OpenSM's handler, then
+	 * a Set or Delete (an alias GUID assigned or removed) counted in
+	 * alias_changes (__atomic), so the SA state's copy of the alias
+	 * table is known stale until the next heavy sweep rebuilds it. */
+	struct oq_sa_hook gir;
+	unsigned long alias_changes;
 	/*
 	 * Answers a query itself and returns true, or returns false to have
 	 * it passed to OpenSM's handler.  NULL: pass everything (unit tests,

@@ -286,6 +286,9 @@ static int fill_view(struct oq_sa *sa, struct oq_sa_state *s, const char **step)
 	const char *why;
 	int rc;
 
+	/* Read before the copy: a change during it makes the copy stale. */
+	s->alias_gen =
+		__atomic_load_n(&sa->front.alias_changes, __ATOMIC_ACQUIRE);
 	rc = copy_aliases(osm, s);
 	if (rc) {
 		*step = "copying OpenSM's alias GUIDs";
@@ -452,7 +455,7 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 	record_inputs(sa->osm, &sa->inputs);
 	same = !oq_record_end(&sa->inputs);
 	*reused = same && kept && cur && cur->sweep == sw &&
-		  !sl2vl_may_have_changed(sa);
+		  !sl2vl_may_have_changed(sa) && !oq_sa_aliases_stale(sa, cur);
 	if (*reused)
 		return cur;
 	oq_sa_put(cur);
@@ -460,6 +463,12 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 	if (!s)
 		oq_record_forget(&sa->inputs);
 	return s;
+}
+
+bool oq_sa_aliases_stale(struct oq_sa *sa, const struct oq_sa_state *s)
+{
+	return s->alias_gen !=
+	       __atomic_load_n(&sa->front.alias_changes, __ATOMIC_ACQUIRE);
 }
 
 void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s)

@@ -27,6 +27,14 @@ static unsigned long pr_calls, mpr_calls;
 
 void osm_pr_rcv_process(void *context, void *data);
 void osm_mpr_rcv_process(void *context, void *data);
+void osm_gir_rcv_process(void *context, void *data);
+
+/* GuidInfoRecord: the front only watches it (its alias changes). */
+void osm_gir_rcv_process(void *context, void *data)
+{
+	(void)context;
+	(void)data;
+}
 
 void osm_pr_rcv_process(void *context, void *data)
 {
