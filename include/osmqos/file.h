@@ -100,5 +100,11 @@ int oq_file_replace(const char *dir, const char *name, mode_t mode,
 int oq_file_replace_text(const char *dir, const char *name, mode_t mode,
 			 const char *text, size_t len, char *why,
 			 size_t why_len);
+/*
+ * Remove the temp files ".name.XXXXXX" a replacement left in dir when the
+ * process died before its rename (regular files of this process's user
+ * only).  Returns how many were removed.
+ */
+size_t oq_file_replace_clean(const char *dir, const char *name);
 
 #endif /* OSMQOS_FILE_H */

@@ -41,6 +41,11 @@ void oq_policy_copy_init(struct oq_policy_file *pf)
 
 	pf->operator_path = pf->osm->subn.opt.qos_policy_file;
 	pf->copy_enabled = oq_plugin_opt_copy(pf->opts, why, sizeof(why));
+	/* Temp files an opensm that died mid-write left, before any new
+	 * one is written. */
+	oq_file_replace_clean(oq_plugin_publish_dir(pf->opts),
+			      OQ_POLICY_COPY_NAME);
+	oq_file_replace_clean(oq_plugin_publish_dir(pf->opts), OQ_PUB_IN_FORCE);
 	if (*why)
 		OQ_LOG(pf->osm, OSM_LOG_ERROR, "event_plugin_options: %s\n",
 		       why);

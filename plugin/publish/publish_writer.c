@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include <osmqos/clock.h>
+#include <osmqos/file.h>
 
 #include "publish.h"
 
@@ -169,6 +170,11 @@ static void *writer(void *arg)
 	sigemptyset(&xfsz);
 	sigaddset(&xfsz, SIGXFSZ);
 	pthread_sigmask(SIG_BLOCK, &xfsz, NULL);
+	/* Temp files an opensm that died mid-write left (no rename). */
+	oq_file_replace_clean(oq_plugin_publish_dir(pub->opts),
+			      OQ_PUBLISH_JSON_NAME);
+	oq_file_replace_clean(oq_plugin_publish_dir(pub->opts),
+			      OQ_PUBLISH_PROM_NAME);
 	pthread_mutex_lock(&pub->prom_lock);
 	next_due(pub, &at);
 	while (!pub->stop) {

@@ -19,6 +19,7 @@
  * A symlink as the directory itself is followed: it is the operator's
  * configuration (publish_dir=), like a symlinked /var/cache.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -203,4 +204,46 @@ const char *oq_cache_dir(void)
 	const char *d = getenv("OSM_CACHE_DIR");
 
 	return d && *d ? d : OQ_DEFAULT_CACHE_DIR;
+}
+
+/* Is e ".name." followed by the six characters temp_suffix() writes? */
+static bool is_temp_of(const char *e, const char *name)
+{
+	size_t n = strlen(name), i;
+
+	if (e[0] != '.' || strncmp(e + 1, name, n) || e[1 + n] != '.' ||
+	    strlen(e + 2 + n) != 6)
+		return false;
+	for (i = 2 + n; e[i]; i++)
+		if (!((e[i] >= 'a' && e[i] <= 'z') ||
+		      (e[i] >= '0' && e[i] <= '9')))
+			return false;
+	return true;
+}
+
+size_t oq_file_replace_clean(const char *dir, const char *name)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t removed = 0;
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+
+	if (dfd < 0)
+		return 0;
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		if (!is_temp_of(e->d_name, name) ||
+		    fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (!unlinkat(dfd, e->d_name, 0))
+			removed++;
+	}
+	closedir(d);
+	return removed;
 }

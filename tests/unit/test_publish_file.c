@@ -119,6 +119,32 @@ static void in(const struct dir *d, const char *name, char *out, size_t len)
 	snprintf(out, len, "%s/%s", d->path, name);
 }
 
+/* What a replacement left when its process died before the rename goes;
+ * other names, and files not of this temp pattern, stay. */
+static void test_clean_leftovers(void **state)
+{
+	struct dir *d = *state;
+	static const char *const left[] = {".out.json.ab12cd",
+					   ".out.json.zz9900"};
+	static const char *const kept[] = {
+		".out.json.AB12CD", ".out.json.ab12c", ".other.json.ab12cd",
+		"out.json", ".out.json.ab12cd.x"};
+	char p[512];
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		in(d, left[i], p, sizeof(p));
+		close(open(p, O_WRONLY | O_CREAT | O_EXCL, 0600));
+	}
+	for (i = 0; i < 5; i++) {
+		in(d, kept[i], p, sizeof(p));
+		close(open(p, O_WRONLY | O_CREAT | O_EXCL, 0600));
+	}
+	assert_int_equal(oq_file_replace_clean(d->path, "out.json"), 2);
+	assert_int_equal(entries(d->path), 5);
+	assert_int_equal(oq_file_replace_clean(d->path, "out.json"), 0);
+}
+
 static void test_creates_with_mode_0644(void **state)
 {
 	struct dir *d = *state;
@@ -274,6 +300,8 @@ static void test_unwritable_directory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_clean_leftovers, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_creates_with_mode_0644,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
