@@ -102,8 +102,9 @@ int oq_file_replace_text(const char *dir, const char *name, mode_t mode,
 			 size_t why_len);
 /*
  * Remove the temp files ".name.XXXXXX" a replacement left in dir when the
- * process died before its rename (regular files of this process's user
- * only).  Returns how many were removed.
+ * process died before its rename (regular files of this process's user,
+ * a minute old or more: another process may be writing one now).
+ * Returns how many were removed.
  */
 size_t oq_file_replace_clean(const char *dir, const char *name);
 

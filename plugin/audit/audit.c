@@ -109,11 +109,11 @@ static int open_audit_file(const char *path, char *why, size_t len)
 				 "real file",
 				 path);
 		else if (errno == ENXIO)
-			/* What opening a FIFO with no reader for writing
-			 * says (O_NONBLOCK). */
+			/* What opening a FIFO with no reader (O_NONBLOCK),
+			 * or a socket, for writing says. */
 			snprintf(why, len,
-				 "%s is not a regular file (a FIFO); give "
-				 "audit= a plain file path",
+				 "%s is not a regular file (a FIFO or a "
+				 "socket); give audit= a plain file path",
 				 path);
 		else
 			snprintf(why, len,
@@ -132,11 +132,12 @@ static int open_audit_file(const char *path, char *why, size_t len)
 	}
 	/* A file someone else owns (planted in a directory others may
 	 * write, /tmp say) could be read or cut short by them: the trail
-	 * is appended only to a file of opensm's user. */
-	if (sb.st_uid != geteuid()) {
+	 * is appended only to a file of opensm's user, or root's (what
+	 * logrotate's create line makes). */
+	if (sb.st_uid != geteuid() && sb.st_uid != 0) {
 		snprintf(why, len,
 			 "%s belongs to uid %u, not to opensm's user (uid "
-			 "%u): another user could read or truncate the "
+			 "%u) or root: that user could read or truncate the "
 			 "trail; remove it, or give audit= a file in a "
 			 "directory only opensm's user can write",
 			 path, (unsigned int)sb.st_uid,

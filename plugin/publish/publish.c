@@ -263,7 +263,7 @@ static int publish_state(struct oq_publisher *pub,
 	d.detail_ports = oq_publish_detail_ports(pub);
 	/* qos FALSE: OpenSM programs no QoS tables, so there is nothing to
 	 * predict; the policy and counter metrics stay (docs/publish.md). */
-	if (s && pub->osm->subn.opt.qos) {
+	if (s && req->qos) {
 		d.fabric = s->fabric;
 		d.tables = &s->tables;
 		d.classes = classes;
@@ -458,6 +458,7 @@ void oq_publish(struct oq_publisher *pub)
 	pub->post_oom_reported = false;
 	req->phases = *ph;
 	req->sweeps = pub->sweep->sweeps;
+	req->qos = pub->osm->subn.opt.qos;
 	req->sm_cpu_ns = ph->cpu_ns + (oq_thread_cpu_ns() - ph->cpu_entry_ns);
 	oq_publish_post(pub, req);
 }

@@ -100,6 +100,14 @@ void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s);
 /* Has an alias GUID been set or deleted through the SA since s copied
  * OpenSM's table?  Then s answers no query (any thread). */
 bool oq_sa_aliases_stale(struct oq_sa *sa, const struct oq_sa_state *s);
+/* Is OpenSM handling a GuidInfoRecord Set or Delete now?  Then no state
+ * answers: the table may be changing. */
+bool oq_sa_aliases_busy(struct oq_sa *sa);
+/* sa_front.c: a signature of OpenSM's alias GUID table (OpenSM's lock
+ * held), and the one of the table a state copies (recorded under the
+ * front's lock: a GuidInfoRecord after it compares with it). */
+uint64_t oq_sa_alias_sig(osm_opensm_t *osm);
+void oq_sa_alias_seen(struct oq_sa *sa, uint64_t sig);
 /* The state in force, referenced (NULL: none); any thread. */
 struct oq_sa_state *oq_sa_get(struct oq_sa *sa);
 void oq_sa_put(struct oq_sa_state *s);

@@ -259,9 +259,13 @@ bool oq_sa_answer(struct oq_sa *sa, enum oq_sa_kind kind, void *data)
 		oq_sa_put(s);
 		return false;
 	}
-	/* Alias GUIDs set or deleted through the SA since the state
-	 * copied them: OpenSM's table is the truth until the next heavy
-	 * sweep copies it again. */
+	/* Alias GUIDs being set, or set or deleted through the SA since
+	 * the state copied them: OpenSM's table is the truth, until the
+	 * next heavy sweep copies it again. */
+	if (oq_sa_aliases_busy(sa)) {
+		oq_sa_put(s);
+		return false;
+	}
 	if (oq_sa_aliases_stale(sa, s)) {
 		stale_aliases_said(sa, s);
 		oq_sa_put(s);

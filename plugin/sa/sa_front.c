@@ -29,6 +29,7 @@
 #include "sa.h"
 
 #include <complib/cl_dispatcher.h>
+#include <complib/cl_passivelock.h>
 #include <complib/cl_ptr_vector.h>
 #include <complib/cl_spinlock.h>
 #include <opensm/osm_msgdef.h>
@@ -71,12 +72,40 @@ static void mpr_front(void *context, void *data)
 	osm_mpr_rcv_process(&sa->osm->sa, data);
 }
 
+uint64_t oq_sa_alias_sig(osm_opensm_t *osm)
+{
+	cl_qmap_t *tbl = &osm->subn.alias_port_guid_tbl;
+	uint64_t h = OQ_FNV1A_INIT, n = cl_qmap_count(tbl);
+	cl_map_item_t *it;
+
+	h = oq_fnv1a_add(h, &n, sizeof(n));
+	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it)) {
+		const osm_alias_guid_t *a = (const osm_alias_guid_t *)it;
+		const void *e[2] = {(const void *)(uintptr_t)a->alias_guid,
+				    a->p_base_port};
+
+		h = oq_fnv1a_add(h, e, sizeof(e));
+	}
+	return h;
+}
+
+void oq_sa_alias_seen(struct oq_sa *sa, uint64_t sig)
+{
+	pthread_mutex_lock(&sa->front.alias_lock);
+	sa->front.alias_sig = sig;
+	pthread_mutex_unlock(&sa->front.alias_lock);
+}
+
 /*
- * GuidInfoRecord: OpenSM answers it, and a Set or Delete changes its alias
- * GUID table there and then, with no heavy sweep: the SA state's copy is
- * stale from now, and the PathRecords it would answer go to OpenSM until
- * the next heavy sweep copies the table again (sa_answer.c).  The method
- * is read before OpenSM's handler, which releases the MAD.
+ * GuidInfoRecord: OpenSM answers it, and a Set or Delete may change its
+ * alias GUID table there and then, with no heavy sweep.  While OpenSM
+ * handles one (it answers the requester inside), PathRecords go to
+ * OpenSM (sa_answer.c: alias_busy); after, when the table did change,
+ * the SA state's copy is stale (alias_changes) and they go to OpenSM
+ * until the next heavy sweep copies the table again.  A Set OpenSM
+ * refused changes nothing and costs nothing.  The method is read before
+ * OpenSM's handler, which releases the MAD.
  */
 static void gir_front(void *context, void *data)
 {
@@ -84,16 +113,29 @@ static void gir_front(void *context, void *data)
 	const ib_sa_mad_t *m = osm_madw_get_sa_mad_ptr(data);
 	bool change = m->method == IB_MAD_METHOD_SET ||
 		      m->method == IB_MAD_METHOD_DELETE;
+	uint64_t sig;
 
 	count(&sa->front.gir.queries);
 	count(&sa->front.gir.passed);
-	/* Stale from before the change: a PathRecord query answered in
-	 * between goes to OpenSM, whose table is the truth either way; one
-	 * after OpenSM's answer to the Set can never find the copy fresh. */
 	if (change)
+		__atomic_fetch_add(&sa->front.alias_busy, 1, __ATOMIC_ACQ_REL);
+	osm_gir_rcv_process(&sa->osm->sa, data);
+	if (!change)
+		return;
+	/* The change is applied (under OpenSM's exclusive lock, released
+	 * by now): its mark comes after it, so a state copied before it
+	 * can never pass for fresh. */
+	cl_plock_acquire(&sa->osm->lock);
+	sig = oq_sa_alias_sig(sa->osm);
+	pthread_mutex_lock(&sa->front.alias_lock);
+	if (sig != sa->front.alias_sig) {
+		sa->front.alias_sig = sig;
 		__atomic_fetch_add(&sa->front.alias_changes, 1,
 				   __ATOMIC_RELEASE);
-	osm_gir_rcv_process(&sa->osm->sa, data);
+	}
+	pthread_mutex_unlock(&sa->front.alias_lock);
+	cl_plock_release(&sa->osm->lock);
+	__atomic_fetch_sub(&sa->front.alias_busy, 1, __ATOMIC_ACQ_REL);
 }
 
 /* One registration the front swaps, and whose it is originally. */

@@ -7,7 +7,9 @@
 #ifndef OSMQOS_SA_FRONT_H
 #define OSMQOS_SA_FRONT_H
 
+#include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <complib/cl_dispatcher.h>
 #include <opensm/osm_log.h>
@@ -30,12 +32,17 @@ enum oq_sa_kind {
 struct oq_sa_front {
 	struct oq_sa_hook pr;  /* OSM_MSG_MAD_PATH_RECORD */
 	struct oq_sa_hook mpr; /* OSM_MSG_MAD_MULTIPATH_RECORD */
-	/* OSM_MSG_MAD_GUIDINFO_RECORD: answered by OpenSM's handler, then
-	 * a Set or Delete (an alias GUID assigned or removed) counted in
-	 * alias_changes (__atomic), so the SA state's copy of the alias
-	 * table is known stale until the next heavy sweep rebuilds it. */
+	/* OSM_MSG_MAD_GUIDINFO_RECORD: answered by OpenSM's handler.  A
+	 * Set or Delete is in flight (alias_busy, __atomic) while OpenSM
+	 * handles it, and one that changed OpenSM's alias table (its
+	 * signature, alias_sig under alias_lock, moved) is counted in
+	 * alias_changes (__atomic): the SA state's copy is stale then,
+	 * until the next heavy sweep copies the table again. */
 	struct oq_sa_hook gir;
 	unsigned long alias_changes;
+	unsigned int alias_busy;
+	pthread_mutex_t alias_lock;
+	uint64_t alias_sig;
 	/*
 	 * Answers a query itself and returns true, or returns false to have
 	 * it passed to OpenSM's handler.  NULL: pass everything (unit tests,

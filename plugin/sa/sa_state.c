@@ -286,9 +286,11 @@ static int fill_view(struct oq_sa *sa, struct oq_sa_state *s, const char **step)
 	const char *why;
 	int rc;
 
-	/* Read before the copy: a change during it makes the copy stale. */
+	/* Read before the copy (OpenSM's read lock is held: no change can
+	 * be applied during it; one applied after it is counted after). */
 	s->alias_gen =
 		__atomic_load_n(&sa->front.alias_changes, __ATOMIC_ACQUIRE);
+	oq_sa_alias_seen(sa, oq_sa_alias_sig(osm));
 	rc = copy_aliases(osm, s);
 	if (rc) {
 		*step = "copying OpenSM's alias GUIDs";
@@ -471,6 +473,11 @@ bool oq_sa_aliases_stale(struct oq_sa *sa, const struct oq_sa_state *s)
 	       __atomic_load_n(&sa->front.alias_changes, __ATOMIC_ACQUIRE);
 }
 
+bool oq_sa_aliases_busy(struct oq_sa *sa)
+{
+	return __atomic_load_n(&sa->front.alias_busy, __ATOMIC_ACQUIRE) != 0;
+}
+
 void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s)
 {
 	struct oq_sa_state *old;
@@ -507,6 +514,7 @@ void oq_sa_init(struct oq_sa *sa, osm_opensm_t *osm, struct oq_sweep *sweep,
 	sa->sweep = sweep;
 	sa->counters = counters;
 	oq_sweep_rwlock_init(&sa->rw);
+	pthread_mutex_init(&sa->front.alias_lock, NULL);
 	sa->front.answer = oq_sa_answer;
 }
 
@@ -515,4 +523,5 @@ void oq_sa_fini(struct oq_sa *sa)
 	oq_sa_publish(sa, NULL);
 	oq_record_free(&sa->inputs);
 	pthread_rwlock_destroy(&sa->rw);
+	pthread_mutex_destroy(&sa->front.alias_lock);
 }

@@ -237,9 +237,12 @@ size_t oq_file_replace_clean(const char *dir, const char *name)
 		return 0;
 	}
 	while ((e = readdir(d))) {
+		/* A minute old at least: another opensm sharing the
+		 * directory may be writing one now. */
 		if (!is_temp_of(e->d_name, name) ||
 		    fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+		    time(NULL) - st.st_mtime < 60)
 			continue;
 		if (!unlinkat(dfd, e->d_name, 0))
 			removed++;

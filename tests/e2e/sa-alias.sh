@@ -3,10 +3,11 @@
 # An alias GUID set or deleted through the SA (GuidInfoRecord, as a host
 # stack assigns virtual GUIDs) changes OpenSM's alias table at once, with
 # no heavy sweep.  A PathRecord to the alias must then be answered as
-# OpenSM answers it: found after the Set, gone after the Delete.  The
-# plugin's copy of the table is stale meanwhile, so those queries go to
-# OpenSM's own SA (logged once) until a heavy sweep copies the table
-# again; then the plugin answers them itself, audited.
+# OpenSM's table says: found after the Set, gone after the Delete, also
+# when the plugin's copy of the table held it.  While the copy is stale,
+# queries go to OpenSM's own SA (logged once) until a heavy sweep copies
+# the table again; then the plugin answers them itself, audited.  A Set
+# or Delete OpenSM refuses changes nothing: the plugin keeps answering.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init sa-alias
 setter=$top_builddir/tests/e2e/sa_guidinfo_set
@@ -29,30 +30,39 @@ records() {
 		--sgid "$src" --dgid "$alias" --numb-path 1 2>/dev/null |
 		jq -c '[.records[] | [.dlid, .dgid]]'
 }
+one_record() {
+	local r
+	r=$(records)
+	[ "$(jq length <<<"$r")" = 1 ] && [ "$(jq -r '.[0][0]' <<<"$r")" = "$cn" ] ||
+		e2e_fail "$1: $r, want one record to cn01 (LID $cn)"
+}
+stale_lines() { grep -c "osmqos: alias GUIDs were set or deleted" "$E2E_OSM_LOG"; }
+gir() {
+	SIM_HOST=cn01 e2e_sim "$setter" "$@" >/dev/null
+}
 
 [ "$(records)" = "[]" ] || e2e_fail "the alias has a path before it is set: $(records)"
-SIM_HOST=cn01 e2e_sim "$setter" set "$cn" "$alias" >/dev/null ||
-	e2e_fail "the GuidInfoRecord Set was refused"
-r=$(records)
-[ "$(jq length <<<"$r")" = 1 ] && [ "$(jq -r '.[0][0]' <<<"$r")" = "$cn" ] ||
-	e2e_fail "after the Set: $r, want one record to cn01 (LID $cn)"
-e2e_wait_for "osmqos: alias GUIDs were set or deleted through the SA" "$E2E_OSM_LOG" 10 ||
-	e2e_fail "the plugin did not say its alias copy is stale"
-SIM_HOST=cn01 e2e_sim "$setter" delete "$cn" "$alias" >/dev/null ||
-	e2e_fail "the GuidInfoRecord Delete was refused"
-[ "$(records)" = "[]" ] || e2e_fail "after the Delete the alias still has a path: $(records)"
+# 1. Refused (a LID no port has): nothing changes, nothing is stale.
+gir delete 999 "$alias" && e2e_fail "a Delete on LID 999 was accepted"
+[ "$(records)" = "[]" ] || e2e_fail "after a refused Delete: $(records)"
+[ "$(stale_lines)" = 0 ] || e2e_fail "a refused GuidInfoRecord made the alias copy stale"
+# 2. Set while the copy lacks it: OpenSM's answer, the copy said stale.
+gir set "$cn" "$alias" || e2e_fail "the GuidInfoRecord Set was refused"
+one_record "after the Set"
+[ "$(stale_lines)" = 1 ] || e2e_fail "the stale alias copy was not said once: $(stale_lines)"
 [ "$(grep -c -- "$alias" "$audit" 2>/dev/null)" = 0 ] ||
 	e2e_fail "a path to the alias was answered by the stale copy (audited)"
-e2e_log "set and deleted through the SA: answered as OpenSM's table says"
-
-# A heavy sweep copies the table again: the plugin answers, audited.
-SIM_HOST=cn01 e2e_sim "$setter" set "$cn" "$alias" >/dev/null ||
-	e2e_fail "the second GuidInfoRecord Set was refused"
+# 3. A heavy sweep copies the table: the plugin answers, audited.
 e2e_hup_sweep "osmqos: sweep [0-9]*: published"
-n0=$(wc -l <"$audit")
-r=$(records)
-[ "$(jq length <<<"$r")" = 1 ] || e2e_fail "after the heavy sweep: $r, want one record"
+one_record "after the heavy sweep"
 e2e_wait_count "$alias" "$audit" 1 10 ||
-	e2e_fail "the plugin did not answer (and audit) the alias after the heavy sweep: $(tail -n 1 "$audit")"
-e2e_log "after a heavy sweep the plugin answers the alias itself ($(($(wc -l <"$audit") - n0)) audit line)"
+	e2e_fail "the plugin did not answer (and audit) the alias after the heavy sweep"
+n=$(grep -c -- "$alias" "$audit")
+# 4. Deleted while the copy holds it: no path, none audited.
+gir delete "$cn" "$alias" || e2e_fail "the GuidInfoRecord Delete was refused"
+[ "$(records)" = "[]" ] || e2e_fail "after the Delete the alias still has a path: $(records)"
+sleep 1 # the audit writer's batch
+[ "$(grep -c -- "$alias" "$audit")" = "$n" ] ||
+	e2e_fail "a path to the deleted alias was answered from the copy (audited)"
+e2e_log "refused: no change; set and deleted: answered as OpenSM's table says; after a heavy sweep the plugin answers, audited"
 e2e_pass

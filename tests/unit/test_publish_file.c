@@ -120,7 +120,8 @@ static void in(const struct dir *d, const char *name, char *out, size_t len)
 }
 
 /* What a replacement left when its process died before the rename goes;
- * other names, and files not of this temp pattern, stay. */
+ * other names, files not of this temp pattern, and a fresh one (another
+ * process writing it) stay. */
 static void test_clean_leftovers(void **state)
 {
 	struct dir *d = *state;
@@ -132,16 +133,27 @@ static void test_clean_leftovers(void **state)
 	char p[512];
 	size_t i;
 
+	/* Written two minutes ago: what a dead process left. */
+	struct timespec old[2] = {{time(NULL) - 120, 0}, {time(NULL) - 120, 0}};
+	int fd;
+
 	for (i = 0; i < 2; i++) {
 		in(d, left[i], p, sizeof(p));
-		close(open(p, O_WRONLY | O_CREAT | O_EXCL, 0600));
+		fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		assert_int_equal(futimens(fd, old), 0);
+		close(fd);
 	}
 	for (i = 0; i < 5; i++) {
 		in(d, kept[i], p, sizeof(p));
-		close(open(p, O_WRONLY | O_CREAT | O_EXCL, 0600));
+		fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		assert_int_equal(futimens(fd, old), 0);
+		close(fd);
 	}
+	/* One being written now by another process: left alone. */
+	in(d, ".out.json.new123", p, sizeof(p));
+	close(open(p, O_WRONLY | O_CREAT | O_EXCL, 0600));
 	assert_int_equal(oq_file_replace_clean(d->path, "out.json"), 2);
-	assert_int_equal(entries(d->path), 5);
+	assert_int_equal(entries(d->path), 6);
 	assert_int_equal(oq_file_replace_clean(d->path, "out.json"), 0);
 }
 
