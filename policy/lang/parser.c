@@ -251,26 +251,14 @@ static void item_new(struct oq_pstate *ps, enum oq_blk b, struct oq_loc loc)
 	}
 }
 
-/* The first error given on the innermost item's lines, or 0. */
-static unsigned int item_first_error(const struct oq_pstate *ps)
-{
-	const struct oq_diags *d = ps->d;
-	unsigned int first = 0;
-	size_t i;
-
-	for (i = d->n; i-- > 0 && d->v[i].id >= ps->item_first_diag;)
-		if (d->v[i].sev == OQ_SEV_ERROR)
-			first = d->v[i].id;
-	return first;
-}
-
 /* "ITEM has no 'KEY'", following from an error on the item's lines. */
 static struct oq_diag *missing_key(struct oq_pstate *ps, struct oq_loc loc,
 				   const char *msg)
 {
 	struct oq_diag *dg = oq_error(ps->d, loc, "%s", msg);
 
-	oq_diag_follows(dg, item_first_error(ps));
+	oq_diag_follows(dg,
+			oq_ps_first_error_since(ps->d, ps->item_first_diag));
 	return dg;
 }
 
@@ -715,18 +703,6 @@ static void parse_line_once(struct oq_pstate *ps)
 
 /* The id of the first error added after id `after`, 0 if none (the
  * diagnostics of one line are at the end of the list). */
-static unsigned int first_error_since(const struct oq_diags *d,
-				      unsigned int after)
-{
-	size_t i = d->n;
-
-	while (i > 0 && d->v[i - 1].id > after)
-		i--;
-	for (; i < d->n; i++)
-		if (d->v[i].sev == OQ_SEV_ERROR)
-			return d->v[i].id;
-	return 0;
-}
 
 static void parse_line(struct oq_pstate *ps)
 {
@@ -768,12 +744,12 @@ static void parse_line(struct oq_pstate *ps)
 	in_levels |= stack_index(ps, OQ_B_LEVELS) >= 0;
 	in_groups |= stack_index(ps, OQ_B_PORT_GROUPS) >= 0;
 	if (in_levels && !ps->p->levels_error)
-		ps->p->levels_error = first_error_since(ps->d, before);
+		ps->p->levels_error = oq_ps_first_error_since(ps->d, before);
 	if (in_groups && !ps->p->groups_error)
-		ps->p->groups_error = first_error_since(ps->d, before);
+		ps->p->groups_error = oq_ps_first_error_since(ps->d, before);
 	in_rules |= stack_index(ps, OQ_B_RULES) >= 0;
 	if (in_rules && !ps->p->rules_error)
-		ps->p->rules_error = first_error_since(ps->d, before);
+		ps->p->rules_error = oq_ps_first_error_since(ps->d, before);
 }
 
 static void set_default_level(struct oq_pstate *ps)

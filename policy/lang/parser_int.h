@@ -65,9 +65,9 @@ struct oq_pstate {
 	} stack[4];
 	int depth;
 	unsigned int seen; /* OQ_SEEN_* of the innermost item */
-	/* The first diagnostic id the innermost item could have given: a
-	 * key it lacks at its end follows from an error on its lines (a
-	 * key written wrong is a key missing too). */
+	/* d->next_id when the innermost item began: a key it lacks at its
+	 * end follows from an error on its lines, the first one numbered
+	 * after this (a key written wrong is a key missing too). */
 	unsigned int item_first_diag;
 
 	struct oq_ulp_line *ulps;
@@ -106,6 +106,10 @@ int oq_ps_single(struct oq_pstate *ps, uint64_t *v, const char *what,
 bool oq_ps_list_next(struct oq_pstate *ps);
 /* After a value: only blanks and a comment may follow.  A "key:" is an
  * error too, and then left for the line loop to parse (pending_key). */
+/* The first error added after diagnostic id `after` (read from
+ * d->next_id before a step), or 0: what a later finding follows from. */
+unsigned int oq_ps_first_error_since(const struct oq_diags *d,
+				     unsigned int after);
 int oq_ps_expect_eol(struct oq_pstate *ps, const char *after);
 
 /* Keys of port-group, qos-level and qos-match-rule (parser_keys.c). */

@@ -97,6 +97,21 @@ static bool key_on_line(struct oq_pstate *ps, const char *what)
 	return true;
 }
 
+/* The first error added after the diagnostic numbered `after` (ids
+ * count up from 1: ps->d->next_id read before a step), or 0. */
+unsigned int oq_ps_first_error_since(const struct oq_diags *d,
+				     unsigned int after)
+{
+	size_t i = d->n;
+
+	while (i > 0 && d->v[i - 1].id > after)
+		i--;
+	for (; i < d->n; i++)
+		if (d->v[i].sev == OQ_SEV_ERROR)
+			return d->v[i].id;
+	return 0;
+}
+
 int oq_ps_expect_eol(struct oq_pstate *ps, const char *after)
 {
 	const char *start;

@@ -183,14 +183,8 @@ static int near_ulp(const char *w, size_t n)
  * from it (validate.c reports that after). */
 static void default_line_failed(struct oq_pstate *ps, unsigned int before)
 {
-	const struct oq_diags *d = ps->d;
-	size_t i;
-
-	if (ps->p->levels_error)
-		return;
-	for (i = d->n; i-- > 0 && d->v[i].id >= before;)
-		if (d->v[i].sev == OQ_SEV_ERROR)
-			ps->p->levels_error = d->v[i].id;
+	if (!ps->p->levels_error)
+		ps->p->levels_error = oq_ps_first_error_since(ps->d, before);
 }
 
 static int find_ulp(const char *w, size_t n)

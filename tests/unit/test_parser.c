@@ -475,13 +475,27 @@ static void test_missing_key_follows(void **state)
 	assert_int_equal(cause->cause, 0);
 	assert_int_equal(missing->cause, cause->id);
 	parsed_free(&r);
-	/* Without an error on its lines, a missing key is a root cause. */
+	/* Without an error on its lines, a missing key is a root cause,
+	 * also right after an error on the item before. */
 	parse_text(&r,
 		   "qos-levels\n qos-level\n  name: DEFAULT\n"
 		   " end-qos-level\nend-qos-levels\n",
 		   false);
 	assert_int_equal(r.d.n, 1);
 	assert_int_equal(r.d.v[0].cause, 0);
+	parsed_free(&r);
+	parse_text(&r,
+		   "qos-levels\n qos-level\n  name: DEFAULT\n  sl: 99\n"
+		   " end-qos-level\n qos-level\n  name: b\n"
+		   " end-qos-level\nend-qos-levels\n",
+		   false);
+	missing = NULL;
+	for (i = 0; i < r.d.n; i++)
+		if (strstr(r.d.v[i].msg, "qos-level has no 'sl'") &&
+		    r.d.v[i].loc.line == 6)
+			missing = &r.d.v[i];
+	assert_non_null(missing);
+	assert_int_equal(missing->cause, 0);
 	parsed_free(&r);
 }
 
