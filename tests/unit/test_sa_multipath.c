@@ -7,6 +7,21 @@
  */
 #include "sa_test_fixture.h"
 
+/* The MultiPathRecord m asked by requester, its records and pairs in g
+ * (cleared first); it must be answered. */
+static void asked_by(struct world *w, const struct oq_port *requester,
+		     const uint8_t *m, struct got *g)
+{
+	struct oq_pr_sink sink = {got_record, got_pair, g};
+	uint16_t st;
+
+	memset(g, 0, sizeof(*g));
+	assert_int_equal(oq_sa_multipath_record(&w->v, OQ_SA_GET_MULTI, true,
+						MCM_COUNTS, m, OQ_SA_DATA_LEN,
+						requester, &sink, &st),
+			 OQ_PR_RESPOND);
+}
+
 static void test_mpr_malformed(void **state)
 {
 	struct world *w = *state;
@@ -247,17 +262,10 @@ static void test_mpr_numbpath(void **state)
 	/* The requester's P_Key view applies (not in the APM case). */
 	{
 		static const uint16_t d_lim[] = {0x0001};
-		struct oq_pr_sink sink = {got_record, got_pair, &g};
-		uint16_t st;
 
 		set_pkeys(w->d, d_lim, 1);
 		mpr_build(m, (const uint64_t[]){0xc01}, 1, d, 3);
-		memset(&g, 0, sizeof(g));
-		assert_int_equal(oq_sa_multipath_record(&w->v, OQ_SA_GET_MULTI,
-							true, MCM_COUNTS, m,
-							OQ_SA_DATA_LEN, w->c,
-							&sink, &st),
-				 OQ_PR_RESPOND);
+		asked_by(w, w->c, m, &g);
 		/* c -> b (2 LIDs of c), c -> c (4); c -> d unseen. */
 		assert_int_equal(g.n, 6);
 		assert_int_equal(g.np, 2);
@@ -328,19 +336,12 @@ static void test_mpr_apm(void **state)
 	 * the winning diagonal may involve d. */
 	{
 		static const uint16_t d_lim[] = {0x0001};
-		struct oq_pr_sink sink = {got_record, got_pair, &g};
-		uint16_t st;
 
 		set_pkeys(w->d, d_lim, 1);
 		mpr_build(m, (const uint64_t[]){0xa01, 0xb01}, 2,
 			  (const uint64_t[]){0xc01, 0xd01}, 2);
 		m[MPR_NUMPATH] = 2;
-		memset(&g, 0, sizeof(g));
-		assert_int_equal(oq_sa_multipath_record(&w->v, OQ_SA_GET_MULTI,
-							true, MCM_COUNTS, m,
-							OQ_SA_DATA_LEN, w->c,
-							&sink, &st),
-				 OQ_PR_RESPOND);
+		asked_by(w, w->c, m, &g);
 		assert_int_equal(g.n, 1);
 		assert_int_not_equal(oq_get64(g.rec[0] + PR_DGID + 8), 0xd01);
 		assert_int_not_equal(oq_get64(g.rec[0] + PR_SGID + 8), 0xd01);
@@ -350,12 +351,7 @@ static void test_mpr_apm(void **state)
 		 * (no cell: min hops 0) would pick it and answer nothing;
 		 * the visible pair (b, c) of diagonal B is the answer. */
 		set_pkeys(w->a, d_lim, 1);
-		memset(&g, 0, sizeof(g));
-		assert_int_equal(oq_sa_multipath_record(&w->v, OQ_SA_GET_MULTI,
-							true, MCM_COUNTS, m,
-							OQ_SA_DATA_LEN, w->c,
-							&sink, &st),
-				 OQ_PR_RESPOND);
+		asked_by(w, w->c, m, &g);
 		assert_int_equal(g.n, 1);
 		assert_int_equal(oq_get64(g.rec[0] + PR_SGID + 8), 0xb01);
 		assert_int_equal(oq_get64(g.rec[0] + PR_DGID + 8), 0xc01);
@@ -369,8 +365,6 @@ static void test_mpr_apm(void **state)
 	{
 		static const uint16_t p2[] = {0x8002}, p3[] = {0x8003},
 				      both[] = {0x8002, 0x8003};
-		struct oq_pr_sink sink = {got_record, got_pair, &g};
-		uint16_t st;
 
 		set_pkeys(w->a, p2, 1);
 		set_pkeys(w->c, p2, 1);
@@ -380,12 +374,7 @@ static void test_mpr_apm(void **state)
 		mpr_build(m, (const uint64_t[]){0xa01, 0xb01}, 2,
 			  (const uint64_t[]){0xc01, 0xd01}, 2);
 		m[MPR_NUMPATH] = 2;
-		memset(&g, 0, sizeof(g));
-		assert_int_equal(oq_sa_multipath_record(&w->v, OQ_SA_GET_MULTI,
-							true, MCM_COUNTS, m,
-							OQ_SA_DATA_LEN, w->s2,
-							&sink, &st),
-				 OQ_PR_RESPOND);
+		asked_by(w, w->s2, m, &g);
 		assert_int_equal(g.n, 0);
 		/* The chosen diagonal's pairs are decided (an audit line
 		 * each, no path), not hidden. */
