@@ -144,7 +144,7 @@ static void audit_open(struct osmqos *q)
  * queries go to OpenSM until the SA's state of this one is built. */
 static void sweep_published(void *ctx)
 {
-	oq_sa_publish(ctx, NULL);
+	oq_sa_retire(ctx);
 }
 
 static void *osmqos_create(osm_opensm_t *osm)

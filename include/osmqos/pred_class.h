@@ -82,6 +82,12 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 			  struct oq_pred_classes *out);
 void oq_pred_classes_free(struct oq_pred_classes *c);
 
+/* dst, empty, becomes a copy of src: the classes of a fabric whose
+ * tables are the same again (oq_fabric_tables_same()).  0, or -1 when
+ * out of memory (dst stays empty). */
+int oq_pred_classes_copy(struct oq_pred_classes *dst,
+			 const struct oq_pred_classes *src);
+
 /* The class of fabric port index i, or NULL. */
 const struct oq_pred_class *oq_pred_class_of(const struct oq_pred_classes *c,
 					     size_t i);

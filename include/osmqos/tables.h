@@ -267,6 +267,12 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 			     struct oq_diags *diags);
 void oq_fabric_tables_free(struct oq_fabric_tables *t);
 
+/* Whether a and b, compiled for one fabric, give every port the same
+ * tables from the same origins and scopes (the SL2VL rows compared by
+ * content).  Summaries (sl2vl_drop, no_drop) are not compared. */
+bool oq_fabric_tables_same(const struct oq_fabric_tables *a,
+			   const struct oq_fabric_tables *b);
+
 /* Templates: OpenSM's compiled-in defaults, or opensm.conf's qos_* keys.
  * Load and parse return 0, or the cause of the first error (each one is
  * in diags): -errno when the file cannot be read (oq_file_read's),

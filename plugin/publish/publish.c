@@ -247,6 +247,9 @@ static int publish_state(struct oq_publisher *pub,
 	const struct oq_sweep_state *s = req->s;
 	const struct oq_pred_classes *classes =
 		req->sa ? &req->sa->classes : NULL;
+	/* The SA's classes, when the files are predicted from them. */
+	uint64_t classes_id =
+		classes && classes->of_port ? req->sa->classes_id : 0;
 	struct oq_pred_classes own = {0};
 	struct oq_publish_level *levels = NULL;
 	struct oq_publish_doc d;
@@ -270,8 +273,8 @@ static int publish_state(struct oq_publisher *pub,
 		levels = levels_of(s, &n_levels);
 		d.levels = levels;
 		d.n_levels = levels ? n_levels : 0;
-		kept = oq_publish_parts_kept(&pub->parts, s->id,
-					     d.detail_ports);
+		kept = oq_publish_parts_kept(&pub->parts, s->id, classes_id,
+					     &d);
 		if (kept)
 			oq_publish_parts_use(&pub->parts, &d);
 		/* A state the SA has not built on (no routing yet, or its
@@ -298,7 +301,8 @@ static int publish_state(struct oq_publisher *pub,
 			/* Parts without the policy's levels (out of memory
 			 * for them) are this publication's only. */
 			if (levels || !s->pol || !s->pol->p->n_levels)
-				oq_publish_parts_render(&pub->parts, s->id, &d);
+				oq_publish_parts_render(&pub->parts, s->id,
+							classes_id, &d);
 			else
 				oq_publish_parts_free(&pub->parts);
 		}
@@ -376,18 +380,21 @@ static void log_phases(struct oq_publisher *pub,
 	if (trim_ms >= 0)
 		snprintf(trim, sizeof(trim), "%.2f ms", trim_ms);
 	OQ_LOG(pub->osm, OSM_LOG_INFO,
-	       "sweep %lu: phases: inputs %.2f ms (%s), snapshot %.2f ms, "
+	       "sweep %lu: phases: inputs %.2f ms (%s), snapshot %.2f ms%s, "
 	       "compile %.2f ms (%u states), QoS MADs %.2f ms (%lu hook "
-	       "calls), SA state %.2f ms (%s), predictions %.2f ms, publish "
+	       "calls), SA state %.2f ms (%s), predictions %.2f ms%s, publish "
 	       "%.2f ms (%s), memory trim %s, audit %.2f ms CPU since the "
 	       "last sweep; in all %.2f ms (the SM thread's CPU in the "
 	       "plugin's events and state renewals, the publisher's for the "
 	       "publication, and the hooks' sampled time)\n",
 	       req->sweeps, ph->inputs_ms,
 	       ph->reused ? "unchanged, state kept" : "changed",
-	       ph->snapshot_ms, ph->compile_ms, ph->states,
-	       (double)oq_phases_hook_ns(ph) / 1e6, ph->hook_calls, ph->sa_ms,
-	       sa, ph->classes_ms, publish_ms,
+	       ph->snapshot_ms,
+	       ph->subnets_shared ? " (the last copy of the subnet shared)"
+				  : "",
+	       ph->compile_ms, ph->states, (double)oq_phases_hook_ns(ph) / 1e6,
+	       ph->hook_calls, ph->sa_ms, sa, ph->classes_ms,
+	       ph->classes_kept ? " (kept: the same tables)" : "", publish_ms,
 	       pub->json_kept	 ? "parts kept, JSON as it was"
 	       : pub->parts_kept ? "parts kept"
 				 : "rendered",

@@ -25,10 +25,16 @@
 #include "sweep/sweep.h"
 
 /* The state-only parts of the files, kept for the next publication of
- * the same sweep state (publish_parts.c; SM thread). */
+ * the same sweep state, or of one with the same predictions and QoS
+ * levels (publish_parts.c; writer thread). */
 struct oq_publish_parts {
 	uint64_t state_id; /* the sweep state's id; 0: nothing kept */
+	uint64_t classes_id; /* the SA state's classes_id, 0: none */
 	bool detail_ports;
+	/* What the parts say of the policy's QoS levels (names, SLs,
+	 * intents), as bytes to compare. */
+	char *levels_key;
+	size_t levels_len;
 	char *json, *prom;
 	size_t json_len, prom_len;
 	size_t ports_missed, n_classified, n_classes;
@@ -141,15 +147,18 @@ void oq_publish_post(struct oq_publisher *pub, struct oq_publish_req *req);
 /* Render and write req's publication, log it, free req. */
 void oq_publish_run(struct oq_publisher *pub, struct oq_publish_req *req);
 void oq_publish_req_free(struct oq_publish_req *req);
-/* publish_parts.c: are pp the parts of state state_id (with
- * publish_detail as given)?  Then d uses them, else renders them (and
- * keeps them: d uses them too unless out of memory). */
-bool oq_publish_parts_kept(const struct oq_publish_parts *pp, uint64_t state_id,
-			   bool detail_ports);
+/* publish_parts.c: are pp the parts of d, for state state_id with the
+ * SA's prediction classes_id (0: none)?  They are when rendered for that
+ * state, or for another with the same prediction, QoS levels and
+ * publish_detail (a policy edit that changed no table): pp is then
+ * state_id's.  Then d uses them, else renders them (and keeps them: d
+ * uses them too unless out of memory). */
+bool oq_publish_parts_kept(struct oq_publish_parts *pp, uint64_t state_id,
+			   uint64_t classes_id, const struct oq_publish_doc *d);
 void oq_publish_parts_use(const struct oq_publish_parts *pp,
 			  struct oq_publish_doc *d);
 void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,
-			     struct oq_publish_doc *d);
+			     uint64_t classes_id, struct oq_publish_doc *d);
 void oq_publish_parts_free(struct oq_publish_parts *pp);
 /* What of d the JSON's comparison reads: its head without the sweep
  * numbers and time (malloc'd, *len bytes; NULL: out of memory). */

@@ -10,6 +10,7 @@
  */
 #include <config.h>
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,11 +19,53 @@
 
 #include "publish.h"
 
-bool oq_publish_parts_kept(const struct oq_publish_parts *pp, uint64_t state_id,
-			   bool detail_ports)
+/* The levels of d as bytes: each one's name, SL and intents, all the
+ * parts read of them before the predictions are added. */
+static char *levels_key(const struct oq_publish_doc *d, size_t *len)
 {
-	return pp->state_id && pp->state_id == state_id &&
-	       pp->detail_ports == detail_ports;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	size_t i;
+	int bad;
+
+	if (!f)
+		return NULL;
+	for (i = 0; i < d->n_levels; i++) {
+		const struct oq_publish_level *l = &d->levels[i];
+
+		fprintf(f, "%s%c%u %d %d %" PRIu32 " %" PRIu64 "\n", l->name, 0,
+			l->sl, l->intent_bp, l->high, l->sl_need_bp,
+			l->latency_ns);
+	}
+	bad = ferror(f);
+	bad |= fclose(f);
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+bool oq_publish_parts_kept(struct oq_publish_parts *pp, uint64_t state_id,
+			   uint64_t classes_id, const struct oq_publish_doc *d)
+{
+	size_t len = 0;
+	char *key;
+	bool same;
+
+	if (!pp->state_id || pp->detail_ports != d->detail_ports)
+		return false;
+	if (pp->state_id == state_id)
+		return true;
+	if (!classes_id || pp->classes_id != classes_id || !pp->levels_key)
+		return false;
+	key = levels_key(d, &len);
+	same = key && len == pp->levels_len &&
+	       !memcmp(key, pp->levels_key, len);
+	free(key);
+	if (same)
+		pp->state_id = state_id;
+	return same;
 }
 
 void oq_publish_parts_use(const struct oq_publish_parts *pp,
@@ -39,6 +82,7 @@ void oq_publish_parts_free(struct oq_publish_parts *pp)
 {
 	free(pp->json);
 	free(pp->prom);
+	free(pp->levels_key);
 	memset(pp, 0, sizeof(*pp));
 }
 
@@ -68,11 +112,13 @@ static void json_part(FILE *out, const struct oq_publish_doc *d)
 }
 
 void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,
-			     struct oq_publish_doc *d)
+			     uint64_t classes_id, struct oq_publish_doc *d)
 {
 	oq_publish_parts_free(pp);
 	pp->json = render(json_part, d, &pp->json_len);
 	pp->prom = render(oq_publish_prom_fabric, d, &pp->prom_len);
+	/* Without its levels' key the parts serve their own state only. */
+	pp->levels_key = classes_id ? levels_key(d, &pp->levels_len) : NULL;
 	if (!pp->json || !pp->prom) {
 		/* Out of memory: d renders its parts itself, and the next
 		 * publication tries again. */
@@ -80,6 +126,7 @@ void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,
 		return;
 	}
 	pp->state_id = state_id;
+	pp->classes_id = classes_id;
 	pp->detail_ports = d->detail_ports;
 	pp->ports_missed = d->intent_ports_missed;
 	pp->n_classified = d->classes ? d->classes->n_classified : 0;

@@ -47,6 +47,10 @@ struct oq_sa_state {
 	/* One prediction per port class (osmqos/pred_class.h): the audit
 	 * trail's path predictions and the published files. */
 	struct oq_pred_classes classes;
+	/* Which prediction of the classes: 1, 2, ... per prediction made,
+	 * the same for the states that kept it (the published parts follow
+	 * it). */
+	uint64_t classes_id;
 	/* Per QoS level of view.policy: its slot in the published answer
 	 * counters, looked up by name at its first answer (__atomic;
 	 * OQ_LEVEL_SLOT_UNSET until then).  NULL: look up every time. */
@@ -77,6 +81,10 @@ struct oq_sa {
 	/* Our PR/MPR registrations and counters (sa_front.c). */
 	struct oq_sa_front front;
 	bool unmodelled_logged;
+	uint64_t classes_made; /* the last classes_id (SM thread) */
+	/* The state a new sweep state took out of force, until the next
+	 * is built: what it predicted may still hold (SM thread). */
+	struct oq_sa_state *retired;
 };
 
 /* sa_state.c */
@@ -84,9 +92,11 @@ void oq_sa_init(struct oq_sa *sa, osm_opensm_t *osm, struct oq_sweep *sweep,
 		struct oq_publish_counters *counters);
 void oq_sa_fini(struct oq_sa *sa);
 /* The SA's state on the sweep state s (referenced); OpenSM's lock held.
- * NULL when it failed (logged). */
+ * The port classes are prev's (may be NULL) when s has prev's subnet copy
+ * and the same tables.  NULL when it failed (logged). */
 struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
-				      struct oq_sweep_state *s);
+				      struct oq_sweep_state *s,
+				      const struct oq_sa_state *prev);
 /* The SA's state for the sweep state s: the one in force, referenced,
  * when nothing it answers from changed (kept: s is the sweep state in
  * force, kept rather than built this sweep; *reused: nothing to put in
@@ -97,6 +107,9 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 /* Put s in force (taking the caller's reference), or none (NULL: queries
  * go to OpenSM until the next). */
 void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s);
+/* A new sweep state is in force: none for queries until the SA's is
+ * built on it (they go to OpenSM), the old one kept for that build. */
+void oq_sa_retire(struct oq_sa *sa);
 /* Has an alias GUID been set or deleted through the SA since s copied
  * OpenSM's table?  Then s answers no query (any thread). */
 bool oq_sa_aliases_stale(struct oq_sa *sa, const struct oq_sa_state *s);

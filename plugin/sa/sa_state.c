@@ -319,7 +319,7 @@ static int fill_view(struct oq_sa *sa, struct oq_sa_state *s, const char **step)
 	v->sl2vl = s->sl2vl.ports ? &s->sl2vl : NULL;
 	v->policy = pol;
 	v->matcher = sw->matcher;
-	v->parts = &sw->parts;
+	v->parts = &sw->subnet->parts;
 	v->aliases = s->aliases;
 	v->n_aliases = s->n_aliases;
 	v->alias_index = &s->alias_index;
@@ -362,36 +362,60 @@ static void state_free(struct oq_sa_state *s)
 	free(s);
 }
 
+/* The port classes of prev, when they are this sweep state's too: the
+ * same copy of the subnet (not one equal to it: the classes name ports by
+ * index) and the same tables, as after a policy edit that changed no
+ * table.  0 when copied, else not. */
+static int keep_classes(struct oq_sa_state *s, const struct oq_sa_state *prev)
+{
+	const struct oq_sweep_state *a = prev ? prev->sweep : NULL;
+	const struct oq_sweep_state *b = s->sweep;
+
+	if (!a || !prev->classes_id || a->subnet != b->subnet ||
+	    (a != b && !oq_fabric_tables_same(&a->tables, &b->tables)) ||
+	    oq_pred_classes_copy(&s->classes, &prev->classes))
+		return -1;
+	s->classes_id = prev->classes_id;
+	return 0;
+}
+
 /* The port classes the audit trail and the published files predict
  * from, then OpenSM's SA inputs. */
 struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
-				      struct oq_sweep_state *sw)
+				      struct oq_sweep_state *sw,
+				      const struct oq_sa_state *prev)
 {
 	struct oq_sa_state *s = calloc(1, sizeof(*s));
 	const char *step = "allocating it";
 	uint64_t t = oq_clock_ns();
 	struct oq_predict_opts o;
 	double classes_ms;
+	bool kept = false;
 	int rc = -ENOMEM;
 
 	if (!s)
 		goto fail;
 	s->refs = 1;
 	s->sweep = oq_sweep_ref(sw);
-	oq_predict_opts_init(&o);
-	errno = 0;
-	rc = oq_pred_classes_build(sw->fabric, &sw->tables, &o, NULL,
-				   &s->classes);
-	if (rc) {
-		step = "predicting the port classes";
-		rc = -oq_failure_errno(rc);
-		goto fail;
+	kept = !keep_classes(s, prev);
+	if (!kept) {
+		oq_predict_opts_init(&o);
+		errno = 0;
+		rc = oq_pred_classes_build(sw->fabric, &sw->tables, &o, NULL,
+					   &s->classes);
+		if (rc) {
+			step = "predicting the port classes";
+			rc = -oq_failure_errno(rc);
+			goto fail;
+		}
+		s->classes_id = ++sa->classes_made;
 	}
 	classes_ms = oq_ms_since(t);
 	rc = fill_view(sa, s, &step);
 	if (rc)
 		goto fail;
 	sa->sweep->phases.states++;
+	sa->sweep->phases.classes_kept += kept;
 	sa->sweep->phases.classes_ms += classes_ms;
 	return s;
 fail:
@@ -460,8 +484,10 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 		  !sl2vl_may_have_changed(sa) && !oq_sa_aliases_stale(sa, cur);
 	if (*reused)
 		return cur;
+	s = oq_sa_state_build(sa, sw, cur ? cur : sa->retired);
 	oq_sa_put(cur);
-	s = oq_sa_state_build(sa, sw);
+	oq_sa_put(sa->retired);
+	sa->retired = NULL;
 	if (!s)
 		oq_record_forget(&sa->inputs);
 	return s;
@@ -476,6 +502,20 @@ bool oq_sa_aliases_stale(struct oq_sa *sa, const struct oq_sa_state *s)
 bool oq_sa_aliases_busy(struct oq_sa *sa)
 {
 	return __atomic_load_n(&sa->front.alias_busy, __ATOMIC_ACQUIRE) != 0;
+}
+
+void oq_sa_retire(struct oq_sa *sa)
+{
+	struct oq_sa_state *old;
+
+	pthread_rwlock_wrlock(&sa->rw);
+	old = sa->cur;
+	sa->cur = NULL;
+	pthread_rwlock_unlock(&sa->rw);
+	if (!old)
+		return;
+	oq_sa_put(sa->retired);
+	sa->retired = old;
 }
 
 void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s)
@@ -521,6 +561,8 @@ void oq_sa_init(struct oq_sa *sa, osm_opensm_t *osm, struct oq_sweep *sweep,
 void oq_sa_fini(struct oq_sa *sa)
 {
 	oq_sa_publish(sa, NULL);
+	oq_sa_put(sa->retired);
+	sa->retired = NULL;
 	oq_record_free(&sa->inputs);
 	pthread_rwlock_destroy(&sa->rw);
 	pthread_mutex_destroy(&sa->front.alias_lock);

@@ -46,6 +46,21 @@ const struct oq_port_tables *oq_sweep_tables_of(const struct oq_sweep_state *s,
 	return i < 0 ? NULL : &s->tables.ports[i];
 }
 
+static struct oq_sweep_subnet *subnet_ref(struct oq_sweep_subnet *n)
+{
+	__atomic_add_fetch(&n->refs, 1, __ATOMIC_RELAXED);
+	return n;
+}
+
+static void subnet_put(struct oq_sweep_subnet *n)
+{
+	if (!n || __atomic_sub_fetch(&n->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	oq_partitions_free(&n->parts);
+	oq_fabric_free(n->fabric);
+	free(n);
+}
+
 static void state_free(struct oq_sweep_state *s)
 {
 	if (!s)
@@ -55,8 +70,7 @@ static void state_free(struct oq_sweep_state *s)
 	oq_fabric_tables_free(&s->tables);
 	oq_matcher_free(s->matcher);
 	oq_binding_free(s->binding);
-	oq_partitions_free(&s->parts);
-	oq_fabric_free(s->fabric);
+	subnet_put(s->subnet);
 	oq_policy_ref_put(s->pol);
 	free(s);
 }
@@ -127,9 +141,11 @@ static void log_unmappable(struct oq_sweep *sw, const struct oq_sweep_state *s)
 	}
 }
 
-static void count_phases(struct oq_sweep *sw, const struct oq_sweep_state *s)
+static void count_phases(struct oq_sweep *sw, const struct oq_sweep_state *s,
+			 bool shared)
 {
 	sw->phases.states++;
+	sw->phases.subnets_shared += shared;
 	sw->phases.snapshot_ms += s->snapshot_ms;
 	sw->phases.compile_ms += s->compile_ms;
 }
@@ -142,7 +158,7 @@ static int bind_policy(struct oq_sweep_state *s, struct oq_diags *d,
 	if (!s->pol)
 		return 0;
 	errno = 0;
-	s->binding = oq_bind(s->pol->p, s->fabric, &s->parts, d);
+	s->binding = oq_bind(s->pol->p, s->fabric, &s->subnet->parts, d);
 	if (!s->binding) {
 		*step = "binding the policy to the fabric";
 		return -oq_failure_errno(-1);
@@ -188,24 +204,39 @@ static int compile_tables(struct oq_sweep *sw, struct oq_sweep_state *s,
 	return rc;
 }
 
-/* OpenSM's subnet, partitions and templates.  0, or -errno with *step
- * set. */
+/* OpenSM's subnet and partitions, copied from the record, or shared with
+ * the state in force when the record is what that was built from; then
+ * OpenSM's templates.  0, or -errno with *step set. */
 static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
-		    struct oq_diags *d, const char **step)
+		    struct oq_sweep_subnet *same, struct oq_diags *d,
+		    const char **step)
 {
+	struct oq_sweep_subnet *n;
+	size_t n_diags = d->n;
 	int rc;
 
-	errno = 0;
-	s->fabric = oq_snapshot_build(&sw->inputs, s->routed, d);
-	if (!s->fabric) {
+	if (same) {
+		s->subnet = subnet_ref(same);
+	} else {
 		*step = "copying OpenSM's subnet";
-		return -oq_failure_errno(-1);
+		n = calloc(1, sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		n->refs = 1;
+		n->routed = s->routed;
+		s->subnet = n;
+		errno = 0;
+		n->fabric = oq_snapshot_build(&sw->inputs, s->routed, d);
+		if (!n->fabric)
+			return -oq_failure_errno(-1);
+		n->clean = d->n == n_diags;
+		rc = oq_partitions_from_osm(sw->osm, &n->parts, n->fabric);
+		if (rc) {
+			*step = "reading OpenSM's partitions";
+			return rc;
+		}
 	}
-	rc = oq_partitions_from_osm(sw->osm, &s->parts, s->fabric);
-	if (rc) {
-		*step = "reading OpenSM's partitions";
-		return rc;
-	}
+	s->fabric = s->subnet->fabric;
 	rc = oq_templates_from_osm(sw->osm, &s->templates, d);
 	if (rc)
 		*step = "reading OpenSM's QoS templates";
@@ -213,8 +244,10 @@ static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
 }
 
 /* A new state from the record of OpenSM's inputs inputs_unchanged() just
- * wrote, the policy in force and the engine. */
-static struct oq_sweep_state *state_build(struct oq_sweep *sw, bool routed)
+ * wrote (its subnet that of same, when not NULL), the policy in force and
+ * the engine. */
+static struct oq_sweep_state *state_build(struct oq_sweep *sw, bool routed,
+					  struct oq_sweep_subnet *same)
 {
 	struct oq_sweep_state *s = calloc(1, sizeof(*s));
 	uint64_t t0 = oq_clock_ns(), t;
@@ -230,7 +263,7 @@ static struct oq_sweep_state *state_build(struct oq_sweep *sw, bool routed)
 	s->routed = routed;
 	s->sweep = sw->sweeps;
 	s->routing_gen = sw->routing_runs;
-	rc = copy_osm(sw, s, &d, &step);
+	rc = copy_osm(sw, s, same, &d, &step);
 	if (rc)
 		goto fail;
 	s->snapshot_ms = oq_ms_since(t0);
@@ -243,7 +276,7 @@ static struct oq_sweep_state *state_build(struct oq_sweep *sw, bool routed)
 		goto fail;
 	s->compile_ms = oq_ms_since(t);
 	s->build_ms = oq_ms_since(t0);
-	count_phases(sw, s);
+	count_phases(sw, s, same != NULL);
 	log_unmappable(sw, s);
 	log_compile_diags(sw, &d, &s->synth);
 	oq_diags_free(&d);
@@ -263,18 +296,26 @@ fail:
  * own (torus-2QoS) answers from tables it rebuilds each routing run, which
  * no record of OpenSM's sees: its sweeps always build.
  */
-static bool inputs_unchanged(struct oq_sweep *sw, bool routed)
+static bool inputs_unchanged(struct oq_sweep *sw, bool routed,
+			     struct oq_sweep_subnet **subnet)
 {
 	const struct oq_sweep_state *cur = sw->cur;
 	struct oq_policy_ref *pol;
 	struct oq_engine e;
 	bool same;
 
+	*subnet = NULL;
 	oq_record_begin(&sw->inputs);
 	/* The subnet first: oq_snapshot_build() reads it from the start. */
 	oq_snapshot_record(sw->osm, &sw->inputs);
 	oq_inputs_record(sw->osm, &sw->inputs);
 	same = !oq_record_end(&sw->inputs);
+	/* The record is what cur was built from: a new state (another
+	 * policy or engine) can share its copy of the subnet, unless that
+	 * lacks the LFTs this one needs or its findings would go unsaid. */
+	if (same && cur && cur->subnet->clean &&
+	    (cur->subnet->routed || !routed))
+		*subnet = cur->subnet;
 	if (!same || !cur || (routed && !cur->routed))
 		return false;
 	oq_hooks_engine(sw, &e);
@@ -291,9 +332,10 @@ struct oq_sweep_state *oq_sweep_state_renew(struct oq_sweep *sw, bool routed,
 					    bool *reused)
 {
 	uint64_t t0 = oq_clock_ns();
+	struct oq_sweep_subnet *same;
 	struct oq_sweep_state *s;
 
-	*reused = inputs_unchanged(sw, routed);
+	*reused = inputs_unchanged(sw, routed, &same);
 	sw->phases.inputs_ms += oq_ms_since(t0);
 	if (*reused) {
 		sw->phases.reused++;
@@ -305,7 +347,7 @@ struct oq_sweep_state *oq_sweep_state_renew(struct oq_sweep *sw, bool routed,
 		sw->cur_kept = true;
 		return oq_sweep_ref(sw->cur);
 	}
-	s = state_build(sw, routed);
+	s = state_build(sw, routed, same);
 	if (!s)
 		oq_record_forget(&sw->inputs);
 	return s;
@@ -405,6 +447,7 @@ void oq_sweep_begin(struct oq_sweep *sw)
 	sw->mads_predicted = 0;
 	sw->mads_presend = 0;
 	sw->phases.states = 0;
+	sw->phases.subnets_shared = sw->phases.classes_kept = 0;
 	sw->phases.snapshot_ms = sw->phases.compile_ms = 0;
 	sw->phases.classes_ms = 0;
 	sw->phases.inputs_ms = 0;

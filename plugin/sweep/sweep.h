@@ -25,6 +25,20 @@
 #include "policyfile/policy_file.h"
 
 /*
+ * OpenSM's subnet as a state copied it: the fabric, and the partitions set
+ * on its ports.  Read only once copied, reference counted: a state built
+ * from the same record (a policy edit, another routing engine) shares it
+ * instead of copying the subnet again.
+ */
+struct oq_sweep_subnet {
+	unsigned int refs; /* atomic (__atomic builtins) */
+	struct oq_fabric *fabric;
+	struct oq_partitions parts;
+	bool routed; /* copied after routing: the switches' LFTs are in */
+	bool clean;  /* the copy had nothing to report (no diagnostics) */
+};
+
+/*
  * Everything one sweep decided: immutable once built, reference counted
  * (the hooks, the SA's state and the publisher each hold one), freed with
  * its last reference.
@@ -37,8 +51,8 @@ struct oq_sweep_state {
 	unsigned long routing_gen;
 	/* Built after routing: the fabric has the switches' new LFTs. */
 	bool routed;
-	struct oq_fabric *fabric;
-	struct oq_partitions parts;
+	struct oq_sweep_subnet *subnet;
+	struct oq_fabric *fabric;  /* subnet->fabric */
 	struct oq_policy_ref *pol; /* NULL: no good policy, templates only */
 	struct oq_binding *binding;
 	struct oq_matcher *matcher;
@@ -67,6 +81,9 @@ struct oq_phases {
 	 * cpu_entry_ns (the hooks' own time is oq_phases_hook_ns()). */
 	uint64_t cpu_ns, cpu_entry_ns;
 	unsigned int states; /* sweep and SA states built */
+	/* Sweep states that shared the subnet copy of the state before
+	 * (no snapshot), SA states that kept its predictions. */
+	unsigned int subnets_shared, classes_kept;
 	double snapshot_ms;  /* OpenSM's subnet copied, all states */
 	double compile_ms;   /* policy bound, tables compiled, all states */
 	double classes_ms;   /* port classes predicted (SA state) */

@@ -167,6 +167,33 @@ void oq_pred_classes_free(struct oq_pred_classes *c)
 	memset(c, 0, sizeof(*c));
 }
 
+int oq_pred_classes_copy(struct oq_pred_classes *dst,
+			 const struct oq_pred_classes *src)
+{
+	*dst = *src;
+	dst->v = NULL;
+	dst->of_port = NULL;
+	if (src->n) {
+		dst->v = malloc(src->n * sizeof(*dst->v));
+		if (!dst->v)
+			goto fail;
+		memcpy(dst->v, src->v, src->n * sizeof(*dst->v));
+	}
+	if (src->of_port) {
+		dst->of_port = malloc((src->n_ports ? src->n_ports : 1) *
+				      sizeof(*dst->of_port));
+		if (!dst->of_port)
+			goto fail;
+		memcpy(dst->of_port, src->of_port,
+		       src->n_ports * sizeof(*dst->of_port));
+	}
+	return 0;
+fail:
+	free(dst->v);
+	memset(dst, 0, sizeof(*dst));
+	return -1;
+}
+
 /* The class of the key built: found, or appended (predicted from t).
  * Returns its index, OQ_PRED_CLASS_NONE when the model refuses the port,
  * or OOM_CLASS when out of memory. */

@@ -585,6 +585,47 @@ static void test_json_lists_every_port_once(void **state)
 	oq_fabric_free(f);
 }
 
+/* A copy of the classes writes the same JSON as the classes it is of, and
+ * lives on after them. */
+static void test_copy_writes_the_same(void **state)
+{
+	uint64_t seed = 7;
+	struct oq_fabric *f = random_fabric(&seed);
+	struct oq_templates tpl;
+	struct oq_fabric_tables ft;
+	struct oq_predict_opts o;
+	struct oq_pred_classes c, copy;
+	char *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
+	FILE *out;
+
+	(void)state;
+	oq_templates_default(&tpl);
+	assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL), 0);
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
+	assert_true(c.n > 1);
+	assert_int_equal(oq_pred_classes_copy(&copy, &c), 0);
+	assert_ptr_not_equal(copy.v, c.v);
+	assert_ptr_not_equal(copy.of_port, c.of_port);
+	out = open_memstream(&a, &alen);
+	assert_non_null(out);
+	assert_int_equal(oq_pred_classes_write_json(out, f, &ft, &c), 0);
+	assert_int_equal(fclose(out), 0);
+	oq_pred_classes_free(&c);
+	out = open_memstream(&b, &blen);
+	assert_non_null(out);
+	assert_int_equal(oq_pred_classes_write_json(out, f, &ft, &copy), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_int_equal(alen, blen);
+	assert_memory_equal(a, b, alen);
+	free(a);
+	free(b);
+	oq_pred_classes_free(&copy);
+	oq_fabric_tables_free(&ft);
+	oq_fabric_free(f);
+}
+
 /* The one-port form (`osmqos predict --port`) classifies only that port,
  * linked or not; an input port out of range is refused and counted. */
 static void test_only_and_bad_options(void **state)
@@ -622,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_classes_numbered_by_guid),
 		cmocka_unit_test(test_class_keys),
 		cmocka_unit_test(test_json_lists_every_port_once),
+		cmocka_unit_test(test_copy_writes_the_same),
 		cmocka_unit_test(test_only_and_bad_options),
 	};
 

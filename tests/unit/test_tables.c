@@ -398,6 +398,64 @@ static void test_equal_rows_shared(void **state)
 	/* teardown frees shared, own and stored rows alike (ASan). */
 }
 
+/* Two compiles are the same when every port's tables are, whatever
+ * store their rows are in; one row, one VLArb entry, one VLHighLimit or
+ * the scope a table came from makes them differ. */
+static void test_tables_same(void **state)
+{
+	struct world *w = *state;
+	static const uint8_t x[16] = {1, 1, 1, 1, 1, 1, 1, 1,
+				      1, 1, 1, 1, 1, 1, 1, 15};
+	struct oq_fabric_tables a;
+	struct oq_port_tables *pa, *pb;
+	union oq_sl2vl_scratch sc;
+	size_t i2 = w->sw->ports[2].index;
+
+	compile(w, false);
+	a = w->out;
+	memset(&w->out, 0, sizeof(w->out));
+	compile(w, false);
+	assert_ptr_not_equal(a.ports[i2].sl2vl, w->out.ports[i2].sl2vl);
+	assert_true(oq_fabric_tables_same(&a, &w->out));
+
+	pa = &a.ports[i2];
+	pb = &w->out.ports[i2];
+	memcpy(sc.row, pb->sl2vl, 16 * pb->n_sl2vl);
+	memcpy(sc.row[8], x, 16);
+	assert_int_equal(oq_port_tables_set_sl2vl(&w->out, pb,
+						  (const uint8_t(*)[16])sc.row,
+						  pb->n_sl2vl),
+			 0);
+	assert_false(oq_fabric_tables_same(&a, &w->out));
+	/* A host's row, after the switch ports' equal blocks. */
+	compile(w, false);
+	pb = &w->out.ports[w->h2->ports[1].index];
+	assert_true(pb->has_sl2vl);
+	assert_int_equal(pb->n_sl2vl, 1);
+	memcpy(sc.row, pb->sl2vl, 16);
+	sc.row[0][0] ^= 1;
+	assert_int_equal(oq_port_tables_set_sl2vl(
+				 &w->out, pb, (const uint8_t(*)[16])sc.row, 1),
+			 0);
+	assert_false(oq_fabric_tables_same(&a, &w->out));
+	compile(w, false);
+	pb = &w->out.ports[i2];
+	pb->vlarb_low.e[0].weight ^= 1;
+	assert_false(oq_fabric_tables_same(&a, &w->out));
+	pb->vlarb_low.e[0].weight ^= 1;
+	pb->vl_high_limit++;
+	assert_false(oq_fabric_tables_same(&a, &w->out));
+	pb->vl_high_limit--;
+	pb->vlarb_scope = 0;
+	assert_false(oq_fabric_tables_same(&a, &w->out));
+	pb->vlarb_scope = pa->vlarb_scope;
+	assert_true(oq_fabric_tables_same(&a, &w->out));
+	a.n--;
+	assert_false(oq_fabric_tables_same(&a, &w->out));
+	a.n++;
+	oq_fabric_tables_free(&a);
+}
+
 /* Fills of one row share the block of those rows however they come:
  * the same row and count again, after another fill, or set row by row;
  * another count or row is another block. */
@@ -683,6 +741,7 @@ int main(void)
 		T(test_vlarb_scope_clipped_to_cap),
 		T(test_sl2vl_scopes),
 		T(test_equal_rows_shared),
+		T(test_tables_same),
 		T(test_fill_shares_blocks),
 		T(test_rows_uniform_memo),
 		T(test_sl2vl_wildcards_cover_cas),
