@@ -147,13 +147,32 @@ static void sweep_published(void *ctx)
 	oq_sa_retire(ctx);
 }
 
+/*
+ * OpenSM calls create() once per name in event_plugin_name, so a name
+ * listed twice loads a second instance into the same process.  The
+ * routing-engine hooks reach their instance through one static pointer,
+ * and a second instance would wrap the first one's hooks in its own
+ * (a hook calling itself): only the first instance loads.
+ */
+static unsigned int instances;
+
 static void *osmqos_create(osm_opensm_t *osm)
 {
-	struct osmqos *q = calloc(1, sizeof(*q));
+	struct osmqos *q;
 	char buf[1024];
 	int errs;
 
+	if (__atomic_fetch_add(&instances, 1, __ATOMIC_ACQ_REL)) {
+		__atomic_sub_fetch(&instances, 1, __ATOMIC_ACQ_REL);
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmqos: named more than once in event_plugin_name: "
+			"this instance is not loaded, the first one runs; "
+			"name osmqos once in opensm.conf\n");
+		return NULL;
+	}
+	q = calloc(1, sizeof(*q));
 	if (!q) {
+		__atomic_sub_fetch(&instances, 1, __ATOMIC_ACQ_REL);
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmqos: out of memory, plugin not loaded\n");
 		return NULL;
@@ -218,6 +237,7 @@ static void osmqos_delete(void *data)
 	oq_publish_fini(&q->pub);
 	oq_plugin_options_free(&q->opts);
 	free(q);
+	__atomic_sub_fetch(&instances, 1, __ATOMIC_ACQ_REL);
 }
 
 /* HEAVY_SWEEP_DONE: discovery is complete, nothing is programmed yet. */

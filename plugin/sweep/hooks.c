@@ -408,8 +408,12 @@ static void hook_engine(struct oq_sweep *sw, osm_routing_engine_t *re)
 		return;
 	}
 	h->re = re;
-	h->orig_sl2vl = re->update_sl2vl;
-	h->orig_vlarb = re->update_vlarb;
+	/* Never our own hooks as the engine's: a fallback to them would
+	 * call itself. */
+	h->orig_sl2vl =
+		re->update_sl2vl == hook_sl2vl ? NULL : re->update_sl2vl;
+	h->orig_vlarb =
+		re->update_vlarb == hook_vlarb ? NULL : re->update_vlarb;
 	h->kind = kind_of(re);
 	h->next = sw->hooked;
 	sw->hooked = h;

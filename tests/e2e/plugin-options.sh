@@ -6,7 +6,8 @@
 # says why); audit= naming the policy file or the published policy in
 # force is refused and the file is left untouched; malloc_trim= is off
 # unless 1, a bad value said once; an audit file that cannot be opened
-# counts every decided path as a record dropped, audit=off none.
+# counts every decided path as a record dropped, audit=off none; osmqos
+# named twice in event_plugin_name loads once.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init plugin-options
 
@@ -134,5 +135,26 @@ sleep 1.5
 [ "$(awk '/^osmqos_audit_dropped_total / {print $2}' "$E2E_DIR/osmqos.prom")" = 0 ] ||
 	e2e_fail "5: audit=off counts dropped records"
 e2e_log "5: no audit file: $n decided path(s) counted as dropped; audit=off: none"
+
+# 6. osmqos named twice in event_plugin_name: the second instance is
+# refused with one error, the first runs (opensm sweeps, the plugin
+# answers PathRecords and publishes).
+e2e_stop_opensm
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-off.log"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_name=osmqos osmqos" \
+	"event_plugin_options=audit=off publish_dir=$E2E_DIR"
+e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 30 ||
+	e2e_fail "6: no publication with osmqos named twice"
+e2e_hup_sweep
+path_query
+kill -0 "$E2E_OPENSM_PID" 2>/dev/null || e2e_fail "6: opensm died"
+[ "$(grep -c "osmqos: named more than once in event_plugin_name" "$E2E_OSM_LOG")" = 1 ] ||
+	e2e_fail "6: the second instance was not refused once"
+[ "$(grep -c "osmqos [0-9.]* loaded" "$E2E_OSM_LOG")" = 1 ] ||
+	e2e_fail "6: $(grep -c "osmqos [0-9.]* loaded" "$E2E_OSM_LOG") instances loaded"
+grep -q "osmqos: sweep 2: published" "$E2E_OSM_LOG" ||
+	e2e_fail "6: the first instance did not publish the second sweep"
+e2e_log "6: named twice: one instance runs, the other refused once"
 e2e_stop_opensm
 e2e_pass
