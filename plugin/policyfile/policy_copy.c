@@ -54,7 +54,10 @@ void oq_policy_copy_init(struct oq_policy_file *pf)
 /* OpenSM reads the operator's file again (stock behaviour). */
 static void point_opensm_at_operator(struct oq_policy_file *pf)
 {
-	if (pf->copy_path && pf->osm->subn.opt.qos_policy_file == pf->copy_path)
+	const char *now = pf->osm->subn.opt.qos_policy_file;
+
+	if ((pf->copy_path && now == pf->copy_path) ||
+	    (pf->none_path && now == pf->none_path))
 		pf->osm->subn.opt.qos_policy_file = pf->operator_path;
 }
 
@@ -257,8 +260,9 @@ bool oq_policy_copy_changed(struct oq_policy_file *pf)
 
 void oq_policy_copy_fini(struct oq_policy_file *pf)
 {
-	if (pf->copy_path && pf->osm->subn.opt.qos_policy_file == pf->copy_path)
-		pf->osm->subn.opt.qos_policy_file = pf->operator_path;
+	point_opensm_at_operator(pf);
 	free(pf->copy_path);
 	pf->copy_path = NULL;
+	free(pf->none_path);
+	pf->none_path = NULL;
 }

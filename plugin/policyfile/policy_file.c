@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <osmqos/file.h>
 #include <osmqos/htab.h>
@@ -120,6 +122,8 @@ static void record_rejection(struct oq_policy_file *pf, const char *path,
 	pf->loads_failed++;
 }
 
+static int restore_in_force(struct oq_policy_file *pf, const char *path);
+
 /* A content that was refused (and logged): remembered, so the same bytes
  * are not parsed and logged again every sweep, and published (path, hash,
  * when, why: the first error of d, else why). */
@@ -144,7 +148,108 @@ static int refuse(struct oq_policy_file *pf, struct oq_diags *d,
 	oq_policy_free(p);
 	free(text);
 	pf->bad_reported = true;
-	return pf->cur ? 0 : -1;
+	return restore_in_force(pf, path);
+}
+
+/* Parse and validate text (taken); NULL with d's errors when it is not a
+ * policy the plugin can put in force (logged by the caller). */
+static struct oq_policy *parse_policy(struct oq_policy_file *pf,
+				      const char *path, char *text, size_t len,
+				      struct oq_diags *d)
+{
+	struct oq_policy *p = oq_policy_parse(path, text, len, d);
+
+	if (p && !oq_diags_has_errors(d))
+		oq_policy_validate(p, d);
+	oq_diags_sort(d);
+	if (p && !oq_diags_has_errors(d) &&
+	    !(p->n_intent_levels && !pf->copy_enabled))
+		return p;
+	oq_policy_free(p);
+	return NULL;
+}
+
+/*
+ * No policy yet, and the operator's file cannot be read or is refused:
+ * an opensm restarted after a bad edit nobody noticed.  The policy that
+ * was in force before the start, as the plugin wrote it to the publish
+ * directory, is put in force again instead of leaving the fabric on
+ * OpenSM's templates (once per start; 1 when it was).
+ */
+static int restore_in_force(struct oq_policy_file *pf, const char *path)
+{
+	const char *dir = oq_plugin_publish_dir(pf->opts);
+	bool bad_reported = pf->bad_reported;
+	char file[4096], *text;
+	struct oq_policy *p;
+	struct oq_diags d;
+	uint64_t hash;
+	size_t len = 0;
+
+	if (pf->cur || pf->restore_tried)
+		return pf->cur ? 0 : -1;
+	pf->restore_tried = true;
+	if (snprintf(file, sizeof(file), "%s/%s", dir, OQ_PUB_IN_FORCE) >=
+	    (int)sizeof(file))
+		return -1;
+	text = oq_file_read(file, OQ_POLICY_MAX_BYTES, &len);
+	if (!text)
+		return -1;
+	hash = oq_fnv1a(text, len);
+	oq_diags_init(&d);
+	p = parse_policy(pf, file, text, len, &d);
+	oq_diags_free(&d);
+	if (!p) {
+		free(text);
+		OQ_LOG(pf->osm, OSM_LOG_ERROR,
+		       "%s, the policy in force before this start, is no "
+		       "longer a valid policy either: NO POLICY IN FORCE "
+		       "until %s is fixed\n",
+		       file, path);
+		return -1;
+	}
+	OQ_LOG(pf->osm, OSM_LOG_ERROR,
+	       "policy %s cannot be put in force (above): the policy in "
+	       "force before this start, %s (hash 0x%016" PRIx64 "), is in "
+	       "force again until the file is fixed\n",
+	       path, file, hash);
+	install(pf, p, hash, text);
+	/* The operator's file is still not the policy in force, and its
+	 * refusal was said. */
+	pf->content_ok = false;
+	pf->bad_reported = bad_reported;
+	return 1;
+}
+
+/* No policy is in force and OpenSM would read path itself: when that is
+ * not a regular file its parser hangs (a FIFO) or exits (a directory),
+ * so it is pointed at a name that does not exist, which it reports and
+ * runs on its templates (as with no file at all). */
+static void keep_opensm_off(struct oq_policy_file *pf, const char *path)
+{
+	const char *dir = oq_plugin_publish_dir(pf->opts);
+	struct stat st;
+	size_t n;
+
+	if (pf->cur || !pf->copy_enabled || stat(path, &st) ||
+	    S_ISREG(st.st_mode))
+		return;
+	if (!pf->none_path) {
+		n = strlen(dir) + sizeof(OQ_POLICY_NONE_NAME) + 2;
+		pf->none_path = malloc(n);
+		if (!pf->none_path)
+			return;
+		snprintf(pf->none_path, n, "%s/%s", dir, OQ_POLICY_NONE_NAME);
+	}
+	unlink(pf->none_path);
+	if (pf->osm->subn.opt.qos_policy_file == pf->none_path)
+		return;
+	pf->osm->subn.opt.qos_policy_file = pf->none_path;
+	OQ_LOG(pf->osm, OSM_LOG_ERROR,
+	       "OpenSM's parser hangs or exits on %s (not a regular file): "
+	       "OpenSM reads %s, which does not exist, until a policy is "
+	       "in force (it runs on its templates)\n",
+	       path, pf->none_path);
 }
 
 /* The policy file could not be read (logged): published as the last
@@ -165,6 +270,7 @@ static int refresh(struct oq_policy_file *pf)
 	uint64_t hash;
 	size_t len = 0;
 	char *text, why[64], counts[256];
+	int rc;
 
 	pf->content_ok = false; /* until this content proves good */
 	if (!path || !*path) {
@@ -204,7 +310,10 @@ static int refresh(struct oq_policy_file *pf)
 		}
 		pf->missing_reported = true;
 		pf->read_errno = err;
-		return pf->cur ? 0 : -1;
+		rc = quiet ? -1 : restore_in_force(pf, path);
+		if (rc < 0)
+			keep_opensm_off(pf, path);
+		return rc;
 	}
 	pf->missing_reported = false;
 	hash = oq_fnv1a(text, len);

@@ -22,6 +22,9 @@
 /* OpenSM reads a copy of the last good policy, this file in the publish
  * directory. */
 #define OQ_POLICY_COPY_NAME "osmqos-last-good-policy.conf"
+/* What OpenSM is pointed at while no policy is in force and the
+ * operator's path is not a regular file: a name nothing writes. */
+#define OQ_POLICY_NONE_NAME "osmqos-no-policy-in-force.conf"
 
 /* A validated policy shared by the states built from it. */
 struct oq_policy_ref {
@@ -73,6 +76,12 @@ struct oq_policy_file {
 	/* The copy as written last: anything else at its path (a
 	 * directory, a FIFO, an edit) is rewritten before OpenSM reads it. */
 	struct oq_file_id copy_id;
+
+	/* Start without a usable file (policy_file.c): the policy in force
+	 * before the start was looked for once, and what OpenSM reads
+	 * instead of a path it would hang or exit on. */
+	bool restore_tried;
+	char *none_path;
 };
 
 /* At load: opensm_policy= is read (a bad value is logged). */

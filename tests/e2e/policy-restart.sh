@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# opensm restarted while the policy file cannot be put in force (an edit
+# nobody noticed): a syntax error, a directory, a FIFO, the file gone.
+# The policy in force before the start, as the plugin wrote it to the
+# publish directory, is in force again: one error says so, the SA
+# answers under it, OpenSM reads the plugin's copy (it neither exits on
+# the directory nor hangs on the FIFO), and `osmqos status` shows the
+# file's refusal.  With no earlier policy in the publish directory, a
+# directory or FIFO at the path leaves OpenSM on its templates, sweeping,
+# instead of exiting or hanging.
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init policy-restart
+
+pol=$E2E_DIR/qos-policy.conf
+pub=$E2E_DIR/pub
+mkdir -p "$pub"
+sid=0x1000000000000100
+e2e_sid_policy "$pol" $sid 2
+cp "$pol" "$E2E_DIR/policy.good"
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/two-switch.net"
+
+start() {
+	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+		"event_plugin_options=publish_dir=$pub audit=off"
+	e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 60 ||
+		e2e_fail "$1: the plugin published no sweep"
+}
+stop() {
+	e2e_stop_opensm
+	mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-$1.log"
+}
+# sl: the SL of a PathRecord between two hosts for the policy's SID.
+sl() {
+	e2e_sim "$top_builddir/osmqos" query --json --slid "$(e2e_lid "h1 HCA-1")" \
+		--dlid "$(e2e_lid "h4 HCA-1")" --sid $sid 2>"$E2E_DIR/pr.err" |
+		jq -r '.records[0].sl'
+}
+
+start first
+[ "$(sl)" = 2 ] || e2e_fail "first: the policy's SL 2 not answered: $(sl)"
+[ -s "$pub/osmqos-policy-in-force.conf" ] || e2e_fail "first: no policy in force written"
+stop first
+
+for how in syntax directory fifo removed; do
+	rm -rf "$pol"
+	case $how in
+	syntax) { cat "$E2E_DIR/policy.good"; echo "qos-levels oops"; } >"$pol" ;;
+	directory) mkdir "$pol" ;;
+	fifo) mkfifo "$pol" ;;
+	removed) ;;
+	esac
+	start "$how"
+	kill -0 "$E2E_OPENSM_PID" 2>/dev/null || e2e_fail "$how: opensm exited"
+	grep -q "osmqos: policy $pol cannot be put in force (above): the policy in force before this start, $pub/osmqos-policy-in-force.conf" "$E2E_OSM_LOG" ||
+		e2e_fail "$how: no error naming the policy restored"
+	grep -q "Loading QoS policy file ($pub/osmqos-last-good-policy.conf)" "$E2E_OSM_LOG" ||
+		e2e_fail "$how: OpenSM does not read the plugin's copy"
+	grep -q "Loading QoS policy file ($pol)" "$E2E_OSM_LOG" &&
+		e2e_fail "$how: OpenSM read the operator's file"
+	[ "$(sl)" = 2 ] || e2e_fail "$how: the restored policy's SL 2 not answered: $(sl)"
+	e2e_osmqos status -d "$pub" >"$E2E_DIR/status-$how.txt" 2>&1
+	grep -q "^last rejected edit:" "$E2E_DIR/status-$how.txt" ||
+		e2e_fail "$how: status shows no refusal: $(cat "$E2E_DIR/status-$how.txt")"
+	e2e_hup_sweep
+	[ "$(grep -c "cannot be put in force" "$E2E_OSM_LOG")" = 1 ] ||
+		e2e_fail "$how: the restore was said more than once"
+	stop "$how"
+	e2e_log "$how: the policy in force before the start is in force again"
+done
+
+# The file fixed: it loads, OpenSM reads the copy of it.
+rm -rf "$pol"
+cp "$E2E_DIR/policy.good" "$pol"
+sed -i "s/sl: 2/sl: 3/" "$pol"
+start fixed
+[ "$(sl)" = 3 ] || e2e_fail "fixed: the file's SL 3 not answered: $(sl)"
+grep -q "cannot be put in force" "$E2E_OSM_LOG" && e2e_fail "fixed: restored anyway"
+stop fixed
+
+# No earlier policy: a directory or FIFO at the path leaves OpenSM on its
+# templates, sweeping.
+rm -f "$pub"/osmqos-*.conf
+for how in directory fifo; do
+	rm -rf "$pol"
+	[ "$how" = directory ] && mkdir "$pol" || mkfifo "$pol"
+	start "none-$how"
+	e2e_hup_sweep
+	kill -0 "$E2E_OPENSM_PID" 2>/dev/null || e2e_fail "none-$how: opensm exited"
+	grep -q "OpenSM reads $pub/osmqos-no-policy-in-force.conf, which does not exist" "$E2E_OSM_LOG" ||
+		e2e_fail "none-$how: OpenSM not pointed away from the path"
+	grep -q "Loading QoS policy file ($pol)" "$E2E_OSM_LOG" &&
+		e2e_fail "none-$how: OpenSM read the path itself"
+	[ -e "$pub/osmqos-no-policy-in-force.conf" ] &&
+		e2e_fail "none-$how: something exists at the name OpenSM reads"
+	stop "none-$how"
+	e2e_log "none-$how: no earlier policy: OpenSM on its templates, sweeping"
+done
+e2e_pass
