@@ -178,9 +178,9 @@ static void *osmqos_create(osm_opensm_t *osm)
 		return NULL;
 	}
 	q->osm = osm;
-	errs = oq_plugin_options_parse(&q->opts,
-				       osm->subn.opt.event_plugin_options,
-				       log_option_error, osm);
+	errs = oq_plugin_options_parse_for(
+		&q->opts, osm->subn.opt.event_plugin_options,
+		osm->subn.opt.event_plugin_name, log_option_error, osm);
 	oq_plugin_options_format(&q->opts, buf, sizeof(buf));
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
 		"osmqos %s loaded (built for %s): %s%s\n", PACKAGE_VERSION,

@@ -46,20 +46,49 @@ static void report(oq_opt_error_fn err, void *ctx, const char *fmt, ...)
 	err(ctx, msg);
 }
 
+/* Whether the blank-separated list names holds the word w (n bytes). */
+static bool names_word(const char *names, const char *w, size_t n)
+{
+	const char *p = names;
+
+	while (p && *p) {
+		size_t len;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		len = strcspn(p, " \t");
+		if (len == n && !strncmp(p, w, n))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
 /* Stores the value; *slot_out is the slot set (NULL for another
  * plugin's key).  Returns the number of errors (0 or 1). */
 static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
-		   const char *val, size_t vlen, char ***slot_out,
-		   oq_opt_error_fn err, void *ctx)
+		   const char *val, size_t vlen, const char *plugins,
+		   char ***slot_out, oq_opt_error_fn err, void *ctx)
 {
+	const char *dot;
 	size_t i;
 
 	*slot_out = NULL;
 	if (klen > 7 && !strncmp(key, "osmqos.", 7)) {
 		key += 7;
 		klen -= 7;
-	} else if (memchr(key, '.', klen)) {
-		return 0; /* another plugin's key */
+	} else if ((dot = memchr(key, '.', klen))) {
+		/* Another plugin's key, when opensm loads that plugin: a
+		 * typo (publish.dir) must not pass for one. */
+		if (!plugins || names_word(plugins, key, (size_t)(dot - key)))
+			return 0;
+		report(err, ctx,
+		       "event_plugin_options: unknown key '%.*s': no plugin "
+		       "'%.*s' is named in event_plugin_name (%s); osmqos's "
+		       "keys have no prefix (or osmqos.), another plugin's "
+		       "its name",
+		       (int)klen, key, (int)(dot - key), key, plugins);
+		return 1;
 	}
 	for (i = 0; i < sizeof(opt_keys) / sizeof(opt_keys[0]); i++) {
 		char **slot;
@@ -75,6 +104,11 @@ static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 			return 1;
 		}
 		slot = (char **)((char *)o + opt_keys[i].off);
+		if (*slot)
+			report(err, ctx,
+			       "event_plugin_options: '%.*s' is given more "
+			       "than once; the last value (%.*s) is used",
+			       (int)klen, key, (int)vlen, val);
 		free(*slot);
 		*slot = strndup(val, vlen);
 		*slot_out = slot;
@@ -134,6 +168,13 @@ static bool unquote(const char **val, size_t *vlen)
 int oq_plugin_options_parse(struct oq_plugin_options *o, const char *text,
 			    oq_opt_error_fn err, void *ctx)
 {
+	return oq_plugin_options_parse_for(o, text, NULL, err, ctx);
+}
+
+int oq_plugin_options_parse_for(struct oq_plugin_options *o, const char *text,
+				const char *plugins, oq_opt_error_fn err,
+				void *ctx)
+{
 	const char *p = text, *last_tok = NULL;
 	char **last_slot = NULL;
 	size_t last_len = 0;
@@ -175,7 +216,7 @@ int oq_plugin_options_parse(struct oq_plugin_options *o, const char *text,
 			bad = 1;
 		} else {
 			bad = set_key(o, tok, (size_t)(eq - tok), val, vlen,
-				      &slot, err, ctx);
+				      plugins, &slot, err, ctx);
 		}
 		/* "audit=/a b/c", "policy=/x,y.conf": a word after a
 		 * separator that is no key=value is the rest of the

@@ -40,6 +40,13 @@ typedef void (*oq_opt_error_fn)(void *ctx, const char *msg);
  * of errors reported through err. */
 int oq_plugin_options_parse(struct oq_plugin_options *o, const char *text,
 			    oq_opt_error_fn err, void *ctx);
+/* The same, knowing the plugins opensm loads (event_plugin_name, names
+ * separated by blanks): a key "name.key" whose name is none of them is
+ * an error, not another plugin's key.  A key given twice is said (its
+ * last value is used) either way. */
+int oq_plugin_options_parse_for(struct oq_plugin_options *o, const char *text,
+				const char *plugins, oq_opt_error_fn err,
+				void *ctx);
 void oq_plugin_options_free(struct oq_plugin_options *o);
 
 /* "policy=/etc/opensm/qos-policy.conf audit=(default) ..." for the log. */

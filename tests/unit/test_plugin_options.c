@@ -146,6 +146,42 @@ static void test_unknown_key_is_error(void **state)
 	oq_plugin_options_free(&o);
 }
 
+/* A dotted key is another plugin's only when opensm loads a plugin of
+ * that name; a key given twice is said, and its last value used. */
+static void test_dotted_key_needs_its_plugin(void **state)
+{
+	struct oq_plugin_options o;
+
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse_for(
+				 &o, "publish.dir=/m audit.file=off other.k=v",
+				 "osmqos other", on_err, NULL),
+			 2);
+	assert_int_equal(n_err, 2);
+	assert_non_null(strstr(last_err, "unknown key 'audit.file'"));
+	assert_non_null(strstr(last_err, "no plugin 'audit'"));
+	assert_null(o.audit);
+	oq_plugin_options_free(&o);
+
+	/* Not knowing the plugins (the CLI): left to the others. */
+	n_err = 0;
+	assert_int_equal(
+		oq_plugin_options_parse(&o, "audit.file=off", on_err, NULL), 0);
+	assert_int_equal(n_err, 0);
+	oq_plugin_options_free(&o);
+
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse_for(
+				 &o, "publish_dir=/a osmqos.publish_dir=/b",
+				 "osmqos", on_err, NULL),
+			 0);
+	assert_int_equal(n_err, 1);
+	assert_non_null(strstr(last_err, "'publish_dir' is given more than "
+					 "once; the last value (/b) is used"));
+	assert_string_equal(o.publish_dir, "/b");
+	oq_plugin_options_free(&o);
+}
+
 /* A path with a blank, unquoted, is not applied in part (the audit trail
  * must not go to "/w/sp"); quoted, it is applied whole. */
 static void test_blank_in_value(void **state)
@@ -234,6 +270,7 @@ int main(void)
 		cmocka_unit_test(test_option_number),
 		cmocka_unit_test(test_malloc_trim),
 		cmocka_unit_test(test_unknown_key_is_error),
+		cmocka_unit_test(test_dotted_key_needs_its_plugin),
 		cmocka_unit_test(test_other_plugin_keys_skipped),
 		cmocka_unit_test(test_blank_in_value),
 		cmocka_unit_test(test_malformed),
