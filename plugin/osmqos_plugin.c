@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <opensm/osm_version.h>
 
@@ -54,6 +55,10 @@ struct osmqos {
 	struct oq_publisher pub;
 	/* Audit trail of every decided pair; NULL: off. */
 	struct oq_audit *audit;
+	/* The publish directory's lock (publish_dir_lock.c), -1 none; the
+	 * directory is another instance's: nothing is written there. */
+	int dir_lock;
+	bool dir_shared;
 };
 
 static void log_option_error(void *ctx, const char *msg)
@@ -112,6 +117,9 @@ static void audit_open(struct osmqos *q)
 		       q->opts.audit);
 		return;
 	}
+	/* The default file would be another SM's trail too. */
+	if (q->dir_shared && !q->opts.audit)
+		return;
 	clash = q->opts.audit ? audit_clash(q, q->opts.audit) : NULL;
 	if (clash)
 		OQ_LOG(q->osm, OSM_LOG_ERROR,
@@ -138,6 +146,29 @@ static void audit_open(struct osmqos *q)
 		       "directory's permissions fixed, or audit=off in "
 		       "event_plugin_options\n",
 		       path);
+}
+
+/* The publish directory, unless the osmqos of another opensm (another
+ * port's SM on this host) writes there: then this one writes nothing
+ * there, and OpenSM reads the operator's policy file itself. */
+static void claim_publish_dir(struct osmqos *q)
+{
+	const char *dir = oq_plugin_publish_dir(&q->opts);
+	long holder = 0;
+
+	q->dir_lock = oq_publish_dir_claim(dir, &holder);
+	if (q->dir_lock != -1)
+		return;
+	q->dir_shared = true;
+	OQ_LOG(q->osm, OSM_LOG_ERROR,
+	       "publish directory %s is the osmqos of another opensm's "
+	       "(pid %ld): this one publishes nothing, writes no policy "
+	       "copy (OpenSM reads its policy file itself)%s; give each "
+	       "opensm its own publish_dir= and audit= in "
+	       "event_plugin_options (opensm@ units sharing one "
+	       "opensm.conf: set OSM_CACHE_DIR per unit)\n",
+	       dir, holder,
+	       q->opts.audit ? "" : " and keeps no audit trail (give audit=)");
 }
 
 /* A new sweep state: the SA's state of the one before is stale, and
@@ -190,7 +221,12 @@ static void *osmqos_create(osm_opensm_t *osm)
 		OSM_LOG(&osm->log, OSM_LOG_INFO,
 			"osmqos: opensm.conf has qos FALSE: OpenSM programs no "
 			"QoS tables, so osmqos only loads; set qos TRUE\n");
+	claim_publish_dir(q);
 	oq_policy_file_init(&q->pf, osm, &q->opts);
+	if (q->dir_shared) {
+		q->pf.copy_enabled = false;
+		q->pf.dir_shared = true;
+	}
 	oq_sweep_init(&q->sweep, osm, &q->pf);
 	oq_publish_init(&q->pub, osm, &q->opts, &q->pf, &q->sweep, &q->sa);
 	oq_sa_init(&q->sa, osm, &q->sweep, &q->pub.counters);
@@ -198,7 +234,8 @@ static void *osmqos_create(osm_opensm_t *osm)
 	q->sweep.published_ctx = &q->sa;
 	audit_open(q);
 	q->sa.audit = q->pub.audit = q->audit;
-	oq_publish_writer_start(&q->pub);
+	if (!q->dir_shared)
+		oq_publish_writer_start(&q->pub);
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
 	oq_sa_front_takeover(&q->sa);
 	return q;
@@ -236,6 +273,8 @@ static void osmqos_delete(void *data)
 	oq_policy_file_fini(&q->pf);
 	oq_publish_fini(&q->pub);
 	oq_plugin_options_free(&q->opts);
+	if (q->dir_lock >= 0)
+		close(q->dir_lock);
 	free(q);
 	__atomic_sub_fetch(&instances, 1, __ATOMIC_ACQ_REL);
 }
@@ -439,7 +478,8 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 		/* publish: logs its own errors (once per errno); never
 		 * affects the SM.  It reads the audit writer's drops with
 		 * the other counters. */
-		oq_publish(&q->pub);
+		if (!q->dir_shared)
+			oq_publish(&q->pub);
 		break;
 	default:
 		break;

@@ -186,7 +186,7 @@ static int restore_in_force(struct oq_policy_file *pf, const char *path)
 	uint64_t hash;
 	size_t len = 0;
 
-	if (pf->cur || pf->restore_tried)
+	if (pf->cur || pf->restore_tried || pf->dir_shared)
 		return pf->cur ? 0 : -1;
 	pf->restore_tried = true;
 	if (snprintf(file, sizeof(file), "%s/%s", dir, OQ_PUB_IN_FORCE) >=
@@ -388,7 +388,8 @@ int oq_policy_file_refresh(struct oq_policy_file *pf)
 			oq_policy_copy_changed(pf)))
 		oq_policy_copy_update(pf, pf->cur->p, oq_policy_file_path(pf));
 	/* The policy in force as written, for drift, plan and status. */
-	if (pf->cur && (rc == 1 || oq_policy_in_force_pending(pf)))
+	if (pf->cur && !pf->dir_shared &&
+	    (rc == 1 || oq_policy_in_force_pending(pf)))
 		oq_policy_in_force_update(pf, pf->cur->p);
 	return rc;
 }

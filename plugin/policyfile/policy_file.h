@@ -82,6 +82,9 @@ struct oq_policy_file {
 	 * instead of a path it would hang or exit on. */
 	bool restore_tried;
 	char *none_path;
+	/* The publish directory is another instance's: nothing of this
+	 * one's is written or read back there. */
+	bool dir_shared;
 };
 
 /* At load: opensm_policy= is read (a bad value is logged). */

@@ -192,6 +192,13 @@ void oq_publish_report(struct oq_publisher *pub, const char *name,
  * part, while this SM is master.  Start at load, stop before the audit
  * writer closes (a publication still waiting is dropped).
  */
+/* publish_dir_lock.c: the publish directory for this instance alone.  A
+ * descriptor holding the lock (kept open while the plugin runs), -1 when
+ * another process holds it (*holder: its PID, 0 unknown), -2 when no
+ * lock could be taken (the directory's own problems are said by what
+ * writes there). */
+#define OQ_PUBLISH_LOCK_NAME ".osmqos.lock"
+int oq_publish_dir_claim(const char *dir, long *holder);
 void oq_publish_writer_start(struct oq_publisher *pub);
 void oq_publish_writer_stop(struct oq_publisher *pub);
 /* The publication's Prometheus file: `sweep_part` (the sweep's, rendered

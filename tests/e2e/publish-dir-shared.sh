@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Two opensm on one host, one per fabric, with one opensm.conf and so one
+# publish directory (Debian's opensm@GUID units): the first osmqos keeps
+# the directory, the second says once which process has it and writes
+# nothing there (no published files, no policy copy: its OpenSM reads the
+# policy file itself).  The published files stay the first fabric's, and
+# neither takes the other's files for an operator's edit.
+. "$top_srcdir/tests/e2e/lib.sh"
+e2e_init publish-dir-shared
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
+
+pol=$E2E_DIR/qos-policy.conf
+e2e_sid_policy "$pol" 0x1000000000000100 2
+
+# The second fabric: an ibsim and an opensm of its own socket, stopped by
+# PID at exit (after the first's).
+sock_b="${IBSIM_SOCKNAME}-b"
+mkfifo "$E2E_DIR/ibsim-b.ctl"
+IBSIM_SOCKNAME=$sock_b "$OQ_IBSIM" -s "$top_srcdir/contrib/fabrics/fat-tree-16.net" \
+	<"$E2E_DIR/ibsim-b.ctl" >"$E2E_DIR/ibsim-b.log" 2>&1 &
+ibsim_b=$!
+exec {ctl_b}>"$E2E_DIR/ibsim-b.ctl"
+osm_b=
+stop_b() {
+	local p
+	for p in $osm_b $ibsim_b; do
+		kill "$p" 2>/dev/null || continue
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.5
+		done
+		kill -9 "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+}
+E2E_ON_EXIT=stop_b
+e2e_wait_for "Network simulator ready" "$E2E_DIR/ibsim-b.log" 20 ||
+	e2e_fail "the second ibsim did not start"
+
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/two-switch.net"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_interval=1"
+e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 30 ||
+	e2e_fail "the first opensm published nothing"
+linked_a=$(awk '$1 == "osmqos_linked_ports" {print $2}' "$E2E_DIR/osmqos.prom")
+[ -n "$linked_a" ] || e2e_fail "no osmqos_linked_ports in osmqos.prom"
+
+log_b=$E2E_DIR/opensm-b.log
+mkdir -p "$E2E_DIR/cwd-b"
+(cd "$E2E_DIR/cwd-b" && IBSIM_SOCKNAME=$sock_b \
+	LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+	LD_PRELOAD="$OQ_UMAD2SIM" exec "$OQ_OPENSM" -F "$E2E_OSM_CONF" \
+	-f "$log_b") >"$E2E_DIR/opensm-b.out" 2>&1 &
+osm_b=$!
+e2e_wait_for "SUBNET UP" "$log_b" 30 || e2e_fail "the second opensm is not up"
+grep -q "osmqos: publish directory $E2E_DIR is the osmqos of another opensm's (pid $E2E_OPENSM_PID)" "$log_b" ||
+	e2e_fail "the second osmqos did not name the first: $(grep osmqos "$log_b" | head -n 5)"
+grep -q "Loading QoS policy file ($pol)" "$log_b" ||
+	e2e_fail "the second OpenSM does not read the policy file itself"
+
+for i in 1 2 3; do
+	e2e_hup_sweep
+	kill -HUP "$osm_b"
+	sleep 1
+done
+for i in 1 2 3 4 5 6; do
+	l=$(awk '$1 == "osmqos_linked_ports" {print $2}' "$E2E_DIR/osmqos.prom")
+	[ "$l" = "$linked_a" ] ||
+		e2e_fail "osmqos.prom has $l linked ports, the first fabric $linked_a"
+	sleep 0.5
+done
+[ "$(jq '[.nodes[].ports | length] | add' "$E2E_DIR/osmqos-bandwidth.json")" = "$linked_a" ] ||
+	e2e_fail "the JSON is not the first fabric's"
+grep -q "was edited, not by osmqos" "$E2E_OSM_LOG" "$log_b" &&
+	e2e_fail "an SM took the other's files for an edit"
+[ "$(grep -c "is the osmqos of another opensm's" "$log_b")" = 1 ] ||
+	e2e_fail "the second osmqos did not say it once"
+grep -q "osmqos: sweep [0-9]*: published" "$log_b" &&
+	e2e_fail "the second osmqos published"
+e2e_log "one publish directory, two SMs: the first's files only; the second said so once"
+e2e_pass
