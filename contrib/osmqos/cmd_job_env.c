@@ -375,6 +375,35 @@ static int read_hosts(struct run *r)
 	return OQ_EXIT_OK;
 }
 
+/*
+ * The job's class into the question, a level looked up in the policy.  A
+ * level the job requested that the policy cannot give (no such level, no
+ * SL) is the job's mistake, not the operator's: the job keeps the map's
+ * class, told so in the note, as for any request the map does not allow.
+ * Only a level the map or the command line names is an error.
+ */
+static int level_of(struct run *r)
+{
+	char err[300];
+
+	r->ask.pol = r->in.policy;
+	r->ask.cls = r->res.cls;
+	r->ask.level = r->ask.level_sl = r->ask.level_pkey = -1;
+	if (r->res.cls.kind != OQ_JC_LEVEL ||
+	    !oq_job_ask_level(&r->ask, err, sizeof(err)))
+		return OQ_EXIT_OK;
+	if (!r->res.requested)
+		return oq_usage_error(CMD, "%s", err);
+	/* The cause without the operator's hint after ';'. */
+	err[strcspn(err, ";")] = '\0';
+	oq_job_map_unrequest(&r->res, err);
+	r->ask.cls = r->res.cls;
+	if (r->res.cls.kind == OQ_JC_LEVEL &&
+	    oq_job_ask_level(&r->ask, err, sizeof(err)))
+		return oq_usage_error(CMD, "%s", err);
+	return OQ_EXIT_OK;
+}
+
 static int load_inputs(struct run *r)
 {
 	char err[600];
@@ -399,6 +428,9 @@ static int load_inputs(struct run *r)
 		if (!r->m)
 			return oq_usage_error(CMD, "out of memory");
 	}
+	rc = level_of(r);
+	if (rc || r->res.cls.kind == OQ_JC_NONE)
+		return rc;
 	rc = read_hosts(r);
 	if (rc)
 		return rc;
@@ -416,15 +448,9 @@ static int load_inputs(struct run *r)
 				     : " (--max-queries): raise it, or decide "
 				       "offline (--offline)");
 	r->ask.plan = &r->plan;
-	r->ask.cls = r->res.cls;
-	r->ask.pol = r->in.policy;
 	r->ask.m = r->m;
 	r->ask.have_pkeys = r->o.c.partitions != NULL;
 	r->ask.parts = r->in.have_parts ? &r->in.parts : NULL;
-	r->ask.level = r->ask.level_sl = r->ask.level_pkey = -1;
-	if (r->res.cls.kind == OQ_JC_LEVEL &&
-	    oq_job_ask_level(&r->ask, err, sizeof(err)))
-		return oq_usage_error(CMD, "%s", err);
 	r->ans = calloc(r->plan.n_pairs, sizeof(*r->ans));
 	if (!r->ans)
 		return oq_usage_error(CMD, "out of memory");
@@ -766,10 +792,12 @@ static int run(int argc, char **argv)
 		r.res.cls = r.o.cls;
 		snprintf(r.res.why, sizeof(r.res.why), "command line");
 	}
+	if (!rc && r.res.cls.kind != OQ_JC_NONE)
+		rc = load_inputs(&r);
+	/* Also a class none the job keeps when its request is unusable. */
 	if (!rc && r.res.cls.kind == OQ_JC_NONE)
 		rc = no_class(&r);
-	else if (!rc && !(rc = load_inputs(&r)) && !(rc = ask(&r)) &&
-		 !(rc = decide(&r)))
+	else if (!rc && !(rc = ask(&r)) && !(rc = decide(&r)))
 		rc = output(&r);
 	run_free(&r);
 	return rc;

@@ -468,27 +468,32 @@ static void apply_request(const struct oq_job_map *m, const char *req,
 	}
 	quoted(w, n, word, sizeof(word));
 	oq_job_class_format(&r->cls, cur, sizeof(cur));
-	if (!strcmp(word, "off")) {
-		if (!m->allow_opt_out) {
-			snprintf(r->note, sizeof(r->note),
-				 "the job asked for osmqos=off, but the map "
-				 "does not allow opting out (allow-opt-out "
-				 "no): it keeps %s",
-				 cur);
-			return;
-		}
-		memset(&r->cls, 0, sizeof(r->cls));
-		snprintf(r->why, sizeof(r->why),
-			 "the job opted out (osmqos=off)");
-		return;
-	}
-	if (n > REQUEST_WORD_MAX ||
-	    oq_job_class_parse_word(word, &cls, err, sizeof(err))) {
+	memset(&cls, 0, sizeof(cls));
+	if (strcmp(word, "off") &&
+	    (n > REQUEST_WORD_MAX ||
+	     oq_job_class_parse_word(word, &cls, err, sizeof(err)))) {
 		snprintf(r->note, sizeof(r->note),
 			 "the job's request osmqos=%s%s is no class (%.200s): "
 			 "it keeps %s",
 			 word, n > REQUEST_WORD_MAX ? "..." : "",
 			 n > REQUEST_WORD_MAX ? "too long" : err, cur);
+		return;
+	}
+	/* Class none exports nothing, as off does: where opting out is
+	 * forbidden, choosing none must be too. */
+	if (cls.kind == OQ_JC_NONE) {
+		if (!m->allow_opt_out) {
+			snprintf(r->note, sizeof(r->note),
+				 "the job asked for osmqos=%s, but the map "
+				 "does not allow opting out (allow-opt-out "
+				 "no): it keeps %s",
+				 word, cur);
+			return;
+		}
+		r->cls = cls;
+		r->requested = true;
+		snprintf(r->why, sizeof(r->why),
+			 "the job opted out (osmqos=%s)", word);
 		return;
 	}
 	if (!m->allow_override) {
@@ -500,7 +505,28 @@ static void apply_request(const struct oq_job_map *m, const char *req,
 		return;
 	}
 	r->cls = cls;
+	r->requested = true;
 	snprintf(r->why, sizeof(r->why), "the job's request osmqos=%s", word);
+}
+
+void oq_job_map_unrequest(struct oq_job_map_result *r, const char *cause)
+{
+	char req[96], cur[96], *sp;
+
+	if (!r->requested)
+		return;
+	oq_job_class_format(&r->cls, req, sizeof(req));
+	/* As the job wrote it: "level:gold". */
+	sp = strchr(req, ' ');
+	if (sp)
+		*sp = ':';
+	r->cls = r->map_cls;
+	memcpy(r->why, r->map_why, sizeof(r->why));
+	r->requested = false;
+	oq_job_class_format(&r->cls, cur, sizeof(cur));
+	snprintf(r->note, sizeof(r->note),
+		 "the job asked for osmqos=%s, but %.250s: it keeps %s", req,
+		 cause, cur);
 }
 
 void oq_job_map_resolve(const struct oq_job_map *m,
@@ -546,6 +572,8 @@ void oq_job_map_resolve(const struct oq_job_map *m,
 				 "no map line matches and the map sets no "
 				 "default");
 	}
+	r->map_cls = r->cls;
+	memcpy(r->map_why, r->why, sizeof(r->map_why));
 	if (request)
 		apply_request(m, request, r);
 }

@@ -59,6 +59,12 @@ struct oq_job_map_result {
 	struct oq_job_class cls;
 	char why[256];	/* "map line 12 (partition=storage)", "default" */
 	char note[512]; /* a job request not honoured, or empty */
+	/* cls is the job's own request; map_cls and map_why are what the
+	 * map gave before it, which the job keeps when the request turns
+	 * out unusable (a level the policy lacks). */
+	bool requested;
+	struct oq_job_class map_cls;
+	char map_why[256];
 };
 
 /*
@@ -72,5 +78,13 @@ struct oq_job_map_result {
 void oq_job_map_resolve(const struct oq_job_map *m,
 			const char *const attr[OQ_JA_N], const char *request,
 			struct oq_job_map_result *r);
+
+/*
+ * The job's request in r cannot be used (cause: why, as "the policy has
+ * no qos-level named 'x'"): r goes back to the map's class, and the note
+ * says what the job asked, why not, and what it keeps.  Nothing happens
+ * when r's class is not a request.
+ */
+void oq_job_map_unrequest(struct oq_job_map_result *r, const char *cause);
 
 #endif /* OSMQOS_JOB_MAP_H */

@@ -2,9 +2,11 @@
 /*
  * Unit tests: the operator's job map (contrib/osmqos/job_map.c): every
  * key, first-match resolution, the job's own request honoured only where
- * the map allows it; and bad input: malformed lines named FILE:LINE:COL,
- * an empty file, CRLF, invalid UTF-8 and control bytes, an overlong line
- * and an oversized file, a directory and a FIFO (refused, not waited on).
+ * the map allows it (class none only where opting out is), and undone
+ * when the policy cannot give it; and bad input: malformed lines named
+ * FILE:LINE:COL, an empty file, CRLF, invalid UTF-8 and control bytes, an
+ * overlong line and an oversized file, a directory and a FIFO (refused, not
+ * waited on).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -181,6 +183,76 @@ static void test_requests(void **state)
 	assert_non_null(strstr(r.note, "keeps qos-class 1"));
 	resolve(&f.m, "other", NULL, NULL, NULL, &r);
 	assert_int_equal(r.cls.kind, OQ_JC_PLAIN);
+	done(&f);
+}
+
+/* Class none exports nothing, as osmqos=off does: a map that forbids
+ * opting out but lets jobs choose their class refuses both. */
+static void test_request_none_is_opt_out(void **state)
+{
+	static const char no_opt_out[] = "default level Bulk\n"
+					 "allow-override yes\n"
+					 "allow-opt-out no\n";
+	static const char opt_out[] = "default level Bulk\n"
+				      "allow-override yes\n"
+				      "allow-opt-out yes\n";
+	struct oq_job_map_result r;
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(parse(&f, no_opt_out, strlen(no_opt_out)), 0);
+	resolve(&f.m, NULL, NULL, NULL, "osmqos=none", &r);
+	assert_int_equal(r.cls.kind, OQ_JC_LEVEL);
+	assert_string_equal(r.cls.level, "Bulk");
+	assert_false(r.requested);
+	assert_string_equal(r.note,
+			    "the job asked for osmqos=none, but the map does "
+			    "not allow opting out (allow-opt-out no): it keeps "
+			    "level Bulk");
+	resolve(&f.m, NULL, NULL, NULL, "osmqos=off", &r);
+	assert_int_equal(r.cls.kind, OQ_JC_LEVEL);
+	/* Any other class is an override, allowed here. */
+	resolve(&f.m, NULL, NULL, NULL, "osmqos=plain", &r);
+	assert_int_equal(r.cls.kind, OQ_JC_PLAIN);
+	assert_true(r.requested);
+	done(&f);
+
+	assert_int_equal(parse(&f, opt_out, strlen(opt_out)), 0);
+	resolve(&f.m, NULL, NULL, NULL, "osmqos=none", &r);
+	assert_int_equal(r.cls.kind, OQ_JC_NONE);
+	assert_string_equal(r.why, "the job opted out (osmqos=none)");
+	assert_string_equal(r.note, "");
+	done(&f);
+}
+
+/* A request the policy cannot give goes back to the map's class, its
+ * reason kept; a class the map gave is never undone. */
+static void test_unrequest(void **state)
+{
+	static const char map[] = "default plain\nallow-override yes\n"
+				  "map partition=p level Bulk\n";
+	struct oq_job_map_result r;
+	struct fx f;
+
+	(void)state;
+	assert_int_equal(parse(&f, map, strlen(map)), 0);
+	resolve(&f.m, "p", NULL, NULL, "osmqos=level:nosuch", &r);
+	assert_true(r.requested);
+	assert_string_equal(r.cls.level, "nosuch");
+	oq_job_map_unrequest(&r, "the policy has no qos-level named 'nosuch'");
+	assert_false(r.requested);
+	assert_int_equal(r.cls.kind, OQ_JC_LEVEL);
+	assert_string_equal(r.cls.level, "Bulk");
+	assert_string_equal(r.why, "jobs.map:3 (partition=p)");
+	assert_string_equal(r.note,
+			    "the job asked for osmqos=level:nosuch, but the "
+			    "policy has no qos-level named 'nosuch': it keeps "
+			    "level Bulk");
+	/* The map's own class: nothing to go back to. */
+	resolve(&f.m, "p", NULL, NULL, NULL, &r);
+	oq_job_map_unrequest(&r, "whatever");
+	assert_string_equal(r.cls.level, "Bulk");
+	assert_string_equal(r.note, "");
 	done(&f);
 }
 
@@ -383,6 +455,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_file),
 		cmocka_unit_test(test_requests),
+		cmocka_unit_test(test_request_none_is_opt_out),
+		cmocka_unit_test(test_unrequest),
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_empty),
