@@ -322,6 +322,9 @@ int oq_job_map_parse(struct oq_job_map *m, const char *file, const char *text,
 		return -1;
 	c.m = m;
 	c.diags = diags;
+	/* A byte order mark some editors put first is no part of line 1. */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		start = 3;
 	while (start < len) {
 		const char *nl = memchr(text + start, '\n', len - start);
 		size_t n = nl ? (size_t)(nl - text - start) : len - start;

@@ -325,6 +325,13 @@ static void test_bytes(void **state)
 	static const char ctl[] = "default\x1b[31m plain\n";
 	static const char utf8[] = "map partition=caf\xc3\xa9 plain\n"
 				   "map partition=caf\xe9 plain\n";
+	static const char bom[] = "\xef\xbb\xbf"
+				  "default plain\r\n"
+				  "map qos=mpi qos-class 5\r\n";
+	static const char bom_late[] = "default plain\n"
+				       "\xef\xbb\xbfmap qos=mpi plain\n";
+	static const char bom_bad[] = "\xef\xbb\xbf"
+				      "default gold\n";
 	static const char crlf[] = "default plain\r\nmap qos=mpi "
 				   "qos-class 5\r\n\r\n# end\r\n";
 	char *big;
@@ -337,6 +344,16 @@ static void test_bytes(void **state)
 	bad(utf8, sizeof(utf8) - 1,
 	    "jobs.map:2:18: error: byte 0xe9: the "
 	    "file must be UTF-8");
+	/* A UTF-8 byte order mark starts the file, not its first word;
+	 * columns count from after it.  Elsewhere it is a word's byte. */
+	assert_int_equal(parse(&f, bom, strlen(bom)), 0);
+	assert_int_equal(f.m.n_rules, 1);
+	assert_int_equal(f.m.dflt.kind, OQ_JC_PLAIN);
+	done(&f);
+	bad(bom_late, sizeof(bom_late) - 1,
+	    "jobs.map:2:1: error: unknown keyword '\xef\xbb\xbfmap'");
+	bad(bom_bad, sizeof(bom_bad) - 1,
+	    "jobs.map:1:9: error: 'gold' is no class");
 	/* CRLF line ends are line ends. */
 	assert_int_equal(parse(&f, crlf, strlen(crlf)), 0);
 	assert_int_equal(f.m.n_rules, 1);
