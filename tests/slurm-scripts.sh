@@ -13,7 +13,10 @@
 #   3. a map the jobs' users cannot read is logged by the Prolog, and the
 #      TaskProlog (as nobody) says why no SL is set;
 #   4. a full spool: the Prolog says so instead of an empty reason, and a
-#      refused job is still stopped.
+#      refused job is still stopped;
+#   5. the scripts reached through symlinks in another directory (as
+#      Prolog=/etc/slurm/prolog.d/* names them) find what they share; a
+#      copy without it logs why and exits 0.
 # Each case checks what the scripts print and leave.
 : "${top_srcdir:?}" "${top_builddir:?}"
 # The scripts run as root (slurmd's Prolog): a spool another user owns is
@@ -77,13 +80,17 @@ EOF
 	chmod 644 "$tmp/jobs.conf"
 }
 
+# The scripts as slurmd runs them (the Prolog's and TaskProlog's paths
+# may be changed).
+PROLOG=$slurm/osmqos-prolog
+TASK_PROLOG=$slurm/osmqos-task-prolog
 # prolog JOB: the Prolog for JOB on h1 (h1 and h3), its stderr in
 # $tmp/prolog.err; it must always exit 0 (a failing Prolog drains the
 # node).
 prolog() {
 	SLURM_JOB_ID=$1 SLURM_JOB_NODELIST=h1,h3 SLURMD_NODENAME=h1 \
 		SLURM_JOB_PARTITION=compute \
-		sh "$slurm/osmqos-prolog" --map "$tmp/jobs.conf" \
+		sh "$PROLOG" --map "$tmp/jobs.conf" \
 		>/dev/null 2>"$tmp/prolog.err" ||
 		fail "the Prolog exited $?: $(cat "$tmp/prolog.err")"
 }
@@ -92,7 +99,7 @@ task() {
 	local as=()
 	[ -n "${2:-}" ] && as=(setpriv --reuid="$2" --regid="$(id -g "$2")" --clear-groups)
 	SLURM_JOB_ID=$1 SLURMD_NODENAME=h1 SLURM_PROCID=0 \
-		"${as[@]}" sh "$slurm/osmqos-task-prolog" --map "$tmp/jobs.conf" \
+		"${as[@]}" sh "$TASK_PROLOG" --map "$tmp/jobs.conf" \
 		>"$tmp/task.out" 2>&1
 	rc=$?
 }
@@ -175,4 +182,33 @@ if [ "$(id -u)" = 0 ] && mkdir -m 755 "$tmp/full" &&
 else
 	echo "note: case 4 needs root and a tmpfs mount; skipped"
 fi
+# 5. Through symlinks in a directory of their own, the helper is found
+# beside the scripts' real files: the refused job of case 1 again.
+[ -n "$mnt" ] && umount "$mnt" && mnt=
+map "$tmp/spool"
+mkdir -m 755 "$tmp/prolog.d" "$tmp/copy"
+ln -s "$slurm/osmqos-prolog" "$tmp/prolog.d/50-osmqos"
+ln -s "$slurm/osmqos-task-prolog" "$tmp/prolog.d/task"
+PROLOG=$tmp/prolog.d/50-osmqos TASK_PROLOG=$tmp/prolog.d/task
+prolog 17
+grep -q "job 17 on h1: refused: " "$tmp/prolog.err" ||
+	fail "5: through a symlink: $(cat "$tmp/prolog.err")"
+task 17
+[ "$rc" = 1 ] || fail "5: the TaskProlog through a symlink exited $rc: $(cat "$tmp/task.out")"
+SLURM_JOB_ID=17 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
+# A copy without the helper: said, and exit 0 (not a drained node).
+for s in prolog task-prolog epilog; do
+	cp "$slurm/osmqos-$s" "$tmp/copy/"
+done
+PROLOG=$tmp/copy/osmqos-prolog TASK_PROLOG=$tmp/copy/osmqos-task-prolog
+prolog 18
+grep -q "job 18 on h1: cannot read $tmp/copy/osmqos-slurm.sh, which $tmp/copy/osmqos-prolog needs beside it" \
+	"$tmp/prolog.err" || fail "5: a lone copy: $(cat "$tmp/prolog.err")"
+task 18
+[ "$rc" = 0 ] && grep -q "^print osmqos: no SL set, the job runs with the stacks' defaults: $tmp/copy/osmqos-slurm.sh is missing" \
+	"$tmp/task.out" || fail "5: a lone TaskProlog: rc $rc, $(cat "$tmp/task.out")"
+SLURM_JOB_ID=18 sh "$tmp/copy/osmqos-epilog" --map "$tmp/jobs.conf" ||
+	fail "5: a lone Epilog exited $?"
+PROLOG=$slurm/osmqos-prolog TASK_PROLOG=$slurm/osmqos-task-prolog
+n=$((n + 1))
 echo "PASS: $n cases"

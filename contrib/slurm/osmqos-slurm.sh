@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # What osmqos-prolog, osmqos-task-prolog and osmqos-epilog share; they
-# source it from their own directory.  Sets map (the job map: --map FILE
-# among the script's arguments, else /etc/osmqos/slurm-jobs.conf) and job
-# (SLURM_JOB_ID, digits only, else empty).
+# source it from the directory of their own file, a symlink to them
+# followed (slurm.conf's Prolog=/etc/slurm/prolog.d/* names links).  Sets
+# map (the job map: --map FILE among the script's arguments, else
+# /etc/osmqos/slurm-jobs.conf) and job (SLURM_JOB_ID, digits only, else
+# empty).
 
 map=/etc/osmqos/slurm-jobs.conf
 if [ "${1:-}" = --map ] && [ -n "${2:-}" ]; then

@@ -4,7 +4,9 @@
 # with its own key and socket, one slurmctld and six slurmd (one per Slurm
 # node, cn01 cn02 stor1 cn09 cn10 cn11, all on this host with their own
 # ports, spools and logs), the production Prolog, TaskProlog and Epilog
-# reached through one-line wrappers that give them the test's job map; the
+# reached through one-line wrappers that give them the test's job map and
+# run them through symlinks in a directory of their own (as slurm.conf's
+# Prolog=/etc/slurm/prolog.d/* finds them); the
 # map's osmqos command is a wrapper that attaches osmqos to the simulated
 # HCA of the Slurm node it runs for (SIM_HOST, umad2sim, IBSIM_SOCKNAME).
 # On fat-tree-16 with an isolated tenant (jobs-lib.sh):
@@ -130,9 +132,11 @@ EOF
 	mv -f "$MAP.tmp" "$MAP"
 }
 write_map "level DEFAULT" no
+mkdir -p "$S/prolog.d"
 for s in prolog task-prolog epilog; do
+	ln -sf "$top_srcdir/contrib/slurm/osmqos-$s" "$S/prolog.d/50-osmqos-$s"
 	printf '#!/bin/sh\nexec %s --map %s\n' \
-		"$top_srcdir/contrib/slurm/osmqos-$s" "$MAP" >"$S/$s"
+		"$S/prolog.d/50-osmqos-$s" "$MAP" >"$S/$s"
 	chmod +x "$S/$s"
 done
 
