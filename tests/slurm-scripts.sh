@@ -16,7 +16,8 @@
 #      refused job is still stopped;
 #   5. the scripts reached through symlinks in another directory (as
 #      Prolog=/etc/slurm/prolog.d/* names them) find what they share; a
-#      copy without it logs why and exits 0.
+#      copy without it logs why and exits 0;
+#   6. a read-only spool: the Prolog and Epilog say so and exit 0.
 # Each case checks what the scripts print and leave.
 : "${top_srcdir:?}" "${top_builddir:?}"
 # The scripts run as root (slurmd's Prolog): a spool another user owns is
@@ -211,4 +212,22 @@ SLURM_JOB_ID=18 sh "$tmp/copy/osmqos-epilog" --map "$tmp/jobs.conf" ||
 	fail "5: a lone Epilog exited $?"
 PROLOG=$slurm/osmqos-prolog TASK_PROLOG=$slurm/osmqos-task-prolog
 n=$((n + 1))
+
+# 6. A read-only spool (a tmpfs remounted read-only; root only).
+if [ "$(id -u)" = 0 ] && mkdir -m 755 "$tmp/ro" &&
+	mount -t tmpfs -o size=64k,mode=755 tmpfs "$tmp/ro" 2>/dev/null; then
+	mnt=$tmp/ro
+	mkdir -m 755 "$mnt/h1"
+	mount -o remount,ro "$mnt" || fail "6: cannot remount $mnt read-only"
+	map "$mnt/%n"
+	prolog 19
+	grep -q "job 19 on h1: cannot write into the spool directory $mnt/h1 (read-only, or out of inodes): no SL set, and a refused job is not stopped" \
+		"$tmp/prolog.err" || fail "6: $(cat "$tmp/prolog.err")"
+	SLURM_JOB_ID=19 SLURMD_NODENAME=h1 sh "$slurm/osmqos-epilog" \
+		--map "$tmp/jobs.conf" 2>/dev/null || fail "6: the Epilog exited $?"
+	umount "$mnt" && mnt=
+	n=$((n + 1))
+else
+	echo "note: case 6 needs root and a tmpfs mount; skipped"
+fi
 echo "PASS: $n cases"
