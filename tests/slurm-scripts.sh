@@ -6,7 +6,8 @@
 # map's osmqos names no CA), so the policy decides offline and a job
 # whose pairs get different SLs is refused:
 #   1. the refusal is logged by its reason (not by the note before it),
-#      the TaskProlog stops the task with it, the Epilog cleans up;
+#      the TaskProlog stops the task with it, the Epilog cleans up, also
+#      what a Prolog killed on its timeout left;
 #   2. a spool directory others can write (or another user's, or a
 #      symlink to one) is not used: nothing written, and a JOB.env
 #      planted there is not exported;
@@ -108,13 +109,19 @@ task() {
 # 1. A refused job: the log names the reason, the task stops with it.
 mkdir -m 755 "$tmp/spool"
 map "$tmp/spool"
+# A run of this job before, killed (a requeued job): its file goes.
+: >"$tmp/spool/11.tmp.1.err"
 prolog 11
+[ -e "$tmp/spool/11.tmp.1.err" ] && fail "1: the Prolog left a killed run's file"
 grep -q "job 11 on h1: refused: osmqos job-env: refused: the job's pairs get different SLs" \
 	"$tmp/prolog.err" || fail "1: the refusal is not logged by its reason: $(cat "$tmp/prolog.err")"
 [ -s "$tmp/spool/11.refused" ] || fail "1: no 11.refused"
 task 11
 [ "$rc" = 1 ] && grep -q "^print osmqos: osmqos job-env: refused: " "$tmp/task.out" ||
 	fail "1: the TaskProlog exited $rc: $(cat "$tmp/task.out")"
+# What a Prolog killed mid-run leaves (its PID in the names).
+: >"$tmp/spool/11.tmp.4242.err"
+: >"$tmp/spool/11.tmp.4242.out"
 SLURM_JOB_ID=11 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf" ||
 	fail "1: the Epilog failed"
 [ -z "$(ls -A "$tmp/spool")" ] || fail "1: left in the spool: $(ls -A "$tmp/spool")"
