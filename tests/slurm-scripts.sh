@@ -18,7 +18,9 @@
 #   5. the scripts reached through symlinks in another directory (as
 #      Prolog=/etc/slurm/prolog.d/* names them) find what they share; a
 #      copy without it logs why and exits 0;
-#   6. a read-only spool: the Prolog and Epilog say so and exit 0.
+#   6. a read-only spool: the Prolog and Epilog say so and exit 0;
+#   7. with a policy that draws a lint warning, the Prolog's log and the
+#      job's note name the refusal or the error, not the warning.
 # Each case checks what the scripts print and leave.
 : "${top_srcdir:?}" "${top_builddir:?}"
 # The scripts run as root (slurmd's Prolog): a spool another user owns is
@@ -237,4 +239,26 @@ if [ "$(id -u)" = 0 ] && mkdir -m 755 "$tmp/ro" &&
 else
 	echo "note: case 6 needs root and a tmpfs mount; skipped"
 fi
+# 7. A port group no rule uses: a warning before any verdict.
+sed 's|^end-port-groups|    port-group\n        name: spare\n        port-name: h2 HCA-1/P1\n    end-port-group\nend-port-groups|' \
+	"$tmp/policy.conf" >"$tmp/lint.conf"
+map "$tmp/spool"
+sed -i "s|^policy .*|policy  $tmp/lint.conf|" "$tmp/jobs.conf"
+prolog 20
+grep -q "job 20 on h1: refused: osmqos job-env: refused: the job's pairs get different SLs" \
+	"$tmp/prolog.err" || fail "7: the refusal is not logged: $(cat "$tmp/prolog.err")"
+grep -q "warning: port group 'spare'" "$tmp/spool/20.refused" ||
+	fail "7: the policy drew no warning: $(cat "$tmp/spool/20.refused")"
+SLURM_JOB_ID=20 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
+# An error: a host no HCA matches.
+SLURM_JOB_ID=21 SLURM_JOB_NODELIST=h1,h9 SLURMD_NODENAME=h1 \
+	sh "$PROLOG" --map "$tmp/jobs.conf" >/dev/null 2>"$tmp/prolog.err" ||
+	fail "7: the Prolog exited $?"
+grep -q "job 21 on h1: no SL set (osmqos job-env exit 2): osmqos job-env: 1 of the 2 hosts match no HCA of the fabric, the first 'h9'" \
+	"$tmp/prolog.err" || fail "7: the error is not logged: $(cat "$tmp/prolog.err")"
+task 21
+[ "$rc" = 0 ] && grep -q "^print osmqos: no SL set, the job runs with the stacks' defaults: osmqos job-env: .*match no HCA" \
+	"$tmp/task.out" || fail "7: the job's note: rc $rc, $(cat "$tmp/task.out")"
+SLURM_JOB_ID=21 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
+n=$((n + 1))
 echo "PASS: $n cases"

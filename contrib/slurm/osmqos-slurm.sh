@@ -30,6 +30,17 @@ oq_setting() {
 	printf '%s\n' "$oq_v"
 }
 
+# oq_reason FILE: the line of job-env's stderr in FILE that says why it
+# refused the job or failed: its refusal, else its first error, else the
+# first line that is no note, warning, hint or "Try '...'" (the policy's
+# lint warnings come before either).
+oq_reason() {
+	grep -m 1 -e '^osmqos job-env: refused: ' -e ': error: ' -- "$1" \
+		2>/dev/null && return 0
+	grep -v -m 1 -e ': note: ' -e ': warning: ' -e '^[[:space:]]' \
+		-e '^(' -e "^Try '" -e '^#' -e '^$' -- "$1" 2>/dev/null
+}
+
 # The job's files: SPOOL/JOB.env, .refused, .error.
 oq_base() {
 	printf '%s/%s\n' "$(oq_setting spool /run/osmqos/slurm)" "$job"
