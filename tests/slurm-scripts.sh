@@ -11,7 +11,8 @@
 #   2. a spool directory others can write (or another user's, or a
 #      symlink to one) is not used: nothing written, and a JOB.env
 #      planted there is not exported;
-#   3. a map the jobs' users cannot read is logged by the Prolog, and the
+#   3. a map the job's user cannot read (the file, or a directory above
+#      it) is logged by the Prolog, which asks nothing, and the
 #      TaskProlog (as nobody) says why no SL is set;
 #   4. a full spool: the Prolog says so instead of an empty reason, and a
 #      refused job is still stopped;
@@ -94,7 +95,7 @@ TASK_PROLOG=$slurm/osmqos-task-prolog
 prolog() {
 	SLURM_JOB_ID=$1 SLURM_JOB_NODELIST=h1,h3 SLURMD_NODENAME=h1 \
 		SLURM_JOB_PARTITION=compute \
-		sh "$PROLOG" --map "$tmp/jobs.conf" \
+		sh "$PROLOG" --map "${MAPF:-$tmp/jobs.conf}" \
 		>/dev/null 2>"$tmp/prolog.err" ||
 		fail "the Prolog exited $?: $(cat "$tmp/prolog.err")"
 }
@@ -103,7 +104,7 @@ task() {
 	local as=()
 	[ -n "${2:-}" ] && as=(setpriv --reuid="$2" --regid="$(id -g "$2")" --clear-groups)
 	SLURM_JOB_ID=$1 SLURMD_NODENAME=h1 SLURM_PROCID=0 \
-		"${as[@]}" sh "$TASK_PROLOG" --map "$tmp/jobs.conf" \
+		"${as[@]}" sh "$TASK_PROLOG" --map "${MAPF:-$tmp/jobs.conf}" \
 		>"$tmp/task.out" 2>&1
 	rc=$?
 }
@@ -162,18 +163,41 @@ if [ "$(id -u)" = 0 ]; then
 fi
 n=$((n + 1))
 
-# 3. A map the jobs' users cannot read.
+# 3. A map the jobs' users cannot read: the Prolog says so (in the log
+# and JOB.error) and asks nothing; the TaskProlog, as the user, says why
+# no SL is set.  Without the job's uid the Prolog checks that others may
+# read it; with it, it asks as that user.
 chmod 600 "$tmp/jobs.conf"
 prolog 14
-grep -q "the job map $tmp/jobs.conf cannot be read by the jobs' users" \
+grep -q "job 14 on h1: no SL set: the job map $tmp/jobs.conf cannot be read by the job's user: the TaskProlog runs as them; chmod 644" \
 	"$tmp/prolog.err" || fail "3: no error for a private map: $(cat "$tmp/prolog.err")"
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-	task 14 nobody
-	[ "$rc" = 0 ] && grep -q "^print osmqos: cannot read the job map $tmp/jobs.conf, so no SL is set" \
-		"$tmp/task.out" || fail "3: TaskProlog as nobody: rc $rc, $(cat "$tmp/task.out")"
-fi
+grep -q "^osmqos-prolog: the job map $tmp/jobs.conf cannot be read" \
+	"$tmp/spool/14.error" || fail "3: no 14.error: $(ls "$tmp/spool")"
+task 14 nobody
+[ "$rc" = 0 ] && grep -q "^print osmqos: cannot read the job map $tmp/jobs.conf, so no SL is set" \
+	"$tmp/task.out" || fail "3: TaskProlog as nobody: rc $rc, $(cat "$tmp/task.out")"
 SLURM_JOB_ID=14 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
 chmod 644 "$tmp/jobs.conf"
+# Readable itself, in a directory only root may enter.
+mkdir -m 700 "$tmp/private"
+cp -p "$tmp/jobs.conf" "$tmp/private/"
+MAPF=$tmp/private/jobs.conf
+export SLURM_JOB_UID SLURM_JOB_GID
+SLURM_JOB_UID=$(id -u nobody) SLURM_JOB_GID=$(id -g nobody)
+prolog 22
+grep -q "job 22 on h1: no SL set: the job map $MAPF cannot be read by the job's user (uid $SLURM_JOB_UID)" \
+	"$tmp/prolog.err" || fail "3: a map in a private directory: $(cat "$tmp/prolog.err")"
+task 22 nobody
+[ "$rc" = 0 ] && grep -q "^print osmqos: cannot read the job map $MAPF, so no SL is set" \
+	"$tmp/task.out" || fail "3: TaskProlog as nobody, private directory: rc $rc, $(cat "$tmp/task.out")"
+SLURM_JOB_ID=22 sh "$slurm/osmqos-epilog" --map "$MAPF"
+# Opened to others: asked as nobody, the map is read and the job refused.
+chmod 755 "$tmp/private"
+prolog 23
+grep -q "job 23 on h1: refused: " "$tmp/prolog.err" ||
+	fail "3: a map nobody can read: $(cat "$tmp/prolog.err")"
+SLURM_JOB_ID=23 sh "$slurm/osmqos-epilog" --map "$MAPF"
+unset SLURM_JOB_UID SLURM_JOB_GID MAPF
 n=$((n + 1))
 
 # 4. A full spool (a 4 KiB tmpfs, filled; root only): said, and the

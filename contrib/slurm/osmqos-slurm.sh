@@ -41,6 +41,49 @@ oq_reason() {
 		-e '^(' -e "^Try '" -e '^#' -e '^$' -- "$1" 2>/dev/null
 }
 
+# oq_user_reads FILE UID GID: the user UID (group GID and the user's own
+# groups) can read FILE, as the TaskProlog must.  Asked as that user
+# (setpriv); when that cannot be asked, FILE must be readable by others
+# and every directory above it searchable by others.
+oq_user_reads() {
+	case $2 in
+	'' | *[!0-9]*) ;;
+	*)
+		oq_r=$(setpriv --reuid="$2" --regid="${3:-$2}" \
+			--init-groups sh -c \
+			'if test -r "$1"; then echo y; else echo n; fi' \
+			sh "$1" 2>/dev/null)
+		if [ -n "$oq_r" ]; then
+			[ "$oq_r" = y ]
+			return
+		fi
+		;;
+	esac
+	oq_f=$(readlink -f -- "$1" 2>/dev/null) || return 1
+	oq_m=$(stat -c %a -- "$oq_f" 2>/dev/null) || return 1
+	[ $((0$oq_m & 4)) -ne 0 ] || return 1
+	while [ "$oq_f" != / ]; do
+		oq_f=$(dirname -- "$oq_f")
+		oq_m=$(stat -c %a -- "$oq_f" 2>/dev/null) || return 1
+		[ $((0$oq_m & 1)) -ne 0 ] || return 1
+	done
+}
+
+# oq_unseen FILE: this user cannot tell FILE from a missing file: a
+# directory above it exists but does not let them through.
+oq_unseen() {
+	oq_d=$1
+	while :; do
+		oq_d=$(dirname -- "$oq_d")
+		if [ -d "$oq_d" ] && [ ! -x "$oq_d" ]; then
+			return 0
+		fi
+		case $oq_d in
+		/ | .) return 1 ;;
+		esac
+	done
+}
+
 # The job's files: SPOOL/JOB.env, .refused, .error.
 oq_base() {
 	printf '%s/%s\n' "$(oq_setting spool /run/osmqos/slurm)" "$job"
