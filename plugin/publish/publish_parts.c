@@ -19,17 +19,32 @@
 
 #include "publish.h"
 
-/* The levels of d as bytes: each one's name, SL and intents, all the
- * parts read of them before the predictions are added. */
-static char *levels_key(const struct oq_publish_doc *d, size_t *len)
+/* One part into a new buffer; NULL when it could not be rendered. */
+static char *render(void (*fn)(FILE *, const struct oq_publish_doc *),
+		    const struct oq_publish_doc *d, size_t *len)
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
-	size_t i;
-	int bad;
+	int bad = !f;
 
-	if (!f)
+	if (f) {
+		fn(f, d);
+		bad = ferror(f);
+		bad |= fclose(f);
+	}
+	if (bad) {
+		free(buf);
 		return NULL;
+	}
+	return buf;
+}
+
+/* The levels of d as bytes: each one's name, SL and intents, all the
+ * parts read of them before the predictions are added. */
+static void levels_key(FILE *f, const struct oq_publish_doc *d)
+{
+	size_t i;
+
 	for (i = 0; i < d->n_levels; i++) {
 		const struct oq_publish_level *l = &d->levels[i];
 
@@ -37,13 +52,6 @@ static char *levels_key(const struct oq_publish_doc *d, size_t *len)
 			l->sl, l->intent_bp, l->high, l->sl_need_bp,
 			l->latency_ns);
 	}
-	bad = ferror(f);
-	bad |= fclose(f);
-	if (bad) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
 }
 
 bool oq_publish_parts_kept(struct oq_publish_parts *pp, uint64_t state_id,
@@ -59,7 +67,7 @@ bool oq_publish_parts_kept(struct oq_publish_parts *pp, uint64_t state_id,
 		return true;
 	if (!classes_id || pp->classes_id != classes_id || !pp->levels_key)
 		return false;
-	key = levels_key(d, &len);
+	key = render(levels_key, d, &len);
 	same = key && len == pp->levels_len &&
 	       !memcmp(key, pp->levels_key, len);
 	free(key);
@@ -86,26 +94,6 @@ void oq_publish_parts_free(struct oq_publish_parts *pp)
 	memset(pp, 0, sizeof(*pp));
 }
 
-/* One part into a new buffer; NULL when it could not be rendered. */
-static char *render(void (*fn)(FILE *, const struct oq_publish_doc *),
-		    const struct oq_publish_doc *d, size_t *len)
-{
-	char *buf = NULL;
-	FILE *f = open_memstream(&buf, len);
-	int bad = !f;
-
-	if (f) {
-		fn(f, d);
-		bad = ferror(f);
-		bad |= fclose(f);
-	}
-	if (bad) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 static void json_part(FILE *out, const struct oq_publish_doc *d)
 {
 	oq_publish_write_json_predictions(out, d);
@@ -118,7 +106,8 @@ void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,
 	pp->json = render(json_part, d, &pp->json_len);
 	pp->prom = render(oq_publish_prom_fabric, d, &pp->prom_len);
 	/* Without its levels' key the parts serve their own state only. */
-	pp->levels_key = classes_id ? levels_key(d, &pp->levels_len) : NULL;
+	pp->levels_key =
+		classes_id ? render(levels_key, d, &pp->levels_len) : NULL;
 	if (!pp->json || !pp->prom) {
 		/* Out of memory: d renders its parts itself, and the next
 		 * publication tries again. */

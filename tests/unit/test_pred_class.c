@@ -550,6 +550,20 @@ static void test_class_keys(void **state)
 	oq_class_keys_free(&k);
 }
 
+/* The classes' JSON (malloc'd, *len bytes). */
+static char *classes_json(const struct oq_fabric *f,
+			  const struct oq_fabric_tables *ft,
+			  const struct oq_pred_classes *c, size_t *len)
+{
+	char *buf = NULL;
+	FILE *out = open_memstream(&buf, len);
+
+	assert_non_null(out);
+	assert_int_equal(oq_pred_classes_write_json(out, f, ft, c), 0);
+	assert_int_equal(fclose(out), 0);
+	return buf;
+}
+
 /* Every classified port appears once in "nodes", with its class. */
 static void test_json_lists_every_port_once(void **state)
 {
@@ -559,19 +573,15 @@ static void test_json_lists_every_port_once(void **state)
 	struct oq_fabric_tables ft;
 	struct oq_predict_opts o;
 	struct oq_pred_classes c;
-	char *buf = NULL, *p;
+	char *buf, *p;
 	size_t len = 0, refs = 0;
-	FILE *out;
 
 	(void)state;
 	oq_templates_default(&tpl);
 	assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL), 0);
 	oq_predict_opts_init(&o);
 	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
-	out = open_memstream(&buf, &len);
-	assert_non_null(out);
-	assert_int_equal(oq_pred_classes_write_json(out, f, &ft, &c), 0);
-	assert_int_equal(fclose(out), 0);
+	buf = classes_json(f, &ft, &c, &len);
 	for (p = buf; (p = strstr(p, "\"lmc\": ")); p++)
 		refs++;
 	assert_int_equal(refs, c.n_classified);
@@ -595,9 +605,8 @@ static void test_copy_writes_the_same(void **state)
 	struct oq_fabric_tables ft;
 	struct oq_predict_opts o;
 	struct oq_pred_classes c, copy;
-	char *a = NULL, *b = NULL;
+	char *a, *b;
 	size_t alen = 0, blen = 0;
-	FILE *out;
 
 	(void)state;
 	oq_templates_default(&tpl);
@@ -608,15 +617,9 @@ static void test_copy_writes_the_same(void **state)
 	assert_int_equal(oq_pred_classes_copy(&copy, &c), 0);
 	assert_ptr_not_equal(copy.v, c.v);
 	assert_ptr_not_equal(copy.of_port, c.of_port);
-	out = open_memstream(&a, &alen);
-	assert_non_null(out);
-	assert_int_equal(oq_pred_classes_write_json(out, f, &ft, &c), 0);
-	assert_int_equal(fclose(out), 0);
+	a = classes_json(f, &ft, &c, &alen);
 	oq_pred_classes_free(&c);
-	out = open_memstream(&b, &blen);
-	assert_non_null(out);
-	assert_int_equal(oq_pred_classes_write_json(out, f, &ft, &copy), 0);
-	assert_int_equal(fclose(out), 0);
+	b = classes_json(f, &ft, &copy, &blen);
 	assert_int_equal(alen, blen);
 	assert_memory_equal(a, b, alen);
 	free(a);
