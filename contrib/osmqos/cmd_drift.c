@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * osmqos drift [--policy P | --in-force [--publish-dir DIR]]
- *              [--opensm-conf F] [--partitions F] [--sample N]
+ *              [--opensm-conf F] [--partitions F] [--node-name-map F]
+ *              [--sample N]
  *              [--no-vlhl] [--no-sl2vl] [--ca NAME] [--ca-port N]
  *              [--timeout MS] [--all] [--json]
  * (`osmqos audit`, its former name, still works.)
@@ -58,6 +59,7 @@ static const struct oq_opt drift_opts[] = {
 	OQ_USE_H(OQ_CO_PARTITIONS, 0,
 		 "the SM's partitions.conf (default: the one --opensm-conf "
 		 "names)"),
+	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_OPT("sample", 0, OQ_OPT_NUM, "N",
 	       "CA pairs to check with the SA (default 16, 0: none)",
 	       offsetof(struct drift_opts, sample), .max = 1000000),
@@ -142,6 +144,7 @@ static int load_policy(const struct drift_opts *o, struct oq_cli_inputs *in)
 	if (readable("policy", c->policy, OQ_POLICY_MAX_BYTES) ||
 	    readable("partitions file", c->partitions, OQ_FILE_MAX_BYTES) ||
 	    readable("opensm.conf", c->opensm_conf, OQ_FILE_MAX_BYTES) ||
+	    readable("node-name map", c->node_name_map, OQ_FILE_MAX_BYTES) ||
 	    oq_cli_read_policy(CMD, c->policy, &in->diags, &in->policy))
 		return OQ_EXIT_USAGE;
 	if (!in->policy) {
@@ -170,12 +173,15 @@ static int load_policy(const struct drift_opts *o, struct oq_cli_inputs *in)
 	return OQ_EXIT_OK;
 }
 
-/* Partitions and the binding on the discovered fabric (as oq_cli_load
- * does for a topology file). */
+/* Node names, partitions and the binding on the discovered fabric (as
+ * oq_cli_load does for a topology file): the policy's port-names are
+ * OpenSM's names, a node-name map's where the SM has one. */
 static int bind_policy(const struct drift_opts *o, struct oq_cli_inputs *in)
 {
-	int rc;
+	int rc = oq_cli_node_names(CMD, &o->c, in->fabric);
 
+	if (rc)
+		return rc;
 	in->have_parts = true;
 	if (o->c.partitions)
 		rc = oq_cli_read_partitions(CMD, o->c.partitions, in->fabric,

@@ -128,14 +128,14 @@ void drift_classes_free(struct drift_classes *c)
 static void text_end(const struct oq_port *p)
 {
 	printf("0x%016" PRIx64 " \"%s\" port %u (lid %u)", p->guid,
-	       p->node->desc, p->num, p->lid);
+	       oq_node_name(p->node), p->num, p->lid);
 }
 
 static void text_where(const struct drift *d, const struct oq_policy *pol)
 {
 	if (d->port) {
 		printf("0x%016" PRIx64 " \"%s\" port %u", d->port->guid,
-		       d->port->node->desc, d->port->num);
+		       oq_node_name(d->port->node), d->port->num);
 		if (d->in_port >= 0)
 			printf(" in %d", d->in_port);
 		printf(" lid %u", d->port->lid);
@@ -192,10 +192,18 @@ static void json_members(const struct drift *d, const struct oq_policy *pol)
 {
 	printf("\"kind\": \"%s\", ", d->kind);
 	if (d->port) {
+		char name[128];
+
+		/* "node" the NodeDescription, "name" the port as OpenSM
+		 * names it (a node-name map's), as in `tables`. */
 		printf("\"guid\": \"0x%016" PRIx64 "\", \"node_guid\": "
 		       "\"0x%016" PRIx64 "\", \"node\": ",
 		       d->port->guid, d->port->node->guid);
 		oq_json_fstring(stdout, d->port->node->desc);
+		if (oq_port_name(d->port, name, sizeof(name)) < 0)
+			name[0] = '\0';
+		printf(", \"name\": ");
+		oq_json_fstring(stdout, name);
 		printf(", \"port\": %u, \"lid\": %u, \"in_port\": ",
 		       d->port->num, d->port->lid);
 		if (d->in_port >= 0)

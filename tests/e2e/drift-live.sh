@@ -9,7 +9,9 @@
 # its cache) and per-input SL2VL reads the right way round, 32 tables in
 # one class; a policy other than the SM's shows as SA drift; the former
 # name `osmqos audit` still works; partitions that refuse pairs are clean
-# with the SM's opensm.conf and noted without it; errors exit 2.
+# with the SM's opensm.conf and noted without it; a policy naming ports
+# by the SM's node-name map is clean, and drift names nodes by the map;
+# errors exit 2.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init drift-live
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -231,6 +233,45 @@ rc=$?
 	grep -q "note: the SA check failed (sa_error)" "$E2E_DIR/nosm-drift.err" ||
 	e2e_fail "drift with no SM and a changed VLArb: rc $rc, $(cat "$E2E_DIR/nosm-drift.out" "$E2E_DIR/nosm-drift.err")"
 e2e_log "no SM: tables compared all the same ($(jq .ports_compared "$E2E_DIR/nosm.out") ports), exit 2 when clean, 1 with a drift"
+
+# 5c. Names from OpenSM's node-name map: the SM runs with a map and a
+# policy naming stor1 and cn01 by their mapped names.  drift, given the
+# SM's opensm.conf (or the map as --node-name-map), binds the policy as
+# the SM did: clean.  A drift on stor1's port names it by the map.
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-2.log"
+map=$E2E_DIR/node-name-map
+printf '0x0000000000100000 "storage-a adapter"\n0x0000000000100002 "compute 01"\n' >"$map"
+sed -e 's|stor1 HCA-1/P1|"storage-a adapter/P1"|' -e 's|cn01 HCA-1/P1|"compute 01/P1"|' \
+	"$top_srcdir/tests/e2e/data/program-policy.conf" >"$E2E_DIR/mapped.conf"
+grep -q '"storage-a adapter/P1"' "$E2E_DIR/mapped.conf" &&
+	grep -q '"compute 01/P1"' "$E2E_DIR/mapped.conf" || e2e_fail "test policy edit failed"
+e2e_start_opensm qos=TRUE "qos_policy_file=$E2E_DIR/mapped.conf" "node_name_map_name=$map"
+e2e_wait_for "osmqos: sweep 1: " "$E2E_OSM_LOG" 60 ||
+	e2e_fail "plugin did not finish its first sweep (node-name map)"
+pol=$E2E_DIR/mapped.conf
+drift mapped ""
+rc=$?
+[ "$rc" = 0 ] && ! grep -q '^DRIFT' "$E2E_DIR/mapped.out" ||
+	e2e_fail "drift with the SM's node-name map (opensm.conf) exited $rc: $(cat "$E2E_DIR/mapped.out" "$E2E_DIR/mapped.err")"
+SIM_HOST= e2e_sim "$top_builddir/osmqos" drift --policy "$pol" --node-name-map "$map" \
+	>"$E2E_DIR/mapped-opt.out" 2>"$E2E_DIR/mapped-opt.err"
+rc=$?
+[ "$rc" = 0 ] && ! grep -q '^DRIFT' "$E2E_DIR/mapped-opt.out" ||
+	e2e_fail "drift --node-name-map exited $rc: $(cat "$E2E_DIR/mapped-opt.out" "$E2E_DIR/mapped-opt.err")"
+# Directed route 0,1,1 from spine01: leaf01, then its port 1, stor1.
+e2e_sim "$setter" 0,1,1 1 low 2:8,3:8,4:8 || e2e_fail "the SMP Set on stor1 was refused"
+drift mapped-drift "" --all --sample 0
+rc=$?
+[ "$rc" = 1 ] && [ "$(grep -c '^DRIFT' "$E2E_DIR/mapped-drift.out")" = 1 ] &&
+	grep -q '^DRIFT vlarb_low 0x0000000000100001 "storage-a adapter" port 1 lid [0-9]*: expected .* found 2:8,3:8,4:8$' \
+		"$E2E_DIR/mapped-drift.out" ||
+	e2e_fail "the drift on stor1 is not named by the map: rc $rc, $(cat "$E2E_DIR/mapped-drift.out" "$E2E_DIR/mapped-drift.err")"
+drift mapped-json "" --all --sample 0 --json
+jq -e '.drifts[0].node == "stor1 HCA-1" and .drifts[0].name == "storage-a adapter/P1"' \
+	"$E2E_DIR/mapped-json.out" >/dev/null ||
+	e2e_fail "JSON does not give the NodeDescription and the mapped name: $(cat "$E2E_DIR/mapped-json.out")"
+e2e_stop_opensm
+e2e_log "node-name map: clean by the SM's map, drift lines name nodes by it"
 
 # 6. Errors say what to do next and exit 2.
 e2e_sim "$top_builddir/osmqos" drift --policy /nonexistent >/dev/null 2>"$E2E_DIR/err.txt"
