@@ -90,6 +90,32 @@ IN=$tmp/opensm2.conf same tables -p "$pol" -f "$ft" -c - --json -- \
 	fail "the templates of $tmp/opensm2.conf change no table: the case above checks nothing"
 IN=$intents same synth -p - -f "$mixed" --report -- \
 	synth -p "$intents" -f "$mixed" --report
+# The inputs a command parses itself: doctor's opensm.conf files,
+# job-env's host lists and job map.
+printf 'qos TRUE\n' >"$tmp/doctor.conf"
+IN=$tmp/doctor.conf run doctor -c -
+[ "$(head -n 1 "$tmp/out")" = "osmqos doctor: <stdin>" ] &&
+	grep -q '^ok  *qos  *qos TRUE' "$tmp/out" ||
+	fail "doctor -c -: rc $rc, $(head -n 3 "$tmp/out" "$tmp/err")"
+IN=$tmp/doctor.conf run doctor -c "$tmp/doctor.conf" --standby-conf -
+grep -q '^ok  *standby  *<stdin> has the same QoS settings' "$tmp/out" ||
+	fail "doctor --standby-conf -: rc $rc, $(grep standby "$tmp/out") $(head -n 3 "$tmp/err")"
+n=$((n + 2))
+expect 2 "osmqos doctor: -c and --standby-conf both read standard input ('-'); give one of them a file" \
+	doctor -c - --standby-conf -
+echo 'cn[01-03]' >"$tmp/hosts"
+IN=$tmp/hosts same job-env --plain --nodes-file - -f "$ft" -p "$pol" --offline -- \
+	job-env --plain --nodes-file "$tmp/hosts" -f "$ft" -p "$pol" --offline
+printf 'default level storage\n' >"$tmp/job.map"
+IN=$tmp/job.map run job-env --map - --nodes stor1,stor2 -f "$ft" -p "$pol" --offline
+[ "$rc" = 0 ] && head -n 1 "$tmp/out" | grep -q '^# osmqos job-env: class level storage (<stdin>:1 ' ||
+	fail "job-env --map -: rc $rc, $(head -n 3 "$tmp/out" "$tmp/err")"
+n=$((n + 1))
+"$q" job-env --plain --nodes-file - -f "$ft" <&- >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ "$(head -1 "$tmp/err")" = "osmqos job-env: cannot read hosts file from standard input: Bad file descriptor; give it as a file" ] ||
+	fail "job-env --nodes-file - with stdin closed: rc $rc, $(head -1 "$tmp/err")"
+n=$((n + 1))
 expect 2 "osmqos tables: -p and -f both read standard input ('-'); give one of them a file" \
 	tables -p - -f -
 expect 2 "osmqos check: --fabric and POLICY both read standard input ('-'); give one of them a file" \

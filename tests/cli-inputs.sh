@@ -17,6 +17,7 @@ n=0
 
 mkfifo "$tmp/fifo"
 mkdir "$tmp/dir"
+echo 'qos TRUE' >"$tmp/osm.conf"
 # A valid policy just over the 16 MiB limit (a long comment).
 { cat "$pol"; head -c $((16 * 1024 * 1024)) /dev/zero | tr '\0' '#'; echo; } >"$tmp/big.conf"
 
@@ -65,6 +66,8 @@ for bad in fifo dir missing; do
 		--partitions "$f"
 	expect_refused "$why" job-env --plain --nodes-file "$f" --fabric "$net"
 	expect_refused "$why" job-env --map "$f" --nodes cn01
+	expect_refused "$why" doctor --opensm-conf "$f"
+	expect_refused "$why" doctor --opensm-conf "$tmp/osm.conf" --standby-conf "$f"
 done
 expect_refused "larger than the 16 MiB limit" check "$tmp/big.conf"
 expect_refused "larger than the 16 MiB limit" tables --policy "$tmp/big.conf" --fabric "$net"

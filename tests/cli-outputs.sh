@@ -7,7 +7,7 @@
 # missing directory is named; a failed write leaves the old file; another
 # user's symlink is not followed; output that cannot reach standard output
 # (a full device, closed) is an error, exit 2, but for a reader that
-# stopped reading.
+# stopped reading.  An output of "-" is standard output.
 : "${top_srcdir:?}" "${top_builddir:?}"
 q=$top_builddir/osmqos
 ft=$top_srcdir/contrib/fabrics/fat-tree-16.net
@@ -96,6 +96,40 @@ expect_err 0 "*" "${synth[@]}" -o "$tmp/new"
 [ "$(stat -c %a "$tmp/new")" = 644 ] ||
 	fail "-o created a file of mode $(stat -c %a "$tmp/new")"
 cmp -s "$tmp/new" "$tmp/synth.ref" || fail "-o wrote other than stdout"
+
+# "-" is standard output, as it is standard input for the inputs: the
+# file there alone (what the command prints itself goes to standard
+# error), no file named "-"; not with --json, which needs standard output
+# too.
+mkdir "$tmp/cwd"
+cd "$tmp/cwd" || fail "cannot enter $tmp/cwd"
+for w in "synth -o" "export_ -o" "predict --svg" "model --svg"; do
+	arr=${w% *}[@] opt=${w#* }
+	ref=$tmp/ref.$RANDOM
+	expect_err 0 "*" "${!arr}" "$opt" "$ref"
+	expect_err 0 "*" "${!arr}" "$opt" -
+	cmp -s "$tmp/out" "$ref" || fail "${!arr} $opt - did not write the file alone to standard output"
+	[ ! -e "$tmp/cwd/-" ] || fail "${!arr} $opt - wrote a file named '-'"
+done
+run "${predict[@]}" --svg -
+[ "$rc" = 0 ] && grep -q '^class 1: ' "$tmp/err" ||
+	fail "predict --svg -: the text is not on standard error: $(head -n 3 "$tmp/err")"
+expect_err 0 "*" "${synth[@]}" -o - --report
+grep -q '^qos-levels' "$tmp/out" && ! grep -q '^qos-levels' "$tmp/err" && [ -s "$tmp/err" ] ||
+	fail "synth -o - --report: the policy is not alone on standard output"
+expect_err 2 "osmqos predict: --svg - and --json both write standard output; give --svg a file, or leave --json out" \
+	"${predict[@]}" --svg - --json
+expect_err 2 "osmqos synth: -o - and --json both write standard output; give -o a file, or leave --json out" \
+	"${synth[@]}" -o - --json
+[ ! -s "$tmp/out" ] || fail "a refused -o - printed on standard output"
+if [ -c /dev/full ]; then
+	timeout 60 "$q" "${export_[@]}" -o - >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ "$rc" = 2 ] && grep -q "cannot write -o - (standard output): No space left on device; " "$tmp/err" ||
+		fail "export -o - >/dev/full: exit $rc, $(tail -n 1 "$tmp/err")"
+	n=$((n + 1))
+fi
+cd - >/dev/null || fail "cannot go back"
 
 # A missing directory is named; nothing is created.
 expect_err 2 "osmqos export: -o '$tmp/nodir/x.conf': its directory '$tmp/nodir' does not exist; create it or name another file" \

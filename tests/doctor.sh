@@ -240,7 +240,7 @@ grep -q "in 2 QoS setting(s): qos (TRUE vs FALSE), qos_high_limit (-1 vs 0)" "$d
 # An unreadable opensm.conf is a usage error that says what to do.
 "$osmqos" doctor -c "$dir/none.conf" >"$dir/none.out" 2>&1
 rc=$?
-[ "$rc" = 2 ] && grep -q 'give the SM.s opensm.conf' "$dir/none.out" ||
+[ "$rc" = 2 ] && grep -q "cannot read opensm.conf '$dir/none.conf': No such file or directory; check the path" "$dir/none.out" ||
 	bad "missing opensm.conf: exit $rc: $(cat "$dir/none.out")"
 
 [ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 17 broken ones, each named"

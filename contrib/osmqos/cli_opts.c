@@ -16,6 +16,7 @@
 #include <osmqos/osm_release.h>
 
 #include "cli.h"
+#include "output_file.h"
 #include "cli_opts.h"
 #include "inputs.h"
 
@@ -74,7 +75,10 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 		       "reconstructed, see docs/model.md)",
 		       CO(profile), .words = profile_words),
 	[OQ_CO_SVG] = OQ_OPT("svg", 0, OQ_OPT_OUTPUT, "FILE",
-			     "also draw the result as SVG into FILE", CO(svg)),
+			     "also draw the result as SVG into FILE (-: "
+			     "standard output, the text then on standard "
+			     "error)",
+			     CO(svg)),
 	[OQ_CO_CA] =
 		OQ_OPT("ca", 'C', OQ_OPT_TEXT, "NAME",
 		       "local CA (default: the first active port)", CO(ca)),
@@ -766,6 +770,44 @@ static bool takes(const struct parser *p, size_t off)
 	return false;
 }
 
+/*
+ * An output of "-" is standard output: one at most, and not with --json,
+ * which prints there too (a report is moved to standard error instead,
+ * oq_cli_claim_stdout).
+ */
+static int stdout_output(struct parser *p)
+{
+	const struct oq_cli_common *c = p->opts;
+	const char *cmd = p->s->name, *by = NULL;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		const char *val;
+
+		if (p->v[i].kind != OQ_OPT_OUTPUT || !p->count[i])
+			continue;
+		val = *(const char **)((char *)p->opts + p->v[i].off);
+		if (strcmp(val, "-"))
+			continue;
+		if (by)
+			return oq_usage_error(cmd,
+					      "%s and %s both write standard "
+					      "output ('-'); give one of them "
+					      "a file",
+					      by, p->as[i]);
+		by = p->as[i];
+	}
+	if (!by)
+		return OQ_CLI_RUN;
+	if (c->json)
+		return oq_usage_error(cmd,
+				      "%s - and --json both write standard "
+				      "output; give %s a file, or leave "
+				      "--json out",
+				      by, by);
+	return oq_cli_claim_stdout(cmd) ? OQ_EXIT_USAGE : OQ_CLI_RUN;
+}
+
 /* After the options: the operand, what is required, standard input. */
 static int finish(struct parser *p)
 {
@@ -832,7 +874,7 @@ static int finish(struct parser *p)
 					      stdin_by, by);
 		stdin_by = by;
 	}
-	return OQ_CLI_RUN;
+	return stdout_output(p);
 }
 
 int oq_cli_parse(const struct oq_cmd_spec *s, int argc, char **argv, void *opts)

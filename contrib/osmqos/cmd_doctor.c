@@ -294,11 +294,26 @@ struct sm {
 	const char *policy; /* the file the plugin reads */
 };
 
-static int sm_load(const char *path, struct sm *s)
+/* An opensm.conf read as every input is ("-": standard input), parsed as
+ * OpenSM reads it.  OQ_EXIT_OK, or OQ_EXIT_USAGE after saying why. */
+static int sm_load(const char *what, const char *path, struct sm *s)
 {
+	const char *name;
+	size_t len;
+	char *text;
+	int rc;
+
 	memset(s, 0, sizeof(*s));
-	if (oq_conf_load(path, &s->conf))
-		return -1;
+	if (oq_cli_read_input(CMD, what, path, OQ_FILE_MAX_BYTES, &text, &len,
+			      &name))
+		return OQ_EXIT_USAGE;
+	rc = oq_conf_parse(text, len, &s->conf);
+	free(text);
+	if (rc)
+		return oq_usage_error(CMD,
+				      "out of memory reading %s '%s'; free "
+				      "memory and retry",
+				      what, name);
 	s->po_first[0] = '\0';
 	s->po_errors = oq_plugin_options_parse(
 		&s->po, oq_conf_get(&s->conf, "event_plugin_options"),
@@ -634,32 +649,28 @@ static long qos_keys(const struct sm *m, const struct sm *s, const char ***keys)
 	return (long)n;
 }
 
-static void check_standby(struct report *r, struct sm *m, const char *path)
+/* The standby's opensm.conf s (read from path before the report began)
+ * against the master's m. */
+static void check_standby(struct report *r, struct sm *m, const char *path,
+			  struct sm *s)
 {
-	struct sm s;
 	char diff[1024] = "";
 	const char **keys;
 	size_t i, n = 0;
 	long k;
 
-	if (sm_load(path, &s)) {
-		check(r, ERR, "standby", "give a readable --standby-conf",
-		      "cannot read %s: %s", path, strerror(errno));
-		return;
-	}
 	for (i = 0; same_keys[i]; i++)
-		compare_key(m, &s, same_keys[i], diff, sizeof(diff), &n);
+		compare_key(m, s, same_keys[i], diff, sizeof(diff), &n);
 	/* Every qos_* key either names, both ways: a key only the standby
 	 * sets differs as much as one only the master sets. */
-	k = qos_keys(m, &s, &keys);
+	k = qos_keys(m, s, &keys);
 	if (k < 0) {
 		check(r, ERR, "standby", "free some memory and run it again",
 		      "out of memory comparing %s", path);
-		sm_free(&s);
 		return;
 	}
 	for (i = 0; i < (size_t)k; i++)
-		compare_key(m, &s, keys[i], diff, sizeof(diff), &n);
+		compare_key(m, s, keys[i], diff, sizeof(diff), &n);
 	free(keys);
 	if (n)
 		check(r, ERR, "standby",
@@ -671,7 +682,29 @@ static void check_standby(struct report *r, struct sm *m, const char *path)
 	else
 		check(r, OK, "standby", NULL, "%s has the same QoS settings",
 		      path);
-	sm_free(&s);
+}
+
+/* The name of an input in the report: "<stdin>" for "-". */
+static const char *input_name(const char *path)
+{
+	return strcmp(path, "-") ? path : OQ_CLI_STDIN_NAME;
+}
+
+/* OpenSM's own opensm.conf when none is given: one this host lacks is
+ * no typo of the operator's, so the way out is --opensm-conf. */
+static int default_conf(void)
+{
+	int err = oq_file_probe(DEFAULT_CONF, OQ_FILE_MAX_BYTES);
+	char why[64];
+
+	if (!err)
+		return OQ_EXIT_OK;
+	return oq_usage_error(
+		CMD,
+		"cannot read OpenSM's opensm.conf '%s': %s; "
+		"give the SM's opensm.conf with --opensm-conf",
+		DEFAULT_CONF,
+		oq_file_error(err, OQ_FILE_MAX_BYTES, why, sizeof(why)));
 }
 
 static int run(int argc, char **argv)
@@ -681,17 +714,23 @@ static int run(int argc, char **argv)
 	struct oq_policy *p = NULL;
 	const char *conf;
 	char audit_dir[4096];
-	struct sm s;
+	struct sm s, standby;
 	int rc = oq_cli_parse(&oq_spec_doctor, argc, argv, &o);
 
 	if (rc != OQ_CLI_RUN)
 		return rc;
+	if (!o.c.opensm_conf && default_conf())
+		return OQ_EXIT_USAGE;
 	conf = o.c.opensm_conf ? o.c.opensm_conf : DEFAULT_CONF;
-	if (sm_load(conf, &s))
-		return oq_usage_error(CMD,
-				      "cannot read %s: %s; give the SM's "
-				      "opensm.conf with --opensm-conf",
-				      conf, strerror(errno));
+	/* Both files before the report begins: an unreadable one is the
+	 * operator's input error, not a check. */
+	if (sm_load("opensm.conf", conf, &s))
+		return OQ_EXIT_USAGE;
+	if (o.standby && sm_load("standby opensm.conf", o.standby, &standby)) {
+		sm_free(&s);
+		return OQ_EXIT_USAGE;
+	}
+	conf = input_name(conf);
 	r.json = o.c.json;
 	if (r.json) {
 		printf("{\"opensm_conf\": ");
@@ -731,8 +770,10 @@ static int run(int argc, char **argv)
 			  "audit");
 	}
 	check_engine(&r, &s, p);
-	if (o.standby)
-		check_standby(&r, &s, o.standby);
+	if (o.standby) {
+		check_standby(&r, &s, input_name(o.standby), &standby);
+		sm_free(&standby);
+	}
 	if (r.json)
 		printf("%s], \"worst\": \"%s\"}\n", r.first ? "" : "\n  ",
 		       level_word[r.worst]);

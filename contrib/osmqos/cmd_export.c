@@ -47,7 +47,8 @@ static const struct oq_opt export_opts[] = {
 		 "the synthesized tables)"),
 	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_OPT("output", 'o', OQ_OPT_OUTPUT, "FILE",
-	       "write it to FILE (replaced atomically); default: stdout",
+	       "write it to FILE (replaced atomically; -: standard "
+	       "output); default: stdout",
 	       offsetof(struct export_opts, output)),
 	OQ_OPT_END,
 };
@@ -231,7 +232,8 @@ static void summary(const struct export_opts *o, const struct oq_policy *p,
 		"%zu match rule(s) (%zu from qos-ulps), %zu vlarb- and %zu "
 		"sl2vl-scope(s); "
 		"stock %s reads it as osmqos reads %s\n",
-		o->output ? "wrote " : "", o->output ? o->output : "stdout",
+		o->output ? "wrote " : "",
+		o->output ? oq_cli_output_name(o->output) : "stdout",
 		p->n_explicit_groups, p->n_explicit_levels, p->n_rules, ulps,
 		p->n_vlarb, p->n_sl2vl, OQ_STOCK_OPENSM, o->c.policy);
 	if (p->n_intent_levels)

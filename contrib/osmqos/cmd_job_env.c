@@ -292,10 +292,17 @@ static void run_free(struct run *r)
 static int use_map(struct run *r)
 {
 	struct oq_diags d;
+	const char *name;
+	size_t len;
+	char *text;
 	int rc;
 
+	if (oq_cli_read_input(CMD, "job map", r->o.map, OQ_JOB_MAP_MAX_BYTES,
+			      &text, &len, &name))
+		return OQ_EXIT_USAGE;
 	oq_diags_init(&d);
-	rc = oq_job_map_load(&r->map, r->o.map, &d);
+	rc = oq_job_map_parse(&r->map, name, text, len, &d);
+	free(text);
 	oq_diags_sort(&d);
 	oq_diags_print(&d, stderr);
 	oq_diags_free(&d);
@@ -304,7 +311,7 @@ static int use_map(struct run *r)
 		fprintf(stderr,
 			"osmqos %s: the job map '%s' has errors; fix them "
 			"(docs/jobs.md describes the format)\n",
-			CMD, r->o.map);
+			CMD, name);
 		return OQ_EXIT_USAGE;
 	}
 	r->have_map = true;
@@ -328,6 +335,7 @@ static int read_hosts(struct run *r)
 {
 	char err[300];
 	size_t i, len, line = 1;
+	const char *name;
 	char *text, *p;
 
 	for (i = 0; i < r->o.n_nodes; i++)
@@ -336,19 +344,15 @@ static int read_hosts(struct run *r)
 			return oq_usage_error(CMD, "--nodes '%.80s': %s",
 					      r->o.nodes[i], err);
 	if (r->o.nodes_file) {
-		if (oq_cli_need_file(CMD, "hosts file", r->o.nodes_file,
-				     NODES_FILE_MAX))
+		if (oq_cli_read_input(CMD, "hosts file", r->o.nodes_file,
+				      NODES_FILE_MAX, &text, &len, &name))
 			return OQ_EXIT_USAGE;
-		text = oq_file_read(r->o.nodes_file, NODES_FILE_MAX, &len);
-		if (!text)
-			return oq_usage_error(CMD, "cannot read '%s'",
-					      r->o.nodes_file);
 		if (strlen(text) != len) {
 			free(text);
 			return oq_usage_error(CMD,
 					      "%s: a NUL byte; give a "
 					      "text file of host names",
-					      r->o.nodes_file);
+					      name);
 		}
 		for (p = text; p; line++) {
 			char *nl = strchr(p, '\n'), *hash;
@@ -361,9 +365,8 @@ static int read_hosts(struct run *r)
 			if (oq_hostlist_add(&r->hosts, p, 0, err,
 					    sizeof(err))) {
 				free(text);
-				return oq_usage_error(CMD, "%s:%zu: %s",
-						      r->o.nodes_file, line,
-						      err);
+				return oq_usage_error(CMD, "%s:%zu: %s", name,
+						      line, err);
 			}
 			p = nl ? nl + 1 : NULL;
 		}

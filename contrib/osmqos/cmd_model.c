@@ -74,7 +74,8 @@ static const struct oq_opt model_opts[] = {
 	       "high/low byte ratio; --svg FILE draws it",
 	       OFF(sweep), .parse = parse_sweep),
 	OQ_USE_H(OQ_CO_SVG, 0,
-		 "with --sweep-low: draw the ratio curve into FILE"),
+		 "with --sweep-low: draw the ratio curve into FILE (-: "
+		 "standard output, the table then on standard error)"),
 	OQ_USE_H(OQ_CO_JSON, 0,
 		 "one JSON object: vl_shares (numbers), vl_shares_exact "
 		 "(\"n/d\" strings), cycle_bytes, ..."),
@@ -442,7 +443,7 @@ static int sweep(struct oq_arb_config *c, struct oq_vlarb_table *lo,
 	if (rc)
 		return rc;
 	if (!json)
-		fprintf(stderr, "wrote %s\n", svg);
+		fprintf(stderr, "wrote %s\n", oq_cli_output_name(svg));
 	return OQ_EXIT_OK;
 }
 

@@ -80,7 +80,8 @@ static const struct oq_opt predict_opts[] = {
 	       OFF(compact)),
 	OQ_USE_H(OQ_CO_SVG, 0,
 		 "also draw the ports as stacked per-SL bars (Gb/s) into FILE, "
-		 "one bar per port"),
+		 "one bar per port (-: standard output, the text then on "
+		 "standard error)"),
 	OQ_OPT_END,
 };
 
@@ -539,7 +540,8 @@ static int predict_svg(const struct port_preds *pr,
 	rc = oq_cli_write_file(CMD, "--svg", file, svg, len);
 	free(svg);
 	if (!rc)
-		fprintf(stderr, "wrote %s: %d port bar(s)\n", file, n);
+		fprintf(stderr, "wrote %s: %d port bar(s)\n",
+			oq_cli_output_name(file), n);
 	return rc;
 }
 

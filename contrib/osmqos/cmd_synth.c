@@ -42,8 +42,9 @@ static const struct oq_opt synth_opts[] = {
 		 "opensm.conf: templates and routing_engine (an engine that "
 		 "owns SL2VL keeps it; VLArb is chosen around it)"),
 	OQ_OPT("output", 'o', OQ_OPT_OUTPUT, "FILE",
-	       "write the lowered policy to FILE (replaced atomically); "
-	       "without -o it goes to stdout unless --report/--json",
+	       "write the lowered policy to FILE (replaced atomically; -: "
+	       "standard output, --report then on standard error); without "
+	       "-o it goes to stdout unless --report/--json",
 	       offsetof(struct synth_opts, output)),
 	OQ_OPT("report", 0, OQ_OPT_FLAG, NULL,
 	       "per class: each level's SL, VL, priority, intent, guaranteed "

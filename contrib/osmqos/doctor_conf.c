@@ -62,18 +62,10 @@ static int conf_line(char *line, unsigned int n, void *ctx)
 	return set(ctx, k, strlen(k), v, strlen(v));
 }
 
-int oq_conf_load(const char *path, struct oq_conf *c)
+int oq_conf_parse(const char *text, size_t len, struct oq_conf *c)
 {
-	size_t len = 0;
-	char *text = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
-	int rc;
-
 	memset(c, 0, sizeof(*c));
-	if (!text)
-		return -1;
-	rc = oq_opensm_conf_lines(text, len, conf_line, c);
-	free(text);
-	if (rc) {
+	if (oq_opensm_conf_lines(text, len, conf_line, c)) {
 		oq_conf_free(c);
 		errno = ENOMEM;
 		return -1;

@@ -14,10 +14,12 @@ struct oq_conf {
 	size_t n;
 };
 
-/* Each line's first word is a key and the rest, blanks trimmed, its
- * value; '#' lines and blank lines are skipped; a later line with the
- * same key wins, as in OpenSM.  0, or -1 with errno. */
-int oq_conf_load(const char *path, struct oq_conf *c);
+/* The text of an opensm.conf (len bytes; read by the caller, which
+ * owns the error wording): each line's first word is a key and the rest,
+ * blanks trimmed, its value; '#' lines and blank lines are skipped; a
+ * later line with the same key wins, as in OpenSM.  0, or -1 out of
+ * memory. */
+int oq_conf_parse(const char *text, size_t len, struct oq_conf *c);
 void oq_conf_free(struct oq_conf *c);
 /* The value of key, or NULL (also for "(null)", OpenSM's unset). */
 const char *oq_conf_get(const struct oq_conf *c, const char *key);

@@ -182,6 +182,22 @@ static int read_text(const char *cmd, const char *what, const char *path,
 			      what_to_check(errno));
 }
 
+int oq_cli_read_input(const char *cmd, const char *what, const char *path,
+		      size_t max, char **buf, size_t *len, const char **name)
+{
+	struct text t;
+
+	*buf = NULL;
+	*len = 0;
+	*name = is_stdin(path) ? OQ_CLI_STDIN_NAME : path;
+	if (oq_cli_need_file(cmd, what, path, max) ||
+	    read_text(cmd, what, path, max, &t))
+		return OQ_EXIT_USAGE;
+	*buf = t.buf;
+	*len = t.len;
+	return OQ_EXIT_OK;
+}
+
 static void out_of_memory(struct oq_diags *d, const char *name)
 {
 	oq_error(d, (struct oq_loc){name, 0, 0}, "out of memory");

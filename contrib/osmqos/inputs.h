@@ -62,6 +62,18 @@ int oq_cli_need_file(const char *cmd, const char *what, const char *path,
 		     size_t max);
 
 /*
+ * An input its command parses itself (doctor's opensm.conf files,
+ * job-env's host lists and job map): path, or standard input for "-",
+ * checked as oq_cli_need_file checks it (a FIFO is refused) and read as
+ * the other inputs are, with their error wording.  *buf (malloc'd,
+ * NUL-terminated) holds *len bytes; *name is what its diagnostics call it
+ * (OQ_CLI_STDIN_NAME for "-", else path).  OQ_EXIT_OK, or OQ_EXIT_USAGE
+ * after saying why.
+ */
+int oq_cli_read_input(const char *cmd, const char *what, const char *path,
+		      size_t max, char **buf, size_t *len, const char **name);
+
+/*
  * Each input read from path ("-": standard input, at most max bytes) and
  * parsed as its loader does, diagnostics into d.  Returns OQ_EXIT_OK once
  * the text was read (the parse's errors are in d; *out is NULL only out of

@@ -5,7 +5,8 @@
  * so a run must never turn a device or a FIFO into a regular file, never
  * cut a symlinked policy loose from where it points, never widen a file's
  * mode, and never leave half a file behind: the core's atomic replacement
- * (oq_file_replace) does the writing, after the checks here.
+ * (oq_file_replace) does the writing, after the checks here.  "-" is
+ * standard output, as for the inputs.
  */
 #include <config.h>
 
@@ -100,6 +101,66 @@ static int dir_ok(const char *cmd, const char *opt, const char *path,
 			      opt, path, dir);
 }
 
+/* Where an output of "-" goes: standard output as it was before the
+ * command's own printing was moved to standard error; -1 until then. */
+static int stdout_fd = -1;
+
+bool oq_cli_is_stdout(const char *path)
+{
+	return path && !strcmp(path, "-");
+}
+
+const char *oq_cli_output_name(const char *path)
+{
+	return oq_cli_is_stdout(path) ? "standard output" : path;
+}
+
+int oq_cli_claim_stdout(const char *cmd)
+{
+	if (stdout_fd >= 0)
+		return OQ_EXIT_OK;
+	/* Nothing is printed before the options are parsed, but a flush
+	 * keeps anything that was where it was meant to go. */
+	fflush(stdout);
+	stdout_fd = dup(STDOUT_FILENO);
+	if (stdout_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		return oq_usage_error(cmd,
+				      "cannot write the output to standard "
+				      "output: %s; name a file instead of "
+				      "'-'",
+				      strerror(errno));
+	return OQ_EXIT_OK;
+}
+
+/* The whole text to standard output, or the error said. */
+static int write_stdout(const char *cmd, const char *opt, const char *text,
+			size_t len)
+{
+	int fd = stdout_fd >= 0 ? stdout_fd : STDOUT_FILENO;
+
+	fflush(stdout);
+	while (len) {
+		ssize_t n = write(fd, text, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		/* A reader that stopped reading had what it wanted, as for
+		 * the rest of standard output (oq_cli_stdout_done). */
+		if (n < 0 && errno == EPIPE)
+			return OQ_EXIT_OK;
+		if (n < 0)
+			return oq_usage_error(cmd,
+					      "cannot write %s - (standard "
+					      "output): %s; what it wrote is "
+					      "incomplete: free space where it "
+					      "goes, or name a file",
+					      opt, strerror(errno));
+		text += n;
+		len -= (size_t)n;
+	}
+	return OQ_EXIT_OK;
+}
+
 int oq_cli_write_file(const char *cmd, const char *opt, const char *path,
 		      const char *text, size_t len)
 {
@@ -109,6 +170,8 @@ int oq_cli_write_file(const char *cmd, const char *opt, const char *path,
 	bool exists;
 	int rc;
 
+	if (oq_cli_is_stdout(path))
+		return write_stdout(cmd, opt, text, len);
 	rc = resolve(cmd, opt, path, &target, &st, &exists);
 	if (rc)
 		goto out;

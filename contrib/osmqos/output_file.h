@@ -6,6 +6,7 @@
 #ifndef OSMQOS_CLI_OUTPUT_FILE_H
 #define OSMQOS_CLI_OUTPUT_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -14,12 +15,28 @@
  * symlink is followed (the file it names is replaced, as a shell's > would
  * write it); an existing file keeps its permission bits, and its owner
  * when the caller may give it; anything but a regular file (a device, a
- * FIFO, a directory) is refused before a byte is written.  OQ_EXIT_OK, or
+ * FIFO, a directory) is refused before a byte is written.  A path of "-"
+ * is standard output (oq_cli_claim_stdout).  OQ_EXIT_OK, or
  * OQ_EXIT_USAGE after saying why and what to do.  opt names the option
  * the path came from, for the messages.
  */
 int oq_cli_write_file(const char *cmd, const char *opt, const char *path,
 		      const char *text, size_t len);
+
+/* True when an output path means standard output ("-"). */
+bool oq_cli_is_stdout(const char *path);
+
+/* How messages name an output: "standard output" for "-", else path. */
+const char *oq_cli_output_name(const char *path);
+
+/*
+ * An output file of "-" (oq_cli_write_file) is standard output: what the
+ * command would print there itself (a report, a table) goes to standard
+ * error from here on, so the file arrives whole and alone.  The option
+ * parser calls it once the options are known.  OQ_EXIT_OK, or
+ * OQ_EXIT_USAGE after saying why.
+ */
+int oq_cli_claim_stdout(const char *cmd);
 
 /* At the end of every command: what it printed reached standard output
  * (a full disk behind `> FILE` is an error, not a truncated result).
