@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # osmqos predict --svg: a well-formed SVG document with one bar per port
 # the text output lists (the same ports, the same names), SL segments that
-# never exceed their link's outline, and usage errors for what it refuses.
+# never exceed their link's outline, names in any bytes as valid XML,
+# and usage errors for what it refuses.
 : "${top_srcdir:?}" "${top_builddir:?}"
 set -o pipefail
 q=$top_builddir/osmqos
@@ -114,6 +115,26 @@ fi
 "$q" predict --policy "$P" --fabric "$F" --port "leaf01/P1" >"$tmp/plain.txt"
 cmp -s "$tmp/one.txt" "$tmp/plain.txt" || fail "--svg changed the text output"
 echo "ok: --port draws one bar"
+
+# Names in any bytes (a node-name map's, a NodeDescription's): an
+# invalid UTF-8 byte and a control character XML 1.0 forbids become
+# U+FFFD; the markup characters are escaped.  Only xmllint checks the
+# encoding and the characters.
+if command -v xmllint >/dev/null; then
+	printf '0x100002 "Z\374rich"\n0x100004 "ctl\001x"\n0x100006 "a<&>\303\251"\n' >"$tmp/map"
+	"$q" predict --fabric "$top_srcdir/tests/data/fat-tree-16.ibnd" \
+		--node-name-map "$tmp/map" --svg "$tmp/names.svg" >/dev/null 2>"$tmp/err" ||
+		fail "predict --svg with odd names exited $?: $(cat "$tmp/err")"
+	xmllint --noout "$tmp/names.svg" 2>"$tmp/xerr" ||
+		fail "odd names make invalid XML: $(head -n 3 "$tmp/xerr")"
+	for name in "Z$(printf '\357\277\275')rich/P1" "ctl$(printf '\357\277\275')x/P1" \
+		"a&lt;&amp;&gt;$(printf '\303\251')/P1"; do
+		grep -q -F "data-port=\"$name\"" "$tmp/names.svg" || fail "no bar named '$name'"
+	done
+	echo "ok: odd names give valid XML"
+else
+	echo "skip: no xmllint, the names' encoding is not checked"
+fi
 
 # Refusals: usage errors (exit 2) with a hint, no file left behind.
 "$q" predict --fabric "$F" --path "cn01 HCA-1/P1" "stor1 HCA-1/P1" --sl 1 \

@@ -5,7 +5,10 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
+
+#include <osmqos/json.h>
 
 #include "svg.h"
 
@@ -27,10 +30,37 @@ double oq_svg_nice_step(double span, int n)
 	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
 }
 
+/* A character XML 1.0 cannot carry, even as a reference: a C0 control
+ * other than tab, LF and CR, or U+FFFE/U+FFFF (k the UTF-8 length). */
+static bool not_xml_char(const unsigned char *u, size_t k)
+{
+	if (k == 1)
+		return *u < 0x20 && *u != '\t' && *u != '\n' && *u != '\r';
+	return k == 3 && u[0] == 0xef && u[1] == 0xbf &&
+	       (u[2] == 0xbe || u[2] == 0xbf);
+}
+
 void oq_svg_text(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = s ? strlen(s) : 0, i = 0, k;
+
+	/* Names come from the fabric (NodeDescriptions, a node-name map)
+	 * in any bytes: the document stays well-formed UTF-8 whatever they
+	 * hold, bad ones shown as U+FFFD as in the JSON outputs. */
+	while (i < n) {
+		k = oq_utf8_seq(u + i, n - i);
+		if (!k || not_xml_char(u + i, k)) {
+			fputs(OQ_UTF8_REPLACEMENT, out);
+			i += k ? k : 1;
+			continue;
+		}
+		if (k > 1) {
+			fwrite(u + i, 1, k, out);
+			i += k;
+			continue;
+		}
+		switch (u[i++]) {
 		case '<':
 			fputs("&lt;", out);
 			break;
@@ -44,7 +74,7 @@ void oq_svg_text(FILE *out, const char *s)
 			fputs("&quot;", out);
 			break;
 		default:
-			fputc(*s, out);
+			fputc(u[i - 1], out);
 		}
 	}
 }

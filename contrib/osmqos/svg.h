@@ -28,7 +28,9 @@ int oq_svg_line_chart(FILE *out, const struct oq_svg_chart *c);
 /* Primitives shared by the charts. */
 /* A tick step of 1, 2 or 5 times a power of ten giving about n ticks. */
 double oq_svg_nice_step(double span, int n);
-/* s with <, >, & and " escaped for XML text and attribute values. */
+/* s with <, >, & and " escaped for XML text and attribute values; a
+ * byte that is no valid UTF-8 and a character XML 1.0 forbids (C0
+ * controls but tab, LF and CR; U+FFFE, U+FFFF) become U+FFFD. */
 void oq_svg_text(FILE *out, const char *s);
 
 struct oq_fabric;
