@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <osmqos/file.h>
 #include <osmqos/json.h>
@@ -242,6 +243,48 @@ static bool stale(const struct st *s)
 	       s->now - s->published > 2 * s->interval + STALE_SLACK_S;
 }
 
+/* The rejected edit is no longer the file's content: why, in words. */
+static const char *rejection_past(const struct st *s)
+{
+	/* A read that succeeded after the rejection is a later load; no
+	 * load since leaves what the file holds now. */
+	if (s->load_success)
+		return "since fixed: a later content was loaded";
+	if (file_state(s) == FILE_EDITED)
+		return "superseded by an edit not loaded yet (below)";
+	if (file_state(s) == FILE_IN_FORCE)
+		return "since put back: the file holds the policy in force "
+		       "again, not read since";
+	return "since fixed: a later content was loaded";
+}
+
+/* What to restore from when the file's content was rejected: the copy
+ * as written when the line above showed it, else OpenSM's copy of the
+ * policy in force if there is one; NULL for neither. */
+static const char *restore_from(const struct st *s, char *buf, size_t len)
+{
+	if (copy_matches(s))
+		return "the copy above";
+	if (!oq_pub_path(s->dir, OQ_PUB_OPENSM_COPY, buf, len) ||
+	    access(buf, R_OK))
+		return NULL;
+	return buf;
+}
+
+/* Where the SL2VL in force comes from, as the plugin publishes it. */
+static const char *sl2vl_words(const char *sl2vl)
+{
+	if (!sl2vl)
+		return "?";
+	if (!strcmp(sl2vl, "policy"))
+		return "the policy";
+	if (!strcmp(sl2vl, "template"))
+		return "OpenSM's template, qos_sl2vl";
+	if (!strcmp(sl2vl, "engine"))
+		return "the routing engine";
+	return sl2vl;
+}
+
 static const char *const file_state_word[] = {
 	[FILE_UNKNOWN] = "unknown",   [FILE_IN_FORCE] = "in_force",
 	[FILE_REJECTED] = "rejected", [FILE_EDITED] = "edited",
@@ -251,7 +294,8 @@ static const char *const file_state_word[] = {
 static void print_text(const struct st *s)
 {
 	const struct oq_prom *p = s->prom;
-	char w[96];
+	char w[96], copy[4096];
+	const char *from;
 	size_t i;
 	bool first = true;
 
@@ -290,13 +334,15 @@ static void print_text(const struct st *s)
 		printf("last rejected edit: %s, hash %s, at %s\n  %s\n",
 		       s->rej_path ? s->rej_path : "?",
 		       s->rej_hash ? s->rej_hash : "?", w, s->rej_error);
+		from = restore_from(s, copy, sizeof(copy));
 		if (rejection_current(s))
 			printf("  the file's current content is not in force: "
 			       "fix it (osmqos check %s) and `kill -HUP` "
-			       "opensm, or restore the copy above\n",
-			       s->rej_path ? s->rej_path : "FILE");
+			       "opensm%s%s\n",
+			       s->rej_path ? s->rej_path : "FILE",
+			       from ? ", or restore " : "", from ? from : "");
 		else
-			printf("  since fixed: a later content was loaded\n");
+			printf("  %s\n", rejection_past(s));
 	}
 	if (file_state(s) == FILE_EDITED)
 		printf("policy file: edited since the plugin read it (hash "
@@ -308,8 +354,8 @@ static void print_text(const struct st *s)
 		       "now is the plugin's word at its last publication\n",
 		       strerror(s->file_errno));
 	printf("tables: heavy sweep %.0f (routing engine %s, SL2VL from "
-	       "the %s); %.0f QoS Set MADs sent since OpenSM started\n",
-	       s->sweep, s->engine ? s->engine : "?", s->sl2vl ? s->sl2vl : "?",
+	       "%s); %.0f QoS Set MADs sent since OpenSM started\n",
+	       s->sweep, s->engine ? s->engine : "?", sl2vl_words(s->sl2vl),
 	       s->mads);
 	printf("SA: %.0f PathRecord/MultiPathRecord answers", s->answers);
 	for (i = 0; i < p->n; i++) {

@@ -99,9 +99,12 @@ static int fill_head(struct oq_publisher *pub, const struct oq_sweep_state *s,
 	}
 	d->mads_total = pub->sweep->mads_total;
 	d->engine = s ? s->engine.name : "";
-	d->engine_sl2vl = !s || s->engine.kind == OQ_ENGINE_QOS ? "policy"
-			  : s->engine.kind == OQ_ENGINE_OWN	? "engine"
-								: "template";
+	/* Without a policy the ports keep the qos_* templates; an engine
+	 * that owns SL2VL keeps it either way. */
+	d->engine_sl2vl = s && s->engine.kind == OQ_ENGINE_OWN ? "engine"
+			  : s && s->pol && s->engine.kind == OQ_ENGINE_QOS
+				  ? "policy"
+				  : "template";
 	return 0;
 }
 

@@ -10,7 +10,11 @@
 # records carry the hash of the policy that decided them (it changes with
 # the policy, not with a rejected edit).  Then one VLArb is changed
 # behind the SM's back and drift --in-force finds exactly that port.
-# Last, opensm stops: status calls the publication stale and exits 1.
+# Last, opensm stops: status calls the publication stale and exits 1; and
+# with no policy at all, the SL2VL in force is the template's.  The text
+# says what happened to a rejected edit that is no longer the file's
+# content, and names a copy to restore only when it holds the policy in
+# force.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init policy-in-force
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -105,8 +109,18 @@ e2e_osmqos status -d "$pub" >"$E2E_DIR/bad.txt" 2>&1
 grep -q "^policy in force: $pol\$" "$E2E_DIR/bad.txt" &&
 	grep -q "^  hash $h1, loaded " "$E2E_DIR/bad.txt" &&
 	grep -q "^last rejected edit: $pol, hash 0x" "$E2E_DIR/bad.txt" &&
-	grep -q "^  the file's current content is not in force" "$E2E_DIR/bad.txt" ||
+	grep -q "^  the file's current content is not in force: .*, or restore the copy above\$" "$E2E_DIR/bad.txt" ||
 	e2e_fail "status text after the bad edit: $(cat "$E2E_DIR/bad.txt")"
+# The copy as written no longer the policy in force: the way back is
+# OpenSM's copy, named; "the copy above" would point at another policy.
+cp "$pub/osmqos-policy-in-force.conf" "$E2E_DIR/copy.conf"
+echo "# edited by hand" >>"$pub/osmqos-policy-in-force.conf"
+e2e_osmqos status -d "$pub" >"$E2E_DIR/nocopy.txt" 2>&1
+grep -q "^  as written: .* holds another policy" "$E2E_DIR/nocopy.txt" &&
+	grep -q "^  the file's current content is not in force: .*, or restore $pub/osmqos-last-good-policy.conf\$" "$E2E_DIR/nocopy.txt" &&
+	! grep -q "the copy above" "$E2E_DIR/nocopy.txt" ||
+	e2e_fail "status text with another copy as written: $(cat "$E2E_DIR/nocopy.txt")"
+cp "$E2E_DIR/copy.conf" "$pub/osmqos-policy-in-force.conf"
 # The operator's file no longer parses; the policy in force still does.
 e2e_sim "$top_builddir/osmqos" drift --policy "$pol" --sample 0 >/dev/null 2>&1
 [ $? = 1 ] || e2e_fail "drift --policy on the rejected file should exit 1 (invalid)"
@@ -122,6 +136,20 @@ status restored || e2e_fail "status with the content in force restored exited $?
 jq -e '.policy.file == "in_force" and (.rejected.current | not)' \
 	"$E2E_DIR/restored.json" >/dev/null ||
 	e2e_fail "status with the content in force restored: $(cat "$E2E_DIR/restored.json")"
+# Nothing was loaded since the rejection: the text says what the file
+# holds, not that a later content was loaded.
+e2e_osmqos status -d "$pub" >"$E2E_DIR/restored.txt" 2>&1
+grep -q "^  since put back: the file holds the policy in force again, not read since\$" \
+	"$E2E_DIR/restored.txt" && ! grep -q "since fixed" "$E2E_DIR/restored.txt" ||
+	e2e_fail "status text with the content in force restored: $(cat "$E2E_DIR/restored.txt")"
+# Another good content, no SIGHUP: the rejected edit is superseded by an
+# edit not loaded yet, which the next line names.
+{ cat "$E2E_DIR/good.conf"; echo "# another edit"; } >"$pol"
+e2e_osmqos status -d "$pub" >"$E2E_DIR/superseded.txt" 2>&1
+grep -q "^  superseded by an edit not loaded yet (below)\$" "$E2E_DIR/superseded.txt" &&
+	grep -q "^policy file: edited since the plugin read it .*, not loaded yet" "$E2E_DIR/superseded.txt" &&
+	! grep -q "since fixed" "$E2E_DIR/superseded.txt" ||
+	e2e_fail "status text with an edit after the rejected one: $(cat "$E2E_DIR/superseded.txt")"
 cp "$E2E_DIR/bad.conf" "$pol"
 
 # 2b. The file removed: the policy stays, and status says the file no
@@ -207,4 +235,22 @@ e2e_osmqos status -d "$pub" >"$E2E_DIR/stopped.txt" 2>&1
 [ $? = 1 ] && grep -q "stale: the SM rewrites it every 5 s" "$E2E_DIR/stopped.txt" ||
 	e2e_fail "status text with opensm stopped: $(cat "$E2E_DIR/stopped.txt")"
 e2e_log "opensm stopped: status stale after $age s, exit 1"
+
+# 6. No policy in force (the file never existed): the ports keep OpenSM's
+# templates, and the plugin and status say the SL2VL is the template's.
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-1.log"
+e2e_start_opensm qos=TRUE "qos_policy_file=$E2E_DIR/no-such-policy.conf" \
+	"event_plugin_options=publish_dir=$pub audit=$audit publish_interval=5"
+e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 60 ||
+	e2e_fail "plugin did not publish its first sweep without a policy"
+status none
+jq -e '(.policy.in_force | not) and .routing_engine.sl2vl == "template"' \
+	"$E2E_DIR/none.json" >/dev/null ||
+	e2e_fail "status without a policy: $(cat "$E2E_DIR/none.json")"
+e2e_osmqos status -d "$pub" >"$E2E_DIR/none.txt" 2>&1
+grep -q "^tables: heavy sweep [0-9]* (routing engine [^,]*, SL2VL from OpenSM's template, qos_sl2vl); " \
+	"$E2E_DIR/none.txt" ||
+	e2e_fail "status text without a policy: $(cat "$E2E_DIR/none.txt")"
+e2e_stop_opensm
+e2e_log "no policy: SL2VL from the template"
 e2e_pass
