@@ -225,6 +225,18 @@ same match -p "$pol" -f "$ibnd" --src "lid:$swlid" --dst "cn01 HCA-1/P1" \
 same predict -f "$ibnd" -p "$pol" --path "cn01 HCA-1/P1" "$swguid" --sl 1 \
 	--json -- predict -f "$ibnd" -p "$pol" --path "cn01 HCA-1/P1" leaf02/P0 \
 	--sl 1 --json
+# ... as the source too (its traffic leaves through input port 0's SL2VL
+# row), and an external port of a switch stands for its port 0.
+same predict -f "$ibnd" -p "$pol" --path "$swguid" "cn01 HCA-1/P1" --sl 1 \
+	--json -- predict -f "$ibnd" -p "$pol" --path leaf02/P0 "cn01 HCA-1/P1" \
+	--sl 1 --json
+same predict -f "$ibnd" -p "$pol" --path "cn01 HCA-1/P1" leaf02/P3 --sl 1 \
+	--json -- predict -f "$ibnd" -p "$pol" --path "cn01 HCA-1/P1" leaf02/P0 \
+	--sl 1 --json
+expect 0 "SL1 from leaf02 to cn01 HCA-1/P1, 3 hop(s):" \
+	predict -f "$ibnd" -p "$pol" --path leaf02 "cn01 HCA-1/P1" --sl 1
+grep -q '^  \* leaf02/P[56]  *in 0 \|^    leaf02/P[56]  *in 0 ' "$tmp/out" ||
+	fail "predict --path leaf02 ...: the first hop is not leaf02's uplink from port 0: $(cat "$tmp/out")"
 expect 2 "osmqos tables: --port 'nosuch/P1': no node named 'nosuch' in the fabric; give a node's name or host name (cn01/P1), a GUID (0x...) or lid:N" \
 	tables -f "$net" --port nosuch/P1
 expect 2 "osmqos predict: --port 'nosuch/P1': no node named 'nosuch' in the fabric; give a node's name or host name (cn01/P1), a GUID (0x...) or lid:N" \

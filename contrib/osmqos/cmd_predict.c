@@ -62,7 +62,8 @@ static const struct oq_opt predict_opts[] = {
 	OQ_USE_H(OQ_CO_MTU_BYTES, 0, "packet size (default: the link's MTU)"),
 	OQ_OPT("path", 0, OQ_OPT_PAIR, "SRC DST",
 	       "guaranteed bandwidth of --sl N along the min-hop route (end "
-	       "ports, same forms as --port)",
+	       "ports, same forms as --port; a switch, or a port of one, is "
+	       "its port 0)",
 	       OFF(path)),
 	OQ_USE_H(OQ_CO_SL, 0, "the SL for --path (0-15)"),
 	OQ_USE_H(OQ_CO_ALL, 0,
@@ -545,8 +546,9 @@ static int predict_svg(const struct port_preds *pr,
 	return rc;
 }
 
-/* Min-hop route from src to dst over the fabric graph (BFS over nodes);
- * fills the egress ports and input port numbers.  Returns hops or -1. */
+/* Min-hop route from src to dst (end ports) over the fabric graph (BFS
+ * over nodes); fills the egress ports and input port numbers.  Returns
+ * hops or -1. */
 static int route(const struct oq_fabric *f, const struct oq_port *src,
 		 const struct oq_port *dst, const struct oq_port **eg, int *in,
 		 size_t max)
@@ -560,15 +562,22 @@ static int route(const struct oq_fabric *f, const struct oq_port *src,
 	queue = calloc(n, sizeof(*queue));
 	if (!via || !queue)
 		goto out;
-	if (!src->peer)
-		goto out;
 	if (src->node == dst->node) {
 		hops = 0;
 		goto out;
 	}
-	/* The source end port is the only way out of its node. */
-	via[src->peer->node->index] = src;
-	queue[tail++] = src->peer->node->index;
+	if (src->node->type == OQ_NODE_SWITCH) {
+		/* From port 0 the switch itself forwards: the search starts
+		 * on it (input port 0 of its first egress). */
+		via[src->node->index] = src;
+		queue[tail++] = src->node->index;
+	} else if (src->peer) {
+		/* The source end port is the only way out of its node. */
+		via[src->peer->node->index] = src;
+		queue[tail++] = src->peer->node->index;
+	} else {
+		goto out;
+	}
 	while (head < tail && !via[dst->node->index]) {
 		const struct oq_node *nd = f->nodes[queue[head++]];
 		unsigned int pn;
@@ -623,6 +632,19 @@ out:
 
 #define MAX_HOPS 64
 
+/* An end of --path: a switch, or one of its external ports, is the
+ * switch's port 0, its end port, as in match.  From port 0 the traffic
+ * leaves through the switch's SL2VL row for input port 0. */
+static const struct oq_port *path_end(const struct oq_fabric *f,
+				      const char *spec)
+{
+	const struct oq_port *p = oq_cli_port(CMD, f, "--path", spec, NULL);
+
+	if (p && !oq_port_is_endport(p))
+		p = &p->node->ports[0];
+	return p;
+}
+
 static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 			int sl, const struct oq_predict_opts *o, bool json)
 {
@@ -635,19 +657,10 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 	int in[MAX_HOPS], n, i;
 	char name[96], fb[48];
 
-	src = oq_cli_port(CMD, c->in.fabric, "--path", s_src, NULL);
-	dst = src ? oq_cli_port(CMD, c->in.fabric, "--path", s_dst, NULL)
-		  : NULL;
+	src = path_end(c->in.fabric, s_src);
+	dst = src ? path_end(c->in.fabric, s_dst) : NULL;
 	if (!src || !dst)
 		return OQ_EXIT_USAGE;
-	if (!oq_port_is_endport(src) || !oq_port_is_endport(dst))
-		return oq_usage_error(CMD, "--path: SRC and DST must be end "
-					   "ports (CA ports or switch port "
-					   "0)");
-	if (src->node->type == OQ_NODE_SWITCH)
-		return oq_usage_error(CMD, "--path: a switch as the source "
-					   "is not modelled; start at a CA "
-					   "port");
 	n = route(c->in.fabric, src, dst, eg, in, MAX_HOPS);
 	if (n < 0) {
 		fprintf(stderr,
