@@ -176,6 +176,13 @@ grep -q "^error  *policy  *$dir/no-policy.conf cannot be read: No such file or d
 conf "$dir/c7.conf" event_plugin_options \
 	"policy=$pol publish_dir=$dir/nowhere audit=$dir/audit/osmqos-audit.log"
 broken no-publish-dir publish-dir error -c "$dir/c7.conf"
+# 7b. A key with the prefix of no plugin opensm loads: a typo, not
+# another plugin's key.
+conf "$dir/c7b.conf" event_plugin_options \
+	"policy=$pol publish_dir=$dir/pub audit.file=off audit=$dir/audit/osmqos-audit.log"
+broken dotted-typo plugin-options warning -c "$dir/c7b.conf"
+grep -q "unknown key 'audit.file': no plugin 'audit'" "$dir/dotted-typo.out" ||
+	bad "dotted-typo: $(cat "$dir/dotted-typo.out")"
 # 8. The audit trail's directory missing.
 conf "$dir/c8.conf" event_plugin_options \
 	"policy=$pol publish_dir=$dir/pub audit=$dir/nowhere/osmqos-audit.log"
@@ -243,5 +250,5 @@ rc=$?
 [ "$rc" = 2 ] && grep -q "cannot read opensm.conf '$dir/none.conf': No such file or directory; check the path" "$dir/none.out" ||
 	bad "missing opensm.conf: exit $rc: $(cat "$dir/none.out")"
 
-[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 17 broken ones, each named"
+[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 18 broken ones, each named"
 exit "$fail"

@@ -315,9 +315,11 @@ static int sm_load(const char *what, const char *path, struct sm *s)
 				      "memory and retry",
 				      what, name);
 	s->po_first[0] = '\0';
-	s->po_errors = oq_plugin_options_parse(
+	/* As the plugin parses them: knowing the plugins opensm loads. */
+	s->po_errors = oq_plugin_options_parse_for(
 		&s->po, oq_conf_get(&s->conf, "event_plugin_options"),
-		opt_error, s->po_first);
+		oq_conf_get(&s->conf, "event_plugin_name"), opt_error,
+		s->po_first);
 	/* Values the plugin would replace by their defaults. */
 	s->po_errors += oq_plugin_options_check(&s->po, opt_error, s->po_first);
 	s->policy = s->po.policy && *s->po.policy

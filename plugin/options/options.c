@@ -46,22 +46,21 @@ static void report(oq_opt_error_fn err, void *ctx, const char *fmt, ...)
 	err(ctx, msg);
 }
 
-/* Whether the blank-separated list names holds the word w (n bytes). */
+/* Does opensm load a plugin named w (n bytes) from event_plugin_name's
+ * value names?  As its load_plugins() splits it: the first name ends at a
+ * comma or a blank, the others at a blank only. */
 static bool names_word(const char *names, const char *w, size_t n)
 {
-	const char *p = names;
+	char *copy = strdup(names), *p, *name;
+	bool found = false;
 
-	while (p && *p) {
-		size_t len;
-
-		while (*p == ' ' || *p == '\t')
-			p++;
-		len = strcspn(p, " \t");
-		if (len == n && !strncmp(p, w, n))
-			return true;
-		p += len;
-	}
-	return false;
+	if (!copy)
+		return true; /* out of memory: left to the others, as before */
+	for (name = strtok_r(copy, ", \t\n", &p); name && *name && !found;
+	     name = strtok_r(NULL, " \t\n", &p))
+		found = strlen(name) == n && !strncmp(name, w, n);
+	free(copy);
+	return found;
 }
 
 /* Stores the value; *slot_out is the slot set (NULL for another

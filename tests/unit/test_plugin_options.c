@@ -163,7 +163,18 @@ static void test_dotted_key_needs_its_plugin(void **state)
 	assert_null(o.audit);
 	oq_plugin_options_free(&o);
 
-	/* Not knowing the plugins (the CLI): left to the others. */
+	/* Named as opensm splits event_plugin_name: the first name ends at
+	 * a comma too. */
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse_for(
+				 &o, "other.k=v", "other,osmqos", on_err, NULL),
+			 0);
+	assert_int_equal(oq_plugin_options_parse_for(&o, "b.k=v", "osmqos a,b",
+						     on_err, NULL),
+			 1);
+	oq_plugin_options_free(&o);
+
+	/* Not knowing the plugins: left to the others. */
 	n_err = 0;
 	assert_int_equal(
 		oq_plugin_options_parse(&o, "audit.file=off", on_err, NULL), 0);
