@@ -3,12 +3,13 @@
 # "size=S mode=M key=value ..." lines: per fabric size one row per mode
 # (in the order they ran), each plugin row with its overhead over stock's
 # (CPU of the resweep with nothing changed, of the sweep after a port went
-# down and of the one after it came back, page faults and RSS), then what
+# down, of the one after it came back and of one after a policy edit,
+# page faults and RSS), then what
 # each mode's port changes were (the same port, opensm's sweeps, their
 # trigger), then the paired runs (scale-paired.sh: the median of
 # per-sweep ratios of the two SMs sweeping side by side), and per plugin
 # mode what it published and its own time per phase in the last
-# no-change, the port-down and the port-up sweep.
+# no-change, the port-down, the port-up and the policy-edit sweep.
 
 # Median over the runs of figure f of key k (one value per run).
 function dmed(k, f,    i, m, v)
@@ -206,17 +207,18 @@ function paired_table(    i, j, s, k, w, ws, printed, rs, rp, r)
 }
 
 END {
-	printf "%-10s %6s %7s %-7s %7s %8s %10s %10s %9s %8s %8s %8s %9s %10s %9s %8s %8s %8s\n",
+	printf "%-10s %6s %7s %-7s %7s %8s %10s %10s %9s %7s %8s %8s %8s %9s %10s %9s %7s %8s %8s %8s\n",
 		"fabric", "nodes", "ports", "mode", "up_s", "cpu_up_s",
-		"resweep_s", "portdown_s", "portup_s", "faults", "rss_MiB",
-		"hwm_MiB", "resweep+%", "portdown+%", "portup+%", "faults+%",
-		"rss+%", "hwm+%"
+		"resweep_s", "portdown_s", "portup_s", "edit_s", "faults",
+		"rss_MiB", "hwm_MiB", "resweep+%", "portdown+%", "portup+%",
+		"edit+%", "faults+%", "rss+%", "hwm+%"
 	for (i = 0; i < n; i++) {
 		s = order[i]
 		sk = s SUBSEP "stock"
 		st = median(sk)
 		sd = cmed(sk, "down", "cpu_s")
 		su = cmed(sk, "up", "cpu_s")
+		se = cmed(sk, "edit", "cpu_s")
 		sf = fmed(sk)
 		sr = dmed(sk, "rss_kb") / 1024
 		sh = dmed(sk, "hwm_kb") / 1024
@@ -228,22 +230,24 @@ END {
 			r = median(k)
 			dn = cmed(k, "down", "cpu_s")
 			up = cmed(k, "up", "cpu_s")
+			ed = cmed(k, "edit", "cpu_s")
 			fl = fmed(k)
 			rss = dmed(k, "rss_kb") / 1024
 			hwm = dmed(k, "hwm_kb") / 1024
-			oh = ohd = ohu = ohf = ohr = ohh = "-"
+			oh = ohd = ohu = ohe = ohf = ohr = ohh = "-"
 			if (mode != "stock") {
 				oh = pct(r, st)
 				ohd = pct(dn, sd)
 				ohu = pct(up, su)
+				ohe = pct(ed, se)
 				ohf = pct(fl, sf)
 				ohr = pct(rss, sr)
 				ohh = pct(hwm, sh)
 			}
-			printf "%-10s %6s %7s %-7s %7s %8s %10.3f %10s %9s %8s %8.1f %8.1f %9s %10s %9s %8s %8s %8s\n",
+			printf "%-10s %6s %7s %-7s %7s %8s %10.3f %10s %9s %7s %8s %8.1f %8.1f %9s %10s %9s %7s %8s %8s %8s\n",
 				s, nodes[s], linked[s], mode, dmed(k, "up_s"),
-				dmed(k, "cpu_up_s"), r, s3(dn), s3(up), fl, rss,
-				hwm, oh, ohd, ohu, ohf, ohr, ohh
+				dmed(k, "cpu_up_s"), r, s3(dn), s3(up), s3(ed), fl,
+				rss, hwm, oh, ohd, ohu, ohe, ohf, ohr, ohh
 		}
 	}
 	paired_table()
@@ -283,6 +287,9 @@ END {
 			if ((k, "up") in phases)
 				printf "%-10s %s phases (port-up sweep):        %s\n",
 					s, mode, phases[k, "up"]
+			if ((k, "edit") in phases)
+				printf "%-10s %s phases (policy-edit sweep):    %s\n",
+					s, mode, phases[k, "edit"]
 		}
 	}
 }

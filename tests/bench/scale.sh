@@ -42,6 +42,8 @@
 #     sweeps on it; a SIGHUP only when no trap reached opensm within
 #     10 s ("trigger" in the raw lines and the table);
 #   * the port back up: ibsim's ReLink restores that link, the same way;
+#   * a policy edit that changes no table (a match rule's Service-ID
+#     range), by SIGHUP;
 # each measured from the signal or console command until opensm is idle
 # again after SUBNET UP (CPU, the page faults opensm took, how many
 # SUBNET UPs), and opensm's RSS (VmRSS, VmHWM) after the SIGHUP resweeps.
@@ -219,6 +221,36 @@ change() {
 	rec "size=$size mode=$mode sweep=$what phases=\"${line#*phases: }\""
 }
 
+# edit_sweep SIZE MODE POLICY: a policy edit that changes no table (the
+# monitoring rule's Service-ID range one shorter), SIGHUP, measured as a
+# port change is; the file is put back afterwards (no sweep reads it
+# before the next run's start).
+edit_sweep() {
+	local size=$1 mode=$2 pol=$3 n c0 c1 f0 f1 line
+	local from=0x1000000000000dff to=0x1000000000000dfe
+
+	grep -q -- "-$from\$" "$pol" || e2e_fail "$size: the policy has no $from to edit"
+	n=$(grep -c 'SUBNET UP' "$E2E_OSM_LOG")
+	c0=$(cpu_ns "$E2E_OPENSM_PID")
+	f0=$(faults "$E2E_OPENSM_PID")
+	sed -i "s/-$from\$/-$to/" "$pol"
+	kill -HUP "$E2E_OPENSM_PID"
+	e2e_wait_count 'SUBNET UP' "$E2E_OSM_LOG" $((n + 1)) ||
+		e2e_fail "$size/$mode: no SUBNET UP after the policy edit"
+	settle
+	c1=$(cpu_ns "$E2E_OPENSM_PID")
+	f1=$(faults "$E2E_OPENSM_PID")
+	sed -i "s/-$to\$/-$from/" "$pol"
+	rec "size=$size mode=$mode change=edit" \
+		"cpu_s=$(awk -v c=$((c1 - c0)) 'BEGIN { printf "%.3f", c / 1e9 }')" \
+		"faults=$((f1 - f0)) sweeps=$(($(grep -c 'SUBNET UP' "$E2E_OSM_LOG") - n)) trigger=hup port_guid=-"
+	[ "$mode" != stock ] || return 0
+	line=$(grep -o 'osmqos: sweep [0-9]*: phases: .*' "$E2E_OSM_LOG" | tail -n 1)
+	[[ $line == *"(the last copy of the subnet shared)"* ]] ||
+		e2e_fail "$size/$mode: the policy edit copied the subnet again: $line"
+	rec "size=$size mode=$mode sweep=edit phases=\"${line#*phases: }\""
+}
+
 # run SIZE MODE ROUND NET POLICY NODES SWITCHES LINKED_PORTS
 run() {
 	local size=$1 mode=$2 round=$3 net=$4 pol=$5 nodes=$6 sw=$7 linked=$8
@@ -282,6 +314,7 @@ run() {
 		"Removed port"
 	change "$size" "$mode" up "ReLink \"$chg_name\"[$chg_port]" \
 		"Discovered new port"
+	edit_sweep "$size" "$mode" "$pol"
 	e2e_stop_opensm
 	mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-$size-$mode-$round.log"
 	e2e_stop_ibsim
@@ -346,8 +379,8 @@ done
 		"$("$OQ_OPENSM" --version 2>/dev/null | grep -o 'OpenSM [0-9.]*' | head -n 1)" \
 		"$ncpu" "$(cut -d' ' -f1-3 /proc/loadavg)" "$CPU_PIN_NOTE" \
 		"$rounds"
-	printf '# opensm CPU s from the trigger until idle after SUBNET UP, medians: resweep_s of %s SIGHUP sweeps with nothing changed, portdown_s of %s sweeps after a host port went down (ibsim Unlink), portup_s of %s after it came back (ReLink); +%%: plugin / stock - 1\n' \
-		"$((rounds * resweeps))" "$rounds" "$rounds"
+	printf '# opensm CPU s from the trigger until idle after SUBNET UP, medians: resweep_s of %s SIGHUP sweeps with nothing changed, portdown_s of %s sweeps after a host port went down (ibsim Unlink), portup_s of %s after it came back (ReLink), edit_s of %s after a policy edit that changes no table (SIGHUP); +%%: plugin / stock - 1\n' \
+		"$((rounds * resweeps))" "$rounds" "$rounds" "$rounds"
 	printf '# paired: %s run(s) per size of stock and %s side by side, %s port down and up pair(s) each, swept together (%s), started in turns; ratio+%%: the geometric mean of the median per-sweep osmqos_s / stock_s of the runs that started stock first (stock1st+%%) and of those that started the other first (other1st+%%), less 1; range+%%: lowest..highest ratio\n' \
 		"$pairs" "$([ "${SCALE_PAIRED_AA:-0}" = 1 ] && echo "stock again (SCALE_PAIRED_AA=1: the osmqos_s column is a second stock)" || echo plugin)" \
 		"$changes" "$([ -n "$CPU_PIN" ] && echo "both opensm on CPU $CPU_PIN" || echo "not pinned")"
