@@ -157,6 +157,13 @@ static void claim_publish_dir(struct osmqos *q)
 	long holder = 0;
 
 	q->dir_lock = oq_publish_dir_claim(dir, &holder);
+	if (q->dir_lock == -3)
+		OQ_LOG(q->osm, OSM_LOG_ERROR,
+		       "%s/%s is not a lock file of this plugin's (not a "
+		       "regular file of this user with one link): remove it; "
+		       "until then another opensm's osmqos publishing to %s "
+		       "goes unnoticed\n",
+		       dir, OQ_PUBLISH_LOCK_NAME, dir);
 	if (q->dir_lock != -1)
 		return;
 	q->dir_shared = true;
@@ -169,6 +176,33 @@ static void claim_publish_dir(struct osmqos *q)
 	       "opensm.conf: set OSM_CACHE_DIR per unit)\n",
 	       dir, holder,
 	       q->opts.audit ? "" : " and keeps no audit trail (give audit=)");
+}
+
+/* Each heavy sweep while the publish directory is another instance's:
+ * that one may be gone (the other port's SM stopped, this one the master
+ * now).  The audit trail stays as it started. */
+static void reclaim_publish_dir(struct osmqos *q)
+{
+	const char *dir = oq_plugin_publish_dir(&q->opts);
+	char why[320];
+	long holder;
+
+	if (!q->dir_shared)
+		return;
+	q->dir_lock = oq_publish_dir_claim(dir, &holder);
+	if (q->dir_lock < 0)
+		return;
+	q->dir_shared = q->pf.dir_shared = false;
+	q->pf.copy_enabled = oq_plugin_opt_copy(&q->opts, why, sizeof(why));
+	/* Written at this sweep's refresh, as after a failed write. */
+	q->pf.copy_failed = q->pf.copy_enabled;
+	q->pf.in_force_failed = true;
+	oq_publish_writer_start(&q->pub);
+	OQ_LOG(q->osm, OSM_LOG_INFO,
+	       "publish directory %s is this opensm's osmqos's now: it "
+	       "publishes there%s\n",
+	       dir,
+	       q->pf.copy_enabled ? " and OpenSM reads its policy copy" : "");
 }
 
 /* A new sweep state: the SA's state of the one before is stale, and
@@ -289,6 +323,7 @@ static void on_heavy_sweep_done(struct osmqos *q)
 	bool kept;
 
 	oq_sweep_begin(sw);
+	reclaim_publish_dir(q);
 	if (!q->osm->subn.opt.qos)
 		return;
 	oq_policy_file_refresh(&q->pf);

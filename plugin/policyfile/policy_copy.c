@@ -51,8 +51,21 @@ void oq_policy_copy_init(struct oq_policy_file *pf)
 		       why);
 }
 
-/* OpenSM reads the operator's file again (stock behaviour). */
+/* OpenSM reads the operator's file again (stock behaviour), unless it
+ * would hang or exit on it. */
 static void point_opensm_at_operator(struct oq_policy_file *pf)
+{
+	const char *now = pf->osm->subn.opt.qos_policy_file;
+
+	if (oq_policy_keep_opensm_off(pf))
+		return;
+	if ((pf->copy_path && now == pf->copy_path) ||
+	    (pf->none_path && now == pf->none_path))
+		pf->osm->subn.opt.qos_policy_file = pf->operator_path;
+}
+
+/* At unload: OpenSM's own string again, before ours are freed. */
+static void give_opensm_its_path(struct oq_policy_file *pf)
 {
 	const char *now = pf->osm->subn.opt.qos_policy_file;
 
@@ -260,7 +273,7 @@ bool oq_policy_copy_changed(struct oq_policy_file *pf)
 
 void oq_policy_copy_fini(struct oq_policy_file *pf)
 {
-	point_opensm_at_operator(pf);
+	give_opensm_its_path(pf);
 	free(pf->copy_path);
 	pf->copy_path = NULL;
 	free(pf->none_path);

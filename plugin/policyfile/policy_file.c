@@ -221,35 +221,44 @@ static int restore_in_force(struct oq_policy_file *pf, const char *path)
 	return 1;
 }
 
-/* No policy is in force and OpenSM would read path itself: when that is
- * not a regular file its parser hangs (a FIFO) or exits (a directory),
- * so it is pointed at a name that does not exist, which it reports and
- * runs on its templates (as with no file at all). */
-static void keep_opensm_off(struct oq_policy_file *pf, const char *path)
+/* Whatever policy= says, OpenSM reads its qos_policy_file (the
+ * operator's) while it has no copy: when that is not a regular file its
+ * parser hangs (a FIFO) or exits (a directory), so it is pointed at a
+ * name that does not exist, which it reports and runs on its templates
+ * (as with no file at all).  Also where a copy cannot be written. */
+bool oq_policy_keep_opensm_off(struct oq_policy_file *pf)
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
+	const char *path = pf->operator_path;
 	struct stat st;
 	size_t n;
 
-	if (pf->cur || !pf->copy_enabled || stat(path, &st) ||
-	    S_ISREG(st.st_mode))
-		return;
+	if (!pf->copy_enabled || !path || !*path)
+		return false;
+	if (stat(path, &st) || S_ISREG(st.st_mode)) {
+		/* Fixed (or gone: OpenSM says so itself): its own again. */
+		if (pf->none_path &&
+		    pf->osm->subn.opt.qos_policy_file == pf->none_path)
+			pf->osm->subn.opt.qos_policy_file = pf->operator_path;
+		return false;
+	}
 	if (!pf->none_path) {
 		n = strlen(dir) + sizeof(OQ_POLICY_NONE_NAME) + 2;
 		pf->none_path = malloc(n);
 		if (!pf->none_path)
-			return;
+			return false;
 		snprintf(pf->none_path, n, "%s/%s", dir, OQ_POLICY_NONE_NAME);
 	}
 	unlink(pf->none_path);
 	if (pf->osm->subn.opt.qos_policy_file == pf->none_path)
-		return;
+		return true;
 	pf->osm->subn.opt.qos_policy_file = pf->none_path;
 	OQ_LOG(pf->osm, OSM_LOG_ERROR,
 	       "OpenSM's parser hangs or exits on %s (not a regular file): "
-	       "OpenSM reads %s, which does not exist, until a policy is "
-	       "in force (it runs on its templates)\n",
+	       "OpenSM reads %s, which does not exist, until it has a copy "
+	       "of the policy in force (it runs on its templates)\n",
 	       path, pf->none_path);
+	return true;
 }
 
 /* The policy file could not be read (logged): published as the last
@@ -270,7 +279,6 @@ static int refresh(struct oq_policy_file *pf)
 	uint64_t hash;
 	size_t len = 0;
 	char *text, why[64], counts[256];
-	int rc;
 
 	pf->content_ok = false; /* until this content proves good */
 	if (!path || !*path) {
@@ -310,10 +318,7 @@ static int refresh(struct oq_policy_file *pf)
 		}
 		pf->missing_reported = true;
 		pf->read_errno = err;
-		rc = quiet ? -1 : restore_in_force(pf, path);
-		if (rc < 0)
-			keep_opensm_off(pf, path);
-		return rc;
+		return quiet ? -1 : restore_in_force(pf, path);
 	}
 	pf->missing_reported = false;
 	hash = oq_fnv1a(text, len);
@@ -350,11 +355,16 @@ static int refresh(struct oq_policy_file *pf)
 		OQ_LOG(pf->osm, OSM_LOG_ERROR,
 		       "policy %s rejected: it states bandwidth intents "
 		       "(bandwidth:, priority:), which OpenSM's own parser "
-		       "does not know, and opensm_policy=direct lets OpenSM "
-		       "read the file itself; drop opensm_policy=direct "
-		       "(OpenSM then reads a copy with the intents commented "
-		       "out); %s\n",
+		       "does not know, and %s; %s (OpenSM then reads a copy "
+		       "with the intents commented out); %s\n",
 		       path,
+		       pf->dir_shared ? "OpenSM reads the file itself: the "
+					"publish directory is another "
+					"opensm's osmqos's"
+				      : "opensm_policy=direct lets OpenSM read "
+					"the file itself",
+		       pf->dir_shared ? "give this opensm its own publish_dir="
+				      : "drop opensm_policy=direct",
 		       pf->cur ? "the last good policy stays in force"
 			       : "NO POLICY IN FORCE: the fabric stays on "
 				 "OpenSM's per-port-type templates");
@@ -381,6 +391,12 @@ static int refresh(struct oq_policy_file *pf)
 int oq_policy_file_refresh(struct oq_policy_file *pf)
 {
 	int rc = refresh(pf);
+
+	/* The policy in force before the start is put in force again only
+	 * at the start, whatever path its first read took. */
+	pf->restore_tried = true;
+	if (!pf->cur)
+		oq_policy_keep_opensm_off(pf);
 
 	/* OpenSM's copy: written for a new policy, retried after a failed
 	 * write, rewritten when something removed, replaced or edited it. */

@@ -100,6 +100,11 @@ void oq_policy_in_force_update(struct oq_policy_file *pf,
 			       const struct oq_policy *p);
 bool oq_policy_in_force_pending(const struct oq_policy_file *pf);
 
+/* While OpenSM has no copy to read: point it away from its
+ * qos_policy_file when that is not a regular file (it would hang or
+ * exit on it).  True when it was. */
+bool oq_policy_keep_opensm_off(struct oq_policy_file *pf);
+
 /* policy=, else OpenSM's qos_policy_file; NULL when neither is set. */
 const char *oq_policy_file_path(const struct oq_policy_file *pf);
 /* Re-read the file (each heavy sweep): 1 a new policy is in force, 0 the

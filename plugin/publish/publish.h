@@ -112,6 +112,7 @@ struct oq_publisher {
 	bool stop;
 	struct oq_publish_req *req; /* the publication asked, not taken */
 	bool writer_running;
+	bool writer_set_up;    /* prom_lock and wake initialized */
 	unsigned int interval; /* seconds, set before the thread starts */
 	pthread_t writer;
 	/* Writer thread only: osmqos.prom's last sweep part (NULL: none),
@@ -196,7 +197,8 @@ void oq_publish_report(struct oq_publisher *pub, const char *name,
  * descriptor holding the lock (kept open while the plugin runs), -1 when
  * another process holds it (*holder: its PID, 0 unknown), -2 when no
  * lock could be taken (the directory's own problems are said by what
- * writes there). */
+ * writes there), -3 when the lock file is not one the plugin wrote (not
+ * a regular file of its user with one link). */
 #define OQ_PUBLISH_LOCK_NAME ".osmqos.lock"
 int oq_publish_dir_claim(const char *dir, long *holder);
 void oq_publish_writer_start(struct oq_publisher *pub);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "publish.h"
@@ -23,6 +24,7 @@
 int oq_publish_dir_claim(const char *dir, long *holder)
 {
 	char path[4096], buf[32];
+	struct stat st;
 	ssize_t n;
 	int fd;
 
@@ -30,9 +32,23 @@ int oq_publish_dir_claim(const char *dir, long *holder)
 	if (snprintf(path, sizeof(path), "%s/%s", dir, OQ_PUBLISH_LOCK_NAME) >=
 	    (int)sizeof(path))
 		return -2;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return -2;
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+		  0600);
+	if (fd < 0) {
+		if (errno != EEXIST)
+			return -2;
+		/* One left by an earlier opensm, or a file another user
+		 * put there to silence this one, or a hard link to a file
+		 * the PID would overwrite: only a lock file of ours. */
+		fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		if (fd < 0)
+			return errno == ELOOP ? -3 : -2;
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+		    st.st_uid != geteuid() || st.st_nlink != 1) {
+			close(fd);
+			return -3;
+		}
+	}
 	if (!flock(fd, LOCK_EX | LOCK_NB)) {
 		n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
 		if (ftruncate(fd, 0) || pwrite(fd, buf, (size_t)n, 0) != n) {

@@ -240,6 +240,7 @@ void oq_publish_writer_start(struct oq_publisher *pub)
 	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
 	pthread_cond_init(&pub->wake, &a);
 	pthread_condattr_destroy(&a);
+	pub->writer_set_up = true;
 	every = interval_of(pub);
 	if (!every)
 		OQ_LOG(pub->osm, OSM_LOG_INFO,
@@ -261,6 +262,9 @@ void oq_publish_writer_start(struct oq_publisher *pub)
 
 void oq_publish_writer_stop(struct oq_publisher *pub)
 {
+	/* Never started: the publish directory was another instance's. */
+	if (!pub->writer_set_up)
+		return;
 	pthread_mutex_lock(&pub->prom_lock);
 	pub->stop = true;
 	pthread_cond_signal(&pub->wake);
@@ -275,4 +279,5 @@ void oq_publish_writer_stop(struct oq_publisher *pub)
 	pub->sweep_part = NULL;
 	pthread_cond_destroy(&pub->wake);
 	pthread_mutex_destroy(&pub->prom_lock);
+	pub->writer_set_up = false;
 }

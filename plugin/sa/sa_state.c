@@ -362,6 +362,14 @@ static void state_free(struct oq_sa_state *s)
 	free(s);
 }
 
+/* Could prev's classes be those of a state on sw (the same copy of the
+ * subnet)?  Else it is only memory. */
+static bool may_keep_classes(const struct oq_sa_state *prev,
+			     const struct oq_sweep_state *sw)
+{
+	return prev && sw && prev->sweep->subnet == sw->subnet;
+}
+
 /* The port classes of prev, when they are this sweep state's too: the
  * same copy of the subnet (not one equal to it: the classes name ports by
  * index) and the same tables, as after a policy edit that changed no
@@ -371,7 +379,7 @@ static int keep_classes(struct oq_sa_state *s, const struct oq_sa_state *prev)
 	const struct oq_sweep_state *a = prev ? prev->sweep : NULL;
 	const struct oq_sweep_state *b = s->sweep;
 
-	if (!a || !prev->classes_id || a->subnet != b->subnet ||
+	if (!may_keep_classes(prev, b) || !prev->classes_id ||
 	    (a != b && !oq_fabric_tables_same(&a->tables, &b->tables)) ||
 	    oq_pred_classes_copy(&s->classes, &prev->classes))
 		return -1;
@@ -474,7 +482,7 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 				      struct oq_sweep_state *sw, bool kept,
 				      bool *reused)
 {
-	struct oq_sa_state *cur = oq_sa_get(sa), *s;
+	struct oq_sa_state *cur = oq_sa_get(sa), *prev, *s;
 	bool same;
 
 	oq_record_begin(&sa->inputs);
@@ -484,10 +492,24 @@ struct oq_sa_state *oq_sa_state_renew(struct oq_sa *sa,
 		  !sl2vl_may_have_changed(sa) && !oq_sa_aliases_stale(sa, cur);
 	if (*reused)
 		return cur;
-	s = oq_sa_state_build(sa, sw, cur ? cur : sa->retired);
-	oq_sa_put(cur);
-	oq_sa_put(sa->retired);
-	sa->retired = NULL;
+	/* The state whose classes may be this one's: the one in force, else
+	 * the one a new sweep state took out of force. */
+	prev = cur;
+	if (sa->retired) {
+		if (!prev)
+			prev = sa->retired;
+		else
+			oq_sa_put(sa->retired);
+		sa->retired = NULL;
+	}
+	/* One that cannot lend them goes before the build, which would
+	 * otherwise hold the states of two subnets at once. */
+	if (!may_keep_classes(prev, sw)) {
+		oq_sa_put(prev);
+		prev = NULL;
+	}
+	s = oq_sa_state_build(sa, sw, prev);
+	oq_sa_put(prev);
 	if (!s)
 		oq_record_forget(&sa->inputs);
 	return s;
@@ -515,7 +537,12 @@ void oq_sa_retire(struct oq_sa *sa)
 	if (!old)
 		return;
 	oq_sa_put(sa->retired);
-	sa->retired = old;
+	sa->retired = NULL;
+	/* sw->cur is the state that took it out of force (SM thread). */
+	if (may_keep_classes(old, sa->sweep->cur))
+		sa->retired = old;
+	else
+		oq_sa_put(old);
 }
 
 void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s)

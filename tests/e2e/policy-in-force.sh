@@ -238,7 +238,10 @@ e2e_log "opensm stopped: status stale after $age s, exit 1"
 
 # 6. No policy in force (the file never existed): the ports keep OpenSM's
 # templates, and the plugin and status say the SL2VL is the template's.
+# The policy in force of the run before goes too: at start it would be
+# put in force again (policy-restart.sh).
 mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-1.log"
+rm "$pub/osmqos-policy-in-force.conf"
 e2e_start_opensm qos=TRUE "qos_policy_file=$E2E_DIR/no-such-policy.conf" \
 	"event_plugin_options=publish_dir=$pub audit=$audit publish_interval=5"
 e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 60 ||

@@ -96,4 +96,34 @@ for how in directory fifo; do
 	stop "none-$how"
 	e2e_log "none-$how: no earlier policy: OpenSM on its templates, sweeping"
 done
+
+# With policy= the plugin reads another file than OpenSM: what OpenSM
+# would hang or exit on is the file OpenSM reads.  policy= a directory
+# and qos_policy_file good: OpenSM reads its own file.  policy= refused
+# and qos_policy_file a directory: OpenSM is pointed away from it.
+start_opt() {
+	e2e_start_opensm qos=TRUE "qos_policy_file=$2" \
+		"event_plugin_options=publish_dir=$pub audit=off policy=$3"
+	e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 60 ||
+		e2e_fail "$1: the plugin published no sweep"
+	e2e_hup_sweep
+	kill -0 "$E2E_OPENSM_PID" 2>/dev/null || e2e_fail "$1: opensm exited"
+}
+rm -rf "$pol" "$E2E_DIR/osm.conf.d"
+rm -f "$pub"/osmqos-*.conf
+mkdir "$pol"
+cp "$E2E_DIR/policy.good" "$E2E_DIR/osm-own.conf"
+start_opt option-dir "$E2E_DIR/osm-own.conf" "$pol"
+grep -q "Loading QoS policy file ($E2E_DIR/osm-own.conf)" "$E2E_OSM_LOG" ||
+	e2e_fail "option-dir: OpenSM does not read its own good file"
+grep -q "OpenSM reads $pub/osmqos-no-policy-in-force.conf" "$E2E_OSM_LOG" &&
+	e2e_fail "option-dir: OpenSM pointed away from its own good file"
+stop option-dir
+mkdir "$E2E_DIR/osm.conf.d"
+{ cat "$E2E_DIR/policy.good"; echo "qos-levels oops"; } >"$E2E_DIR/refused.conf"
+start_opt osm-dir "$E2E_DIR/osm.conf.d" "$E2E_DIR/refused.conf"
+grep -q "OpenSM's parser hangs or exits on $E2E_DIR/osm.conf.d (not a regular file): OpenSM reads $pub/osmqos-no-policy-in-force.conf" "$E2E_OSM_LOG" ||
+	e2e_fail "osm-dir: OpenSM not pointed away from its directory"
+stop osm-dir
+e2e_log "policy= apart: OpenSM's own file decides what OpenSM is kept off"
 e2e_pass

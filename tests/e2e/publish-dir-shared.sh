@@ -5,7 +5,10 @@
 # the directory, the second says once which process has it and writes
 # nothing there (no published files, no policy copy: its OpenSM reads the
 # policy file itself).  The published files stay the first fabric's, and
-# neither takes the other's files for an operator's edit.
+# neither takes the other's files for an operator's edit.  Once the first
+# stops, the second takes the directory at its next sweep.  A lock file
+# another user put there is said, not written, and not taken for an
+# osmqos.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init publish-dir-shared
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -79,4 +82,41 @@ grep -q "was edited, not by osmqos" "$E2E_OSM_LOG" "$log_b" &&
 grep -q "osmqos: sweep [0-9]*: published" "$log_b" &&
 	e2e_fail "the second osmqos published"
 e2e_log "one publish directory, two SMs: the first's files only; the second said so once"
+
+# The first opensm stops (the other port's SM is the one left): the
+# second's osmqos takes the directory at its next heavy sweep.
+e2e_stop_opensm
+n=$(grep -c "SUBNET UP" "$log_b")
+kill -HUP "$osm_b"
+e2e_wait_count "osmqos: sweep [0-9]*: published" "$log_b" 1 30 ||
+	e2e_fail "the second osmqos did not publish once the first was gone"
+grep -q "osmqos: publish directory $E2E_DIR is this opensm's osmqos's now: it publishes there and OpenSM reads its policy copy" "$log_b" ||
+	e2e_fail "the second osmqos did not say it took the directory"
+l=$(awk '$1 == "osmqos_linked_ports" {print $2}' "$E2E_DIR/osmqos.prom")
+[ "$l" != "$linked_a" ] && [ -n "$l" ] ||
+	e2e_fail "osmqos.prom is still the first fabric's ($l linked ports)"
+e2e_wait_count "SUBNET UP" "$log_b" $((n + 1)) 30 || e2e_fail "no sweep of the second"
+grep -q "osmqos: OpenSM now reads the last good policy from $E2E_DIR/osmqos-last-good-policy.conf" "$log_b" &&
+	[ -s "$E2E_DIR/osmqos-last-good-policy.conf" ] ||
+	e2e_fail "the second OpenSM does not read the copy its osmqos now writes"
+e2e_log "the first gone: the second's osmqos took the directory ($l linked ports)"
+
+# A lock file the plugin did not write (another user's) is not taken for
+# another osmqos: said, and the directory used.
+kill "$osm_b"
+wait "$osm_b" 2>/dev/null
+osm_b=
+rm -f "$E2E_DIR/.osmqos.lock"
+su nobody -s /bin/sh -c "true" 2>/dev/null || e2e_skip "no user nobody"
+install -o nobody -m 0644 /dev/null "$E2E_DIR/.osmqos.lock"
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-a1.log"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_interval=1"
+e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 30 ||
+	e2e_fail "a foreign lock file kept the plugin from publishing"
+grep -q "osmqos: $E2E_DIR/.osmqos.lock is not a lock file of this plugin's" "$E2E_OSM_LOG" ||
+	e2e_fail "the foreign lock file was not said"
+[ "$(stat -c %U "$E2E_DIR/.osmqos.lock")" = nobody ] && [ ! -s "$E2E_DIR/.osmqos.lock" ] ||
+	e2e_fail "the foreign lock file was written"
+e2e_log "a lock file of another user: said, not written, the directory used"
 e2e_pass
