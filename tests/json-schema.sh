@@ -231,9 +231,15 @@ grep -q 'sl: 3' "$PN" || fail "the plan test's edit did not apply"
 	  (.sl2vl_sets | $num) and (.vlarb_sets | $num) and
 	  (.vl_high_limit | type == \"boolean\"))) and
 	(.rules | length) == 1 and .rules[0].old_sl == 1 and .rules[0].new_sl == 3 and
-	(.rules | all((.rule | $num) and (.line | $num) and (.old_level | $str) and
-	  (.new_level | $str))) and
+	(.rules | all((.rule | $num) and (.old_rule | $num) and (.line | $num) and
+	  (.old_line | $num) and (.old_level | $str) and (.new_level | $str))) and
 	(.rules_added | $num) and (.rules_removed | $num) and
+	(.rules_moved | $num) and (.rule_order_changes_levels | type == \"boolean\") and
+	(.rule_edits | type == \"array\") and
+	(.rule_edits | all((.edit | IN(\"added\", \"moved\", \"removed\")) and
+	  (.rule == null or (.rule | $num)) and (.old_rule == null or (.old_rule | $num)) and
+	  (.file | $str) and (.line | $num) and (.use == null or (.use | $str)) and
+	  (.level | $str) and (.sl | $num))) and
 	(.pairs.checked | $num) and (.pairs.sampled | type == \"boolean\") and
 	(.pairs.queries | $num) and (.pairs.changed | $num) and
 	(.pairs.examples | all((.src | port) and (.dst | port) and

@@ -6,11 +6,12 @@
  * What an edit of the policy will do before opensm re-reads it: both
  * policies compiled on one fabric (the plugin's compiler, intents
  * included), and per port the QoS Sets OpenSM will send at the next heavy
- * sweep (plan_diff.c; the report is plan_out.c); per class of changed ports the per-SL guaranteed
- * share before and after (the model of `predict`); the rules whose level
- * changes; and the (source, destination) pairs whose granted SL changes,
- * for every pair of CA ports or a deterministic sample of them.  OLD is
- * the policy in force (the copy the plugin keeps in its publish
+ * sweep (plan_diff.c; the report is plan_out.c); per class of changed
+ * ports the per-SL guaranteed share before and after (the model of
+ * `predict`); the rules added, removed, moved or given another level
+ * (plan_rules.c); and the (source, destination) pairs whose granted SL
+ * changes, for every pair of CA ports or a deterministic sample of them.
+ * OLD is the policy in force (the copy the plugin keeps in its publish
  * directory) unless -p names another: then it is also the diff of two
  * policies' predictions.
  */
@@ -80,8 +81,9 @@ const struct oq_cmd_spec oq_spec_plan = {
 		 "sweep will change: the ports whose tables change and the QoS "
 		 "Set MADs OpenSM will send for them, per class of changed "
 		 "ports the per-SL predicted share before and after, the "
-		 "rules whose QoS level changes, and the CA port pairs whose "
-		 "granted SL changes.",
+		 "rules added, removed, moved or given another QoS level "
+		 "(rules known by what they match, not by position), and the "
+		 "CA port pairs whose granted SL changes.",
 	.operand = "NEW",
 	.operand_off = offsetof(struct plan_opts, new_policy),
 	.opts = plan_opts,
@@ -95,8 +97,10 @@ const struct oq_cmd_spec oq_spec_plan = {
 		"components and for each Service ID, QoS class and P_Key the "
 		"rules of either policy start a range with.",
 	.exit_status = "0 nothing changes, 1 the edit changes tables, rules "
-		       "or SLs, 2 usage or input error, or NEW is invalid (the "
-		       "plugin would refuse it and keep the policy in force).",
+		       "(added, removed, given another level, or moved past a "
+		       "rule of another level) or SLs, 2 usage or input error, "
+		       "or NEW is invalid (the plugin would refuse it and keep "
+		       "the policy in force).",
 	.run = run,
 };
 
@@ -343,72 +347,6 @@ static int level_sl(const struct oq_policy *p, int level)
 							 : -1;
 }
 
-static bool level_same(const struct oq_policy *pa, int la,
-		       const struct oq_policy *pb, int lb)
-{
-	const struct oq_qos_level *a, *b;
-
-	if (la < 0 || lb < 0)
-		return la == lb;
-	a = &pa->levels[la];
-	b = &pb->levels[lb];
-	return a->sl == b->sl && a->mtu_limit == b->mtu_limit &&
-	       a->rate_limit == b->rate_limit &&
-	       a->packet_life == b->packet_life &&
-	       !strcasecmp(a->name ? a->name : "", b->name ? b->name : "");
-}
-
-static void rules_count(struct plan *pl, const struct oq_policy *a,
-			const struct oq_policy *b)
-{
-	size_t i, n = a->n_rules < b->n_rules ? a->n_rules : b->n_rules;
-
-	pl->rules_added = b->n_rules > n ? b->n_rules - n : 0;
-	pl->rules_removed = a->n_rules > n ? a->n_rules - n : 0;
-	for (i = 0; i < n; i++)
-		pl->rules_changed += !level_same(a, a->rules[i].level.idx, b,
-						 b->rules[i].level.idx);
-}
-
-/* The rules whose level changes (the first 10 unless all). */
-void plan_rules_print(const struct oq_policy *a, const struct oq_policy *b,
-			bool json, bool all)
-{
-	size_t i, k = 0, n = a->n_rules < b->n_rules ? a->n_rules : b->n_rules;
-
-	for (i = 0; i < n; i++) {
-		int la = a->rules[i].level.idx, lb = b->rules[i].level.idx;
-
-		if (level_same(a, la, b, lb))
-			continue;
-		if (json) {
-			printf("%s\n    {\"rule\": %zu, \"use\": ",
-			       k ? "," : "", i);
-			oq_json_fstring(stdout, b->rules[i].use);
-			printf(", \"line\": %u, \"old_level\": ",
-			       b->rules[i].loc.line);
-			oq_json_fstring(stdout, a->levels[la].name);
-			printf(", \"old_sl\": %d, \"new_level\": ",
-			       a->levels[la].sl);
-			oq_json_fstring(stdout, b->levels[lb].name);
-			printf(", \"new_sl\": %d}", b->levels[lb].sl);
-		} else if (all || k < 10) {
-			printf("  rule %zu (%s:%u%s%s): level %s (SL %d) -> %s "
-			       "(SL %d)\n",
-			       i, b->file, b->rules[i].loc.line,
-			       b->rules[i].use ? ", " : "",
-			       b->rules[i].use ? b->rules[i].use : "",
-			       a->levels[la].name, a->levels[la].sl,
-			       b->levels[lb].name, b->levels[lb].sl);
-		}
-		k++;
-	}
-	if (json)
-		printf("%s]", k ? "\n  " : "");
-	else if (!all && k > 10)
-		printf("  ... and %zu more (--all lists them)\n", k - 10);
-}
-
 /* The query components the rules of p start a range with. */
 struct probes {
 	uint64_t sid[32];
@@ -602,8 +540,8 @@ static int run(int argc, char **argv)
 	}
 	pl.a = &ta;
 	pl.b = &tb;
-	rules_count(&pl, old.policy, in.policy);
 	if (ta.n != tb.n || diff_tables(&pl) ||
+	    plan_rules_diff(&pl.rules, old.policy, in.policy) ||
 	    pairs_diff(&pl, &o, &old, &in, &ex, &n_ex)) {
 		rc = oq_usage_error(CMD, "out of memory planning; free memory");
 		goto out;
@@ -618,6 +556,7 @@ out:
 		free(pl.cl[i].key);
 	free(pl.cl);
 	free(pl.pp);
+	plan_rules_free(&pl.rules);
 	free(ex);
 	oq_fabric_tables_free(&ta);
 	oq_fabric_tables_free(&tb);

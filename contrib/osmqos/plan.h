@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * `osmqos plan`: what cmd_plan.c (the inputs, the tables' and the rules'
- * differences, the pairs) hands plan_out.c (the report, text or JSON).
+ * `osmqos plan`: what cmd_plan.c (the inputs, the tables' differences,
+ * the pairs) and plan_rules.c (the rules' differences) hand plan_out.c
+ * (the report, text or JSON).
  */
 #ifndef OSMQOS_CLI_PLAN_H
 #define OSMQOS_CLI_PLAN_H
@@ -33,6 +34,22 @@ struct pclass {
 	unsigned int sl2vl_sets, vlarb_sets, vlhl;
 };
 
+/* What a NEW rule is to OLD (plan_rules.c). */
+enum {
+	PLAN_RULE_ADDED = 1, /* no OLD rule matches what it matches */
+	PLAN_RULE_LEVEL = 2, /* its OLD rule had another QoS level */
+	PLAN_RULE_MOVED = 4, /* out of OLD's first-match order */
+};
+
+/* The rules of OLD and NEW paired by what they match. */
+struct plan_rules {
+	long *new_of_old;    /* per OLD rule: its NEW rule, -1 removed */
+	long *old_of_new;    /* per NEW rule: its OLD rule, -1 added */
+	unsigned char *edit; /* per NEW rule: PLAN_RULE_* */
+	size_t added, removed, changed, moved;
+	bool order_matters; /* a rule moved past one of another level */
+};
+
 struct plan {
 	const struct oq_fabric_tables *a, *b;
 	struct plan_port *pp; /* per port index */
@@ -40,8 +57,7 @@ struct plan {
 	unsigned int sl2vl_sets, vlarb_sets, vlhl;
 	struct pclass *cl;
 	size_t n_cl;
-	/* rules */
-	size_t rules_changed, rules_added, rules_removed;
+	struct plan_rules rules;
 	/* pairs */
 	size_t pairs, queries, q_changed;
 	bool sampled;
@@ -56,11 +72,14 @@ struct pair_example {
 
 /* In cmd_plan.c: a port's kind as the report names it; the per-SL
  * guaranteed shares of a port's tables (0, or -1 when the model cannot
- * judge them); the rules whose level changes from policy a to b. */
+ * judge them). */
 const char *plan_role_of(const struct oq_port *p);
 int plan_shares(const struct oq_port_tables *t, double out[16]);
-void plan_rules_print(const struct oq_policy *a, const struct oq_policy *b,
-		      bool json, bool all);
+/* In plan_rules.c: pair the rules of a (OLD) and b (NEW); 0, or -1 out
+ * of memory (free r all the same). */
+int plan_rules_diff(struct plan_rules *r, const struct oq_policy *a,
+		    const struct oq_policy *b);
+void plan_rules_free(struct plan_rules *r);
 /* In plan_out.c: whether the plan changes anything, and
  * the report as text or JSON. */
 bool plan_changes(const struct plan *pl);

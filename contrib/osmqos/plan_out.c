@@ -2,8 +2,8 @@
 /*
  * `osmqos plan`'s report (cmd_plan.c computes it): the QoS Sets per
  * port and per class of changed ports with the shares before and after,
- * the rules whose level changes, the pairs whose SL changes; text or
- * JSON (docs/json.md).
+ * the rules added, removed, moved or given another level (plan_rules.c
+ * pairs them), the pairs whose SL changes; text or JSON (docs/json.md).
  */
 #include <config.h>
 #include <inttypes.h>
@@ -114,10 +114,171 @@ static void json_class(const struct plan *pl, const struct pclass *c,
 	printf("]}");
 }
 
+/* ---- rules ---- */
+
+/* "NAME (SL n)" of a rule's level. */
+static void text_level(const struct oq_policy *p, size_t rule)
+{
+	int l = p->rules[rule].level.idx;
+
+	if (l < 0 || (size_t)l >= p->n_levels)
+		printf("(none)");
+	else
+		printf("%s (SL %d)", p->levels[l].name, p->levels[l].sl);
+}
+
+/* "rule N (FILE:LINE, use): " */
+static void text_rule(const char *what, const struct oq_policy *p, size_t rule)
+{
+	const struct oq_match_rule *r = &p->rules[rule];
+
+	printf("  %srule %zu (%s:%u%s%s): ", what, rule, p->file, r->loc.line,
+	       r->use ? ", " : "", r->use ? r->use : "");
+}
+
+/* A NEW rule's edit: added, another level, moved. */
+static void text_edit(const struct plan_rules *r, const struct oq_policy *a,
+		      const struct oq_policy *b, size_t i)
+{
+	long o = r->old_of_new[i];
+
+	text_rule("", b, i);
+	if (r->edit[i] & PLAN_RULE_ADDED) {
+		printf("added, level ");
+		text_level(b, i);
+		putchar('\n');
+		return;
+	}
+	if (r->edit[i] & PLAN_RULE_LEVEL) {
+		printf("level ");
+		text_level(a, (size_t)o);
+		printf(" -> ");
+		text_level(b, i);
+	}
+	if (r->edit[i] & PLAN_RULE_MOVED)
+		printf("%smoved, was rule %ld",
+		       r->edit[i] & PLAN_RULE_LEVEL ? "; " : "", o);
+	else if ((size_t)o != i)
+		printf("; was rule %ld", o);
+	putchar('\n');
+}
+
+/* The summary, then each rule edited (the first 10 unless all): NEW's
+ * rules in order, then OLD's removed ones. */
+static void text_rules(const struct plan_rules *r, const struct oq_policy *a,
+		       const struct oq_policy *b, bool all)
+{
+	size_t i, k = 0;
+
+	printf("rules: %zu added, %zu removed, %zu change their QoS level, "
+	       "%zu move%s\n",
+	       r->added, r->removed, r->changed, r->moved,
+	       !r->moved	  ? ""
+	       : r->order_matters ? ": a rule now comes before or after one "
+				    "of another level, so a query may get "
+				    "another level (the pairs below say "
+				    "which SLs change)"
+				  : ", each only past rules of its own level: "
+				    "no query gets another level");
+	for (i = 0; i < b->n_rules; i++)
+		if (r->edit[i] && (all || k++ < 10))
+			text_edit(r, a, b, i);
+	for (i = 0; i < a->n_rules; i++) {
+		if (r->new_of_old[i] >= 0 || !(all || k++ < 10))
+			continue;
+		text_rule("old ", a, i);
+		printf("removed, level ");
+		text_level(a, i);
+		putchar('\n');
+	}
+	if (!all && k > 10)
+		printf("  ... and %zu more (--all lists them)\n", k - 10);
+}
+
+static void json_level(const char *key, const struct oq_policy *p, size_t rule)
+{
+	int l = p->rules[rule].level.idx;
+	bool ok = l >= 0 && (size_t)l < p->n_levels;
+
+	printf(", \"%s_level\": ", key);
+	oq_json_fstring(stdout, ok ? p->levels[l].name : NULL);
+	printf(", \"%s_sl\": %d", key, ok ? p->levels[l].sl : -1);
+}
+
+/* One entry of rule_edits: where the rule is written (NEW's file, OLD's
+ * when removed) and its level there. */
+static void json_edit(const char *edit, const struct oq_policy *p, size_t rule,
+		      long new_rule, long old_rule, bool first)
+{
+	const struct oq_match_rule *r = &p->rules[rule];
+	int l = r->level.idx;
+	bool ok = l >= 0 && (size_t)l < p->n_levels;
+
+	printf("%s\n    {\"edit\": \"%s\", \"rule\": ", first ? "" : ",", edit);
+	if (new_rule < 0)
+		printf("null");
+	else
+		printf("%ld", new_rule);
+	printf(", \"old_rule\": ");
+	if (old_rule < 0)
+		printf("null");
+	else
+		printf("%ld", old_rule);
+	printf(", \"file\": ");
+	oq_json_fstring(stdout, p->file);
+	printf(", \"line\": %u, \"use\": ", r->loc.line);
+	oq_json_fstring(stdout, r->use);
+	printf(", \"level\": ");
+	oq_json_fstring(stdout, ok ? p->levels[l].name : NULL);
+	printf(", \"sl\": %d}", ok ? p->levels[l].sl : -1);
+}
+
+/* rules (those given another level), the counts, rule_edits (those
+ * added, moved or removed). */
+static void json_rules(const struct plan_rules *r, const struct oq_policy *a,
+		       const struct oq_policy *b)
+{
+	size_t i, k = 0;
+
+	printf(", \"rules\": [");
+	for (i = 0; i < b->n_rules; i++) {
+		size_t o = (size_t)r->old_of_new[i];
+
+		if (!(r->edit[i] & PLAN_RULE_LEVEL))
+			continue;
+		printf("%s\n    {\"rule\": %zu, \"old_rule\": %zu, \"use\": ",
+		       k++ ? "," : "", i, o);
+		oq_json_fstring(stdout, b->rules[i].use);
+		printf(", \"line\": %u, \"old_line\": %u", b->rules[i].loc.line,
+		       a->rules[o].loc.line);
+		json_level("old", a, o);
+		json_level("new", b, i);
+		printf("}");
+	}
+	printf("%s]", k ? "\n  " : "");
+	printf(", \"rules_added\": %zu, \"rules_removed\": %zu, "
+	       "\"rules_moved\": %zu, \"rule_order_changes_levels\": %s, "
+	       "\"rule_edits\": [",
+	       r->added, r->removed, r->moved,
+	       r->order_matters ? "true" : "false");
+	k = 0;
+	for (i = 0; i < b->n_rules; i++) {
+		if (r->edit[i] & PLAN_RULE_ADDED)
+			json_edit("added", b, i, (long)i, -1, !k++);
+		else if (r->edit[i] & PLAN_RULE_MOVED)
+			json_edit("moved", b, i, (long)i, r->old_of_new[i],
+				  !k++);
+	}
+	for (i = 0; i < a->n_rules; i++)
+		if (r->new_of_old[i] < 0)
+			json_edit("removed", a, i, -1, (long)i, !k++);
+	printf("%s]", k ? "\n  " : "");
+}
+
 bool plan_changes(const struct plan *pl)
 {
-	return pl->changed || pl->rules_changed || pl->rules_added ||
-	       pl->rules_removed || pl->q_changed;
+	return pl->changed || pl->rules.changed || pl->rules.added ||
+	       pl->rules.removed || pl->rules.order_matters || pl->q_changed;
 }
 
 void plan_print_text(const struct plan *pl, const struct plan_opts *o,
@@ -158,12 +319,7 @@ void plan_print_text(const struct plan *pl, const struct plan_opts *o,
 		for (i = 0; i < pl->n_cl; i++)
 			text_class(pl, &pl->cl[i], false);
 	}
-	printf("rules: %zu change their QoS level%s%s\n", pl->rules_changed,
-	       pl->rules_added || pl->rules_removed ? "; " : "",
-	       pl->rules_added	   ? "rules added at the end"
-	       : pl->rules_removed ? "rules removed at the end"
-				   : "");
-	plan_rules_print(a->policy, b->policy, false, o->c.all);
+	text_rules(&pl->rules, a->policy, b->policy, o->c.all);
 	printf("pairs: %zu CA port pair%s%s, %zu queries: %zu get another "
 	       "SL\n",
 	       pl->pairs, pl->pairs == 1 ? "" : "s",
@@ -240,10 +396,7 @@ void plan_print_json(const struct plan *pl, const struct plan_opts *o,
 		}
 		printf("%s]", first ? "" : "\n  ");
 	}
-	printf(", \"rules\": [");
-	plan_rules_print(a->policy, b->policy, true, o->c.all);
-	printf(", \"rules_added\": %zu, \"rules_removed\": %zu",
-	       pl->rules_added, pl->rules_removed);
+	json_rules(&pl->rules, a->policy, b->policy);
 	printf(", \"pairs\": {\"checked\": %zu, \"sampled\": %s, \"queries\": "
 	       "%zu, \"changed\": %zu, \"examples\": [",
 	       pl->pairs, pl->sampled ? "true" : "false", pl->queries,
