@@ -177,11 +177,17 @@ static void add_guid(struct pctx *c, int part, uint64_t guid, enum member m,
 			oq_warning(c->d, at(c, col),
 				   "SELF: the fabric names no SM port");
 		else
-			oq_warning(c->d, at(c, col),
-				   "port GUID 0x%016" PRIx64
-				   " is not an end port of the fabric; OpenSM "
-				   "ignores it",
-				   guid);
+			/* The fabric is a file here, not the SM's subnet: the
+			 * GUID may be live and the file stale. */
+			oq_diag_hint(
+				oq_warning(c->d, at(c, col),
+					   "port GUID 0x%016" PRIx64
+					   " is not an end port in the fabric "
+					   "file",
+					   guid),
+				"OpenSM ignores a GUID its subnet does not "
+				"have; if the subnet has this one, the fabric "
+				"file is stale: refresh it (ibnetdiscover)");
 		return;
 	}
 	set_member(c, part, p, m);
