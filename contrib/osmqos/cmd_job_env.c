@@ -452,6 +452,9 @@ static int load_inputs(struct run *r)
 				       "offline (--offline)");
 	r->ask.plan = &r->plan;
 	r->ask.m = r->m;
+	r->ask.fabric = r->in.fabric;
+	r->ask.fabric_file = r->o.c.fabric;
+	r->ask.local_host = getenv("SLURMD_NODENAME");
 	r->ask.have_pkeys = r->o.c.partitions != NULL;
 	r->ask.parts = r->in.have_parts ? &r->in.parts : NULL;
 	r->ans = calloc(r->plan.n_pairs, sizeof(*r->ans));
@@ -464,14 +467,22 @@ static int load_inputs(struct run *r)
  * a policy can decide instead. */
 static int ask(struct run *r)
 {
-	char err[512];
+	char err[1024];
+	int rc;
 
 	if (!r->o.offline) {
-		if (!oq_job_ask_sa(&r->ask, r->o.c.ca, CA_PORT(r), (int)r->o.c.timeout.v,
-				   r->ans, &r->local, &r->n_queries, err,
-				   sizeof(err))) {
+		rc = oq_job_ask_sa(&r->ask, r->o.c.ca, CA_PORT(r),
+				   (int)r->o.c.timeout.v, r->ans, &r->local,
+				   &r->n_queries, err, sizeof(err));
+		if (!rc) {
 			r->live = true;
 			return OQ_EXIT_OK;
+		}
+		/* Not the policy's decision either: it would read the same
+		 * stale file. */
+		if (rc == OQ_JOB_ASK_STALE) {
+			fprintf(stderr, "osmqos %s: %s\n", CMD, err);
+			return OQ_EXIT_USAGE;
 		}
 		if (!r->m) {
 			fprintf(stderr,

@@ -33,6 +33,13 @@ struct oq_job_ask {
 	/* OQ_JC_LEVEL: the level (index in pol), its SL and its one P_Key
 	 * (-1 when it sets none or several). */
 	int level, level_sl, level_pkey;
+	/* Live: the fabric file the plan's ports come from, to tell a
+	 * denial from an end the subnet does not have (oq_job_ask_sa). */
+	const struct oq_fabric *fabric;
+	const char *fabric_file;
+	/* The host job-env runs on (SLURMD_NODENAME), NULL when unknown:
+	 * named when the local port is not in the fabric file. */
+	const char *local_host;
 };
 
 struct oq_job_answer {
@@ -80,12 +87,24 @@ struct oq_job_local {
 	uint16_t lid;
 };
 
+/* oq_job_ask_sa: the fabric file is stale (err names the port). */
+#define OQ_JOB_ASK_STALE (-2)
+
 /*
  * Live: one SubnAdmGet(PathRecord) per question, by GID, with the
  * class's component (ServiceID, QoS class, P_Key; a level's SL and its
  * one P_Key).  Returns 0 with every answer filled, or -1 with err when
  * the SA cannot be asked (no port, no SM, a timeout, an error status
  * other than "no records"): nothing is half answered.
+ *
+ * The SA answers a GID it does not know as it answers a denied pair, with
+ * no record.  So after a denial the ends are checked against the subnet
+ * (with a->fabric): the local port must be in the fabric file, and each
+ * end of a denied pair must answer a NodeInfo SMP, sent by directed route
+ * along the fabric file's links, with its own port GUID.  When one does
+ * not (another port is cabled there: an HCA replaced), returns
+ * OQ_JOB_ASK_STALE with err naming it.  An end that cannot be reached
+ * (no route in the file, no answer) leaves the denial as it is.
  */
 int oq_job_ask_sa(const struct oq_job_ask *a, const char *ca, int port,
 		  int timeout_ms, struct oq_job_answer *out,

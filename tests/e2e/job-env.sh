@@ -8,8 +8,9 @@
 # table (smpquery); every grant is in the plugin's audit trail with the
 # host that asked; a job spanning two partitions is refused with the pair
 # named; pairs with different SLs are refused unless --prefer; a job of
-# nine hosts costs one query; offline answers equal live ones, and
-# without an SA the policy decides, saying so.
+# nine hosts costs one query; offline answers equal live ones; a fabric
+# file with a replaced HCA is an input error naming it, not a refusal;
+# and without an SA the policy decides, saying so.
 . "$top_srcdir/tests/e2e/lib.sh"
 . "$top_srcdir/tests/e2e/jobs-lib.sh"
 e2e_init job-env
@@ -154,7 +155,50 @@ je cn02 --level mpi --nodes 'cn[02-04]' >/dev/null
 grep -q "the SA gave no path" "$err" || e2e_fail "--level mpi: $(cat "$err")"
 e2e_log "offline answers equal live ones"
 
-# 7. Without an SA: the policy decides, and says so; without a policy,
+# 7. A stale fabric file: cn04's HCA replaced since the file was made
+# (its port GUID there is one the subnet lacks).  The SA answers that GID
+# with no record, as a denial; job-env tells them apart: an input error
+# (exit 2) naming the GUID and host, no false partition isolation, from
+# cn01 (cn04 is on another leaf: the check crosses a spine) and from cn04
+# itself (whose own port is not in the file).
+g=$(e2e_guid "cn04 HCA-1")
+stale=$(printf '0x%016x' $(((g << 4) | 0xa)))
+sed "s/($(printf '%x' $((g))))/($(printf '%x' $((stale))))/g" "$JOBS_TOPO" \
+	>"$E2E_DIR/stale.ibnd"
+grep -q "($(printf '%x' $((stale))))" "$E2E_DIR/stale.ibnd" ||
+	e2e_fail "the stale fabric file names no port GUID ${stale}"
+# stale_je HOST ARGS...: job-env on HOST's port with the stale file.
+stale_je() {
+	local host=$1
+	shift
+	SIM_HOST=$host e2e_sim "$top_builddir/osmqos" job-env \
+		--fabric "$E2E_DIR/stale.ibnd" --policy "$JOBS_POL" \
+		--partitions "$JOBS_PARTS" --sid 0x1000001 "$@" >/dev/null 2>"$err"
+}
+stale_je cn01 --nodes 'cn01,cn04'
+rc=$?
+[ "$rc" = 2 ] || e2e_fail "stale fabric file: exit $rc, want 2: $(cat "$err")"
+grep -q "osmqos job-env: the fabric file $E2E_DIR/stale.ibnd is stale: the subnet has no port GUID $stale of host cn04 (cn04 HCA-1/P1): the port cabled to leaf02/P2 has port GUID $g; refresh it" "$err" ||
+	e2e_fail "stale fabric file: the GUID and host not named: $(cat "$err")"
+grep -q -e "refused" -e "partition isolation" "$err" &&
+	e2e_fail "stale fabric file: a false refusal: $(cat "$err")"
+e2e_log "stale fabric file: exit 2: $(grep -m 1 '^osmqos job-env: ' "$err" | cut -c1-160)"
+# partitions.conf names cn04's live GUID, which the file lacks: a
+# warning that says so without claiming what OpenSM does with it.
+grep -q "warning: port GUID $g is not an end port in the fabric file" "$err" ||
+	e2e_fail "stale fabric file: no partitions.conf warning: $(cat "$err")"
+grep -q "OpenSM ignores it" "$err" &&
+	e2e_fail "stale fabric file: the warning claims OpenSM ignores a live GUID"
+SLURMD_NODENAME=cn04 stale_je cn04 --nodes 'cn01,cn04'
+rc=$?
+[ "$rc" = 2 ] || e2e_fail "stale fabric file, on cn04: exit $rc, want 2: $(cat "$err")"
+grep -q "is stale: this host's port .* (port GUID $g) is not in it, which gives host cn04 port GUID $stale (cn04 HCA-1/P1); refresh it" "$err" ||
+	e2e_fail "stale fabric file, on cn04: $(cat "$err")"
+# Hosts the file still has right are asked as before.
+stale_je cn01 --nodes 'cn01,cn02' || e2e_fail "stale file, live hosts: exit $?: $(cat "$err")"
+e2e_log "stale fabric file: the same from cn04; cn01 and cn02 still asked"
+
+# 8. Without an SA: the policy decides, and says so; without a policy,
 # an error.
 e2e_stop_opensm
 out=$(je cn01 --sid 0x1000001 --nodes 'cn[01-03]' --timeout 300 --json) ||
