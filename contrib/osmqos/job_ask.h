@@ -118,4 +118,11 @@ int oq_job_ask_sa(const struct oq_job_ask *a, const char *ca, int port,
 int oq_job_local_pkey_index(const char *ca, int port, int pkey, char *err,
 			    size_t errlen);
 
+/* job_stale.c: after the SA denied some pairs, whether the fabric file
+ * is stale instead (OQ_JOB_ASK_STALE with err), else 0. */
+int oq_job_check_denied(const struct oq_job_ask *a, int timeout_ms,
+			const struct oq_job_local *local,
+			const struct oq_job_answer *out, char *err,
+			size_t errlen);
+
 #endif /* OSMQOS_JOB_ASK_H */

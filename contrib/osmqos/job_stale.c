@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * A pair the SA denied, told apart from a fabric file that is out of date
+ * (a host's HCA replaced since ibnetdiscover): each end of a denied pair
+ * is asked by NodeInfo SMP at the place the fabric file gives it, along
+ * the file's switches, and another port answering there makes the file
+ * stale (an input error), not the pair refused.
+ */
+#include <config.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job_ask.h"
+#include "mad/smp_attrs.h"
+#include "mad/smp_transport.h"
+
+#define NO_NODE UINT32_MAX
+/* Ends that do not answer before the check gives up: each costs two
+ * timeouts, and SMPs filtered on the way would fail them all. */
+#define PROBE_MISSES_MAX 2
+#define REFRESH_HINT	 "refresh it (ibnetdiscover > FILE; docs/jobs.md)"
+
+/* How the route search reached a switch: from which switch (NO_NODE: the
+ * local port's peer) and by which of its ports. */
+struct hop {
+	uint32_t prev;
+	uint8_t out;
+	bool seen;
+};
+
+/* The route to switch `at`, then `last` out of it, into path. */
+static int route_back(const struct hop *h, uint32_t at, uint8_t last,
+		      struct oq_dr_path *path)
+{
+	uint8_t rev[OQ_SMP_MAX_HOPS];
+	size_t n = 0, i;
+
+	rev[n++] = last;
+	for (; at != NO_NODE; at = h[at].prev) {
+		if (n == OQ_SMP_MAX_HOPS)
+			return -1;
+		rev[n++] = h[at].out;
+	}
+	path->cnt = (uint8_t)n;
+	for (i = 0; i < n; i++)
+		path->p[1 + i] = rev[n - 1 - i];
+	return 0;
+}
+
+/*
+ * A directed route from end port `from` to end port `to` along f's links
+ * through switches, breadth first (the shortest): 0, or -1 when f links
+ * them by no route an SMP can carry (or memory runs out).
+ */
+static int route(const struct oq_fabric *f, const struct oq_port *from,
+		 const struct oq_port *to, struct oq_dr_path *path)
+{
+	const struct oq_node *first;
+	struct hop *h = NULL;
+	uint32_t *queue = NULL, head = 0, tail = 0;
+	int rc = -1;
+
+	memset(path, 0, sizeof(*path));
+	if (!from->peer)
+		return -1;
+	if (from->peer == to) { /* back to back */
+		path->cnt = 1;
+		path->p[1] = from->num;
+		return 0;
+	}
+	first = from->peer->node;
+	if (first->type != OQ_NODE_SWITCH)
+		return -1;
+	h = calloc(f->n_nodes, sizeof(*h));
+	queue = calloc(f->n_nodes, sizeof(*queue));
+	if (!h || !queue)
+		goto out;
+	h[first->index] = (struct hop){NO_NODE, from->num, true};
+	queue[tail++] = first->index;
+	while (head < tail && rc) {
+		const struct oq_node *sw = f->nodes[queue[head++]];
+		unsigned int q;
+
+		for (q = 1; q <= sw->n_ports; q++) {
+			const struct oq_port *p = &sw->ports[q];
+			const struct oq_node *next;
+
+			if (!p->present || !p->peer)
+				continue;
+			if (p->peer == to) {
+				rc = route_back(h, sw->index, (uint8_t)q, path);
+				break;
+			}
+			next = p->peer->node;
+			if (next->type != OQ_NODE_SWITCH || h[next->index].seen)
+				continue;
+			h[next->index] =
+				(struct hop){sw->index, (uint8_t)q, true};
+			queue[tail++] = next->index;
+		}
+	}
+out:
+	free(h);
+	free(queue);
+	return rc;
+}
+
+/* The host's name the plan gives port i of the plan. */
+static const char *host_of(const struct oq_job_plan *pl, uint32_t i)
+{
+	return pl->hosts[pl->ports[i].host];
+}
+
+/* The local port is not in the fabric file: err says so, and which
+ * port the file gives this host (SLURMD_NODENAME) when it is a job's. */
+static int local_stale(const struct oq_job_ask *a,
+		       const struct oq_job_local *local, char *err,
+		       size_t errlen)
+{
+	const struct oq_job_plan *pl = a->plan;
+	char other[200] = "", name[128];
+	uint32_t i;
+
+	for (i = 0; a->local_host && i < pl->n_ports; i++) {
+		if (strcasecmp(host_of(pl, i), a->local_host))
+			continue;
+		oq_job_port_name(pl, i, name, sizeof(name));
+		snprintf(other, sizeof(other),
+			 ", which gives host %s port GUID 0x%016" PRIx64
+			 " (%s)",
+			 host_of(pl, i), pl->ports[i].port->guid, name);
+		break;
+	}
+	snprintf(err, errlen,
+		 "the fabric file %s is stale: this host's port %s/%d (port "
+		 "GUID 0x%016" PRIx64 ") is not in it%s; " REFRESH_HINT,
+		 a->fabric_file ? a->fabric_file : "(--fabric)", local->ca,
+		 local->port, local->guid, other);
+	return OQ_JOB_ASK_STALE;
+}
+
+/*
+ * Whether the port a NodeInfo SMP reaches along the fabric file's route
+ * to plan port i has that port's GUID: 0 when it has (or it is the local
+ * port, or the file has no route to it), 1 when nothing answers (a port
+ * down, SMPs filtered: the denial stands as the SA gave it),
+ * OQ_JOB_ASK_STALE with err when another port answers there.
+ */
+static int check_end(const struct oq_job_ask *a, struct oq_smp_port *sp,
+		     const struct oq_port *here, uint32_t i, char *err,
+		     size_t errlen)
+{
+	const struct oq_port *p = a->plan->ports[i].port;
+	uint8_t data[OQ_SMP_DATA_SIZE] = {0};
+	struct oq_smp_node_info ni;
+	struct oq_dr_path path;
+	char name[128], at[128], e[256];
+
+	if (p == here || route(a->fabric, here, p, &path))
+		return 0;
+	if (oq_smp_query(sp, OQ_SMP_METHOD_GET, &path, OQ_SMP_ATTR_NODE_INFO, 0,
+			 data, e, sizeof(e)))
+		return 1;
+	oq_smp_parse_node_info(data, &ni);
+	if (ni.port_guid == p->guid)
+		return 0;
+	oq_job_port_name(a->plan, i, name, sizeof(name));
+	oq_port_name(p->peer, at, sizeof(at));
+	snprintf(err, errlen,
+		 "the fabric file %s is stale: the subnet has no port GUID "
+		 "0x%016" PRIx64 " of host %s (%s): the port cabled to %s "
+		 "has port GUID 0x%016" PRIx64 "; " REFRESH_HINT,
+		 a->fabric_file ? a->fabric_file : "(--fabric)", p->guid,
+		 host_of(a->plan, i), name, at, ni.port_guid);
+	return OQ_JOB_ASK_STALE;
+}
+
+/*
+ * After the SA denied a pair: its ends against the subnet, each once.
+ * OpenSM answers a PathRecord for a GID it does not know with no record,
+ * as it answers a pair that shares no partition, and its other records
+ * (NodeRecord, PortInfoRecord) only about ports that share a partition
+ * with the requester; SMPs know no partitions.  0, or OQ_JOB_ASK_STALE
+ * with err.
+ */
+int oq_job_check_denied(const struct oq_job_ask *a, int timeout_ms,
+			const struct oq_job_local *local,
+			const struct oq_job_answer *out, char *err,
+			size_t errlen)
+{
+	const struct oq_job_plan *pl = a->plan;
+	const struct oq_port *here;
+	struct oq_smp_port sp;
+	uint8_t *done;
+	char e[256];
+	size_t i, k;
+	int rc = 0, misses = 0;
+
+	for (i = 0; i < pl->n_pairs && !out[i].g.denied; i++)
+		;
+	if (!a->fabric || i == pl->n_pairs)
+		return 0;
+	here = oq_fabric_port_by_guid(a->fabric, local->guid);
+	if (!here || !oq_port_is_endport(here))
+		return local_stale(a, local, err, errlen);
+	done = calloc(pl->n_ports, 1);
+	if (!done)
+		return 0;
+	if (oq_smp_open(local->ca, local->port, &sp, e, sizeof(e))) {
+		free(done);
+		return 0;
+	}
+	sp.timeout_ms = timeout_ms;
+	sp.retries = 1;
+	for (i = 0; i < pl->n_pairs && rc != OQ_JOB_ASK_STALE &&
+		    misses < PROBE_MISSES_MAX;
+	     i++) {
+		const uint32_t ends[2] = {pl->pairs[i].src, pl->pairs[i].dst};
+
+		if (!out[i].g.denied)
+			continue;
+		for (k = 0; k < 2 && rc != OQ_JOB_ASK_STALE; k++) {
+			if (done[ends[k]])
+				continue;
+			done[ends[k]] = 1;
+			rc = check_end(a, &sp, here, ends[k], err, errlen);
+			misses += rc == 1;
+		}
+	}
+	oq_smp_close(&sp);
+	free(done);
+	return rc == OQ_JOB_ASK_STALE ? rc : 0;
+}
