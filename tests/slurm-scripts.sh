@@ -12,7 +12,8 @@
 #      symlink to one) is not used: nothing written, and a JOB.env
 #      planted there is not exported;
 #   3. a map the job's user cannot read (the file, or a directory above
-#      it) is logged by the Prolog, which asks nothing, and the
+#      it) is logged by the Prolog, which asks nothing (a map it could
+#      not check as the user is said and asked anyway), and the
 #      TaskProlog (as nobody) says why no SL is set;
 #   4. a full spool: the Prolog says so instead of an empty reason, and a
 #      refused job is still stopped;
@@ -21,7 +22,9 @@
 #      copy without it logs why and exits 0;
 #   6. a read-only spool: the Prolog and Epilog say so and exit 0;
 #   7. with a policy that draws a lint warning, the Prolog's log and the
-#      job's note name the refusal or the error, not the warning.
+#      job's note name the refusal or the error, not the warning;
+#   8. a map with a UTF-8 byte order mark: its first line read as
+#      job-env reads it.
 # Each case checks what the scripts print and leave.
 : "${top_srcdir:?}" "${top_builddir:?}"
 # The scripts run as root (slurmd's Prolog): a spool another user owns is
@@ -165,14 +168,15 @@ n=$((n + 1))
 
 # 3. A map the jobs' users cannot read: the Prolog says so (in the log
 # and JOB.error) and asks nothing; the TaskProlog, as the user, says why
-# no SL is set.  Without the job's uid the Prolog checks that others may
-# read it; with it, it asks as that user.
+# no SL is set.  With the job's uid the Prolog asks as that user; without
+# it, a map others cannot read is a doubt (a group may let the user
+# read it): said, and the job asked anyway.
 chmod 600 "$tmp/jobs.conf"
 prolog 14
-grep -q "job 14 on h1: no SL set: the job map $tmp/jobs.conf cannot be read by the job's user: the TaskProlog runs as them; chmod 644" \
-	"$tmp/prolog.err" || fail "3: no error for a private map: $(cat "$tmp/prolog.err")"
-grep -q "^osmqos-prolog: the job map $tmp/jobs.conf cannot be read" \
-	"$tmp/spool/14.error" || fail "3: no 14.error: $(ls "$tmp/spool")"
+grep -q "job 14 on h1: the job map $tmp/jobs.conf may not be readable by the jobs' users (it could not be checked as the job's user" \
+	"$tmp/prolog.err" || fail "3: no doubt said for a private map: $(cat "$tmp/prolog.err")"
+grep -q "job 14 on h1: refused: " "$tmp/prolog.err" ||
+	fail "3: the job was not asked for: $(cat "$tmp/prolog.err")"
 task 14 nobody
 [ "$rc" = 0 ] && grep -q "^print osmqos: cannot read the job map $tmp/jobs.conf, so no SL is set" \
 	"$tmp/task.out" || fail "3: TaskProlog as nobody: rc $rc, $(cat "$tmp/task.out")"
@@ -284,5 +288,22 @@ task 21
 [ "$rc" = 0 ] && grep -q "^print osmqos: no SL set, the job runs with the stacks' defaults: osmqos job-env: .*match no HCA" \
 	"$tmp/task.out" || fail "7: the job's note: rc $rc, $(cat "$tmp/task.out")"
 SLURM_JOB_ID=21 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
+n=$((n + 1))
+
+# 8. A map saved with a UTF-8 byte order mark before its first line, a
+# setting the scripts read (spool): they read it as job-env does.
+mkdir -m 755 "$tmp/bom-spool"
+{
+	printf '\357\273\277spool   %s\n' "$tmp/bom-spool"
+	grep -v '^spool' "$tmp/jobs.conf"
+} >"$tmp/bom.conf"
+chmod 644 "$tmp/bom.conf"
+SLURM_JOB_ID=24 SLURM_JOB_NODELIST=h1,h3 SLURMD_NODENAME=h1 \
+	sh "$PROLOG" --map "$tmp/bom.conf" >/dev/null 2>"$tmp/prolog.err" ||
+	fail "8: the Prolog exited $?"
+[ -e "$tmp/bom-spool/24.refused" ] ||
+	fail "8: the answer is not in the map's spool: $(ls "$tmp/bom-spool") $(cat "$tmp/prolog.err")"
+SLURM_JOB_ID=24 SLURMD_NODENAME=h1 sh "$slurm/osmqos-epilog" --map "$tmp/bom.conf"
+[ -z "$(ls -A "$tmp/bom-spool")" ] || fail "8: the Epilog left $(ls -A "$tmp/bom-spool")"
 n=$((n + 1))
 echo "PASS: $n cases"

@@ -15,13 +15,19 @@ case $job in
 '' | *[!0-9]*) job= ;;
 esac
 
+# oq_map_text: the map as osmqos job-env reads it: without the UTF-8 byte
+# order mark an editor may have put at its start.
+oq_map_text() {
+	sed -e '1s/^\xef\xbb\xbf//' -- "$map" 2>/dev/null
+}
+
 # oq_setting KEY DEFAULT: the value of the map's "KEY VALUE" line, %n
 # made the node's name.  Nothing else of the map is read here: osmqos
 # job-env reads it and reports its errors as FILE:LINE:COL.
 oq_setting() {
-	oq_v=$(sed -n -e 's/#.*//' \
-		-e "s/^[[:space:]]*$1[[:space:]][[:space:]]*\([^[:space:]]*\)[[:space:]]*\$/\1/p" \
-		"$map" | head -n 1)
+	oq_v=$(oq_map_text | sed -n -e 's/#.*//' \
+		-e "s/^[[:space:]]*$1[[:space:]][[:space:]]*\([^[:space:]]*\)[[:space:]]*\$/\1/p" |
+		head -n 1)
 	oq_v=${oq_v:-$2}
 	case $oq_v in
 	*%n*) oq_v=$(printf '%s\n' "$oq_v" |
@@ -41,10 +47,11 @@ oq_reason() {
 		-e '^(' -e "^Try '" -e '^#' -e '^$' -- "$1" 2>/dev/null
 }
 
-# oq_user_reads FILE UID GID: the user UID (group GID and the user's own
-# groups) can read FILE, as the TaskProlog must.  Asked as that user
-# (setpriv); when that cannot be asked, FILE must be readable by others
-# and every directory above it searchable by others.
+# oq_user_reads FILE UID GID: can the user UID (group GID and the user's
+# own groups) read FILE, as the TaskProlog must?  0 yes, 1 no, both asked
+# as that user (setpriv); 2 when that could not be asked and FILE is not
+# readable by others through directories others may search (a group may
+# still let the user read it: a doubt, not a no).
 oq_user_reads() {
 	case $2 in
 	'' | *[!0-9]*) ;;
@@ -53,20 +60,21 @@ oq_user_reads() {
 			--init-groups sh -c \
 			'if test -r "$1"; then echo y; else echo n; fi' \
 			sh "$1" 2>/dev/null)
-		if [ -n "$oq_r" ]; then
-			[ "$oq_r" = y ]
-			return
-		fi
+		case $oq_r in
+		y) return 0 ;;
+		n) return 1 ;;
+		esac
 		;;
 	esac
-	oq_f=$(readlink -f -- "$1" 2>/dev/null) || return 1
-	oq_m=$(stat -c %a -- "$oq_f" 2>/dev/null) || return 1
-	[ $((0$oq_m & 4)) -ne 0 ] || return 1
+	oq_f=$(readlink -f -- "$1" 2>/dev/null) || return 2
+	oq_m=$(stat -c %a -- "$oq_f" 2>/dev/null) || return 2
+	[ $((0$oq_m & 4)) -ne 0 ] || return 2
 	while [ "$oq_f" != / ]; do
 		oq_f=$(dirname -- "$oq_f")
-		oq_m=$(stat -c %a -- "$oq_f" 2>/dev/null) || return 1
-		[ $((0$oq_m & 1)) -ne 0 ] || return 1
+		oq_m=$(stat -c %a -- "$oq_f" 2>/dev/null) || return 2
+		[ $((0$oq_m & 1)) -ne 0 ] || return 2
 	done
+	return 0
 }
 
 # oq_unseen FILE: this user cannot tell FILE from a missing file: a
