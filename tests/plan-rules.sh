@@ -7,7 +7,10 @@
 # of other levels (the first-match order changes levels, exit 1); two
 # rules of one level swapped (said so, exit 0); a use: text edited
 # (nothing changes); a qos-ulps line given another GUID (its rule removed
-# and another added) or another SL.  Text and JSON say the same.
+# and another added) or another SL; a rule removed, or removed and its
+# duplicate given another level, among rules that match alike (the rule
+# removed is named, not the one in its position).  Text and JSON say the
+# same.
 : "${top_srcdir:?}" "${top_builddir:?}"
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 q=$top_builddir/osmqos
@@ -20,9 +23,10 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 . "$top_srcdir/tests/cli-lib.sh"
 
-# edit_rules MODE USE >NEW: the test policy with its qos-match-rule whose
-# use: is USE dropped (drop), moved first (first) or moved after the rule
-# that follows it (down).  Fails when no rule has that use: text.
+# edit_rules MODE USE >NEW: the test policy ($old when set) with its
+# qos-match-rule whose use: is USE dropped (drop), moved first (first) or
+# moved after the rule that follows it (down).  Fails when no rule has
+# that use: text.
 edit_rules() {
 	awk -v mode="$1" -v use="$2" '
 	/^    qos-match-rule$/ { inb = 1; cur = $0; next }
@@ -47,7 +51,7 @@ edit_rules() {
 		}
 	}
 	{ print }
-	END { exit !hit }' "$pol"
+	END { exit !hit }' "${old:-$pol}"
 }
 
 # A rule inserted before every other one.
@@ -55,17 +59,17 @@ insert_first() {
 	awk '/^qos-match-rules/ { print; print "    qos-match-rule\n        service-id: 0xdead0000\n        qos-level-name: Latency\n    end-qos-match-rule"; next } 1' "$1"
 }
 
-# plan_of NAME RC: plan $tmp/NAME.conf replacing the test policy exits RC,
-# text and JSON; the text's rules part (from "rules:" to "pairs:") in
-# $rules.
+# plan_of NAME RC: plan $tmp/NAME.conf replacing the test policy ($old
+# when set) exits RC, text and JSON; the text's rules part (from "rules:"
+# to "pairs:") in $rules.
 plan_of() {
 	local name=$1 want=$2
 
-	run plan "$tmp/$name.conf" -p "$pol" -f "$ft"
+	run plan "$tmp/$name.conf" -p "${old:-$pol}" -f "$ft"
 	[ "$rc" = "$want" ] ||
 		fail "plan $name exited $rc, want $want: $(head -n 3 "$tmp/err")"
 	rules=$(sed -n '/^rules: /,/^pairs: /p' "$tmp/out" | sed '$d')
-	run plan "$tmp/$name.conf" -p "$pol" -f "$ft" --json
+	run plan "$tmp/$name.conf" -p "${old:-$pol}" -f "$ft" --json
 	[ "$rc" = "$want" ] || fail "plan --json $name exited $rc, want $want"
 	cp "$tmp/out" "$tmp/$name.json"
 	n=$((n + 1))
@@ -183,5 +187,52 @@ printf '%s\n' "$rules" | head -n 1 |
 json ulpsl '.rule_edits == [] and (.rules | length) == 1 and
 	.rules[0].rule == 10 and .rules[0].old_rule == 10 and
 	.rules[0].old_sl == 8 and .rules[0].new_sl == 7'
+
+# 8. Rules that match alike are told apart by their level, then their
+# use: text, before their position.  The old policy repeats rule 3's
+# criteria (source: Storage) just after it, as rule 4, with another level
+# (Mgmt) or the same one (Bulk).  Removing rule 3 removes rule 3, not
+# rule 4 with rule 3 given rule 4's level...
+# dup_of LEVEL >OLD: the test policy with that duplicate.
+dup_of() {
+	awk -v level="$1" '{ print }
+	/^        use: rule 3 from storage$/ { inr = 1 }
+	inr && /^    end-qos-match-rule$/ {
+		inr = 0
+		print "    qos-match-rule\n        use: dup from storage"
+		print "        source: Storage\n        qos-level-name: " level
+		print "    end-qos-match-rule"
+	}' "$pol"
+}
+dup_of Mgmt >"$tmp/dup.conf"
+old=$tmp/dup.conf
+edit_rules drop "rule 3 from storage" >"$tmp/dupdrop.conf" ||
+	fail "the test's removal of a duplicated rule did not apply"
+plan_of dupdrop 1
+rules_are dupdrop \
+	"rules: 0 added, 1 removed, 0 change their QoS level, 0 move" \
+	"  old rule 3 ($tmp/dup.conf:90, rule 3 from storage): removed, level Bulk (SL 2)"
+json dupdrop '.rules == [] and .rules_moved == 0 and
+	[.rule_edits[] | [.edit, .rule, .old_rule, .use, .level]] ==
+	[["removed", null, 3, "rule 3 from storage", "Bulk"]]'
+# ... and with the duplicate given another level too, that rule changes
+# level (it is known by its use: text).
+sed '/use: dup from storage/,/end-qos-match-rule/s/: Mgmt$/: Pinned/' \
+	"$tmp/dupdrop.conf" >"$tmp/duprelevel.conf"
+plan_of duprelevel 1
+rules_are duprelevel \
+	"rules: 0 added, 1 removed, 1 change their QoS level, 0 move" \
+	"  rule 3 ($tmp/duprelevel.conf:90, dup from storage): level Mgmt (SL 3) -> Pinned (SL 5); was rule 4" \
+	"  old rule 3 ($tmp/dup.conf:90, rule 3 from storage): removed, level Bulk (SL 2)"
+# With the same level, the use: text tells which one was removed.
+dup_of Bulk >"$tmp/dupsame.conf"
+old=$tmp/dupsame.conf
+edit_rules drop "rule 3 from storage" >"$tmp/dupsamedrop.conf" ||
+	fail "the test's removal of a duplicated rule did not apply"
+plan_of dupsamedrop 1
+rules_are dupsamedrop \
+	"rules: 0 added, 1 removed, 0 change their QoS level, 0 move" \
+	"  old rule 3 ($tmp/dupsame.conf:90, rule 3 from storage): removed, level Bulk (SL 2)"
+unset old
 
 echo "ok: plan-rules, $n plans"

@@ -5,12 +5,12 @@
  * and destination groups and its Service ID, QoS class and P_Key ranges;
  * not by its position (inserting one rule would make every later one look
  * edited) nor by its use: text (a description).  Equal rules of the two
- * policies are paired in order, the k-th of one with the k-th of the
- * other; of the pairs, the longest run whose old positions increase in the
- * new order kept its first-match order, and the others moved: OpenSM
- * takes the first rule that matches, so a move past a rule of another
- * level can hand a query that level (the pairs plan decides say which SLs
- * that changes).
+ * policies are paired by their level and use: text first, then in order
+ * (pair_rules()); of the pairs, the longest run whose old positions
+ * increase in the new order kept its first-match order, and the others
+ * moved: OpenSM takes the first rule that matches, so a move past a rule
+ * of another level can hand a query that level (the pairs plan decides
+ * say which SLs that changes).
  */
 #include <config.h>
 
@@ -79,6 +79,7 @@ struct rule_at {
 	const struct oq_policy *p;
 	size_t i;
 	int side; /* 0 OLD, 1 NEW */
+	unsigned char tier; /* pair_tier()'s key */
 };
 
 static int criteria_cmp(const struct rule_at *x, const struct rule_at *y)
@@ -113,29 +114,143 @@ static int rule_at_cmp(const void *l, const void *r)
 	return c;
 }
 
-/* The k-th OLD rule of each set of equal ones with the k-th NEW one. */
+static const struct oq_qos_level *level_of(const struct rule_at *x)
+{
+	int l = x->p->rules[x->i].level.idx;
+
+	if (l < 0 || (size_t)l >= x->p->n_levels)
+		return NULL;
+	return &x->p->levels[l];
+}
+
+/* A total order whose equal levels are those level_same() finds equal. */
+static int level_cmp(const struct rule_at *x, const struct rule_at *y)
+{
+	const struct oq_qos_level *a = level_of(x), *b = level_of(y);
+	int c;
+
+	if (!a || !b)
+		return a   ? 1
+		       : b ? -1
+			   : x->p->rules[x->i].level.idx -
+				       y->p->rules[y->i].level.idx;
+	c = a->sl - b->sl;
+	if (!c)
+		c = a->mtu_limit - b->mtu_limit;
+	if (!c)
+		c = a->rate_limit - b->rate_limit;
+	if (!c)
+		c = a->packet_life - b->packet_life;
+	if (!c)
+		c = strcasecmp(a->name ? a->name : "", b->name ? b->name : "");
+	return c;
+}
+
+static int use_cmp(const struct rule_at *x, const struct rule_at *y)
+{
+	const char *a = x->p->rules[x->i].use, *b = y->p->rules[y->i].use;
+
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int key_level_use(const struct rule_at *x, const struct rule_at *y)
+{
+	int c = level_cmp(x, y);
+
+	return c ? c : use_cmp(x, y);
+}
+
+static int key_none(const struct rule_at *x, const struct rule_at *y)
+{
+	return 0;
+}
+
+/*
+ * Rules of equal criteria are told apart by what else an edit is likely
+ * to have kept: first both their level and use: text, then their level
+ * (a duplicate of another level removed is not one rule removed and
+ * another given its level), then their use: text (one of two duplicates
+ * removed and the other given another level), and only then their order.
+ */
+static int (*const tier_key[])(const struct rule_at *,
+			       const struct rule_at *) = {
+	key_level_use,
+	level_cmp,
+	use_cmp,
+	key_none,
+};
+
+/* A tier's key, then OLD's first, each in file order. */
+static int tier_cmp(const void *l, const void *r)
+{
+	const struct rule_at *x = l, *y = r;
+	int c = tier_key[x->tier](x, y);
+
+	if (!c)
+		c = x->side - y->side;
+	if (!c)
+		c = cmp_u64(x->i, y->i);
+	return c;
+}
+
+static bool paired(const struct plan_rules *r, const struct rule_at *x)
+{
+	return (x->side ? r->old_of_new : r->new_of_old)[x->i] >= 0;
+}
+
+/*
+ * Of v[0..n), rules of equal criteria, pair the unpaired ones that tier's
+ * key finds equal: the k-th OLD rule of each such set with the k-th NEW.
+ */
+static void pair_tier(struct plan_rules *r, struct rule_at *v, size_t n,
+		      unsigned char tier)
+{
+	size_t i, j, o, nw, news;
+
+	for (i = 0; i < n; i++)
+		v[i].tier = tier;
+	qsort(v, n, sizeof(*v), tier_cmp);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && !tier_key[tier](&v[i], &v[j]); j++)
+			;
+		for (news = i; news < j && !v[news].side; news++)
+			;
+		for (o = i, nw = news;; o++, nw++) {
+			while (o < news && paired(r, &v[o]))
+				o++;
+			while (nw < j && paired(r, &v[nw]))
+				nw++;
+			if (o == news || nw == j)
+				break;
+			r->new_of_old[v[o].i] = (long)v[nw].i;
+			r->old_of_new[v[nw].i] = (long)v[o].i;
+		}
+	}
+}
+
+/* Rules of equal criteria, OLD's with NEW's (pair_tier()). */
 static int pair_rules(struct plan_rules *r, const struct oq_policy *a,
 		      const struct oq_policy *b)
 {
-	size_t n = a->n_rules + b->n_rules, i, j, k, olds;
+	size_t n = a->n_rules + b->n_rules, i, j;
+	unsigned char t;
 	struct rule_at *v = calloc(n + 1, sizeof(*v));
 
 	if (!v)
 		return -1;
 	for (i = 0; i < a->n_rules; i++)
-		v[i] = (struct rule_at){a, i, 0};
+		v[i] = (struct rule_at){a, i, 0, 0};
 	for (i = 0; i < b->n_rules; i++)
-		v[a->n_rules + i] = (struct rule_at){b, i, 1};
+		v[a->n_rules + i] = (struct rule_at){b, i, 1, 0};
 	qsort(v, n, sizeof(*v), rule_at_cmp);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && !criteria_cmp(&v[i], &v[j]); j++)
 			;
-		for (olds = i; olds < j && !v[olds].side; olds++)
-			;
-		for (k = 0; i + k < olds && olds + k < j; k++) {
-			r->new_of_old[v[i + k].i] = (long)v[olds + k].i;
-			r->old_of_new[v[olds + k].i] = (long)v[i + k].i;
-		}
+		/* One side only: nothing to pair. */
+		if (v[i].side || !v[j - 1].side)
+			continue;
+		for (t = 0; t < sizeof(tier_key) / sizeof(*tier_key); t++)
+			pair_tier(r, v + i, j - i, t);
 	}
 	free(v);
 	return 0;
