@@ -234,7 +234,7 @@ grep -q 'sl: 3' "$PN" || fail "the plan test's edit did not apply"
 	(.rules | all((.rule | $num) and (.old_rule | $num) and (.line | $num) and
 	  (.old_line | $num) and (.old_level | $str) and (.new_level | $str))) and
 	(.rules_added | $num) and (.rules_removed | $num) and
-	(.rules_moved | $num) and (.rule_order_changes_levels | type == \"boolean\") and
+	(.rules_moved | $num) and (.rule_order_changes_levels | type == \"boolean\" or . == null) and
 	(.rule_edits | type == \"array\") and
 	(.rule_edits | all((.edit | IN(\"added\", \"moved\", \"removed\")) and
 	  (.rule == null or (.rule | $num)) and (.old_rule == null or (.old_rule | $num)) and

@@ -98,7 +98,8 @@ const struct oq_cmd_spec oq_spec_plan = {
 		"rules of either policy start a range with.",
 	.exit_status = "0 nothing changes, 1 the edit changes tables, rules "
 		       "(added, removed, given another level, or moved past a "
-		       "rule of another level) or SLs, 2 usage or input error, "
+		       "rule of another level or too many moved to check) or "
+		       "SLs, 2 usage or input error, "
 		       "or NEW is invalid (the plugin would refuse it and keep "
 		       "the policy in force).",
 	.run = run,

@@ -47,7 +47,9 @@ struct plan_rules {
 	long *old_of_new;    /* per NEW rule: its OLD rule, -1 added */
 	unsigned char *edit; /* per NEW rule: PLAN_RULE_* */
 	size_t added, removed, changed, moved;
-	bool order_matters; /* a rule moved past one of another level */
+	/* a rule moved past one of another level, or not checked */
+	bool order_matters;
+	bool order_unchecked; /* past order_matters()'s bound on the work */
 };
 
 struct plan {

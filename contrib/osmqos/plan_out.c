@@ -173,7 +173,13 @@ static void text_rules(const struct plan_rules *r, const struct oq_policy *a,
 	printf("rules: %zu added, %zu removed, %zu change their QoS level, "
 	       "%zu move%s\n",
 	       r->added, r->removed, r->changed, r->moved,
-	       !r->moved	  ? ""
+	       !r->moved ? ""
+	       : r->order_unchecked
+		       ? ": not checked whether a rule now comes before or "
+			 "after one of another level (too many rules moved "
+			 "among too many to compare); counted as a change, "
+			 "since it may be one (the pairs below say which SLs "
+			 "change)"
 	       : r->order_matters ? ": a rule now comes before or after one "
 				    "of another level, so a query may get "
 				    "another level (the pairs below say "
@@ -260,7 +266,9 @@ static void json_rules(const struct plan_rules *r, const struct oq_policy *a,
 	       "\"rules_moved\": %zu, \"rule_order_changes_levels\": %s, "
 	       "\"rule_edits\": [",
 	       r->added, r->removed, r->moved,
-	       r->order_matters ? "true" : "false");
+	       r->order_unchecked ? "null"
+	       : r->order_matters ? "true"
+				  : "false");
 	k = 0;
 	for (i = 0; i < b->n_rules; i++) {
 		if (r->edit[i] & PLAN_RULE_ADDED)

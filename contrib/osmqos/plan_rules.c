@@ -298,6 +298,9 @@ static int mark_moved(struct plan_rules *r, size_t n)
 	return 0;
 }
 
+/* Moved rules times rules order_matters() compares at most. */
+#define ORDER_WORK 50000000
+
 static bool level_same(const struct oq_policy *pa, int la,
 		       const struct oq_policy *pb, int lb)
 {
@@ -319,15 +322,14 @@ static bool level_same(const struct oq_policy *pa, int la,
  * then gets the other level.  Rules in order keep their order among
  * themselves, so every pair that swapped holds a moved rule; the level
  * compared is NEW's (a rule whose level changed is reported as such).
- * Past a bound on the work (many rules moved among very many), assume it
- * did.
+ * Past a bound on the work (many rules moved among very many) this is not
+ * checked, and the caller counts it as a change: a plan must not say an
+ * edit changes nothing when it may.
  */
 static bool order_matters(const struct plan_rules *r, const struct oq_policy *b)
 {
 	size_t n = b->n_rules, j, k;
 
-	if (r->moved > 50000000 / (n + 1))
-		return true;
 	for (j = 0; j < n; j++) {
 		long oj = r->old_of_new[j];
 
@@ -380,7 +382,9 @@ int plan_rules_diff(struct plan_rules *r, const struct oq_policy *a,
 		}
 		r->moved += !!(r->edit[i] & PLAN_RULE_MOVED);
 	}
-	r->order_matters = r->moved && order_matters(r, b);
+	r->order_unchecked = r->moved > ORDER_WORK / (b->n_rules + 1);
+	r->order_matters =
+		r->moved && (r->order_unchecked || order_matters(r, b));
 	return 0;
 }
 
