@@ -209,11 +209,36 @@ IF=$top_srcdir/contrib/fabrics/mixed-caps.net
 	(.vl_bytes | type == "object") and (.cycle_bytes | . == 104448) and
 	(.cycle_packets | . == 51) and (.cycle_steps | type == "number") and
 	.exact == true and .idle == false and .profile == "iba"'
-# plan: an edit of the demo policy (storage's SL) on the demo fabric.
+# plan: an edit of the demo policy on the demo fabric: storage's SL, a
+# rule inserted first and the match rules' order reversed, so that
+# rule_edits holds a rule added and one moved.
 PN=$(mktemp "${TMPDIR:-/tmp}/oq-plan.XXXXXX")
 trap 'rm -f "$PN"' EXIT
-sed 's/^\(        sl: \)1$/\13/' "$P" >"$PN"
-grep -q 'sl: 3' "$PN" || fail "the plan test's edit did not apply"
+sed 's/^\(        sl: \)1$/\13/' "$P" | awk '
+	/^qos-match-rules$/ {
+		print
+		print "    qos-match-rule\n        service-id: 0x1000000000000e00"
+		print "        qos-level-name: monitoring\n    end-qos-match-rule"
+		inr = 1
+		next
+	}
+	inr && /^end-qos-match-rules$/ {
+		for (i = n; i > 0; i--)
+			printf "%s", blk[i]
+		inr = 0
+	}
+	inr {
+		cur = cur $0 "\n"
+		if ($0 ~ /^    end-qos-match-rule$/) {
+			blk[++n] = cur
+			cur = ""
+		}
+		next
+	}
+	{ print }' >"$PN"
+grep -q 'sl: 3' "$PN" && grep -q 0x1000000000000e00 "$PN" &&
+	grep -A 5 0x1000000000000e00 "$PN" | grep -q 'use: monitoring' ||
+	fail "the plan test's edit did not apply"
 { "$q" plan "$PN" --policy "$P" --fabric "$F" --json --all 2>/dev/null || true; } |
 	check plan "
 	def port: (.name | $str) and (.guid | $guid) and (.lid | $num);
@@ -235,7 +260,8 @@ grep -q 'sl: 3' "$PN" || fail "the plan test's edit did not apply"
 	  (.old_line | $num) and (.old_level | $str) and (.new_level | $str))) and
 	(.rules_added | $num) and (.rules_removed | $num) and
 	(.rules_moved | $num) and (.rule_order_changes_levels | type == \"boolean\" or . == null) and
-	(.rule_edits | type == \"array\") and
+	(.rule_edits | type == \"array\" and length > 0) and
+	([.rule_edits[].edit] | sort) == [\"added\", \"moved\"] and
 	(.rule_edits | all((.edit | IN(\"added\", \"moved\", \"removed\")) and
 	  (.rule == null or (.rule | $num)) and (.old_rule == null or (.old_rule | $num)) and
 	  (.file | $str) and (.line | $num) and (.use == null or (.use | $str)) and
