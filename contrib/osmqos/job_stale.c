@@ -222,7 +222,11 @@ int oq_job_check_denied(const struct oq_job_ask *a, int timeout_ms,
 
 		if (!out[i].g.denied)
 			continue;
-		for (k = 0; k < 2 && rc != OQ_JOB_ASK_STALE; k++) {
+		/* The limit checked for each end: both ends of a pair
+		 * unanswered after one miss would make three. */
+		for (k = 0; k < 2 && rc != OQ_JOB_ASK_STALE &&
+			    misses < PROBE_MISSES_MAX;
+		     k++) {
 			if (done[ends[k]])
 				continue;
 			done[ends[k]] = 1;
