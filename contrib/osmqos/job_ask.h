@@ -46,7 +46,7 @@ struct oq_job_answer {
 	struct oq_job_grant g; /* denied or (sl, pkey), weight */
 	uint16_t sa_status;    /* live: the MAD status (0 granted) */
 	int level;	       /* the pair's level (offline), -1 unknown */
-	char why[160];	       /* a denial's reason */
+	char why[512];	       /* a denial's reason (and a cabling note) */
 };
 
 /*
@@ -101,10 +101,12 @@ struct oq_job_local {
  * no record.  So after a denial the ends are checked against the subnet
  * (with a->fabric): the local port must be in the fabric file, and each
  * end of a denied pair must answer a NodeInfo SMP, sent by directed route
- * along the fabric file's links, with its own port GUID.  When one does
- * not (another port is cabled there: an HCA replaced), returns
- * OQ_JOB_ASK_STALE with err naming it.  An end that cannot be reached
- * (no route in the file, no answer) leaves the denial as it is.
+ * along the fabric file's links, with its own port GUID.  When a port the
+ * file does not have answers there (an HCA replaced), returns
+ * OQ_JOB_ASK_STALE with err naming it.  When a port the file has at
+ * another place answers (cables moved), the denial stands and its why
+ * says the file's cabling is out of date there.  An end that cannot be
+ * reached (no route in the file, no answer) leaves the denial as it is.
  */
 int oq_job_ask_sa(const struct oq_job_ask *a, const char *ca, int port,
 		  int timeout_ms, struct oq_job_answer *out,
@@ -119,10 +121,10 @@ int oq_job_local_pkey_index(const char *ca, int port, int pkey, char *err,
 			    size_t errlen);
 
 /* job_stale.c: after the SA denied some pairs, whether the fabric file
- * is stale instead (OQ_JOB_ASK_STALE with err), else 0. */
+ * is stale instead (OQ_JOB_ASK_STALE with err), else 0 (with a note in
+ * the why of denied pairs whose end the file has cabled elsewhere). */
 int oq_job_check_denied(const struct oq_job_ask *a, int timeout_ms,
 			const struct oq_job_local *local,
-			const struct oq_job_answer *out, char *err,
-			size_t errlen);
+			struct oq_job_answer *out, char *err, size_t errlen);
 
 #endif /* OSMQOS_JOB_ASK_H */

@@ -3,8 +3,11 @@
  * A pair the SA denied, told apart from a fabric file that is out of date
  * (a host's HCA replaced since ibnetdiscover): each end of a denied pair
  * is asked by NodeInfo SMP at the place the fabric file gives it, along
- * the file's switches, and another port answering there makes the file
- * stale (an input error), not the pair refused.
+ * the file's switches.  A port the file does not know answering there
+ * makes the file stale (an input error), not the pair refused.  A port
+ * the file has elsewhere answering there is a cable moved: the end's
+ * GUID may well be live at another place, so the SA's denial stands, with
+ * a word that the file's cabling is out of date.
  */
 #include <config.h>
 
@@ -142,18 +145,27 @@ static int local_stale(const struct oq_job_ask *a,
 	return OQ_JOB_ASK_STALE;
 }
 
+/* check_end(): nothing answers at the end's place. */
+#define END_MISSED 1
+/* check_end(): a port the fabric file has elsewhere answers there. */
+#define END_MOVED 2
+
 /*
  * Whether the port a NodeInfo SMP reaches along the fabric file's route
  * to plan port i has that port's GUID: 0 when it has (or it is the local
- * port, or the file has no route to it), 1 when nothing answers (a port
- * down, SMPs filtered: the denial stands as the SA gave it),
- * OQ_JOB_ASK_STALE with err when another port answers there.
+ * port, or the file has no route to it); END_MISSED when nothing answers
+ * (a port down, SMPs filtered: the denial stands as the SA gave it);
+ * END_MOVED with note when the port answering there is one the file has
+ * at another place (cables moved or swapped: the end may be live
+ * elsewhere, so nothing says the SA did not know it); OQ_JOB_ASK_STALE
+ * with err when the port answering there is one the file does not have
+ * (a new HCA).
  */
 static int check_end(const struct oq_job_ask *a, struct oq_smp_port *sp,
-		     const struct oq_port *here, uint32_t i, char *err,
-		     size_t errlen)
+		     const struct oq_port *here, uint32_t i, char *note,
+		     size_t notelen, char *err, size_t errlen)
 {
-	const struct oq_port *p = a->plan->ports[i].port;
+	const struct oq_port *p = a->plan->ports[i].port, *known;
 	uint8_t data[OQ_SMP_DATA_SIZE] = {0};
 	struct oq_smp_node_info ni;
 	struct oq_dr_path path;
@@ -163,12 +175,24 @@ static int check_end(const struct oq_job_ask *a, struct oq_smp_port *sp,
 		return 0;
 	if (oq_smp_query(sp, OQ_SMP_METHOD_GET, &path, OQ_SMP_ATTR_NODE_INFO, 0,
 			 data, e, sizeof(e)))
-		return 1;
+		return END_MISSED;
 	oq_smp_parse_node_info(data, &ni);
 	if (ni.port_guid == p->guid)
 		return 0;
 	oq_job_port_name(a->plan, i, name, sizeof(name));
 	oq_port_name(p->peer, at, sizeof(at));
+	known = oq_fabric_port_by_guid(a->fabric, ni.port_guid);
+	if (known) {
+		char other[128];
+
+		oq_port_name(known, other, sizeof(other));
+		snprintf(note, notelen,
+			 "; the fabric file's cabling is out of date: at %s, "
+			 "where it has %s, port GUID 0x%016" PRIx64
+			 " (its %s) answers: " REFRESH_HINT,
+			 at, name, ni.port_guid, other);
+		return END_MOVED;
+	}
 	snprintf(err, errlen,
 		 "the fabric file %s is stale: the subnet has no port GUID "
 		 "0x%016" PRIx64 " of host %s (%s): the port cabled to %s "
@@ -178,24 +202,38 @@ static int check_end(const struct oq_job_ask *a, struct oq_smp_port *sp,
 	return OQ_JOB_ASK_STALE;
 }
 
+/* The note to every denied pair with end `end`. */
+static void note_pairs(const struct oq_job_plan *pl, uint32_t end,
+		       const char *note, struct oq_job_answer *out)
+{
+	size_t i, n;
+
+	for (i = 0; i < pl->n_pairs; i++) {
+		if (!out[i].g.denied ||
+		    (pl->pairs[i].src != end && pl->pairs[i].dst != end))
+			continue;
+		n = strlen(out[i].why);
+		snprintf(out[i].why + n, sizeof(out[i].why) - n, "%s", note);
+	}
+}
+
 /*
  * After the SA denied a pair: its ends against the subnet, each once.
  * OpenSM answers a PathRecord for a GID it does not know with no record,
  * as it answers a pair that shares no partition, and its other records
  * (NodeRecord, PortInfoRecord) only about ports that share a partition
- * with the requester; SMPs know no partitions.  0, or OQ_JOB_ASK_STALE
- * with err.
+ * with the requester; SMPs know no partitions.  0 (a moved end's note
+ * added to its pairs' why), or OQ_JOB_ASK_STALE with err.
  */
 int oq_job_check_denied(const struct oq_job_ask *a, int timeout_ms,
 			const struct oq_job_local *local,
-			const struct oq_job_answer *out, char *err,
-			size_t errlen)
+			struct oq_job_answer *out, char *err, size_t errlen)
 {
 	const struct oq_job_plan *pl = a->plan;
 	const struct oq_port *here;
 	struct oq_smp_port sp;
 	uint8_t *done;
-	char e[256];
+	char e[256], note[640];
 	size_t i, k;
 	int rc = 0, misses = 0;
 
@@ -230,8 +268,11 @@ int oq_job_check_denied(const struct oq_job_ask *a, int timeout_ms,
 			if (done[ends[k]])
 				continue;
 			done[ends[k]] = 1;
-			rc = check_end(a, &sp, here, ends[k], err, errlen);
-			misses += rc == 1;
+			rc = check_end(a, &sp, here, ends[k], note,
+				       sizeof(note), err, errlen);
+			misses += rc == END_MISSED;
+			if (rc == END_MOVED)
+				note_pairs(pl, ends[k], note, out);
 		}
 	}
 	oq_smp_close(&sp);

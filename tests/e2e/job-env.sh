@@ -9,7 +9,8 @@
 # host that asked; a job spanning two partitions is refused with the pair
 # named; pairs with different SLs are refused unless --prefer; a job of
 # nine hosts costs one query; offline answers equal live ones; a fabric
-# file with a replaced HCA is an input error naming it, not a refusal;
+# file with a replaced HCA is an input error naming it, not a refusal,
+# while one with cables swapped keeps the SA's refusal, saying so;
 # and without an SA the policy decides, saying so.
 . "$top_srcdir/tests/e2e/lib.sh"
 . "$top_srcdir/tests/e2e/jobs-lib.sh"
@@ -197,6 +198,36 @@ grep -q "is stale: this host's port .* (port GUID $g) is not in it, which gives 
 # Hosts the file still has right are asked as before.
 stale_je cn01 --nodes 'cn01,cn02' || e2e_fail "stale file, live hosts: exit $?: $(cat "$err")"
 e2e_log "stale fabric file: the same from cn04; cn01 and cn02 still asked"
+# Cables swapped since the file was made: cn10 and cn11 trade places in
+# a copy (names and GUIDs), so where it puts cn10 (leaf04/P3) cn11
+# answers, a port it has elsewhere.  cn10's GUID may be live anywhere:
+# the SA's denial of cn09 -> cn10 (partition isolation) stands, exit 1,
+# saying where the file's cabling is out of date, not "stale" (exit 2,
+# under the Prolog the job would run on the stacks' defaults).
+ident() { # HOST: "NODEGUID PORTGUID" in the file's hex, no 0x, no zeros
+	local n
+	n=$(sed -n "s/^Ca.*\"H-0*\([0-9a-f]*\)\".*\"$1 HCA-1\".*/\1/p" "$JOBS_TOPO")
+	echo "$n $(printf '%x' $(($(e2e_guid "$1 HCA-1"))))"
+}
+read -r n10 p10 < <(ident cn10)
+read -r n11 p11 < <(ident cn11)
+[ -n "$n10" ] && [ -n "$n11" ] ||
+	e2e_fail "no node GUIDs of cn10, cn11 in $JOBS_TOPO"
+perl -pe "s/(?<![0-9a-f])(0*)($n10|$n11|$p10|$p11)(?![0-9a-f])/\$1.{'$n10'=>'$n11','$n11'=>'$n10','$p10'=>'$p11','$p11'=>'$p10'}->{\$2}/ge;
+	s/\"(cn1[01]) HCA-1\"/'\"'.(\$1 eq 'cn10' ? 'cn11' : 'cn10').' HCA-1\"'/ge" \
+	"$JOBS_TOPO" >"$E2E_DIR/swapped.ibnd"
+grep -q "^\[3\].*($p10).*\"cn10 HCA-1\"" "$E2E_DIR/swapped.ibnd" ||
+	e2e_fail "the swapped file does not put cn10 at leaf04/P3: $(grep -n 'cn1[01] HCA-1' "$E2E_DIR/swapped.ibnd")"
+SIM_HOST=cn09 e2e_sim "$top_builddir/osmqos" job-env --fabric "$E2E_DIR/swapped.ibnd" \
+	--policy "$JOBS_POL" --partitions "$JOBS_PARTS" --plain --nodes cn09,cn10 \
+	>/dev/null 2>"$err"
+rc=$?
+[ "$rc" = 1 ] || e2e_fail "swapped cables: exit $rc, want 1 (the SA's denial): $(cat "$err")"
+grep -q "refused: no path for cn09 HCA-1/P1 -> cn10 HCA-1/P1 .*partition isolation.*; the fabric file's cabling is out of date: at leaf04/P3, where it has cn10 HCA-1/P1, port GUID $(e2e_guid "cn11 HCA-1") (its cn11 HCA-1/P1) answers: refresh it" "$err" ||
+	e2e_fail "swapped cables: the refusal does not say where the file is out of date: $(cat "$err")"
+grep -q -e "is stale" -e "has no port GUID" "$err" &&
+	e2e_fail "swapped cables: cn10's live GUID called missing: $(cat "$err")"
+e2e_log "swapped cables: exit 1: $(grep -m 1 "^osmqos job-env: " "$err")"
 
 # 8. Without an SA: the policy decides, and says so; without a policy,
 # an error.

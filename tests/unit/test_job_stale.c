@@ -3,7 +3,8 @@
  * Unit tests: job-env's check of a denied pair's ends against the subnet
  * (job_stale.c), with the SMP transport replaced by answers the test
  * gives: a new HCA where the fabric file puts an end makes the file
- * stale; unanswered ends stop the check after two.
+ * stale; a port the file has elsewhere (cables moved) keeps the denial,
+ * with a note; unanswered ends stop the check after two.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -163,6 +164,27 @@ static void test_new_hca_is_stale(void **state)
 	assert_non_null(strstr(e->err, "has port GUID 0x000000000000beef"));
 }
 
+/* h2's and h3's cables swapped: each place answers with a GUID the file
+ * has at the other, so nothing says the SA did not know h2; the denials
+ * stand, each saying where the file's cabling is out of date. */
+static void test_moved_keeps_denial(void **state)
+{
+	struct env *e = *state;
+
+	behind[2] = 0x100007;
+	behind[3] = 0x100004;
+	assert_int_equal(check(e), 0);
+	assert_int_equal(queries, 3);
+	assert_non_null(strstr(e->out[0].why,
+			       "the SA gave no path (no record); the fabric "
+			       "file's cabling is out of date: at sw/P2, "
+			       "where it has h2"));
+	assert_non_null(strstr(e->out[0].why, "port GUID 0x0000000000100007"));
+	assert_non_null(strstr(e->out[0].why, "refresh it"));
+	assert_null(strstr(e->out[0].why, "at sw/P3"));
+	assert_non_null(strstr(e->out[1].why, "at sw/P3, where it has h3"));
+}
+
 /* No end answers: two unanswered ends and the check stops, though the
  * second pair has two (each costs two timeouts). */
 static void test_two_misses_stop(void **state)
@@ -180,6 +202,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_all_in_place, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_new_hca_is_stale, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_moved_keeps_denial, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_two_misses_stop, setup,
 						teardown),
