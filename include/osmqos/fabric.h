@@ -120,6 +120,10 @@ struct oq_fabric {
 	size_t n_ports;
 	uint64_t sm_port_guid; /* the SM's port (node-type SELF), 0 unknown */
 	uint64_t subnet_prefix;
+	/* Read from the subnet itself (SMP discovery, OpenSM's own), not from
+	 * a file (topology, ibnetdiscover): what it lacks, the subnet lacks,
+	 * where a file may only be out of date. */
+	bool live;
 	struct oq_fabric_index *idx;
 	bool finalized;
 };

@@ -489,6 +489,7 @@ struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
 		goto fail;
 	f->sm_port_guid = dec.sr.sm_port_guid;
 	f->subnet_prefix = dec.sr.subnet_prefix;
+	f->live = true;
 	for (k = 0; k < dec.sr.n_nodes; k++)
 		if (add_node(&rd, f, &dec))
 			goto fail;

@@ -176,9 +176,16 @@ static void add_guid(struct pctx *c, int part, uint64_t guid, enum member m,
 		if (self)
 			oq_warning(c->d, at(c, col),
 				   "SELF: the fabric names no SM port");
+		else if (c->f->live)
+			/* Discovered from the subnet: it has no such port. */
+			oq_warning(c->d, at(c, col),
+				   "port GUID 0x%016" PRIx64
+				   " is not an end port of the subnet; OpenSM "
+				   "ignores it",
+				   guid);
 		else
-			/* The fabric is a file here, not the SM's subnet: the
-			 * GUID may be live and the file stale. */
+			/* A file, not the SM's subnet: the GUID may be live
+			 * and the file stale. */
 			oq_diag_hint(
 				oq_warning(c->d, at(c, col),
 					   "port GUID 0x%016" PRIx64

@@ -234,6 +234,48 @@ static void test_errors_and_warnings(void **state)
 	}
 }
 
+/* The one diagnostic of e->d, a warning at 1:9. */
+static const struct oq_diag *only_warning(const struct env *e)
+{
+	assert_int_equal(e->d.n, 1);
+	assert_int_equal(e->d.v[0].sev, OQ_SEV_WARNING);
+	assert_int_equal(e->d.v[0].loc.line, 1);
+	assert_int_equal(e->d.v[0].loc.col, 9);
+	return &e->d.v[0];
+}
+
+/* A GUID the fabric lacks: a file may be out of date (the GUID live), so
+ * nothing is said of what OpenSM does with it; a fabric discovered from
+ * the subnet (osmqos drift) lacks it because the subnet does, and OpenSM
+ * ignores it. */
+static void test_unknown_guid_by_origin(void **state)
+{
+	static const char text[] = "p=0x10: 0x1234;\n";
+	const struct oq_diag *w;
+	struct env *e = *state;
+
+	assert_false(e->f->live);
+	assert_int_equal(run(e, text), 0);
+	w = only_warning(e);
+	assert_non_null(strstr(w->msg, "port GUID 0x0000000000001234 is not "
+				       "an end port in the fabric file"));
+	assert_null(strstr(w->msg, "OpenSM ignores it"));
+	assert_non_null(w->hint);
+	assert_non_null(strstr(w->hint, "the fabric file is stale: refresh "
+					"it (ibnetdiscover)"));
+	oq_partitions_free(&e->parts);
+	oq_diags_clear(&e->d);
+
+	e->f->live = true;
+	assert_int_equal(run(e, text), 0);
+	e->f->live = false;
+	w = only_warning(e);
+	assert_string_equal(w->msg, "port GUID 0x0000000000001234 is not an "
+				    "end port of the subnet; OpenSM ignores "
+				    "it");
+	assert_null(w->hint);
+}
+
 static void test_without_fabric(void **state)
 {
 	struct oq_partitions parts;
@@ -312,6 +354,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_error_falls_back, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_guid_by_origin,
+						setup, teardown),
 		cmocka_unit_test(test_errors_and_warnings),
 		cmocka_unit_test(test_without_fabric),
 		cmocka_unit_test(test_matches_opensm),

@@ -387,6 +387,7 @@ int oq_live_build(struct oq_live_fabric *lf, struct oq_diags *diags)
 	}
 	here = &lf->nodes[lf->local_node].ports[lf->local_port];
 	f->subnet_prefix = here->pi.gid_prefix;
+	f->live = true;
 	if (oq_fabric_finalize(f, diags)) {
 		oq_fabric_free(f);
 		return -1;
