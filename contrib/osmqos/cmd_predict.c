@@ -21,6 +21,7 @@
 #include <osmqos/policy.h>
 
 #include "cli.h"
+#include "fabric_route.h"
 #include "inputs.h"
 #include "output_file.h"
 #include "svg.h"
@@ -546,90 +547,6 @@ static int predict_svg(const struct port_preds *pr,
 	return rc;
 }
 
-/* Min-hop route from src to dst (end ports) over the fabric graph (BFS
- * over nodes); fills the egress ports and input port numbers.  Returns
- * hops or -1. */
-static int route(const struct oq_fabric *f, const struct oq_port *src,
-		 const struct oq_port *dst, const struct oq_port **eg, int *in,
-		 size_t max)
-{
-	size_t n = f->n_nodes, head = 0, tail = 0, k;
-	const struct oq_port **via; /* port we left the previous node by */
-	uint32_t *queue;
-	int hops = -1;
-
-	via = calloc(n, sizeof(*via));
-	queue = calloc(n, sizeof(*queue));
-	if (!via || !queue)
-		goto out;
-	if (src->node == dst->node) {
-		hops = 0;
-		goto out;
-	}
-	if (src->node->type == OQ_NODE_SWITCH) {
-		/* From port 0 the switch itself forwards: the search starts
-		 * on it (input port 0 of its first egress). */
-		via[src->node->index] = src;
-		queue[tail++] = src->node->index;
-	} else if (src->peer) {
-		/* The source end port is the only way out of its node. */
-		via[src->peer->node->index] = src;
-		queue[tail++] = src->peer->node->index;
-	} else {
-		goto out;
-	}
-	while (head < tail && !via[dst->node->index]) {
-		const struct oq_node *nd = f->nodes[queue[head++]];
-		unsigned int pn;
-
-		if (nd->type != OQ_NODE_SWITCH)
-			continue; /* CAs do not forward */
-		for (pn = 1; pn <= nd->n_ports; pn++) {
-			const struct oq_port *p = &nd->ports[pn];
-			uint32_t to;
-
-			if (!p->present || !p->peer)
-				continue;
-			to = p->peer->node->index;
-			if (via[to] || p->peer->node == src->node)
-				continue;
-			via[to] = p;
-			queue[tail++] = to;
-		}
-	}
-	if (!via[dst->node->index])
-		goto out;
-	/* Walk back from dst, then reverse. */
-	k = 0;
-	{
-		const struct oq_node *nd = dst->node;
-
-		while (nd != src->node && k < max) {
-			const struct oq_port *p = via[nd->index];
-
-			eg[k] = p;
-			in[k] = 0;
-			k++;
-			nd = p->node;
-		}
-		if (nd != src->node)
-			goto out;
-	}
-	for (size_t i = 0; i < k / 2; i++) {
-		const struct oq_port *t = eg[i];
-
-		eg[i] = eg[k - 1 - i];
-		eg[k - 1 - i] = t;
-	}
-	for (size_t i = 1; i < k; i++)
-		in[i] = eg[i - 1]->peer->num;
-	hops = (int)k;
-out:
-	free(via);
-	free(queue);
-	return hops;
-}
-
 #define MAX_HOPS 64
 
 /* An end of --path: a switch, or one of its external ports, is the
@@ -661,7 +578,7 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 	dst = src ? path_end(c->in.fabric, s_dst) : NULL;
 	if (!src || !dst)
 		return OQ_EXIT_USAGE;
-	n = route(c->in.fabric, src, dst, eg, in, MAX_HOPS);
+	n = oq_fabric_route(c->in.fabric, src, dst, eg, MAX_HOPS);
 	if (n < 0) {
 		fprintf(stderr,
 			"osmqos predict: no route from %s to %s in the "
@@ -673,6 +590,8 @@ static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
 		return oq_usage_error(CMD, "--path: SRC and DST are on the "
 					   "same node; nothing to predict");
 	for (i = 0; i < n; i++) {
+		/* Input port 0 at the first hop: the source's own traffic. */
+		in[i] = i ? eg[i - 1]->peer->num : 0;
 		hops[i].t = &c->tables.ports[eg[i]->index];
 		hops[i].in_port = in[i];
 		hops[i].rate_gbps = -1.0;

@@ -16,99 +16,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fabric_route.h"
 #include "job_ask.h"
 #include "mad/smp_attrs.h"
 #include "mad/smp_transport.h"
 
-#define NO_NODE UINT32_MAX
 /* Ends that do not answer before the check gives up: each costs two
  * timeouts, and SMPs filtered on the way would fail them all. */
 #define PROBE_MISSES_MAX 2
 #define REFRESH_HINT	 "refresh it (ibnetdiscover > FILE; docs/jobs.md)"
 
-/* How the route search reached a switch: from which switch (NO_NODE: the
- * local port's peer) and by which of its ports. */
-struct hop {
-	uint32_t prev;
-	uint8_t out;
-	bool seen;
-};
-
-/* The route to switch `at`, then `last` out of it, into path. */
-static int route_back(const struct hop *h, uint32_t at, uint8_t last,
-		      struct oq_dr_path *path)
-{
-	uint8_t rev[OQ_SMP_MAX_HOPS];
-	size_t n = 0, i;
-
-	rev[n++] = last;
-	for (; at != NO_NODE; at = h[at].prev) {
-		if (n == OQ_SMP_MAX_HOPS)
-			return -1;
-		rev[n++] = h[at].out;
-	}
-	path->cnt = (uint8_t)n;
-	for (i = 0; i < n; i++)
-		path->p[1 + i] = rev[n - 1 - i];
-	return 0;
-}
-
-/*
- * A directed route from end port `from` to end port `to` along f's links
- * through switches, breadth first (the shortest): 0, or -1 when f links
- * them by no route an SMP can carry (or memory runs out).
- */
+/* The directed route from end port `from` to end port `to` along f's
+ * links: 0, or -1 when f links them by no route an SMP can carry. */
 static int route(const struct oq_fabric *f, const struct oq_port *from,
 		 const struct oq_port *to, struct oq_dr_path *path)
 {
-	const struct oq_node *first;
-	struct hop *h = NULL;
-	uint32_t *queue = NULL, head = 0, tail = 0;
-	int rc = -1;
+	const struct oq_port *eg[OQ_SMP_MAX_HOPS];
+	int n = oq_fabric_route(f, from, to, eg, OQ_SMP_MAX_HOPS), i;
 
 	memset(path, 0, sizeof(*path));
-	if (!from->peer)
+	if (n <= 0)
 		return -1;
-	if (from->peer == to) { /* back to back */
-		path->cnt = 1;
-		path->p[1] = from->num;
-		return 0;
-	}
-	first = from->peer->node;
-	if (first->type != OQ_NODE_SWITCH)
-		return -1;
-	h = calloc(f->n_nodes, sizeof(*h));
-	queue = calloc(f->n_nodes, sizeof(*queue));
-	if (!h || !queue)
-		goto out;
-	h[first->index] = (struct hop){NO_NODE, from->num, true};
-	queue[tail++] = first->index;
-	while (head < tail && rc) {
-		const struct oq_node *sw = f->nodes[queue[head++]];
-		unsigned int q;
-
-		for (q = 1; q <= sw->n_ports; q++) {
-			const struct oq_port *p = &sw->ports[q];
-			const struct oq_node *next;
-
-			if (!p->present || !p->peer)
-				continue;
-			if (p->peer == to) {
-				rc = route_back(h, sw->index, (uint8_t)q, path);
-				break;
-			}
-			next = p->peer->node;
-			if (next->type != OQ_NODE_SWITCH || h[next->index].seen)
-				continue;
-			h[next->index] =
-				(struct hop){sw->index, (uint8_t)q, true};
-			queue[tail++] = next->index;
-		}
-	}
-out:
-	free(h);
-	free(queue);
-	return rc;
+	path->cnt = (uint8_t)n;
+	for (i = 0; i < n; i++)
+		path->p[1 + i] = eg[i]->num;
+	return 0;
 }
 
 /* The host's name the plan gives port i of the plan. */
