@@ -21,9 +21,9 @@
 #include <osmqos/policy.h>
 
 #include "cli.h"
-#include "fabric_route.h"
 #include "inputs.h"
 #include "output_file.h"
+#include "predict.h"
 #include "svg.h"
 #include "tables_classes.h"
 
@@ -140,7 +140,7 @@ static int load(struct ctx *c, const struct oq_cli_common *o)
 	return rc;
 }
 
-static const char *vl_text(int vl, char *buf, size_t n)
+const char *oq_predict_vl_text(int vl, char *buf, size_t n)
 {
 	if (vl == OQ_VL_NONE)
 		return "drop";
@@ -224,7 +224,8 @@ static void text_sls(const struct oq_port_pred *pp,
 		}
 		oq_frac_format(sp->share, fb, sizeof(fb));
 		printf("  SL%-2u VL%-5s %-6s |", s,
-		       vl_text(sp->vl, vb, sizeof(vb)), oq_prio_name(sp->prio));
+		       oq_predict_vl_text(sp->vl, vb, sizeof(vb)),
+		       oq_prio_name(sp->prio));
 		for (i = 0; i < BAR_WIDTH; i++)
 			putchar(i < len ? '#' : ' ');
 		printf("| %6.2f%% %8.2f Gb/s  %s%s\n", f * 100, sp->gbps, fb,
@@ -250,8 +251,7 @@ static void print_port_text(const struct oq_port *p,
 	text_sls(pp, t, false);
 }
 
-/* An SL's "vl", "share", "share_exact", "gbps" and "priority". */
-static void json_sl_share(const struct oq_sl_pred *sp)
+void oq_predict_json_sl_share(const struct oq_sl_pred *sp)
 {
 	char fb[48];
 
@@ -293,7 +293,7 @@ static void print_port_json(const struct oq_port *p,
 		if (!sp->active)
 			continue;
 		printf("%s{\"sl\": %u, ", f1 ? "" : ", ", s);
-		json_sl_share(sp);
+		oq_predict_json_sl_share(sp);
 		printf(", \"starve\": %s}", sp->starve ? "true" : "false");
 		f1 = false;
 	}
@@ -547,152 +547,6 @@ static int predict_svg(const struct port_preds *pr,
 	return rc;
 }
 
-#define MAX_HOPS 64
-
-/* An end of --path: a switch, or one of its external ports, is the
- * switch's port 0, its end port, as in match.  From port 0 the traffic
- * leaves through the switch's SL2VL row for input port 0. */
-static const struct oq_port *path_end(const struct oq_fabric *f,
-				      const char *spec)
-{
-	const struct oq_port *p = oq_cli_port(CMD, f, "--path", spec, NULL);
-
-	if (p && !oq_port_is_endport(p))
-		p = &p->node->ports[0];
-	return p;
-}
-
-static int predict_path(struct ctx *c, const char *s_src, const char *s_dst,
-			int sl, const struct oq_predict_opts *o, bool json)
-{
-	const struct oq_port *src, *dst, *eg[MAX_HOPS];
-	struct oq_path_hop hops[MAX_HOPS];
-	struct oq_hop_guarantee hg[MAX_HOPS];
-	struct oq_path_guarantee pg;
-	struct oq_port_pred scratch;
-	struct oq_path_pred pp;
-	int in[MAX_HOPS], n, i;
-	char name[96], fb[48];
-
-	src = path_end(c->in.fabric, s_src);
-	dst = src ? path_end(c->in.fabric, s_dst) : NULL;
-	if (!src || !dst)
-		return OQ_EXIT_USAGE;
-	n = oq_fabric_route(c->in.fabric, src, dst, eg, MAX_HOPS);
-	if (n < 0) {
-		fprintf(stderr,
-			"osmqos predict: no route from %s to %s in the "
-			"topology (check both are connected)\n",
-			s_src, s_dst);
-		return OQ_EXIT_FAIL;
-	}
-	if (n == 0)
-		return oq_usage_error(CMD, "--path: SRC and DST are on the "
-					   "same node; nothing to predict");
-	for (i = 0; i < n; i++) {
-		/* Input port 0 at the first hop: the source's own traffic. */
-		in[i] = i ? eg[i - 1]->peer->num : 0;
-		hops[i].t = &c->tables.ports[eg[i]->index];
-		hops[i].in_port = in[i];
-		hops[i].rate_gbps = -1.0;
-	}
-	if (oq_predict_path(hops, (size_t)n, (uint8_t)sl, o, &pp, &scratch))
-		return oq_usage_error(CMD, "--path: prediction failed (bad "
-					   "--sl or packet size?)");
-	/* What holds whatever the others send, at each hop: the SL's VL
-	 * with every VL busy, and its worst wait; the path adds the waits. */
-	memset(&pg, 0, sizeof(pg));
-	for (i = 0; i < n; i++) {
-		if (oq_port_hop(hops[i].t, in[i], (uint8_t)sl, &hg[i])) {
-			memset(&hg[i], 0, sizeof(hg[i]));
-			hg[i].vl = OQ_VL_NONE;
-			hg[i].wait_us = -1.0;
-		}
-		oq_path_guarantee_add(&pg, &hg[i]);
-	}
-	if (json) {
-		/* guaranteed_gbps is the predicted figure under its first
-		 * name, kept for readers of that name. */
-		printf("{\"path\": {\"sl\": %d, \"predicted_gbps\": %.6g, "
-		       "\"guaranteed_gbps\": %.6g, "
-		       "\"dropped\": %s, \"bottleneck\": %zu, "
-		       "\"vl_guaranteed_gbps\": %.6g, \"basis\": \"%s\", "
-		       "\"latency_us\": ",
-		       sl, pp.gbps, pp.gbps, pp.dropped ? "true" : "false",
-		       pp.bottleneck, pg.gbps, pg.shared ? "vl-group" : "sl");
-		if (pg.wait_us >= 0)
-			printf("%.6g", pg.wait_us);
-		else
-			printf("null");
-		printf(", \"latency_is_bound\": %s, \"hops\": [",
-		       pg.wait_bound ? "true" : "false");
-	} else {
-		printf("SL%d from %s to %s, %d hop(s):\n", sl, s_src, s_dst, n);
-	}
-	for (i = 0; i < n; i++) {
-		struct oq_predict_opts ho = *o;
-		const struct oq_sl_pred *sp;
-		char vb[8];
-
-		ho.in_port = hops[i].t->n_sl2vl > 1 ? in[i] : OQ_IN_AGGREGATE;
-		if (ho.active_sls)
-			ho.active_sls |= (uint16_t)(1u << sl);
-		oq_predict_port(hops[i].t, -1.0, &ho, &scratch);
-		sp = &scratch.sl[sl];
-		oq_port_name(eg[i], name, sizeof(name));
-		oq_frac_format(sp->share, fb, sizeof(fb));
-		if (json) {
-			printf("%s{\"guid\": \"0x%016llx\", \"port\": %u, "
-			       "\"name\": ",
-			       i ? ", " : "", (unsigned long long)eg[i]->guid,
-			       eg[i]->num);
-			oq_json_fstring(stdout, name);
-			printf(", \"in_port\": %d, \"rate_gbps\": %.6g, ",
-			       in[i], scratch.rate_gbps);
-			json_sl_share(sp);
-			printf(", \"vl_guaranteed_gbps\": %.6g, \"wait_us\": ",
-			       hg[i].gbps);
-			if (hg[i].wait_us >= 0)
-				printf("%.6g", hg[i].wait_us);
-			else
-				printf("null");
-			putchar('}');
-		} else {
-			char wb[24];
-
-			if (hg[i].wait_us >= 0)
-				snprintf(wb, sizeof(wb), "%.3f us",
-					 hg[i].wait_us);
-			else
-				snprintf(wb, sizeof(wb), "unbounded");
-			printf("  %c %-28s in %-3d %7.2f Gb/s  VL%-5s %-6s "
-			       "share %-10s -> %8.2f Gb/s  wait %s\n",
-			       (size_t)i == pp.bottleneck ? '*' : ' ', name,
-			       in[i], scratch.rate_gbps,
-			       vl_text(sp->vl, vb, sizeof(vb)),
-			       oq_prio_name(sp->prio), fb, sp->gbps, wb);
-		}
-	}
-	oq_port_name(eg[pp.bottleneck], name, sizeof(name));
-	if (json) {
-		printf("], \"bottleneck_port\": ");
-		oq_json_fstring(stdout, name);
-		printf("}}\n");
-	} else {
-		printf("predicted (all SLs backlogged, a VL's share split "
-		       "equally among its SLs): %.2f Gb/s, bottleneck %s%s\n",
-		       pp.gbps, name,
-		       pp.dropped ? " (SL dropped on the way: VL15)" : "");
-		printf("guaranteed (every VL busy, MTU-size packets): %.2f "
-		       "Gb/s, the %s; worst wait %s%.3f us (the hops' waits "
-		       "added up)\n",
-		       pg.gbps, pg.shared ? "VL group's" : "SL's own",
-		       pg.wait_bound ? "at most " : "",
-		       pg.wait_us >= 0 ? pg.wait_us : 0.0);
-	}
-	return OQ_EXIT_OK;
-}
-
 /* The options' checks the table cannot express. */
 static int check_opts(const struct predict_opts *o)
 {
@@ -811,8 +665,9 @@ static int run(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	rc = load(&c, &o.c);
 	if (rc == OQ_EXIT_OK && o.path[0])
-		rc = predict_path(&c, o.path[0], o.path[1], (int)o.c.sl.v, &po,
-				  o.c.json);
+		rc = oq_cli_predict_path(c.in.fabric, &c.tables, o.path[0],
+					 o.path[1], (int)o.c.sl.v, &po,
+					 o.c.json);
 	else if (rc == OQ_EXIT_OK)
 		rc = predict_fabric(&c, &o, &po);
 	ctx_free(&c);
