@@ -176,6 +176,20 @@ change_port() {
 		END { if (!found && first != "") print first }' "$1"
 }
 
+# cost_begin / cost_end: opensm's CPU and page faults from now until it
+# is idle again after a sweep: cost_end sets cost_cpu_s (seconds, 3
+# decimals) and cost_faults.
+cost_begin() {
+	cost_c0=$(cpu_ns "$E2E_OPENSM_PID")
+	cost_f0=$(faults "$E2E_OPENSM_PID")
+}
+cost_end() {
+	settle
+	cost_cpu_s=$(awk -v c=$(($(cpu_ns "$E2E_OPENSM_PID") - cost_c0)) \
+		'BEGIN { printf "%.3f", c / 1e9 }')
+	cost_faults=$(($(faults "$E2E_OPENSM_PID") - cost_f0))
+}
+
 # OpenSM's line for a trap 128 (link state change) it received.
 trap_pat='Received Generic Notice type:1 num:128'
 
@@ -187,13 +201,12 @@ trap_pat='Received Generic Notice type:1 num:128'
 # "Discovered new port"): the sweep saw the change.
 change() {
 	local size=$1 mode=$2 what=$3 cmd=$4 seen=$5
-	local n t mark c0 c1 f0 f1 trig=trap guid line ups
+	local n t mark trig=trap guid line ups
 
 	n=$(grep -c 'SUBNET UP' "$E2E_OSM_LOG")
 	t=$(grep -c "$trap_pat" "$E2E_OSM_LOG")
 	mark=$(wc -l <"$E2E_OSM_LOG")
-	c0=$(cpu_ns "$E2E_OPENSM_PID")
-	f0=$(faults "$E2E_OPENSM_PID")
+	cost_begin
 	e2e_ibsim_cmd "$cmd"
 	if ! e2e_wait_count "$trap_pat" "$E2E_OSM_LOG" $((t + 1)) 10; then
 		trig=hup
@@ -201,18 +214,15 @@ change() {
 	fi
 	e2e_wait_count 'SUBNET UP' "$E2E_OSM_LOG" $((n + 1)) ||
 		e2e_fail "$size/$mode: no SUBNET UP after '$cmd'"
-	settle
-	c1=$(cpu_ns "$E2E_OPENSM_PID")
-	f1=$(faults "$E2E_OPENSM_PID")
+	cost_end
 	# "... Removed port with GUID:0x... LID range [2, 2] of node:cn01
 	# HCA-1": this host's, after the mark.
 	guid=$(seen_guid "$E2E_OSM_LOG" "$mark" "$seen")
 	[ -n "$guid" ] || e2e_fail "$size/$mode: after '$cmd' opensm did not log" \
 		"'$seen ... of node: $chg_desc'"
 	ups=$(($(grep -c 'SUBNET UP' "$E2E_OSM_LOG") - n))
-	rec "size=$size mode=$mode change=$what" \
-		"cpu_s=$(awk -v c=$((c1 - c0)) 'BEGIN { printf "%.3f", c / 1e9 }')" \
-		"faults=$((f1 - f0)) sweeps=$ups trigger=$trig port_guid=$guid"
+	rec "size=$size mode=$mode change=$what cpu_s=$cost_cpu_s" \
+		"faults=$cost_faults sweeps=$ups trigger=$trig port_guid=$guid"
 	[ "$mode" != stock ] || return 0
 	# The sweep that saw the change: the first after the command.
 	line=$(tail -n +$((mark + 1)) "$E2E_OSM_LOG" |
@@ -226,24 +236,20 @@ change() {
 # port change is; the file is put back afterwards (no sweep reads it
 # before the next run's start).
 edit_sweep() {
-	local size=$1 mode=$2 pol=$3 n c0 c1 f0 f1 line
+	local size=$1 mode=$2 pol=$3 n line
 	local from=0x1000000000000dff to=0x1000000000000dfe
 
 	grep -q -- "-$from\$" "$pol" || e2e_fail "$size: the policy has no $from to edit"
 	n=$(grep -c 'SUBNET UP' "$E2E_OSM_LOG")
-	c0=$(cpu_ns "$E2E_OPENSM_PID")
-	f0=$(faults "$E2E_OPENSM_PID")
+	cost_begin
 	sed -i "s/-$from\$/-$to/" "$pol"
 	kill -HUP "$E2E_OPENSM_PID"
 	e2e_wait_count 'SUBNET UP' "$E2E_OSM_LOG" $((n + 1)) ||
 		e2e_fail "$size/$mode: no SUBNET UP after the policy edit"
-	settle
-	c1=$(cpu_ns "$E2E_OPENSM_PID")
-	f1=$(faults "$E2E_OPENSM_PID")
+	cost_end
 	sed -i "s/-$to\$/-$from/" "$pol"
-	rec "size=$size mode=$mode change=edit" \
-		"cpu_s=$(awk -v c=$((c1 - c0)) 'BEGIN { printf "%.3f", c / 1e9 }')" \
-		"faults=$((f1 - f0)) sweeps=$(($(grep -c 'SUBNET UP' "$E2E_OSM_LOG") - n)) trigger=hup port_guid=-"
+	rec "size=$size mode=$mode change=edit cpu_s=$cost_cpu_s" \
+		"faults=$cost_faults sweeps=$(($(grep -c 'SUBNET UP' "$E2E_OSM_LOG") - n)) trigger=hup port_guid=-"
 	[ "$mode" != stock ] || return 0
 	line=$(grep -o 'osmqos: sweep [0-9]*: phases: .*' "$E2E_OSM_LOG" | tail -n 1)
 	[[ $line == *"(the last copy of the subnet shared)"* ]] ||
@@ -254,7 +260,7 @@ edit_sweep() {
 # run SIZE MODE ROUND NET POLICY NODES SWITCHES LINKED_PORTS
 run() {
 	local size=$1 mode=$2 round=$3 net=$4 pol=$5 nodes=$6 sw=$7 linked=$8
-	local extra=() t0 t1 c0 c1 f0 f1
+	local extra=() t0 t1 c0
 	local i n line f bytes=0 series prom
 	# Lift ibsim's node, switch and port limits (-P counts every
 	# node's ports, port 0 included).
@@ -274,15 +280,12 @@ run() {
 	cpu_pin_check "$E2E_OPENSM_PID" "$E2E_IBSIM_PID"
 	for ((i = 1; i <= resweeps; i++)); do
 		n=$(grep -c 'SUBNET UP' "$E2E_OSM_LOG")
-		c0=$(cpu_ns "$E2E_OPENSM_PID")
-		f0=$(faults "$E2E_OPENSM_PID")
+		cost_begin
 		kill -HUP "$E2E_OPENSM_PID"
 		e2e_wait_count 'SUBNET UP' "$E2E_OSM_LOG" $((n + 1)) ||
 			e2e_fail "$size/$mode: no SUBNET UP after SIGHUP $i"
-		settle
-		c1=$(cpu_ns "$E2E_OPENSM_PID")
-		f1=$(faults "$E2E_OPENSM_PID")
-		rec "size=$size mode=$mode resweep=$i cpu_s=$(awk -v c=$((c1 - c0)) 'BEGIN { printf "%.3f", c / 1e9 }') faults=$((f1 - f0))"
+		cost_end
+		rec "size=$size mode=$mode resweep=$i cpu_s=$cost_cpu_s faults=$cost_faults"
 	done
 	rec "size=$size mode=$mode rss_kb=$(status_kb "$E2E_OPENSM_PID" VmRSS) hwm_kb=$(status_kb "$E2E_OPENSM_PID" VmHWM)"
 	if [ "$mode" != stock ]; then
