@@ -596,6 +596,8 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
 			return OQ_EXIT_USAGE;
 		}
 	}
+	/* The SM's links run at most max_op_vls's VLs. */
+	oq_templates_cap_oper_vls(t, in->fabric);
 	/* An unknown name was a warning of the opensm.conf parse. */
 	oq_engine_by_name(&engine, t->routing_engine);
 	if (oq_tables_compile_engine(in->binding, in->fabric, t, &engine, out,

@@ -116,6 +116,10 @@ struct oq_templates {
 	/* opensm.conf routing_engine: the first engine of its list ("" when
 	 * the file does not say: minhop). */
 	char routing_engine[32];
+	/* opensm.conf max_op_vls: OpenSM's encoding (1 VL0, 2 VL0-1, 3
+	 * VL0-3, 4 VL0-7, 5 VL0-14; default 5), the cap its link manager
+	 * puts on every link's OperVLs. */
+	uint8_t max_op_vls;
 };
 
 /*
@@ -285,6 +289,15 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 				   struct oq_diags *diags);
 
 enum oq_port_kind oq_port_kind(const struct oq_port *p);
+
+/*
+ * Cap every linked port's OperVLs at t->max_op_vls, as OpenSM's link
+ * manager does (osm_physp_calc_link_op_vls()), for a fabric read from a
+ * file, where OperVLs is the smaller VLCap of the link's ends.  A port
+ * without OperVLs counts its VLCap.  Before the tables are compiled.
+ */
+void oq_templates_cap_oper_vls(const struct oq_templates *t,
+			       struct oq_fabric *f);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include <osmqos/match.h>
+#include <osmqos/model.h>
 #include <osmqos/tables.h>
 #include <osmqos/file.h>
 #include <osmqos/opensm_conf.h>
@@ -31,6 +32,8 @@
 #define DEFAULT_VLARB_LOW \
 	"0:0,1:4,2:4,3:4,4:4,5:4,6:4,7:4,8:4,9:4,10:4,11:4,12:4,13:4,14:4"
 #define DEFAULT_SL2VL "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7"
+/* osm_base.h OSM_DEFAULT_MAX_OP_VLS: VL0-14. */
+#define DEFAULT_MAX_OP_VLS 5
 
 /* One option set as OpenSM stores it (osm_qos_options_t). */
 struct qos_opts {
@@ -140,6 +143,7 @@ void oq_templates_default(struct oq_templates *t)
 	struct qos_opts sets[N_SETS];
 
 	memset(t->routing_engine, 0, sizeof(t->routing_engine));
+	t->max_op_vls = DEFAULT_MAX_OP_VLS;
 	opts_init(sets);
 	build_all(t, sets);
 }
@@ -334,9 +338,59 @@ static void routing_engine(const struct ctx *c, char *val, unsigned int col)
 	}
 }
 
+/* max_op_vls as osm_subnet.c's opts_parse_uint8() takes it: strtoul()
+ * base 0, the whole value, at most 255; anything else OpenSM reports and
+ * ignores. */
+static void max_op_vls(const struct ctx *c, uint8_t *out, const char *val,
+		       unsigned int col)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(val, &end, 0);
+	if (!*val || *end || v > UINT8_MAX || errno) {
+		oq_diag_hint(oq_warning(c->d, at(c, col),
+					"max_op_vls '%s' is not a number from "
+					"0 to 255; OpenSM ignores it and "
+					"keeps VL0-14",
+					val),
+			     "write 1 (VL0), 2 (VL0-1), 3 (VL0-3), 4 (VL0-7) "
+			     "or 5 (VL0-14)");
+		return;
+	}
+	if (!v)
+		oq_diag_hint(oq_warning(c->d, at(c, col),
+					"max_op_vls 0 leaves every link "
+					"without a data VL; osmqos keeps "
+					"VL0-14"),
+			     "write 1 (VL0) to 5 (VL0-14)");
+	*out = (uint8_t)v;
+}
+
+void oq_templates_cap_oper_vls(const struct oq_templates *t,
+			       struct oq_fabric *f)
+{
+	uint8_t cap = oq_vls_from_enc(t->max_op_vls);
+	size_t i;
+
+	/* 0: OpenSM's OperVLs 0 is no link the model can say anything of;
+	 * above 5 the encoding caps nothing. */
+	if (!cap)
+		return;
+	for (i = 0; i < f->n_ports; i++) {
+		struct oq_port *p = f->ports[i];
+		uint8_t vls = p->oper_vls ? p->oper_vls : p->vl_cap;
+
+		if (p->peer && vls > cap)
+			p->oper_vls = cap;
+	}
+}
+
 struct conf_pass {
 	struct ctx *c;
 	struct qos_opts *sets;
+	uint8_t max_op_vls;
 	int errs;
 };
 
@@ -353,6 +407,11 @@ static int parse_line(char *line, unsigned int n, void *arg)
 		return 0;
 	if (!strcmp(key, "routing_engine")) {
 		routing_engine(c, val, (unsigned int)(val - line) + 1);
+		return 0;
+	}
+	if (!strcmp(key, "max_op_vls")) {
+		max_op_vls(c, &cp->max_op_vls, val,
+			   (unsigned int)(val - line) + 1);
 		return 0;
 	}
 	if (strncmp(key, "qos_", 4) || !strcmp(key, "qos_policy_file"))
@@ -385,7 +444,7 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 	struct oq_diags local;
 	char engine[sizeof(t->routing_engine)] = "";
 	struct ctx c = {file, 0, diags, engine};
-	struct conf_pass cp = {&c, sets, 0};
+	struct conf_pass cp = {&c, sets, DEFAULT_MAX_OP_VLS, 0};
 	int rc = 0;
 
 	if (!diags) {
@@ -397,6 +456,7 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 		rc = -ENOMEM;
 	build_all(t, sets);
 	memcpy(t->routing_engine, engine, sizeof(engine));
+	t->max_op_vls = cp.max_op_vls;
 	opts_free(sets);
 	if (!diags)
 		oq_diags_free(&local);

@@ -247,6 +247,76 @@ static void test_routing_engine(void **state)
 	}
 }
 
+/* max_op_vls as OpenSM parses it (strtoul base 0, up to 255; a bad value
+ * ignored with a warning, the last line wins) and the cap its link manager
+ * puts on a link's OperVLs: linked ports only, their VLCap when they have
+ * no OperVLs. */
+static void test_max_op_vls(void **state)
+{
+	static const struct {
+		const char *text;
+		uint8_t want;
+		size_t warnings;
+	} cases[] = {
+		{"qos TRUE\n", 5, 0},
+		{"max_op_vls 2\n", 2, 0},
+		{"max_op_vls 0x3\n", 3, 0},
+		{"max_op_vls 2\nmax_op_vls 4\n", 4, 0},
+		{"max_op_vls 3\nmax_op_vls two\n", 3, 1},
+		{"max_op_vls 256\n", 5, 1},
+		{"max_op_vls\n", 5, 1},
+		{"max_op_vls 0\n", 0, 1},
+	};
+	struct oq_templates t;
+	struct oq_fabric *f;
+	struct oq_node *sw, *a, *b;
+	struct oq_diags d;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		oq_diags_init(&d);
+		assert_int_equal(parse(&t, cases[i].text, &d), 0);
+		assert_int_equal(t.max_op_vls, cases[i].want);
+		assert_int_equal(d.n_warnings, cases[i].warnings);
+		oq_diags_free(&d);
+	}
+
+	f = oq_fabric_new();
+	sw = oq_fabric_add_node(f, OQ_NODE_SWITCH, 1, "s", 3);
+	a = oq_fabric_add_node(f, OQ_NODE_CA, 2, "a", 1);
+	b = oq_fabric_add_node(f, OQ_NODE_CA, 3, "b", 1);
+	oq_fabric_link(&a->ports[1], &sw->ports[1]);
+	oq_fabric_link(&b->ports[1], &sw->ports[2]);
+	sw->ports[3].present = true;
+	a->ports[1].vl_cap = sw->ports[1].vl_cap = 8;
+	a->ports[1].oper_vls = sw->ports[1].oper_vls = 8;
+	b->ports[1].vl_cap = sw->ports[2].vl_cap = 4;	 /* no OperVLs */
+	sw->ports[3].vl_cap = sw->ports[3].oper_vls = 8; /* down */
+	assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+
+	oq_diags_init(&d);
+	assert_int_equal(parse(&t, "max_op_vls 3\n", &d), 0);
+	oq_diags_free(&d);
+	oq_templates_cap_oper_vls(&t, f);
+	assert_int_equal(a->ports[1].oper_vls, 4);
+	assert_int_equal(sw->ports[1].oper_vls, 4);
+	assert_int_equal(b->ports[1].oper_vls, 0); /* VLCap 4: no cap */
+	assert_int_equal(sw->ports[3].oper_vls, 8);
+
+	/* 0 caps nothing the model can use: the links keep their VLs. */
+	t.max_op_vls = 0;
+	a->ports[1].oper_vls = 8;
+	oq_templates_cap_oper_vls(&t, f);
+	assert_int_equal(a->ports[1].oper_vls, 8);
+
+	t.max_op_vls = 1;
+	oq_templates_cap_oper_vls(&t, f);
+	assert_int_equal(a->ports[1].oper_vls, 1);
+	assert_int_equal(b->ports[1].oper_vls, 1);
+	oq_fabric_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_matches_opensm),
 		cmocka_unit_test(test_port_kind),
 		cmocka_unit_test(test_routing_engine),
+		cmocka_unit_test(test_max_op_vls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
