@@ -48,7 +48,8 @@ static const struct oq_opt synth_opts[] = {
 	       offsetof(struct synth_opts, output)),
 	OQ_OPT("report", 0, OQ_OPT_FLAG, NULL,
 	       "per class: each level's SL, VL, priority, intent, guaranteed "
-	       "share (exact and %, every VL busy, MTU-size packets; the VL "
+	       "share (exact and %, every VL busy, the least with full "
+	       "packets of MTU+26 to MTU+126 bytes or MTU-size ones; the VL "
 	       "group's where SLs share a VL), Gb/s, slack, and the worst "
 	       "wait at one port against a latency intent",
 	       offsetof(struct synth_opts, report)),
@@ -272,8 +273,9 @@ static void report_text(const struct oq_cli_inputs *in, uint16_t active)
 	printf("guaranteed: the share of the level's VL with every VL busy "
 	       "(another SL on the VL\n(shared) takes from the same "
 	       "figure); wait: the longest a packet waits at one port;\n"
-	       "both with MTU-size packets on every VL (smaller ones can "
-	       "take more: docs/intents.md)\n");
+	       "both the worst with full packets on every VL (MTU+26 to "
+	       "MTU+126 bytes) or MTU-size\nones (smaller packets can take "
+	       "more: docs/intents.md)\n");
 	for (i = 0; i < pl->n; i++) {
 		const struct oq_synth_class *c = &pl->v[i];
 		const struct oq_port *rep = in->fabric->ports[c->rep];

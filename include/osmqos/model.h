@@ -76,6 +76,21 @@ double oq_rate_enum_gbps(uint8_t rate);
 /* IB MTU enum 1..5 -> bytes (256..4096); 0 for anything else. */
 unsigned int oq_mtu_bytes(uint8_t mtu_enum);
 
+/*
+ * A full packet (its payload fills the MTU) is longer on the wire than the
+ * MTU by its headers: at least LRH 8 + BTH 12 + ICRC 4 + VCRC 2 = 26 bytes;
+ * at most 126 with a GRH (40) and 60 bytes of extended transport headers,
+ * more than any data packet carries (RDETH 4 + DETH 8 + RETH 16 + ImmDt 4 =
+ * 32 is the most).  Both ends are more than 0 and less than 128 bytes past
+ * the MTU, so a full packet costs MTU/64 + 1 or MTU/64 + 2 credits, never
+ * MTU/64.  The general model (oq_port_guarantee, osmqos predict, the
+ * published figures) takes a packet of an MTU of bytes unless told
+ * otherwise; the synthesizer's promises hold over this whole range and for
+ * MTU-size packets (policy/synth/synth_eval.c, docs/intents.md section 2).
+ */
+#define OQ_FULL_PKT_HDR_MIN 26u
+#define OQ_FULL_PKT_HDR_MAX 126u
+
 /* ---- the arbiter (policy/arbiter.c) ---------------------------------- */
 
 #define OQ_ARB_UNLIMITED	 255 /* VLHighLimit: no byte limit */

@@ -2,15 +2,20 @@
 /*
  * Packet counts per VL for both VLArb tables, exactly.
  *
- * With every VL backlogged and every packet one MTU, an entry of weight w
- * sends ceil(w / credits) packets each time round, whatever the order of
- * the entries, and the high table sends H packets for each low packet (H
- * from VLHighLimit, docs/model.md).  So a VL with hp packets of the Th of
- * the high table and lp of the Tl of the low table gets exactly
+ * With every VL backlogged and every packet of one length -- a full
+ * packet, MTU + 26 to MTU + 126 bytes (model.h), or the model's MTU --
+ * an entry sends the same number of packets whatever the length
+ * (synth_int.h), each time round, whatever the order of the entries, and
+ * the high table sends H packets for each low packet (H from
+ * VLHighLimit, docs/model.md: fewer for longer packets; H with the
+ * longest full packet, Hs with MTU-size ones).  So a VL with hp packets
+ * of the Th of the high table and lp of the Tl of the low table gets
+ * exactly
  *
  *	H/(H+1) * hp/Th + 1/(H+1) * lp/Tl
  *
- * of the link (hp/Th or lp/Tl alone when only one table has entries).
+ * of the link (hp/Th or lp/Tl alone when only one table has entries),
+ * the least of it at H or at Hs: both must serve.
  * High-priority VLs have high entries only, other VLs low entries, and
  * best effort's VL may also (or only) fill the high table (then the high
  * levels take their intents, not H/(H+1) of a busy link).  For a run length H
@@ -251,13 +256,30 @@ static bool solve_high(const struct oq_synth_port *in,
 	return true;
 }
 
-/* The low table of tl packets for run length H, with best effort's part
- * of the high table hp_be/Th already chosen: each low VL v at least
- * bp_v (H+1) Tl / 10000 packets, best effort's VL less by what the high
- * table gives it; the rest to best effort.  False when they do not
- * fit. */
+/* Packets VL v needs of a low table of tl at run H (best effort's VL
+ * less by what its part hf of the high table of th gives it). */
+static uint64_t low_need(const struct oq_vl_need *n, unsigned int v, uint32_t H,
+			 uint64_t hf, uint64_t th, uint32_t tl)
+{
+	/* (H hp/Th + lp/Tl) / (H+1) >= bp / 10000 */
+	unsigned __int128 need =
+		(unsigned __int128)n->bp[v] * (H + 1) * th * tl;
+
+	if ((int)v == n->be) {
+		unsigned __int128 got = (unsigned __int128)10000 * H * hf * tl;
+
+		need = need > got ? need - got : 0;
+	}
+	return need ? cdiv(need, (unsigned __int128)10000 * th) : 0;
+}
+
+/* The low table of tl packets for the runs H and Hs, with best effort's
+ * part of the high table hp_be/Th already chosen: each low VL v at least
+ * bp_v (H+1) Tl / 10000 packets at both runs, best effort's VL less by
+ * what the high table gives it; the rest to best effort.  False when
+ * they do not fit. */
 static bool low_at(const struct oq_synth_port *in, const struct oq_vl_need *n,
-		   const struct oq_count_mins *m, uint32_t H, unsigned int pmax,
+		   const struct oq_count_mins *m, unsigned int pmax,
 		   const struct oq_counts *hi, uint32_t tl,
 		   uint32_t c[OQ_MAX_VLS])
 {
@@ -268,21 +290,15 @@ static bool low_at(const struct oq_synth_port *in, const struct oq_vl_need *n,
 
 	memset(c, 0, OQ_MAX_VLS * sizeof(c[0]));
 	for (v = 0; v < OQ_MAX_VLS; v++) {
-		unsigned __int128 need;
-		uint64_t k = 0;
+		uint64_t k, ks;
 
 		if (!(lv & (1u << v)))
 			continue;
-		/* (H hp/Th + lp/Tl) / (H+1) >= bp / 10000 */
-		need = (unsigned __int128)n->bp[v] * (H + 1) * th * tl;
-		if ((int)v == be) {
-			unsigned __int128 got =
-				(unsigned __int128)10000 * H * hf * tl;
-
-			need = need > got ? need - got : 0;
-		}
-		if (need)
-			k = cdiv(need, (unsigned __int128)10000 * th);
+		/* Enough at both runs. */
+		k = low_need(n, v, hi->H, hf, th, tl);
+		ks = low_need(n, v, hi->Hs, hf, th, tl);
+		if (ks > k)
+			k = ks;
 		/* Every VL gets something: best effort's may get it all
 		 * from the high table. */
 		if (k < 1 && ((int)v != be || !hf))
@@ -300,13 +316,13 @@ static bool low_at(const struct oq_synth_port *in, const struct oq_vl_need *n,
  * leave best effort. */
 static bool solve_low(const struct oq_synth_port *in,
 		      const struct oq_vl_need *n, const struct oq_count_mins *m,
-		      uint32_t H, unsigned int pmax, struct oq_counts *out)
+		      unsigned int pmax, struct oq_counts *out)
 {
 	uint32_t tl, best_tl = 0, best = 0, c[OQ_MAX_VLS];
 	int be = n->be;
 
 	for (tl = 1; tl <= in->cap_low * pmax; tl++) {
-		if (!low_at(in, n, m, H, pmax, out, tl, c))
+		if (!low_at(in, n, m, pmax, out, tl, c))
 			continue;
 		if (best_tl && (uint64_t)c[be] * best_tl <= (uint64_t)best * tl)
 			continue;
@@ -316,7 +332,7 @@ static bool solve_low(const struct oq_synth_port *in,
 	if (!best_tl)
 		return false;
 	for (tl = 1; tl <= best_tl; tl++)
-		if (low_at(in, n, m, H, pmax, out, tl, c) &&
+		if (low_at(in, n, m, pmax, out, tl, c) &&
 		    near_best(c[be], tl, best, best_tl))
 			break;
 	memcpy(out->lp, c, sizeof(c));
@@ -324,7 +340,16 @@ static bool solve_low(const struct oq_synth_port *in,
 	return true;
 }
 
-/* Best effort's share: (H hp/Th + lp/Tl)/(H+1), or one table's part. */
+/* Best effort's share at run H: (H hp/Th + lp/Tl)/(H+1). */
+static struct oq_frac mixed(const struct oq_counts *c, int be, uint32_t H)
+{
+	return oq_frac_make((uint64_t)H * c->hp[be] * c->tl +
+				    (uint64_t)c->lp[be] * c->th,
+			    (uint64_t)(H + 1) * c->th * c->tl);
+}
+
+/* Best effort's share, the least at either end of the runs, or one
+ * table's part. */
 static void score(const struct oq_vl_need *n, struct oq_counts *c)
 {
 	int be = n->be;
@@ -333,14 +358,15 @@ static void score(const struct oq_vl_need *n, struct oq_counts *c)
 		c->score = oq_frac_make(0, 1);
 		return;
 	}
-	if (!c->H)
+	if (!c->H) {
 		c->score = c->tl   ? oq_frac_make(c->lp[be], c->tl)
 			   : c->th ? oq_frac_make(c->hp[be], c->th)
 				   : oq_frac_make(0, 1);
-	else
-		c->score = oq_frac_make((uint64_t)c->H * c->hp[be] * c->tl +
-						(uint64_t)c->lp[be] * c->th,
-					(uint64_t)(c->H + 1) * c->th * c->tl);
+	} else {
+		struct oq_frac a = mixed(c, be, c->H), b = mixed(c, be, c->Hs);
+
+		c->score = oq_frac_cmp(a, b) <= 0 ? a : b;
+	}
 }
 
 bool oq_synth_counts_at(const struct oq_synth_port *in,
@@ -383,14 +409,17 @@ bool oq_synth_counts_at(const struct oq_synth_port *in,
 		return true;
 	}
 	out->H = H;
+	out->Hs = oq_synth_high_run(limit, in->mtu);
+	if (out->Hs < H)
+		out->Hs = H;
 	if (!mins->least_filler) {
 		/* A high table near the best for best effort, or (where the
 		 * low side needs all of it) the best. */
 		if (!solve_high(in, n, mins, H, pmax, true, NULL, out))
 			return false;
-		if (!solve_low(in, n, mins, H, pmax, out) &&
+		if (!solve_low(in, n, mins, pmax, out) &&
 		    (!solve_high(in, n, mins, H, pmax, false, NULL, out) ||
-		     !solve_low(in, n, mins, H, pmax, out)))
+		     !solve_low(in, n, mins, pmax, out)))
 			return false;
 		score(n, out);
 		return true;
@@ -402,7 +431,7 @@ bool oq_synth_counts_at(const struct oq_synth_port *in,
 	for (;;) {
 		struct oq_frac ratio;
 
-		if (solve_low(in, n, mins, H, pmax, out)) {
+		if (solve_low(in, n, mins, pmax, out)) {
 			score(n, out);
 			return true;
 		}
@@ -447,7 +476,7 @@ size_t oq_synth_counts(const struct oq_synth_port *in,
 		       size_t max_out)
 {
 	uint16_t hv = n->high & n->used, lv = n->used & ~n->high;
-	uint32_t prev = 0, H, others = 0, low_bp = 0;
+	uint32_t prev = 0, prev_s = 0, H, Hs, others = 0, low_bp = 0;
 	struct oq_frac top, best;
 	size_t k = 0, i;
 	unsigned int q, v, idle = 0;
@@ -475,11 +504,15 @@ size_t oq_synth_counts(const struct oq_synth_port *in,
 	top = oq_frac_make(others < 10000 ? 10000 - others : 0, 10000);
 	best = oq_frac_make(0, 1);
 	for (q = 0; q < OQ_ARB_UNLIMITED && k < max_out; q++) {
-		H = oq_synth_high_run(q, in->mtu);
-		if (H == prev)
+		/* The runs of the longest full packet and of MTU-size
+		 * ones. */
+		H = oq_synth_high_run(q, in->mtu + OQ_FULL_PKT_HDR_MAX);
+		Hs = oq_synth_high_run(q, in->mtu);
+		if (H == prev && Hs == prev_s)
 			continue;
 		prev = H;
-		if (low_bp && (uint64_t)(H + 1) * low_bp > 10000)
+		prev_s = Hs;
+		if (low_bp && (uint64_t)(Hs + 1) * low_bp > 10000)
 			break;
 		if (mins->runs == 1 && k)
 			break;

@@ -26,7 +26,10 @@ struct oq_vl_need {
 /* Packet counts per VL of both tables for one VLHighLimit. */
 struct oq_counts {
 	uint8_t limit;
-	uint32_t H; /* high packets per low opportunity; 0: no high table */
+	/* High packets per low opportunity with the longest full packet
+	 * (the fewest; 0: no high table) and with MTU-size packets (Hs, the
+	 * most): a high VL's share is the least at H, a low VL's at Hs. */
+	uint32_t H, Hs;
 	bool flat;  /* one table only (all VLs high, or all low) */
 	uint32_t hp[OQ_MAX_VLS], lp[OQ_MAX_VLS];
 	uint32_t th, tl;
@@ -45,8 +48,17 @@ struct oq_count_mins {
 	unsigned int runs;
 };
 
-/* Packets per entry at this MTU: credits per packet and the most
- * packets one entry (weight <= 255) sends. */
+/*
+ * Packets per entry.  The synthesizer's promises hold for full packets,
+ * MTU + OQ_FULL_PKT_HDR_MIN to MTU + OQ_FULL_PKT_HDR_MAX bytes on the wire
+ * (model.h: MTU/64 + 1 or + 2 credits), and for the model's packet of
+ * MTU bytes (MTU/64 credits) that osmqos predict and the published
+ * figures take.  An entry of p packets has weight p MTU/64 (255 at most),
+ * and p is kept small enough that every one of those packets sends p
+ * times from it: ceil(w / c) = p for c from MTU/64 to MTU/64 + 2, i.e.
+ * (MTU/64 + 2) (p - 1) < w.  That is at most 2 packets at MTU 256, 4 at
+ * 512, 8 at 1024 and 2048, 4 at 4096.
+ */
 static inline unsigned int oq_synth_credits(uint32_t mtu)
 {
 	return (mtu + 63) / 64;
@@ -54,15 +66,20 @@ static inline unsigned int oq_synth_credits(uint32_t mtu)
 
 static inline unsigned int oq_synth_pmax(uint32_t mtu)
 {
-	unsigned int c = oq_synth_credits(mtu);
+	unsigned int c = oq_synth_credits(mtu),
+		     hi = (mtu + OQ_FULL_PKT_HDR_MAX + 63) / 64, p = 1;
 
-	return (255 + c - 1) / c;
+	while (hi * p < (c * (p + 1) < 255 ? c * (p + 1) : 255))
+		p++;
+	return p;
 }
 
-/* High packets per low opportunity under VLHighLimit q. */
-static inline uint32_t oq_synth_high_run(unsigned int q, uint32_t mtu)
+/* High packets per low opportunity under VLHighLimit q with packets of
+ * `bytes` (the arbiter starts a high packet only where it fits under the
+ * limit, one at least). */
+static inline uint32_t oq_synth_high_run(unsigned int q, uint32_t bytes)
 {
-	uint32_t h = (uint32_t)((uint64_t)q * 4096u / mtu);
+	uint32_t h = (uint32_t)((uint64_t)q * 4096u / bytes);
 
 	return h ? h : 1;
 }
@@ -74,13 +91,22 @@ size_t oq_synth_counts(const struct oq_synth_port *in,
 		       const struct oq_vl_need *n,
 		       const struct oq_count_mins *mins, struct oq_counts *out,
 		       size_t max_out);
-/* The counts for one run length H only (as oq_synth_counts; H 0: best
+/* The counts for one run length H only (H with the longest full packet;
+ * Hs follows from limit; as oq_synth_counts; H 0: best
  * effort, the only low VL, in the high table alone, the low table empty);
  * false when none meets the needs. */
 bool oq_synth_counts_at(const struct oq_synth_port *in,
 			const struct oq_vl_need *n,
 			const struct oq_count_mins *mins, uint32_t H,
 			uint8_t limit, struct oq_counts *out);
+
+/* synth_eval.c: the worst wait of vl on c's tables and limit (the
+ * backlog as c's, not its mtu_bytes) over every packet length the
+ * synthesizer promises for at this MTU (synth_eval.c): the most bytes;
+ * capped when one computation is. */
+int oq_synth_full_wait(const struct oq_arb_config *c, uint32_t mtu,
+		       unsigned int vl, size_t states,
+		       struct oq_wait_result *out);
 
 /* synth_arrange.c: entries for packet counts, each VL's entries spread
  * evenly over the table; VLs in `fine` in entries of one packet where

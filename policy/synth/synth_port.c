@@ -134,9 +134,10 @@ static bool prove(struct search *x, const struct oq_vl_need *n,
 	return true;
 }
 
-/* The latency VLs' exact worst waits on tables r, with every VL of the
- * layout busy: the search's test of an arrangement (the shares do not
- * change with it; the tables kept are proved whole by prove()). */
+/* The latency VLs' exact worst waits on tables r, full packets of any
+ * headers, with every VL of the layout busy: the search's test of an
+ * arrangement (the shares do not change with it; the tables kept are proved
+ * whole by prove()). */
 static bool waits_ok(struct search *x, const struct oq_vl_need *n,
 		     const struct oq_synth_result *r)
 {
@@ -152,7 +153,8 @@ static bool waits_ok(struct search *x, const struct oq_vl_need *n,
 
 		if (!n->lat[v] || !(n->used & (1u << v)))
 			continue;
-		if (oq_arb_worst_wait(&cfg, v, SEARCH_STATES, &w)) {
+		if (oq_synth_full_wait(&cfg, x->in->mtu, v, SEARCH_STATES,
+				       &w)) {
 			w.bytes = OQ_WAIT_UNBOUNDED;
 			w.capped = true;
 		}

@@ -429,11 +429,15 @@ static void check_best_effort(const struct oq_synth_port *in,
 			      const struct oq_synth_result *r,
 			      unsigned int *n_checked, unsigned int *n_slack)
 {
-	unsigned int c = (in->mtu + 63) / 64, pmax = (255 + c - 1) / c, s;
+	/* Packets per entry: as many as send from one weight whatever the
+	 * packet, MTU-size to MTU + 126 bytes (c to c + 2 credits). */
+	unsigned int c = (in->mtu + 63) / 64, pmax = 1, s;
 	double be = -1, want, slack;
 	unsigned int be_vl = 0;
 	unsigned int n_int = (unsigned int)__builtin_popcount(it->sls);
 
+	while ((c + 2) * pmax < (c * (pmax + 1) < 255 ? c * (pmax + 1) : 255))
+		pmax++;
 	if (it->high || in->sl2vl_fixed || r->merged || in->vls < 2)
 		return;
 	/* More turns for a latency intent take from best effort. */
@@ -462,6 +466,83 @@ static void check_best_effort(const struct oq_synth_port *in,
 	want = 1.0 - it->total_bp / 10000.0 - slack;
 	assert_true(be >= want - 1e-12);
 	(*n_checked)++;
+}
+
+/* The promises, by the arbiter alone, with every packet of one length
+ * from an MTU of bytes to the longest full packet (MTU + 126 bytes,
+ * model.h): each intent SL's VL gets its intent and the share claimed at
+ * every length; the claimed wait is no less than the worst at the
+ * lengths where a full packet's credits start and end. */
+static void check_every_length(const struct oq_synth_port *in,
+			       const struct oq_sl_intents *it,
+			       const struct oq_synth_result *r)
+{
+	uint32_t len, edge = (in->mtu + 26 + 63) / 64 * 64;
+	uint16_t busy = 0;
+	unsigned int s, v;
+
+	for (s = 0; s < 16; s++)
+		busy |= (uint16_t)(1u << r->sl2vl[s]);
+	for (len = in->mtu; len <= in->mtu + 126; len++) {
+		struct oq_arb_config cfg;
+		struct oq_arb_result ar;
+
+		oq_arb_config_init(&cfg, &r->high, &r->low, r->limit, len);
+		cfg.backlog = busy;
+		assert_int_equal(oq_arb_run(&cfg, &ar), 0);
+		assert_false(ar.approx);
+		for (s = 0; s < 16; s++) {
+			struct oq_wait_result w;
+
+			if (!(it->sls & (1u << s)))
+				continue;
+			v = r->sl2vl[s];
+			assert_true(
+				oq_frac_meets_bp(ar.share[v], it->need_bp[s]));
+			assert_true(oq_frac_cmp(ar.share[v], r->share[s]) >= 0);
+			if (!it->lat_ns[s] ||
+			    (len != in->mtu + 26 && len != edge &&
+			     len != edge + 1 && len != in->mtu + 126))
+				continue;
+			assert_int_equal(
+				oq_arb_worst_wait(&cfg, v, 1u << 20, &w), 0);
+			assert_false(w.capped);
+			assert_true(w.bytes <= r->wait[s]);
+		}
+	}
+}
+
+/* A full packet is longer than the MTU by its headers: at MTU 256 one of
+ * 282 to 382 bytes costs 5 or 6 credits, not 4, so an entry of weight 36
+ * sends 8 or 6 of them, not 9.  The tables must give storage and mpi
+ * their shares, and mpi its wait bound, with real full packets; at MTU
+ * 2048 the VLHighLimit's run is shorter with them (a limit of 1 lets one
+ * 2074-byte packet through, not two). */
+static void test_full_packets(void **state)
+{
+	static const struct {
+		uint32_t mtu, storage, mpi, lat_ns;
+	} k[] = {
+		{256, 4100, 900, 5000},	 {512, 4100, 900, 5000},
+		{1024, 4100, 900, 5000}, {2048, 2000, 6000, 0},
+		{4096, 2000, 6000, 0},
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct oq_synth_port in;
+		struct oq_sl_intents it = {0};
+		struct oq_synth_result r;
+
+		port_init(&in, 8, 8, k[i].mtu);
+		intents_set(&it, 1, k[i].storage, false);
+		intents_set(&it, 2, k[i].mpi, true);
+		it.lat_ns[2] = k[i].lat_ns;
+		assert_int_equal(oq_synth_port(&in, &it, &r), 0);
+		check_result(&in, &it, &r);
+		check_every_length(&in, &it, &r);
+	}
 }
 
 static void test_property_random_classes(void **state)
@@ -532,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_kept_sl2vl),
 		cmocka_unit_test(test_kept_rows_views),
 		cmocka_unit_test(test_latency),
+		cmocka_unit_test(test_full_packets),
 		cmocka_unit_test(test_property_random_classes),
 	};
 

@@ -9,8 +9,10 @@
  * entries -- every vector of packet counts per VL that 8 entries hold,
  * high and low -- under every VLHighLimit 0..254: high-priority VLs in
  * the high table only, best effort's VL in either or both, other VLs in
- * the low table.  With every VL backlogged and MTU-size packets the shares
- * depend on those counts and the limit only; a solution the search finds
+ * the low table.  With every VL backlogged and packets of one length the
+ * shares depend on those counts and the run the limit gives that length
+ * only (MTU-size and full packets, MTU + 26 to MTU + 126 bytes, send the
+ * same packets per entry at these MTUs); a solution the search finds
  * is turned into real tables and proved with the arbiter (oq_arb_run)
  * before it counts.  The synthesizer must never declare infeasible what
  * the search solves, and what it accepts the search must find too.
@@ -271,35 +273,42 @@ static bool search_flat(const struct vl_need *n, unsigned int pmax, bool high,
 
 /*
  * Both tables: for run length H, VL v gets (H hp/Th + lp/Tl) / (H+1).
- * A high table meets its VLs from some H on (hmin), and gives best
- * effort hp_be/Th; a low table meets its VLs other than best effort's up
- * to some H (hmax), and gives best effort lp_be/Tl.  Best effort's own
- * need and "something" grow with both parts, so for each H the best
- * parts of the tables valid there decide.
+ * A limit gives a run per packet length: the fewest high packets with
+ * the longest full packet (MTU + 126 bytes), the most with MTU-size ones,
+ * and both must serve.  Both grow with the limit.  A high table meets its
+ * VLs from some limit on (hmin, at the fewest), and gives best effort
+ * hp_be/Th; a low table meets its VLs other than best effort's up to
+ * some limit (hmax, at the most), and gives best effort lp_be/Tl.  Best
+ * effort's own need and "something" grow with both parts, so for each H the
+ * best parts of the tables valid there decide.
  */
 static bool search_two(const struct vl_need *n, uint32_t mtu, unsigned int pmax,
 		       struct witness *w)
 {
 	unsigned int hmap[MAX_GROUPS], lmap[MAX_GROUPS], hm, lm, v, q, nh = 0;
-	uint32_t hs[256];
+	uint32_t hs[256], hf[256];
 	unsigned int hq[256];
 	struct vecs *hv, *lv;
 	size_t i, *best_h, *best_l;
 	bool found = false;
-	uint32_t prev = 0;
+	uint32_t prev = 0, prev_f = 0;
 
 	hm = high_map(n, hmap);
 	lm = low_map(n, lmap);
 	if (hm > MAX_VLS || lm > MAX_VLS)
 		return false;
 	for (q = 0; q < 255; q++) {
-		uint32_t h = (uint32_t)((uint64_t)q * 4096 / mtu);
+		uint32_t h = (uint32_t)((uint64_t)q * 4096 / mtu),
+			 f = (uint32_t)((uint64_t)q * 4096 / (mtu + 126));
 
 		h = h ? h : 1;
-		if (h != prev) {
+		f = f ? f : 1;
+		if (h != prev || f != prev_f) {
 			hs[nh] = h;
+			hf[nh] = f;
 			hq[nh++] = q;
 			prev = h;
+			prev_f = f;
 		}
 	}
 	hv = vecs_of(hm, pmax);
@@ -334,7 +343,7 @@ static bool search_two(const struct vl_need *n, uint32_t mtu, unsigned int pmax,
 
 			if (a <= b)
 				lo = nh;
-			while (lo < nh && (uint64_t)hs[lo] * (a - b) < b)
+			while (lo < nh && (uint64_t)hf[lo] * (a - b) < b)
 				lo++;
 		}
 		if (lo == nh)
@@ -455,10 +464,14 @@ static bool search_two(const struct vl_need *n, uint32_t mtu, unsigned int pmax,
 		hb = h[hm - 1];
 		if (!hb && !lb)
 			continue;
-		/* (H hb/Th + lb/Tl) / (H+1) >= bp_be */
+		/* (H hb/Th + lb/Tl) / (H+1) >= bp_be at both runs */
 		if ((unsigned __int128)10000 *
 			    ((uint64_t)hs[q] * hb * tl + (uint64_t)lb * th) <
 		    (unsigned __int128)n->bp[n->be] * (hs[q] + 1) * th * tl)
+			continue;
+		if ((unsigned __int128)10000 *
+			    ((uint64_t)hf[q] * hb * tl + (uint64_t)lb * th) <
+		    (unsigned __int128)n->bp[n->be] * (hf[q] + 1) * th * tl)
 			continue;
 		memset(w, 0, sizeof(*w));
 		for (v = 0; v < hm; v++)
@@ -505,13 +518,17 @@ static bool witness_holds(const struct vl_need *n, uint32_t mtu,
 	}
 	if (hi.n > CAP || lo.n > CAP)
 		return false;
-	oq_arb_config_init(&cfg, &hi, &lo, (uint8_t)w->q, mtu);
-	cfg.backlog = busy;
-	if (oq_arb_run(&cfg, &r) || r.approx)
-		return false;
-	for (v = 0; v < n->n; v++)
-		if (!r.share[v].num || !oq_frac_meets_bp(r.share[v], n->bp[v]))
+	/* MTU-size packets and the shortest and longest full packets. */
+	for (k = 0; k <= 126; k += k ? 100 : 26) {
+		oq_arb_config_init(&cfg, &hi, &lo, (uint8_t)w->q, mtu + k);
+		cfg.backlog = busy;
+		if (oq_arb_run(&cfg, &r) || r.approx)
 			return false;
+		for (v = 0; v < n->n; v++)
+			if (!r.share[v].num ||
+			    !oq_frac_meets_bp(r.share[v], n->bp[v]))
+				return false;
+	}
 	return true;
 }
 

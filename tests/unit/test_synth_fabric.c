@@ -382,9 +382,16 @@ struct sim_stats {
 	size_t vls, waits, tight, long_period;
 };
 
+/* a/b < c/d, or d 0 (none yet). */
+static bool less(uint64_t a, uint64_t b, uint64_t c, uint64_t d)
+{
+	return !d || (unsigned __int128)a * d < (unsigned __int128)c * b;
+}
+
 /* Every VL's share in one exact period of the independent simulator
- * (tests/lib/arbsim.c), every VL the class's SL2VL reaches busy: each
- * intent SL's claimed share is its VL's (the least over the VLs its rows
+ * (tests/lib/arbsim.c), every VL the class's SL2VL reaches busy, with
+ * MTU-size packets and with full ones of every length: each intent SL's
+ * claimed share is its VL's least (over the lengths and the VLs its rows
  * reach), each VL holds its SLs' intents added up, and none starves. */
 static void sim_shares(const struct oq_synth_class *c,
 		       const struct oq_sl_intents *it, struct sim_stats *st)
@@ -395,8 +402,12 @@ static void sim_shares(const struct oq_synth_class *c,
 	struct arbsim_cfg sc;
 	struct arbsim_out so;
 	uint16_t busy = 0, reach[16] = {0};
-	uint32_t need[16] = {0};
-	unsigned int v, s;
+	uint32_t need[16] = {0}, m = c->in.mtu, edge = (m + 26 + 63) / 64 * 64;
+	/* MTU-size packets, and the shortest full packet, the last and
+	 * first lengths of a credit more, and the longest (model.h). */
+	uint32_t len[5] = {m, m + 26, edge, edge + 1, m + 126};
+	uint64_t lo_num[16] = {0}, lo_den[16] = {0};
+	unsigned int v, s, k;
 	size_t r;
 
 	oq_synth_class_tables(&c->in, &c->r, rows, &t);
@@ -417,18 +428,16 @@ static void sim_shares(const struct oq_synth_class *c,
 	sc.lo = t.has_vlarb ? &t.vlarb_low : &vl0;
 	sc.limit = t.has_vlarb ? t.vl_high_limit : 0;
 	sc.busy = busy;
-	for (v = 0; v < 15; v++)
-		sc.len[v] = c->in.mtu;
 	/* Periods of a million packets and more (small MTUs, long
 	 * tables) are beyond a packet-level hash set in a unit test: the
 	 * automaton's period length only decides whether to try, as in
 	 * test_crosscheck. */
-	{
+	for (k = 0; k < 5; k++) {
 		struct oq_arb_config cfg;
 		struct oq_arb_result ar;
 
 		oq_arb_config_init(&cfg, sc.hi, sc.lo, (uint8_t)sc.limit,
-				   c->in.mtu);
+				   len[k]);
 		cfg.backlog = busy;
 		assert_int_equal(oq_arb_run(&cfg, &ar), 0);
 		if (ar.cycle_packets > (1u << 16)) {
@@ -436,35 +445,42 @@ static void sim_shares(const struct oq_synth_class *c,
 			return;
 		}
 	}
-	assert_int_equal(arbsim_run(&sc, 1u << 18, &so), 0);
-	assert_true(so.found);
-	for (v = 0; v < 15; v++) {
-		if (!(busy & (1u << v)))
-			continue;
-		st->vls++;
-		assert_true(so.bytes[v] > 0);
-		assert_true((unsigned __int128)so.bytes[v] * 10000 >=
-			    (unsigned __int128)need[v] * so.period_bytes);
-	}
-	for (s = 0; s < 16; s++) {
-		uint64_t lo_num = 0, lo_den = 1;
-
-		if (!(it->sls & (1u << s)))
-			continue;
+	/* The claim holds for MTU-size packets and for full ones of any
+	 * headers: the least over the lengths where it can change. */
+	for (k = 0; k < 5; k++) {
 		for (v = 0; v < 15; v++)
-			if ((reach[s] & (1u << v)) &&
-			    (lo_den == 1 && lo_num == 0
-				     ? true
-				     : (unsigned __int128)so.bytes[v] * lo_den <
-					       (unsigned __int128)lo_num *
-						       so.period_bytes)) {
-				lo_num = so.bytes[v];
-				lo_den = so.period_bytes;
+			sc.len[v] = len[k];
+		assert_int_equal(arbsim_run(&sc, 1u << 18, &so), 0);
+		assert_true(so.found);
+		for (v = 0; v < 15; v++) {
+			if (!(busy & (1u << v)))
+				continue;
+			st->vls++;
+			assert_true(so.bytes[v] > 0);
+			assert_true((unsigned __int128)so.bytes[v] * 10000 >=
+				    (unsigned __int128)need[v] *
+					    so.period_bytes);
+		}
+		for (s = 0; s < 16; s++) {
+			if (!(it->sls & (1u << s)))
+				continue;
+			for (v = 0; v < 15; v++) {
+				if (!(reach[s] & (1u << v)) ||
+				    !less(so.bytes[v], so.period_bytes,
+					  lo_num[s], lo_den[s]))
+					continue;
+				lo_num[s] = so.bytes[v];
+				lo_den[s] = so.period_bytes;
 			}
-		/* The claimed share equals the simulator's, exactly. */
-		assert_true((unsigned __int128)c->r.share[s].num * lo_den ==
-			    (unsigned __int128)lo_num * c->r.share[s].den);
+		}
 	}
+	/* The claimed share equals the simulator's least, exactly. */
+	for (s = 0; s < 16; s++)
+		if (it->sls & (1u << s))
+			assert_true((unsigned __int128)c->r.share[s].num *
+					    lo_den[s] ==
+				    (unsigned __int128)lo_num[s] *
+					    c->r.share[s].den);
 }
 
 /* The longest any packet of SL s's VL waited in the simulator, under
@@ -489,7 +505,8 @@ static void sim_wait(const struct oq_synth_class *c, unsigned int s,
 	wc.hi = t.has_vlarb ? &t.vlarb_high : NULL;
 	wc.lo = t.has_vlarb ? &t.vlarb_low : &vl0;
 	wc.limit = t.has_vlarb ? t.vl_high_limit : 0;
-	wc.len = c->in.mtu;
+	/* The claim is for the longest full packet (model.h). */
+	wc.len = c->in.mtu + 126;
 	for (r = 0; r < (t.has_sl2vl ? t.n_sl2vl : 1u); r++)
 		for (s2 = 0; s2 < 16; s2++) {
 			v = t.has_sl2vl ? t.sl2vl[r][s2] : 0;
@@ -510,16 +527,15 @@ static void sim_wait(const struct oq_synth_class *c, unsigned int s,
 			/* Spacing that lets each single packet go before the
 			 * next arrives, and an offset stepping through the
 			 * cycle one packet at a time. */
-			step = 2 * (claim + 2 * (uint64_t)c->in.mtu);
+			step = 2 * (claim + 2 * (uint64_t)wc.len);
 			for (k = 0, t0 = 1; k < 256; k++) {
 				if (pat == 0)
 					arrive[k] = 1;
 				else if (pat == 1)
-					t0 += step + 2 * (uint64_t)c->in.mtu *
-							     (k % 37);
+					t0 += step +
+					      2 * (uint64_t)wc.len * (k % 37);
 				else
-					t0 += rnd(3) ? 1 + 2 * rnd(3 *
-								   c->in.mtu)
+					t0 += rnd(3) ? 1 + 2 * rnd(3 * wc.len)
 						     : step;
 				if (pat)
 					arrive[k] = t0 | 1;
