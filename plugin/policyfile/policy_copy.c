@@ -64,6 +64,55 @@ static void point_opensm_at_operator(struct oq_policy_file *pf)
 		pf->osm->subn.opt.qos_policy_file = pf->operator_path;
 }
 
+/*
+ * Each heavy sweep, before the policy file is read: in a publish
+ * directory another user can write (policy_trust.c) that user could
+ * rename a file of theirs over the copy between the plugin's check and
+ * OpenSM's read, so OpenSM reads the operator's file itself there, as
+ * with opensm_policy=direct, until the directory is closed again.  Said
+ * when it changes.
+ */
+void oq_policy_copy_dir_check(struct oq_policy_file *pf)
+{
+	const char *dir = oq_plugin_publish_dir(pf->opts);
+	char why[160], opt_why[320];
+	bool open;
+
+	if (pf->dir_shared)
+		return;
+	open = oq_policy_dir_open(dir, why, sizeof(why));
+	if (open) {
+		/* Also after reclaim_publish_dir turned the copy on. */
+		pf->copy_enabled = false;
+		point_opensm_at_operator(pf);
+		if (!pf->dir_open)
+			OQ_LOG(pf->osm, OSM_LOG_ERROR,
+			       "publish directory %s %s: another user could "
+			       "choose the policy in force there, so OpenSM "
+			       "reads %s itself (no copy) and no policy in "
+			       "force before a start is put back from it; "
+			       "make %s writable by its owner only (chmod "
+			       "go-w, or chmod +t) or set publish_dir= to "
+			       "such a directory\n",
+			       dir, why,
+			       pf->operator_path ? pf->operator_path
+						 : "its policy file",
+			       dir);
+	} else if (pf->dir_open) {
+		pf->copy_enabled =
+			oq_plugin_opt_copy(pf->opts, opt_why, sizeof(opt_why));
+		/* Written at this sweep's refresh, as after a failed write. */
+		pf->copy_failed = pf->copy_enabled;
+		OQ_LOG(pf->osm, OSM_LOG_INFO,
+		       "publish directory %s is no longer open to other "
+		       "users%s\n",
+		       dir,
+		       pf->copy_enabled ? ": OpenSM reads its policy copy"
+					: "");
+	}
+	pf->dir_open = open;
+}
+
 /* At unload: OpenSM's own string again, before ours are freed. */
 static void give_opensm_its_path(struct oq_policy_file *pf)
 {

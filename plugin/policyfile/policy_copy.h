@@ -14,6 +14,9 @@ void oq_policy_copy_init(struct oq_policy_file *pf);
 void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 			   const char *path);
 bool oq_policy_copy_pending(const struct oq_policy_file *pf);
+/* Each heavy sweep: no copy for OpenSM in a publish directory other
+ * users can write (said when that changes). */
+void oq_policy_copy_dir_check(struct oq_policy_file *pf);
 /* OpenSM reads the copy and something else stands at its path now
  * (removed, a directory, a FIFO, an edit): write it again.  Logged, but
  * for a removal. */

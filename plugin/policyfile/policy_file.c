@@ -174,25 +174,38 @@ static struct oq_policy *parse_policy(struct oq_policy_file *pf,
  * an opensm restarted after a bad edit nobody noticed.  The policy that
  * was in force before the start, as the plugin wrote it to the publish
  * directory, is put in force again instead of leaving the fabric on
- * OpenSM's templates (once per start; 1 when it was).
+ * OpenSM's templates (once per start; 1 when it was) -- if the plugin
+ * wrote it: another user's file there would choose the policy in force.
  */
 static int restore_in_force(struct oq_policy_file *pf, const char *path)
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
 	bool bad_reported = pf->bad_reported;
-	char file[4096], *text;
+	char file[4096], why[160], *text;
 	struct oq_policy *p;
 	struct oq_diags d;
 	uint64_t hash;
 	size_t len = 0;
 
-	if (pf->cur || pf->restore_tried || pf->dir_shared)
+	if (pf->cur || pf->restore_tried || pf->dir_shared || pf->dir_open)
 		return pf->cur ? 0 : -1;
 	pf->restore_tried = true;
 	if (snprintf(file, sizeof(file), "%s/%s", dir, OQ_PUB_IN_FORCE) >=
 	    (int)sizeof(file))
 		return -1;
-	text = oq_file_read(file, OQ_POLICY_MAX_BYTES, &len);
+	text = oq_policy_read_own(file, OQ_POLICY_MAX_BYTES, &len, why,
+				  sizeof(why));
+	if (!text && *why) {
+		OQ_LOG(pf->osm, OSM_LOG_ERROR,
+		       "%s is %s, not the policy in force osmqos wrote "
+		       "before this start: it is not put in force (another "
+		       "user may have written it); NO POLICY IN FORCE: the "
+		       "fabric stays on OpenSM's per-port-type templates "
+		       "until %s is fixed; remove %s, and make %s writable "
+		       "by its owner only (chmod go-w)\n",
+		       file, why, path, file, dir);
+		return -1;
+	}
 	if (!text)
 		return -1;
 	hash = oq_fnv1a(text, len);
@@ -361,9 +374,14 @@ static int refresh(struct oq_policy_file *pf)
 		       pf->dir_shared ? "OpenSM reads the file itself: the "
 					"publish directory is another "
 					"opensm's osmqos's"
+		       : pf->dir_open ? "OpenSM reads the file itself: other "
+					"users can write the publish "
+					"directory"
 				      : "opensm_policy=direct lets OpenSM read "
 					"the file itself",
 		       pf->dir_shared ? "give this opensm its own publish_dir="
+		       : pf->dir_open ? "make the publish directory writable "
+					"by its owner only (chmod go-w)"
 				      : "drop opensm_policy=direct",
 		       pf->cur ? "the last good policy stays in force"
 			       : "NO POLICY IN FORCE: the fabric stays on "
@@ -390,7 +408,10 @@ static int refresh(struct oq_policy_file *pf)
  */
 int oq_policy_file_refresh(struct oq_policy_file *pf)
 {
-	int rc = refresh(pf);
+	int rc;
+
+	oq_policy_copy_dir_check(pf);
+	rc = refresh(pf);
 
 	/* The policy in force before the start is put in force again only
 	 * at the start, whatever path its first read took. */

@@ -82,6 +82,10 @@ struct oq_policy_file {
 	 * instead of a path it would hang or exit on. */
 	bool restore_tried;
 	char *none_path;
+	/* The publish directory is writable by other users (without the
+	 * sticky bit, or another user's): OpenSM reads no copy there and
+	 * nothing is put back in force from it (policy_trust.c). */
+	bool dir_open;
 	/* The publish directory is another instance's: nothing of this
 	 * one's is written or read back there. */
 	bool dir_shared;
@@ -99,6 +103,16 @@ void oq_policy_file_fini(struct oq_policy_file *pf);
 void oq_policy_in_force_update(struct oq_policy_file *pf,
 			       const struct oq_policy *p);
 bool oq_policy_in_force_pending(const struct oq_policy_file *pf);
+
+/* policy_trust.c: is dir writable by another user than this process's
+ * (group or others without the sticky bit, or owned by another user
+ * than it or root)?  why says how. */
+bool oq_policy_dir_open(const char *dir, char *why, size_t len);
+/* Read back a file the plugin wrote in the publish directory: NULL with
+ * errno, and why set when it is not a regular file of this user's (or
+ * root's) with one link that no one else may write (errno EPERM). */
+char *oq_policy_read_own(const char *path, size_t max, size_t *len, char *why,
+			 size_t why_len);
 
 /* While OpenSM has no copy to read: point it away from its
  * qos_policy_file when that is not a regular file (it would hang or
