@@ -246,6 +246,12 @@ static void *osmqos_create(osm_opensm_t *osm)
 	errs = oq_plugin_options_parse_for(
 		&q->opts, osm->subn.opt.event_plugin_options,
 		osm->subn.opt.event_plugin_name, log_option_error, osm);
+	/* Relative to opensm's working directory, as OpenSM reads its own
+	 * paths: published as the files read, for osmqos run elsewhere. */
+	if (oq_plugin_options_absolute(&q->opts) < 0)
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmqos: out of memory making policy= and "
+			"publish_dir= absolute: they are used as given\n");
 	oq_plugin_options_format(&q->opts, buf, sizeof(buf));
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
 		"osmqos %s loaded (built for %s): %s%s\n", PACKAGE_VERSION,

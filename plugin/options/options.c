@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <osmqos/file.h>
 
@@ -371,6 +372,46 @@ int oq_plugin_options_check(const struct oq_plugin_options *o,
 			if (err)
 				err(ctx, why[i]);
 		}
+	return n;
+}
+
+char *oq_plugin_path_absolute(const char *path)
+{
+	char *cwd, *abs;
+	size_t n;
+
+	if (path[0] == '/')
+		return strdup(path);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return NULL;
+	n = strlen(cwd) + strlen(path) + 2;
+	abs = malloc(n);
+	if (abs)
+		snprintf(abs, n, "%s%s%s", cwd,
+			 cwd[strlen(cwd) - 1] == '/' ? "" : "/", path);
+	free(cwd);
+	return abs;
+}
+
+int oq_plugin_options_absolute(struct oq_plugin_options *o)
+{
+	char **slots[] = {&o->policy, &o->publish_dir};
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(slots) / sizeof(slots[0]); i++) {
+		char *abs;
+
+		if (!*slots[i] || !**slots[i] || **slots[i] == '/')
+			continue;
+		abs = oq_plugin_path_absolute(*slots[i]);
+		if (!abs)
+			return -1;
+		free(*slots[i]);
+		*slots[i] = abs;
+		n++;
+	}
 	return n;
 }
 

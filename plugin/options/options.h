@@ -57,6 +57,16 @@ int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
  * directory ($OSM_CACHE_DIR, else /var/cache/opensm). */
 const char *oq_plugin_publish_dir(const struct oq_plugin_options *o);
 
+/* path as the process reads it: an absolute one as is, a relative one
+ * joined to the working directory now (malloc'd; NULL without memory or
+ * working directory). */
+char *oq_plugin_path_absolute(const char *path);
+/* At load: policy= and publish_dir= made absolute, so what the plugin
+ * publishes names the files it reads from any directory (osmqos status
+ * runs elsewhere).  Returns how many were relative; -1 out of memory
+ * (those left as given). */
+int oq_plugin_options_absolute(struct oq_plugin_options *o);
+
 /* A numeric option's value: decimal digits only, at most max.  0 with
  * *n set, or -1 (the caller logs it and uses its default). */
 int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n);

@@ -23,11 +23,14 @@
 #include "policy_file.h"
 
 /* policy=, else the qos_policy_file OpenSM was configured with (not the
- * copy policy_copy.c may have pointed it at since). */
+ * copy policy_copy.c may have pointed it at since), made absolute at
+ * load: the name published is the file read, wherever it is read from. */
 const char *oq_policy_file_path(const struct oq_policy_file *pf)
 {
 	const char *p = pf->opts->policy ? pf->opts->policy : pf->operator_path;
 
+	if (pf->path_abs)
+		return pf->path_abs;
 	return p && *p ? p : NULL;
 }
 
@@ -438,6 +441,16 @@ void oq_policy_file_init(struct oq_policy_file *pf, osm_opensm_t *osm,
 	pf->opts = opts;
 	pthread_mutex_init(&pf->lock, NULL);
 	oq_policy_copy_init(pf);
+	if (!pf->opts->policy && pf->operator_path && *pf->operator_path &&
+	    pf->operator_path[0] != '/') {
+		pf->path_abs = oq_plugin_path_absolute(pf->operator_path);
+		if (pf->path_abs)
+			OQ_LOG(pf->osm, OSM_LOG_INFO,
+			       "qos_policy_file %s is relative to opensm's "
+			       "working directory: osmqos reads and publishes "
+			       "it as %s\n",
+			       pf->operator_path, pf->path_abs);
+	}
 }
 
 void oq_policy_file_fini(struct oq_policy_file *pf)
@@ -452,5 +465,7 @@ void oq_policy_file_fini(struct oq_policy_file *pf)
 	oq_policy_copy_fini(pf);
 	free(pf->rej_path);
 	pf->rej_path = NULL;
+	free(pf->path_abs);
+	pf->path_abs = NULL;
 	pthread_mutex_destroy(&pf->lock);
 }

@@ -82,6 +82,8 @@ struct oq_policy_file {
 	 * instead of a path it would hang or exit on. */
 	bool restore_tried;
 	char *none_path;
+	/* The policy file as the plugin reads it: made absolute at load. */
+	char *path_abs;
 	/* The publish directory is writable by other users (without the
 	 * sticky bit, or another user's): OpenSM reads no copy there and
 	 * nothing is put back in force from it (policy_trust.c). */

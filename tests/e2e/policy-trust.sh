@@ -7,7 +7,9 @@
 # the operator's file is missing: the SA does not answer its SL.  In a
 # publish directory other users can write without the sticky bit,
 # OpenSM reads the operator's file itself, not a copy there, until the
-# directory is closed.
+# directory is closed.  A relative qos_policy_file and publish_dir= are
+# published as the absolute paths the plugin reads (opensm's working
+# directory joined), so `osmqos status` run elsewhere finds them.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init policy-trust
 
@@ -96,4 +98,24 @@ chmod 0600 "$E2E_DIR/foreign.conf"
 ln -s "$E2E_DIR/foreign.conf" "$pub/osmqos-policy-in-force.conf"
 refused symlink "$pub" "$pub/osmqos-policy-in-force.conf is a symbolic link"
 
+# Relative paths: published as read, from opensm's working directory.
+cwd=$E2E_DIR/opensm-cwd
+mkdir -p "$cwd/pubrel"
+cp "$pol" "$cwd/rel-policy.conf"
+start relative rel-policy.conf pubrel
+[ "$(sl)" = 2 ] || e2e_fail "relative: the policy's SL 2 not answered: $(sl)"
+json=$cwd/pubrel/osmqos-bandwidth.json
+[ "$(jq -r .policy.path "$json")" = "$cwd/rel-policy.conf" ] ||
+	e2e_fail "relative: JSON policy.path is $(jq -r .policy.path "$json")"
+grep -qF "osmqos_policy_info{path=\"$cwd/rel-policy.conf\"," "$cwd/pubrel/osmqos.prom" ||
+	e2e_fail "relative: osmqos_policy_info does not name the absolute path"
+grep -q "Loading QoS policy file ($cwd/pubrel/osmqos-last-good-policy.conf)" "$E2E_OSM_LOG" ||
+	e2e_fail "relative: OpenSM does not read the copy by its absolute path"
+grep -q "qos_policy_file rel-policy.conf is relative to opensm's working directory: osmqos reads and publishes it as $cwd/rel-policy.conf" "$E2E_OSM_LOG" ||
+	e2e_fail "relative: the log does not say which file is read"
+(cd / && e2e_osmqos status -d "$cwd/pubrel") >"$E2E_DIR/status-relative.txt" 2>&1
+grep -q "$cwd/rel-policy.conf" "$E2E_DIR/status-relative.txt" ||
+	e2e_fail "relative: status does not name the file: $(cat "$E2E_DIR/status-relative.txt")"
+stop relative
+e2e_log "relative: published as the absolute paths read"
 e2e_pass

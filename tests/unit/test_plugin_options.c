@@ -4,7 +4,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "options/options.h"
@@ -273,6 +276,31 @@ static void test_malformed(void **state)
 	assert_int_equal(oq_plugin_options_parse(&o, "  ,, ", on_err, NULL), 0);
 }
 
+/* Relative policy= and publish_dir= are joined to the working directory
+ * (published as read); absolute ones and the other keys stay as given. */
+static void test_paths_made_absolute(void **state)
+{
+	struct oq_plugin_options o;
+	char want[4096], *cwd = getcwd(NULL, 0);
+
+	(void)state;
+	assert_non_null(cwd);
+	assert_int_equal(oq_plugin_options_parse(
+				 &o,
+				 "policy=conf/qos.conf publish_dir=/var/pub "
+				 "audit=rel.log",
+				 on_err, NULL),
+			 0);
+	assert_int_equal(oq_plugin_options_absolute(&o), 1);
+	snprintf(want, sizeof(want), "%s/conf/qos.conf", cwd);
+	assert_string_equal(o.policy, want);
+	assert_string_equal(o.publish_dir, "/var/pub");
+	assert_string_equal(o.audit, "rel.log");
+	assert_int_equal(oq_plugin_options_absolute(&o), 0);
+	oq_plugin_options_free(&o);
+	free(cwd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_other_plugin_keys_skipped),
 		cmocka_unit_test(test_blank_in_value),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_paths_made_absolute),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
