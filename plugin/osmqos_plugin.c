@@ -88,7 +88,7 @@ static const char *audit_clash(struct osmqos *q, const char *audit)
 {
 	static const char *const published[] = {
 		OQ_PUBLISH_JSON_NAME, OQ_PUBLISH_PROM_NAME, OQ_POLICY_COPY_NAME,
-		OQ_PUB_IN_FORCE};
+		OQ_PUB_IN_FORCE, OQ_POLICY_SOURCE_NAME};
 	const char *dir = oq_plugin_publish_dir(&q->opts);
 	const char *pol = oq_policy_file_path(&q->pf);
 	char path[4096];

@@ -76,6 +76,9 @@ struct st {
 	double loaded;
 	const char *rej_path, *rej_hash, *rej_error;
 	double rejected;
+	/* The policy in force was put back at start: from this copy,
+	 * written for that file ("": not known). */
+	const char *restored_from, *restored_for;
 	double sweep, mads, dropped, answers;
 	const char *engine, *sl2vl;
 	char copy[4096];
@@ -146,6 +149,13 @@ static void gather(struct st *s, const struct oq_prom *p)
 		s->rej_error = oq_prom_label(x, "error");
 	}
 	s->rejected = value(p, "osmqos_policy_rejected_timestamp_seconds", 0);
+	x = oq_prom_find(p, "osmqos_policy_restored_info", NULL, NULL);
+	if (x && x->value > 0) {
+		s->restored_from = oq_prom_label(x, "path");
+		s->restored_for = oq_prom_label(x, "written_for");
+		if (s->restored_for && !*s->restored_for)
+			s->restored_for = NULL;
+	}
 	s->sweep = value(p, "osmqos_sweep", 0);
 	s->mads = value(p, "osmqos_qos_mads_sent_total", 0);
 	s->dropped = value(p, "osmqos_audit_dropped_total", 0);
@@ -312,6 +322,12 @@ static void print_text(const struct st *s)
 		printf("policy in force: %s\n  hash %s, loaded %s\n",
 		       s->path ? s->path : "(unknown path)",
 		       s->hash ? s->hash : "?", w);
+		if (s->restored_from)
+			printf("  restored at start from %s, written for %s: "
+			       "the file above could not be put in force\n",
+			       s->restored_from,
+			       s->restored_for ? s->restored_for
+					       : "a file not known");
 		if (copy_matches(s))
 			printf("  as written: %s (drift --in-force and plan "
 			       "compare with it)\n",
@@ -409,6 +425,8 @@ static void print_json(const struct st *s)
 	       s->in_force ? "true" : "false");
 	json_str("path", s->path, true);
 	json_str("hash", s->hash, true);
+	json_str("restored_from", s->restored_from, true);
+	json_str("restored_for", s->restored_for, true);
 	json_time("loaded_at_epoch", s->loaded);
 	printf(", \"load_success\": %s", s->load_success ? "true" : "false");
 	json_str("copy", s->have_copy ? s->copy : NULL, true);

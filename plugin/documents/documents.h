@@ -186,6 +186,11 @@ struct oq_publish_doc {
 	uint64_t policy_hash;	  /* FNV-1a of the content in force */
 	time_t policy_loaded_at;  /* 0: never loaded */
 	unsigned long loads_ok, loads_failed;
+	/* The policy in force was put back at the start (NULL: it was
+	 * not, or a content of the file has been in force since): the copy
+	 * it came from, and the policy file that copy was written for
+	 * (NULL: not known). */
+	const char *restored_from, *restored_for;
 	/* The last content refused (rejected_path NULL: none since start):
 	 * where it was read, its hash, when, and its first error. */
 	const char *rejected_path;

@@ -49,6 +49,19 @@ static void write_policy(FILE *out, const struct oq_publish_doc *d)
 	jtime(out, "loaded_at", d->policy_loaded_at, d->policy_loaded_at != 0);
 	fprintf(out, ", \"loads_ok\": %lu, \"loads_failed\": %lu", d->loads_ok,
 		d->loads_failed);
+	fputs(", \"restored_from\": ", out);
+	if (d->restored_from) {
+		fputs("{\"path\": ", out);
+		jstr(out, d->restored_from, 4096);
+		fputs(", \"written_for\": ", out);
+		if (d->restored_for)
+			jstr(out, d->restored_for, 4096);
+		else
+			fputs("null", out);
+		putc('}', out);
+	} else {
+		fputs("null", out);
+	}
 	fputs(", \"rejected\": ", out);
 	if (!d->rejected_path) {
 		fputs("null}", out);

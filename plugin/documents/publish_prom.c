@@ -42,6 +42,19 @@ static void policy_families(FILE *out, const struct oq_publish_doc *d)
 			d->policy_hash);
 	}
 	oq_publish_prom_family(
+		out, "osmqos_policy_restored_info", "gauge",
+		"The policy in force was put back at start from the copy "
+		"osmqos wrote before (value 1): that copy, and the policy "
+		"file it was written for (empty: not known).");
+	if (d->policy_in_force && d->restored_from) {
+		fputs("osmqos_policy_restored_info{path=\"", out);
+		oq_publish_prom_text(out, d->restored_from, 4096);
+		fputs("\",written_for=\"", out);
+		oq_publish_prom_text(
+			out, d->restored_for ? d->restored_for : "", 4096);
+		fputs("\"} 1\n", out);
+	}
+	oq_publish_prom_family(
 		out, "osmqos_policy_load_success", "gauge",
 		"1 when the policy file's current content is in force, 0 when "
 		"it is missing or was rejected.");

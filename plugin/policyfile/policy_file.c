@@ -92,6 +92,9 @@ static void install(struct oq_policy_file *pf, struct oq_policy *p,
 	r->refs = 1;
 	r->hash = hash;
 	r->loaded_at = time(NULL);
+	free(pf->restored_from);
+	free(pf->restored_for);
+	pf->restored_from = pf->restored_for = NULL;
 	pthread_mutex_lock(&pf->lock);
 	old = pf->cur;
 	pf->cur = r;
@@ -172,6 +175,54 @@ static struct oq_policy *parse_policy(struct oq_policy_file *pf,
 	return NULL;
 }
 
+/* Whether a refusal now is followed by the try to put the policy in
+ * force before the start back (restore_in_force). */
+static bool restore_ahead(const struct oq_policy_file *pf)
+{
+	return !pf->cur && !pf->restore_tried && !pf->dir_shared &&
+	       !pf->dir_open;
+}
+
+/* What a refusal leaves in force, for its log line. */
+static const char *after_refusal(const struct oq_policy_file *pf)
+{
+	if (pf->cur)
+		return "the last good policy stays in force";
+	if (restore_ahead(pf))
+		return "the policy in force before this start is put in "
+		       "force again if osmqos wrote one (next line)";
+	return "NO POLICY IN FORCE: the fabric stays on OpenSM's "
+	       "per-port-type templates until the file is fixed";
+}
+
+/* The policy file the copy of the policy in force (hash) was written
+ * for, from its source line; NULL when unknown (an older plugin wrote
+ * the copy, or the line is of another copy or not the plugin's). */
+static char *restored_for(struct oq_policy_file *pf, const char *dir,
+			  uint64_t hash)
+{
+	char file[4096], why[160], *text, *sp, *nl, *end;
+	size_t len = 0;
+	uint64_t h;
+
+	if (snprintf(file, sizeof(file), "%s/%s", dir, OQ_POLICY_SOURCE_NAME) >=
+	    (int)sizeof(file))
+		return NULL;
+	text = oq_policy_read_own(file, 8192, &len, why, sizeof(why));
+	if (!text)
+		return NULL;
+	h = strtoull(text, &end, 16);
+	sp = end;
+	nl = strchr(text, '\n');
+	if (h != hash || *sp != ' ' || !nl || sp[1] == '\n') {
+		free(text);
+		return NULL;
+	}
+	*nl = '\0';
+	memmove(text, sp + 1, strlen(sp + 1) + 1);
+	return text;
+}
+
 /*
  * No policy yet, and the operator's file cannot be read or is refused:
  * an opensm restarted after a bad edit nobody noticed.  The policy that
@@ -184,13 +235,13 @@ static int restore_in_force(struct oq_policy_file *pf, const char *path)
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
 	bool bad_reported = pf->bad_reported;
-	char file[4096], why[160], *text;
+	char file[4096], why[160], *text, *from, *wrote_for;
 	struct oq_policy *p;
 	struct oq_diags d;
 	uint64_t hash;
 	size_t len = 0;
 
-	if (pf->cur || pf->restore_tried || pf->dir_shared || pf->dir_open)
+	if (!restore_ahead(pf))
 		return pf->cur ? 0 : -1;
 	pf->restore_tried = true;
 	if (snprintf(file, sizeof(file), "%s/%s", dir, OQ_PUB_IN_FORCE) >=
@@ -209,8 +260,20 @@ static int restore_in_force(struct oq_policy_file *pf, const char *path)
 		       file, why, path, file, dir);
 		return -1;
 	}
-	if (!text)
+	if (!text) {
+		int err = errno;
+
+		OQ_LOG(pf->osm, OSM_LOG_ERROR,
+		       "no policy in force before this start to put in force "
+		       "again (%s: %s): NO POLICY IN FORCE: the fabric stays "
+		       "on OpenSM's per-port-type templates until %s is "
+		       "fixed\n",
+		       file,
+		       oq_file_error(err, OQ_POLICY_MAX_BYTES, why,
+				     sizeof(why)),
+		       path);
 		return -1;
+	}
 	hash = oq_fnv1a(text, len);
 	oq_diags_init(&d);
 	p = parse_policy(pf, file, text, len, &d);
@@ -224,12 +287,18 @@ static int restore_in_force(struct oq_policy_file *pf, const char *path)
 		       file, path);
 		return -1;
 	}
+	wrote_for = restored_for(pf, dir, hash);
+	from = strdup(file);
 	OQ_LOG(pf->osm, OSM_LOG_ERROR,
 	       "policy %s cannot be put in force (above): the policy in "
-	       "force before this start, %s (hash 0x%016" PRIx64 "), is in "
-	       "force again until the file is fixed\n",
-	       path, file, hash);
+	       "force before this start, %s (hash 0x%016" PRIx64 ", written "
+	       "for %s), is in force again until the file is fixed\n",
+	       path, file, hash, wrote_for ? wrote_for : "a file not known");
 	install(pf, p, hash, text);
+	pf->restored_from = from;
+	pf->restored_for = from ? wrote_for : NULL;
+	if (!from)
+		free(wrote_for);
 	/* The operator's file is still not the policy in force, and its
 	 * refusal was said. */
 	pf->content_ok = false;
@@ -326,7 +395,8 @@ static int refresh(struct oq_policy_file *pf)
 			OQ_LOG(pf->osm, quiet ? OSM_LOG_INFO : OSM_LOG_ERROR,
 			       "cannot read policy %s: %s; %s\n", path, reason,
 			       pf->cur ? "keeping the last good policy"
-				       : "fabric stays on OpenSM's templates");
+			       : quiet ? "fabric stays on OpenSM's templates"
+				       : after_refusal(pf));
 			/* Published like a rejected edit: the file no
 			 * longer says what is in force. */
 			if (!quiet)
@@ -343,6 +413,15 @@ static int refresh(struct oq_policy_file *pf)
 		pf->content_ok = true;
 		/* A bad edit reverted: made again, it is news and logged. */
 		pf->bad_reported = false;
+		if (pf->restored_from) {
+			/* The file holds the policy put back at the start:
+			 * it is where the policy in force comes from now
+			 * (the source line is written again). */
+			free(pf->restored_from);
+			free(pf->restored_for);
+			pf->restored_from = pf->restored_for = NULL;
+			pf->in_force_failed = true;
+		}
 		return 0;
 	}
 	if (pf->bad_reported && hash == pf->bad_hash) {
@@ -359,11 +438,7 @@ static int refresh(struct oq_policy_file *pf)
 		log_diags(pf, &d, OSM_LOG_ERROR);
 		OQ_LOG(pf->osm, OSM_LOG_ERROR,
 		       "policy %s rejected (%zu errors); %s\n", path,
-		       d.n_errors,
-		       pf->cur ? "the last good policy stays in force"
-			       : "NO POLICY IN FORCE: the fabric stays on "
-				 "OpenSM's per-port-type templates until "
-				 "the file is fixed");
+		       d.n_errors, after_refusal(pf));
 		return refuse(pf, &d, p, text, hash, path, "rejected");
 	}
 	if (p->n_intent_levels && !pf->copy_enabled) {
@@ -386,9 +461,7 @@ static int refresh(struct oq_policy_file *pf)
 		       : pf->dir_open ? "make the publish directory writable "
 					"by its owner only (chmod go-w)"
 				      : "drop opensm_policy=direct",
-		       pf->cur ? "the last good policy stays in force"
-			       : "NO POLICY IN FORCE: the fabric stays on "
-				 "OpenSM's per-port-type templates");
+		       after_refusal(pf));
 		return refuse(pf, &d, p, text, hash, path,
 			      "bandwidth intents with opensm_policy=direct: "
 			      "OpenSM's own parser would reject the file");
@@ -430,7 +503,10 @@ int oq_policy_file_refresh(struct oq_policy_file *pf)
 	/* The policy in force as written, for drift, plan and status. */
 	if (pf->cur && !pf->dir_shared &&
 	    (rc == 1 || oq_policy_in_force_pending(pf)))
-		oq_policy_in_force_update(pf, pf->cur->p);
+		oq_policy_in_force_update(pf, pf->cur->p,
+					  pf->restored_from
+						  ? pf->restored_for
+						  : oq_policy_file_path(pf));
 	return rc;
 }
 
@@ -465,7 +541,9 @@ void oq_policy_file_fini(struct oq_policy_file *pf)
 	oq_policy_copy_fini(pf);
 	free(pf->rej_path);
 	pf->rej_path = NULL;
+	free(pf->restored_from);
+	free(pf->restored_for);
 	free(pf->path_abs);
-	pf->path_abs = NULL;
+	pf->restored_from = pf->restored_for = pf->path_abs = NULL;
 	pthread_mutex_destroy(&pf->lock);
 }

@@ -25,6 +25,10 @@
 /* What OpenSM is pointed at while no policy is in force and the
  * operator's path is not a regular file: a name nothing writes. */
 #define OQ_POLICY_NONE_NAME "osmqos-no-policy-in-force.conf"
+/* Next to the policy in force as written (OQ_PUB_IN_FORCE): its hash and
+ * the policy file it was read from, one line "0xHASH PATH", so a start
+ * that puts it in force again can say which file it was written for. */
+#define OQ_POLICY_SOURCE_NAME "osmqos-policy-in-force.source"
 
 /* A validated policy shared by the states built from it. */
 struct oq_policy_ref {
@@ -82,6 +86,10 @@ struct oq_policy_file {
 	 * instead of a path it would hang or exit on. */
 	bool restore_tried;
 	char *none_path;
+	/* The policy in force was put back at the start (published until
+	 * the file's own content is in force): the copy it came from, and
+	 * the policy file that copy was written for (NULL: unknown). */
+	char *restored_from, *restored_for;
 	/* The policy file as the plugin reads it: made absolute at load. */
 	char *path_abs;
 	/* The publish directory is writable by other users (without the
@@ -103,7 +111,8 @@ void oq_policy_file_fini(struct oq_policy_file *pf);
  * directory (policy_in_force.c): written when a policy is put in force,
  * again when the last write failed or the file was removed. */
 void oq_policy_in_force_update(struct oq_policy_file *pf,
-			       const struct oq_policy *p);
+			       const struct oq_policy *p,
+			       const char *written_for);
 bool oq_policy_in_force_pending(const struct oq_policy_file *pf);
 
 /* policy_trust.c: is dir writable by another user than this process's

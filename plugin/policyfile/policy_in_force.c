@@ -6,11 +6,15 @@
  * out, so `osmqos drift`, `plan` and `status` read this one.  Its FNV-1a
  * hash is the one the published files and the audit trail carry.  Written
  * whatever opensm_policy= says; rewritten when a write failed or the file
- * went away (a cache cleaner).
+ * went away (a cache cleaner).  Next to it, OQ_POLICY_SOURCE_NAME says
+ * which policy file it was read from: a start that puts it in force
+ * again (policy_file.c) publishes that, since the file at the path may
+ * never have held it.
  */
 #include <config.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -39,8 +43,27 @@ bool oq_policy_in_force_pending(const struct oq_policy_file *pf)
 	return !oq_file_id_same(path, &pf->in_force_id);
 }
 
+/* The source line, "0xHASH PATH": best effort (a start without it says
+ * it does not know the file), a path with a line end is not written. */
+static void write_source(struct oq_policy_file *pf, const char *written_for)
+{
+	const char *dir = oq_plugin_publish_dir(pf->opts);
+	char line[4200], why[512];
+	int n;
+
+	if (!written_for || strchr(written_for, '\n'))
+		return;
+	n = snprintf(line, sizeof(line), "0x%016" PRIx64 " %s\n", pf->hash,
+		     written_for);
+	if (n < 0 || n >= (int)sizeof(line))
+		return;
+	oq_file_replace_text(dir, OQ_POLICY_SOURCE_NAME, OQ_IN_FORCE_MODE, line,
+			     (size_t)n, why, sizeof(why));
+}
+
 void oq_policy_in_force_update(struct oq_policy_file *pf,
-			       const struct oq_policy *p)
+			       const struct oq_policy *p,
+			       const char *written_for)
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
 	char why[512], path[4096];
@@ -59,6 +82,7 @@ void oq_policy_in_force_update(struct oq_policy_file *pf,
 		pf->in_force_errno = err;
 		return;
 	}
+	write_source(pf, written_for);
 	pf->in_force_failed = false;
 	pf->in_force_written = true;
 	if (snprintf(path, sizeof(path), "%s/%s", dir, OQ_PUB_IN_FORCE) <

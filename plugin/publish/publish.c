@@ -87,6 +87,15 @@ static int fill_head(struct oq_publisher *pub, const struct oq_sweep_state *s,
 	d->policy_loaded_at = s && s->pol ? s->pol->loaded_at : pf->loaded_at;
 	d->loads_ok = pf->loads_ok;
 	d->loads_failed = pf->loads_failed;
+	if (pf->restored_from) {
+		r->restored_from = strdup(pf->restored_from);
+		r->restored_for =
+			pf->restored_for ? strdup(pf->restored_for) : NULL;
+		if (!r->restored_from || (pf->restored_for && !r->restored_for))
+			return -1;
+		d->restored_from = r->restored_from;
+		d->restored_for = r->restored_for;
+	}
 	if (pf->rejected) {
 		r->rej_path = strdup(pf->rej_path ? pf->rej_path : "");
 		r->rej_error = strdup(pf->rej_error);
@@ -415,6 +424,8 @@ void oq_publish_req_free(struct oq_publish_req *req)
 	free(req->rej_path);
 	free(req->rej_error);
 	free(req->policy_path);
+	free(req->restored_from);
+	free(req->restored_for);
 	free(req);
 }
 

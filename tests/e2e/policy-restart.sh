@@ -6,9 +6,13 @@
 # publish directory, is in force again: one error says so, the SA
 # answers under it, OpenSM reads the plugin's copy (it neither exits on
 # the directory nor hangs on the FIFO), and `osmqos status` shows the
-# file's refusal.  With no earlier policy in the publish directory, a
-# directory or FIFO at the path leaves OpenSM on its templates, sweeping,
-# instead of exiting or hanging.
+# file's refusal.  The refusal does not announce the templates the
+# restore then avoids, and the files published say where the policy in
+# force came from: the copy, and the file it was written for (not the
+# file now configured, which never held it).  With no earlier policy in
+# the publish directory, a directory or FIFO at the path leaves OpenSM
+# on its templates, sweeping, instead of exiting or hanging, and the log
+# says no earlier policy was found.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init policy-restart
 
@@ -52,8 +56,10 @@ for how in syntax directory fifo removed; do
 	esac
 	start "$how"
 	kill -0 "$E2E_OPENSM_PID" 2>/dev/null || e2e_fail "$how: opensm exited"
-	grep -q "osmqos: policy $pol cannot be put in force (above): the policy in force before this start, $pub/osmqos-policy-in-force.conf" "$E2E_OSM_LOG" ||
-		e2e_fail "$how: no error naming the policy restored"
+	grep -q "osmqos: policy $pol cannot be put in force (above): the policy in force before this start, $pub/osmqos-policy-in-force.conf (hash 0x[0-9a-f]*, written for $pol)" "$E2E_OSM_LOG" ||
+		e2e_fail "$how: no error naming the policy restored and its file"
+	grep -q "NO POLICY IN FORCE" "$E2E_OSM_LOG" &&
+		e2e_fail "$how: the log announces no policy, then restores one"
 	grep -q "Loading QoS policy file ($pub/osmqos-last-good-policy.conf)" "$E2E_OSM_LOG" ||
 		e2e_fail "$how: OpenSM does not read the plugin's copy"
 	grep -q "Loading QoS policy file ($pol)" "$E2E_OSM_LOG" &&
@@ -68,6 +74,45 @@ for how in syntax directory fifo removed; do
 	stop "$how"
 	e2e_log "$how: the policy in force before the start is in force again"
 done
+
+# Started on another file with a syntax error: the policy restored is
+# credited to the file it was written for, in the log, the JSON and the
+# Prometheus file; once the file is good, to the file.
+other=$E2E_DIR/other.conf
+{ cat "$E2E_DIR/policy.good"; echo "qos-levels oops"; } >"$other"
+e2e_start_opensm qos=TRUE "qos_policy_file=$other" \
+	"event_plugin_options=publish_dir=$pub audit=off"
+e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 60 ||
+	e2e_fail "other: the plugin published no sweep"
+grep -q "osmqos: policy $other rejected ([0-9]* errors); the policy in force before this start is put in force again if osmqos wrote one (next line)" "$E2E_OSM_LOG" ||
+	e2e_fail "other: the refusal does not say a restore follows"
+grep -q "NO POLICY IN FORCE" "$E2E_OSM_LOG" &&
+	e2e_fail "other: the log announces no policy, then restores one"
+grep -q "the policy in force before this start, $pub/osmqos-policy-in-force.conf (hash 0x[0-9a-f]*, written for $pol), is in force again" "$E2E_OSM_LOG" ||
+	e2e_fail "other: the restore does not name the file it was written for"
+[ "$(sl)" = 2 ] || e2e_fail "other: the restored policy's SL 2 not answered: $(sl)"
+json=$pub/osmqos-bandwidth.json
+[ "$(jq -r .policy.path "$json")" = "$other" ] ||
+	e2e_fail "other: JSON policy.path is not the file configured"
+[ "$(jq -r .policy.restored_from.path "$json")" = "$pub/osmqos-policy-in-force.conf" ] ||
+	e2e_fail "other: JSON restored_from.path: $(jq -c .policy "$json")"
+[ "$(jq -r .policy.restored_from.written_for "$json")" = "$pol" ] ||
+	e2e_fail "other: JSON restored_from.written_for: $(jq -c .policy "$json")"
+grep -qF "osmqos_policy_restored_info{path=\"$pub/osmqos-policy-in-force.conf\",written_for=\"$pol\"} 1" "$pub/osmqos.prom" ||
+	e2e_fail "other: no osmqos_policy_restored_info naming $pol"
+e2e_osmqos status -d "$pub" >"$E2E_DIR/status-other.txt" 2>&1
+grep -qF "restored at start from $pub/osmqos-policy-in-force.conf, written for $pol" "$E2E_DIR/status-other.txt" ||
+	e2e_fail "other: status does not say where the policy came from: $(cat "$E2E_DIR/status-other.txt")"
+cp "$E2E_DIR/policy.good" "$other"
+e2e_hup_sweep "published"
+[ "$(jq -r .policy.restored_from "$json")" = null ] ||
+	e2e_fail "other fixed: still restored: $(jq -c .policy "$json")"
+grep -q "osmqos_policy_restored_info{" "$pub/osmqos.prom" &&
+	e2e_fail "other fixed: osmqos_policy_restored_info still published"
+grep -q " $other\$" "$pub/osmqos-policy-in-force.source" ||
+	e2e_fail "other fixed: the copy is not said to be written for $other"
+stop other
+e2e_log "other: the restored policy is credited to the file it was written for"
 
 # The file fixed: it loads, OpenSM reads the copy of it.
 rm -rf "$pol"
@@ -93,6 +138,8 @@ for how in directory fifo; do
 		e2e_fail "none-$how: OpenSM read the path itself"
 	[ -e "$pub/osmqos-no-policy-in-force.conf" ] &&
 		e2e_fail "none-$how: something exists at the name OpenSM reads"
+	grep -q "no policy in force before this start to put in force again ($pub/osmqos-policy-in-force.conf: " "$E2E_OSM_LOG" ||
+		e2e_fail "none-$how: the log does not say no earlier policy was found"
 	stop "none-$how"
 	e2e_log "none-$how: no earlier policy: OpenSM on its templates, sweeping"
 done

@@ -76,6 +76,7 @@ done
 [ ! -e "$E2E_DIR/nonexistent" ] || e2e_fail "a dangling symlink was followed"
 leftover=$(find "$pub" -mindepth 1 ! -name osmqos-bandwidth.json ! -name osmqos.prom \
 	! -name osmqos-last-good-policy.conf ! -name osmqos-policy-in-force.conf \
+	! -name osmqos-policy-in-force.source \
 	! -name .osmqos.lock)
 [ -z "$leftover" ] || e2e_fail "temporary files left: $leftover"
 # The policy in force as written: byte for byte, private like the copy.

@@ -467,8 +467,9 @@ static void test_rejected_edit_published(void **state)
 	predict(w);
 	render(w, oq_publish_write_json);
 	assert_true(oq_jsoncheck(w->buf, w->len));
-	assert_non_null(
-		strstr(w->buf, "\"loads_failed\": 1, \"rejected\": null}"));
+	assert_non_null(strstr(w->buf,
+			       "\"loads_failed\": 1, \"restored_from\": null, "
+			       "\"rejected\": null}"));
 	render(w, oq_publish_write_prom);
 	assert_null(strstr(w->buf, "osmqos_policy_rejected_info{"));
 	assert_non_null(
@@ -499,6 +500,49 @@ static void test_rejected_edit_published(void **state)
 	assert_non_null(strstr(
 		w->buf,
 		"osmqos_policy_rejected_timestamp_seconds 1700000001\n"));
+}
+
+/* The policy in force put back at start: the copy it came from and the
+ * file it was written for, in both documents (the file unknown: null,
+ * an empty label); none: null and no sample. */
+static void test_restored_policy_published(void **state)
+{
+	struct world *w = *state;
+	char err[512];
+
+	predict(w);
+	render(w, oq_publish_write_prom);
+	assert_null(strstr(w->buf, "osmqos_policy_restored_info{"));
+	assert_non_null(strstr(w->buf, "# TYPE osmqos_policy_restored_info "
+				       "gauge\n"));
+
+	w->doc.restored_from = "/var/cache/opensm/osmqos-policy-in-force.conf";
+	w->doc.restored_for = "/etc/opensm/\"old\".conf";
+	render(w, oq_publish_write_json);
+	assert_true(oq_jsoncheck(w->buf, w->len));
+	assert_non_null(strstr(
+		w->buf, "\"restored_from\": {\"path\": \"/var/cache/opensm/"
+			"osmqos-policy-in-force.conf\", \"written_for\": "
+			"\"/etc/opensm/\\\"old\\\".conf\"}, \"rejected\""));
+	render(w, oq_publish_write_prom);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s\n%s", err, w->buf);
+	assert_non_null(strstr(
+		w->buf, "osmqos_policy_restored_info{path=\"/var/cache/opensm/"
+			"osmqos-policy-in-force.conf\",written_for=\"/etc/"
+			"opensm/\\\"old\\\".conf\"} 1\n"));
+
+	w->doc.restored_for = NULL;
+	render(w, oq_publish_write_json);
+	assert_true(oq_jsoncheck(w->buf, w->len));
+	assert_non_null(strstr(w->buf, "\"written_for\": null}"));
+	render(w, oq_publish_write_prom);
+	assert_non_null(strstr(w->buf, "written_for=\"\"} 1\n"));
+
+	/* No policy in force: nothing restored is said. */
+	w->doc.policy_in_force = false;
+	render(w, oq_publish_write_prom);
+	assert_null(strstr(w->buf, "osmqos_policy_restored_info{"));
 }
 
 /* ---- Prometheus -------------------------------------------------------- */
@@ -822,6 +866,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_no_policy_no_ports,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rejected_edit_published,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restored_policy_published,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_document, setup,
 						teardown),
