@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -62,7 +63,9 @@ const struct oq_cmd_spec oq_spec_status = {
 		       "publish_interval periods and 5 s: opensm stopped, "
 		       "hangs or is a standby), or the file's current "
 		       "content was rejected, cannot be read, or is an edit "
-		       "not loaded yet (the last good policy applies), 2 "
+		       "not loaded yet (the last good policy applies), or "
+		       "the file was removed, is not a regular file, or is "
+		       "a relative path status cannot resolve, 2 "
 		       "usage error or nothing published there.",
 	.run = run,
 };
@@ -88,6 +91,7 @@ struct st {
 	bool have_file;
 	uint64_t file_hash;
 	int file_errno;
+	const char *file_kind; /* not a regular file: what it is */
 	const struct oq_prom *prom;
 };
 
@@ -98,6 +102,8 @@ enum file_state {
 	FILE_REJECTED, /* the content the plugin rejected */
 	FILE_EDITED,   /* another content: the plugin has not read it yet */
 	FILE_MISSING,  /* no file: the plugin keeps the last good policy */
+	FILE_RELATIVE, /* a relative path: opensm's working directory's */
+	FILE_SPECIAL,  /* a directory, a FIFO...: not read */
 };
 
 static double value(const struct oq_prom *p, const char *name, double dflt)
@@ -202,12 +208,41 @@ static bool copy_matches(const struct st *s)
 	return s->have_copy && hash_is(s->copy_hash, s->hash);
 }
 
-/* The policy file, read now: an edit not yet loaded (no SIGHUP since)
- * is told apart from the content in force and from the rejected one. */
+/* What a file that is not a regular one is, in words. */
+static const char *kind_of(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device";
+	return "not a regular file";
+}
+
+/*
+ * The policy file, read now: an edit not yet loaded (no SIGHUP since)
+ * is told apart from the content in force and from the rejected one.
+ * A relative path is opensm's, resolved against its own working
+ * directory (/ under systemd): read from here it would be another file,
+ * so it is not read.  A FIFO is not opened (it would block).
+ */
 static void file_of(struct st *s)
 {
-	if (!s->path)
+	struct stat st;
+
+	if (!s->path || *s->path != '/')
 		return;
+	if (stat(s->path, &st)) {
+		s->file_errno = errno;
+		return;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		s->file_kind = kind_of(st.st_mode);
+		return;
+	}
 	s->have_file = hash_of(s->path, &s->file_hash);
 	if (!s->have_file)
 		s->file_errno = errno;
@@ -215,14 +250,29 @@ static void file_of(struct st *s)
 
 static enum file_state file_state(const struct st *s)
 {
-	if (!s->have_file)
+	if (!s->have_file) {
+		if (s->path && *s->path != '/')
+			return FILE_RELATIVE;
+		if (s->file_kind)
+			return FILE_SPECIAL;
 		return s->path && s->file_errno == ENOENT ? FILE_MISSING
 							  : FILE_UNKNOWN;
+	}
 	if (hash_is(s->file_hash, s->hash))
 		return FILE_IN_FORCE;
 	if (s->rej_error && hash_is(s->file_hash, s->rej_hash))
 		return FILE_REJECTED;
 	return FILE_EDITED;
+}
+
+/* Does the policy file not hold the policy in force, or can status not
+ * tell for a reason the operator must fix (exit status 1)? */
+static bool file_not_in_force(const struct st *s)
+{
+	enum file_state f = file_state(s);
+
+	return f == FILE_EDITED || f == FILE_MISSING || f == FILE_RELATIVE ||
+	       f == FILE_SPECIAL;
 }
 
 /* Is the last rejected edit (or read error) the file's current state?
@@ -296,9 +346,10 @@ static const char *sl2vl_words(const char *sl2vl)
 }
 
 static const char *const file_state_word[] = {
-	[FILE_UNKNOWN] = "unknown",   [FILE_IN_FORCE] = "in_force",
-	[FILE_REJECTED] = "rejected", [FILE_EDITED] = "edited",
-	[FILE_MISSING] = "missing",
+	[FILE_UNKNOWN] = "unknown",	[FILE_IN_FORCE] = "in_force",
+	[FILE_REJECTED] = "rejected",	[FILE_EDITED] = "edited",
+	[FILE_MISSING] = "missing",	[FILE_RELATIVE] = "relative",
+	[FILE_SPECIAL] = "not_regular",
 };
 
 static void print_text(const struct st *s)
@@ -365,6 +416,27 @@ static void print_text(const struct st *s)
 		       "0x%016" PRIx64 "), not loaded yet: check it (osmqos "
 		       "check %s), then `kill -HUP` opensm\n",
 		       s->file_hash, s->path);
+	else if (file_state(s) == FILE_MISSING &&
+		 (from = restore_from(s, copy, sizeof(copy))))
+		printf("policy file: %s removed: the next sweep keeps the last "
+		       "good policy; restore it (from %s)\n",
+		       s->path, from);
+	else if (file_state(s) == FILE_MISSING)
+		printf("policy file: %s removed: the next sweep keeps the last "
+		       "good policy; restore it\n",
+		       s->path);
+	else if (file_state(s) == FILE_SPECIAL)
+		printf("policy file: %s is %s, not a regular file: the plugin "
+		       "cannot read it and keeps the last good policy; put "
+		       "the policy file back there\n",
+		       s->path, s->file_kind);
+	else if (file_state(s) == FILE_RELATIVE)
+		printf("policy file: %s is relative: opensm resolves it "
+		       "against its own working directory (/ under systemd), "
+		       "not this one, so status cannot tell what it holds "
+		       "now; give qos_policy_file (or policy=) an absolute "
+		       "path and restart opensm\n",
+		       s->path);
 	else if (file_state(s) == FILE_UNKNOWN && s->path)
 		printf("policy file: cannot be read here (%s): what it holds "
 		       "now is the plugin's word at its last publication\n",
@@ -503,7 +575,7 @@ static int run(int argc, char **argv)
 	else
 		print_text(&s);
 	rc = !s.in_force || stale(&s) || rejection_current(&s) ||
-			     file_state(&s) == FILE_EDITED
+			     file_not_in_force(&s)
 		     ? OQ_EXIT_FAIL
 		     : OQ_EXIT_OK;
 	oq_prom_free(&prom);
