@@ -5,7 +5,8 @@
 # the same tables as the original on a fabric (the intents' tables
 # included, as qos-setup scopes); files stock OpenSM would misread (CRLF,
 # unquoted blanks, the osmqos keys) come out readable; bad inputs exit
-# with osmqos(8)'s statuses and write nothing.  The e2e rollback test
+# with osmqos(8)'s statuses and write nothing; an output that is the
+# policy read is refused (synth's too).  The e2e rollback test
 # (tests/e2e/sa-diff.sh) runs stock OpenSM on the exports.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -88,6 +89,29 @@ expect 2 "$dir/o2.conf" -p "$top_srcdir/contrib/policies/intents.conf"
 grep -q 'give the fabric' "$dir/err" || bad "intents without --fabric: no hint: $(cat "$dir/err")"
 expect 2 "$dir/o3.conf" -p "$dir/none.conf"
 expect 2 "$dir/nowhere/o4.conf" -p "$top_srcdir/contrib/policies/fat-tree-16.conf"
+
+# An output that is the policy read (by its name, another spelling, a
+# symbolic link to it) is refused and the policy left as it was; synth
+# -o the same.  A name beside it is written.
+net16=$top_srcdir/contrib/fabrics/fat-tree-16.net
+cp "$top_srcdir/contrib/policies/intents.conf" "$dir/int.conf"
+ln -s int.conf "$dir/int-link.conf"
+for cmd in export synth; do
+	for out in "$dir/int.conf" "$dir/./int.conf" "$dir/int-link.conf"; do
+		cp "$top_srcdir/contrib/policies/intents.conf" "$dir/int.conf"
+		"$osmqos" $cmd -p "$dir/int.conf" -f "$net16" -o "$out" \
+			>/dev/null 2>"$dir/err"
+		rc=$?
+		[ "$rc" = 2 ] || bad "$cmd -o $out (its -p): exit $rc, want 2"
+		cmp -s "$dir/int.conf" "$top_srcdir/contrib/policies/intents.conf" ||
+			bad "$cmd -o $out (its -p) changed the policy"
+		grep -q "is the file -p reads: .* beside it (e.g. int\.$([ $cmd = export ] && echo stock || echo lowered)\.conf)" \
+			"$dir/err" || bad "$cmd -o $out (its -p): $(cat "$dir/err")"
+	done
+done
+"$osmqos" export -p "$dir/int.conf" -f "$net16" -o "$dir/int.stock.conf" \
+	2>"$dir/err" && [ -s "$dir/int.stock.conf" ] ||
+	bad "export -o beside the policy: $(cat "$dir/err")"
 
 [ "$fail" = 0 ] && echo "export: $n policies exported, each read as written by the stock model, same tables"
 exit "$fail"

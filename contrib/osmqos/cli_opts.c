@@ -11,6 +11,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include <osmqos/file.h>
 
 #include "cli.h"
 #include "output_file.h"
@@ -596,6 +599,84 @@ static int stdout_output(struct parser *p)
 	return oq_cli_claim_stdout(cmd) ? OQ_EXIT_USAGE : OQ_CLI_RUN;
 }
 
+/* Do two paths name one file: by device and inode, following symbolic
+ * links (the writer follows them), or by their resolved names when the
+ * output does not exist yet. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!stat(a, &sa) && !stat(b, &sb))
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	return oq_file_same(a, b);
+}
+
+/* The value of input i, or the operand for i == p->n; NULL when not
+ * given or standard input. */
+static const char *input_at(const struct parser *p, size_t i, bool operand,
+			    const char **by)
+{
+	const char *val;
+
+	if (i == p->n) {
+		if (!operand)
+			return NULL;
+		val = *(const char **)((char *)p->opts + p->s->operand_off);
+		*by = p->s->operand;
+	} else {
+		if (p->v[i].kind != OQ_OPT_INPUT || !p->count[i])
+			return NULL;
+		val = *(const char **)((char *)p->opts + p->v[i].off);
+		*by = p->as[i];
+	}
+	return val && strcmp(val, "-") ? val : NULL;
+}
+
+/*
+ * An output file that is one of the command's inputs would be replaced
+ * by what was made from it (export -p int.conf -o int.conf: the intents
+ * commented out, the file lost): refused before anything is read.
+ */
+static int output_not_input(const struct parser *p, bool operand)
+{
+	const char *cmd = p->s->name, *out, *in, *by = NULL, *base, *dot;
+	char beside[256];
+	size_t i, j;
+
+	for (i = 0; i < p->n; i++) {
+		if (p->v[i].kind != OQ_OPT_OUTPUT || !p->count[i])
+			continue;
+		out = *(const char **)((char *)p->opts + p->v[i].off);
+		if (!out || !strcmp(out, "-"))
+			continue;
+		for (j = 0; j <= p->n; j++) {
+			in = input_at(p, j, operand, &by);
+			if (!in || !same_file(out, in))
+				continue;
+			base = strrchr(in, '/');
+			base = base ? base + 1 : in;
+			dot = strrchr(base, '.');
+			if (!dot || dot == base || strcmp(dot, ".conf"))
+				dot = base + strlen(base);
+			snprintf(beside, sizeof(beside), "%.*s.%s%s",
+				 (int)(dot - base), base,
+				 p->s->output_suffix ? p->s->output_suffix
+						     : "out",
+				 *dot ? dot : "");
+			return oq_usage_error(
+				cmd,
+				"%s '%s' is the file %s reads: it would be "
+				"replaced by what is made from it; write %s "
+				"beside it (e.g. %s)",
+				p->as[i], out, by,
+				p->s->output_what ? p->s->output_what
+						  : "the output",
+				beside);
+		}
+	}
+	return OQ_CLI_RUN;
+}
+
 /* After the options: the operand, what is required, standard input. */
 static int finish(struct parser *p)
 {
@@ -664,6 +745,8 @@ static int finish(struct parser *p)
 					      stdin_by, by);
 		stdin_by = by;
 	}
+	if (output_not_input(p, operand) != OQ_CLI_RUN)
+		return OQ_EXIT_USAGE;
 	return stdout_output(p);
 }
 

@@ -169,6 +169,10 @@ struct oq_cmd_spec {
 	size_t operand_off;
 	const struct oq_opt *opts;
 	const char *notes;	 /* after the options */
+	/* What its output file holds and the suffix of a name beside the
+	 * input ("the stock copy", "stock": qos-policy.stock.conf), for
+	 * the refusal of an output that is one of its inputs. */
+	const char *output_what, *output_suffix;
 	const char *exit_status; /* "0 ok, 1 invalid policy, ..." */
 	int (*run)(int argc, char **argv);
 };

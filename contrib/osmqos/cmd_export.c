@@ -65,6 +65,8 @@ const struct oq_cmd_spec oq_spec_export = {
 		 "them as qos-setup scopes.  The result is read back with "
 		 "the model of OpenSM's parser before it is written.",
 	.opts = export_opts,
+	.output_what = "the stock copy",
+	.output_suffix = "stock",
 	.notes = "Stock OpenSM parses qos-setup and path-bits but applies "
 		 "neither: without the plugin the ports get opensm.conf's "
 		 "qos_* templates, while PathRecords keep the policy's SLs, "

@@ -74,6 +74,8 @@ const struct oq_cmd_spec oq_spec_synth = {
 		 "grammar (intent keys commented out, the tables as qos-setup "
 		 "scopes).",
 	.opts = synth_opts,
+	.output_what = "the lowered policy",
+	.output_suffix = "lowered",
 	.exit_status = "0 no class infeasible (a vlarb-scope that misses an "
 		       "intent is a warning), 1 invalid policy or an intent no "
 		       "tables can meet (nothing written), 2 usage or I/O "
