@@ -12,7 +12,9 @@
 # directory, a routing engine that keeps the template's SL2VL under a
 # policy with sl2vl-scopes, a standby with other QoS settings or an extra
 # one (compared as OpenSM reads them: a key left out is its default).  Each must be named, alone, with its level and a fix, and set the
-# exit status (1 warning, 2 error); audit=off checks no directory.
+# exit status (1 warning, 2 error); audit=off checks no directory; a
+# relative policy=, qos_policy_file or publish_dir= is a warning and is
+# not read from doctor's own working directory.
 # Without --plugin the library is looked for where dlopen() finds it.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -243,6 +245,28 @@ conf "$dir/standby4.conf" qos true qos_high_limit 0
 broken standby-values standby error -c "$dir/good.conf" --standby-conf "$dir/standby4.conf"
 grep -q "in 2 QoS setting(s): qos (TRUE vs FALSE), qos_high_limit (-1 vs 0)" "$dir/standby-values.out" ||
 	bad "standby-values: $(cat "$dir/standby-values.out")"
+
+# Relative paths: opensm resolves them against its own working directory
+# (/ under systemd), so a file of that name in doctor's is not checked
+# as opensm's.
+cp "$pol" "$dir/pol1.conf"
+mkdir -p "$dir/pub1"
+cd "$dir" || exit 99
+conf "$dir/c18.conf" qos_policy_file pol1.conf event_plugin_options \
+	"publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
+doctor rel-qpf 1 -c "$dir/c18.conf"
+grep -q "^warning  *policy-file  *qos_policy_file pol1.conf is relative: opensm resolves it against its own working directory (/ under systemd), not this one" \
+	"$dir/rel-qpf.out" && grep -q "^warning  *policy  *pol1.conf not checked" "$dir/rel-qpf.out" &&
+	[ "$(grep -cE '^(warning|error) ' "$dir/rel-qpf.out")" = 2 ] ||
+	bad "rel-qpf: $(cat "$dir/rel-qpf.out")"
+conf "$dir/c19.conf" event_plugin_options \
+	"publish_dir=pub1 policy=pol1.conf audit=$dir/audit/osmqos-audit.log"
+doctor rel-opts 1 -c "$dir/c19.conf"
+grep -q "^warning  *policy-file  *policy=pol1.conf is relative: " "$dir/rel-opts.out" &&
+	grep -q "^warning  *publish-dir  *publish_dir=pub1 is relative: " "$dir/rel-opts.out" &&
+	! grep -q "^ok  *publish-dir" "$dir/rel-opts.out" ||
+	bad "rel-opts: $(cat "$dir/rel-opts.out")"
+cd - >/dev/null || exit 99
 
 # An unreadable opensm.conf is a usage error that says what to do.
 "$osmqos" doctor -c "$dir/none.conf" >"$dir/none.out" 2>&1

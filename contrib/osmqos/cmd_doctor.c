@@ -33,6 +33,7 @@
 #include <osmqos/tables.h>
 
 #include "cli.h"
+#include "doctor.h"
 #include "doctor_conf.h"
 #include "doctor_dlopen.h"
 #include "inputs.h"
@@ -92,20 +93,10 @@ const struct oq_cmd_spec oq_spec_doctor = {
 	.run = run,
 };
 
-enum level { OK, WARN, ERR };
 static const char *const level_word[] = {"ok", "warning", "error"};
 
-struct report {
-	bool json, first;
-	enum level worst;
-};
-
-static void check(struct report *r, enum level l, const char *name,
-		  const char *fix, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static void check(struct report *r, enum level l, const char *name,
-		  const char *fix, const char *fmt, ...)
+void doctor_check(struct doctor_report *r, enum doctor_level l,
+		  const char *name, const char *fix, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -121,7 +112,7 @@ static void check(struct report *r, enum level l, const char *name,
 		       r->first ? "" : ",", name, level_word[l]);
 		oq_json_fstring(stdout, msg);
 		printf(", \"fix\": ");
-		if (fix && l != OK)
+		if (fix && l != DOCTOR_OK)
 			oq_json_fstring(stdout, fix);
 		else
 			printf("null");
@@ -130,7 +121,7 @@ static void check(struct report *r, enum level l, const char *name,
 		return;
 	}
 	printf("%-8s %-16s %s\n", level_word[l], name, msg);
-	if (fix && l != OK)
+	if (fix && l != DOCTOR_OK)
 		printf("%-8s %-16s fix: %s\n", "", "", fix);
 }
 
@@ -181,7 +172,7 @@ static bool find_opensm(char *out, size_t len)
 	return !access(out, X_OK);
 }
 
-static void check_binaries(struct report *r, const struct doctor_opts *o)
+static void check_binaries(struct doctor_report *r, const struct doctor_opts *o)
 {
 	char lib[4096], bin[4096], lv[64], bv[64];
 	const char *where = "--plugin";
@@ -191,54 +182,59 @@ static void check_binaries(struct report *r, const struct doctor_opts *o)
 	if (o->plugin ? access(lib, R_OK) != 0
 		      : !doctor_find_library("libosmqos.so", lib, sizeof(lib),
 					     &where)) {
-		check(r, ERR, "plugin-library",
-		      "install the package (it puts libosmqos.so in "
-		      "/usr/lib/x86_64-linux-gnu), or `make install` with "
-		      "--libdir where the ld.so cache looks, then run ldconfig",
-		      "%s not found where opensm's dlopen() looks "
-		      "(LD_LIBRARY_PATH, the ld.so cache, the loader's system "
-		      "directories): opensm would run without the plugin",
-		      o->plugin ? o->plugin : "libosmqos.so");
+		doctor_check(
+			r, DOCTOR_ERR, "plugin-library",
+			"install the package (it puts libosmqos.so in "
+			"/usr/lib/x86_64-linux-gnu), or `make install` with "
+			"--libdir where the ld.so cache looks, then run "
+			"ldconfig",
+			"%s not found where opensm's dlopen() looks "
+			"(LD_LIBRARY_PATH, the ld.so cache, the loader's "
+			"system directories): opensm would run without the "
+			"plugin",
+			o->plugin ? o->plugin : "libosmqos.so");
 		return;
 	}
-	check(r, OK, "plugin-library", NULL, "%s, where opensm loads it (%s)",
-	      lib, where);
+	doctor_check(r, DOCTOR_OK, "plugin-library", NULL,
+		     "%s, where opensm loads it (%s)", lib, where);
 	if (o->opensm)
 		snprintf(bin, sizeof(bin), "%s", o->opensm);
 	if (o->opensm ? access(bin, R_OK) != 0
 		      : !find_opensm(bin, sizeof(bin))) {
-		check(r, WARN, "plugin-version",
-		      "give the opensm binary with --opensm",
-		      "no opensm binary found to compare the plugin's "
-		      "version with");
+		doctor_check(r, DOCTOR_WARN, "plugin-version",
+			     "give the opensm binary with --opensm",
+			     "no opensm binary found to compare the plugin's "
+			     "version with");
 		return;
 	}
 	if (!version_of(lib, lv, sizeof(lv)) ||
 	    !version_of(bin, bv, sizeof(bv))) {
-		check(r, ERR, "plugin-version",
-		      "rebuild the plugin against this opensm's headers "
-		      "(libopensm-dev) and reinstall it",
-		      "cannot read the OpenSM version %s was built for, or "
-		      "%s's own",
-		      lib, bin);
+		doctor_check(
+			r, DOCTOR_ERR, "plugin-version",
+			"rebuild the plugin against this opensm's headers "
+			"(libopensm-dev) and reinstall it",
+			"cannot read the OpenSM version %s was built for, or "
+			"%s's own",
+			lib, bin);
 		return;
 	}
 	if (strcmp(lv, bv)) {
-		check(r, ERR, "plugin-version",
-		      "rebuild the plugin against this opensm's headers "
-		      "(libopensm-dev) and reinstall it",
-		      "%s was built for %s, %s is %s: opensm refuses a plugin "
-		      "built for another version",
-		      lib, lv, bin, bv);
+		doctor_check(r, DOCTOR_ERR, "plugin-version",
+			     "rebuild the plugin against this opensm's headers "
+			     "(libopensm-dev) and reinstall it",
+			     "%s was built for %s, %s is %s: opensm refuses a "
+			     "plugin built for another version",
+			     lib, lv, bin, bv);
 		return;
 	}
-	check(r, OK, "plugin-version", NULL, "built for %s, as %s", lv, bin);
+	doctor_check(r, DOCTOR_OK, "plugin-version", NULL,
+		     "built for %s, as %s", lv, bin);
 }
 
 /* ---- directories ---- */
 
-static void check_dir(struct report *r, const char *name, const char *dir,
-		      const char *what, const char *key)
+static void check_dir(struct doctor_report *r, const char *name,
+		      const char *dir, const char *what, const char *key)
 {
 	struct statvfs vfs;
 	struct stat st;
@@ -250,30 +246,33 @@ static void check_dir(struct report *r, const char *name, const char *dir,
 		 "event_plugin_options %s=DIR to a directory that is",
 		 dir, key);
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		check(r, ERR, name, fix, "%s %s: %s", what, dir,
-		      errno == ENOENT ? "does not exist"
-				      : "is not a directory");
+		doctor_check(r, DOCTOR_ERR, name, fix, "%s %s: %s", what, dir,
+			     errno == ENOENT ? "does not exist"
+					     : "is not a directory");
 		return;
 	}
 	if (access(dir, W_OK | X_OK)) {
-		check(r, ERR, name, fix, "%s %s is not writable: %s", what, dir,
-		      strerror(errno));
+		doctor_check(r, DOCTOR_ERR, name, fix,
+			     "%s %s is not writable: %s", what, dir,
+			     strerror(errno));
 		return;
 	}
 	if (statvfs(dir, &vfs)) {
-		check(r, WARN, name, NULL, "%s %s: free space unknown (%s)",
-		      what, dir, strerror(errno));
+		doctor_check(r, DOCTOR_WARN, name, NULL,
+			     "%s %s: free space unknown (%s)", what, dir,
+			     strerror(errno));
 		return;
 	}
 	avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
 	if (avail < MIN_FREE_BYTES) {
-		check(r, WARN, name,
-		      "free space there, or point the option elsewhere",
-		      "%s %s: only %llu MiB free", what, dir, avail >> 20);
+		doctor_check(r, DOCTOR_WARN, name,
+			     "free space there, or point the option elsewhere",
+			     "%s %s: only %llu MiB free", what, dir,
+			     avail >> 20);
 		return;
 	}
-	check(r, OK, name, NULL, "%s %s: writable, %llu MiB free", what, dir,
-	      avail >> 20);
+	doctor_check(r, DOCTOR_OK, name, NULL, "%s %s: writable, %llu MiB free",
+		     what, dir, avail >> 20);
 }
 
 /* ---- the opensm.conf checks ---- */
@@ -353,7 +352,35 @@ static bool loads_plugin(const char *names, const char *w)
 	return found;
 }
 
-static void check_conf(struct report *r, const char *path, struct sm *s)
+/* A relative path: opensm resolves it against its own working
+ * directory (/ under systemd), not doctor's.  A warning for key=value
+ * (set: "policy=" or "qos_policy_file "), true when reported. */
+static bool relative(struct doctor_report *r, const char *name, const char *key,
+		     const char *value)
+{
+	char fix[128];
+
+	if (!value || !*value || *value == '/')
+		return false;
+	snprintf(fix, sizeof(fix), "give %s an absolute path", key);
+	doctor_check(r, DOCTOR_WARN, name, fix,
+		     "%s%s%s is relative: opensm resolves it against its own "
+		     "working directory (/ under systemd), not this one",
+		     key, key[strlen(key) - 1] == '=' ? "" : " ", value);
+	return true;
+}
+
+/* policy= and qos_policy_file, each that is relative: true when one was
+ * reported. */
+static bool relative_paths(struct doctor_report *r, const struct sm *s,
+			   const char *qpf)
+{
+	bool rel = relative(r, "policy-file", "policy=", s->po.policy);
+
+	return relative(r, "policy-file", "qos_policy_file", qpf) || rel;
+}
+
+static void check_conf(struct doctor_report *r, const char *path, struct sm *s)
 {
 	const char *qos = oq_conf_get(&s->conf, "qos");
 	const char *names = oq_conf_get(&s->conf, "event_plugin_name");
@@ -363,56 +390,64 @@ static void check_conf(struct report *r, const char *path, struct sm *s)
 	snprintf(fix, sizeof(fix), "set `qos TRUE` in %s", path);
 	/* opts_parse_boolean(): "TRUE" exactly, anything else is FALSE. */
 	if (qos && !strcmp(qos, "TRUE"))
-		check(r, OK, "qos", NULL,
-		      "qos TRUE: osm_qos_setup() asks the plugin for every "
-		      "port's tables");
+		doctor_check(
+			r, DOCTOR_OK, "qos", NULL,
+			"qos TRUE: osm_qos_setup() asks the plugin for every "
+			"port's tables");
 	else
-		check(r, ERR, "qos", fix,
-		      "qos is %s: OpenSM programs no QoS tables and the plugin "
-		      "has nothing to hand them",
-		      !qos ? "not set (OpenSM's default FALSE)"
-		      : !strcasecmp(qos, "TRUE")
-			      ? "not TRUE in capitals, so FALSE to "
-				"OpenSM"
-			      : qos);
+		doctor_check(r, DOCTOR_ERR, "qos", fix,
+			     "qos is %s: OpenSM programs no QoS tables and the "
+			     "plugin has nothing to hand them",
+			     !qos ? "not set (OpenSM's default FALSE)"
+			     : !strcasecmp(qos, "TRUE")
+				     ? "not TRUE in capitals, so FALSE to "
+				       "OpenSM"
+				     : qos);
 	snprintf(fix, sizeof(fix),
 		 "add `event_plugin_name osmqos` to %s (other plugins on the "
 		 "same line, separated by blanks)",
 		 path);
 	if (names && loads_plugin(names, "osmqos"))
-		check(r, OK, "event-plugin", NULL, "event_plugin_name %s",
-		      names);
+		doctor_check(r, DOCTOR_OK, "event-plugin", NULL,
+			     "event_plugin_name %s", names);
 	else
-		check(r, ERR, "event-plugin", fix,
-		      "event_plugin_name %s: opensm does not load the plugin",
-		      names ? names : "is not set");
+		doctor_check(
+			r, DOCTOR_ERR, "event-plugin", fix,
+			"event_plugin_name %s: opensm does not load the plugin",
+			names ? names : "is not set");
 	if (s->po_errors)
-		check(r, WARN, "plugin-options",
-		      "fix event_plugin_options (osmqos-plugin(8) lists the "
-		      "keys); the plugin ignores what it cannot read",
-		      "%d problem(s) in event_plugin_options, first: %s",
-		      s->po_errors, s->po_first);
+		doctor_check(
+			r, DOCTOR_WARN, "plugin-options",
+			"fix event_plugin_options (osmqos-plugin(8) lists the "
+			"keys); the plugin ignores what it cannot read",
+			"%d problem(s) in event_plugin_options, first: %s",
+			s->po_errors, s->po_first);
 	else
-		check(r, OK, "plugin-options", NULL, "event_plugin_options: %s",
-		      oq_conf_get(&s->conf, "event_plugin_options")
-			      ? oq_conf_get(&s->conf, "event_plugin_options")
-			      : "(none: every default)");
+		doctor_check(
+			r, DOCTOR_OK, "plugin-options", NULL,
+			"event_plugin_options: %s",
+			oq_conf_get(&s->conf, "event_plugin_options")
+				? oq_conf_get(&s->conf, "event_plugin_options")
+				: "(none: every default)");
+	if (relative_paths(r, s, qpf))
+		return;
 	if (s->po.policy && *s->po.policy && qpf &&
 	    !oq_file_same(s->po.policy, qpf))
-		check(r, WARN, "policy-file",
-		      "make them the same file, or drop policy= so the plugin "
-		      "reads qos_policy_file",
-		      "the plugin reads policy=%s, OpenSM's qos_policy_file is "
-		      "%s: policy= wins for the plugin (and OpenSM's own "
-		      "parse reads the plugin's copy of it unless "
-		      "opensm_policy=direct)",
-		      s->po.policy, qpf);
+		doctor_check(
+			r, DOCTOR_WARN, "policy-file",
+			"make them the same file, or drop policy= so the "
+			"plugin reads qos_policy_file",
+			"the plugin reads policy=%s, OpenSM's qos_policy_file "
+			"is %s: policy= wins for the plugin (and OpenSM's own "
+			"parse reads the plugin's copy of it unless "
+			"opensm_policy=direct)",
+			s->po.policy, qpf);
 	else
-		check(r, OK, "policy-file", NULL, "the policy is %s%s",
-		      s->policy,
-		      s->po.policy ? " (policy=)"
-		      : qpf	   ? " (qos_policy_file)"
-				   : " (OpenSM's default)");
+		doctor_check(r, DOCTOR_OK, "policy-file", NULL,
+			     "the policy is %s%s", s->policy,
+			     s->po.policy ? " (policy=)"
+			     : qpf	  ? " (qos_policy_file)"
+					  : " (OpenSM's default)");
 }
 
 /* opensm_policy=direct: OpenSM parses the operator's file itself.  The
@@ -420,7 +455,7 @@ static void check_conf(struct report *r, const char *path, struct sm *s)
  * reject their keys and lose its own policy), and OpenSM's lexer rejects
  * CR, FF and VT.  0 nothing to say; 1 a warning reported (the plugin
  * still applies the policy); -1 an error reported (it does not). */
-static int direct_check(struct report *r, const struct sm *s,
+static int direct_check(struct doctor_report *r, const struct sm *s,
 			const struct oq_policy *p)
 {
 	char why[320], fix[600];
@@ -429,13 +464,14 @@ static int direct_check(struct report *r, const struct sm *s,
 	if (oq_plugin_opt_copy(&s->po, why, sizeof(why)))
 		return 0;
 	if (p->n_intent_levels) {
-		check(r, ERR, "policy",
-		      "drop opensm_policy=direct from event_plugin_options "
-		      "(OpenSM then reads a copy with the intents commented "
-		      "out)",
-		      "%s states bandwidth intents, which the plugin refuses "
-		      "under opensm_policy=direct: it runs with no policy",
-		      s->policy);
+		doctor_check(
+			r, DOCTOR_ERR, "policy",
+			"drop opensm_policy=direct from event_plugin_options "
+			"(OpenSM then reads a copy with the intents commented "
+			"out)",
+			"%s states bandwidth intents, which the plugin refuses "
+			"under opensm_policy=direct: it runs with no policy",
+			s->policy);
 		return -1;
 	}
 	for (i = 0; i < p->text_len; i++)
@@ -448,17 +484,17 @@ static int direct_check(struct report *r, const struct sm *s,
 		 "convert it (sed -i 's/\\r$//' %s for CRLF), or drop "
 		 "opensm_policy=direct",
 		 s->policy);
-	check(r, WARN, "policy", fix,
-	      "%s has %s, which OpenSM's own parser rejects under "
-	      "opensm_policy=direct (ERR AC03): OpenSM runs without its "
-	      "policy while osmqos applies it",
-	      s->policy,
-	      p->text[i] == '\r' ? "CR line ends"
-				 : "form feeds or vertical tabs");
+	doctor_check(r, DOCTOR_WARN, "policy", fix,
+		     "%s has %s, which OpenSM's own parser rejects under "
+		     "opensm_policy=direct (ERR AC03): OpenSM runs without its "
+		     "policy while osmqos applies it",
+		     s->policy,
+		     p->text[i] == '\r' ? "CR line ends"
+					: "form feeds or vertical tabs");
 	return 1;
 }
 
-static void check_policy(struct report *r, const struct sm *s,
+static void check_policy(struct doctor_report *r, const struct sm *s,
 			 struct oq_policy **out)
 {
 	struct oq_diags d;
@@ -467,19 +503,31 @@ static void check_policy(struct report *r, const struct sm *s,
 	int err, direct;
 
 	*out = NULL;
+	if (*s->policy != '/') {
+		/* Read from here it would be another file than opensm's. */
+		doctor_check(r, DOCTOR_WARN, "policy",
+			     "give it an absolute path, then run doctor again",
+			     "%s not checked: a relative path is read from "
+			     "opensm's working directory, not this one "
+			     "(policy-file above)",
+			     s->policy);
+		return;
+	}
 	err = oq_file_probe(s->policy, OQ_POLICY_MAX_BYTES);
 	if (err) {
-		check(r, ERR, "policy",
-		      err == ENOENT ? "write the policy there (osmqos check "
-				      "FILE before you reload), or point "
-				      "qos_policy_file or policy= at it"
-				    : "make it a readable regular file within "
-				      "the limit",
-		      "%s cannot be read: %s; the plugin keeps the last good "
-		      "policy, or runs none",
-		      s->policy,
-		      oq_file_error(err, OQ_POLICY_MAX_BYTES, why,
-				    sizeof(why)));
+		doctor_check(
+			r, DOCTOR_ERR, "policy",
+			err == ENOENT
+				? "write the policy there (osmqos check "
+				  "FILE before you reload), or point "
+				  "qos_policy_file or policy= at it"
+				: "make it a readable regular file within "
+				  "the limit",
+			"%s cannot be read: %s; the plugin keeps the last good "
+			"policy, or runs none",
+			s->policy,
+			oq_file_error(err, OQ_POLICY_MAX_BYTES, why,
+				      sizeof(why)));
 		return;
 	}
 	oq_diags_init(&d);
@@ -497,26 +545,29 @@ static void check_policy(struct report *r, const struct sm *s,
 				oq_diag_format(&d.v[i], first, sizeof(first));
 				break;
 			}
-		check(r, ERR, "policy", fix,
-		      "%s is invalid (%zu error(s)): %s; the plugin keeps the "
-		      "last good policy, or none",
-		      s->policy, d.n_errors, first[0] ? first : "unreadable");
+		doctor_check(r, DOCTOR_ERR, "policy", fix,
+			     "%s is invalid (%zu error(s)): %s; the plugin "
+			     "keeps the "
+			     "last good policy, or none",
+			     s->policy, d.n_errors,
+			     first[0] ? first : "unreadable");
 		oq_policy_free(p);
 	} else if ((direct = direct_check(r, s, p)) < 0) {
 		oq_policy_free(p);
 	} else {
 		if (!direct)
-			check(r, OK, "policy", NULL,
-			      "%s is valid: %zu qos-level(s), %zu rule(s), "
-			      "%zu warning(s)",
-			      s->policy, p->n_explicit_levels, p->n_rules,
-			      d.n_warnings);
+			doctor_check(
+				r, DOCTOR_OK, "policy", NULL,
+				"%s is valid: %zu qos-level(s), %zu rule(s), "
+				"%zu warning(s)",
+				s->policy, p->n_explicit_levels, p->n_rules,
+				d.n_warnings);
 		*out = p;
 	}
 	oq_diags_free(&d);
 }
 
-static void check_engine(struct report *r, const struct sm *s,
+static void check_engine(struct doctor_report *r, const struct sm *s,
 			 const struct oq_policy *p)
 {
 	const char *name = oq_conf_get(&s->conf, "routing_engine");
@@ -526,33 +577,38 @@ static void check_engine(struct report *r, const struct sm *s,
 	switch (e.kind) {
 	case OQ_ENGINE_PATH_SL:
 		if (p && p->n_sl2vl)
-			check(r, WARN, "routing-engine",
-			      "map SLs to VLs with opensm.conf's qos_sl2vl "
-			      "templates, or choose an engine without "
-			      "path SLs (minhop, updn, ftree)",
-			      "%s chooses path SLs and keeps the template's "
-			      "SL2VL: the policy's %zu sl2vl-scope(s) are not "
-			      "programmed (VLArb and VLHighLimit are)",
-			      e.name, p->n_sl2vl);
+			doctor_check(
+				r, DOCTOR_WARN, "routing-engine",
+				"map SLs to VLs with opensm.conf's qos_sl2vl "
+				"templates, or choose an engine without "
+				"path SLs (minhop, updn, ftree)",
+				"%s chooses path SLs and keeps the template's "
+				"SL2VL: the policy's %zu sl2vl-scope(s) are "
+				"not programmed (VLArb and VLHighLimit are)",
+				e.name, p->n_sl2vl);
 		else
-			check(r, OK, "routing-engine", NULL,
-			      "%s: path SLs and SL2VL are the engine's and "
-			      "the template's; the policy sets VLArb and "
-			      "VLHighLimit",
-			      e.name);
+			doctor_check(
+				r, DOCTOR_OK, "routing-engine", NULL,
+				"%s: path SLs and SL2VL are the engine's and "
+				"the template's; the policy sets VLArb and "
+				"VLHighLimit",
+				e.name);
 		break;
 	case OQ_ENGINE_OWN:
-		check(r, WARN, "routing-engine",
-		      "expect SL2VL and some VLArb to be the engine's; `osmqos "
-		      "drift --no-sl2vl` compares the rest",
-		      "%s programs its own SL2VL and the VLArb of switch "
-		      "ports facing end ports",
-		      e.name);
+		doctor_check(
+			r, DOCTOR_WARN, "routing-engine",
+			"expect SL2VL and some VLArb to be the engine's; "
+			"`osmqos "
+			"drift --no-sl2vl` compares the rest",
+			"%s programs its own SL2VL and the VLArb of switch "
+			"ports facing end ports",
+			e.name);
 		break;
 	default:
-		check(r, OK, "routing-engine", NULL,
-		      "%s: the policy's tables are programmed as compiled",
-		      e.name);
+		doctor_check(
+			r, DOCTOR_OK, "routing-engine", NULL,
+			"%s: the policy's tables are programmed as compiled",
+			e.name);
 		break;
 	}
 }
@@ -653,8 +709,8 @@ static long qos_keys(const struct sm *m, const struct sm *s, const char ***keys)
 
 /* The standby's opensm.conf s (read from path before the report began)
  * against the master's m. */
-static void check_standby(struct report *r, struct sm *m, const char *path,
-			  struct sm *s)
+static void check_standby(struct doctor_report *r, struct sm *m,
+			  const char *path, struct sm *s)
 {
 	char diff[1024] = "";
 	const char **keys;
@@ -667,23 +723,26 @@ static void check_standby(struct report *r, struct sm *m, const char *path,
 	 * sets differs as much as one only the master sets. */
 	k = qos_keys(m, s, &keys);
 	if (k < 0) {
-		check(r, ERR, "standby", "free some memory and run it again",
-		      "out of memory comparing %s", path);
+		doctor_check(r, DOCTOR_ERR, "standby",
+			     "free some memory and run it again",
+			     "out of memory comparing %s", path);
 		return;
 	}
 	for (i = 0; i < (size_t)k; i++)
 		compare_key(m, s, keys[i], diff, sizeof(diff), &n);
 	free(keys);
 	if (n)
-		check(r, ERR, "standby",
-		      "copy the master's QoS settings to the standby's "
-		      "opensm.conf: after a failover it would program other "
-		      "tables, or none",
-		      "%s differs from the master's in %zu QoS setting(s): %s",
-		      path, n, diff);
+		doctor_check(
+			r, DOCTOR_ERR, "standby",
+			"copy the master's QoS settings to the standby's "
+			"opensm.conf: after a failover it would program other "
+			"tables, or none",
+			"%s differs from the master's in %zu QoS setting(s): "
+			"%s",
+			path, n, diff);
 	else
-		check(r, OK, "standby", NULL, "%s has the same QoS settings",
-		      path);
+		doctor_check(r, DOCTOR_OK, "standby", NULL,
+			     "%s has the same QoS settings", path);
 }
 
 /* The name of an input in the report: "<stdin>" for "-". */
@@ -712,7 +771,7 @@ static int default_conf(void)
 static int run(int argc, char **argv)
 {
 	struct doctor_opts o = {0};
-	struct report r = {false, true, OK};
+	struct doctor_report r = {false, true, DOCTOR_OK};
 	struct oq_policy *p = NULL;
 	const char *conf;
 	char audit_dir[4096];
@@ -744,17 +803,15 @@ static int run(int argc, char **argv)
 	check_conf(&r, conf, &s);
 	check_binaries(&r, &o);
 	check_policy(&r, &s, &p);
-	check_dir(&r, "publish-dir", oq_plugin_publish_dir(&s.po),
-		  "publish directory", "publish_dir");
+	if (!relative(&r, "publish-dir", "publish_dir=", s.po.publish_dir))
+		check_dir(&r, "publish-dir", oq_plugin_publish_dir(&s.po),
+			  "publish directory", "publish_dir");
 	if (s.po.audit &&
 	    (!strcmp(s.po.audit, "off") || !strcmp(s.po.audit, "none"))) {
-		check(&r, OK, "audit-dir", NULL, "audit trail off (audit=%s)",
-		      s.po.audit);
-	} else if (s.po.audit && *s.po.audit && *s.po.audit != '/') {
-		check(&r, WARN, "audit-dir", "give audit= an absolute path",
-		      "audit=%s is relative: opensm resolves it against its "
-		      "own working directory (/ under systemd), not this one",
-		      s.po.audit);
+		doctor_check(&r, DOCTOR_OK, "audit-dir", NULL,
+			     "audit trail off (audit=%s)", s.po.audit);
+	} else if (relative(&r, "audit-dir", "audit=", s.po.audit)) {
+		/* Said: not this directory's. */
 	} else if (s.po.audit && *s.po.audit) {
 		char *slash;
 
@@ -781,13 +838,14 @@ static int run(int argc, char **argv)
 		       level_word[r.worst]);
 	else
 		printf("osmqos doctor: %s\n",
-		       r.worst == OK	 ? "every check ok"
-		       : r.worst == WARN ? "warnings (above); the plugin works"
-					 : "errors (above): fix them before "
-					   "the plugin can do its job");
+		       r.worst == DOCTOR_OK ? "every check ok"
+		       : r.worst == DOCTOR_WARN
+			       ? "warnings (above); the plugin works"
+			       : "errors (above): fix them before "
+				 "the plugin can do its job");
 	oq_policy_free(p);
 	sm_free(&s);
-	return r.worst == OK	 ? OQ_EXIT_OK
-	       : r.worst == WARN ? OQ_EXIT_FAIL
-				 : OQ_EXIT_USAGE;
+	return r.worst == DOCTOR_OK	? OQ_EXIT_OK
+	       : r.worst == DOCTOR_WARN ? OQ_EXIT_FAIL
+					: OQ_EXIT_USAGE;
 }
