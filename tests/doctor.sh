@@ -15,6 +15,10 @@
 # exit status (1 warning, 2 error); audit=off checks no directory; a
 # relative policy=, qos_policy_file or publish_dir= is a warning and is
 # not read from doctor's own working directory.
+# A publish directory others can write (0777, a shared sticky one like
+# /tmp, another owner's), a policy file others can write: each a
+# warning; run as another user than opensm's, a directory it cannot
+# write is a warning (not checked as opensm's user), not an error.
 # Without --plugin the library is looked for where dlopen() finds it.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -89,7 +93,7 @@ n=$(grep -c '^ok ' "$dir/good.out")
 [ "$n" -ge 9 ] || bad "good setup: only $n checks ok"
 "$osmqos" doctor --plugin "$lib" --opensm "$opensm" -c "$dir/good.conf" \
 	--standby-conf "$dir/good.conf" --json >"$dir/good.json"
-jq -e '.worst == "ok" and (.checks | length) == 11 and
+jq -e '.worst == "ok" and (.checks | length) == 12 and
 	all(.checks[]; .status == "ok" and .fix == null)' "$dir/good.json" >/dev/null ||
 	bad "good setup JSON: $(cat "$dir/good.json")"
 
@@ -267,6 +271,58 @@ grep -q "^warning  *policy-file  *policy=pol1.conf is relative: " "$dir/rel-opts
 	! grep -q "^ok  *publish-dir" "$dir/rel-opts.out" ||
 	bad "rel-opts: $(cat "$dir/rel-opts.out")"
 cd - >/dev/null || exit 99
+
+# Who can write what the plugin trusts: a publish directory every user
+# can write (the policy copy it restores at start could be planted), a
+# shared sticky one like /tmp, one of another owner, a policy file every
+# user can write: each a warning with its fix.
+mkdir -m 0777 "$dir/pub-777" && chmod 0777 "$dir/pub-777"
+conf "$dir/c20.conf" event_plugin_options \
+	"policy=$pol publish_dir=$dir/pub-777 audit=$dir/audit/osmqos-audit.log"
+broken pub-777 publish-dir warning -c "$dir/c20.conf"
+grep -q "^warning  *publish-dir  *publish directory $dir/pub-777 is writable by every local user (mode 0777): any of them can plant files there (osmqos-policy-in-force.conf among them" \
+	"$dir/pub-777.out" && grep -q " fix: chmod go-w $dir/pub-777 " "$dir/pub-777.out" ||
+	bad "pub-777: $(cat "$dir/pub-777.out")"
+mkdir "$dir/pub-tmp" && chmod 1777 "$dir/pub-tmp"
+conf "$dir/c21.conf" event_plugin_options \
+	"policy=$pol publish_dir=$dir/pub-tmp audit=$dir/audit/osmqos-audit.log"
+broken pub-sticky publish-dir warning -c "$dir/c21.conf"
+grep -q "^warning  *publish-dir  *publish directory $dir/pub-tmp is shared (mode 1777, like /tmp): other users can create files there" \
+	"$dir/pub-sticky.out" || bad "pub-sticky: $(cat "$dir/pub-sticky.out")"
+cp "$pol" "$dir/pol-666.conf"
+chmod 0666 "$dir/pol-666.conf"
+conf "$dir/c22.conf" qos_policy_file "$dir/pol-666.conf" event_plugin_options \
+	"policy=$dir/pol-666.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
+broken pol-666 policy-owner warning -c "$dir/c22.conf"
+grep -q "^warning  *policy-owner  *$dir/pol-666.conf (policy=) is writable by every local user (mode 0666)" \
+	"$dir/pol-666.out" || bad "pol-666: $(cat "$dir/pol-666.out")"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/null; then
+	# Another owner than root or opensm's user; --sm-user names it.
+	mkdir "$dir/pub-other" && chown nobody "$dir/pub-other"
+	conf "$dir/c23.conf" event_plugin_options \
+		"policy=$pol publish_dir=$dir/pub-other audit=$dir/audit/osmqos-audit.log"
+	broken pub-other publish-dir warning -c "$dir/c23.conf"
+	grep -q "publish directory $dir/pub-other belongs to uid [0-9]* (nobody), neither root nor opensm's user (root)" \
+		"$dir/pub-other.out" || bad "pub-other: $(cat "$dir/pub-other.out")"
+	doctor sm-user 0 -c "$dir/c23.conf" --sm-user nobody
+	# Run as another user than opensm's, a directory only root can
+	# write is no error: doctor could not check it as root.
+	pub2=$(mktemp -d "${TMPDIR:-/tmp}/oq-doctor-pub.XXXXXX")
+	chmod 0755 "$pub2" "$dir"
+	conf "$dir/c24.conf" event_plugin_options "policy=$pol publish_dir=$pub2 audit=off"
+	chmod 0644 "$dir/c24.conf"
+	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		"$osmqos" doctor --plugin "$lib" --opensm "$opensm" -c "$dir/c24.conf" \
+		>"$dir/as-nobody.out" 2>&1
+	rc=$?
+	rmdir "$pub2"
+	chmod 0700 "$dir"
+	[ "$rc" = 1 ] && grep -q "^warning  *publish-dir  *publish directory $pub2: cannot check whether opensm's user (root) can write there: doctor runs as uid [0-9]* (nobody), which cannot" \
+		"$dir/as-nobody.out" && grep -q " fix: run osmqos doctor as root" "$dir/as-nobody.out" ||
+		bad "as-nobody: exit $rc: $(cat "$dir/as-nobody.out")"
+else
+	echo "doctor: other owners not checked (needs root, user nobody, setpriv)"
+fi
 
 # An unreadable opensm.conf is a usage error that says what to do.
 "$osmqos" doctor -c "$dir/none.conf" >"$dir/none.out" 2>&1

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * osmqos doctor [-c OPENSM_CONF] [--standby-conf FILE] [--plugin LIB]
- *               [--opensm BIN] [-j]
+ *               [--opensm BIN] [--sm-user USER] [-j]
  *
  * Preflight: every condition the plugin needs to do its job, checked on
  * the SM host's files, each ok / warning / error with the fix:
@@ -10,7 +10,8 @@
  *   which policy file it reads (policy= or qos_policy_file) and whether
  *   it is valid; the plugin library where opensm's dlopen() finds it and
  *   built for this opensm's version; the publish and audit directories
- *   writable with free space; the routing engine and what it owns; the
+ *   writable with free space; those and the policy file writable by
+ *   opensm's user alone; the routing engine and what it owns; the
  *   standby's opensm.conf the same.
  *
  * The event_plugin_options are read by the plugin's own parser
@@ -20,12 +21,12 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <osmqos/file.h>
@@ -44,12 +45,10 @@
  * osm_config.h): /etc/opensm, or /etc/rdma in Fedora's and RHEL's. */
 #define DEFAULT_CONF   OQ_OSM_CONF_FILE
 #define DEFAULT_POLICY OQ_OSM_QOS_POLICY_FILE
-/* What the plugin's files need, at least, to grow for a while. */
-#define MIN_FREE_BYTES (64ULL << 20)
 
 struct doctor_opts {
 	struct oq_cli_common c;
-	const char *standby, *plugin, *opensm;
+	const char *standby, *plugin, *opensm, *sm_user;
 };
 OQ_OPTS_STRUCT(struct doctor_opts);
 
@@ -69,6 +68,10 @@ static const struct oq_opt doctor_opts[] = {
 	       "the opensm binary the plugin loads into (default: opensm "
 	       "in PATH, then /usr/sbin/opensm)",
 	       offsetof(struct doctor_opts, opensm)),
+	OQ_OPT("sm-user", 0, OQ_OPT_TEXT, "USER",
+	       "the user opensm runs as (default root): the files the plugin "
+	       "trusts must be writable by it (or root) alone",
+	       offsetof(struct doctor_opts, sm_user)),
 	OQ_USE(OQ_CO_JSON),
 	OQ_OPT_END,
 };
@@ -83,7 +86,9 @@ const struct oq_cmd_spec oq_spec_doctor = {
 		 "policy file it reads and that it is valid, the plugin "
 		 "library where opensm loads it and built for this opensm's "
 		 "version, the publish and audit directories writable with "
-		 "free space, the routing engine and what it owns, and the "
+		 "free space, the policy file and those directories "
+		 "writable by opensm's user alone, the routing engine and "
+		 "what it owns, and the "
 		 "standby's opensm.conf the same.  Each check says ok, "
 		 "warning or error, and the fix.",
 	.opts = doctor_opts,
@@ -229,50 +234,6 @@ static void check_binaries(struct doctor_report *r, const struct doctor_opts *o)
 	}
 	doctor_check(r, DOCTOR_OK, "plugin-version", NULL,
 		     "built for %s, as %s", lv, bin);
-}
-
-/* ---- directories ---- */
-
-static void check_dir(struct doctor_report *r, const char *name,
-		      const char *dir, const char *what, const char *key)
-{
-	struct statvfs vfs;
-	struct stat st;
-	char fix[512];
-	unsigned long long avail;
-
-	snprintf(fix, sizeof(fix),
-		 "create %s writable by opensm (root), or set "
-		 "event_plugin_options %s=DIR to a directory that is",
-		 dir, key);
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		doctor_check(r, DOCTOR_ERR, name, fix, "%s %s: %s", what, dir,
-			     errno == ENOENT ? "does not exist"
-					     : "is not a directory");
-		return;
-	}
-	if (access(dir, W_OK | X_OK)) {
-		doctor_check(r, DOCTOR_ERR, name, fix,
-			     "%s %s is not writable: %s", what, dir,
-			     strerror(errno));
-		return;
-	}
-	if (statvfs(dir, &vfs)) {
-		doctor_check(r, DOCTOR_WARN, name, NULL,
-			     "%s %s: free space unknown (%s)", what, dir,
-			     strerror(errno));
-		return;
-	}
-	avail = (unsigned long long)vfs.f_bavail * vfs.f_frsize;
-	if (avail < MIN_FREE_BYTES) {
-		doctor_check(r, DOCTOR_WARN, name,
-			     "free space there, or point the option elsewhere",
-			     "%s %s: only %llu MiB free", what, dir,
-			     avail >> 20);
-		return;
-	}
-	doctor_check(r, DOCTOR_OK, name, NULL, "%s %s: writable, %llu MiB free",
-		     what, dir, avail >> 20);
 }
 
 /* ---- the opensm.conf checks ---- */
@@ -768,6 +729,35 @@ static int default_conf(void)
 		oq_file_error(err, OQ_FILE_MAX_BYTES, why, sizeof(why)));
 }
 
+/* --sm-user: a name or a number; root when not given. */
+static int sm_user(const char *given, struct doctor_sm_user *u)
+{
+	struct passwd *pw;
+	char *end;
+	unsigned long n;
+
+	u->uid = 0;
+	u->name = "root";
+	if (!given)
+		return OQ_EXIT_OK;
+	pw = getpwnam(given);
+	if (pw) {
+		u->uid = pw->pw_uid;
+		u->name = given;
+		return OQ_EXIT_OK;
+	}
+	errno = 0;
+	n = strtoul(given, &end, 10);
+	if (!*given || *end || errno || n > (uid_t)-1 - 1)
+		return oq_usage_error(CMD,
+				      "--sm-user '%s' is no user of this host; "
+				      "give the name (or uid) opensm runs as",
+				      given);
+	u->uid = (uid_t)n;
+	u->name = given;
+	return OQ_EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
 	struct doctor_opts o = {0};
@@ -775,11 +765,14 @@ static int run(int argc, char **argv)
 	struct oq_policy *p = NULL;
 	const char *conf;
 	char audit_dir[4096];
+	struct doctor_sm_user u;
 	struct sm s, standby;
 	int rc = oq_cli_parse(&oq_spec_doctor, argc, argv, &o);
 
 	if (rc != OQ_CLI_RUN)
 		return rc;
+	if (sm_user(o.sm_user, &u))
+		return OQ_EXIT_USAGE;
 	if (!o.c.opensm_conf && default_conf())
 		return OQ_EXIT_USAGE;
 	conf = o.c.opensm_conf ? o.c.opensm_conf : DEFAULT_CONF;
@@ -801,11 +794,16 @@ static int run(int argc, char **argv)
 		printf("osmqos doctor: %s\n", conf);
 	}
 	check_conf(&r, conf, &s);
+	doctor_policy_access(&r, &u, s.policy,
+			     s.po.policy && *s.po.policy ? "policy="
+			     : oq_conf_get(&s.conf, "qos_policy_file")
+				     ? "qos_policy_file"
+				     : "OpenSM's default");
 	check_binaries(&r, &o);
 	check_policy(&r, &s, &p);
 	if (!relative(&r, "publish-dir", "publish_dir=", s.po.publish_dir))
-		check_dir(&r, "publish-dir", oq_plugin_publish_dir(&s.po),
-			  "publish directory", "publish_dir");
+		doctor_dir(&r, &u, "publish-dir", oq_plugin_publish_dir(&s.po),
+			   "publish directory", "publish_dir");
 	if (s.po.audit &&
 	    (!strcmp(s.po.audit, "off") || !strcmp(s.po.audit, "none"))) {
 		doctor_check(&r, DOCTOR_OK, "audit-dir", NULL,
@@ -821,12 +819,12 @@ static int run(int argc, char **argv)
 			*slash = '\0';
 		else if (slash)
 			slash[1] = '\0';
-		check_dir(&r, "audit-dir", audit_dir, "audit trail directory",
-			  "audit");
+		doctor_dir(&r, &u, "audit-dir", audit_dir,
+			   "audit trail directory", "audit");
 	} else {
 		snprintf(audit_dir, sizeof(audit_dir), "%s", oq_cache_dir());
-		check_dir(&r, "audit-dir", audit_dir, "audit trail directory",
-			  "audit");
+		doctor_dir(&r, &u, "audit-dir", audit_dir,
+			   "audit trail directory", "audit");
 	}
 	check_engine(&r, &s, p);
 	if (o.standby) {

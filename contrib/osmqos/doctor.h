@@ -2,12 +2,13 @@
 /*
  * `osmqos doctor`'s report, shared by its checks: cmd_doctor.c (the
  * opensm.conf, the library, the policy, the routing engine, the
- * standby).
+ * standby), doctor_access.c (who may write the files the plugin trusts).
  */
 #ifndef OSMQOS_CLI_DOCTOR_H
 #define OSMQOS_CLI_DOCTOR_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 enum doctor_level { DOCTOR_OK, DOCTOR_WARN, DOCTOR_ERR };
 
@@ -21,5 +22,33 @@ struct doctor_report {
 void doctor_check(struct doctor_report *r, enum doctor_level l,
 		  const char *name, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/*
+ * The user opensm runs as: root, or --sm-user's.  Files the plugin
+ * trusts (the policy, the publish and audit directories) must be writable
+ * by no one else.
+ */
+struct doctor_sm_user {
+	uid_t uid;
+	const char *name;
+};
+
+/*
+ * The directory dir (what: "publish directory"; key: its option, for the
+ * fix) as the plugin needs it: existing, writable by opensm's user (tested
+ * as such only when doctor runs as that user; otherwise a warning that it
+ * could not be), writable by nobody else (group or others, a shared
+ * sticky directory like /tmp, another owner: each a warning, since a file
+ * planted there is one the plugin reads), and with free space.
+ */
+void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
+		const char *name, const char *dir, const char *what,
+		const char *key);
+
+/* The policy file: a warning when group or others may write it, or its
+ * owner is neither root nor opensm's user.  key: the option naming it. */
+void doctor_policy_access(struct doctor_report *r,
+			  const struct doctor_sm_user *u, const char *path,
+			  const char *key);
 
 #endif /* OSMQOS_CLI_DOCTOR_H */
