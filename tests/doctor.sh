@@ -19,6 +19,7 @@
 # /tmp, another owner's), a policy file others can write: each a
 # warning; run as another user than opensm's, a directory it cannot
 # write is a warning (not checked as opensm's user), not an error.
+# Under opensm_policy=direct a policy stock OpenSM rejects is a warning.
 # Without --plugin the library is looked for where dlopen() finds it.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -271,6 +272,33 @@ grep -q "^warning  *policy-file  *policy=pol1.conf is relative: " "$dir/rel-opts
 	! grep -q "^ok  *publish-dir" "$dir/rel-opts.out" ||
 	bad "rel-opts: $(cat "$dir/rel-opts.out")"
 cd - >/dev/null || exit 99
+
+# Under opensm_policy=direct OpenSM parses the file itself: one stock
+# OpenSM rejects (a level named by one of its keywords) is a warning with
+# the model's first diagnostic.
+cat >"$dir/keyword.conf" <<'EOF'
+qos-levels
+  qos-level
+    name: my-qos-level
+    sl: 1
+  end-qos-level
+  qos-level
+    name: DEFAULT
+    sl: 0
+  end-qos-level
+end-qos-levels
+EOF
+"$osmqos" check "$dir/keyword.conf" 2>/dev/null | grep -q 'stock OpenSM [0-9.]* rejects it' ||
+	bad "keyword.conf is not one stock OpenSM rejects"
+conf "$dir/c25.conf" qos_policy_file "$dir/keyword.conf" event_plugin_options \
+	"policy=$dir/keyword.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log opensm_policy=direct"
+broken stock-direct policy warning -c "$dir/c25.conf"
+grep -q "^warning  *policy  *$dir/keyword.conf: stock OpenSM [0-9.]* rejects it and runs with no QoS policy; under opensm_policy=direct .*; first: $dir/keyword.conf:3:[0-9]*: " \
+	"$dir/stock-direct.out" || bad "stock-direct: $(cat "$dir/stock-direct.out")"
+# Without opensm_policy=direct OpenSM reads the plugin's copy: ok.
+conf "$dir/c26.conf" qos_policy_file "$dir/keyword.conf" event_plugin_options \
+	"policy=$dir/keyword.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
+doctor stock-copy 0 -c "$dir/c26.conf"
 
 # Who can write what the plugin trusts: a publish directory every user
 # can write (the policy copy it restores at start could be planted), a

@@ -413,8 +413,9 @@ static void check_conf(struct doctor_report *r, const char *path, struct sm *s)
 
 /* opensm_policy=direct: OpenSM parses the operator's file itself.  The
  * plugin then refuses a policy with bandwidth intents (OpenSM would
- * reject their keys and lose its own policy), and OpenSM's lexer rejects
- * CR, FF and VT.  0 nothing to say; 1 a warning reported (the plugin
+ * reject their keys and lose its own policy), OpenSM's lexer rejects
+ * CR, FF and VT, and what else stock OpenSM rejects or reads otherwise
+ * is doctor_stock()'s.  0 nothing to say; 1 a warning reported (the plugin
  * still applies the policy); -1 an error reported (it does not). */
 static int direct_check(struct doctor_report *r, const struct sm *s,
 			const struct oq_policy *p)
@@ -440,7 +441,7 @@ static int direct_check(struct doctor_report *r, const struct sm *s,
 		    p->text[i] == '\v')
 			break;
 	if (i == p->text_len)
-		return 0;
+		return doctor_stock(r, p);
 	snprintf(fix, sizeof(fix),
 		 "convert it (sed -i 's/\\r$//' %s for CRLF), or drop "
 		 "opensm_policy=direct",

@@ -2,13 +2,16 @@
 /*
  * `osmqos doctor`'s report, shared by its checks: cmd_doctor.c (the
  * opensm.conf, the library, the policy, the routing engine, the
- * standby), doctor_access.c (who may write the files the plugin trusts).
+ * standby), doctor_access.c (who may write the files the plugin trusts),
+ * doctor_policy.c (the policy as stock OpenSM sees it).
  */
 #ifndef OSMQOS_CLI_DOCTOR_H
 #define OSMQOS_CLI_DOCTOR_H
 
 #include <stdbool.h>
 #include <sys/types.h>
+
+#include <osmqos/policy.h>
 
 enum doctor_level { DOCTOR_OK, DOCTOR_WARN, DOCTOR_ERR };
 
@@ -50,5 +53,13 @@ void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 void doctor_policy_access(struct doctor_report *r,
 			  const struct doctor_sm_user *u, const char *path,
 			  const char *key);
+
+/*
+ * Under opensm_policy=direct OpenSM parses the file itself: stock
+ * OpenSM's verdict on it (the model `osmqos check` uses), a warning with
+ * its first diagnostic unless it reads it as osmqos does.  0 nothing to
+ * say, 1 a warning reported.
+ */
+int doctor_stock(struct doctor_report *r, const struct oq_policy *p);
 
 #endif /* OSMQOS_CLI_DOCTOR_H */
