@@ -19,7 +19,9 @@
 # /tmp, another owner's), a policy file others can write: each a
 # warning; run as another user than opensm's, a directory it cannot
 # write is a warning (not checked as opensm's user), not an error.
-# Under opensm_policy=direct a policy stock OpenSM rejects is a warning.
+# Under opensm_policy=direct a policy stock OpenSM rejects is a warning;
+# so is a partition partitions.conf does not define, and a node-name map
+# OpenSM ignores.
 # Without --plugin the library is looked for where dlopen() finds it.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -94,7 +96,7 @@ n=$(grep -c '^ok ' "$dir/good.out")
 [ "$n" -ge 9 ] || bad "good setup: only $n checks ok"
 "$osmqos" doctor --plugin "$lib" --opensm "$opensm" -c "$dir/good.conf" \
 	--standby-conf "$dir/good.conf" --json >"$dir/good.json"
-jq -e '.worst == "ok" and (.checks | length) == 12 and
+jq -e '.worst == "ok" and (.checks | length) == 13 and
 	all(.checks[]; .status == "ok" and .fix == null)' "$dir/good.json" >/dev/null ||
 	bad "good setup JSON: $(cat "$dir/good.json")"
 
@@ -299,6 +301,46 @@ grep -q "^warning  *policy  *$dir/keyword.conf: stock OpenSM [0-9.]* rejects it 
 conf "$dir/c26.conf" qos_policy_file "$dir/keyword.conf" event_plugin_options \
 	"policy=$dir/keyword.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
 doctor stock-copy 0 -c "$dir/c26.conf"
+
+# A partition the policy names that partitions.conf does not define; a
+# node-name map OpenSM ignores (a line it cannot parse).
+cat >"$dir/part-policy.conf" <<'EOF'
+port-groups
+  port-group
+    name: g1
+    partition: p1
+  end-port-group
+end-port-groups
+qos-levels
+  qos-level
+    name: DEFAULT
+    sl: 0
+  end-qos-level
+  qos-level
+    name: hi
+    sl: 1
+  end-qos-level
+end-qos-levels
+qos-match-rules
+  qos-match-rule
+    source: g1
+    qos-level-name: hi
+  end-qos-match-rule
+end-qos-match-rules
+EOF
+printf 'Default=0x7fff, ipoib : ALL=full ;\np2=0x0002 : ALL=full ;\n' >"$dir/parts.conf"
+conf "$dir/c27.conf" qos_policy_file "$dir/part-policy.conf" partition_config_file "$dir/parts.conf" \
+	event_plugin_options "policy=$dir/part-policy.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
+broken partition-undefined partitions warning -c "$dir/c27.conf"
+grep -q "^warning  *partitions  *1 problem(s) of $dir/part-policy.conf against $dir/parts.conf, first: $dir/part-policy.conf:4:[0-9]*: warning: partition 'p1' is not defined in $dir/parts.conf" \
+	"$dir/partition-undefined.out" || bad "partition-undefined: $(cat "$dir/partition-undefined.out")"
+printf 'Default=0x7fff, ipoib : ALL=full ;\np1=0x0001 : ALL=full ;\n' >"$dir/parts-p1.conf"
+conf "$dir/c28.conf" qos_policy_file "$dir/part-policy.conf" partition_config_file "$dir/parts-p1.conf" \
+	event_plugin_options "policy=$dir/part-policy.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
+doctor partition-defined 0 -c "$dir/c28.conf"
+printf '0x0002c9030001 "ok"\nnot-a-guid "x"\n' >"$dir/bad.map"
+conf "$dir/c29.conf" node_name_map_name "$dir/bad.map"
+broken bad-map node-name-map warning -c "$dir/c29.conf"
 
 # Who can write what the plugin trusts: a publish directory every user
 # can write (the policy copy it restores at start could be planted), a

@@ -575,6 +575,23 @@ static void check_engine(struct doctor_report *r, const struct sm *s,
 	}
 }
 
+/* The partitions.conf and node-name map opensm.conf names (or OpenSM's
+ * defaults: its partitions file, its map when it exists), read as
+ * `check --opensm-conf` reads them. */
+static void check_partitions(struct doctor_report *r, const struct sm *s,
+			     const struct oq_policy *p)
+{
+	const char *parts = oq_conf_get(&s->conf, "partition_config_file");
+	const char *map = oq_conf_get(&s->conf, "node_name_map_name");
+
+	if (!parts)
+		parts = OQ_OSM_PARTITIONS_FILE;
+	if (!map && *OQ_OSM_NODE_NAME_MAP &&
+	    !access(OQ_OSM_NODE_NAME_MAP, F_OK))
+		map = OQ_OSM_NODE_NAME_MAP;
+	doctor_partitions(r, p, parts, map);
+}
+
 /* The keys that must agree between the master's and the standby's,
  * besides every qos_* key. */
 static const char *const same_keys[] = {
@@ -802,6 +819,8 @@ static int run(int argc, char **argv)
 				     : "OpenSM's default");
 	check_binaries(&r, &o);
 	check_policy(&r, &s, &p);
+	if (p)
+		check_partitions(&r, &s, p);
 	if (!relative(&r, "publish-dir", "publish_dir=", s.po.publish_dir))
 		doctor_dir(&r, &u, "publish-dir", oq_plugin_publish_dir(&s.po),
 			   "publish directory", "publish_dir");

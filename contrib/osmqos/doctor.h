@@ -3,7 +3,8 @@
  * `osmqos doctor`'s report, shared by its checks: cmd_doctor.c (the
  * opensm.conf, the library, the policy, the routing engine, the
  * standby), doctor_access.c (who may write the files the plugin trusts),
- * doctor_policy.c (the policy as stock OpenSM sees it).
+ * doctor_policy.c (the policy as stock OpenSM and partitions.conf see
+ * it).
  */
 #ifndef OSMQOS_CLI_DOCTOR_H
 #define OSMQOS_CLI_DOCTOR_H
@@ -61,5 +62,14 @@ void doctor_policy_access(struct doctor_report *r,
  * say, 1 a warning reported.
  */
 int doctor_stock(struct doctor_report *r, const struct oq_policy *p);
+
+/*
+ * What the policy says of partitions against the partitions.conf
+ * (partition_config_file, or OpenSM's default) and of the node-name map
+ * (node_name_map_name) opensm.conf names: each warning that needs no
+ * fabric, as the plugin would log it.
+ */
+void doctor_partitions(struct doctor_report *r, const struct oq_policy *p,
+		       const char *partitions, const char *node_map);
 
 #endif /* OSMQOS_CLI_DOCTOR_H */
