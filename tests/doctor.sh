@@ -22,6 +22,8 @@
 # Under opensm_policy=direct a policy stock OpenSM rejects is a warning;
 # so is a partition partitions.conf does not define, and a node-name map
 # OpenSM ignores.
+# A publish directory whose lock names a live opensm of another
+# opensm.conf, or two of this one, is a warning.
 # Without --plugin the library is looked for where dlopen() finds it.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -393,6 +395,60 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/n
 else
 	echo "doctor: other owners not checked (needs root, user nobody, setpriv)"
 fi
+
+# The publish directory's lock names a live opensm: another opensm.conf's
+# is a warning (that opensm's osmqos keeps the directory), this one's is
+# ok, and this one's twice (opensm@ units of one opensm.conf) a warning.
+# A script named opensm stands for it (its process is named opensm).
+mkdir -p "$dir/bin" "$dir/pub-lock"
+# It waits on a FIFO it opens read-write itself: no child to outlive it.
+mkfifo "$dir/bin/hold"
+printf '#!/bin/bash\nread -r -t 60 x <>"${0%%/*}/hold"\n' >"$dir/bin/opensm"
+chmod +x "$dir/bin/opensm"
+fakes=
+# fake_sm CONF: a process named opensm started with -F CONF; its PID.
+fake_sm() {
+	"$dir/bin/opensm" -F "$1" >/dev/null 2>&1 &
+	fake=$!
+	fakes="$fakes $fake"
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(cat /proc/$fake/comm 2>/dev/null)" = opensm ] && break
+		sleep 0.1
+	done
+}
+stop_fakes() {
+	local p
+	for p in $fakes; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	fakes=
+}
+trap 'stop_fakes; rm -rf "$dir"' EXIT
+conf "$dir/c30.conf" event_plugin_options \
+	"policy=$pol publish_dir=$dir/pub-lock audit=$dir/audit/osmqos-audit.log"
+conf "$dir/other-sm.conf"
+fake_sm "$dir/other-sm.conf"
+echo "$fake" >"$dir/pub-lock/.osmqos.lock"
+broken lock-other publish-owner warning -c "$dir/c30.conf"
+grep -q "^warning  *publish-owner  *publish directory $dir/pub-lock is the osmqos of another opensm's (pid $fake, started with $dir/other-sm.conf): the opensm $dir/c30.conf starts would publish nothing there" \
+	"$dir/lock-other.out" && grep -q " fix: give each opensm its own publish_dir= and audit= " "$dir/lock-other.out" ||
+	bad "lock-other: $(cat "$dir/lock-other.out")"
+stop_fakes
+# The lock's opensm gone: nothing to say.
+doctor lock-stale 0 -c "$dir/c30.conf"
+grep -q "publish-owner" "$dir/lock-stale.out" && bad "lock-stale: $(cat "$dir/lock-stale.out")"
+fake_sm "$dir/c30.conf"
+echo "$fake" >"$dir/pub-lock/.osmqos.lock"
+doctor lock-this 0 -c "$dir/c30.conf"
+grep -q "^ok  *publish-owner  *publish directory $dir/pub-lock: its osmqos is opensm pid $fake's" "$dir/lock-this.out" ||
+	bad "lock-this: $(cat "$dir/lock-this.out")"
+holder=$fake
+fake_sm "$dir/c30.conf"
+broken lock-twice publish-owner warning -c "$dir/c30.conf"
+grep -q "is the osmqos of opensm pid $holder; 1 other opensm (pid $fake) runs with the same $dir/c30.conf" \
+	"$dir/lock-twice.out" || bad "lock-twice: $(cat "$dir/lock-twice.out")"
+stop_fakes
 
 # An unreadable opensm.conf is a usage error that says what to do.
 "$osmqos" doctor -c "$dir/none.conf" >"$dir/none.out" 2>&1

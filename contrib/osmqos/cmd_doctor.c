@@ -11,8 +11,8 @@
  *   it is valid; the plugin library where opensm's dlopen() finds it and
  *   built for this opensm's version; the publish and audit directories
  *   writable with free space; those and the policy file writable by
- *   opensm's user alone; the routing engine and what it owns; the
- *   standby's opensm.conf the same.
+ *   opensm's user alone; the publish directory no other opensm's; the
+ *   routing engine and what it owns; the standby's opensm.conf the same.
  *
  * The event_plugin_options are read by the plugin's own parser
  * (plugin/options.c), so an option the plugin would refuse is found here.
@@ -781,7 +781,7 @@ static int run(int argc, char **argv)
 	struct doctor_opts o = {0};
 	struct doctor_report r = {false, true, DOCTOR_OK};
 	struct oq_policy *p = NULL;
-	const char *conf;
+	const char *conf, *conf_path;
 	char audit_dir[4096];
 	struct doctor_sm_user u;
 	struct sm s, standby;
@@ -802,6 +802,7 @@ static int run(int argc, char **argv)
 		sm_free(&s);
 		return OQ_EXIT_USAGE;
 	}
+	conf_path = conf;
 	conf = input_name(conf);
 	r.json = o.c.json;
 	if (r.json) {
@@ -821,9 +822,12 @@ static int run(int argc, char **argv)
 	check_policy(&r, &s, &p);
 	if (p)
 		check_partitions(&r, &s, p);
-	if (!relative(&r, "publish-dir", "publish_dir=", s.po.publish_dir))
+	if (!relative(&r, "publish-dir", "publish_dir=", s.po.publish_dir)) {
 		doctor_dir(&r, &u, "publish-dir", oq_plugin_publish_dir(&s.po),
 			   "publish directory", "publish_dir");
+		doctor_publish_lock(&r, oq_plugin_publish_dir(&s.po),
+				    conf_path);
+	}
 	if (s.po.audit &&
 	    (!strcmp(s.po.audit, "off") || !strcmp(s.po.audit, "none"))) {
 		doctor_check(&r, DOCTOR_OK, "audit-dir", NULL,

@@ -3,6 +3,7 @@
  * `osmqos doctor`'s report, shared by its checks: cmd_doctor.c (the
  * opensm.conf, the library, the policy, the routing engine, the
  * standby), doctor_access.c (who may write the files the plugin trusts),
+ * doctor_lock.c (another opensm's plugin in the publish directory),
  * doctor_policy.c (the policy as stock OpenSM and partitions.conf see
  * it).
  */
@@ -54,6 +55,15 @@ void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 void doctor_policy_access(struct doctor_report *r,
 			  const struct doctor_sm_user *u, const char *path,
 			  const char *key);
+
+/*
+ * The publish directory's lock (plugin/publish/publish_dir_lock.c):
+ * when it names a live opensm other than the one conf (the opensm.conf
+ * doctor reads; "-" for standard input) starts, or one doctor cannot
+ * tell, this opensm's plugin would publish nothing there: a warning.
+ */
+void doctor_publish_lock(struct doctor_report *r, const char *dir,
+			 const char *conf);
 
 /*
  * Under opensm_policy=direct OpenSM parses the file itself: stock

@@ -8,7 +8,8 @@
 # neither takes the other's files for an operator's edit.  Once the first
 # stops, the second takes the directory at its next sweep.  A lock file
 # another user put there is said, not written, and not taken for an
-# osmqos.
+# osmqos.  doctor on the shared opensm.conf says which opensm has the
+# directory and that the other publishes nothing there.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init publish-dir-shared
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -82,6 +83,13 @@ grep -q "was edited, not by osmqos" "$E2E_OSM_LOG" "$log_b" &&
 grep -q "osmqos: sweep [0-9]*: published" "$log_b" &&
 	e2e_fail "the second osmqos published"
 e2e_log "one publish directory, two SMs: the first's files only; the second said so once"
+# doctor on that opensm.conf names both: the directory is the first's,
+# the second publishes nothing there.
+e2e_osmqos doctor -c "$E2E_OSM_CONF" --plugin "$top_builddir/.libs/libosmqos.so" \
+	--opensm "$OQ_OPENSM" >"$E2E_DIR/doctor.out" 2>&1
+grep -q "^warning  *publish-owner  *publish directory $E2E_DIR is the osmqos of opensm pid $E2E_OPENSM_PID; 1 other opensm (pid $osm_b) runs with the same $E2E_OSM_CONF" \
+	"$E2E_DIR/doctor.out" || e2e_fail "doctor did not name the second opensm: $(cat "$E2E_DIR/doctor.out")"
+e2e_log "doctor: the publish directory is pid $E2E_OPENSM_PID's, pid $osm_b publishes nothing"
 
 # The first opensm stops (the other port's SM is the one left): the
 # second's osmqos takes the directory at its next heavy sweep.
