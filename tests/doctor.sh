@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # osmqos doctor on a good SM setup (exit 0, every check ok), on four
 # opensm.conf forms OpenSM reads as good (a comment after a value, a
-# quoted value, event_plugin_name with a comma), and on seventeen setups
+# quoted value, event_plugin_name with a comma), and on setups
 # with one thing broken each, as osmqos(8) lists the checks: qos FALSE or
 # lower case, osmqos not in event_plugin_name (or only after a '#', or
 # behind a second comma), policy= and qos_policy_file apart, no plugin
@@ -98,7 +98,8 @@ n=$(grep -c '^ok ' "$dir/good.out")
 [ "$n" -ge 9 ] || bad "good setup: only $n checks ok"
 "$osmqos" doctor --plugin "$lib" --opensm "$opensm" -c "$dir/good.conf" \
 	--standby-conf "$dir/good.conf" --json >"$dir/good.json"
-jq -e '.worst == "ok" and (.checks | length) == 13 and
+# 13 checks, and node-name-map where OpenSM's default map exists.
+jq -e '.worst == "ok" and (.checks | length) >= 13 and
 	all(.checks[]; .status == "ok" and .fix == null)' "$dir/good.json" >/dev/null ||
 	bad "good setup JSON: $(cat "$dir/good.json")"
 
@@ -456,5 +457,5 @@ rc=$?
 [ "$rc" = 2 ] && grep -q "cannot read opensm.conf '$dir/none.conf': No such file or directory; check the path" "$dir/none.out" ||
 	bad "missing opensm.conf: exit $rc: $(cat "$dir/none.out")"
 
-[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 18 broken ones, each named"
+[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 26 broken ones, each named"
 exit "$fail"
