@@ -81,7 +81,8 @@ struct oq_port_group {
 	struct oq_loc guids_loc, pkeys_loc, node_types_loc;
 	/* Synthesized by a GUID-based qos-ulps line (name is OpenSM's
 	 * _SRP_Targets_, _ULP_Targets_, _ULP_Sources_ or
-	 * _ULP_Sources_Targets_; only guids is set). */
+	 * _ULP_Sources_Targets_; only guids is set).  A rule or scope may
+	 * name it, as in OpenSM. */
 	bool from_ulp;
 };
 
@@ -294,9 +295,11 @@ bool oq_policy_intents(const struct oq_policy *p, struct oq_sl_intents *out);
  * and SL 0, which a path gets when no level names one. */
 uint16_t oq_policy_granted_sls(const struct oq_policy *p);
 
-/* Case-insensitive lookups (as OpenSM), first match, explicit objects
- * only; -1 when not found.  O(log n) once oq_policy_index_names (which
- * oq_policy_validate calls) has run, linear before. */
+/* Case-insensitive lookups (as OpenSM): the first match in the file's
+ * order, qos-ulps' generated groups included (OpenSM's rules and scopes
+ * may name them), its generated levels not; -1 when not found.
+ * O(log n) once oq_policy_index_names (which oq_policy_validate calls) has
+ * run, linear before. */
 int oq_policy_index_names(struct oq_policy *p);
 int oq_policy_find_group(const struct oq_policy *p, const char *name);
 int oq_policy_find_level(const struct oq_policy *p, const char *name);

@@ -24,7 +24,7 @@ static const char *closest_group(const struct oq_policy *p, const char *name)
 	size_t i;
 
 	for (i = 0; i < p->n_groups; i++) {
-		if (p->groups[i].from_ulp || !p->groups[i].name)
+		if (!p->groups[i].name)
 			continue;
 		d = oq_lx_distance(name, p->groups[i].name, best_d);
 		if (d < best_d) {
@@ -84,20 +84,25 @@ static void resolve_groups(const struct oq_policy *p, struct oq_refs *refs,
 }
 
 /* Names equal but for case, by the sorted name index: each run of equal
- * names is its first (lowest) object and the duplicates after it. */
-static void report_duplicates(const int *idx, size_t n,
-			      const char *(*name)(const struct oq_policy *,
-						  int),
-			      struct oq_loc (*loc)(const struct oq_policy *,
-						   int),
-			      const char *what, const struct oq_policy *p,
-			      struct oq_diags *d)
+ * names is its first (lowest) object and the duplicates after it.  Only
+ * the names the file writes count: OpenSM's qos-ulps may generate a group
+ * name many times, and one a port-group also uses. */
+static void
+report_duplicates(const int *idx, size_t n,
+		  const char *(*name)(const struct oq_policy *, int),
+		  struct oq_loc (*loc)(const struct oq_policy *, int),
+		  bool (*generated)(const struct oq_policy *, int),
+		  const char *what, const struct oq_policy *p,
+		  struct oq_diags *d)
 {
-	size_t i, first = 0;
+	size_t i;
+	int first = -1;
 
-	for (i = 1; i < n; i++) {
-		if (strcasecmp(name(p, idx[i]), name(p, idx[first]))) {
-			first = i;
+	for (i = 0; i < n; i++) {
+		if (generated(p, idx[i]))
+			continue;
+		if (first < 0 || strcasecmp(name(p, idx[i]), name(p, first))) {
+			first = idx[i];
 			continue;
 		}
 		oq_diag_hint(oq_error(d, loc(p, idx[i]),
@@ -105,7 +110,7 @@ static void report_duplicates(const int *idx, size_t n,
 				      name(p, idx[i])),
 			     "the first one is at line %u (names are case "
 			     "insensitive)",
-			     loc(p, idx[first]).line);
+			     loc(p, first).line);
 	}
 }
 
@@ -119,6 +124,11 @@ static struct oq_loc group_loc(const struct oq_policy *p, int i)
 	return p->groups[i].loc;
 }
 
+static bool group_generated(const struct oq_policy *p, int i)
+{
+	return p->groups[i].from_ulp;
+}
+
 static const char *level_name(const struct oq_policy *p, int i)
 {
 	return p->levels[i].name;
@@ -129,13 +139,18 @@ static struct oq_loc level_loc(const struct oq_policy *p, int i)
 	return p->levels[i].loc;
 }
 
+static bool level_generated(const struct oq_policy *p, int i)
+{
+	return p->levels[i].from_ulp;
+}
+
 static void check_duplicate_names(const struct oq_policy *p,
 				  struct oq_diags *d)
 {
 	report_duplicates(p->group_by_name, p->n_group_by_name, group_name,
-			  group_loc, "port group", p, d);
+			  group_loc, group_generated, "port group", p, d);
 	report_duplicates(p->level_by_name, p->n_level_by_name, level_name,
-			  level_loc, "qos-level", p, d);
+			  level_loc, level_generated, "qos-level", p, d);
 }
 
 static void resolve_rules(struct oq_policy *p, struct oq_diags *d)

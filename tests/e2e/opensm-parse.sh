@@ -219,6 +219,39 @@ sed 's/name: cas$/name: "my cas"/; s/source: cas$/source: my cas/' \
 sed 's/name: cas$/name: my cas/; s/source: cas$/source: "my cas"/' \
 	"$probes/plain.conf" >"$probes/unquoted-name-quoted-ref.conf"
 
+# Files stock OpenSM takes that osmqos must read as it does (`osmqos
+# check`: valid, read as written); each name's expected line is checked
+# after the run.
+as_written=()
+# A rule or scope naming a group qos-ulps generates: OpenSM's port groups
+# are one list in file order, the generated ones included, and a name
+# finds the first (the first line's group, or a port-group written before
+# the qos-ulps section).
+ulp_ref() { # FILE GROUP ULP-LINE ULP-LINE [PORT-GROUPS-FIRST]
+	{
+		[ -n "$5" ] && printf 'port-groups\n  port-group\n    name: %s\n    node-type: CA\n  end-port-group\nend-port-groups\n' "$2"
+		printf "$levels"
+		printf 'qos-levels\n  qos-level\n    name: x\n    sl: 5\n  end-qos-level\nend-qos-levels\n'
+		printf 'qos-match-rules\n  qos-match-rule\n    destination: %s\n    qos-level-name: x\n  end-qos-match-rule\nend-qos-match-rules\n' "$2"
+		printf 'qos-ulps\n    %s : 3\n    %s : 4\nend-qos-ulps\n' "$3" "$4"
+		[ -z "$5" ] && printf 'port-groups\n  port-group\n    name: %s\n    node-type: CA\n  end-port-group\nend-port-groups\n' "$2"
+		printf 'qos-setup\n  vlarb-tables\n    vlarb-scope\n      group: %s\n      vlarb-low: 0:4\n    end-vlarb-scope\n  end-vlarb-tables\nend-qos-setup\n' "$2"
+	} >"$probes/$1"
+	as_written+=("$1")
+}
+all=0x100000-0x1fffff
+ulp_ref ulp-ref-srp.conf _SRP_Targets_ 'srp, target-port-guid 0x1' \
+	"srp, target-port-guid $all"
+ulp_ref ulp-ref-targets.conf _ulp_targets_ "any, target-port-guid $all" \
+	'any, target-port-guid 0x1'
+ulp_ref ulp-ref-sources.conf _ULP_Sources_ 'any, source-port-guid 0x1' \
+	"any, source-port-guid $all"
+ulp_ref ulp-ref-sources-targets.conf _ULP_Sources_Targets_ \
+	'any, source-target-port-guid 0x1' \
+	"any, source-target-port-guid $all"
+ulp_ref ulp-ref-group-first.conf _SRP_Targets_ 'srp, target-port-guid 0x1' \
+	'srp, target-port-guid 0x2' first
+
 list=$E2E_DIR/list
 printf '%s\n' "${corpus[@]}" "$probes"/* >"$list"
 out=$E2E_DIR/parse.out
@@ -267,6 +300,10 @@ done
 for v in as-written differently taken rejected; do
 	grep -q "^result [^ ]* [^ ]* [^ ]* [^ ]* $v " "$out" ||
 		e2e_fail "no file with the verdict '$v'"
+done
+for f in "${as_written[@]}"; do
+	grep -q "^result ok takes valid ok as-written agree $probes/$f\$" "$out" ||
+		e2e_fail "$f: not valid and read as written: $(grep "^result .* $probes/$f\$" "$out")"
 done
 if grep -q '^result .* DISAGREE' "$out"; then
 	grep '^result .* DISAGREE' "$out" | head -n 20 | sed 's/^/  /'

@@ -189,6 +189,88 @@ static void test_undefined_references(void **state)
 	parsed_free(&r);
 }
 
+/* A rule or scope may name a group qos-ulps generates (OpenSM keeps them
+ * in its one list of port groups); a name given twice resolves to the one
+ * the file defines first, whichever section it is in.  Levels qos-ulps
+ * generates stay unnamed. */
+static void test_generated_group_references(void **state)
+{
+	static const char *const names[] = { "_SRP_Targets_", "_ULP_Targets_",
+					     "_ULP_Sources_",
+					     "_ULP_Sources_Targets_" };
+	static const char *const lines[] = {
+		"srp, target-port-guid 0x1", "any, target-port-guid 0x1",
+		"any, source-port-guid 0x1", "any, source-target-port-guid 0x1"
+	};
+	const struct oq_match_rule *m;
+	struct parsed r;
+	char text[1024];
+	size_t i;
+	int g;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		snprintf(text, sizeof(text),
+			 LEVELS_DEFAULT
+			 "qos-match-rules\n qos-match-rule\n"
+			 "  destination: %s\n  qos-level-name: DEFAULT\n"
+			 " end-qos-match-rule\nend-qos-match-rules\n"
+			 "qos-ulps\n %s : 3\n %s2 : 4\nend-qos-ulps\n"
+			 "qos-setup\n vlarb-tables\n  vlarb-scope\n"
+			 "   group: %s\n   vlarb-low: 0:1\n"
+			 "  end-vlarb-scope\n end-vlarb-tables\n"
+			 "end-qos-setup\n",
+			 names[i], lines[i], lines[i], names[i]);
+		parse_text(&r, text, true);
+		assert_int_equal(r.d.n_errors, 0);
+		g = r.p->rules[0].destinations.v[0].idx;
+		assert_true(g >= 0);
+		assert_string_equal(r.p->groups[g].name, names[i]);
+		/* The first of the two lines' groups, as in OpenSM. */
+		assert_int_equal(r.p->groups[g].guids.v[0].lo, 1);
+		assert_int_equal(r.p->vlarb[0].groups.v[0].idx, g);
+		parsed_free(&r);
+	}
+
+	/* A port-group of the same name after the qos-ulps section: the
+	 * generated group comes first; before it, the port-group. */
+	parse_text(&r,
+		   LEVELS_DEFAULT
+		   "qos-ulps\n srp, target-port-guid 0x1 : 3\nend-qos-ulps\n"
+		   "port-groups\n port-group\n  name: _srp_targets_\n"
+		   "  port-guid: 0x7\n end-port-group\nend-port-groups\n"
+		   "qos-match-rules\n qos-match-rule\n"
+		   "  source: _SRP_Targets_\n  qos-level-name: DEFAULT\n"
+		   " end-qos-match-rule\nend-qos-match-rules\n",
+		   true);
+	assert_int_equal(r.d.n_errors, 0);
+	m = &r.p->rules[0];
+	assert_true(r.p->groups[m->sources.v[0].idx].from_ulp);
+	parsed_free(&r);
+	parse_text(&r,
+		   LEVELS_DEFAULT
+		   "port-groups\n port-group\n  name: _srp_targets_\n"
+		   "  port-guid: 0x7\n end-port-group\nend-port-groups\n"
+		   "qos-ulps\n srp, target-port-guid 0x1 : 3\nend-qos-ulps\n"
+		   "qos-match-rules\n qos-match-rule\n"
+		   "  source: _SRP_Targets_\n  qos-level-name: DEFAULT\n"
+		   " end-qos-match-rule\nend-qos-match-rules\n",
+		   true);
+	assert_int_equal(r.d.n_errors, 0);
+	assert_int_equal(r.p->rules[0].sources.v[0].idx, 0);
+	parsed_free(&r);
+
+	parse_text(&r,
+		   LEVELS_DEFAULT
+		   "qos-match-rules\n qos-match-rule\n"
+		   "  qos-level-name: SimpleQoSLevel_SL3\n"
+		   " end-qos-match-rule\nend-qos-match-rules\n"
+		   "qos-ulps\n srp, target-port-guid 0x1 : 3\nend-qos-ulps\n",
+		   true);
+	assert_error(&r.d, 9, 19, "undefined qos-level 'SimpleQoSLevel_SL3'");
+	parsed_free(&r);
+}
+
 static void test_missing_default(void **state)
 {
 	struct parsed r;
@@ -643,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_value_errors),
 		cmocka_unit_test(test_duplicate_names),
 		cmocka_unit_test(test_undefined_references),
+		cmocka_unit_test(test_generated_group_references),
 		cmocka_unit_test(test_missing_default),
 		cmocka_unit_test(test_vlarb_too_many_entries),
 		cmocka_unit_test(test_shadowed_rules),
