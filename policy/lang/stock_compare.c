@@ -284,6 +284,29 @@ static void default_cmp(struct cmp *c)
 }
 
 /* A scope's group names, resolved as OpenSM would if it used them. */
+static bool ref_before(const struct oq_ref *a, const struct oq_ref *b)
+{
+	return a->loc.line < b->loc.line ||
+	       (a->loc.line == b->loc.line && a->loc.col < b->loc.col);
+}
+
+/* OpenSM appends a scope's `across:` groups and its `across-from:` (or
+ * `across-to:`) groups to one list as the keys come in the file, where
+ * osmqos keeps two lists: merged by where each name is written, they are
+ * in OpenSM's order again.  Each list is in file order already. */
+static void merge_in_file_order(struct oq_refs *all, const struct oq_refs *a,
+				const struct oq_refs *b)
+{
+	size_t i = 0, j = 0, k = 0, nb = b ? b->n : 0;
+
+	while (i < a->n || j < nb) {
+		if (j == nb || (i < a->n && !ref_before(&b->v[j], &a->v[i])))
+			all->v[k++] = a->v[i++];
+		else
+			all->v[k++] = b->v[j++];
+	}
+}
+
 static void scope_groups(struct cmp *c, char **names, size_t n,
 			 const struct oq_refs *refs, const struct oq_refs *more,
 			 struct oq_loc at, const char *what)
@@ -308,10 +331,7 @@ static void scope_groups(struct cmp *c, char **names, size_t n,
 		c->n = (size_t)-1;
 		return;
 	}
-	for (i = 0; i < refs->n; i++)
-		all.v[i] = refs->v[i];
-	for (i = 0; more && i < more->n; i++)
-		all.v[refs->n + i] = more->v[i];
+	merge_in_file_order(&all, refs, more);
 	for (i = 0; i < n; i++) {
 		uint64_t steps;
 		long g = c->s->index

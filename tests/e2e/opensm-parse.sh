@@ -252,6 +252,18 @@ ulp_ref ulp-ref-sources-targets.conf _ULP_Sources_Targets_ \
 ulp_ref ulp-ref-group-first.conf _SRP_Targets_ 'srp, target-port-guid 0x1' \
 	'srp, target-port-guid 0x2' first
 
+# An sl2vl-scope's across: before its across-to: or across-from: (OpenSM
+# keeps one list per direction, in file order).
+across() { # FILE KEY-LINES
+	printf "${levels}port-groups\n  port-group\n    name: g\n    node-type: CA\n  end-port-group\n  port-group\n    name: sw\n    node-type: SWITCH\n  end-port-group\nend-port-groups\nqos-setup\n  sl2vl-tables\n    sl2vl-scope\n$2      sl2vl-table: 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,15\n    end-sl2vl-scope\n  end-sl2vl-tables\nend-qos-setup\n" \
+		>"$probes/$1"
+	as_written+=("$1")
+}
+across across-then-to.conf '      across: g\n      across-to: sw\n'
+across across-then-from.conf '      across: g\n      across-from: sw\n'
+across across-interleaved.conf \
+	'      across-from: sw\n      across: g\n      across-from: g\n      across: sw\n'
+
 list=$E2E_DIR/list
 printf '%s\n' "${corpus[@]}" "$probes"/* >"$list"
 out=$E2E_DIR/parse.out

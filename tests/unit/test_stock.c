@@ -156,6 +156,42 @@ static void test_unquoted_blanks(void **state)
 
 /* A key that reads strings keeps its line: `name: X sl: 0` gives the
  * number to the name's line flags (text), `sl: 0 name: X` works. */
+/* An sl2vl-scope's `across:` with `across-to:`/`across-from:`, in either
+ * order: OpenSM keeps one list in file order, osmqos two; the same groups
+ * are the same reading. */
+static void test_across_order(void **state)
+{
+	static const char *const keys[] = {
+		"      across: g\n      across-to: sw\n",
+		"      across-to: sw\n      across: g\n",
+		"      across: g\n      across-from: sw\n",
+		"      across: g\n      across-from: sw\n      across: sw\n"
+		"      across-to: g\n",
+	};
+	char text[2048];
+	struct verdict x;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "port-groups\n  port-group\n    name: g\n"
+			 "    node-type: CA\n  end-port-group\n"
+			 "  port-group\n    name: sw\n    node-type: SWITCH\n"
+			 "  end-port-group\nend-port-groups\n"
+			 "qos-setup\n  sl2vl-tables\n    sl2vl-scope\n%s"
+			 "      sl2vl-table: 0,1,2,3,4,5,6,7,0,1,2,3,4,5,6,15\n"
+			 "    end-sl2vl-scope\n  end-sl2vl-tables\n"
+			 "end-qos-setup\n" LEVELS,
+			 keys[i]);
+		judge(&x, text, NULL);
+		assert_int_equal(x.s->outcome, OQ_STOCK_TAKES);
+		assert_int_equal(x.v, OQ_STOCK_AS_WRITTEN);
+		assert_int_equal(x.d.n, 0);
+		verdict_free(&x);
+	}
+}
+
 static void test_keys_on_one_line(void **state)
 {
 	struct verdict x;
@@ -473,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_crlf_rejected),
 		cmocka_unit_test(test_intent_key_rejected),
 		cmocka_unit_test(test_unquoted_blanks),
+		cmocka_unit_test(test_across_order),
 		cmocka_unit_test(test_keys_on_one_line),
 		cmocka_unit_test(test_keyword_inside_name),
 		cmocka_unit_test(test_quote_spans_lines),
