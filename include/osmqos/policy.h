@@ -67,6 +67,20 @@ struct oq_port_name {
 	struct oq_loc loc;
 };
 
+/* A port-name value read as OpenSM reads it (port_name.c). */
+struct oq_pname {
+	bool well_formed;   /* a '/', then 'P' or 'p' and more: else refused */
+	size_t node_len;    /* the node's description: name[0..node_len) */
+	unsigned int port;  /* strtoul(, 0) of what follows the P; 0 refused */
+	const char *number; /* where that number starts */
+	size_t number_len;  /* the characters strtoul took */
+	const char *junk;   /* what follows the number (ignored), or NULL */
+	bool octal;	    /* a leading 0 then a digit: read as octal */
+};
+
+/* false when OpenSM refuses the name (the whole policy file with it). */
+bool oq_port_name_parse(const char *name, struct oq_pname *out);
+
 struct oq_port_group {
 	char *name;
 	char *use;

@@ -60,23 +60,57 @@ static int read_use(struct oq_pstate *ps, char **out)
 	return 0;
 }
 
+/* The port number, read as OpenSM reads it: what OpenSM refuses is an
+ * error, what it reads otherwise than it looks a warning. */
 static int check_port_name(struct oq_pstate *ps, const char *s,
 			   struct oq_loc loc)
 {
-	const char *slash = strrchr(s, '/');
-	unsigned long n = 0;
-	const char *d;
+	struct oq_pname pn;
+	struct oq_diag *dg;
+	int n;
 
-	/* OpenSM: the last '/' separates NodeDescription from P<port>. */
-	if (slash && (slash[1] == 'P' || slash[1] == 'p') && slash[2]) {
-		for (d = slash + 2; *d >= '0' && *d <= '9' && n < 1000; d++)
-			n = n * 10 + (unsigned long)(*d - '0');
-		if (!*d && n >= 1 && n <= 254)
-			return 0;
+	if (oq_port_name_parse(s, &pn) && pn.port <= 254) {
+		n = (int)pn.number_len;
+		if (pn.junk)
+			oq_diag_hint(oq_warning(ps->d, loc,
+						"port-name '%s': OpenSM reads "
+						"port %u and ignores '%s'",
+						s, pn.port, pn.junk),
+				     "write '%.*sP%u'", (int)pn.node_len + 1, s,
+				     pn.port);
+		else if (pn.octal)
+			oq_diag_hint(oq_warning(ps->d, loc,
+						"port-name '%s': '%.*s' has a "
+						"leading zero and is read as "
+						"octal %u, as OpenSM does",
+						s, n, pn.number, pn.port),
+				     "write '%.*sP%u' for port %u",
+				     (int)pn.node_len + 1, s, pn.port, pn.port);
+		return 0;
 	}
-	oq_diag_hint(oq_error(ps->d, loc, "illegal port name '%s'", s),
-		     "write NodeDescription/P<port 1-254>, e.g. "
-		     "'vs1 HCA-1/P1'");
+	if (!pn.well_formed) {
+		dg = oq_error(ps->d, loc, "illegal port name '%s'", s);
+		oq_diag_hint(dg, "write NodeDescription/P<port 1-254>, e.g. "
+				 "'vs1 HCA-1/P1'");
+	} else if (pn.octal && !pn.port) {
+		dg = oq_error(ps->d, loc,
+			      "illegal port name '%s': invalid octal number "
+			      "'%s'",
+			      s, pn.number);
+		oq_diag_hint(dg,
+			     "OpenSM reads a number with a leading 0 as octal "
+			     "and refuses the file; write '%.*sP%s'",
+			     (int)pn.node_len + 1, s,
+			     pn.number + strspn(pn.number, "0"));
+	} else {
+		dg = oq_error(ps->d, loc, "illegal port name '%s'", s);
+		oq_diag_hint(dg,
+			     "%s; write NodeDescription/P<port 1-254>, e.g. "
+			     "'vs1 HCA-1/P1' (0x hex works too)",
+			     pn.port ? "the port number is above 254"
+				     : "OpenSM reads port number 0 here and "
+				       "refuses the file");
+	}
 	return -1;
 }
 

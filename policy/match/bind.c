@@ -91,9 +91,9 @@ static void add_end_port(const struct oq_fabric *f, uint64_t *set,
 		oq_bit_set(set, p->index);
 }
 
-/* port-name: "NodeDescription/P<n>", parsed as OpenSM does: the last '/'
- * separates the node, then 'P' or 'p' and a number read by strtoul(, 0)
- * (so 0x and leading-zero octal forms work and trailing junk is ignored). */
+/* port-name: "NodeDescription/P<n>", read as OpenSM and the parser's
+ * check read it (oq_port_name_parse: 0x and leading-zero octal forms
+ * work, trailing junk is ignored). */
 static size_t resolve_port_names(const struct oq_binding *b,
 				 const struct oq_port_group *g, uint64_t *set,
 				 struct dup_warned *dw, struct oq_diags *diags)
@@ -103,14 +103,12 @@ static size_t resolve_port_names(const struct oq_binding *b,
 	for (i = 0; i < g->n_port_names; i++) {
 		const struct oq_port_name *pn = &g->port_names[i];
 		const char *name = pn->name ? pn->name : "";
-		const char *slash = strrchr(name, '/');
 		const struct oq_node *node;
+		struct oq_pname parsed;
 		unsigned long num;
 		size_t n_same;
 
-		if (!slash || strlen(slash) < 3 ||
-		    (slash[1] != 'p' && slash[1] != 'P') ||
-		    !(num = strtoul(slash + 2, NULL, 0))) {
+		if (!oq_port_name_parse(name, &parsed)) {
 			oq_warning(
 				diags, pn->loc,
 				"port-name '%s' is not NodeDescription/P<n>; "
@@ -118,14 +116,15 @@ static size_t resolve_port_names(const struct oq_binding *b,
 				name);
 			continue;
 		}
-		node = oq_fabric_node_by_name(b->f, name,
-					      (size_t)(slash - name), &n_same);
+		num = parsed.port;
+		node = oq_fabric_node_by_name(b->f, name, parsed.node_len,
+					      &n_same);
 		if (!node) {
 			struct oq_diag *d = oq_warning(
 				diags, pn->loc,
 				"port-name '%s': no node with description "
 				"'%.*s' in the fabric",
-				name, (int)(slash - name), name);
+				name, (int)parsed.node_len, name);
 			oq_diag_hint(d, "names are compared exactly, spaces "
 					"included, with the node names OpenSM "
 					"uses (a node-name map's, else the "

@@ -264,6 +264,17 @@ across across-then-from.conf '      across: g\n      across-from: sw\n'
 across across-interleaved.conf \
 	'      across-from: sw\n      across: g\n      across-from: g\n      across: sw\n'
 
+# Port numbers in a port-name as OpenSM reads them (strtoul base 0,
+# trailing junk ignored); P08 is no octal number and port 0 to OpenSM,
+# which refuses the file, as osmqos must.
+rejected_too=()
+group port-hex.conf 'port-name: "cn01 HCA-1/P0x1"'
+group port-junk.conf 'port-name: "cn01 HCA-1/P1st"'
+group port-octal-switch.conf 'port-name: leaf01/P06'
+as_written+=(port-hex.conf port-junk.conf port-octal-switch.conf)
+group port-bad-octal.conf 'port-name: leaf01/P08'
+rejected_too+=(port-bad-octal.conf)
+
 list=$E2E_DIR/list
 printf '%s\n' "${corpus[@]}" "$probes"/* >"$list"
 out=$E2E_DIR/parse.out
@@ -316,6 +327,10 @@ done
 for f in "${as_written[@]}"; do
 	grep -q "^result ok takes valid ok as-written agree $probes/$f\$" "$out" ||
 		e2e_fail "$f: not valid and read as written: $(grep "^result .* $probes/$f\$" "$out")"
+done
+for f in "${rejected_too[@]}"; do
+	grep -q "^result rejected rejects invalid - rejected agree $probes/$f\$" "$out" ||
+		e2e_fail "$f: not rejected by both: $(grep "^result .* $probes/$f\$" "$out")"
 done
 if grep -q '^result .* DISAGREE' "$out"; then
 	grep '^result .* DISAGREE' "$out" | head -n 20 | sed 's/^/  /'

@@ -652,6 +652,62 @@ static void test_parser_warnings(void **state)
 	parsed_free(&r);
 }
 
+/* Port numbers in a port-name, read once as OpenSM reads them: the
+ * parser's verdict and the number the binder uses agree. */
+static void test_port_name_numbers(void **state)
+{
+	static const struct {
+		const char *name;
+		bool ok;
+		unsigned int port;
+		const char *warning;
+	} cases[] = {
+		{ "cn01 HCA-1/P0x1", true, 1, NULL },
+		{ "cn01 HCA-1/p12", true, 12, NULL },
+		{ "leaf01/P010", true, 8, "is read as octal 8" },
+		{ "leaf01/P1st", true, 1,
+		  "OpenSM reads port 1 and ignores 'st'" },
+		{ "leaf01/P08", false, 0, NULL },
+		{ "leaf01/P0", false, 0, NULL },
+		{ "leaf01/P0x", false, 0, NULL },
+		{ "leaf01/P", false, 0, NULL },
+		{ "leaf01/P255", false, 255, NULL },
+	};
+	char text[512];
+	struct oq_pname pn;
+	struct parsed r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool parsed = oq_port_name_parse(cases[i].name, &pn);
+
+		assert_int_equal(parsed, cases[i].port != 0);
+		assert_int_equal(pn.port, cases[i].port);
+		snprintf(text, sizeof(text),
+			 "port-groups\n port-group\n  name: A\n"
+			 "  port-name: \"%s\"\n end-port-group\n"
+			 "end-port-groups\n" LEVELS_DEFAULT,
+			 cases[i].name);
+		parse_text(&r, text, true);
+		assert_int_equal(r.d.n_errors, cases[i].ok ? 0 : 1);
+		if (cases[i].ok)
+			assert_int_equal(r.p->groups[0].n_port_names, 1);
+		if (cases[i].warning)
+			assert_warning(&r.d, 4, 14, cases[i].warning);
+		parsed_free(&r);
+	}
+	parse_text(&r,
+		   "port-groups\n port-group\n  name: A\n"
+		   "  port-name: leaf01/P09\n end-port-group\n"
+		   "end-port-groups\n" LEVELS_DEFAULT,
+		   true);
+	assert_error(&r.d, 4, 14,
+		     "illegal port name 'leaf01/P09': invalid octal number "
+		     "'09'");
+	parsed_free(&r);
+}
+
 static void test_validate_returns_error_count(void **state)
 {
 	struct parsed r;
@@ -734,6 +790,7 @@ int main(void)
 		cmocka_unit_test(test_shadowed_ulp_and_location),
 		cmocka_unit_test(test_scope_overlap),
 		cmocka_unit_test(test_parser_warnings),
+		cmocka_unit_test(test_port_name_numbers),
 		cmocka_unit_test(test_validate_returns_error_count),
 		cmocka_unit_test(test_unused_and_consequences),
 	};
