@@ -152,7 +152,7 @@ static bool line_starts_keyword(struct oq_pstate *ps)
 	return false;
 }
 
-bool oq_ps_list_next(struct oq_pstate *ps)
+bool oq_ps_line_goes_on(struct oq_pstate *ps)
 {
 	struct oq_lx save;
 
@@ -163,6 +163,13 @@ bool oq_ps_list_next(struct oq_pstate *ps)
 	if (oq_lx_skip_space(&ps->lx) && !line_starts_keyword(ps))
 		return true;
 	ps->lx = save;
+	return false;
+}
+
+bool oq_ps_list_next(struct oq_pstate *ps)
+{
+	if (oq_ps_line_goes_on(ps))
+		return true;
 	oq_diag_hint(oq_error(ps->d, oq_lx_loc(&ps->lx),
 			      "expected a value after ','"),
 		     "remove the trailing ',' or continue the list on the "

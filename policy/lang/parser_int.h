@@ -104,6 +104,10 @@ int oq_ps_single(struct oq_pstate *ps, uint64_t *v, const char *what,
 		 uint64_t min, uint64_t max);
 /* A comma that ends a line continues the list on the next line. */
 bool oq_ps_list_next(struct oq_pstate *ps);
+/* After a ',' or a range's '-': true with the cursor on what follows, on
+ * this line or (as OpenSM's grammar ignores line ends) on the next one
+ * unless it starts with a keyword; false, cursor unmoved, otherwise. */
+bool oq_ps_line_goes_on(struct oq_pstate *ps);
 /* After a value: only blanks and a comment may follow.  A "key:" is an
  * error too, and then left for the line loop to parse (pending_key). */
 /* The first error added after diagnostic id `after` (read from

@@ -181,7 +181,17 @@ static int read_ranges(struct oq_pstate *ps, struct oq_ranges *out,
 		oq_lx_skip_blank(lx);
 		if (oq_lx_peek(lx) == '-') {
 			oq_lx_adv(lx);
-			oq_lx_skip_blank(lx);
+			/* OpenSM's grammar ignores line ends: "0x1-" then
+			 * "0x5" on the next line is the range 0x1-0x5. */
+			if (!oq_ps_line_goes_on(ps)) {
+				oq_diag_hint(oq_error(ps->d, oq_lx_loc(lx),
+						      "expected the end of the "
+						      "%s range after '-'",
+						      what),
+					     "write LO-HI, or continue the "
+					     "range on the next line");
+				return -1;
+			}
 			hi_loc = oq_lx_loc(lx);
 			if (oq_lx_number(lx, &hi, what))
 				return -1;

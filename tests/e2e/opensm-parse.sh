@@ -275,6 +275,20 @@ as_written+=(port-hex.conf port-junk.conf port-octal-switch.conf)
 group port-bad-octal.conf 'port-name: leaf01/P08'
 rejected_too+=(port-bad-octal.conf)
 
+# A range split after its '-' at a line end: OpenSM's grammar ignores line
+# ends, so the range goes on on the next line, unless a keyword starts it.
+rule="${levels}qos-match-rules\n  qos-match-rule\n    service-id: 0x1-\n"
+printf "$rule      0x5\n    qos-level-name: DEFAULT\n  end-qos-match-rule\nend-qos-match-rules\n" \
+	>"$probes/range-split.conf"
+printf "$rule    qos-level-name: DEFAULT\n  end-qos-match-rule\nend-qos-match-rules\n" \
+	>"$probes/range-split-keyword.conf"
+printf 'qos-ulps\n    default : 0\n    any, service-id 0x10 -\n\n        0x20 : 1\n    sdp, port-num 7-\n    9 : 2\nend-qos-ulps\n' \
+	>"$probes/range-split-ulps.conf"
+printf "${levels}port-groups\n  port-group\n    name: g\n    port-guid: 0x100000-\n      0x100003\n  end-port-group\nend-port-groups\n" \
+	>"$probes/range-split-guid.conf"
+as_written+=(range-split.conf range-split-ulps.conf range-split-guid.conf)
+rejected_too+=(range-split-keyword.conf)
+
 list=$E2E_DIR/list
 printf '%s\n' "${corpus[@]}" "$probes"/* >"$list"
 out=$E2E_DIR/parse.out

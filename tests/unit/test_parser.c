@@ -455,6 +455,43 @@ static void test_trailing_comma_before_keyword(void **state)
 	parsed_free(&r);
 }
 
+/* A range split after its '-' goes on on the next line, as after a ','
+ * (OpenSM's grammar ignores line ends), unless that line starts with a
+ * keyword: then one error, and the keyword is not swallowed. */
+static void test_range_continuation(void **state)
+{
+	struct parsed r;
+
+	(void)state;
+	parse_text(&r,
+		   LEVELS_DEFAULT
+		   "qos-match-rules\n qos-match-rule\n"
+		   "  service-id: 0x1-\n   # a comment between\n\n   0x5\n"
+		   "  qos-level-name: DEFAULT\n end-qos-match-rule\n"
+		   "end-qos-match-rules\n"
+		   "qos-ulps\n any, service-id 0x10 -\n  0x20 : 1\n"
+		   " sdp, port-num 7-\n 9, 11 : 2\nend-qos-ulps\n",
+		   true);
+	assert_clean(&r.d);
+	assert_int_equal(r.p->rules[0].service_ids.n, 1);
+	assert_range(&r.p->rules[0].service_ids, 0, 1, 5);
+	assert_range(&r.p->rules[1].service_ids, 0, 0x10, 0x20);
+	assert_int_equal(r.p->rules[2].service_ids.n, 2);
+	assert_range(&r.p->rules[2].service_ids, 0, 0x10007, 0x10009);
+	parsed_free(&r);
+
+	parse_text(&r,
+		   LEVELS_DEFAULT
+		   "qos-match-rules\n qos-match-rule\n  service-id: 0x1-\n"
+		   "  qos-level-name: DEFAULT\n end-qos-match-rule\n"
+		   "end-qos-match-rules\n",
+		   true);
+	assert_error(&r.d, 9, 19,
+		     "expected the end of the service-id range after '-'");
+	assert_int_equal(r.d.n_errors, 1);
+	parsed_free(&r);
+}
+
 static void test_numbers(void **state)
 {
 	struct parsed r;
@@ -619,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_quotes_and_spaces),
 		cmocka_unit_test(test_list_continuation),
 		cmocka_unit_test(test_trailing_comma_before_keyword),
+		cmocka_unit_test(test_range_continuation),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_reversed_range_is_swapped),
 		cmocka_unit_test(test_pkey_spanning_membership_bit),
