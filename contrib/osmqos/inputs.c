@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <osmqos/file.h>
+#include <osmqos/model.h>
 #include <osmqos/node_name_map.h>
 #include <osmqos/opensm_conf.h>
 
@@ -597,7 +598,7 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
 		}
 	}
 	/* The SM's links run at most max_op_vls's VLs. */
-	oq_templates_cap_oper_vls(t, in->fabric);
+	oq_fabric_cap_oper_vls(in->fabric, t->max_op_vls);
 	/* An unknown name was a warning of the opensm.conf parse. */
 	oq_engine_by_name(&engine, t->routing_engine);
 	if (oq_tables_compile_engine(in->binding, in->fabric, t, &engine, out,

@@ -52,6 +52,14 @@ double oq_port_data_gbps(const struct oq_port *p);
  * the plugin's snapshot of OpenSM's copy and the CLI's own SMP reads. */
 /* VLCap / OperVLs 1..5 -> data VLs (1, 2, 4, 8, 15); 0 invalid. */
 uint8_t oq_vls_from_enc(uint8_t enc);
+/*
+ * Cap every linked port's OperVLs at opensm.conf max_op_vls (an encoding
+ * as above; struct oq_templates carries it), as OpenSM's link manager
+ * does (osm_physp_calc_link_op_vls()), for a fabric read from a file,
+ * where OperVLs is the smaller VLCap of the link's ends.  A port without
+ * OperVLs counts its VLCap.  Before the tables are compiled.
+ */
+void oq_fabric_cap_oper_vls(struct oq_fabric *f, uint8_t max_op_vls);
 /* LinkWidthActive (1 1x, 2 4x, 4 8x, 8 12x, 16 2x) -> lanes; 0 invalid. */
 uint8_t oq_lanes_from_width(uint8_t width);
 /* LinkSpeedExtActive (1 FDR, 2 EDR, 4 HDR, and 8 NDR where the OpenSM

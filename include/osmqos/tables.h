@@ -290,15 +290,6 @@ int oq_templates_parse_opensm_conf(struct oq_templates *t, const char *file,
 
 enum oq_port_kind oq_port_kind(const struct oq_port *p);
 
-/*
- * Cap every linked port's OperVLs at t->max_op_vls, as OpenSM's link
- * manager does (osm_physp_calc_link_op_vls()), for a fabric read from a
- * file, where OperVLs is the smaller VLCap of the link's ends.  A port
- * without OperVLs counts its VLCap.  Before the tables are compiled.
- */
-void oq_templates_cap_oper_vls(const struct oq_templates *t,
-			       struct oq_fabric *f);
-
 #ifdef __cplusplus
 }
 #endif

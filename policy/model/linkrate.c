@@ -179,3 +179,21 @@ enum oq_speed oq_speed_from_ib(uint8_t speed_active, uint8_t speed_ext_active,
 		return OQ_SPEED_UNKNOWN;
 	}
 }
+
+void oq_fabric_cap_oper_vls(struct oq_fabric *f, uint8_t max_op_vls)
+{
+	uint8_t cap = oq_vls_from_enc(max_op_vls);
+	size_t i;
+
+	/* 0: OpenSM's OperVLs 0 is no link the model can say anything of;
+	 * above 5 the encoding caps nothing. */
+	if (!cap)
+		return;
+	for (i = 0; i < f->n_ports; i++) {
+		struct oq_port *p = f->ports[i];
+		uint8_t vls = p->oper_vls ? p->oper_vls : p->vl_cap;
+
+		if (p->peer && vls > cap)
+			p->oper_vls = cap;
+	}
+}

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include <osmqos/match.h>
-#include <osmqos/model.h>
 #include <osmqos/tables.h>
 #include <osmqos/file.h>
 #include <osmqos/opensm_conf.h>
@@ -366,25 +365,6 @@ static void max_op_vls(const struct ctx *c, uint8_t *out, const char *val,
 					"VL0-14"),
 			     "write 1 (VL0) to 5 (VL0-14)");
 	*out = (uint8_t)v;
-}
-
-void oq_templates_cap_oper_vls(const struct oq_templates *t,
-			       struct oq_fabric *f)
-{
-	uint8_t cap = oq_vls_from_enc(t->max_op_vls);
-	size_t i;
-
-	/* 0: OpenSM's OperVLs 0 is no link the model can say anything of;
-	 * above 5 the encoding caps nothing. */
-	if (!cap)
-		return;
-	for (i = 0; i < f->n_ports; i++) {
-		struct oq_port *p = f->ports[i];
-		uint8_t vls = p->oper_vls ? p->oper_vls : p->vl_cap;
-
-		if (p->peer && vls > cap)
-			p->oper_vls = cap;
-	}
 }
 
 struct conf_pass {

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <osmqos/match.h>
+#include <osmqos/model.h>
 #include <osmqos/tables.h>
 
 static int parse(struct oq_templates *t, const char *text,
@@ -298,7 +299,7 @@ static void test_max_op_vls(void **state)
 	oq_diags_init(&d);
 	assert_int_equal(parse(&t, "max_op_vls 3\n", &d), 0);
 	oq_diags_free(&d);
-	oq_templates_cap_oper_vls(&t, f);
+	oq_fabric_cap_oper_vls(f, t.max_op_vls);
 	assert_int_equal(a->ports[1].oper_vls, 4);
 	assert_int_equal(sw->ports[1].oper_vls, 4);
 	assert_int_equal(b->ports[1].oper_vls, 0); /* VLCap 4: no cap */
@@ -307,11 +308,11 @@ static void test_max_op_vls(void **state)
 	/* 0 caps nothing the model can use: the links keep their VLs. */
 	t.max_op_vls = 0;
 	a->ports[1].oper_vls = 8;
-	oq_templates_cap_oper_vls(&t, f);
+	oq_fabric_cap_oper_vls(f, t.max_op_vls);
 	assert_int_equal(a->ports[1].oper_vls, 8);
 
 	t.max_op_vls = 1;
-	oq_templates_cap_oper_vls(&t, f);
+	oq_fabric_cap_oper_vls(f, t.max_op_vls);
 	assert_int_equal(a->ports[1].oper_vls, 1);
 	assert_int_equal(b->ports[1].oper_vls, 1);
 	oq_fabric_free(f);
