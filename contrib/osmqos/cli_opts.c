@@ -25,6 +25,11 @@
 
 static const char *const profile_words[] = {"iba", "cx2-2k", NULL};
 
+/* --node-name-map's help; its default depends on --opensm-conf. */
+#define NODE_NAME_MAP_HELP                                                     \
+	"name nodes as OpenSM does with this node-name map (GUID \"name\" "    \
+	"lines), for the policy's port-names and PORT arguments"
+
 /* Indexed by enum oq_common_opt. */
 static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 	[OQ_CO_POLICY] = OQ_OPT("policy", 'p', OQ_OPT_INPUT, "FILE",
@@ -92,10 +97,9 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 		       CO(timeout), .min = 1, .max = 600000),
 	[OQ_CO_NODE_NAME_MAP] =
 		OQ_OPT("node-name-map", 0, OQ_OPT_INPUT, "FILE",
-		       "name nodes as OpenSM does with this node-name map "
-		       "(GUID \"name\" lines), for the policy's port-names "
-		       "and PORT arguments (default: the map "
-		       "node_name_map_name in --opensm-conf names)",
+		       NODE_NAME_MAP_HELP " (default: the map "
+					  "node_name_map_name in "
+					  "--opensm-conf names)",
 		       CO(node_name_map)),
 	[OQ_CO_PUBLISH_DIR] =
 		OQ_OPT("publish-dir", 'd', OQ_OPT_TEXT, "DIR",
@@ -106,6 +110,20 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 	[OQ_CO_ALL] = OQ_OPT("all", 0, OQ_OPT_FLAG, NULL,
 			     "every item instead of a summary", CO(all)),
 };
+
+/* Where the command takes no --opensm-conf, there is no default map. */
+static const char node_name_map_no_conf[] = NODE_NAME_MAP_HELP
+	" (default: none, nodes keep their NodeDescriptions)";
+
+static bool has_common(const struct oq_cmd_spec *s, enum oq_common_opt id)
+{
+	size_t k;
+
+	for (k = 0; !oq_opt_is_end(&s->opts[k]); k++)
+		if (s->opts[k].common == id)
+			return true;
+	return false;
+}
 
 const struct oq_opt *oq_cli_common_opt(enum oq_common_opt id)
 {
@@ -135,6 +153,9 @@ struct oq_opt *oq_cli_opts_resolve(const struct oq_cmd_spec *s, size_t *n)
 		v[i].flags |= e->flags;
 		if (e->help)
 			v[i].help = e->help;
+		else if (e->common == OQ_CO_NODE_NAME_MAP &&
+			 !has_common(s, OQ_CO_OPENSM_CONF))
+			v[i].help = node_name_map_no_conf;
 	}
 	*n = k;
 	return v;

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cli_opts.h"
+#include "cli_opts_int.h"
 
 static void test_list_ranges(void **state)
 {
@@ -363,6 +364,45 @@ static void test_tables(void **state)
 	}
 }
 
+/* An option's help names only options its command has (--X in the
+ * text of a command without --X would send the reader to a refusal). */
+static void test_help_names_own_options(void **state)
+{
+	const struct oq_cmd_spec *all[sizeof(specs) / sizeof(specs[0]) + 1];
+	size_t s, nall = sizeof(specs) / sizeof(specs[0]);
+
+	(void)state;
+	memcpy(all, specs, sizeof(specs));
+	all[nall++] = &oq_spec_job_env;
+	for (s = 0; s < nall; s++) {
+		struct oq_opt *v;
+		size_t n, i, j;
+		const char *p;
+
+		v = oq_cli_opts_resolve(all[s], &n);
+		assert_non_null(v);
+		for (i = 0; i < n; i++) {
+			for (p = v[i].help; p && (p = strstr(p, "--"));) {
+				size_t len;
+				bool known = false;
+
+				p += 2;
+				len = strspn(p, "abcdefghijklmnopqrstuvwxyz-");
+				for (j = 0; j < n && !known; j++)
+					known = v[j].name &&
+						strlen(v[j].name) == len &&
+						!strncmp(v[j].name, p, len);
+				if (len && !known)
+					fail_msg("%s --%s: its help names "
+						 "--%.*s, which %s has not",
+						 all[s]->name, v[i].name,
+						 (int)len, p, all[s]->name);
+			}
+		}
+		free(v);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_parse_refusals),
 		cmocka_unit_test(test_parse_huge),
 		cmocka_unit_test(test_tables),
+		cmocka_unit_test(test_help_names_own_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
