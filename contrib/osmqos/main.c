@@ -33,7 +33,9 @@ static void usage(FILE *out)
 		"\nPathRecord answers and link rates follow %s, the OpenSM "
 		"this\nosmqos was built for (its plugin loads into that "
 		"opensm only).\n"
-		"See osmqos(8) for details.\n",
+		"See osmqos(8) for details; the docs/ it and --help cite are "
+		"in\n/usr/share/doc/osmqos/docs/ when osmqos is installed "
+		"from a package.\n",
 		oq_osm_release()->name);
 }
 

@@ -58,6 +58,13 @@ for f in "$lib" /usr/bin/osmqos \
 	/usr/share/doc/osmqos/examples/policies/fat-tree-16.conf; do
 	grep -qxF "$f" "$E2E_DIR/contents" || e2e_fail "the package lacks $f"
 done
+# The documents --help and the man pages cite (docs/X.md), as the man
+# pages say: in /usr/share/doc/osmqos/docs/ (compressed or not).
+for f in "$top_srcdir"/docs/*.md "$top_srcdir"/docs/*.svg; do
+	f=/usr/share/doc/osmqos/docs/${f##*/}
+	grep -qxE "$f(\.gz)?" "$E2E_DIR/contents" ||
+		e2e_fail "the package lacks $f"
+done
 grep -E '^/etc/|\.la$|/include/' "$E2E_DIR/contents" &&
 	e2e_fail "the package holds files under /etc, .la files or headers"
 # The list, for the RPM's test (tests/opensm/rpm.sh: the same files).

@@ -13,6 +13,7 @@
 #   /usr/lib/<multiarch>/                   /usr/lib64/
 #   /usr/share/doc/osmqos/copyright         /usr/share/licenses/osmqos/copyright
 #   /usr/share/doc/osmqos/X.gz (README.md)  /usr/share/doc/osmqos/X
+#   /usr/share/doc/osmqos/docs/X.gz         /usr/share/doc/osmqos/docs/X
 #   /usr/share/doc/osmqos/changelog.gz      (the RPM header's %changelog)
 #   /usr/share/lintian/overrides/osmqos     (Debian's lintian only)
 #   (in the -dbgsym package)                /usr/lib/.build-id/ links
@@ -57,6 +58,7 @@ for f in /usr/lib64/libosmqos.so /usr/bin/osmqos \
 	/usr/share/man/man8/osmqos.8.gz /usr/share/man/man8/osmqos-plugin.8.gz \
 	/usr/share/man/man5/osmqos-policy.5.gz \
 	/usr/share/licenses/osmqos/copyright /usr/share/doc/osmqos/README.md \
+	/usr/share/doc/osmqos/docs/json.md /usr/share/doc/osmqos/docs/jobs.md \
 	/usr/share/doc/osmqos/examples/systemd/osmqos.conf \
 	/usr/share/doc/osmqos/examples/opensm.conf.osmqos; do
 	grep -qxF "$f" "$E2E_DIR/rpm-files" || e2e_fail "the RPM lacks $f"
@@ -115,7 +117,8 @@ grep -v '/$' "$debfiles" |
 	    -e 's|^/usr/share/doc/osmqos/copyright$|/usr/share/licenses/osmqos/copyright|' \
 	    -e '\|^/usr/share/doc/osmqos/changelog\(\.Debian\)\{0,1\}\.gz$|d' \
 	    -e '\|^/usr/share/lintian/|d' \
-	    -e 's|^\(/usr/share/doc/osmqos/[^/]*\)\.gz$|\1|' |
+	    -e 's|^\(/usr/share/doc/osmqos/[^/]*\)\.gz$|\1|' \
+	    -e 's|^\(/usr/share/doc/osmqos/docs/[^/]*\)\.gz$|\1|' |
 	sort >"$E2E_DIR/deb-files"
 grep -v '^/usr/lib/\.build-id/' "$E2E_DIR/rpm-files" >"$E2E_DIR/rpm-files.cmp"
 if ! diff -u "$E2E_DIR/deb-files" "$E2E_DIR/rpm-files.cmp" >"$E2E_DIR/files.diff"; then
