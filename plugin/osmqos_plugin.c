@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -227,6 +228,12 @@ static void *osmqos_create(osm_opensm_t *osm)
 	char buf[1024];
 	int errs;
 
+	/* Before osm->log: in such an opensm it is at another offset. */
+	if (oq_osm_build_mismatch(buf, sizeof(buf))) {
+		fprintf(stderr, "osmqos: %s\n", buf);
+		syslog(LOG_ERR, "osmqos: %s", buf);
+		return NULL;
+	}
 	if (__atomic_fetch_add(&instances, 1, __ATOMIC_ACQ_REL)) {
 		__atomic_sub_fetch(&instances, 1, __ATOMIC_ACQ_REL);
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,

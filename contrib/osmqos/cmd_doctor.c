@@ -37,6 +37,7 @@
 #include "doctor.h"
 #include "doctor_conf.h"
 #include "doctor_dlopen.h"
+#include "doctor_elf.h"
 #include "inputs.h"
 #include "options/options.h"
 
@@ -159,6 +160,28 @@ static bool version_of(const char *path, char *out, size_t len)
 	return found;
 }
 
+/* The rest of the one NUL-terminated string in a binary file that starts
+ * with tag.  false when there is none. */
+static bool tag_of(const char *path, const char *tag, char *out, size_t len)
+{
+	size_t n = 0, i, t = strlen(tag);
+	char *b = oq_file_read(path, 256u << 20, &n);
+	bool found = false;
+
+	if (!b)
+		return false;
+	for (i = 0; i + t < n && !found; i++) {
+		if (memcmp(b + i, tag, t) || (i && b[i - 1]))
+			continue;
+		found = strnlen(b + i + t, n - i - t) < len &&
+			strnlen(b + i + t, n - i - t) < n - i - t;
+		if (found)
+			strcpy(out, b + i + t);
+	}
+	free(b);
+	return found;
+}
+
 static bool find_opensm(char *out, size_t len)
 {
 	const char *path = getenv("PATH");
@@ -179,8 +202,9 @@ static bool find_opensm(char *out, size_t len)
 
 static void check_binaries(struct doctor_report *r, const struct doctor_opts *o)
 {
-	char lib[4096], bin[4096], lv[64], bv[64];
+	char lib[4096], bin[4096], lv[64], bv[64], tag[8];
 	const char *where = "--plugin";
+	int pm;
 
 	if (o->plugin)
 		snprintf(lib, sizeof(lib), "%s", o->plugin);
@@ -230,6 +254,22 @@ static void check_binaries(struct doctor_report *r, const struct doctor_opts *o)
 			     "%s was built for %s, %s is %s: opensm refuses a "
 			     "plugin built for another version",
 			     lib, lv, bin, bv);
+		return;
+	}
+	/* The same version with another perf-manager setting has another
+	 * osm_opensm_t: the plugin refuses to load (build_options.c). */
+	pm = doctor_elf_exports(bin, "osm_perfmgr_init");
+	if (pm >= 0 &&
+	    tag_of(lib, "osmqos-osm-build: perf-mgr=", tag, sizeof(tag)) &&
+	    pm != !strcmp(tag, "yes")) {
+		doctor_check(r, DOCTOR_ERR, "plugin-version",
+			     "rebuild the plugin against this opensm's own "
+			     "headers and reinstall it",
+			     "%s was built for %s %s the performance manager, "
+			     "%s is built %s it: their osm_opensm_t differ and "
+			     "the plugin does not load",
+			     lib, lv, pm ? "without" : "with", bin,
+			     pm ? "with" : "without");
 		return;
 	}
 	doctor_check(r, DOCTOR_OK, "plugin-version", NULL,

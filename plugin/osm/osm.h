@@ -104,4 +104,12 @@ struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
  * read. */
 void oq_inputs_record(osm_opensm_t *osm, struct oq_record *r);
 
+/*
+ * true when the running opensm was built with other layout-changing
+ * options (the perf manager, complib debugging) than the headers this
+ * plugin was compiled with; why says which and what to rebuild.  Reads
+ * nothing of osm_opensm_t (build_options.c).
+ */
+bool oq_osm_build_mismatch(char *why, size_t len);
+
 #endif /* OSMQOS_PLUGIN_OSM_H */

@@ -4,6 +4,8 @@
 # master) from its source tarball, for the tests against other OpenSM
 # releases than the system's (tests/opensm/check-release).  Prints the
 # install prefix (for configure --with-opensm=PREFIX) on its last line.
+# REF 3.3.24-nopm is 3.3.24 configured --disable-perf-mgr: the same
+# version with another osm_opensm_t (tests/opensm/build-options.sh).
 #
 # The tarballs are OpenSM's git trees as released (git archive of the tag
 # 3.3.24, of master), not shipped with osmqos: they are looked for in
@@ -24,9 +26,9 @@
 set -u
 ref=${1:-}
 case $ref in
-3.3.24 | master) ;;
+3.3.24 | master | 3.3.24-nopm) ;;
 *)
-	echo "usage: build-opensm.sh 3.3.24|master" >&2
+	echo "usage: build-opensm.sh 3.3.24|master|3.3.24-nopm" >&2
 	exit 2
 	;;
 esac
@@ -40,8 +42,12 @@ skip() {
 	exit 77
 }
 
+options=
 if [ "$ref" = master ]; then
 	tarball=$(ls "$sources"/opensm-master-*.tar.gz 2>/dev/null | head -n 1)
+elif [ "$ref" = 3.3.24-nopm ]; then
+	tarball=$sources/opensm-3.3.24.tar.gz
+	options=--disable-perf-mgr
 else
 	tarball=$sources/opensm-$ref.tar.gz
 fi
@@ -93,7 +99,7 @@ build() {
 		{ echo "unpacking $tarball" >&3; return 1; }
 	cd "$dir/src" || return 1
 	./autogen.sh || { echo "autogen.sh" >&3; return 1; }
-	./configure --prefix="$inst" --disable-static ||
+	./configure --prefix="$inst" --disable-static $options ||
 		{ echo configure >&3; return 1; }
 	for d in $parts; do
 		make -C "$d" -j"$jobs" || { echo "make in $d" >&3; return 1; }
