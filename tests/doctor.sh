@@ -170,6 +170,22 @@ rc=$?
 	bad "version: exit $rc: $(cat "$dir/version.out")"
 [ "$(grep -cE '^(warning|error) ' "$dir/version.out")" = 1 ] ||
 	bad "version: other checks failed too: $(cat "$dir/version.out")"
+# The fix: the headers package configure found for the system's opensm,
+# configure --with-opensm=PREFIX for one installed under PREFIX.
+pkg=$(sed -n 's/^#define OQ_OSM_HEADERS_PACKAGE "\(.*\)"$/\1/p' "$top_builddir/config.h")
+case $opensm in
+/usr/local/*) ;;
+/usr/*)
+	grep -qF "fix: rebuild the plugin against this opensm's headers ($pkg) and reinstall it" \
+		"$dir/version.out" || bad "version: the fix names no $pkg: $(cat "$dir/version.out")"
+	;;
+esac
+mkdir -p "$dir/inst/sbin"
+cp "$opensm" "$dir/inst/sbin/opensm"
+"$osmqos" doctor --plugin "$dir/libosmqos.so" --opensm "$dir/inst/sbin/opensm" \
+	-c "$dir/c4.conf" >"$dir/prefix.out" 2>&1
+grep -qF "./configure --with-opensm=$(cd "$dir/inst" && pwd -P) (the prefix" \
+	"$dir/prefix.out" || bad "prefix: the fix names no --with-opensm: $(cat "$dir/prefix.out")"
 # 6. An invalid policy.
 printf 'qos-levels\n  qos-level\n    name: DEFAULT\n  end-qos-level\nend-qos-levels\n' \
 	>"$dir/bad-policy.conf"

@@ -182,6 +182,36 @@ static bool tag_of(const char *path, const char *tag, char *out, size_t len)
 	return found;
 }
 
+/* How to rebuild the plugin for the opensm binary bin: against its
+ * distribution's headers package when it is the system's, else against
+ * the prefix it was installed under (PREFIX/sbin/opensm). */
+static const char *rebuild_fix(const char *bin, char *fix, size_t len)
+{
+	char *abs = realpath(bin, NULL);
+	const char *p = abs ? abs : bin, *slash = strrchr(p, '/');
+	int n = slash && *p == '/' ? (int)(slash - p) : 0;
+
+	if (!strncmp(p, "/usr/", 5) && strncmp(p, "/usr/local/", 11)) {
+		snprintf(fix, len,
+			 "rebuild the plugin against this opensm's headers "
+			 "(%s) and reinstall it",
+			 OQ_OSM_HEADERS_PACKAGE);
+		free(abs);
+		return fix;
+	}
+	if (n >= 5 && !strncmp(p + n - 5, "/sbin", 5))
+		n -= 5;
+	else if (n >= 4 && !strncmp(p + n - 4, "/bin", 4))
+		n -= 4;
+	snprintf(fix, len,
+		 "rebuild the plugin against this opensm's headers and "
+		 "reinstall it: ./configure --with-opensm=%.*s (the prefix "
+		 "opensm was installed under), make, make install",
+		 n ? n : 6, n ? p : "PREFIX");
+	free(abs);
+	return fix;
+}
+
 static bool find_opensm(char *out, size_t len)
 {
 	const char *path = getenv("PATH");
@@ -202,7 +232,7 @@ static bool find_opensm(char *out, size_t len)
 
 static void check_binaries(struct doctor_report *r, const struct doctor_opts *o)
 {
-	char lib[4096], bin[4096], lv[64], bv[64], tag[8];
+	char lib[4096], bin[4096], lv[64], bv[64], tag[8], fix[4200];
 	const char *where = "--plugin";
 	int pm;
 
@@ -213,14 +243,14 @@ static void check_binaries(struct doctor_report *r, const struct doctor_opts *o)
 					     &where)) {
 		doctor_check(
 			r, DOCTOR_ERR, "plugin-library",
-			"install the package (it puts libosmqos.so in "
-			"/usr/lib/x86_64-linux-gnu), or `make install` with "
-			"--libdir where the ld.so cache looks, then run "
+			"install the package, or `make install` (this build "
+			"puts libosmqos.so in " OQ_LIBDIR "; configure "
+			"--libdir to one the ld.so cache searches), then run "
 			"ldconfig",
 			"%s not found where opensm's dlopen() looks "
 			"(LD_LIBRARY_PATH, the ld.so cache, the loader's "
-			"system directories): opensm would run without the "
-			"plugin",
+			"system "
+			"directories): opensm would run without the plugin",
 			o->plugin ? o->plugin : "libosmqos.so");
 		return;
 	}
@@ -240,8 +270,7 @@ static void check_binaries(struct doctor_report *r, const struct doctor_opts *o)
 	    !version_of(bin, bv, sizeof(bv))) {
 		doctor_check(
 			r, DOCTOR_ERR, "plugin-version",
-			"rebuild the plugin against this opensm's headers "
-			"(libopensm-dev) and reinstall it",
+			rebuild_fix(bin, fix, sizeof(fix)),
 			"cannot read the OpenSM version %s was built for, or "
 			"%s's own",
 			lib, bin);
@@ -249,10 +278,10 @@ static void check_binaries(struct doctor_report *r, const struct doctor_opts *o)
 	}
 	if (strcmp(lv, bv)) {
 		doctor_check(r, DOCTOR_ERR, "plugin-version",
-			     "rebuild the plugin against this opensm's headers "
-			     "(libopensm-dev) and reinstall it",
+			     rebuild_fix(bin, fix, sizeof(fix)),
 			     "%s was built for %s, %s is %s: opensm refuses a "
-			     "plugin built for another version",
+			     "plugin "
+			     "built for another version",
 			     lib, lv, bin, bv);
 		return;
 	}
@@ -262,14 +291,14 @@ static void check_binaries(struct doctor_report *r, const struct doctor_opts *o)
 	if (pm >= 0 &&
 	    tag_of(lib, "osmqos-osm-build: perf-mgr=", tag, sizeof(tag)) &&
 	    pm != !strcmp(tag, "yes")) {
-		doctor_check(r, DOCTOR_ERR, "plugin-version",
-			     "rebuild the plugin against this opensm's own "
-			     "headers and reinstall it",
-			     "%s was built for %s %s the performance manager, "
-			     "%s is built %s it: their osm_opensm_t differ and "
-			     "the plugin does not load",
-			     lib, lv, pm ? "without" : "with", bin,
-			     pm ? "with" : "without");
+		doctor_check(
+			r, DOCTOR_ERR, "plugin-version",
+			rebuild_fix(bin, fix, sizeof(fix)),
+			"%s was built for %s %s the performance manager, %s is "
+			"built %s it: their osm_opensm_t differ and the plugin "
+			"does not load",
+			lib, lv, pm ? "without" : "with", bin,
+			pm ? "with" : "without");
 		return;
 	}
 	doctor_check(r, DOCTOR_OK, "plugin-version", NULL,
