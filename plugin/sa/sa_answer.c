@@ -22,6 +22,13 @@
 #include <opensm/osm_madw.h>
 #include <opensm/osm_sa.h>
 
+/* A Get's pair, held until the answer's outcome is known. */
+struct held {
+	struct oq_audit_record r; /* filled only with an audit trail */
+	int level;
+	bool granted;
+};
+
 struct answer {
 	struct oq_sa *sa;
 	const struct oq_sa_state *s;
@@ -34,6 +41,18 @@ struct answer {
 	enum oq_audit_attr attr;
 	uint64_t comp_mask;
 	struct oq_pr_want w;
+	/*
+	 * A Get's pairs are counted and audited only once the answer is
+	 * known: osm_sa_respond() turns more than one record (a port with
+	 * alias GUIDs) into ERR_TOO_MANY_RECORDS, granting nothing.  Other
+	 * methods are sent as decided, so their pairs go out at once.  The
+	 * first pair is held in place (no allocation for the usual one-pair
+	 * Get), further ones in a growable array.
+	 */
+	bool hold;
+	size_t n_held, cap_more;
+	struct held first;
+	struct held *more;
 };
 
 static int add_record(void *ctx, const uint8_t *rec)
@@ -157,46 +176,39 @@ static void count_answer(struct oq_sa *sa, const struct oq_sa_state *s,
 	oq_publish_count_slot(c, slot);
 }
 
-static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
+/* The audit record of a decided pair. */
+static void fill_record(const struct answer *a, const struct oq_pr_pair *pp,
+			struct oq_audit_record *r)
 {
-	struct answer *a = ctx;
 	const struct oq_sa_state *s = a->s;
 	const struct oq_policy *pol = s->view.policy;
-	struct oq_audit_record r;
 
-	if (pp->records)
-		count_answer(a->sa, s, pp->d.level);
-	if (!a->sa->audit) {
-		if (a->sa->audit_wanted)
-			oq_publish_count_unaudited(a->sa->counters);
-		return;
-	}
-	memset(&r, 0, sizeof(r));
-	r.requester_guid = a->requester->guid;
-	r.requester_lid = a->requester_lid;
-	r.method = a->method == OQ_SA_GET	  ? OQ_AUDIT_GET
-		   : a->method == OQ_SA_GET_MULTI ? OQ_AUDIT_GETMULTI
-						  : OQ_AUDIT_GETTABLE;
-	r.attr = a->attr;
-	r.comp_mask = a->comp_mask;
-	r.has_sid = a->w.has_sid;
-	r.sid = a->w.sid;
-	r.has_qos_class = a->w.comp_mask & OQ_PR_CM_QOS_CLASS;
-	r.qos_class = a->w.qos_class;
-	r.has_pkey = a->w.comp_mask & OQ_PR_CM_PKEY;
-	r.pkey = a->w.pkey;
-	r.has_sl = a->w.comp_mask & OQ_PR_CM_SL;
-	r.sl = a->w.sl;
-	audit_port(&r.src, pp->src);
-	audit_port(&r.dst, pp->dst);
-	r.policy_hash = pol && s->sweep->pol ? s->sweep->pol->hash : 0;
-	r.rule = pp->d.rule;
+	memset(r, 0, sizeof(*r));
+	r->requester_guid = a->requester->guid;
+	r->requester_lid = a->requester_lid;
+	r->method = a->method == OQ_SA_GET	   ? OQ_AUDIT_GET
+		    : a->method == OQ_SA_GET_MULTI ? OQ_AUDIT_GETMULTI
+						   : OQ_AUDIT_GETTABLE;
+	r->attr = a->attr;
+	r->comp_mask = a->comp_mask;
+	r->has_sid = a->w.has_sid;
+	r->sid = a->w.sid;
+	r->has_qos_class = a->w.comp_mask & OQ_PR_CM_QOS_CLASS;
+	r->qos_class = a->w.qos_class;
+	r->has_pkey = a->w.comp_mask & OQ_PR_CM_PKEY;
+	r->pkey = a->w.pkey;
+	r->has_sl = a->w.comp_mask & OQ_PR_CM_SL;
+	r->sl = a->w.sl;
+	audit_port(&r->src, pp->src);
+	audit_port(&r->dst, pp->dst);
+	r->policy_hash = pol && s->sweep->pol ? s->sweep->pol->hash : 0;
+	r->rule = pp->d.rule;
 	if (pol && pp->d.rule >= 0 && (size_t)pp->d.rule < pol->n_rules &&
 	    pol->rules[pp->d.rule].use)
-		copy_str(r.use, sizeof(r.use), pol->rules[pp->d.rule].use);
+		copy_str(r->use, sizeof(r->use), pol->rules[pp->d.rule].use);
 	if (pol && pp->d.level >= 0 && (size_t)pp->d.level < pol->n_levels &&
 	    pol->levels[pp->d.level].name)
-		copy_str(r.level, sizeof(r.level),
+		copy_str(r->level, sizeof(r->level),
 			 pol->levels[pp->d.level].name);
 	/* The intent in force on the granted SL (levels sharing it add
 	 * up); none when an engine gave the path another SL. */
@@ -204,26 +216,109 @@ static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
 	    (size_t)pp->d.level < pol->n_levels &&
 	    pol->levels[pp->d.level].sl == pp->sl) {
 		if (pol->levels[pp->d.level].bandwidth_bp > 0)
-			r.intent_bp =
+			r->intent_bp =
 				(int)s->sweep->synth.intents.need_bp[pp->sl];
-		r.intent_lat_ns = pol->levels[pp->d.level].latency_ns;
+		r->intent_lat_ns = pol->levels[pp->d.level].latency_ns;
 	}
 	if (pp->records) {
-		r.granted = true;
-		r.g_sl = pp->sl;
-		r.g_mtu = pp->mtu;
-		r.g_rate = pp->rate;
-		r.g_pkt_life = pp->pkt_life;
-		r.g_pkey = pp->pkey;
-		r.g_slid = pp->slid;
-		r.g_dlid = pp->dlid;
-		r.g_records = pp->records;
-		predict(s, pp, &r);
+		r->granted = true;
+		r->g_sl = pp->sl;
+		r->g_mtu = pp->mtu;
+		r->g_rate = pp->rate;
+		r->g_pkt_life = pp->pkt_life;
+		r->g_pkey = pp->pkey;
+		r->g_slid = pp->slid;
+		r->g_dlid = pp->dlid;
+		r->g_records = pp->records;
+		predict(s, pp, r);
 	} else {
-		r.sa_status = OQ_SA_ST_NO_RECORDS;
-		r.reason = oq_pr_reason_name(pp->reason);
+		r->sa_status = OQ_SA_ST_NO_RECORDS;
+		r->reason = oq_pr_reason_name(pp->reason);
 	}
-	oq_audit_submit(a->sa->audit, &r);
+}
+
+/* A pair whose answer is known: counted if granted, then audited (r is
+ * only read with an audit trail). */
+static void pair_done(struct answer *a, int level, bool granted,
+		      const struct oq_audit_record *r)
+{
+	if (granted)
+		count_answer(a->sa, a->s, level);
+	if (!a->sa->audit) {
+		if (a->sa->audit_wanted)
+			oq_publish_count_unaudited(a->sa->counters);
+		return;
+	}
+	oq_audit_submit(a->sa->audit, r);
+}
+
+/* Room for one more held pair, NULL when out of memory. */
+static struct held *hold_slot(struct answer *a)
+{
+	struct held *m;
+	size_t cap;
+
+	if (!a->n_held)
+		return &a->first;
+	if (a->n_held - 1 == a->cap_more) {
+		cap = a->cap_more ? 2 * a->cap_more : 4;
+		m = realloc(a->more, cap * sizeof(*m));
+		if (!m)
+			return NULL;
+		a->more = m;
+		a->cap_more = cap;
+	}
+	return &a->more[a->n_held - 1];
+}
+
+static void audit_pair(void *ctx, const struct oq_pr_pair *pp)
+{
+	struct answer *a = ctx;
+	struct oq_audit_record now;
+	struct held *h = a->hold ? hold_slot(a) : NULL;
+
+	/* Out of memory for holding: said now, as if sent as decided. */
+	if (!h) {
+		if (a->sa->audit)
+			fill_record(a, pp, &now);
+		pair_done(a, pp->d.level, pp->records, &now);
+		return;
+	}
+	h->level = pp->d.level;
+	h->granted = pp->records;
+	if (a->sa->audit)
+		fill_record(a, pp, &h->r);
+	a->n_held++;
+}
+
+/*
+ * The held pairs, now that the answer is known.  too_many: the answer is
+ * ERR_TOO_MANY_RECORDS (what osm_sa_respond() sends a Get with more than
+ * one record): no record reached the requester, so none is granted or
+ * counted; a pair with no record of its own keeps its reason.
+ */
+static void release_held(struct answer *a, bool too_many)
+{
+	size_t i;
+
+	for (i = 0; i < a->n_held; i++) {
+		struct held *h = i ? &a->more[i - 1] : &a->first;
+
+		if (too_many && h->granted) {
+			h->granted = false;
+			h->r.granted = false;
+			h->r.has_prediction = false;
+			h->r.sa_status =
+				cl_ntoh16(IB_SA_MAD_STATUS_TOO_MANY_RECORDS);
+			h->r.reason = "more than one record for a Get "
+				      "(ERR_TOO_MANY_RECORDS)";
+		}
+		pair_done(a, h->level, h->granted, &h->r);
+	}
+	a->n_held = 0;
+	free(a->more);
+	a->more = NULL;
+	a->cap_more = 0;
 }
 
 /* Said once per state: its queries go to OpenSM's own SA. */
@@ -289,6 +384,7 @@ bool oq_sa_answer(struct oq_sa *sa, enum oq_sa_kind kind, void *data)
 	a.requester_lid = cl_ntoh16(addr->dest_lid);
 	a.method = mad->method;
 	a.comp_mask = cl_ntoh64(mad->comp_mask);
+	a.hold = mad->method == IB_MAD_METHOD_GET;
 	a.attr = kind == OQ_SA_PR ? OQ_AUDIT_PATH_RECORD
 				  : OQ_AUDIT_MULTIPATH_RECORD;
 	cl_qlist_init(&a.list);
@@ -338,15 +434,22 @@ bool oq_sa_answer(struct oq_sa *sa, enum oq_sa_kind kind, void *data)
 			       "out of memory building PathRecords; the "
 			       "answer is incomplete\n");
 		}
+		/* osm_sa_respond()'s own check (C15-0.1.30), which then
+		 * sends ERR_TOO_MANY_RECORDS and no record. */
+		release_held(&a, mad->method == IB_MAD_METHOD_GET &&
+					 cl_qlist_count(&a.list) > 1);
 		osm_sa_respond(&sa->osm->sa, madw, sizeof(ib_path_rec_t),
 			       &a.list);
 		break;
 	case OQ_PR_ERROR:
+		release_held(&a, false);
 		osm_sa_send_error(&sa->osm->sa, madw, cl_hton16(status));
 		break;
 	case OQ_PR_DROP:
+		release_held(&a, false);
 		break;
 	case OQ_PR_DELEGATE:
+		release_held(&a, false);
 		oq_sa_put(s);
 		return false;
 	}

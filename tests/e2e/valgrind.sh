@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # opensm start, three sweeps (a policy reload, then a bad edit that OpenSM's
 # copy of the policy keeps out), PathRecord and MultiPathRecord answers from
-# the plugin, and shutdown under memcheck with the plugin loaded: no invalid
-# access anywhere and no leak from libosmqos.
+# the plugin (a Get too, and a Get that finds two records once the port has
+# an alias GUID: its pairs held, then audited as ERR_TOO_MANY_RECORDS), and
+# shutdown under memcheck with the plugin loaded: no invalid access
+# anywhere and no leak from libosmqos.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init valgrind
 command -v valgrind >/dev/null || e2e_skip "valgrind not installed (apt-get install valgrind)"
@@ -38,12 +40,29 @@ nmpr=$(jq '.records | length' "$E2E_DIR/mpr.out")
 [ "$npr" -ge 1 ] && [ "$nmpr" -ge 1 ] ||
 	e2e_fail "no records: PR $npr, MPR $nmpr"
 e2e_log "answered under memcheck: PR $npr record(s), MPR $nmpr record(s)"
+e2e_sim "$top_builddir/osmqos" query --get --timeout 20000 --slid "$src" \
+	--dlid "$dst" >"$E2E_DIR/get.out" 2>&1 ||
+	e2e_fail "PathRecord Get failed: $(cat "$E2E_DIR/get.out")"
+# cn09 gets an alias GUID (copied at the next heavy sweep): a Get by its
+# LID alone (the source the requester, every alias of it) then finds two
+# records.
+setter=$top_builddir/tests/e2e/sa_guidinfo_set
+[ -x "$setter" ] || e2e_fail "tests/e2e/sa_guidinfo_set is not built (make check builds it)"
+SIM_HOST=cn09 e2e_sim "$setter" set "$dst" 0x0002c90300abcdef >/dev/null ||
+	e2e_fail "the GuidInfoRecord Set was refused"
 # A bad edit: the plugin refuses it, OpenSM reads the last good copy.
 echo "qos-levels oops" >>"$pol"
 kill -HUP "$E2E_OPENSM_PID"
 e2e_wait_for "osmqos: sweep 3: " "$E2E_OSM_LOG" 90 || e2e_fail "no sweep 3"
 grep -q "osmqos: policy .* rejected" "$E2E_OSM_LOG" ||
 	e2e_fail "the bad edit was not rejected"
+e2e_wait_for "osmqos: sweep 3: published" "$E2E_OSM_LOG" 90 ||
+	e2e_fail "sweep 3 did not reach SUBNET UP"
+e2e_sim "$top_builddir/osmqos" query --get --timeout 20000 --dlid "$dst" \
+	>"$E2E_DIR/get2.out" 2>&1 &&
+	e2e_fail "a Get to a port with an alias GUID got a record"
+grep -q "ERR_TOO_MANY_RECORDS" "$E2E_DIR/get2.out" ||
+	e2e_fail "the Get with two records: $(cat "$E2E_DIR/get2.out")"
 e2e_stop_opensm
 vg=$(ls "$E2E_DIR"/valgrind.*.log | head -n 1)
 [ -s "$vg" ] || e2e_fail "no valgrind log"
