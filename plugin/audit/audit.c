@@ -170,17 +170,45 @@ static void remember_bad_path(struct oq_audit *w)
 	w->bad_ino = w->bad_missing ? 0 : ps.st_ino;
 }
 
+/* The open file has no link left: what is written to it reaches no file. */
+static bool open_file_deleted(struct oq_audit *w)
+{
+	struct stat fs;
+
+	return !fstat(w->fd, &fs) && !fs.st_nlink;
+}
+
 static void do_reopen(struct oq_audit *w, const char *why_reopen)
 {
 	char why[512];
-	/* A path still missing is tried again every check (its directory
-	 * may be back); its failure is said once. */
-	bool said = w->bad_valid && w->bad_missing;
+	/* What failed last time failing again (a path still missing, tried
+	 * every check; the same file or link) is not said again. */
+	bool was_valid = w->bad_valid, was_missing = w->bad_missing;
+	dev_t was_dev = w->bad_dev;
+	ino_t was_ino = w->bad_ino;
 	int fd = open_audit_file(w->path, why, sizeof(why));
+	bool same;
 
 	if (fd < 0) {
 		remember_bad_path(w);
-		if (!(said && w->bad_missing))
+		same = was_valid && was_missing == w->bad_missing &&
+		       was_dev == w->bad_dev && was_ino == w->bad_ino;
+		if (open_file_deleted(w)) {
+			if (!w->orphaned || !same)
+				say(w, OQ_AUDIT_LOG_ERROR,
+				    "audit: records are being lost: the open "
+				    "file was deleted (or moved to another "
+				    "file system) and reopening %s failed: "
+				    "%s; put a regular file (or nothing) back "
+				    "at that path, or restart opensm with "
+				    "audit= naming the trail's new place; the "
+				    "path is tried every second, and records "
+				    "lost until then count as dropped",
+				    w->path, why);
+			w->orphaned = true;
+			return;
+		}
+		if (!same)
 			say(w, OQ_AUDIT_LOG_ERROR,
 			    "audit: reopen failed: %s; still writing to the "
 			    "previously open file, and trying again every "
@@ -196,25 +224,40 @@ static void do_reopen(struct oq_audit *w, const char *why_reopen)
 	w->st.reopens++;
 	pthread_mutex_unlock(&w->lock);
 	say(w, OQ_AUDIT_LOG_INFO, "audit: reopened %s%s", w->path, why_reopen);
+	if (w->orphaned)
+		say(w, OQ_AUDIT_LOG_INFO,
+		    "audit: writing %s again; %llu records were lost while "
+		    "the open file was deleted",
+		    w->path, (unsigned long long)w->orphan_lost);
+	w->orphaned = false;
+	w->orphan_lost = 0;
 }
 
 /*
  * Rotation without a signal: OpenSM keeps SIGHUP for itself (it starts a
  * heavy sweep), so the writer also notices, at most once a second, that
- * the path was renamed, removed or replaced, and reopens it.
+ * the path was renamed, removed or replaced, and reopens it.  That its
+ * open file was deleted is also looked at before every batch (writing:
+ * one fstat), so no record is counted written into a file that is gone.
  */
-static bool path_moved(struct oq_audit *w)
+static bool path_moved(struct oq_audit *w, bool writing)
 {
 	uint64_t now;
 	struct stat ps, fs;
 
 	if (atomic_load(&w->no_path_check))
 		return false;
+	if (writing && !w->orphaned && open_file_deleted(w))
+		return true;
 	now = oq_clock_ns();
 	if (w->last_path_check_ns &&
 	    oq_ms_since(w->last_path_check_ns) < PATH_CHECK_MS)
 		return false;
 	w->last_path_check_ns = now;
+	/* Deleted (and not reopened yet): tried every check, like a path
+	 * that is missing. */
+	if (w->orphaned || open_file_deleted(w))
+		return true;
 	/* Missing: tried every check (the directory may be back; a file
 	 * moved away may be deleted next, taking what is written to it). */
 	if (lstat(w->path, &ps))
@@ -227,11 +270,12 @@ static bool path_moved(struct oq_audit *w)
 		 ps.st_ino == w->bad_ino);
 }
 
-static void maybe_reopen(struct oq_audit *w)
+/* writing: a batch is about to be written. */
+static void maybe_reopen(struct oq_audit *w, bool writing)
 {
 	if (atomic_exchange(&w->reopen_req, false))
 		do_reopen(w, "");
-	else if (path_moved(w))
+	else if (path_moved(w, writing))
 		do_reopen(w, " (it was moved, removed or replaced)");
 }
 
@@ -430,6 +474,12 @@ static void write_batch(struct oq_audit *w, size_t start, size_t n)
 {
 	size_t pos = 0, lines = 0, written = 0, n_lines = 0, reps, i;
 
+	/* Written to a deleted file they would be in no file: dropped. */
+	if (w->orphaned) {
+		w->orphan_lost += n;
+		retire(w, n, 0, 0);
+		return;
+	}
 	reps = group_batch(w, start, n);
 	for (i = 0; i < reps; i++) {
 		uint32_t k = w->agg_reps[i];
@@ -519,7 +569,7 @@ static void *writer_main(void *arg)
 			deadline_in(&ts, IDLE_WAKE_MS);
 			pthread_cond_timedwait(&w->wake, &w->lock, &ts);
 			pthread_mutex_unlock(&w->lock);
-			maybe_reopen(w);
+			maybe_reopen(w, false);
 			log_full_drops(w, false);
 			pthread_mutex_lock(&w->lock);
 			continue;
@@ -530,7 +580,7 @@ static void *writer_main(void *arg)
 		n = w->count;
 		pthread_mutex_unlock(&w->lock);
 
-		maybe_reopen(w);
+		maybe_reopen(w, true);
 		write_batch(w, start, n);
 		log_full_drops(w, false);
 		pthread_mutex_lock(&w->lock);

@@ -61,6 +61,11 @@ struct oq_audit {
 	bool bad_valid, bad_missing;
 	dev_t bad_dev;
 	ino_t bad_ino;
+	/* The open file lost its last link (deleted, or moved to another
+	 * file system: copied, then unlinked) and the path could not be
+	 * opened again: batches are dropped, orphan_lost counts them. */
+	bool orphaned;
+	uint64_t orphan_lost;
 };
 
 #endif /* OSMQOS_PLUGIN_AUDIT_INT_H */

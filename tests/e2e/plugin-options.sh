@@ -7,7 +7,9 @@
 # force is refused and the file is left untouched; malloc_trim= is off
 # unless 1, a bad value said once; an audit file that cannot be opened
 # counts every decided path as a record dropped, audit=off none; osmqos
-# named twice in event_plugin_name loads once.
+# named twice in event_plugin_name loads once; records the writer could
+# only put in its deleted file (the trail moved away, a symlink left)
+# count as dropped.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init plugin-options
 
@@ -57,7 +59,9 @@ grep -q "osmqos: audit trail: $spaced\$" "$E2E_OSM_LOG" ||
 	e2e_fail "1: the log does not name the quoted path"
 e2e_log "1: quoted path used whole: $(wc -l <"$spaced") audit line(s)"
 
-# 2. Unquoted: nothing from it is applied.
+# 2. Unquoted: nothing from it is applied.  (The file removed once its
+# writer is gone: a running one would make it again.)
+e2e_stop_opensm
 rm -f "$spaced"
 restart unquoted "audit=$spaced publish_dir=$E2E_DIR"
 path_query
@@ -157,4 +161,32 @@ grep -q "osmqos: sweep 2: published" "$E2E_OSM_LOG" ||
 	e2e_fail "6: the first instance did not publish the second sweep"
 e2e_log "6: named twice: one instance runs, the other refused once"
 e2e_stop_opensm
+
+# 7. The trail moved to another file system (mv: copied, then unlinked)
+# and a symlink left at the path: the writer refuses the symlink, and
+# what it wrote to its deleted file would be in no file, so those records
+# count as dropped (one ERROR says so, and the unload line).
+trail=$E2E_DIR/trail.log
+moved=$E2E_DIR/moved.log
+restart moved "audit=$trail publish_dir=$E2E_DIR"
+path_query
+wait_lines "$trail"
+sleep 0.5 # the writer's batch
+n=$(wc -l <"$trail")
+cp "$trail" "$moved"
+# the symlink replaces the file in one rename: its last link goes
+ln -s "$moved" "$trail.new" && mv -T "$trail.new" "$trail"
+path_query
+e2e_wait_for "osmqos: audit: records are being lost: the open file was deleted" \
+	"$E2E_OSM_LOG" 10 || e2e_fail "7: no error for records written to a deleted file"
+path_query
+sleep 0.5
+e2e_stop_opensm
+[ "$(wc -l <"$moved")" = "$n" ] || e2e_fail "7: $moved changed through the symlink"
+d=$(sed -n 's/.*osmqos: audit: [0-9]* records written in [0-9]* lines, \([0-9]*\) dropped.*/\1/p' \
+	"$E2E_OSM_LOG")
+[ "${d:-0}" -ge 2 ] || e2e_fail "7: the records after the move not counted as dropped: '${d}'"
+[ "$(grep -c "records are being lost" "$E2E_OSM_LOG")" = 1 ] ||
+	e2e_fail "7: the lost records not said once"
+e2e_log "7: trail moved away, symlink left: $d record(s) counted as dropped, said once"
 e2e_pass

@@ -523,6 +523,59 @@ static void test_missing_path_retried(void **state)
 	oq_audit_destroy(w);
 }
 
+/* The trail moved to another file system (copied, then unlinked) with a
+ * symlink left at the path: the reopen refuses the symlink, and records
+ * written to the open file would reach no file, so they count as dropped
+ * (one ERROR says why) until the path can be opened again. */
+static void test_deleted_file_not_written(void **state)
+{
+	struct fixture *f = *state;
+	struct oq_audit_stats st;
+	struct oq_audit *w;
+	char big[160], *text;
+	int i, errors, fd;
+
+	snprintf(big, sizeof(big), "%s/big.log", f->dir);
+	w = oq_audit_create(f->path, 128, cap_log, &f->log);
+	assert_non_null(w);
+	put_one(w, 1);
+	text = slurp(f->path);
+	fd = open(big, O_WRONLY | O_CREAT | O_EXCL, 0640);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	free(text);
+	assert_int_equal(unlink(f->path), 0);
+	assert_int_equal(symlink(big, f->path), 0);
+	errors = f->log.n_error;
+	for (i = 0; i < 25; i++) {
+		put_one(w, 2);
+		usleep(100000);
+	}
+	oq_audit_get_stats(w, &st);
+	assert_int_equal(st.written, 1);
+	assert_int_equal(st.dropped, 25);
+	assert_int_equal(f->log.n_error, errors + 1);
+	assert_non_null(strstr(f->log.last_error, "records are being lost"));
+	assert_non_null(strstr(f->log.last_error, "symbolic link"));
+	assert_int_equal(check_lines(big, NULL, 0), 1);
+
+	/* the real file put back at the path: written again */
+	assert_int_equal(unlink(f->path), 0);
+	assert_int_equal(rename(big, f->path), 0);
+	for (i = 0; i < 250 && last_lid(f->path) != 3; i++) {
+		put_one(w, 3);
+		usleep(20000);
+	}
+	assert_int_equal(last_lid(f->path), 3);
+	assert_non_null(strstr(f->log.last_info, "records were lost"));
+	oq_audit_get_stats(w, &st);
+	assert_int_equal(st.reopens, 1);
+	assert_int_equal(st.submitted, st.written + st.dropped);
+	assert_int_equal(f->log.n_error, errors + 1);
+	oq_audit_destroy(w);
+}
+
 /* A file opensm's user does not own (planted in a directory others may
  * write): its owner could read or cut the trail, so it is refused.  Root
  * only (chown). */
@@ -851,6 +904,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlink_refused, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_missing_path_retried,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_deleted_file_not_written,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreign_owner_refused,
 						setup, teardown),
