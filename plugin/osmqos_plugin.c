@@ -20,6 +20,7 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,10 +81,66 @@ static void audit_log(void *ctx, enum oq_audit_log_level level, const char *msg)
 }
 
 /*
+ * OpenSM's own files (osm_subn_opt_t, the same in 3.3.23 and 3.3.24, and
+ * its cache files): JSON appended to one breaks its next read (a
+ * partition file OpenSM then cannot parse drops every partition but the
+ * default) or mixes it into OpenSM's output.  Returns what the file is.
+ */
+static const char *osm_file_clash(const osm_opensm_t *osm, const char *audit)
+{
+	static const char *const cache[] = {"guid2lid", "guid2mkey",
+					    "neighbors"};
+	static const char *const cache_what[] = {
+		"OpenSM's guid2lid cache file", "OpenSM's guid2mkey cache file",
+		"OpenSM's neighbors cache file"};
+	const osm_subn_opt_t *o = &osm->subn.opt;
+	const struct {
+		const char *path, *what;
+	} f[] = {
+		{o->config_file, "OpenSM's config file"},
+		{o->log_file, "OpenSM's log_file"},
+		{o->partition_config_file, "OpenSM's partition_config_file"},
+		{o->qos_policy_file, "OpenSM's qos_policy_file"},
+		{o->node_name_map_name, "OpenSM's node_name_map_name"},
+		{o->prefix_routes_file, "OpenSM's prefix_routes_file"},
+		{o->per_module_logging_file,
+		 "OpenSM's per_module_logging_file"},
+		{o->torus_conf_file, "OpenSM's torus_config"},
+		{o->root_guid_file, "OpenSM's root_guid_file"},
+		{o->cn_guid_file, "OpenSM's cn_guid_file"},
+		{o->io_guid_file, "OpenSM's io_guid_file"},
+		{o->ids_guid_file, "OpenSM's ids_guid_file"},
+		{o->guid_routing_order_file,
+		 "OpenSM's guid_routing_order_file"},
+		{o->port_prof_ignore_file, "OpenSM's port_prof_ignore_file"},
+		{o->hop_weights_file, "OpenSM's hop_weights_file"},
+		{o->port_search_ordering_file,
+		 "OpenSM's port_search_ordering_file"},
+		{o->lfts_file, "OpenSM's lfts_file"},
+		{o->lid_matrix_dump_file, "OpenSM's lid_matrix_dump_file"},
+		{o->sa_db_file, "OpenSM's sa_db_file"},
+		{o->event_db_dump_file, "OpenSM's event_db_dump_file"},
+	};
+	char path[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (f[i].path && *f[i].path && oq_file_same(audit, f[i].path))
+			return f[i].what;
+	for (i = 0; i < sizeof(cache) / sizeof(cache[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", oq_cache_dir(), cache[i]);
+		if (oq_file_same(audit, path))
+			return cache_what[i];
+	}
+	return NULL;
+}
+
+/*
  * audit= naming a file the plugin reads or writes otherwise would have the
  * audit writer append JSON lines to it: the policy (which the next sweep
- * would then refuse, or worse, read) or a published file.  Returns what
- * that file is, or NULL.
+ * would then refuse, or worse, read), a published file, or one of
+ * OpenSM's.  Returns what that file is, or NULL.  (The writer also
+ * refuses any other file that does not start like a trail.)
  */
 static const char *audit_clash(struct osmqos *q, const char *audit)
 {
@@ -102,15 +159,16 @@ static const char *audit_clash(struct osmqos *q, const char *audit)
 		if (oq_file_same(audit, path))
 			return "a file the plugin publishes";
 	}
-	return NULL;
+	return osm_file_clash(q->osm, audit);
 }
 
 /* The audit trail: audit= or <OpenSM cache dir>/osmqos-audit.log;
  * audit=off (or none) turns it off. */
 static void audit_open(struct osmqos *q)
 {
-	const char *clash;
+	const char *clash, *fix;
 	char path[4096];
+	int err;
 
 	if (q->opts.audit &&
 	    (!strcmp(q->opts.audit, "off") || !strcmp(q->opts.audit, "none"))) {
@@ -134,19 +192,25 @@ static void audit_open(struct osmqos *q)
 		snprintf(path, sizeof(path), "%s/%s", oq_cache_dir(),
 			 OQ_AUDIT_DEFAULT_NAME);
 	q->audit = oq_audit_create(path, 0, audit_log, q);
+	err = errno;
 	/* Without its file, every decided pair counts as a record dropped
 	 * (osmqos_audit_dropped_total, `osmqos status`): a gap. */
 	q->sa.audit_wanted = true;
-	if (q->audit)
+	if (q->audit) {
 		OQ_LOG(q->osm, OSM_LOG_INFO, "audit trail: %s\n", path);
-	else
-		OQ_LOG(q->osm, OSM_LOG_ERROR,
-		       "no audit trail: cannot open %s (see above); every "
-		       "decided path is counted as an audit record dropped "
-		       "until opensm is restarted with the path or its "
-		       "directory's permissions fixed, or audit=off in "
-		       "event_plugin_options\n",
-		       path);
+		return;
+	}
+	/* A directory, or a file that is not a trail (the line above
+	 * says): no permission to fix, the path itself is wrong. */
+	fix = "audit= naming a file of its own";
+	if (err == EACCES || err == EPERM || err == ENOENT || err == ENOTDIR ||
+	    err == EROFS)
+		fix = "the path or its directory's permissions fixed";
+	OQ_LOG(q->osm, OSM_LOG_ERROR,
+	       "no audit trail: cannot open %s (see above); every decided "
+	       "path is counted as an audit record dropped until opensm is "
+	       "restarted with %s, or audit=off in event_plugin_options\n",
+	       path, fix);
 }
 
 /* The publish directory, unless the osmqos of another opensm (another

@@ -74,6 +74,31 @@ static void deadline_in(struct timespec *ts, int ms)
 }
 
 /*
+ * Whether the regular file sb (open for writing only) starts like a trail:
+ * its first byte is a JSON line's '{' (lines are only ever appended
+ * whole).  A file that cannot be read, or is no longer the one at the
+ * path, cannot tell: true.
+ */
+static bool starts_like_trail(const char *path, const struct stat *sb)
+{
+	struct stat rs;
+	bool ok = true;
+	char c;
+	int fd;
+
+	if (!sb->st_size)
+		return true;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return true;
+	if (!fstat(fd, &rs) && rs.st_dev == sb->st_dev &&
+	    rs.st_ino == sb->st_ino && pread(fd, &c, 1, 0) == 1)
+		ok = c == '{';
+	close(fd);
+	return ok;
+}
+
+/*
  * Open for appending without following a symlink at the last component;
  * a file we create gets exactly OQ_AUDIT_FILE_MODE.  O_NONBLOCK keeps a
  * FIFO planted at the path from blocking the open; it is refused below.
@@ -143,6 +168,18 @@ static int open_audit_file(const char *path, char *why, size_t len)
 			 path, (unsigned int)sb.st_uid,
 			 (unsigned int)geteuid());
 		close(fd);
+		return -1;
+	}
+	/* A file with something else in it (audit= naming OpenSM's
+	 * partition file, say) would be broken for its reader by the
+	 * lines appended. */
+	if (!created && !starts_like_trail(path, &sb)) {
+		snprintf(why, len,
+			 "%s is not an osmqos audit trail (its first line is "
+			 "not JSON); give audit= a file of its own",
+			 path);
+		close(fd);
+		errno = EINVAL;
 		return -1;
 	}
 	if (created && fchmod(fd, OQ_AUDIT_FILE_MODE)) {

@@ -42,11 +42,12 @@ wait_lines() {
 	e2e_wait_for . "$1" 10 || e2e_fail "nothing written to $1"
 }
 
+# restart NAME OPTIONS [OPENSM OPTION...]
 restart() {
 	[ -n "$E2E_OPENSM_PID" ] && e2e_stop_opensm
 	[ -f "$E2E_DIR/opensm.log" ] && mv "$E2E_DIR/opensm.log" "$E2E_DIR/opensm-$1.log"
 	rm -f "$default_audit"
-	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "${@:3}" \
 		"event_plugin_options=$2"
 }
 
@@ -93,6 +94,33 @@ grep -q "osmqos: audit=$inforce is a file the plugin publishes" "$E2E_OSM_LOG" |
 	e2e_fail "3: no error for audit= the policy in force"
 cmp -s "$inforce" "$pol" || e2e_fail "3: the policy in force changed"
 e2e_log "3: audit= the policy in force refused; it stays the policy"
+# OpenSM's own partition file: refused, and OpenSM still parses it at the
+# next heavy sweep (JSON appended to it would drop every partition but
+# the default).
+parts=$E2E_DIR/partitions.conf
+cp "$top_srcdir/tests/e2e/data/sa-diff/partitions.conf" "$parts"
+cp "$parts" "$E2E_DIR/partitions.orig"
+restart clash-parts "audit=$parts publish_dir=$E2E_DIR" "partition_config_file=$parts"
+path_query
+wait_lines "$default_audit"
+grep -q "osmqos: audit=$parts is OpenSM's partition_config_file; the audit trail goes to the default" \
+	"$E2E_OSM_LOG" || e2e_fail "3: no error for audit= OpenSM's partition file"
+e2e_hup_sweep "osmqos: sweep 2: "
+cmp -s "$parts" "$E2E_DIR/partitions.orig" || e2e_fail "3: the partition file changed"
+grep -q "PARSE ERROR" "$E2E_OSM_LOG" && e2e_fail "3: OpenSM cannot parse its partition file"
+e2e_log "3: audit= OpenSM's partition file refused; it still parses"
+# Any other file that does not start like a trail (its first line not
+# JSON): refused by the writer, left as it was, and no trail.
+notes=$E2E_DIR/notes.txt
+echo "not an audit trail" >"$notes"
+restart notrail "audit=$notes publish_dir=$E2E_DIR"
+grep -q "osmqos: audit: $notes is not an osmqos audit trail (its first line is not JSON); give audit= a file of its own" \
+	"$E2E_OSM_LOG" || e2e_fail "3: no error for audit= a file that is not a trail"
+grep -q "osmqos: no audit trail: cannot open $notes (see above); .* restarted with audit= naming a file of its own" \
+	"$E2E_OSM_LOG" || e2e_fail "3: what to do about a file that is not a trail: $(grep 'no audit trail' "$E2E_OSM_LOG")"
+path_query
+[ "$(cat "$notes")" = "not an audit trail" ] || e2e_fail "3: $notes changed"
+e2e_log "3: audit= a file that is not a trail refused; left as it was"
 
 # 4. malloc_trim: off by default (the runs above), on with 1, and a bad
 # value is an error that leaves it off.

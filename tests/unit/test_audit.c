@@ -619,6 +619,44 @@ static void test_non_regular_refused(void **state)
 	assert_null(oq_audit_create(NULL, 8, NULL, NULL));
 }
 
+/* A file that does not start like a trail (audit= naming OpenSM's
+ * partition file, say) is refused and left as it is; an empty one or a
+ * trail is appended to. */
+static void test_non_trail_refused(void **state)
+{
+	struct fixture *f = *state;
+	const char text[] = "Default=0x7fff, ipoib : ALL=full ;\n";
+	struct oq_audit *w;
+	char *got;
+	int fd;
+
+	fd = open(f->path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	errno = 0;
+	assert_null(oq_audit_create(f->path, 8, cap_log, &f->log));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(f->log.last_error,
+			       "is not an osmqos audit trail (its first line "
+			       "is not JSON); give audit= a file of its own"));
+	got = slurp(f->path);
+	assert_string_equal(got, text);
+	free(got);
+
+	/* empty: taken (logrotate's create makes one), then a trail */
+	assert_int_equal(truncate(f->path, 0), 0);
+	w = oq_audit_create(f->path, 8, cap_log, &f->log);
+	assert_non_null(w);
+	put_one(w, 1);
+	oq_audit_destroy(w);
+	w = oq_audit_create(f->path, 8, cap_log, &f->log);
+	assert_non_null(w);
+	put_one(w, 2);
+	oq_audit_destroy(w);
+	assert_int_equal(check_lines(f->path, NULL, 0), 2);
+}
+
 static void test_file_mode(void **state)
 {
 	struct fixture *f = *state;
@@ -910,6 +948,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_foreign_owner_refused,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_non_regular_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_non_trail_refused, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_file_mode, setup,
 						teardown),
