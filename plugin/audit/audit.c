@@ -98,6 +98,19 @@ static bool starts_like_trail(const char *path, const struct stat *sb)
 	return ok;
 }
 
+/* audit= naming a directory: a file in it, e.g. DIR/osmqos-audit.log. */
+static void dir_advice(const char *path, char *why, size_t len)
+{
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	snprintf(why, len,
+		 "%s is a directory; give audit= a file path, e.g. "
+		 "%.*s/" OQ_AUDIT_DEFAULT_NAME,
+		 path, (int)n, path);
+}
+
 /*
  * Open for appending without following a symlink at the last component;
  * a file we create gets exactly OQ_AUDIT_FILE_MODE.  O_NONBLOCK keeps a
@@ -140,6 +153,8 @@ static int open_audit_file(const char *path, char *why, size_t len)
 				 "%s is not a regular file (a FIFO or a "
 				 "socket); give audit= a plain file path",
 				 path);
+		else if (errno == EISDIR)
+			dir_advice(path, why, len);
 		else
 			snprintf(why, len,
 				 "cannot open %s: %s; check that its "

@@ -167,6 +167,15 @@ sleep 1.5
 [ "$(awk '/^osmqos_audit_dropped_total / {print $2}' "$E2E_DIR/osmqos.prom")" = 0 ] ||
 	e2e_fail "5: audit=off counts dropped records"
 e2e_log "5: no audit file: $n decided path(s) counted as dropped; audit=off: none"
+# audit= a directory: a file in it is what to give, not permissions.
+mkdir -p "$E2E_DIR/adir"
+restart dir "audit=$E2E_DIR/adir/ publish_dir=$E2E_DIR"
+grep -q "osmqos: audit: $E2E_DIR/adir/ is a directory; give audit= a file path, e.g. $E2E_DIR/adir/osmqos-audit.log\$" \
+	"$E2E_OSM_LOG" || e2e_fail "5: audit= a directory: $(grep 'osmqos: audit: ' "$E2E_OSM_LOG")"
+l=$(grep "osmqos: no audit trail: cannot open $E2E_DIR/adir/ " "$E2E_OSM_LOG")
+[[ $l == *"restarted with audit= naming a file of its own"* && $l != *permissions* ]] ||
+	e2e_fail "5: what to do about audit= a directory: $l"
+e2e_log "5: audit= a directory: says to give a file in it"
 
 # 6. osmqos named twice in event_plugin_name: the second instance is
 # refused with one error, the first runs (opensm sweeps, the plugin

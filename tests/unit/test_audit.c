@@ -594,7 +594,7 @@ static void test_foreign_owner_refused(void **state)
 static void test_non_regular_refused(void **state)
 {
 	struct fixture *f = *state;
-	char fifo[160];
+	char fifo[160], want[256];
 
 	/* a FIFO nobody reads must not hang the open */
 	snprintf(fifo, sizeof(fifo), "%s/fifo", f->dir);
@@ -603,9 +603,16 @@ static void test_non_regular_refused(void **state)
 	assert_int_equal(f->log.n_error, 1);
 	assert_non_null(
 		strstr(f->log.last_error, "not a regular file (a FIFO"));
-	/* a directory */
+	/* a directory: a file in it is what to give */
 	assert_null(oq_audit_create(f->dir, 8, cap_log, &f->log));
 	assert_int_equal(f->log.n_error, 2);
+	assert_int_equal(errno, EISDIR);
+	snprintf(want, sizeof(want),
+		 "%s is a directory; give audit= a file path, e.g. "
+		 "%s/osmqos-audit.log",
+		 f->dir, f->dir);
+	assert_non_null(strstr(f->log.last_error, want));
+	assert_null(strstr(f->log.last_error, "writable"));
 	/* a character device */
 	assert_null(oq_audit_create("/dev/null", 8, cap_log, &f->log));
 	assert_int_equal(f->log.n_error, 3);
