@@ -154,4 +154,30 @@ out=$("$osmqos" check "$tmp/scope-misses.conf" --fabric "$net" 2>&1) ||
 	fail "a scope missing an intent is a warning, not an error: $out"
 echo "$out" | grep -q "warning: qos-level 'storage' (SL 1) wants 40.00% but a vlarb-scope gives it [0-9.]*% on" ||
 	fail "no warning for the scope that misses the intent: $out"
+# Under a vlarb-scope the ports keep their SL2VL (the template here):
+# the report and the JSON say kept, as `tables` shows it.
+sed -e 's/vlarb-low: 0:32, 1:32/vlarb-high: 1:255\
+            vlarb-low: 0:64, 2:64\
+            vl-high-limit: 255/' \
+	-e 's/bandwidth: 40%/bandwidth: 40%\
+    end-qos-level\
+    qos-level\
+        name: mpi\
+        sl: 2\
+        priority: high\
+        bandwidth: 20%/' "$tmp/scope-misses.conf" >"$tmp/scope-high.conf"
+two=$top_srcdir/contrib/fabrics/two-switch.net
+out=$("$osmqos" synth --policy "$tmp/scope-high.conf" --fabric "$two" \
+	--report 2>&1)
+echo "$out" | grep -q "SL2VL kept, VLArb kept (a vlarb-scope)" ||
+	fail "the report must say the SL2VL under a vlarb-scope is kept: $out"
+echo "$out" | grep -q "SL2VL synthesized, VLArb kept" &&
+	fail "a vlarb-scope's ports keep their SL2VL: $out"
+out=$("$osmqos" synth --policy "$tmp/scope-high.conf" --fabric "$two" \
+	--json 2>&1)
+echo "$out" | grep -q '"sl2vl": "kept", "vlarb": "kept"' ||
+	fail "the JSON must say the SL2VL under a vlarb-scope is kept: $out"
+out=$("$osmqos" tables --policy "$tmp/scope-high.conf" --fabric "$two" 2>&1)
+echo "$out" | grep -q "sl2vl.*template" ||
+	fail "tables must show the template's SL2VL under the scope: $out"
 echo PASS

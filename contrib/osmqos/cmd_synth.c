@@ -302,7 +302,7 @@ static void report_text(const struct oq_cli_inputs *in, uint16_t active)
 				"take their share)"
 			      : c->r.why;
 		printf("  SL2VL %s, VLArb %s: %s%s%s\n",
-		       c->in.sl2vl_fixed ? "kept" : "synthesized",
+		       oq_synth_class_sl2vl_kept(c) ? "kept" : "synthesized",
 		       c->vlarb_kept ? "kept (a vlarb-scope)" : "synthesized",
 		       class_status(pl, c), *why ? ": " : "", why);
 		printf("  %-16s %2s %3s %-4s %7s  %-20s %8s %8s %-7s %8s "
@@ -492,7 +492,7 @@ static void report_json(const struct oq_cli_inputs *in, const char *engine,
 		       "\"vlarb\": \"%s\", \"status\": \"%s\", \"why\": ",
 		       rep->guid, c->in.vls, c->in.mtu, c->in.rate_gbps,
 		       c->in.cap_high, c->in.cap_low,
-		       c->in.sl2vl_fixed ? "kept" : "synthesized",
+		       oq_synth_class_sl2vl_kept(c) ? "kept" : "synthesized",
 		       c->vlarb_kept ? "kept" : "synthesized",
 		       class_status(pl, c));
 		oq_json_fstring(stdout, c->r.why);

@@ -133,6 +133,13 @@ struct oq_synth_class {
 	size_t n_ports;
 };
 
+/* The class's SL2VL stays as it is: a routing engine's, a scope's, or
+ * the one a vlarb-scope's weights were written for (the template). */
+static inline bool oq_synth_class_sl2vl_kept(const struct oq_synth_class *c)
+{
+	return c->in.sl2vl_fixed || c->vlarb_kept;
+}
+
 struct oq_synth_plan {
 	struct oq_sl_intents intents;
 	struct oq_synth_class *v;
