@@ -180,4 +180,21 @@ echo "$out" | grep -q '"sl2vl": "kept", "vlarb": "kept"' ||
 out=$("$osmqos" tables --policy "$tmp/scope-high.conf" --fabric "$two" 2>&1)
 echo "$out" | grep -q "sl2vl.*template" ||
 	fail "tables must show the template's SL2VL under the scope: $out"
+# The SLs sharing a VL on 2-VL ports (the high level has the other),
+# named whole: runs of SLs, and every level however long the names.
+sed 's/vls 4 vlarb 8/vls 2 vlarb 8/' "$mixed" >"$tmp/two-vl.net"
+{
+	printf 'qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n end-qos-level\n'
+	printf ' qos-level\n  name: mpi\n  sl: 1\n  priority: high\n'
+	printf '  bandwidth: 5%%\n end-qos-level\n'
+	for s in 2 3 4 5; do
+		printf ' qos-level\n  name: level-%s-with-a-name-long-enough-to-fill-a-line\n' "$s"
+		printf '  sl: %s\n  bandwidth: 5%%\n end-qos-level\n' "$s"
+	done
+	printf 'end-qos-levels\n'
+} >"$tmp/long-names.conf"
+out=$("$osmqos" synth --policy "$tmp/long-names.conf" \
+	--fabric "$tmp/two-vl.net" --report 2>&1)
+echo "$out" | grep -q "'level-5-with-a-name-long-enough-to-fill-a-line' (SL 5) and best effort and SL 6-15 (no level grants them; a job may set them itself) share VL 0 on" ||
+	fail "the shared-VL warning must name every level and the SLs as runs: $out"
 echo PASS

@@ -101,13 +101,24 @@ static void log_compile_diags(struct oq_sweep *sw, const struct oq_diags *d,
 	/* Fabric-dependent findings (a VL a port lacks, a group that
 	 * resolves to nothing) are operator information, not SM errors. */
 	for (i = 0; i < d->n; i++) {
-		oq_diag_format(&d->v[i], line, sizeof(line));
+		int n = oq_diag_format(&d->v[i], line, sizeof(line));
+		char *text = line, *big = NULL;
+
+		/* A long finding (many levels on one VL) whole, not cut. */
+		if (n >= (int)sizeof(line)) {
+			big = malloc((size_t)n + 1);
+			if (big) {
+				oq_diag_format(&d->v[i], big, (size_t)n + 1);
+				text = big;
+			}
+		}
 		/* Errors here are scopes withheld from ports (a starved
 		 * VL): the fabric runs other tables than the policy says. */
 		OQ_LOG(sw->osm,
 		       d->v[i].sev == OQ_SEV_ERROR ? OSM_LOG_ERROR
 						   : OSM_LOG_INFO,
-		       "%s\n", line);
+		       "%s\n", text);
+		free(big);
 	}
 	/* A port short of an intent is an SM error whatever its cause. */
 	if (plan->ports_missed)

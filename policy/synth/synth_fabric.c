@@ -291,10 +291,70 @@ static struct oq_loc intent_loc(const struct oq_qos_level *lv)
 	return lv->bandwidth_bp > 0 ? lv->bandwidth_loc : lv->latency_loc;
 }
 
+/* SLs of a mask as runs: "SL 3", "SL 3-15", "SL 1, 3-15". */
+static void sl_runs(FILE *f, uint16_t m)
+{
+	unsigned int s = 0, e;
+	bool first = true;
+
+	while (s < 16) {
+		if (!(m & (1u << s))) {
+			s++;
+			continue;
+		}
+		for (e = s; e + 1 < 16 && (m & (1u << (e + 1))); e++)
+			;
+		fprintf(f, first ? "SL %u" : ", %u", s);
+		if (e > s)
+			fprintf(f, "-%u", e);
+		first = false;
+		s = e + 1;
+	}
+}
+
+/* The SLs on one shared VL in words: the intent levels with their SLs,
+ * best effort, and the SLs no level grants.  NULL when out of memory. */
+static char *shared_names(const struct oq_policy *p,
+			  const struct oq_sl_intents *it, uint16_t on_vl,
+			  uint16_t granted)
+{
+	uint16_t sls = on_vl & it->sls,
+		 others = on_vl & (uint16_t)~granted & (uint16_t)~it->sls;
+	char *text = NULL;
+	size_t len = 0;
+	unsigned int s;
+	bool first = true;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	for (s = 0; s < 16; s++)
+		if (sls & (1u << s)) {
+			fprintf(f, "%s'%s' (SL %u)", first ? "" : ", ",
+				level_name(p, it->level[s]), s);
+			first = false;
+		}
+	if (on_vl & granted & ~it->sls)
+		fputs(" and best effort", f);
+	if (others) {
+		bool many = __builtin_popcount(others) > 1;
+
+		fputs(" and ", f);
+		sl_runs(f, others);
+		fprintf(f, " (no level grants %s; a job may set %s itself)",
+			many ? "them" : "it", many ? "them" : "it");
+	}
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
 /* Intent SLs that share a VL with other SLs (the port ran out of VLs,
  * or a kept SL2VL puts them together; an SL no level grants counts too:
  * a job may set it itself): met as a group only; the group's guarantee
- * is theirs together, with the levels and SLs named. */
+ * is theirs together, with the levels and SLs named in full. */
 static void shared_warnings(const struct oq_policy *p,
 			    const struct oq_sl_intents *it,
 			    const struct oq_synth_result *r, const char *label,
@@ -305,46 +365,16 @@ static void shared_warnings(const struct oq_policy *p,
 
 	for (v = 0; v < OQ_MAX_VLS; v++) {
 		uint16_t sls = r->vl_sls[v] & it->sls;
-		char names[160], got[32];
-		size_t len = 0;
+		char got[32], *names;
 		struct oq_diag *dg;
 		uint32_t need = 0;
 
-		uint16_t others;
-
 		if (!sls || __builtin_popcount(r->vl_sls[v]) < 2)
 			continue;
-		names[0] = '\0';
 		for (s = 0; s < 16; s++)
-			if (sls & (1u << s)) {
+			if (sls & (1u << s))
 				need += it->need_bp[s];
-				if (len < sizeof(names))
-					len += (size_t)snprintf(
-						names + len,
-						sizeof(names) - len,
-						"%s'%s' (SL %u)",
-						len ? ", " : "",
-						level_name(p, it->level[s]), s);
-			}
-		if (r->vl_sls[v] & granted & ~it->sls && len < sizeof(names))
-			len += (size_t)snprintf(names + len,
-						sizeof(names) - len,
-						" and best effort");
-		others = r->vl_sls[v] & (uint16_t)~granted & (uint16_t)~it->sls;
-		for (s = 0; s < 16 && len < sizeof(names); s++)
-			if (others & (1u << s))
-				len += (size_t)snprintf(
-					names + len, sizeof(names) - len,
-					"%s SL %u",
-					others & ((1u << s) - 1) ? "," : " and",
-					s);
-		if (others && len < sizeof(names))
-			len += (size_t)snprintf(
-				names + len, sizeof(names) - len,
-				" (no level grants %s; a job "
-				"may set %s itself)",
-				__builtin_popcount(others) > 1 ? "them" : "it",
-				__builtin_popcount(others) > 1 ? "them" : "it");
+		names = shared_names(p, it, r->vl_sls[v], granted);
 		pct(r->share[__builtin_ctz(sls)], got, sizeof(got));
 		dg = oq_warning(
 			d,
@@ -352,7 +382,9 @@ static void shared_warnings(const struct oq_policy *p,
 			"%s share VL %u on %s: the %s guaranteed there "
 			"is the group's (%u.%02u%% of intents), not "
 			"each level's",
-			names, v, label, got, need / 100, need % 100);
+			names ? names : "intent SLs and others", v, label, got,
+			need / 100, need % 100);
+		free(names);
 		oq_diag_hint(dg, "within a VL packets go in order whatever "
 				 "their SL: give each intent SL a VL of its "
 				 "own (ports with more VLs, or an sl2vl-scope "
