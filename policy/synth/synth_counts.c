@@ -19,12 +19,15 @@
  * High-priority VLs have high entries only, other VLs low entries, and
  * best effort's VL may also (or only) fill the high table (then the high
  * levels take their intents, not H/(H+1) of a busy link).  For a run length H
- * the two tables meet only through best effort's part of the high table
- * hp_be/Th: its largest value over Th helps best effort and every other
- * need on the low side, so each H costs one pass over Th and one over Tl.
- * Every Th and Tl the entries can hold is tried: no combination within
- * these rules that meets every need is missed (tests/unit/test_synth.c
- * compares with an exhaustive search over every table).
+ * the two tables meet only through that filler, hp_be/Th: its largest
+ * value over Th helps best effort and every other need on the low side,
+ * so each H costs one pass over Th and one over Tl.  Where the low table
+ * cannot hold the low VLs' needs (it shares only 1/(H+1) of a busy link),
+ * the low VLs with the most packets take part of the filler instead,
+ * keeping a low packet each.  Every Th and Tl the entries can hold is
+ * tried: no combination with low VLs in the low table alone that meets
+ * every need is missed (tests/unit/test_synth_exhaustive.c compares with
+ * an exhaustive search over every such table).
  */
 #include <config.h>
 
@@ -273,79 +276,189 @@ static uint64_t low_need(const struct oq_vl_need *n, unsigned int v, uint32_t H,
 	return need ? cdiv(need, (unsigned __int128)10000 * th) : 0;
 }
 
+/* The fewest low packets a low VL other than best effort's keeps. */
+static uint32_t floor_of(const struct oq_count_mins *m, unsigned int v)
+{
+	return m->lp[v] > 1 ? m->lp[v] : 1;
+}
+
+/* High packets of a high table of th that VL v needs at run H beside lp
+ * of a low table of tl: (bp (H+1) Th Tl - 10000 Th lp) / (10000 H Tl),
+ * rounded up. */
+static uint64_t high_part(const struct oq_vl_need *n, unsigned int v,
+			  uint32_t H, uint64_t th, uint32_t lp, uint32_t tl)
+{
+	unsigned __int128 got = (unsigned __int128)10000 * th * lp;
+	unsigned __int128 need =
+		(unsigned __int128)n->bp[v] * (H + 1) * th * tl;
+
+	return need > got ? cdiv(need - got, (unsigned __int128)10000 * H * tl)
+			  : 0;
+}
+
 /* The low table of tl packets for the runs H and Hs, with best effort's
  * part of the high table hp_be/Th already chosen: each low VL v at least
  * bp_v (H+1) Tl / 10000 packets at both runs, best effort's VL less by
- * what the high table gives it; the rest to best effort.  False when
- * they do not fit. */
+ * what the high table gives it; the rest to best effort.  Where the low
+ * table cannot hold them, low VLs take part of best effort's filler
+ * instead (H high packets count as much as Tl/Th low ones): a low table
+ * shares only 1/(H+1) of a busy link, so low intents above that need the
+ * high table.  hc: the high table's counts after that.  False when they
+ * do not fit. */
 static bool low_at(const struct oq_synth_port *in, const struct oq_vl_need *n,
 		   const struct oq_count_mins *m, unsigned int pmax,
 		   const struct oq_counts *hi, uint32_t tl,
-		   uint32_t c[OQ_MAX_VLS])
+		   uint32_t c[OQ_MAX_VLS], uint32_t hc[OQ_MAX_VLS])
 {
 	uint16_t lv = n->used & ~n->high;
-	uint64_t hf = n->be >= 0 ? hi->hp[n->be] : 0, th = hi->th, sum = 0;
-	unsigned int v;
+	uint64_t hf = n->be >= 0 ? hi->hp[n->be] : 0, th = hi->th, sum;
+	unsigned int v, round, e = 0;
 	int be = n->be;
 
+	memcpy(hc, hi->hp, OQ_MAX_VLS * sizeof(hc[0]));
 	memset(c, 0, OQ_MAX_VLS * sizeof(c[0]));
 	for (v = 0; v < OQ_MAX_VLS; v++) {
 		uint64_t k, ks;
 
-		if (!(lv & (1u << v)))
+		if (!(lv & (1u << v)) || (int)v == be)
 			continue;
 		/* Enough at both runs. */
-		k = low_need(n, v, hi->H, hf, th, tl);
-		ks = low_need(n, v, hi->Hs, hf, th, tl);
+		k = low_need(n, v, hi->H, 0, th, tl);
+		ks = low_need(n, v, hi->Hs, 0, th, tl);
 		if (ks > k)
 			k = ks;
-		/* Every VL gets something: best effort's may get it all
-		 * from the high table. */
-		if (k < 1 && ((int)v != be || !hf))
-			k = 1;
-		if (k < m->lp[v])
-			k = m->lp[v];
+		if (k < floor_of(m, v))
+			k = floor_of(m, v);
 		c[v] = (uint32_t)k;
-		sum += k;
 	}
-	return sum <= tl &&
-	       !place_rest(c, lv, (uint32_t)(tl - sum), be, pmax, in->cap_low);
+	for (round = 0;; round++) {
+		uint64_t h, hs;
+		uint32_t take;
+		int w = -1;
+
+		/* Best effort's VL: its need less what its filler gives at
+		 * both runs; something from the low table when the filler
+		 * is gone. */
+		if (be >= 0) {
+			uint64_t k = low_need(n, be, hi->H, hc[be], th, tl),
+				 ks = low_need(n, be, hi->Hs, hc[be], th, tl);
+
+			if (ks > k)
+				k = ks;
+			if (k < 1 && !hc[be])
+				k = 1;
+			if (k < m->lp[be])
+				k = m->lp[be];
+			c[be] = (uint32_t)k;
+		}
+		sum = 0;
+		for (v = 0; v < OQ_MAX_VLS; v++)
+			sum += c[v];
+		if (sum <= tl || be < 0 || round > 2 * OQ_MAX_VLS)
+			break;
+		/* The low VL with the most packets gives up what does not
+		 * fit and takes high packets for it from the filler,
+		 * enough at both runs; it keeps a low packet (a low level
+		 * stays low priority). */
+		for (v = 0; v < OQ_MAX_VLS; v++)
+			if ((lv & (1u << v)) && (int)v != be &&
+			    c[v] > floor_of(m, v) && (w < 0 || c[v] > c[w]))
+				w = (int)v;
+		if (w < 0)
+			break;
+		take = c[w] - floor_of(m, (unsigned int)w);
+		if (take > sum - tl)
+			take = (uint32_t)(sum - tl);
+		c[w] -= take;
+		hf += hc[w];
+		h = high_part(n, (unsigned int)w, hi->H, th, c[w], tl);
+		hs = high_part(n, (unsigned int)w, hi->Hs, th, c[w], tl);
+		if (hs > h)
+			h = hs;
+		if (h > hf)
+			return false;
+		hc[w] = (uint32_t)h;
+		hf -= h;
+		hc[be] = (uint32_t)hf;
+	}
+	if (sum > tl)
+		return false;
+	for (v = 0; v < OQ_MAX_VLS; v++)
+		e += entries_of(hc[v], pmax);
+	if (e > in->cap_high)
+		return false;
+	return !place_rest(c, lv, (uint32_t)(tl - sum), be, pmax, in->cap_low);
+}
+
+/* A VL's share at run H: (H hp/Th + lp/Tl)/(H+1). */
+static struct oq_frac share_at(uint32_t H, uint32_t hp, uint32_t lp,
+			       uint64_t th, uint32_t tl)
+{
+	return oq_frac_make((uint64_t)H * hp * tl + (uint64_t)lp * th,
+			    (uint64_t)(H + 1) * th * tl);
+}
+
+/* Best effort's share of the tables hc/th and c/tl, the least at the
+ * runs H and Hs. */
+static struct oq_frac be_share(const struct oq_counts *hi, int be,
+			       const uint32_t hc[OQ_MAX_VLS],
+			       const uint32_t c[OQ_MAX_VLS], uint32_t tl)
+{
+	struct oq_frac a = share_at(hi->H, hc[be], c[be], hi->th, tl),
+		       b = share_at(hi->Hs, hc[be], c[be], hi->th, tl);
+
+	return oq_frac_cmp(a, b) <= 0 ? a : b;
 }
 
 /* The low table: the smallest Tl within a thousandth of the most it can
- * leave best effort. */
+ * leave best effort (its whole share, the high part fixed unless low VLs
+ * take from it). */
 static bool solve_low(const struct oq_synth_port *in,
 		      const struct oq_vl_need *n, const struct oq_count_mins *m,
 		      unsigned int pmax, struct oq_counts *out)
 {
-	uint32_t tl, best_tl = 0, best = 0, c[OQ_MAX_VLS];
+	uint32_t tl, best_tl = 0, c[OQ_MAX_VLS], hc[OQ_MAX_VLS];
+	uint32_t runs[2] = {out->H, out->Hs};
+	uint64_t th = out->th, bp = 0, hf;
+	struct oq_frac best = oq_frac_make(0, 1), s;
+	unsigned int v, i, floor = 0;
 	int be = n->be;
 
-	for (tl = 1; tl <= in->cap_low * pmax; tl++) {
-		if (!low_at(in, n, m, pmax, out, tl, c))
+	hf = be >= 0 ? out->hp[be] : 0;
+	/* What the low VLs can get at all at both runs: the low table and
+	 * best effort's filler, (Th + H hp_be) / ((H+1) Th) of the link;
+	 * and a low packet each but best effort's. */
+	for (v = 0; v < OQ_MAX_VLS; v++)
+		if ((n->used & ~n->high) & (1u << v)) {
+			bp += n->bp[v];
+			floor += (int)v != be;
+		}
+	for (i = 0; i < 2; i++)
+		if ((unsigned __int128)bp * (runs[i] + 1) * th >
+		    (unsigned __int128)10000 * (th + (uint64_t)runs[i] * hf))
+			return false;
+	for (tl = floor ? floor : 1; tl <= in->cap_low * pmax; tl++) {
+		if (!low_at(in, n, m, pmax, out, tl, c, hc))
 			continue;
-		if (best_tl && (uint64_t)c[be] * best_tl <= (uint64_t)best * tl)
+		s = be >= 0 ? be_share(out, be, hc, c, tl) : oq_frac_make(0, 1);
+		if (best_tl && oq_frac_cmp(s, best) <= 0)
 			continue;
-		best = c[be];
+		best = s;
 		best_tl = tl;
 	}
 	if (!best_tl)
 		return false;
-	for (tl = 1; tl <= best_tl; tl++)
-		if (low_at(in, n, m, pmax, out, tl, c) &&
-		    near_best(c[be], tl, best, best_tl))
+	for (tl = floor ? floor : 1; tl <= best_tl; tl++) {
+		if (!low_at(in, n, m, pmax, out, tl, c, hc))
+			continue;
+		s = be >= 0 ? be_share(out, be, hc, c, tl) : oq_frac_make(0, 1);
+		if (near_best(s.num, s.den, best.num, best.den))
 			break;
+	}
 	memcpy(out->lp, c, sizeof(c));
+	memcpy(out->hp, hc, sizeof(hc));
 	out->tl = tl;
 	return true;
-}
-
-/* Best effort's share at run H: (H hp/Th + lp/Tl)/(H+1). */
-static struct oq_frac mixed(const struct oq_counts *c, int be, uint32_t H)
-{
-	return oq_frac_make((uint64_t)H * c->hp[be] * c->tl +
-				    (uint64_t)c->lp[be] * c->th,
-			    (uint64_t)(H + 1) * c->th * c->tl);
 }
 
 /* Best effort's share, the least at either end of the runs, or one
@@ -363,9 +476,7 @@ static void score(const struct oq_vl_need *n, struct oq_counts *c)
 			   : c->th ? oq_frac_make(c->hp[be], c->th)
 				   : oq_frac_make(0, 1);
 	} else {
-		struct oq_frac a = mixed(c, be, c->H), b = mixed(c, be, c->Hs);
-
-		c->score = oq_frac_cmp(a, b) <= 0 ? a : b;
+		c->score = be_share(c, be, c->hp, c->lp, c->tl);
 	}
 }
 
@@ -476,7 +587,7 @@ size_t oq_synth_counts(const struct oq_synth_port *in,
 		       size_t max_out)
 {
 	uint16_t hv = n->high & n->used, lv = n->used & ~n->high;
-	uint32_t prev = 0, prev_s = 0, H, Hs, others = 0, low_bp = 0;
+	uint32_t prev = 0, prev_s = 0, H, Hs, others = 0;
 	struct oq_frac top, best;
 	size_t k = 0, i;
 	unsigned int q, v, idle = 0;
@@ -491,16 +602,12 @@ size_t oq_synth_counts(const struct oq_synth_port *in,
 	    oq_synth_counts_at(in, n, mins, 0, 0, &out[0]))
 		k = 1;
 	/* Best effort can get no more than what the other VLs' intents
-	 * leave: once a run gets that, a longer one can only tie.  Low
-	 * intents take (H+1) bp of the low table: no run past the one that
-	 * fills it helps them. */
-	for (v = 0; v < OQ_MAX_VLS; v++) {
-		if (!(n->used & (1u << v)) || (int)v == n->be)
-			continue;
-		others += n->bp[v];
-		if (!(n->high & (1u << v)))
-			low_bp += n->bp[v];
-	}
+	 * leave: once a run gets that, a longer one can only tie.  (Low
+	 * intents past the low table's 1/(H+1) take high entries, so a
+	 * longer run does not rule them out.) */
+	for (v = 0; v < OQ_MAX_VLS; v++)
+		if ((n->used & (1u << v)) && (int)v != n->be)
+			others += n->bp[v];
 	top = oq_frac_make(others < 10000 ? 10000 - others : 0, 10000);
 	best = oq_frac_make(0, 1);
 	for (q = 0; q < OQ_ARB_UNLIMITED && k < max_out; q++) {
@@ -512,8 +619,6 @@ size_t oq_synth_counts(const struct oq_synth_port *in,
 			continue;
 		prev = H;
 		prev_s = Hs;
-		if (low_bp && (uint64_t)(Hs + 1) * low_bp > 10000)
-			break;
 		if (mins->runs == 1 && k)
 			break;
 		if (oq_synth_counts_at(in, n, mins, H, (uint8_t)q, &out[k])) {

@@ -231,6 +231,58 @@ static void test_merge_when_vls_run_out(void **state)
 
 /* Where the tables' granularity binds, the message says so and the best
  * share is what the scaled intents reach. */
+/* Low levels that add up to more than the low table's half of a busy
+ * link (VLHighLimit 0 lets one high packet through per low one) beside
+ * a high level: they take part of the high table too, and each gets
+ * exactly its intent. */
+static void test_low_levels_past_half(void **state)
+{
+	struct oq_synth_port in;
+	struct oq_sl_intents it = {0};
+	struct oq_synth_result r;
+	unsigned int i;
+	bool in_high = false;
+
+	(void)state;
+	port_init(&in, 8, 8, 2048);
+	intents_set(&it, 1, 4000, false);
+	intents_set(&it, 3, 2000, false);
+	intents_set(&it, 2, 2000, true);
+	assert_int_equal(oq_synth_port(&in, &it, &r), 0);
+	check_result(&in, &it, &r);
+	assert_int_equal(oq_frac_cmp(r.share[1], oq_frac_make(2, 5)), 0);
+	assert_int_equal(oq_frac_cmp(r.share[2], oq_frac_make(1, 5)), 0);
+	for (i = 0; i < r.high.n; i++)
+		in_high |= r.high.e[i].vl == r.sl2vl[1];
+	assert_true(in_high);
+	/* A low level keeps a low entry: it stays low priority. */
+	for (i = 0, in_high = false; i < r.low.n; i++)
+		in_high |= r.low.e[i].vl == r.sl2vl[1];
+	assert_true(in_high);
+
+	memset(&it, 0, sizeof(it));
+	intents_set(&it, 1, 6000, false);
+	intents_set(&it, 2, 3000, true);
+	assert_int_equal(oq_synth_port(&in, &it, &r), 0);
+	check_result(&in, &it, &r);
+	assert_int_equal(oq_frac_cmp(r.share[2], oq_frac_make(3, 10)), 0);
+
+	/* Too fine for 8 entries: the best share named is the one the
+	 * fallback tables give, and more than the low table's half. */
+	memset(&it, 0, sizeof(it));
+	intents_set(&it, 1, 4500, false);
+	intents_set(&it, 3, 4000, false);
+	intents_set(&it, 2, 1480, true);
+	assert_int_equal(oq_synth_port(&in, &it, &r), 0);
+	assert_int_equal(r.status, OQ_SYNTH_INFEASIBLE);
+	assert_non_null(strstr(r.why, "entries"));
+	assert_true(r.fallback);
+	assert_int_equal(oq_frac_cmp(r.best, r.share[r.fail_sl]), 0);
+	assert_false(oq_frac_meets_bp(r.best, it.need_bp[r.fail_sl]));
+	assert_true(oq_frac_double(r.share[1]) + oq_frac_double(r.share[3]) >
+		    0.8);
+}
+
 static void test_granularity_binds(void **state)
 {
 	struct oq_synth_port in;
@@ -609,6 +661,7 @@ int main(void)
 		cmocka_unit_test(test_two_high_levels_exact),
 		cmocka_unit_test(test_one_vl_is_shared),
 		cmocka_unit_test(test_merge_when_vls_run_out),
+		cmocka_unit_test(test_low_levels_past_half),
 		cmocka_unit_test(test_granularity_binds),
 		cmocka_unit_test(test_kept_sl2vl),
 		cmocka_unit_test(test_kept_rows_views),
