@@ -167,9 +167,9 @@ static bool solve_flat(const struct oq_vl_need *n, uint16_t set,
 
 /* The high table of th packets for run length H: each high VL v at least
  * bp_v (H+1) Th / (10000 H) packets; the rest is best effort's filler
- * (as much as the entries hold, or as little with least_filler) or,
- * where its entries have room, more for the high VLs.  False when they
- * do not fit. */
+ * (as much as the entries hold, or as little with least_filler; at most
+ * filler_max when capped) or, where its entries have room, more for the
+ * high VLs.  False when they do not fit. */
 static bool high_at(const struct oq_synth_port *in, const struct oq_vl_need *n,
 		    const struct oq_count_mins *m, uint32_t H,
 		    unsigned int pmax, uint32_t th, uint32_t c[OQ_MAX_VLS])
@@ -206,6 +206,8 @@ static bool high_at(const struct oq_synth_port *in, const struct oq_vl_need *n,
 			     : (cap - e) * pmax;
 	if (hf > rest)
 		hf = rest;
+	if (m->filler_capped && hf > m->filler_max)
+		hf = m->filler_max;
 	if (rest - hf > room || e + entries_of(hf, pmax) > cap ||
 	    place_rest(c, hv, rest - hf, -1, pmax, cap))
 		return false;

@@ -42,6 +42,11 @@ struct oq_count_mins {
 	/* The high table's filler as small as the entries allow, not as
 	 * large (fewer packets ahead of a high VL). */
 	bool least_filler;
+	/* The high table's filler at most filler_max packets (a high VL's
+	 * latency: fewer packets between its turns, no more of its share
+	 * than the wait needs). */
+	bool filler_capped;
+	uint32_t filler_max;
 	/* Which runs to try: 0 every one; 1 up to the first that meets
 	 * the needs (is there any?); n > 1 until n runs in a row bring best
 	 * effort no thousandth of the link more. */

@@ -181,6 +181,64 @@ static bool finest(const struct oq_synth_port *in, const struct oq_vl_need *n,
 	return false;
 }
 
+/* Packets of the high table not of a high VL: the filler between the
+ * high VLs' turns. */
+static uint32_t filler_of(const struct oq_vl_need *n, const struct oq_counts *c)
+{
+	uint32_t f = c->th;
+	unsigned int v;
+
+	for (v = 0; v < OQ_MAX_VLS; v++)
+		if (n->high & n->used & (1u << v))
+			f -= c->hp[v];
+	return f;
+}
+
+/* A high VL's latency missed with filler f0 between its turns: the
+ * largest filler below f0 that meets every wait, by bisection at the
+ * same VLHighLimit.  A high level takes no more of a busy link than its
+ * wait needs (docs/intents.md, section 1): the filler shrinks to the
+ * packet, where doubling the VL's own packets would jump past the least
+ * share (1/10 to 1/2 with nothing in between).  0 with r holding the
+ * proven tables. */
+static int less_filler(struct search *x, const struct oq_vl_need *n,
+		       const struct oq_counts *c0, struct oq_synth_result *r)
+{
+	struct oq_count_mins m = {0};
+	struct oq_synth_result got;
+	int64_t lo = -1, hi = filler_of(n, c0);
+	bool have = false;
+
+	m.filler_capped = true;
+	while (lo + 1 < hi && x->evals < MAX_LATENCY_EVALS) {
+		struct oq_counts c;
+		uint32_t f;
+
+		m.filler_max = (uint32_t)((lo + hi) / 2);
+		if (!oq_synth_counts_at(x->in, n, &m, c0->H, c0->limit, &c)) {
+			/* The low side needs more filler than that. */
+			lo = m.filler_max;
+			continue;
+		}
+		f = filler_of(n, &c);
+		x->lat_missed = 0;
+		if (finest(x->in, n, &c, r) && waits_ok(x, n, r) &&
+		    prove(x, n, r)) {
+			got = *r;
+			have = true;
+			lo = m.filler_max;
+		} else if (x->lat_missed) {
+			hi = f;
+		} else {
+			break;
+		}
+	}
+	if (!have)
+		return -1;
+	*r = got;
+	return 0;
+}
+
 /* Latency: more packets (so more entries, more turns) for the VLs that
  * missed, at the same VLHighLimit.  False when the counts cannot grow. */
 static bool more_turns(struct search *x, const struct oq_vl_need *n,
@@ -261,6 +319,16 @@ static int solve_layout(struct search *x, const struct oq_vl_need *n)
 			if (finest(x->in, n, &c, r) && waits_ok(x, n, r) &&
 			    prove(x, n, r))
 				return 0;
+			/* A high VL missed its wait: first less filler
+			 * between its turns, then more turns of its own. */
+			if (!round && !m.least_filler &&
+			    (x->lat_missed & n->high)) {
+				uint16_t missed = x->lat_missed;
+
+				if (!less_filler(x, n, &c, r))
+					return 0;
+				x->lat_missed = missed;
+			}
 			if (!x->lat_missed || !more_turns(x, n, &m, &c))
 				break;
 		}

@@ -383,6 +383,31 @@ static void test_latency(void **state)
 	assert_non_null(strstr(r.why, "wait"));
 }
 
+/* A latency intent on a high level: it takes more of a busy link than
+ * its bandwidth intent only as far as the wait needs.  At 32 Gb/s the
+ * longest full packet at MTU 2048 (2174 bytes) takes 0.5435 us: 5 us
+ * allows three best-effort packets between the high level's turns (1/8
+ * of the link, a wait of eight such packets, 4.348 us), not four (1/10
+ * waits ten, 5.435 us); nothing between them (1/2) is far more. */
+static void test_latency_high_least_share(void **state)
+{
+	struct oq_synth_port in;
+	struct oq_sl_intents it = {0};
+	struct oq_synth_result r;
+
+	(void)state;
+	port_init(&in, 8, 8, 2048);
+	in.rate_gbps = 32;
+	intents_set(&it, 1, 4000, false);
+	intents_set(&it, 2, 1000, true);
+	it.lat_ns[2] = 5000;
+	assert_int_equal(oq_synth_port(&in, &it, &r), 0);
+	check_result(&in, &it, &r);
+	assert_int_equal(r.limit, 0);
+	assert_int_equal(oq_frac_cmp(r.share[2], oq_frac_make(1, 8)), 0);
+	assert_int_equal(r.wait[2], 8 * (2048 + OQ_FULL_PKT_HDR_MAX));
+}
+
 /* Kept SL2VL across several input views: a best-effort SL one view drops
  * may get nothing there; SLs that different views put on one VL share it
  * in the view of all inputs at once.  And a port whose one VL is served
@@ -667,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_kept_rows_views),
 		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_full_packets),
+		cmocka_unit_test(test_latency_high_least_share),
 		cmocka_unit_test(test_property_random_classes),
 	};
 
