@@ -23,6 +23,10 @@
  * EFBIG above max bytes, EINVAL for a directory or device, ENOMEM.
  */
 char *oq_file_read(const char *path, size_t max, size_t *len);
+/* The same from an open file of size bytes (as fstat saw them), which
+ * the caller has checked and closes: NULL with errno EFBIG beyond max,
+ * ENOMEM, or read()'s. */
+char *oq_file_read_fd(int fd, unsigned long long size, size_t max, size_t *len);
 
 /* A policy is a few KiB; a larger file is a wrong one.  The plugin and
  * `osmqos check` refuse the same files. */

@@ -63,7 +63,6 @@ char *oq_policy_read_own(const char *path, size_t max, size_t *len, char *why,
 {
 	const char *bad;
 	struct stat st;
-	size_t got = 0;
 	char *buf;
 	int fd, err;
 
@@ -91,32 +90,10 @@ char *oq_policy_read_own(const char *path, size_t max, size_t *len, char *why,
 		err = EPERM;
 		goto fail;
 	}
-	if ((unsigned long long)st.st_size > max) {
-		err = EFBIG;
-		goto fail;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		err = ENOMEM;
-		goto fail;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = errno;
-			free(buf);
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
+	buf = oq_file_read_fd(fd, (unsigned long long)st.st_size, max, len);
+	err = errno;
 	close(fd);
-	buf[got] = '\0';
-	*len = got;
+	errno = err;
 	return buf;
 fail:
 	close(fd);

@@ -11,11 +11,47 @@
 
 #include <osmqos/file.h>
 
+char *oq_file_read_fd(int fd, unsigned long long size, size_t max, size_t *len)
+{
+	size_t got = 0;
+	char *buf;
+	int err;
+
+	if (size > max) {
+		errno = EFBIG;
+		return NULL;
+	}
+	buf = malloc((size_t)size + 1);
+	if (!buf) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* The file may change under us: read what is there, up to the size
+	 * fstat saw. */
+	while (got < (size_t)size) {
+		ssize_t n = read(fd, buf + got, (size_t)size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err = errno;
+			free(buf);
+			errno = err;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	*len = got;
+	return buf;
+}
+
 char *oq_file_read(const char *path, size_t max, size_t *len)
 {
 	struct stat st;
-	size_t got = 0;
-	char *buf;
+	char *buf = NULL;
 	int fd, err;
 
 	/* O_NONBLOCK: a FIFO (or a device) at the path must not hang the
@@ -23,47 +59,18 @@ char *oq_file_read(const char *path, size_t max, size_t *len)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st)) {
+	if (fstat(fd, &st))
 		err = errno;
-		goto fail_fd;
-	}
-	if (!S_ISREG(st.st_mode)) {
+	else if (!S_ISREG(st.st_mode))
 		err = EINVAL;
-		goto fail_fd;
-	}
-	if ((unsigned long long)st.st_size > max) {
-		err = EFBIG;
-		goto fail_fd;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		err = ENOMEM;
-		goto fail_fd;
-	}
-	/* The file may change under us: read what is there, up to the size
-	 * fstat saw. */
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = errno;
-			free(buf);
-			goto fail_fd;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	buf[got] = '\0';
-	*len = got;
-	return buf;
-fail_fd:
+	else if ((buf = oq_file_read_fd(fd, (unsigned long long)st.st_size, max,
+					len)))
+		err = 0;
+	else
+		err = errno;
 	close(fd);
 	errno = err;
-	return NULL;
+	return buf;
 }
 
 int oq_file_probe(const char *path, size_t max)
