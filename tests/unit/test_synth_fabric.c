@@ -578,7 +578,18 @@ static void sim_check(const struct oq_synth_plan *pl, struct sim_stats *st)
 	}
 }
 
-/* At least 1,000 random fabrics (VLs 1-8, MTUs 256-4096, table sizes,
+/*
+ * Under ASan the run checks memory, which the first 300 fabrics of the same
+ * sequence do as well as 1,000, at a third of what was the sanitized
+ * pass's longest test; make check runs all 1,000.
+ */
+#ifdef __SANITIZE_ADDRESS__
+#define N_RANDOM_FABRICS 300
+#else
+#define N_RANDOM_FABRICS 1000
+#endif
+
+/* N_RANDOM_FABRICS random fabrics (VLs 1-8, MTUs 256-4096, table sizes,
  * rates mixed port by port; a fifth routed by dfsssp, which keeps the
  * template's SL2VL) with random intents, through what the plugin runs
  * every sweep.  Where every class is feasible, the published guarantee
@@ -592,7 +603,7 @@ static void test_property_random_fabrics(void **state)
 	size_t ports = 0;
 
 	(void)state;
-	for (i = 0; i < 1000; i++) {
+	for (i = 0; i < N_RANDOM_FABRICS; i++) {
 		uint64_t frng = synth_rng;
 		struct oq_fabric *f =
 			fx_random_fabric(&frng, 2 + rnd(5), 1 + rnd(2), 8);
@@ -661,8 +672,8 @@ static void test_property_random_fabrics(void **state)
 	       "classes' periods too long for it\n",
 	       i, feasible, ports, infeasible, engine, st.vls, st.waits,
 	       st.tight, st.long_period);
-	assert_true(feasible > 200);
-	assert_true(infeasible > 50);
+	assert_true(feasible > N_RANDOM_FABRICS / 5);
+	assert_true(infeasible > N_RANDOM_FABRICS / 20);
 }
 
 int main(void)
