@@ -4,6 +4,7 @@
  * opensm.conf, the library, the policy, the routing engine, the
  * standby), doctor_access.c (who may write the files the plugin trusts),
  * doctor_lock.c (another opensm's plugin in the publish directory),
+ * doctor_binaries.c (the plugin library and the opensm binary),
  * doctor_policy.c (the policy as stock OpenSM and partitions.conf see
  * it).
  */
@@ -27,6 +28,11 @@ struct doctor_report {
 void doctor_check(struct doctor_report *r, enum doctor_level l,
 		  const char *name, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* The plugin library where opensm's dlopen() finds it (or plugin), and
+ * the opensm binary (or opensm): found, and built alike (doctor_binaries.c). */
+void doctor_binaries(struct doctor_report *r, const char *plugin,
+		     const char *opensm);
 
 /*
  * The user opensm runs as: root, or --sm-user's.  Files the plugin
