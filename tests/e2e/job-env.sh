@@ -181,7 +181,7 @@ rc=$?
 [ "$rc" = 2 ] || e2e_fail "stale fabric file: exit $rc, want 2: $(cat "$err")"
 grep -q "osmqos job-env: the fabric file $E2E_DIR/stale.ibnd is stale: the subnet has no port GUID $stale of host cn04 (cn04 HCA-1/P1): the port cabled to leaf02/P2 has port GUID $g; refresh it" "$err" ||
 	e2e_fail "stale fabric file: the GUID and host not named: $(cat "$err")"
-grep -q -e "refused" -e "partition isolation" "$err" &&
+grep -q -e "job-env: refused" -e "partition isolation" "$err" &&
 	e2e_fail "stale fabric file: a false refusal: $(cat "$err")"
 e2e_log "stale fabric file: exit 2: $(grep -m 1 '^osmqos job-env: ' "$err" | cut -c1-160)"
 # partitions.conf names cn04's live GUID, which the file lacks: a
