@@ -30,6 +30,14 @@ p1=0x0001, ipoib : ALL=full ;
 p2=0x0002, ipoib : ALL=full ;
 EOF
 
+# ports_of POLICY FABRIC OUT: every port's tables as `tables --all --json`
+# gives them, without what names their source; fails when there are none.
+ports_of() {
+	"$osmqos" tables -p "$1" -f "$2" -k "$parts" --all --json 2>/dev/null |
+		jq -e -S '[.ports[] | del(.origin, .scope, .sl2vl_origin, .vlarb_origin, .sl2vl_scope, .vlarb_scope)] | if length > 0 then . else error("no ports") end' \
+			>"$3" 2>/dev/null
+}
+
 # one POLICY [FABRIC]: export, check the verdict, compare the tables.
 one() {
 	local pol=$1 fab=${2:-$net} b out
@@ -44,12 +52,11 @@ one() {
 	grep -q 'stock OpenSM [0-9.]* reads it as written$' "$dir/$b.check" ||
 		bad "$b: stock OpenSM would not read the export as written: $(cat "$dir/$b.check")"
 	grep -qP '\r' "$out" && bad "$b: the export has CR bytes"
-	"$osmqos" tables -p "$pol" -f "$fab" -k "$parts" --json 2>/dev/null |
-		jq -S '[.ports[] | del(.origin, .scope, .sl2vl_origin, .vlarb_origin, .sl2vl_scope, .vlarb_scope)]' \
-			>"$dir/$b.want"
-	"$osmqos" tables -p "$out" -f "$fab" -k "$parts" --json 2>/dev/null |
-		jq -S '[.ports[] | del(.origin, .scope, .sl2vl_origin, .vlarb_origin, .sl2vl_scope, .vlarb_scope)]' \
-			>"$dir/$b.got"
+	# Every port's tables (--all), without what names the source.
+	ports_of "$pol" "$fab" "$dir/$b.want" ||
+		bad "$b: no port tables for $pol on $fab"
+	ports_of "$out" "$fab" "$dir/$b.got" ||
+		bad "$b: no port tables for the export of $pol on $fab"
 	cmp -s "$dir/$b.want" "$dir/$b.got" ||
 		bad "$b: the export compiles to other tables than $pol"
 	n=$((n + 1))
