@@ -239,7 +239,20 @@ done
 unlinked=$(grep -o "osmqos: sweep [0-9]*: published [0-9]* ports" "$E2E_OSM_LOG" |
 	awk -v s0="$before" -v want=$((n0 - 2)) '{ sw = $3; sub(/:$/, "", sw) }
 		sw + 0 > s0 + 0 && $5 == want { print sw; exit }')
-built "$unlinked"
+# The leaf's trap and the SIGHUP can start two sweeps so close together
+# that one publication serves both: the first sweep published without the
+# two ports then kept the state the sweep before it built, unpublished.
+# Its tables line names that sweep, and it renders what that one built.
+from=$(line "$unlinked" "[0-9]* QoS Set MADs" |
+	sed -n 's/.*tables of sweep \([0-9]*\) kept.*/\1/p')
+if [ -n "$from" ] && [ "$from" -gt "$before" ] &&
+	[ "$(grep -c "osmqos: sweep $from: published" "$E2E_OSM_LOG")" = 0 ]; then
+	[[ $(line "$unlinked" phases:) == *"(rendered)"* ]] ||
+		e2e_fail "sweep $unlinked published sweep $from's new state without rendering it: $(line "$unlinked" phases:)"
+	e2e_log "sweep $from built the state after the unlink, published by sweep $unlinked"
+else
+	built "$unlinked"
+fi
 [ "$(jq .sweep "$pub/osmqos-bandwidth.json")" = "$unlinked" ] ||
 	e2e_fail "the JSON's sweep is $(jq .sweep "$pub/osmqos-bandwidth.json") after the unlink, want $unlinked"
 drift_clean unlinked
