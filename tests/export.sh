@@ -4,7 +4,9 @@
 # `osmqos check` says stock OpenSM reads as written, and that compiles to
 # the same tables as the original on a fabric (the intents' tables
 # included, as qos-setup scopes); files stock OpenSM would misread (CRLF,
-# unquoted blanks, the osmqos keys) come out readable; bad inputs exit
+# unquoted blanks, the osmqos keys) come out readable; the sections keep
+# the file's order (a name qos-ulps generates finds the group written
+# first); bad inputs exit
 # with osmqos(8)'s statuses and write nothing; an output that is the
 # policy read is refused (synth's too).  The e2e rollback test
 # (tests/e2e/sa-diff.sh) runs stock OpenSM on the exports.
@@ -65,6 +67,23 @@ one() {
 for f in "$top_srcdir"/tests/policies/valid/*.conf "$top_srcdir"/contrib/policies/*.conf; do
 	one "$f"
 done
+# qos-ulps before port-groups, a port-group named as the group the srp
+# line generates: the export keeps that order, so its rule still gets the
+# srp line's port (0x100001, sl 5), not the port-group's (0x100005).
+ulps=$top_srcdir/tests/policies/valid/ulps-before-port-groups.conf
+for pol in "$ulps" "$dir/ulps-before-port-groups.stock.conf"; do
+	sls=$(for dst in 0x100001 0x100005; do
+		"$osmqos" match -p "$pol" -f "$net" --src 0x100003 --dst $dst \
+			-Q 1 --json 2>/dev/null | jq -r .sl
+	done | tr '\n' ' ')
+	[ "$sls" = "5 0 " ] ||
+		bad "$pol gives 0x100001 and 0x100005 SLs $sls, want 5 0"
+done
+order=$(grep -E '^(qos-ulps|port-groups)$' \
+	"$dir/ulps-before-port-groups.stock.conf" | tr '\n' ' ')
+[ "$order" = "qos-ulps port-groups " ] ||
+	bad "the export of $ulps does not keep qos-ulps before port-groups"
+
 # On mixed-caps a spine's ports need different tables: the scopes key a
 # switch whole, and export says so (as synth does).
 "$osmqos" export -p "$top_srcdir/contrib/policies/intents.conf" \

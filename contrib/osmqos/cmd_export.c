@@ -60,7 +60,8 @@ const struct oq_cmd_spec oq_spec_export = {
 	.summary = "the policy for stock OpenSM (rollback), checked",
 	.about = "Write the policy so that stock OpenSM's own parser takes it "
 		 "and reads it as osmqos does: one key per line, names "
-		 "quoted, LF line ends, the osmqos keys (bandwidth:, "
+		 "quoted, LF line ends, the sections in the file's order, "
+		 "the osmqos keys (bandwidth:, "
 		 "priority:, ...) as comments and the tables synthesized for "
 		 "them as qos-setup scopes.  The result is read back with "
 		 "the model of OpenSM's parser before it is written.",

@@ -205,8 +205,10 @@ const char *oq_stock_verdict_text(int verdict);
 
 /*
  * Write p (valid) in the form stock OpenSM reads as osmqos does, after
- * header (comment lines): one key per line, names quoted, LF line ends.
- * The osmqos keys become comments.  Returns 0, or -1 on a stream error or
+ * header (comment lines): one key per line, names quoted, LF line ends,
+ * the sections in the file's order (port-groups and qos-ulps alternating
+ * as in the file: a name finds the group written first).  The osmqos keys
+ * become comments.  Returns 0, or -1 on a stream error or
  * a qos-ulps rule whose line cannot be told.
  */
 int oq_stock_write(FILE *out, const struct oq_policy *p, const char *header);

@@ -11,6 +11,15 @@
  * priority:, ...) become comments; `osmqos export` appends the tables
  * synthesized for them as qos-setup scopes (synth_lower.c) and checks the
  * result with the stock model before writing it.
+ *
+ * The sections come in the file's order.  OpenSM keeps the port groups
+ * qos-ulps lines generate (_SRP_Targets_, ...) in its one list of groups,
+ * where the line is, and a name finds the first group so named: a
+ * port-group called _SRP_Targets_ written after the qos-ulps section is
+ * not the one a rule naming _SRP_Targets_ gets, written before it is.  So
+ * port-groups and qos-ulps sections alternate as the file's port-groups
+ * and qos-ulps lines do; the other sections, whose order decides nothing,
+ * come where their first item was.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -88,14 +97,14 @@ static void ext_comments(FILE *out, const struct oq_policy *p,
 	}
 }
 
-static void port_groups(FILE *out, const struct oq_policy *p)
+/* The explicit port groups [from, to) as one section. */
+static void port_groups(FILE *out, const struct oq_policy *p, size_t from,
+			size_t to)
 {
 	size_t i, j;
 
-	if (!p->n_explicit_groups)
-		return;
 	fputs("port-groups\n", out);
-	for (i = 0; i < p->n_explicit_groups; i++) {
+	for (i = from; i < to; i++) {
 		const struct oq_port_group *g = &p->groups[i];
 		static const struct {
 			unsigned int bit;
@@ -180,8 +189,6 @@ static void qos_setup(FILE *out, const struct oq_policy *p)
 {
 	size_t i, s;
 
-	if (!p->n_vlarb && !p->n_sl2vl)
-		return;
 	fputs("qos-setup\n", out);
 	if (p->n_vlarb) {
 		fputs("    vlarb-tables\n", out);
@@ -232,8 +239,6 @@ static void qos_levels(FILE *out, const struct oq_policy *p)
 {
 	size_t i;
 
-	if (!p->n_explicit_levels)
-		return;
 	fputs("qos-levels\n", out);
 	for (i = 0; i < p->n_explicit_levels; i++) {
 		const struct oq_qos_level *l = &p->levels[i];
@@ -264,8 +269,6 @@ static void match_rules(FILE *out, const struct oq_policy *p)
 {
 	size_t i;
 
-	if (!p->n_explicit_rules)
-		return;
 	fputs("qos-match-rules\n", out);
 	for (i = 0; i < p->n_explicit_rules; i++) {
 		const struct oq_match_rule *r = &p->rules[i];
@@ -359,30 +362,105 @@ static int ulp_line(FILE *out, const struct oq_policy *p,
 	return 0;
 }
 
-static int qos_ulps(FILE *out, const struct oq_policy *p)
+/* The qos-ulps rules [from, to) as one section, with the default line
+ * when asked. */
+static int qos_ulps(FILE *out, const struct oq_policy *p, size_t from,
+		    size_t to, bool with_default)
 {
 	size_t i;
 
-	if (p->ulp_default_sl < 0 && p->n_rules == p->n_explicit_rules)
-		return 0;
 	fputs("qos-ulps\n", out);
-	if (p->ulp_default_sl >= 0)
+	if (with_default)
 		fprintf(out, "    default : %d\n", p->ulp_default_sl);
-	for (i = p->n_explicit_rules; i < p->n_rules; i++)
+	for (i = from; i < to; i++)
 		if (ulp_line(out, p, &p->rules[i]))
 			return -1;
 	fputs("end-qos-ulps\n\n", out);
 	return 0;
 }
 
+static const struct oq_loc nowhere = {NULL, (unsigned int)-1, (unsigned int)-1};
+
+static bool before(struct oq_loc a, struct oq_loc b)
+{
+	return a.line < b.line || (a.line == b.line && a.col < b.col);
+}
+
+/* The sections, by where each starts in the file. */
+enum section { S_GROUPS, S_ULPS, S_SETUP, S_LEVELS, S_RULES, S_N };
+
+/* A default line alone: where the level it makes is (after the rest when
+ * a DEFAULT level overrides it). */
+static struct oq_loc default_at(const struct oq_policy *p)
+{
+	if (p->default_level >= 0 && p->levels[p->default_level].from_ulp)
+		return p->levels[p->default_level].loc;
+	return (struct oq_loc){NULL, (unsigned int)-1, 0};
+}
+
 int oq_stock_write(FILE *out, const struct oq_policy *p, const char *header)
 {
+	size_t g = 0, ng = p->n_explicit_groups, end;
+	size_t u = p->n_explicit_rules, nu = p->n_rules;
+	bool with_default = p->ulp_default_sl >= 0;
+	struct oq_loc at[S_N];
+	enum section next;
+	int k;
+
 	fprintf(out, "%s", header);
-	port_groups(out, p);
-	qos_setup(out, p);
-	qos_levels(out, p);
-	match_rules(out, p);
-	if (qos_ulps(out, p))
-		return -1;
+	at[S_SETUP] = at[S_LEVELS] = at[S_RULES] = nowhere;
+	if (p->n_vlarb)
+		at[S_SETUP] = p->vlarb[0].loc;
+	if (p->n_sl2vl && before(p->sl2vl[0].loc, at[S_SETUP]))
+		at[S_SETUP] = p->sl2vl[0].loc;
+	if (p->n_explicit_levels)
+		at[S_LEVELS] = p->levels[0].loc;
+	if (p->n_explicit_rules)
+		at[S_RULES] = p->rules[0].loc;
+	for (;;) {
+		at[S_GROUPS] = g < ng ? p->groups[g].loc : nowhere;
+		at[S_ULPS] = u < nu	    ? p->rules[u].loc
+			     : with_default ? default_at(p)
+					    : nowhere;
+		next = S_GROUPS;
+		for (k = S_ULPS; k < S_N; k++)
+			if (before(at[k], at[next]))
+				next = (enum section)k;
+		if (!before(at[next], nowhere))
+			break;
+		switch (next) {
+		case S_GROUPS: /* up to the next qos-ulps line */
+			for (end = g + 1; end < ng; end++)
+				if (u < nu &&
+				    before(p->rules[u].loc, p->groups[end].loc))
+					break;
+			port_groups(out, p, g, end);
+			g = end;
+			break;
+		case S_ULPS: /* up to the next port group */
+			for (end = u; end < nu; end++)
+				if (end > u && g < ng &&
+				    before(p->groups[g].loc, p->rules[end].loc))
+					break;
+			if (qos_ulps(out, p, u, end, with_default))
+				return -1;
+			with_default = false;
+			u = end;
+			break;
+		case S_SETUP:
+			qos_setup(out, p);
+			break;
+		case S_LEVELS:
+			qos_levels(out, p);
+			break;
+		case S_RULES:
+			match_rules(out, p);
+			break;
+		case S_N:
+			break;
+		}
+		if (next >= S_SETUP)
+			at[next] = nowhere;
+	}
 	return ferror(out) ? -1 : 0;
 }

@@ -218,6 +218,35 @@ sed 's/name: cas$/name: "my cas"/; s/source: cas$/source: my cas/' \
 	"$probes/plain.conf" >"$probes/quoted-name-unquoted-ref.conf"
 sed 's/name: cas$/name: my cas/; s/source: cas$/source: "my cas"/' \
 	"$probes/plain.conf" >"$probes/unquoted-name-quoted-ref.conf"
+# Written again, the copy keeps qos-ulps before port-groups: a rule
+# naming _SRP_Targets_ gets the srp line's group, not the port-group of
+# that name written after it (OpenSM's port groups are one list in file
+# order, the generated ones included).
+rewritten=(ulps-first-rewritten.conf)
+cat >"$probes/ulps-first-rewritten.conf" <<'EOF'
+qos-ulps
+    default : 0
+    srp, target-port-guid 0x100001 : 3
+end-qos-ulps
+port-groups
+    port-group
+        name: _SRP_Targets_
+        node-type: "CA"
+    end-port-group
+end-port-groups
+qos-levels
+    qos-level
+        name: x
+        sl: 5
+    end-qos-level
+end-qos-levels
+qos-match-rules
+    qos-match-rule
+        destination: _SRP_Targets_
+        qos-level-name: x
+    end-qos-match-rule
+end-qos-match-rules
+EOF
 
 # Files stock OpenSM takes that osmqos must read as it does (`osmqos
 # check`: valid, read as written); each name's expected line is checked
@@ -341,6 +370,11 @@ done
 for f in "${as_written[@]}"; do
 	grep -q "^result ok takes valid ok as-written agree $probes/$f\$" "$out" ||
 		e2e_fail "$f: not valid and read as written: $(grep "^result .* $probes/$f\$" "$out")"
+done
+for f in "${rewritten[@]}"; do
+	grep -q "^result [^ ]* [^ ]* valid ok-rewritten [^ ]* agree $probes/$f\$" \
+		"$out" || e2e_fail "$f: its copy is not written again and read" \
+		"as osmqos reads the file: $(grep "^result .* $probes/$f\$" "$out")"
 done
 for f in "${rejected_too[@]}"; do
 	grep -q "^result rejected rejects invalid - rejected agree $probes/$f\$" "$out" ||

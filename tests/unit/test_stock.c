@@ -479,6 +479,150 @@ static void copy_of(const char *text, enum oq_stock_copy_form want,
 	verdict_free(&x);
 }
 
+/* qos-ulps written before port-groups, a port-group named as the group
+ * the srp line generates and a rule naming that name: OpenSM keeps its
+ * port groups in one list in file order, the generated ones included,
+ * and a name finds the first, so the rule gets the srp line's port
+ * (0x1), not the port-group's CAs.  The quoted node-type is read
+ * otherwise by OpenSM's scanner, so the copy is the policy written
+ * again. */
+static const char ulps_first[] =
+	"qos-ulps\n  default : 0\n  srp, target-port-guid 0x1 : 3\n"
+	"end-qos-ulps\n"
+	"port-groups\n  port-group\n    name: _SRP_Targets_\n"
+	"    node-type: \"CA\"\n  end-port-group\nend-port-groups\n"
+	"qos-levels\n  qos-level\n    name: x\n    sl: 5\n"
+	"  end-qos-level\nend-qos-levels\n"
+	"qos-match-rules\n  qos-match-rule\n    destination: _srp_targets_\n"
+	"    qos-level-name: x\n  end-qos-match-rule\n"
+	"end-qos-match-rules\n";
+
+/* Where each section header starts in text, in order, as letters:
+ * G port-groups, U qos-ulps, S qos-setup, L qos-levels, M
+ * qos-match-rules. */
+static void section_order(const char *text, char *out, size_t len)
+{
+	static const struct {
+		const char *head;
+		char c;
+	} h[] = {{"port-groups\n", 'G'},
+		 {"qos-ulps\n", 'U'},
+		 {"qos-setup\n", 'S'},
+		 {"qos-levels\n", 'L'},
+		 {"qos-match-rules\n", 'M'}};
+	const char *line;
+	size_t n = 0, i;
+
+	for (line = text; *line && n + 1 < len;) {
+		for (i = 0; i < sizeof(h) / sizeof(h[0]); i++)
+			if (!strncmp(line, h[i].head, strlen(h[i].head)))
+				out[n++] = h[i].c;
+		line = strchr(line, '\n');
+		if (!line)
+			break;
+		line++;
+	}
+	out[n] = '\0';
+}
+
+/* The policy written again keeps the file's order of sections, and the
+ * model reads it as osmqos reads the file. */
+static void write_order(const char *text, const char *want)
+{
+	char *copy = NULL, order[32];
+	size_t len = 0;
+	struct verdict x;
+	struct oq_stock *s;
+	FILE *m;
+
+	judge(&x, text, NULL);
+	assert_false(oq_diags_has_errors(&x.r.d));
+	m = open_memstream(&copy, &len);
+	assert_non_null(m);
+	assert_int_equal(oq_stock_write(m, x.r.p, "# t\n"), 0);
+	assert_int_equal(fclose(m), 0);
+	section_order(copy, order, sizeof(order));
+	assert_string_equal(order, want);
+	oq_diags_clear(&x.d);
+	s = oq_stock_read("copy", copy, len, NULL);
+	if (oq_stock_verdict(s, x.r.p, &x.d) != OQ_STOCK_AS_WRITTEN) {
+		dump_diags(&x.d);
+		fail_msg("the rewritten policy is read otherwise:\n%s", copy);
+	}
+	oq_stock_free(s);
+	free(copy);
+	verdict_free(&x);
+}
+
+static void test_write_keeps_section_order(void **state)
+{
+	static const char interleaved[] =
+		"port-groups\n  port-group\n    name: a\n"
+		"    port-guid: 0x30\n  end-port-group\nend-port-groups\n"
+		"qos-ulps\n  default : 0\n  srp, target-port-guid 0x10 : 3\n"
+		"end-qos-ulps\n"
+		"qos-match-rules\n  qos-match-rule\n"
+		"    destination: _SRP_Targets_\n    source: a\n"
+		"    qos-level-name: x\n  end-qos-match-rule\n"
+		"end-qos-match-rules\n"
+		"port-groups\n  port-group\n    name: _SRP_Targets_\n"
+		"    port-guid: 0x20\n  end-port-group\nend-port-groups\n"
+		"qos-ulps\n  any, source-port-guid 0x40 : 2\nend-qos-ulps\n"
+		"qos-levels\n  qos-level\n    name: x\n    sl: 5\n"
+		"  end-qos-level\nend-qos-levels\n"
+		"port-groups\n  port-group\n    name: _ULP_Sources_\n"
+		"    port-guid: 0x50\n  end-port-group\nend-port-groups\n";
+
+	(void)state;
+	write_order(ulps_first, "UGLM");
+	/* A port-groups section in the middle of qos-ulps sections stays
+	 * there; the levels and rules come where they were. */
+	write_order(interleaved, "GUMGULG");
+	/* The usual order is kept too. */
+	write_order(LEVELS "port-groups\n  port-group\n    name: g\n"
+			   "    port-guid: 0x1\n  end-port-group\n"
+			   "end-port-groups\nqos-ulps\n"
+			   "  any, source-port-guid 0x2 : 1\nend-qos-ulps\n",
+		    "LGU");
+	/* A default line alone where it was. */
+	write_order("qos-ulps\n  default : 1\nend-qos-ulps\n"
+		    "port-groups\n  port-group\n    name: g\n"
+		    "    port-guid: 0x1\n  end-port-group\nend-port-groups\n",
+		    "UG");
+}
+
+/* The plugin's check of its copy sees a copy with the sections in
+ * another order than the file's: the rule's _SRP_Targets_ is then the
+ * port-group, not the srp line's group. */
+static void test_copy_check_sees_order(void **state)
+{
+	static const char swapped[] =
+		"port-groups\n  port-group\n    name: \"_SRP_Targets_\"\n"
+		"    node-type: CA\n  end-port-group\nend-port-groups\n"
+		"qos-levels\n  qos-level\n    name: \"x\"\n    sl: 5\n"
+		"  end-qos-level\nend-qos-levels\n"
+		"qos-match-rules\n  qos-match-rule\n"
+		"    destination: \"_SRP_Targets_\"\n"
+		"    qos-level-name: \"x\"\n  end-qos-match-rule\n"
+		"end-qos-match-rules\n"
+		"qos-ulps\n  default : 0\n  srp, target-port-guid 0x1 : 3\n"
+		"end-qos-ulps\n";
+	struct oq_stock *s;
+	struct verdict x;
+
+	(void)state;
+	judge(&x, ulps_first, NULL);
+	assert_false(oq_diags_has_errors(&x.r.d));
+	oq_diags_clear(&x.d);
+	s = oq_stock_read("copy", swapped, strlen(swapped), NULL);
+	assert_int_equal(s->outcome, OQ_STOCK_TAKES);
+	assert_int_equal(oq_stock_verdict(s, x.r.p, &x.d),
+			 OQ_STOCK_DIFFERENTLY);
+	assert_warning(&x.d, 3, 0, "port group '_SRP_Targets_'");
+	oq_stock_free(s);
+	verdict_free(&x);
+}
+
 static void test_copy(void **state)
 {
 	static const char group[] =
@@ -504,6 +648,9 @@ static void test_copy(void **state)
 	 * group. */
 	snprintf(text, sizeof(text), group, "\"my cas\"", "my cas");
 	copy_of(text, OQ_COPY_REWRITTEN, "its parser stops: ");
+	/* Written again with qos-ulps still first: the rule still gets
+	 * the srp line's group. */
+	copy_of(ulps_first, OQ_COPY_REWRITTEN, "t.conf:8:");
 }
 
 int main(void)
@@ -523,6 +670,8 @@ int main(void)
 		cmocka_unit_test(test_fabric_checks),
 		cmocka_unit_test(test_validation),
 		cmocka_unit_test(test_end_of_file),
+		cmocka_unit_test(test_write_keeps_section_order),
+		cmocka_unit_test(test_copy_check_sees_order),
 		cmocka_unit_test(test_copy),
 	};
 
