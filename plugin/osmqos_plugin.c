@@ -12,7 +12,8 @@
  *                      sends what differs; the first hook call of a sweep
  *                      rebuilds the state with the final partitions.
  *   UCAST_ROUTING_DONE log what the sweep sent; build the state the SA
- *                      front answers PathRecords from (routes final).
+ *                      front answers PathRecords from (routes final);
+ *                      note whether OpenSM's own parse took its file.
  *   SUBNET_UP          publish the predictions.
  *
  * Each subsystem is a room of its own (a folder, its header, its part of
@@ -509,6 +510,8 @@ static void on_routing_done(struct osmqos *q)
 	build_sa_state(q);
 	sw->routing_runs++;
 	oq_hooks_release_state(sw);
+	/* osm_qos_setup has just parsed OpenSM's qos_policy_file. */
+	oq_policy_opensm_check(&q->pf);
 	if (!q->osm->subn.opt.qos)
 		return;
 	s = oq_sweep_get(sw);

@@ -21,7 +21,8 @@
 # write is a warning (not checked as opensm's user), not an error.
 # Under opensm_policy=direct a policy stock OpenSM rejects is a warning;
 # so is a partition partitions.conf does not define, and a node-name map
-# OpenSM ignores.
+# OpenSM ignores; and so is OpenSM's own parser refusing the copy it
+# reads, as the running plugin publishes it.
 # A publish directory whose lock names a live opensm of another
 # opensm.conf, or two of this one, is a warning.
 # Without --plugin the library is looked for where dlopen() finds it.
@@ -357,6 +358,21 @@ printf 'Default=0x7fff, ipoib : ALL=full ;\np1=0x0001 : ALL=full ;\n' >"$dir/par
 conf "$dir/c28.conf" qos_policy_file "$dir/part-policy.conf" partition_config_file "$dir/parts-p1.conf" \
 	event_plugin_options "policy=$dir/part-policy.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
 doctor partition-defined 0 -c "$dir/c28.conf"
+# The running plugin publishes that OpenSM's own parser refuses the copy
+# it reads (a partition an ipoib line names gone from partitions.conf):
+# a warning with what to do; while it holds it: ok.
+mkdir -p "$dir/pub-osm"
+conf "$dir/c30.conf" event_plugin_options \
+	"policy=$pol publish_dir=$dir/pub-osm audit=$dir/audit/osmqos-audit.log"
+printf 'osmqos_policy_opensm_refused{path="%s"} 1\nosmqos_policy_opensm_refused_timestamp_seconds 1700000001\n' \
+	"$dir/pub-osm/osmqos-last-good-policy.conf" >"$dir/pub-osm/osmqos.prom"
+broken opensm-refused opensm-policy warning -c "$dir/c30.conf"
+grep -q "^warning  *opensm-policy  *the running opensm's own parser refuses $dir/pub-osm/osmqos-last-good-policy.conf since 2023-11-14T22:13:21Z (published in $dir/pub-osm/osmqos.prom): OpenSM runs without a policy of its own" \
+	"$dir/opensm-refused.out" || bad "opensm-refused: $(cat "$dir/opensm-refused.out")"
+sed -i 's/} 1$/} 0/' "$dir/pub-osm/osmqos.prom"
+doctor opensm-holds 0 -c "$dir/c30.conf"
+grep -q "^ok  *opensm-policy  *the running opensm's own parser holds $dir/pub-osm/osmqos-last-good-policy.conf" \
+	"$dir/opensm-holds.out" || bad "opensm-holds: $(cat "$dir/opensm-holds.out")"
 printf '0x0002c9030001 "ok"\nnot-a-guid "x"\n' >"$dir/bad.map"
 conf "$dir/c29.conf" node_name_map_name "$dir/bad.map"
 broken bad-map node-name-map warning -c "$dir/c29.conf"

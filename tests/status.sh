@@ -4,7 +4,8 @@
 # against the policy file as it is now: its content in force (exit 0);
 # removed, replaced by a directory or a FIFO, or named by a relative
 # path (opensm's working directory's, not this one's: a same-named file
-# here is not read) each says so in a line of its own and exits 1.
+# here is not read), or OpenSM's own parser refusing the copy it reads,
+# each says so in a line of its own and exits 1.
 set -u
 top_builddir=${top_builddir:-$PWD}
 osmqos=$top_builddir/osmqos
@@ -98,5 +99,32 @@ status relative 1 relative
 grep -q "^policy file: qos-policy.conf is relative: opensm resolves it against its own working directory (/ under systemd), not this one, so status cannot tell" \
 	"$dir/relative.txt" || bad "relative: $(cat "$dir/relative.txt")"
 
-[ "$fail" = 0 ] && echo "status: the file in force, removed, a directory, a FIFO, a relative path"
+# 5. OpenSM's own parser refuses the copy it reads (a partition an ipoib
+# line names is gone): said in a line of its own, exit 1; taken again:
+# exit 0 and no such line.
+publish "$pol"
+copy=$pub/osmqos-last-good-policy.conf
+since=$(($(date +%s) - 30))
+printf 'osmqos_policy_opensm_refused{path="%s"} 1\nosmqos_policy_opensm_refused_timestamp_seconds %s\n' \
+	"$copy" "$since" >>"$pub/osmqos.prom"
+status refused 1 in_force
+grep -q "^OpenSM's own parser: refuses $copy since .* ago)\$" "$dir/refused.txt" ||
+	bad "refused: $(cat "$dir/refused.txt")"
+grep -q "^  OpenSM runs without a policy of its own .*osmqos check $pol --partitions FILE.*then \`kill -HUP\` opensm\$" \
+	"$dir/refused.txt" || bad "refused, what to do: $(cat "$dir/refused.txt")"
+jq -e --arg c "$copy" --argjson t "$since" '.policy.opensm_parse ==
+	{"path": $c, "refused": true, "refused_since_epoch": $t}' \
+	"$dir/refused.json" >/dev/null || bad "refused JSON: $(cat "$dir/refused.json")"
+publish "$pol"
+printf 'osmqos_policy_opensm_refused{path="%s"} 0\nosmqos_policy_opensm_refused_timestamp_seconds 0\n' \
+	"$copy" >>"$pub/osmqos.prom"
+status taken 0 in_force
+grep -q "OpenSM's own parser" "$dir/taken.txt" && bad "taken: $(cat "$dir/taken.txt")"
+jq -e --arg c "$copy" '.policy.opensm_parse ==
+	{"path": $c, "refused": false, "refused_since_epoch": null}' \
+	"$dir/taken.json" >/dev/null || bad "taken JSON: $(cat "$dir/taken.json")"
+jq -e '.policy.opensm_parse == null' "$dir/good.json" >/dev/null ||
+	bad "good: opensm_parse is not null: $(cat "$dir/good.json")"
+
+[ "$fail" = 0 ] && echo "status: the file in force, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy"
 exit "$fail"

@@ -721,6 +721,7 @@ static int run(int argc, char **argv)
 			   "publish directory", "publish_dir");
 		doctor_publish_lock(&r, oq_plugin_publish_dir(&s.po),
 				    conf_path);
+		doctor_opensm_parse(&r, oq_plugin_publish_dir(&s.po));
 	}
 	if (s.po.audit &&
 	    (!strcmp(s.po.audit, "off") || !strcmp(s.po.audit, "none"))) {

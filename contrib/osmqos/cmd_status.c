@@ -4,9 +4,10 @@
  *
  * What the plugin says it is doing, from what it publishes (osmqos.prom,
  * refreshed between sweeps, and the copy of the policy in force): the
- * policy in force (path, hash, when loaded), the last edit it rejected
- * and why, the sweep whose tables are programmed, the QoS MADs sent, the
- * SA's answers by level and the audit records dropped.
+ * policy in force (path, hash, when loaded), whether OpenSM's own parser
+ * refuses the file it reads, the last edit it rejected and why, the
+ * sweep whose tables are programmed, the QoS MADs sent, the SA's answers
+ * by level and the audit records dropped.
  */
 #include <config.h>
 
@@ -49,7 +50,8 @@ const struct oq_cmd_spec oq_spec_status = {
 	.about = "Read what the plugin publishes (" OQ_PUB_PROM ", rewritten "
 		 "every publish_interval seconds by the master, and the copy "
 		 "of the policy in force) and say: the policy in force (path, "
-		 "hash, when loaded), the last edit the plugin rejected and "
+		 "hash, when loaded), whether OpenSM's own parser refuses the "
+		 "file it reads, the last edit the plugin rejected and "
 		 "why, the sweep whose tables are programmed, QoS Set MADs "
 		 "sent, the SA's PathRecord answers by QoS level, audit "
 		 "records dropped.",
@@ -65,7 +67,9 @@ const struct oq_cmd_spec oq_spec_status = {
 		       "content was rejected, cannot be read, or is an edit "
 		       "not loaded yet (the last good policy applies), or "
 		       "the file was removed, is not a regular file, or is "
-		       "a relative path status cannot resolve, 2 "
+		       "a relative path status cannot resolve, or OpenSM's "
+		       "own parser refuses the file it reads (it runs "
+		       "without a policy of its own), 2 "
 		       "usage error or nothing published there.",
 	.run = run,
 };
@@ -82,6 +86,11 @@ struct st {
 	/* The policy in force was put back at start: from this copy,
 	 * written for that file ("": not known). */
 	const char *restored_from, *restored_for;
+	/* OpenSM's own parse of the file it reads (osm_path NULL: the
+	 * plugin does not say), refused since osm_since. */
+	const char *osm_path;
+	bool osm_refused;
+	double osm_since;
 	double sweep, mads, dropped, answers;
 	const char *engine, *sl2vl;
 	char copy[4096];
@@ -161,6 +170,13 @@ static void gather(struct st *s, const struct oq_prom *p)
 		s->restored_for = oq_prom_label(x, "written_for");
 		if (s->restored_for && !*s->restored_for)
 			s->restored_for = NULL;
+	}
+	x = oq_prom_find(p, "osmqos_policy_opensm_refused", NULL, NULL);
+	if (x) {
+		s->osm_path = oq_prom_label(x, "path");
+		s->osm_refused = x->value > 0;
+		s->osm_since = value(
+			p, "osmqos_policy_opensm_refused_timestamp_seconds", 0);
 	}
 	s->sweep = value(p, "osmqos_sweep", 0);
 	s->mads = value(p, "osmqos_qos_mads_sent_total", 0);
@@ -394,6 +410,20 @@ static void print_text(const struct st *s)
 		printf("policy in force: none (the ports keep OpenSM's "
 		       "templates and the SA has no policy)\n");
 	}
+	if (s->osm_refused) {
+		when(w, sizeof(w), s->osm_since, s->now);
+		printf("OpenSM's own parser: refuses %s since %s\n  OpenSM "
+		       "runs without a policy of its own (the queries osmqos "
+		       "passes to its SA, and its multicast, get no QoS level) "
+		       "while osmqos applies the policy above; opensm's log "
+		       "says why (ERR AC0x), and so does `osmqos check %s "
+		       "--partitions FILE` with opensm's partition_config_file "
+		       "-- usually a qos-ulps ipoib line whose partition it no "
+		       "longer defines: define the partition again or drop the "
+		       "line, then `kill -HUP` opensm\n",
+		       s->osm_path ? s->osm_path : "?", w,
+		       s->path ? s->path : "FILE");
+	}
 	if (!s->rej_error) {
 		printf("last rejected edit: none\n");
 	} else {
@@ -503,7 +533,18 @@ static void print_json(const struct st *s)
 	printf(", \"load_success\": %s", s->load_success ? "true" : "false");
 	json_str("copy", s->have_copy ? s->copy : NULL, true);
 	printf(", \"copy_matches\": %s", copy_matches(s) ? "true" : "false");
-	printf(", \"file\": \"%s\"}", file_state_word[file_state(s)]);
+	printf(", \"file\": \"%s\"", file_state_word[file_state(s)]);
+	printf(", \"opensm_parse\": ");
+	if (s->osm_path) {
+		printf("{");
+		json_str("path", s->osm_path, false);
+		printf(", \"refused\": %s", s->osm_refused ? "true" : "false");
+		json_time("refused_since_epoch",
+			  s->osm_refused ? s->osm_since : 0);
+		printf("}}");
+	} else {
+		printf("null}");
+	}
 	printf(", \"rejected\": ");
 	if (s->rej_error) {
 		printf("{");
@@ -575,7 +616,7 @@ static int run(int argc, char **argv)
 	else
 		print_text(&s);
 	rc = !s.in_force || stale(&s) || rejection_current(&s) ||
-			     file_not_in_force(&s)
+			     file_not_in_force(&s) || s.osm_refused
 		     ? OQ_EXIT_FAIL
 		     : OQ_EXIT_OK;
 	oq_prom_free(&prom);

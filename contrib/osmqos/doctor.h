@@ -6,7 +6,8 @@
  * doctor_lock.c (another opensm's plugin in the publish directory),
  * doctor_binaries.c (the plugin library and the opensm binary),
  * doctor_policy.c (the policy as stock OpenSM and partitions.conf see
- * it).
+ * it), doctor_opensm.c (whether the running OpenSM's own parser took
+ * it, as the plugin publishes).
  */
 #ifndef OSMQOS_CLI_DOCTOR_H
 #define OSMQOS_CLI_DOCTOR_H
@@ -70,6 +71,12 @@ void doctor_policy_access(struct doctor_report *r,
  */
 void doctor_publish_lock(struct doctor_report *r, const char *dir,
 			 const char *conf);
+/*
+ * What the running plugin published in dir of OpenSM's own parse of the
+ * policy file it reads (doctor_opensm.c): a warning while OpenSM refuses
+ * it, ok while it holds it, nothing when nothing says.
+ */
+void doctor_opensm_parse(struct doctor_report *r, const char *dir);
 
 /*
  * Under opensm_policy=direct OpenSM parses the file itself: stock

@@ -197,6 +197,12 @@ struct oq_publish_doc {
 	uint64_t rejected_hash;
 	time_t rejected_at;
 	const char *rejected_error;
+	/* OpenSM's own parse of the file it reads (NULL: not looked at:
+	 * no policy in force, or qos FALSE), and whether it refuses that
+	 * file while a policy is in force here, since when. */
+	const char *opensm_path;
+	bool opensm_refused;
+	time_t opensm_refused_since;
 
 	uint64_t mads_total;	  /* QoS Set MADs sent since start */
 	const char *engine;	  /* routing engine the tables are for */

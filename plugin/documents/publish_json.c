@@ -31,6 +31,22 @@ static void jtime(FILE *out, const char *key, time_t t, bool valid)
 		(long long)t);
 }
 
+/* OpenSM's own parse of the file it reads: null when not looked at. */
+static void write_opensm_parse(FILE *out, const struct oq_publish_doc *d)
+{
+	fputs(", \"opensm_parse\": ", out);
+	if (!d->opensm_path) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"path\": ", out);
+	jstr(out, d->opensm_path, 4096);
+	fprintf(out, ", \"refused\": %s, ",
+		d->opensm_refused ? "true" : "false");
+	jtime(out, "refused_since", d->opensm_refused_since, d->opensm_refused);
+	putc('}', out);
+}
+
 static void write_policy(FILE *out, const struct oq_publish_doc *d)
 {
 	fputs("\"policy\": {\"path\": ", out);
@@ -63,17 +79,20 @@ static void write_policy(FILE *out, const struct oq_publish_doc *d)
 		fputs("null", out);
 	}
 	fputs(", \"rejected\": ", out);
-	if (!d->rejected_path) {
-		fputs("null}", out);
-		return;
+	if (d->rejected_path) {
+		fputs("{\"path\": ", out);
+		jstr(out, d->rejected_path, 4096);
+		fprintf(out, ", \"hash\": \"0x%016" PRIx64 "\", ",
+			d->rejected_hash);
+		jtime(out, "at", d->rejected_at, true);
+		fputs(", \"error\": ", out);
+		jstr(out, d->rejected_error ? d->rejected_error : "", 1024);
+		putc('}', out);
+	} else {
+		fputs("null", out);
 	}
-	fputs("{\"path\": ", out);
-	jstr(out, d->rejected_path, 4096);
-	fprintf(out, ", \"hash\": \"0x%016" PRIx64 "\", ", d->rejected_hash);
-	jtime(out, "at", d->rejected_at, true);
-	fputs(", \"error\": ", out);
-	jstr(out, d->rejected_error ? d->rejected_error : "", 1024);
-	fputs("}}", out);
+	write_opensm_parse(out, d);
+	putc('}', out);
 }
 
 int oq_publish_write_json_head(FILE *out, const struct oq_publish_doc *d)

@@ -85,6 +85,25 @@ static void policy_families(FILE *out, const struct oq_publish_doc *d)
 	fprintf(out, "osmqos_policy_rejected_timestamp_seconds %lld\n",
 		(long long)(d->rejected_path ? d->rejected_at : 0));
 	oq_publish_prom_family(
+		out, "osmqos_policy_opensm_refused", "gauge",
+		"1 while OpenSM's own parser refuses the policy file it reads "
+		"(path: osmqos's copy of the policy in force, or the file "
+		"itself) and runs without a policy of its own; 0 while it "
+		"holds it.");
+	if (d->opensm_path) {
+		fputs("osmqos_policy_opensm_refused{path=\"", out);
+		oq_publish_prom_text(out, d->opensm_path, 4096);
+		fprintf(out, "\"} %d\n", d->opensm_refused ? 1 : 0);
+	}
+	oq_publish_prom_family(
+		out, "osmqos_policy_opensm_refused_timestamp_seconds", "gauge",
+		"Unix time OpenSM's own parser began refusing the file it "
+		"reads (0: it does not).");
+	fprintf(out, "osmqos_policy_opensm_refused_timestamp_seconds %lld\n",
+		(long long)(d->opensm_path && d->opensm_refused
+				    ? d->opensm_refused_since
+				    : 0));
+	oq_publish_prom_family(
 		out, "osmqos_policy_loads_total", "counter",
 		"Policy file contents loaded (ok) or rejected (failed).");
 	fprintf(out,

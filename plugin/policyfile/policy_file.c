@@ -544,6 +544,8 @@ void oq_policy_file_fini(struct oq_policy_file *pf)
 	free(pf->restored_from);
 	free(pf->restored_for);
 	free(pf->path_abs);
+	free(pf->opensm_path);
 	pf->restored_from = pf->restored_for = pf->path_abs = NULL;
+	pf->opensm_path = NULL;
 	pthread_mutex_destroy(&pf->lock);
 }

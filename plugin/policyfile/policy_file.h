@@ -99,6 +99,15 @@ struct oq_policy_file {
 	/* The publish directory is another instance's: nothing of this
 	 * one's is written or read back there. */
 	bool dir_shared;
+
+	/* OpenSM's own parse of the file it reads, as its QoS setup left
+	 * it (policy_opensm.c): that file (NULL: not looked at: no policy
+	 * in force here, or OpenSM pointed at none), and whether OpenSM
+	 * holds no policy from it while osmqos has one in force, since
+	 * when. */
+	char *opensm_path;
+	bool opensm_refused;
+	time_t opensm_refused_since;
 };
 
 /* At load: opensm_policy= is read (a bad value is logged). */
@@ -129,6 +138,11 @@ char *oq_policy_read_own(const char *path, size_t max, size_t *len, char *why,
  * qos_policy_file when that is not a regular file (it would hang or
  * exit on it).  True when it was. */
 bool oq_policy_keep_opensm_off(struct oq_policy_file *pf);
+
+/* After OpenSM's QoS setup parsed its qos_policy_file (each
+ * UCAST_ROUTING_DONE, state manager thread): does OpenSM hold a policy
+ * from it while osmqos has one in force?  Logged when that changes. */
+void oq_policy_opensm_check(struct oq_policy_file *pf);
 
 /* policy=, else OpenSM's qos_policy_file; NULL when neither is set. */
 const char *oq_policy_file_path(const struct oq_policy_file *pf);

@@ -106,6 +106,14 @@ static int fill_head(struct oq_publisher *pub, const struct oq_sweep_state *s,
 		d->rejected_at = pf->rej_at;
 		d->rejected_error = r->rej_error;
 	}
+	if (pf->opensm_path) {
+		r->opensm_path = strdup(pf->opensm_path);
+		if (!r->opensm_path)
+			return -1;
+		d->opensm_path = r->opensm_path;
+		d->opensm_refused = pf->opensm_refused;
+		d->opensm_refused_since = pf->opensm_refused_since;
+	}
 	d->mads_total = pub->sweep->mads_total;
 	d->engine = s ? s->engine.name : "";
 	/* Without a policy the ports keep the qos_* templates; an engine
@@ -426,6 +434,7 @@ void oq_publish_req_free(struct oq_publish_req *req)
 	free(req->policy_path);
 	free(req->restored_from);
 	free(req->restored_for);
+	free(req->opensm_path);
 	free(req);
 }
 

@@ -14,6 +14,10 @@
 #      and the plugin and `osmqos check` say so; a file OpenSM's scanner
 #      reads otherwise as written (a last comment without a newline, a
 #      level named like a keyword) reaches OpenSM as meant (SL 5, 6);
+#      the policy unchanged and partitions.conf edited to drop the
+#      partition of its ipoib line, OpenSM refuses the copy (SL 0) and
+#      the plugin says so once, publishes it and `osmqos status` exits 1;
+#      with the partition back, all of that clears (SL 4);
 #   4. a removed copy is rewritten at the next sweep, and so is an edited
 #      one; a directory or a FIFO at the copy's path neither stops nor
 #      blocks OpenSM;
@@ -62,8 +66,38 @@ write_errors() {
 		"$E2E_OSM_LOG"
 }
 
+# opensm_parse NAME REFUSED GAUGE: what the plugin publishes of OpenSM's
+# own parse of the copy (the JSON's policy.opensm_parse.refused, the
+# Prometheus gauge), and `osmqos status` (exit 1 exactly when refused;
+# its text in "$E2E_DIR/NAME.txt").
+opensm_parse() {
+	local rc want=0
+	[ "$2" = true ] && want=1
+	jq -e --arg c "$copy" --argjson r "$2" '.policy.opensm_parse.path == $c and
+		.policy.opensm_parse.refused == $r and
+		((.policy.opensm_parse.refused_since_epoch != null) == $r)' \
+		"$pub/osmqos-bandwidth.json" >/dev/null ||
+		e2e_fail "$1: published JSON: $(jq -c .policy "$pub/osmqos-bandwidth.json")"
+	grep -qxF "osmqos_policy_opensm_refused{path=\"$copy\"} $3" "$pub/osmqos.prom" ||
+		e2e_fail "$1: osmqos.prom: $(grep opensm_refused "$pub/osmqos.prom")"
+	e2e_osmqos status -d "$pub" >"$E2E_DIR/$1.txt" 2>&1
+	rc=$?
+	[ "$rc" = "$want" ] || e2e_fail "$1: status exited $rc, want $want: $(cat "$E2E_DIR/$1.txt")"
+	e2e_osmqos status -d "$pub" --json >"$E2E_DIR/$1.json" 2>&1
+	jq -e --argjson r "$2" '.policy.opensm_parse.refused == $r' "$E2E_DIR/$1.json" \
+		>/dev/null || e2e_fail "$1: status --json: $(cat "$E2E_DIR/$1.json")"
+	e2e_log "$1: published and status agree (refused $2)"
+}
+# refused_lines: the plugin's lines saying OpenSM refuses the copy.
+refused_lines() {
+	grep -c "osmqos: OpenSM's own parser refused $copy" "$E2E_OSM_LOG"
+}
+
+# partitions.conf: none until 3e (OpenSM then has Default alone).
+parts=$E2E_DIR/partitions.conf
 start() {
 	e2e_start_opensm qos=TRUE enable_quirks=TRUE "qos_policy_file=$pol" \
+		"partition_config_file=$parts" \
 		"event_plugin_options=publish_dir=$1 audit=off $2"
 }
 
@@ -168,6 +202,47 @@ grep -q "osmqos: OpenSM's own parser would read policy $pol otherwise than osmqo
 write_policy 4
 e2e_hup_sweep
 expect_sl "3d back" 4
+
+# 3e. The policy unchanged, partitions.conf edited under it: OpenSM takes
+# an ipoib line on a partition partitions.conf defines, then refuses the
+# same copy at every sweep once the partition is gone.  The plugin says
+# so once, publishes it (JSON, Prometheus), `osmqos status` prints it and
+# exits 1; with the partition back all of it clears.
+printf 'Default=0x7fff, ipoib : ALL=full ;\np4=0x0004, ipoib : ALL=full ;\n' >"$parts"
+write_policy 4
+printf 'qos-ulps\n    ipoib, pkey 0x4 : 5\nend-qos-ulps\n' >>"$pol"
+published="osmqos: sweep [0-9]*: published"
+e2e_hup_sweep "$published"
+expect_sl "3e ipoib on a defined partition" 4
+opensm_parse 3e-taken false 0
+n0=$(refused_lines)
+printf 'Default=0x7fff, ipoib : ALL=full ;\n' >"$parts"
+e2e_hup_sweep "$published"
+expect_sl "3e partition removed" 0
+grep -q "IPoIB partition, pkey 0x0004 - partition doesn't exist" \
+	"$E2E_OSM_LOG" || e2e_fail "3e: OpenSM did not refuse the copy"
+opensm_parse 3e-refused true 1
+grep -q "^OpenSM's own parser: refuses $copy since " "$E2E_DIR/3e-refused.txt" ||
+	e2e_fail "3e: status said: $(cat "$E2E_DIR/3e-refused.txt")"
+grep -q "osmqos check $pol --partitions FILE" "$E2E_DIR/3e-refused.txt" ||
+	e2e_fail "3e: status says not what to do: $(cat "$E2E_DIR/3e-refused.txt")"
+e2e_hup_sweep "$published"
+n=$(refused_lines)
+[ "$n" = $((n0 + 1)) ] ||
+	e2e_fail "3e: the refusal was logged $((n - n0)) times, want once"
+grep -q "osmqos: OpenSM's own parser refused $copy, the copy of the policy in force (.*; \`osmqos check $pol --partitions $parts\` says why" \
+	"$E2E_OSM_LOG" || e2e_fail "3e: the plugin's line does not say what to do"
+printf 'Default=0x7fff, ipoib : ALL=full ;\np4=0x0004, ipoib : ALL=full ;\n' >"$parts"
+e2e_hup_sweep "$published"
+expect_sl "3e partition back" 4
+opensm_parse 3e-taken-again false 0
+grep -q "osmqos: OpenSM's own parser takes $copy again" "$E2E_OSM_LOG" ||
+	e2e_fail "3e: the plugin did not say OpenSM takes the copy again"
+rm -f "$parts"
+write_policy 4
+e2e_hup_sweep
+expect_sl "3e back" 4
+errs0=$(parse_errors)
 
 # 4. A removed copy (a cache cleaner) is rewritten.
 rm -f "$copy"

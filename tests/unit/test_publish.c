@@ -469,7 +469,7 @@ static void test_rejected_edit_published(void **state)
 	assert_true(oq_jsoncheck(w->buf, w->len));
 	assert_non_null(strstr(w->buf,
 			       "\"loads_failed\": 1, \"restored_from\": null, "
-			       "\"rejected\": null}"));
+			       "\"rejected\": null, \"opensm_parse\": null}"));
 	render(w, oq_publish_write_prom);
 	assert_null(strstr(w->buf, "osmqos_policy_rejected_info{"));
 	assert_non_null(
@@ -488,7 +488,8 @@ static void test_rejected_edit_published(void **state)
 		"\"hash\": \"0xfedcba9876543210\", \"at\": "
 		"\"2023-11-14T22:13:21Z\", \"at_epoch\": 1700000001, "
 		"\"error\": \"/etc/opensm/qos-policy.conf:3:5: error: "
-		"unknown keyword 'qos-levle' \\\"x\\\"\"}}"));
+		"unknown keyword 'qos-levle' \\\"x\\\"\"}, "
+		"\"opensm_parse\": null}"));
 	render(w, oq_publish_write_prom);
 	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
 		fail_msg("promcheck: %s\n%s", err, w->buf);
@@ -543,6 +544,58 @@ static void test_restored_policy_published(void **state)
 	w->doc.policy_in_force = false;
 	render(w, oq_publish_write_prom);
 	assert_null(strstr(w->buf, "osmqos_policy_restored_info{"));
+}
+
+/* OpenSM's own parse of the file it reads, in both documents: not looked
+ * at (null, no sample, timestamp 0), taken (refused false, 0), refused
+ * (true, 1, since when). */
+static void test_opensm_parse_published(void **state)
+{
+	struct world *w = *state;
+	char err[512];
+
+	predict(w);
+	render(w, oq_publish_write_prom);
+	assert_null(strstr(w->buf, "osmqos_policy_opensm_refused{"));
+	assert_non_null(strstr(w->buf, "# TYPE osmqos_policy_opensm_refused "
+				       "gauge\n"));
+	assert_non_null(strstr(
+		w->buf, "osmqos_policy_opensm_refused_timestamp_seconds 0\n"));
+
+	w->doc.opensm_path = "/var/cache/opensm/\"copy\".conf";
+	w->doc.opensm_refused = false;
+	w->doc.opensm_refused_since = 1700000001;
+	render(w, oq_publish_write_json);
+	assert_true(oq_jsoncheck(w->buf, w->len));
+	assert_non_null(strstr(
+		w->buf, "\"opensm_parse\": {\"path\": \"/var/cache/opensm/"
+			"\\\"copy\\\".conf\", \"refused\": false, "
+			"\"refused_since\": null, \"refused_since_epoch\": "
+			"null}}"));
+	render(w, oq_publish_write_prom);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s\n%s", err, w->buf);
+	assert_non_null(strstr(w->buf, "osmqos_policy_opensm_refused{path=\""
+				       "/var/cache/opensm/\\\"copy\\\".conf\"} "
+				       "0\n"));
+	assert_non_null(strstr(
+		w->buf, "osmqos_policy_opensm_refused_timestamp_seconds 0\n"));
+
+	w->doc.opensm_refused = true;
+	render(w, oq_publish_write_json);
+	assert_true(oq_jsoncheck(w->buf, w->len));
+	assert_non_null(strstr(
+		w->buf, "\"refused\": true, \"refused_since\": "
+			"\"2023-11-14T22:13:21Z\", \"refused_since_epoch\": "
+			"1700000001}}"));
+	render(w, oq_publish_write_prom);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s\n%s", err, w->buf);
+	assert_non_null(strstr(w->buf, "/var/cache/opensm/\\\"copy\\\".conf\"} "
+				       "1\n"));
+	assert_non_null(strstr(
+		w->buf,
+		"osmqos_policy_opensm_refused_timestamp_seconds 1700000001\n"));
 }
 
 /* ---- Prometheus -------------------------------------------------------- */
@@ -866,6 +919,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_no_policy_no_ports,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rejected_edit_published,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_opensm_parse_published,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restored_policy_published,
 						setup, teardown),
