@@ -105,6 +105,9 @@ expect_refused "$tmp/hosts:2: at byte 3: byte 0xff" job-env --plain \
 printf 'default plain\r\nmap qos=a sid\r\n' >"$tmp/crlf.map"
 expect_refused "crlf.map:2:11: error: 'sid' needs a value" job-env \
 	--map "$tmp/crlf.map" --nodes cn01
+# ... and what to read, as installed (not the source tree's docs/).
+expect_refused "the job map '$tmp/crlf.map' has errors; fix them (osmqos(8), job-env --map; the format in full: jobs.md in /usr/share/doc/osmqos/docs/)" \
+	job-env --map "$tmp/crlf.map" --nodes cn01
 # An invalid policy is an input error (2: the Prolog runs the job on the
 # stacks' defaults), not a refused job (1: its tasks stop).
 bad=$top_srcdir/tests/policies/invalid/duplicate-level.conf

@@ -139,6 +139,10 @@ chmod 777 "$tmp/spool"
 prolog 12
 grep -q "job 12 on h1: the spool directory $tmp/spool is not root's alone" \
 	"$tmp/prolog.err" || fail "2: no error for a world-writable spool: $(cat "$tmp/prolog.err")"
+# What it cites exists on an installed system: the man page's FILES, the
+# packages' docs directory (not the source tree's docs/jobs.md).
+grep -qF "only root can write (osmqos(8), FILES; jobs.md in /usr/share/doc/osmqos/docs/)" \
+	"$tmp/prolog.err" || fail "2: the error cites no installed document: $(cat "$tmp/prolog.err")"
 [ -z "$(ls -A "$tmp/spool")" ] || fail "2: written into: $(ls -A "$tmp/spool")"
 echo "export UCX_IB_SL=7" >"$tmp/spool/12.env"
 task 12
@@ -258,7 +262,7 @@ if [ "$(id -u)" = 0 ] && mkdir -m 755 "$tmp/ro" &&
 	mount -o remount,ro "$mnt" || fail "6: cannot remount $mnt read-only"
 	map "$mnt/%n"
 	prolog 19
-	grep -q "job 19 on h1: cannot write into the spool directory $mnt/h1 (read-only, or out of inodes): no SL set, and a refused job is not stopped" \
+	grep -q "job 19 on h1: cannot write into the spool directory $mnt/h1 (read-only, or out of inodes): no SL set, and a refused job is not stopped; give 'spool' a writable node-local directory (osmqos(8), FILES; jobs.md in /usr/share/doc/osmqos/docs/)" \
 		"$tmp/prolog.err" || fail "6: $(cat "$tmp/prolog.err")"
 	SLURM_JOB_ID=19 SLURMD_NODENAME=h1 sh "$slurm/osmqos-epilog" \
 		--map "$tmp/jobs.conf" 2>/dev/null || fail "6: the Epilog exited $?"

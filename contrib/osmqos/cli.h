@@ -13,6 +13,12 @@
 #define OQ_EXIT_FAIL 1	/* invalid policy, drift found, ... */
 #define OQ_EXIT_USAGE 2 /* bad arguments, unreadable file, I/O error */
 
+/* Where the packages install docs/ (debian/osmqos.docs, the spec's %doc),
+ * for messages that cite one of its documents: a directory, since Debian
+ * compresses the files in it (X.md.gz) and the RPM does not.  `make
+ * install` installs no docs/; the man pages it installs are cited too. */
+#define OQ_DOCS_DIR "/usr/share/doc/osmqos/docs/"
+
 /* The subcommands, in the order `osmqos --help` lists them. */
 extern const struct oq_cmd_spec oq_spec_check, oq_spec_match, oq_spec_tables,
 	oq_spec_predict, oq_spec_synth, oq_spec_export, oq_spec_model,

@@ -73,8 +73,8 @@ static const struct oq_opt opts_table[] = {
 	OQ_OPT("plain", 0, OQ_OPT_FLAG, NULL, "a query with no class component",
 	       OFF(plain)),
 	OQ_OPT("map", 0, OQ_OPT_INPUT, "FILE",
-	       "the operator's job map (docs/jobs.md): the class of a job "
-	       "with the attributes below",
+	       "the operator's job map (its format: jobs.md in " OQ_DOCS_DIR
+	       "): the class of a job with the attributes below",
 	       OFF(map)),
 	OQ_OPT("partition", 0, OQ_OPT_TEXT, "P",
 	       "the job's Slurm partition, looked up in --map",
@@ -310,7 +310,8 @@ static int use_map(struct run *r)
 		oq_job_map_free(&r->map);
 		fprintf(stderr,
 			"osmqos %s: the job map '%s' has errors; fix them "
-			"(docs/jobs.md describes the format)\n",
+			"(osmqos(8), job-env --map; the format in full: "
+			"jobs.md in " OQ_DOCS_DIR ")\n",
 			CMD, name);
 		return OQ_EXIT_USAGE;
 	}

@@ -24,7 +24,10 @@
 /* Ends that do not answer before the check gives up: each costs two
  * timeouts, and SMPs filtered on the way would fail them all. */
 #define PROBE_MISSES_MAX 2
-#define REFRESH_HINT	 "refresh it (ibnetdiscover > FILE; docs/jobs.md)"
+
+/* What a stale file's error says to do; it cites the man page, which is
+ * installed wherever osmqos is (docs/ only by the packages). */
+#define REFRESH_HINT "refresh it (ibnetdiscover > FILE; osmqos(8), job-env)"
 
 /* The directed route from end port `from` to end port `to` along f's
  * links: 0, or -1 when f links them by no route an SMP can carry. */

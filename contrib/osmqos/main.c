@@ -34,7 +34,7 @@ static void usage(FILE *out)
 		"this\nosmqos was built for (its plugin loads into that "
 		"opensm only).\n"
 		"See osmqos(8) for details; the docs/ it and --help cite are "
-		"in\n/usr/share/doc/osmqos/docs/ when osmqos is installed "
+		"in\n" OQ_DOCS_DIR " when osmqos is installed "
 		"from a package.\n",
 		oq_osm_release()->name);
 }

@@ -14,6 +14,9 @@ job=${SLURM_JOB_ID:-}
 case $job in
 '' | *[!0-9]*) job= ;;
 esac
+# What the scripts' messages cite for the map's settings: the man page,
+# and docs/jobs.md where the packages install it (Debian compresses it).
+oq_doc="osmqos(8), FILES; jobs.md in /usr/share/doc/osmqos/docs/"
 
 # oq_map_text: the map as osmqos job-env reads it: without the UTF-8 byte
 # order mark an editor may have put at its start.

@@ -179,7 +179,7 @@ stale_je() {
 stale_je cn01 --nodes 'cn01,cn04'
 rc=$?
 [ "$rc" = 2 ] || e2e_fail "stale fabric file: exit $rc, want 2: $(cat "$err")"
-grep -q "osmqos job-env: the fabric file $E2E_DIR/stale.ibnd is stale: the subnet has no port GUID $stale of host cn04 (cn04 HCA-1/P1): the port cabled to leaf02/P2 has port GUID $g; refresh it" "$err" ||
+grep -q "osmqos job-env: the fabric file $E2E_DIR/stale.ibnd is stale: the subnet has no port GUID $stale of host cn04 (cn04 HCA-1/P1): the port cabled to leaf02/P2 has port GUID $g; refresh it (ibnetdiscover > FILE; osmqos(8), job-env)$" "$err" ||
 	e2e_fail "stale fabric file: the GUID and host not named: $(cat "$err")"
 grep -q -e "job-env: refused" -e "partition isolation" "$err" &&
 	e2e_fail "stale fabric file: a false refusal: $(cat "$err")"
