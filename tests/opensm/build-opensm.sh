@@ -4,14 +4,17 @@
 # master) from its source tarball, for the tests against other OpenSM
 # releases than the system's (tests/opensm/check-release).  Prints the
 # install prefix (for configure --with-opensm=PREFIX) on its last line.
-# REF 3.3.24-nopm is 3.3.24 configured --disable-perf-mgr: the same
-# version with another osm_opensm_t (tests/opensm/build-options.sh).
+# REF 3.3.24-nopm is 3.3.24 configured --disable-perf-mgr, REF
+# 3.3.24-debug and 3.3.23-debug that release configured --enable-debug
+# (_DEBUG_): the same version with another osm_opensm_t
+# (tests/opensm/build-options.sh).
 #
 # The tarballs are OpenSM's git trees as released (git archive of the tag
 # 3.3.24, of master), not shipped with osmqos: they are looked for in
 # OQ_OPENSM_SOURCES, default ../shared/opensm/ beside the source tree
-# (opensm-3.3.24.tar.gz, opensm-master-*.tar.gz).  Without them the exit
-# status is 77 (skip) and the reason is printed.
+# (opensm-3.3.24.tar.gz, opensm-master-*.tar.gz; opensm-3.3.23.tar.gz,
+# Debian's release, for 3.3.23-debug).  Without them the exit status is
+# 77 (skip) and the reason is printed.
 #
 # Built once: OQ_OPENSM_BUILDS/REF (default opensm-builds/REF in the
 # build directory) keeps the sources, the install and a stamp naming the
@@ -26,9 +29,10 @@
 set -u
 ref=${1:-}
 case $ref in
-3.3.24 | master | 3.3.24-nopm) ;;
+3.3.24 | master | 3.3.24-nopm | 3.3.24-debug | 3.3.23-debug) ;;
 *)
-	echo "usage: build-opensm.sh 3.3.24|master|3.3.24-nopm" >&2
+	echo "usage: build-opensm.sh" \
+		"3.3.24|master|3.3.24-nopm|3.3.24-debug|3.3.23-debug" >&2
 	exit 2
 	;;
 esac
@@ -43,19 +47,21 @@ skip() {
 }
 
 options=
+case $ref in
+*-nopm) options=--disable-perf-mgr ;;
+*-debug) options=--enable-debug ;;
+esac
 if [ "$ref" = master ]; then
 	tarball=$(ls "$sources"/opensm-master-*.tar.gz 2>/dev/null | head -n 1)
-elif [ "$ref" = 3.3.24-nopm ]; then
-	tarball=$sources/opensm-3.3.24.tar.gz
-	options=--disable-perf-mgr
 else
-	tarball=$sources/opensm-$ref.tar.gz
+	tarball=$sources/opensm-${ref%-*}.tar.gz
 fi
 [ -n "$tarball" ] && [ -f "$tarball" ] ||
 	skip "no OpenSM $ref source tarball in $sources" \
-		"(opensm-3.3.24.tar.gz, opensm-master-*.tar.gz: git archive of" \
-		"linux-rdma/opensm's tag 3.3.24 and master); set" \
-		"OQ_OPENSM_SOURCES to their directory"
+		"(opensm-3.3.24.tar.gz, opensm-master-*.tar.gz," \
+		"opensm-3.3.23.tar.gz: git archive of linux-rdma/opensm's tags" \
+		"3.3.24 and 3.3.23 and of master); set OQ_OPENSM_SOURCES to" \
+		"their directory"
 for t in autoconf automake libtoolize libtool flex bison make; do
 	command -v "$t" >/dev/null ||
 		skip "$t not installed, needed to build OpenSM from git" \
