@@ -8,7 +8,7 @@
 # the file's order (a name qos-ulps generates finds the group written
 # first); bad inputs exit
 # with osmqos(8)'s statuses and write nothing; an output that is the
-# policy read is refused (synth's too).  The e2e rollback test
+# policy read is refused (synth's too), by name or as standard input.  The e2e rollback test
 # (tests/e2e/sa-diff.sh) runs stock OpenSM on the exports.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -135,6 +135,27 @@ for cmd in export synth; do
 			"$dir/err" || bad "$cmd -o $out (its -p): $(cat "$dir/err")"
 	done
 done
+# The same when the policy is read from standard input (-p -) redirected
+# from the output file: the same file by device and inode; predict
+# --svg too.
+for w in "export -o" "synth -o" "predict --svg"; do
+	cmd=${w% *} opt=${w#* }
+	cp "$top_srcdir/contrib/policies/intents.conf" "$dir/int.conf"
+	"$osmqos" $cmd -p - -f "$net16" "$opt" "$dir/int.conf" \
+		<"$dir/int.conf" >/dev/null 2>"$dir/err"
+	rc=$?
+	[ "$rc" = 2 ] || bad "$cmd -p - $opt int.conf <int.conf: exit $rc, want 2"
+	cmp -s "$dir/int.conf" "$top_srcdir/contrib/policies/intents.conf" ||
+		bad "$cmd -p - $opt int.conf <int.conf changed the policy"
+	grep -q "^osmqos $cmd: $opt '$dir/int.conf' is the file -p reads from standard input: .* beside it (e.g. int\.[a-z]*\.conf)" \
+		"$dir/err" || bad "$cmd -p - $opt int.conf <int.conf: $(cat "$dir/err")"
+done
+# Standard input from another file: written.
+"$osmqos" export -p - -f "$net16" -o "$dir/int.conf" \
+	<"$top_srcdir/contrib/policies/intents.conf" 2>"$dir/err" &&
+	! cmp -s "$dir/int.conf" "$top_srcdir/contrib/policies/intents.conf" ||
+	bad "export -p - <another file -o: $(cat "$dir/err")"
+cp "$top_srcdir/contrib/policies/intents.conf" "$dir/int.conf"
 "$osmqos" export -p "$dir/int.conf" -f "$net16" -o "$dir/int.stock.conf" \
 	2>"$dir/err" && [ -s "$dir/int.stock.conf" ] ||
 	bad "export -o beside the policy: $(cat "$dir/err")"

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <osmqos/file.h>
 
@@ -632,8 +633,8 @@ static bool same_file(const char *a, const char *b)
 	return oq_file_same(a, b);
 }
 
-/* The value of input i, or the operand for i == p->n; NULL when not
- * given or standard input. */
+/* The value of input i ("-": standard input), or the operand for
+ * i == p->n; NULL when not given. */
 static const char *input_at(const struct parser *p, size_t i, bool operand,
 			    const char **by)
 {
@@ -650,7 +651,20 @@ static const char *input_at(const struct parser *p, size_t i, bool operand,
 		val = *(const char **)((char *)p->opts + p->v[i].off);
 		*by = p->as[i];
 	}
-	return val && strcmp(val, "-") ? val : NULL;
+	return val;
+}
+
+/* Is the output the input in: for "-", the file standard input was
+ * redirected from (-p - -o p.conf < p.conf), by device and inode. */
+static bool output_is_input(const char *out, const char *in)
+{
+	struct stat so, si;
+
+	if (strcmp(in, "-"))
+		return same_file(out, in);
+	return !fstat(STDIN_FILENO, &si) && S_ISREG(si.st_mode) &&
+	       !stat(out, &so) && so.st_dev == si.st_dev &&
+	       so.st_ino == si.st_ino;
 }
 
 /*
@@ -661,7 +675,9 @@ static const char *input_at(const struct parser *p, size_t i, bool operand,
 static int output_not_input(const struct parser *p, bool operand)
 {
 	const char *cmd = p->s->name, *out, *in, *by = NULL, *base, *dot;
+	const char *named;
 	char beside[256];
+	bool stdin_in;
 	size_t i, j;
 
 	for (i = 0; i < p->n; i++) {
@@ -672,10 +688,14 @@ static int output_not_input(const struct parser *p, bool operand)
 			continue;
 		for (j = 0; j <= p->n; j++) {
 			in = input_at(p, j, operand, &by);
-			if (!in || !same_file(out, in))
+			if (!in || !output_is_input(out, in))
 				continue;
-			base = strrchr(in, '/');
-			base = base ? base + 1 : in;
+			stdin_in = !strcmp(in, "-");
+			/* The name beside: the input's, or for standard
+			 * input the output's own (the same file). */
+			named = stdin_in ? out : in;
+			base = strrchr(named, '/');
+			base = base ? base + 1 : named;
 			dot = strrchr(base, '.');
 			if (!dot || dot == base || strcmp(dot, ".conf"))
 				dot = base + strlen(base);
@@ -686,10 +706,11 @@ static int output_not_input(const struct parser *p, bool operand)
 				 *dot ? dot : "");
 			return oq_usage_error(
 				cmd,
-				"%s '%s' is the file %s reads: it would be "
+				"%s '%s' is the file %s reads%s: it would be "
 				"replaced by what is made from it; write %s "
 				"beside it (e.g. %s)",
 				p->as[i], out, by,
+				stdin_in ? " from standard input" : "",
 				p->s->output_what ? p->s->output_what
 						  : "the output",
 				beside);
