@@ -306,9 +306,11 @@ static int run(int argc, char **argv)
 		lower_check(text, len, &in, &t, &tables);
 	if (o.output)
 		rc = oq_cli_write_file(CMD, "-o", o.output, text, len);
-	else
-		rc = fwrite(text, 1, len, stdout) == len ? OQ_EXIT_OK
-							 : OQ_EXIT_USAGE;
+	/* Standard output that did not take it all: no summary of what was
+	 * written, and the exit status oq_cli_stdout_done()'s (a reader that
+	 * stopped reading is not an error, a full disk is). */
+	else if (fwrite(text, 1, len, stdout) != len)
+		goto out;
 	if (!rc)
 		summary(&o, in.policy, &in);
 out:

@@ -128,7 +128,9 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	int rc = run(argc, argv);
+	int rc;
 
+	oq_cli_stdout_watch();
+	rc = run(argc, argv);
 	return oq_cli_stdout_done(argc > 1 ? argv[1] : "", rc);
 }

@@ -217,6 +217,50 @@ out:
 	return rc;
 }
 
+/*
+ * The error of the first write to standard output that failed, kept
+ * where it happens: after a failed write glibc drops what it could not
+ * write, so the last fflush() may have nothing left to write and return
+ * 0 with only the error flag set and errno long changed; a reader that
+ * stopped reading would then look like an I/O error.
+ */
+static int stdout_err;
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	(void)cookie;
+	while (done < len) {
+		n = write(STDOUT_FILENO, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (!stdout_err)
+				stdout_err = n < 0 ? errno : EIO;
+			break;
+		}
+		done += (size_t)n;
+	}
+	/* Short: glibc sets the stream's error flag. */
+	return (ssize_t)done;
+}
+
+void oq_cli_stdout_watch(void)
+{
+	static const cookie_io_functions_t io = {.write = stdout_write};
+	FILE *f = fopencookie(NULL, "w", io);
+
+	/* Without memory for it, glibc's stream: only errno at the end. */
+	if (!f)
+		return;
+	/* As glibc buffers standard output: by line on a terminal. */
+	if (isatty(STDOUT_FILENO))
+		setvbuf(f, NULL, _IOLBF, 0);
+	stdout = f;
+}
+
 int oq_cli_stdout_done(const char *cmd, int rc)
 {
 	int err;
@@ -224,7 +268,7 @@ int oq_cli_stdout_done(const char *cmd, int rc)
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return rc;
-	err = errno ? errno : EIO;
+	err = stdout_err ? stdout_err : errno ? errno : EIO;
 	/* The reader stopped reading (`| grep -q` where SIGPIPE is
 	 * ignored, as under systemd): what it wanted, it had. */
 	if (err == EPIPE)

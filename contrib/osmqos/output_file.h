@@ -38,6 +38,13 @@ const char *oq_cli_output_name(const char *path);
  */
 int oq_cli_claim_stdout(const char *cmd);
 
+/*
+ * At the start of the program: standard output through a stream that
+ * keeps the error of its first failed write, for oq_cli_stdout_done()
+ * (stdout is replaced; file descriptor 1 stays where it was).
+ */
+void oq_cli_stdout_watch(void);
+
 /* At the end of every command: what it printed reached standard output
  * (a full disk behind `> FILE` is an error, not a truncated result).
  * rc, or OQ_EXIT_USAGE after saying why. */
