@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # What the CLI writes: the files named by synth/export -o and --svg, and
 # standard output.  Anything but a regular file (a FIFO, a device, a
-# directory) is refused before a byte is written and left as it was; a
-# symlink is followed to its file; an existing file keeps its mode; a
-# missing directory is named; a failed write leaves the old file; another
-# user's symlink is not followed; output that cannot reach standard output
-# (a full device, closed) is an error, exit 2, but for a reader that
-# stopped reading.  An output of "-" is standard output.
+# directory, a name ending in '/') is refused before a byte is written
+# and left as it was; a symlink is followed to its file; an existing
+# file keeps its mode; a missing directory is named; a failed write
+# leaves the old file; another user's symlink is not followed; output
+# that cannot reach standard output (a full device, closed) is an error,
+# exit 2, but for a reader that stopped reading.  An output of "-" is
+# standard output.
 : "${top_srcdir:?}" "${top_builddir:?}"
 q=$top_builddir/osmqos
 ft=$top_srcdir/contrib/fabrics/fat-tree-16.net
@@ -45,6 +46,19 @@ for target in "$tmp/fifo" "$tmp/dir"; do
 	expect_err 2 "osmqos model: --svg '$target' is $kind; name a regular file to write" \
 		"${model[@]}" --svg "$target"
 done
+# A name ending in '/' names a directory, there or not: refused, and no
+# file made under the name without it.
+for target in "$tmp/newdir/" "$tmp/dir/"; do
+	expect_err 2 "osmqos synth: -o '$target' ends in '/': it names a directory; name a file to write" \
+		"${synth[@]}" -o "$target"
+	expect_err 2 "osmqos export: -o '$target' ends in '/': it names a directory; name a file to write" \
+		"${export_[@]}" -o "$target"
+	expect_err 2 "osmqos predict: --svg '$target' ends in '/': it names a directory; name a file to write" \
+		"${predict[@]}" --svg "$target"
+	expect_err 2 "osmqos model: --svg '$target' ends in '/': it names a directory; name a file to write" \
+		"${model[@]}" --svg "$target"
+done
+[ ! -e "$tmp/newdir" ] || fail "an output ending in '/' created $tmp/newdir"
 [ -p "$tmp/fifo" ] || fail "the FIFO is no longer a FIFO"
 [ -d "$tmp/dir" ] && [ -z "$(ls -A "$tmp/dir")" ] ||
 	fail "the directory was written into"

@@ -51,6 +51,13 @@ static int resolve(const char *cmd, const char *opt, const char *path,
 
 	*target = NULL;
 	*exists = false;
+	/* "out/" that does not exist yet would otherwise be created as the
+	 * regular file "out": the operator meant a directory. */
+	if (*path && path[strlen(path) - 1] == '/')
+		return oq_usage_error(cmd,
+				      "%s '%s' ends in '/': it names a "
+				      "directory; name a file to write",
+				      opt, path);
 	if (lstat(path, &l) == 0 && S_ISLNK(l.st_mode)) {
 		/* The kernel's protected_symlinks rule, kept even where it is
 		 * off: a link someone else planted (in /tmp, say) must not
