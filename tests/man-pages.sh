@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The man pages render without a single groff warning (-ww), as `man -l`
 # renders them, and say what the code does: every osmqos command and every
-# option its --help lists is in osmqos(8), every event_plugin_options key
+# option its --help lists is in osmqos(8), a JSON schema number they give
+# is the one predictions are written with, every event_plugin_options key
 # of plugin/options/options.c is in osmqos-plugin(8).
 : "${top_srcdir:?}" "${top_builddir:?}"
 command -v groff >/dev/null || {
@@ -60,6 +61,23 @@ if [ -x "$q" ]; then
 else
 	echo "note: $q not built; command/option check skipped"
 fi
+
+# A JSON schema number a page gives ("schema (N)") is the one the
+# predictions are written with (OQ_PRED_SCHEMA: predict --json and the
+# published file).
+schema=$(sed -n 's/^#define OQ_PRED_SCHEMA \([0-9]*\)$/\1/p' \
+	"$top_srcdir/include/osmqos/pred_class.h")
+[ -n "$schema" ] || fail "no OQ_PRED_SCHEMA in include/osmqos/pred_class.h"
+before=$rc
+for p in $pages; do
+	for v in $(src "$p" | tr '\n' ' ' |
+		grep -oE '\.BR? schema +\(\\?[0-9]+\)' | grep -oE '[0-9]+'); do
+		[ "$v" = "$schema" ] ||
+			fail "$p gives JSON schema ($v); the code writes $schema"
+	done
+done
+[ "$rc" != "$before" ] ||
+	echo "ok: the man pages give JSON schema $schema, as the code writes"
 
 keys=$(sed -n 's/^[[:space:]]*OPT(\([a-z_]*\)),$/\1/p' \
 	"$top_srcdir/plugin/options/options.c")
