@@ -4,7 +4,8 @@
 # block per rule, each asserting the exit status and the first line of
 # what is printed: `osmqos help CMD`, -V/--version, '-' for standard input,
 # an option given twice, SL and VL lists with ranges, a switch named as a
-# whole, and each subcommand's exit statuses.
+# whole, --port a port of the fabric in every command that takes it, and
+# each subcommand's exit statuses.
 : "${top_srcdir:?}" "${top_builddir:?}"
 q=$top_builddir/osmqos
 net=$top_srcdir/contrib/fabrics/two-switch.net
@@ -143,8 +144,8 @@ expect 2 "osmqos synth: -o given twice (also as --output); give it once" \
 	synth -p "$intents" -f "$mixed" --output a -o b
 expect 2 "osmqos model: --limit given twice; give it once" \
 	model --high 0:1 --limit 1 --limit 2 --mtu 2048
-expect 2 "osmqos query: -P given twice (also as --port); give it once" \
-	query --port 1 -P 2
+expect 2 "osmqos query: -P given twice (also as --ca-port); give it once" \
+	query --ca-port 1 -P 2
 expect 2 "osmqos query: --service_id given twice (also as --sid); give it once" \
 	query --sid 1 --service_id 2
 expect 2 "osmqos drift: --timeout given twice; give it once" \
@@ -300,6 +301,14 @@ n=$((n + 1))
 expect 2 "osmqos tables: unknown option '--nosuch'" tables --nosuch
 expect 2 "osmqos tables: option '--p' is ambiguous: --policy, --port, --partitions; give more of the name" \
 	tables --p x
+# --port is a port of the fabric wherever it is taken (tables, predict);
+# the commands that send from a local HCA port take -P/--ca-port for it,
+# and --port is no option of theirs.
+for c in query drift job-env; do
+	expect 2 "osmqos $c: unknown option '--port'" "$c" --port cn01
+done
+expect 2 "osmqos plan: unknown option '--port'" \
+	plan "$pol" -p "$pol" -f "$ft" --port cn01
 expect 2 "osmqos tables: option '--json' takes no argument" tables --json=1
 expect 2 "osmqos tables: option '--fabric' needs an argument" tables --fabric
 expect 2 "osmqos tables: --fabric needs a file name, not an empty argument" \

@@ -89,9 +89,10 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 	[OQ_CO_CA] =
 		OQ_OPT("ca", 'C', OQ_OPT_TEXT, "NAME",
 		       "local CA (default: the first active port)", CO(ca)),
-	[OQ_CO_CA_PORT] = OQ_OPT("ca-port", 'P', OQ_OPT_NUM, "N",
-				 "local port number of the CA", CO(ca_port),
-				 .max = 254, .alias = "port"),
+	/* No --port alias: --port is a port of the fabric (OQ_CO_PORT). */
+	[OQ_CO_CA_PORT] =
+		OQ_OPT("ca-port", 'P', OQ_OPT_NUM, "N",
+		       "local port number of the CA", CO(ca_port), .max = 254),
 	[OQ_CO_TIMEOUT] =
 		OQ_OPT("timeout", 't', OQ_OPT_NUM, "MS",
 		       "how long to wait for each answer, in ms (default 1000)",

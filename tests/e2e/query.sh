@@ -76,14 +76,14 @@ want=$(sa_fields --slid "$cn01" --dlid "$cn05" --service_id 0x1000)
 e2e_log "ServiceID / QoS-class queries agree with saquery"
 
 # The letters every subcommand shares (-j, -P, -t, -Q) ask the same as
-# the long options, --port included (kept for --ca-port).
-long=$(q --json --port 1 --timeout 2000 --slid "$cn01" --dlid "$stor3" \
+# the long options.
+long=$(q --json --ca-port 1 --timeout 2000 --slid "$cn01" --dlid "$stor3" \
 	--qos-class 7 | jq -c '.records')
 short=$(q -j -P 1 -t 2000 --slid "$cn01" --dlid "$stor3" -Q 7 |
 	jq -c '.records')
 [ -n "$long" ] && [ "$long" != "[]" ] && [ "$long" = "$short" ] ||
 	e2e_fail "short options: [$short], long options: [$long]"
-e2e_log "-j -P -t -Q ask what --json --port --timeout --qos-class ask"
+e2e_log "-j -P -t -Q ask what --json --ca-port --timeout --qos-class ask"
 
 # 3. A 1x1 MultiPathRecord answers exactly the PathRecord (all fields).
 pr=$(q --json --slid "$cn01" --dlid "$stor3") || e2e_fail "PR query failed"

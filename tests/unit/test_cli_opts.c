@@ -193,8 +193,9 @@ static void test_parse_kinds(void **state)
 	/* Unset options stay as the caller left them. */
 	assert_int_equal(parse(&o, "-f", "F", NULL), OQ_CLI_RUN);
 	assert_false(o.num.given || o.sls.given || o.flag || o.operand);
-	/* The common alias of --ca-port. */
-	assert_int_equal(parse(&o, "-f", "F", "--port", "7", NULL), OQ_CLI_RUN);
+	/* --ca-port by its long name. */
+	assert_int_equal(parse(&o, "-f", "F", "--ca-port", "7", NULL),
+			 OQ_CLI_RUN);
 	assert_int_equal(o.c.ca_port.v, 7);
 }
 
@@ -208,7 +209,10 @@ static void test_parse_refusals(void **state)
 	assert_int_equal(
 		parse(&o, "-f", "F", "--num", "3", "--number", "4", NULL),
 		OQ_EXIT_USAGE);
-	assert_int_equal(parse(&o, "-f", "F", "-P1", "--port", "1", NULL),
+	assert_int_equal(parse(&o, "-f", "F", "-P1", "--ca-port", "1", NULL),
+			 OQ_EXIT_USAGE);
+	/* --port is a port of the fabric, never the local CA's port. */
+	assert_int_equal(parse(&o, "-f", "F", "--port", "1", NULL),
 			 OQ_EXIT_USAGE);
 	assert_int_equal(parse(&o, "-f", "F", "-F", "--flag", NULL),
 			 OQ_CLI_RUN);
