@@ -287,6 +287,16 @@ expect 0 "rule:   1 ($pol:82:5)*" \
 	match -p "$pol" -f "$ft" --src cn01 --dst cn02 --sid 0x1000000000000d00
 expect 2 "osmqos plan: --live and --fabric name two fabrics; give one" \
 	plan "$pol" -p "$pol" -f "$ft" --live
+# The live-only options are refused where nothing is sent, not ignored:
+# plan without --live, job-env --offline.
+expect 2 "osmqos plan: -C/--ca, -P/--ca-port and -t/--timeout go with --live, which sends SMPs; --fabric reads TOPO and sends nothing: drop them" \
+	plan "$pol" -p "$pol" -f "$ft" -C nosuchca -P 9 -t 5
+expect 2 "osmqos plan: -t/--timeout goes with --live, which sends SMPs; --fabric reads TOPO and sends nothing: drop it" \
+	plan "$pol" -p "$pol" -f "$ft" --timeout 5
+expect 2 "osmqos job-env: -P/--ca-port goes with asking the SA; --offline asks nothing: drop it or --offline" \
+	job-env --plain --nodes cn01 -f "$ft" -p "$pol" --offline -P 1
+expect 2 "osmqos job-env: -C/--ca and -t/--timeout go with asking the SA; --offline asks nothing: drop them or --offline" \
+	job-env --plain --nodes cn01 -f "$ft" -p "$pol" --offline --ca x -t 9
 # Rules are numbered from 0 everywhere: plan's text and JSON, match.
 sed '/qos-level-name: monitoring/s/monitoring/storage/' "$pol" >"$tmp/edit.conf"
 run plan "$tmp/edit.conf" -p "$pol" -f "$ft"

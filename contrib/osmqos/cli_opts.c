@@ -301,6 +301,31 @@ int oq_cli_parse_list(const char *s, unsigned int max, uint16_t *bits,
 	return 0;
 }
 
+int oq_cli_local_port_opts(const struct oq_cli_common *c, char *buf, size_t len)
+{
+	const char *given[3];
+	int n = 0, i;
+	size_t at = 0;
+
+	if (c->ca)
+		given[n++] = "-C/--ca";
+	if (c->ca_port.given)
+		given[n++] = "-P/--ca-port";
+	if (c->timeout.given)
+		given[n++] = "-t/--timeout";
+	if (len)
+		*buf = '\0';
+	for (i = 0; i < n && at < len; i++) {
+		const char *sep = !i ? "" : i == n - 1 ? " and " : ", ";
+		int k = snprintf(buf + at, len - at, "%s%s", sep, given[i]);
+
+		if (k < 0)
+			break;
+		at += (size_t)k;
+	}
+	return n;
+}
+
 /* ---- the parser --------------------------------------------------------- */
 
 struct parser {

@@ -208,4 +208,13 @@ const struct oq_opt *oq_cli_common_opt(enum oq_common_opt id);
 int oq_cli_parse_list(const char *s, unsigned int max, uint16_t *bits,
 		      char *bad, size_t badlen);
 
+/*
+ * The local-port options given (-C/--ca, -P/--ca-port, -t/--timeout), in
+ * words for an error ("-C/--ca and -t/--timeout") into buf; how many.
+ * A command that reads its fabric from a file, or asks nothing, refuses
+ * them rather than ignore them.
+ */
+int oq_cli_local_port_opts(const struct oq_cli_common *c, char *buf,
+			   size_t len);
+
 #endif /* OSMQOS_CLI_OPTS_H */

@@ -121,7 +121,7 @@ static const struct oq_opt opts_table[] = {
 	       "when pairs get different SLs: fail (default), most, lowest, "
 	       "highest, or an SL 0..15",
 	       OFF(prefer), .parse = parse_prefer),
-	OQ_HEADING("Transport:"),
+	OQ_HEADING("Transport (not with --offline):"),
 	OQ_USE(OQ_CO_CA),
 	OQ_USE(OQ_CO_CA_PORT),
 	OQ_USE(OQ_CO_TIMEOUT),
@@ -224,7 +224,8 @@ static int class_of_args(struct job_env_opts *o)
 /* The options into o; OQ_CLI_RUN go on, else an exit code. */
 static int parse_args(int argc, char **argv, struct job_env_opts *o)
 {
-	int rc;
+	char given[64];
+	int rc, n;
 
 	o->max_queries.v = DEFAULT_MAX_QUERIES;
 	o->c.timeout.v = 1000;
@@ -247,6 +248,13 @@ static int parse_args(int argc, char **argv, struct job_env_opts *o)
 	if (!o->n_nodes && !o->nodes_file)
 		return oq_usage_error(CMD, "give the job's hosts: --nodes "
 					   "HOSTLIST or --nodes-file FILE");
+	if (o->offline &&
+	    (n = oq_cli_local_port_opts(&o->c, given, sizeof(given))))
+		return oq_usage_error(CMD,
+				      "%s %s with asking the SA; --offline "
+				      "asks nothing: drop %s or --offline",
+				      given, n > 1 ? "go" : "goes",
+				      n > 1 ? "them" : "it");
 	return OQ_CLI_RUN;
 }
 

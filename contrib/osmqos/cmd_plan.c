@@ -509,7 +509,8 @@ static int run(int argc, char **argv)
 	struct oq_templates t;
 	struct plan pl;
 	size_t n_ex = 0, i;
-	int rc;
+	char given[64];
+	int rc, n;
 
 	o.c.timeout.v = 1000;
 	rc = oq_cli_parse(&oq_spec_plan, argc, argv, &o);
@@ -521,6 +522,13 @@ static int run(int argc, char **argv)
 	if (!o.live && !o.c.fabric)
 		return oq_usage_error(CMD, "give the fabric: --fabric TOPO "
 					   "(ibnetdiscover output) or --live");
+	if (!o.live && (n = oq_cli_local_port_opts(&o.c, given, sizeof(given))))
+		return oq_usage_error(CMD,
+				      "%s %s with --live, which sends SMPs; "
+				      "--fabric reads TOPO and sends nothing: "
+				      "drop %s",
+				      given, n > 1 ? "go" : "goes",
+				      n > 1 ? "them" : "it");
 	rc = old_path(&o);
 	if (rc)
 		return rc;
