@@ -26,6 +26,8 @@
 # A publish directory whose lock names a live opensm of another
 # opensm.conf, or two of this one, is a warning.
 # Without --plugin the library is looked for where dlopen() finds it.
+# --sm-user's uid is read as every number of the CLI and named by its
+# passwd entry.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
 top_builddir=${top_builddir:-$PWD}
@@ -410,6 +412,16 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/n
 	grep -q "publish directory $dir/pub-other belongs to uid [0-9]* (nobody), neither root nor opensm's user (root)" \
 		"$dir/pub-other.out" || bad "pub-other: $(cat "$dir/pub-other.out")"
 	doctor sm-user 0 -c "$dir/c23.conf" --sm-user nobody
+	# A uid is named by its passwd entry, in the warning and its fix.
+	if id daemon >/dev/null 2>&1; then
+		broken sm-uid publish-dir warning -c "$dir/c23.conf" \
+			--sm-user "$(id -u daemon)"
+		grep -q "neither root nor opensm's user (daemon): " "$dir/sm-uid.out" &&
+			grep -q " fix: chown daemon $dir/pub-other," "$dir/sm-uid.out" ||
+			bad "sm-uid: $(cat "$dir/sm-uid.out")"
+	fi
+	doctor sm-uid-hex 0 -c "$dir/c23.conf" \
+		--sm-user "$(printf '0x%x' "$(id -u nobody)")"
 	# Run as another user than opensm's, a directory only root can
 	# write is no error: doctor could not check it as root.
 	pub2=$(mktemp -d "${TMPDIR:-/tmp}/oq-doctor-pub.XXXXXX")
@@ -488,6 +500,16 @@ stop_fakes
 rc=$?
 [ "$rc" = 2 ] && grep -q "cannot read opensm.conf '$dir/none.conf': No such file or directory; check the path" "$dir/none.out" ||
 	bad "missing opensm.conf: exit $rc: $(cat "$dir/none.out")"
+
+# --sm-user's uid is a number as the CLI reads every number: decimal or
+# 0x hex; a leading 0, a sign or a blank is refused.
+for v in 010 +5 " 5" 4294967295; do
+	"$osmqos" doctor -c "$dir/good.conf" --sm-user "$v" >"$dir/sm-num.out" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && head -n 1 "$dir/sm-num.out" | grep -qF "osmqos doctor: --sm-user '$v' is no user of this host nor a uid (0..4294967294, decimal or 0x hex, no leading 0); give the name (or uid) opensm runs as" ||
+		bad "--sm-user '$v': exit $rc: $(cat "$dir/sm-num.out")"
+done
+doctor sm-uid-0x0 0 -c "$dir/good.conf" --sm-user 0x0
 
 [ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 26 broken ones, each named"
 exit "$fail"

@@ -641,12 +641,17 @@ static int default_conf(void)
 		oq_file_error(err, OQ_FILE_MAX_BYTES, why, sizeof(why)));
 }
 
-/* --sm-user: a name or a number; root when not given. */
-static int sm_user(const char *given, struct doctor_sm_user *u)
+/*
+ * --sm-user: a name, or a uid read as every number of the CLI is (decimal
+ * or 0x hex, no leading 0); root when not given.  A uid is named by its
+ * passwd entry when it has one, else in decimal: the fixes say `chown
+ * NAME`, and chown takes no 0x.  name (len bytes) holds the name.
+ */
+static int sm_user(const char *given, struct doctor_sm_user *u, char *name,
+		   size_t len)
 {
 	struct passwd *pw;
-	char *end;
-	unsigned long n;
+	unsigned long long n;
 
 	u->uid = 0;
 	u->name = "root";
@@ -658,15 +663,21 @@ static int sm_user(const char *given, struct doctor_sm_user *u)
 		u->name = given;
 		return OQ_EXIT_OK;
 	}
-	errno = 0;
-	n = strtoul(given, &end, 10);
-	if (!*given || *end || errno || n > (uid_t)-1 - 1)
+	/* (uid_t)-1 is no uid: chown(2) reads it as "leave unchanged". */
+	if (oq_parse_u64(given, &n) || n >= (uid_t)-1)
 		return oq_usage_error(CMD,
-				      "--sm-user '%s' is no user of this host; "
-				      "give the name (or uid) opensm runs as",
-				      given);
+				      "--sm-user '%s' is no user of this host "
+				      "nor a uid (0..%u, decimal or 0x hex, "
+				      "no leading 0); give the name (or uid) "
+				      "opensm runs as",
+				      given, (unsigned int)((uid_t)-1 - 1));
 	u->uid = (uid_t)n;
-	u->name = given;
+	pw = getpwuid(u->uid);
+	if (pw)
+		snprintf(name, len, "%s", pw->pw_name);
+	else
+		snprintf(name, len, "%llu", n);
+	u->name = name;
 	return OQ_EXIT_OK;
 }
 
@@ -678,12 +689,13 @@ static int run(int argc, char **argv)
 	const char *conf, *conf_path;
 	char audit_dir[4096];
 	struct doctor_sm_user u;
+	char sm_name[256];
 	struct sm s, standby;
 	int rc = oq_cli_parse(&oq_spec_doctor, argc, argv, &o);
 
 	if (rc != OQ_CLI_RUN)
 		return rc;
-	if (sm_user(o.sm_user, &u))
+	if (sm_user(o.sm_user, &u, sm_name, sizeof(sm_name)))
 		return OQ_EXIT_USAGE;
 	if (!o.c.opensm_conf && default_conf())
 		return OQ_EXIT_USAGE;
