@@ -4,8 +4,12 @@
 # against the policy file as it is now: its content in force (exit 0);
 # removed, replaced by a directory or a FIFO, or named by a relative
 # path (opensm's working directory's, not this one's: a same-named file
-# here is not read), or OpenSM's own parser refusing the copy it reads,
-# each says so in a line of its own and exits 1.
+# here is not read), OpenSM's own parser refusing the copy it reads, an
+# edit not loaded yet, a rejected content (with a policy in force and
+# with none), no policy in force and no file known, a stale publication:
+# each says so in a line of its own and exits 1.  When it exits 1 its
+# first line is the verdict: every cause, with what to do; the JSON's
+# verdict lists the same causes.
 set -u
 top_builddir=${top_builddir:-$PWD}
 osmqos=$top_builddir/osmqos
@@ -34,11 +38,12 @@ print("0x%016x" % h)' "$1"
 command -v python3 >/dev/null || { echo "SKIP: status: no python3"; exit 77; }
 hash=$(fnv "$pol")
 
-# publish PATH: osmqos.prom saying PATH's content (hash $hash) is in
-# force, loaded and published now, and the copy in force beside it.
+# publish PATH [AGE]: osmqos.prom saying PATH's content (hash $hash) is in
+# force, loaded and published AGE seconds ago (default now), and the copy
+# in force beside it.
 publish() {
 	local now
-	now=$(date +%s)
+	now=$(($(date +%s) - ${2:-0}))
 	cat >"$pub/osmqos.prom" <<EOF
 osmqos_publish_timestamp_seconds $now
 osmqos_publish_interval_seconds 60
@@ -50,42 +55,80 @@ EOF
 	cp "$pol" "$pub/osmqos-policy-in-force.conf"
 }
 
-# status NAME WANT-RC FILE-STATE: text and JSON, exit status and the
-# JSON's policy.file.
+# reject PATH HASH: the plugin rejected PATH's content HASH just now.
+reject() {
+	local now
+	now=$(date +%s)
+	sed -i 's/^osmqos_policy_load_success .*/osmqos_policy_load_success 0/' \
+		"$pub/osmqos.prom"
+	cat >>"$pub/osmqos.prom" <<EOF
+osmqos_policy_rejected_info{path="$1",hash="$2",error="$1:1:1: error: unknown keyword 'oops'"} 1
+osmqos_policy_rejected_timestamp_seconds $now
+EOF
+}
+
+# status NAME WANT-RC FILE-STATE CAUSES [FIRST]: text and JSON, exit
+# status, the JSON's policy.file and verdict (CAUSES: its causes' words,
+# comma separated, empty for none); the text's first line is FIRST when
+# given, and a verdict exactly when the exit status is 1.
 status() {
-	local name=$1 want=$2 state=$3 rc
+	local name=$1 want=$2 state=$3 causes=$4 first=${5:-} rc line
 	(cd "$dir/cwd" && timeout 20 "$osmqos" status -d "$pub") \
 		>"$dir/$name.txt" 2>&1
 	rc=$?
 	[ "$rc" = "$want" ] || bad "$name: text exit $rc, want $want: $(cat "$dir/$name.txt")"
+	line=$(head -n 1 "$dir/$name.txt")
+	if [ "$want" = 1 ]; then
+		case $line in
+		"status: "*" (exit 1)"*) ;;
+		*) bad "$name: the first line is no verdict: $line" ;;
+		esac
+	else
+		case $line in
+		"published in $pub at "*) ;;
+		*) bad "$name: the first line is not the publication: $line" ;;
+		esac
+	fi
+	[ -z "$first" ] || [ "$line" = "$first" ] ||
+		bad "$name: first line
+  got:  $line
+  want: $first"
 	(cd "$dir/cwd" && timeout 20 "$osmqos" status -d "$pub" --json) \
 		>"$dir/$name.json" 2>&1
 	rc=$?
 	[ "$rc" = "$want" ] || bad "$name: JSON exit $rc, want $want"
 	jq -e --arg s "$state" '.policy.file == $s' "$dir/$name.json" >/dev/null ||
 		bad "$name: policy.file is not $state: $(cat "$dir/$name.json")"
+	jq -e --arg c "$causes" --argjson rc "$want" '.verdict.exit_status == $rc and
+		([.verdict.causes[].cause] | join(",")) == $c and
+		all(.verdict.causes[]; (.what | type) == "string")' \
+		"$dir/$name.json" >/dev/null ||
+		bad "$name: verdict is not $want ($causes): $(jq -c .verdict "$dir/$name.json")"
 }
 
 # 1. The file holds the policy in force.
 publish "$pol"
-status good 0 in_force
+status good 0 in_force ""
 grep -q '^policy file:' "$dir/good.txt" && bad "good: a policy file line: $(cat "$dir/good.txt")"
 
 # 2. The file removed: the last good policy stays, restore it.
 mv "$pol" "$dir/away.conf"
-status removed 1 missing
+status removed 1 missing missing \
+	"status: the policy file $pol does not exist (exit 1): restore it from $pub/osmqos-policy-in-force.conf"
 grep -q "^policy file: $pol removed: the next sweep keeps the last good policy; restore it (from the copy above)\$" \
 	"$dir/removed.txt" || bad "removed: $(cat "$dir/removed.txt")"
 
 # 3. A directory, then a FIFO, where the file was (not opened: a FIFO
 # would block).
 mkdir "$pol"
-status directory 1 not_regular
+status directory 1 not_regular not_regular \
+	"status: the policy file $pol is a directory, not a regular file (exit 1): put the policy file back there"
 grep -q "^policy file: $pol is a directory, not a regular file: " "$dir/directory.txt" ||
 	bad "directory: $(cat "$dir/directory.txt")"
 rmdir "$pol"
 mkfifo "$pol"
-status fifo 1 not_regular
+status fifo 1 not_regular not_regular \
+	"status: the policy file $pol is a FIFO, not a regular file (exit 1): put the policy file back there"
 grep -q "^policy file: $pol is a FIFO, not a regular file: " "$dir/fifo.txt" ||
 	bad "fifo: $(cat "$dir/fifo.txt")"
 rm -f "$pol"
@@ -95,7 +138,8 @@ mv "$dir/away.conf" "$pol"
 # and content in status's working directory is not opensm's.
 cp "$pol" "$dir/cwd/qos-policy.conf"
 publish qos-policy.conf
-status relative 1 relative
+status relative 1 relative relative \
+	"status: the policy file qos-policy.conf is a relative path (opensm's working directory's): status cannot tell what it holds (exit 1): give qos_policy_file (or policy=) an absolute path and restart opensm"
 grep -q "^policy file: qos-policy.conf is relative: opensm resolves it against its own working directory (/ under systemd), not this one, so status cannot tell" \
 	"$dir/relative.txt" || bad "relative: $(cat "$dir/relative.txt")"
 
@@ -107,7 +151,8 @@ copy=$pub/osmqos-last-good-policy.conf
 since=$(($(date +%s) - 30))
 printf 'osmqos_policy_opensm_refused{path="%s"} 1\nosmqos_policy_opensm_refused_timestamp_seconds %s\n' \
 	"$copy" "$since" >>"$pub/osmqos.prom"
-status refused 1 in_force
+status refused 1 in_force opensm_refused \
+	"status: OpenSM's own parser refuses $copy, OpenSM runs without a policy of its own (exit 1): see why in opensm's log (ERR AC0x) or with osmqos check $pol --partitions FILE (opensm's partition_config_file), fix it, then kill -HUP opensm"
 grep -q "^OpenSM's own parser: refuses $copy since .* ago)\$" "$dir/refused.txt" ||
 	bad "refused: $(cat "$dir/refused.txt")"
 grep -q "^  OpenSM runs without a policy of its own .*osmqos check $pol --partitions FILE.*then \`kill -HUP\` opensm\$" \
@@ -118,7 +163,7 @@ jq -e --arg c "$copy" --argjson t "$since" '.policy.opensm_parse ==
 publish "$pol"
 printf 'osmqos_policy_opensm_refused{path="%s"} 0\nosmqos_policy_opensm_refused_timestamp_seconds 0\n' \
 	"$copy" >>"$pub/osmqos.prom"
-status taken 0 in_force
+status taken 0 in_force ""
 grep -q "OpenSM's own parser" "$dir/taken.txt" && bad "taken: $(cat "$dir/taken.txt")"
 jq -e --arg c "$copy" '.policy.opensm_parse ==
 	{"path": $c, "refused": false, "refused_since_epoch": null}' \
@@ -126,5 +171,51 @@ jq -e --arg c "$copy" '.policy.opensm_parse ==
 jq -e '.policy.opensm_parse == null' "$dir/good.json" >/dev/null ||
 	bad "good: opensm_parse is not null: $(cat "$dir/good.json")"
 
-[ "$fail" = 0 ] && echo "status: the file in force, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy"
+# 6. An edit not loaded yet: the verdict first, the details as before.
+publish "$pol"
+cp "$pol" "$dir/good.conf"
+echo "# an edit" >>"$pol"
+status edited 1 edited edited \
+	"status: the policy file holds an edit not loaded yet (exit 1): check it (osmqos check $pol), then kill -HUP opensm"
+grep -q "^policy file: edited since the plugin read it " "$dir/edited.txt" ||
+	bad "edited: no detail line: $(cat "$dir/edited.txt")"
+
+# 7. That edit rejected: the last good policy stays; fix or restore.
+reject "$pol" "$(fnv "$pol")"
+status rejected 1 rejected rejected \
+	"status: the policy file's current content was rejected, the last good policy stays (exit 1): fix it (osmqos check $pol), then kill -HUP opensm, or restore it from $pub/osmqos-policy-in-force.conf"
+grep -q "^  the file's current content is not in force: " "$dir/rejected.txt" ||
+	bad "rejected: no detail line: $(cat "$dir/rejected.txt")"
+
+# 8. An edit in a stale publication: both causes, the stale one first.
+publish "$pol" 600
+status stale 1 edited stale,edited
+head -n 1 "$dir/stale.txt" | grep -qxF "status: the publication is stale, $(
+	head -n 1 "$dir/stale.txt" | grep -o '6[0-9][0-9] s old') where the master rewrites it every 60 s (exit 1): check that opensm runs and is the master (a standby publishes nothing), and its log; also the policy file holds an edit not loaded yet: check it (osmqos check $pol), then kill -HUP opensm" ||
+	bad "stale: $(head -n 1 "$dir/stale.txt")"
+
+# 9. No policy in force: the rejected content is why.
+cat >"$pub/osmqos.prom" <<EOF
+osmqos_publish_timestamp_seconds $(date +%s)
+osmqos_publish_interval_seconds 60
+osmqos_policy_info{path="$pol",hash=""} 0
+osmqos_policy_load_success 0
+osmqos_sweep 1
+EOF
+reject "$pol" "$(fnv "$pol")"
+rm -f "$pub/osmqos-policy-in-force.conf"
+status none-rejected 1 rejected no_policy,rejected \
+	"status: no policy is in force, the ports keep OpenSM's templates: the policy file's current content was rejected (exit 1): fix it (osmqos check $pol), then kill -HUP opensm"
+
+# 10. No policy in force and no file known: opensm's log says why.
+cat >"$pub/osmqos.prom" <<EOF
+osmqos_publish_timestamp_seconds $(date +%s)
+osmqos_publish_interval_seconds 60
+osmqos_policy_load_success 0
+osmqos_sweep 1
+EOF
+status none 1 unknown no_policy \
+	"status: no policy is in force, the ports keep OpenSM's templates (exit 1): see opensm's log for why, give it a valid policy (osmqos check FILE), then kill -HUP opensm"
+
+[ "$fail" = 0 ] && echo "status: the file in force, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy, edited, rejected, stale, no policy; the verdict first"
 exit "$fail"

@@ -7,13 +7,15 @@
  * policy in force (path, hash, when loaded), whether OpenSM's own parser
  * refuses the file it reads, the last edit it rejected and why, the
  * sweep whose tables are programmed, the QoS MADs sent, the SA's answers
- * by level and the audit records dropped.
+ * by level and the audit records dropped.  When it exits 1, a verdict
+ * line comes first: why, and what to do.
  */
 #include <config.h>
 
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +56,8 @@ const struct oq_cmd_spec oq_spec_status = {
 		 "file it reads, the last edit the plugin rejected and "
 		 "why, the sweep whose tables are programmed, QoS Set MADs "
 		 "sent, the SA's PathRecord answers by QoS level, audit "
-		 "records dropped.",
+		 "records dropped.  When it exits 1, the first line says why "
+		 "and what to do.",
 	.opts = status_opts,
 	.notes = "The hash is FNV-1a of the policy file's bytes, as the "
 		 "plugin logs and publishes it; `drift --in-force` and `plan` "
@@ -281,16 +284,6 @@ static enum file_state file_state(const struct st *s)
 	return FILE_EDITED;
 }
 
-/* Does the policy file not hold the policy in force, or can status not
- * tell for a reason the operator must fix (exit status 1)? */
-static bool file_not_in_force(const struct st *s)
-{
-	enum file_state f = file_state(s);
-
-	return f == FILE_EDITED || f == FILE_MISSING || f == FILE_RELATIVE ||
-	       f == FILE_SPECIAL;
-}
-
 /* Is the last rejected edit (or read error) the file's current state?
  * Read here when the file can be; else the plugin's word. */
 static bool rejection_current(const struct st *s)
@@ -361,6 +354,183 @@ static const char *sl2vl_words(const char *sl2vl)
 	return sl2vl;
 }
 
+/*
+ * Why status exits 1: each cause in words, with what to do.  The text
+ * output starts with them, the details after; the JSON lists them.  A
+ * cause without a fix (no policy in force, when the policy file's state
+ * says why) leads into the next one.
+ */
+struct cause {
+	const char *key; /* the JSON's word */
+	char *what, *fix;
+};
+
+#define MAX_CAUSES 5
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+
+/* A formatted string, or NULL when out of memory (said as the key). */
+static char *fmt(const char *f, ...)
+{
+	char *t = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, f);
+	n = vasprintf(&t, f, ap);
+	va_end(ap);
+	return n < 0 ? NULL : t;
+}
+
+/* What to put back when the file's content is not the policy in force:
+ * the copy as written when it holds that policy, else OpenSM's copy. */
+static const char *put_back(const struct st *s, char *buf, size_t len)
+{
+	const char *from = restore_from(s, buf, len);
+
+	return from && copy_matches(s) ? s->copy : from;
+}
+
+/* The file's state, as a cause (none for in force, rejected, unknown). */
+static size_t file_cause(const struct st *s, struct cause *c)
+{
+	char buf[4096];
+	const char *from;
+	char *fix;
+
+	switch (file_state(s)) {
+	case FILE_EDITED:
+		*c = (struct cause){
+			"edited",
+			fmt("the policy file holds an edit not loaded yet"),
+			fmt("check it (osmqos check %s), then kill -HUP opensm",
+			    s->path)};
+		return 1;
+	case FILE_MISSING:
+		from = put_back(s, buf, sizeof(buf));
+		if (from)
+			fix = fmt("restore it from %s", from);
+		else if (s->in_force)
+			fix = fmt("restore it");
+		else
+			fix = fmt("write the policy there, check it (osmqos "
+				  "check %s), then kill -HUP opensm",
+				  s->path);
+		*c = (struct cause){
+			"missing",
+			fmt("the policy file %s does not exist", s->path), fix};
+		return 1;
+	case FILE_SPECIAL:
+		*c = (struct cause){
+			"not_regular",
+			fmt("the policy file %s is %s, not a regular file",
+			    s->path, s->file_kind),
+			fmt("put the policy file back there")};
+		return 1;
+	case FILE_RELATIVE:
+		*c = (struct cause){
+			"relative",
+			fmt("the policy file %s is a relative path (opensm's "
+			    "working directory's): status cannot tell what it "
+			    "holds",
+			    s->path),
+			fmt("give qos_policy_file (or policy=) an absolute "
+			    "path and restart opensm")};
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Every reason for exit status 1, in the order to fix them; how many. */
+static size_t causes_of(const struct st *s, struct cause *c)
+{
+	enum file_state f = file_state(s);
+	size_t n = 0, none = MAX_CAUSES;
+	char buf[4096];
+	const char *from;
+
+	if (stale(s))
+		c[n++] = (struct cause){
+			"stale",
+			fmt("the publication is stale, %.0f s old where the "
+			    "master rewrites it every %.0f s",
+			    s->now - s->published, s->interval),
+			fmt("check that opensm runs and is the master (a "
+			    "standby publishes nothing), and its log")};
+	if (!s->in_force) {
+		none = n;
+		c[n++] = (struct cause){
+			"no_policy",
+			fmt("no policy is in force, the ports keep OpenSM's "
+			    "templates"),
+			NULL};
+	}
+	/* A file removed or not regular: its state says what to do. */
+	if (rejection_current(s) && f != FILE_MISSING && f != FILE_SPECIAL) {
+		from = put_back(s, buf, sizeof(buf));
+		c[n++] = (struct cause){
+			"rejected",
+			fmt("the policy file's current content was rejected%s",
+			    s->in_force ? ", the last good policy stays" : ""),
+			fmt("fix it (osmqos check %s), then kill -HUP "
+			    "opensm%s%s",
+			    s->rej_path ? s->rej_path : "FILE",
+			    from ? ", or restore it from " : "",
+			    from ? from : "")};
+	}
+	n += file_cause(s, &c[n]);
+	if (s->osm_refused)
+		c[n++] = (struct cause){
+			"opensm_refused",
+			fmt("OpenSM's own parser refuses %s, OpenSM runs "
+			    "without a policy of its own",
+			    s->osm_path ? s->osm_path : "the file it reads"),
+			fmt("see why in opensm's log (ERR AC0x) or with "
+			    "osmqos check %s --partitions FILE (opensm's "
+			    "partition_config_file), fix it, then kill -HUP "
+			    "opensm",
+			    s->path ? s->path : "FILE")};
+	/* Nothing after it says what to do: it does. */
+	if (none < MAX_CAUSES && none == n - 1)
+		c[none].fix = fmt("see opensm's log for why, give it a valid "
+				  "policy (osmqos check %s), then kill -HUP "
+				  "opensm",
+				  s->path ? s->path : "FILE");
+	return n;
+}
+
+static void causes_free(struct cause *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(c[i].what);
+		free(c[i].fix);
+	}
+}
+
+/* The first line when status exits 1: the causes and what to do. */
+static void print_verdict(const struct cause *c, size_t n)
+{
+	bool said = false;
+	size_t i;
+
+	printf("status:");
+	for (i = 0; i < n; i++) {
+		if (i)
+			printf("%s", c[i - 1].fix ? "; also" : ":");
+		printf(" %s", c[i].what ? c[i].what : c[i].key);
+		if (!c[i].fix)
+			continue;
+		if (!said)
+			printf(" (exit 1)");
+		said = true;
+		printf(": %s", c[i].fix);
+	}
+	printf("%s\n", said ? "" : " (exit 1)");
+}
+
 static const char *const file_state_word[] = {
 	[FILE_UNKNOWN] = "unknown",	[FILE_IN_FORCE] = "in_force",
 	[FILE_REJECTED] = "rejected",	[FILE_EDITED] = "edited",
@@ -368,7 +538,7 @@ static const char *const file_state_word[] = {
 	[FILE_SPECIAL] = "not_regular",
 };
 
-static void print_text(const struct st *s)
+static void print_text(const struct st *s, const struct cause *c, size_t n)
 {
 	const struct oq_prom *p = s->prom;
 	char w[96], copy[4096];
@@ -376,6 +546,8 @@ static void print_text(const struct st *s)
 	size_t i;
 	bool first = true;
 
+	if (n)
+		print_verdict(c, n);
 	when(w, sizeof(w), s->published, s->now);
 	printf("published in %s at %s\n", s->dir, w);
 	if (stale(s))
@@ -509,7 +681,7 @@ static void json_time(const char *k, double t)
 		printf(", \"%s\": null", k);
 }
 
-static void print_json(const struct st *s)
+static void print_json(const struct st *s, const struct cause *c, size_t n)
 {
 	const struct oq_prom *p = s->prom;
 	bool first = true;
@@ -574,16 +746,27 @@ static void print_json(const struct st *s)
 		printf(": %.0f", p->v[i].value);
 		first = false;
 	}
-	printf("}}, \"audit_dropped\": %.0f}\n", s->dropped);
+	printf("}}, \"audit_dropped\": %.0f", s->dropped);
+	printf(", \"verdict\": {\"exit_status\": %d, \"causes\": [",
+	       n ? OQ_EXIT_FAIL : OQ_EXIT_OK);
+	for (i = 0; i < n; i++) {
+		printf("%s{", i ? ", " : "");
+		json_str("cause", c[i].key, false);
+		json_str("what", c[i].what, true);
+		json_str("fix", c[i].fix, true);
+		printf("}");
+	}
+	printf("]}}\n");
 }
 
 static int run(int argc, char **argv)
 {
 	struct status_opts o = {0};
 	struct oq_prom prom;
+	struct cause c[MAX_CAUSES];
 	struct st s;
 	char path[4096];
-	size_t bad;
+	size_t bad, n;
 	int rc = oq_cli_parse(&oq_spec_status, argc, argv, &o);
 
 	if (rc != OQ_CLI_RUN)
@@ -611,14 +794,12 @@ static int run(int argc, char **argv)
 	gather(&s, &prom);
 	copy_of(&s);
 	file_of(&s);
+	n = causes_of(&s, c);
 	if (o.c.json)
-		print_json(&s);
+		print_json(&s, c, n);
 	else
-		print_text(&s);
-	rc = !s.in_force || stale(&s) || rejection_current(&s) ||
-			     file_not_in_force(&s) || s.osm_refused
-		     ? OQ_EXIT_FAIL
-		     : OQ_EXIT_OK;
+		print_text(&s, c, n);
+	causes_free(c, n);
 	oq_prom_free(&prom);
-	return rc;
+	return n ? OQ_EXIT_FAIL : OQ_EXIT_OK;
 }
