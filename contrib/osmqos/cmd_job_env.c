@@ -118,7 +118,8 @@ static const struct oq_opt opts_table[] = {
 	       "refuse a job that needs more SA queries (default 4096)",
 	       OFF(max_queries), .min = 1, .max = 100000000),
 	OQ_OPT("prefer", 0, OQ_OPT_CUSTOM, "WORD",
-	       "when pairs get different SLs: fail (default), most, lowest, "
+	       "when pairs get different SLs or P_Keys: fail (default), most, "
+	       "lowest, "
 	       "highest, or an SL 0..15",
 	       OFF(prefer), .parse = parse_prefer),
 	OQ_HEADING("Transport (not with --offline):"),
@@ -154,7 +155,8 @@ const struct oq_cmd_spec oq_spec_job_env = {
 	.opts = opts_table,
 	.exit_status = "0 the environment is printed (or the job's class is "
 		       "none), 1 refused (a pair has no path, or pairs get "
-		       "different SLs), 2 usage, input or transport error.",
+		       "different SLs or P_Keys), 2 usage, input or transport "
+		       "error.",
 	.run = run,
 };
 
@@ -602,7 +604,7 @@ static void print_summary(const struct run *r, char cls[96])
 			       "%s\n",
 			       s, d, (unsigned long long)a->g.weight,
 			       a->g.weight == 1 ? "" : "s", a->why);
-		else if (a->g.pkey >= 0)
+		else if (r->dec.by_pkey && a->g.pkey >= 0)
 			printf("#   %s -> %s: SL %d, P_Key 0x%04x (%llu port "
 			       "pair%s)\n",
 			       s, d, a->g.sl, a->g.pkey,
@@ -616,6 +618,22 @@ static void print_summary(const struct run *r, char cls[96])
 	if (r->plan.n_pairs > TEXT_ASKED_MAX)
 		printf("#   ... %zu more (--json lists all)\n",
 		       r->plan.n_pairs - TEXT_ASKED_MAX);
+}
+
+/* What mixed answers differ in: their SLs, their P_Keys (one SL, but
+ * levels that restrict P_Keys give pairs different ones), or both. */
+static const char *what_differs(const struct oq_job_decision *d)
+{
+	bool sls = false, pkeys = false;
+	size_t i;
+
+	for (i = 1; i < d->n_opts; i++) {
+		sls |= d->opts[i].sl != d->opts[0].sl;
+		pkeys |= d->opts[i].pkey != d->opts[0].pkey;
+	}
+	if (sls && pkeys)
+		return "SLs and P_Keys";
+	return pkeys ? "P_Keys" : "SLs";
 }
 
 static void refusal(const struct run *r)
@@ -636,9 +654,8 @@ static void refusal(const struct run *r)
 		return;
 	}
 	fprintf(stderr,
-		"osmqos %s: refused: the job's pairs get different "
-		"SLs:",
-		CMD);
+		"osmqos %s: refused: the job's pairs get different %s:", CMD,
+		what_differs(&r->dec));
 	for (i = 0; i < r->dec.n_opts; i++) {
 		const struct oq_job_option *o = &r->dec.opts[i];
 
@@ -671,7 +688,7 @@ static void json_answer(const struct run *r, size_t i)
 	       a->g.denied ? "false" : "true");
 	if (a->g.denied)
 		printf("\"sl\": null, \"pkey\": null, ");
-	else if (a->g.pkey >= 0)
+	else if (r->dec.by_pkey && a->g.pkey >= 0)
 		printf("\"sl\": %d, \"pkey\": %d, ", a->g.sl, a->g.pkey);
 	else
 		printf("\"sl\": %d, \"pkey\": null, ", a->g.sl);

@@ -204,7 +204,8 @@ static void one(const struct oq_job_ask *a, const struct oq_job_pair *p,
 	else
 		sl = partition_sl(a, pkey) >= 0 ? partition_sl(a, pkey) : 0;
 	ans->g.sl = sl;
-	ans->g.pkey = oq_job_ask_exports_pkey(a, d.level) ? pkey : -1;
+	ans->g.pkey = pkey;
+	ans->g.pkey_restricted = oq_job_ask_exports_pkey(a, d.level);
 }
 
 void oq_job_ask_offline(const struct oq_job_ask *a, struct oq_job_answer *out)

@@ -71,7 +71,7 @@ static void request(const struct oq_job_ask *a, uint64_t prefix,
 	}
 }
 
-/* The pair's level by the matcher, to know whether the job exports the
+/* The pair's level by the matcher, to know whether it restricts the
  * record's P_Key; -1 without a policy. */
 static int pair_level(const struct oq_job_ask *a, const struct oq_port *src,
 		      const struct oq_port *dst)
@@ -142,9 +142,9 @@ int oq_job_ask_sa(const struct oq_job_ask *a, const char *ca, int port,
 		ans->sa_status = resp.status;
 		if (!resp.status && resp.n) {
 			ans->g.sl = resp.recs[0].sl;
-			ans->g.pkey = oq_job_ask_exports_pkey(a, ans->level)
-					      ? resp.recs[0].pkey & 0x7fff
-					      : -1;
+			ans->g.pkey = resp.recs[0].pkey & 0x7fff;
+			ans->g.pkey_restricted =
+				oq_job_ask_exports_pkey(a, ans->level);
 		} else if (!resp.status ||
 			   ((resp.status >> 8) & 0x7f) == SA_NO_RECORDS) {
 			denied(a, src, dst, resp.status, ans);

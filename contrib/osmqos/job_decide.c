@@ -83,6 +83,9 @@ static int collect(const struct oq_job_grant *g, size_t n,
 		free(k);
 		return -1;
 	}
+	for (i = 0; i < n; i++)
+		if (!g[i].denied && g[i].pkey_restricted)
+			d->by_pkey = true;
 	for (i = 0; i < n; i++) {
 		if (g[i].denied) {
 			if (!d->n_denied)
@@ -92,7 +95,7 @@ static int collect(const struct oq_job_grant *g, size_t n,
 			continue;
 		}
 		k[m].sl = g[i].sl;
-		k[m].pkey = g[i].pkey;
+		k[m].pkey = d->by_pkey ? g[i].pkey : -1;
 		k[m++].i = i;
 	}
 	qsort(k, m, sizeof(*k), cmp_key);
@@ -104,11 +107,13 @@ static int collect(const struct oq_job_grant *g, size_t n,
 			o = &d->opts[d->n_opts++];
 			o->sl = k[i].sl;
 			o->pkey = k[i].pkey;
+			o->restricted = false;
 			o->weight = 0;
 			o->n_answers = 0;
 			o->first = k[i].i;
 		}
 		o->weight += g[k[i].i].weight;
+		o->restricted |= g[k[i].i].pkey_restricted;
 		o->n_answers++;
 	}
 	free(k);
@@ -186,7 +191,7 @@ int oq_job_decide(const struct oq_job_grant *g, size_t n,
 	}
 	d->verdict = OQ_JOB_OK;
 	d->sl = d->opts[best].sl;
-	d->pkey = d->opts[best].pkey;
+	d->pkey = d->opts[best].restricted ? d->opts[best].pkey : -1;
 	return 0;
 }
 

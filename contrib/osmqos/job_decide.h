@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What to do when the job's pairs get different SLs. */
+/* What to do when the job's pairs get different SLs (or P_Keys). */
 enum oq_job_prefer_mode {
 	OQ_PREFER_FAIL,	   /* refuse the job, naming the pairs */
 	OQ_PREFER_MOST,	   /* the answer most port pairs got */
@@ -32,12 +32,19 @@ int oq_job_prefer_parse(const char *s, struct oq_job_prefer *p, char *err,
 /* The same words back ("most", "7"). */
 void oq_job_prefer_format(const struct oq_job_prefer *p, char *buf, size_t len);
 
-/* One answer: for one pair class of the job. */
+/*
+ * One answer: for one pair class of the job.  pkey is the path's own
+ * P_Key (the SA's, or the offline model's), whether or not the job
+ * exports it: two pairs on one SL and one P_Key are one answer, however
+ * their levels got there.  pkey_restricted says the pair's level (or the
+ * class) restricts P_Keys, so the job must use this one.
+ */
 struct oq_job_grant {
 	bool denied;	 /* no path: partition isolation, the policy */
 	int sl;		 /* 0..15 when granted */
-	int pkey;	 /* 0..0x7fff, -1 when the job exports no P_Key */
+	int pkey;	 /* 0..0x7fff, -1 unknown */
 	uint64_t weight; /* the port pairs of the job it stands for */
+	bool pkey_restricted;
 };
 
 enum oq_job_verdict {
@@ -49,7 +56,8 @@ enum oq_job_verdict {
 
 /* A distinct granted (SL, P_Key) and who got it. */
 struct oq_job_option {
-	int sl, pkey;
+	int sl, pkey;	  /* pkey -1 unless the decision is by_pkey */
+	bool restricted;  /* some answer of it has pkey_restricted */
 	uint64_t weight;  /* port pairs */
 	size_t n_answers; /* answers (pair classes) */
 	size_t first;	  /* index of its first answer */
@@ -57,9 +65,15 @@ struct oq_job_option {
 
 struct oq_job_decision {
 	enum oq_job_verdict verdict;
-	int sl, pkey;	/* OQ_JOB_OK */
+	/* OQ_JOB_OK: the SL, and the P_Key when the chosen answer's pairs
+	 * include one whose level restricts it (else -1). */
+	int sl, pkey;
 	bool preferred; /* picked by the preference among several */
-	/* Distinct answers by SL, then P_Key (-1 first). */
+	/* Some granted answer restricts P_Keys: the job's P_Key matters, so
+	 * answers differ by P_Key as well as by SL (else by SL alone: a
+	 * P_Key nothing restricts is the stacks' own choice). */
+	bool by_pkey;
+	/* Distinct answers by SL, then P_Key. */
 	struct oq_job_option *opts;
 	size_t n_opts;
 	size_t n_denied;

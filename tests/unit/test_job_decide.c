@@ -4,7 +4,8 @@
  * answer for all pairs, a denied pair refusing the job whatever the
  * preference, different answers refused unless a preference settles it
  * (most by port pairs, lowest, highest, a given SL), P_Keys as part of an
- * answer, and the preference words.
+ * answer where a level restricts them (and only there), and the
+ * preference words.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,11 +19,16 @@
 
 #define G(sl, pkey, w)                                                         \
 	{                                                                      \
-		false, sl, pkey, w                                             \
+		false, sl, pkey, w, false                                      \
+	}
+/* A grant whose level restricts P_Keys. */
+#define R(sl, pkey, w)                                                         \
+	{                                                                      \
+		false, sl, pkey, w, true                                       \
 	}
 #define DENIED(w)                                                              \
 	{                                                                      \
-		true, 0, -1, w                                                 \
+		true, 0, -1, w, false                                          \
 	}
 
 static struct oq_job_prefer pref(const char *s)
@@ -122,14 +128,24 @@ static void test_mixed(void **state)
 
 static void test_pkeys(void **state)
 {
-	/* Same SL, different P_Keys: still two answers. */
-	const struct oq_job_grant g[] = {G(3, 3, 4), G(3, 5, 1)};
-	const struct oq_job_grant one[] = {G(3, 3, 4), G(3, 3, 1)};
+	/* Same SL, P_Keys restricted by the levels and different: two
+	 * answers. */
+	const struct oq_job_grant g[] = {R(3, 3, 4), R(3, 5, 1)};
+	const struct oq_job_grant one[] = {R(3, 3, 4), R(3, 3, 1)};
+	/* One pair's level restricts the P_Key the other pair gets too:
+	 * one answer, and the P_Key is exported. */
+	const struct oq_job_grant some[] = {G(3, 2, 4), R(3, 2, 2)};
+	/* ... but not when the other pair's own P_Key differs. */
+	const struct oq_job_grant apart[] = {G(3, 2, 4), R(3, 0x7fff, 2)};
+	/* No level restricts: P_Keys are the stacks' choice, not an answer
+	 * of their own. */
+	const struct oq_job_grant free_keys[] = {G(3, 2, 4), G(3, 0x7fff, 2)};
 	struct oq_job_decision d;
 
 	(void)state;
 	decide(g, 2, NULL, &d);
 	assert_int_equal(d.verdict, OQ_JOB_MIXED);
+	assert_true(d.by_pkey);
 	oq_job_decision_free(&d);
 	decide(g, 2, "3", &d);
 	assert_int_equal(d.verdict, OQ_JOB_OK);
@@ -138,6 +154,31 @@ static void test_pkeys(void **state)
 	decide(one, 2, NULL, &d);
 	assert_int_equal(d.verdict, OQ_JOB_OK);
 	assert_int_equal(d.pkey, 3);
+	oq_job_decision_free(&d);
+	decide(some, 2, NULL, &d);
+	assert_int_equal(d.verdict, OQ_JOB_OK);
+	assert_int_equal(d.n_opts, 1);
+	assert_int_equal(d.sl, 3);
+	assert_int_equal(d.pkey, 2);
+	oq_job_decision_free(&d);
+	decide(apart, 2, NULL, &d);
+	assert_int_equal(d.verdict, OQ_JOB_MIXED);
+	assert_int_equal(d.n_opts, 2);
+	assert_int_equal(d.opts[0].pkey, 2);
+	assert_false(d.opts[0].restricted);
+	assert_int_equal(d.opts[1].pkey, 0x7fff);
+	assert_true(d.opts[1].restricted);
+	oq_job_decision_free(&d);
+	/* The preferred answer exports its P_Key only if restricted. */
+	decide(apart, 2, "most", &d);
+	assert_int_equal(d.verdict, OQ_JOB_OK);
+	assert_int_equal(d.pkey, -1);
+	oq_job_decision_free(&d);
+	decide(free_keys, 2, NULL, &d);
+	assert_int_equal(d.verdict, OQ_JOB_OK);
+	assert_false(d.by_pkey);
+	assert_int_equal(d.n_opts, 1);
+	assert_int_equal(d.pkey, -1);
 	oq_job_decision_free(&d);
 }
 

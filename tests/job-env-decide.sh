@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# What osmqos job-env decides from the answers of a job's pairs (offline,
+# fat-tree-16):
+#   1. pairs on one SL and one P_Key are one answer, whether or not their
+#      levels restrict P_Keys; the P_Key is exported when one does; pairs
+#      on one SL whose restricted P_Keys differ are refused as "different
+#      P_Keys", not as different SLs.
+: "${top_srcdir:?}" "${top_builddir:?}"
+command -v jq >/dev/null || { echo "SKIP: job-env-decide: no jq"; exit 77; }
+q=$top_builddir/osmqos
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+. "$top_srcdir/tests/cli-lib.sh"
+F=$top_srcdir/tests/data/fat-tree-16.ibnd
+
+# has FILE TEXT: FILE has a line with TEXT.
+has() {
+	grep -qF -- "$2" "$tmp/$1" || fail "no '$2' in $1: $(cat "$tmp/$1")"
+}
+# policy LEVEL-PKEY: storage traffic on SL 1; toward the storage servers
+# the level also restricts P_Keys to LEVEL-PKEY.
+policy() {
+	cat >"$tmp/pol.conf" <<POL
+port-groups
+  port-group
+    name: storage
+    port-name: "stor1 HCA-1/P1", "stor2 HCA-1/P1"
+  end-port-group
+end-port-groups
+qos-levels
+  qos-level
+    name: DEFAULT
+    sl: 0
+  end-qos-level
+  qos-level
+    name: storage
+    sl: 1
+  end-qos-level
+  qos-level
+    name: storage-cluster
+    sl: 1
+    pkey: $1
+  end-qos-level
+end-qos-levels
+qos-match-rules
+  qos-match-rule
+    service-id: 0x0000000001000001
+    destination: storage
+    qos-level-name: storage-cluster
+  end-qos-match-rule
+  qos-match-rule
+    service-id: 0x0000000001000001
+    qos-level-name: storage
+  end-qos-match-rule
+end-qos-match-rules
+POL
+}
+# je ARGS...: job-env offline on the test's fabric, policy and partitions.
+je() {
+	run job-env --offline --fabric "$F" --policy "$tmp/pol.conf" \
+		--partitions "$tmp/parts.conf" "$@"
+}
+printf '%s\n' 'Default=0x7fff, ipoib : ALL=full ;' \
+	'cluster=0x0002 : ALL=full ;' >"$tmp/parts.conf"
+
+# 1. One SL, one P_Key (the lowest shared, 0x0002, for every pair): one
+# answer, the restricting level's P_Key exported.
+policy 0x0002
+je --sid 0x1000001 --nodes 'cn[01-02],stor1'
+[ "$rc" = 0 ] || fail "1: exit $rc: $(cat "$tmp/err")"
+has out "#   cn01 HCA-1/P1 -> cn02 HCA-1/P1: SL 1, P_Key 0x0002 (2 port pairs)"
+has out "#   cn01 HCA-1/P1 -> stor1 HCA-1/P1: SL 1, P_Key 0x0002 (2 port pairs)"
+has out "# decided: SL 1, P_Key 0x0002"
+has out "export UCX_IB_PKEY=0x0002"
+n=$((n + 1))
+je --sid 0x1000001 --nodes 'cn[01-02],stor1' --json
+[ "$rc" = 0 ] || fail "1: --json: exit $rc: $(cat "$tmp/err")"
+[ "$(jq -c '[.status, .sl, .pkey, [.asked[].pkey]]' "$tmp/out")" = \
+	'["ok",1,2,[2,2,2]]' ] || fail "1: --json: $(cat "$tmp/out")"
+n=$((n + 1))
+# No pair restricted: the P_Key is the stacks' choice, not exported.
+je --sid 0x1000001 --nodes 'cn[01-03]'
+[ "$rc" = 0 ] || fail "1: no storage: exit $rc: $(cat "$tmp/err")"
+has out "# decided: SL 1"
+grep -q PKEY "$tmp/out" && fail "1: no level restricts, a P_Key exported: $(cat "$tmp/out")"
+n=$((n + 1))
+# The level allows only 0x7fff; other pairs get 0x0002: one SL, two
+# P_Keys, which the refusal names as such.
+policy 0x7fff
+je --sid 0x1000001 --nodes 'cn[01-02],stor1'
+[ "$rc" = 1 ] || fail "1: two P_Keys: exit $rc, want 1: $(cat "$tmp/err")"
+has err "osmqos job-env: refused: the job's pairs get different P_Keys: SL 1 P_Key 0x0002 for 4 port pairs (e.g. cn01 HCA-1/P1 -> cn02 HCA-1/P1); SL 1 P_Key 0x7fff for 2 port pairs (e.g. cn01 HCA-1/P1 -> stor1 HCA-1/P1); give --prefer"
+n=$((n + 1))
+echo "PASS: $n cases"
