@@ -5,7 +5,11 @@
 #   1. pairs on one SL and one P_Key are one answer, whether or not their
 #      levels restrict P_Keys; the P_Key is exported when one does; pairs
 #      on one SL whose restricted P_Keys differ are refused as "different
-#      P_Keys", not as different SLs.
+#      P_Keys", not as different SLs;
+#   2. a P_Key the map or the command line names that no partition has,
+#      or the invalid P_Key (0x0000, 0x8000), is the operator's input
+#      error (exit 2, the map line named), not a refusal (exit 1); the
+#      job's own request of one is refused as before.
 : "${top_srcdir:?}" "${top_builddir:?}"
 command -v jq >/dev/null || { echo "SKIP: job-env-decide: no jq"; exit 77; }
 q=$top_builddir/osmqos
@@ -92,5 +96,40 @@ policy 0x7fff
 je --sid 0x1000001 --nodes 'cn[01-02],stor1'
 [ "$rc" = 1 ] || fail "1: two P_Keys: exit $rc, want 1: $(cat "$tmp/err")"
 has err "osmqos job-env: refused: the job's pairs get different P_Keys: SL 1 P_Key 0x0002 for 4 port pairs (e.g. cn01 HCA-1/P1 -> cn02 HCA-1/P1); SL 1 P_Key 0x7fff for 2 port pairs (e.g. cn01 HCA-1/P1 -> stor1 HCA-1/P1); give --prefer"
+n=$((n + 1))
+# 2. P_Keys no partition has.
+printf 'default plain\nmap partition=tenant pkey 0x0030\nallow-override yes\n' \
+	>"$tmp/typo.map"
+je --map "$tmp/typo.map" --partition tenant --nodes 'cn[01-02]'
+[ "$rc" = 2 ] || fail "2: the map's undefined P_Key: exit $rc, want 2: $(cat "$tmp/err")"
+has err "$tmp/typo.map:2:27: error: pkey 0x0030: no partition of $tmp/parts.conf has that P_Key"
+has err "  hint: map the job to a P_Key it defines (Default=0x7fff, cluster=0x0002), or define the partition there"
+grep -q refused "$tmp/err" && fail "2: the map's undefined P_Key refuses: $(cat "$tmp/err")"
+n=$((n + 1))
+je --pkey 0x8030 --nodes 'cn[01-02]'
+[ "$rc" = 2 ] || fail "2: --pkey 0x8030: exit $rc, want 2: $(cat "$tmp/err")"
+first_is "$tmp/err" "osmqos job-env: --pkey 0x0030: no partition of $tmp/parts.conf has that P_Key; give one it defines (Default=0x7fff, cluster=0x0002), or define the partition there"
+n=$((n + 1))
+for k in 0 0x8000; do
+	je --pkey $k --nodes 'cn[01-02]'
+	[ "$rc" = 2 ] || fail "2: --pkey $k: exit $rc, want 2"
+	first_is "$tmp/err" "osmqos job-env: --pkey 0x$(printf %04x $((k))) is the invalid P_Key (0x0000, or 0x8000 with the membership bit), which no partition has; give one *"
+	n=$((n + 1))
+	printf 'default pkey %s\n' "$k" >"$tmp/zero.map"
+	je --map "$tmp/zero.map" --nodes 'cn[01-02]'
+	[ "$rc" = 2 ] || fail "2: the map's pkey $k: exit $rc, want 2"
+	first_is "$tmp/err" "$tmp/zero.map:1:9: error: pkey 0x$(printf %04x $((k))) is the invalid P_Key *"
+	n=$((n + 1))
+done
+# Defined P_Keys still work; the job's own request is refused (exit 1).
+je --map "$tmp/typo.map" --partition other --request osmqos=pkey:0x8002 \
+	--nodes 'cn[01-02]'
+[ "$rc" = 0 ] || fail "2: a defined P_Key: exit $rc: $(cat "$tmp/err")"
+has out "export UCX_IB_PKEY=0x0002"
+n=$((n + 1))
+je --map "$tmp/typo.map" --partition other --request osmqos=pkey:0x0030 \
+	--nodes 'cn[01-02]'
+[ "$rc" = 1 ] || fail "2: a requested undefined P_Key: exit $rc, want 1"
+has err "osmqos job-env: refused: no path for cn01 HCA-1/P1 -> cn02 HCA-1/P1"
 n=$((n + 1))
 echo "PASS: $n cases"

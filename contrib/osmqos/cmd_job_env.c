@@ -204,6 +204,8 @@ static int class_of_args(struct job_env_opts *o)
 		o->n_class++;
 	}
 	if (o->c.pkey.given) {
+		if (oq_job_pkey_check(o->c.pkey.v, err, sizeof(err)))
+			return oq_usage_error(CMD, "--%s", err);
 		o->cls.kind = OQ_JC_PKEY;
 		o->cls.value = o->c.pkey.v & 0x7fff;
 		o->n_class++;
@@ -418,6 +420,74 @@ static int level_of(struct run *r)
 	return OQ_EXIT_OK;
 }
 
+/* "Default=0x7fff, cluster=0x0002": the partitions' P_Keys as
+ * partitions.conf writes them, for a hint (the first few). */
+static void known_pkeys(const struct oq_partitions *p, char *buf, size_t len)
+{
+	size_t i, o = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->n && i < 6 && o < len; i++)
+		o += (size_t)snprintf(
+			buf + o, len - o, "%s%s=0x%04x", i ? ", " : "",
+			p->v[i].name ? p->v[i].name : "?", p->v[i].pkey);
+	if (i < p->n && o < len)
+		snprintf(buf + o, len - o, ", and %zu more", p->n - i);
+}
+
+/*
+ * A P_Key the map or the command line names that no partition has is the
+ * operator's mistake, as a level the policy lacks is: an input error
+ * (under the Prolog the job runs with the stacks' defaults), not the
+ * refusal of every job it maps.  A job's own request is the job's
+ * mistake: its pairs are refused as for any P_Key they do not share.
+ * Without partitions.conf job-env cannot know (OpenSM then has only the
+ * Default partition, but the SM may read a file job-env was not given).
+ */
+static int pkey_of(struct run *r)
+{
+	const struct oq_partitions *p = &r->in.parts;
+	uint16_t k = (uint16_t)r->res.cls.value;
+	struct oq_diag *dg;
+	struct oq_diags d;
+	char known[300];
+	size_t i;
+
+	if (r->res.cls.kind != OQ_JC_PKEY || r->res.requested ||
+	    !r->o.c.partitions || !r->in.have_parts)
+		return OQ_EXIT_OK;
+	for (i = 0; i < p->n; i++)
+		if (p->v[i].pkey == k)
+			return OQ_EXIT_OK;
+	known_pkeys(p, known, sizeof(known));
+	if (!r->o.map)
+		return oq_usage_error(CMD,
+				      "--pkey 0x%04x: no partition of %s has "
+				      "that P_Key; give one it defines (%s), "
+				      "or define the partition there",
+				      k, r->o.c.partitions, known);
+	oq_diags_init(&d);
+	dg = oq_error(
+		&d,
+		((struct oq_loc){r->map.file, r->res.map_line, r->res.map_col}),
+		"pkey 0x%04x: no partition of %s has that P_Key", k,
+		r->o.c.partitions);
+	if (dg)
+		oq_diag_hint(
+			dg,
+			"map the job to a P_Key it defines (%s), or define "
+			"the partition there (the SM's partitions.conf "
+			"too)",
+			known);
+	oq_diags_print(&d, stderr);
+	oq_diags_free(&d);
+	fprintf(stderr,
+		"osmqos %s: the job map '%s' gives this job a P_Key no "
+		"partition has; fix the map line (docs/jobs.md)\n",
+		CMD, r->map.file);
+	return OQ_EXIT_USAGE;
+}
+
 static int load_inputs(struct run *r)
 {
 	char err[600];
@@ -443,6 +513,8 @@ static int load_inputs(struct run *r)
 			return oq_usage_error(CMD, "out of memory");
 	}
 	rc = level_of(r);
+	if (!rc)
+		rc = pkey_of(r);
 	if (rc || r->res.cls.kind == OQ_JC_NONE)
 		return rc;
 	rc = read_hosts(r);

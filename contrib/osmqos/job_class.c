@@ -95,7 +95,32 @@ int oq_job_class_parse(const char *kind, const char *value,
 			 kind, value, max);
 		return -1;
 	}
+	if (c->kind == OQ_JC_PKEY && oq_job_pkey_check(v, err, errlen))
+		return -1;
 	c->value = c->kind == OQ_JC_PKEY ? (v & 0x7fff) : v;
+	return 0;
+}
+
+int oq_job_pkey_check(uint64_t v, char *err, size_t errlen)
+{
+	if (v > 0xffff) {
+		snprintf(err, errlen,
+			 "pkey 0x%llx is no P_Key (16 bits); give one of "
+			 "0x0001..0x7fff as partitions.conf defines it",
+			 (unsigned long long)v);
+		return -1;
+	}
+	/* IBA: 0x0000 and 0x8000 are the invalid P_Key; no partition has
+	 * it, so a job given it could only be refused. */
+	if (!(v & 0x7fff)) {
+		snprintf(err, errlen,
+			 "pkey 0x%04llx is the invalid P_Key (0x0000, or "
+			 "0x8000 with the membership bit), which no partition "
+			 "has; give one of 0x0001..0x7fff as partitions.conf "
+			 "defines it (the membership bit is ignored)",
+			 (unsigned long long)v);
+		return -1;
+	}
 	return 0;
 }
 

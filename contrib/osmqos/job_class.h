@@ -38,6 +38,9 @@ int oq_job_class_parse(const char *kind, const char *value,
 /* "kind:value" (a job's request, "qos-class:5") or a lone "none"/"plain". */
 int oq_job_class_parse_word(const char *word, struct oq_job_class *c, char *err,
 			    size_t errlen);
+/* A P_Key a job can use (not 0x0000 or 0x8000, the invalid P_Key, and
+ * at most 0xffff): 0, or -1 with a sentence in err. */
+int oq_job_pkey_check(uint64_t v, char *err, size_t errlen);
 /* "sid 0x0000000000010001", "qos-class 5", "pkey 0x0003", "level gold",
  * "plain", "none"; returns what snprintf returns. */
 int oq_job_class_format(const struct oq_job_class *c, char *buf, size_t len);

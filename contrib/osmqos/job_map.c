@@ -55,7 +55,10 @@ static unsigned int bad_byte(const char *s, size_t n)
 	return 0;
 }
 
-static int class_of(struct line_ctx *c, size_t at, struct oq_job_class *cls)
+/* The class from word at on, and the column of its value (or of its
+ * kind when it has none) into *col. */
+static int class_of(struct line_ctx *c, size_t at, struct oq_job_class *cls,
+		    unsigned int *col)
 {
 	char err[256];
 	struct oq_diag *d;
@@ -78,6 +81,7 @@ static int class_of(struct line_ctx *c, size_t at, struct oq_job_class *cls)
 		oq_error(c->diags, loc_at(c, c->t[at].col), "%s", err);
 		return -1;
 	}
+	*col = c->t[at + 1 < c->n ? at + 1 : at].col;
 	return 0;
 }
 
@@ -163,7 +167,7 @@ static int map_line(struct line_ctx *c)
 				"CLASS (any of the three)");
 		goto fail;
 	}
-	if (class_of(c, i, &r.cls))
+	if (class_of(c, i, &r.cls, &r.col))
 		goto fail;
 	grown = realloc(m->rules, (m->n_rules + 1) * sizeof(*grown));
 	if (!grown)
@@ -223,7 +227,7 @@ static int setting(struct line_ctx *c, enum setting s)
 		return path_value(c, &m->spool);
 	case S_DEFAULT:
 		m->dflt_line = c->line;
-		return class_of(c, 1, &m->dflt);
+		return class_of(c, 1, &m->dflt, &m->dflt_col);
 	case S_PREFER:
 		if (c->n != 2 || oq_job_prefer_parse(c->t[1].s, &m->prefer, err,
 						     sizeof(err))) {
@@ -551,6 +555,8 @@ void oq_job_map_resolve(const struct oq_job_map *m,
 		if (k < OQ_JA_N)
 			continue;
 		r->cls = rule->cls;
+		r->map_line = rule->line;
+		r->map_col = rule->col;
 		o += (size_t)snprintf(r->why, sizeof(r->why), "%s:%u (",
 				      m->file, rule->line);
 		for (k = 0; k < OQ_JA_N && o < sizeof(r->why); k++)
@@ -566,6 +572,8 @@ void oq_job_map_resolve(const struct oq_job_map *m,
 	}
 	if (i == m->n_rules) {
 		r->cls = m->dflt;
+		r->map_line = m->dflt_line;
+		r->map_col = m->dflt_col;
 		if (m->dflt_line)
 			snprintf(r->why, sizeof(r->why),
 				 "%s:%u (default: no map line matches)",

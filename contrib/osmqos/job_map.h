@@ -27,6 +27,7 @@ struct oq_job_map_rule {
 	char *attr[OQ_JA_N]; /* NULL: any value */
 	struct oq_job_class cls;
 	unsigned int line;
+	unsigned int col; /* of the class's value ("0x0030" of pkey 0x0030) */
 };
 
 struct oq_job_map {
@@ -34,7 +35,7 @@ struct oq_job_map {
 	struct oq_job_map_rule *rules;
 	size_t n_rules;
 	struct oq_job_class dflt; /* unmapped jobs (none unless set) */
-	unsigned int dflt_line;
+	unsigned int dflt_line, dflt_col;
 	bool allow_opt_out, allow_override;
 	struct oq_job_prefer prefer;
 	bool has_prefer;
@@ -65,6 +66,9 @@ struct oq_job_map_result {
 	bool requested;
 	struct oq_job_class map_cls;
 	char map_why[256];
+	/* Where the map writes map_cls (its value's column), 0 when no
+	 * line does (no default): for errors about the class. */
+	unsigned int map_line, map_col;
 };
 
 /*

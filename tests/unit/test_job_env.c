@@ -3,7 +3,8 @@
  * Unit tests: a job's environment (contrib/osmqos/job_env_out.c): the SL
  * variables always, the P_Key ones only with a P_Key, NCCL_IB_PKEY (an
  * index) only when the index is known, the value formats each stack
- * parses, and the export lines and JSON object exactly.
+ * parses, and the export lines and JSON object exactly; the class words
+ * (the invalid P_Key is none).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -161,6 +162,23 @@ static void test_class_words(void **state)
 					    "456789012345678901234567890123",
 					    &c, err, sizeof(err)),
 			 -1);
+	/* The invalid P_Key, with or without the membership bit, is no
+	 * class: no partition can have it. */
+	assert_int_equal(oq_job_class_parse("pkey", "0", &c, err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "pkey 0x0000 is the invalid P_Key"));
+	assert_int_equal(
+		oq_job_class_parse("pkey", "0x8000", &c, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "pkey 0x8000 is the invalid P_Key"));
+	assert_non_null(strstr(err, "give one of 0x0001..0x7fff"));
+	assert_int_equal(
+		oq_job_class_parse_word("pkey:0x8000", &c, err, sizeof(err)),
+		-1);
+	assert_int_equal(
+		oq_job_class_parse("pkey", "0x8001", &c, err, sizeof(err)), 0);
+	assert_int_equal(c.value, 1);
+	assert_int_equal(oq_job_pkey_check(0x10000, err, sizeof(err)), -1);
+	assert_int_equal(oq_job_pkey_check(0x7fff, err, sizeof(err)), 0);
 }
 
 int main(void)
