@@ -9,7 +9,10 @@
 #   2. a P_Key the map or the command line names that no partition has,
 #      or the invalid P_Key (0x0000, 0x8000), is the operator's input
 #      error (exit 2, the map line named), not a refusal (exit 1); the
-#      job's own request of one is refused as before.
+#      job's own request of one is refused as before;
+#   3. a one-host job whose loopback path is denied gets no SL (exit 2,
+#      nothing exported, a note saying why), not a refusal; a job of two
+#      hosts with the same denial is refused.
 : "${top_srcdir:?}" "${top_builddir:?}"
 command -v jq >/dev/null || { echo "SKIP: job-env-decide: no jq"; exit 77; }
 q=$top_builddir/osmqos
@@ -131,5 +134,33 @@ je --map "$tmp/typo.map" --partition other --request osmqos=pkey:0x0030 \
 	--nodes 'cn[01-02]'
 [ "$rc" = 1 ] || fail "2: a requested undefined P_Key: exit $rc, want 1"
 has err "osmqos job-env: refused: no path for cn01 HCA-1/P1 -> cn02 HCA-1/P1"
+n=$((n + 1))
+# 3. One host, its loopback denied: cn02 is a limited member of Default
+# only (cn01, port GUID 0x100003, is a full member of 0x0002).
+printf '%s\n' 'Default=0x7fff, ipoib : ALL=limited, SELF=full ;' \
+	'cluster=0x0002 : 0x100003=full ;' >"$tmp/parts.conf"
+je --plain --nodes cn02
+[ "$rc" = 2 ] || fail "3: one host, no loopback: exit $rc, want 2: $(cat "$tmp/err")"
+first_is "$tmp/err" "osmqos job-env: no SL for a one-host job: cn02 HCA-1/P1 has no loopback path (*partition isolation); the job's ranks talk through shared memory, not the fabric, so it runs with the stacks' defaults (to give it an SL, make the port a full member of a partition)"
+has out "# note: no SL for a one-host job: cn02 HCA-1/P1 has no loopback path"
+has out "# no SL set: nothing exported"
+grep -q -e '^export' -e refused "$tmp/out" "$tmp/err" &&
+	fail "3: exported or refused: $(cat "$tmp/out" "$tmp/err")"
+n=$((n + 1))
+je --plain --nodes cn02 --json
+[ "$rc" = 2 ] || fail "3: --json: exit $rc, want 2"
+jq -e '.status == "unset" and .sl == null and .env == {} and
+	(.note | test("no loopback path")) and .asked[0].granted == false' \
+	"$tmp/out" >/dev/null || fail "3: --json: $(cat "$tmp/out")"
+n=$((n + 1))
+# Its loopback granted: the SL, as before.
+je --plain --nodes cn01
+[ "$rc" = 0 ] || fail "3: cn01's loopback: exit $rc: $(cat "$tmp/err")"
+has out "# decided: SL 0"
+n=$((n + 1))
+# Two hosts: the fabric carries their traffic, the denial refuses.
+je --plain --nodes cn01,cn02
+[ "$rc" = 1 ] || fail "3: two hosts: exit $rc, want 1"
+has err "osmqos job-env: refused: no path for cn02 HCA-1/P1 -> cn01 HCA-1/P1"
 n=$((n + 1))
 echo "PASS: $n cases"

@@ -156,7 +156,8 @@ const struct oq_cmd_spec oq_spec_job_env = {
 	.exit_status = "0 the environment is printed (or the job's class is "
 		       "none), 1 refused (a pair has no path, or pairs get "
 		       "different SLs or P_Keys), 2 usage, input or transport "
-		       "error.",
+		       "error, or no SL for a one-host job whose loopback "
+		       "path is denied (it runs with the stacks' defaults).",
 	.run = run,
 };
 
@@ -282,6 +283,7 @@ struct run {
 	size_t n_queries;
 	struct oq_job_env env;
 	char pkey_note[300];
+	char unset[900]; /* OQ_JOB_UNSET: why no SL is set */
 };
 
 static void run_free(struct run *r)
@@ -601,6 +603,20 @@ static int decide(struct run *r)
 	free(g);
 	if (rc)
 		return oq_usage_error(CMD, "out of memory");
+	if (r->plan.loopback)
+		oq_job_decide_one_host(&r->dec);
+	if (r->dec.verdict == OQ_JOB_UNSET) {
+		char s[160];
+
+		oq_job_port_name(&r->plan, r->plan.pairs[0].src, s, sizeof(s));
+		snprintf(r->unset, sizeof(r->unset),
+			 "no SL for a one-host job: %s has no loopback path "
+			 "(%.500s); the job's ranks talk through shared "
+			 "memory, not the fabric, so it runs with the stacks' "
+			 "defaults (to give it an SL, make the port a full "
+			 "member of a partition)",
+			 s, r->ans[r->dec.first_denied].why);
+	}
 	if (r->dec.verdict != OQ_JOB_OK)
 		return OQ_EXIT_OK;
 	r->env.sl = r->dec.sl;
@@ -647,6 +663,8 @@ static void print_summary(const struct run *r, char cls[96])
 		printf("# note: %s\n", r->res.note);
 	if (r->fallback[0])
 		printf("# note: %s\n", r->fallback);
+	if (r->unset[0])
+		printf("# note: %s\n", r->unset);
 	if (r->live)
 		printf("# asked the SA %zu PathRecord quer%s (SubnAdmGet) "
 		       "from %s/%d (port GUID 0x%016" PRIx64 ", LID %u)",
@@ -778,6 +796,22 @@ static void json_answer(const struct run *r, size_t i)
 	putchar('}');
 }
 
+/* The job's note and why no SL is set, in one string (or null). */
+static void json_note(const struct run *r)
+{
+	char both[sizeof(r->res.note) + sizeof(r->unset) + 2];
+
+	if (r->res.note[0] && r->unset[0]) {
+		snprintf(both, sizeof(both), "%s; %s", r->res.note, r->unset);
+		oq_json_fstring(stdout, both);
+	} else if (r->res.note[0] || r->unset[0]) {
+		oq_json_fstring(stdout,
+				r->res.note[0] ? r->res.note : r->unset);
+	} else {
+		printf("null");
+	}
+}
+
 static void print_json(const struct run *r, const char *status, const char *cls,
 		       const struct oq_env_var *v, size_t n)
 {
@@ -788,7 +822,7 @@ static void print_json(const struct run *r, const char *status, const char *cls,
 	printf(", \"why\": ");
 	oq_json_fstring(stdout, r->res.why);
 	printf(", \"note\": ");
-	oq_json_fstring(stdout, r->res.note[0] ? r->res.note : NULL);
+	json_note(r);
 	printf(", \"decided_by\": \"%s\", \"fallback\": ",
 	       r->live ? "sa" : "policy");
 	oq_json_fstring(stdout, r->fallback[0] ? r->fallback : NULL);
@@ -839,6 +873,8 @@ static int output(struct run *r)
 	oq_job_class_format(&r->res.cls, cls, sizeof(cls));
 	if (r->dec.verdict == OQ_JOB_OK)
 		n = oq_job_env_vars(&r->env, v, OQ_JOB_ENV_MAX_VARS);
+	else if (r->dec.verdict == OQ_JOB_UNSET)
+		status = "unset";
 	else
 		status = r->dec.verdict == OQ_JOB_DENIED ? "denied" : "mixed";
 	if (r->o.c.json) {
@@ -856,6 +892,8 @@ static int output(struct run *r)
 			if (r->pkey_note[0])
 				printf("# %s\n", r->pkey_note);
 			oq_job_env_write_exports(stdout, v, n);
+		} else if (r->unset[0]) {
+			printf("# no SL set: nothing exported\n");
 		} else {
 			printf("# refused: nothing exported (see the error "
 			       "on stderr)\n");
@@ -863,6 +901,12 @@ static int output(struct run *r)
 	}
 	if (r->dec.verdict == OQ_JOB_OK)
 		return OQ_EXIT_OK;
+	/* As for the other jobs that get no SL: exit 2, which the Prolog
+	 * turns into a note, and the job runs. */
+	if (r->unset[0]) {
+		fprintf(stderr, "osmqos %s: %s\n", CMD, r->unset);
+		return OQ_EXIT_USAGE;
+	}
 	refusal(r);
 	return OQ_EXIT_FAIL;
 }

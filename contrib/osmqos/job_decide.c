@@ -195,6 +195,12 @@ int oq_job_decide(const struct oq_job_grant *g, size_t n,
 	return 0;
 }
 
+void oq_job_decide_one_host(struct oq_job_decision *d)
+{
+	if (d->verdict == OQ_JOB_DENIED)
+		d->verdict = OQ_JOB_UNSET;
+}
+
 void oq_job_decision_free(struct oq_job_decision *d)
 {
 	free(d->opts);

@@ -52,6 +52,7 @@ enum oq_job_verdict {
 	OQ_JOB_DENIED, /* some pair has no path */
 	OQ_JOB_MIXED,  /* several answers and no preference settles it */
 	OQ_JOB_EMPTY,  /* no answer at all (no pair) */
+	OQ_JOB_UNSET,  /* no SL: a one-host job's loopback has no path */
 };
 
 /* A distinct granted (SL, P_Key) and who got it. */
@@ -86,5 +87,13 @@ int oq_job_decide(const struct oq_job_grant *g, size_t n,
 		  const struct oq_job_prefer *prefer,
 		  struct oq_job_decision *d);
 void oq_job_decision_free(struct oq_job_decision *d);
+
+/*
+ * A job on one host, whose one question is its loopback path: its ranks
+ * talk through shared memory, never that path, so a denial there says
+ * nothing against the job.  OQ_JOB_DENIED becomes OQ_JOB_UNSET (no SL
+ * exported, the stacks keep their defaults); other verdicts stand.
+ */
+void oq_job_decide_one_host(struct oq_job_decision *d);
 
 #endif /* OSMQOS_JOB_DECIDE_H */

@@ -389,6 +389,7 @@ int oq_job_plan_pairs(struct oq_job_plan *pl, const struct oq_binding *b,
 	pl->n_pairs = 0;
 	pl->all_pairs = all_pairs || !b;
 	pl->grouped = !pl->all_pairs;
+	pl->loopback = pl->n_hosts == 1;
 	if (!pl->n_ports) {
 		snprintf(err, errlen, "the job has no host");
 		return -1;

@@ -44,6 +44,9 @@ struct oq_job_plan {
 	uint64_t port_pairs;
 	bool all_pairs; /* every port pair asked, no classes */
 	bool grouped;	/* classes from the policy's groups */
+	/* One host: the only question is its loopback path, which the job's
+	 * own traffic (shared memory between its ranks) never takes. */
+	bool loopback;
 };
 
 /*

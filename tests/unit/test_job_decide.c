@@ -4,8 +4,8 @@
  * answer for all pairs, a denied pair refusing the job whatever the
  * preference, different answers refused unless a preference settles it
  * (most by port pairs, lowest, highest, a given SL), P_Keys as part of an
- * answer where a level restricts them (and only there), and the
- * preference words.
+ * answer where a level restricts them (and only there), a one-host job's
+ * denied loopback as no SL, and the preference words.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -182,6 +182,28 @@ static void test_pkeys(void **state)
 	oq_job_decision_free(&d);
 }
 
+static void test_one_host(void **state)
+{
+	/* A one-host job's loopback denied: no SL, not a refusal; its
+	 * loopback granted: the SL as for any job. */
+	const struct oq_job_grant denied[] = {DENIED(1)};
+	const struct oq_job_grant granted[] = {G(2, -1, 1)};
+	struct oq_job_decision d;
+
+	(void)state;
+	decide(denied, 1, NULL, &d);
+	assert_int_equal(d.verdict, OQ_JOB_DENIED);
+	oq_job_decide_one_host(&d);
+	assert_int_equal(d.verdict, OQ_JOB_UNSET);
+	assert_int_equal(d.sl, -1);
+	oq_job_decision_free(&d);
+	decide(granted, 1, NULL, &d);
+	oq_job_decide_one_host(&d);
+	assert_int_equal(d.verdict, OQ_JOB_OK);
+	assert_int_equal(d.sl, 2);
+	oq_job_decision_free(&d);
+}
+
 static void test_empty(void **state)
 {
 	struct oq_job_decision d;
@@ -221,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_denied_wins),
 		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_pkeys),
+		cmocka_unit_test(test_one_host),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_prefer_words),
 	};
