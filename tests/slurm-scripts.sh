@@ -24,7 +24,11 @@
 #   7. with a policy that draws a lint warning, the Prolog's log and the
 #      job's note name the refusal or the error, not the warning;
 #   8. a map with a UTF-8 byte order mark: its first line read as
-#      job-env reads it.
+#      job-env reads it;
+#   9. a job granted an SL by the policy offline, the SA out of reach:
+#      the Prolog warns the administrator with job-env's reason and what
+#      to check (also for a job refused offline); the job's output says
+#      the administrator was told, not job-env's advice to its caller.
 # Each case checks what the scripts print and leave.
 : "${top_srcdir:?}" "${top_builddir:?}"
 # The scripts run as root (slurmd's Prolog): a spool another user owns is
@@ -309,5 +313,24 @@ SLURM_JOB_ID=24 SLURM_JOB_NODELIST=h1,h3 SLURMD_NODENAME=h1 \
 	fail "8: the answer is not in the map's spool: $(ls "$tmp/bom-spool") $(cat "$tmp/prolog.err")"
 SLURM_JOB_ID=24 SLURMD_NODENAME=h1 sh "$slurm/osmqos-epilog" --map "$tmp/bom.conf"
 [ -z "$(ls -A "$tmp/bom-spool")" ] || fail "8: the Epilog left $(ls -A "$tmp/bom-spool")"
+n=$((n + 1))
+
+# 9. h1 and h2 get SL 0 alike: decided offline, the job runs.
+SLURM_JOB_ID=25 SLURM_JOB_NODELIST=h1,h2 SLURMD_NODENAME=h1 \
+	sh "$PROLOG" --map "$tmp/jobs.conf" >/dev/null 2>"$tmp/prolog.err" ||
+	fail "9: the Prolog exited $?"
+grep -q "job 25 on h1: warning: decided offline by the local policy (SA unreachable: no usable InfiniBand port on no-such-ca.*): SL 0; check that opensm is running" \
+	"$tmp/prolog.err" || fail "9: no warning for the administrator: $(cat "$tmp/prolog.err")"
+task 25
+[ "$rc" = 0 ] && grep -q '^export UCX_IB_SL=0$' "$tmp/task.out" &&
+	grep -q "^print osmqos: note: the subnet manager could not be asked from this node, so the SL was decided offline by the site's policy; the administrator has been told" \
+		"$tmp/task.out" || fail "9: the job's output: rc $rc, $(cat "$tmp/task.out")"
+grep -q -e 'no-such-ca' -e '--ca NAME' "$tmp/task.out" &&
+	fail "9: the job is given the administrator's advice: $(cat "$tmp/task.out")"
+SLURM_JOB_ID=25 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
+prolog 26
+grep -q "job 26 on h1: warning: refused offline by the local policy (SA unreachable: no usable InfiniBand port on no-such-ca.*); check that opensm is running" \
+	"$tmp/prolog.err" || fail "9: no warning for a job refused offline: $(cat "$tmp/prolog.err")"
+SLURM_JOB_ID=26 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
 n=$((n + 1))
 echo "PASS: $n cases"

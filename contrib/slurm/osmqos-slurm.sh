@@ -50,6 +50,19 @@ oq_reason() {
 		-e '^(' -e "^Try '" -e '^#' -e '^$' -- "$1" 2>/dev/null
 }
 
+# oq_offline_why FILE: true when job-env's answer in FILE (its standard
+# output or error) was decided offline by the local policy because the
+# SA could not be asked; prints why it could not (job-env's note).
+oq_offline_why() {
+	oq_w='(# |osmqos job-env: )note: the SA cannot be asked \('
+	grep -q -E -e "^$oq_w" \
+		-e '^# the SA was not asked: .*\(the SA cannot be reached\)' \
+		-- "$1" 2>/dev/null || return 1
+	oq_w="s/^$oq_w(.*)\\); the policy decided offline\$/\\2/p"
+	oq_w=$(sed -n -E -e "$oq_w" -- "$1" 2>/dev/null | head -n 1)
+	printf '%s\n' "${oq_w:-the answer does not say why}"
+}
+
 # oq_user_reads FILE UID GID: can the user UID (group GID and the user's
 # own groups) read FILE, as the TaskProlog must?  0 yes, 1 no, both asked
 # as that user (setpriv); 2 when that could not be asked and FILE is not
