@@ -5,6 +5,7 @@
 # is refused at once (exit 2, one line naming the file and why), never
 # waited on; check and the plugin refuse the same policy sizes.  A file
 # that is no topology and arguments that say nothing are refused too.
+# job-env's map gives the options the command line does not.
 : "${top_srcdir:?}" "${top_builddir:?}"
 osmqos=$top_builddir/osmqos
 net=$top_srcdir/contrib/fabrics/fat-tree-16.net
@@ -116,6 +117,27 @@ expect_refused "the policy '$bad' is invalid" job-env --plain \
 # Numbers with a leading 0 (octal to C, decimal to most readers).
 expect_refused "'010' is not a number in 0..4095 (decimal or 0x hex, no leading 0)" \
 	job-env --qos-class 010 --nodes cn01
+# The map's max-queries, ca, ca-port, all-pairs and timeout stand for
+# the options the command line does not give, checked as the options are.
+printf 'fabric %s\ndefault plain\nmax-queries 10\n' "$net" >"$tmp/few.map"
+expect_refused "more than 10 (--max-queries, or the job map's max-queries)" \
+	job-env --map "$tmp/few.map" --nodes 'cn[01-12]'
+printf 'default plain\n\ntimeout 0\n' >"$tmp/t0.map"
+expect_refused "t0.map:3:9: error: timeout '0' is not a number in 1..600000" \
+	job-env --map "$tmp/t0.map" --nodes cn01
+{
+	printf 'fabric %s\npolicy %s\ndefault plain\n' "$net" "$pol"
+	printf 'ca no-such-ca\nca-port 2\nall-pairs yes\n'
+	printf 'timeout 50\nmax-queries 10\n'
+} >"$tmp/ca.map"
+out=$("$osmqos" job-env --map "$tmp/ca.map" --nodes 'cn[01-03]' --json 2>/dev/null)
+grep -q '"pair_mode": "all"' <<<"$out" &&
+	grep -q "no usable InfiniBand port on no-such-ca at the given port" <<<"$out" ||
+	fail "job-env did not use the map's ca, ca-port and all-pairs: $out"
+# The command line wins: 12 hosts, every pair, within --max-queries.
+"$osmqos" job-env --map "$tmp/ca.map" --nodes 'cn[01-12]' --max-queries 200 \
+	>/dev/null 2>&1 || fail "--max-queries did not win over the map's"
+n=$((n + 2))
 head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' '#' >"$tmp/big.map"
 expect_refused "larger than" job-env --map "$tmp/big.map" --nodes cn01
 

@@ -30,6 +30,11 @@ extern const struct oq_cmd_spec oq_spec_check, oq_spec_match, oq_spec_tables,
 int oq_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The transport options' ranges (--ca-port, --timeout), which the job
+ * map's ca-port and timeout share. */
+#define OQ_CA_PORT_MAX	  254
+#define OQ_TIMEOUT_MS_MAX 600000
+
 /* Parse an unsigned number, decimal or 0x hex, fully, without a leading
  * 0 (octal to C and the policy language); 0 ok, -1 bad. */
 int oq_parse_u64(const char *s, unsigned long long *out);

@@ -90,13 +90,13 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 		OQ_OPT("ca", 'C', OQ_OPT_TEXT, "NAME",
 		       "local CA (default: the first active port)", CO(ca)),
 	/* No --port alias: --port is a port of the fabric (OQ_CO_PORT). */
-	[OQ_CO_CA_PORT] =
-		OQ_OPT("ca-port", 'P', OQ_OPT_NUM, "N",
-		       "local port number of the CA", CO(ca_port), .max = 254),
+	[OQ_CO_CA_PORT] = OQ_OPT("ca-port", 'P', OQ_OPT_NUM, "N",
+				 "local port number of the CA", CO(ca_port),
+				 .max = OQ_CA_PORT_MAX),
 	[OQ_CO_TIMEOUT] =
 		OQ_OPT("timeout", 't', OQ_OPT_NUM, "MS",
 		       "how long to wait for each answer, in ms (default 1000)",
-		       CO(timeout), .min = 1, .max = 600000),
+		       CO(timeout), .min = 1, .max = OQ_TIMEOUT_MS_MAX),
 	[OQ_CO_NODE_NAME_MAP] =
 		OQ_OPT("node-name-map", 0, OQ_OPT_INPUT, "FILE",
 		       NODE_NAME_MAP_HELP " (default: the map "

@@ -107,7 +107,9 @@ static const struct oq_opt opts_table[] = {
 	OQ_USE_H(OQ_CO_NODE_NAME_MAP, 0,
 		 "OpenSM's node-name map: the node names port-name keys "
 		 "use"),
-	OQ_HEADING("Deciding:"),
+	OQ_HEADING(
+		"Deciding (the map's all-pairs, max-queries and prefer lines "
+		"give defaults):"),
 	OQ_OPT("offline", 0, OQ_OPT_FLAG, NULL,
 	       "do not ask the SA; the policy decides", OFF(offline)),
 	OQ_OPT("all-pairs", 0, OQ_OPT_FLAG, NULL,
@@ -116,13 +118,14 @@ static const struct oq_opt opts_table[] = {
 	       OFF(all_pairs)),
 	OQ_OPT("max-queries", 0, OQ_OPT_NUM, "N",
 	       "refuse a job that needs more SA queries (default 4096)",
-	       OFF(max_queries), .min = 1, .max = 100000000),
+	       OFF(max_queries), .min = 1, .max = OQ_JOB_MAX_QUERIES_MAX),
 	OQ_OPT("prefer", 0, OQ_OPT_CUSTOM, "WORD",
 	       "when pairs get different SLs or P_Keys: fail (default), most, "
 	       "lowest, "
 	       "highest, or an SL 0..15",
 	       OFF(prefer), .parse = parse_prefer),
-	OQ_HEADING("Transport (not with --offline):"),
+	OQ_HEADING("Transport (not with --offline; the map's ca, ca-port "
+		   "and timeout lines give defaults):"),
 	OQ_USE(OQ_CO_CA),
 	OQ_USE(OQ_CO_CA_PORT),
 	OQ_USE(OQ_CO_TIMEOUT),
@@ -343,6 +346,19 @@ static int use_map(struct run *r)
 		r->o.prefer = r->map.prefer;
 		r->o.has_prefer = true;
 	}
+	/* A flag: the command line can only turn it on. */
+	if (!r->o.all_pairs && r->map.has_all_pairs)
+		r->o.all_pairs = r->map.all_pairs;
+	if (!r->o.max_queries.given && r->map.has_max_queries)
+		r->o.max_queries.v = r->map.max_queries;
+	if (!r->o.c.ca)
+		r->o.c.ca = r->map.ca;
+	if (!r->o.c.ca_port.given && r->map.has_ca_port) {
+		r->o.c.ca_port.v = r->map.ca_port;
+		r->o.c.ca_port.given = true;
+	}
+	if (!r->o.c.timeout.given && r->map.has_timeout)
+		r->o.c.timeout.v = r->map.timeout;
 	return OQ_EXIT_OK;
 }
 
@@ -533,8 +549,12 @@ static int load_inputs(struct run *r)
 		return oq_usage_error(
 			CMD, "%s%s", err,
 			r->o.offline ? " (the most job-env decides offline)"
-				     : " (--max-queries): raise it, or decide "
-				       "offline (--offline)");
+			: r->have_map
+				? " (--max-queries, or the job map's "
+				  "max-queries): raise it, or decide offline "
+				  "(--offline)"
+				: " (--max-queries): raise it, or decide "
+				  "offline (--offline)");
 	r->ask.plan = &r->plan;
 	r->ask.m = r->m;
 	r->ask.fabric = r->in.fabric;

@@ -8,11 +8,49 @@
 #include <osmqos/file.h>
 #include <osmqos/json.h>
 
+#include "cli.h"
 #include "job_map.h"
 
 #define MAX_TOKENS 16
 
 static const char *const attr_names[OQ_JA_N] = {"partition", "qos", "account"};
+
+enum setting {
+	S_FABRIC,
+	S_POLICY,
+	S_PARTITIONS,
+	S_NODE_NAME_MAP,
+	S_OSMQOS,
+	S_SPOOL,
+	S_DEFAULT,
+	S_PREFER,
+	S_OPT_OUT,
+	S_OVERRIDE,
+	S_ALL_PAIRS,
+	S_MAX_QUERIES,
+	S_CA,
+	S_CA_PORT,
+	S_TIMEOUT,
+	S_N
+};
+
+static const char *const setting_names[S_N] = {
+	"fabric",
+	"policy",
+	"partitions",
+	"node-name-map",
+	"osmqos",
+	"spool",
+	"default",
+	"prefer",
+	"allow-opt-out",
+	"allow-override",
+	"all-pairs",
+	"max-queries",
+	"ca",
+	"ca-port",
+	"timeout",
+};
 
 struct tok {
 	const char *s; /* NUL-terminated copy */
@@ -26,7 +64,7 @@ struct line_ctx {
 	struct tok t[MAX_TOKENS];
 	size_t n;
 	/* Where each setting was first given (0: not yet). */
-	unsigned int seen[16];
+	unsigned int seen[S_N];
 };
 
 static struct oq_loc loc_at(const struct line_ctx *c, unsigned int col)
@@ -115,6 +153,26 @@ static int path_value(struct line_ctx *c, char **out)
 	return *out ? 0 : -1;
 }
 
+/* One number in min..max, as job-env's option of the same name takes. */
+static int num_value(struct line_ctx *c, unsigned long long min,
+		     unsigned long long max, unsigned long long *out)
+{
+	if (c->n == 2 && !oq_parse_u64(c->t[1].s, out) && *out >= min &&
+	    *out <= max)
+		return 0;
+	if (c->n == 2)
+		oq_error(c->diags, loc_at(c, c->t[1].col),
+			 "%s '%.80s' is not a number in %llu..%llu (decimal "
+			 "or 0x hex, no leading 0)",
+			 c->t[0].s, c->t[1].s, min, max);
+	else
+		oq_error(c->diags,
+			 loc_at(c, c->n > 2 ? c->t[2].col : c->t[0].col),
+			 "'%s' takes one number in %llu..%llu", c->t[0].s, min,
+			 max);
+	return -1;
+}
+
 static int map_line(struct line_ctx *c)
 {
 	struct oq_job_map *m = c->m;
@@ -181,25 +239,6 @@ fail:
 	return -1;
 }
 
-enum setting {
-	S_FABRIC,
-	S_POLICY,
-	S_PARTITIONS,
-	S_NODE_NAME_MAP,
-	S_OSMQOS,
-	S_SPOOL,
-	S_DEFAULT,
-	S_PREFER,
-	S_OPT_OUT,
-	S_OVERRIDE,
-	S_N
-};
-
-static const char *const setting_names[S_N] = {
-	"fabric", "policy",  "partitions", "node-name-map", "osmqos",
-	"spool",  "default", "prefer",	   "allow-opt-out", "allow-override",
-};
-
 static int setting(struct line_ctx *c, enum setting s)
 {
 	struct oq_job_map *m = c->m;
@@ -244,8 +283,30 @@ static int setting(struct line_ctx *c, enum setting s)
 		return 0;
 	case S_OPT_OUT:
 		return yes_no(c, &m->allow_opt_out);
-	default:
+	case S_OVERRIDE:
 		return yes_no(c, &m->allow_override);
+	case S_ALL_PAIRS:
+		m->has_all_pairs = true;
+		return yes_no(c, &m->all_pairs);
+	case S_MAX_QUERIES:
+		m->has_max_queries = true;
+		return num_value(c, 1, OQ_JOB_MAX_QUERIES_MAX, &m->max_queries);
+	case S_CA:
+		if (c->n != 2) {
+			oq_error(
+				c->diags,
+				loc_at(c, c->n > 2 ? c->t[2].col : c->t[0].col),
+				"'ca' takes one CA name (ibstat lists them)");
+			return -1;
+		}
+		m->ca = strdup(c->t[1].s);
+		return m->ca ? 0 : -1;
+	case S_CA_PORT:
+		m->has_ca_port = true;
+		return num_value(c, 0, OQ_CA_PORT_MAX, &m->ca_port);
+	default: /* S_TIMEOUT */
+		m->has_timeout = true;
+		return num_value(c, 1, OQ_TIMEOUT_MS_MAX, &m->timeout);
 	}
 }
 
@@ -307,7 +368,9 @@ static int one_line(struct line_ctx *c, char *text, size_t len)
 
 		oq_diag_hint(d, "a line is map ..., default, prefer, "
 				"allow-opt-out, allow-override, fabric, "
-				"policy, partitions, osmqos or spool");
+				"policy, partitions, node-name-map, osmqos, "
+				"spool, all-pairs, max-queries, ca, ca-port "
+				"or timeout");
 	}
 	return -1;
 }
@@ -410,6 +473,7 @@ void oq_job_map_free(struct oq_job_map *m)
 	free(m->node_name_map);
 	free(m->osmqos);
 	free(m->spool);
+	free(m->ca);
 	memset(m, 0, sizeof(*m));
 }
 

@@ -17,6 +17,9 @@
 #include "job_class.h"
 #include "job_decide.h"
 
+/* job-env's --max-queries, and the map's max-queries. */
+#define OQ_JOB_MAX_QUERIES_MAX 100000000
+
 /* A mapping file is a few KiB; a larger one is a wrong file. */
 #define OQ_JOB_MAP_MAX_BYTES (1u << 20)
 #define OQ_JOB_MAP_LINE_MAX  4096
@@ -43,6 +46,12 @@ struct oq_job_map {
 	 * --partitions and --node-name-map; osmqos and spool are the Slurm
 	 * scripts' own. */
 	char *fabric, *policy, *partitions, *node_name_map, *osmqos, *spool;
+	/* job-env's --all-pairs, --max-queries, --ca, --ca-port and
+	 * --timeout, each used only when has_ (ca: non-NULL). */
+	bool has_all_pairs, all_pairs;
+	bool has_max_queries, has_ca_port, has_timeout;
+	unsigned long long max_queries, ca_port, timeout;
+	char *ca;
 };
 
 /* Parse text (len bytes) read from file; errors and warnings go into

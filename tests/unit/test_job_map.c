@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Unit tests: the operator's job map (contrib/osmqos/job_map.c): every
- * key, first-match resolution, the job's own request honoured only where
- * the map allows it (class none only where opting out is), and undone
- * when the policy cannot give it; and bad input: malformed lines named
- * FILE:LINE:COL, an empty file, CRLF, invalid UTF-8 and control bytes, an
- * overlong line and an oversized file, a directory and a FIFO (refused, not
- * waited on).
+ * key (job-env's options among them, with their ranges; all of them in
+ * the unknown keyword's hint), first-match resolution, the job's own
+ * request honoured only where the map allows it (class none only where
+ * opting out is), and undone when the policy cannot give it; and bad input:
+ * malformed lines named FILE:LINE:COL, an empty file, CRLF, invalid UTF-8 and
+ * control bytes, an overlong line and an oversized file, a directory and a FIFO
+ * (refused, not waited on).
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -319,6 +321,103 @@ static void test_malformed_lines(void **state)
 	    71, "more than 16 words");
 }
 
+/* w is a word of text: blanks, a comma or the end around it. */
+static bool has_word(const char *text, const char *w)
+{
+	size_t n = strlen(w);
+	const char *p;
+
+	for (p = strstr(text, w); p; p = strstr(p + 1, w))
+		if ((p == text || p[-1] == ' ') &&
+		    (!p[n] || p[n] == ' ' || p[n] == ','))
+			return true;
+	return false;
+}
+
+/* job-env's deciding and transport options as map settings, with the
+ * command line's ranges; and every keyword named in the hint. */
+static void test_job_env_settings(void **state)
+{
+	static const char text[] = "all-pairs   yes\n"
+				   "max-queries 0x100\n"
+				   "ca          mlx5_1\n"
+				   "ca-port     2\n"
+				   "timeout     2500\n"
+				   "default     plain\n";
+	static const char *const keywords[] = {
+		"map",
+		"default",
+		"prefer",
+		"allow-opt-out",
+		"allow-override",
+		"fabric",
+		"policy",
+		"partitions",
+		"node-name-map",
+		"osmqos",
+		"spool",
+		"all-pairs",
+		"max-queries",
+		"ca",
+		"ca-port",
+		"timeout",
+	};
+	struct fx f;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse(&f, text, strlen(text)), 0);
+	assert_int_equal(f.d.n, 0);
+	assert_true(f.m.has_all_pairs && f.m.all_pairs);
+	assert_true(f.m.has_max_queries);
+	assert_int_equal(f.m.max_queries, 256);
+	assert_string_equal(f.m.ca, "mlx5_1");
+	assert_true(f.m.has_ca_port);
+	assert_int_equal(f.m.ca_port, 2);
+	assert_true(f.m.has_timeout);
+	assert_int_equal(f.m.timeout, 2500);
+	done(&f);
+	/* Not set: job-env's own defaults stand. */
+	assert_int_equal(parse(&f, "default plain\n", 14), 0);
+	assert_false(f.m.has_all_pairs || f.m.has_max_queries ||
+		     f.m.has_ca_port || f.m.has_timeout);
+	assert_null(f.m.ca);
+	done(&f);
+	assert_int_equal(parse(&f, "all-pairs no\nca-port 0\n", 23), 0);
+	assert_true(f.m.has_all_pairs && !f.m.all_pairs);
+	assert_int_equal(f.m.ca_port, 0);
+	done(&f);
+
+	bad("all-pairs maybe\n", 16,
+	    "jobs.map:1:11: error: 'all-pairs' takes yes or no");
+	bad("timeout 0\n", 10,
+	    "jobs.map:1:9: error: timeout '0' is not a number in 1..600000");
+	bad("timeout 600001\n", 15, "not a number in 1..600000");
+	bad("timeout 1s\n", 11, "timeout '1s' is not a number");
+	bad("max-queries 0\n", 14,
+	    "jobs.map:1:13: error: max-queries '0' is not a number in "
+	    "1..100000000");
+	bad("max-queries 012\n", 16, "no leading 0");
+	bad("ca-port 255\n", 12,
+	    "jobs.map:1:9: error: ca-port '255' is not a number in 0..254");
+	bad("ca-port\n", 8, "jobs.map:1:1: error: 'ca-port' takes one number");
+	bad("timeout 1 2\n", 12, "jobs.map:1:11: error: 'timeout' takes one");
+	bad("ca mlx5_0 mlx5_1\n", 17,
+	    "jobs.map:1:11: error: 'ca' takes one CA name");
+	bad("ca\n", 3, "jobs.map:1:1: error: 'ca' takes one CA name");
+	bad("timeout 100\ntimeout 200\n", 24,
+	    "jobs.map:2:1: error: 'timeout' is set twice (first on line 1)");
+
+	/* The unknown-keyword hint names every keyword the parser takes. */
+	assert_int_equal(parse(&f, "port 1\n", 7), -1);
+	assert_non_null(f.d.v[0].hint);
+	for (i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (!has_word(f.d.v[0].hint, keywords[i]))
+			fail_msg("the hint omits '%s': %s", keywords[i],
+				 f.d.v[0].hint);
+	done(&f);
+}
+
 static void test_bytes(void **state)
 {
 	static const char nul[] = "default plain\nmap qos=a\0 plain\n";
@@ -475,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_request_none_is_opt_out),
 		cmocka_unit_test(test_unrequest),
 		cmocka_unit_test(test_malformed_lines),
+		cmocka_unit_test(test_job_env_settings),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_files),
