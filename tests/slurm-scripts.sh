@@ -22,7 +22,7 @@
 #      copy without it logs why and exits 0;
 #   6. a read-only spool: the Prolog and Epilog say so and exit 0;
 #   7. with a policy that draws a lint warning, the Prolog's log and the
-#      job's note name the refusal or the error, not the warning;
+#      job's output name the refusal or the error, not the warning;
 #   8. a map with a UTF-8 byte order mark: its first line read as
 #      job-env reads it;
 #   9. a job granted an SL by the policy offline, the SA out of reach:
@@ -223,7 +223,8 @@ if [ "$(id -u)" = 0 ] && mkdir -m 755 "$tmp/full" &&
 	grep -q "job 15 on h1: refused: (the reason is lost: its output could not be kept: the spool directory $mnt is full or read-only)" \
 		"$tmp/prolog.err" || fail "4: $(cat "$tmp/prolog.err")"
 	task 15
-	[ "$rc" = 1 ] || fail "4: a refused job ran on a full spool: $(cat "$tmp/task.out")"
+	[ "$rc" = 1 ] && grep -q "^print osmqos: the job is refused; its reason could not be kept" \
+		"$tmp/task.out" || fail "4: a refused job ran on a full spool: $(cat "$tmp/task.out")"
 	n=$((n + 1))
 else
 	echo "note: case 4 needs root and a tmpfs mount; skipped"
@@ -285,6 +286,11 @@ grep -q "job 20 on h1: refused: osmqos job-env: refused: the job's pairs get dif
 	"$tmp/prolog.err" || fail "7: the refusal is not logged: $(cat "$tmp/prolog.err")"
 grep -q "warning: port group 'spare'" "$tmp/spool/20.refused" ||
 	fail "7: the policy drew no warning: $(cat "$tmp/spool/20.refused")"
+task 20
+[ "$rc" = 1 ] && grep -q "^print osmqos: osmqos job-env: refused: the job's pairs get different SLs" \
+	"$tmp/task.out" || fail "7: the TaskProlog exited $rc: $(cat "$tmp/task.out")"
+[ "$(wc -l <"$tmp/task.out")" = 1 ] ||
+	fail "7: the job's output has more than the refusal: $(cat "$tmp/task.out")"
 SLURM_JOB_ID=20 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
 # An error: a host no HCA matches.
 SLURM_JOB_ID=21 SLURM_JOB_NODELIST=h1,h9 SLURMD_NODENAME=h1 \

@@ -50,6 +50,19 @@ oq_reason() {
 		-e '^(' -e "^Try '" -e '^#' -e '^$' -- "$1" 2>/dev/null
 }
 
+# oq_refusal FILE: what the job's output says of job-env's refusal in
+# FILE: the line oq_reason picks and the indented lines that continue it,
+# not the policy's warnings and hints printed before it (the operator's
+# to read, in the Prolog's log).  False when FILE has no reason.
+oq_refusal() {
+	OQ_R=$(oq_reason "$1")
+	[ -n "$OQ_R" ] || return 1
+	export OQ_R
+	awk 'on && /^[ \t]/ { print; next }
+		on { exit }
+		$0 == ENVIRON["OQ_R"] { on = 1; print }' "$1"
+}
+
 # oq_offline_why FILE: true when job-env's answer in FILE (its standard
 # output or error) was decided offline by the local policy because the
 # SA could not be asked; prints why it could not (job-env's note).
