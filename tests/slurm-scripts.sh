@@ -28,7 +28,10 @@
 #   9. a job granted an SL by the policy offline, the SA out of reach:
 #      the Prolog warns the administrator with job-env's reason and what
 #      to check (also for a job refused offline); the job's output says
-#      the administrator was told, not job-env's advice to its caller.
+#      the administrator was told, not job-env's advice to its caller;
+#  10. a relative spool or osmqos in the map: said to be no absolute path
+#      (not "not root's alone"), nothing created in the scripts' working
+#      directory, the job told why no SL is set.
 # Each case checks what the scripts print and leave.
 : "${top_srcdir:?}" "${top_builddir:?}"
 # The scripts run as root (slurmd's Prolog): a spool another user owns is
@@ -338,5 +341,30 @@ prolog 26
 grep -q "job 26 on h1: warning: refused offline by the local policy (SA unreachable: no usable InfiniBand port on no-such-ca.*); check that opensm is running" \
 	"$tmp/prolog.err" || fail "9: no warning for a job refused offline: $(cat "$tmp/prolog.err")"
 SLURM_JOB_ID=26 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
+n=$((n + 1))
+
+# 10. Relative to the directory slurmd runs the scripts in.
+mkdir -m 755 "$tmp/cwd"
+map "run/osmqos/%n"
+(cd "$tmp/cwd" && prolog 27)
+grep -q "job 27 on h1: the spool directory run/osmqos/h1 is not an absolute path: no SL set" \
+	"$tmp/prolog.err" || fail "10: a relative spool: $(cat "$tmp/prolog.err")"
+(cd "$tmp/cwd" && task 27)
+[ "$rc" = 0 ] && grep -q "^print osmqos: the spool directory run/osmqos/h1 is not an absolute path; no SL set" \
+	"$tmp/task.out" || fail "10: TaskProlog, relative spool: rc $rc, $(cat "$tmp/task.out")"
+(cd "$tmp/cwd" && SLURM_JOB_ID=27 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf") ||
+	fail "10: the Epilog exited $?"
+[ -z "$(ls -A "$tmp/cwd")" ] || fail "10: created in the working directory: $(ls -A "$tmp/cwd")"
+map "$tmp/spool"
+sed -i "s|^osmqos .*|osmqos  osmqos|" "$tmp/jobs.conf"
+(cd "$tmp/cwd" && prolog 28)
+grep -q "job 28 on h1: no SL set: the job map's osmqos osmqos is not an absolute path" \
+	"$tmp/prolog.err" || fail "10: a relative osmqos: $(cat "$tmp/prolog.err")"
+task 28
+[ "$rc" = 0 ] && grep -q "^print osmqos: no SL set, the job runs with the stacks' defaults: osmqos-prolog: the job map's osmqos osmqos is not an absolute path" \
+	"$tmp/task.out" || fail "10: TaskProlog, relative osmqos: rc $rc, $(cat "$tmp/task.out")"
+SLURM_JOB_ID=28 sh "$slurm/osmqos-epilog" --map "$tmp/jobs.conf"
+[ -z "$(find "$tmp/cwd" "$tmp/spool" -mindepth 1)" ] ||
+	fail "10: left behind: $(find "$tmp/cwd" "$tmp/spool" -mindepth 1)"
 n=$((n + 1))
 echo "PASS: $n cases"

@@ -149,6 +149,15 @@ static int path_value(struct line_ctx *c, char **out)
 		oq_diag_hint(d, "a path without blanks or '#'");
 		return -1;
 	}
+	/* Relative to what?  The Slurm scripts and job-env run in whatever
+	 * directory slurmd has. */
+	if (c->t[1].s[0] != '/') {
+		oq_error(c->diags, loc_at(c, c->t[1].col),
+			 "'%s' is given the relative path '%.200s': give an "
+			 "absolute path (starting with '/')",
+			 c->t[0].s, c->t[1].s);
+		return -1;
+	}
 	*out = strdup(c->t[1].s);
 	return *out ? 0 : -1;
 }

@@ -131,8 +131,13 @@ oq_base() {
 # move root's directory out of them); a symlink on the way is root's, and
 # the path it leads to passes the same test.  Otherwise a user could plant
 # or swap a job's files (JOB.env of another user's job, a symlink the
-# Prolog writes through).
+# Prolog writes through).  2: DIR is not an absolute path (it would
+# depend on the directory slurmd runs in).
 oq_dir_safe() {
+	case $1 in
+	/*) ;;
+	*) return 2 ;;
+	esac
 	oq_path_safe "$1" || return 1
 	oq_real=$(readlink -f -- "$1" 2>/dev/null) || return 1
 	[ "$oq_real" = "$1" ] || oq_path_safe "$oq_real"

@@ -5,9 +5,9 @@
  * the unknown keyword's hint), first-match resolution, the job's own
  * request honoured only where the map allows it (class none only where
  * opting out is), and undone when the policy cannot give it; and bad input:
- * malformed lines named FILE:LINE:COL, an empty file, CRLF, invalid UTF-8 and
- * control bytes, an overlong line and an oversized file, a directory and a FIFO
- * (refused, not waited on).
+ * malformed lines and relative paths named FILE:LINE:COL, an empty file, CRLF,
+ * invalid UTF-8 and control bytes, an overlong line and an oversized file, a
+ * directory and a FIFO (refused, not waited on).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -316,6 +316,16 @@ static void test_malformed_lines(void **state)
 	    "jobs.map:1:11: error: 'fabric' takes one "
 	    "path");
 	bad("policy\n", 7, "'policy' takes one path");
+	/* Relative to whatever directory slurmd runs the scripts in. */
+	bad("spool run/osmqos/%n\n", 20,
+	    "jobs.map:1:7: error: 'spool' is given the relative path "
+	    "'run/osmqos/%n': give an absolute path");
+	bad("default plain\n  fabric fabric.ibnd\n", 34,
+	    "jobs.map:2:10: error: 'fabric' is given the relative path");
+	bad("policy ./qos-policy.conf\n", 25, "give an absolute path");
+	bad("partitions ../partitions.conf\n", 30, "give an absolute path");
+	bad("node-name-map ~/map\n", 20, "give an absolute path");
+	bad("osmqos osmqos\n", 14, "give an absolute path");
 	bad("map a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9 j=10 k=11 l=12 m=13 n=14 "
 	    "o=15 p=16\n",
 	    71, "more than 16 words");
