@@ -124,8 +124,8 @@ static const struct oq_opt opts_table[] = {
 	       "lowest, "
 	       "highest, or an SL 0..15",
 	       OFF(prefer), .parse = parse_prefer),
-	OQ_HEADING("Transport (not with --offline; the map's ca, ca-port "
-		   "and timeout lines give defaults):"),
+	OQ_HEADING("Transport (not with --offline; defaults: the map's ca, "
+		   "ca-port, timeout):"),
 	OQ_USE(OQ_CO_CA),
 	OQ_USE(OQ_CO_CA_PORT),
 	OQ_USE(OQ_CO_TIMEOUT),
