@@ -118,6 +118,7 @@ void oq_hooks_release_state(struct oq_sweep *sw)
 	oq_sweep_put(sw->hook_state);
 	sw->hook_state = NULL;
 	sw->hook_last_p = NULL;
+	sw->hook_last_t = NULL;
 	sw->hook_last_rows = NULL;
 }
 
@@ -130,7 +131,7 @@ hook_tables_of(struct oq_sweep *sw, const struct oq_sweep_state *s,
 	const struct oq_port_tables *t;
 
 	if (p != sw->hook_last_p) {
-		t = oq_sweep_tables_of(s, p);
+		t = oq_sweep_tables_after(s, p, sw->hook_last_t);
 		sw->hook_last_t = t;
 		sw->hook_last_rows =
 			t && t->has_sl2vl

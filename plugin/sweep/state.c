@@ -46,6 +46,21 @@ const struct oq_port_tables *oq_sweep_tables_of(const struct oq_sweep_state *s,
 	return i < 0 ? NULL : &s->tables.ports[i];
 }
 
+const struct oq_port_tables *
+oq_sweep_tables_after(const struct oq_sweep_state *s, const void *physp,
+		      const struct oq_port_tables *prev)
+{
+	const struct oq_port_tables *t;
+
+	if (s && prev && prev >= s->tables.ports &&
+	    prev + 1 < s->tables.ports + s->tables.n) {
+		t = prev + 1;
+		if (t->port && t->port->user == physp)
+			return t;
+	}
+	return oq_sweep_tables_of(s, physp);
+}
+
 static struct oq_sweep_subnet *subnet_ref(struct oq_sweep_subnet *n)
 {
 	__atomic_add_fetch(&n->refs, 1, __ATOMIC_RELAXED);

@@ -197,6 +197,14 @@ bool oq_sweep_state_current(const struct oq_sweep *sw,
  * NULL. */
 const struct oq_port_tables *oq_sweep_tables_of(const struct oq_sweep_state *s,
 						const void *physp);
+/* The same, trying first the port after prev (tables of s, or NULL): the
+ * hooks are called port after port of a switch, in the order the
+ * snapshot lists them, so the next port is mostly the next index and its
+ * lookup reads memory next to the last one, where the hash's slot is a
+ * cache miss. */
+const struct oq_port_tables *
+oq_sweep_tables_after(const struct oq_sweep_state *s, const void *physp,
+		      const struct oq_port_tables *prev);
 
 /* hooks.c */
 void oq_hooks_install(struct oq_sweep *sw);
