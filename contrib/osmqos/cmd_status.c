@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <osmqos/advice.h>
 #include <osmqos/file.h>
 #include <osmqos/json.h>
 #include <osmqos/htab.h>
@@ -590,9 +591,7 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 		       "while osmqos applies the policy above; opensm's log "
 		       "says why (ERR AC0x), and so does `osmqos check %s "
 		       "--partitions FILE` with opensm's partition_config_file "
-		       "-- usually a qos-ulps ipoib line whose partition it no "
-		       "longer defines: define the partition again or drop the "
-		       "line, then `kill -HUP` opensm\n",
+		       "-- " OQ_ADVICE_OPENSM_REFUSED "\n",
 		       s->osm_path ? s->osm_path : "?", w,
 		       s->path ? s->path : "FILE");
 	}

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include <osmqos/advice.h>
 #include <osmqos/file.h>
 
 #include "doctor.h"
@@ -47,10 +48,8 @@ void doctor_opensm_parse(struct doctor_report *r, const char *dir)
 				 &tm);
 		doctor_check(r, DOCTOR_WARN, "opensm-policy",
 			     "opensm's log says why (ERR AC0x), and so does "
-			     "the partitions check above: usually a qos-ulps "
-			     "ipoib line whose partition partitions.conf no "
-			     "longer defines; define the partition again or "
-			     "drop the line, then `kill -HUP` opensm",
+			     "the partitions check above: "
+			     OQ_ADVICE_OPENSM_REFUSED,
 			     "the running opensm's own parser refuses %s%s "
 			     "(published in %s): OpenSM runs without a policy "
 			     "of its own while osmqos applies it",

@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <osmqos/advice.h>
+
 #include "policy_file.h"
 
 /* Nothing to compare with: no policy in force here, or OpenSM pointed
@@ -59,13 +61,11 @@ static void log_refused(struct oq_policy_file *pf, const char *path)
 	       "queries osmqos passes to OpenSM's SA, and its multicast, get "
 	       "no QoS level at every sweep until it takes the file, while "
 	       "osmqos applies %s; `osmqos check %s --partitions %s` says "
-	       "why -- usually a qos-ulps ipoib line whose partition %s no "
-	       "longer defines, or gives fewer than two full members: define "
-	       "the partition again or drop the line, then `kill -HUP` "
-	       "opensm (osmqos status says when OpenSM takes it again)\n",
+	       "why -- " OQ_ADVICE_OPENSM_REFUSED
+	       " (osmqos status says when OpenSM takes it again)\n",
 	       path, copy ? ", the copy of the policy in force" : "",
 	       policy ? policy : "the policy in force",
-	       policy ? policy : "FILE", parts, parts);
+	       policy ? policy : "FILE", parts);
 }
 
 void oq_policy_opensm_check(struct oq_policy_file *pf)
