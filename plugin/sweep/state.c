@@ -50,13 +50,17 @@ const struct oq_port_tables *
 oq_sweep_tables_after(const struct oq_sweep_state *s, const void *physp,
 		      const struct oq_port_tables *prev)
 {
-	const struct oq_port_tables *t;
+	uintptr_t at = (uintptr_t)prev, first;
+	size_t next;
 
-	if (s && prev && prev >= s->tables.ports &&
-	    prev + 1 < s->tables.ports + s->tables.n) {
-		t = prev + 1;
-		if (t->port && t->port->user == physp)
-			return t;
+	/* prev may be of another state's tables: compared as numbers. */
+	if (s && prev && s->tables.ports) {
+		first = (uintptr_t)s->tables.ports;
+		next = (at - first) / sizeof(*prev) + 1;
+		if (at >= first && next < s->tables.n &&
+		    s->tables.ports[next].port &&
+		    s->tables.ports[next].port->user == physp)
+			return &s->tables.ports[next];
 	}
 	return oq_sweep_tables_of(s, physp);
 }
