@@ -62,7 +62,7 @@ static void point_opensm_at_operator(struct oq_policy_file *pf)
 	if (oq_policy_keep_opensm_off(pf))
 		return;
 	if ((pf->copy_path && now == pf->copy_path) ||
-	    (pf->none_path && now == pf->none_path))
+	    oq_policy_opensm_kept_off(pf))
 		pf->osm->subn.opt.qos_policy_file = pf->operator_path;
 }
 
@@ -121,7 +121,7 @@ static void give_opensm_its_path(struct oq_policy_file *pf)
 	const char *now = pf->osm->subn.opt.qos_policy_file;
 
 	if ((pf->copy_path && now == pf->copy_path) ||
-	    (pf->none_path && now == pf->none_path))
+	    oq_policy_opensm_kept_off(pf))
 		pf->osm->subn.opt.qos_policy_file = pf->operator_path;
 }
 
@@ -324,9 +324,13 @@ bool oq_policy_copy_changed(struct oq_policy_file *pf)
 
 void oq_policy_copy_fini(struct oq_policy_file *pf)
 {
+	size_t i;
+
 	give_opensm_its_path(pf);
 	free(pf->copy_path);
 	pf->copy_path = NULL;
-	free(pf->none_path);
-	pf->none_path = NULL;
+	for (i = 0; i < OQ_NONE_DIRS; i++) {
+		free(pf->none_paths[i]);
+		pf->none_paths[i] = NULL;
+	}
 }

@@ -306,43 +306,104 @@ static int restore_in_force(struct oq_policy_file *pf, const char *path)
 	return 1;
 }
 
-/* Whatever policy= says, OpenSM reads its qos_policy_file (the
- * operator's) while it has no copy: when that is not a regular file its
- * parser hangs (a FIFO) or exits (a directory), so it is pointed at a
- * name that does not exist, which it reports and runs on its templates
- * (as with no file at all).  Also where a copy cannot be written. */
-bool oq_policy_keep_opensm_off(struct oq_policy_file *pf)
+/* A path that cannot exist (/dev/null is no directory) and that no user
+ * but root can make exist: static, OpenSM may print it at any time. */
+static char nowhere[] = "/dev/null/" OQ_POLICY_NONE_NAME;
+
+/* A directory no user but this process's (or root) can put a name into;
+ * the sticky bit does not stop another user creating a new one. */
+static bool dir_private(const char *dir)
+{
+	struct stat st;
+
+	return dir && *dir && !stat(dir, &st) && S_ISDIR(st.st_mode) &&
+	       (st.st_uid == geteuid() || st.st_uid == 0) &&
+	       !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* The name OpenSM reads instead of the operator's path: never one another
+ * user could create (OpenSM would parse their file).  The publish
+ * directory's when it is this opensm's and private, else OpenSM's cache
+ * directory's when that is private, else one under /dev/null. */
+static char *none_path_for(struct oq_policy_file *pf, bool *in_dir)
 {
 	const char *dir = oq_plugin_publish_dir(pf->opts);
-	const char *path = pf->operator_path;
-	struct stat st;
+	int where = OQ_NONE_PUBLISH;
 	size_t n;
 
-	if (!pf->copy_enabled || !path || !*path)
+	*in_dir = true;
+	if (pf->dir_shared || !dir_private(dir)) {
+		where = OQ_NONE_CACHE;
+		dir = oq_cache_dir();
+	}
+	if (where == OQ_NONE_CACHE && !dir_private(dir)) {
+		*in_dir = false;
+		return nowhere;
+	}
+	if (!pf->none_paths[where]) {
+		n = strlen(dir) + sizeof(OQ_POLICY_NONE_NAME) + 2;
+		pf->none_paths[where] = malloc(n);
+		if (!pf->none_paths[where]) {
+			*in_dir = false;
+			return nowhere;
+		}
+		snprintf(pf->none_paths[where], n, "%s/%s", dir,
+			 OQ_POLICY_NONE_NAME);
+	}
+	return pf->none_paths[where];
+}
+
+bool oq_policy_opensm_kept_off(const struct oq_policy_file *pf)
+{
+	const char *now = pf->osm->subn.opt.qos_policy_file;
+	size_t i;
+
+	if (!now)
+		return false;
+	if (now == nowhere)
+		return true;
+	for (i = 0; i < OQ_NONE_DIRS; i++)
+		if (pf->none_paths[i] && now == pf->none_paths[i])
+			return true;
+	return false;
+}
+
+/* Whatever policy= and opensm_policy= say, and wherever the publish
+ * directory is, OpenSM reads its qos_policy_file (the operator's) while
+ * it has no copy: when that is not a regular file its parser hangs (a
+ * FIFO: in open(), deaf to SIGTERM) or exits (a directory), so it is
+ * pointed at a name that does not exist, which it reports and runs on
+ * its templates (as with no file at all). */
+bool oq_policy_keep_opensm_off(struct oq_policy_file *pf)
+{
+	const char *path = pf->operator_path;
+	struct stat st;
+	char *none;
+	bool in_dir;
+
+	if (!path || !*path)
 		return false;
 	if (stat(path, &st) || S_ISREG(st.st_mode)) {
 		/* Fixed (or gone: OpenSM says so itself): its own again. */
-		if (pf->none_path &&
-		    pf->osm->subn.opt.qos_policy_file == pf->none_path)
+		if (oq_policy_opensm_kept_off(pf))
 			pf->osm->subn.opt.qos_policy_file = pf->operator_path;
 		return false;
 	}
-	if (!pf->none_path) {
-		n = strlen(dir) + sizeof(OQ_POLICY_NONE_NAME) + 2;
-		pf->none_path = malloc(n);
-		if (!pf->none_path)
-			return false;
-		snprintf(pf->none_path, n, "%s/%s", dir, OQ_POLICY_NONE_NAME);
-	}
-	unlink(pf->none_path);
-	if (pf->osm->subn.opt.qos_policy_file == pf->none_path)
+	none = none_path_for(pf, &in_dir);
+	/* Something made since (a cache cleaner's restore) is not parsed. */
+	if (in_dir)
+		unlink(none);
+	if (pf->osm->subn.opt.qos_policy_file == none)
 		return true;
-	pf->osm->subn.opt.qos_policy_file = pf->none_path;
+	pf->osm->subn.opt.qos_policy_file = none;
 	OQ_LOG(pf->osm, OSM_LOG_ERROR,
 	       "OpenSM's parser hangs or exits on %s (not a regular file): "
-	       "OpenSM reads %s, which does not exist, until it has a copy "
-	       "of the policy in force (it runs on its templates)\n",
-	       path, pf->none_path);
+	       "OpenSM reads %s, which does not exist, until %s is a "
+	       "regular file again%s (it runs on its templates)\n",
+	       path, none, path,
+	       pf->copy_enabled ? " or OpenSM has a copy of the policy in "
+				  "force"
+				: "");
 	return true;
 }
 
@@ -492,7 +553,8 @@ int oq_policy_file_refresh(struct oq_policy_file *pf)
 	/* The policy in force before the start is put in force again only
 	 * at the start, whatever path its first read took. */
 	pf->restore_tried = true;
-	if (!pf->cur)
+	/* Without a copy OpenSM reads the operator's path. */
+	if (!pf->cur || !pf->copy_enabled)
 		oq_policy_keep_opensm_off(pf);
 
 	/* OpenSM's copy: written for a new policy, retried after a failed

@@ -22,9 +22,14 @@
 /* OpenSM reads a copy of the last good policy, this file in the publish
  * directory. */
 #define OQ_POLICY_COPY_NAME "osmqos-last-good-policy.conf"
-/* What OpenSM is pointed at while no policy is in force and the
- * operator's path is not a regular file: a name nothing writes. */
+/* What OpenSM is pointed at while it would read the operator's path and
+ * that is not a regular file: a name nothing writes, in a directory only
+ * the SM's user can write (oq_policy_keep_opensm_off). */
 #define OQ_POLICY_NONE_NAME "osmqos-no-policy-in-force.conf"
+/* The directories that name is made in: the publish directory, OpenSM's
+ * cache directory (else it is a path under /dev/null, which cannot
+ * exist). */
+enum { OQ_NONE_PUBLISH, OQ_NONE_CACHE, OQ_NONE_DIRS };
 /* Next to the policy in force as written (OQ_PUB_IN_FORCE): its hash and
  * the policy file it was read from, one line "0xHASH PATH", so a start
  * that puts it in force again can say which file it was written for. */
@@ -83,9 +88,10 @@ struct oq_policy_file {
 
 	/* Start without a usable file (policy_file.c): the policy in force
 	 * before the start was looked for once, and what OpenSM reads
-	 * instead of a path it would hang or exit on. */
+	 * instead of a path it would hang or exit on, by directory (kept
+	 * until unload: OpenSM may print any of them). */
 	bool restore_tried;
-	char *none_path;
+	char *none_paths[OQ_NONE_DIRS];
 	/* The policy in force was put back at the start (published until
 	 * the file's own content is in force): the copy it came from, and
 	 * the policy file that copy was written for (NULL: unknown). */
@@ -138,6 +144,8 @@ char *oq_policy_read_own(const char *path, size_t max, size_t *len, char *why,
  * qos_policy_file when that is not a regular file (it would hang or
  * exit on it).  True when it was. */
 bool oq_policy_keep_opensm_off(struct oq_policy_file *pf);
+/* Is OpenSM pointed at one of those names now? */
+bool oq_policy_opensm_kept_off(const struct oq_policy_file *pf);
 
 /* After OpenSM's QoS setup parsed its qos_policy_file (each
  * UCAST_ROUTING_DONE, state manager thread): does OpenSM hold a policy

@@ -76,7 +76,7 @@ void oq_policy_opensm_check(struct oq_policy_file *pf)
 	char *dup;
 
 	if (!subn->opt.qos || !pf->cur || !path || !*path ||
-	    (pf->none_path && path == pf->none_path)) {
+	    oq_policy_opensm_kept_off(pf)) {
 		forget(pf);
 		return;
 	}

@@ -12,7 +12,8 @@
 # file now configured, which never held it).  With no earlier policy in
 # the publish directory, a directory or FIFO at the path leaves OpenSM
 # on its templates, sweeping, instead of exiting or hanging, and the log
-# says no earlier policy was found.
+# says no earlier policy was found -- also where OpenSM gets no copy (a
+# publish directory others can write, opensm_policy=direct).
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init policy-restart
 
@@ -173,4 +174,59 @@ grep -q "OpenSM's parser hangs or exits on $E2E_DIR/osm.conf.d (not a regular fi
 	e2e_fail "osm-dir: OpenSM not pointed away from its directory"
 stop osm-dir
 e2e_log "policy= apart: OpenSM's own file decides what OpenSM is kept off"
+
+# No copy for OpenSM (a publish directory its group can write,
+# opensm_policy=direct): OpenSM would read the path itself, and is kept
+# off it all the same.  In the open directory another user could create
+# the name it reads instead, so that name is in the cache directory
+# (E2E_DIR, mode 0700), not the publish directory.
+start_nocopy() {
+	e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+		"event_plugin_options=publish_dir=$2 audit=off $3"
+	e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 60 ||
+		e2e_fail "$1: the plugin published no sweep"
+	e2e_hup_sweep "SUBNET UP" 20
+}
+# kept_off NAME NONE [LINE]: from the log's line LINE (default 1) on,
+# OpenSM read NONE, never $pol, and still sweeps.
+kept_off() {
+	local log=$E2E_DIR/opensm-$1.tail
+
+	kill -0 "$E2E_OPENSM_PID" 2>/dev/null || e2e_fail "$1: opensm exited"
+	tail -n "+${3:-1}" "$E2E_OSM_LOG" >"$log"
+	grep -q "OpenSM reads $2, which does not exist" "$log" ||
+		e2e_fail "$1: OpenSM not pointed at $2"
+	grep -q "Loading QoS policy file ($pol)" "$log" &&
+		e2e_fail "$1: OpenSM read the path itself"
+	[ -e "$2" ] && e2e_fail "$1: something exists at $2"
+	stop "$1"
+	e2e_log "$1: OpenSM kept off the path without a copy"
+}
+pubg=$E2E_DIR/pub-group
+mkdir "$pubg"
+chmod 0775 "$pubg"
+for how in directory fifo; do
+	rm -rf "$pol"
+	[ "$how" = directory ] && mkdir "$pol" || mkfifo "$pol"
+	start_nocopy "open-$how" "$pubg"
+	grep -q "NO POLICY IN FORCE: the fabric stays on OpenSM's per-port-type templates" "$E2E_OSM_LOG" ||
+		e2e_fail "open-$how: the log does not say the templates apply"
+	kept_off "open-$how" "$E2E_DIR/osmqos-no-policy-in-force.conf"
+done
+rm -rf "$pol"
+mkfifo "$pol"
+start_nocopy direct-fifo "$pub" opensm_policy=direct
+kept_off direct-fifo "$pub/osmqos-no-policy-in-force.conf"
+# A policy in force under direct, then a FIFO: the next sweeps go on.
+rm -rf "$pol"
+cp "$E2E_DIR/policy.good" "$pol"
+start_nocopy direct-later "$pub" opensm_policy=direct
+[ "$(sl)" = 2 ] || e2e_fail "direct-later: the policy's SL 2 not answered: $(sl)"
+line=$(($(wc -l <"$E2E_OSM_LOG") + 1))
+rm -f "$pol"
+mkfifo "$pol"
+e2e_hup_sweep "SUBNET UP" 20
+e2e_hup_sweep "SUBNET UP" 20
+[ "$(sl)" = 2 ] || e2e_fail "direct-later: the last good policy's SL 2 not answered: $(sl)"
+kept_off direct-later "$pub/osmqos-no-policy-in-force.conf" "$line"
 e2e_pass
