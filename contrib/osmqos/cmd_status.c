@@ -86,6 +86,9 @@ struct st {
 	const char *path, *hash;
 	double loaded;
 	const char *rej_path, *rej_hash, *rej_error;
+	/* What to do about the rejection when that is not to fix the file
+	 * (a valid policy the plugin's setup refuses), NULL: fix it. */
+	const char *rej_fix;
 	double rejected;
 	/* The policy in force was put back at start: from this copy,
 	 * written for that file ("": not known). */
@@ -166,6 +169,9 @@ static void gather(struct st *s, const struct oq_prom *p)
 		s->rej_path = oq_prom_label(x, "path");
 		s->rej_hash = oq_prom_label(x, "hash");
 		s->rej_error = oq_prom_label(x, "error");
+		s->rej_fix = oq_prom_label(x, "fix");
+		if (s->rej_fix && !*s->rej_fix)
+			s->rej_fix = NULL;
 	}
 	s->rejected = value(p, "osmqos_policy_rejected_timestamp_seconds", 0);
 	x = oq_prom_find(p, "osmqos_policy_restored_info", NULL, NULL);
@@ -474,11 +480,14 @@ static size_t causes_of(const struct st *s, struct cause *c)
 			"rejected",
 			fmt("the policy file's current content was rejected%s",
 			    s->in_force ? ", the last good policy stays" : ""),
-			fmt("fix it (osmqos check %s), then kill -HUP "
-			    "opensm%s%s",
-			    s->rej_path ? s->rej_path : "FILE",
-			    from ? ", or restore it from " : "",
-			    from ? from : "")};
+			/* A valid file the plugin's setup refuses: the
+			 * setup is what to change. */
+			s->rej_fix ? fmt("%s", s->rej_fix)
+				   : fmt("fix it (osmqos check %s), then kill "
+					 "-HUP opensm%s%s",
+					 s->rej_path ? s->rej_path : "FILE",
+					 from ? ", or restore it from " : "",
+					 from ? from : "")};
 	}
 	n += file_cause(s, &c[n]);
 	if (s->osm_refused)
@@ -603,7 +612,11 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 		       s->rej_path ? s->rej_path : "?",
 		       s->rej_hash ? s->rej_hash : "?", w, s->rej_error);
 		from = restore_from(s, copy, sizeof(copy));
-		if (rejection_current(s))
+		if (rejection_current(s) && s->rej_fix)
+			printf("  the file's current content is not in force: "
+			       "%s\n",
+			       s->rej_fix);
+		else if (rejection_current(s))
 			printf("  the file's current content is not in force: "
 			       "fix it (osmqos check %s) and `kill -HUP` "
 			       "opensm%s%s\n",
@@ -723,6 +736,7 @@ static void print_json(const struct st *s, const struct cause *c, size_t n)
 		json_str("hash", s->rej_hash, true);
 		json_time("at_epoch", s->rejected);
 		json_str("error", s->rej_error, true);
+		json_str("fix", s->rej_fix, true);
 		printf(", \"current\": %s}",
 		       rejection_current(s) ? "true" : "false");
 	} else {

@@ -192,11 +192,12 @@ struct oq_publish_doc {
 	 * (NULL: not known). */
 	const char *restored_from, *restored_for;
 	/* The last content refused (rejected_path NULL: none since start):
-	 * where it was read, its hash, when, and its first error. */
+	 * where it was read, its hash, when, and its first error; what to
+	 * do when that is not to fix the content (NULL or "": fix it). */
 	const char *rejected_path;
 	uint64_t rejected_hash;
 	time_t rejected_at;
-	const char *rejected_error;
+	const char *rejected_error, *rejected_fix;
 	/* OpenSM's own parse of the file it reads (NULL: not looked at:
 	 * no policy in force, or qos FALSE), and whether it refuses that
 	 * file while a policy is in force here, since when. */

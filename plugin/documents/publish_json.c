@@ -87,6 +87,11 @@ static void write_policy(FILE *out, const struct oq_publish_doc *d)
 		jtime(out, "at", d->rejected_at, true);
 		fputs(", \"error\": ", out);
 		jstr(out, d->rejected_error ? d->rejected_error : "", 1024);
+		fputs(", \"fix\": ", out);
+		if (d->rejected_fix && *d->rejected_fix)
+			jstr(out, d->rejected_fix, 1024);
+		else
+			fputs("null", out);
 		putc('}', out);
 	} else {
 		fputs("null", out);

@@ -68,7 +68,8 @@ static void policy_families(FILE *out, const struct oq_publish_doc *d)
 	oq_publish_prom_family(
 		out, "osmqos_policy_rejected_info", "gauge",
 		"The last policy content the plugin refused (value 1): file, "
-		"FNV-1a hash and its first error.");
+		"FNV-1a hash, its first error, and what to do when that is "
+		"not to fix the file (empty: fix it).");
 	if (d->rejected_path) {
 		fputs("osmqos_policy_rejected_info{path=\"", out);
 		oq_publish_prom_text(out, d->rejected_path, 4096);
@@ -76,6 +77,9 @@ static void policy_families(FILE *out, const struct oq_publish_doc *d)
 			d->rejected_hash);
 		oq_publish_prom_text(
 			out, d->rejected_error ? d->rejected_error : "", 1024);
+		fputs("\",fix=\"", out);
+		oq_publish_prom_text(
+			out, d->rejected_fix ? d->rejected_fix : "", 1024);
 		fputs("\"} 1\n", out);
 	}
 	oq_publish_prom_family(

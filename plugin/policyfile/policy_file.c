@@ -132,14 +132,17 @@ static int restore_in_force(struct oq_policy_file *pf, const char *path);
 
 /* A content that was refused (and logged): remembered, so the same bytes
  * are not parsed and logged again every sweep, and published (path, hash,
- * when, why: the first error of d, else why). */
+ * when, why: the first error of d, else why; fix: what to do when that is
+ * not to fix the content, else NULL). */
 static int refuse(struct oq_policy_file *pf, struct oq_diags *d,
 		  struct oq_policy *p, char *text, uint64_t hash,
-		  const char *path, const char *why)
+		  const char *path, const char *why, const char *fix)
 {
 	size_t i;
 
 	pf->rej_error[0] = '\0';
+	snprintf(pf->rej_fix, sizeof(pf->rej_fix), "%s", fix ? fix : "");
+	pf->rej_no_copy = false;
 	for (i = 0; i < d->n; i++)
 		if (d->v[i].sev == OQ_SEV_ERROR) {
 			oq_diag_format(&d->v[i], pf->rej_error,
@@ -414,7 +417,53 @@ static void record_unreadable(struct oq_policy_file *pf, const char *path,
 {
 	snprintf(pf->rej_error, sizeof(pf->rej_error), "%s: cannot read: %s",
 		 path, why);
+	pf->rej_fix[0] = '\0';
+	pf->rej_no_copy = false;
 	record_rejection(pf, path, 0);
+}
+
+/*
+ * A valid policy with bandwidth intents while OpenSM gets no copy: OpenSM
+ * would reject the file and run without its policy.  The cause and its
+ * fix go to the log and, in the same words, to the published rejection,
+ * which `osmqos status` shows: the content is valid (osmqos check says
+ * so), the setup is what to change.
+ */
+static int refuse_no_copy(struct oq_policy_file *pf, struct oq_diags *d,
+			  struct oq_policy *p, char *text, uint64_t hash,
+			  const char *path)
+{
+	const char *cause, *fix;
+	char why[256];
+	int rc;
+
+	if (pf->dir_shared) {
+		cause = "OpenSM reads the file itself: the publish directory "
+			"is another opensm's osmqos's";
+		fix = "give this opensm its own publish_dir= and restart "
+		      "opensm";
+	} else if (pf->dir_open) {
+		cause = "OpenSM reads the file itself: other users can write "
+			"the publish directory";
+		fix = "make the publish directory writable by its owner only "
+		      "(chmod go-w), then kill -HUP opensm";
+	} else {
+		cause = "opensm_policy=direct lets OpenSM read the file itself";
+		fix = "drop opensm_policy=direct and restart opensm";
+	}
+	OQ_LOG(pf->osm, OSM_LOG_ERROR,
+	       "policy %s rejected: it states bandwidth intents (bandwidth:, "
+	       "priority:), which OpenSM's own parser does not know, and %s; "
+	       "%s (OpenSM then reads a copy with the intents commented "
+	       "out); %s\n",
+	       path, cause, fix, after_refusal(pf));
+	snprintf(why, sizeof(why),
+		 "it states bandwidth intents (bandwidth:, priority:), which "
+		 "OpenSM's own parser does not know, and %s",
+		 cause);
+	rc = refuse(pf, d, p, text, hash, path, why, fix);
+	pf->rej_no_copy = true;
+	return rc;
 }
 
 static int refresh(struct oq_policy_file *pf)
@@ -485,8 +534,12 @@ static int refresh(struct oq_policy_file *pf)
 		}
 		return 0;
 	}
-	if (pf->bad_reported && hash == pf->bad_hash) {
-		free(text); /* the same bad content: reported already */
+	/* The same bad content: reported already -- unless it was refused
+	 * only because OpenSM got no copy, and now it does (the publish
+	 * directory closed, or this opensm's again). */
+	if (pf->bad_reported && hash == pf->bad_hash &&
+	    !(pf->rej_no_copy && pf->copy_enabled)) {
+		free(text);
 		return pf->cur ? 0 : -1;
 	}
 
@@ -500,33 +553,10 @@ static int refresh(struct oq_policy_file *pf)
 		OQ_LOG(pf->osm, OSM_LOG_ERROR,
 		       "policy %s rejected (%zu errors); %s\n", path,
 		       d.n_errors, after_refusal(pf));
-		return refuse(pf, &d, p, text, hash, path, "rejected");
+		return refuse(pf, &d, p, text, hash, path, "rejected", NULL);
 	}
-	if (p->n_intent_levels && !pf->copy_enabled) {
-		/* OpenSM would reject the file and run without its policy. */
-		OQ_LOG(pf->osm, OSM_LOG_ERROR,
-		       "policy %s rejected: it states bandwidth intents "
-		       "(bandwidth:, priority:), which OpenSM's own parser "
-		       "does not know, and %s; %s (OpenSM then reads a copy "
-		       "with the intents commented out); %s\n",
-		       path,
-		       pf->dir_shared ? "OpenSM reads the file itself: the "
-					"publish directory is another "
-					"opensm's osmqos's"
-		       : pf->dir_open ? "OpenSM reads the file itself: other "
-					"users can write the publish "
-					"directory"
-				      : "opensm_policy=direct lets OpenSM read "
-					"the file itself",
-		       pf->dir_shared ? "give this opensm its own publish_dir="
-		       : pf->dir_open ? "make the publish directory writable "
-					"by its owner only (chmod go-w)"
-				      : "drop opensm_policy=direct",
-		       after_refusal(pf));
-		return refuse(pf, &d, p, text, hash, path,
-			      "bandwidth intents with opensm_policy=direct: "
-			      "OpenSM's own parser would reject the file");
-	}
+	if (p->n_intent_levels && !pf->copy_enabled)
+		return refuse_no_copy(pf, &d, p, text, hash, path);
 	log_diags(pf, &d, OSM_LOG_ERROR); /* warnings, at INFO */
 	oq_diags_free(&d);
 	/* Counted as `osmqos check` counts (qos-ulps apart). */

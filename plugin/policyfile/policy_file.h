@@ -45,6 +45,8 @@ struct oq_policy_ref {
 
 /* The first error of a rejected edit, as logged (FILE:LINE:COL: ...). */
 #define OQ_POLICY_REJECT_ERROR_LEN 512
+/* What to do about it when that is not to fix the file's content. */
+#define OQ_POLICY_REJECT_FIX_LEN 256
 
 /* A policy file as last loaded: the parsed tree and what identified it. */
 struct oq_policy_file {
@@ -66,6 +68,12 @@ struct oq_policy_file {
 	char *rej_path; /* the path it was read from */
 	time_t rej_at;	/* when it was refused; its hash is bad_hash */
 	char rej_error[OQ_POLICY_REJECT_ERROR_LEN];
+	/* "": fix the file (osmqos check); else what to do instead, as the
+	 * log line says: the content is valid, osmqos's setup refuses it. */
+	char rej_fix[OQ_POLICY_REJECT_FIX_LEN];
+	/* It was refused because OpenSM gets no copy (bandwidth intents):
+	 * read again once it gets one, though unchanged. */
+	bool rej_no_copy;
 
 	/* The policy in force as written (policy_in_force.c). */
 	bool in_force_written; /* a write succeeded */

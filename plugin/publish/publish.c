@@ -99,12 +99,14 @@ static int fill_head(struct oq_publisher *pub, const struct oq_sweep_state *s,
 	if (pf->rejected) {
 		r->rej_path = strdup(pf->rej_path ? pf->rej_path : "");
 		r->rej_error = strdup(pf->rej_error);
-		if (!r->rej_path || !r->rej_error)
+		r->rej_fix = strdup(pf->rej_fix);
+		if (!r->rej_path || !r->rej_error || !r->rej_fix)
 			return -1;
 		d->rejected_path = r->rej_path;
 		d->rejected_hash = pf->bad_hash;
 		d->rejected_at = pf->rej_at;
 		d->rejected_error = r->rej_error;
+		d->rejected_fix = r->rej_fix;
 	}
 	if (pf->opensm_path) {
 		r->opensm_path = strdup(pf->opensm_path);
@@ -431,6 +433,7 @@ void oq_publish_req_free(struct oq_publish_req *req)
 	oq_sa_put(req->sa);
 	free(req->rej_path);
 	free(req->rej_error);
+	free(req->rej_fix);
 	free(req->policy_path);
 	free(req->restored_from);
 	free(req->restored_for);

@@ -7,7 +7,10 @@
 # intent beside a guaranteed share at least as large on every linked
 # port, OpenSM parses its copy without an error (the intent keys
 # commented out), the audit trail carries a granted path's intent, and
-# with opensm_policy=direct the plugin refuses the policy with one error.
+# with opensm_policy=direct, or a publish directory others can write,
+# the plugin refuses the policy with one error whose cause and fix
+# `osmqos status` repeats (not "osmqos check": the file is valid); the
+# directory closed, the same file is put in force.
 . "$top_srcdir/tests/e2e/lib.sh"
 . "$top_srcdir/tests/e2e/tables-lib.sh"
 e2e_init intents
@@ -126,5 +129,43 @@ grep -q "drop opensm_policy=direct" "$E2E_OSM_LOG" ||
 e2e_hup_sweep
 n=$(grep -c "rejected: it states bandwidth intents" "$E2E_OSM_LOG")
 [ "$n" -eq 1 ] || e2e_fail "direct: refusal logged again for the same file ($n)"
+# status_says NAME FIX: `osmqos status` gives the refusal's cause and FIX
+# (the log's words), not "fix it (osmqos check ...)": the file is valid.
+status_says() {
+	local out=$E2E_DIR/status-$1.txt
+
+	e2e_osmqos status -d "$pub" >"$out" 2>&1
+	grep -qF "$2" "$out" ||
+		e2e_fail "$1: status does not say '$2': $(cat "$out")"
+	grep -q "osmqos check" "$out" &&
+		e2e_fail "$1: status says to fix a valid file: $(cat "$out")"
+	e2e_osmqos status -d "$pub" --json >"$out.json" 2>/dev/null
+	jq -e --arg fix "$2" '.rejected.fix == $fix' "$out.json" >/dev/null ||
+		e2e_fail "$1: status JSON rejected.fix: $(jq -c .rejected "$out.json")"
+	jq -e --arg fix "$2" '.policy.rejected.fix == $fix' \
+		"$pub/osmqos-bandwidth.json" >/dev/null ||
+		e2e_fail "$1: published rejected.fix: $(jq -c .policy.rejected "$pub/osmqos-bandwidth.json")"
+}
+status_says direct "drop opensm_policy=direct and restart opensm"
+e2e_stop_opensm
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-direct.log"
+
+# 7. A publish directory its group can write: OpenSM gets no copy, so
+# the plugin refuses the intents for that cause, says so in status, and
+# puts the same file in force once the directory is closed.
+chmod 0775 "$pub"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_dir=$pub audit=off"
+e2e_wait_for "rejected: it states bandwidth intents" "$E2E_OSM_LOG" 30 ||
+	e2e_fail "open: the plugin did not refuse the intents policy"
+grep -q "other users can write the publish directory" "$E2E_OSM_LOG" ||
+	e2e_fail "open: the refusal does not give the open directory as cause"
+status_says open "make the publish directory writable by its owner only (chmod go-w), then kill -HUP opensm"
+grep -qF "other users can write the publish directory" "$E2E_DIR/status-open.txt" ||
+	e2e_fail "open: status does not give the cause: $(cat "$E2E_DIR/status-open.txt")"
+chmod 0755 "$pub"
+e2e_hup_sweep "published"
+grep -q "policy $pol loaded: .* 2 levels with a bandwidth intent" "$E2E_OSM_LOG" ||
+	e2e_fail "open: the file not put in force once the directory is closed"
 e2e_stop_opensm
 e2e_pass

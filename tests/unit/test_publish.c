@@ -372,7 +372,7 @@ static void test_rejected_edit_published(void **state)
 		"\"hash\": \"0xfedcba9876543210\", \"at\": "
 		"\"2023-11-14T22:13:21Z\", \"at_epoch\": 1700000001, "
 		"\"error\": \"/etc/opensm/qos-policy.conf:3:5: error: "
-		"unknown keyword 'qos-levle' \\\"x\\\"\"}, "
+		"unknown keyword 'qos-levle' \\\"x\\\"\", \"fix\": null}, "
 		"\"opensm_parse\": null}"));
 	render(w, oq_publish_write_prom);
 	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
@@ -381,10 +381,22 @@ static void test_rejected_edit_published(void **state)
 		w->buf, "osmqos_policy_rejected_info{path=\"/etc/opensm/"
 			"qos-policy.conf\",hash=\"0xfedcba9876543210\",error=\""
 			"/etc/opensm/qos-policy.conf:3:5: error: unknown "
-			"keyword 'qos-levle' \\\"x\\\"\"} 1\n"));
+			"keyword 'qos-levle' \\\"x\\\"\",fix=\"\"} 1\n"));
 	assert_non_null(strstr(
 		w->buf,
 		"osmqos_policy_rejected_timestamp_seconds 1700000001\n"));
+
+	/* A valid file the plugin's setup refuses: what to change. */
+	w->doc.rejected_fix = "drop opensm_policy=direct and restart opensm";
+	render(w, oq_publish_write_json);
+	assert_true(oq_jsoncheck(w->buf, w->len));
+	assert_non_null(strstr(w->buf, "\"fix\": \"drop opensm_policy=direct "
+				       "and restart opensm\"}"));
+	render(w, oq_publish_write_prom);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s\n%s", err, w->buf);
+	assert_non_null(strstr(w->buf, ",fix=\"drop opensm_policy=direct and "
+				       "restart opensm\"} 1\n"));
 }
 
 /* The policy in force put back at start: the copy it came from and the
