@@ -62,6 +62,9 @@ struct osmqos {
 	 * directory is another instance's: nothing is written there. */
 	int dir_lock;
 	bool dir_shared;
+	/* The policy file is a document the publisher writes (or its
+	 * lock): nothing is published. */
+	bool pub_off;
 };
 
 static void log_option_error(void *ctx, const char *msg)
@@ -161,6 +164,55 @@ static const char *audit_clash(struct osmqos *q, const char *audit)
 			return "a file the plugin publishes";
 	}
 	return osm_file_clash(q->osm, audit);
+}
+
+/*
+ * The policy file (policy=, else qos_policy_file) naming a file the plugin
+ * writes: each write would replace the operator's policy -- its copy with
+ * the intents commented out, loaded at the next HUP, or a published
+ * document.  Returns what that file is, or NULL; *publisher when it is
+ * one of the publisher's own (then nothing is published).
+ */
+static const char *policy_clash(struct osmqos *q, bool *publisher)
+{
+	static const struct {
+		const char *name, *what;
+		bool publisher;
+	} own[] = {
+		{OQ_POLICY_COPY_NAME, "OpenSM's copy of the policy in force",
+		 false},
+		{OQ_PUB_IN_FORCE, "the policy in force as written", false},
+		{OQ_POLICY_SOURCE_NAME,
+		 "the source line of the policy in force", false},
+		{OQ_POLICY_NONE_NAME,
+		 "the name OpenSM reads instead of a policy path that is not a "
+		 "regular file",
+		 false},
+		{OQ_PUBLISH_JSON_NAME, "a file the plugin publishes", true},
+		{OQ_PUBLISH_PROM_NAME, "a file the plugin publishes", true},
+		{OQ_PUBLISH_LOCK_NAME, "the publish directory's lock file",
+		 true},
+	};
+	const char *dir = oq_plugin_publish_dir(&q->opts);
+	const char *pol = q->opts.policy ? q->opts.policy
+					 : q->osm->subn.opt.qos_policy_file;
+	char path[4096];
+	size_t i;
+
+	*publisher = false;
+	if (!pol || !*pol)
+		return NULL;
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, own[i].name);
+		if (oq_file_same(pol, path)) {
+			*publisher = own[i].publisher;
+			return own[i].what;
+		}
+	}
+	/* Where that name goes when the publish directory is open. */
+	snprintf(path, sizeof(path), "%s/%s", oq_cache_dir(),
+		 OQ_POLICY_NONE_NAME);
+	return oq_file_same(pol, path) ? own[3].what : NULL;
 }
 
 /* The audit trail: audit= or <OpenSM cache dir>/osmqos-audit.log;
@@ -289,6 +341,7 @@ static unsigned int instances;
 
 static void *osmqos_create(osm_opensm_t *osm)
 {
+	const char *clash;
 	struct osmqos *q;
 	char buf[1024];
 	int errs;
@@ -333,8 +386,19 @@ static void *osmqos_create(osm_opensm_t *osm)
 		OSM_LOG(&osm->log, OSM_LOG_INFO,
 			"osmqos: opensm.conf has qos FALSE: OpenSM programs no "
 			"QoS tables, so osmqos only loads; set qos TRUE\n");
-	claim_publish_dir(q);
+	clash = policy_clash(q, &q->pub_off);
+	if (q->pub_off) {
+		q->dir_lock = -2; /* not claimed: nothing is written there */
+		OQ_LOG(q->osm, OSM_LOG_ERROR,
+		       "the policy file is %s in %s: osmqos publishes nothing "
+		       "there (that would write over the policy) until it is "
+		       "given another policy file (next line)\n",
+		       clash, oq_plugin_publish_dir(&q->opts));
+	} else {
+		claim_publish_dir(q);
+	}
 	oq_policy_file_init(&q->pf, osm, &q->opts);
+	q->pf.path_clash = clash;
 	if (q->dir_shared) {
 		q->pf.copy_enabled = false;
 		q->pf.dir_shared = true;
@@ -346,7 +410,7 @@ static void *osmqos_create(osm_opensm_t *osm)
 	q->sweep.published_ctx = &q->sa;
 	audit_open(q);
 	q->sa.audit = q->pub.audit = q->audit;
-	if (!q->dir_shared)
+	if (!q->dir_shared && !q->pub_off)
 		oq_publish_writer_start(&q->pub);
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
 	oq_sa_front_takeover(&q->sa);
@@ -593,7 +657,7 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 		/* publish: logs its own errors (once per errno); never
 		 * affects the SM.  It reads the audit writer's drops with
 		 * the other counters. */
-		if (!q->dir_shared)
+		if (!q->dir_shared && !q->pub_off)
 			oq_publish(&q->pub);
 		break;
 	default:

@@ -330,30 +330,32 @@ static bool dir_private(const char *dir)
  * directory's when that is private, else one under /dev/null. */
 static char *none_path_for(struct oq_policy_file *pf, bool *in_dir)
 {
-	const char *dir = oq_plugin_publish_dir(pf->opts);
-	int where = OQ_NONE_PUBLISH;
+	const char *dirs[OQ_NONE_DIRS] = {oq_plugin_publish_dir(pf->opts),
+					  oq_cache_dir()};
+	const char *policy = oq_policy_file_path(pf);
+	int where;
 	size_t n;
 
 	*in_dir = true;
-	if (pf->dir_shared || !dir_private(dir)) {
-		where = OQ_NONE_CACHE;
-		dir = oq_cache_dir();
-	}
-	if (where == OQ_NONE_CACHE && !dir_private(dir)) {
-		*in_dir = false;
-		return nowhere;
-	}
-	if (!pf->none_paths[where]) {
-		n = strlen(dir) + sizeof(OQ_POLICY_NONE_NAME) + 2;
-		pf->none_paths[where] = malloc(n);
+	for (where = 0; where < OQ_NONE_DIRS; where++) {
+		if ((where == OQ_NONE_PUBLISH && pf->dir_shared) ||
+		    !dir_private(dirs[where]))
+			continue;
 		if (!pf->none_paths[where]) {
-			*in_dir = false;
-			return nowhere;
+			n = strlen(dirs[where]) + sizeof(OQ_POLICY_NONE_NAME) +
+			    2;
+			pf->none_paths[where] = malloc(n);
+			if (!pf->none_paths[where])
+				continue;
+			snprintf(pf->none_paths[where], n, "%s/%s", dirs[where],
+				 OQ_POLICY_NONE_NAME);
 		}
-		snprintf(pf->none_paths[where], n, "%s/%s", dir,
-			 OQ_POLICY_NONE_NAME);
+		/* Never the operator's policy file (it is removed). */
+		if (!policy || !oq_file_same(pf->none_paths[where], policy))
+			return pf->none_paths[where];
 	}
-	return pf->none_paths[where];
+	*in_dir = false;
+	return nowhere;
 }
 
 bool oq_policy_opensm_kept_off(const struct oq_policy_file *pf)
@@ -466,6 +468,45 @@ static int refuse_no_copy(struct oq_policy_file *pf, struct oq_diags *d,
 	return rc;
 }
 
+/*
+ * The policy file names a file the plugin writes (its copy for OpenSM, the
+ * policy in force as written, a published document...): read, the
+ * plugin's next write would replace the operator's policy (its intents
+ * commented out, loaded at the next HUP).  Nothing is read from it, not
+ * even the policy in force before the start (that would be written back
+ * over it): no policy is in force until opensm is restarted with another
+ * path.  Published as a rejection of the content, with what to do.
+ */
+static int refuse_clash(struct oq_policy_file *pf, const char *path)
+{
+	const char *opt = pf->opts->policy ? "policy=" : "qos_policy_file";
+	size_t len = 0;
+	char *text;
+
+	pf->restore_tried = true;
+	if (pf->clash_reported)
+		return -1;
+	pf->clash_reported = true;
+	OQ_LOG(pf->osm, OSM_LOG_ERROR,
+	       "%s names a file osmqos writes; copy it elsewhere and point "
+	       "%s there, then restart opensm: %s is %s, so no policy is "
+	       "read from it and osmqos does not write it; NO POLICY IN "
+	       "FORCE: the fabric stays on OpenSM's per-port-type "
+	       "templates\n",
+	       opt, opt, path, pf->path_clash);
+	/* Its hash, for status to tell this content from a later one. */
+	text = oq_file_read(path, OQ_POLICY_MAX_BYTES, &len);
+	snprintf(pf->rej_error, sizeof(pf->rej_error),
+		 "%s: %s names %s, a file osmqos writes", path, opt,
+		 pf->path_clash);
+	snprintf(pf->rej_fix, sizeof(pf->rej_fix),
+		 "copy it elsewhere, point %s there and restart opensm", opt);
+	pf->rej_no_copy = false;
+	record_rejection(pf, path, text ? oq_fnv1a(text, len) : 0);
+	free(text);
+	return -1;
+}
+
 static int refresh(struct oq_policy_file *pf)
 {
 	const char *path = oq_policy_file_path(pf);
@@ -484,6 +525,8 @@ static int refresh(struct oq_policy_file *pf)
 		pf->missing_reported = true;
 		return pf->cur ? 0 : -1;
 	}
+	if (pf->path_clash)
+		return refuse_clash(pf, path);
 	text = oq_file_read(path, OQ_POLICY_MAX_BYTES, &len);
 	if (!text) {
 		/* Taken before any call that may change errno (logging). */

@@ -106,6 +106,11 @@ struct oq_policy_file {
 	char *restored_from, *restored_for;
 	/* The policy file as the plugin reads it: made absolute at load. */
 	char *path_abs;
+	/* The policy file is one the plugin writes (set at load: what that
+	 * file is; NULL: none): no policy is read from it, and the plugin
+	 * never writes over it.  Refused once, said once. */
+	const char *path_clash;
+	bool clash_reported;
 	/* The publish directory is writable by other users (without the
 	 * sticky bit, or another user's): OpenSM reads no copy there and
 	 * nothing is put back in force from it (policy_trust.c). */

@@ -25,7 +25,9 @@
 #      OpenSM's policy (SL 0), as stock OpenSM does; CRLF line ends there
 #      make the plugin log an error;
 #   6. an unwritable publish directory: one error line, OpenSM reads the
-#      file itself and the sweep is unaffected.
+#      file itself and the sweep is unaffected;
+#   7. a policy file that is one the plugin writes in the publish
+#      directory is refused with one error and never written over.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init policy-copy
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -318,4 +320,53 @@ e2e_hup_sweep
 n=$(write_errors)
 [ "$n" = 1 ] || e2e_fail "6: the write error was logged $n times"
 expect_sl "6 unwritable" 2
+e2e_stop_opensm
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-unwritable.log"
+
+# 7. The policy file is one the plugin writes in the publish directory:
+# nothing is read from it and it is never written over (its CRLF ends
+# stay), through a sweep and a HUP.  One ERROR says what to do, and
+# status repeats it.  Named by
+# policy= or by qos_policy_file; the published documents' own names
+# stop the publishing instead.
+pub7=$E2E_DIR/pub7
+mkdir -m 0700 "$pub7"
+write_policy 2
+sed -i 's/$/\r/' "$pol"
+for how in policy=osmqos-last-good-policy.conf policy=osmqos-policy-in-force.conf \
+	policy=osmqos-no-policy-in-force.conf qos_policy_file=osmqos-policy-in-force.conf \
+	policy=osmqos.prom; do
+	opt=${how%%=*}
+	own=$pub7/${how#*=}
+	# As the plugin names the option.
+	word=$opt
+	[ "$opt" = policy ] && word=policy=
+	rm -f "$pub7"/osmqos-* "$pub7"/.osmqos.lock
+	cp "$pol" "$own"
+	if [ "$opt" = policy ]; then
+		e2e_start_opensm qos=TRUE enable_quirks=TRUE "qos_policy_file=$pol" \
+			"event_plugin_options=publish_dir=$pub7 audit=off policy=$own"
+	else
+		e2e_start_opensm qos=TRUE enable_quirks=TRUE "qos_policy_file=$own" \
+			"event_plugin_options=publish_dir=$pub7 audit=off"
+	fi
+	e2e_hup_sweep
+	cmp -s "$pol" "$own" || e2e_fail "7 $how: the plugin wrote over the policy"
+	grep -q "osmqos: $word names a file osmqos writes; copy it elsewhere and point $word there, then restart opensm: $own is " "$E2E_OSM_LOG" ||
+		e2e_fail "7 $how: no error saying what to do"
+	n=$(grep -c "names a file osmqos writes" "$E2E_OSM_LOG")
+	[ "$n" = 1 ] || e2e_fail "7 $how: said $n times, want once"
+	grep -q "policy $own loaded" "$E2E_OSM_LOG" && e2e_fail "7 $how: a policy was read from it"
+	if [ "$how" = policy=osmqos.prom ]; then
+		[ -e "$pub7/osmqos-bandwidth.json" ] &&
+			e2e_fail "7 $how: published though the policy is a published file"
+	else
+		e2e_osmqos status -d "$pub7" >"$E2E_DIR/status-7.txt" 2>&1
+		grep -qF "copy it elsewhere, point $word there and restart opensm" "$E2E_DIR/status-7.txt" ||
+			e2e_fail "7 $how: status: $(cat "$E2E_DIR/status-7.txt")"
+	fi
+	e2e_stop_opensm
+	mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-7-${how//\//_}.log"
+	e2e_log "7 $how: refused, not written over"
+done
 e2e_pass
