@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -266,24 +267,10 @@ static void audit_open(struct osmqos *q)
 	       path, fix);
 }
 
-/* The publish directory, unless the osmqos of another opensm (another
- * port's SM on this host) writes there: then this one writes nothing
- * there, and OpenSM reads the operator's policy file itself. */
-static void claim_publish_dir(struct osmqos *q)
+/* The publish directory is another opensm's osmqos's (claim result -1):
+ * said once, and nothing is written there. */
+static void say_dir_shared(struct osmqos *q, const char *dir, long holder)
 {
-	const char *dir = oq_plugin_publish_dir(&q->opts);
-	long holder = 0;
-
-	q->dir_lock = oq_publish_dir_claim(dir, &holder);
-	if (q->dir_lock == -3)
-		OQ_LOG(q->osm, OSM_LOG_ERROR,
-		       "%s/%s is not a lock file of this plugin's (not a "
-		       "regular file of this user with one link): remove it; "
-		       "until then another opensm's osmqos publishing to %s "
-		       "goes unnoticed\n",
-		       dir, OQ_PUBLISH_LOCK_NAME, dir);
-	if (q->dir_lock != -1)
-		return;
 	q->dir_shared = true;
 	OQ_LOG(q->osm, OSM_LOG_ERROR,
 	       "publish directory %s is the osmqos of another opensm's "
@@ -296,6 +283,30 @@ static void claim_publish_dir(struct osmqos *q)
 	       q->opts.audit ? "" : " and keeps no audit trail (give audit=)");
 }
 
+static void say_foreign_lock(struct osmqos *q, const char *dir)
+{
+	OQ_LOG(q->osm, OSM_LOG_ERROR,
+	       "%s/%s is not a lock file of this plugin's (not a regular "
+	       "file of this user with one link): remove it; until then "
+	       "another opensm's osmqos publishing to %s goes unnoticed\n",
+	       dir, OQ_PUBLISH_LOCK_NAME, dir);
+}
+
+/* The publish directory, unless the osmqos of another opensm (another
+ * port's SM on this host) writes there: then this one writes nothing
+ * there, and OpenSM reads the operator's policy file itself. */
+static void claim_publish_dir(struct osmqos *q)
+{
+	const char *dir = oq_plugin_publish_dir(&q->opts);
+	long holder = 0;
+
+	q->dir_lock = oq_publish_dir_claim(dir, &holder);
+	if (q->dir_lock == -3)
+		say_foreign_lock(q, dir);
+	else if (q->dir_lock == -1)
+		say_dir_shared(q, dir, holder);
+}
+
 /* Each heavy sweep while the publish directory is another instance's:
  * that one may be gone (the other port's SM stopped, this one the master
  * now).  The audit trail stays as it started. */
@@ -305,8 +316,6 @@ static void reclaim_publish_dir(struct osmqos *q)
 	char why[320];
 	long holder;
 
-	if (!q->dir_shared)
-		return;
 	q->dir_lock = oq_publish_dir_claim(dir, &holder);
 	if (q->dir_lock < 0)
 		return;
@@ -321,6 +330,64 @@ static void reclaim_publish_dir(struct osmqos *q)
 	       "publishes there%s\n",
 	       dir,
 	       q->pf.copy_enabled ? " and OpenSM reads its policy copy" : "");
+}
+
+/* Is the lock file held still the one in the directory?  Removed with
+ * its directory (and the directory made again) while opensm runs, it
+ * locks nothing another opensm would find. */
+static bool lock_in_place(int fd, const char *dir)
+{
+	struct stat held, now;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, OQ_PUBLISH_LOCK_NAME);
+	return !fstat(fd, &held) && !lstat(path, &now) &&
+	       held.st_dev == now.st_dev && held.st_ino == now.st_ino;
+}
+
+/*
+ * Each heavy sweep while this instance publishes: the lock is taken
+ * when the directory it lacked at start (or that was removed) is there,
+ * so a second opensm finds it.  Another opensm's osmqos that took the
+ * directory meanwhile keeps it: this one stops writing there, as when
+ * the directory was the other's at start, and OpenSM reads the
+ * operator's policy file itself.
+ */
+static void keep_publish_dir(struct osmqos *q)
+{
+	const char *dir = oq_plugin_publish_dir(&q->opts);
+	struct oq_policy_file *pf = &q->pf;
+	const char *now;
+	long holder = 0;
+
+	if (q->dir_lock >= 0) {
+		if (lock_in_place(q->dir_lock, dir))
+			return;
+		close(q->dir_lock);
+		q->dir_lock = -2;
+	} else if (q->dir_lock != -2) {
+		return; /* a lock file not ours: said at start */
+	}
+	q->dir_lock = oq_publish_dir_claim(dir, &holder);
+	if (q->dir_lock >= 0) {
+		OQ_LOG(q->osm, OSM_LOG_INFO,
+		       "publish directory %s: this opensm's osmqos holds "
+		       "%s there now\n",
+		       dir, OQ_PUBLISH_LOCK_NAME);
+		return;
+	}
+	if (q->dir_lock == -3)
+		say_foreign_lock(q, dir);
+	if (q->dir_lock != -1)
+		return;
+	oq_publish_writer_stop(&q->pub);
+	say_dir_shared(q, dir, holder);
+	pf->dir_shared = true;
+	pf->copy_enabled = false;
+	now = q->osm->subn.opt.qos_policy_file;
+	if ((pf->copy_path && now == pf->copy_path) ||
+	    (pf->none_path && now == pf->none_path))
+		q->osm->subn.opt.qos_policy_file = pf->operator_path;
 }
 
 /* A new sweep state: the SA's state of the one before is stale, and
@@ -465,7 +532,10 @@ static void on_heavy_sweep_done(struct osmqos *q)
 	bool kept;
 
 	oq_sweep_begin(sw);
-	reclaim_publish_dir(q);
+	if (q->dir_shared)
+		reclaim_publish_dir(q);
+	else
+		keep_publish_dir(q);
 	if (!q->osm->subn.opt.qos)
 		return;
 	oq_policy_file_refresh(&q->pf);

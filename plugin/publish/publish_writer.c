@@ -241,6 +241,9 @@ void oq_publish_writer_start(struct oq_publisher *pub)
 	pthread_cond_init(&pub->wake, &a);
 	pthread_condattr_destroy(&a);
 	pub->writer_set_up = true;
+	/* Started again after a stop (the publish directory another
+	 * opensm's for a while). */
+	pub->stop = false;
 	every = interval_of(pub);
 	if (!every)
 		OQ_LOG(pub->osm, OSM_LOG_INFO,

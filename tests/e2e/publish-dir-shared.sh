@@ -9,7 +9,10 @@
 # stops, the second takes the directory at its next sweep.  A lock file
 # another user put there is said, not written, and not taken for an
 # osmqos.  doctor on the shared opensm.conf says which opensm has the
-# directory and that the other publishes nothing there.
+# directory and that the other publishes nothing there.  A publish
+# directory made (or made again) while opensm runs is locked at the next
+# heavy sweep, and one another opensm's osmqos took meanwhile is left to
+# it.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init publish-dir-shared
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -51,12 +54,16 @@ linked_a=$(awk '$1 == "osmqos_linked_ports" {print $2}' "$E2E_DIR/osmqos.prom")
 [ -n "$linked_a" ] || e2e_fail "no osmqos_linked_ports in osmqos.prom"
 
 log_b=$E2E_DIR/opensm-b.log
-mkdir -p "$E2E_DIR/cwd-b"
-(cd "$E2E_DIR/cwd-b" && IBSIM_SOCKNAME=$sock_b \
-	LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-	LD_PRELOAD="$OQ_UMAD2SIM" exec "$OQ_OPENSM" -F "$E2E_OSM_CONF" \
-	-f "$log_b") >"$E2E_DIR/opensm-b.out" 2>&1 &
-osm_b=$!
+# start_b: the second opensm, with the first's opensm.conf.
+start_b() {
+	mkdir -p "$E2E_DIR/cwd-b"
+	(cd "$E2E_DIR/cwd-b" && IBSIM_SOCKNAME=$sock_b \
+		LD_LIBRARY_PATH="$top_builddir/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		LD_PRELOAD="$OQ_UMAD2SIM" exec "$OQ_OPENSM" -F "$E2E_OSM_CONF" \
+		-f "$log_b") >"$E2E_DIR/opensm-b.out" 2>&1 &
+	osm_b=$!
+}
+start_b
 e2e_wait_for "SUBNET UP" "$log_b" 30 || e2e_fail "the second opensm is not up"
 grep -q "osmqos: publish directory $E2E_DIR is the osmqos of another opensm's (pid $E2E_OPENSM_PID)" "$log_b" ||
 	e2e_fail "the second osmqos did not name the first: $(grep osmqos "$log_b" | head -n 5)"
@@ -127,4 +134,34 @@ grep -q "osmqos: $E2E_DIR/.osmqos.lock is not a lock file of this plugin's" "$E2
 [ "$(stat -c %U "$E2E_DIR/.osmqos.lock")" = nobody ] && [ ! -s "$E2E_DIR/.osmqos.lock" ] ||
 	e2e_fail "the foreign lock file was written"
 e2e_log "a lock file of another user: said, not written, the directory used"
+
+# A publish directory missing at start (the plugin says to make it),
+# made while opensm runs: its lock is taken at the next heavy sweep, so a
+# second opensm finds the directory taken.
+late=$E2E_DIR/late
+e2e_stop_opensm
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-a2.log"
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
+	"event_plugin_options=publish_dir=$late"
+mkdir -m 755 "$late"
+e2e_hup_sweep "osmqos: sweep 2: published"
+[ "$(cat "$late/.osmqos.lock" 2>/dev/null)" = "$E2E_OPENSM_PID" ] ||
+	e2e_fail "no lock on a publish directory made while opensm runs: $(ls -A "$late")"
+e2e_log "a publish directory made while opensm runs: locked at the next sweep"
+# Removed and made again, then taken by a second opensm before the next
+# sweep of the first: the first leaves it to the second.
+rm -rf "$late"
+mkdir -m 755 "$late"
+mv "$log_b" "$E2E_DIR/opensm-b1.log"
+start_b
+e2e_wait_for "SUBNET UP" "$log_b" 30 || e2e_fail "the second opensm is not up again"
+[ "$(cat "$late/.osmqos.lock")" = "$osm_b" ] ||
+	e2e_fail "the second opensm did not take the directory made again"
+e2e_hup_sweep
+sleep 1 # the publisher thread
+grep -q "osmqos: publish directory $late is the osmqos of another opensm's (pid $osm_b)" "$E2E_OSM_LOG" ||
+	e2e_fail "the first osmqos did not see the second's lock: $(grep 'publish directory' "$E2E_OSM_LOG")"
+grep -q "osmqos: sweep 3: published" "$E2E_OSM_LOG" &&
+	e2e_fail "the first osmqos published to the second's directory"
+e2e_log "the directory made again and taken by another opensm: left to it"
 e2e_pass
