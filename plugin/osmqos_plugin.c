@@ -444,6 +444,18 @@ static void *osmqos_create(osm_opensm_t *osm)
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmqos: out of memory making policy= and "
 			"publish_dir= absolute: they are used as given\n");
+	if (oq_plugin_options_cut(osm->subn.opt.event_plugin_options)) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmqos: event_plugin_options is %zu characters, as "
+			"many as OpenSM reads of its opensm.conf line (%d with "
+			"the key): the line was probably cut, the options "
+			"after the cut lost and the last value cut short; "
+			"shorten it (shorter paths, e.g. a symlink to a deep "
+			"directory) and check it with osmqos doctor\n",
+			strlen(osm->subn.opt.event_plugin_options),
+			OQ_OPENSM_CONF_LINE_MAX);
+		errs++;
+	}
 	oq_plugin_options_format(&q->opts, buf, sizeof(buf));
 	OSM_LOG(&osm->log, OSM_LOG_INFO,
 		"osmqos %s loaded (built for %s): %s%s\n", PACKAGE_VERSION,

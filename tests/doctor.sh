@@ -8,7 +8,8 @@
 # behind a second comma), policy= and qos_policy_file apart, no plugin
 # library, a library built for another OpenSM, an invalid policy, no
 # policy file, a policy with intents under opensm_policy=direct, an
-# option value the plugin replaces, no publish directory, no audit
+# option value the plugin replaces, an event_plugin_options line OpenSM
+# cuts, no publish directory, no audit
 # directory, a routing engine that keeps the template's SL2VL under a
 # policy with sl2vl-scopes, a standby with other QoS settings or an extra
 # one (compared as OpenSM reads them: a key left out is its default).  Each must be named, alone, with its level and a fix, and set the
@@ -248,6 +249,15 @@ conf "$dir/c15.conf" event_plugin_options \
 broken bad-value plugin-options warning -c "$dir/c15.conf"
 grep -q "publish_interval=abc is not a number of seconds" "$dir/bad-value.out" ||
 	bad "bad-value: $(cat "$dir/bad-value.out")"
+# An event_plugin_options line longer than OpenSM reads at once (1022
+# characters): OpenSM cuts it, the plugin gets the part before the cut
+# (here an audit path cut short).
+long=$dir/audit/$(printf '%0900d' 0).log
+conf "$dir/c15b.conf" event_plugin_options \
+	"policy=$pol publish_dir=$dir/pub audit=$long"
+broken long-line plugin-options error -c "$dir/c15b.conf"
+grep -q "event_plugin_options is line 6, [0-9]* characters: OpenSM reads 1022 of a line" \
+	"$dir/long-line.out" || bad "long-line: $(cat "$dir/long-line.out")"
 # Bandwidth intents under opensm_policy=direct: the plugin refuses them.
 cp "$top_srcdir/contrib/policies/intents.conf" "$dir/intents.conf"
 conf "$dir/c16.conf" qos_policy_file "$dir/intents.conf" event_plugin_options \

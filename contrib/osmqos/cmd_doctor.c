@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include <osmqos/file.h>
+#include <osmqos/opensm_conf.h>
 #include <osmqos/policy.h>
 #include <osmqos/tables.h>
 
@@ -146,6 +147,10 @@ struct sm {
 	int po_errors;
 	char po_first[512];
 	const char *policy; /* the file the plugin reads */
+	/* The first line OpenSM reads cut (0: none), its length and key. */
+	unsigned int cut_line;
+	size_t cut_len;
+	char cut_key[32];
 };
 
 /* An opensm.conf read as every input is ("-": standard input), parsed as
@@ -162,6 +167,9 @@ static int sm_load(const char *what, const char *path, struct sm *s)
 			      &name))
 		return OQ_EXIT_USAGE;
 	rc = oq_conf_parse(text, len, &s->conf);
+	if (!oq_opensm_conf_long_line(text, len, &s->cut_line, &s->cut_len,
+				      s->cut_key, sizeof(s->cut_key)))
+		s->cut_line = 0;
 	free(text);
 	if (rc)
 		return oq_usage_error(CMD,
@@ -240,6 +248,7 @@ static void check_conf(struct doctor_report *r, const char *path, struct sm *s)
 	const char *qos = oq_conf_get(&s->conf, "qos");
 	const char *names = oq_conf_get(&s->conf, "event_plugin_name");
 	const char *qpf = oq_conf_get(&s->conf, "qos_policy_file");
+	const char *opts;
 	char fix[512];
 
 	snprintf(fix, sizeof(fix), "set `qos TRUE` in %s", path);
@@ -270,7 +279,24 @@ static void check_conf(struct doctor_report *r, const char *path, struct sm *s)
 			r, DOCTOR_ERR, "event-plugin", fix,
 			"event_plugin_name %s: opensm does not load the plugin",
 			names ? names : "is not set");
-	if (s->po_errors)
+	opts = oq_conf_get(&s->conf, "event_plugin_options");
+	if (s->cut_line && !strcmp(s->cut_key, "event_plugin_options")) {
+		const char *cut = opts ? opts : "";
+		size_t n = strlen(cut);
+
+		snprintf(fix, sizeof(fix),
+			 "shorten line %u of %s to at most %d characters: "
+			 "shorter paths (e.g. a symlink to a deep directory) "
+			 "or fewer options",
+			 s->cut_line, path, OQ_OPENSM_CONF_LINE_MAX);
+		doctor_check(r, DOCTOR_ERR, "plugin-options", fix,
+			     "event_plugin_options is line %u, %zu characters: "
+			     "OpenSM reads %d of a line, so the plugin gets "
+			     "its options cut after '...%s' and OpenSM takes "
+			     "the rest for another line",
+			     s->cut_line, s->cut_len, OQ_OPENSM_CONF_LINE_MAX,
+			     n > 40 ? cut + n - 40 : cut);
+	} else if (s->po_errors)
 		doctor_check(
 			r, DOCTOR_WARN, "plugin-options",
 			"fix event_plugin_options (osmqos-plugin(8) lists the "
@@ -278,12 +304,9 @@ static void check_conf(struct doctor_report *r, const char *path, struct sm *s)
 			"%d problem(s) in event_plugin_options, first: %s",
 			s->po_errors, s->po_first);
 	else
-		doctor_check(
-			r, DOCTOR_OK, "plugin-options", NULL,
-			"event_plugin_options: %s",
-			oq_conf_get(&s->conf, "event_plugin_options")
-				? oq_conf_get(&s->conf, "event_plugin_options")
-				: "(none: every default)");
+		doctor_check(r, DOCTOR_OK, "plugin-options", NULL,
+			     "event_plugin_options: %s",
+			     opts ? opts : "(none: every default)");
 	if (relative_paths(r, s, qpf))
 		return;
 	if (s->po.policy && *s->po.policy && qpf &&

@@ -254,6 +254,13 @@ void oq_plugin_options_free(struct oq_plugin_options *o)
 	memset(o, 0, sizeof(*o));
 }
 
+bool oq_plugin_options_cut(const char *text)
+{
+	/* Blanks after the key, or at the cut (clean_val() drops them),
+	 * leave a cut value shorter: then it goes unnoticed here. */
+	return text && strlen(text) >= OQ_PLUGIN_OPTIONS_CUT;
+}
+
 int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
 			     size_t len)
 {

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <osmqos/opensm_conf.h>
+
 struct oq_plugin_options {
 	char *policy;	   /* policy= : policy file (default qos_policy_file) */
 	char *audit;	   /* audit=  : audit log path */
@@ -48,6 +50,13 @@ int oq_plugin_options_parse_for(struct oq_plugin_options *o, const char *text,
 				const char *plugins, oq_opt_error_fn err,
 				void *ctx);
 void oq_plugin_options_free(struct oq_plugin_options *o);
+
+/* Options text as long as OpenSM passes from its opensm.conf line
+ * ("event_plugin_options " and the value; OQ_OPENSM_CONF_LINE_MAX): the
+ * line was probably cut there, the rest of it lost. */
+#define OQ_PLUGIN_OPTIONS_CUT                                                  \
+	(OQ_OPENSM_CONF_LINE_MAX - sizeof("event_plugin_options ") + 1)
+bool oq_plugin_options_cut(const char *text);
 
 /* "policy=/etc/opensm/qos-policy.conf audit=(default) ..." for the log. */
 int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,

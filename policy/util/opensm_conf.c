@@ -48,13 +48,17 @@ int oq_opensm_conf_lines(const char *text, size_t len,
 			 oq_opensm_conf_line_fn fn, void *ctx)
 {
 	size_t pos = 0;
-	unsigned int n = 0;
+	unsigned int n = 1;
 	char *buf = NULL;
 	int rc = 0;
 
 	while (pos < len && !rc) {
-		const char *nl = memchr(text + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		size_t max = len - pos < OQ_OPENSM_CONF_LINE_MAX
+				     ? len - pos
+				     : OQ_OPENSM_CONF_LINE_MAX;
+		const char *nl = memchr(text + pos, '\n', max);
+		/* As fgets() reads it: up to its newline or the limit. */
+		size_t l = nl ? (size_t)(nl - (text + pos)) : max;
 		char *b = realloc(buf, l + 1);
 
 		if (!b) {
@@ -65,10 +69,40 @@ int oq_opensm_conf_lines(const char *text, size_t len,
 		memcpy(buf, text + pos, l);
 		buf[l] = '\0';
 		pos += l + (nl ? 1 : 0);
-		rc = fn(buf, ++n, ctx);
+		rc = fn(buf, n, ctx);
+		if (nl)
+			n++;
 	}
 	free(buf);
 	return rc;
+}
+
+int oq_opensm_conf_long_line(const char *text, size_t len, unsigned int *n,
+			     size_t *line_len, char *key, size_t keylen)
+{
+	size_t pos = 0, k;
+	unsigned int ln = 1;
+
+	while (pos < len) {
+		const char *p = text + pos;
+		const char *nl = memchr(p, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - p) : len - pos;
+
+		if (l > OQ_OPENSM_CONF_LINE_MAX) {
+			*n = ln;
+			*line_len = l;
+			p += strspn(p, " \t");
+			k = strcspn(p, " \t\n");
+			if (k >= keylen)
+				k = keylen - 1;
+			memcpy(key, p, k);
+			key[k] = '\0';
+			return 1;
+		}
+		pos += l + 1;
+		ln++;
+	}
+	return 0;
 }
 
 struct path_of {

@@ -9,7 +9,7 @@
 # counts every decided path as a record dropped, audit=off none; osmqos
 # named twice in event_plugin_name loads once; records the writer could
 # only put in its deleted file (the trail moved away, a symlink left)
-# count as dropped.
+# count as dropped.  An options line OpenSM cuts is said.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init plugin-options
 
@@ -226,4 +226,14 @@ d=$(sed -n 's/.*osmqos: audit: [0-9]* records written in [0-9]* lines, \([0-9]*\
 [ "$(grep -c "records are being lost" "$E2E_OSM_LOG")" = 1 ] ||
 	e2e_fail "7: the lost records not said once"
 e2e_log "7: trail moved away, symlink left: $d record(s) counted as dropped, said once"
+
+# 8. An event_plugin_options line longer than OpenSM reads (it cuts it
+# after 1022 characters): the plugin says its options were probably cut.
+restart long "publish_dir=$E2E_DIR audit=$E2E_DIR/$(printf '%01000d' 0).log"
+[ "$(grep -c "osmqos: event_plugin_options is [0-9]* characters, as many as OpenSM reads of its opensm.conf line (1022 with the key): the line was probably cut" \
+	"$E2E_OSM_LOG")" = 1 ] || e2e_fail "8: a cut options line not said once"
+grep -q "loaded (built for .*\[option errors above" "$E2E_OSM_LOG" ||
+	e2e_fail "8: the load line does not point at the error"
+e2e_log "8: an options line OpenSM cut: said"
+e2e_stop_opensm
 e2e_pass

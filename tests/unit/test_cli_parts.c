@@ -4,7 +4,7 @@
  * something on their own: the QoS Sets a table change costs
  * (plan_diff.c, as osm_qos.c decides them), drift's classes
  * (cmd_drift_out.c), the Prometheus file reader (published.c) and the
- * opensm.conf reader (doctor_conf.c).
+ * opensm.conf reader (doctor_conf.c, opensm_conf.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+#include <osmqos/opensm_conf.h>
 
 #include "cmd_drift.h"
 #include "cmd_drift_out.h"
@@ -259,6 +261,48 @@ static void test_conf(void **state)
 	oq_conf_free(&c);
 }
 
+/* A line longer than OpenSM reads at once is cut where OpenSM cuts it:
+ * the value is what OpenSM keeps, the rest is another line; a line of
+ * exactly the limit is whole. */
+static void test_conf_long_line(void **state)
+{
+	static const char key[] = "event_plugin_options ";
+	size_t keep = OQ_OPENSM_CONF_LINE_MAX - (sizeof(key) - 1);
+	size_t len = 0, line_len;
+	char text[3000], name[32];
+	unsigned int n;
+	struct oq_conf c;
+	size_t i;
+
+	(void)state;
+	len += (size_t)sprintf(text + len, "qos TRUE\n");
+	/* Exactly OQ_OPENSM_CONF_LINE_MAX characters: whole. */
+	len += (size_t)sprintf(text + len, "%s", key);
+	for (i = 0; i < keep; i++)
+		text[len++] = 'a';
+	text[len++] = '\n';
+	assert_int_equal(oq_opensm_conf_long_line(text, len, &n, &line_len,
+						  name, sizeof(name)),
+			 0);
+	assert_int_equal(oq_conf_parse(text, len, &c), 0);
+	assert_int_equal(strlen(oq_conf_get(&c, "event_plugin_options")), keep);
+	oq_conf_free(&c);
+	/* Three characters more: cut after the limit, the rest a key. */
+	len--;
+	len += (size_t)sprintf(text + len, "bcd qos FALSE\n");
+	assert_int_equal(oq_opensm_conf_long_line(text, len, &n, &line_len,
+						  name, sizeof(name)),
+			 1);
+	assert_int_equal(n, 2);
+	assert_int_equal(line_len, OQ_OPENSM_CONF_LINE_MAX + 13);
+	assert_string_equal(name, "event_plugin_options");
+	assert_int_equal(oq_conf_parse(text, len, &c), 0);
+	assert_int_equal(strlen(oq_conf_get(&c, "event_plugin_options")), keep);
+	assert_string_equal(oq_conf_get(&c, "bcd"), "qos FALSE");
+	assert_string_equal(oq_conf_get(&c, "qos"), "TRUE");
+	oq_conf_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_drift_classes),
 		cmocka_unit_test(test_prom),
 		cmocka_unit_test(test_conf),
+		cmocka_unit_test(test_conf_long_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -301,6 +301,26 @@ static void test_paths_made_absolute(void **state)
 	free(cwd);
 }
 
+/* Options as long as OpenSM hands over from a cut opensm.conf line:
+ * "event_plugin_options " and the value fill OpenSM's line. */
+static void test_cut_at_opensm_limit(void **state)
+{
+	char text[OQ_OPENSM_CONF_LINE_MAX + 1];
+
+	(void)state;
+	assert_int_equal(sizeof("event_plugin_options ") - 1 +
+				 OQ_PLUGIN_OPTIONS_CUT,
+			 1022);
+	memset(text, 'a', sizeof(text));
+	text[OQ_PLUGIN_OPTIONS_CUT - 1] = '\0';
+	assert_false(oq_plugin_options_cut(text));
+	text[OQ_PLUGIN_OPTIONS_CUT - 1] = 'a';
+	text[OQ_PLUGIN_OPTIONS_CUT] = '\0';
+	assert_true(oq_plugin_options_cut(text));
+	assert_false(oq_plugin_options_cut(NULL));
+	assert_false(oq_plugin_options_cut(""));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_blank_in_value),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_paths_made_absolute),
+		cmocka_unit_test(test_cut_at_opensm_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
