@@ -217,15 +217,14 @@ static const char *policy_clash(struct osmqos *q, bool *publisher)
 }
 
 /* The audit trail: audit= or <OpenSM cache dir>/osmqos-audit.log;
- * audit=off (or none) turns it off. */
+ * audit=off (or none, in any case) turns it off. */
 static void audit_open(struct osmqos *q)
 {
 	const char *clash, *fix;
 	char path[4096];
 	int err;
 
-	if (q->opts.audit &&
-	    (!strcmp(q->opts.audit, "off") || !strcmp(q->opts.audit, "none"))) {
+	if (oq_plugin_audit_off(q->opts.audit)) {
 		OQ_LOG(q->osm, OSM_LOG_INFO, "audit trail off (audit=%s)\n",
 		       q->opts.audit);
 		return;
@@ -411,6 +410,7 @@ static void *osmqos_create(osm_opensm_t *osm)
 	const char *clash;
 	struct osmqos *q;
 	char buf[1024];
+	bool audit_rel;
 	int errs;
 
 	/* Before osm->log: in such an opensm it is at another offset. */
@@ -438,12 +438,22 @@ static void *osmqos_create(osm_opensm_t *osm)
 	errs = oq_plugin_options_parse_for(
 		&q->opts, osm->subn.opt.event_plugin_options,
 		osm->subn.opt.event_plugin_name, log_option_error, osm);
+	audit_rel = q->opts.audit && *q->opts.audit && *q->opts.audit != '/' &&
+		    !oq_plugin_audit_off(q->opts.audit);
 	/* Relative to opensm's working directory, as OpenSM reads its own
 	 * paths: published as the files read, for osmqos run elsewhere. */
 	if (oq_plugin_options_absolute(&q->opts) < 0)
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
-			"osmqos: out of memory making policy= and "
-			"publish_dir= absolute: they are used as given\n");
+			"osmqos: out of memory making policy=, publish_dir= "
+			"and audit= absolute: they are used as given\n");
+	else if (audit_rel)
+		/* Under systemd that directory is /: a trail nobody looks
+		 * for, or a typo of off. */
+		OSM_LOG(&osm->log, OSM_LOG_ERROR,
+			"osmqos: warning: audit= is relative: the audit trail "
+			"is %s, in opensm's working directory; give audit= an "
+			"absolute path (or off)\n",
+			q->opts.audit);
 	if (oq_plugin_options_cut(osm->subn.opt.event_plugin_options)) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"osmqos: event_plugin_options is %zu characters, as "

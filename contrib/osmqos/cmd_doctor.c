@@ -758,8 +758,7 @@ static int run(int argc, char **argv)
 				    conf_path);
 		doctor_opensm_parse(&r, oq_plugin_publish_dir(&s.po));
 	}
-	if (s.po.audit &&
-	    (!strcmp(s.po.audit, "off") || !strcmp(s.po.audit, "none"))) {
+	if (oq_plugin_audit_off(s.po.audit)) {
 		doctor_check(&r, DOCTOR_OK, "audit-dir", NULL,
 			     "audit trail off (audit=%s)", s.po.audit);
 	} else if (relative(&r, "audit-dir", "audit=", s.po.audit)) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <osmqos/file.h>
@@ -278,6 +279,11 @@ int oq_plugin_options_format(const struct oq_plugin_options *o, char *buf,
 		o->malloc_trim ? o->malloc_trim : "0");
 }
 
+bool oq_plugin_audit_off(const char *v)
+{
+	return v && (!strcasecmp(v, "off") || !strcasecmp(v, "none"));
+}
+
 int oq_plugin_option_number(const char *v, unsigned long max, unsigned long *n)
 {
 	unsigned long x;
@@ -403,14 +409,15 @@ char *oq_plugin_path_absolute(const char *path)
 
 int oq_plugin_options_absolute(struct oq_plugin_options *o)
 {
-	char **slots[] = {&o->policy, &o->publish_dir};
+	char **slots[] = {&o->policy, &o->publish_dir, &o->audit};
 	int n = 0;
 	size_t i;
 
 	for (i = 0; i < sizeof(slots) / sizeof(slots[0]); i++) {
 		char *abs;
 
-		if (!*slots[i] || !**slots[i] || **slots[i] == '/')
+		if (!*slots[i] || !**slots[i] || **slots[i] == '/' ||
+		    (slots[i] == &o->audit && oq_plugin_audit_off(o->audit)))
 			continue;
 		abs = oq_plugin_path_absolute(*slots[i]);
 		if (!abs)

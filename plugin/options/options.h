@@ -70,11 +70,15 @@ const char *oq_plugin_publish_dir(const struct oq_plugin_options *o);
  * joined to the working directory now (malloc'd; NULL without memory or
  * working directory). */
 char *oq_plugin_path_absolute(const char *path);
-/* At load: policy= and publish_dir= made absolute, so what the plugin
- * publishes names the files it reads from any directory (osmqos status
- * runs elsewhere).  Returns how many were relative; -1 out of memory
+/* At load: policy=, publish_dir= and audit= (unless off) made absolute,
+ * so what the plugin publishes names the files it reads from any
+ * directory (osmqos status runs elsewhere) and the log names the audit
+ * trail it writes.  Returns how many were relative; -1 out of memory
  * (those left as given). */
 int oq_plugin_options_absolute(struct oq_plugin_options *o);
+
+/* audit=off or audit=none, in any case: no audit trail. */
+bool oq_plugin_audit_off(const char *v);
 
 /* A numeric option's value: decimal digits only, at most max.  0 with
  * *n set, or -1 (the caller logs it and uses its default). */

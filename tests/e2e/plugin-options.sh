@@ -6,10 +6,11 @@
 # says why); audit= naming the policy file or the published policy in
 # force is refused and the file is left untouched; malloc_trim= is off
 # unless 1, a bad value said once; an audit file that cannot be opened
-# counts every decided path as a record dropped, audit=off none; osmqos
-# named twice in event_plugin_name loads once; records the writer could
-# only put in its deleted file (the trail moved away, a symlink left)
-# count as dropped.  An options line OpenSM cuts is said.
+# counts every decided path as a record dropped, audit=off none (off and
+# none in any case), a relative audit= is made absolute with a warning;
+# osmqos named twice in event_plugin_name loads once; records the writer
+# could only put in its deleted file (the trail moved away, a symlink
+# left) count as dropped.  An options line OpenSM cuts is said.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init plugin-options
 
@@ -167,6 +168,21 @@ sleep 1.5
 [ "$(awk '/^osmqos_audit_dropped_total / {print $2}' "$E2E_DIR/osmqos.prom")" = 0 ] ||
 	e2e_fail "5: audit=off counts dropped records"
 e2e_log "5: no audit file: $n decided path(s) counted as dropped; audit=off: none"
+# audit=OFF and None are off too (no file named so in opensm's working
+# directory); a relative audit= is made absolute, said in a warning.
+for off in OFF None; do
+	restart "$off" "audit=$off publish_dir=$E2E_DIR"
+	grep -q "osmqos: audit trail off (audit=$off)" "$E2E_OSM_LOG" ||
+		e2e_fail "5: audit=$off is not off: $(grep 'audit trail' "$E2E_OSM_LOG")"
+	[ -e "$E2E_DIR/opensm-cwd/$off" ] && e2e_fail "5: audit=$off made a file $off"
+done
+restart relative "audit=rel.log publish_dir=$E2E_DIR"
+rel=$E2E_DIR/opensm-cwd/rel.log
+grep -q "osmqos: warning: audit= is relative: the audit trail is $rel, in opensm's working directory; give audit= an absolute path" \
+	"$E2E_OSM_LOG" || e2e_fail "5: a relative audit= not warned: $(grep 'audit' "$E2E_OSM_LOG")"
+grep -q "osmqos: audit trail: $rel\$" "$E2E_OSM_LOG" ||
+	e2e_fail "5: the audit trail not named absolute"
+e2e_log "5: audit=OFF and None off; a relative audit= made absolute and warned"
 # audit= a directory: a file in it is what to give, not permissions.
 mkdir -p "$E2E_DIR/adir"
 restart dir "audit=$E2E_DIR/adir/ publish_dir=$E2E_DIR"

@@ -291,14 +291,38 @@ static void test_paths_made_absolute(void **state)
 				 "audit=rel.log",
 				 on_err, NULL),
 			 0);
-	assert_int_equal(oq_plugin_options_absolute(&o), 1);
+	assert_int_equal(oq_plugin_options_absolute(&o), 2);
 	snprintf(want, sizeof(want), "%s/conf/qos.conf", cwd);
 	assert_string_equal(o.policy, want);
 	assert_string_equal(o.publish_dir, "/var/pub");
-	assert_string_equal(o.audit, "rel.log");
+	snprintf(want, sizeof(want), "%s/rel.log", cwd);
+	assert_string_equal(o.audit, want);
 	assert_int_equal(oq_plugin_options_absolute(&o), 0);
 	oq_plugin_options_free(&o);
 	free(cwd);
+}
+
+/* audit=off and none turn the trail off in any case, and are no file
+ * name to make absolute. */
+static void test_audit_off_any_case(void **state)
+{
+	static const char *const off[] = {"off", "OFF", "Off", "none", "NONE"};
+	struct oq_plugin_options o;
+	char text[32];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(off) / sizeof(off[0]); i++) {
+		assert_true(oq_plugin_audit_off(off[i]));
+		snprintf(text, sizeof(text), "audit=%s", off[i]);
+		assert_int_equal(
+			oq_plugin_options_parse(&o, text, on_err, NULL), 0);
+		assert_int_equal(oq_plugin_options_absolute(&o), 0);
+		assert_string_equal(o.audit, off[i]);
+		oq_plugin_options_free(&o);
+	}
+	assert_false(oq_plugin_audit_off(NULL));
+	assert_false(oq_plugin_audit_off("offline"));
 }
 
 /* Options as long as OpenSM hands over from a cut opensm.conf line:
@@ -334,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_blank_in_value),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_paths_made_absolute),
+		cmocka_unit_test(test_audit_off_any_case),
 		cmocka_unit_test(test_cut_at_opensm_limit),
 	};
 
