@@ -75,6 +75,15 @@ static void log_option_error(void *ctx, const char *msg)
 	OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmqos: %s\n", msg);
 }
 
+/* A value check's sentence, worded as the parser's. */
+static void log_value_error(void *ctx, const char *msg)
+{
+	osm_opensm_t *osm = ctx;
+
+	OSM_LOG(&osm->log, OSM_LOG_ERROR, "osmqos: event_plugin_options: %s\n",
+		msg);
+}
+
 static void audit_log(void *ctx, enum oq_audit_log_level level, const char *msg)
 {
 	struct osmqos *q = ctx;
@@ -438,6 +447,10 @@ static void *osmqos_create(osm_opensm_t *osm)
 	errs = oq_plugin_options_parse_for(
 		&q->opts, osm->subn.opt.event_plugin_options,
 		osm->subn.opt.event_plugin_name, log_option_error, osm);
+	/* Values the plugin replaces by their defaults: said before the
+	 * load line, which shows them as given, and counted into its
+	 * marker. */
+	errs += oq_plugin_options_check(&q->opts, log_value_error, osm);
 	audit_rel = q->opts.audit && *q->opts.audit && *q->opts.audit != '/' &&
 		    !oq_plugin_audit_off(q->opts.audit);
 	/* Relative to opensm's working directory, as OpenSM reads its own

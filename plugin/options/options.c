@@ -69,15 +69,23 @@ static bool names_word(const char *names, const char *w, size_t n)
  * plugin's key).  Returns the number of errors (0 or 1). */
 static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 		   const char *val, size_t vlen, const char *plugins,
-		   char ***slot_out, oq_opt_error_fn err, void *ctx)
+		   char ***slot_out, unsigned int *said, oq_opt_error_fn err,
+		   void *ctx)
 {
 	const char *dot;
 	size_t i;
 
 	*slot_out = NULL;
-	if (klen > 7 && !strncmp(key, "osmqos.", 7)) {
+	if (klen >= 7 && !strncmp(key, "osmqos.", 7)) {
 		key += 7;
 		klen -= 7;
+		if (!klen) {
+			report(err, ctx,
+			       "event_plugin_options: 'osmqos.=%.*s' has no "
+			       "key after 'osmqos.' (osmqos.key=value)",
+			       (int)vlen, val);
+			return 1;
+		}
 	} else if ((dot = memchr(key, '.', klen))) {
 		/* Another plugin's key, when opensm loads that plugin: a
 		 * typo (publish.dir) must not pass for one. */
@@ -105,11 +113,14 @@ static int set_key(struct oq_plugin_options *o, const char *key, size_t klen,
 			return 1;
 		}
 		slot = (char **)((char *)o + opt_keys[i].off);
-		if (*slot)
+		/* Said once, however often it is given again. */
+		if (*slot && !(*said & 1u << i))
 			report(err, ctx,
 			       "event_plugin_options: '%.*s' is given more "
 			       "than once; the last value (%.*s) is used",
 			       (int)klen, key, (int)vlen, val);
+		if (*slot)
+			*said |= 1u << i;
 		free(*slot);
 		*slot = strndup(val, vlen);
 		*slot_out = slot;
@@ -179,6 +190,7 @@ int oq_plugin_options_parse_for(struct oq_plugin_options *o, const char *text,
 	const char *p = text, *last_tok = NULL;
 	char **last_slot = NULL;
 	size_t last_len = 0;
+	unsigned int said = 0; /* keys said to be given more than once */
 	int errors = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -217,7 +229,7 @@ int oq_plugin_options_parse_for(struct oq_plugin_options *o, const char *text,
 			bad = 1;
 		} else {
 			bad = set_key(o, tok, (size_t)(eq - tok), val, vlen,
-				      plugins, &slot, err, ctx);
+				      plugins, &slot, &said, err, ctx);
 		}
 		/* "audit=/a b/c", "policy=/x,y.conf": a word after a
 		 * separator that is no key=value is the rest of the

@@ -48,9 +48,7 @@ void oq_policy_copy_init(struct oq_policy_file *pf)
 	oq_file_replace_clean(oq_plugin_publish_dir(pf->opts), OQ_PUB_IN_FORCE);
 	oq_file_replace_clean(oq_plugin_publish_dir(pf->opts),
 			      OQ_POLICY_SOURCE_NAME);
-	if (*why)
-		OQ_LOG(pf->osm, OSM_LOG_ERROR, "event_plugin_options: %s\n",
-		       why);
+	/* A bad value: logged at load with the other options' checks. */
 }
 
 /* OpenSM reads the operator's file again (stock behaviour), unless it

@@ -177,28 +177,21 @@ static struct oq_publish_level *levels_of(const struct oq_sweep_state *s,
 	return v;
 }
 
+/* A bad value of these options is logged at load, with the other
+ * options' checks (oq_plugin_options_check), and taken as the default. */
 bool oq_publish_detail_ports(struct oq_publisher *pub)
 {
 	char why[320];
-	bool ports = oq_plugin_opt_detail_ports(pub->opts, why, sizeof(why));
 
-	if (*why && !pub->detail_reported)
-		OQ_LOG(pub->osm, OSM_LOG_ERROR, "event_plugin_options: %s\n",
-		       why);
-	pub->detail_reported = pub->detail_reported || *why;
-	return ports;
+	return oq_plugin_opt_detail_ports(pub->opts, why, sizeof(why));
 }
 
-/* malloc_trim=: 1 trims the heap after each publication (default 0);
- * any other value is logged and taken as 0. */
+/* malloc_trim=: 1 trims the heap after each publication (default 0). */
 static void trim_option(struct oq_publisher *pub)
 {
 	char why[320];
 
 	pub->trim = oq_plugin_opt_trim(pub->opts, why, sizeof(why));
-	if (*why)
-		OQ_LOG(pub->osm, OSM_LOG_ERROR, "event_plugin_options: %s\n",
-		       why);
 }
 
 void oq_publish_init(struct oq_publisher *pub, osm_opensm_t *osm,

@@ -97,7 +97,6 @@ struct oq_publisher {
 	int json_err;
 	bool oom_reported;
 	bool post_oom_reported; /* SM thread: the same for oq_publish() */
-	bool detail_reported; /* a bad publish_detail= was logged */
 	struct oq_publish_parts parts;
 	bool parts_kept; /* the last publication used them as kept */
 	struct oq_publish_json_last json_last;

@@ -35,17 +35,13 @@
 
 #include "publish.h"
 
-/* publish_interval= in seconds; a bad value is logged and gives the
- * default.  Read once, at load. */
+/* publish_interval= in seconds; a bad value gives the default (logged
+ * at load, with the other options' checks). */
 static unsigned int interval_of(struct oq_publisher *pub)
 {
 	char why[320];
-	unsigned int n = oq_plugin_opt_interval(pub->opts, why, sizeof(why));
 
-	if (*why)
-		OQ_LOG(pub->osm, OSM_LOG_ERROR, "event_plugin_options: %s\n",
-		       why);
-	return n;
+	return oq_plugin_opt_interval(pub->opts, why, sizeof(why));
 }
 
 struct prom_parts {

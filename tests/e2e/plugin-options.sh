@@ -5,7 +5,8 @@
 # at the part before the blank, the audit trail at its default, the log
 # says why); audit= naming the policy file or the published policy in
 # force is refused and the file is left untouched; malloc_trim= is off
-# unless 1, a bad value said once; an audit file that cannot be opened
+# unless 1, a bad value said once; every bad value is said before the
+# load line, which marks it; an audit file that cannot be opened
 # counts every decided path as a record dropped, audit=off none (off and
 # none in any case), a relative audit= is made absolute with a warning;
 # osmqos named twice in event_plugin_name loads once; records the writer
@@ -143,6 +144,21 @@ t=$(phases)
 [ "$(grep -c "malloc_trim=yes is neither 0 nor 1; using 0" "$E2E_OSM_LOG")" = 1 ] ||
 	e2e_fail "4: malloc_trim=yes not said once"
 e2e_log "4: malloc_trim off by default, '$t' with a bad value, on with 1"
+# Every bad value is said before the load line, which shows it as given
+# with the marker, once each; so is "osmqos." without a key.
+restart values "publish_interval=-1 opensm_policy=Direct osmqos.=x publish_detail=all publish_dir=$E2E_DIR"
+load=$(grep -n "osmqos [0-9.]* loaded (built for .*publish_interval=-1.*\[option errors above" \
+	"$E2E_OSM_LOG" | cut -d: -f1)
+[ -n "$load" ] || e2e_fail "4: no load line with the values as given and the marker"
+for want in "publish_interval=-1 is not a number of seconds" \
+	"opensm_policy=Direct is neither 'copy' nor 'direct'" \
+	"publish_detail=all is neither 'classes' nor 'ports'" \
+	"'osmqos.=x' has no key after 'osmqos.'"; do
+	l=$(grep -n "osmqos: event_plugin_options: $want" "$E2E_OSM_LOG" | cut -d: -f1)
+	[ "$(echo "$l" | wc -w)" = 1 ] && [ "$l" -lt "$load" ] ||
+		e2e_fail "4: '$want' not said once before the load line (lines '$l', load $load)"
+done
+e2e_log "4: bad values said once each before the load line"
 
 # 5. An audit file that cannot be opened: no trail, and every decided
 # path is counted as a record dropped (status and the metric show the

@@ -276,6 +276,42 @@ static void test_malformed(void **state)
 	assert_int_equal(oq_plugin_options_parse(&o, "  ,, ", on_err, NULL), 0);
 }
 
+/* "osmqos." with no key after it is an error, with or without a list of
+ * the plugins opensm loads (osmqos among them). */
+static void test_prefix_without_key(void **state)
+{
+	struct oq_plugin_options o;
+
+	(void)state;
+	n_err = 0;
+	assert_int_equal(oq_plugin_options_parse(&o, "osmqos.=x", on_err, NULL),
+			 1);
+	assert_non_null(strstr(last_err, "no key after 'osmqos.'"));
+	oq_plugin_options_free(&o);
+	assert_int_equal(oq_plugin_options_parse_for(&o, "osmqos.=x policy=/p",
+						     "osmqos", on_err, NULL),
+			 1);
+	assert_string_equal(o.policy, "/p");
+	assert_int_equal(n_err, 2);
+	oq_plugin_options_free(&o);
+}
+
+/* A key given three times is said once; the last value is used. */
+static void test_key_thrice_said_once(void **state)
+{
+	struct oq_plugin_options o;
+
+	(void)state;
+	n_err = 0;
+	assert_int_equal(
+		oq_plugin_options_parse(&o, "audit=/a audit=/b osmqos.audit=/c",
+					on_err, NULL),
+		0);
+	assert_int_equal(n_err, 1);
+	assert_string_equal(o.audit, "/c");
+	oq_plugin_options_free(&o);
+}
+
 /* Relative policy= and publish_dir= are joined to the working directory
  * (published as read); absolute ones and the other keys stay as given. */
 static void test_paths_made_absolute(void **state)
@@ -357,6 +393,8 @@ int main(void)
 		cmocka_unit_test(test_other_plugin_keys_skipped),
 		cmocka_unit_test(test_blank_in_value),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_prefix_without_key),
+		cmocka_unit_test(test_key_thrice_said_once),
 		cmocka_unit_test(test_paths_made_absolute),
 		cmocka_unit_test(test_audit_off_any_case),
 		cmocka_unit_test(test_cut_at_opensm_limit),
