@@ -365,7 +365,6 @@ static void keep_publish_dir(struct osmqos *q)
 {
 	const char *dir = oq_plugin_publish_dir(&q->opts);
 	struct oq_policy_file *pf = &q->pf;
-	const char *now;
 	long holder = 0;
 
 	if (q->dir_lock >= 0) {
@@ -392,10 +391,7 @@ static void keep_publish_dir(struct osmqos *q)
 	say_dir_shared(q, dir, holder);
 	pf->dir_shared = true;
 	pf->copy_enabled = false;
-	now = q->osm->subn.opt.qos_policy_file;
-	if ((pf->copy_path && now == pf->copy_path) ||
-	    (pf->none_path && now == pf->none_path))
-		q->osm->subn.opt.qos_policy_file = pf->operator_path;
+	oq_policy_opensm_reads_operator(pf);
 }
 
 /* A new sweep state: the SA's state of the one before is stale, and

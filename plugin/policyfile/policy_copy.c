@@ -51,9 +51,7 @@ void oq_policy_copy_init(struct oq_policy_file *pf)
 	/* A bad value: logged at load with the other options' checks. */
 }
 
-/* OpenSM reads the operator's file again (stock behaviour), unless it
- * would hang or exit on it. */
-static void point_opensm_at_operator(struct oq_policy_file *pf)
+void oq_policy_opensm_reads_operator(struct oq_policy_file *pf)
 {
 	const char *now = pf->osm->subn.opt.qos_policy_file;
 
@@ -84,7 +82,7 @@ void oq_policy_copy_dir_check(struct oq_policy_file *pf)
 	if (open) {
 		/* Also after reclaim_publish_dir turned the copy on. */
 		pf->copy_enabled = false;
-		point_opensm_at_operator(pf);
+		oq_policy_opensm_reads_operator(pf);
 		if (!pf->dir_open)
 			OQ_LOG(pf->osm, OSM_LOG_ERROR,
 			       "publish directory %s %s: another user could "
@@ -229,7 +227,7 @@ void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 		 * operator's file it would run without any policy of its
 		 * own, or another one. */
 		if (!keep)
-			point_opensm_at_operator(pf);
+			oq_policy_opensm_reads_operator(pf);
 		if (unreadable) {
 			/* Said once per policy, never retried: the same
 			 * policy gives the same text. */

@@ -159,6 +159,9 @@ char *oq_policy_read_own(const char *path, size_t max, size_t *len, char *why,
 bool oq_policy_keep_opensm_off(struct oq_policy_file *pf);
 /* Is OpenSM pointed at one of those names now? */
 bool oq_policy_opensm_kept_off(const struct oq_policy_file *pf);
+/* No copy for OpenSM any more: it reads the operator's file again (stock
+ * behaviour), unless it would hang or exit on it. */
+void oq_policy_opensm_reads_operator(struct oq_policy_file *pf);
 
 /* After OpenSM's QoS setup parsed its qos_policy_file (each
  * UCAST_ROUTING_DONE, state manager thread): does OpenSM hold a policy
