@@ -7,7 +7,11 @@
 # here is not read), OpenSM's own parser refusing the copy it reads, an
 # edit not loaded yet, a rejected content (with a policy in force and
 # with none), no policy in force and no file known, a stale publication:
-# each says so in a line of its own and exits 1.  When it exits 1 its
+# each says so in a line of its own and exits 1.  A policy file whose
+# name is not UTF-8 (the label carries U+FFFD) is read under the name
+# osmqos-policy-in-force.source gives, byte for byte, when that line is
+# of the policy published; without one it is not looked at (exit 0, the
+# plugin's word), never called missing.  When it exits 1 its
 # first line is the verdict: every cause, with what to do; the JSON's
 # verdict lists the same causes.
 set -u
@@ -217,5 +221,28 @@ EOF
 status none 1 unknown no_policy \
 	"status: no policy is in force, the ports keep OpenSM's templates (exit 1): see opensm's log for why, give it a valid policy (osmqos check FILE), then kill -HUP opensm"
 
-[ "$fail" = 0 ] && echo "status: the file in force, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy, edited, rejected, stale, no policy; the verdict first"
+# 11. A policy file named with a byte that is not UTF-8: the label says
+# U+FFFD there (and \" for the quote), the source line the name itself.
+odd=$(printf '%s/we"ird\xff.conf' "$dir")
+label=$(printf '%s/we\\"ird\xef\xbf\xbd.conf' "$dir")
+cp "$pol" "$odd"
+hash=$(fnv "$pol")
+publish "$label"
+printf '%s %s\n' "$hash" "$odd" >"$pub/osmqos-policy-in-force.source"
+status odd-name 0 in_force ""
+grep -qxF "policy in force: $odd" "$dir/odd-name.txt" ||
+	bad "odd-name: not the file's own name: $(cat "$dir/odd-name.txt")"
+echo "# an edit" >>"$odd"
+status odd-name-edited 1 edited edited \
+	"status: the policy file holds an edit not loaded yet (exit 1): check it (osmqos check $odd), then kill -HUP opensm"
+# A source line of another policy, then none: the label may name
+# another file, which is not looked at.
+printf '0x0123456789abcdef %s\n' "$odd" >"$pub/osmqos-policy-in-force.source"
+status odd-name-other 0 unknown ""
+rm -f "$pub/osmqos-policy-in-force.source" "$odd"
+status odd-name-unsaid 0 unknown ""
+grep -q "^policy file: its name is not UTF-8 (U+FFFD above), and $pub/osmqos-policy-in-force.source, which holds it byte for byte, cannot be read here or is of another policy: " \
+	"$dir/odd-name-unsaid.txt" || bad "odd-name-unsaid: $(cat "$dir/odd-name-unsaid.txt")"
+
+[ "$fail" = 0 ] && echo "status: the file in force, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy, edited, rejected, stale, no policy, a name that is not UTF-8; the verdict first"
 exit "$fail"

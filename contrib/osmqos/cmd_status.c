@@ -84,6 +84,11 @@ struct st {
 	double interval; /* publish_interval= seconds; < 0: not published */
 	bool in_force, load_success;
 	const char *path, *hash;
+	/* The path as the policy file's name, byte for byte, when the
+	 * label carries U+FFFD and the source line says it; path_unsure:
+	 * it does not, so the label may name another file. */
+	char raw_path[4096];
+	bool path_unsure;
 	double loaded;
 	const char *rej_path, *rej_hash, *rej_error;
 	/* What to do about the rejection when that is not to fix the file
@@ -222,6 +227,69 @@ static bool hash_is(uint64_t h, const char *text)
 	return text && !strcmp(buf, text);
 }
 
+/*
+ * Does the label text say raw?  The plugin writes a control character
+ * and each byte that is not UTF-8 as U+FFFD (publish_escape.c), the
+ * rest as it is.
+ */
+static bool label_says(const char *label, const char *raw)
+{
+	const unsigned char *r = (const unsigned char *)raw;
+	size_t rep = strlen(OQ_UTF8_REPLACEMENT), n = strlen(raw), i = 0, k;
+
+	while (i < n) {
+		k = r[i] < 0x20 && r[i] != '\n' ? 0 : oq_utf8_seq(r + i, n - i);
+		if (r[i] == 0x7f || !k) {
+			if (strncmp(label, OQ_UTF8_REPLACEMENT, rep))
+				return false;
+			label += rep;
+			i++;
+			continue;
+		}
+		if (strncmp(label, raw + i, k))
+			return false;
+		label += k;
+		i += k;
+	}
+	return !*label;
+}
+
+/*
+ * The policy file's own name when the label cannot say it (bytes that
+ * are not UTF-8 became U+FFFD): the source line beside the copy holds
+ * it, when it is of the published hash and the label is its text.
+ * Else the file is not looked at: the label would name another file.
+ */
+static void path_of(struct st *s)
+{
+	char file[4096], *text, *sp, *nl;
+	size_t len = 0;
+
+	if (!s->path || !strstr(s->path, OQ_UTF8_REPLACEMENT))
+		return;
+	s->path_unsure = true;
+	if (!s->hash ||
+	    !oq_pub_path(s->dir, OQ_PUB_IN_FORCE_SOURCE, file, sizeof(file)))
+		return;
+	text = oq_file_read(file, 8192, &len);
+	if (!text)
+		return;
+	sp = strchr(text, ' ');
+	nl = strchr(text, '\n');
+	if (sp && nl > sp + 1 && strlen(text) == len &&
+	    (size_t)(sp - text) == strlen(s->hash) &&
+	    !strncmp(text, s->hash, (size_t)(sp - text)) &&
+	    (size_t)(nl - sp) <= sizeof(s->raw_path)) {
+		*nl = '\0';
+		if (label_says(s->path, sp + 1)) {
+			memcpy(s->raw_path, sp + 1, (size_t)(nl - sp));
+			s->path = s->raw_path;
+			s->path_unsure = false;
+		}
+	}
+	free(text);
+}
+
 /* The copy of the policy in force as written: present, and its hash. */
 static void copy_of(struct st *s)
 {
@@ -259,7 +327,7 @@ static void file_of(struct st *s)
 {
 	struct stat st;
 
-	if (!s->path || *s->path != '/')
+	if (!s->path || *s->path != '/' || s->path_unsure)
 		return;
 	if (stat(s->path, &st)) {
 		s->file_errno = errno;
@@ -651,6 +719,14 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 		       "now; give qos_policy_file (or policy=) an absolute "
 		       "path and restart opensm\n",
 		       s->path);
+	else if (file_state(s) == FILE_UNKNOWN && s->path_unsure)
+		printf("policy file: its name is not UTF-8 (U+FFFD above), "
+		       "and %s/" OQ_PUB_IN_FORCE_SOURCE ", which holds it byte "
+		       "for byte, cannot be read here or is of another policy: "
+		       "what the file holds now is the plugin's word at its "
+		       "last publication (run status as opensm's user to "
+		       "read it)\n",
+		       s->dir);
 	else if (file_state(s) == FILE_UNKNOWN && s->path)
 		printf("policy file: cannot be read here (%s): what it holds "
 		       "now is the plugin's word at its last publication\n",
@@ -806,6 +882,7 @@ static int run(int argc, char **argv)
 	}
 	gather(&s, &prom);
 	copy_of(&s);
+	path_of(&s);
 	file_of(&s);
 	n = causes_of(&s, c);
 	if (o.c.json)

@@ -68,6 +68,10 @@ const char *oq_cache_dir(void);
 #define OQ_PUB_OPENSM_COPY "osmqos-last-good-policy.conf"
 /* The policy in force as the operator wrote it, byte for byte. */
 #define OQ_PUB_IN_FORCE "osmqos-policy-in-force.conf"
+/* Beside it, "0xHASH PATH\n": the policy file it was read from, byte for
+ * byte (the plugin's OQ_POLICY_SOURCE_NAME; the published labels carry
+ * U+FFFD for a byte that is not UTF-8). */
+#define OQ_PUB_IN_FORCE_SOURCE "osmqos-policy-in-force.source"
 
 /* What a file written by us was when written: another file at its path
  * later (replaced, edited, a directory, a FIFO) differs in one of these. */
