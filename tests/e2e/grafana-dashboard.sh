@@ -11,7 +11,11 @@
 # refresh (publish_interval) puts in the file with no sweep (default
 # publish_detail: the dashboard needs no per-port series).  Grouping and
 # legend labels are checked against the published series too, and what
-# rate()/increase()/delta() read against the family's # TYPE.
+# rate()/increase()/delta() read against the family's # TYPE.  The policy
+# panels' expressions are evaluated by promtool on series written here:
+# a content refused at opensm's start (the failed-loads counter already 1
+# at its first sample) shows as a rejection in the last 24 h, and no
+# longer a day later.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init grafana-dashboard
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -71,10 +75,79 @@ else
 	e2e_log "note: promtool not installed (apt-get install prometheus): syntax not checked"
 fi
 # Functions: PromQL's (and Grafana's label_values), nothing misspelt.
-funcs='^(sum|min|max|avg|count|by|without|rate|increase|delta|changes|histogram_quantile|clamp_min|clamp_max|time|topk|bottomk|label_values)$'
+funcs='^(sum|min|max|avg|count|by|without|rate|increase|delta|changes|max_over_time|histogram_quantile|clamp_min|clamp_max|time|topk|bottomk|label_values)$'
 bad=$(grep -o '[a-z_]*(' "$exprs" | tr -d '(' | grep -v '^$' |
 	grep -Ev "$funcs" | sort -u)
 [ -z "$bad" ] || e2e_fail "unknown functions in expressions: $bad"
+
+# ---- what the policy panels show, evaluated -------------------------
+# panel_test NAME ID FORMAT: promtool evaluates the expression of panel
+# ID's first target, put in FORMAT (printf), wherever the YAML test read
+# from stdin says EXPR (series start at time 0; promtool's time() counts
+# from there).
+panel_test() {
+	local e body
+	e=$(jq -r --argjson id "$2" "$panels"'[] | select(.id == $id) |
+		.targets[0].expr' "$dash" | subst)
+	[ -n "$e" ] || e2e_fail "no panel $2 with an expression"
+	# shellcheck disable=SC2059 # the format is the caller's
+	e=$(printf "$3" "$e" | jq -Rs .)
+	body=$(cat)
+	echo "groups: []" >"$E2E_DIR/no-rules.yml"
+	{
+		echo "rule_files: [$E2E_DIR/no-rules.yml]"
+		echo "evaluation_interval: 1h"
+		echo "tests:"
+		echo "${body//EXPR/"$e"}"
+	} >"$E2E_DIR/$1.yml"
+	promtool test rules "$E2E_DIR/$1.yml" >"$E2E_DIR/$1.out" 2>&1 ||
+		e2e_fail "panel $2 ($1): $(cat "$E2E_DIR/$1.out")"
+}
+if command -v promtool >/dev/null; then
+	# Rejected policy loads (24 h), each hour: "start" began at 25 h
+	# with its content refused (counter 1 from its first sample),
+	# "later" refused an edit at 27 h, "none" refused nothing.  At 30 h
+	# the first two show a rejection; at 52 h, more than a day after
+	# both, neither does.
+	panel_test rejected-24h 4 '(%s) > bool 0' <<'EOF'
+  - interval: 1h
+    input_series:
+      - series: 'osmqos_policy_loads_total{instance="start",result="failed"}'
+        values: '_x24 1+0x30'
+      - series: 'osmqos_policy_rejected_timestamp_seconds{instance="start"}'
+        values: '_x24 90000+0x30'
+      - series: 'osmqos_policy_loads_total{instance="later",result="failed"}'
+        values: '_x24 0+0x2 1+0x27'
+      - series: 'osmqos_policy_rejected_timestamp_seconds{instance="later"}'
+        values: '_x24 0+0x2 97200+0x27'
+      - series: 'osmqos_policy_loads_total{instance="none",result="failed"}'
+        values: '_x24 0+0x30'
+      - series: 'osmqos_policy_rejected_timestamp_seconds{instance="none"}'
+        values: '_x24 0+0x30'
+    promql_expr_test:
+      - expr: EXPR
+        eval_time: 30h
+        exp_samples:
+          - labels: '{instance="start"}'
+            value: 1
+          - labels: '{instance="later"}'
+            value: 1
+          - labels: '{instance="none"}'
+            value: 0
+      - expr: EXPR
+        eval_time: 52h
+        exp_samples:
+          - labels: '{instance="start"}'
+            value: 0
+          - labels: '{instance="later"}'
+            value: 0
+          - labels: '{instance="none"}'
+            value: 0
+EOF
+	e2e_log "policy panels evaluated by promtool: a rejection at start shows"
+else
+	e2e_log "note: promtool not installed (apt-get install prometheus): the policy panels are not evaluated"
+fi
 
 # ---- a live publication ----------------------------------------------
 pub=$E2E_DIR/pub
