@@ -11,7 +11,9 @@
 # name is not UTF-8 (the label carries U+FFFD) is read under the name
 # osmqos-policy-in-force.source gives, byte for byte, when that line is
 # of the policy published; without one it is not looked at (exit 0, the
-# plugin's word), never called missing.  When it exits 1 its
+# plugin's word), never called missing.  With opensm.conf's qos FALSE
+# (no policy loaded, no table programmed) the cause is that, with its
+# fix, not a policy to repair (exit 1).  When it exits 1 its
 # first line is the verdict: every cause, with what to do; the JSON's
 # verdict lists the same causes.
 set -u
@@ -244,5 +246,24 @@ status odd-name-unsaid 0 unknown ""
 grep -q "^policy file: its name is not UTF-8 (U+FFFD above), and $pub/osmqos-policy-in-force.source, which holds it byte for byte, cannot be read here or is of another policy: " \
 	"$dir/odd-name-unsaid.txt" || bad "odd-name-unsaid: $(cat "$dir/odd-name-unsaid.txt")"
 
-[ "$fail" = 0 ] && echo "status: the file in force, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy, edited, rejected, stale, no policy, a name that is not UTF-8; the verdict first"
+# 12. qos FALSE: the plugin loads no policy; that is the one cause.
+cat >"$pub/osmqos.prom" <<EOF
+osmqos_publish_timestamp_seconds $(date +%s)
+osmqos_publish_interval_seconds 60
+osmqos_qos_enabled 0
+osmqos_policy_load_success 0
+osmqos_sweep 1
+EOF
+status qos-false 1 unknown qos_disabled \
+	"status: opensm.conf has qos FALSE: OpenSM programs no QoS tables (not even its templates) and osmqos loads no policy (exit 1): set qos TRUE in opensm.conf, then restart opensm"
+grep -q "^policy in force: none: opensm.conf has qos FALSE" "$dir/qos-false.txt" ||
+	bad "qos-false: $(cat "$dir/qos-false.txt")"
+grep "template" "$dir/qos-false.txt" | grep -qv "not even its templates" &&
+	bad "qos-false: says the ports keep templates: $(cat "$dir/qos-false.txt")"
+jq -e '.qos_enabled == false' "$dir/qos-false.json" >/dev/null ||
+	bad "qos-false: qos_enabled is not false: $(cat "$dir/qos-false.json")"
+jq -e '.qos_enabled == null' "$dir/good.json" >/dev/null ||
+	bad "good: qos_enabled is not null (not published): $(cat "$dir/good.json")"
+
+[ "$fail" = 0 ] && echo "status: the file in force, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy, edited, rejected, stale, no policy, a name that is not UTF-8, qos FALSE; the verdict first"
 exit "$fail"

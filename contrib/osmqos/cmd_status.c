@@ -73,7 +73,8 @@ const struct oq_cmd_spec oq_spec_status = {
 		       "the file was removed, is not a regular file, or is "
 		       "a relative path status cannot resolve, or OpenSM's "
 		       "own parser refuses the file it reads (it runs "
-		       "without a policy of its own), 2 "
+		       "without a policy of its own), or opensm.conf has qos "
+		       "FALSE (no QoS tables at all), 2 "
 		       "usage error or nothing published there.",
 	.run = run,
 };
@@ -83,6 +84,8 @@ struct st {
 	double published, now;
 	double interval; /* publish_interval= seconds; < 0: not published */
 	bool in_force, load_success;
+	/* osmqos_qos_enabled: 1 qos TRUE, 0 qos FALSE, -1 not published */
+	double qos;
 	const char *path, *hash;
 	/* The path as the policy file's name, byte for byte, when the
 	 * label carries U+FFFD and the source line says it; path_unsure:
@@ -163,6 +166,7 @@ static void gather(struct st *s, const struct oq_prom *p)
 	s->prom = p;
 	s->published = value(p, "osmqos_publish_timestamp_seconds", 0);
 	s->interval = value(p, "osmqos_publish_interval_seconds", -1);
+	s->qos = value(p, "osmqos_qos_enabled", -1);
 	x = oq_prom_find(p, "osmqos_policy_info", NULL, NULL);
 	s->in_force = x && x->value > 0;
 	s->path = x ? oq_prom_label(x, "path") : NULL;
@@ -533,7 +537,16 @@ static size_t causes_of(const struct st *s, struct cause *c)
 			    s->now - s->published, s->interval),
 			fmt("check that opensm runs and is the master (a "
 			    "standby publishes nothing), and its log")};
-	if (!s->in_force) {
+	/* No policy is loaded then, and no table programmed: that is why. */
+	if (s->qos == 0)
+		c[n++] = (struct cause){
+			"qos_disabled",
+			fmt("opensm.conf has qos FALSE: OpenSM programs no QoS "
+			    "tables (not even its templates) and osmqos loads "
+			    "no policy"),
+			fmt("set qos TRUE in opensm.conf, then restart "
+			    "opensm")};
+	else if (!s->in_force) {
 		none = n;
 		c[n++] = (struct cause){
 			"no_policy",
@@ -656,6 +669,11 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 			       s->copy, s->copy_hash);
 		else
 			printf("  as written: no copy in %s\n", s->dir);
+	} else if (s->qos == 0) {
+		printf("policy in force: none: opensm.conf has qos FALSE, so "
+		       "OpenSM programs no QoS tables (not even its templates) "
+		       "and osmqos loads no policy; set qos TRUE in "
+		       "opensm.conf and restart opensm\n");
 	} else {
 		printf("policy in force: none (the ports keep OpenSM's "
 		       "templates and the SA has no policy)\n");
@@ -731,10 +749,17 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 		printf("policy file: cannot be read here (%s): what it holds "
 		       "now is the plugin's word at its last publication\n",
 		       strerror(s->file_errno));
-	printf("tables: heavy sweep %.0f (routing engine %s, SL2VL from "
-	       "%s); %.0f QoS Set MADs sent since OpenSM started\n",
-	       s->sweep, s->engine ? s->engine : "?", sl2vl_words(s->sl2vl),
-	       s->mads);
+	if (s->qos == 0)
+		printf("tables: heavy sweep %.0f (routing engine %s, no QoS "
+		       "tables: qos FALSE); %.0f QoS Set MADs sent since "
+		       "OpenSM started\n",
+		       s->sweep, s->engine ? s->engine : "?", s->mads);
+	else
+		printf("tables: heavy sweep %.0f (routing engine %s, SL2VL "
+		       "from %s); %.0f QoS Set MADs sent since OpenSM "
+		       "started\n",
+		       s->sweep, s->engine ? s->engine : "?",
+		       sl2vl_words(s->sl2vl), s->mads);
 	printf("SA: %.0f PathRecord/MultiPathRecord answers", s->answers);
 	for (i = 0; i < p->n; i++) {
 		const char *lvl;
@@ -783,6 +808,10 @@ static void print_json(const struct st *s, const struct cause *c, size_t n)
 		       s->interval, stale(s) ? "true" : "false");
 	else
 		printf(", \"publish_interval_s\": null, \"stale\": null");
+	if (s->qos < 0)
+		printf(", \"qos_enabled\": null");
+	else
+		printf(", \"qos_enabled\": %s", s->qos > 0 ? "true" : "false");
 	printf(", \"policy\": {\"in_force\": %s",
 	       s->in_force ? "true" : "false");
 	json_str("path", s->path, true);

@@ -180,6 +180,9 @@ struct oq_publish_doc {
 	 * (0: none runs, the file is written at SUBNET UP only). */
 	unsigned int interval;
 
+	/* opensm.conf qos FALSE: OpenSM programs no QoS tables, templates
+	 * included, and the plugin loads no policy. */
+	bool qos_disabled;
 	const char *policy_path;  /* NULL: no policy file configured */
 	bool policy_in_force;	  /* some good policy (maybe older) applies */
 	bool policy_load_success; /* the file's current content applies */

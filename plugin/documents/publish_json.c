@@ -112,6 +112,8 @@ int oq_publish_write_json_head(FILE *out, const struct oq_publish_doc *d)
 		d->sweeps);
 	fprintf(out, "\"time\": \"%s\", \"time_epoch\": %lld.%03ld,\n ", iso,
 		(long long)d->now.tv_sec, d->now.tv_nsec / 1000000);
+	fprintf(out, "\"qos_enabled\": %s, ",
+		d->qos_disabled ? "false" : "true");
 	write_policy(out, d);
 	fprintf(out, ",\n \"qos_mads_sent\": %" PRIu64 ", ", d->mads_total);
 	fputs("\"routing_engine\": {\"name\": \"", out);

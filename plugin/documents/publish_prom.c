@@ -55,6 +55,11 @@ static void policy_families(FILE *out, const struct oq_publish_doc *d)
 		fputs("\"} 1\n", out);
 	}
 	oq_publish_prom_family(
+		out, "osmqos_qos_enabled", "gauge",
+		"1 when opensm.conf has qos TRUE, 0 with qos FALSE: OpenSM "
+		"then programs no QoS tables and osmqos loads no policy.");
+	fprintf(out, "osmqos_qos_enabled %d\n", d->qos_disabled ? 0 : 1);
+	oq_publish_prom_family(
 		out, "osmqos_policy_load_success", "gauge",
 		"1 when the policy file's current content is in force, 0 when "
 		"it is missing or was rejected.");

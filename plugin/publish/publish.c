@@ -77,6 +77,7 @@ static int fill_head(struct oq_publisher *pub, const struct oq_sweep_state *s,
 					  : s->sweep;
 	d->sweeps = pub->sweep->sweeps;
 	clock_gettime(CLOCK_REALTIME, &d->now);
+	d->qos_disabled = !pub->osm->subn.opt.qos;
 	if (path && !(d->policy_path = r->policy_path = strdup(path)))
 		return -1;
 	d->policy_in_force = s && s->pol;

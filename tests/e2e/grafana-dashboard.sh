@@ -15,7 +15,8 @@
 # panels' expressions are evaluated by promtool on series written here:
 # a content refused at opensm's start (the failed-loads counter already 1
 # at its first sample) shows as a rejection in the last 24 h, and no
-# longer a day later.
+# longer a day later; the load status of an SM with qos FALSE (nothing
+# loaded) is not FAILED but its own value, shown QOS OFF.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init grafana-dashboard
 command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
@@ -144,7 +145,46 @@ if command -v promtool >/dev/null; then
           - labels: '{instance="none"}'
             value: 0
 EOF
-	e2e_log "policy panels evaluated by promtool: a rejection at start shows"
+	# Policy load status: "ok" in force, "failed" its content refused,
+	# "off" with qos FALSE (nothing loaded: load_success 0 too), "old"
+	# a plugin that does not publish osmqos_qos_enabled.
+	panel_test load-status 3 '%s' <<'EOF'
+  - interval: 1h
+    input_series:
+      - series: 'osmqos_qos_enabled{instance="ok"}'
+        values: '1x3'
+      - series: 'osmqos_policy_load_success{instance="ok"}'
+        values: '1x3'
+      - series: 'osmqos_qos_enabled{instance="failed"}'
+        values: '1x3'
+      - series: 'osmqos_policy_load_success{instance="failed"}'
+        values: '0x3'
+      - series: 'osmqos_qos_enabled{instance="off"}'
+        values: '0x3'
+      - series: 'osmqos_policy_load_success{instance="off"}'
+        values: '0x3'
+      - series: 'osmqos_policy_load_success{instance="old"}'
+        values: '1x3'
+    promql_expr_test:
+      - expr: EXPR
+        eval_time: 2h
+        exp_samples:
+          - labels: '{instance="ok"}'
+            value: 1
+          - labels: '{instance="failed"}'
+            value: 0
+          - labels: '{instance="off"}'
+            value: 2
+          - labels: '{instance="old"}'
+            value: 1
+EOF
+	# ... and what the stat shows for those values.
+	jq -e "$panels"'[] | select(.id == 3) |
+		.fieldConfig.defaults.mappings[0].options |
+		.["0"].text == "FAILED" and .["1"].text == "OK" and
+		.["2"].text == "QOS OFF"' "$dash" >/dev/null ||
+		e2e_fail "panel 3 does not map 0, 1, 2 to FAILED, OK, QOS OFF"
+	e2e_log "policy panels evaluated by promtool: a rejection at start shows, qos FALSE is no failure"
 else
 	e2e_log "note: promtool not installed (apt-get install prometheus): the policy panels are not evaluated"
 fi

@@ -343,9 +343,13 @@ wait_published $((n + 2))
 	e2e_fail "a bad publish_interval is not one error"
 grep -q '^osmqos_predicted_bandwidth_gbps{' "$prom" &&
 	e2e_fail "a bad publish_detail published per-port series"
+grep -q '^osmqos_qos_enabled 1$' "$prom" &&
+	jq -e '.qos_enabled == true' "$json" >/dev/null ||
+	e2e_fail "qos TRUE is not published: $(grep qos_enabled "$prom"; jq .qos_enabled "$json")"
 
 # 8. qos FALSE: OpenSM programs no QoS tables; the files say nothing of
-# ports, and still carry the policy and counters.  publish_interval=0:
+# ports, and still carry the policy and counters, and say qos is off:
+# status gives that as the cause (exit 1), not a policy to fix.  publish_interval=0:
 # the file is written at SUBNET UP only (no refresh in 2.5 s).
 e2e_stop_opensm
 n=$(published)
@@ -365,4 +369,12 @@ jq -e '.classes == [] and .nodes == []' "$json" >/dev/null ||
 	e2e_fail "qos FALSE published port predictions: $(jq -c '{c: (.classes | length), n: (.nodes | length)}' "$json")"
 grep -q '^osmqos_linked_ports 0$' "$prom" && grep -q '^osmqos_policy_load_success ' "$prom" ||
 	e2e_fail "qos FALSE: $prom lacks the empty aggregates or the policy metrics"
+grep -q '^osmqos_qos_enabled 0$' "$prom" &&
+	jq -e '.qos_enabled == false' "$json" >/dev/null ||
+	e2e_fail "qos FALSE is not published: $(grep qos_enabled "$prom"; jq .qos_enabled "$json")"
+e2e_osmqos status -d "$pub" >"$E2E_DIR/status-qos-false.txt" 2>&1
+rc=$?
+[ "$rc" = 1 ] && [ "$(head -n 1 "$E2E_DIR/status-qos-false.txt")" = \
+	"status: opensm.conf has qos FALSE: OpenSM programs no QoS tables (not even its templates) and osmqos loads no policy (exit 1): set qos TRUE in opensm.conf, then restart opensm" ] ||
+	e2e_fail "status with qos FALSE (exit $rc): $(cat "$E2E_DIR/status-qos-false.txt")"
 e2e_pass

@@ -734,6 +734,26 @@ static void test_prom_without_counters_or_policy(void **state)
 	assert_non_null(strstr(w->buf, "osmqos_linked_ports 0\n"));
 }
 
+/* opensm.conf's qos switch, in both files: with qos FALSE no policy is
+ * loaded, and the files say why rather than only that none applies. */
+static void test_qos_switch_published(void **state)
+{
+	struct world *w = *state;
+
+	predict(w);
+	render(w, oq_publish_write_prom);
+	assert_non_null(strstr(w->buf, "\nosmqos_qos_enabled 1\n"));
+	render(w, oq_publish_write_json);
+	assert_non_null(strstr(w->buf, "\"qos_enabled\": true, \"policy\""));
+	w->doc.qos_disabled = true;
+	w->doc.policy_in_force = false;
+	w->doc.policy_load_success = false;
+	render(w, oq_publish_write_prom);
+	assert_non_null(strstr(w->buf, "\nosmqos_qos_enabled 0\n"));
+	render(w, oq_publish_write_json);
+	assert_non_null(strstr(w->buf, "\"qos_enabled\": false, \"policy\""));
+}
+
 /* The file in two parts: counters and timestamp live, the rest per sweep;
  * together they are the whole file, and a refresh that renders the live
  * part from a doc holding only counters (as the refresher's does) gives
@@ -826,6 +846,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_prom_without_counters_or_policy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_qos_switch_published,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_live_and_sweep_parts,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
