@@ -117,6 +117,8 @@ check "check (errors)" <"$tmp/check.json" "
 	    (.guaranteed_exact | test(\"^[0-9]+(/[0-9]+)?$\")) and
 	    (.shared_with | type == \"array\") and (.ceiling_gbps | $num) and
 	    (.guaranteed_gbps <= .ceiling_gbps + 1e-9) and
+	    (.predicted_gbps <= .ceiling_gbps + 1e-9) and
+	    (.dropped | type == \"boolean\") and
 	    (.latency_us == null or (.latency_us | $num)) and
 	    (.latency_is_bound | type == \"boolean\") and
 	    (.priority | IN(\"high\", \"low\", \"both\", \"none\", \"single\")) and

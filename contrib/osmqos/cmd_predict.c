@@ -417,11 +417,18 @@ static int predict_all(struct ctx *c, const struct oq_port *only, bool whole,
 	for (i = 0; i < c->in.fabric->n_ports; i++) {
 		const struct oq_pred_class *k =
 			oq_pred_class_of(&pr->classes, i);
+		unsigned int s;
 
 		if (!k)
 			continue;
 		pr->port[pr->n] = c->in.fabric->ports[i];
-		pr->pred[pr->n++] = k->pred;
+		pr->pred[pr->n] = k->pred;
+		/* The VL as the classes give it: mixed where some input
+		 * drops the SL and others carry it. */
+		for (s = 0; s < 16; s++)
+			pr->pred[pr->n].sl[s].vl =
+				(int8_t)oq_pred_class_sl_vl(k, s);
+		pr->n++;
 	}
 	return OQ_EXIT_OK;
 }

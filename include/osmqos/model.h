@@ -303,7 +303,10 @@ struct oq_guarantee_opts {
  * 0 and unbounded when a view drops it; shared_with, the other SLs that
  * reach one of those VLs, granted by the policy or not (a job may set any
  * SL itself; then the figures are the VL group's, not the SL's own); ceiling,
- * the SL alone on the link (1 where every VL it reaches is served).
+ * the SL alone on the link from the inputs that carry it (1 where some VL
+ * it reaches here or in the prediction's view is served, as `osmqos
+ * predict --alone`), so never below any prediction for it; dropped, the SLs some view sends to VL15 (or past
+ * the data VLs), whether or not other views carry them.
  */
 struct oq_port_guarantee {
 	uint32_t mtu_bytes;

@@ -88,6 +88,13 @@ void oq_pred_classes_free(struct oq_pred_classes *c);
 int oq_pred_classes_copy(struct oq_pred_classes *dst,
 			 const struct oq_pred_classes *src);
 
+/* The VL the published files give SL s of class c: its VL where the
+ * inputs that feed the port all send it to that one VL, OQ_VL_NONE where
+ * they all drop it, OQ_VL_MIXED where they differ -- one of them sending
+ * it to VL15 (c->guar.dropped) included: traffic on it from that input is
+ * dropped here, from the others it is not. */
+int oq_pred_class_sl_vl(const struct oq_pred_class *c, unsigned int s);
+
 /* The class of fabric port index i, or NULL. */
 const struct oq_pred_class *oq_pred_class_of(const struct oq_pred_classes *c,
 					     size_t i);

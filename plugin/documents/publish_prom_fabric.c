@@ -6,7 +6,7 @@
  *
  *  - per SL and per QoS level: the minimum, median and maximum guaranteed
  *    Gb/s over the linked ports, and the ports where the SL starves or is
- *    dropped;
+ *    dropped (from some input: its packets from there are lost);
  *  - per port class (the OQ_PUBLISH_PROM_CLASSES largest): its port count
  *    and link, and each SL's predicted and guaranteed Gb/s.
  *
@@ -79,7 +79,9 @@ static void sl_stats(const struct oq_pred_classes *c, unsigned int sl,
 		total += cl->n_ports;
 		if (sp->starve)
 			st->starved += cl->n_ports;
-		if (sp->vl == OQ_VL_NONE)
+		/* Dropped from some input is dropped: its packets from
+		 * there are lost at this port, whatever the others do. */
+		if (cl->guar.dropped & (1u << sl))
 			st->dropped += cl->n_ports;
 	}
 	if (!k)
@@ -182,7 +184,8 @@ static void aggregate_families(FILE *out, const struct oq_publish_doc *d)
 				s, st[s].starved);
 	oq_publish_prom_family(
 		out, "osmqos_sl_dropped_ports", "gauge",
-		"Linked ports whose SL2VL sends the SL to VL 15 (dropped).");
+		"Linked ports where the SL is dropped: the SL2VL of some "
+		"input port that feeds the port's egress sends it to VL 15.");
 	for (s = 0; s < 16; s++)
 		if (st[s].any)
 			fprintf(out, "osmqos_sl_dropped_ports{sl=\"%u\"} %zu\n",
@@ -223,7 +226,7 @@ static void class_sl_family(FILE *out, const struct oq_publish_doc *d,
 				continue;
 			fprintf(out, "%s{class=\"%zu\",sl=\"%u\",vl=\"", name,
 				ids[i], s);
-			vl_label(out, c->pred.sl[s].vl);
+			vl_label(out, oq_pred_class_sl_vl(c, s));
 			fputs("\"}", out);
 			value(out, m == CLASS_PREDICTED
 					   ? c->pred.sl[s].gbps
@@ -321,7 +324,7 @@ static void port_sl_family(FILE *out, const struct oq_publish_doc *d,
 				continue;
 			port_labels(out, name, d->fabric->ports[i]);
 			fprintf(out, ",sl=\"%u\",vl=\"", s);
-			vl_label(out, sp->vl);
+			vl_label(out, oq_pred_class_sl_vl(c, s));
 			fputs("\"}", out);
 			value(out, m == SL_PREDICTED	? sp->gbps
 				   : m == SL_GUARANTEED ? c->guaranteed_gbps[s]

@@ -50,7 +50,7 @@ int oq_port_guarantee(const struct oq_port_tables *t,
 		.n = 1,
 	};
 	uint8_t rows[256][16];
-	uint16_t served;
+	uint16_t served, pred_vls[16];
 	struct oq_arb_config cfg;
 	struct oq_arb_result arb;
 	bool single = !t->has_vlarb;
@@ -112,12 +112,24 @@ int oq_port_guarantee(const struct oq_port_tables *t,
 		if (w.bound)
 			g->wait_bound |= (uint16_t)(1u << v);
 	}
+	/* The VLs the prediction's view sends each SL to: it also reads
+	 * input ports that are down (oq_predict_sl_vls). */
+	if (oq_predict_sl_vls(t, o->in_port, pred_vls))
+		return -1;
 	for (s = 0; s < 16; s++) {
 		uint16_t m = g->sl_vls[s];
 		unsigned int s2;
 
 		g->share[s] = oq_frac_make(0, 1);
 		g->wait[s] = OQ_WAIT_UNBOUNDED;
+		/* Alone on the link it gets the whole link from an input
+		 * that sends it to a VL with an entry: the most it can get
+		 * here, whatever other inputs do with it (drop it, or send
+		 * it to a VL never served).  Over both views, so never
+		 * below what any scenario predicts for it. */
+		g->ceiling[s] = ((m | pred_vls[s]) & served)
+					? oq_frac_make(1, 1)
+					: oq_frac_make(0, 1);
 		if (!m || (g->dropped & (1u << s)))
 			continue;
 		g->share[s] = oq_frac_make(1, 1);
@@ -130,10 +142,6 @@ int oq_port_guarantee(const struct oq_port_tables *t,
 			if (g->vl_wait[v] > g->wait[s])
 				g->wait[s] = g->vl_wait[v];
 		}
-		/* Alone on the link it gets the whole link wherever every
-		 * VL it reaches has an entry. */
-		g->ceiling[s] =
-			(m & ~served) ? oq_frac_make(0, 1) : oq_frac_make(1, 1);
 		for (s2 = 0; s2 < 16; s2++)
 			if (s2 != s && (g->sl_vls[s2] & m))
 				g->shared_with[s] |= (uint16_t)(1u << s2);

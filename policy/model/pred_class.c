@@ -393,6 +393,13 @@ oom:
 	return -1;
 }
 
+int oq_pred_class_sl_vl(const struct oq_pred_class *c, unsigned int s)
+{
+	int vl = c->pred.sl[s].vl;
+
+	return vl >= 0 && (c->guar.dropped & (1u << s)) ? OQ_VL_MIXED : vl;
+}
+
 const struct oq_pred_class *oq_pred_class_of(const struct oq_pred_classes *c,
 					     size_t i)
 {

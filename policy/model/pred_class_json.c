@@ -50,7 +50,7 @@ static void write_sl(FILE *out, const struct oq_pred_class *c, unsigned int s,
 
 	oq_frac_format(sp->share, fb, sizeof(fb));
 	fprintf(out, "%s{\"sl\": %u, \"vl\": ", first ? "" : ", ", s);
-	if (sp->vl >= 0)
+	if (oq_pred_class_sl_vl(c, s) >= 0)
 		fprintf(out, "%d", sp->vl);
 	else
 		fputs("null", out);
@@ -78,9 +78,12 @@ static void write_sl(FILE *out, const struct oq_pred_class *c, unsigned int s,
 		fprintf(out, "%.6g", us);
 	else
 		fputs("null", out);
-	fprintf(out, ", \"latency_is_bound\": %s, \"starve\": %s}",
+	fprintf(out,
+		", \"latency_is_bound\": %s, \"starve\": %s, "
+		"\"dropped\": %s}",
 		(g->sl_vls[s] & g->wait_bound) ? "true" : "false",
-		sp->starve ? "true" : "false");
+		sp->starve ? "true" : "false",
+		(g->dropped & (1u << s)) ? "true" : "false");
 }
 
 static void write_example(FILE *out, const struct oq_port *p)

@@ -114,7 +114,9 @@ jq -e '
 			(.priority | IN("high", "low", "both", "none", "single")) and
 			(.share | num) and (.share_exact | str) and
 			(.predicted_gbps | num) and (.guaranteed_gbps | num) and
-			(.guaranteed_gbps <= .ceiling_gbps + 1e-9) and (.starve | bool))) and
+			(.guaranteed_gbps <= .ceiling_gbps + 1e-9) and
+			(.predicted_gbps <= .ceiling_gbps + 1e-9) and
+			(.starve | bool) and (.dropped | bool))) and
 	(.nodes | type == "array" and length > 0) and
 	all(.nodes[];
 		(.guid | guid) and (.node | str) and
@@ -169,7 +171,7 @@ grep -q '^osmqos_policy_load_success 1$' "$prom" || e2e_fail "policy not loaded?
 # ports and SLs; per level (policy order) its SL's figures.
 jq -r "$expand"' expand as $p | range(16) as $s |
 	[$p[] | .sls[$s]] as $v | ($v | map(.guaranteed_gbps) | sort) as $g |
-	"sl \($s) \($g[0]) \($g[(($g | length) + 1) / 2 | floor - 1]) \($g[-1]) \([$v[] | select(.starve)] | length) \([$v[] | select(.vl == null and .vls == [])] | length)"' \
+	"sl \($s) \($g[0]) \($g[(($g | length) + 1) / 2 | floor - 1]) \($g[-1]) \([$v[] | select(.starve)] | length) \([$v[] | select(.dropped)] | length)"' \
 	"$json" >"$E2E_DIR/agg.json"
 jq -r '.classes[] | . as $c | .sls[] |
 	"class \($c.class) \($c.ports) \($c.link) \(.sl) \(.vl // (if .vls == [] then "drop" else "mixed" end)) \(.predicted_gbps) \(.guaranteed_gbps)"' \

@@ -146,8 +146,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	oq_predict_opts_init(&o);
 	if (oq_pred_classes_build(f, &tables, &o, NULL, &classes))
 		goto out;
-	/* A guarantee (the SL's VL with every VL busy) is never above the
-	 * ceiling (the SL alone on the link). */
+	/* A guarantee (the SL's VL with every VL busy) and a prediction
+	 * (all SLs busy) are never above the ceiling (the SL alone on the
+	 * link). */
 	for (i = 0; i < classes.n; i++)
 		for (s = 0; s < 16; s++) {
 			const struct oq_pred_class *c = &classes.v[i];
@@ -156,6 +157,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				     c->pred.rate_gbps;
 
 			if (!(g >= 0 && g <= top * (1 + 1e-12)))
+				abort();
+			if (!(c->pred.sl[s].gbps <= top * (1 + 1e-12)))
 				abort();
 		}
 	/* One level, with a bandwidth intent on some inputs (every field

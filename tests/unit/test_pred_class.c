@@ -189,6 +189,56 @@ static void direct_guarantee(const struct oq_port *p,
 	}
 }
 
+/* SLs some counted input row of the port sends to VL15 or beyond. */
+static uint16_t direct_drops(const struct oq_port *p,
+			     const struct oq_port_tables *t)
+{
+	uint16_t m = 0;
+	unsigned int s, in;
+
+	for (in = 0; t->has_sl2vl && in < t->n_sl2vl; in++)
+		if (t->n_sl2vl == 1 || counts(p, in))
+			for (s = 0; s < 16; s++)
+				if (t->sl2vl[in][s] >= 15)
+					m |= (uint16_t)(1u << s);
+	return m;
+}
+
+/* SLs seen dropped from some inputs of a port and carried from others. */
+static size_t partly_dropped_seen;
+
+/* What the published files say of each SL of port p's class k: the VL
+ * (mixed where some input drops the SL and others carry it), the drop,
+ * and a ceiling (the SL alone on the link) never below what the SL is
+ * predicted or guaranteed. */
+static void check_sl_summary(const struct oq_port *p,
+			     const struct oq_port_tables *t,
+			     const struct oq_pred_class *k,
+			     const struct oq_port_pred *direct)
+{
+	uint16_t drops = direct_drops(p, t);
+	unsigned int s;
+
+	assert_int_equal(k->guar.dropped, drops);
+	for (s = 0; s < 16; s++) {
+		const struct oq_sl_pred *sp = &direct->sl[s];
+		double top =
+			oq_frac_double(k->guar.ceiling[s]) * direct->rate_gbps;
+		int want = sp->vl;
+
+		if ((drops & (1u << s)) && sp->vls) {
+			want = OQ_VL_MIXED;
+			partly_dropped_seen++;
+		}
+		assert_int_equal(oq_pred_class_sl_vl(k, s), want);
+		assert_true(sp->gbps <= top * (1 + 1e-12));
+		assert_true(k->guaranteed_gbps[s] <= top * (1 + 1e-12));
+		/* Zero only where no input sends it to a served VL. */
+		if (sp->gbps > 0)
+			assert_true(top == direct->rate_gbps);
+	}
+}
+
 static void check_fabric(const struct oq_fabric *f,
 			 const struct oq_fabric_tables *ft)
 {
@@ -215,6 +265,7 @@ static void check_fabric(const struct oq_fabric *f,
 		classified++;
 		assert_int_equal(oq_predict_port(t, -1.0, &o, &direct), 0);
 		assert_pred_equal(&k->pred, &direct);
+		check_sl_summary(p, t, k, &direct);
 		direct_guarantee(p, t, g);
 		for (s = 0; s < 16; s++) {
 			assert_int_equal(oq_frac_cmp(k->guar.share[s], g[s]),
@@ -277,6 +328,8 @@ static void test_classes_equal_the_model(void **state)
 		oq_fabric_tables_free(&ft);
 		oq_fabric_free(f);
 	}
+	/* The random rows drop SL 15 from some inputs only, often. */
+	assert_true(partly_dropped_seen > 0);
 }
 
 /* A two-level fat tree with uniform tables: classes do not grow with
@@ -629,6 +682,87 @@ static void test_copy_writes_the_same(void **state)
 	oq_fabric_free(f);
 }
 
+/* A switch egress whose input from port 2 sends SL 3 to VL15 while the
+ * others carry it on its VL, and whose every input drops SL 4: SL 3 is
+ * dropped there (from that input), on no one VL, guaranteed nothing, and
+ * alone on the link gets the whole link -- as much as or more than it is
+ * predicted; SL 4 is dropped from every input and gets nothing.  The
+ * class JSON (published file and `osmqos predict --json` alike) says so. */
+static void test_sl_dropped_from_one_input(void **state)
+{
+	struct oq_fabric *f = oq_fabric_new();
+	struct oq_node *sw = fx_switch(f, 0x100, "sw", 4, 1);
+	struct oq_node *h[3];
+	struct oq_templates tpl;
+	struct oq_fabric_tables ft;
+	struct oq_port_tables *t = NULL;
+	struct oq_predict_opts o;
+	struct oq_pred_classes c;
+	const struct oq_pred_class *k;
+	union oq_sl2vl_scratch sc;
+	unsigned int i, in;
+	size_t len = 0;
+	char *buf, want[96];
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		snprintf(want, sizeof(want), "h%u", i);
+		h[i] = fx_ca(f, 0x10 * (i + 1), want, 1, (uint16_t)(10 + i));
+		oq_fabric_link(&h[i]->ports[1], &sw->ports[i + 1]);
+	}
+	assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+	oq_templates_default(&tpl);
+	assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL), 0);
+	for (i = 0; i < ft.n; i++)
+		if (ft.ports[i].port == &sw->ports[1])
+			t = &ft.ports[i];
+	assert_non_null(t);
+	memcpy(sc.row, t->sl2vl, 16 * (size_t)t->n_sl2vl);
+	sc.row[2][3] = 15;
+	for (in = 0; in < t->n_sl2vl; in++)
+		sc.row[in][4] = 15;
+	assert_int_equal(oq_port_tables_set_sl2vl(&ft, t,
+						  (const uint8_t(*)[16])sc.row,
+						  t->n_sl2vl),
+			 0);
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
+	k = oq_pred_class_of(&c, sw->ports[1].index);
+	assert_non_null(k);
+	assert_int_equal(k->n_ports, 1);
+
+	assert_true(k->pred.sl[3].vl >= 0); /* the all-inputs view */
+	assert_true(k->pred.sl[3].gbps > 0);
+	assert_int_equal(oq_pred_class_sl_vl(k, 3), OQ_VL_MIXED);
+	assert_true(k->guar.dropped & (1u << 3));
+	assert_true(k->guaranteed_gbps[3] == 0);
+	assert_int_equal(oq_frac_cmp(k->guar.ceiling[3], oq_frac_make(1, 1)),
+			 0);
+
+	assert_int_equal(oq_pred_class_sl_vl(k, 4), OQ_VL_NONE);
+	assert_true(k->guar.dropped & (1u << 4));
+	assert_true(k->pred.sl[4].gbps == 0);
+	assert_int_equal(oq_frac_cmp(k->guar.ceiling[4], oq_frac_make(0, 1)),
+			 0);
+
+	/* SL 5, carried on one VL from every input: as before. */
+	assert_int_equal(oq_pred_class_sl_vl(k, 5), k->pred.sl[5].vl);
+	assert_false(k->guar.dropped & (1u << 5));
+
+	buf = classes_json(f, &ft, &c, &len);
+	snprintf(want, sizeof(want), "{\"sl\": 3, \"vl\": null, \"vls\": [%d]",
+		 __builtin_ctz(k->pred.sl[3].vls));
+	assert_non_null(strstr(buf, want));
+	assert_non_null(strstr(buf, "{\"sl\": 4, \"vl\": null, \"vls\": []"));
+	assert_non_null(strstr(buf, "\"ceiling_gbps\": 32, \"latency_us\": "
+				    "null, \"latency_is_bound\": false, "
+				    "\"starve\": false, \"dropped\": true}"));
+	free(buf);
+	oq_pred_classes_free(&c);
+	oq_fabric_tables_free(&ft);
+	oq_fabric_free(f);
+}
+
 /* The one-port form (`osmqos predict --port`) classifies only that port,
  * linked or not; an input port out of range is refused and counted. */
 static void test_only_and_bad_options(void **state)
@@ -667,6 +801,7 @@ int main(void)
 		cmocka_unit_test(test_class_keys),
 		cmocka_unit_test(test_json_lists_every_port_once),
 		cmocka_unit_test(test_copy_writes_the_same),
+		cmocka_unit_test(test_sl_dropped_from_one_input),
 		cmocka_unit_test(test_only_and_bad_options),
 	};
 

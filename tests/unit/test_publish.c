@@ -257,6 +257,54 @@ static void test_guaranteed_is_min_over_inputs(void **state)
 	assert_int_equal(pub->n_ports, 1);
 }
 
+/* An SL one input sends to VL15 is dropped at that port, whatever the
+ * other inputs do: the port counts in osmqos_sl_dropped_ports, and its
+ * series say the SL is on no one VL there. */
+static void test_prom_dropped_from_one_input(void **state)
+{
+	struct world *w = *state;
+	struct oq_port_tables *t = NULL;
+	const struct oq_pred_class *pub;
+	union oq_sl2vl_scratch sc;
+	char err[512], line[256];
+	size_t i;
+
+	for (i = 0; i < w->tables.n; i++)
+		if (w->tables.ports[i].port == &w->sw->ports[1])
+			t = &w->tables.ports[i];
+	assert_non_null(t);
+	memcpy(sc.row, t->sl2vl, 16 * (size_t)t->n_sl2vl);
+	sc.row[2][3] = OQ_VL_DROP; /* from h2: SL 3 dropped */
+	assert_int_equal(oq_port_tables_set_sl2vl(&w->tables, t,
+						  (const uint8_t(*)[16])sc.row,
+						  t->n_sl2vl),
+			 0);
+	predict(w);
+	pub = find_pub(w, &w->sw->ports[1]);
+	assert_true(pub->pred.sl[3].gbps > 0);
+	w->doc.detail_ports = true;
+	render(w, oq_publish_write_prom);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s\n%s", err, w->buf);
+	assert_non_null(
+		strstr(w->buf, "osmqos_sl_dropped_ports{sl=\"3\"} 1\n"));
+	assert_non_null(
+		strstr(w->buf, "osmqos_sl_dropped_ports{sl=\"5\"} 0\n"));
+	snprintf(line, sizeof(line),
+		 "osmqos_class_guaranteed_bandwidth_gbps{class=\"%u\",sl=\"3\","
+		 "vl=\"mixed\"} 0\n",
+		 w->classes.of_port[w->sw->ports[1].index]);
+	assert_non_null(strstr(w->buf, line));
+	snprintf(line, sizeof(line),
+		 "osmqos_predicted_bandwidth_gbps{node_guid=\"0x%016llx\","
+		 "node=\"sw\",port=\"1\",sl=\"3\",vl=\"mixed\"} %.6g\n",
+		 0x100ull, pub->pred.sl[3].gbps);
+	assert_non_null(strstr(w->buf, line));
+	/* The class's two series and the port's three; every other port
+	 * carries SL 3 on its VL. */
+	assert_int_equal(count_of(w->buf, "sl=\"3\",vl=\"mixed\"}"), 5);
+}
+
 /* ---- JSON --------------------------------------------------------------- */
 
 static void test_json_document(void **state)
@@ -826,6 +874,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_guaranteed_is_min_over_inputs, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_prom_dropped_from_one_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_json_document, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_json_no_policy_no_ports,
