@@ -52,7 +52,6 @@
 /* Distinct QoS level names counted; answers for further names go to the
  * "(other)" bucket. */
 #define OQ_PUBLISH_LEVELS_MAX 64
-#define OQ_PUBLISH_LEVEL_LEN  64
 /* Label values of the two buckets that are not a level of the policy. */
 #define OQ_PUBLISH_LEVEL_NONE  "(none)"
 #define OQ_PUBLISH_LEVEL_OTHER "(other)"
@@ -70,7 +69,9 @@ extern const double oq_publish_lat_bounds[OQ_PUBLISH_LAT_BUCKETS];
 struct oq_publish_counters {
 	pthread_mutex_t lock; /* appending a level name only */
 	atomic_uint n_levels; /* names [0, n_levels) are complete */
-	char level[OQ_PUBLISH_LEVELS_MAX][OQ_PUBLISH_LEVEL_LEN];
+	/* Each name whole (the policy language sets no length), copied at
+	 * its first answer and kept until destroy. */
+	char *level[OQ_PUBLISH_LEVELS_MAX];
 	atomic_uint_least64_t answered[OQ_PUBLISH_LEVELS_MAX];
 	atomic_uint_least64_t answered_none;  /* no level (no policy) */
 	atomic_uint_least64_t answered_other; /* beyond LEVELS_MAX names */
@@ -91,8 +92,8 @@ void oq_publish_counters_init(struct oq_publish_counters *c);
 void oq_publish_counters_destroy(struct oq_publish_counters *c);
 
 /* One PathRecord/MultiPathRecord answer decided with QoS level `level`
- * (NULL or "" when no level applied).  Names are cut to 63 bytes.  Safe
- * from any thread. */
+ * (NULL or "" when no level applied), counted under its whole name.
+ * Safe from any thread. */
 void oq_publish_count_answer(struct oq_publish_counters *c, const char *level);
 /* The same in two steps, for callers that answer many pairs with the
  * same few levels: the counter slot of a level name (taken on first use,
@@ -114,7 +115,7 @@ void oq_publish_count_unaudited(struct oq_publish_counters *c);
  * atomically; values read at slightly different moments). */
 struct oq_publish_counts {
 	unsigned int n_levels;
-	const char (*level)[OQ_PUBLISH_LEVEL_LEN];
+	const char *const *level; /* the counters' names, not copies */
 	uint64_t answered[OQ_PUBLISH_LEVELS_MAX];
 	uint64_t answered_none, answered_other;
 	uint64_t
@@ -267,11 +268,10 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d);
  * as the format requires, other control characters and invalid UTF-8
  * replaced by U+FFFD (label values must be UTF-8). */
 void oq_publish_prom_text(FILE *out, const char *s, size_t max);
-/* A level name as a label value in buf (NUL-terminated, "" when it cannot
- * be rendered: len under OQ_PUBLISH_LABEL_LEN): names that render alike
- * give one series.  Every byte of a name may grow threefold (U+FFFD). */
-#define OQ_PUBLISH_LABEL_LEN (OQ_PUBLISH_LEVEL_LEN * 3 + 1)
-void oq_publish_prom_label(char *buf, size_t len, const char *name);
+/* A level name, whole, as a label value: a string to free, NULL when out
+ * of memory.  Names that render alike (differing only in bytes a label
+ * cannot carry) give one series. */
+char *oq_publish_prom_label(const char *name);
 /* Time t as "YYYY-MM-DDTHH:MM:SSZ" (UTC) into buf (>= 21 bytes). */
 void oq_publish_iso8601(time_t t, char *buf, size_t len);
 

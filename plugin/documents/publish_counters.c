@@ -5,6 +5,7 @@
  * concurrently; everything but adding a new level name is one relaxed
  * atomic add, so counting never makes an SA thread wait on the sweep.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "documents.h"
@@ -38,6 +39,10 @@ void oq_publish_counters_init(struct oq_publish_counters *c)
 
 void oq_publish_counters_destroy(struct oq_publish_counters *c)
 {
+	unsigned int i, n = atomic_load(&c->n_levels);
+
+	for (i = 0; i < n; i++)
+		free(c->level[i]);
 	pthread_mutex_destroy(&c->lock);
 }
 
@@ -46,16 +51,15 @@ static void add1(atomic_uint_least64_t *v)
 	atomic_fetch_add_explicit(v, 1, memory_order_relaxed);
 }
 
-/* Index of the level named like name (cut to the slot size), or -1.
- * Names below n are complete: n is published with release order after
- * the name was written. */
+/* Index of the level named name, or -1.  Names below n are complete:
+ * n is published with release order after the name was stored. */
 static int find_level(struct oq_publish_counters *c, const char *name,
 		      unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (!strncmp(c->level[i], name, OQ_PUBLISH_LEVEL_LEN - 1))
+		if (!strcmp(c->level[i], name))
 			return (int)i;
 	return -1;
 }
@@ -73,9 +77,11 @@ int oq_publish_level_slot(struct oq_publish_counters *c, const char *level)
 		pthread_mutex_lock(&c->lock);
 		n = atomic_load_explicit(&c->n_levels, memory_order_relaxed);
 		i = find_level(c, level, n);
-		if (i < 0 && n < OQ_PUBLISH_LEVELS_MAX) {
-			strncpy(c->level[n], level, OQ_PUBLISH_LEVEL_LEN - 1);
-			c->level[n][OQ_PUBLISH_LEVEL_LEN - 1] = '\0';
+		/* The whole name, however long: a cut one would count
+		 * two levels that share its first bytes as one.  Out of
+		 * memory, the answer goes to "(other)". */
+		if (i < 0 && n < OQ_PUBLISH_LEVELS_MAX &&
+		    (c->level[n] = strdup(level))) {
 			i = (int)n;
 			atomic_store_explicit(&c->n_levels, n + 1,
 					      memory_order_release);
@@ -154,7 +160,7 @@ void oq_publish_counters_read(struct oq_publish_counters *c,
 	memset(out, 0, sizeof(*out));
 	out->n_levels =
 		atomic_load_explicit(&c->n_levels, memory_order_acquire);
-	out->level = (const char(*)[OQ_PUBLISH_LEVEL_LEN])c->level;
+	out->level = (const char *const *)c->level;
 	for (i = 0; i < out->n_levels; i++)
 		out->answered[i] = atomic_load_explicit(&c->answered[i],
 							memory_order_relaxed);

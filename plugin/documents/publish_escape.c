@@ -7,6 +7,8 @@
  * bytes become U+FFFD; the format's own special characters are escaped
  * the way its parser expects.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <osmqos/json.h>
@@ -15,17 +17,10 @@
 
 #define REPLACEMENT OQ_UTF8_REPLACEMENT
 
-static size_t bounded_len(const char *s, size_t max)
-{
-	const char *z = memchr(s, '\0', max);
-
-	return z ? (size_t)(z - s) : max;
-}
-
 void oq_publish_prom_text(FILE *out, const char *s, size_t max)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t n = s ? bounded_len(s, max) : 0, i = 0, k;
+	size_t n = s ? strnlen(s, max) : 0, i = 0, k;
 
 	while (i < n) {
 		unsigned char c = p[i];
@@ -65,22 +60,18 @@ void oq_publish_iso8601(time_t t, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-/* A name of OQ_PUBLISH_LEVEL_LEN bytes renders in at most three times as
- * many (U+FFFD for a bad byte, two for an escape): a buffer that size
- * holds any name whole, never a label cut inside a character or an
- * escape (fmemopen cuts silently). */
-void oq_publish_prom_label(char *buf, size_t len, const char *name)
+char *oq_publish_prom_label(const char *name)
 {
-	FILE *f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 
-	if (!len)
-		return;
-	memset(buf, 0, len);
-	if (len < OQ_PUBLISH_LABEL_LEN)
-		return;
-	f = fmemopen(buf, len, "w");
 	if (!f)
-		return;
-	oq_publish_prom_text(f, name, OQ_PUBLISH_LEVEL_LEN);
-	fclose(f);
+		return NULL;
+	oq_publish_prom_text(f, name, SIZE_MAX);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }

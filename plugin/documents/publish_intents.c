@@ -9,6 +9,7 @@
  * Synthesized tables never miss one; a qos-setup scope of the
  * operator's, or a class no tables can serve, can.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +106,7 @@ void oq_publish_intents_json(FILE *out, const struct oq_publish_doc *d)
 			continue;
 		fputs(first ? "" : ", ", out);
 		fputs("{\"level\": \"", out);
-		oq_json_fescape(out, l->name, OQ_PUBLISH_LEVEL_LEN);
+		oq_json_fescape(out, l->name, SIZE_MAX);
 		fprintf(out, "\", \"sl\": %u, \"bandwidth_pct\": ", l->sl);
 		if (l->intent_bp > 0)
 			fprintf(out, "%.2f", l->intent_bp / 100.0);
@@ -183,7 +184,7 @@ static bool fam_value(enum fam f, const struct oq_publish_level *l, double *v)
 
 void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 {
-	static char labels[OQ_PUBLISH_PROM_LEVELS][OQ_PUBLISH_LABEL_LEN];
+	char *labels[OQ_PUBLISH_PROM_LEVELS];
 	static const struct {
 		const char *name, *help;
 	} fams[FAM_N] = {
@@ -221,13 +222,17 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 		if ((d->levels[i].intent_bp <= 0 && !d->levels[i].latency_ns) ||
 		    d->levels[i].sl > 15)
 			continue;
-		oq_publish_prom_label(labels[n], sizeof(labels[n]),
-				      d->levels[i].name);
+		/* Out of memory for the label: left out of this file. */
+		labels[n] = oq_publish_prom_label(d->levels[i].name);
+		if (!labels[n])
+			continue;
 		for (j = 0; j < n; j++)
 			if (!strcmp(labels[j], labels[n]))
 				break;
-		if (j < n)
+		if (j < n) {
+			free(labels[n]);
 			continue;
+		}
 		idx[n++] = i;
 	}
 	oq_publish_prom_family(out, "osmqos_intent_missed_ports", "gauge",
@@ -236,9 +241,7 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 			       "latency intent (0: every intent met).");
 	fprintf(out, "osmqos_intent_missed_ports %zu\n",
 		d->intent_ports_missed);
-	if (!n)
-		return;
-	for (f = 0; f < FAM_N; f++) {
+	for (f = 0; f < FAM_N && n; f++) {
 		bool any = false;
 		double v;
 
@@ -257,4 +260,6 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 				fams[f].name, labels[j], l->sl, v);
 		}
 	}
+	for (j = 0; j < n; j++)
+		free(labels[j]);
 }

@@ -10,6 +10,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "documents.h"
@@ -123,7 +124,7 @@ static void policy_families(FILE *out, const struct oq_publish_doc *d)
 
 /* One answered-count series, its label value as it will be written. */
 struct level_row {
-	char label[OQ_PUBLISH_LABEL_LEN];
+	char *label;
 	uint64_t n;
 };
 
@@ -133,13 +134,18 @@ static void add_row(struct level_row *rows, unsigned int *n, const char *name,
 	struct level_row *r = &rows[*n];
 	unsigned int i;
 
-	oq_publish_prom_label(r->label, sizeof(r->label), name);
+	/* Out of memory for the label: the series is left out this time,
+	 * the count kept for the next file. */
+	r->label = oq_publish_prom_label(name);
+	if (!r->label)
+		return;
 	/* Names that differ only in bytes the label cannot carry (invalid
 	 * UTF-8), or a level called "(none)", would give one series twice:
 	 * merge them. */
 	for (i = 0; i < *n; i++)
 		if (!strcmp(rows[i].label, r->label)) {
 			rows[i].n += count;
+			free(r->label);
 			return;
 		}
 	r->n = count;
@@ -160,11 +166,13 @@ static void answered_family(FILE *out, const struct oq_publish_counts *c)
 		out, "osmqos_sa_pr_answered_total", "counter",
 		"PathRecord/MultiPathRecord answers by QoS level ((none): no "
 		"level applied).");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		fprintf(out,
 			"osmqos_sa_pr_answered_total{level=\"%s\"} %" PRIu64
 			"\n",
 			rows[i].label, rows[i].n);
+		free(rows[i].label);
+	}
 }
 
 static void counter_families(FILE *out, const struct oq_publish_doc *d)

@@ -118,7 +118,7 @@ static void stat_rows(FILE *out, const char *name, const char *level,
 static void level_families(FILE *out, const struct oq_publish_doc *d,
 			   const struct sl_stats *st)
 {
-	static char labels[OQ_PUBLISH_PROM_LEVELS][OQ_PUBLISH_LABEL_LEN];
+	char *labels[OQ_PUBLISH_PROM_LEVELS];
 	size_t i, j, n = 0;
 
 	oq_publish_prom_family(
@@ -131,18 +131,26 @@ static void level_families(FILE *out, const struct oq_publish_doc *d,
 
 		if (l->sl > 15 || !st[l->sl].any)
 			continue;
-		oq_publish_prom_label(labels[n], sizeof(labels[n]), l->name);
+		/* The whole name, as every per-level family gives it;
+		 * out of memory, the level is left out of this file. */
+		labels[n] = oq_publish_prom_label(l->name);
+		if (!labels[n])
+			continue;
 		/* Names that differ only in bytes a label cannot carry
 		 * would give one series twice: the first one stands. */
 		for (j = 0; j < n; j++)
 			if (!strcmp(labels[j], labels[n]))
 				break;
-		if (j < n)
+		if (j < n) {
+			free(labels[n]);
 			continue;
+		}
 		stat_rows(out, "osmqos_level_guaranteed_bandwidth_gbps",
 			  labels[n], l->sl, &st[l->sl]);
 		n++;
 	}
+	for (j = 0; j < n; j++)
+		free(labels[j]);
 }
 
 static void aggregate_families(FILE *out, const struct oq_publish_doc *d)

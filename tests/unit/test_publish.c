@@ -728,23 +728,24 @@ static void test_prom_merges_indistinct_levels(void **state)
 	assert_int_equal(count_of(w->buf, "osmqos_sa_pr_answered_total{"), 2);
 }
 
-/* A level name of 64 bytes that each render as three (invalid UTF-8
- * becomes U+FFFD) is written whole, never cut inside a character, in
- * every per-level family, intents included. */
+/* A level name of 300 bytes that each render as three (invalid UTF-8
+ * becomes U+FFFD) is written whole, never cut, in every per-level
+ * family, intents included. */
 static void test_prom_longest_level_label(void **state)
 {
 	struct world *w = *state;
 	struct oq_publish_level lv[3];
-	char name[OQ_PUBLISH_LEVEL_LEN + 1], want[OQ_PUBLISH_LABEL_LEN + 64];
+	char name[301], want[sizeof(name) * 3 + 16];
 	char err[512];
 	size_t i;
 
-	memset(name, 0xff, OQ_PUBLISH_LEVEL_LEN);
-	name[OQ_PUBLISH_LEVEL_LEN] = '\0';
+	memset(name, 0xff, sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
 	strcpy(want, "{level=\"");
-	for (i = 0; i < OQ_PUBLISH_LEVEL_LEN; i++)
+	for (i = 0; i < sizeof(name) - 1; i++)
 		strcat(want, "\xef\xbf\xbd");
 	strcat(want, "\"");
+	oq_publish_count_answer(&w->ctr, name);
 	predict(w);
 	memcpy(lv, levels, sizeof(lv));
 	lv[0].name = name;
@@ -758,8 +759,82 @@ static void test_prom_longest_level_label(void **state)
 	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
 		fail_msg("promcheck: %s", err);
 	assert_non_null(strstr(w->buf, "osmqos_level_intent_ratio"));
-	/* In the guaranteed, intent and answered families alike. */
+	/* In the answered, guaranteed and intent families alike. */
 	assert_true(count_of(w->buf, want) >= 4);
+	assert_non_null(strstr(w->buf, "osmqos_sa_pr_answered_total"));
+}
+
+/* The families of a level, by the label value of each series. */
+static size_t level_series(const char *buf, const char *family,
+			   const char *label)
+{
+	char needle[512];
+
+	snprintf(needle, sizeof(needle), "\n%s{level=\"%s\"", family, label);
+	return count_of(buf, needle);
+}
+
+/* Two levels whose names share their first 70 bytes are two levels in
+ * both files: each with its own answers, its own series in every
+ * per-level family under its whole name, and its own entry in the JSON's
+ * intents. */
+static void test_levels_sharing_a_long_prefix(void **state)
+{
+	static const char *const fams[] = {
+		"osmqos_level_guaranteed_bandwidth_gbps",
+		"osmqos_level_intent_ratio",
+		"osmqos_level_intent_min_share_ratio",
+		"osmqos_level_intent_missed_ports",
+		"osmqos_level_intent_shared_ports",
+		"osmqos_level_latency_max_seconds",
+	};
+	struct world *w = *state;
+	struct oq_publish_level lv[3];
+	char a[128], b[128], err[512], line[512];
+	size_t i;
+
+	memset(a, 'p', 70);
+	strcpy(a + 70, "_storage");
+	memset(b, 'p', 70);
+	strcpy(b + 70, "_mpi");
+	oq_publish_count_answer(&w->ctr, a);
+	oq_publish_count_answer(&w->ctr, a);
+	oq_publish_count_answer(&w->ctr, b);
+	predict(w);
+	memcpy(lv, levels, sizeof(lv));
+	lv[0].name = a;
+	lv[0].intent_bp = lv[0].sl_need_bp = 3000;
+	lv[2].name = b;
+	lv[2].sl = 2;
+	lv[2].intent_bp = lv[2].sl_need_bp = 2000;
+	w->doc.levels = lv;
+	w->doc.intent_ports_missed =
+		oq_publish_intent_stats(lv, 3, &w->classes);
+	render(w, oq_publish_write_prom);
+	if (oq_promcheck(w->buf, w->len, err, sizeof(err)) < 0)
+		fail_msg("promcheck: %s", err);
+	snprintf(line, sizeof(line),
+		 "osmqos_sa_pr_answered_total{level=\"%s\"} 2\n", a);
+	assert_non_null(strstr(w->buf, line));
+	snprintf(line, sizeof(line),
+		 "osmqos_sa_pr_answered_total{level=\"%s\"} 1\n", b);
+	assert_non_null(strstr(w->buf, line));
+	for (i = 0; i < sizeof(fams) / sizeof(fams[0]); i++) {
+		size_t n = i ? 1 : 3; /* min, median, max */
+
+		assert_int_equal(level_series(w->buf, fams[i], a), n);
+		assert_int_equal(level_series(w->buf, fams[i], b), n);
+	}
+	/* Those, and the answers: nothing else, nothing merged. */
+	assert_int_equal(count_of(w->buf, "{level=\"pppp"), 2 + 2 * (3 + 5));
+	render(w, oq_publish_write_json);
+	w->doc.levels = levels;
+	if (!oq_jsoncheck(w->buf, w->len))
+		fail_msg("not JSON:\n%s", w->buf);
+	snprintf(line, sizeof(line), "{\"level\": \"%s\", \"sl\": 1,", a);
+	assert_non_null(strstr(w->buf, line));
+	snprintf(line, sizeof(line), "{\"level\": \"%s\", \"sl\": 2,", b);
+	assert_non_null(strstr(w->buf, line));
 }
 
 static void test_prom_without_counters_or_policy(void **state)
@@ -892,6 +967,8 @@ int main(void)
 			test_prom_merges_indistinct_levels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prom_longest_level_label,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_levels_sharing_a_long_prefix, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_intents_published, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(

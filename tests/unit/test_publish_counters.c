@@ -30,7 +30,7 @@ static void test_levels(void **state)
 {
 	struct oq_publish_counters c;
 	struct oq_publish_counts r;
-	char name[80];
+	char name[201];
 	int i;
 
 	(void)state;
@@ -48,15 +48,22 @@ static void test_levels(void **state)
 	assert_int_equal(r.answered_none, 2);
 	assert_int_equal(r.answered_other, 0);
 
-	/* A name longer than a slot is cut and still counted as one. */
-	memset(name, 'x', 79);
-	name[79] = '\0';
+	/* Long names are kept whole: two that share their first 190 bytes
+	 * are two levels, each with its own count. */
+	memset(name, 'x', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
 	oq_publish_count_answer(&c, name);
+	oq_publish_count_answer(&c, name);
+	name[190] = 'y';
 	oq_publish_count_answer(&c, name);
 	oq_publish_counters_read(&c, &r);
-	assert_int_equal(r.n_levels, 3);
-	assert_int_equal(strlen(r.level[2]), OQ_PUBLISH_LEVEL_LEN - 1);
-	assert_int_equal(r.answered[2], 2);
+	assert_int_equal(r.n_levels, 4);
+	assert_int_equal(strlen(r.level[2]), sizeof(name) - 1);
+	assert_int_equal(r.answered[level_index(&r, name)], 1);
+	assert_int_equal(level_index(&r, name), 3);
+	name[190] = 'x';
+	assert_int_equal(r.answered[level_index(&r, name)], 2);
+	assert_int_equal(level_index(&r, name), 2);
 
 	/* Past OQ_PUBLISH_LEVELS_MAX names: the (other) bucket. */
 	for (i = 0; i < OQ_PUBLISH_LEVELS_MAX + 5; i++) {
@@ -65,7 +72,7 @@ static void test_levels(void **state)
 	}
 	oq_publish_counters_read(&c, &r);
 	assert_int_equal(r.n_levels, OQ_PUBLISH_LEVELS_MAX);
-	assert_int_equal(r.answered_other, 3 + 5);
+	assert_int_equal(r.answered_other, 4 + 5);
 
 	/* The two-step form the SA front uses (a slot per level, looked up
 	 * once) counts where oq_publish_count_answer() does. */
@@ -81,7 +88,7 @@ static void test_levels(void **state)
 	oq_publish_counters_read(&c, &r);
 	assert_int_equal(r.answered[level_index(&r, "storage")], 2);
 	assert_int_equal(r.answered_none, 3);
-	assert_int_equal(r.answered_other, 3 + 5 + 1);
+	assert_int_equal(r.answered_other, 4 + 5 + 1);
 	oq_publish_counters_destroy(&c);
 }
 
