@@ -6,7 +6,9 @@
 # path (opensm's working directory's, not this one's: a same-named file
 # here is not read), OpenSM's own parser refusing the copy it reads, an
 # edit not loaded yet, a rejected content (with a policy in force and
-# with none), no policy in force and no file known, a stale publication:
+# with none), no policy in force and no file known, a stale publication,
+# the copy of the policy in force as written missing or another policy's
+# and older than the publication (one newer is a change under way, 0):
 # each says so in a line of its own and exits 1.  A policy file whose
 # name is not UTF-8 (the label carries U+FFFD) is read under the name
 # osmqos-policy-in-force.source gives, byte for byte, when that line is
@@ -116,6 +118,28 @@ status() {
 publish "$pol"
 status good 0 in_force ""
 grep -q '^policy file:' "$dir/good.txt" && bad "good: a policy file line: $(cat "$dir/good.txt")"
+
+# 1b. The copy of the policy in force as written holds another policy:
+# written after the publication, a new policy being put in force (exit
+# 0); written before it, a write that failed (exit 1: a restart would
+# put that policy back); no copy at all, the same.
+copy=$pub/osmqos-policy-in-force.conf
+printf '# another policy\n' >>"$copy"
+status copy-changing 0 in_force ""
+grep -q "^  as written: $copy holds another policy (hash 0x[0-9a-f]*), written after this publication: the plugin is putting it in force" \
+	"$dir/copy-changing.txt" || bad "copy-changing: $(cat "$dir/copy-changing.txt")"
+jq -e '.policy.copy_changing and (.policy.copy_matches | not)' \
+	"$dir/copy-changing.json" >/dev/null || bad "copy-changing: $(cat "$dir/copy-changing.json")"
+touch -d "@$(($(date +%s) - 10))" "$copy"
+fix="read opensm's log (cannot write $copy) and fix what it says (a full or read-only file system, permissions); the plugin writes the copy again every publish_interval seconds"
+status copy-failed 1 in_force in_force_copy \
+	"status: $copy holds another policy (hash $(fnv "$copy")) than the one in force: writing it failed, and a restart of opensm now puts that one back (exit 1): $fix"
+rm "$copy"
+status copy-missing 1 in_force in_force_copy \
+	"status: there is no copy of the policy in force in $pub: writing it failed, and a restart of opensm now puts back no policy (exit 1): $fix"
+grep -q "^  as written: no copy in $pub: writing it failed (opensm's log says why)\$" \
+	"$dir/copy-missing.txt" || bad "copy-missing: $(cat "$dir/copy-missing.txt")"
+publish "$pol"
 
 # 2. The file removed: the last good policy stays, restore it.
 mv "$pol" "$dir/away.conf"
@@ -265,5 +289,5 @@ jq -e '.qos_enabled == false' "$dir/qos-false.json" >/dev/null ||
 jq -e '.qos_enabled == null' "$dir/good.json" >/dev/null ||
 	bad "good: qos_enabled is not null (not published): $(cat "$dir/good.json")"
 
-[ "$fail" = 0 ] && echo "status: the file in force, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy, edited, rejected, stale, no policy, a name that is not UTF-8, qos FALSE; the verdict first"
+[ "$fail" = 0 ] && echo "status: the file in force, its copy changing, failed or missing, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy, edited, rejected, stale, no policy, a name that is not UTF-8, qos FALSE; the verdict first"
 exit "$fail"

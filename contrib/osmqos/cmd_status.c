@@ -74,7 +74,11 @@ const struct oq_cmd_spec oq_spec_status = {
 		       "a relative path status cannot resolve, or OpenSM's "
 		       "own parser refuses the file it reads (it runs "
 		       "without a policy of its own), or opensm.conf has qos "
-		       "FALSE (no QoS tables at all), 2 "
+		       "FALSE (no QoS tables at all), or the copy of the "
+		       "policy in force as written is missing or holds "
+		       "another policy and is older than the publication "
+		       "(writing it failed: a restart would put back that "
+		       "policy or none), 2 "
 		       "usage error or nothing published there.",
 	.run = run,
 };
@@ -111,6 +115,8 @@ struct st {
 	char copy[4096];
 	bool have_copy;
 	uint64_t copy_hash;
+	int copy_errno;	   /* why there is no copy's hash */
+	double copy_mtime; /* when the copy was written */
 	/* The policy file as it is now, read here: its hash, or why not. */
 	bool have_file;
 	uint64_t file_hash;
@@ -294,16 +300,47 @@ static void path_of(struct st *s)
 	free(text);
 }
 
-/* The copy of the policy in force as written: present, and its hash. */
+/* The copy of the policy in force as written: present, its hash and
+ * when it was written. */
 static void copy_of(struct st *s)
 {
-	if (oq_pub_path(s->dir, OQ_PUB_IN_FORCE, s->copy, sizeof(s->copy)))
-		s->have_copy = hash_of(s->copy, &s->copy_hash);
+	struct stat st;
+
+	if (!oq_pub_path(s->dir, OQ_PUB_IN_FORCE, s->copy, sizeof(s->copy)))
+		return;
+	if (!stat(s->copy, &st))
+		s->copy_mtime = (double)st.st_mtim.tv_sec +
+				(double)st.st_mtim.tv_nsec / 1e9;
+	s->have_copy = hash_of(s->copy, &s->copy_hash);
+	if (!s->have_copy)
+		s->copy_errno = errno;
 }
 
 static bool copy_matches(const struct st *s)
 {
 	return s->have_copy && hash_is(s->copy_hash, s->hash);
+}
+
+/* The copy as written against the policy in force.  The plugin writes
+ * the copy of a new policy just before the publication naming it: a
+ * copy newer than the publication is that change under way, an older
+ * one holding another policy (or none at all) a write that failed. */
+enum copy_state {
+	COPY_OK,       /* it holds the policy in force (or none is) */
+	COPY_CHANGING, /* another, newer than the publication */
+	COPY_OTHER,    /* another, older: the last write failed */
+	COPY_MISSING,  /* none: the last write failed */
+	COPY_UNKNOWN,  /* not readable here (not root?) */
+};
+
+static enum copy_state copy_state(const struct st *s)
+{
+	if (!s->in_force || copy_matches(s))
+		return COPY_OK;
+	if (s->have_copy)
+		return s->copy_mtime > s->published ? COPY_CHANGING
+						    : COPY_OTHER;
+	return s->copy_errno == ENOENT ? COPY_MISSING : COPY_UNKNOWN;
 }
 
 /* What a file that is not a regular one is, in words. */
@@ -444,7 +481,7 @@ struct cause {
 	char *what, *fix;
 };
 
-#define MAX_CAUSES 5
+#define MAX_CAUSES 6
 
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 
@@ -571,6 +608,27 @@ static size_t causes_of(const struct st *s, struct cause *c)
 					 from ? from : "")};
 	}
 	n += file_cause(s, &c[n]);
+	if (copy_state(s) == COPY_OTHER || copy_state(s) == COPY_MISSING)
+		c[n++] = (struct cause){
+			"in_force_copy",
+			copy_state(s) == COPY_MISSING
+				? fmt("there is no copy of the policy in "
+				      "force in %s: writing it failed, and a "
+				      "restart of opensm now puts back no "
+				      "policy",
+				      s->dir)
+				: fmt("%s holds another policy (hash "
+				      "0x%016" PRIx64
+				      ") than the one in force: writing it "
+				      "failed, and a restart of opensm now "
+				      "puts that one back",
+				      s->copy, s->copy_hash),
+			fmt("read opensm's log (cannot write "
+			    "%s/" OQ_PUB_IN_FORCE
+			    ") and fix what it says (a full or read-only file "
+			    "system, permissions); the plugin writes the copy "
+			    "again every publish_interval seconds",
+			    s->dir)};
 	if (s->osm_refused)
 		c[n++] = (struct cause){
 			"opensm_refused",
@@ -662,13 +720,26 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 			printf("  as written: %s (drift --in-force and plan "
 			       "compare with it)\n",
 			       s->copy);
+		else if (copy_state(s) == COPY_CHANGING)
+			printf("  as written: %s holds another policy (hash "
+			       "0x%016" PRIx64 "), written after this "
+			       "publication: the plugin is putting it in "
+			       "force, the next publication names it\n",
+			       s->copy, s->copy_hash);
 		else if (s->have_copy)
 			printf("  as written: %s holds another policy (hash "
-			       "0x%016" PRIx64 "): the plugin is loading a "
-			       "new one, or it is not this plugin's\n",
+			       "0x%016" PRIx64 "), written before this "
+			       "publication: writing the policy in force "
+			       "there failed (opensm's log says why), or "
+			       "another program wrote it\n",
 			       s->copy, s->copy_hash);
+		else if (copy_state(s) == COPY_MISSING)
+			printf("  as written: no copy in %s: writing it "
+			       "failed (opensm's log says why)\n",
+			       s->dir);
 		else
-			printf("  as written: no copy in %s\n", s->dir);
+			printf("  as written: %s cannot be read here (%s)\n",
+			       s->copy, strerror(s->copy_errno));
 	} else if (s->qos == 0) {
 		printf("policy in force: none: opensm.conf has qos FALSE, so "
 		       "OpenSM programs no QoS tables (not even its templates) "
@@ -822,6 +893,8 @@ static void print_json(const struct st *s, const struct cause *c, size_t n)
 	printf(", \"load_success\": %s", s->load_success ? "true" : "false");
 	json_str("copy", s->have_copy ? s->copy : NULL, true);
 	printf(", \"copy_matches\": %s", copy_matches(s) ? "true" : "false");
+	printf(", \"copy_changing\": %s",
+	       copy_state(s) == COPY_CHANGING ? "true" : "false");
 	printf(", \"file\": \"%s\"", file_state_word[file_state(s)]);
 	printf(", \"opensm_parse\": ");
 	if (s->osm_path) {

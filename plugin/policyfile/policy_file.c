@@ -673,6 +673,7 @@ void oq_policy_file_fini(struct oq_policy_file *pf)
 	pf->cur = NULL;
 	pthread_mutex_unlock(&pf->lock);
 	oq_policy_ref_put(r);
+	oq_policy_in_force_fini(pf);
 	oq_policy_copy_fini(pf);
 	free(pf->rej_path);
 	pf->rej_path = NULL;

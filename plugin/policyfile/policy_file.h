@@ -48,6 +48,8 @@ struct oq_policy_ref {
 /* What to do about it when that is not to fix the file's content. */
 #define OQ_POLICY_REJECT_FIX_LEN 256
 
+struct oq_in_force;
+
 /* A policy file as last loaded: the parsed tree and what identified it. */
 struct oq_policy_file {
 	osm_opensm_t *osm;
@@ -75,11 +77,16 @@ struct oq_policy_file {
 	 * read again once it gets one, though unchanged. */
 	bool rej_no_copy;
 
-	/* The policy in force as written (policy_in_force.c). */
-	bool in_force_written; /* a write succeeded */
-	bool in_force_failed;  /* the last write failed: retried */
-	int in_force_errno;    /* its error, logged once */
-	struct oq_file_id in_force_id; /* as written last */
+	/* The policy in force as written (policy_in_force.c): posted by
+	 * the SM thread, written by the publisher's. */
+	bool in_force_failed; /* SM thread: post it again next sweep */
+	struct oq_in_force *in_force_post; /* posted, not taken (lock) */
+	/* The publisher's thread only: the one kept written, whether it
+	 * is (as in_force_id), the errno of the last failure (0: none). */
+	struct oq_in_force *in_force_cur;
+	bool in_force_written;
+	int in_force_errno;
+	struct oq_file_id in_force_id;
 
 	/* OpenSM's copy of the last good policy (policy_copy.c). */
 	char *operator_path; /* OpenSM's qos_policy_file as configured */
@@ -135,13 +142,22 @@ void oq_policy_file_init(struct oq_policy_file *pf, osm_opensm_t *osm,
 /* At unload: OpenSM reads its own file again; the policy is dropped. */
 void oq_policy_file_fini(struct oq_policy_file *pf);
 
-/* The policy in force as written, OQ_PUB_IN_FORCE in the publish
- * directory (policy_in_force.c): written when a policy is put in force,
- * again when the last write failed or the file was removed. */
+/*
+ * The policy in force as written, OQ_PUB_IN_FORCE in the publish
+ * directory (policy_in_force.c).  The SM thread posts it when a policy is
+ * put in force (a copy of its text: no file is touched there, storage
+ * that stalls never stalls a sweep), and again when pending says so; the
+ * publisher's thread writes it with the next publication (take_new),
+ * and at each publish_interval= tick writes it again when the last write
+ * failed or the file was removed or changed since.
+ */
 void oq_policy_in_force_update(struct oq_policy_file *pf,
 			       const struct oq_policy *p,
 			       const char *written_for);
 bool oq_policy_in_force_pending(const struct oq_policy_file *pf);
+void oq_policy_in_force_write(struct oq_policy_file *pf, bool take_new);
+/* At unload, after the publisher's thread stopped. */
+void oq_policy_in_force_fini(struct oq_policy_file *pf);
 
 /* policy_trust.c: is dir writable by another user than this process's
  * (group or others without the sticky bit, or owned by another user

@@ -214,7 +214,76 @@ void oq_publish_fini(struct oq_publisher *pub)
 {
 	oq_publish_parts_free(&pub->parts);
 	oq_publish_json_forget(&pub->json_last);
+	oq_publish_json_retry_drop(pub);
 	oq_publish_counters_destroy(&pub->counters);
+}
+
+void oq_publish_json_retry_drop(struct oq_publisher *pub)
+{
+	free(pub->json_retry);
+	free(pub->json_retry_key);
+	pub->json_retry = pub->json_retry_key = NULL;
+	pub->json_retry_len = pub->json_retry_key_len = 0;
+}
+
+/* The JSON could not be written: rendered to memory and kept (with key,
+ * taken), so that the writer thread's ticks write it again once the
+ * storage takes it -- as osmqos.prom's sweep part is kept -- instead of
+ * leaving an older fabric's file until the next sweep, which on a quiet
+ * fabric may be days away.  Out of memory: the next sweep writes it. */
+static void keep_for_retry(struct oq_publisher *pub,
+			   const struct oq_publish_doc *d, char *key,
+			   size_t key_len, uint64_t state_id)
+{
+	FILE *f = open_memstream(&pub->json_retry, &pub->json_retry_len);
+	int bad = !f;
+
+	if (f) {
+		bad = oq_publish_write_json(f, d);
+		bad |= fclose(f);
+	}
+	pub->json_retry_key = key;
+	pub->json_retry_key_len = key_len;
+	pub->json_retry_state = state_id;
+	pub->json_retry_sweep = d->sweep;
+	if (bad)
+		oq_publish_json_retry_drop(pub);
+}
+
+static int write_bytes(FILE *out, const void *ctx)
+{
+	const struct oq_publisher *pub = ctx;
+
+	if (fwrite(pub->json_retry, 1, pub->json_retry_len, out) !=
+	    pub->json_retry_len)
+		return -1;
+	return ferror(out) ? -1 : 0;
+}
+
+void oq_publish_json_retry(struct oq_publisher *pub, bool master)
+{
+	const char *dir = oq_plugin_publish_dir(pub->opts);
+	const char *name = pub_names[PUB_JSON];
+	char why[512] = "";
+	int err;
+
+	if (!pub->json_retry)
+		return;
+	/* No longer master: the file kept is the old fabric's; the SM
+	 * publishes anew when it is master again. */
+	if (!master) {
+		oq_publish_json_retry_drop(pub);
+		return;
+	}
+	err = oq_publish_replace(dir, name, write_bytes, pub, why, sizeof(why));
+	oq_publish_report(pub, name, &pub->json_err, err, why);
+	if (err)
+		return;
+	oq_publish_json_written(&pub->json_last, dir, name, pub->json_retry_key,
+				pub->json_retry_key_len, pub->json_retry_state,
+				pub->json_retry_sweep);
+	pub->json_retry_key = NULL;
+	oq_publish_json_retry_drop(pub);
 }
 
 /*
@@ -237,6 +306,9 @@ static int publish_json(struct oq_publisher *pub,
 	char *key = oq_publish_json_key(d, &key_len);
 	int err;
 
+	/* This publication supersedes one still waiting. */
+	oq_publish_json_retry_drop(pub);
+
 	pub->json_kept = kept && oq_publish_json_unchanged(&pub->json_last, dir,
 							   name, key, key_len,
 							   state_id);
@@ -246,8 +318,8 @@ static int publish_json(struct oq_publisher *pub,
 	}
 	err = oq_publish_replace(dir, name, write_json, d, why, why_len);
 	if (err) {
-		free(key);
 		oq_publish_json_forget(&pub->json_last);
+		keep_for_retry(pub, d, key, key_len, state_id);
 		return err;
 	}
 	oq_publish_json_written(&pub->json_last, dir, name, key, key_len,
@@ -440,6 +512,10 @@ void oq_publish_run(struct oq_publisher *pub, struct oq_publish_req *req)
 	uint64_t cpu0 = oq_thread_cpu_ns(), t0;
 	double ms = 0, trim_ms = -1;
 
+	/* The policy put in force by this sweep, as written, before the
+	 * files that name it: never newer than them but while they are
+	 * written (osmqos status tells that from a failed write). */
+	oq_policy_in_force_write(pub->pf, true);
 	publish_state(pub, req, &ms);
 	/* malloc_trim=1: the sweep's earlier states are freed by now; give
 	 * their pages back to the system.  This reshapes OpenSM's whole heap,

@@ -101,6 +101,13 @@ struct oq_publisher {
 	bool parts_kept; /* the last publication used them as kept */
 	struct oq_publish_json_last json_last;
 	bool json_kept; /* the last publication left the JSON as it was */
+	/* The JSON of the last publication when writing it failed, as
+	 * rendered then (NULL: none waiting), written again at each tick
+	 * while this SM is master: its key and state for json_last. */
+	char *json_retry, *json_retry_key;
+	size_t json_retry_len, json_retry_key_len;
+	uint64_t json_retry_state;
+	unsigned long json_retry_sweep;
 	/* malloc_trim=1: the heap is trimmed after each publication. */
 	bool trim;
 	uint64_t audit_cpu_ns; /* audit writer CPU at the last phases line */
@@ -213,5 +220,9 @@ int oq_publish_prom_file(struct oq_publisher *pub, char *sweep_part, size_t len,
  * kept is an older sweep's, and is not refreshed any more; err (if not
  * 0) and why are logged as oq_publish_prom_file() logs its own. */
 void oq_publish_prom_forget(struct oq_publisher *pub, int err, const char *why);
+/* A tick of the writer thread: the JSON of the last publication written
+ * again if that failed (master: write, else drop it).  Writer thread. */
+void oq_publish_json_retry(struct oq_publisher *pub, bool master);
+void oq_publish_json_retry_drop(struct oq_publisher *pub);
 
 #endif /* OSMQOS_PLUGIN_PUBLISH_H */

@@ -7,6 +7,13 @@
  * replaces the one still waiting, so the thread catches up with the
  * newest when the storage comes back.
  *
+ * What a publication failed to write (storage full, read-only, the
+ * directory removed and made again) is written again at each tick: the
+ * JSON as rendered then, and the policy in force as written
+ * (policy_in_force.c), so the files agree with each other again within
+ * one publish_interval= of the storage coming back, not at the next
+ * sweep.
+ *
  * Besides publications, osmqos.prom between sweeps: OpenSM runs a heavy
  * sweep only when the fabric changes, and the SA threads count answers,
  * decision times and audit drops all the time; a file written only at
@@ -126,23 +133,27 @@ void oq_publish_prom_forget(struct oq_publisher *pub, int err, const char *why)
 		report(pub, err, why);
 }
 
-/* Between publications: the counters, while this SM is master. */
+/* Between publications: the counters, while this SM is master; then
+ * what the last publication failed to write, in that order (the policy
+ * in force as written last: never older than osmqos.prom's word of it
+ * but while a write is under way). */
 static void refresh(struct oq_publisher *pub)
 {
 	char why[512] = "";
+	bool master = is_master(pub);
 
-	if (!pub->sweep_part)
-		return;
-	if (is_master(pub)) {
+	if (pub->sweep_part && master) {
 		report(pub, write_now(pub, why, sizeof(why)), why);
-		return;
+	} else if (pub->sweep_part) {
+		/* No longer master: the prediction kept is the old fabric's;
+		 * never republish it with a fresh time.  Master again, the
+		 * SM sweeps and publishes anew. */
+		free(pub->sweep_part);
+		pub->sweep_part = NULL;
+		pub->sweep_len = 0;
 	}
-	/* No longer master: the prediction kept is the old fabric's; never
-	 * republish it with a fresh time.  Master again, the SM sweeps and
-	 * publishes anew. */
-	free(pub->sweep_part);
-	pub->sweep_part = NULL;
-	pub->sweep_len = 0;
+	oq_publish_json_retry(pub, master);
+	oq_policy_in_force_write(pub->pf, false);
 }
 
 /* The next wake-up: publish_interval= from now (a slow write delays the
@@ -276,6 +287,7 @@ void oq_publish_writer_stop(struct oq_publisher *pub)
 	pub->req = NULL;
 	free(pub->sweep_part);
 	pub->sweep_part = NULL;
+	oq_publish_json_retry_drop(pub);
 	pthread_cond_destroy(&pub->wake);
 	pthread_mutex_destroy(&pub->prom_lock);
 	pub->writer_set_up = false;

@@ -6,7 +6,11 @@
  * a reload, and a bad edit keeps the last good one.  The sweep room
  * publishes one state at a time, tells whoever built on the old one
  * (the SA) when a new one is in force, and frees a state with its last
- * reference, whichever holder drops it.  The osm room's snapshot of a
+ * reference, whichever holder drops it.  The policy in force as
+ * written is left alone by the sweep that puts a policy in force and
+ * written by the publication after it; a write that fails removes the
+ * older copy (a restart must not put it back) and the next tick writes
+ * it.  The osm room's snapshot of a
  * hand-built subnet is what OpenSM's link manager and SA would make of
  * it.  A state that cannot be built says which step failed and why, "out
  * of memory" only when it was.
@@ -19,6 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -84,6 +91,8 @@ static int teardown(void **state)
 	unlink(copy);
 	snprintf(copy, sizeof(copy), "%s/%s", f->dir, OQ_PUB_IN_FORCE);
 	unlink(copy);
+	snprintf(copy, sizeof(copy), "%s/%s", f->dir, OQ_POLICY_SOURCE_NAME);
+	unlink(copy);
 	unlink(f->path);
 	rmdir(f->dir);
 	osm_log_destroy(&f->osm->log);
@@ -118,6 +127,7 @@ static void test_policy_reference_outlives_reload(void **state)
 
 	write_file(f->path, bad);
 	assert_int_equal(oq_policy_file_refresh(&f->pf), 0);
+	oq_policy_in_force_write(&f->pf, true); /* the publication's */
 	held = oq_policy_ref_get(&f->pf);
 	assert_ptr_equal(held, now); /* the last good one stays */
 	assert_int_equal(f->pf.loads_ok, 2);
@@ -146,6 +156,82 @@ static void test_policy_reference_outlives_reload(void **state)
 	oq_policy_ref_put(held);
 	oq_policy_ref_put(now);
 	assert_int_equal(now->refs, 1);
+}
+
+/* The policy in force as written, read back (NULL: none there). */
+static char *in_force_text(struct fixture *f, const char *name)
+{
+	char path[160];
+	size_t len = 0;
+	char *text;
+
+	snprintf(path, sizeof(path), "%s/%s", f->dir, name);
+	text = oq_file_read(path, 4096, &len);
+	return text;
+}
+
+/* The SM thread only posts the policy in force as written; the
+ * publication writes it.  A write that fails (here a file size limit,
+ * EFBIG) leaves no older copy behind, and the next tick writes it. */
+static void test_in_force_written_by_publisher(void **state)
+{
+	struct fixture *f = *state;
+	struct rlimit old, tiny = {.rlim_cur = 8};
+	sigset_t xfsz;
+	char *text;
+
+	write_file(f->path, good_a);
+	assert_int_equal(oq_policy_file_refresh(&f->pf), 1);
+	text = in_force_text(f, OQ_PUB_IN_FORCE);
+	assert_null(text); /* the sweep wrote nothing */
+	oq_policy_in_force_write(&f->pf, false);
+	assert_null(in_force_text(f, OQ_PUB_IN_FORCE)); /* a tick neither */
+	oq_policy_in_force_write(&f->pf, true);
+	text = in_force_text(f, OQ_PUB_IN_FORCE);
+	assert_non_null(text);
+	assert_string_equal(text, good_a);
+	free(text);
+	text = in_force_text(f, OQ_POLICY_SOURCE_NAME);
+	assert_non_null(text);
+	assert_non_null(strstr(text, f->path));
+	free(text);
+
+	/* good_b put in force while the storage takes no more bytes. */
+	write_file(f->path, good_b);
+	assert_int_equal(oq_policy_file_refresh(&f->pf), 1);
+	sigemptyset(&xfsz);
+	sigaddset(&xfsz, SIGXFSZ);
+	sigprocmask(SIG_BLOCK, &xfsz, NULL);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	tiny.rlim_max = old.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &tiny), 0);
+	oq_policy_in_force_write(&f->pf, true);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	assert_int_equal(f->pf.in_force_errno, EFBIG);
+	/* good_a, no longer in force, is not left to be put back. */
+	assert_null(in_force_text(f, OQ_PUB_IN_FORCE));
+	assert_null(in_force_text(f, OQ_POLICY_SOURCE_NAME));
+
+	/* The next tick writes it. */
+	oq_policy_in_force_write(&f->pf, false);
+	assert_int_equal(f->pf.in_force_errno, 0);
+	text = in_force_text(f, OQ_PUB_IN_FORCE);
+	assert_non_null(text);
+	assert_string_equal(text, good_b);
+	free(text);
+
+	/* Removed by someone (a cache cleaner): written again at a tick. */
+	{
+		char path[160];
+
+		snprintf(path, sizeof(path), "%s/%s", f->dir, OQ_PUB_IN_FORCE);
+		assert_int_equal(unlink(path), 0);
+	}
+	oq_policy_in_force_write(&f->pf, false);
+	text = in_force_text(f, OQ_PUB_IN_FORCE);
+	assert_non_null(text);
+	assert_string_equal(text, good_b);
+	free(text);
 }
 
 static unsigned int published_calls;
@@ -697,6 +783,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(
 			test_policy_reference_outlives_reload, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_in_force_written_by_publisher, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_publication, setup,
 						teardown),
 		cmocka_unit_test(test_sweep_state_current),
