@@ -98,6 +98,10 @@ broken() {
 conf "$dir/good.conf"
 doctor good 0 -c "$dir/good.conf"
 grep -qE '^(warning|error) ' "$dir/good.out" && bad "good setup has findings: $(cat "$dir/good.out")"
+# The publish directory's file system: a local one here (NFS, SMB, FUSE
+# would be a warning: a server that stops answering stalls OpenSM's SM).
+grep -q "^ok  *publish-storage  *publish directory $dir/pub is on a local file system\$" "$dir/good.out" ||
+	bad "good: no publish-storage ok line: $(cat "$dir/good.out")"
 n=$(grep -c '^ok ' "$dir/good.out")
 [ "$n" -ge 9 ] || bad "good setup: only $n checks ok"
 "$osmqos" doctor --plugin "$lib" --opensm "$opensm" -c "$dir/good.conf" \

@@ -11,8 +11,9 @@
  *   it is valid; the plugin library where opensm's dlopen() finds it and
  *   built for this opensm's version; the publish and audit directories
  *   writable with free space; those and the policy file writable by
- *   opensm's user alone; the publish directory no other opensm's; the
- *   routing engine and what it owns; the standby's opensm.conf the same.
+ *   opensm's user alone; the publish directory no other opensm's and
+ *   on a local file system; the routing engine and what it owns; the
+ *   standby's opensm.conf the same.
  *
  * The event_plugin_options are read by the plugin's own parser
  * (plugin/options.c), so an option the plugin would refuse is found here.
@@ -88,7 +89,8 @@ const struct oq_cmd_spec oq_spec_doctor = {
 		 "library where opensm loads it and built for this opensm's "
 		 "version, the publish and audit directories writable with "
 		 "free space, the policy file and those directories "
-		 "writable by opensm's user alone, the routing engine and "
+		 "writable by opensm's user alone, the publish directory "
+		 "on a local file system, the routing engine and "
 		 "what it owns, and the "
 		 "standby's opensm.conf the same.  Each check says ok, "
 		 "warning or error, and the fix.",
@@ -754,6 +756,7 @@ static int run(int argc, char **argv)
 	if (!relative(&r, "publish-dir", "publish_dir=", s.po.publish_dir)) {
 		doctor_dir(&r, &u, "publish-dir", oq_plugin_publish_dir(&s.po),
 			   "publish directory", "publish_dir");
+		doctor_publish_storage(&r, oq_plugin_publish_dir(&s.po));
 		doctor_publish_lock(&r, oq_plugin_publish_dir(&s.po),
 				    conf_path);
 		doctor_opensm_parse(&r, oq_plugin_publish_dir(&s.po));

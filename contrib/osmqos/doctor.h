@@ -4,6 +4,7 @@
  * opensm.conf, the library, the policy, the routing engine, the
  * standby), doctor_access.c (who may write the files the plugin trusts),
  * doctor_lock.c (another opensm's plugin in the publish directory),
+ * doctor_storage.c (the publish directory on network storage),
  * doctor_binaries.c (the plugin library and the opensm binary),
  * doctor_policy.c (the policy as stock OpenSM and partitions.conf see
  * it), doctor_opensm.c (whether the running OpenSM's own parser took
@@ -71,6 +72,16 @@ void doctor_policy_access(struct doctor_report *r,
  */
 void doctor_publish_lock(struct doctor_report *r, const char *dir,
 			 const char *conf);
+/*
+ * The file system under the publish directory (doctor_storage.c): one
+ * served over the network or by a user-space process (NFS, SMB, FUSE...)
+ * is a warning, since a server that stops answering stalls OpenSM's state
+ * manager there; ok on a local one.
+ */
+void doctor_publish_storage(struct doctor_report *r, const char *dir);
+/* The name of a network or user-space file system by statfs(2)'s
+ * f_type, NULL for any other. */
+const char *doctor_remote_fs(unsigned long f_type);
 /*
  * What the running plugin published in dir of OpenSM's own parse of the
  * policy file it reads (doctor_opensm.c): a warning while OpenSM refuses

@@ -182,7 +182,11 @@ static char *copy_text(struct oq_policy_file *pf, const struct oq_policy *p,
 /*
  * After a policy was installed, or while the last write failed: write
  * text (the content of the policy in force) as OpenSM's copy and point
- * OpenSM at it.  Runs in the sweeper thread before osm_qos_setup.
+ * OpenSM at it.  Runs in the sweeper thread before osm_qos_setup, which
+ * parses the copy in the same sweep: unlike the published files it
+ * cannot wait for the publisher's thread, so storage that takes no
+ * writes stalls the SM here (docs/publish.md, "Storage that stops
+ * answering"; osmqos doctor warns about network storage).
  */
 void oq_policy_copy_update(struct oq_policy_file *pf, const struct oq_policy *p,
 			   const char *path)

@@ -4,7 +4,8 @@
  * something on their own: the QoS Sets a table change costs
  * (plan_diff.c, as osm_qos.c decides them), drift's classes
  * (cmd_drift_out.c), the Prometheus file reader (published.c) and the
- * opensm.conf reader (doctor_conf.c, opensm_conf.c).
+ * opensm.conf reader (doctor_conf.c, opensm_conf.c), and which file
+ * systems doctor calls network or user-space storage (doctor_storage.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 
 #include "cmd_drift.h"
 #include "cmd_drift_out.h"
+#include "doctor.h"
 #include "doctor_conf.h"
 #include "plan_diff.h"
 #include "published.h"
@@ -303,12 +305,29 @@ static void test_conf_long_line(void **state)
 	oq_conf_free(&c);
 }
 
+/* statfs(2) f_types: NFS, SMB, FUSE (sshfs, fuse-overlayfs) are storage
+ * whose server can stop answering; ext4, xfs, tmpfs and overlayfs are
+ * local. */
+static void test_remote_fs(void **state)
+{
+	(void)state;
+	assert_string_equal(doctor_remote_fs(0x6969), "NFS");
+	assert_string_equal(doctor_remote_fs(0xFF534D42), "CIFS");
+	assert_string_equal(doctor_remote_fs(0xFE534D42), "SMB2");
+	assert_string_equal(doctor_remote_fs(0x65735546), "FUSE");
+	assert_null(doctor_remote_fs(0xEF53));	   /* ext2/3/4 */
+	assert_null(doctor_remote_fs(0x58465342)); /* xfs */
+	assert_null(doctor_remote_fs(0x01021994)); /* tmpfs */
+	assert_null(doctor_remote_fs(0x794C7630)); /* overlayfs */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sl2vl_sets),
 		cmocka_unit_test(test_vlarb_sets),
 		cmocka_unit_test(test_drift_classes),
+		cmocka_unit_test(test_remote_fs),
 		cmocka_unit_test(test_prom),
 		cmocka_unit_test(test_conf),
 		cmocka_unit_test(test_conf_long_line),
