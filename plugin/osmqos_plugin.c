@@ -4,7 +4,9 @@
  * lib<event_plugin_name>.so and looks up osm_event_plugin; its version
  * string must equal OpenSM's own, so we build against the installed headers.
  *
- * Per heavy sweep (see docs/programming.md):
+ * At load, the policy file is read (a standby then re-reads it on a
+ * timer: policyfile/policy_standby.c).  Per heavy sweep (see
+ * docs/programming.md):
  *   HEAVY_SWEEP_DONE   re-check the policy file; hook the routing engines;
  *                      with use_optimized_slvl, snapshot and compile now
  *                      and send optimized SL2VL Sets for uniform switches.
@@ -510,6 +512,14 @@ static void *osmqos_create(osm_opensm_t *osm)
 	q->sa.audit = q->pub.audit = q->audit;
 	if (!q->dir_shared && !q->pub_off)
 		oq_publish_writer_start(&q->pub);
+	/* Every instance holds its policy from the start: a standby runs
+	 * no sweep until it takes over, and then programs the fabric with
+	 * what it holds (a bad edit made meanwhile is refused, not met
+	 * with no policy at all). */
+	if (osm->subn.opt.qos) {
+		oq_policy_file_refresh(&q->pf);
+		oq_policy_standby_start(&q->pf);
+	}
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
 	oq_sa_front_takeover(&q->sa);
 	return q;
@@ -528,6 +538,7 @@ static void osmqos_delete(void *data)
 	oq_sa_front_restore(&q->sa);
 	oq_hooks_remove(&q->sweep);
 	oq_hooks_release_state(&q->sweep);
+	oq_policy_standby_stop(&q->pf);
 	/* Before the audit writer goes: the refresher reads its stats. */
 	oq_publish_writer_stop(&q->pub);
 	if (q->audit) {
@@ -737,6 +748,8 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 		return;
 	__atomic_add_fetch(&q->events[id], 1, __ATOMIC_RELAXED);
 	if (sweep_event) {
+		/* Never beside the standby's re-read of the policy file. */
+		pthread_mutex_lock(&q->pf.use_lock);
 		cpu0 = oq_thread_cpu_ns();
 		q->sweep.phases.cpu_entry_ns = cpu0;
 	}
@@ -764,8 +777,10 @@ static void osmqos_report(void *data, osm_epi_event_id_t id, void *event)
 	default:
 		break;
 	}
-	if (sweep_event)
+	if (sweep_event) {
 		q->sweep.phases.cpu_ns += oq_thread_cpu_ns() - cpu0;
+		pthread_mutex_unlock(&q->pf.use_lock);
+	}
 }
 
 osm_event_plugin_t osm_event_plugin = {

@@ -651,6 +651,7 @@ void oq_policy_file_init(struct oq_policy_file *pf, osm_opensm_t *osm,
 	pf->osm = osm;
 	pf->opts = opts;
 	pthread_mutex_init(&pf->lock, NULL);
+	pthread_mutex_init(&pf->use_lock, NULL);
 	oq_policy_copy_init(pf);
 	if (!pf->opts->policy && pf->operator_path && *pf->operator_path &&
 	    pf->operator_path[0] != '/') {
@@ -684,4 +685,5 @@ void oq_policy_file_fini(struct oq_policy_file *pf)
 	pf->restored_from = pf->restored_for = pf->path_abs = NULL;
 	pf->opensm_path = NULL;
 	pthread_mutex_destroy(&pf->lock);
+	pthread_mutex_destroy(&pf->use_lock);
 }

@@ -55,6 +55,9 @@ struct oq_policy_file {
 	osm_opensm_t *osm;
 	const struct oq_plugin_options *opts;
 	pthread_mutex_t lock;	   /* the cur pointer */
+	/* Everything else here: held by the SM thread through each sweep
+	 * event, and by the standby's re-read (policy_standby.c). */
+	pthread_mutex_t use_lock;
 	struct oq_policy_ref *cur; /* last good policy; NULL if never good */
 	uint64_t hash;	   /* FNV-1a of the content that produced `policy` */
 	uint64_t bad_hash; /* content that failed last (logged once) */
@@ -134,6 +137,13 @@ struct oq_policy_file {
 	char *opensm_path;
 	bool opensm_refused;
 	time_t opensm_refused_since;
+
+	/* While this SM is not master, the file is re-read every
+	 * publish_interval= seconds (policy_standby.c). */
+	pthread_t standby;
+	pthread_cond_t standby_wake; /* CLOCK_MONOTONIC */
+	bool standby_running, standby_stop;
+	unsigned int standby_every; /* seconds */
 };
 
 /* At load: opensm_policy= is read (a bad value is logged). */
@@ -189,6 +199,13 @@ const char *oq_policy_file_path(const struct oq_policy_file *pf);
 /* Re-read the file (each heavy sweep): 1 a new policy is in force, 0 the
  * one in force stays, -1 none is. */
 int oq_policy_file_refresh(struct oq_policy_file *pf);
+
+/* policy_standby.c: a standby runs no sweep, yet takes over with the
+ * policy it holds; from load on (after the first read) it re-reads the
+ * file every publish_interval= seconds (30 with 0) while this SM is
+ * neither master nor discovering, under use_lock. */
+void oq_policy_standby_start(struct oq_policy_file *pf);
+void oq_policy_standby_stop(struct oq_policy_file *pf);
 
 /* The policy in force, referenced (NULL: none); put it when done.  Any
  * thread. */
