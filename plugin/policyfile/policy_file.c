@@ -507,6 +507,15 @@ static int refuse_clash(struct oq_policy_file *pf, const char *path)
 	return -1;
 }
 
+/* The thread that reads it again (policy_standby.c) is told here, so
+ * what links this file alone needs none of OpenSM's SM functions. */
+void oq_policy_retry_soon(struct oq_policy_file *pf)
+{
+	pf->retry_due = true;
+	if (pf->standby_running)
+		pthread_cond_signal(&pf->standby_wake);
+}
+
 static int refresh(struct oq_policy_file *pf)
 {
 	const char *path = oq_policy_file_path(pf);
@@ -527,7 +536,25 @@ static int refresh(struct oq_policy_file *pf)
 	}
 	if (pf->path_clash)
 		return refuse_clash(pf, path);
-	text = oq_file_read(path, OQ_POLICY_MAX_BYTES, &len);
+	text = oq_policy_read_settled(pf, path, &len);
+	if (!text && errno == EAGAIN) {
+		/* Not an error: an edit in progress, taken once it is whole. */
+		if (!pf->unsettled_reported)
+			OQ_LOG(pf->osm, OSM_LOG_INFO,
+			       "policy %s is being written (modified less "
+			       "than %d ms before each of %d reads): not taken "
+			       "now; %s; read again in a second (write a new "
+			       "policy to a temporary file and rename it over "
+			       "this one: a rename is never read half-"
+			       "written)\n",
+			       path, OQ_POLICY_SETTLE_MS,
+			       OQ_POLICY_SETTLE_ROUNDS + 1,
+			       pf->cur ? "the last good policy stays in force"
+				       : "no policy is in force until then");
+		pf->unsettled_reported = true;
+		oq_policy_retry_soon(pf);
+		return pf->cur ? 0 : -1;
+	}
 	if (!text) {
 		/* Taken before any call that may change errno (logging). */
 		int err = errno;

@@ -144,6 +144,10 @@ struct oq_policy_file {
 	pthread_cond_t standby_wake; /* CLOCK_MONOTONIC */
 	bool standby_running, standby_stop;
 	unsigned int standby_every; /* seconds */
+	/* The file was still being written (policy_settle.c): said once
+	 * until a read finds it settled; read again a second later. */
+	bool unsettled_reported;
+	bool retry_due;
 };
 
 /* At load: opensm_policy= is read (a bad value is logged). */
@@ -206,6 +210,20 @@ int oq_policy_file_refresh(struct oq_policy_file *pf);
  * neither master nor discovering, under use_lock. */
 void oq_policy_standby_start(struct oq_policy_file *pf);
 void oq_policy_standby_stop(struct oq_policy_file *pf);
+
+/* Read the file again in a second: a heavy sweep is asked while this
+ * SM sweeps, the standby's re-read runs else.  Under use_lock. */
+void oq_policy_retry_soon(struct oq_policy_file *pf);
+
+/* policy_settle.c: a new content is taken only once the file was last
+ * modified OQ_POLICY_SETTLE_MS ago and did not change during the read:
+ * a file rewritten in place is read again when it is that old, up to
+ * OQ_POLICY_SETTLE_ROUNDS times in one call, which then fails with
+ * EAGAIN (still being written).  Else as oq_file_read. */
+#define OQ_POLICY_SETTLE_MS	1000
+#define OQ_POLICY_SETTLE_ROUNDS 3
+char *oq_policy_read_settled(struct oq_policy_file *pf, const char *path,
+			     size_t *len);
 
 /* The policy in force, referenced (NULL: none); put it when done.  Any
  * thread. */

@@ -13,7 +13,8 @@
  * written to its own publish directory as a master's is.
  *
  * The sweep events and this thread take use_lock, so a takeover's first
- * refresh never runs beside a re-read.
+ * refresh never runs beside a re-read.  The thread also reads again a
+ * file found still being written (policy_settle.c), a second later.
  */
 #include <config.h>
 
@@ -34,30 +35,61 @@ static bool not_sweeping(struct oq_policy_file *pf)
 	return st == IB_SMINFO_STATE_STANDBY || st == IB_SMINFO_STATE_NOTACTIVE;
 }
 
-static void next_due(const struct oq_policy_file *pf, struct timespec *at)
+static void after(struct timespec *at, uint64_t ns)
 {
-	uint64_t due = oq_clock_ns() + pf->standby_every * 1000000000ull;
+	uint64_t due = oq_clock_ns() + ns;
 
 	at->tv_sec = (time_t)(due / 1000000000ull);
 	at->tv_nsec = (long)(due % 1000000000ull);
 }
 
+static bool earlier(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* A file still being written (policy_settle.c), a second on: read again
+ * here while this SM does not sweep, else in a heavy sweep asked as the
+ * console's "resweep heavy" asks it. */
+static void retry(struct oq_policy_file *pf)
+{
+	if (not_sweeping(pf)) {
+		oq_policy_file_refresh(pf);
+		return;
+	}
+	pf->osm->subn.force_heavy_sweep = TRUE;
+	osm_sm_sweep(&pf->osm->sm);
+}
+
 static void *reader(void *arg)
 {
 	struct oq_policy_file *pf = arg;
-	struct timespec at;
+	struct timespec at, retry_at, *wake;
+	bool retry_set = false;
 
 	pthread_mutex_lock(&pf->use_lock);
-	next_due(pf, &at);
+	after(&at, pf->standby_every * 1000000000ull);
 	while (!pf->standby_stop) {
+		if (pf->retry_due && !retry_set) {
+			after(&retry_at, OQ_POLICY_SETTLE_MS * 1000000ull);
+			retry_set = true;
+		}
+		wake = retry_set && earlier(&retry_at, &at) ? &retry_at : &at;
 		if (pthread_cond_timedwait(&pf->standby_wake, &pf->use_lock,
-					   &at) != ETIMEDOUT)
+					   wake) != ETIMEDOUT ||
+		    pf->standby_stop)
 			continue;
 		/* The state is read under the lock: a takeover's sweep
 		 * event waits for this read, and none starts within it. */
-		if (!pf->standby_stop && not_sweeping(pf))
+		if (wake == &retry_at) {
+			retry_set = pf->retry_due = false;
+			retry(pf);
+			continue;
+		}
+		if (not_sweeping(pf))
 			oq_policy_file_refresh(pf);
-		next_due(pf, &at);
+		after(&at, pf->standby_every * 1000000000ull);
 	}
 	pthread_mutex_unlock(&pf->use_lock);
 	return NULL;
