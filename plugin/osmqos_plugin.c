@@ -510,16 +510,17 @@ static void *osmqos_create(osm_opensm_t *osm)
 	q->sweep.published_ctx = &q->sa;
 	audit_open(q);
 	q->sa.audit = q->pub.audit = q->audit;
-	if (!q->dir_shared && !q->pub_off)
-		oq_publish_writer_start(&q->pub);
 	/* Every instance holds its policy from the start: a standby runs
 	 * no sweep until it takes over, and then programs the fabric with
 	 * what it holds (a bad edit made meanwhile is refused, not met
-	 * with no policy at all). */
-	if (osm->subn.opt.qos) {
+	 * with no policy at all).  Read before the publisher starts, which
+	 * writes it as the policy in force. */
+	if (osm->subn.opt.qos)
 		oq_policy_file_refresh(&q->pf);
+	if (!q->dir_shared && !q->pub_off)
+		oq_publish_writer_start(&q->pub);
+	if (osm->subn.opt.qos)
 		oq_policy_standby_start(&q->pf);
-	}
 	/* sa-front: osm_sa_init() has registered, the SA port is not bound. */
 	oq_sa_front_takeover(&q->sa);
 	return q;

@@ -153,7 +153,9 @@ static void refresh(struct oq_publisher *pub)
 		pub->sweep_len = 0;
 	}
 	oq_publish_json_retry(pub, master);
-	oq_policy_in_force_write(pub->pf, false);
+	/* A standby publishes nothing, yet writes the policy it would
+	 * enforce (policy_standby.c): the newest one it read, at each tick. */
+	oq_policy_in_force_write(pub->pf, !master);
 }
 
 /* The next wake-up: publish_interval= from now (a slow write delays the
@@ -182,6 +184,9 @@ static void *writer(void *arg)
 			      OQ_PUBLISH_JSON_NAME);
 	oq_file_replace_clean(oq_plugin_publish_dir(pub->opts),
 			      OQ_PUBLISH_PROM_NAME);
+	/* The policy read at load, master or standby (the writer starts
+	 * after that read). */
+	oq_policy_in_force_write(pub->pf, true);
 	pthread_mutex_lock(&pub->prom_lock);
 	next_due(pub, &at);
 	while (!pub->stop) {

@@ -54,6 +54,11 @@ Blog=$E2E_DIR/B.log
 start_standby "$Blog"
 grep -q "osmqos: policy $pol loaded" "$Blog" ||
 	e2e_fail "the standby did not read the policy at load"
+# Its publisher writes it when it starts, beside OpenSM's discovery.
+for _ in $(seq 100); do
+	cmp -s "$pol" "$pubB/osmqos-policy-in-force.conf" && break
+	sleep 0.1
+done
 cmp -s "$pol" "$pubB/osmqos-policy-in-force.conf" ||
 	e2e_fail "the standby wrote no policy in force to its publish directory"
 e2e_log "the standby holds the policy from load"
