@@ -334,6 +334,7 @@ static void reclaim_publish_dir(struct osmqos *q)
 	/* Written at this sweep's refresh, as after a failed write. */
 	q->pf.copy_failed = q->pf.copy_enabled;
 	q->pf.in_force_failed = true;
+	oq_policy_in_force_forget(&q->pf);
 	oq_publish_writer_start(&q->pub);
 	OQ_LOG(q->osm, OSM_LOG_INFO,
 	       "publish directory %s is this opensm's osmqos's now: it "

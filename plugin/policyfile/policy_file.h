@@ -171,6 +171,10 @@ void oq_policy_in_force_update(struct oq_policy_file *pf,
 bool oq_policy_in_force_pending(const struct oq_policy_file *pf);
 void oq_policy_in_force_write(struct oq_policy_file *pf, bool take_new);
 /* At unload, after the publisher's thread stopped. */
+/* The publish directory was another's: what this instance wrote there
+ * last is not there any more and may be older than the policy it holds;
+ * only what is posted from now on is written.  Publisher stopped. */
+void oq_policy_in_force_forget(struct oq_policy_file *pf);
 void oq_policy_in_force_fini(struct oq_policy_file *pf);
 
 /* policy_trust.c: is dir writable by another user than this process's

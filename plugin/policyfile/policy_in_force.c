@@ -181,6 +181,13 @@ void oq_policy_in_force_write(struct oq_policy_file *pf, bool take_new)
 	oq_file_id_take(path, &pf->in_force_id);
 }
 
+void oq_policy_in_force_forget(struct oq_policy_file *pf)
+{
+	in_force_free(pf->in_force_cur);
+	pf->in_force_cur = NULL;
+	pf->in_force_written = false;
+}
+
 void oq_policy_in_force_fini(struct oq_policy_file *pf)
 {
 	in_force_free(pf->in_force_post);

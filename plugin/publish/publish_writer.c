@@ -75,6 +75,15 @@ static bool is_master(struct oq_publisher *pub)
 	       IB_SMINFO_STATE_MASTER;
 }
 
+/* A standby (or an SM not active): it runs no sweep, so no publication
+ * writes the policy it holds. */
+static bool is_standby(struct oq_publisher *pub)
+{
+	uint8_t st = __atomic_load_n(&pub->osm->subn.sm_state, __ATOMIC_RELAXED);
+
+	return st == IB_SMINFO_STATE_STANDBY || st == IB_SMINFO_STATE_NOTACTIVE;
+}
+
 /* Write the file with the counters and the time read now, around the
  * last publication's sweep part.  Writer thread only. */
 static int write_now(struct oq_publisher *pub, char *why, size_t why_len)
@@ -154,8 +163,9 @@ static void refresh(struct oq_publisher *pub)
 	}
 	oq_publish_json_retry(pub, master);
 	/* A standby publishes nothing, yet writes the policy it would
-	 * enforce (policy_standby.c): the newest one it read, at each tick. */
-	oq_policy_in_force_write(pub->pf, !master);
+	 * enforce (policy_standby.c): the newest one it read, at each tick.
+	 * A master's (and a discovering SM's) waits for its publication. */
+	oq_policy_in_force_write(pub->pf, is_standby(pub));
 }
 
 /* The next wake-up: publish_interval= from now (a slow write delays the
