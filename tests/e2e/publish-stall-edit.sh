@@ -13,26 +13,8 @@
 # Root only (a loop-mounted file system, fsfreeze), else skipped.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init publish-stall-edit
-export PATH=$PATH:/usr/sbin:/sbin
-[ "$(id -u)" = 0 ] || e2e_skip "needs root (a loop mount and fsfreeze)"
-for t in mkfs.ext4 fsfreeze mount umount; do
-	command -v "$t" >/dev/null || e2e_skip "$t not installed"
-done
-
-img=$E2E_DIR/pub.img
-mnt=$E2E_DIR/mnt
-pub=$mnt/pub
-mkdir -p "$mnt"
-truncate -s 16M "$img"
-mkfs.ext4 -q -F "$img" || e2e_skip "mkfs.ext4 failed"
-mount -o loop "$img" "$mnt" 2>"$E2E_DIR/mount.err" ||
-	e2e_skip "no loop mount here: $(cat "$E2E_DIR/mount.err")"
-frozen=
-# Thaw and unmount before the processes are stopped: an opensm thread
-# blocked on the frozen file system could not exit.
-trap 'rc=$?; [ -z "$frozen" ] || fsfreeze -u "$mnt"; e2e_stop_opensm;
-	umount "$mnt" 2>/dev/null; (exit $rc); e2e_cleanup' EXIT
-mkdir -p "$pub"
+. "$top_srcdir/tests/e2e/freeze-lib.sh"
+freeze_setup
 pol=$E2E_DIR/qos-policy.conf
 cp "$top_srcdir/tests/e2e/data/program-policy.conf" "$pol"
 
@@ -44,9 +26,7 @@ e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 60 ||
 cmp -s "$pol" "$pub/osmqos-policy-in-force.conf" ||
 	e2e_fail "the policy in force was not written"
 
-fsfreeze -f "$mnt" || e2e_fail "fsfreeze -f failed"
-frozen=1
-e2e_log "publish directory frozen"
+freeze
 sleep 2 # the publisher's next write blocks within a second
 sed -i 's/^        sl: 1$/        sl: 2/' "$pol"
 cmp -s "$pol" "$top_srcdir/tests/e2e/data/program-policy.conf" &&
@@ -60,8 +40,7 @@ e2e_wait_count "Removed port" "$E2E_OSM_LOG" $((removed + 1)) 20 ||
 	e2e_fail "a link went down while frozen and OpenSM did not remove its port within 20 s: $(tail -n 3 "$E2E_OSM_LOG")"
 e2e_log "frozen: the edit put in force (SUBNET UP), and the unlinked port removed"
 
-fsfreeze -u "$mnt"
-frozen=
+thaw
 for ((i = 0; i < 100; i++)); do
 	cmp -s "$pol" "$pub/osmqos-policy-in-force.conf" && break
 	sleep 0.1

@@ -8,26 +8,8 @@
 # Root only (a loop-mounted file system, fsfreeze), else skipped.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init publish-stall
-export PATH=$PATH:/usr/sbin:/sbin
-[ "$(id -u)" = 0 ] || e2e_skip "needs root (a loop mount and fsfreeze)"
-for t in mkfs.ext4 fsfreeze mount umount; do
-	command -v "$t" >/dev/null || e2e_skip "$t not installed"
-done
-
-img=$E2E_DIR/pub.img
-mnt=$E2E_DIR/mnt
-pub=$mnt/pub
-mkdir -p "$mnt"
-truncate -s 16M "$img"
-mkfs.ext4 -q -F "$img" || e2e_skip "mkfs.ext4 failed"
-mount -o loop "$img" "$mnt" 2>"$E2E_DIR/mount.err" ||
-	e2e_skip "no loop mount here: $(cat "$E2E_DIR/mount.err")"
-frozen=
-# Thaw and unmount before the processes are stopped: an opensm thread
-# blocked on the frozen file system could not exit.
-trap 'rc=$?; [ -z "$frozen" ] || fsfreeze -u "$mnt"; e2e_stop_opensm;
-	umount "$mnt" 2>/dev/null; (exit $rc); e2e_cleanup' EXIT
-mkdir -p "$pub"
+. "$top_srcdir/tests/e2e/freeze-lib.sh"
+freeze_setup
 cp "$top_srcdir/tests/e2e/data/program-policy.conf" "$E2E_DIR/qos-policy.conf"
 
 e2e_start_ibsim "$top_srcdir/contrib/fabrics/fat-tree-16.net"
@@ -36,9 +18,7 @@ e2e_start_opensm qos=TRUE "qos_policy_file=$E2E_DIR/qos-policy.conf" \
 e2e_wait_for "osmqos: sweep 1: published" "$E2E_OSM_LOG" 60 ||
 	e2e_fail "the first sweep was not published"
 
-fsfreeze -f "$mnt" || e2e_fail "fsfreeze -f failed"
-frozen=1
-e2e_log "publish directory frozen"
+freeze
 n0=$(grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG")
 # The refresher's next write blocks within a second; then two sweeps.
 sleep 2
@@ -49,8 +29,7 @@ e2e_log "two sweeps with the publish directory frozen, up to sweep $last"
 [ "$(grep -c "osmqos: sweep [0-9]*: published" "$E2E_OSM_LOG")" = "$n0" ] ||
 	e2e_fail "a publication was written to a frozen file system"
 
-fsfreeze -u "$mnt"
-frozen=
+thaw
 e2e_wait_for "osmqos: sweep $last: published" "$E2E_OSM_LOG" 30 ||
 	e2e_fail "the newest sweep ($last) was not published after the thaw: $(grep 'osmqos: sweep' "$E2E_OSM_LOG" | tail -n 4)"
 # (The JSON keeps the sweep that wrote it: nothing it says changed.)
