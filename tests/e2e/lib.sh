@@ -245,6 +245,13 @@ e2e_pr_get() {
 		e2e_fail "$name: no JSON answer: $(cat "$E2E_DIR/$name.err")"
 }
 
+# e2e_pr_sl SLID DLID: the SL (0x..) of saquery's PathRecord SLID ->
+# DLID, empty when there is none.
+e2e_pr_sl() {
+	e2e_sim saquery -p --slid "$1" --dlid "$2" 2>/dev/null |
+		sed -n 's/^[[:space:]]*sl\.*\(0x[0-9a-f]*\)$/\1/p'
+}
+
 # e2e_expect NAME JQ WANT: jq -r JQ on $E2E_DIR/NAME.json prints WANT.
 e2e_expect() {
 	local got

@@ -22,10 +22,7 @@ e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
 slid=$(e2e_lid "cn01 HCA-1")
 dlid=$(e2e_lid "stor1 HCA-1")
 # sl: the SL of the PathRecord cn01 -> stor1 (storage traffic's level).
-sl() {
-	e2e_sim saquery -p --slid "$slid" --dlid "$dlid" 2>/dev/null |
-		sed -n 's/^[[:space:]]*sl\.*\(0x[0-9a-f]*\)$/\1/p'
-}
+sl() { e2e_pr_sl "$slid" "$dlid"; }
 [ "$(sl)" = 0x1 ] || e2e_fail "start: cn01 -> stor1 not on SL 1: '$(sl)'"
 loaded="osmqos: policy $pol loaded"
 # never_prefix NAME: no policy without match rules was ever loaded.

@@ -44,10 +44,7 @@ start_standby() {
 # traffic SL 1; OpenSM's templates SL 0).
 slid=$(e2e_lid "cn01 HCA-1")
 dlid=$(e2e_lid "stor1 HCA-1")
-sl() {
-	e2e_sim saquery -p --slid "$slid" --dlid "$dlid" 2>/dev/null |
-		sed -n 's/^[[:space:]]*sl\.*\(0x[0-9a-f]*\)$/\1/p'
-}
+sl() { e2e_pr_sl "$slid" "$dlid"; }
 [ "$(sl)" = 0x1 ] || e2e_fail "master: cn01 -> stor1 not on the policy's SL 1: '$(sl)'"
 
 Blog=$E2E_DIR/B.log
