@@ -31,6 +31,7 @@
 #include "cli.h"
 #include "inputs.h"
 #include "published.h"
+#include "status.h"
 
 #define CMD "status"
 
@@ -81,59 +82,6 @@ const struct oq_cmd_spec oq_spec_status = {
 		       "policy or none), 2 "
 		       "usage error or nothing published there.",
 	.run = run,
-};
-
-struct st {
-	const char *dir;
-	double published, now;
-	double interval; /* publish_interval= seconds; < 0: not published */
-	bool in_force, load_success;
-	/* osmqos_qos_enabled: 1 qos TRUE, 0 qos FALSE, -1 not published */
-	double qos;
-	const char *path, *hash;
-	/* The path as the policy file's name, byte for byte, when the
-	 * label carries U+FFFD and the source line says it; path_unsure:
-	 * it does not, so the label may name another file. */
-	char raw_path[4096];
-	bool path_unsure;
-	double loaded;
-	const char *rej_path, *rej_hash, *rej_error;
-	/* What to do about the rejection when that is not to fix the file
-	 * (a valid policy the plugin's setup refuses), NULL: fix it. */
-	const char *rej_fix;
-	double rejected;
-	/* The policy in force was put back at start: from this copy,
-	 * written for that file ("": not known). */
-	const char *restored_from, *restored_for;
-	/* OpenSM's own parse of the file it reads (osm_path NULL: the
-	 * plugin does not say), refused since osm_since. */
-	const char *osm_path;
-	bool osm_refused;
-	double osm_since;
-	double sweep, mads, dropped, answers;
-	const char *engine, *sl2vl;
-	char copy[4096];
-	bool have_copy;
-	uint64_t copy_hash;
-	int copy_errno;	   /* why there is no copy's hash */
-	double copy_mtime; /* when the copy was written */
-	/* The policy file as it is now, read here: its hash, or why not. */
-	bool have_file;
-	uint64_t file_hash;
-	int file_errno;
-	const char *file_kind; /* not a regular file: what it is */
-	const struct oq_prom *prom;
-};
-
-/* What the policy file holds now, against what the plugin published. */
-enum file_state {
-	FILE_UNKNOWN,  /* not readable here (not root?): the plugin's word */
-	FILE_IN_FORCE, /* the content in force */
-	FILE_REJECTED, /* the content the plugin rejected */
-	FILE_EDITED,   /* another content: the plugin has not read it yet */
-	FILE_MISSING,  /* no file: the plugin keeps the last good policy */
-	FILE_RELATIVE, /* a relative path: opensm's working directory's */
-	FILE_SPECIAL,  /* a directory, a FIFO...: not read */
 };
 
 static double value(const struct oq_prom *p, const char *name, double dflt)
@@ -214,197 +162,11 @@ static void gather(struct st *s, const struct oq_prom *p)
 			s->answers += p->v[i].value;
 }
 
-/* A policy file's FNV-1a hash, as the plugin hashes what it reads;
- * false with errno set when it cannot be read. */
-static bool hash_of(const char *path, uint64_t *h)
-{
-	size_t len = 0;
-	char *t = oq_file_read(path, OQ_POLICY_MAX_BYTES, &len);
-
-	if (!t)
-		return false;
-	*h = oq_fnv1a(t, len);
-	free(t);
-	return true;
-}
-
-/* Is h the hash "0x%016x" text says? */
-static bool hash_is(uint64_t h, const char *text)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "0x%016" PRIx64, h);
-	return text && !strcmp(buf, text);
-}
-
-/*
- * Does the label text say raw?  The plugin writes a control character
- * and each byte that is not UTF-8 as U+FFFD (publish_escape.c), the
- * rest as it is.
- */
-static bool label_says(const char *label, const char *raw)
-{
-	const unsigned char *r = (const unsigned char *)raw;
-	size_t rep = strlen(OQ_UTF8_REPLACEMENT), n = strlen(raw), i = 0, k;
-
-	while (i < n) {
-		k = r[i] < 0x20 && r[i] != '\n' ? 0 : oq_utf8_seq(r + i, n - i);
-		if (r[i] == 0x7f || !k) {
-			if (strncmp(label, OQ_UTF8_REPLACEMENT, rep))
-				return false;
-			label += rep;
-			i++;
-			continue;
-		}
-		if (strncmp(label, raw + i, k))
-			return false;
-		label += k;
-		i += k;
-	}
-	return !*label;
-}
-
-/*
- * The policy file's own name when the label cannot say it (bytes that
- * are not UTF-8 became U+FFFD): the source line beside the copy holds
- * it, when it is of the published hash and the label is its text.
- * Else the file is not looked at: the label would name another file.
- */
-static void path_of(struct st *s)
-{
-	char file[4096], *text, *sp, *nl;
-	size_t len = 0;
-
-	if (!s->path || !strstr(s->path, OQ_UTF8_REPLACEMENT))
-		return;
-	s->path_unsure = true;
-	if (!s->hash ||
-	    !oq_pub_path(s->dir, OQ_PUB_IN_FORCE_SOURCE, file, sizeof(file)))
-		return;
-	text = oq_file_read(file, 8192, &len);
-	if (!text)
-		return;
-	sp = strchr(text, ' ');
-	nl = strchr(text, '\n');
-	if (sp && nl > sp + 1 && strlen(text) == len &&
-	    (size_t)(sp - text) == strlen(s->hash) &&
-	    !strncmp(text, s->hash, (size_t)(sp - text)) &&
-	    (size_t)(nl - sp) <= sizeof(s->raw_path)) {
-		*nl = '\0';
-		if (label_says(s->path, sp + 1)) {
-			memcpy(s->raw_path, sp + 1, (size_t)(nl - sp));
-			s->path = s->raw_path;
-			s->path_unsure = false;
-		}
-	}
-	free(text);
-}
-
-/* The copy of the policy in force as written: present, its hash and
- * when it was written. */
-static void copy_of(struct st *s)
-{
-	struct stat st;
-
-	if (!oq_pub_path(s->dir, OQ_PUB_IN_FORCE, s->copy, sizeof(s->copy)))
-		return;
-	if (!stat(s->copy, &st))
-		s->copy_mtime = (double)st.st_mtim.tv_sec +
-				(double)st.st_mtim.tv_nsec / 1e9;
-	s->have_copy = hash_of(s->copy, &s->copy_hash);
-	if (!s->have_copy)
-		s->copy_errno = errno;
-}
-
-static bool copy_matches(const struct st *s)
-{
-	return s->have_copy && hash_is(s->copy_hash, s->hash);
-}
-
-/* The copy as written against the policy in force.  The plugin writes
- * the copy of a new policy just before the publication naming it: a
- * copy newer than the publication is that change under way, an older
- * one holding another policy (or none at all) a write that failed. */
-enum copy_state {
-	COPY_OK,       /* it holds the policy in force (or none is) */
-	COPY_CHANGING, /* another, newer than the publication */
-	COPY_OTHER,    /* another, older: the last write failed */
-	COPY_MISSING,  /* none: the last write failed */
-	COPY_UNKNOWN,  /* not readable here (not root?) */
-};
-
-static enum copy_state copy_state(const struct st *s)
-{
-	if (!s->in_force || copy_matches(s))
-		return COPY_OK;
-	if (s->have_copy)
-		return s->copy_mtime > s->published ? COPY_CHANGING
-						    : COPY_OTHER;
-	return s->copy_errno == ENOENT ? COPY_MISSING : COPY_UNKNOWN;
-}
-
-/* What a file that is not a regular one is, in words. */
-static const char *kind_of(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISSOCK(m))
-		return "a socket";
-	if (S_ISCHR(m) || S_ISBLK(m))
-		return "a device";
-	return "not a regular file";
-}
-
-/*
- * The policy file, read now: an edit not yet loaded (no SIGHUP since)
- * is told apart from the content in force and from the rejected one.
- * A relative path is opensm's, resolved against its own working
- * directory (/ under systemd): read from here it would be another file,
- * so it is not read.  A FIFO is not opened (it would block).
- */
-static void file_of(struct st *s)
-{
-	struct stat st;
-
-	if (!s->path || *s->path != '/' || s->path_unsure)
-		return;
-	if (stat(s->path, &st)) {
-		s->file_errno = errno;
-		return;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		s->file_kind = kind_of(st.st_mode);
-		return;
-	}
-	s->have_file = hash_of(s->path, &s->file_hash);
-	if (!s->have_file)
-		s->file_errno = errno;
-}
-
-static enum file_state file_state(const struct st *s)
-{
-	if (!s->have_file) {
-		if (s->path && *s->path != '/')
-			return FILE_RELATIVE;
-		if (s->file_kind)
-			return FILE_SPECIAL;
-		return s->path && s->file_errno == ENOENT ? FILE_MISSING
-							  : FILE_UNKNOWN;
-	}
-	if (hash_is(s->file_hash, s->hash))
-		return FILE_IN_FORCE;
-	if (s->rej_error && hash_is(s->file_hash, s->rej_hash))
-		return FILE_REJECTED;
-	return FILE_EDITED;
-}
-
 /* Is the last rejected edit (or read error) the file's current state?
  * Read here when the file can be; else the plugin's word. */
 static bool rejection_current(const struct st *s)
 {
-	enum file_state f = file_state(s);
+	enum file_state f = status_file_state(s);
 
 	if (f == FILE_IN_FORCE || f == FILE_EDITED)
 		return false;
@@ -435,9 +197,9 @@ static const char *rejection_past(const struct st *s)
 	 * load since leaves what the file holds now. */
 	if (s->load_success)
 		return "since fixed: a later content was loaded";
-	if (file_state(s) == FILE_EDITED)
+	if (status_file_state(s) == FILE_EDITED)
 		return "superseded by an edit not loaded yet (below)";
-	if (file_state(s) == FILE_IN_FORCE)
+	if (status_file_state(s) == FILE_IN_FORCE)
 		return "since put back: the file holds the policy in force "
 		       "again, not read since";
 	return "since fixed: a later content was loaded";
@@ -448,7 +210,7 @@ static const char *rejection_past(const struct st *s)
  * policy in force if there is one; NULL for neither. */
 static const char *restore_from(const struct st *s, char *buf, size_t len)
 {
-	if (copy_matches(s))
+	if (status_copy_matches(s))
 		return "the copy above";
 	if (!oq_pub_path(s->dir, OQ_PUB_OPENSM_COPY, buf, len) ||
 	    access(buf, R_OK))
@@ -504,7 +266,7 @@ static const char *put_back(const struct st *s, char *buf, size_t len)
 {
 	const char *from = restore_from(s, buf, len);
 
-	return from && copy_matches(s) ? s->copy : from;
+	return from && status_copy_matches(s) ? s->copy : from;
 }
 
 /* The file's state, as a cause (none for in force, rejected, unknown). */
@@ -514,7 +276,7 @@ static size_t file_cause(const struct st *s, struct cause *c)
 	const char *from;
 	char *fix;
 
-	switch (file_state(s)) {
+	switch (status_file_state(s)) {
 	case FILE_EDITED:
 		*c = (struct cause){
 			"edited",
@@ -561,7 +323,7 @@ static size_t file_cause(const struct st *s, struct cause *c)
 /* Every reason for exit status 1, in the order to fix them; how many. */
 static size_t causes_of(const struct st *s, struct cause *c)
 {
-	enum file_state f = file_state(s);
+	enum file_state f = status_file_state(s);
 	size_t n = 0, none = MAX_CAUSES;
 	char buf[4096];
 	const char *from;
@@ -608,10 +370,11 @@ static size_t causes_of(const struct st *s, struct cause *c)
 					 from ? from : "")};
 	}
 	n += file_cause(s, &c[n]);
-	if (copy_state(s) == COPY_OTHER || copy_state(s) == COPY_MISSING)
+	if (status_copy_state(s) == COPY_OTHER ||
+	    status_copy_state(s) == COPY_MISSING)
 		c[n++] = (struct cause){
 			"in_force_copy",
-			copy_state(s) == COPY_MISSING
+			status_copy_state(s) == COPY_MISSING
 				? fmt("there is no copy of the policy in "
 				      "force in %s: writing it failed, and a "
 				      "restart of opensm now puts back no "
@@ -716,11 +479,11 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 			       s->restored_from,
 			       s->restored_for ? s->restored_for
 					       : "a file not known");
-		if (copy_matches(s))
+		if (status_copy_matches(s))
 			printf("  as written: %s (drift --in-force and plan "
 			       "compare with it)\n",
 			       s->copy);
-		else if (copy_state(s) == COPY_CHANGING)
+		else if (status_copy_state(s) == COPY_CHANGING)
 			printf("  as written: %s holds another policy (hash "
 			       "0x%016" PRIx64 "), written after this "
 			       "publication: the plugin is putting it in "
@@ -733,7 +496,7 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 			       "there failed (opensm's log says why), or "
 			       "another program wrote it\n",
 			       s->copy, s->copy_hash);
-		else if (copy_state(s) == COPY_MISSING)
+		else if (status_copy_state(s) == COPY_MISSING)
 			printf("  as written: no copy in %s: writing it "
 			       "failed (opensm's log says why)\n",
 			       s->dir);
@@ -782,33 +545,33 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 		else
 			printf("  %s\n", rejection_past(s));
 	}
-	if (file_state(s) == FILE_EDITED)
+	if (status_file_state(s) == FILE_EDITED)
 		printf("policy file: edited since the plugin read it (hash "
 		       "0x%016" PRIx64 "), not loaded yet: check it (osmqos "
 		       "check %s), then `kill -HUP` opensm\n",
 		       s->file_hash, s->path);
-	else if (file_state(s) == FILE_MISSING &&
+	else if (status_file_state(s) == FILE_MISSING &&
 		 (from = restore_from(s, copy, sizeof(copy))))
 		printf("policy file: %s removed: the next sweep keeps the last "
 		       "good policy; restore it (from %s)\n",
 		       s->path, from);
-	else if (file_state(s) == FILE_MISSING)
+	else if (status_file_state(s) == FILE_MISSING)
 		printf("policy file: %s removed: the next sweep keeps the last "
 		       "good policy; restore it\n",
 		       s->path);
-	else if (file_state(s) == FILE_SPECIAL)
+	else if (status_file_state(s) == FILE_SPECIAL)
 		printf("policy file: %s is %s, not a regular file: the plugin "
 		       "cannot read it and keeps the last good policy; put "
 		       "the policy file back there\n",
 		       s->path, s->file_kind);
-	else if (file_state(s) == FILE_RELATIVE)
+	else if (status_file_state(s) == FILE_RELATIVE)
 		printf("policy file: %s is relative: opensm resolves it "
 		       "against its own working directory (/ under systemd), "
 		       "not this one, so status cannot tell what it holds "
 		       "now; give qos_policy_file (or policy=) an absolute "
 		       "path and restart opensm\n",
 		       s->path);
-	else if (file_state(s) == FILE_UNKNOWN && s->path_unsure)
+	else if (status_file_state(s) == FILE_UNKNOWN && s->path_unsure)
 		printf("policy file: its name is not UTF-8 (U+FFFD above), "
 		       "and %s/" OQ_PUB_IN_FORCE_SOURCE ", which holds it byte "
 		       "for byte, cannot be read here or is of another policy: "
@@ -816,7 +579,7 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 		       "last publication (run status as opensm's user to "
 		       "read it)\n",
 		       s->dir);
-	else if (file_state(s) == FILE_UNKNOWN && s->path)
+	else if (status_file_state(s) == FILE_UNKNOWN && s->path)
 		printf("policy file: cannot be read here (%s): what it holds "
 		       "now is the plugin's word at its last publication\n",
 		       strerror(s->file_errno));
@@ -892,10 +655,11 @@ static void print_json(const struct st *s, const struct cause *c, size_t n)
 	json_time("loaded_at_epoch", s->loaded);
 	printf(", \"load_success\": %s", s->load_success ? "true" : "false");
 	json_str("copy", s->have_copy ? s->copy : NULL, true);
-	printf(", \"copy_matches\": %s", copy_matches(s) ? "true" : "false");
+	printf(", \"copy_matches\": %s",
+	       status_copy_matches(s) ? "true" : "false");
 	printf(", \"copy_changing\": %s",
-	       copy_state(s) == COPY_CHANGING ? "true" : "false");
-	printf(", \"file\": \"%s\"", file_state_word[file_state(s)]);
+	       status_copy_state(s) == COPY_CHANGING ? "true" : "false");
+	printf(", \"file\": \"%s\"", file_state_word[status_file_state(s)]);
 	printf(", \"opensm_parse\": ");
 	if (s->osm_path) {
 		printf("{");
@@ -983,9 +747,9 @@ static int run(int argc, char **argv)
 			s.dir, OQ_PUB_PROM);
 	}
 	gather(&s, &prom);
-	copy_of(&s);
-	path_of(&s);
-	file_of(&s);
+	status_copy_of(&s);
+	status_path_of(&s);
+	status_file_of(&s);
 	n = causes_of(&s, c);
 	if (o.c.json)
 		print_json(&s, c, n);
