@@ -15,7 +15,9 @@
 # of the policy published; without one it is not looked at (exit 0, the
 # plugin's word), never called missing.  With opensm.conf's qos FALSE
 # (no policy loaded, no table programmed) the cause is that, with its
-# fix, not a policy to repair (exit 1).  When it exits 1 its
+# fix, not a policy to repair (exit 1).  A directory with no publication
+# but the copy a standby writes says the policy it would put in force
+# and the policy file against it (exit 1).  When it exits 1 its
 # first line is the verdict: every cause, with what to do; the JSON's
 # verdict lists the same causes.
 set -u
@@ -289,5 +291,57 @@ jq -e '.qos_enabled == false' "$dir/qos-false.json" >/dev/null ||
 jq -e '.qos_enabled == null' "$dir/good.json" >/dev/null ||
 	bad "good: qos_enabled is not null (not published): $(cat "$dir/good.json")"
 
-[ "$fail" = 0 ] && echo "status: the file in force, its copy changing, failed or missing, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy, edited, rejected, stale, no policy, a name that is not UTF-8, qos FALSE; the verdict first"
+# 13. No publication, only the policy a standby would put in force (the
+# copy and its source line): that policy and the policy file against
+# it, exit 1; without the copy either, nothing published (exit 2).
+sb=$dir/standby
+mkdir -p "$sb"
+cp "$pol" "$sb/osmqos-policy-in-force.conf"
+hash=$(fnv "$pol")
+printf '%s %s\n' "$hash" "$pol" >"$sb/osmqos-policy-in-force.source"
+# standby NAME FILE-WORD: text and JSON of status on $sb, exit 1 both.
+standby() {
+	local rc
+	"$osmqos" status -d "$sb" >"$dir/$1.txt" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] || bad "$1: exit $rc, not 1: $(cat "$dir/$1.txt")"
+	head -n 1 "$dir/$1.txt" | grep -qF "status: no publication in $sb (no osmqos.prom), only the policy this host's osmqos would put in force: its opensm is a standby (only the master publishes), stopped before its first publication, or cannot write it there (its log says why) (exit 1): run osmqos status on the master's host" ||
+		bad "$1: first line: $(head -n 1 "$dir/$1.txt")"
+	grep -qxF "policy it would put in force: $pol" "$dir/$1.txt" ||
+		bad "$1: the policy file not named: $(cat "$dir/$1.txt")"
+	grep -qF "  hash $hash, as written $sb/osmqos-policy-in-force.conf at " \
+		"$dir/$1.txt" || bad "$1: hash or copy: $(cat "$dir/$1.txt")"
+	"$osmqos" status -d "$sb" --json >"$dir/$1.json" 2>&1
+	rc=$?
+	[ "$rc" = 1 ] || bad "$1: --json exit $rc, not 1"
+	jq -e --arg p "$pol" --arg h "$hash" --arg f "$2" '
+	.publish_dir != null and .published_at_epoch == null and
+	.would_enforce.path == $p and .would_enforce.hash == $h and
+	(.would_enforce.copy | endswith("/osmqos-policy-in-force.conf")) and
+	.would_enforce.written_at_epoch > 0 and .would_enforce.file == $f and
+	.verdict.exit_status == 1 and
+	([.verdict.causes[].cause] == ["not_published"])' "$dir/$1.json" \
+		>/dev/null || bad "$1: JSON: $(cat "$dir/$1.json")"
+}
+standby standby same
+grep -qxF "policy file: holds that policy" "$dir/standby.txt" ||
+	bad "standby: the file's state: $(cat "$dir/standby.txt")"
+cp "$pol" "$dir/pol.keep"
+echo "# an edit" >>"$pol"
+standby standby-edited edited
+grep -qF "policy file: holds another content now (hash $(fnv "$pol")): the standby reads the file every publish_interval= seconds" \
+	"$dir/standby-edited.txt" || bad "standby-edited: $(cat "$dir/standby-edited.txt")"
+rm -f "$pol"
+standby standby-removed missing
+grep -qxF "policy file: $pol removed: a takeover keeps the policy above; put the file back (from $sb/osmqos-policy-in-force.conf)" \
+	"$dir/standby-removed.txt" || bad "standby-removed: $(cat "$dir/standby-removed.txt")"
+mv "$dir/pol.keep" "$pol"
+rm -f "$sb/osmqos-policy-in-force.conf"
+"$osmqos" status -d "$sb" >"$dir/empty.txt" 2>&1
+rc=$?
+[ "$rc" = 2 ] || bad "nothing published: exit $rc, not 2"
+grep -qF "nothing published in $sb" "$dir/empty.txt" ||
+	bad "nothing published: $(cat "$dir/empty.txt")"
+
+[ "$fail" = 0 ] && echo "status: the file in force, its copy changing, failed or missing, removed, a directory, a FIFO, a relative path, OpenSM refusing its copy, edited, rejected, stale, no policy, a name that is not UTF-8, qos FALSE, a standby's policy; the verdict first"
 exit "$fail"

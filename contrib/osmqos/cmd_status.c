@@ -58,8 +58,10 @@ const struct oq_cmd_spec oq_spec_status = {
 		 "file it reads, the last edit the plugin rejected and "
 		 "why, the sweep whose tables are programmed, QoS Set MADs "
 		 "sent, the SA's PathRecord answers by QoS level, audit "
-		 "records dropped.  When it exits 1, the first line says why "
-		 "and what to do.",
+		 "records dropped.  On a standby's host, where only the "
+		 "policy it would put in force is written, that policy and "
+		 "whether the policy file still holds it.  When it exits 1, "
+		 "the first line says why and what to do.",
 	.opts = status_opts,
 	.notes = "The hash is FNV-1a of the policy file's bytes, as the "
 		 "plugin logs and publishes it; `drift --in-force` and `plan` "
@@ -79,8 +81,10 @@ const struct oq_cmd_spec oq_spec_status = {
 		       "policy in force as written is missing or holds "
 		       "another policy and is older than the publication "
 		       "(writing it failed: a restart would put back that "
-		       "policy or none), 2 "
-		       "usage error or nothing published there.",
+		       "policy or none), or there is no publication, only "
+		       "the policy a standby would put in force (which it "
+		       "says, with the policy file against it), 2 usage "
+		       "error or nothing published there.",
 	.run = run,
 };
 
@@ -89,27 +93,6 @@ static double value(const struct oq_prom *p, const char *name, double dflt)
 	const struct oq_prom_sample *s = oq_prom_find(p, name, NULL, NULL);
 
 	return s ? s->value : dflt;
-}
-
-static void when(char *buf, size_t len, double t, double now)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char at[32];
-	double ago = now - t;
-
-	if (t <= 0) {
-		snprintf(buf, len, "never");
-		return;
-	}
-	gmtime_r(&tt, &tm);
-	strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	if (ago < 120)
-		snprintf(buf, len, "%s (%.0f s ago)", at, ago > 0 ? ago : 0);
-	else if (ago < 7200)
-		snprintf(buf, len, "%s (%.0f min ago)", at, ago / 60);
-	else
-		snprintf(buf, len, "%s (%.1f h ago)", at, ago / 3600);
 }
 
 static void gather(struct st *s, const struct oq_prom *p)
@@ -460,7 +443,7 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 
 	if (n)
 		print_verdict(c, n);
-	when(w, sizeof(w), s->published, s->now);
+	status_when(w, sizeof(w), s->published, s->now);
 	printf("published in %s at %s\n", s->dir, w);
 	if (stale(s))
 		printf("  stale: the SM rewrites it every %.0f s while it is "
@@ -469,7 +452,7 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 		       "what was in force then\n",
 		       s->interval);
 	if (s->in_force) {
-		when(w, sizeof(w), s->loaded, s->now);
+		status_when(w, sizeof(w), s->loaded, s->now);
 		printf("policy in force: %s\n  hash %s, loaded %s\n",
 		       s->path ? s->path : "(unknown path)",
 		       s->hash ? s->hash : "?", w);
@@ -513,7 +496,7 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 		       "templates and the SA has no policy)\n");
 	}
 	if (s->osm_refused) {
-		when(w, sizeof(w), s->osm_since, s->now);
+		status_when(w, sizeof(w), s->osm_since, s->now);
 		printf("OpenSM's own parser: refuses %s since %s\n  OpenSM "
 		       "runs without a policy of its own (the queries osmqos "
 		       "passes to its SA, and its multicast, get no QoS level) "
@@ -527,7 +510,7 @@ static void print_text(const struct st *s, const struct cause *c, size_t n)
 	if (!s->rej_error) {
 		printf("last rejected edit: none\n");
 	} else {
-		when(w, sizeof(w), s->rejected, s->now);
+		status_when(w, sizeof(w), s->rejected, s->now);
 		printf("last rejected edit: %s, hash %s, at %s\n  %s\n",
 		       s->rej_path ? s->rej_path : "?",
 		       s->rej_hash ? s->rej_hash : "?", w, s->rej_error);
@@ -739,6 +722,9 @@ static int run(int argc, char **argv)
 					      "sample line: is it the plugin's "
 					      "file?",
 					      path, bad);
+		rc = status_unpublished(s.dir, s.now, o.c.json);
+		if (rc >= 0)
+			return rc;
 		return oq_usage_error(
 			CMD,
 			"nothing published in %s (%s unreadable): is the "

@@ -78,6 +78,8 @@ enum copy_state {
 	COPY_UNKNOWN,  /* not readable here (not root?) */
 };
 
+/* "2026-01-02T03:04:05Z (5 s ago)", or "never" for t <= 0. */
+void status_when(char *buf, size_t len, double t, double now);
 /* The policy file's own name when the published label cannot say it
  * (bytes that are not UTF-8): from the source line beside the copy. */
 void status_path_of(struct st *s);
@@ -88,5 +90,10 @@ enum copy_state status_copy_state(const struct st *s);
 /* The policy file, read now (not a relative path, not a FIFO). */
 void status_file_of(struct st *s);
 enum file_state status_file_state(const struct st *s);
+
+/* A directory with no publication but the copy of the policy the plugin
+ * would put in force (a standby's): said, exit status 1; -1 when there
+ * is no copy either (nothing published there). */
+int status_unpublished(const char *dir, double now, bool json);
 
 #endif /* OSMQOS_CLI_STATUS_H */

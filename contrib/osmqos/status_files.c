@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <osmqos/file.h>
@@ -21,6 +22,27 @@
 
 #include "cli.h"
 #include "status.h"
+
+void status_when(char *buf, size_t len, double t, double now)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char at[32];
+	double ago = now - t;
+
+	if (t <= 0) {
+		snprintf(buf, len, "never");
+		return;
+	}
+	gmtime_r(&tt, &tm);
+	strftime(at, sizeof(at), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (ago < 120)
+		snprintf(buf, len, "%s (%.0f s ago)", at, ago > 0 ? ago : 0);
+	else if (ago < 7200)
+		snprintf(buf, len, "%s (%.0f min ago)", at, ago / 60);
+	else
+		snprintf(buf, len, "%s (%.1f h ago)", at, ago / 3600);
+}
 
 /* A policy file's FNV-1a hash, as the plugin hashes what it reads;
  * false with errno set when it cannot be read. */

@@ -3,13 +3,15 @@
 # Two opensm on one fabric, a master and a standby, each with its own
 # publish directory, cache directory and working directory.  The standby
 # reads the policy at load and writes the policy it would enforce to its
-# own publish directory; a bad edit is refused by the standby's periodic
+# own publish directory (osmqos status there says that policy and the
+# file against it); a bad edit is refused by the standby's periodic
 # re-read (once), not at takeover; a standby restarted on the bad file
 # puts its own policy in force back; and when the master stops, the
 # standby takes over with the last good policy: the storage pair keeps
 # the policy's SL, and no log line announces the fabric without one.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init policy-standby
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
 
 pol=$E2E_DIR/policy.conf
 cp "$top_srcdir/tests/e2e/data/program-policy.conf" "$pol"
@@ -58,6 +60,17 @@ for _ in $(seq 100); do
 done
 cmp -s "$pol" "$pubB/osmqos-policy-in-force.conf" ||
 	e2e_fail "the standby wrote no policy in force to its publish directory"
+# osmqos status on the standby's host: that policy, the file holds it.
+sb_status() {
+	e2e_osmqos status -d "$pubB" --json >"$E2E_DIR/$1.json" 2>&1
+	[ $? = 1 ] || e2e_fail "status on the standby's directory: not exit 1: $(cat "$E2E_DIR/$1.json")"
+	jq -e --arg p "$pol" --arg f "$2" '.would_enforce.path == $p and
+		.would_enforce.file == $f and
+		.verdict.causes[0].cause == "not_published"' \
+		"$E2E_DIR/$1.json" >/dev/null ||
+		e2e_fail "status on the standby's directory: $(cat "$E2E_DIR/$1.json")"
+}
+sb_status status-standby same
 e2e_log "the standby holds the policy from load"
 
 # A bad edit: the master refuses it at its sweep, the standby at its
@@ -69,6 +82,7 @@ e2e_wait_for "osmqos: policy $pol rejected (.*); the last good policy stays in f
 sleep 2 # two more re-reads of the same bad content: not logged again
 [ "$(grep -c "osmqos: policy $pol rejected" "$Blog")" = 1 ] ||
 	e2e_fail "the standby logged the same bad edit more than once"
+sb_status status-standby-refused edited
 e2e_log "the standby refused the bad edit while standby"
 
 # Restarted on the bad file, the standby puts back the policy it wrote.
