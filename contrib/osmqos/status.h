@@ -9,6 +9,7 @@
 #define OSMQOS_CLI_STATUS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "published.h"
@@ -80,6 +81,11 @@ enum copy_state {
 
 /* "2026-01-02T03:04:05Z (5 s ago)", or "never" for t <= 0. */
 void status_when(char *buf, size_t len, double t, double now);
+/* The policy file the copy in dir was written for, byte for byte, from
+ * the source line beside it, into path: only when that line is of hash
+ * ("0x%016x"; else it names another copy's file).  false: none. */
+bool status_source_of(const char *dir, const char *hash, char *path,
+		      size_t len);
 /* The policy file's own name when the published label cannot say it
  * (bytes that are not UTF-8): from the source line beside the copy. */
 void status_path_of(struct st *s);

@@ -94,6 +94,33 @@ static bool label_says(const char *label, const char *raw)
 	return !*label;
 }
 
+bool status_source_of(const char *dir, const char *hash, char *path,
+		      size_t len)
+{
+	char file[4096], *text, *sp, *nl;
+	size_t n = 0;
+	bool ok = false;
+
+	if (!hash || !oq_pub_path(dir, OQ_PUB_IN_FORCE_SOURCE, file,
+				  sizeof(file)))
+		return false;
+	text = oq_file_read(file, 8192, &n);
+	if (!text)
+		return false;
+	sp = strchr(text, ' ');
+	nl = strchr(text, '\n');
+	if (sp && nl > sp + 1 && strlen(text) == n &&
+	    (size_t)(sp - text) == strlen(hash) &&
+	    !strncmp(text, hash, (size_t)(sp - text)) &&
+	    (size_t)(nl - sp) <= len) {
+		*nl = '\0';
+		memcpy(path, sp + 1, (size_t)(nl - sp));
+		ok = true;
+	}
+	free(text);
+	return ok;
+}
+
 /*
  * The policy file's own name when the label cannot say it (bytes that
  * are not UTF-8 became U+FFFD): the source line beside the copy holds
@@ -102,32 +129,17 @@ static bool label_says(const char *label, const char *raw)
  */
 void status_path_of(struct st *s)
 {
-	char file[4096], *text, *sp, *nl;
-	size_t len = 0;
+	char raw[sizeof(s->raw_path)];
 
 	if (!s->path || !strstr(s->path, OQ_UTF8_REPLACEMENT))
 		return;
 	s->path_unsure = true;
-	if (!s->hash ||
-	    !oq_pub_path(s->dir, OQ_PUB_IN_FORCE_SOURCE, file, sizeof(file)))
-		return;
-	text = oq_file_read(file, 8192, &len);
-	if (!text)
-		return;
-	sp = strchr(text, ' ');
-	nl = strchr(text, '\n');
-	if (sp && nl > sp + 1 && strlen(text) == len &&
-	    (size_t)(sp - text) == strlen(s->hash) &&
-	    !strncmp(text, s->hash, (size_t)(sp - text)) &&
-	    (size_t)(nl - sp) <= sizeof(s->raw_path)) {
-		*nl = '\0';
-		if (label_says(s->path, sp + 1)) {
-			memcpy(s->raw_path, sp + 1, (size_t)(nl - sp));
-			s->path = s->raw_path;
-			s->path_unsure = false;
-		}
+	if (status_source_of(s->dir, s->hash, raw, sizeof(raw)) &&
+	    label_says(s->path, raw)) {
+		memcpy(s->raw_path, raw, sizeof(raw));
+		s->path = s->raw_path;
+		s->path_unsure = false;
 	}
-	free(text);
 }
 
 /* The copy of the policy in force as written: present, its hash and

@@ -23,34 +23,6 @@
 #include "cli.h"
 #include "status.h"
 
-/*
- * The policy file the copy was written for, from the source line beside
- * it ("0xHASH PATH"), into s->raw_path; only when that line is of the
- * copy's hash (else it names the file of another copy).
- */
-static void source_of(struct st *s, const char *hash)
-{
-	char file[4096], *text, *sp, *nl;
-	size_t len = 0;
-
-	if (!oq_pub_path(s->dir, OQ_PUB_IN_FORCE_SOURCE, file, sizeof(file)))
-		return;
-	text = oq_file_read(file, 8192, &len);
-	if (!text)
-		return;
-	sp = strchr(text, ' ');
-	nl = strchr(text, '\n');
-	if (sp && nl > sp + 1 && strlen(text) == len &&
-	    (size_t)(sp - text) == strlen(hash) &&
-	    !strncmp(text, hash, (size_t)(sp - text)) &&
-	    (size_t)(nl - sp) <= sizeof(s->raw_path)) {
-		*nl = '\0';
-		memcpy(s->raw_path, sp + 1, (size_t)(nl - sp));
-		s->path = s->raw_path;
-	}
-	free(text);
-}
-
 static const char *const file_word[] = {
 	[FILE_UNKNOWN] = "unknown",	[FILE_IN_FORCE] = "same",
 	[FILE_REJECTED] = "edited",	[FILE_EDITED] = "edited",
@@ -128,7 +100,10 @@ int status_unpublished(const char *dir, double now, bool json)
 		return -1;
 	snprintf(hash, sizeof(hash), "0x%016" PRIx64, s.copy_hash);
 	s.hash = hash;
-	source_of(&s, hash);
+	/* The policy file it was read from: the source line beside it,
+	 * when that is of this copy. */
+	if (status_source_of(dir, hash, s.raw_path, sizeof(s.raw_path)))
+		s.path = s.raw_path;
 	status_file_of(&s);
 	if (asprintf(&what,
 		     "no publication in %s (no " OQ_PUB_PROM "), only the "
