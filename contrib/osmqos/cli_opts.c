@@ -106,8 +106,9 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 	[OQ_CO_PUBLISH_DIR] =
 		OQ_OPT("publish-dir", 'd', OQ_OPT_TEXT, "DIR",
 		       "where the plugin publishes (its publish_dir=; default: "
-		       "OpenSM's cache directory, $OSM_CACHE_DIR or "
-		       "/var/cache/opensm)",
+		       "the publish_dir= of --opensm-conf where the command "
+		       "takes one, else OpenSM's cache directory, "
+		       "$OSM_CACHE_DIR or /var/cache/opensm)",
 		       CO(publish_dir)),
 	[OQ_CO_ALL] = OQ_OPT("all", 0, OQ_OPT_FLAG, NULL,
 			     "every item instead of a summary", CO(all)),

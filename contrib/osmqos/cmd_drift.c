@@ -40,6 +40,7 @@ struct drift_opts {
 	struct oq_num sample;
 	bool no_vlhl, no_sl2vl, in_force;
 	char in_force_path[4096];
+	struct oq_pub_live live; /* the SM's opensm.conf and publish_dir= */
 };
 OQ_OPTS_STRUCT(struct drift_opts);
 
@@ -54,8 +55,10 @@ static const struct oq_opt drift_opts[] = {
 	       offsetof(struct drift_opts, in_force)),
 	OQ_USE(OQ_CO_PUBLISH_DIR),
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
-		 "the SM's opensm.conf (its qos_* templates and "
-		 "routing_engine; default: OpenSM's compiled-in values)"),
+		 "the SM's opensm.conf (its qos_* templates, routing_engine, "
+		 "node-name map and partitions, and publish_dir=; default: "
+		 "the one opensm runs with, as the plugin publishes it, else "
+		 "OpenSM's compiled-in values)"),
 	OQ_USE_H(OQ_CO_PARTITIONS, 0,
 		 "the SM's partitions.conf (default: the one --opensm-conf "
 		 "names)"),
@@ -380,6 +383,9 @@ static int check_drift(const struct drift_opts *o, struct oq_cli_inputs *in,
 	int rc;
 
 	memset(&r, 0, sizeof(r));
+	/* What it assumes of the SM's templates and node names first. */
+	if (*o->live.note)
+		r.notes[r.n_notes++] = o->live.note;
 	rc = drift_discover(CMD, &o->c, &smp, lf, in);
 	smp_open = smp.u.agent >= 0;
 	if (!rc)
@@ -463,9 +469,13 @@ static int run(int argc, char **argv)
 	rc = oq_cli_parse(&oq_spec_drift, argc, argv, &o);
 	if (rc != OQ_CLI_RUN)
 		return rc;
-	rc = policy_path(&o);
-	if (rc)
+	rc = oq_pub_live_inputs(CMD, &o.c, &o.live);
+	if (!rc)
+		rc = policy_path(&o);
+	if (rc) {
+		oq_pub_live_free(&o.live);
 		return rc;
+	}
 	memset(&in, 0, sizeof(in));
 	memset(&lf, 0, sizeof(lf));
 	oq_diags_init(&in.diags);
@@ -474,5 +484,6 @@ static int run(int argc, char **argv)
 		rc = check_drift(&o, &in, &lf);
 	oq_cli_inputs_free(&in);
 	oq_live_free(&lf);
+	oq_pub_live_free(&o.live);
 	return rc;
 }

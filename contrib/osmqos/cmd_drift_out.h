@@ -9,7 +9,7 @@
 
 #include "cmd_drift.h"
 
-#define DRIFT_MAX_NOTES 4
+#define DRIFT_MAX_NOTES 5
 
 struct drift_report {
 	const char *policy_path;

@@ -56,8 +56,10 @@ static const struct oq_opt plan_opts[] = {
 	OQ_USE(OQ_CO_PARTITIONS),
 	OQ_USE(OQ_CO_NODE_NAME_MAP),
 	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
-		 "the SM's opensm.conf (its qos_* templates and "
-		 "routing_engine)"),
+		 "the SM's opensm.conf (its qos_* templates, routing_engine, "
+		 "node-name map and partitions, and publish_dir=; default: "
+		 "the one opensm runs with, as the plugin publishes it, else "
+		 "OpenSM's compiled-in values)"),
 	OQ_OPT("pairs", 0, OQ_OPT_NUM, "N",
 	       "CA port pairs to decide with both policies: all of them up "
 	       "to N (default 65536), else a sample of N, said so",
@@ -529,9 +531,15 @@ static int run(int argc, char **argv)
 				      "drop %s",
 				      given, n > 1 ? "go" : "goes",
 				      n > 1 ? "them" : "it");
-	rc = old_path(&o);
-	if (rc)
+	rc = oq_pub_live_inputs(CMD, &o.c, &o.sm);
+	if (!rc)
+		rc = old_path(&o);
+	if (rc) {
+		oq_pub_live_free(&o.sm);
 		return rc;
+	}
+	if (*o.sm.note)
+		fprintf(stderr, "osmqos plan: note: %s\n", o.sm.note);
 	memset(&lf, 0, sizeof(lf));
 	memset(&pl, 0, sizeof(pl));
 	memset(&old, 0, sizeof(old));
@@ -540,6 +548,7 @@ static int run(int argc, char **argv)
 		free_old(&old);
 		oq_cli_inputs_free(&in);
 		oq_live_free(&lf);
+		oq_pub_live_free(&o.sm);
 		return OQ_EXIT_USAGE;
 	}
 	if (oq_cli_compile_tables(CMD, &old, o.c.opensm_conf, &t, &ta) ||
@@ -572,5 +581,6 @@ out:
 	free_old(&old);
 	oq_cli_inputs_free(&in);
 	oq_live_free(&lf);
+	oq_pub_live_free(&o.sm);
 	return rc;
 }

@@ -42,6 +42,9 @@ OQ_OPTS_STRUCT(struct status_opts);
 
 static const struct oq_opt status_opts[] = {
 	OQ_USE(OQ_CO_PUBLISH_DIR),
+	OQ_USE_H(OQ_CO_OPENSM_CONF, 0,
+		 "the SM's opensm.conf: without --publish-dir, its "
+		 "event_plugin_options publish_dir= says where to read"),
 	OQ_USE(OQ_CO_JSON),
 	OQ_OPT_END,
 };
@@ -697,20 +700,18 @@ static void print_json(const struct st *s, const struct cause *c, size_t n)
 	printf("]}}\n");
 }
 
-static int run(int argc, char **argv)
+/* What is published in dir, said; the exit status. */
+static int report(const char *dir, bool json)
 {
-	struct status_opts o = {0};
 	struct oq_prom prom;
 	struct cause c[MAX_CAUSES];
 	struct st s;
 	char path[4096];
 	size_t bad, n;
-	int rc = oq_cli_parse(&oq_spec_status, argc, argv, &o);
+	int rc;
 
-	if (rc != OQ_CLI_RUN)
-		return rc;
 	memset(&s, 0, sizeof(s));
-	s.dir = oq_pub_dir(o.c.publish_dir);
+	s.dir = dir;
 	s.now = (double)time(NULL);
 	if (!oq_pub_path(s.dir, OQ_PUB_PROM, path, sizeof(path)))
 		return oq_usage_error(CMD, "--publish-dir '%s' is too long",
@@ -722,7 +723,7 @@ static int run(int argc, char **argv)
 					      "sample line: is it the plugin's "
 					      "file?",
 					      path, bad);
-		rc = status_unpublished(s.dir, s.now, o.c.json);
+		rc = status_unpublished(s.dir, s.now, json);
 		if (rc >= 0)
 			return rc;
 		return oq_usage_error(
@@ -737,11 +738,26 @@ static int run(int argc, char **argv)
 	status_path_of(&s);
 	status_file_of(&s);
 	n = causes_of(&s, c);
-	if (o.c.json)
+	if (json)
 		print_json(&s, c, n);
 	else
 		print_text(&s, c, n);
 	causes_free(c, n);
 	oq_prom_free(&prom);
 	return n ? OQ_EXIT_FAIL : OQ_EXIT_OK;
+}
+
+static int run(int argc, char **argv)
+{
+	struct status_opts o = {0};
+	struct oq_pub_live live = {0};
+	int rc = oq_cli_parse(&oq_spec_status, argc, argv, &o);
+
+	if (rc != OQ_CLI_RUN)
+		return rc;
+	rc = oq_pub_live_dir(CMD, &o.c, &live);
+	if (!rc)
+		rc = report(oq_pub_dir(o.c.publish_dir), o.c.json);
+	oq_pub_live_free(&live);
+	return rc;
 }

@@ -16,6 +16,7 @@
 
 #include "cli_opts.h"
 #include "inputs.h"
+#include "published.h"
 #include "plan_diff.h"
 
 struct plan_opts {
@@ -25,6 +26,7 @@ struct plan_opts {
 	struct oq_num pairs;
 	char in_force_path[4096];
 	bool in_force;
+	struct oq_pub_live sm; /* the SM's opensm.conf and publish_dir= */
 };
 
 struct pclass {

@@ -24,6 +24,35 @@ bool oq_pub_path(const char *dir, const char *name, char *buf, size_t len);
 int oq_pub_in_force(const char *cmd, const char *publish_dir, char *buf,
 		    size_t len, const char *instead);
 
+struct oq_cli_common;
+
+/* What oq_pub_live_inputs() found (zeroed by the caller, kept while c
+ * points into it). */
+struct oq_pub_live {
+	char *dir;	 /* publish_dir= of the --opensm-conf given */
+	char conf[4096]; /* the opensm.conf the plugin publishes */
+	/* What the command assumes of the SM's opensm.conf, to say with
+	 * its notes ("": it was given). */
+	char note[4400];
+};
+
+/* Without --publish-dir: the publish_dir= of the --opensm-conf given
+ * (for status, which compiles nothing).  OQ_EXIT_OK or a usage error. */
+int oq_pub_live_dir(const char *cmd, struct oq_cli_common *c,
+		    struct oq_pub_live *l);
+/*
+ * The running SM's inputs for a command that compiles tables to compare
+ * with it: oq_pub_live_dir(), then without --opensm-conf the opensm.conf
+ * opensm runs with, as the plugin publishes it in the publish directory
+ * (l->note says which, or that there is none: OpenSM's built-in
+ * templates are then assumed).  OQ_EXIT_OK, or a usage error of cmd (a
+ * published opensm.conf this user cannot read, an --opensm-conf that
+ * cannot be read).
+ */
+int oq_pub_live_inputs(const char *cmd, struct oq_cli_common *c,
+		       struct oq_pub_live *l);
+void oq_pub_live_free(struct oq_pub_live *l);
+
 /* One sample of a Prometheus text file: name, labels, value. */
 struct oq_prom_label {
 	char *key, *val;

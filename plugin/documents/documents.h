@@ -184,6 +184,10 @@ struct oq_publish_doc {
 	/* opensm.conf qos FALSE: OpenSM programs no QoS tables, templates
 	 * included, and the plugin loads no policy. */
 	bool qos_disabled;
+	/* The opensm.conf opensm runs with (its -F; NULL: not known): the
+	 * CLI's live commands read its templates, node-name map and
+	 * publish_dir= from it. */
+	const char *opensm_conf;
 	const char *policy_path;  /* NULL: no policy file configured */
 	bool policy_in_force;	  /* some good policy (maybe older) applies */
 	bool policy_load_success; /* the file's current content applies */

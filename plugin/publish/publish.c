@@ -78,6 +78,10 @@ static int fill_head(struct oq_publisher *pub, const struct oq_sweep_state *s,
 	d->sweeps = pub->sweep->sweeps;
 	clock_gettime(CLOCK_REALTIME, &d->now);
 	d->qos_disabled = !pub->osm->subn.opt.qos;
+	if (pub->osm->subn.opt.config_file &&
+	    !(d->opensm_conf = r->opensm_conf =
+		      strdup(pub->osm->subn.opt.config_file)))
+		return -1;
 	if (path && !(d->policy_path = r->policy_path = strdup(path)))
 		return -1;
 	d->policy_in_force = s && s->pol;
@@ -504,6 +508,7 @@ void oq_publish_req_free(struct oq_publish_req *req)
 	free(req->restored_from);
 	free(req->restored_for);
 	free(req->opensm_path);
+	free(req->opensm_conf);
 	free(req);
 }
 

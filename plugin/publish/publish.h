@@ -72,7 +72,7 @@ struct oq_publish_req {
 	struct oq_publish_doc head; /* no state part yet */
 	bool qos;		    /* opensm.conf qos (a HUP may reload it) */
 	char *rej_path, *rej_error, *rej_fix, *policy_path, *restored_from,
-		*restored_for, *opensm_path;
+		*restored_for, *opensm_path, *opensm_conf;
 	struct oq_phases phases;
 	uint64_t sm_cpu_ns;
 	unsigned long sweeps;

@@ -9,7 +9,8 @@
 # its cache) and per-input SL2VL reads the right way round, 32 tables in
 # one class; a policy other than the SM's shows as SA drift; the former
 # name `osmqos audit` still works; partitions that refuse pairs are clean
-# with the SM's opensm.conf and noted without it; a policy naming ports
+# with the SM's opensm.conf (given, or as the plugin publishes it) and
+# noted without it; a policy naming ports
 # by the SM's node-name map is clean, and drift names nodes by the map;
 # errors exit 2.
 . "$top_srcdir/tests/e2e/lib.sh"
@@ -204,14 +205,28 @@ e2e_start_opensm qos=TRUE "qos_policy_file=$pol" \
 e2e_wait_for "osmqos: sweep 1: " "$E2E_OSM_LOG" 60 ||
 	e2e_fail "plugin did not finish its first sweep (limited Default)"
 drift limited cn05 || e2e_fail "drift with the SM's partitions exited $?: $(cat "$E2E_DIR/limited.err")"
+# Without --opensm-conf drift takes the one the plugin publishes that
+# opensm runs with, and says so: clean too.
 SIM_HOST=cn05 e2e_sim "$top_builddir/osmqos" drift --policy "$pol" \
+	>"$E2E_DIR/published.out" 2>"$E2E_DIR/published.err"
+rc=$?
+[ "$rc" = 0 ] && grep -qxF "osmqos drift: note: opensm.conf: $E2E_OSM_CONF, the running opensm's (as its osmqos publishes); --opensm-conf gives another" \
+	"$E2E_DIR/published.err" ||
+	e2e_fail "drift with the published opensm.conf: rc $rc, $(cat "$E2E_DIR/published.out" "$E2E_DIR/published.err")"
+# Where none is published (another directory), the built-in defaults,
+# with notes saying so.
+mkdir -p "$E2E_DIR/nothing"
+SIM_HOST=cn05 e2e_sim "$top_builddir/osmqos" drift --policy "$pol" \
+	--publish-dir "$E2E_DIR/nothing" \
 	>"$E2E_DIR/nopart.out" 2>"$E2E_DIR/nopart.err"
 rc=$?
 [ "$rc" = 1 ] && grep -q '^DRIFT sa_status: ' "$E2E_DIR/nopart.out" &&
 	grep -q "osmqos drift: note: the SA refused pairs the model has in one partition, and the model knows only the Default partition" \
+		"$E2E_DIR/nopart.err" &&
+	grep -qF "osmqos drift: note: no --opensm-conf, and no opensm.conf published in $E2E_DIR/nothing: compiled with OpenSM's built-in QoS templates" \
 		"$E2E_DIR/nopart.err" ||
 	e2e_fail "drift without the SM's partitions: rc $rc, $(cat "$E2E_DIR/nopart.err")"
-e2e_log "limited Default: clean with the SM's opensm.conf; without it, refusals as drift with the note"
+e2e_log "limited Default: clean with the SM's opensm.conf, given or published; without it, refusals as drift with the notes"
 
 # 5b. No SM (opensm stopped; the switches keep what it programmed): the
 # SA does not answer, and the table comparison is still reported.  Clean
@@ -236,8 +251,10 @@ e2e_log "no SM: tables compared all the same ($(jq .ports_compared "$E2E_DIR/nos
 
 # 5c. Names from OpenSM's node-name map: the SM runs with a map and a
 # policy naming stor1 and cn01 by their mapped names.  drift, given the
-# SM's opensm.conf (or the map as --node-name-map), binds the policy as
-# the SM did: clean.  A drift on stor1's port names it by the map.
+# SM's opensm.conf (or the map as --node-name-map, or the opensm.conf
+# the plugin publishes; the policy in force found by the publish_dir= of
+# the opensm.conf given), binds the policy as the SM did: clean.  A drift
+# on stor1's port names it by the map.
 mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-2.log"
 map=$E2E_DIR/node-name-map
 printf '0x0000000000100000 "storage-a adapter"\n0x0000000000100002 "compute 01"\n' >"$map"
@@ -245,7 +262,10 @@ sed -e 's|stor1 HCA-1/P1|"storage-a adapter/P1"|' -e 's|cn01 HCA-1/P1|"compute 0
 	"$top_srcdir/tests/e2e/data/program-policy.conf" >"$E2E_DIR/mapped.conf"
 grep -q '"storage-a adapter/P1"' "$E2E_DIR/mapped.conf" &&
 	grep -q '"compute 01/P1"' "$E2E_DIR/mapped.conf" || e2e_fail "test policy edit failed"
-e2e_start_opensm qos=TRUE "qos_policy_file=$E2E_DIR/mapped.conf" "node_name_map_name=$map"
+pub=$E2E_DIR/pub-mapped
+mkdir -p "$pub"
+e2e_start_opensm qos=TRUE "qos_policy_file=$E2E_DIR/mapped.conf" "node_name_map_name=$map" \
+	"event_plugin_options=publish_dir=$pub"
 e2e_wait_for "osmqos: sweep 1: " "$E2E_OSM_LOG" 60 ||
 	e2e_fail "plugin did not finish its first sweep (node-name map)"
 pol=$E2E_DIR/mapped.conf
@@ -253,6 +273,24 @@ drift mapped ""
 rc=$?
 [ "$rc" = 0 ] && ! grep -q '^DRIFT' "$E2E_DIR/mapped.out" ||
 	e2e_fail "drift with the SM's node-name map (opensm.conf) exited $rc: $(cat "$E2E_DIR/mapped.out" "$E2E_DIR/mapped.err")"
+# The policy in force from the publish_dir= of the opensm.conf given;
+# then, given only that directory, the opensm.conf it publishes (and so
+# the map): clean both ways.
+SIM_HOST= e2e_sim "$top_builddir/osmqos" drift --opensm-conf "$E2E_OSM_CONF" \
+	>"$E2E_DIR/mapped-dir.out" 2>"$E2E_DIR/mapped-dir.err"
+rc=$?
+[ "$rc" = 0 ] && ! grep -q '^DRIFT' "$E2E_DIR/mapped-dir.out" ||
+	e2e_fail "drift -c (its publish_dir=) exited $rc: $(cat "$E2E_DIR/mapped-dir.out" "$E2E_DIR/mapped-dir.err")"
+SIM_HOST= e2e_sim "$top_builddir/osmqos" drift --publish-dir "$pub" \
+	>"$E2E_DIR/mapped-pub.out" 2>"$E2E_DIR/mapped-pub.err"
+rc=$?
+[ "$rc" = 0 ] && ! grep -q '^DRIFT' "$E2E_DIR/mapped-pub.out" &&
+	grep -qF "note: opensm.conf: $E2E_OSM_CONF, the running opensm's" "$E2E_DIR/mapped-pub.err" ||
+	e2e_fail "drift with the published opensm.conf (map) exited $rc: $(cat "$E2E_DIR/mapped-pub.out" "$E2E_DIR/mapped-pub.err")"
+e2e_osmqos status --opensm-conf "$E2E_OSM_CONF" >"$E2E_DIR/mapped-status.out" 2>&1 ||
+	e2e_fail "status -c (its publish_dir=): $(cat "$E2E_DIR/mapped-status.out")"
+grep -qF "published in $pub at " "$E2E_DIR/mapped-status.out" ||
+	e2e_fail "status -c read another directory: $(cat "$E2E_DIR/mapped-status.out")"
 SIM_HOST= e2e_sim "$top_builddir/osmqos" drift --policy "$pol" --node-name-map "$map" \
 	>"$E2E_DIR/mapped-opt.out" 2>"$E2E_DIR/mapped-opt.err"
 rc=$?

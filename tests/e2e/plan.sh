@@ -5,7 +5,8 @@
 # as OpenSM's own frame log records them: log_flags 0x20) and the SL the
 # SA then grants the pairs whose rule changed level.  On the ibsim fat
 # tree with the plugin: one VLArb scope, one SL2VL scope and one level's
-# SL are edited; `plan --live` against the running policy, then HUP.  An
+# SL are edited; `plan --live` against the running policy (the same
+# with the opensm.conf the plugin publishes as given), then HUP.  An
 # unchanged edit plans 0 MADs and exits 0, and then sends none.
 . "$top_srcdir/tests/e2e/lib.sh"
 . "$top_srcdir/tests/e2e/tables-lib.sh"
@@ -59,6 +60,14 @@ jq -e '(.rules | length) == 1 and .rules[0].old_sl == 1 and
 	e2e_fail "the edit's rules and pairs: $(jq -c '{rules, pairs}' edit.json)"
 jq -r '.ports[] | "\(.port.guid) \(if (.role | startswith("switch")) then .port.port else 0 end) \(.sl2vl_sets + .vlarb_sets)"' \
 	edit.json | sort >want.ports
+# Without --opensm-conf: the one the plugin publishes opensm runs with,
+# said on standard error; the same plan.
+e2e_sim "$top_builddir/osmqos" plan new.conf --policy "$pol" --live --json \
+	--all >edit-pub.json 2>edit-pub.err
+grep -qxF "osmqos plan: note: opensm.conf: $E2E_OSM_CONF, the running opensm's (as its osmqos publishes); --opensm-conf gives another" \
+	edit-pub.err || e2e_fail "plan without --opensm-conf: $(cat edit-pub.err)"
+cmp -s edit.json edit-pub.json ||
+	e2e_fail "plan with the published opensm.conf differs from plan with it given"
 
 # 3. HUP: the frames the sweep sends, per port.  A frame names its port by
 # the directed route OpenSM sent it on and the attribute modifier's port;

@@ -530,6 +530,23 @@ static void test_qos_switch_published(void **state)
 	assert_non_null(strstr(w->buf, "\"qos_enabled\": false, \"policy\""));
 }
 
+/* The opensm.conf opensm runs with, for the CLI's live commands: its
+ * path as a label, escaped; no sample when it is not known. */
+static void test_opensm_conf_published(void **state)
+{
+	struct world *w = *state;
+
+	publish_world_predict(w);
+	w->doc.opensm_conf = "/etc/opensm/a \"b\".conf";
+	publish_world_render(w, oq_publish_write_prom);
+	assert_non_null(strstr(w->buf,
+			       "\nosmqos_opensm_config_info{path="
+			       "\"/etc/opensm/a \\\"b\\\".conf\"} 1\n"));
+	w->doc.opensm_conf = NULL;
+	publish_world_render(w, oq_publish_write_prom);
+	assert_null(strstr(w->buf, "osmqos_opensm_config_info{"));
+}
+
 /* The file in two parts: counters and timestamp live, the rest per sweep;
  * together they are the whole file, and a refresh that renders the live
  * part from a doc holding only counters (as the refresher's does) gives
@@ -629,6 +646,9 @@ int main(void)
 			test_prom_without_counters_or_policy,
 			publish_world_setup, publish_world_teardown),
 		cmocka_unit_test_setup_teardown(test_qos_switch_published,
+						publish_world_setup,
+						publish_world_teardown),
+		cmocka_unit_test_setup_teardown(test_opensm_conf_published,
 						publish_world_setup,
 						publish_world_teardown),
 		cmocka_unit_test_setup_teardown(test_prom_live_and_sweep_parts,
