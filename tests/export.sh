@@ -6,7 +6,7 @@
 # included, as qos-setup scopes); files stock OpenSM would misread (CRLF,
 # unquoted blanks, the osmqos keys) come out readable; the sections keep
 # the file's order (a name qos-ulps generates finds the group written
-# first); bad inputs exit
+# first); the summary counts the file written, as check does; bad inputs exit
 # with osmqos(8)'s statuses and write nothing; an output that is the
 # policy read is refused (synth's too), by name or as standard input.  The e2e rollback test
 # (tests/e2e/sa-diff.sh) runs stock OpenSM on the exports.
@@ -91,6 +91,17 @@ order=$(grep -E '^(qos-ulps|port-groups)$' \
 	2>"$dir/mixed.err" || bad "export on mixed-caps failed: $(cat "$dir/mixed.err")"
 grep -q 'warning: the scopes give 1 of 16 programmed port(s) other tables' "$dir/mixed.err" ||
 	bad "export on mixed-caps does not warn about the spine: $(cat "$dir/mixed.err")"
+
+# The summary counts what the file holds, as check counts it: the
+# intents' classes become groups and scopes the source does not have.
+"$osmqos" export -p "$top_srcdir/contrib/policies/intents.conf" -f "$net" \
+	-o "$dir/int-count.conf" 2>"$dir/count.err" ||
+	bad "export of intents.conf failed: $(cat "$dir/count.err")"
+want=$("$osmqos" check "$dir/int-count.conf" 2>&1 |
+	sed -n 's/^.*: valid: \(.*\), [0-9]* warnings*$/\1/p')
+[ -n "$want" ] || bad "check of the intents export gives no counts"
+grep -qF "wrote $dir/int-count.conf: $want; " "$dir/count.err" ||
+	bad "export's summary does not count the file ($want): $(cat "$dir/count.err")"
 
 # What stock OpenSM misreads comes out readable: CRLF, names with blanks.
 sed 's/$/\r/' "$top_srcdir/contrib/policies/opensm-doc-full.conf" >"$dir/crlf-blanks.conf"

@@ -150,9 +150,11 @@ static int generate(const struct export_opts *o, struct oq_cli_inputs *in,
 }
 
 /* Read text back as stock OpenSM and as osmqos; it must be taken, read
- * as osmqos reads it, and decide every query as the operator's policy. */
+ * as osmqos reads it, and decide every query as the operator's policy.
+ * The policy read back is handed to the caller: the summary counts what
+ * the file holds, which differs from the source (intents become scopes). */
 static int verify(const char *text, size_t len, struct oq_cli_inputs *in,
-		  int *verdict)
+		  int *verdict, struct oq_policy **written)
 {
 	struct oq_stock_fabric sf;
 	struct oq_stock_env env;
@@ -183,6 +185,10 @@ static int verify(const char *text, size_t len, struct oq_cli_inputs *in,
 		    ? oq_stock_compare_match(s, in->policy, &d)
 		    : oq_stock_compare(s, in->policy, &d);
 	rc = n ? -1 : 0;
+	if (!rc) {
+		*written = p2;
+		p2 = NULL;
+	}
 out:
 	if (rc) {
 		oq_diags_print(&d, stderr);
@@ -225,20 +231,21 @@ static void lower_check(const char *text, size_t len, struct oq_cli_inputs *in,
 	oq_diags_free(&d);
 }
 
+/* The counts are the written file's, as `osmqos check` counts them:
+ * intents' scopes and groups exist only there. */
 static void summary(const struct export_opts *o, const struct oq_policy *p,
+		    const struct oq_policy *written,
 		    const struct oq_cli_inputs *in)
 {
-	size_t ulps = p->n_rules - p->n_explicit_rules;
+	char counts[256];
 
+	oq_policy_counts(written, counts, sizeof(counts));
 	fprintf(stderr,
-		"osmqos export: %s%s: %zu port group(s), %zu qos-level(s), "
-		"%zu match rule(s) (%zu from qos-ulps), %zu vlarb- and %zu "
-		"sl2vl-scope(s); "
-		"stock %s reads it as osmqos reads %s\n",
+		"osmqos export: %s%s: %s; stock %s reads it as osmqos reads "
+		"%s\n",
 		o->output ? "wrote " : "",
-		o->output ? oq_cli_output_name(o->output) : "stdout",
-		p->n_explicit_groups, p->n_explicit_levels, p->n_rules, ulps,
-		p->n_vlarb, p->n_sl2vl, OQ_STOCK_OPENSM, o->c.policy);
+		o->output ? oq_cli_output_name(o->output) : "stdout", counts,
+		OQ_STOCK_OPENSM, o->c.policy);
 	if (p->n_intent_levels)
 		fprintf(stderr,
 			"osmqos export: the intents of %zu level(s) became "
@@ -259,6 +266,7 @@ static int run(int argc, char **argv)
 	struct oq_cli_inputs in;
 	struct export_opts o = {0};
 	struct oq_templates t;
+	struct oq_policy *written = NULL;
 	char *text = NULL;
 	size_t len = 0;
 	int verdict, rc = oq_cli_parse(&oq_spec_export, argc, argv, &o);
@@ -298,7 +306,7 @@ static int run(int argc, char **argv)
 		rc = oq_usage_error(CMD, "out of memory writing the policy");
 		goto out;
 	}
-	if (verify(text, len, &in, &verdict)) {
+	if (verify(text, len, &in, &verdict, &written)) {
 		rc = OQ_EXIT_USAGE;
 		goto out;
 	}
@@ -312,8 +320,9 @@ static int run(int argc, char **argv)
 	else if (fwrite(text, 1, len, stdout) != len)
 		goto out;
 	if (!rc)
-		summary(&o, in.policy, &in);
+		summary(&o, in.policy, written, &in);
 out:
+	oq_policy_free(written);
 	free(text);
 	oq_fabric_tables_free(&tables);
 	oq_cli_inputs_free(&in);
