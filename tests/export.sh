@@ -6,7 +6,8 @@
 # included, as qos-setup scopes); files stock OpenSM would misread (CRLF,
 # unquoted blanks, the osmqos keys) come out readable; the sections keep
 # the file's order (a name qos-ulps generates finds the group written
-# first); the summary counts the file written, as check does; bad inputs exit
+# first); the summary counts the file written, as check does; the
+# export command check advises runs as given; bad inputs exit
 # with osmqos(8)'s statuses and write nothing; an output that is the
 # policy read is refused (synth's too), by name or as standard input.  The e2e rollback test
 # (tests/e2e/sa-diff.sh) runs stock OpenSM on the exports.
@@ -102,6 +103,28 @@ want=$("$osmqos" check "$dir/int-count.conf" 2>&1 |
 [ -n "$want" ] || bad "check of the intents export gives no counts"
 grep -qF "wrote $dir/int-count.conf: $want; " "$dir/count.err" ||
 	bad "export's summary does not count the file ($want): $(cat "$dir/count.err")"
+
+# The export command check advises for a rollback runs as given: with an
+# intents policy it carries -f (the --fabric check had, else TOPO);
+# without intents it has none.
+advice() { # check's args...: the command between the backquotes
+	"$osmqos" check "$@" 2>/dev/null | sed -n 's/^.*`\(osmqos export [^`]*\)`.*$/\1/p'
+}
+int=$top_srcdir/contrib/policies/intents.conf
+read -ra cmd <<<"$(advice "$int" --fabric "$net")"
+if [ "${cmd[*]}" != "osmqos export -p $int -f $net -o FILE" ]; then
+	bad "check advises '${cmd[*]}' for intents on $net"
+else
+	cmd[0]=$osmqos cmd[7]=$dir/advised.conf
+	"${cmd[@]}" 2>"$dir/err" || bad "the advised ${cmd[*]} fails: $(cat "$dir/err")"
+fi
+cmd=$(advice "$int")
+[ "$cmd" = "osmqos export -p $int -f TOPO -o FILE" ] ||
+	bad "check advises '$cmd' for intents without a fabric"
+doc=$top_srcdir/contrib/policies/opensm-doc-full.conf
+cmd=$(advice "$doc" --fabric "$net")
+[ "$cmd" = "osmqos export -p $doc -o FILE" ] ||
+	bad "check advises '$cmd' for a policy without intents"
 
 # What stock OpenSM misreads comes out readable: CRLF, names with blanks.
 sed 's/$/\r/' "$top_srcdir/contrib/policies/opensm-doc-full.conf" >"$dir/crlf-blanks.conf"

@@ -248,9 +248,11 @@ static int check_opensm_conf(const char *path, struct oq_templates *t,
 	return OQ_EXIT_OK;
 }
 
-/* The stock verdict, one line: what happens without the plugin. */
-static void print_stock(FILE *out, const struct oq_policy *p, int verdict,
-			size_t assumed)
+/* The stock verdict, one line: what happens without the plugin.  The
+ * export command it advises must run as given: intents' tables depend on
+ * the ports, so export refuses them without a fabric. */
+static void print_stock(FILE *out, const struct oq_policy *p,
+			const char *fabric, int verdict, size_t assumed)
 {
 	fprintf(out, "%s: stock %s %s", p->file, OQ_STOCK_OPENSM,
 		oq_stock_verdict_text(verdict));
@@ -261,10 +263,12 @@ static void print_stock(FILE *out, const struct oq_policy *p, int verdict,
 		fprintf(out, ", though osmqos does not");
 		break;
 	default:
-		fprintf(out, "; for a rollback to stock OpenSM, `osmqos export "
-			     "-p %s -o FILE` writes a copy it reads as "
-			     "osmqos does",
-			p->file);
+		fprintf(out,
+			"; for a rollback to stock OpenSM, `osmqos export "
+			"-p %s%s%s -o FILE` writes a copy it reads as "
+			"osmqos does",
+			p->file, p->n_intent_levels ? " -f " : "",
+			p->n_intent_levels ? (fabric ? fabric : "TOPO") : "");
 		break;
 	}
 	if (assumed)
@@ -348,7 +352,7 @@ static void print_text(const struct oq_cli_common *o, const struct oq_policy *p,
 	error_count(diags, errs, sizeof(errs));
 	if (rc == OQ_EXIT_OK) {
 		print_summary(p, diags);
-		print_stock(stdout, p, verdict, assumed);
+		print_stock(stdout, p, o->fabric, verdict, assumed);
 	} else if (on_fabric)
 		fprintf(stderr,
 			"%s: %s, %zu warning%s against the fabric or "
