@@ -276,8 +276,33 @@ static void json_classes(const struct drift_list *dl,
 	printf("%s]", first ? "" : "\n  ");
 }
 
+/*
+ * How to repair SL2VL and VLArb drifts.  OpenSM sends those tables only
+ * when they differ from its cache of what it last wrote, not from the
+ * port, so a resweep (SIGHUP) leaves a changed table as it is; it sends
+ * them all again for a port whose link went down and up, and on its first
+ * sweep as master (docs/drift.md).  VLHighLimit, in PortInfo, is compared
+ * with what the port reports, so it is left out.
+ */
+static const char *repair_advice(const struct drift_list *dl)
+{
+	size_t i;
+
+	for (i = 0; i < dl->n; i++)
+		if (dl->v[i].port && strcmp(dl->v[i].kind, "vl_high_limit"))
+			return "a resweep (SIGHUP) rewrites no SL2VL or VLArb "
+			       "table: OpenSM compares with its cache of what "
+			       "it wrote, not with the port; bounce each "
+			       "drifted port's link (`ibportstate LID PORT "
+			       "reset`, with its DRIFT line's lid and port) or "
+			       "restart opensm, and OpenSM sets the tables "
+			       "again";
+	return NULL;
+}
+
 void drift_print(const struct drift_report *r, bool json, bool all)
 {
+	const char *fix = repair_advice(r->drifts);
 	const struct drift_list *dl = r->drifts;
 	struct drift_classes cl;
 	size_t i, n_tab = 0, n_sa = 0, c_tab = 0, c_sa = 0;
@@ -316,6 +341,8 @@ void drift_print(const struct drift_report *r, bool json, bool all)
 		       r->sa_error ? "; the SA check failed (its error is on "
 				     "stderr)"
 				   : "");
+		if (fix)
+			printf("drift: %s\n", fix);
 		drift_classes_free(&cl);
 		return;
 	}
@@ -351,7 +378,12 @@ void drift_print(const struct drift_report *r, bool json, bool all)
 		printf(", \"sa_drifts\": [");
 		json_list(dl, r->policy, false);
 	}
-	printf(", \"drift_count\": %zu, \"clean\": %s}\n", dl->n,
+	printf(", \"drift_count\": %zu, \"clean\": %s, \"fix\": ", dl->n,
 	       dl->n || r->sa_error ? "false" : "true");
+	if (fix)
+		oq_json_fstring(stdout, fix);
+	else
+		printf("null");
+	printf("}\n");
 	drift_classes_free(&cl);
 }

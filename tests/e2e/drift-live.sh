@@ -7,7 +7,8 @@
 # exits 1 and names exactly that port, as one class of one port (and with
 # --all as one line); a resweep does not repair it (OpenSM diffs against
 # its cache) and per-input SL2VL reads the right way round, 32 tables in
-# one class; a policy other than the SM's shows as SA drift; the former
+# one class; drift gives the repair (text and JSON), and the port's link
+# bounced it is clean; a policy other than the SM's shows as SA drift; the former
 # name `osmqos audit` still works; partitions that refuse pairs are clean
 # with the SM's opensm.conf (given, or as the plugin publishes it) and
 # noted without it; a policy naming ports
@@ -169,6 +170,29 @@ SIM_HOST= e2e_sim "$top_builddir/osmqos" audit --policy "$E2E_DIR/before.conf" \
 	grep -q '^DRIFT vlarb_low: 1 switch external port' "$E2E_DIR/nosl2vl.out" ||
 	e2e_fail "--no-sl2vl still compared SL2VL: $(cat "$E2E_DIR/nosl2vl.out")"
 e2e_log "resweep: VLArb change persists; per-input SL2VL read the right way round"
+
+# 3c. drift says how to repair it (text and JSON "fix"), and the repair
+# it gives works: the drifted port's link bounced, OpenSM sets its tables
+# again and drift is clean, with no advice ("fix": null).
+grep -qx 'drift: a resweep (SIGHUP) rewrites no SL2VL or VLArb table: .*bounce each drifted port.s link (`ibportstate LID PORT reset`, .*) or restart opensm, .*' \
+	"$E2E_DIR/resweep.out" ||
+	e2e_fail "the table drift comes without the repair: $(cat "$E2E_DIR/resweep.out")"
+jq -e '.fix | type == "string" and test("ibportstate LID PORT reset")' \
+	"$E2E_DIR/drift-json.out" >/dev/null ||
+	e2e_fail "JSON drift has no fix: $(cat "$E2E_DIR/drift-json.out")"
+# ibsim leaves a port ibportstate resets in Polling (it does not train
+# links), so the bounce is its console's: leaf01 port 1 unlinked, a
+# sweep that sees it down, relinked, a sweep that brings it up.
+for cmd in 'Unlink "leaf01"[1]' 'ReLink "leaf01"[1]'; do
+	e2e_ibsim_cmd "$cmd"
+	sleep 1
+	e2e_hup_sweep "osmqos: sweep [0-9]*: " 60
+done
+drift repaired "" --json
+rc=$?
+[ "$rc" = 0 ] && jq -e '.clean and .fix == null' "$E2E_DIR/repaired.out" >/dev/null ||
+	e2e_fail "after the bounce drift exited $rc: $(cat "$E2E_DIR/repaired.out" "$E2E_DIR/repaired.err")"
+e2e_log "repair: the bounced port got its tables again"
 
 # 4. A policy other than the SM's: its storage level wants SL 2 and sets
 # limits the SA's answers (SL 1, MTU 2048, ...) break; the tables agree.
