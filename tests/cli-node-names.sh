@@ -135,13 +135,19 @@ sed 's/"cn04 HCA-1"/"cn01 HCA-2"/' "$net" >"$tmp/two.net"
 expect 2 "osmqos match: --src 'cn01': 2 nodes fit: 'cn01 HCA-1' 0x0000000000100002, 'cn01 HCA-2' 0x000000000010000a; give a port GUID (0x...) or the whole name" \
 	match -p "$pol" -f "$tmp/two.net" --src cn01 --dst stor1
 # job-env, plan and export name nodes by the map too: job-env decides by
-# the mapped names (given or from the job map; hosts stay the
-# NodeDescription's first word, as Slurm knows them).
+# the mapped names (given or from the job map; a host is the
+# NodeDescription's first word, as Slurm knows it, or the name job-env
+# prints, the map's).
 expect 0 "# osmqos job-env: class plain (command line)" job-env --plain \
 	--offline -p "$tmp/mapped.conf" -f "$net" --nodes cn01,stor1 \
 	--node-name-map "$tmp/map" --prefer highest
 grep -q '^#   compute-01/P1 -> storage-01/P1: SL 1 ' "$tmp/out" ||
 	fail "job-env --node-name-map: $(grep '^#   ' "$tmp/out")"
+expect 0 "# osmqos job-env: class plain (command line)" job-env --plain \
+	--offline -p "$tmp/mapped.conf" -f "$net" --nodes compute-01,stor1 \
+	--node-name-map "$tmp/map" --prefer highest
+grep -q '^#   compute-01/P1 -> storage-01/P1: SL 1 ' "$tmp/out" ||
+	fail "job-env --nodes by a mapped name: $(grep '^#   ' "$tmp/out")"
 printf 'fabric %s\npolicy %s\nnode-name-map %s\ndefault plain\nprefer highest\n' \
 	"$net" "$tmp/mapped.conf" "$tmp/map" >"$tmp/jobs.map"
 expect 0 "# osmqos job-env: class plain (*)" job-env --offline \

@@ -9,7 +9,9 @@
 
 #include "job_pairs.h"
 
-/* A node by the first word of its NodeDescription. */
+/* A node by the first word of its NodeDescription (the host name
+ * rdma-ndd writes there), or by the whole name a node-name map gives it:
+ * job-env prints the node by that name, so it is taken back too. */
 struct named {
 	const char *word;
 	size_t len;
@@ -72,7 +74,8 @@ int oq_job_plan_ports(struct oq_job_plan *pl, const struct oq_fabric *f,
 		      const char *const *hosts, size_t n, char *err,
 		      size_t errlen)
 {
-	struct named *v = malloc((f->n_nodes ? f->n_nodes : 1) * sizeof(*v));
+	struct named *v =
+		malloc((f->n_nodes ? 2 * f->n_nodes : 1) * sizeof(*v));
 	size_t nv = 0, i, cap = 0, missing = 0, first_missing = 0;
 	char *used = calloc(f->n_nodes ? f->n_nodes : 1, 1);
 
@@ -90,6 +93,12 @@ int oq_job_plan_ports(struct oq_job_plan *pl, const struct oq_fabric *f,
 		v[nv].len = strcspn(node->desc, " \t");
 		v[nv].node = node;
 		v[nv++].order = i;
+		if (node->name && strcmp(node->name, node->desc)) {
+			v[nv].word = node->name;
+			v[nv].len = strlen(node->name);
+			v[nv].node = node;
+			v[nv++].order = i;
+		}
 	}
 	qsort(v, nv, sizeof(*v), cmp_named);
 	for (i = 0; i < n; i++) {
@@ -125,9 +134,10 @@ int oq_job_plan_ports(struct oq_job_plan *pl, const struct oq_fabric *f,
 		snprintf(err, errlen,
 			 "%zu of the %zu hosts match no HCA of the fabric, "
 			 "the first '%s'; a host is the first word of its "
-			 "HCAs' NodeDescription (rdma-ndd's \"%%h %%d\"): "
-			 "refresh the fabric file (ibnetdiscover) or check "
-			 "the host names",
+			 "HCAs' NodeDescription (rdma-ndd's \"%%h %%d\") or "
+			 "an HCA's name in the node-name map: refresh the "
+			 "fabric file (ibnetdiscover) or check the host "
+			 "names",
 			 missing, n, hosts[first_missing]);
 		oq_job_plan_free(pl);
 		return -1;

@@ -35,6 +35,9 @@
  * Longer text is cut by the caller's snprintf; the writer never reads past
  * the array even when the NUL is missing (a raw 64-byte NodeDescription). */
 #define OQ_AUDIT_DESC_LEN  65 /* IB NodeDescription is 64 bytes */
+/* The port as OpenSM names it, NAME/P<n>: NAME its print_desc (at most 63
+ * bytes, or a node-name map's name, cut here to fit) and "/P255". */
+#define OQ_AUDIT_NAME_LEN  72
 #define OQ_AUDIT_USE_LEN   128
 #define OQ_AUDIT_LEVEL_LEN 64
 #define OQ_AUDIT_HOP_LEN   160
@@ -56,6 +59,9 @@ struct oq_audit_port {
 	uint64_t guid;		      /* port GUID, host order */
 	uint8_t port;		      /* port number on its node */
 	char desc[OQ_AUDIT_DESC_LEN]; /* node description */
+	/* The port as OpenSM names it (oq_port_name(): a node-name map's
+	 * name), as policies, plans and the bottleneck name it. */
+	char name[OQ_AUDIT_NAME_LEN];
 };
 
 struct oq_audit_record {

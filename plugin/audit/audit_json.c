@@ -163,6 +163,8 @@ static void put_port(struct jbuf *b, const char *key,
 	put_u64(b, p->port);
 	PUTL(b, ",\"node\":");
 	put_str(b, p->desc, sizeof(p->desc));
+	PUTL(b, ",\"name\":");
+	put_str(b, p->name, sizeof(p->name));
 	PUTL(b, "}");
 }
 

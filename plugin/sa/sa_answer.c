@@ -88,6 +88,7 @@ static void audit_port(struct oq_audit_port *ap, const struct oq_alias *al)
 	ap->port = p->num;
 	memcpy(ap->desc, p->node->desc, sizeof(ap->desc));
 	ap->desc[sizeof(ap->desc) - 1] = '\0';
+	oq_port_name(p, ap->name, sizeof(ap->name));
 }
 
 /* What the model guarantees the granted SL along the path (its VL's

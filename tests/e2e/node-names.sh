@@ -8,13 +8,15 @@
 #     its node table (network byte order), not the lower GUID 0x...0002.
 #  2. The plugin answers the same, and logs the shared name once, naming
 #     the node OpenSM uses, however many sweeps run; its load line counts
-#     the policy as `osmqos check` does.
+#     the policy as `osmqos check` does; its audit trail gives each end
+#     port's name by the map ("name") beside its NodeDescription ("node").
 #  3. The CLI, given the same opensm.conf (or --node-name-map), resolves
 #     the policy and its port arguments by the mapped names, warns about
 #     the shared name once in check --fabric, refuses it as an argument
 #     with both GUIDs, and reaches the same levels as the SA did.
 . "$top_srcdir/tests/e2e/lib.sh"
 e2e_init node-names
+command -v jq >/dev/null || e2e_skip "jq not installed (apt-get install jq)"
 
 data=$top_srcdir/tests/e2e/data/node-names
 pol=$data/policy.conf
@@ -63,10 +65,25 @@ e2e_log "stock OpenSM: $stock"
 e2e_stop_opensm
 
 # 2. The plugin: the same answers, the shared name logged once.
-e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "node_name_map_name=$map"
+audit=$E2E_DIR/audit.log
+e2e_start_opensm qos=TRUE "qos_policy_file=$pol" "node_name_map_name=$map" \
+	"event_plugin_options=audit=$audit"
 plugin=$(answers)
 [ "$plugin" = "$stock" ] ||
 	e2e_fail "with the plugin: SLs '$plugin', stock OpenSM '$stock'"
+# Its audit trail names each end port as OpenSM does (by the map's name),
+# beside the NodeDescription: node-b/P1 -> node-a/P1, and a "dup HCA-1"
+# by that name.
+e2e_wait_count '"granted":{' "$audit" 3 10 ||
+	e2e_fail "the audit trail has not 3 granted answers: $(cat "$audit" 2>/dev/null)"
+jq -e -s '
+	(map(select(.src.node == "c02 HCA-1" and .dst.node == "c01 HCA-1")) | length) > 0 and
+	(map(select(.dst.node == "dup HCA-1")) | length) > 0 and
+	all(.[] | select(.src.node == "c02 HCA-1"); .src.name == "node-b/P1") and
+	all(.[] | select(.dst.node == "c01 HCA-1"); .dst.name == "node-a/P1") and
+	all(.[] | select(.dst.node == "dup HCA-1"); .dst.name == "dup HCA-1/P1")' \
+	"$audit" >/dev/null ||
+	e2e_fail "the audit trail does not name the ends by the map: $(head -n 3 "$audit")"
 e2e_hup_sweep "osmqos: sweep 2: published" 60
 warn="port-name 'dup HCA-1/P1': 2 nodes are named 'dup HCA-1'; OpenSM's parser uses node $dup_first"
 n=$(grep -c -F "$warn" "$E2E_OSM_LOG")

@@ -85,6 +85,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	take(&in, r.use, sizeof(r.use));
 	take(&in, r.level, sizeof(r.level));
 	take(&in, r.bottleneck, sizeof(r.bottleneck));
+	/* After the older fields: the corpus keeps its meaning. */
+	take(&in, r.src.name, sizeof(r.src.name));
+	take(&in, r.dst.name, sizeof(r.dst.name));
 
 	n = oq_audit_format(&r, buf, sizeof(buf));
 	if (!n || buf[n - 1] != '\n' || memchr(buf, '\n', n - 1))

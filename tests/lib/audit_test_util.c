@@ -136,9 +136,12 @@ void fill_record(struct oq_audit_record *r, unsigned int n)
 	r->src.guid = 0x0002c90300000001ULL;
 	r->src.port = 1;
 	snprintf(r->src.desc, sizeof(r->src.desc), "hca-a mlx4_0");
+	/* The ports by a node-name map's names, as the bottleneck below. */
+	snprintf(r->src.name, sizeof(r->src.name), "hca-a/P1");
 	r->dst.guid = 0x0002c90300000002ULL;
 	r->dst.port = 2;
 	snprintf(r->dst.desc, sizeof(r->dst.desc), "hca-b mlx4_0");
+	snprintf(r->dst.name, sizeof(r->dst.name), "hca-b/P2");
 	r->policy_hash = 0xdeadbeef;
 	r->rule = 3;
 	snprintf(r->use, sizeof(r->use), "storage traffic");

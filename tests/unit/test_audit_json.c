@@ -34,10 +34,14 @@ static void test_format_fields(void **state)
 	assert_non_null(strstr(buf, "\"service_id\":\"0x1000000000000001\""));
 	assert_non_null(strstr(buf, "\"qos_class\":7,\"pkey\":null,"
 				    "\"sl\":null}"));
+	/* The NodeDescription and, beside it, the port as OpenSM names
+	 * it (by a node-name map's name), as the bottleneck does. */
 	assert_non_null(strstr(buf, "\"src\":{\"guid\":\"0x0002c90300000001\","
-				    "\"port\":1,\"node\":\"hca-a mlx4_0\"}"));
+				    "\"port\":1,\"node\":\"hca-a mlx4_0\","
+				    "\"name\":\"hca-a/P1\"}"));
 	assert_non_null(strstr(buf, "\"dst\":{\"guid\":\"0x0002c90300000002\","
-				    "\"port\":2,"));
+				    "\"port\":2,\"node\":\"hca-b mlx4_0\","
+				    "\"name\":\"hca-b/P2\"}"));
 	assert_non_null(strstr(buf, "\"policy_hash\":\"0x00000000deadbeef\","
 				    "\"rule\":3,\"use\":\"storage traffic\","
 				    "\"level\":\"gold\""));
@@ -163,7 +167,7 @@ static void test_format_escaping(void **state)
 	assert_true(json_line_ok(buf));
 	assert_non_null(strstr(buf, "\"node\":\"a\\\"b\\\\c\\nd\\te\\u0001f"
 				    "\\u007fg\xc3\xa9h\xef\xbf\xbd"
-				    "i\xef\xbf\xbd\"}"));
+				    "i\xef\xbf\xbd\",\"name\":"));
 	assert_non_null(strstr(buf, "\"use\":\"x\\r\\\"y\\\"\""));
 }
 
@@ -177,6 +181,8 @@ static void test_format_worst_case_fits(void **state)
 	/* every byte escapes to \u00XX, and no NUL anywhere */
 	memset(r.src.desc, 1, sizeof(r.src.desc));
 	memset(r.dst.desc, 0x1f, sizeof(r.dst.desc));
+	memset(r.src.name, 4, sizeof(r.src.name));
+	memset(r.dst.name, 5, sizeof(r.dst.name));
 	memset(r.use, 2, sizeof(r.use));
 	memset(r.level, 3, sizeof(r.level));
 	memset(r.bottleneck, 0x7f, sizeof(r.bottleneck));
@@ -191,6 +197,7 @@ static void test_format_worst_case_fits(void **state)
 	assert_non_null(strstr(buf, "9999-12-31T23:59:59.123456Z"));
 	/* the arrays are read to their size, not beyond */
 	assert_non_null(strstr(buf, "\"node\":\"\\u0001"));
+	assert_non_null(strstr(buf, "\"name\":\"\\u0004"));
 	assert_non_null(strstr(buf, "\"gbps\":1e+300,"));
 	assert_true(json_line_ok(buf));
 }
