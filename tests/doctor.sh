@@ -425,17 +425,30 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v setpriv >/dev/n
 	broken pub-other publish-dir warning -c "$dir/c23.conf"
 	grep -q "publish directory $dir/pub-other belongs to uid [0-9]* (nobody), neither root nor opensm's user (root)" \
 		"$dir/pub-other.out" || bad "pub-other: $(cat "$dir/pub-other.out")"
-	doctor sm-user 0 -c "$dir/c23.conf" --sm-user nobody
-	# A uid is named by its passwd entry, in the warning and its fix.
+	# Its owner named by --sm-user, it is opensm's own: every check ok,
+	# with every directory above opensm's user can search (and the
+	# audit trail off: its directory is root's).
+	chmod 0755 "$dir"
+	conf "$dir/c23u.conf" event_plugin_options \
+		"policy=$pol publish_dir=$dir/pub-other audit=off"
+	doctor sm-user 0 -c "$dir/c23u.conf" --sm-user nobody
+	doctor sm-uid-hex 0 -c "$dir/c23u.conf" \
+		--sm-user "$(printf '0x%x' "$(id -u nobody)")"
+	# A uid is named by its passwd entry, in the warning and its fix:
+	# a policy of nobody's, opensm's user daemon.
 	if id daemon >/dev/null 2>&1; then
-		broken sm-uid publish-dir warning -c "$dir/c23.conf" \
+		cp "$pol" "$dir/pol-nobody.conf"
+		chown nobody "$dir/pol-nobody.conf"
+		mkdir "$dir/pub-daemon" && chown daemon "$dir/pub-daemon"
+		conf "$dir/c25.conf" qos_policy_file "$dir/pol-nobody.conf" \
+			event_plugin_options "policy=$dir/pol-nobody.conf publish_dir=$dir/pub-daemon audit=off"
+		broken sm-uid policy-owner warning -c "$dir/c25.conf" \
 			--sm-user "$(id -u daemon)"
 		grep -q "neither root nor opensm's user (daemon): " "$dir/sm-uid.out" &&
-			grep -q " fix: chown daemon $dir/pub-other," "$dir/sm-uid.out" ||
+			grep -q " fix: chown daemon $dir/pol-nobody.conf\$" "$dir/sm-uid.out" ||
 			bad "sm-uid: $(cat "$dir/sm-uid.out")"
 	fi
-	doctor sm-uid-hex 0 -c "$dir/c23.conf" \
-		--sm-user "$(printf '0x%x' "$(id -u nobody)")"
+	chmod 0700 "$dir"
 	# Run as another user than opensm's, a directory only root can
 	# write is no error: doctor could not check it as root.
 	pub2=$(mktemp -d "${TMPDIR:-/tmp}/oq-doctor-pub.XXXXXX")

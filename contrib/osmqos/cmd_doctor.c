@@ -10,7 +10,8 @@
  *   which policy file it reads (policy= or qos_policy_file) and whether
  *   it is valid; the plugin library where opensm's dlopen() finds it and
  *   built for this opensm's version; the publish and audit directories
- *   writable with free space; those and the policy file writable by
+ *   writable with free space and the policy file readable, as opensm's
+ *   user; those and the policy file writable by
  *   opensm's user alone; the publish directory no other opensm's and
  *   on a local file system; the routing engine and what it owns; the
  *   standby's opensm.conf the same.
@@ -71,8 +72,10 @@ static const struct oq_opt doctor_opts[] = {
 	       "in PATH, then /usr/sbin/opensm)",
 	       offsetof(struct doctor_opts, opensm)),
 	OQ_OPT("sm-user", 0, OQ_OPT_TEXT, "USER",
-	       "the user opensm runs as (default root): the files the plugin "
-	       "trusts must be writable by it (or root) alone",
+	       "the user opensm runs as (default root): the policy must be "
+	       "readable and the publish and audit directories writable by "
+	       "it (asked as it when doctor runs as root), and all of them "
+	       "writable by it (or root) alone",
 	       offsetof(struct doctor_opts, sm_user)),
 	OQ_USE(OQ_CO_JSON),
 	OQ_OPT_END,
@@ -87,8 +90,9 @@ const struct oq_cmd_spec oq_spec_doctor = {
 		 "TRUE, osmqos in event_plugin_name, its options, which "
 		 "policy file it reads and that it is valid, the plugin "
 		 "library where opensm loads it and built for this opensm's "
-		 "version, the publish and audit directories writable with "
-		 "free space, the policy file and those directories "
+		 "version, the policy file readable and the publish and "
+		 "audit directories writable with free space by opensm's "
+		 "user, the policy file and those directories "
 		 "writable by opensm's user alone, the publish directory "
 		 "on a local file system, the routing engine and "
 		 "what it owns, and the "
@@ -749,6 +753,7 @@ static int run(int argc, char **argv)
 			     : oq_conf_get(&s.conf, "qos_policy_file")
 				     ? "qos_policy_file"
 				     : "OpenSM's default");
+	doctor_policy_read(&r, &u, s.policy);
 	doctor_binaries(&r, o.plugin, o.opensm);
 	check_policy(&r, &s, &p);
 	if (p)

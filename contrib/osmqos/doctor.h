@@ -3,6 +3,7 @@
  * `osmqos doctor`'s report, shared by its checks: cmd_doctor.c (the
  * opensm.conf, the library, the policy, the routing engine, the
  * standby), doctor_access.c (who may write the files the plugin trusts),
+ * doctor_as_user.c (what opensm's user may do with them),
  * doctor_lock.c (another opensm's plugin in the publish directory),
  * doctor_storage.c (the publish directory on network storage),
  * doctor_binaries.c (the plugin library and the opensm binary),
@@ -46,13 +47,32 @@ struct doctor_sm_user {
 	const char *name;
 };
 
+/* "uid 1000 (alice)", or "uid 1000" without a passwd entry, into buf. */
+const char *doctor_user_name(uid_t uid, char *buf, size_t len);
+
+/*
+ * May opensm's user u search every directory above path and access path
+ * itself with mode (access(2)'s R_OK, W_OK, X_OK)?  Asked as that user:
+ * by doctor itself when it runs as u, by a child become u when doctor
+ * runs as root (doctor_as_user.c).  0 yes; an errno no, *at the length of
+ * the prefix of path refused (strlen(path): path itself); -1 doctor
+ * cannot tell (neither root nor u, or u cannot be become), why (wlen
+ * bytes) says why.
+ */
+int doctor_access_as(const struct doctor_sm_user *u, const char *path, int mode,
+		     size_t *at, char *why, size_t wlen);
+
+/* The fix for doctor_access_as()'s -1: whom to run doctor as. */
+void doctor_as_fix(const struct doctor_sm_user *u, char *fix, size_t len);
+
 /*
  * The directory dir (what: "publish directory"; key: its option, for the
- * fix) as the plugin needs it: existing, writable by opensm's user (tested
- * as such only when doctor runs as that user; otherwise a warning that it
- * could not be), writable by nobody else (group or others, a shared
- * sticky directory like /tmp, another owner: each a warning, since a file
- * planted there is one the plugin reads), and with free space.
+ * fix) as the plugin needs it: existing, reachable and writable by
+ * opensm's user (doctor_access_as(); when doctor cannot ask as that user,
+ * a warning that it could not check), writable by nobody else (group or
+ * others, a shared sticky directory like /tmp, another owner: each a
+ * warning, since a file planted there is one the plugin reads), and with
+ * free space.
  */
 void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 		const char *name, const char *dir, const char *what,
@@ -63,6 +83,12 @@ void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 void doctor_policy_access(struct doctor_report *r,
 			  const struct doctor_sm_user *u, const char *path,
 			  const char *key);
+
+/* The policy file readable by opensm's user, every directory above it
+ * searchable: an error when not (the plugin cannot load it), a warning
+ * when doctor cannot ask as that user. */
+void doctor_policy_read(struct doctor_report *r, const struct doctor_sm_user *u,
+			const char *path);
 
 /*
  * The publish directory's lock (plugin/publish/publish_dir_lock.c):

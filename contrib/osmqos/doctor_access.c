@@ -4,12 +4,13 @@
  * plugin reads its policy file, and at start restores the policy in force
  * from its publish directory; the audit trail goes to a directory of its
  * own choosing.  A file someone else can write, or create in one of those
- * directories, is a policy someone else can make opensm apply.
+ * directories, is a policy someone else can make opensm apply; a file
+ * opensm's user cannot read, or a directory it cannot write, is a plugin
+ * with no policy or nowhere to publish.
  */
 #include <config.h>
 
 #include <errno.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,19 +21,6 @@
 
 /* What the plugin's files need, at least, to grow for a while. */
 #define MIN_FREE_BYTES (64ULL << 20)
-
-/* "uid 1000 (alice)" into buf. */
-static const char *user_name(uid_t uid, char *buf, size_t len)
-{
-	struct passwd *pw = getpwuid(uid);
-
-	if (pw)
-		snprintf(buf, len, "uid %u (%s)", (unsigned int)uid,
-			 pw->pw_name);
-	else
-		snprintf(buf, len, "uid %u", (unsigned int)uid);
-	return buf;
-}
 
 /* Is uid one opensm's files may belong to? */
 static bool trusted(const struct doctor_sm_user *u, uid_t uid)
@@ -82,7 +70,8 @@ static bool dir_shared(const struct doctor_sm_user *u, const struct stat *st,
 		snprintf(msg, mlen,
 			 "%s %s belongs to %s, neither root nor opensm's "
 			 "user (%s): its owner can plant files there (%s)",
-			 what, dir, user_name(st->st_uid, who, sizeof(who)),
+			 what, dir,
+			 doctor_user_name(st->st_uid, who, sizeof(who)),
 			 u->name, planted);
 		snprintf(fix, flen,
 			 "chown %s %s, or give %s= a directory of its own",
@@ -108,9 +97,11 @@ void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 {
 	struct statvfs vfs;
 	struct stat st;
-	char fix[512], msg[768], who[96];
+	char fix[512], msg[768], why[160];
 	unsigned long long avail;
 	bool shared;
+	size_t at;
+	int err;
 
 	snprintf(fix, sizeof(fix),
 		 "create %s writable by opensm (%s), or set "
@@ -122,27 +113,38 @@ void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 					     : "is not a directory");
 		return;
 	}
-	if (access(dir, W_OK | X_OK)) {
-		int err = errno;
-
-		/* access() answers for this process's user: another's
-		 * answer is no answer for opensm's. */
-		if (geteuid() != u->uid && err == EACCES) {
-			snprintf(msg, sizeof(msg),
-				 "run osmqos doctor as %s, opensm's user (or "
-				 "give --sm-user)",
-				 u->name);
-			doctor_check(r, DOCTOR_WARN, name, msg,
-				     "%s %s: cannot check whether opensm's "
-				     "user (%s) can write there: doctor runs "
-				     "as %s, which cannot",
-				     what, dir, u->name,
-				     user_name(geteuid(), who, sizeof(who)));
-			return;
-		}
+	err = doctor_access_as(u, dir, W_OK | X_OK, &at, why, sizeof(why));
+	if (err < 0) {
+		doctor_as_fix(u, fix, sizeof(fix));
+		doctor_check(r, DOCTOR_WARN, name, fix,
+			     "%s %s: cannot check whether opensm's user (%s) "
+			     "can write there: %s",
+			     what, dir, u->name, why);
+		return;
+	}
+	if (err && at < strlen(dir)) {
+		snprintf(fix, sizeof(fix),
+			 "let %s search %.*s (e.g. chmod o+x %.*s), or set "
+			 "event_plugin_options %s=DIR to a directory it can "
+			 "reach and write",
+			 u->name, (int)at, dir, (int)at, dir, key);
 		doctor_check(r, DOCTOR_ERR, name, fix,
-			     "%s %s is not writable: %s", what, dir,
-			     strerror(err));
+			     "%s %s: opensm's user (%s) cannot reach it: %.*s: "
+			     "%s",
+			     what, dir, u->name, (int)at, dir, strerror(err));
+		return;
+	}
+	if (err) {
+		/* Root is refused by the file system alone: no owner to
+		 * change there. */
+		if (err == EACCES && u->uid)
+			snprintf(fix, sizeof(fix),
+				 "chown %s %s, or set event_plugin_options "
+				 "%s=DIR to a directory it can write",
+				 u->name, dir, key);
+		doctor_check(r, DOCTOR_ERR, name, fix,
+			     "%s %s is not writable by opensm's user (%s): %s",
+			     what, dir, u->name, strerror(err));
 		return;
 	}
 	shared = dir_shared(u, &st, dir, what, key, planted_in(key), msg,
@@ -196,11 +198,56 @@ void doctor_policy_access(struct doctor_report *r,
 			     "%s (%s) belongs to %s, neither root nor "
 			     "opensm's user (%s): its owner can change the "
 			     "policy opensm loads",
-			     path, key, user_name(st.st_uid, who, sizeof(who)),
+			     path, key,
+			     doctor_user_name(st.st_uid, who, sizeof(who)),
 			     u->name);
 	} else {
 		doctor_check(r, DOCTOR_OK, "policy-owner", NULL,
 			     "%s: %s's, writable by no one else", path,
-			     user_name(st.st_uid, who, sizeof(who)));
+			     doctor_user_name(st.st_uid, who, sizeof(who)));
+	}
+}
+
+void doctor_policy_read(struct doctor_report *r, const struct doctor_sm_user *u,
+			const char *path)
+{
+	char fix[512], why[160];
+	struct stat st;
+	size_t at;
+	int err;
+
+	/* Missing, relative, unreadable: the policy checks say so. */
+	if (*path != '/' || stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	err = doctor_access_as(u, path, R_OK, &at, why, sizeof(why));
+	if (err < 0) {
+		doctor_as_fix(u, fix, sizeof(fix));
+		doctor_check(r, DOCTOR_WARN, "policy-read", fix,
+			     "%s: cannot check whether opensm's user (%s) can "
+			     "read it: %s",
+			     path, u->name, why);
+	} else if (err && at < strlen(path)) {
+		snprintf(fix, sizeof(fix),
+			 "let %s search %.*s (e.g. chmod o+x %.*s), or keep "
+			 "the policy where it can",
+			 u->name, (int)at, path, (int)at, path);
+		doctor_check(r, DOCTOR_ERR, "policy-read", fix,
+			     "opensm's user (%s) cannot reach %s: %.*s: %s; "
+			     "the plugin keeps the last good policy, or runs "
+			     "none",
+			     u->name, path, (int)at, path, strerror(err));
+	} else if (err) {
+		snprintf(fix, sizeof(fix),
+			 "chown %s %s, or chmod a+r %s (root may keep it)",
+			 u->name, path, path);
+		doctor_check(r, DOCTOR_ERR, "policy-read", fix,
+			     "%s is not readable by opensm's user (%s): %s; "
+			     "the plugin keeps the last good policy, or runs "
+			     "none",
+			     path, u->name, strerror(err));
+	} else {
+		doctor_check(r, DOCTOR_OK, "policy-read", NULL,
+			     "%s: readable by opensm's user (%s)", path,
+			     u->name);
 	}
 }
