@@ -175,6 +175,10 @@ void oq_synth_plan_free(struct oq_synth_plan *plan);
 const struct oq_synth_class *oq_synth_class_of(const struct oq_synth_plan *pl,
 					       size_t i);
 
+/* A latency intent of ns nanoseconds in bytes of link time at rate_gbps,
+ * as the synthesizer checks it (0: none; 1 at least). */
+uint64_t oq_synth_latency_bytes(double rate_gbps, uint64_t ns);
+
 /* share >= bp hundredths of a percent, exactly. */
 bool oq_frac_meets_bp(struct oq_frac share, uint32_t bp);
 

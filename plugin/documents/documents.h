@@ -33,6 +33,7 @@
 #include <osmqos/match.h>
 #include <osmqos/model.h>
 #include <osmqos/pred_class.h>
+#include <osmqos/synth.h>
 #include <osmqos/tables.h>
 
 #define OQ_PUBLISH_JSON_NAME "osmqos-bandwidth.json"
@@ -158,11 +159,14 @@ struct oq_publish_level {
 	size_t lat_missed, ports_shared;
 };
 
-/* Each level's intent figures from the published classes (the model on
- * the tables in force): fills min_share and ports_missed of levels with
- * an intent; returns the linked ports short of some intent. */
+/* Each level's intent figures from the synthesizer's verdicts on the
+ * tables in force (plan: the sweep's, over MTU-size and full packets of
+ * MTU + 26 to MTU + 126 bytes) and its shared ports from the published
+ * classes: fills the figures of levels with an intent; returns the ports
+ * short of some intent, plan->ports_missed (what the plugin logs). */
 size_t oq_publish_intent_stats(struct oq_publish_level *levels, size_t n,
-			       const struct oq_pred_classes *c);
+			       const struct oq_pred_classes *c,
+			       const struct oq_synth_plan *plan);
 
 /* Prometheus series per class and per level are bounded (the largest
  * classes, the first levels) so the file stays in the thousands of
@@ -224,6 +228,9 @@ struct oq_publish_doc {
 	const struct oq_publish_level *levels; /* with an SL, policy order */
 	size_t n_levels;
 	size_t intent_ports_missed; /* linked ports short of an intent */
+	/* Linked ports whose intents are not checked (an SL2VL not known
+	 * here): in none of the intent figures. */
+	size_t intent_ports_unchecked;
 	/* publish_detail=ports: per-port series in the Prometheus file too
 	 * (about 50 per linked port). */
 	bool detail_ports;

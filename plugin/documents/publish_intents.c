@@ -2,10 +2,13 @@
 /*
  * Intents in the published files: each intent beside what the tables in
  * force guarantee its SL (the least share and the largest worst wait per
- * output port over the linked ports, from the port classes, i.e. the
- * model) and the ports where that misses what the SL needs (the intents
- * of the levels on it added up, as the synthesizer and the plugin's log
- * count them), and the ports where the guarantee is the SL's VL group's.
+ * output port over the ports the synthesizer checked) and the ports
+ * where that misses what the SL needs (the intents of the levels on it
+ * added up), and the ports where the guarantee is the SL's VL group's.
+ * The verdicts are the synthesizer's own (the sweep's plan): the worst
+ * over MTU-size packets and full packets of MTU + 26 to MTU + 126 bytes,
+ * so the ports missed here are the ports the plugin's log says miss an
+ * intent, never a second, kinder model of MTU-size packets only.
  * Synthesized tables never miss one; a qos-setup scope of the
  * operator's, or a class no tables can serve, can.
  */
@@ -16,31 +19,41 @@
 
 #include "documents.h"
 
-/* The class's guaranteed share of SL s (of its link's data rate). */
-static double class_share(const struct oq_pred_class *cl, unsigned int s)
-{
-	return cl->pred.rate_gbps > 0
-		       ? cl->guaranteed_gbps[s] / cl->pred.rate_gbps
-		       : 0.0;
-}
-
 /* The class's worst wait of SL s at one port, us; -1 unknown. */
-static double class_wait_us(const struct oq_pred_class *cl, unsigned int s)
+static double class_wait_us(const struct oq_synth_class *c, unsigned int s)
 {
-	if (cl->guar.sl_vls[s] & cl->guar.wait_capped)
-		return -1.0;
-	return oq_wait_us(cl->guar.wait[s], cl->pred.rate_gbps);
+	return oq_wait_us(c->r.wait[s], c->in.rate_gbps);
 }
 
-/* Below the intent, allowing for the rounding of Gb/s in doubles (shares
- * are exact fractions in the model; 1e-9 is far below one packet). */
-static bool misses(double share, int bp)
+static bool lat_missed(const struct oq_synth_class *c, unsigned int s,
+		       uint64_t ns)
 {
-	return share * 10000.0 < (double)bp - 1e-6;
+	return c->r.wait[s] == OQ_WAIT_UNBOUNDED ||
+	       c->r.wait[s] > oq_synth_latency_bytes(c->in.rate_gbps, ns);
+}
+
+static void level_stats(struct oq_publish_level *l,
+			const struct oq_synth_class *c)
+{
+	double us = class_wait_us(c, l->sl), sh;
+
+	if (us < 0 || l->max_wait_us < 0)
+		l->max_wait_us = -1;
+	else if (us > l->max_wait_us)
+		l->max_wait_us = us;
+	if (l->latency_ns && lat_missed(c, l->sl, l->latency_ns))
+		l->lat_missed += c->n_ports;
+	sh = oq_frac_double(c->r.share[l->sl]);
+	if (l->min_share < 0 || sh < l->min_share)
+		l->min_share = sh;
+	if (l->intent_bp > 0 &&
+	    !oq_frac_meets_bp(c->r.share[l->sl], l->sl_need_bp))
+		l->ports_missed += c->n_ports;
 }
 
 size_t oq_publish_intent_stats(struct oq_publish_level *levels, size_t n,
-			       const struct oq_pred_classes *c)
+			       const struct oq_pred_classes *c,
+			       const struct oq_synth_plan *plan)
 {
 	size_t i, k, total = 0;
 
@@ -50,44 +63,26 @@ size_t oq_publish_intent_stats(struct oq_publish_level *levels, size_t n,
 		levels[i].max_wait_us = 0;
 		levels[i].lat_missed = levels[i].ports_shared = 0;
 	}
-	if (!c)
-		return 0;
-	for (k = 0; k < c->n; k++) {
-		const struct oq_pred_class *cl = &c->v[k];
-		bool missed = false;
+	/* Whether an SL shares its VL is the SL2VL's, whatever the
+	 * packets: the published classes say it. */
+	for (k = 0; c && k < c->n; k++)
+		for (i = 0; i < n; i++)
+			if ((levels[i].intent_bp > 0 || levels[i].latency_ns) &&
+			    levels[i].sl < 16 &&
+			    c->v[k].guar.shared_with[levels[i].sl])
+				levels[i].ports_shared += c->v[k].n_ports;
+	for (k = 0; plan && k < plan->n; k++) {
+		const struct oq_synth_class *sc = &plan->v[k];
 
-		if (!cl->n_ports)
+		if (!sc->n_ports)
 			continue;
-		for (i = 0; i < n; i++) {
-			struct oq_publish_level *l = &levels[i];
-			double sh, us;
-
-			if ((l->intent_bp <= 0 && !l->latency_ns) || l->sl > 15)
-				continue;
-			if (cl->guar.shared_with[l->sl])
-				l->ports_shared += cl->n_ports;
-			us = class_wait_us(cl, l->sl);
-			if (us < 0 || l->max_wait_us < 0)
-				l->max_wait_us = -1;
-			else if (us > l->max_wait_us)
-				l->max_wait_us = us;
-			if (l->latency_ns &&
-			    (us < 0 || us * 1000.0 > (double)l->latency_ns)) {
-				l->lat_missed += cl->n_ports;
-				missed = true;
-			}
-			if (l->intent_bp <= 0)
-				continue;
-			sh = class_share(cl, l->sl);
-			if (l->min_share < 0 || sh < l->min_share)
-				l->min_share = sh;
-			if (misses(sh, (int)l->sl_need_bp)) {
-				l->ports_missed += cl->n_ports;
-				missed = true;
-			}
-		}
-		if (missed)
-			total += cl->n_ports;
+		for (i = 0; i < n; i++)
+			if ((levels[i].intent_bp > 0 || levels[i].latency_ns) &&
+			    levels[i].sl < 16)
+				level_stats(&levels[i], sc);
+		/* The plan's own count (oq_synth_apply): what the log says. */
+		if (sc->r.status != OQ_SYNTH_OK)
+			total += sc->n_ports;
 	}
 	return total;
 }
@@ -97,8 +92,10 @@ void oq_publish_intents_json(FILE *out, const struct oq_publish_doc *d)
 	size_t i;
 	bool first = true;
 
-	fprintf(out, "\"intents\": {\"ports_missed\": %zu, \"levels\": [",
-		d->intent_ports_missed);
+	fprintf(out,
+		"\"intents\": {\"ports_missed\": %zu, \"ports_unchecked\": "
+		"%zu, \"levels\": [",
+		d->intent_ports_missed, d->intent_ports_unchecked);
 	for (i = 0; i < d->n_levels; i++) {
 		const struct oq_publish_level *l = &d->levels[i];
 
@@ -193,8 +190,9 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 				"every link its SL is to be guaranteed."},
 		[FAM_MIN_SHARE] = {"osmqos_level_intent_min_share_ratio",
 				   "The least share the tables in force "
-				   "guarantee the level's SL over the linked "
-				   "ports (its VL's share, every VL busy)."},
+				   "guarantee the level's SL over the checked "
+				   "ports (its VL's share, every VL busy, "
+				   "MTU-size or full packets, the worst)."},
 		[FAM_MISSED] = {"osmqos_level_intent_missed_ports",
 				"Linked ports where the level's SL gets less "
 				"than its intent."},
@@ -207,7 +205,8 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 				    "longest wait at one output port."},
 		[FAM_LAT_MAX] = {"osmqos_level_latency_max_seconds",
 				 "The largest worst wait of the level's SL at "
-				 "one linked port (every other VL busy)."},
+				 "one checked port (every other VL busy, "
+				 "packets up to MTU + 126 bytes)."},
 		[FAM_LAT_MISSED] = {"osmqos_level_latency_missed_ports",
 				    "Linked ports where the level's worst "
 				    "wait passes its latency intent (or is "
@@ -241,6 +240,12 @@ void oq_publish_intents_prom(FILE *out, const struct oq_publish_doc *d)
 			       "latency intent (0: every intent met).");
 	fprintf(out, "osmqos_intent_missed_ports %zu\n",
 		d->intent_ports_missed);
+	oq_publish_prom_family(out, "osmqos_intent_unchecked_ports", "gauge",
+			       "Linked ports whose intents are not checked "
+			       "(their SL2VL is not known here): in no "
+			       "intent figure.");
+	fprintf(out, "osmqos_intent_unchecked_ports %zu\n",
+		d->intent_ports_unchecked);
 	for (f = 0; f < FAM_N && n; f++) {
 		bool any = false;
 		double v;

@@ -389,7 +389,8 @@ static int publish_state(struct oq_publisher *pub,
 		}
 		if (!kept) {
 			d.intent_ports_missed = oq_publish_intent_stats(
-				levels, d.n_levels, d.classes);
+				levels, d.n_levels, d.classes, &s->synth);
+			d.intent_ports_unchecked = s->synth.n_unchecked;
 			/* Parts without the policy's levels (out of memory
 			 * for them) are this publication's only. */
 			if (levels || !s->pol || !s->pol->p->n_levels)

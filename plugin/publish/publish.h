@@ -37,7 +37,7 @@ struct oq_publish_parts {
 	size_t levels_len;
 	char *json, *prom;
 	size_t json_len, prom_len;
-	size_t ports_missed, n_classified, n_classes;
+	size_t ports_missed, ports_unchecked, n_classified, n_classes;
 };
 
 /*

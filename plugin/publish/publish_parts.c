@@ -84,6 +84,7 @@ void oq_publish_parts_use(const struct oq_publish_parts *pp,
 	d->prom_fabric = pp->prom;
 	d->prom_fabric_len = pp->prom_len;
 	d->intent_ports_missed = pp->ports_missed;
+	d->intent_ports_unchecked = pp->ports_unchecked;
 }
 
 void oq_publish_parts_free(struct oq_publish_parts *pp)
@@ -118,6 +119,7 @@ void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,
 	pp->classes_id = classes_id;
 	pp->detail_ports = d->detail_ports;
 	pp->ports_missed = d->intent_ports_missed;
+	pp->ports_unchecked = d->intent_ports_unchecked;
 	pp->n_classified = d->classes ? d->classes->n_classified : 0;
 	pp->n_classes = d->classes ? d->classes->n : 0;
 	oq_publish_parts_use(pp, d);

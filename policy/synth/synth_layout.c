@@ -22,13 +22,13 @@
 #include "synth_int.h"
 
 /* Longest wait allowed, in bytes of link time at the class's rate. */
-static uint64_t lat_bytes(const struct oq_synth_port *in, uint64_t ns)
+uint64_t oq_synth_latency_bytes(double rate_gbps, uint64_t ns)
 {
 	double b;
 
 	if (!ns)
 		return 0;
-	b = (double)ns * in->rate_gbps / 8.0;
+	b = (double)ns * rate_gbps / 8.0;
 	return b < 1 ? 1 : (uint64_t)b;
 }
 
@@ -36,7 +36,7 @@ static void add_sl(const struct oq_synth_port *in,
 		   const struct oq_sl_intents *it, struct oq_vl_need *n,
 		   unsigned int s, unsigned int v)
 {
-	uint64_t lat = lat_bytes(in, it->lat_ns[s]);
+	uint64_t lat = oq_synth_latency_bytes(in->rate_gbps, it->lat_ns[s]);
 
 	if (n->vl_sls[v] & (1u << s))
 		return;

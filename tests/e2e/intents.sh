@@ -168,4 +168,78 @@ e2e_hup_sweep "published"
 grep -q "policy $pol loaded: .* 2 levels with a bandwidth intent" "$E2E_OSM_LOG" ||
 	e2e_fail "open: the file not put in force once the directory is closed"
 e2e_stop_opensm
+
+# 8. A vlarb-scope that misses an intent with full packets only: weight
+# 33 at MTU 2048 sends one full packet (33 credits or more) a turn, not
+# two, so storage's 45% gets a third.  The published figures say what the
+# log says: the same ports missed, the same least share.
+e2e_stop_ibsim
+rm -f "$E2E_DIR/ibsim.ctl"
+mv "$E2E_OSM_LOG" "$E2E_DIR/opensm-open.log"
+mkdir -p "$E2E_DIR/pub-bw"
+cat >"$E2E_DIR/bw.conf" <<'POLICY'
+port-groups
+  port-group
+    name: all
+    node-type: ALL
+  end-port-group
+end-port-groups
+qos-setup
+  vlarb-tables
+    vlarb-scope
+      group: all
+      vlarb-high: 0:0
+      vlarb-low: 0:32,1:33,2:32
+      vl-high-limit: 0
+    end-vlarb-scope
+  end-vlarb-tables
+  sl2vl-tables
+    sl2vl-scope
+      group: all
+      sl2vl-table: 0,1,2,0,0,0,0,0,0,0,0,0,0,0,0,0
+    end-sl2vl-scope
+  end-sl2vl-tables
+end-qos-setup
+qos-levels
+  qos-level
+    name: DEFAULT
+    sl: 0
+  end-qos-level
+  qos-level
+    name: storage
+    sl: 1
+    bandwidth: 45%
+  end-qos-level
+end-qos-levels
+qos-match-rules
+  qos-match-rule
+    qos-class: 1
+    qos-level-name: storage
+  end-qos-match-rule
+end-qos-match-rules
+POLICY
+e2e_start_ibsim "$top_srcdir/contrib/fabrics/two-switch.net"
+e2e_start_opensm qos=TRUE "qos_policy_file=$E2E_DIR/bw.conf" \
+	"event_plugin_options=publish_dir=$E2E_DIR/pub-bw audit=off"
+e2e_wait_for "intents missed on [0-9]* port" "$E2E_OSM_LOG" 60 ||
+	e2e_fail "bw: the plugin did not log the missed intent"
+logged=$(sed -n 's/.*intents missed on \([0-9]*\) port.*/\1/p' \
+	"$E2E_OSM_LOG" | tail -n 1)
+prom=$E2E_DIR/pub-bw/osmqos.prom
+json=$E2E_DIR/pub-bw/osmqos-bandwidth.json
+e2e_wait_for "^osmqos_intent_missed_ports " "$prom" 30 ||
+	e2e_fail "bw: no intent metrics in $prom"
+grep -q "^osmqos_intent_missed_ports $logged\$" "$prom" ||
+	e2e_fail "bw: prom and log differ ($logged logged): $(grep intent_missed "$prom")"
+grep -q "^osmqos_level_intent_missed_ports{level=\"storage\",sl=\"1\"} $logged\$" "$prom" ||
+	e2e_fail "bw: prom's storage misses differ ($logged logged): $(grep intent_missed "$prom")"
+grep -q '^osmqos_level_intent_min_share_ratio{level="storage",sl="1"} 0.333333$' "$prom" ||
+	e2e_fail "bw: prom's storage share is not a third: $(grep min_share "$prom")"
+jq -e --argjson n "$logged" '.intents.ports_missed == $n and
+	.intents.levels[0].ports_missed == $n and
+	(.intents.levels[0].min_guaranteed_pct - 100 / 3 | fabs) < 1e-3' \
+	"$json" >/dev/null ||
+	e2e_fail "bw: JSON and log differ ($logged logged): $(jq -c .intents "$json")"
+e2e_log "bw: $logged ports missed in the log, prom and JSON; storage's least share $(jq .intents.levels[0].min_guaranteed_pct "$json")%"
+e2e_stop_opensm
 e2e_pass

@@ -190,7 +190,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	doc.classes = &classes;
 	doc.levels = &lv;
 	doc.n_levels = 1;
-	doc.intent_ports_missed = oq_publish_intent_stats(&lv, 1, &classes);
+	doc.intent_ports_missed =
+		oq_publish_intent_stats(&lv, 1, &classes, NULL);
 	doc.detail_ports = vlhl & 2;
 	doc.counts = &counts;
 	render(oq_publish_write_json, &doc, true);
