@@ -297,5 +297,27 @@ printf 'default none\n' >"${TMPDIR:-/tmp}/oq-json-schema-$$.map"
 	--nodes cn01 | check "job-env (none)" '
 	.status == "none" and .class == "none" and (.why | test(":1 \\(default")) and
 	.note == null and .env == {}'
+# An SL2VL the model cannot know (torus-2QoS between switches, offline):
+# no guarantee or wait there, and a path through it has none either.
+printf 'qos TRUE\nrouting_engine torus-2QoS\n' >"$tmp/torus.conf"
+T=$top_srcdir/contrib/fabrics/two-switch.net
+"$q" predict --json --fabric "$T" --opensm-conf "$tmp/torus.conf" |
+	check "predict (SL2VL unknown)" '
+	[.classes[] | select(.sl2vl_origin == "unknown")] as $u |
+	($u | length) > 0 and
+	all($u[].sls[]; .guaranteed_gbps == null and
+	    .guaranteed_exact == null and .latency_us == null) and
+	any(.classes[] | select(.sl2vl_origin != "unknown") | .sls[];
+	    (.guaranteed_gbps | type == "number"))'
+"$q" predict --json --fabric "$T" --opensm-conf "$tmp/torus.conf" \
+	--path "h1 HCA-1/P1" "h3 HCA-1/P1" --sl 1 |
+	check "predict --path (SL2VL unknown on a hop)" '
+	.path.vl_guaranteed_gbps == null and .path.basis == "unknown" and
+	.path.latency_us == null and
+	([.path.hops[] | select(.vl_guaranteed_gbps == null)] | length) == 1'
+"$q" predict --fabric "$T" --opensm-conf "$tmp/torus.conf" \
+	--path "h1 HCA-1/P1" "h3 HCA-1/P1" --sl 1 >"$tmp/path.txt"
+grep -q "^guaranteed: unknown" "$tmp/path.txt" ||
+	fail "predict --path text sums a guarantee through an unknown SL2VL: $(tail -n 1 "$tmp/path.txt")"
 rm -f "${TMPDIR:-/tmp}/oq-json-schema-$$.map"
 echo PASS

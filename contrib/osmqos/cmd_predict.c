@@ -209,7 +209,8 @@ static void text_sls(const struct oq_port_pred *pp,
 
 	if (t->sl2vl_unknown)
 		printf("  (SL2VL set by the routing engine, known only to the "
-		       "running opensm: SLs shown on VL 0)\n");
+		       "running opensm: SLs shown on VL 0; guarantee and "
+		       "worst wait unknown)\n");
 	for (s = 0; s < 16; s++) {
 		const struct oq_sl_pred *sp = &pp->sl[s];
 		double f = oq_frac_double(sp->share);

@@ -91,10 +91,16 @@ int oq_cli_predict_path(const struct oq_fabric *f,
 		printf("{\"path\": {\"sl\": %d, \"predicted_gbps\": %.6g, "
 		       "\"guaranteed_gbps\": %.6g, "
 		       "\"dropped\": %s, \"bottleneck\": %zu, "
-		       "\"vl_guaranteed_gbps\": %.6g, \"basis\": \"%s\", "
-		       "\"latency_us\": ",
+		       "\"vl_guaranteed_gbps\": ",
 		       sl, pp.gbps, pp.gbps, pp.dropped ? "true" : "false",
-		       pp.bottleneck, pg.gbps, pg.shared ? "vl-group" : "sl");
+		       pp.bottleneck);
+		/* A hop whose SL2VL is not known: no path guarantee. */
+		if (pg.unknown)
+			printf("null, \"basis\": \"unknown\"");
+		else
+			printf("%.6g, \"basis\": \"%s\"", pg.gbps,
+			       pg.shared ? "vl-group" : "sl");
+		printf(", \"latency_us\": ");
 		if (pg.wait_us >= 0)
 			printf("%.6g", pg.wait_us);
 		else
@@ -125,8 +131,12 @@ int oq_cli_predict_path(const struct oq_fabric *f,
 			printf(", \"in_port\": %d, \"rate_gbps\": %.6g, ",
 			       in[i], scratch.rate_gbps);
 			oq_predict_json_sl_share(sp);
-			printf(", \"vl_guaranteed_gbps\": %.6g, \"wait_us\": ",
-			       hg[i].gbps);
+			printf(", \"vl_guaranteed_gbps\": ");
+			if (hg[i].unknown)
+				printf("null");
+			else
+				printf("%.6g", hg[i].gbps);
+			printf(", \"wait_us\": ");
 			if (hg[i].wait_us >= 0)
 				printf("%.6g", hg[i].wait_us);
 			else
@@ -135,7 +145,9 @@ int oq_cli_predict_path(const struct oq_fabric *f,
 		} else {
 			char wb[24];
 
-			if (hg[i].wait_us >= 0)
+			if (hg[i].unknown)
+				snprintf(wb, sizeof(wb), "unknown");
+			else if (hg[i].wait_us >= 0)
 				snprintf(wb, sizeof(wb), "%.3f us",
 					 hg[i].wait_us);
 			else
@@ -158,12 +170,22 @@ int oq_cli_predict_path(const struct oq_fabric *f,
 		       "equally among its SLs): %.2f Gb/s, bottleneck %s%s\n",
 		       pp.gbps, name,
 		       pp.dropped ? " (SL dropped on the way: VL15)" : "");
-		printf("guaranteed (every VL busy, MTU-size packets): %.2f "
-		       "Gb/s, the %s; worst wait %s%.3f us (the hops' waits "
-		       "added up)\n",
-		       pg.gbps, pg.shared ? "VL group's" : "SL's own",
-		       pg.wait_bound ? "at most " : "",
-		       pg.wait_us >= 0 ? pg.wait_us : 0.0);
+		if (pg.unknown)
+			printf("guaranteed: unknown, and worst wait unknown: "
+			       "some hop's SL2VL is set by the routing engine "
+			       "and known only to the running opensm (osmqos "
+			       "drift on the live fabric reads it)\n");
+		else if (pg.wait_us < 0)
+			printf("guaranteed (every VL busy, MTU-size packets): "
+			       "%.2f Gb/s, the %s; worst wait unbounded (some "
+			       "hop's)\n",
+			       pg.gbps, pg.shared ? "VL group's" : "SL's own");
+		else
+			printf("guaranteed (every VL busy, MTU-size packets): "
+			       "%.2f Gb/s, the %s; worst wait %s%.3f us (the "
+			       "hops' waits added up)\n",
+			       pg.gbps, pg.shared ? "VL group's" : "SL's own",
+			       pg.wait_bound ? "at most " : "", pg.wait_us);
 	}
 	return OQ_EXIT_OK;
 }

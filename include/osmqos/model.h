@@ -323,6 +323,11 @@ struct oq_port_guarantee {
 	uint64_t wait[16];
 	uint16_t shared_with[16];
 	struct oq_frac ceiling[16];
+	/* The port's SL2VL is not known (t->sl2vl_unknown: a routing
+	 * engine's, offline): any SL may be on any VL the engine uses, so
+	 * no share or wait is claimed (share 0, wait OQ_WAIT_UNBOUNDED);
+	 * the ceiling stands. */
+	bool unknown;
 };
 
 void oq_guarantee_opts_init(struct oq_guarantee_opts *o);
@@ -344,6 +349,7 @@ struct oq_hop_guarantee {
 	double wait_us;	  /* the same in microseconds; -1 unknown */
 	bool wait_bound;  /* wait is an upper bound */
 	uint16_t shared_with; /* the other SLs on the VL */
+	bool unknown;	      /* the port's SL2VL is not known: no figure */
 };
 
 /* The hop from a port's guarantee g at rate_gbps (t: the port's tables,
@@ -366,6 +372,10 @@ struct oq_path_guarantee {
 	bool dropped;	     /* some hop drops the SL */
 	double wait_us;	     /* sum over the hops; -1 when one is unknown */
 	bool wait_bound;     /* some hop's wait is an upper bound */
+	/* Some hop's SL2VL is not known: the path's guarantee and wait are
+	 * not known either (gbps and wait_us of the known hops only). */
+	bool unknown;
+	size_t n_known; /* the hops gbps and bottleneck are of */
 };
 
 void oq_path_guarantee_add(struct oq_path_guarantee *p,

@@ -72,7 +72,8 @@ static void sl_stats(const struct oq_pred_classes *c, unsigned int sl,
 		const struct oq_pred_class *cl = &c->v[i];
 		const struct oq_sl_pred *sp = &cl->pred.sl[sl];
 
-		if (!sp->active || !cl->n_ports)
+		/* No guarantee is known where the SL2VL is not. */
+		if (!sp->active || !cl->n_ports || cl->guar.unknown)
 			continue;
 		w[k].v = cl->guaranteed_gbps[sl];
 		w[k++].n = cl->n_ports;
@@ -230,7 +231,8 @@ static void class_sl_family(FILE *out, const struct oq_publish_doc *d,
 		const struct oq_pred_class *c = &d->classes->v[ids[i]];
 
 		for (s = 0; s < 16; s++) {
-			if (!c->pred.sl[s].active)
+			if (!c->pred.sl[s].active ||
+			    (m == CLASS_GUARANTEED && c->guar.unknown))
 				continue;
 			fprintf(out, "%s{class=\"%zu\",sl=\"%u\",vl=\"", name,
 				ids[i], s);
@@ -328,7 +330,8 @@ static void port_sl_family(FILE *out, const struct oq_publish_doc *d,
 		for (s = 0; s < 16; s++) {
 			const struct oq_sl_pred *sp = &c->pred.sl[s];
 
-			if (!sp->active)
+			if (!sp->active ||
+			    (m == SL_GUARANTEED && c->guar.unknown))
 				continue;
 			port_labels(out, name, d->fabric->ports[i]);
 			fprintf(out, ",sl=\"%u\",vl=\"", s);

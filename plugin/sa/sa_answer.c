@@ -126,7 +126,8 @@ static void predict(const struct oq_sa_state *s, const struct oq_pr_pair *pp,
 		eg[n] = path->hop[i].out;
 		in[n++] = path->hop[i].in ? path->hop[i].in->num : 0;
 	}
-	if (!n || oq_sa_path_guarantee(s, eg, in, n, pp->sl, &pg))
+	/* A hop whose SL2VL is not known: no figure for the path. */
+	if (!n || oq_sa_path_guarantee(s, eg, in, n, pp->sl, &pg) || pg.unknown)
 		return;
 	r->has_prediction = true;
 	r->predicted_gbps = pg.gbps;

@@ -146,6 +146,18 @@ int oq_port_guarantee(const struct oq_port_tables *t,
 			if (s2 != s && (g->sl_vls[s2] & m))
 				g->shared_with[s] |= (uint16_t)(1u << s2);
 	}
+	/* An SL2VL not known here (rows shown as VL 0) says nothing of
+	 * which VLs are busy or where an SL goes: the engine may put any SL
+	 * on any VL it uses (tables_guard.c takes it so), so the figures
+	 * above would be a guess. */
+	if (t->sl2vl_unknown) {
+		g->unknown = true;
+		for (s = 0; s < 16; s++) {
+			g->share[s] = oq_frac_make(0, 1);
+			g->wait[s] = OQ_WAIT_UNBOUNDED;
+			g->shared_with[s] = 0;
+		}
+	}
 	return 0;
 }
 
@@ -190,6 +202,10 @@ int oq_hop_from_guarantee(const struct oq_port_tables *t,
 		return 0;
 	}
 	h->vl = (int8_t)v;
+	if (g->unknown) {
+		h->unknown = true;
+		return 0;
+	}
 	h->gbps = oq_frac_double(g->vl_share[v]) * rate_gbps;
 	h->wait = g->vl_wait[v];
 	h->wait_us = (g->wait_capped & (1u << v))
@@ -217,7 +233,16 @@ int oq_port_hop(const struct oq_port_tables *t, int in, uint8_t sl,
 void oq_path_guarantee_add(struct oq_path_guarantee *p,
 			   const struct oq_hop_guarantee *h)
 {
-	if (!p->n_hops || h->gbps < p->gbps) {
+	if (h->unknown) {
+		/* Its figures are not known: the path's are not either. */
+		if (!p->n_hops || h->rate_gbps < p->ceiling_gbps)
+			p->ceiling_gbps = h->rate_gbps;
+		p->unknown = true;
+		p->wait_us = -1;
+		p->n_hops++;
+		return;
+	}
+	if (!p->n_known++ || h->gbps < p->gbps) {
 		p->gbps = h->gbps;
 		p->bottleneck = p->n_hops;
 	}

@@ -62,9 +62,15 @@ static void write_sl(FILE *out, const struct oq_pred_class *c, unsigned int s,
 		oq_prio_name(sp->prio), oq_frac_double(sp->share), fb);
 	jgbps(out, sp->gbps);
 	fputs(", \"guaranteed_gbps\": ", out);
-	jgbps(out, c->guaranteed_gbps[s]);
-	oq_frac_format(g->share[s], fb, sizeof(fb));
-	fprintf(out, ", \"guaranteed_exact\": \"%s\", \"shared_with\": ", fb);
+	/* An SL2VL not known: no guarantee, no wait (null). */
+	if (g->unknown) {
+		fputs("null, \"guaranteed_exact\": null", out);
+	} else {
+		jgbps(out, c->guaranteed_gbps[s]);
+		oq_frac_format(g->share[s], fb, sizeof(fb));
+		fprintf(out, ", \"guaranteed_exact\": \"%s\"", fb);
+	}
+	fputs(", \"shared_with\": ", out);
 	write_sls(out, g->shared_with[s]);
 	fputs(", \"ceiling_gbps\": ", out);
 	jgbps(out, oq_frac_double(g->ceiling[s]) * c->pred.rate_gbps);

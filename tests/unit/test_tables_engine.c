@@ -11,6 +11,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <osmqos/model.h>
+
 #include "match_fixture.h"
 
 struct world {
@@ -475,6 +477,56 @@ static void test_offline_torus(void **state)
 	}
 }
 
+/* A port whose SL2VL the engine sets unseen (torus-2QoS between
+ * switches) is guaranteed nothing the model could prove: its shares and
+ * waits are unknown, and so is a path's through it, whatever the other
+ * hops give; a port with known tables keeps its figures. */
+static void test_offline_torus_guarantee_unknown(void **state)
+{
+	struct world *w = *state;
+	struct oq_guarantee_opts o;
+	struct oq_port_guarantee g;
+	struct oq_hop_guarantee h[2];
+	struct oq_path_guarantee pg;
+	struct oq_engine e;
+	unsigned int s;
+
+	oq_engine_by_name(&e, "torus-2QoS");
+	compile(w, &e);
+	oq_guarantee_opts_init(&o);
+	assert_int_equal(
+		oq_port_guarantee(tables_of(w, &w->s1->ports[3]), &o, &g), 0);
+	assert_true(g.unknown);
+	for (s = 0; s < 16; s++) {
+		assert_int_equal(g.share[s].num, 0);
+		assert_true(g.wait[s] == OQ_WAIT_UNBOUNDED);
+	}
+	assert_int_equal(
+		oq_port_guarantee(tables_of(w, &w->h1->ports[1]), &o, &g), 0);
+	assert_false(g.unknown);
+	assert_true(g.share[0].num > 0);
+	assert_int_equal(
+		oq_port_hop(tables_of(w, &w->h1->ports[1]), 0, 1, &h[0]), 0);
+	assert_int_equal(
+		oq_port_hop(tables_of(w, &w->s1->ports[3]), 1, 1, &h[1]), 0);
+	assert_false(h[0].unknown);
+	assert_true(h[0].gbps > 0 && h[0].wait_us >= 0);
+	assert_true(h[1].unknown);
+	memset(&pg, 0, sizeof(pg));
+	oq_path_guarantee_add(&pg, &h[0]);
+	assert_false(pg.unknown);
+	oq_path_guarantee_add(&pg, &h[1]);
+	assert_true(pg.unknown);
+	assert_true(pg.wait_us < 0);
+	assert_int_equal(pg.n_hops, 2);
+	/* An unknown hop first: the known one still sets gbps. */
+	memset(&pg, 0, sizeof(pg));
+	oq_path_guarantee_add(&pg, &h[1]);
+	oq_path_guarantee_add(&pg, &h[0]);
+	assert_true(pg.unknown && pg.wait_us < 0);
+	assert_true(pg.gbps == h[0].gbps && pg.bottleneck == 1);
+}
+
 /* OpenSM hands torus-2QoS the unmasked template and masks after its
  * rewrite: on a 4-VL switch port facing a CA, template 4:4 becomes 1:4
  * (VL 1 carries QoS level 1 there), not 0:4 masked first. */
@@ -514,6 +566,7 @@ int main(void)
 		T(test_path_sl_engine),
 		T(test_live_engine_hooks),
 		T(test_offline_torus),
+		T(test_offline_torus_guarantee_unknown),
 		T(test_torus_rewrite_before_mask),
 	};
 
