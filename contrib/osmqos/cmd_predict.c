@@ -198,9 +198,11 @@ static void text_idle_sls(uint16_t idle)
 	printf("  0.00%%: their VLs have no weight in the VLArb tables\n");
 }
 
-/* A port's SL lines; folded: the SLs that get nothing because their VL
- * has no weight, on one line. */
-static void text_sls(const struct oq_port_pred *pp,
+/* A port's SL lines (pp's VLs as the classes give them: mixed where
+ * some input drops the SL), dropped: the SLs some input sends to VL15,
+ * which are guaranteed nothing here (as the JSON's dropped); folded: the
+ * SLs that get nothing because their VL has no weight, on one line. */
+static void text_sls(const struct oq_port_pred *pp, uint16_t dropped,
 		     const struct oq_port_tables *t, bool folded)
 {
 	char vb[8], fb[48];
@@ -219,7 +221,7 @@ static void text_sls(const struct oq_port_pred *pp,
 		if (!sp->active)
 			continue;
 		if (folded && sp->prio == OQ_PRIO_NONE && f == 0.0 &&
-		    !sp->starve) {
+		    !sp->starve && !(dropped & (1u << s))) {
 			idle |= (uint16_t)(1u << s);
 			continue;
 		}
@@ -229,8 +231,13 @@ static void text_sls(const struct oq_port_pred *pp,
 		       oq_prio_name(sp->prio));
 		for (i = 0; i < BAR_WIDTH; i++)
 			putchar(i < len ? '#' : ' ');
-		printf("| %6.2f%% %8.2f Gb/s  %s%s\n", f * 100, sp->gbps, fb,
-		       sp->starve ? "  STARVES (limit 255, high traffic)" : "");
+		printf("| %6.2f%% %8.2f Gb/s  %s%s%s\n", f * 100, sp->gbps, fb,
+		       sp->starve ? "  STARVES (limit 255, high traffic)" : "",
+		       !(dropped & (1u << s)) ? ""
+		       : sp->vl == OQ_VL_NONE
+			       ? "  DROPPED (VL15 from every input)"
+			       : "  DROPPED from some input (VL15): "
+				 "guaranteed 0");
 	}
 	text_idle_sls(idle);
 	if (pp->arb.approx)
@@ -239,7 +246,7 @@ static void text_sls(const struct oq_port_pred *pp,
 }
 
 static void print_port_text(const struct oq_port *p,
-			    const struct oq_port_pred *pp,
+			    const struct oq_port_pred *pp, uint16_t dropped,
 			    const struct oq_port_tables *t)
 {
 	char name[96];
@@ -249,7 +256,7 @@ static void print_port_text(const struct oq_port *p,
 	       (unsigned long long)p->guid, p->width, oq_speed_name(p->speed),
 	       pp->rate_gbps, pp->mtu_bytes,
 	       pp->profile_applied ? "  [cx2-2k]" : "");
-	text_sls(pp, t, false);
+	text_sls(pp, dropped, t, false);
 }
 
 void oq_predict_json_sl_share(const struct oq_sl_pred *sp)
@@ -461,9 +468,14 @@ static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
 		scenario_text(o, sc, sizeof(sc));
 		printf("%s port%s; %s\n", oq_count_text(pr->n, n1, sizeof(n1)),
 		       pr->n == 1 ? "" : "s", sc);
-		for (i = 0; i < pr->n; i++)
+		for (i = 0; i < pr->n; i++) {
+			const struct oq_pred_class *k = oq_pred_class_of(
+				&pr->classes, pr->port[i]->index);
+
 			print_port_text(pr->port[i], &pr->pred[i],
+					k ? k->guar.dropped : 0,
 					&tables->ports[pr->port[i]->index]);
+		}
 	}
 	return OQ_EXIT_OK;
 }
@@ -475,7 +487,9 @@ static int predict_classes(const struct port_preds *pr,
 			   const struct oq_predict_opts *o)
 {
 	const struct oq_pred_classes *c = &pr->classes;
+	struct oq_port_pred sum;
 	char sc[160], n1[32], name[128];
+	unsigned int s;
 	size_t k;
 
 	scenario_text(o, sc, sizeof(sc));
@@ -505,7 +519,13 @@ static int predict_classes(const struct port_preds *pr,
 			       cl->pred.mtu_bytes,
 			       cl->pred.profile_applied ? "  [cx2-2k]" : "",
 			       name, (unsigned long long)p->guid);
-			text_sls(&cl->pred, &tables->ports[cl->rep], true);
+			/* Its VLs as --port and the JSON give them. */
+			sum = cl->pred;
+			for (s = 0; s < 16; s++)
+				sum.sl[s].vl =
+					(int8_t)oq_pred_class_sl_vl(cl, s);
+			text_sls(&sum, cl->guar.dropped,
+				 &tables->ports[cl->rep], true);
 		}
 	}
 	return OQ_EXIT_OK;
