@@ -217,7 +217,7 @@ struct oq_policy {
 		size_t start, end;
 	} * ext_lines;
 	size_t n_ext_lines;
-	/* Levels with a bandwidth: or priority: key. */
+	/* Levels with a bandwidth:, latency: or priority: key. */
 	size_t n_intent_levels;
 
 	/* The id (struct oq_diag) of the first parse error inside the

@@ -522,7 +522,7 @@ static int refresh(struct oq_policy_file *pf)
 	struct oq_diags d;
 	struct oq_policy *p;
 	uint64_t hash;
-	size_t len = 0;
+	size_t len = 0, i, n_bw = 0, n_lat = 0;
 	char *text, why[64], counts[256];
 
 	pf->content_ok = false; /* until this content proves good */
@@ -631,10 +631,14 @@ static int refresh(struct oq_policy_file *pf)
 	oq_diags_free(&d);
 	/* Counted as `osmqos check` counts (qos-ulps apart). */
 	oq_policy_counts(p, counts, sizeof(counts));
+	for (i = 0; i < p->n_levels; i++) {
+		n_bw += p->levels[i].bandwidth_bp > 0;
+		n_lat += p->levels[i].latency_ns != 0;
+	}
 	OQ_LOG(pf->osm, OSM_LOG_INFO,
-	       "policy %s loaded: %s, %zu levels with a bandwidth intent; "
-	       "hash 0x%016" PRIx64 "\n",
-	       path, counts, p->n_intent_levels, hash);
+	       "policy %s loaded: %s, %zu levels with an intent (%zu with "
+	       "bandwidth:, %zu with latency:); hash 0x%016" PRIx64 "\n",
+	       path, counts, p->n_intent_levels, n_bw, n_lat, hash);
 	install(pf, p, hash, text);
 	return 1;
 }

@@ -142,7 +142,7 @@ static void log_compile_diags(struct oq_sweep *sw, const struct oq_diags *d,
 	/* A port short of an intent is an SM error whatever its cause. */
 	if (plan->ports_missed)
 		OQ_LOG(sw->osm, OSM_LOG_ERROR,
-		       "bandwidth intents missed on %zu port(s): %zu port "
+		       "intents missed on %zu port(s): %zu port "
 		       "class(es) under a vlarb-scope of the policy, %zu that "
 		       "no tables within the ports' limits can serve (those "
 		       "get the closest tables); the lines above name the "

@@ -436,10 +436,10 @@ static void level_finding(const struct oq_policy *p,
 					(double)lv->latency_ns / 1000.0, label,
 					r->why, best);
 		oq_diag_hint(dg, "a latency intent counts the packet on the "
-				 "wire and every other VL busy with MTU "
-				 "packets: raise it, lower the MTU or the "
-				 "other intents, or make the level priority: "
-				 "high");
+				 "wire and every other VL busy with full "
+				 "packets (MTU + 126 bytes): raise it, lower "
+				 "the MTU or the other intents, or make the "
+				 "level priority: high");
 		return;
 	}
 	if (lv->bandwidth_bp <= 0)

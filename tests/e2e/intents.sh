@@ -35,7 +35,7 @@ wait_sweep 1
 e2e_ibnetdiscover >"$E2E_DIR/topo.ibnd"
 
 # 1. The plugin took the policy, with its intents; OpenSM read the copy.
-grep -q "policy $pol loaded: .* 2 levels with a bandwidth intent" \
+grep -q "policy $pol loaded: .* 2 levels with an intent (2 with bandwidth:, 0 with latency:)" \
 	"$E2E_OSM_LOG" || e2e_fail "plugin did not load the intents policy"
 copy=$pub/osmqos-last-good-policy.conf
 grep -q "Loading QoS policy file ($copy)" "$E2E_OSM_LOG" ||
@@ -165,7 +165,7 @@ grep -qF "other users can write the publish directory" "$E2E_DIR/status-open.txt
 	e2e_fail "open: status does not give the cause: $(cat "$E2E_DIR/status-open.txt")"
 chmod 0755 "$pub"
 e2e_hup_sweep "published"
-grep -q "policy $pol loaded: .* 2 levels with a bandwidth intent" "$E2E_OSM_LOG" ||
+grep -q "policy $pol loaded: .* 2 levels with an intent (2 with bandwidth:, 0 with latency:)" "$E2E_OSM_LOG" ||
 	e2e_fail "open: the file not put in force once the directory is closed"
 e2e_stop_opensm
 
