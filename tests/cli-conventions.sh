@@ -319,6 +319,16 @@ for c in query drift job-env; do
 done
 expect 2 "osmqos plan: unknown option '--port'" \
 	plan "$pol" -p "$pol" -f "$ft" --port cn01
+# ... and when no local port is usable, the advice names those options.
+advice="list the ports with ibstat and pass -C/--ca NAME and -P/--ca-port N (*"
+for c in query "drift -p $pol" "plan $pol -p $pol --live"; do
+	# shellcheck disable=SC2086 # $c is a command and its arguments
+	expect 2 "osmqos ${c%% *}: no usable InfiniBand port on nosuchca *; $advice" \
+		$c -C nosuchca -P 9 -t 5
+done
+run job-env --plain --nodes cn01,cn02 -f "$ft" -p "$pol" -C nosuchca -P 9
+first_is "$tmp/err" "osmqos job-env: note: the SA cannot be asked (no usable InfiniBand port on nosuchca *; $advice"
+n=$((n + 1))
 expect 2 "osmqos tables: option '--json' takes no argument" tables --json=1
 expect 2 "osmqos tables: option '--fabric' needs an argument" tables --fabric
 expect 2 "osmqos tables: --fabric needs a file name, not an empty argument" \

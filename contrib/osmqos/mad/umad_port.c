@@ -33,8 +33,9 @@ int oq_umad_open(struct oq_umad_port *p, const char *ca, int port,
 	if (umad_get_port(ca, port, &up) < 0) {
 		snprintf(err, errlen,
 			 "no usable InfiniBand port%s%s%s; list the ports "
-			 "with ibstat and pass --ca NAME --port N (under "
-			 "ibsim, set LD_PRELOAD to libumad2sim.so)",
+			 "with ibstat and pass -C/--ca NAME and "
+			 "-P/--ca-port N (under ibsim, set LD_PRELOAD to "
+			 "libumad2sim.so)",
 			 ca ? " on " : "", ca ? ca : "",
 			 port ? " at the given port" : "");
 		return -1;
