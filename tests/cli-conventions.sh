@@ -285,6 +285,23 @@ expect 2 "osmqos match: --sid '010' is not a number in 0..18446744073709551615 (
 	match -p "$pol" -f "$ft" --src cn01 --dst cn02 --sid 010
 expect 0 "rule:   1 ($pol:82:5)*" \
 	match -p "$pol" -f "$ft" --src cn01 --dst cn02 --sid 0x1000000000000d00
+# query's selector options each have their field's range, refused before
+# anything is sent: MTU enum 1..5, rate enum 2..24, lifetime 0..63.
+for v in =0 =6 '<0x6'; do
+	expect 2 "osmqos query: --mtu '$v' is not [<|>|=]N with N in 1..5 (decimal or 0x hex, no leading 0)" \
+		query -C nosuchca --mtu "$v"
+done
+for v in =1 0 '>25'; do
+	expect 2 "osmqos query: --rate '$v' is not [<|>|=]N with N in 2..24 (decimal or 0x hex, no leading 0)" \
+		query -C nosuchca --rate "$v"
+done
+expect 2 "osmqos query: --pkt-life '=64' is not [<|>|=]N with N in 0..63 (decimal or 0x hex, no leading 0)" \
+	query -C nosuchca --pkt-life =64
+# The ends of each range are taken (and the query goes on to the port).
+expect 2 "osmqos query: no usable InfiniBand port on nosuchca*" \
+	query -C nosuchca --mtu =1 --rate =2 --pkt-life 0
+expect 2 "osmqos query: no usable InfiniBand port on nosuchca*" \
+	query -C nosuchca --mtu '>5' --rate '<24' --pkt-life 63
 expect 2 "osmqos plan: --live and --fabric name two fabrics; give one" \
 	plan "$pol" -p "$pol" -f "$ft" --live
 # The live-only options are refused where nothing is sent, not ignored:

@@ -56,6 +56,11 @@ static int parse_sel(void *value, const char *s, const struct oq_opt *o);
 static int parse_gid_opt(void *value, const char *s, const struct oq_opt *o);
 static int parse_counts(void *value, const char *s, const struct oq_opt *o);
 
+/* The rate range as the model knows it, for the help ("2..24"). */
+#define STR_(x)	   #x
+#define STR(x)	   STR_(x)
+#define RATE_RANGE STR(OQ_RATE_MIN) ".." STR(OQ_RATE_MAX)
+
 #define OFF(field) offsetof(struct query_opts, field)
 #define NUM(nm, let, text, field, most, also)                              \
 	OQ_OPT(nm, let, OQ_OPT_NUM, "N", text, OFF(field), .max = most,     \
@@ -76,14 +81,20 @@ static const struct oq_opt query_opts[] = {
 	OQ_USE(OQ_CO_QOS_CLASS),
 	OQ_USE_H(OQ_CO_PKEY, 0, "P_Key"),
 	OQ_USE(OQ_CO_SL),
+	/* Each selector option has its field's own range (.min, .max): the
+	 * SA refuses a value outside it only after the round trip. */
 	OQ_OPT("mtu", 'M', OQ_OPT_CUSTOM, "[<|>|=]N",
 	       "MTU enum 1..5 (256..4096), with selector", OFF(mtu),
-	       .parse = parse_sel),
+	       .parse = parse_sel, .min = 1, .max = 5),
 	OQ_OPT("rate", 'R', OQ_OPT_CUSTOM, "[<|>|=]N",
-	       "rate enum 2..; with selector", OFF(rate), .parse = parse_sel),
+	       "rate enum " RATE_RANGE " (2 = 2.5 Gb/s, 3 = 10, 7 = 40, 16 "
+	       "= 100, ...), with selector",
+	       OFF(rate), .parse = parse_sel, .min = OQ_RATE_MIN,
+	       .max = OQ_RATE_MAX),
 	OQ_OPT("pkt-life", 0, OQ_OPT_CUSTOM, "[<|>|=]N",
 	       "packet lifetime 0..63, with selector", OFF(life),
-	       .parse = parse_sel, .alias = "pkt_lifetime"),
+	       .parse = parse_sel, .min = 0, .max = 63,
+	       .alias = "pkt_lifetime"),
 	NUM("numb-path", 'n', "NumbPath 0..127", numb, 127, "numb_path"),
 	OQ_OPT("reversible", 'r', OQ_OPT_FLAG, NULL, "only reversible paths",
 	       OFF(reversible)),
@@ -172,11 +183,13 @@ static int parse_sel(void *value, const char *arg, const struct oq_opt *o)
 	default:
 		s->has_sel = false;
 	}
-	if (oq_parse_u64(arg + (s->has_sel ? 1 : 0), &v) || v > 63)
+	if (oq_parse_u64(arg + (s->has_sel ? 1 : 0), &v) || v < o->min ||
+	    v > o->max)
 		return oq_usage_error(CMD,
 				      "--%s '%s' is not [<|>|=]N with N in "
-				      "0..63 (decimal or 0x hex, no leading 0)",
-				      o->name, arg);
+				      "%llu..%llu (decimal or 0x hex, no "
+				      "leading 0)",
+				      o->name, arg, o->min, o->max);
 	s->v = (uint8_t)v;
 	s->given = true;
 	return 0;
