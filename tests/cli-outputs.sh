@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # What the CLI writes: the files named by synth/export -o and --svg, and
 # standard output.  Anything but a regular file (a FIFO, a device, a
-# directory, a name ending in '/') is refused before a byte is written
-# and left as it was; a symlink is followed to its file; an existing
+# directory, a name ending in '/') is refused before the command prints
+# or writes anything, and left as it was; a symlink is followed to its file; an existing
 # file keeps its mode; a missing directory is named; a failed write
 # leaves the old file; another user's symlink is not followed; output
 # that cannot reach standard output (a full device, closed) is an error,
@@ -21,6 +21,15 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 . "$top_srcdir/tests/cli-lib.sh"
 
+# refused FIRST ARGS...: exit 2 with FIRST on standard error, and nothing
+# on standard output: the file to write is checked before the command
+# runs, not after it has printed its result.
+refused() {
+	expect_err 2 "$@"
+	[ ! -s "$tmp/out" ] ||
+		fail "osmqos ${*:2} printed before refusing: $(head -n 1 "$tmp/out")"
+}
+
 synth=(synth -p "$intents" -f "$ft")
 export_=(export -p "$intents" -f "$ft")
 predict=(predict -p "$pol" -f "$ft")
@@ -37,25 +46,25 @@ mkfifo "$tmp/fifo"
 mkdir "$tmp/dir"
 for target in "$tmp/fifo" "$tmp/dir"; do
 	kind=$([ -p "$target" ] && echo "a FIFO" || echo "a directory")
-	expect_err 2 "osmqos synth: -o '$target' is $kind; name a regular file to write" \
+	refused "osmqos synth: -o '$target' is $kind; name a regular file to write" \
 		"${synth[@]}" -o "$target"
-	expect_err 2 "osmqos export: -o '$target' is $kind; name a regular file to write" \
+	refused "osmqos export: -o '$target' is $kind; name a regular file to write" \
 		"${export_[@]}" -o "$target"
-	expect_err 2 "osmqos predict: --svg '$target' is $kind; name a regular file to write" \
+	refused "osmqos predict: --svg '$target' is $kind; name a regular file to write" \
 		"${predict[@]}" --svg "$target"
-	expect_err 2 "osmqos model: --svg '$target' is $kind; name a regular file to write" \
+	refused "osmqos model: --svg '$target' is $kind; name a regular file to write" \
 		"${model[@]}" --svg "$target"
 done
 # A name ending in '/' names a directory, there or not: refused, and no
 # file made under the name without it.
 for target in "$tmp/newdir/" "$tmp/dir/"; do
-	expect_err 2 "osmqos synth: -o '$target' ends in '/': it names a directory; name a file to write" \
+	refused "osmqos synth: -o '$target' ends in '/': it names a directory; name a file to write" \
 		"${synth[@]}" -o "$target"
-	expect_err 2 "osmqos export: -o '$target' ends in '/': it names a directory; name a file to write" \
+	refused "osmqos export: -o '$target' ends in '/': it names a directory; name a file to write" \
 		"${export_[@]}" -o "$target"
-	expect_err 2 "osmqos predict: --svg '$target' ends in '/': it names a directory; name a file to write" \
+	refused "osmqos predict: --svg '$target' ends in '/': it names a directory; name a file to write" \
 		"${predict[@]}" --svg "$target"
-	expect_err 2 "osmqos model: --svg '$target' ends in '/': it names a directory; name a file to write" \
+	refused "osmqos model: --svg '$target' ends in '/': it names a directory; name a file to write" \
 		"${model[@]}" --svg "$target"
 done
 [ ! -e "$tmp/newdir" ] || fail "an output ending in '/' created $tmp/newdir"
@@ -70,10 +79,14 @@ if mknod "$tmp/null" c 1 3 2>/dev/null; then
 else
 	dev=/dev/null
 fi
-expect_err 2 "osmqos synth: -o '$dev' is a character device; name a regular file to write" \
+refused "osmqos synth: -o '$dev' is a character device; name a regular file to write" \
 	"${synth[@]}" -o "$dev"
-expect_err 2 "osmqos predict: --svg '$dev' is a character device; name a regular file to write" \
+refused "osmqos predict: --svg '$dev' is a character device; name a regular file to write" \
 	"${predict[@]}" --svg "$dev"
+refused "osmqos export: -o '$dev' is a character device; name a regular file to write" \
+	"${export_[@]}" -o "$dev"
+refused "osmqos model: --svg '$dev' is a character device; name a regular file to write" \
+	"${model[@]}" --svg "$dev"
 [ -c "$dev" ] || fail "$dev is no longer a character device"
 
 # A symlink is followed: the file it names gets the output, the link
@@ -90,12 +103,12 @@ if [ "$(id -u)" = 0 ]; then
 	ln -s real "$tmp/planted"
 	chown -h nobody "$tmp/planted"
 	echo old >"$tmp/real"
-	expect_err 2 "osmqos synth: -o '$tmp/planted' is a symlink owned by uid $(id -u nobody), not by you or root; name the file itself" \
+	refused "osmqos synth: -o '$tmp/planted' is a symlink owned by uid $(id -u nobody), not by you or root; name the file itself" \
 		"${synth[@]}" -o "$tmp/planted"
 	[ "$(cat "$tmp/real")" = old ] || fail "-o wrote through another user's symlink"
 fi
 ln -s nowhere "$tmp/dangling"
-expect_err 2 "osmqos synth: -o '$tmp/dangling' is a symlink whose file cannot be reached (No such file or directory); name the file itself" \
+refused "osmqos synth: -o '$tmp/dangling' is a symlink whose file cannot be reached (No such file or directory); name the file itself" \
 	"${synth[@]}" -o "$tmp/dangling"
 [ -L "$tmp/dangling" ] && [ ! -e "$tmp/nowhere" ] ||
 	fail "-o through a dangling symlink created something"
@@ -146,7 +159,7 @@ fi
 cd - >/dev/null || fail "cannot go back"
 
 # A missing directory is named; nothing is created.
-expect_err 2 "osmqos export: -o '$tmp/nodir/x.conf': its directory '$tmp/nodir' does not exist; create it or name another file" \
+refused "osmqos export: -o '$tmp/nodir/x.conf': its directory '$tmp/nodir' does not exist; create it or name another file" \
 	"${export_[@]}" -o "$tmp/nodir/x.conf"
 [ ! -e "$tmp/nodir" ] || fail "-o created the missing directory"
 

@@ -648,6 +648,23 @@ static int stdout_output(struct parser *p)
 	return oq_cli_claim_stdout(cmd) ? OQ_EXIT_USAGE : OQ_CLI_RUN;
 }
 
+/* Each file to write can be written (oq_cli_output_ok): said before the
+ * command runs, not after it has printed its whole result. */
+static int outputs_writable(const struct parser *p)
+{
+	const char *out;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		if (p->v[i].kind != OQ_OPT_OUTPUT || !p->count[i])
+			continue;
+		out = *(const char **)((char *)p->opts + p->v[i].off);
+		if (out && oq_cli_output_ok(p->s->name, p->as[i], out))
+			return OQ_EXIT_USAGE;
+	}
+	return OQ_CLI_RUN;
+}
+
 /* Do two paths name one file: by device and inode, following symbolic
  * links (the writer follows them), or by their resolved names when the
  * output does not exist yet. */
@@ -814,7 +831,8 @@ static int finish(struct parser *p)
 					      stdin_by, by);
 		stdin_by = by;
 	}
-	if (output_not_input(p, operand) != OQ_CLI_RUN)
+	if (outputs_writable(p) != OQ_CLI_RUN ||
+	    output_not_input(p, operand) != OQ_CLI_RUN)
 		return OQ_EXIT_USAGE;
 	return stdout_output(p);
 }

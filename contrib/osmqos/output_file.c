@@ -108,6 +108,42 @@ static int dir_ok(const char *cmd, const char *opt, const char *path,
 			      opt, path, dir);
 }
 
+/*
+ * The target of path and whether it can be written (resolve, then its
+ * directory): what oq_cli_output_ok checks once the options are known
+ * and oq_cli_write_file again when it writes.
+ */
+static int check_target(const char *cmd, const char *opt, const char *path,
+			char **target, struct stat *st, bool *exists)
+{
+	char *d;
+	int rc;
+
+	rc = resolve(cmd, opt, path, target, st, exists);
+	if (rc)
+		return rc;
+	d = strdup(*target);
+	if (!d)
+		return oq_usage_error(cmd, "out of memory");
+	rc = dir_ok(cmd, opt, path, dirname(d));
+	free(d);
+	return rc;
+}
+
+int oq_cli_output_ok(const char *cmd, const char *opt, const char *path)
+{
+	char *target;
+	struct stat st;
+	bool exists;
+	int rc;
+
+	if (oq_cli_is_stdout(path))
+		return OQ_EXIT_OK;
+	rc = check_target(cmd, opt, path, &target, &st, &exists);
+	free(target);
+	return rc;
+}
+
 /* Where an output of "-" goes: standard output as it was before the
  * command's own printing was moved to standard error; -1 until then. */
 static int stdout_fd = -1;
@@ -179,21 +215,12 @@ int oq_cli_write_file(const char *cmd, const char *opt, const char *path,
 
 	if (oq_cli_is_stdout(path))
 		return write_stdout(cmd, opt, text, len);
-	rc = resolve(cmd, opt, path, &target, &st, &exists);
+	rc = check_target(cmd, opt, path, &target, &st, &exists);
 	if (rc)
 		goto out;
 	d = strdup(target);
 	b = strdup(target);
 	if (!d || !b) {
-		rc = oq_usage_error(cmd, "out of memory");
-		goto out;
-	}
-	rc = dir_ok(cmd, opt, path, dirname(d));
-	if (rc)
-		goto out;
-	free(d);
-	d = strdup(target); /* dirname() may have changed it */
-	if (!d) {
 		rc = oq_usage_error(cmd, "out of memory");
 		goto out;
 	}

@@ -23,6 +23,16 @@
 int oq_cli_write_file(const char *cmd, const char *opt, const char *path,
 		      const char *text, size_t len);
 
+/*
+ * The checks oq_cli_write_file makes before it writes, made alone: the
+ * option parser makes them for every file to write, so one that cannot
+ * be written (a FIFO, a device, a directory, a name ending in '/', a
+ * missing directory, another user's symlink) is refused before the
+ * command prints or computes anything.  "-" passes.  OQ_EXIT_OK, or
+ * OQ_EXIT_USAGE after saying why and what to do.
+ */
+int oq_cli_output_ok(const char *cmd, const char *opt, const char *path);
+
 /* True when an output path means standard output ("-"). */
 bool oq_cli_is_stdout(const char *path);
 
