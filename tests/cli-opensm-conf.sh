@@ -142,6 +142,30 @@ expect 0 "*: valid: *, 1 warning" check "$tmp/pol.conf" --opensm-conf "$tmp/open
 	--partitions "$tmp/default-only.conf"
 expect 0 "*: valid: *, 0 warnings" check "$tmp/pol.conf" --fabric "$net" \
 	--opensm-conf "$tmp/opensm.conf"
+# A partitions file opensm.conf names that does not exist: check counts
+# it among its warnings and checks the partition names against what
+# OpenSM then has, its Default partition alone (as --partitions with a
+# Default-only file does); without a fabric as with one.
+ppol=$top_srcdir/tests/data/check-partitions-policy.conf
+conf "partition_config_file $tmp/missing"
+for fabric in "" "$net"; do
+	expect 0 "$ppol: valid: *, $([ -n "$fabric" ] && echo 4 || echo 3) warnings" \
+		check "$ppol" --opensm-conf "$tmp/opensm.conf" ${fabric:+--fabric "$fabric"}
+	grep -qF "$tmp/opensm.conf: warning: partitions file '$tmp/missing' does not exist; OpenSM then has only its Default partition, and so does this check" "$tmp/err" &&
+		grep -qF "$ppol:4:20: warning: partition 'storage' is not defined in (no partitions file)" "$tmp/err" ||
+		fail "check, a missing partitions file${fabric:+ and a fabric}: $(cat "$tmp/err")"
+done
+expect 0 "$ppol: valid: *, 2 warnings" \
+	check "$ppol" --opensm-conf "$tmp/opensm.conf" --partitions "$tmp/default-only.conf"
+# The default path missing is no news, but OpenSM still has only its
+# Default partition.
+if [ ! -e "$osm_default" ]; then
+	conf "partition_config_file $osm_default"
+	expect 0 "$ppol: valid: *, 2 warnings" \
+		check "$ppol" --opensm-conf "$tmp/opensm.conf"
+	! grep -q "does not exist" "$tmp/err" ||
+		fail "check, the default path missing: $(cat "$tmp/err")"
+fi
 for cmd in drift tables predict export; do
 	"$q" "$cmd" --help | tr -s ' \n' ' ' | grep -q -- "--partitions FILE.*default: the one --opensm-conf names" ||
 		fail "osmqos $cmd --help does not say where --partitions defaults from"

@@ -93,6 +93,15 @@ struct oq_cli_common {
 	const char *node_name_map;
 	const char *publish_dir;
 	bool all;
+	/* Set by the caller before parsing: a partitions file opensm.conf
+	 * names that does not exist is the command's own diagnostic (check
+	 * counts its warnings), not a warning the parser prints. */
+	bool partitions_own_warning;
+	/* Set by the parser: opensm.conf's partitions file (the path), which
+	 * does not exist, so OpenSM has only its Default partition; news
+	 * when it is not OpenSM's default path (a warning). */
+	const char *absent_partitions;
+	bool absent_partitions_news;
 };
 
 /* Make sure a subcommand's options struct starts with the common part. */

@@ -213,14 +213,19 @@ static int check_against_fabric(const struct oq_cli_common *o,
  * OpenSM's (its errors make the input unusable), and every `partition:`
  * name must be one it defines; membership needs a fabric.
  */
+/* The partition names the policy uses against path, or with none (the
+ * file opensm.conf names does not exist) against what OpenSM then has:
+ * its Default partition alone. */
 static int check_partitions_file(const char *path, const struct oq_policy *p,
 				 struct oq_partitions *parts,
 				 struct oq_diags *diags)
 {
 	size_t errs = diags->n_errors, i, j;
 
-	if (oq_cli_read_partitions(CMD, path, NULL, diags, parts) ||
-	    diags->n_errors > errs)
+	if (path ? oq_cli_read_partitions(CMD, path, NULL, diags, parts)
+		 : oq_partitions_no_file(parts, NULL, diags))
+		return OQ_EXIT_USAGE;
+	if (diags->n_errors > errs)
 		return OQ_EXIT_USAGE;
 	for (i = 0; i < p->n_explicit_groups; i++)
 		for (j = 0; j < p->groups[i].partitions.n; j++) {
@@ -230,7 +235,7 @@ static int check_partitions_file(const char *path, const struct oq_policy *p,
 				oq_warning(diags, r->loc,
 					   "partition '%s' is not defined in "
 					   "%s",
-					   r->name, path);
+					   r->name, parts->file);
 		}
 	/* ipoib lines OpenSM would refuse (full members need a fabric). */
 	oq_check_ipoib_partitions(p, NULL, parts, diags);
@@ -443,8 +448,11 @@ static int run(int argc, char **argv)
 	bool on_fabric = false;
 	int verdict = -1;
 	size_t assumed = 0;
-	int rc = oq_cli_parse(&oq_spec_check, argc, argv, &opts);
+	int rc;
 
+	/* A missing partitions file is one of the warnings check counts. */
+	opts.c.partitions_own_warning = true;
+	rc = oq_cli_parse(&oq_spec_check, argc, argv, &opts);
 	if (rc != OQ_CLI_RUN)
 		return rc;
 	if (probe(o))
@@ -468,6 +476,15 @@ static int run(int argc, char **argv)
 	oq_policy_validate(p, &diags);
 	rc = oq_diags_has_errors(&diags) ? OQ_EXIT_FAIL : OQ_EXIT_OK;
 
+	if (o->absent_partitions && o->absent_partitions_news)
+		oq_diag_hint(oq_warning(&diags,
+					(struct oq_loc){o->opensm_conf, 0, 0},
+					"partitions file '%s' does not exist; "
+					"OpenSM then has only its Default "
+					"partition, and so does this check",
+					o->absent_partitions),
+			     "create it, or give --partitions FILE to read "
+			     "another");
 	oq_templates_default(&t);
 	if (o->opensm_conf &&
 	    check_opensm_conf(o->opensm_conf, &t, &diags) != OQ_EXIT_OK)
@@ -478,7 +495,8 @@ static int run(int argc, char **argv)
 			rc = OQ_EXIT_USAGE;
 		else if (oq_diags_has_errors(&diags))
 			on_fabric = true;
-	} else if (rc != OQ_EXIT_USAGE && !o->fabric && o->partitions) {
+	} else if (rc != OQ_EXIT_USAGE && !o->fabric &&
+		   (o->partitions || o->absent_partitions)) {
 		if (check_partitions_file(o->partitions, p, &parts, &diags) !=
 		    OQ_EXIT_OK)
 			rc = OQ_EXIT_USAGE;

@@ -334,15 +334,20 @@ int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c)
 	 * port a full member.  Most installations have none at the
 	 * default path, which opensm -c writes into opensm.conf: that is
 	 * no news. */
-	if (err && strcmp(path, OQ_OSM_PARTITIONS_FILE))
-		fprintf(stderr,
-			"osmqos %s: warning: the partitions file '%s' that %s "
-			"names does not exist; OpenSM then has only its "
-			"Default partition, and so does this run (give "
-			"--partitions FILE to read another)\n",
-			cmd, path, c->opensm_conf);
 	if (err) {
-		free(path);
+		free(conf_partitions);
+		conf_partitions = path;
+		c->absent_partitions = path;
+		c->absent_partitions_news =
+			strcmp(path, OQ_OSM_PARTITIONS_FILE);
+		if (c->absent_partitions_news && !c->partitions_own_warning)
+			fprintf(stderr,
+				"osmqos %s: warning: the partitions file '%s' "
+				"that %s names does not exist; OpenSM then has "
+				"only its Default partition, and so does this "
+				"run (give --partitions FILE to read "
+				"another)\n",
+				cmd, path, c->opensm_conf);
 		return OQ_EXIT_OK;
 	}
 	if (!named)

@@ -107,8 +107,9 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
  * --opensm-conf names (partition_config_file; OpenSM's default file when
  * it names none or "(null)"), as the SM reads it, set into
  * c->partitions.  A file that does not exist is what OpenSM runs without:
- * the Default partition only, and a warning unless it is the default
- * path; one that exists but cannot be read is an error.
+ * the Default partition only (c->absent_partitions), and a warning
+ * unless it is the default path or c->partitions_own_warning is set; one
+ * that exists but cannot be read is an error.
  * The option parser calls it for every subcommand that takes both
  * options.  OQ_EXIT_OK, or OQ_EXIT_USAGE after saying why.
  */
