@@ -157,6 +157,32 @@ expect 2 "osmqos drift: --timeout given twice; give it once" \
 same tables -f "$net" --json --json -- tables -f "$net" --json
 same model --high - --low 0:8,1:16,2:32 --mtu 4096 --pkt 2:256 --pkt 0:1024 -- \
 	model --high - --low 0:8,1:16,2:32 --mtu 4096 --pkt 2:256,0:1024
+# ... but one VL twice in --pkt, in one list or two, is refused: it has
+# one packet size.  In a VLArb table a VL may come back (another turn).
+m=(model --low 0:8,1:16 --mtu 4096)
+for pkt in "--pkt 1:256,1:512" "--pkt 1:256 --pkt 1:512"; do
+	# shellcheck disable=SC2086 # $pkt is options and their arguments
+	expect 2 "osmqos model: --pkt: VL 1 given twice (256 bytes, then '1:512'); give each VL one packet size" \
+		"${m[@]}" $pkt
+done
+expect 0 "VL  table  share*" model --low 0:8,1:16,0:8 --mtu 4096
+# model's values follow the shared number conventions, and an error
+# names the whole entry and what in it is wrong.
+expect 2 "osmqos model: --sweep-low '010..20': FROM '010' is not a number in 1..255 (decimal or 0x hex, no leading 0)" \
+	"${m[@]}" --sweep-low 010..20
+expect 2 "osmqos model: --sweep-low '1..020': TO '020' is not a number in 1..255 (decimal or 0x hex, no leading 0)" \
+	"${m[@]}" --sweep-low 1..020
+expect 2 "osmqos model: --sweep-low '5..3': FROM 5 is above TO 3; give the lower weight first" \
+	"${m[@]}" --sweep-low 5..3
+same "${m[@]}" --sweep-low 0x1..0x3 -- "${m[@]}" --sweep-low 1..3
+expect 2 "osmqos model: --pkt '1:0256': bytes '0256' is not a number in 1..65535 (decimal or 0x hex, no leading 0)" \
+	"${m[@]}" --pkt 2:256,1:0256
+expect 2 "osmqos model: --pkt '15:256': VL '15' is not a number in 0..14 (decimal or 0x hex, no leading 0)" \
+	"${m[@]}" --pkt 15:256
+expect 2 "osmqos model: --low '0:010': weight '010' is not a number in 0..255 (decimal or 0x hex, no leading 0)" \
+	model --low 0:010 --mtu 4096
+expect 2 "osmqos model: --high '01:4': VL '01' is not a number in 0..14 (decimal or 0x hex, no leading 0)" \
+	model --high 01:4 --limit 1 --mtu 4096
 
 # --- SL and VL lists take the policy's ranges ---------------------------
 same predict -f "$net" --active 0-3,7 -- predict -f "$net" --active 0,1,2,3,7

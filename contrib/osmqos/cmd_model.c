@@ -102,7 +102,54 @@ const struct oq_cmd_spec oq_spec_model = {
 	.run = run,
 };
 
-/* "VL:W,VL:W" -> table. */
+#define NUM_FORM "(decimal or 0x hex, no leading 0)"
+
+/*
+ * The len bytes at part as a number lo..hi (oq_parse_u64, the shared
+ * conventions: a leading 0 refused).  0, or -1 after saying what was
+ * wrong: "OPT 'ARG': NAME 'PART' is not a number in LO..HI".
+ */
+static int part_num(const char *opt, const char *arg, const char *name,
+		    const char *part, size_t len, unsigned long long lo,
+		    unsigned long long hi, unsigned long long *v)
+{
+	char *t = strndup(part, len);
+	int bad;
+
+	if (!t)
+		return oq_usage_error(CMD, "out of memory");
+	bad = oq_parse_u64(t, v) || *v < lo || *v > hi;
+	if (bad)
+		oq_usage_error(CMD,
+			       "%s '%s': %s '%s' is not a number in "
+			       "%llu..%llu " NUM_FORM,
+			       opt, arg, name, t, lo, hi);
+	free(t);
+	return bad ? -1 : 0;
+}
+
+/*
+ * One VL:N entry tok (the whole of it named in the errors) into *vl and
+ * *v, N called name and within lo..hi.  0, or -1 after saying why.
+ */
+static int parse_entry(const char *opt, const char *tok, const char *form,
+		       const char *name, unsigned long long lo,
+		       unsigned long long hi, unsigned long long *vl,
+		       unsigned long long *v)
+{
+	const char *colon = strchr(tok, ':');
+
+	if (!colon)
+		return oq_usage_error(CMD, "%s: '%s' is not %s", opt, tok,
+				      form);
+	if (part_num(opt, tok, "VL", tok, (size_t)(colon - tok), 0, 14, vl))
+		return -1;
+	return part_num(opt, tok, name, colon + 1, strlen(colon + 1), lo, hi,
+			v);
+}
+
+/* "VL:W,VL:W" -> table.  A VL may come back: the table is a sequence
+ * of entries, and a VL in several of them is served in several turns. */
 static int parse_table(void *value, const char *s, const struct oq_opt *o)
 {
 	struct table_opt *to = value;
@@ -124,22 +171,10 @@ static int parse_table(void *value, const char *s, const struct oq_opt *o)
 	for (tok = strtok_r(dup, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		unsigned long long vl, w;
-		char *colon = strchr(tok, ':');
 
-		if (!colon) {
-			rc = oq_usage_error(CMD,
-					    "%s: '%s' is not VL:WEIGHT "
-					    "(e.g. 0:32)",
-					    what, tok);
-			break;
-		}
-		*colon = '\0';
-		if (oq_parse_u64(tok, &vl) || vl > 14 ||
-		    oq_parse_u64(colon + 1, &w) || w > 255) {
-			rc = oq_usage_error(CMD,
-					    "%s: bad entry '%s:%s' (VL 0-14, "
-					    "weight 0-255)",
-					    what, tok, colon + 1);
+		if (parse_entry(what, tok, "VL:WEIGHT (e.g. 0:32)", "weight", 0,
+				255, &vl, &w)) {
+			rc = OQ_EXIT_USAGE;
 			break;
 		}
 		if (t->n == OQ_VLARB_MAX) {
@@ -159,10 +194,13 @@ static int parse_table(void *value, const char *s, const struct oq_opt *o)
 	return rc;
 }
 
+/* "VL:BYTES,..." into pkt[VL], over every --pkt given: one size per VL,
+ * so a VL given again is refused rather than the first size dropped. */
 static int parse_pkt(void *value, const char *s, const struct oq_opt *o)
 {
 	uint32_t *pkt = value;
 	char *dup = strdup(s), *tok, *save = NULL;
+	bool any = false;
 	int rc = 0;
 
 	(void)o;
@@ -171,37 +209,55 @@ static int parse_pkt(void *value, const char *s, const struct oq_opt *o)
 	for (tok = strtok_r(dup, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		unsigned long long v, b;
-		char *colon = strchr(tok, ':');
 
-		if (colon)
-			*colon = '\0';
-		if (!colon || oq_parse_u64(tok, &v) || v > 14 ||
-		    oq_parse_u64(colon + 1, &b) || !b || b > OQ_ARB_MAX_PKT) {
+		if (parse_entry("--pkt", tok, "VL:BYTES (e.g. 2:256)", "bytes",
+				1, OQ_ARB_MAX_PKT, &v, &b)) {
+			rc = OQ_EXIT_USAGE;
+			break;
+		}
+		/* 0 is no size: BYTES is 1 or more. */
+		if (pkt[v]) {
 			rc = oq_usage_error(CMD,
-					    "--pkt: bad entry '%s' (VL:BYTES, "
-					    "VL 0-14, 1-%u bytes)",
-					    tok, OQ_ARB_MAX_PKT);
+					    "--pkt: VL %llu given twice (%u "
+					    "bytes, then '%s'); give each VL "
+					    "one packet size",
+					    v, pkt[v], tok);
 			break;
 		}
 		pkt[v] = (uint32_t)b;
+		any = true;
 	}
 	free(dup);
+	if (!rc && !any)
+		rc = oq_usage_error(CMD,
+				    "--pkt: '%s' has no VL:BYTES entry; "
+				    "give VL:BYTES,... (e.g. 2:256)",
+				    s);
 	return rc;
 }
 
 static int parse_sweep(void *value, const char *s, const struct oq_opt *o)
 {
 	struct sweep_opt *sw = value;
+	const char *dots = strstr(s, "..");
 	unsigned long long from, to;
-	char tail;
 
 	(void)o;
-	if (sscanf(s, "%llu..%llu%c", &from, &to, &tail) != 2 || from < 1 ||
-	    to > 255 || from > to)
+	if (!dots)
 		return oq_usage_error(CMD,
-				      "--sweep-low: '%s' is not FROM..TO "
-				      "within 1..255",
+				      "--sweep-low '%s' is not FROM..TO "
+				      "(e.g. 1..64)",
 				      s);
+	if (part_num("--sweep-low", s, "FROM", s, (size_t)(dots - s), 1, 255,
+		     &from) ||
+	    part_num("--sweep-low", s, "TO", dots + 2, strlen(dots + 2), 1, 255,
+		     &to))
+		return OQ_EXIT_USAGE;
+	if (from > to)
+		return oq_usage_error(CMD,
+				      "--sweep-low '%s': FROM %llu is above "
+				      "TO %llu; give the lower weight first",
+				      s, from, to);
 	sw->from = (unsigned int)from;
 	sw->to = (unsigned int)to;
 	sw->given = true;
