@@ -69,7 +69,7 @@ has private "error    policy-read      opensm's user (nobody) cannot reach $pol:
 has private "                          fix: let nobody search $d (e.g. chmod o+x $d), or keep the policy where it can"
 has private "error    publish-dir      publish directory $d/pub: opensm's user (nobody) cannot reach it: $d: Permission denied"
 has private "error    audit-dir        audit trail directory $d is not writable by opensm's user (nobody): Permission denied"
-has private "                          fix: chown nobody $d, or set event_plugin_options audit=DIR to a directory it can write"
+has private "                          fix: chown nobody $d, or set event_plugin_options audit=DIR/osmqos-audit.log in a directory it can write"
 n=$(grep -cE '^(warning|error) ' "$dir/private.out")
 [ "$n" = 3 ] || bad "private: $n checks not ok, want 3: $(cat "$dir/private.out")"
 "$osmqos" doctor --plugin "$lib" --opensm "$opensm" -c "$dir/c1.conf" \

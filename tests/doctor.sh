@@ -10,7 +10,9 @@
 # policy file, a policy with intents under opensm_policy=direct, an
 # option value the plugin replaces, an event_plugin_options line OpenSM
 # cuts, no publish directory, no audit
-# directory, a routing engine that keeps the template's SL2VL under a
+# directory (the fix names a file in one), an audit= the plugin refuses
+# (a directory, a file that is not a trail, a symbolic link, a FIFO, a
+# file of another user), a routing engine that keeps the template's SL2VL under a
 # policy with sl2vl-scopes, a standby with other QoS settings or an extra
 # one (compared as OpenSM reads them: a key left out is its default).  Each must be named, alone, with its level and a fix, and set the
 # exit status (1 warning, 2 error); audit=off checks no directory; a
@@ -223,6 +225,59 @@ grep -q "unknown key 'audit.file': no plugin 'audit'" "$dir/dotted-typo.out" ||
 conf "$dir/c8.conf" event_plugin_options \
 	"policy=$pol publish_dir=$dir/pub audit=$dir/nowhere/osmqos-audit.log"
 broken no-audit-dir audit-dir error -c "$dir/c8.conf"
+grep -qF "fix: create $dir/nowhere writable by opensm (root), or set event_plugin_options audit=DIR/osmqos-audit.log in a directory that is" \
+	"$dir/no-audit-dir.out" || bad "no-audit-dir: $(cat "$dir/no-audit-dir.out")"
+# 8b. What the plugin refuses to write the trail to, each an error in
+# the plugin's own words: a directory (the fix names a file in it; its
+# parent is no directory of the trail's), a file that is not a trail, a
+# symbolic link, a FIFO, a file of another user.  An existing trail and
+# an empty file are taken.
+mkdir -p "$dir/refused"
+# audit_refused NAME PATH MESSAGE FIX: audit=PATH is that audit-file error.
+audit_refused() {
+	conf "$dir/c8-$1.conf" event_plugin_options \
+		"policy=$pol publish_dir=$dir/pub audit=$2"
+	broken "audit-$1" audit-file error -c "$dir/c8-$1.conf"
+	grep -qxF "error    audit-file       the plugin refuses it and keeps no audit trail: $3" \
+		"$dir/audit-$1.out" &&
+		grep -qxF "                          fix: $4" "$dir/audit-$1.out" ||
+		bad "audit-$1: $(cat "$dir/audit-$1.out")"
+}
+audit_refused dir "$dir/audit/" \
+	"$dir/audit/ is a directory; give audit= a file path, e.g. $dir/audit/osmqos-audit.log" \
+	"set event_plugin_options audit=$dir/audit/osmqos-audit.log (a file in that directory)"
+grep -q 'audit-dir' "$dir/audit-dir.out" && bad "audit-dir: its parent checked: $(cat "$dir/audit-dir.out")"
+echo hello >"$dir/refused/hello"
+audit_refused not-trail "$dir/refused/hello" \
+	"$dir/refused/hello is not an osmqos audit trail (its first line is not JSON); give audit= a file of its own" \
+	"set event_plugin_options audit=DIR/osmqos-audit.log in a directory writable by opensm's user (root), a file of the trail's own; leave $dir/refused/hello as it is"
+ln -s "$dir/refused/target.log" "$dir/refused/link"
+audit_refused link "$dir/refused/link" \
+	"$dir/refused/link is a symbolic link; the audit log is never written through one, give audit= the real file" \
+	"set event_plugin_options audit= to the file the link names (readlink -f $dir/refused/link), or remove the link: the plugin then creates the file"
+mkfifo "$dir/refused/fifo"
+audit_refused fifo "$dir/refused/fifo" \
+	"$dir/refused/fifo is not a regular file (a FIFO or a socket); give audit= a plain file path" \
+	"set event_plugin_options audit=DIR/osmqos-audit.log in a directory writable by opensm's user (root): a plain file the plugin creates"
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	nobody=$(id -u nobody)
+	echo '{"time": 1}' >"$dir/refused/nobodys.log"
+	chown nobody "$dir/refused/nobodys.log"
+	audit_refused other "$dir/refused/nobodys.log" \
+		"$dir/refused/nobodys.log belongs to uid $nobody, not to opensm's user (uid 0) or root: that user could read or truncate the trail; remove it, or give audit= a file in a directory only opensm's user can write" \
+		"chown root $dir/refused/nobodys.log, or remove it (the plugin then creates it, mode 0640)"
+else
+	echo "doctor: an audit trail of another user not checked (needs root, user nobody)"
+fi
+for f in trail empty; do
+	: >"$dir/refused/$f.log"
+	[ "$f" = trail ] && echo '{"time": 1}' >"$dir/refused/$f.log"
+	conf "$dir/c8-$f.conf" event_plugin_options \
+		"policy=$pol publish_dir=$dir/pub audit=$dir/refused/$f.log"
+	doctor "audit-$f" 0 -c "$dir/c8-$f.conf"
+	grep -q "^ok  *audit-file  *audit trail $dir/refused/$f.log: " "$dir/audit-$f.out" ||
+		bad "audit-$f: $(cat "$dir/audit-$f.out")"
+done
 # 9. dfsssp keeps the template's SL2VL: the policy's sl2vl-scope is lost.
 grep -q 'sl2vl-scope' "$pol" || bad "the test policy has no sl2vl-scope"
 conf "$dir/c9.conf" routing_engine dfsssp
@@ -538,5 +593,5 @@ for v in 010 +5 " 5" 4294967295; do
 done
 doctor sm-uid-0x0 0 -c "$dir/good.conf" --sm-user 0x0
 
-[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 26 broken ones, each named"
+[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 31 broken ones, each named"
 exit "$fail"

@@ -11,7 +11,8 @@
  *   it is valid; the plugin library where opensm's dlopen() finds it and
  *   built for this opensm's version; the publish and audit directories
  *   writable with free space and the policy file readable, as opensm's
- *   user; those and the policy file writable by
+ *   user; the audit trail's file one the plugin takes; those and the
+ *   policy file writable by
  *   opensm's user alone; the publish directory no other opensm's and
  *   on a local file system; the routing engine and what it owns; the
  *   standby's opensm.conf the same.
@@ -41,6 +42,7 @@
 #include "doctor_conf.h"
 #include "doctor_dlopen.h"
 #include "inputs.h"
+#include "audit/audit.h"
 #include "options/options.h"
 
 #define CMD	     "doctor"
@@ -92,7 +94,10 @@ const struct oq_cmd_spec oq_spec_doctor = {
 		 "library where opensm loads it and built for this opensm's "
 		 "version, the policy file readable and the publish and "
 		 "audit directories writable with free space by opensm's "
-		 "user, the policy file and those directories "
+		 "user, the audit trail's file one the plugin writes to (not "
+		 "a directory, a symbolic link, a FIFO or a device, a file "
+		 "that is not a trail or is another user's), the policy file "
+		 "and those directories "
 		 "writable by opensm's user alone, the publish directory "
 		 "on a local file system, the routing engine and "
 		 "what it owns, and the "
@@ -716,7 +721,7 @@ static int run(int argc, char **argv)
 	struct doctor_report r = {false, true, DOCTOR_OK};
 	struct oq_policy *p = NULL;
 	const char *conf, *conf_path;
-	char audit_dir[4096];
+	char audit_path[4096];
 	struct doctor_sm_user u;
 	char sm_name[256];
 	struct sm s, standby;
@@ -772,20 +777,11 @@ static int run(int argc, char **argv)
 	} else if (relative(&r, "audit-dir", "audit=", s.po.audit)) {
 		/* Said: not this directory's. */
 	} else if (s.po.audit && *s.po.audit) {
-		char *slash;
-
-		snprintf(audit_dir, sizeof(audit_dir), "%s", s.po.audit);
-		slash = strrchr(audit_dir, '/');
-		if (slash && slash != audit_dir)
-			*slash = '\0';
-		else if (slash)
-			slash[1] = '\0';
-		doctor_dir(&r, &u, "audit-dir", audit_dir,
-			   "audit trail directory", "audit");
+		doctor_audit(&r, &u, s.po.audit);
 	} else {
-		snprintf(audit_dir, sizeof(audit_dir), "%s", oq_cache_dir());
-		doctor_dir(&r, &u, "audit-dir", audit_dir,
-			   "audit trail directory", "audit");
+		snprintf(audit_path, sizeof(audit_path), "%s/%s",
+			 oq_cache_dir(), OQ_AUDIT_DEFAULT_NAME);
+		doctor_audit(&r, &u, audit_path);
 	}
 	check_engine(&r, &s, p);
 	if (o.standby) {

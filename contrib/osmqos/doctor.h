@@ -4,6 +4,7 @@
  * opensm.conf, the library, the policy, the routing engine, the
  * standby), doctor_access.c (who may write the files the plugin trusts),
  * doctor_as_user.c (what opensm's user may do with them),
+ * doctor_audit.c (the audit trail's file as the plugin judges it),
  * doctor_lock.c (another opensm's plugin in the publish directory),
  * doctor_storage.c (the publish directory on network storage),
  * doctor_binaries.c (the plugin library and the opensm binary),
@@ -77,6 +78,16 @@ void doctor_as_fix(const struct doctor_sm_user *u, char *fix, size_t len);
 void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 		const char *name, const char *dir, const char *what,
 		const char *key);
+
+/*
+ * The audit trail at path (doctor_audit.c): an error for what the plugin
+ * refuses to write it to (a directory, a symbolic link, a FIFO or a
+ * device, a file that is not a trail, one of neither root nor opensm's
+ * user), in the plugin's words, or an existing file opensm's user cannot
+ * write; then its directory (doctor_dir()), unless path is a directory.
+ */
+void doctor_audit(struct doctor_report *r, const struct doctor_sm_user *u,
+		  const char *path);
 
 /* The policy file: a warning when group or others may write it, or its
  * owner is neither root nor opensm's user.  key: the option naming it. */

@@ -17,6 +17,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "audit/audit.h"
 #include "doctor.h"
 
 /* What the plugin's files need, at least, to grow for a while. */
@@ -26,6 +27,30 @@
 static bool trusted(const struct doctor_sm_user *u, uid_t uid)
 {
 	return uid == 0 || uid == u->uid;
+}
+
+/*
+ * The option key a fix sets, as it is set: publish_dir= names the
+ * directory itself, audit= a file in it (the plugin refuses a directory
+ * there).  set: "KEY=DIR to a directory", own: "KEY= a directory of its
+ * own", each with what follows.
+ */
+static const char *set_dir(const char *key, char *buf, size_t len)
+{
+	if (!strcmp(key, "audit"))
+		snprintf(buf, len, "audit=DIR/" OQ_AUDIT_DEFAULT_NAME " in");
+	else
+		snprintf(buf, len, "%s=DIR to", key);
+	return buf;
+}
+
+static const char *own_dir(const char *key, char *buf, size_t len)
+{
+	if (!strcmp(key, "audit"))
+		snprintf(buf, len, "audit= a file in");
+	else
+		snprintf(buf, len, "%s= a directory of", key);
+	return buf;
 }
 
 /*
@@ -39,7 +64,7 @@ static bool dir_shared(const struct doctor_sm_user *u, const struct stat *st,
 		       size_t flen)
 {
 	unsigned int mode = st->st_mode & 07777;
-	char who[96];
+	char who[96], opt[64];
 
 	if ((mode & S_IWOTH) && (mode & S_ISVTX) && st->st_uid == 0) {
 		snprintf(msg, mlen,
@@ -47,10 +72,10 @@ static bool dir_shared(const struct doctor_sm_user *u, const struct stat *st,
 			 "can create files there before opensm does (%s)",
 			 what, dir, mode, planted);
 		snprintf(fix, flen,
-			 "give %s= a directory of its own, writable by "
+			 "give %s a directory of its own, writable by "
 			 "opensm's user alone (e.g. mkdir -m 0755 "
 			 "/var/lib/osmqos)",
-			 key);
+			 own_dir(key, opt, sizeof(opt)));
 		return true;
 	}
 	if (mode & (S_IWGRP | S_IWOTH)) {
@@ -62,8 +87,8 @@ static bool dir_shared(const struct doctor_sm_user *u, const struct stat *st,
 			 mode, planted);
 		snprintf(fix, flen,
 			 "chmod go-w %s (and chown it to opensm's user), or "
-			 "give %s= a directory of its own",
-			 dir, key);
+			 "give %s a directory of its own",
+			 dir, own_dir(key, opt, sizeof(opt)));
 		return true;
 	}
 	if (!trusted(u, st->st_uid)) {
@@ -74,8 +99,8 @@ static bool dir_shared(const struct doctor_sm_user *u, const struct stat *st,
 			 doctor_user_name(st->st_uid, who, sizeof(who)),
 			 u->name, planted);
 		snprintf(fix, flen,
-			 "chown %s %s, or give %s= a directory of its own",
-			 u->name, dir, key);
+			 "chown %s %s, or give %s a directory of its own",
+			 u->name, dir, own_dir(key, opt, sizeof(opt)));
 		return true;
 	}
 	return false;
@@ -97,7 +122,7 @@ void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 {
 	struct statvfs vfs;
 	struct stat st;
-	char fix[512], msg[768], why[160];
+	char fix[512], msg[768], why[160], opt[64];
 	unsigned long long avail;
 	bool shared;
 	size_t at;
@@ -105,8 +130,8 @@ void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 
 	snprintf(fix, sizeof(fix),
 		 "create %s writable by opensm (%s), or set "
-		 "event_plugin_options %s=DIR to a directory that is",
-		 dir, u->name, key);
+		 "event_plugin_options %s a directory that is",
+		 dir, u->name, set_dir(key, opt, sizeof(opt)));
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		doctor_check(r, DOCTOR_ERR, name, fix, "%s %s: %s", what, dir,
 			     errno == ENOENT ? "does not exist"
@@ -125,9 +150,10 @@ void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 	if (err && at < strlen(dir)) {
 		snprintf(fix, sizeof(fix),
 			 "let %s search %.*s (e.g. chmod o+x %.*s), or set "
-			 "event_plugin_options %s=DIR to a directory it can "
-			 "reach and write",
-			 u->name, (int)at, dir, (int)at, dir, key);
+			 "event_plugin_options %s a directory it can reach "
+			 "and write",
+			 u->name, (int)at, dir, (int)at, dir,
+			 set_dir(key, opt, sizeof(opt)));
 		doctor_check(r, DOCTOR_ERR, name, fix,
 			     "%s %s: opensm's user (%s) cannot reach it: %.*s: "
 			     "%s",
@@ -140,8 +166,8 @@ void doctor_dir(struct doctor_report *r, const struct doctor_sm_user *u,
 		if (err == EACCES && u->uid)
 			snprintf(fix, sizeof(fix),
 				 "chown %s %s, or set event_plugin_options "
-				 "%s=DIR to a directory it can write",
-				 u->name, dir, key);
+				 "%s a directory it can write",
+				 u->name, dir, set_dir(key, opt, sizeof(opt)));
 		doctor_check(r, DOCTOR_ERR, name, fix,
 			     "%s %s is not writable by opensm's user (%s): %s",
 			     what, dir, u->name, strerror(err));

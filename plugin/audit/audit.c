@@ -74,44 +74,6 @@ static void deadline_in(struct timespec *ts, int ms)
 }
 
 /*
- * Whether the regular file sb (open for writing only) starts like a trail:
- * its first byte is a JSON line's '{' (lines are only ever appended
- * whole).  A file that cannot be read, or is no longer the one at the
- * path, cannot tell: true.
- */
-static bool starts_like_trail(const char *path, const struct stat *sb)
-{
-	struct stat rs;
-	bool ok = true;
-	char c;
-	int fd;
-
-	if (!sb->st_size)
-		return true;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return true;
-	if (!fstat(fd, &rs) && rs.st_dev == sb->st_dev &&
-	    rs.st_ino == sb->st_ino && pread(fd, &c, 1, 0) == 1)
-		ok = c == '{';
-	close(fd);
-	return ok;
-}
-
-/* audit= naming a directory: a file in it, e.g. DIR/osmqos-audit.log. */
-static void dir_advice(const char *path, char *why, size_t len)
-{
-	size_t n = strlen(path);
-
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	snprintf(why, len,
-		 "%s is a directory; give audit= a file path, e.g. "
-		 "%.*s/" OQ_AUDIT_DEFAULT_NAME,
-		 path, (int)n, path);
-}
-
-/*
  * Open for appending without following a symlink at the last component;
  * a file we create gets exactly OQ_AUDIT_FILE_MODE.  O_NONBLOCK keeps a
  * FIFO planted at the path from blocking the open; it is refused below.
@@ -122,7 +84,7 @@ static int open_audit_file(const char *path, char *why, size_t len)
 	const int flags =
 		O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
 	bool created = false;
-	struct stat sb;
+	struct stat sb = {0};
 	int fd = -1, tries;
 
 	/* O_EXCL tells us whether we created it (then set the mode whatever
@@ -141,20 +103,13 @@ static int open_audit_file(const char *path, char *why, size_t len)
 	}
 	if (fd < 0) {
 		if (errno == ELOOP)
-			snprintf(why, len,
-				 "%s is a symbolic link; the audit log is "
-				 "never written through one, give audit= the "
-				 "real file",
-				 path);
+			oq_audit_why_not_file(path, S_IFLNK, why, len);
 		else if (errno == ENXIO)
 			/* What opening a FIFO with no reader (O_NONBLOCK),
 			 * or a socket, for writing says. */
-			snprintf(why, len,
-				 "%s is not a regular file (a FIFO or a "
-				 "socket); give audit= a plain file path",
-				 path);
+			oq_audit_why_not_file(path, S_IFIFO, why, len);
 		else if (errno == EISDIR)
-			dir_advice(path, why, len);
+			oq_audit_why_not_file(path, S_IFDIR, why, len);
 		else
 			snprintf(why, len,
 				 "cannot open %s: %s; check that its "
@@ -163,36 +118,13 @@ static int open_audit_file(const char *path, char *why, size_t len)
 		return -1;
 	}
 	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
-		snprintf(why, len,
-			 "%s is not a regular file; give audit= a plain "
-			 "file path",
-			 path);
+		oq_audit_why_not_file(path, sb.st_mode, why, len);
 		close(fd);
 		return -1;
 	}
-	/* A file someone else owns (planted in a directory others may
-	 * write, /tmp say) could be read or cut short by them: the trail
-	 * is appended only to a file of opensm's user, or root's (what
-	 * logrotate's create line makes). */
-	if (sb.st_uid != geteuid() && sb.st_uid != 0) {
-		snprintf(why, len,
-			 "%s belongs to uid %u, not to opensm's user (uid "
-			 "%u) or root: that user could read or truncate the "
-			 "trail; remove it, or give audit= a file in a "
-			 "directory only opensm's user can write",
-			 path, (unsigned int)sb.st_uid,
-			 (unsigned int)geteuid());
-		close(fd);
-		return -1;
-	}
-	/* A file with something else in it (audit= naming OpenSM's
-	 * partition file, say) would be broken for its reader by the
-	 * lines appended. */
-	if (!created && !starts_like_trail(path, &sb)) {
-		snprintf(why, len,
-			 "%s is not an osmqos audit trail (its first line is "
-			 "not JSON); give audit= a file of its own",
-			 path);
+	/* Someone else's file, or one with something else in it: the
+	 * trail is not appended to it (audit_path.c says why). */
+	if (!created && !oq_audit_file_fits(path, &sb, geteuid(), why, len)) {
 		close(fd);
 		errno = EINVAL;
 		return -1;

@@ -22,6 +22,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <time.h>
 
 /* File name under OpenSM's cache dir when audit= is not given. */
@@ -190,6 +192,20 @@ size_t oq_audit_format(const struct oq_audit_record *rec, char *buf,
 		       size_t len);
 size_t oq_audit_format_n(const struct oq_audit_record *rec, uint64_t count,
 			 const struct timespec *last, char *buf, size_t len);
+
+/*
+ * What audit= may name (audit_path.c), in the words the writer logs and
+ * `osmqos doctor` repeats.  oq_audit_why_not_file: the refusal of a path
+ * of type mode (a symbolic link, a directory, a FIFO or socket, a
+ * device: anything but a regular file) into why.  oq_audit_file_fits:
+ * whether the regular file sb at path may take the trail appended by
+ * the user uid (its owner uid or root, and empty or starting like a
+ * trail), false with the refusal in why.
+ */
+void oq_audit_why_not_file(const char *path, mode_t mode, char *why,
+			   size_t len);
+bool oq_audit_file_fits(const char *path, const struct stat *sb, uid_t uid,
+			char *why, size_t len);
 
 /* IB codes to units for the JSON line (0 for an unknown code). */
 unsigned int oq_audit_mtu_bytes(uint8_t code);
