@@ -25,7 +25,8 @@
 # Under opensm_policy=direct a policy stock OpenSM rejects is a warning;
 # so is a partition partitions.conf does not define, and a node-name map
 # OpenSM ignores; and so is OpenSM's own parser refusing the copy it
-# reads, as the running plugin publishes it.
+# reads, as the running plugin publishes it, and what a stale
+# publication (no opensm master rewrites it) says of it either way.
 # A publish directory whose lock names a live opensm of another
 # opensm.conf, or two of this one, is a warning.
 # Without --plugin the library is looked for where dlopen() finds it.
@@ -444,6 +445,32 @@ sed -i 's/} 1$/} 0/' "$dir/pub-osm/osmqos.prom"
 doctor opensm-holds 0 -c "$dir/c30.conf"
 grep -q "^ok  *opensm-policy  *the running opensm's own parser holds $dir/pub-osm/osmqos-last-good-policy.conf" \
 	"$dir/opensm-holds.out" || bad "opensm-holds: $(cat "$dir/opensm-holds.out")"
+# The same publication rewritten on time (every 60 s, 10 s ago) is the
+# running opensm's word; one the master stopped rewriting (two intervals
+# and 5 s, as osmqos status judges it: 126 s) speaks for an opensm that
+# no longer runs or is not master, whatever it said: a warning.
+# prom AGE VALUE: osmqos.prom published AGE seconds ago, refused=VALUE.
+prom() {
+	printf 'osmqos_publish_timestamp_seconds %s\nosmqos_publish_interval_seconds 60\nosmqos_policy_opensm_refused{path="%s"} %s\n' \
+		"$(($(date +%s) - $1))" "$dir/pub-osm/osmqos-last-good-policy.conf" "$2" \
+		>"$dir/pub-osm/osmqos.prom"
+}
+prom 10 0
+doctor opensm-fresh 0 -c "$dir/c30.conf"
+grep -q "^ok  *opensm-policy  *the running opensm's own parser holds " \
+	"$dir/opensm-fresh.out" || bad "opensm-fresh: $(cat "$dir/opensm-fresh.out")"
+for v in 0 1; do
+	prom 200 "$v"
+	"$osmqos" status -d "$dir/pub-osm" --json 2>/dev/null | jq -e '.stale == true' >/dev/null ||
+		bad "opensm-stale-$v: osmqos status does not call it stale"
+	broken "opensm-stale-$v" opensm-policy warning -c "$dir/c30.conf"
+	grep -q "^warning  *opensm-policy  *$dir/pub-osm/osmqos.prom: last published by an opensm that is no longer running or not master (20[0-9] s ago); " \
+		"$dir/opensm-stale-$v.out" &&
+		grep -qF "fix: check that opensm runs and is the master (a standby publishes nothing), and its log, then run doctor again" \
+			"$dir/opensm-stale-$v.out" &&
+		! grep -q "the running opensm" "$dir/opensm-stale-$v.out" ||
+		bad "opensm-stale-$v: $(cat "$dir/opensm-stale-$v.out")"
+done
 printf '0x0002c9030001 "ok"\nnot-a-guid "x"\n' >"$dir/bad.map"
 conf "$dir/c29.conf" node_name_map_name "$dir/bad.map"
 broken bad-map node-name-map warning -c "$dir/c29.conf"
@@ -593,5 +620,5 @@ for v in 010 +5 " 5" 4294967295; do
 done
 doctor sm-uid-0x0 0 -c "$dir/good.conf" --sm-user 0x0
 
-[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 31 broken ones, each named"
+[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 33 broken ones, each named"
 exit "$fail"

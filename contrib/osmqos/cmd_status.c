@@ -161,19 +161,10 @@ static bool rejection_current(const struct st *s)
 	return s->rej_error && !s->load_success && s->rejected >= s->loaded;
 }
 
-/*
- * Has the master stopped rewriting the file?  It does every interval
- * seconds while it runs; two intervals and some slack for a busy host
- * missed say it no longer does: opensm stopped or hung, it is a standby
- * now, or it cannot write here.  Without an interval (0, or a plugin that
- * does not publish one) the age alone says nothing.
- */
-#define STALE_SLACK_S 5.0
-
+/* The master no longer rewrites the file (published.h says when). */
 static bool stale(const struct st *s)
 {
-	return s->interval > 0 &&
-	       s->now - s->published > 2 * s->interval + STALE_SLACK_S;
+	return oq_pub_stale(s->published, s->interval, s->now);
 }
 
 /* The rejected edit is no longer the file's content: why, in words. */
@@ -320,8 +311,7 @@ static size_t causes_of(const struct st *s, struct cause *c)
 			fmt("the publication is stale, %.0f s old where the "
 			    "master rewrites it every %.0f s",
 			    s->now - s->published, s->interval),
-			fmt("check that opensm runs and is the master (a "
-			    "standby publishes nothing), and its log")};
+			fmt(OQ_PUB_STALE_FIX)};
 	/* No policy is loaded then, and no table programmed: that is why. */
 	if (s->qos == 0)
 		c[n++] = (struct cause){

@@ -122,7 +122,8 @@ const char *doctor_remote_fs(unsigned long f_type);
 /*
  * What the running plugin published in dir of OpenSM's own parse of the
  * policy file it reads (doctor_opensm.c): a warning while OpenSM refuses
- * it, ok while it holds it, nothing when nothing says.
+ * it, ok while it holds it, nothing when nothing says; a warning that
+ * no running master says when the publication is stale.
  */
 void doctor_opensm_parse(struct doctor_report *r, const char *dir);
 

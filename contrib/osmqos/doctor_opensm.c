@@ -6,7 +6,10 @@
  * qos-ulps ipoib line names leaves OpenSM refusing the copy of the
  * policy in force at every sweep while the plugin applies it: every file
  * doctor reads itself can look right then.  Nothing published (opensm
- * not started yet, or a plugin that does not say): no line.
+ * not started yet, or a plugin that does not say): no line.  A
+ * publication the master no longer rewrites (published.h's rule, as
+ * `osmqos status` applies it) speaks for an opensm that has stopped or
+ * is not master: a warning, not a word on the running one.
  */
 #include <config.h>
 
@@ -25,7 +28,7 @@ void doctor_opensm_parse(struct doctor_report *r, const char *dir)
 	const char *path;
 	struct oq_prom prom;
 	char file[4096], at[32] = "";
-	double since;
+	double since, age;
 	time_t t;
 	struct tm tm;
 	size_t bad;
@@ -35,7 +38,18 @@ void doctor_opensm_parse(struct doctor_report *r, const char *dir)
 		return;
 	x = oq_prom_find(&prom, "osmqos_policy_opensm_refused", NULL, NULL);
 	path = x ? oq_prom_label(x, "path") : NULL;
-	if (x && x->value > 0) {
+	if (x && oq_prom_stale(&prom, (double)time(NULL), &age)) {
+		doctor_check(r, DOCTOR_WARN, "opensm-policy",
+			     OQ_PUB_STALE_FIX
+			     ", then run doctor again (osmqos status says the "
+			     "same)",
+			     "%s: last published by an opensm that is no "
+			     "longer running or not master (%.0f s ago); that "
+			     "OpenSM's own parser %s %s then says nothing of "
+			     "an opensm running now",
+			     file, age, x->value > 0 ? "refused" : "held",
+			     path ? path : "the policy file it reads");
+	} else if (x && x->value > 0) {
 		since = 0;
 		x = oq_prom_find(
 			&prom, "osmqos_policy_opensm_refused_timestamp_seconds",

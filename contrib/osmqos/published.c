@@ -215,3 +215,22 @@ const struct oq_prom_sample *oq_prom_find(const struct oq_prom *p,
 	}
 	return NULL;
 }
+
+/* Slack for a busy host, on top of two missed intervals. */
+#define STALE_SLACK_S 5.0
+
+bool oq_pub_stale(double published, double interval, double now)
+{
+	return interval > 0 && now - published > 2 * interval + STALE_SLACK_S;
+}
+
+bool oq_prom_stale(const struct oq_prom *p, double now, double *age)
+{
+	const struct oq_prom_sample *t, *i;
+
+	t = oq_prom_find(p, "osmqos_publish_timestamp_seconds", NULL, NULL);
+	i = oq_prom_find(p, "osmqos_publish_interval_seconds", NULL, NULL);
+	if (age)
+		*age = now - (t ? t->value : 0);
+	return oq_pub_stale(t ? t->value : 0, i ? i->value : -1, now);
+}

@@ -86,4 +86,22 @@ const struct oq_prom_sample *oq_prom_find(const struct oq_prom *p,
 /* A sample's label, or NULL. */
 const char *oq_prom_label(const struct oq_prom_sample *s, const char *key);
 
+/*
+ * Has the master stopped rewriting the publication?  It does every
+ * interval seconds (publish_interval=) while it runs; two intervals and
+ * some slack for a busy host missed say it no longer does: opensm
+ * stopped or hung, it is a standby now, or it cannot write here.  Without
+ * an interval (<= 0: a plugin that does not publish one) the age alone
+ * says nothing: false.  published and now in seconds since the epoch.
+ */
+bool oq_pub_stale(double published, double interval, double now);
+/* The same, of p's osmqos_publish_timestamp_seconds and
+ * osmqos_publish_interval_seconds; *age (may be NULL) the seconds since it
+ * was written. */
+bool oq_prom_stale(const struct oq_prom *p, double now, double *age);
+/* What to do about a stale publication (status and doctor say it alike). */
+#define OQ_PUB_STALE_FIX                                                       \
+	"check that opensm runs and is the master (a standby publishes "       \
+	"nothing), and its log"
+
 #endif /* OSMQOS_CLI_PUBLISHED_H */
