@@ -322,13 +322,18 @@ static uint8_t best_width(uint8_t w)
  * The speed both ends run at.  ibsim reports LinkSpeedExtActive when one
  * is negotiated; the Mellanox FDR10 extension is only visible through a
  * vendor MAD that OpenSM and ibnetdiscover send to Mellanox vendor IDs,
- * which simulated nodes do not have, so FDR10 shows (and runs) as QDR.
+ * which simulated nodes do not have, so in a net file FDR10 shows (and
+ * runs) as QDR.  ibnetdiscover output (ibnd) comes from real hardware,
+ * where ibnetdiscover read that MAD and OpenSM reads it too: there FDR10
+ * is what both ends run when neither has an extended speed in common.
  */
 static enum oq_speed link_speed(const struct topo_port *a,
-				const struct topo_port *b)
+				const struct topo_port *b, bool ibnd)
 {
 	uint8_t e = a->e_ena & b->e_ena, s = a->s_ena & b->s_ena;
 
+	if (ibnd && !e && a->m_ena && b->m_ena && (s & TS_QDR))
+		return OQ_SPEED_FDR10;
 	if (e & TE_NDR)
 		return OQ_SPEED_NDR;
 	if (e & TE_HDR)
@@ -482,7 +487,7 @@ static int resolve_links(struct topo *t, struct link **out, size_t *n_out)
 			done[base[i] + j] = 1;
 			done[base[ri] + a->remote_port] = 1;
 			w = best_width(a->w_ena & b->w_ena);
-			s = link_speed(a, b);
+			s = link_speed(a, b, t->ibnd);
 			if (!w || s == OQ_SPEED_UNKNOWN) {
 				oq_error(t->d, topo_loc(t, a->line, a->col),
 					 "the ends of this link enable no "

@@ -285,6 +285,71 @@ static void test_ibnetdiscover_text(void **state)
 	oq_diags_free(&d);
 }
 
+/* ibnd_text with every "from" replaced by "to"; free() it. */
+static char *ibnd_with(const char *from, const char *to)
+{
+	size_t fl = strlen(from), tl = strlen(to), n = 0;
+	const char *s = ibnd_text, *hit;
+	char *out, *o;
+
+	for (hit = s; (hit = strstr(hit, from)); hit += fl)
+		n++;
+	out = malloc(sizeof(ibnd_text) + n * tl);
+	assert_non_null(out);
+	o = out;
+	while ((hit = strstr(s, from))) {
+		memcpy(o, s, (size_t)(hit - s));
+		o += hit - s;
+		memcpy(o, to, tl);
+		o += tl;
+		s = hit + fl;
+	}
+	strcpy(o, s);
+	return out;
+}
+
+/* ibnetdiscover on real hardware reads Mellanox's FDR10 extension, as
+ * OpenSM does: a link both ends report as FDR10 runs at FDR10, not QDR
+ * (a net file's FDR10 stays QDR, as ibsim runs it). */
+static void test_ibnetdiscover_fdr10(void **state)
+{
+	char *text = ibnd_with("4xNDR", "4xFDR10");
+	struct oq_diags d;
+	struct oq_fabric *f;
+
+	oq_diags_init(&d);
+	f = parse(text, &d);
+	assert_non_null(f);
+	assert_int_equal(d.n_errors + d.n_warnings, 0);
+	assert_int_equal(port(f, "h2 HCA-1/P2")->speed, OQ_SPEED_FDR10);
+	assert_int_equal(port(f, "sw/rack 2/P2")->speed, OQ_SPEED_FDR10);
+	assert_int_equal(port(f, "h1 HCA-1/P1")->speed, OQ_SPEED_EDR);
+	oq_fabric_free(f);
+	oq_diags_free(&d);
+	free(text);
+
+	/* An end with an extended speed and one with FDR10 only share no
+	 * extended speed: FDR10 too. */
+	text = ibnd_with("lid 3 4xNDR", "lid 3 4xFDR10");
+	oq_diags_init(&d);
+	f = parse(text, &d);
+	assert_non_null(f);
+	assert_int_equal(port(f, "h2 HCA-1/P2")->speed, OQ_SPEED_FDR10);
+	oq_fabric_free(f);
+	oq_diags_free(&d);
+	free(text);
+
+	/* QDR at one end: QDR. */
+	text = ibnd_with("lid 3 4xNDR", "lid 3 4xQDR");
+	oq_diags_init(&d);
+	f = parse(text, &d);
+	assert_non_null(f);
+	assert_int_equal(port(f, "h2 HCA-1/P2")->speed, OQ_SPEED_QDR);
+	oq_fabric_free(f);
+	oq_diags_free(&d);
+	free(text);
+}
+
 /* ibnetdiscover quotes a NodeDescription without escaping inner quotes;
  * the description is all of it, as OpenSM (and the plugin) hold it. */
 static void test_ibnetdiscover_inner_quotes(void **state)
@@ -616,6 +681,7 @@ int main(void)
 		cmocka_unit_test(test_all_ibsim_examples),
 		cmocka_unit_test(test_net_equals_ibnetdiscover),
 		cmocka_unit_test(test_ibnetdiscover_text),
+		cmocka_unit_test(test_ibnetdiscover_fdr10),
 		cmocka_unit_test(test_speed_negotiation),
 		cmocka_unit_test(test_global_settings_and_guid_bases),
 		cmocka_unit_test(test_errors_have_locations),
