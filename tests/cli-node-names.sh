@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Node names in the CLI: --node-name-map and the map an opensm.conf names,
 # at every input limit (empty, malformed, huge, a FIFO, a directory, a
-# symlink, invalid UTF-8, CRLF, GUIDs named twice, standard input), and
+# symlink, invalid UTF-8, CRLF, GUIDs named twice, standard input; one
+# opensm.conf names that is a FIFO or a device hangs opensm: an error), and
 # port arguments in the forms operators type (host name, name without
 # /P<n>, a mapped name, GUIDs, lid:N), with the closest names on a miss.
 # Each case asserts the exit status and the first line printed.
@@ -89,6 +90,18 @@ expect 0 "*: valid: *, 0 warnings" check "$pol" --fabric "$net" \
 	--opensm-conf "$tmp/missing.conf"
 grep -q "warning: cannot read the node-name map '$tmp/missing'" "$tmp/err" ||
 	fail "a missing map in opensm.conf: no warning: $(cat "$tmp/err")"
+# ... and a directory: OpenSM's fopen() fails, it names nodes by their
+# NodeDescriptions.
+printf 'node_name_map_name %s\n' "$tmp/dir" >"$tmp/dir.conf"
+expect_err 0 "osmqos check: warning: cannot read the node-name map '$tmp/dir' that $tmp/dir.conf names: not a regular file*; OpenSM then names nodes by their NodeDescriptions, and so does this run" \
+	check "$pol" --fabric "$net" --opensm-conf "$tmp/dir.conf"
+# A FIFO or a device there hangs opensm at startup (its fopen() blocks,
+# its fgets() loop never ends): an error, not that fallback.
+for m in "$tmp/fifo:FIFO" "/dev/zero:character device"; do
+	printf 'node_name_map_name %s\n' "${m%%:*}" >"$tmp/hang.conf"
+	expect 2 "osmqos check: the node-name map '${m%%:*}' that $tmp/hang.conf names is a ${m#*:}: opensm would block or spin reading it at startup and never bring the subnet up; point node_name_map_name at a regular file" \
+		check "$pol" --fabric "$net" --opensm-conf "$tmp/hang.conf"
+done
 # CRLF: the unquoted name keeps its CR, as OpenSM's; a warning says so.
 expect 0 "*: valid: *" check "$tmp/mapped.conf" --fabric "$net" \
 	--node-name-map "$tmp/crlf"

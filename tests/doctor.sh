@@ -26,7 +26,9 @@
 # so is a partition partitions.conf does not define, and a node-name map
 # OpenSM ignores; and so is OpenSM's own parser refusing the copy it
 # reads, as the running plugin publishes it, and what a stale
-# publication (no opensm master rewrites it) says of it either way.
+# publication (no opensm master rewrites it) says of it either way.  A
+# node-name map that is a FIFO or a device (opensm hangs at startup) is
+# an error.
 # A publish directory whose lock names a live opensm of another
 # opensm.conf, or two of this one, is a warning.
 # Without --plugin the library is looked for where dlopen() finds it.
@@ -474,6 +476,22 @@ done
 printf '0x0002c9030001 "ok"\nnot-a-guid "x"\n' >"$dir/bad.map"
 conf "$dir/c29.conf" node_name_map_name "$dir/bad.map"
 broken bad-map node-name-map warning -c "$dir/c29.conf"
+# A map that is a FIFO or a device hangs opensm at startup (complib's
+# fopen() blocks, its fgets() loop never ends): an error, with or without
+# a valid policy.
+mkfifo "$dir/fifo.map"
+for m in "$dir/fifo.map:FIFO" "/dev/zero:character device"; do
+	conf "$dir/c31.conf" node_name_map_name "${m%%:*}"
+	broken hang-map node-name-map error -c "$dir/c31.conf"
+	grep -q "^error  *node-name-map  *${m%%:*} is a ${m#*:}: opensm would block or spin reading it at startup and never bring the subnet up" \
+		"$dir/hang-map.out" && grep -q " fix: point node_name_map_name at a regular file" "$dir/hang-map.out" ||
+		bad "hang-map ${m%%:*}: $(cat "$dir/hang-map.out")"
+done
+conf "$dir/c32.conf" qos_policy_file "$dir/bad-policy.conf" node_name_map_name "$dir/fifo.map" \
+	event_plugin_options "policy=$dir/bad-policy.conf publish_dir=$dir/pub audit=$dir/audit/osmqos-audit.log"
+doctor hang-map-bad-policy 2 -c "$dir/c32.conf"
+grep -q "^error  *node-name-map  *$dir/fifo.map is a FIFO: " "$dir/hang-map-bad-policy.out" ||
+	bad "hang-map with an invalid policy: $(cat "$dir/hang-map-bad-policy.out")"
 
 # Who can write what the plugin trusts: a publish directory every user
 # can write (the policy copy it restores at start could be planted), a
@@ -620,5 +638,5 @@ for v in 010 +5 " 5" 4294967295; do
 done
 doctor sm-uid-0x0 0 -c "$dir/good.conf" --sm-user 0x0
 
-[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 33 broken ones, each named"
+[ "$fail" = 0 ] && echo "doctor: a good setup, 4 written as OpenSM reads them, and 36 broken ones, each named"
 exit "$fail"

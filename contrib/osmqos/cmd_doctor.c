@@ -503,9 +503,10 @@ static void check_engine(struct doctor_report *r, const struct sm *s,
 	}
 }
 
-/* The partitions.conf and node-name map opensm.conf names (or OpenSM's
- * defaults: its partitions file, its map when it exists), read as
- * `check --opensm-conf` reads them. */
+/* The node-name map and partitions.conf opensm.conf names (or OpenSM's
+ * defaults: its map when it exists, its partitions file), read as
+ * `check --opensm-conf` reads them.  The map whatever the policy: one
+ * that hangs opensm matters with any. */
 static void check_partitions(struct doctor_report *r, const struct sm *s,
 			     const struct oq_policy *p)
 {
@@ -517,7 +518,10 @@ static void check_partitions(struct doctor_report *r, const struct sm *s,
 	if (!map && *OQ_OSM_NODE_NAME_MAP &&
 	    !access(OQ_OSM_NODE_NAME_MAP, F_OK))
 		map = OQ_OSM_NODE_NAME_MAP;
-	doctor_partitions(r, p, parts, map);
+	if (map)
+		doctor_node_map(r, map);
+	if (p)
+		doctor_partitions(r, p, parts);
 }
 
 /* The keys that must agree between the master's and the standby's,
@@ -761,8 +765,7 @@ static int run(int argc, char **argv)
 	doctor_policy_read(&r, &u, s.policy);
 	doctor_binaries(&r, o.plugin, o.opensm);
 	check_policy(&r, &s, &p);
-	if (p)
-		check_partitions(&r, &s, p);
+	check_partitions(&r, &s, p);
 	if (!relative(&r, "publish-dir", "publish_dir=", s.po.publish_dir)) {
 		doctor_dir(&r, &u, "publish-dir", oq_plugin_publish_dir(&s.po),
 			   "publish directory", "publish_dir");

@@ -137,11 +137,17 @@ int doctor_stock(struct doctor_report *r, const struct oq_policy *p);
 
 /*
  * What the policy says of partitions against the partitions.conf
- * (partition_config_file, or OpenSM's default) and of the node-name map
- * (node_name_map_name) opensm.conf names: each warning that needs no
- * fabric, as the plugin would log it.
+ * (partition_config_file, or OpenSM's default) opensm.conf names: each
+ * warning that needs no fabric, as the plugin would log it.
  */
 void doctor_partitions(struct doctor_report *r, const struct oq_policy *p,
-		       const char *partitions, const char *node_map);
+		       const char *partitions);
+/*
+ * The node-name map opensm.conf names (node_name_map_name, or OpenSM's
+ * default): a FIFO or a device is an error (opensm hangs reading it at
+ * startup); one OpenSM cannot read or parse a warning (it ignores the
+ * map whole, and port names written with the map's names match nothing).
+ */
+void doctor_node_map(struct doctor_report *r, const char *path);
 
 #endif /* OSMQOS_CLI_DOCTOR_H */

@@ -112,17 +112,28 @@ static int load_partitions(struct doctor_report *r, const char *path,
 	return rc ? -1 : 0;
 }
 
-/* The map node_name_map_name names: one OpenSM cannot use is ignored
- * whole, and port names written by the map's names then match nothing. */
-static void node_map(struct doctor_report *r, const char *path)
+void doctor_node_map(struct doctor_report *r, const char *path)
 {
 	struct oq_node_name_map *m;
 	struct oq_diags d;
 	char first[1024] = "", fix[512], why[64];
+	const char *kind = oq_file_endless(path);
 	size_t len = 0;
-	char *text = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
+	char *text;
 	int oom = 0;
 
+	if (kind) {
+		/* complib fopen()s the map and reads it to its end before
+		 * the first sweep: a FIFO blocks there, a device spins. */
+		doctor_check(r, DOCTOR_ERR, "node-name-map",
+			     "point node_name_map_name at a regular file "
+			     "(node-name-map(5)), then restart opensm",
+			     "%s is a %s: opensm would block or spin reading "
+			     "it at startup and never bring the subnet up",
+			     path, kind);
+		return;
+	}
+	text = oq_file_read(path, OQ_FILE_MAX_BYTES, &len);
 	snprintf(fix, sizeof(fix),
 		 "fix %s (GUID \"name\" lines, node-name-map(5)) or "
 		 "node_name_map_name, then restart opensm",
@@ -161,7 +172,7 @@ static void node_map(struct doctor_report *r, const char *path)
 }
 
 void doctor_partitions(struct doctor_report *r, const struct oq_policy *p,
-		       const char *partitions, const char *map)
+		       const char *partitions)
 {
 	struct oq_partitions parts;
 	struct oq_diags d;
@@ -169,8 +180,6 @@ void doctor_partitions(struct doctor_report *r, const struct oq_policy *p,
 	size_t i, j, named = 0;
 	bool have_file;
 
-	if (map)
-		node_map(r, map);
 	memset(&parts, 0, sizeof(parts));
 	if (load_partitions(r, partitions, &parts, &have_file)) {
 		doctor_check(r, DOCTOR_WARN, "partitions",

@@ -365,7 +365,7 @@ int oq_cli_node_names(const char *cmd, const struct oq_cli_common *c,
 		      struct oq_fabric *f)
 {
 	struct oq_node_name_map *m = NULL;
-	const char *path = c->node_name_map;
+	const char *path = c->node_name_map, *kind;
 	char *conf_path = NULL, why[64];
 	bool dflt = false, by_conf = false;
 	struct oq_diags d;
@@ -381,6 +381,19 @@ int oq_cli_node_names(const char *cmd, const struct oq_cli_common *c,
 	if (!path)
 		return OQ_EXIT_OK;
 	oq_diags_init(&d);
+	kind = by_conf ? oq_file_endless(path) : NULL;
+	if (kind) {
+		/* complib fopen()s the map and reads it to its end before
+		 * the first sweep: no fallback, the subnet never comes up. */
+		rc = oq_usage_error(
+			cmd,
+			"the node-name map '%s' that %s names is a "
+			"%s: opensm would block or spin reading it "
+			"at startup and never bring the subnet up; "
+			"point node_name_map_name at a regular file",
+			path, c->opensm_conf, kind);
+		goto out;
+	}
 	if (by_conf) {
 		/* OpenSM opens the map itself: one it cannot read leaves the
 		 * nodes their NodeDescriptions, and so it does here. */

@@ -40,6 +40,15 @@ char *oq_file_read_fd(int fd, unsigned long long size, size_t max, size_t *len);
 int oq_file_probe(const char *path, size_t max);
 
 /*
+ * What path is when reading it as a plain fopen() and fgets() loop does
+ * (OpenSM's node-name map reader) would hang its reader: "FIFO" (fopen()
+ * waits for a writer), "character device" or "block device" (/dev/zero
+ * never ends, a disk is read whole); NULL for anything else, or nothing,
+ * at path.  Follows symbolic links, as fopen() does; never opens it.
+ */
+const char *oq_file_endless(const char *path);
+
+/*
  * Whether two paths name the same file, existing or not: their directories
  * resolved (symbolic links, "..", relative paths) and the last components
  * equal, or both existing with the same device and inode (not following a

@@ -91,6 +91,22 @@ int oq_file_probe(const char *path, size_t max)
 	return err;
 }
 
+const char *oq_file_endless(const char *path)
+{
+	struct stat st;
+
+	/* stat(), not open(): opening a FIFO is what blocks. */
+	if (stat(path, &st))
+		return NULL;
+	if (S_ISFIFO(st.st_mode))
+		return "FIFO";
+	if (S_ISCHR(st.st_mode))
+		return "character device";
+	if (S_ISBLK(st.st_mode))
+		return "block device";
+	return NULL;
+}
+
 const char *oq_file_error(int err, size_t max, char *buf, size_t len)
 {
 	if (err == EINVAL)
