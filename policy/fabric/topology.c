@@ -21,6 +21,7 @@
 
 #define MAX_ID 64   /* ibsim NODEIDLEN - 1 */
 #define MAX_DESC 63 /* ibsim keeps nodedesc[64], NUL-terminated */
+#define LID_UCAST_END 0xbfff /* IBA: unicast LIDs are 1..0xBFFF */
 
 struct reader {
 	const char *text;
@@ -188,12 +189,46 @@ static const char *parse_desc(const char *s, char *desc, size_t cap,
 	return rest;
 }
 
-static unsigned long num_after(const char *s, const char *key, bool *found)
+/*
+ * The number the trailer gives after "lid " (a port's LID) or "lmc "
+ * (its LMC) at num.  OpenSM assigns unicast LIDs 1..0xBFFF and LMCs
+ * 0..7 only: a LID above that (multicast, the permissive 0xFFFF, or more
+ * than 16 bits) would name the port in lid:N lookups as no real port is
+ * named, so the port gets none (0); an LMC above 7 is 0.  Each with a
+ * warning quoting the number as written, like the annotation's other
+ * values a reader cannot use.
+ */
+uint16_t topo_lid(struct topo *t, const char *line, const char *num,
+		  unsigned int lineno)
 {
-	const char *p = strstr(s, key);
+	char *end;
+	unsigned long v = strtoul(num, &end, 0);
+	const char *what;
 
-	*found = p != NULL;
-	return p ? strtoul(p + strlen(key), NULL, 0) : 0;
+	if (v <= LID_UCAST_END)
+		return (uint16_t)v;
+	what = v == 0xffff  ? "the permissive LID"
+	       : v > 0xffff ? "wider than 16 bits"
+			    : "a multicast LID";
+	oq_warning(t->d, topo_loc(t, lineno, col_of(line, num)),
+		   "LID %.*s is %s, not a unicast LID (1 to 0xBFFF); the "
+		   "port is taken to have no LID (0)",
+		   (int)(end - num), num, what);
+	return 0;
+}
+
+uint8_t topo_lmc(struct topo *t, const char *line, const char *num,
+		 unsigned int lineno)
+{
+	char *end;
+	unsigned long v = strtoul(num, &end, 0);
+
+	if (v <= 7)
+		return (uint8_t)v;
+	oq_warning(t->d, topo_loc(t, lineno, col_of(line, num)),
+		   "LMC %.*s is above 7; the port is taken to have LMC 0",
+		   (int)(end - num), num);
+	return 0;
 }
 
 /* "Switch N "id" # "desc" ...", "Hca N ...", "Ca N ...", "Rt N ...". */
@@ -208,7 +243,6 @@ static struct topo_node *parse_header(struct topo *t, const char *line,
 	char *end;
 	unsigned int i, maxp = type == OQ_NODE_SWITCH ? OQ_MAX_SW_PORTS : 255;
 	char desc[MAX_DESC + 1];
-	bool found;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
@@ -287,13 +321,15 @@ static struct topo_node *parse_header(struct topo *t, const char *line,
 	memcpy(n->desc, src, len);
 	n->desc[len] = '\0';
 	if (type == OQ_NODE_SWITCH) {
-		unsigned long v;
+		const char *k;
 
 		n->enh0 = strstr(rest, "enhanced port 0") != NULL;
-		v = num_after(rest, "lid ", &found);
-		n->lid0 = (uint16_t)(v > 0xffff ? 0 : v);
-		v = num_after(rest, "lmc ", &found);
-		n->lmc0 = (uint8_t)(v > 7 ? 0 : v);
+		k = strstr(rest, "lid ");
+		if (k)
+			n->lid0 = topo_lid(t, line, k + 4, lineno);
+		k = strstr(rest, "lmc ");
+		if (k)
+			n->lmc0 = topo_lmc(t, line, k + 4, lineno);
 	}
 	/* ibsim: a switch takes one GUID, an end node one per port + 1. */
 	n->guid = t->guids[type];

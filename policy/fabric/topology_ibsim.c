@@ -205,17 +205,12 @@ void topo_port_connection(struct topo *t, struct topo_port *p,
 		return;
 	if (type == OQ_NODE_CA) {
 		const char *l = strstr(after_id, "lid ");
-		unsigned long v;
 
-		if (l) {
-			v = strtoul(l + 4, NULL, 0);
-			p->lid = (uint16_t)(v > 0xffff ? 0 : v);
-		}
+		if (l)
+			p->lid = topo_lid(t, line, l + 4, lineno);
 		l = strstr(after_id, "lmc ");
-		if (l) {
-			v = strtoul(l + 4, NULL, 0);
-			p->lmc = (uint8_t)(v > 7 ? 0 : v);
-		}
+		if (l)
+			p->lmc = topo_lmc(t, line, l + 4, lineno);
 	}
 	q = m + 3;
 	if (!scan_int(&q, &rlid) || !scan_int(&q, &width) || *q != 'x')

@@ -87,6 +87,12 @@ struct oq_loc topo_loc(const struct topo *t, unsigned int line,
 		       unsigned int col);
 /* The node a (remote) id names, or NULL. */
 struct topo_node *topo_find(const struct topo *t, uint32_t id);
+/* The LID and the LMC written at num ("lid N", "lmc N") on line: a
+ * LID above 0xBFFF gives 0 and an LMC above 7 gives 0, with a warning. */
+uint16_t topo_lid(struct topo *t, const char *line, const char *num,
+		  unsigned int lineno);
+uint8_t topo_lmc(struct topo *t, const char *line, const char *num,
+		 unsigned int lineno);
 
 /* topology_ibsim.c */
 void topo_port_defaults(const struct topo *t, struct topo_port *p);

@@ -350,6 +350,88 @@ static void test_ibnetdiscover_fdr10(void **state)
 	free(text);
 }
 
+/* The column of the first "key" in line n (from 1) of text, plus skip. */
+static unsigned int col_in_line(const char *text, unsigned int n,
+				const char *key, size_t skip)
+{
+	const char *l = text, *k;
+
+	while (--n)
+		l = strchr(l, '\n') + 1;
+	k = strstr(l, key);
+	assert_non_null(k);
+	return (unsigned int)(k - l + 1 + skip);
+}
+
+/* OpenSM gives unicast LIDs (1..0xBFFF) and LMCs 0..7 only: anything
+ * else in the trailers is a warning at the number, and the port gets no
+ * LID (0) or LMC 0, never a LID lid:N would find it by. */
+static void test_ibnetdiscover_lid_range(void **state)
+{
+	static const struct {
+		const char *from, *to, *frag;
+		unsigned int line;
+	} cases[] = {
+		{"lid 3 lmc 0", "lid 70000 lmc 0",
+		 "LID 70000 is wider than 16 bits, not a unicast LID", 10},
+		{"lid 3 lmc 0", "lid 0xc000 lmc 0",
+		 "LID 0xc000 is a multicast LID", 10},
+		{"lid 3 lmc 0", "lid 65535 lmc 0",
+		 "LID 65535 is the permissive LID", 10},
+		{"lid 4 lmc 1", "lid 0xBFFF0 lmc 1", "LID 0xBFFF0 is wider",
+		 19},
+		{"lid 4 lmc 1", "lid 4 lmc 9",
+		 "LMC 9 is above 7; the port is taken to have LMC 0", 19},
+	};
+	struct oq_diags d;
+	struct oq_fabric *f;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = ibnd_with(cases[i].from, cases[i].to);
+		const char *key =
+			strstr(cases[i].frag, "LMC") ? "lmc " : "lid ";
+		unsigned int col =
+			col_in_line(text, cases[i].line, cases[i].to,
+				    strstr(cases[i].to, key) - cases[i].to + 4);
+		struct oq_port *p;
+
+		oq_diags_init(&d);
+		f = parse(text, &d);
+		assert_non_null(f);
+		assert_int_equal(d.n_errors, 0);
+		assert_int_equal(d.n_warnings, 1);
+		assert_true(has_diag(&d, OQ_SEV_WARNING, cases[i].line, col,
+				     cases[i].frag));
+		p = port(f,
+			 cases[i].line == 10 ? "sw/rack 2/P0" : "h1 HCA-1/P1");
+		if (key[1] == 'i') {
+			assert_int_equal(p->lid, 0);
+			assert_null(oq_fabric_port_by_lid(f, 0xc000));
+		} else {
+			assert_int_equal(p->lid, 4);
+			assert_int_equal(p->lmc, 0);
+		}
+		oq_fabric_free(f);
+		oq_diags_free(&d);
+		free(text);
+	}
+	/* The edges: 0xBFFF and LMC 7 stand. */
+	{
+		char *text = ibnd_with("lid 4 lmc 1", "lid 0xBFFF lmc 7");
+
+		oq_diags_init(&d);
+		f = parse(text, &d);
+		assert_non_null(f);
+		assert_int_equal(d.n_errors + d.n_warnings, 0);
+		assert_int_equal(port(f, "h1 HCA-1/P1")->lid, 0xbfff);
+		assert_int_equal(port(f, "h1 HCA-1/P1")->lmc, 7);
+		oq_fabric_free(f);
+		oq_diags_free(&d);
+		free(text);
+	}
+}
+
 /* ibnetdiscover quotes a NodeDescription without escaping inner quotes;
  * the description is all of it, as OpenSM (and the plugin) hold it. */
 static void test_ibnetdiscover_inner_quotes(void **state)
@@ -682,6 +764,7 @@ int main(void)
 		cmocka_unit_test(test_net_equals_ibnetdiscover),
 		cmocka_unit_test(test_ibnetdiscover_text),
 		cmocka_unit_test(test_ibnetdiscover_fdr10),
+		cmocka_unit_test(test_ibnetdiscover_lid_range),
 		cmocka_unit_test(test_speed_negotiation),
 		cmocka_unit_test(test_global_settings_and_guid_bases),
 		cmocka_unit_test(test_errors_have_locations),
