@@ -41,6 +41,29 @@ void topo_port_defaults(const struct topo *t, struct topo_port *p)
 }
 
 /*
+ * The error for the option at opt whose value ends at end, quoted as
+ * written up to the next blank: the reader clamps the value it takes, and
+ * "w=x" reads as 0, so the number it holds is no text of the file.
+ */
+static int bad_option(struct topo *t, const char *line, const char *opt,
+		      const char *end, unsigned int lineno)
+{
+	const char *e = end;
+
+	while (*e && !isspace((unsigned char)*e))
+		e++;
+	oq_diag_hint(
+		oq_error(t->d,
+			 topo_loc(t, lineno, (unsigned int)(opt - line) + 1),
+			 "bad port option '%.*s'",
+			 (int)(e - opt > 64 ? 64 : e - opt), opt),
+		"w= is a LinkWidthEnabled mask 1..31, s= a "
+		"LinkSpeedEnabled mask 0..7, e= a LinkSpeedExtEnabled "
+		"mask 0..15");
+	return -1;
+}
+
+/*
  * "w=N", "s=N", "e=N" anywhere after the remote id: ibsim looks at every
  * '=' and takes the nearest letter before it as the option name; other
  * letters are ignored.
@@ -53,42 +76,32 @@ int topo_port_options(struct topo *t, struct topo_port *p, const char *line,
 	while (*s && (s = strchr(s + 1, '='))) {
 		const char *opt = s;
 		unsigned long v;
+		char *end;
 
 		while (opt > line && !isalpha((unsigned char)*opt))
 			opt--;
-		v = strtoul(s + 1, NULL, 0);
+		v = strtoul(s + 1, &end, 0);
 		if (v > INT_MAX)
 			v = 0xff; /* out of every range below */
 		switch (*opt) {
 		case 'w':
 			if (v < 1 || v > 31)
-				goto bad;
+				return bad_option(t, line, opt, end, lineno);
 			p->w_ena = (uint8_t)v;
 			break;
 		case 's':
 			if (v > 7)
-				goto bad;
+				return bad_option(t, line, opt, end, lineno);
 			p->s_ena = (uint8_t)(v ? v : TS_QDR);
 			break;
 		case 'e':
 			if (v > 15)
-				goto bad;
+				return bad_option(t, line, opt, end, lineno);
 			p->e_ena = (uint8_t)v;
 			break;
 		default:
 			break;
 		}
-		continue;
-bad:
-		oq_diag_hint(
-			oq_error(t->d,
-				 topo_loc(t, lineno,
-					  (unsigned int)(opt - line) + 1),
-				 "bad port option '%c=%lu'", *opt, v),
-			"w= is a LinkWidthEnabled mask 1..31, s= a "
-			"LinkSpeedEnabled mask 0..7, e= a LinkSpeedExtEnabled "
-			"mask 0..15");
-		return -1;
 	}
 	return 0;
 }

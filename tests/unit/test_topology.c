@@ -624,6 +624,33 @@ static void test_errors_have_locations(void **state)
 	}
 }
 
+/* A bad port option is quoted as the file writes it, never as the value
+ * the reader took from it. */
+static void test_bad_port_option_as_written(void **state)
+{
+	static const char *const opts[] = {
+		"w=-1", "w=99", "s=0x10", "e=99999999999", "w=x",
+	};
+	char text[128], want[64];
+	struct oq_diags d;
+	size_t i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "Hca 1 \"a\"\n[1] \"b\"[1] %s # lid 0 4xQDR\n",
+			 opts[i]);
+		snprintf(want, sizeof(want), "bad port option '%s'", opts[i]);
+		oq_diags_init(&d);
+		assert_null(parse(text, &d));
+		if (!has_diag(&d, OQ_SEV_ERROR, 2, 12, want)) {
+			print_error("no \"%s\"\n", want);
+			oq_diags_print(&d, stderr);
+			fail();
+		}
+		oq_diags_free(&d);
+	}
+}
+
 static void test_quirks(void **state)
 {
 	static const char text[] =
@@ -768,6 +795,7 @@ int main(void)
 		cmocka_unit_test(test_speed_negotiation),
 		cmocka_unit_test(test_global_settings_and_guid_bases),
 		cmocka_unit_test(test_errors_have_locations),
+		cmocka_unit_test(test_bad_port_option_as_written),
 		cmocka_unit_test(test_quirks),
 		cmocka_unit_test(test_garbage_never_crashes),
 		cmocka_unit_test(test_generated_scale),
