@@ -538,8 +538,6 @@ static int run(int argc, char **argv)
 		oq_pub_live_free(&o.sm);
 		return rc;
 	}
-	if (*o.sm.note)
-		fprintf(stderr, "osmqos plan: note: %s\n", o.sm.note);
 	memset(&lf, 0, sizeof(lf));
 	memset(&pl, 0, sizeof(pl));
 	memset(&old, 0, sizeof(old));
@@ -564,6 +562,9 @@ static int run(int argc, char **argv)
 		rc = oq_usage_error(CMD, "out of memory planning; free memory");
 		goto out;
 	}
+	/* What it took of the SM's opensm.conf, once there is a plan. */
+	if (*o.sm.note)
+		fprintf(stderr, "osmqos plan: note: %s\n", o.sm.note);
 	if (o.c.json)
 		plan_print_json(&pl, &o, &old, &in, ex, n_ex);
 	else
