@@ -36,6 +36,21 @@ expect 0 "*: valid: *, 0 warnings" check "$tmp/mapped.conf" --fabric "$net" \
 expect 0 "*: valid: *, 2 warnings" check "$tmp/mapped.conf" --fabric "$net"
 expect 2 "osmqos match: --src 'compute-01': no node named 'compute-01' in the fabric*" \
 	match -p "$pol" -f "$net" --src compute-01 --dst stor1
+# A renamed node's NodeDescription (or its host name) is no name: the
+# miss names that node and the map's name, not other nodes.
+expect 2 "osmqos match: --src 'cn01': 'cn01' is the NodeDescription of 0x0000000000100002, which the node-name map names 'compute-01': use that name or the GUID" \
+	match -p "$tmp/mapped.conf" -f "$net" --node-name-map "$tmp/map" \
+	--src cn01 --dst storage-01
+expect 2 "osmqos match: --dst 'stor1 HCA-1/P1': 'stor1 HCA-1' is the NodeDescription of 0x0000000000100000, which the node-name map names 'storage-01': use that name or the GUID" \
+	match -p "$tmp/mapped.conf" -f "$net" --node-name-map "$tmp/map" \
+	--src compute-01 --dst "stor1 HCA-1/P1"
+# The policy's port-name by a renamed node's description: said as such.
+expect 0 "*: valid: *, 2 warnings" check "$pol" --fabric "$net" \
+	--node-name-map "$tmp/map"
+grep -qF "warning: port-name 'stor1 HCA-1/P1': no node is named 'stor1 HCA-1': it is the NodeDescription of 0x0000000000100000, which the node-name map names 'storage-01', and OpenSM matches that name" "$tmp/err" ||
+	fail "port-name by a renamed node's description: $(cat "$tmp/err")"
+grep -qF "hint: write the map's name ('storage-01/P1'), or name the port by its port-guid" "$tmp/err" ||
+	fail "port-name by a renamed node's description: no hint: $(cat "$tmp/err")"
 # The map opensm.conf names, as OpenSM would open it.
 printf 'node_name_map_name %s\n' "$tmp/map" >"$tmp/opensm.conf"
 expect 0 "*: valid: *, 0 warnings" check "$tmp/mapped.conf" --fabric "$net" \

@@ -5,8 +5,9 @@
  * node-name map's, else its NodeDescription) with or without /P<n>, the
  * node's host name (the name's first word: "cn01/P1", or "cn01" for a
  * node with one port), a port or node GUID, lid:N.  A miss names the
- * closest names; lid:N on a fabric without LIDs (an ibsim net file) says
- * so.  See inputs.h.
+ * closest names, or, for the NodeDescription of a node the node-name map
+ * renames, the node and its name; lid:N on a fabric without LIDs (an
+ * ibsim net file) says so.  See inputs.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <osmqos/node_name_map.h>
 #include <osmqos/text.h>
 
 #include "cli.h"
@@ -293,6 +295,19 @@ static const struct oq_port *by_name(const char *cmd, const struct oq_fabric *f,
 	unsigned int i, cnt = 0;
 
 	find_node(f, spec, len, &fd);
+	if (!fd.n)
+		n = oq_fabric_node_renamed(f, spec, len, true);
+	if (!fd.n && n) {
+		/* Other nodes' names would mislead: this is the node meant,
+		 * known by another name. */
+		oq_usage_error(cmd,
+			       "%s '%s': '%.*s' is the NodeDescription of "
+			       "0x%016llx, which the node-name map names "
+			       "'%s': use that name or the GUID",
+			       opt, spec, (int)len, spec,
+			       (unsigned long long)n->guid, oq_node_name(n));
+		return NULL;
+	}
 	if (!fd.n) {
 		suggest(f, spec, len, split ? split + 1 : NULL, sugg,
 			sizeof(sugg));

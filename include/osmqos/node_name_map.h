@@ -18,6 +18,7 @@
 #ifndef OSMQOS_NODE_NAME_MAP_H
 #define OSMQOS_NODE_NAME_MAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +59,16 @@ size_t oq_node_name_map_size(const struct oq_node_name_map *m);
  */
 int oq_fabric_apply_node_names(struct oq_fabric *f,
 			       const struct oq_node_name_map *m);
+
+/*
+ * The node a name lookup missed because a node-name map renamed it: the
+ * first whose printable NodeDescription is the len bytes at text (with
+ * host, also whose description's first word is), and whose name is
+ * another.  The map's name wins, as in OpenSM, so this only explains a
+ * miss.  NULL when no renamed node has that description.
+ */
+struct oq_node *oq_fabric_node_renamed(const struct oq_fabric *f,
+				       const char *text, size_t len, bool host);
 
 #ifdef __cplusplus
 }

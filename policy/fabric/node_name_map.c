@@ -345,3 +345,25 @@ int oq_fabric_apply_node_names(struct oq_fabric *f,
 	}
 	return f->finalized ? oq_fabric_index_names(f) : 0;
 }
+
+struct oq_node *oq_fabric_node_renamed(const struct oq_fabric *f,
+				       const char *text, size_t len, bool host)
+{
+	size_t i;
+
+	/* A scan: it runs once, after a lookup by name has failed. */
+	for (i = 0; f && i < f->n_nodes; i++) {
+		struct oq_node *n = f->nodes[i];
+		char desc[64];
+		size_t h;
+
+		oq_node_print_desc(n->desc, desc);
+		if (!strcmp(desc, oq_node_name(n)))
+			continue;
+		h = strcspn(desc, " \t");
+		if ((strlen(desc) == len || (host && h == len)) &&
+		    !strncmp(desc, text, len))
+			return n;
+	}
+	return NULL;
+}

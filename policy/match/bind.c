@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <osmqos/node_name_map.h>
+
 #include "match_int.h"
 
 /* Names that more than one node bears, each warned about once per
@@ -91,6 +93,41 @@ static void add_end_port(const struct oq_fabric *f, uint64_t *set,
 		oq_bit_set(set, p->index);
 }
 
+/* A port-name that names no node.  When it is the NodeDescription of a
+ * node the node-name map renames, say so: OpenSM matches the map's name
+ * only, and "no node has this description" would be false. */
+static void warn_no_node(const struct oq_fabric *f,
+			 const struct oq_port_name *pn,
+			 const struct oq_pname *parsed, struct oq_diags *diags)
+{
+	const char *name = pn->name ? pn->name : "";
+	int len = (int)parsed->node_len;
+	const struct oq_node *r;
+	struct oq_diag *d;
+
+	r = oq_fabric_node_renamed(f, name, parsed->node_len, false);
+	if (!r) {
+		d = oq_warning(diags, pn->loc,
+			       "port-name '%s': no node is named '%.*s' in "
+			       "the fabric",
+			       name, len, name);
+		oq_diag_hint(d, "names are compared exactly, spaces "
+				"included, with the node names OpenSM uses (a "
+				"node-name map's, else the NodeDescription)");
+		return;
+	}
+	d = oq_warning(diags, pn->loc,
+		       "port-name '%s': no node is named '%.*s': it is the "
+		       "NodeDescription of 0x%016llx, which the node-name map "
+		       "names '%s', and OpenSM matches that name",
+		       name, len, name, (unsigned long long)r->guid,
+		       oq_node_name(r));
+	oq_diag_hint(d,
+		     "write the map's name ('%s%s'), or name the port by "
+		     "its port-guid",
+		     oq_node_name(r), name + parsed->node_len);
+}
+
 /* port-name: "NodeDescription/P<n>", read as OpenSM and the parser's
  * check read it (oq_port_name_parse: 0x and leading-zero octal forms
  * work, trailing junk is ignored). */
@@ -120,15 +157,7 @@ static size_t resolve_port_names(const struct oq_binding *b,
 		node = oq_fabric_node_by_name(b->f, name, parsed.node_len,
 					      &n_same);
 		if (!node) {
-			struct oq_diag *d = oq_warning(
-				diags, pn->loc,
-				"port-name '%s': no node with description "
-				"'%.*s' in the fabric",
-				name, (int)parsed.node_len, name);
-			oq_diag_hint(d, "names are compared exactly, spaces "
-					"included, with the node names OpenSM "
-					"uses (a node-name map's, else the "
-					"NodeDescription)");
+			warn_no_node(b->f, pn, &parsed, diags);
 			continue;
 		}
 		if (n_same > 1)

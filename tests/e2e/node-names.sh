@@ -88,7 +88,7 @@ e2e_hup_sweep "osmqos: sweep 2: published" 60
 warn="port-name 'dup HCA-1/P1': 2 nodes are named 'dup HCA-1'; OpenSM's parser uses node $dup_first"
 n=$(grep -c -F "$warn" "$E2E_OSM_LOG")
 [ "$n" = 1 ] || e2e_fail "the shared name is logged $n times, want once: $(grep 'dup HCA-1' "$E2E_OSM_LOG" | head -n 3)"
-grep -q "no node with description 'node-a'" "$E2E_OSM_LOG" &&
+grep -q "no node is named 'node-a'" "$E2E_OSM_LOG" &&
 	e2e_fail "the plugin did not resolve the mapped name node-a"
 e2e_log "plugin: $plugin, the shared name logged once"
 # The plugin's load line counts what `osmqos check` counts.
@@ -107,7 +107,7 @@ grep -q "node-a" "$E2E_DIR/check.err" &&
 	e2e_fail "check --fabric missed the mapped name: $(cat "$E2E_DIR/check.err")"
 # Without the map, node-a is no node's name.
 e2e_osmqos check "$pol" --fabric "$topo" 2>"$E2E_DIR/nomap.err" >/dev/null
-grep -q "no node with description 'node-a'" "$E2E_DIR/nomap.err" ||
+grep -q "no node is named 'node-a'" "$E2E_DIR/nomap.err" ||
 	e2e_fail "without the map node-a should be unknown: $(cat "$E2E_DIR/nomap.err")"
 
 # level DST [MAP-OPTION...]: the level match gives node-b -> DST.
