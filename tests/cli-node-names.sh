@@ -127,6 +127,37 @@ expect 0 "*: valid: *" check "$tmp/mapped.conf" --fabric "$net" \
 	--node-name-map "$tmp/twice"
 grep -q "$tmp/twice:2:1: warning: GUID 0x0000000000100002 is named again; OpenSM keeps the name of line 1, 'compute-01'" "$tmp/err" ||
 	fail "a GUID named twice: no warning: $(cat "$tmp/err")"
+# An error that follows from a warning (a line too long, its rest no
+# GUID) fails the run: it is shown, never folded away, and check --json
+# lists it.
+printf '0x100002 "%s"\n0x100000 "s1"\n' "$(printf 'L%.0s' $(seq 300))" \
+	>"$tmp/long"
+expect 2 "$tmp/long:1:256: warning: line 1 is longer than 255 bytes*" \
+	tables -f "$net" --node-name-map "$tmp/long"
+grep -q "^  follows from it: $tmp/long:1:256: error: expected a node GUID" \
+	"$tmp/err" || fail "tables: the map's error not shown: $(cat "$tmp/err")"
+expect 2 "$tmp/long:1:256: warning: line 1 is longer than 255 bytes*" \
+	check "$pol" --fabric "$net" --node-name-map "$tmp/long"
+grep -q "error: expected a node GUID" "$tmp/err" ||
+	fail "check: the map's error not shown: $(cat "$tmp/err")"
+run check "$pol" --fabric "$net" --node-name-map "$tmp/long" --json
+[ "$rc" = 2 ] && grep -q '"errors": 1,' "$tmp/out" &&
+	grep -q '"code": "node-name-map-bad-line"' "$tmp/out" ||
+	fail "check --json without the map's error: exit $rc, $(cat "$tmp/out")"
+n=$((n + 1))
+# Warnings folded name a command that runs and shows them all.
+for i in $(seq 15); do printf '0x100002 "n%d"\n' "$i"; done >"$tmp/many"
+for args in "tables -f $net" "match -p $pol -f $net --src cn02 --dst cn03"; do
+	run $args --node-name-map "$tmp/many"
+	[ "$rc" = 0 ] || fail "osmqos $args: exit $rc: $(cat "$tmp/err")"
+	cmd=$(sed -n "s/^  and 4 more like it; '\(osmqos .*\)' shows them$/\1/p" \
+		"$tmp/err")
+	[ -n "$cmd" ] || fail "osmqos $args: no command to show all: $(cat "$tmp/err")"
+	run ${cmd#osmqos }
+	[ "$rc" = 0 ] && [ "$(grep -c 'is named again' "$tmp/err")" = 14 ] ||
+		fail "'$cmd' exited $rc, not the 14 warnings: $(head -n 3 "$tmp/err")"
+done
+n=$((n + 1))
 # Names are bytes: invalid UTF-8 is a name like any, shown as U+FFFD in
 # JSON.
 "$q" tables -f "$net" --node-name-map "$tmp/utf8" --port "$(printf 'c\xff\xfe')/P1" \

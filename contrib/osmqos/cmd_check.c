@@ -154,7 +154,8 @@ static int check_against_fabric(const struct oq_cli_common *o,
 
 	if (oq_cli_read_fabric(CMD, o->fabric, diags, &f))
 		return OQ_EXIT_USAGE;
-	if (!f || diags->n_errors > errs || oq_cli_node_names(CMD, o, f)) {
+	if (!f || diags->n_errors > errs ||
+	    oq_cli_node_names(CMD, o, f, diags)) {
 		oq_fabric_free(f);
 		return OQ_EXIT_USAGE;
 	}
@@ -351,9 +352,12 @@ static void print_text(const struct oq_cli_common *o, const struct oq_policy *p,
 {
 	char errs[96];
 
+	/* An input the run cannot use fails it: every error shown, none
+	 * folded under a warning. */
+	bool all = o->all || rc == OQ_EXIT_USAGE;
+
 	oq_diags_sort(diags);
-	oq_diags_report(diags, stderr, o->all,
-			o->all ? NULL : "--all shows them");
+	oq_diags_report(diags, stderr, all, all ? NULL : "--all shows them");
 	error_count(diags, errs, sizeof(errs));
 	if (rc == OQ_EXIT_OK) {
 		print_summary(p, diags);
@@ -467,7 +471,7 @@ static int run(int argc, char **argv)
 		return OQ_EXIT_USAGE;
 	}
 	if (!p) {
-		oq_cli_print_diags(&diags, true);
+		oq_cli_print_diags(&diags, true, NULL);
 		fprintf(stderr, "osmqos check: out of memory reading the "
 				"policy; free memory and retry\n");
 		oq_diags_free(&diags);

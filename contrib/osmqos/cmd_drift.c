@@ -181,7 +181,7 @@ static int load_policy(const struct drift_opts *o, struct oq_cli_inputs *in)
  * OpenSM's names, a node-name map's where the SM has one. */
 static int bind_policy(const struct drift_opts *o, struct oq_cli_inputs *in)
 {
-	int rc = oq_cli_node_names(CMD, &o->c, in->fabric);
+	int rc = oq_cli_node_names(CMD, &o->c, in->fabric, NULL);
 
 	if (rc)
 		return rc;

@@ -16,17 +16,10 @@
 #include "cli.h"
 #include "inputs.h"
 
-static void print_diags(struct oq_diags *d)
+static void print_diags(struct oq_cli_inputs *in)
 {
-	oq_cli_print_diags(d, false);
-	oq_diags_clear(d);
-}
-
-void oq_cli_print_diags(struct oq_diags *d, bool all)
-{
-	oq_diags_sort(d);
-	oq_diags_report(d, stderr, all,
-			all ? NULL : "'osmqos check --all' shows them");
+	oq_cli_print_diags(&in->diags, in->all, in->show_all);
+	oq_diags_clear(&in->diags);
 }
 
 static bool is_stdin(const char *path)
@@ -362,13 +355,13 @@ int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c)
 }
 
 int oq_cli_node_names(const char *cmd, const struct oq_cli_common *c,
-		      struct oq_fabric *f)
+		      struct oq_fabric *f, struct oq_diags *into)
 {
 	struct oq_node_name_map *m = NULL;
 	const char *path = c->node_name_map, *kind;
-	char *conf_path = NULL, why[64];
+	char *conf_path = NULL, why[64], *show;
 	bool dflt = false, by_conf = false;
-	struct oq_diags d;
+	struct oq_diags d, *to = &d;
 	struct text t;
 	int oom = 0, rc = OQ_EXIT_OK;
 
@@ -415,19 +408,26 @@ int oq_cli_node_names(const char *cmd, const struct oq_cli_common *c,
 		rc = OQ_EXIT_USAGE;
 		goto out;
 	}
-	m = oq_node_name_map_parse(t.name, t.buf, t.len, &d, &oom);
+	if (into && !by_conf)
+		to = into;
+	m = oq_node_name_map_parse(t.name, t.buf, t.len, to, &oom);
 	free(t.buf);
-	print_diags(&d);
+	show = oq_cli_show_all(c);
+	oq_cli_print_diags(&d, c->all, show);
+	free(show);
 	if (!m && oom) {
 		rc = oq_usage_error(cmd, "out of memory reading '%s'", path);
 		goto out;
 	}
 	if (!m && !by_conf) {
-		fprintf(stderr,
-			"osmqos %s: the node-name map '%s' has an error "
-			"above; fix it (GUID \"name\" lines, "
-			"node-name-map(5))\n",
-			cmd, path);
+		/* Into the caller's diagnostics, the caller reports them
+		 * and why it stops. */
+		if (to != into)
+			fprintf(stderr,
+				"osmqos %s: the node-name map '%s' has an "
+				"error above; fix it (GUID \"name\" lines, "
+				"node-name-map(5))\n",
+				cmd, path);
 		rc = OQ_EXIT_USAGE;
 		goto out;
 	}
@@ -462,6 +462,7 @@ void oq_cli_inputs_free(struct oq_cli_inputs *in)
 		oq_partitions_free(&in->parts);
 	oq_fabric_free(in->fabric);
 	oq_diags_free(&in->diags);
+	free(in->show_all);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -474,7 +475,7 @@ static int load_partitions(const char *cmd, const char *partitions,
 		 * partition (0x7fff, every end port a full member): pkey
 		 * groups see it. */
 		if (oq_partitions_no_file(&in->parts, in->fabric, &in->diags)) {
-			print_diags(&in->diags);
+			print_diags(in);
 			return OQ_EXIT_USAGE;
 		}
 		return OQ_EXIT_OK;
@@ -487,7 +488,7 @@ static int load_partitions(const char *cmd, const char *partitions,
 		if (!oq_diags_has_errors(&in->diags))
 			return OQ_EXIT_OK;
 	}
-	print_diags(&in->diags);
+	print_diags(in);
 	fprintf(stderr,
 		"osmqos %s: the partitions file '%s' has errors; fix them "
 		"(OpenSM partitions.conf syntax; OpenSM itself uses only its "
@@ -502,7 +503,7 @@ static int load_policy(const char *cmd, const struct oq_cli_common *c,
 	if (oq_cli_read_policy(cmd, c->policy, &in->diags, &in->policy))
 		return OQ_EXIT_USAGE;
 	if (!in->policy) {
-		print_diags(&in->diags);
+		print_diags(in);
 		fprintf(stderr, "osmqos %s: could not load '%s'; free memory "
 				"and retry\n",
 			cmd, c->policy);
@@ -522,7 +523,7 @@ static int load_policy(const char *cmd, const struct oq_cli_common *c,
 		}
 	}
 	if (oq_diags_has_errors(&in->diags)) {
-		print_diags(&in->diags);
+		print_diags(in);
 		fprintf(stderr,
 			"osmqos %s: the policy '%s' is invalid; fix the errors "
 			"above (osmqos check --fabric %s %s shows them too)\n",
@@ -533,10 +534,25 @@ static int load_policy(const char *cmd, const struct oq_cli_common *c,
 	return OQ_EXIT_OK;
 }
 
+/* The inputs' diagnostics reported as c asks. */
+static int report_as(const char *cmd, const struct oq_cli_common *c,
+		     struct oq_cli_inputs *in)
+{
+	in->all = c->all;
+	if (!in->show_all)
+		in->show_all = oq_cli_show_all(c);
+	return in->show_all ? OQ_EXIT_OK
+			    : oq_usage_error(cmd, "out of memory; free memory "
+						  "and retry");
+}
+
 int oq_cli_load_on(const char *cmd, const struct oq_cli_common *c,
 		   struct oq_cli_inputs *in)
 {
-	int rc = oq_cli_node_names(cmd, c, in->fabric);
+	int rc = report_as(cmd, c, in);
+
+	if (!rc)
+		rc = oq_cli_node_names(cmd, c, in->fabric, NULL);
 
 	if (!rc)
 		rc = load_partitions(cmd, c->partitions, in);
@@ -546,7 +562,7 @@ int oq_cli_load_on(const char *cmd, const struct oq_cli_common *c,
 		oq_cli_inputs_free(in);
 		return rc;
 	}
-	print_diags(&in->diags);
+	print_diags(in);
 	return OQ_EXIT_OK;
 }
 
@@ -572,11 +588,14 @@ int oq_cli_load(const char *cmd, const struct oq_cli_common *c,
 						 OQ_POLICY_MAX_BYTES))))
 		goto fail;
 
-	rc = oq_cli_read_fabric(cmd, c->fabric, &in->diags, &in->fabric);
+	rc = report_as(cmd, c, in);
+	if (!rc)
+		rc = oq_cli_read_fabric(cmd, c->fabric, &in->diags,
+					&in->fabric);
 	if (rc)
 		goto fail;
 	if (!in->fabric || oq_diags_has_errors(&in->diags)) {
-		print_diags(&in->diags);
+		print_diags(in);
 		fprintf(stderr,
 			"osmqos %s: the fabric '%s' could not be loaded; fix "
 			"the errors above (an ibnetdiscover output or ibsim "
@@ -607,7 +626,7 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
 		if (rc == OQ_EXIT_USAGE)
 			return rc;
 		if (rc || oq_diags_has_errors(&in->diags)) {
-			print_diags(&in->diags);
+			print_diags(in);
 			fprintf(stderr,
 				"osmqos %s: cannot use the templates of '%s'; "
 				"check the path and its qos_* lines\n",
@@ -638,7 +657,7 @@ int oq_cli_compile_tables(const char *cmd, struct oq_cli_inputs *in,
 			cmd);
 		return OQ_EXIT_USAGE;
 	}
-	print_diags(&in->diags);
+	print_diags(in);
 	return OQ_EXIT_OK;
 }
 

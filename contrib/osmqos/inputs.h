@@ -36,6 +36,10 @@ struct oq_cli_inputs {
 	/* The policy's bandwidth intents on this fabric (filled by
 	 * oq_cli_compile_tables; empty without intents). */
 	struct oq_synth_plan synth;
+	/* How the loaders report diagnostics: the command's --all, and the
+	 * command that shows what they fold (oq_cli_show_all, or NULL). */
+	bool all;
+	char *show_all;
 };
 
 /*
@@ -121,14 +125,28 @@ int oq_cli_default_partitions(const char *cmd, struct oq_cli_common *c);
  * default map when it names none and that file exists), else by their
  * NodeDescriptions.  A map OpenSM would ignore (unreadable, a bad line)
  * is an error when given as --node-name-map, a warning when opensm.conf
- * names it (OpenSM runs without it).  OQ_EXIT_OK or OQ_EXIT_USAGE.
+ * names it (OpenSM runs without it).  A --node-name-map's diagnostics
+ * go into into when it is not NULL (check reports them with its own,
+ * JSON included), else to stderr; those of opensm.conf's map go to
+ * stderr (OpenSM runs on without it: they fail no check).  OQ_EXIT_OK or
+ * OQ_EXIT_USAGE.
  */
 int oq_cli_node_names(const char *cmd, const struct oq_cli_common *c,
-		      struct oq_fabric *f);
+		      struct oq_fabric *f, struct oq_diags *into);
 
-/* Diagnostics to stderr, sorted, root causes first; each kind capped
- * unless all (port_arg.c, check). */
-void oq_cli_print_diags(struct oq_diags *d, bool all);
+/*
+ * Diagnostics to stderr, sorted, root causes first (inputs_diags.c).
+ * What follows from a cause is folded under it and each kind capped,
+ * ending in show_all (may be NULL), only when not all and none is an
+ * error: a run an error fails shows every error.
+ */
+void oq_cli_print_diags(struct oq_diags *d, bool all, const char *show_all);
+/*
+ * "'osmqos check POLICY --fabric F ... --all' shows them": the command
+ * that shows every diagnostic of c's inputs (tables when c has no
+ * policy), with c's input files.  malloc'd; NULL when out of memory.
+ */
+char *oq_cli_show_all(const struct oq_cli_common *c);
 
 /*
  * The port a command-line argument names (opt, e.g. "--port", for the
