@@ -84,6 +84,9 @@ struct oq_port {
 
 	uint32_t index; /* dense, 0..n_ports-1, set by finalize */
 	void *user;	/* owner's use (e.g. the plugin's osm_physp_t) */
+	/* The line of a topology file that gives the port's GUID and LID,
+	 * for the duplicate reports; {0}: no file (a live fabric). */
+	struct oq_loc loc;
 };
 
 struct oq_node {
@@ -106,6 +109,9 @@ struct oq_node {
 	 * Set with oq_node_set_lft(); freed by oq_fabric_free(). */
 	uint8_t *lft;
 	uint32_t lft_size; /* entries in lft (LIDs 0..lft_size-1) */
+	/* The line of a topology file that declares the node, for the
+	 * duplicate reports; {0}: no file (a live fabric). */
+	struct oq_loc loc;
 };
 
 #define OQ_LFT_NONE 0xff /* LFT entry without a route (OpenSM OSM_NO_PATH) */

@@ -10,6 +10,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,11 +54,38 @@ static bool same_name(const void *ctx, uint32_t node)
 	return !strncmp(d, k->name, k->len) && d[k->len] == '\0';
 }
 
-static struct oq_loc no_loc(void)
+/*
+ * Two nodes or ports with one GUID or LID: where the second is declared,
+ * and the line of the first.  A file gives each its own; in a live fabric
+ * (no file) the subnet itself carries the fault.  what says which number
+ * ("node GUID 0x...", "LID 5"); a and b name the first and second holder;
+ * code is the kind's code, the same in both wordings.
+ */
+static void report_dup(struct oq_diags *diags, const char *code,
+		       struct oq_loc first, struct oq_loc second,
+		       const char *what, const char *a, const char *b,
+		       const char *fix)
 {
-	struct oq_loc l = { NULL, 0, 0 };
+	struct oq_diag *d;
 
-	return l;
+	if (!second.file) {
+		d = oq_error(diags, second,
+			     "%s is used by both %s and %s in the fabric as "
+			     "discovered",
+			     what, a, b);
+		oq_diag_hint(d, "in a live fabric two nodes with one GUID are "
+				"a firmware or VPD fault, and one LID twice "
+				"an SM fault: have the device reprogrammed, "
+				"or let the SM sweep again");
+		oq_diag_set_code(d, code);
+		return;
+	}
+	d = oq_error(diags, second,
+		     "%s of %s is also that of %s, first on "
+		     "line %u",
+		     what, b, a, first.line);
+	oq_diag_hint(d, "%s", fix);
+	oq_diag_set_code(d, code);
 }
 
 int oq_node_guid_table_cmp(uint64_t a, uint64_t b)
@@ -144,13 +172,19 @@ static void index_lids(struct oq_fabric_index *idx, const struct oq_fabric *f,
 				index_put(&idx->lid, p->lid + j, (uint32_t)k);
 
 			if (old >= 0 && diags) {
-				char a[96], b[96];
+				char a[96], b[96], what[16];
 
 				oq_port_name(f->ports[old], a, sizeof(a));
 				oq_port_name(p, b, sizeof(b));
-				oq_error(diags, no_loc(),
-					 "LID %u is used by both %s and %s",
-					 p->lid + j, a, b);
+				snprintf(what, sizeof(what), "LID %u",
+					 p->lid + j);
+				report_dup(diags, "lid-is-used-by-both",
+					   f->ports[old]->loc, p->loc, what, a,
+					   b,
+					   "every port needs LIDs of its own "
+					   "(base LID to base + 2^LMC - 1): "
+					   "check the lid and lmc of the two "
+					   "lines");
 				break;
 			}
 		}
@@ -185,12 +219,21 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 		int64_t old = index_put(&idx->node_guid, f->nodes[k]->guid,
 					(uint32_t)k);
 
-		if (old >= 0 && diags)
-			oq_error(diags, no_loc(),
-				 "node GUID 0x%016" PRIx64
-				 " is used by both \"%s\" and \"%s\"",
-				 f->nodes[k]->guid, f->nodes[old]->desc,
-				 f->nodes[k]->desc);
+		if (old >= 0 && diags) {
+			char a[80], b[80], what[40];
+
+			snprintf(a, sizeof(a), "\"%s\"", f->nodes[old]->desc);
+			snprintf(b, sizeof(b), "\"%s\"", f->nodes[k]->desc);
+			snprintf(what, sizeof(what), "node GUID 0x%016" PRIx64,
+				 f->nodes[k]->guid);
+			report_dup(diags, "node-guid-is-used-by-both",
+				   f->nodes[old]->loc, f->nodes[k]->loc, what,
+				   a, b,
+				   "every node needs its own GUID: check the "
+				   "caguid=/switchguid= lines before the two "
+				   "(each sets the GUIDs of the nodes after "
+				   "it)");
+		}
 	}
 	for (k = 0; k < f->n_ports; k++) {
 		const struct oq_port *p = f->ports[k];
@@ -200,14 +243,17 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 			continue;
 		old = index_put(&idx->port_guid, p->guid, (uint32_t)k);
 		if (old >= 0 && diags) {
-			char a[96], b[96];
+			char a[96], b[96], what[40];
 
 			oq_port_name(f->ports[old], a, sizeof(a));
 			oq_port_name(p, b, sizeof(b));
-			oq_error(diags, no_loc(),
-				 "port GUID 0x%016" PRIx64
-				 " is used by both %s and %s",
-				 p->guid, a, b);
+			snprintf(what, sizeof(what), "port GUID 0x%016" PRIx64,
+				 p->guid);
+			report_dup(diags, "port-guid-is-used-by-both",
+				   f->ports[old]->loc, p->loc, what, a, b,
+				   "every end port needs its own GUID: check "
+				   "the (GUID) of the two port lines and the "
+				   "caguid=/switchguid= lines");
 		}
 	}
 	index_lids(idx, f, diags);

@@ -572,9 +572,11 @@ static struct oq_fabric *build_nodes(struct topo *t)
 			return NULL;
 		}
 		n->enhanced_port0 = tn->type == OQ_NODE_SWITCH && tn->enh0;
+		n->loc = topo_loc(t, tn->line, 1);
 		if (tn->type == OQ_NODE_SWITCH) {
 			struct oq_port *p0 = &n->ports[0];
 
+			p0->loc = n->loc;
 			p0->guid = tn->guid;
 			p0->lid = tn->lid0;
 			p0->lmc = tn->lmc0;
@@ -594,6 +596,8 @@ static struct oq_fabric *build_nodes(struct topo *t)
 				p->guid = tp->guid ? tp->guid : tn->guid + j;
 				p->lid = tp->lid;
 				p->lmc = tp->lmc;
+				p->loc = tp->line ? topo_loc(t, tp->line, 1)
+						  : n->loc;
 			}
 			port_caps(p, false, tp);
 		}

@@ -215,6 +215,12 @@ static void test_duplicates_reported(void **state)
 	assert_int_equal(d.n_errors, 2);
 	assert_non_null(strstr(d.v[0].msg, "0x0000000000000042"));
 	assert_non_null(strstr(d.v[1].msg, "LID 7"));
+	/* No file to point at (a live fabric): said so, and what to do. */
+	assert_null(d.v[0].loc.file);
+	assert_non_null(strstr(d.v[0].msg, "in the fabric as discovered"));
+	assert_non_null(strstr(d.v[0].hint, "firmware or VPD fault"));
+	assert_string_equal(d.v[0].code, "port-guid-is-used-by-both");
+	assert_string_equal(d.v[1].code, "lid-is-used-by-both");
 	/* The first in node order wins. */
 	assert_ptr_equal(oq_fabric_port_by_guid(f, 0x42), &a->ports[1]);
 	oq_fabric_free(f);

@@ -603,6 +603,19 @@ static void test_errors_have_locations(void **state)
 		{ "speed=9\n", 1, 7, "out of range" },
 		{ "switchguid 5\n", 1, 1, "'=' or '+'" },
 		{ "Hca 2 \"a\"\n[1] \"a\"[1]\n", 2, 1, "itself" },
+		/* One GUID or LID twice: at the second, naming the first's
+		 * line. */
+		{ "caguid=0x10\nHca 1 \"a\"\n[1] \"b\"[1]\n\n"
+		  "caguid=0x10\nHca 1 \"b\"\n[1] \"a\"[1]\n",
+		  6, 1, "node GUID 0x0000000000000010 of \"b\" is also that "
+			"of \"a\", first on line 2" },
+		{ "caguid=0x10\nHca 1 \"a\"\n[1] \"b\"[1]\n\n"
+		  "caguid=0x10\nHca 1 \"b\"\n[1] \"a\"[1]\n",
+		  7, 1, "port GUID 0x0000000000000011 of b/P1 is also that "
+			"of a/P1, first on line 3" },
+		{ "Hca 1 \"a\"\n[1] \"b\"[1] # lid 5 lmc 0 \"b\" lid 5 4xSDR\n\n"
+		  "Hca 1 \"b\"\n[1] \"a\"[1] # lid 5 lmc 0 \"a\" lid 5 4xSDR\n",
+		  5, 1, "LID 5 of b/P1 is also that of a/P1, first on line 2" },
 	};
 	size_t i;
 
