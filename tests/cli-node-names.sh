@@ -122,6 +122,12 @@ expect 0 "*: valid: *" check "$tmp/mapped.conf" --fabric "$net" \
 	--node-name-map "$tmp/crlf"
 grep -q "$tmp/crlf:2:10: warning: the name of GUID 0x0000000000100000 ends in a carriage return" "$tmp/err" ||
 	fail "CRLF map: no warning: $(cat "$tmp/err")"
+# A '#' inside quotes ends the name, as in OpenSM: said, and kept.
+printf '0x100002 "compute-01#rack3"\n0x100000 "storage-01"\n' >"$tmp/hash"
+expect 0 "*: valid: *" check "$tmp/mapped.conf" --fabric "$net" \
+	--node-name-map "$tmp/hash"
+grep -q "$tmp/hash:1:21: warning: OpenSM ends the name of GUID 0x0000000000100002 at '#': the node is named 'compute-01'" "$tmp/err" ||
+	fail "a '#' in a quoted name: no warning: $(cat "$tmp/err")"
 # The first line of a GUID wins.
 expect 0 "*: valid: *" check "$tmp/mapped.conf" --fabric "$net" \
 	--node-name-map "$tmp/twice"

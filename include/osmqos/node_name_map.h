@@ -12,8 +12,9 @@
  * lines are read in pieces of 255 bytes, the GUID is strtoull(, 0) and
  * must end at a blank, '#' or the end, the name is the first run of the
  * rest without '"' or '#' (an unquoted name keeps its trailing blanks and
- * a CR), the first of two lines for one GUID wins, and one malformed line
- * makes OpenSM ignore the whole map.
+ * a CR; a '#' or a NUL byte ends even a quoted one), the first of two
+ * lines for one GUID wins, and one malformed line makes OpenSM ignore the
+ * whole map.
  */
 #ifndef OSMQOS_NODE_NAME_MAP_H
 #define OSMQOS_NODE_NAME_MAP_H

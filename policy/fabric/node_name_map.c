@@ -184,19 +184,52 @@ static void finish(struct oq_node_name_map *m, const char *file,
 }
 
 /*
+ * A name OpenSM ends early, where a writer meant it to go on: at a '#'
+ * inside quotes (a '"' follows it), or at a NUL byte with more of the
+ * line after it (C string functions stop there).  Warn with the name
+ * OpenSM uses, and return true.  end is the end of the piece's bytes.
+ */
+static bool cut_name(struct oq_diags *diags, struct oq_loc loc, uint64_t guid,
+		     const char *name, const char *stop, const char *end)
+{
+	const char *why;
+	struct oq_diag *d;
+
+	if (*stop == '#' && name[-1] == '"' &&
+	    memchr(stop, '"', (size_t)(end - stop)))
+		why = "'#'";
+	else if (!*stop && stop + 1 < end &&
+		 stop[1 + strspn(stop + 1, " \t\r\n")] != '\0')
+		why = "a NUL byte";
+	else
+		return false;
+	d = oq_warning(diags, loc,
+		       "OpenSM ends the name of GUID 0x%016llx at %s: the "
+		       "node is named '%.*s'",
+		       (unsigned long long)guid, why, (int)(stop - name), name);
+	oq_diag_hint(d,
+		     "remove the %s (OpenSM reads none in a name, quoted or "
+		     "not)",
+		     *stop ? "'#'" : "NUL byte");
+	return true;
+}
+
+/*
  * One piece as fgets() returned it (at most 255 bytes, up to and with a
  * newline; a NUL ends the string early), parsed as parse_node_map_wrap()
- * and map_name() parse it.  col0 is the piece's column in its line.
+ * and map_name() parse it.  col0 is the piece's column in its line, n its
+ * length in bytes (a NUL may come before).
  * Returns 0, 1 when OpenSM would fail the whole map here (reported), or
  * -1 when out of memory.
  */
 static int piece(struct oq_node_name_map *m, const char *file,
-		 unsigned int line, size_t col0, const char *s,
+		 unsigned int line, size_t col0, const char *s, size_t n,
 		 struct oq_diags *diags)
 {
 	const char *p = s, *e, *name, *stop;
 	uint64_t guid;
 	size_t len;
+	bool cut;
 
 	while (c_space(*p))
 		p++;
@@ -239,7 +272,10 @@ static int piece(struct oq_node_name_map *m, const char *file,
 	stop = name + strcspn(name, "\"#");
 	if (stop > p + len)
 		stop = p + len;
-	if (stop[-1] == '\r' && *stop != '"')
+	/* A cut is the news, not the blanks it leaves at the end. */
+	cut = cut_name(diags, at(file, line, col0 + (size_t)(stop - s)), guid,
+		       name, stop, s + n);
+	if (!cut && stop[-1] == '\r' && *stop != '"')
 		oq_diag_hint(
 			oq_warning(
 				diags,
@@ -250,7 +286,7 @@ static int piece(struct oq_node_name_map *m, const char *file,
 				(unsigned long long)guid),
 			"quote the names (\"name\") or convert the file to "
 			"LF line ends");
-	else if (*stop != '"' && (stop[-1] == ' ' || stop[-1] == '\t'))
+	else if (!cut && *stop != '"' && (stop[-1] == ' ' || stop[-1] == '\t'))
 		oq_diag_hint(
 			oq_warning(diags,
 				   at(file, line, col0 + (size_t)(name - s)),
@@ -264,7 +300,7 @@ static int piece(struct oq_node_name_map *m, const char *file,
 /* A piece past the first 255 bytes of a line: what OpenSM makes of it
  * follows from the line's length. */
 static int continued(struct oq_node_name_map *m, const char *file,
-		     unsigned int line, size_t col, const char *s,
+		     unsigned int line, size_t col, const char *s, size_t n,
 		     struct oq_diags *diags)
 {
 	unsigned int cause = diags->cause;
@@ -272,7 +308,7 @@ static int continued(struct oq_node_name_map *m, const char *file,
 	int rc;
 
 	if (!col || !s[strspn(s, " \t\v\f\r\n")])
-		return piece(m, file, line, col, s, diags);
+		return piece(m, file, line, col, s, n, diags);
 	d = oq_warning(diags, at(file, line, col),
 		       "line %u is longer than 255 bytes: OpenSM reads it in "
 		       "pieces and the rest, from column %zu, as a line of "
@@ -280,7 +316,7 @@ static int continued(struct oq_node_name_map *m, const char *file,
 		       line, col + 1);
 	oq_diag_hint(d, "shorten the line; a name of at most 200 bytes fits");
 	diags->cause = oq_diag_id(d);
-	rc = piece(m, file, line, col, s, diags);
+	rc = piece(m, file, line, col, s, n, diags);
 	diags->cause = cause;
 	return rc;
 }
@@ -314,7 +350,7 @@ struct oq_node_name_map *oq_node_name_map_parse(const char *file,
 			}
 		}
 		buf[n] = '\0';
-		rc = continued(m, file, line, col, buf, diags);
+		rc = continued(m, file, line, col, buf, n, diags);
 		if (rc) {
 			oq_node_name_map_free(m);
 			*oom = rc < 0;

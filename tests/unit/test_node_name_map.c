@@ -53,7 +53,8 @@ static void test_format(void **state)
 		      "0x800 \"\"x\"\"\n",
 		      &d);
 	assert_non_null(m);
-	assert_int_equal(d.n, 0);
+	/* Only the '#' inside quotes is news (test_cut_names). */
+	assert_int_equal(d.n, 1);
 	assert_string_equal(oq_node_name_map_get(m, 0x0002c90300000100ull),
 			    "cn01");
 	assert_string_equal(oq_node_name_map_get(m, 0x0002c90300000200ull),
@@ -181,6 +182,49 @@ static void test_bytes(void **state)
 	assert_string_equal(oq_node_name_map_get(m, 0x100), "n\xff\xfe");
 	assert_string_equal(oq_node_name_map_get(m, 0x200), "a");
 	assert_string_equal(oq_node_name_map_get(m, 0x300), "c");
+	/* The NUL that cuts "a\0b" is warned about (test_cut_names). */
+	assert_int_equal(d.n_warnings, 1);
+	oq_node_name_map_free(m);
+	oq_diags_free(&d);
+}
+
+/* A '#' inside quotes and a NUL byte end a name where OpenSM's C string
+ * functions stop; each such cut is a warning at its column that gives
+ * the name OpenSM uses, which is kept.  A '#' after the name is a
+ * comment and no news. */
+static void test_cut_names(void **state)
+{
+	static const char text[] = "0x100 \"rack#3 node-11\"\n"
+				   "0x200 \"a\0b\"\n"
+				   "0x300 \"c\" # c#1\n"
+				   "0x400 d # e#2\n";
+	struct oq_diags d;
+	struct oq_node_name_map *m;
+
+	(void)state;
+	oq_diags_init(&d);
+	m = parse(text, sizeof(text) - 1, &d);
+	assert_non_null(m);
+	assert_string_equal(oq_node_name_map_get(m, 0x100), "rack");
+	assert_string_equal(oq_node_name_map_get(m, 0x200), "a");
+	assert_string_equal(oq_node_name_map_get(m, 0x300), "c");
+	assert_string_equal(oq_node_name_map_get(m, 0x400), "d ");
+	assert_int_equal(d.n_errors, 0);
+	assert_true(d.n >= 2);
+	assert_int_equal(d.v[0].loc.line, 1);
+	assert_int_equal(d.v[0].loc.col, 12);
+	assert_string_equal(d.v[0].msg,
+			    "OpenSM ends the name of GUID 0x0000000000000100 "
+			    "at '#': the node is named 'rack'");
+	assert_non_null(strstr(d.v[0].hint, "remove the '#'"));
+	assert_int_equal(d.v[1].loc.line, 2);
+	assert_int_equal(d.v[1].loc.col, 9);
+	assert_string_equal(d.v[1].msg,
+			    "OpenSM ends the name of GUID 0x0000000000000200 "
+			    "at a NUL byte: the node is named 'a'");
+	/* The rest: line 4's trailing blank, not its '#'. */
+	assert_int_equal(d.n, 3);
+	assert_int_equal(d.v[2].loc.line, 4);
 	oq_node_name_map_free(m);
 	oq_diags_free(&d);
 }
@@ -366,6 +410,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_cut_names),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_crlf),
