@@ -8,25 +8,10 @@
 # a uid with no passwd entry (its groups unknown), doctor says it could
 # not check (a warning), never ok.
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$PWD}
-osmqos=$top_builddir/osmqos
-lib=$top_builddir/.libs/libosmqos.so
-opensm=$(PATH=$PATH:/usr/sbin command -v opensm)
-[ -x "$osmqos" ] || { echo "doctor-sm-user: build osmqos first"; exit 99; }
-[ -f "$lib" ] || { echo "doctor-sm-user: the plugin is not built ($lib)"; exit 99; }
-[ -n "$opensm" ] || { echo "SKIP: doctor-sm-user: no opensm binary"; exit 77; }
+name=doctor-sm-user
+. "${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/doctor-lib.sh"
 [ "$(id -u)" = 0 ] || { echo "SKIP: doctor-sm-user: needs root"; exit 77; }
 id nobody >/dev/null 2>&1 || { echo "SKIP: doctor-sm-user: no user nobody"; exit 77; }
-command -v jq >/dev/null || { echo "SKIP: doctor-sm-user: no jq"; exit 77; }
-
-dir=$(mktemp -d "${TMPDIR:-/tmp}/oq-doctor-sm.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-fail=0
-bad() {
-	echo "FAIL: $*"
-	fail=1
-}
 # Every directory above $d searchable by all: only $d's mode decides.
 chmod 0755 "$dir"
 d=$dir/sm
@@ -46,16 +31,6 @@ conf() {
 	chmod 0644 "$1"
 }
 
-# doctor NAME WANT-RC [ARGS...]: run it as opensm's user nobody's
-# operator, keep the output.
-doctor() {
-	local name=$1 want=$2
-	shift 2
-	"$osmqos" doctor --plugin "$lib" --opensm "$opensm" "$@" \
-		>"$dir/$name.out" 2>&1
-	local rc=$?
-	[ "$rc" = "$want" ] || bad "$name: exit $rc, want $want: $(cat "$dir/$name.out")"
-}
 
 # has NAME LINE: the output has that line, exactly.
 has() {

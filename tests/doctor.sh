@@ -35,23 +35,8 @@
 # --sm-user's uid is read as every number of the CLI and named by its
 # passwd entry.
 set -u
-top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
-top_builddir=${top_builddir:-$PWD}
-osmqos=$top_builddir/osmqos
-lib=$top_builddir/.libs/libosmqos.so
-opensm=$(PATH=$PATH:/usr/sbin command -v opensm)
-[ -x "$osmqos" ] || { echo "doctor: build osmqos first"; exit 99; }
-[ -f "$lib" ] || { echo "doctor: the plugin is not built ($lib)"; exit 99; }
-[ -n "$opensm" ] || { echo "SKIP: doctor: no opensm binary"; exit 77; }
-command -v jq >/dev/null || { echo "SKIP: doctor: no jq"; exit 77; }
-
-dir=$(mktemp -d "${TMPDIR:-/tmp}/oq-doctor.XXXXXX")
-trap 'rm -rf "$dir"' EXIT
-fail=0
-bad() {
-	echo "FAIL: $*"
-	fail=1
-}
+name=doctor
+. "${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/doctor-lib.sh"
 export OSM_CACHE_DIR=$dir/cache
 mkdir -p "$dir/cache" "$dir/pub" "$dir/audit"
 pol=$dir/qos-policy.conf
@@ -75,15 +60,6 @@ conf() {
 	} >"$f"
 }
 
-# doctor NAME WANT-RC [ARGS...]: run it, keep the output.
-doctor() {
-	local name=$1 want=$2
-	shift 2
-	"$osmqos" doctor --plugin "$lib" --opensm "$opensm" "$@" \
-		>"$dir/$name.out" 2>&1
-	local rc=$?
-	[ "$rc" = "$want" ] || bad "$name: exit $rc, want $want: $(cat "$dir/$name.out")"
-}
 
 # broken NAME CHECK LEVEL [ARGS...]: exactly that check is not ok.
 broken() {
