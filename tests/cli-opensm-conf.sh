@@ -4,7 +4,8 @@
 # as the SM reads it when --partitions is not given: named, quoted with
 # CRLF line ends, none or "(null)" (OpenSM's default file), missing, a
 # directory, a FIFO, without a definition, with errors, opensm.conf on
-# standard input, and --partitions over it.  Each case asserts the exit status, what is said
+# standard input, and --partitions over it; the opensm.conf the plugin
+# publishes, which plan takes without --opensm-conf.  Each case asserts the exit status, what is said
 # on stderr and the SL `match` gives a path to a port of the partition a
 # port group names.
 : "${top_srcdir:?}" "${top_builddir:?}"
@@ -193,4 +194,26 @@ if [ -n "$osm" ]; then
 		grep -qF "or $osm_parts if it names none" ||
 		fail "tables --help does not default to $osm_parts"
 fi
+# The opensm.conf a plugin publishes (plan and drift take it without -c):
+# one that is the SM's, read with the partitions it names; a relative
+# path, not read (a note says why); one gone since, an error.
+pub=$tmp/pub
+mkdir -p "$pub"
+pubconf() {
+	printf 'osmqos_opensm_config_info{path="%s"} 1\n' "$1" >"$pub/osmqos.prom"
+}
+printf 'partition_config_file %s\n' "$tmp/parts.conf" >"$tmp/sm.conf"
+printf 'Default=0x7fff : ALL=full ;\ntenant=0x8001 : ALL=full ;\n' >"$tmp/parts.conf"
+pubconf "$tmp/sm.conf"
+run plan "$tmp/pol.conf" -p "$tmp/pol.conf" -f "$net" -d "$pub"
+[ "$rc" = 0 ] && grep -qxF "osmqos plan: note: opensm.conf: $tmp/sm.conf, the running opensm's (as its osmqos publishes); --opensm-conf gives another" "$tmp/err" &&
+	! grep -q "partition 'tenant' is not defined" "$tmp/err" ||
+	fail "plan with the published opensm.conf: rc $rc: $(cat "$tmp/err")"
+pubconf "sm.conf"
+run plan "$tmp/pol.conf" -p "$tmp/pol.conf" -f "$net" -d "$pub"
+grep -qF "osmqos plan: note: the opensm.conf the running opensm uses, 'sm.conf' (as its osmqos publishes), is a relative path (opensm's working directory's), so it is not read here: compiled with OpenSM's built-in QoS templates" "$tmp/err" ||
+	fail "plan with a relative published opensm.conf: rc $rc: $(cat "$tmp/err")"
+pubconf "$tmp/gone.conf"
+expect 2 "osmqos plan: cannot read $tmp/gone.conf, the opensm.conf the running opensm uses (as its osmqos publishes in $pub): No such file or directory; give --opensm-conf FILE (the file opensm started with is gone)" \
+	plan "$tmp/pol.conf" -p "$tmp/pol.conf" -f "$net" -d "$pub"
 echo "PASS: cli-opensm-conf ($n first lines checked)"

@@ -336,6 +336,25 @@ standby standby-removed missing
 grep -qxF "policy file: $pol removed: a takeover keeps the policy above; put the file back (from $sb/osmqos-policy-in-force.conf)" \
 	"$dir/standby-removed.txt" || bad "standby-removed: $(cat "$dir/standby-removed.txt")"
 mv "$dir/pol.keep" "$pol"
+# The plugin writes the copy 0600: a user who cannot read it, or the
+# publication, is told so and what to do, not that nothing is there.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+	chmod 0755 "$dir" "$sb"
+	chmod 0600 "$sb/osmqos-policy-in-force.conf"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$osmqos" status -d "$sb" >"$dir/sb-eacces.txt" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && head -n 1 "$dir/sb-eacces.txt" | grep -qF "osmqos status: no publication in $sb, and the copy of the policy its osmqos would put in force, $sb/osmqos-policy-in-force.conf, cannot be read here (Permission denied); run status as root or opensm's user" ||
+		bad "unreadable copy: exit $rc: $(cat "$dir/sb-eacces.txt")"
+	printf 'osmqos_sweep 1\n' >"$sb/osmqos.prom"
+	chmod 0600 "$sb/osmqos.prom"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$osmqos" status -d "$sb" >"$dir/prom-eacces.txt" 2>&1
+	rc=$?
+	[ "$rc" = 2 ] && head -n 1 "$dir/prom-eacces.txt" | grep -qF "osmqos status: cannot read $sb/osmqos.prom: Permission denied; run status as root or opensm's user" ||
+		bad "unreadable publication: exit $rc: $(cat "$dir/prom-eacces.txt")"
+	rm -f "$sb/osmqos.prom"
+fi
 rm -f "$sb/osmqos-policy-in-force.conf"
 "$osmqos" status -d "$sb" >"$dir/empty.txt" 2>&1
 rc=$?

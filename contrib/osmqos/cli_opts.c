@@ -44,8 +44,10 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 		       "OpenSM's partitions.conf, for 'partition:' and pkey "
 		       "groups (default: the one --opensm-conf names, as the "
 		       "SM reads it, or " OQ_OSM_PARTITIONS_FILE " if it names "
-		       "none; without --opensm-conf, the Default partition "
-		       "only, every end port a full member)",
+		       "none; drift and plan without --opensm-conf take the "
+		       "one opensm runs with, as the plugin publishes it; "
+		       "without one, the Default partition only, every end "
+		       "port a full member)",
 		       CO(partitions)),
 	[OQ_CO_OPENSM_CONF] =
 		OQ_OPT("opensm-conf", 'c', OQ_OPT_INPUT, "FILE",
@@ -101,7 +103,9 @@ static const struct oq_opt common_opts[OQ_CO_COUNT] = {
 		OQ_OPT("node-name-map", 0, OQ_OPT_INPUT, "FILE",
 		       NODE_NAME_MAP_HELP " (default: the map "
 					  "node_name_map_name in "
-					  "--opensm-conf names)",
+					  "--opensm-conf names; drift and plan "
+					  "without --opensm-conf: in the one "
+					  "opensm runs with)",
 		       CO(node_name_map)),
 	[OQ_CO_PUBLISH_DIR] =
 		OQ_OPT("publish-dir", 'd', OQ_OPT_TEXT, "DIR",

@@ -713,7 +713,14 @@ static int report(const char *dir, bool json)
 					      "sample line: is it the plugin's "
 					      "file?",
 					      path, bad);
-		rc = status_unpublished(s.dir, s.now, json);
+		/* There but not readable here is no standby's directory. */
+		if (errno == EACCES || errno == EPERM)
+			return oq_usage_error(CMD,
+					      "cannot read %s: %s; run status "
+					      "as root or opensm's user",
+					      path, strerror(errno));
+		rc = errno == ENOENT ? status_unpublished(s.dir, s.now, json)
+				     : -1;
 		if (rc >= 0)
 			return rc;
 		return oq_usage_error(
@@ -745,6 +752,14 @@ static int run(int argc, char **argv)
 
 	if (rc != OQ_CLI_RUN)
 		return rc;
+	/* status reads opensm.conf for nothing else: a file, not a pipe. */
+	if (o.c.opensm_conf && !strcmp(o.c.opensm_conf, "-") &&
+	    !o.c.publish_dir)
+		return oq_usage_error(CMD,
+				      "--opensm-conf - : status reads only the "
+				      "file's publish_dir=, which standard "
+				      "input cannot give it here; name the "
+				      "file, or give --publish-dir DIR");
 	rc = oq_pub_live_dir(CMD, &o.c, &live);
 	if (!rc)
 		rc = report(oq_pub_dir(o.c.publish_dir), o.c.json);

@@ -10,12 +10,14 @@
  */
 #include <config.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <osmqos/file.h>
+#include <osmqos/json.h>
 
 #include "cli.h"
 #include "doctor_conf.h"
@@ -80,7 +82,17 @@ static bool published_conf(const char *dir, struct oq_pub_live *l)
 		return false;
 	x = oq_prom_find(&prom, "osmqos_opensm_config_info", NULL, NULL);
 	conf = x ? oq_prom_label(x, "path") : NULL;
-	if (conf && *conf && strlen(conf) < sizeof(l->conf)) {
+	/* A relative path is opensm's working directory's, and one with
+	 * U+FFFD names another file than opensm's: neither is read here. */
+	if (conf && (*conf != '/' || strstr(conf, OQ_UTF8_REPLACEMENT)))
+		snprintf(l->note, sizeof(l->note),
+			 "the opensm.conf the running opensm uses, '%s' (as "
+			 "its osmqos publishes), is %s, so it is not read here",
+			 conf,
+			 *conf != '/' ? "a relative path (opensm's working "
+					"directory's)"
+				      : "a name that is not UTF-8");
+	else if (conf && *conf && strlen(conf) < sizeof(l->conf)) {
 		strcpy(l->conf, conf);
 		ok = true;
 	}
@@ -93,8 +105,17 @@ int oq_pub_live_dir(const char *cmd, struct oq_cli_common *c,
 {
 	int rc;
 
-	if (c->publish_dir || !c->opensm_conf || !strcmp(c->opensm_conf, "-"))
+	if (c->publish_dir || !c->opensm_conf)
 		return OQ_EXIT_OK;
+	/* Standard input is read once, by the command's compile. */
+	if (!strcmp(c->opensm_conf, "-")) {
+		snprintf(l->note, sizeof(l->note),
+			 "the publish_dir= of an opensm.conf on standard input "
+			 "is not read: the publish directory is %s; give "
+			 "--publish-dir DIR for another",
+			 oq_pub_dir(NULL));
+		return OQ_EXIT_OK;
+	}
 	rc = dir_of_conf(cmd, c->opensm_conf, l);
 	if (!rc)
 		c->publish_dir = l->dir;
@@ -112,21 +133,33 @@ int oq_pub_live_inputs(const char *cmd, struct oq_cli_common *c,
 		return rc;
 	dir = oq_pub_dir(c->publish_dir);
 	if (!published_conf(dir, l)) {
-		snprintf(l->note, sizeof(l->note),
-			 "no --opensm-conf, and no opensm.conf published in "
-			 "%s: compiled with OpenSM's built-in QoS templates "
+		size_t n;
+
+		/* Why there is none (published_conf() may say), then what
+		 * the command assumes instead. */
+		if (!*l->note)
+			snprintf(l->note, sizeof(l->note),
+				 "no --opensm-conf, and no opensm.conf "
+				 "published in %s",
+				 dir);
+		n = strlen(l->note);
+		snprintf(l->note + n, sizeof(l->note) - n,
+			 ": compiled with OpenSM's built-in QoS templates "
 			 "and routing engine and no node-name map; give "
-			 "--opensm-conf FILE (the SM's opensm.conf)",
-			 dir);
+			 "--opensm-conf FILE (the SM's opensm.conf)");
 		return OQ_EXIT_OK;
 	}
 	if (access(l->conf, R_OK))
 		return oq_usage_error(
 			cmd,
 			"cannot read %s, the opensm.conf the running opensm "
-			"uses (as its osmqos publishes in %s): run as a user "
-			"who can (opensm's), or give --opensm-conf FILE",
-			l->conf, dir);
+			"uses (as its osmqos publishes in %s): %s; %s",
+			l->conf, dir, strerror(errno),
+			errno == EACCES || errno == EPERM
+				? "run as a user who can (root, opensm's), or "
+				  "give --opensm-conf FILE"
+				: "give --opensm-conf FILE (the file opensm "
+				  "started with is gone)");
 	c->opensm_conf = l->conf;
 	/* As for an --opensm-conf given: the partitions file it names. */
 	rc = oq_cli_default_partitions(cmd, c);

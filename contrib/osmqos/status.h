@@ -98,8 +98,9 @@ void status_file_of(struct st *s);
 enum file_state status_file_state(const struct st *s);
 
 /* A directory with no publication but the copy of the policy the plugin
- * would put in force (a standby's): said, exit status 1; -1 when there
- * is no copy either (nothing published there). */
+ * would put in force (a standby's): said, exit status 1; a copy this
+ * user cannot read, a usage error (2); -1 when there is no copy either
+ * (nothing published there). */
 int status_unpublished(const char *dir, double now, bool json);
 
 #endif /* OSMQOS_CLI_STATUS_H */

@@ -96,6 +96,13 @@ int status_unpublished(const char *dir, double now, bool json)
 	s.dir = dir;
 	s.now = now;
 	status_copy_of(&s);
+	if (!s.have_copy && (s.copy_errno == EACCES || s.copy_errno == EPERM))
+		return oq_usage_error(
+			"status",
+			"no publication in %s, and the copy of the policy its "
+			"osmqos would put in force, %s, cannot be read here "
+			"(%s); run status as root or opensm's user",
+			dir, s.copy, strerror(s.copy_errno));
 	if (!s.have_copy)
 		return -1;
 	snprintf(hash, sizeof(hash), "0x%016" PRIx64, s.copy_hash);

@@ -151,7 +151,8 @@ struct oq_publish_level {
 	double min_share; /* < 0: no linked port carries it */
 	size_t ports_missed;
 	/* Latency intent (ns per output port, 0 none); the largest worst
-	 * wait of the SL at one linked port (us; < 0 unknown), the ports
+	 * wait of the SL at one linked port (us; < 0 unknown, or no port
+	 * was checked), the ports
 	 * where it passes the intent, and the linked ports where the SL's
 	 * guarantee is its VL group's (other granted SLs on the VL). */
 	uint64_t latency_ns;

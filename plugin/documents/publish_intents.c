@@ -32,14 +32,18 @@ static bool lat_missed(const struct oq_synth_class *c, unsigned int s,
 	       c->r.wait[s] > oq_synth_latency_bytes(c->in.rate_gbps, ns);
 }
 
+/* No class checked yet: no worst wait to publish (null, no sample). */
+#define WAIT_NONE -2.0
+
 static void level_stats(struct oq_publish_level *l,
 			const struct oq_synth_class *c)
 {
 	double us = class_wait_us(c, l->sl), sh;
 
-	if (us < 0 || l->max_wait_us < 0)
-		l->max_wait_us = -1;
-	else if (us > l->max_wait_us)
+	/* WAIT_NONE until a class is seen; -1 (unbounded) stays. */
+	if (us < 0 || l->max_wait_us == -1.0)
+		l->max_wait_us = -1.0;
+	else if (l->max_wait_us == WAIT_NONE || us > l->max_wait_us)
 		l->max_wait_us = us;
 	if (l->latency_ns && lat_missed(c, l->sl, l->latency_ns))
 		l->lat_missed += c->n_ports;
@@ -60,7 +64,7 @@ size_t oq_publish_intent_stats(struct oq_publish_level *levels, size_t n,
 	for (i = 0; i < n; i++) {
 		levels[i].min_share = -1.0;
 		levels[i].ports_missed = 0;
-		levels[i].max_wait_us = 0;
+		levels[i].max_wait_us = WAIT_NONE;
 		levels[i].lat_missed = levels[i].ports_shared = 0;
 	}
 	/* Whether an SL shares its VL is the SL2VL's, whatever the

@@ -57,9 +57,9 @@ static void policy_families(FILE *out, const struct oq_publish_doc *d)
 	}
 	oq_publish_prom_family(
 		out, "osmqos_opensm_config_info", "gauge",
-		"The opensm.conf opensm runs with (value 1): osmqos drift, "
-		"plan and status read its templates, node-name map and "
-		"publish_dir= when not given one.");
+		"The opensm.conf opensm runs with (value 1): osmqos drift "
+		"and plan read its templates, node-name map and partitions "
+		"when not given one.");
 	if (d->opensm_conf) {
 		fputs("osmqos_opensm_config_info{path=\"", out);
 		oq_publish_prom_text(out, d->opensm_conf, 4096);

@@ -127,9 +127,17 @@ static void test_intents_published(void **state)
 	oq_publish_intent_stats(lv, 3, &w->classes, &h.pl);
 	assert_true(fabs(lv[2].min_share - 1.0 / 3) < 1e-12);
 	assert_int_equal(lv[2].lat_missed, 0);
-	/* Without the synthesizer's verdicts nothing is claimed. */
+	/* Without the synthesizer's verdicts nothing is claimed: no least
+	 * share, and no worst wait (not a wait of 0) in either file. */
 	assert_int_equal(oq_publish_intent_stats(lv, 3, &w->classes, NULL), 0);
 	assert_true(lv[2].min_share < 0);
+	assert_true(lv[2].max_wait_us < 0);
+	w->doc.levels = lv;
+	publish_world_render(w, oq_publish_write_json);
+	assert_non_null(strstr(w->buf, "\"max_hop_latency_us\": null, "
+				       "\"latency_ports_missed\": 0"));
+	publish_world_render(w, oq_publish_write_prom);
+	assert_null(strstr(w->buf, "osmqos_level_latency_max_seconds{"));
 	w->doc.levels = publish_world_levels;
 }
 
