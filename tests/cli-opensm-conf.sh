@@ -153,7 +153,7 @@ for fabric in "" "$net"; do
 	expect 0 "$ppol: valid: *, $([ -n "$fabric" ] && echo 4 || echo 3) warnings" \
 		check "$ppol" --opensm-conf "$tmp/opensm.conf" ${fabric:+--fabric "$fabric"}
 	grep -qF "$tmp/opensm.conf: warning: partitions file '$tmp/missing' does not exist; OpenSM then has only its Default partition, and so does this check" "$tmp/err" &&
-		grep -qF "$ppol:4:20: warning: partition 'storage' is not defined in (no partitions file)" "$tmp/err" ||
+		grep -qF "$ppol:4:20: warning: partition 'storage' is not defined: there is no partitions file, and OpenSM then has only its Default partition" "$tmp/err" ||
 		fail "check, a missing partitions file${fabric:+ and a fabric}: $(cat "$tmp/err")"
 done
 expect 0 "$ppol: valid: *, 2 warnings" \

@@ -233,10 +233,8 @@ static int check_partitions_file(const char *path, const struct oq_policy *p,
 			const struct oq_ref *r = &p->groups[i].partitions.v[j];
 
 			if (!oq_partition_by_name(parts, r->name))
-				oq_warning(diags, r->loc,
-					   "partition '%s' is not defined in "
-					   "%s",
-					   r->name, parts->file);
+				oq_partition_undefined(diags, r->loc, r->name,
+						       parts);
 		}
 	/* ipoib lines OpenSM would refuse (full members need a fabric). */
 	oq_check_ipoib_partitions(p, NULL, parts, diags);

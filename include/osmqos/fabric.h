@@ -255,7 +255,14 @@ struct oq_partitions {
 int oq_partitions_load(struct oq_partitions *parts, const char *path,
 		       struct oq_fabric *f, struct oq_diags *diags);
 /* OpenSM without a partitions.conf (none readable): the Default partition
- * 0x7fff with every end port a full member. */
+ * 0x7fff with every end port a full member; parts->file is then
+ * OQ_PARTITIONS_NO_FILE. */
+#define OQ_PARTITIONS_NO_FILE "(no partitions file)"
+/* The warning for a partition name parts does not define, at loc: the
+ * file it is not in, or that OpenSM has only its Default partition. */
+void oq_partition_undefined(struct oq_diags *diags, struct oq_loc loc,
+			    const char *name,
+			    const struct oq_partitions *parts);
 int oq_partitions_no_file(struct oq_partitions *parts, struct oq_fabric *f,
 			  struct oq_diags *diags);
 int oq_partitions_parse(struct oq_partitions *parts, const char *file,

@@ -579,13 +579,28 @@ nomem:
 	return -ENOMEM;
 }
 
+void oq_partition_undefined(struct oq_diags *diags, struct oq_loc loc,
+			    const char *name, const struct oq_partitions *parts)
+{
+	if (parts->file && !strcmp(parts->file, OQ_PARTITIONS_NO_FILE))
+		oq_warning(diags, loc,
+			   "partition '%s' is not defined: there is no "
+			   "partitions file, and OpenSM then has only its "
+			   "Default partition",
+			   name);
+	else
+		oq_warning(diags, loc, "partition '%s' is not defined in %s",
+			   name,
+			   parts->file ? parts->file : "the partitions file");
+}
+
 int oq_partitions_no_file(struct oq_partitions *parts, struct oq_fabric *f,
 			  struct oq_diags *diags)
 {
 	/* prtn_make_default(no_config = TRUE): ALL full, as this line. */
 	static const char text[] = "Default=0x7fff: ALL=full;\n";
 
-	return oq_partitions_parse(parts, "(no partitions file)", text,
+	return oq_partitions_parse(parts, OQ_PARTITIONS_NO_FILE, text,
 				   sizeof(text) - 1, f, diags);
 }
 

@@ -232,11 +232,8 @@ static void resolve_partitions(const struct oq_binding *b,
 		}
 		part = oq_partition_by_name(b->parts, r->name);
 		if (!part) {
-			oq_warning(diags, r->loc,
-				   "partition '%s' is not defined in %s",
-				   r->name,
-				   b->parts->file ? b->parts->file
-						  : "the partitions file");
+			oq_partition_undefined(diags, r->loc, r->name,
+					       b->parts);
 			continue;
 		}
 		rng.lo = rng.hi = part->pkey & OQ_PKEY_MASK;
