@@ -94,15 +94,14 @@ static bool label_says(const char *label, const char *raw)
 	return !*label;
 }
 
-bool status_source_of(const char *dir, const char *hash, char *path,
-		      size_t len)
+bool status_source_of(const char *dir, const char *hash, char *path, size_t len)
 {
 	char file[4096], *text, *sp, *nl;
 	size_t n = 0;
 	bool ok = false;
 
-	if (!hash || !oq_pub_path(dir, OQ_PUB_IN_FORCE_SOURCE, file,
-				  sizeof(file)))
+	if (!hash ||
+	    !oq_pub_path(dir, OQ_PUB_IN_FORCE_SOURCE, file, sizeof(file)))
 		return false;
 	text = oq_file_read(file, 8192, &n);
 	if (!text)
