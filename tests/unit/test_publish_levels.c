@@ -231,10 +231,11 @@ static void live_free(struct live *x)
 }
 
 /* The published intent figures are the synthesizer's, full packets
- * included: weight 33 at MTU 2048 sends one full packet (33 credits or
- * more) a turn, not two, so a 45% intent beside two VLs of weight 32
- * gets a third of each port, and a 1.6 us latency intent waits up to
- * 1.631 us.  The ports missed are the ports the plugin's log counts. */
+ * included: a weight one credit above an MTU-size packet sends one full
+ * packet a turn, not two, so the bandwidth intent beside two VLs of the
+ * MTU's weight gets a third of each port, and the latency intent is
+ * passed by the full packets' extra bytes.  The ports missed are the
+ * ports the plugin's log counts. */
 static void test_intents_as_logged(void **state)
 {
 	struct live x;
