@@ -175,8 +175,9 @@ int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n);
  * finalize, before the fabric is shared. */
 int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size);
 int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port);
-/* Egress port for a LID, OQ_LFT_NONE when the table has no route. */
-uint8_t oq_node_lft_port(const struct oq_node *n, uint16_t lid);
+/* Egress port for a LID in f, OQ_LFT_NONE when the table has no route. */
+uint8_t oq_node_lft_port(const struct oq_fabric *f, const struct oq_node *n,
+			 uint16_t lid);
 
 /* Build lookup indexes and dense indices.  Duplicate port GUIDs or LIDs
  * are reported into diags (may be NULL).  Returns 0, -EINVAL (no fabric)
@@ -214,6 +215,45 @@ int oq_node_guid_table_cmp(uint64_t a, uint64_t b);
 struct oq_port *oq_fabric_parse_port(const struct oq_fabric *f,
 				     const char *spec);
 
+/*
+ * What a port or node is in one fabric rather than in itself: its link
+ * partner, its dense position, its partition table and a switch's routes.
+ * Read them through f, never from the objects: a fabric built from the
+ * previous one shares the nodes that did not change with it
+ * (docs/performance.md, "What a port change still rebuilds").
+ */
+static inline struct oq_port *oq_port_peer(const struct oq_fabric *f,
+					   const struct oq_port *p)
+{
+	(void)f;
+	return p->peer;
+}
+
+/* The port's position in f->ports, 0..n_ports-1. */
+static inline uint32_t oq_port_index(const struct oq_fabric *f,
+				     const struct oq_port *p)
+{
+	(void)f;
+	return p->index;
+}
+
+/* The node's position in f->nodes, 0..n_nodes-1. */
+static inline uint32_t oq_node_index(const struct oq_fabric *f,
+				     const struct oq_node *n)
+{
+	(void)f;
+	return n->index;
+}
+
+/* The port's partition table (OQ_PKEY_FULL in bit 15), *n entries. */
+static inline const uint16_t *oq_port_pkeys(const struct oq_fabric *f,
+					    const struct oq_port *p, size_t *n)
+{
+	(void)f;
+	*n = p->n_pkeys;
+	return p->pkeys;
+}
+
 /* True when the port is an end port: a CA/router port or switch port 0. */
 static inline bool oq_port_is_endport(const struct oq_port *p)
 {
@@ -224,8 +264,9 @@ static inline bool oq_port_is_endport(const struct oq_port *p)
  * (truncated to len - 1, NUL-terminated; returns the full length). */
 int oq_port_name(const struct oq_port *p, char *buf, size_t len);
 
-/* Partition membership: 0 none, 1 limited, 2 full. */
-int oq_port_pkey_membership(const struct oq_port *p, uint16_t pkey);
+/* Partition membership in f: 0 none, 1 limited, 2 full. */
+int oq_port_pkey_membership(const struct oq_fabric *f,
+			    const struct oq_port *p, uint16_t pkey);
 
 const char *oq_node_type_name(enum oq_node_type t);
 const char *oq_speed_name(enum oq_speed s);

@@ -203,8 +203,10 @@ int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port)
 	return 0;
 }
 
-uint8_t oq_node_lft_port(const struct oq_node *n, uint16_t lid)
+uint8_t oq_node_lft_port(const struct oq_fabric *f, const struct oq_node *n,
+			 uint16_t lid)
 {
+	(void)f;
 	if (!n || !n->lft || lid >= n->lft_size)
 		return OQ_LFT_NONE;
 	return n->lft[lid];
@@ -298,11 +300,13 @@ int oq_port_name(const struct oq_port *p, char *buf, size_t len)
 	return (int)(dl + tl);
 }
 
-int oq_port_pkey_membership(const struct oq_port *p, uint16_t pkey)
+int oq_port_pkey_membership(const struct oq_fabric *f,
+			    const struct oq_port *p, uint16_t pkey)
 {
 	int best = 0;
 	uint16_t i;
 
+	(void)f;
 	if (!(pkey & OQ_PKEY_MASK))
 		return 0;
 	for (i = 0; i < p->n_pkeys; i++) {

@@ -18,7 +18,7 @@
  * when there is no entry or the port does not exist. */
 static const struct oq_port *route(const struct oq_node *n, uint16_t dlid)
 {
-	uint8_t p = oq_node_lft_port(n, dlid);
+	uint8_t p = oq_node_lft_port(NULL, n, dlid);
 
 	if (p == OQ_LFT_NONE || p > n->n_ports || !n->ports[p].present)
 		return NULL;
