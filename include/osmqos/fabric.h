@@ -60,7 +60,6 @@ struct oq_port {
 	uint64_t guid;	     /* port GUID; switch external ports: port 0's */
 	uint16_t lid;	     /* base LID (switch external ports: port 0's) */
 	uint8_t lmc;
-	struct oq_port *peer; /* link partner, NULL when down */
 
 	/* Physical link, active values. */
 	uint8_t width; /* lanes: 1, 2, 4, 8 or 12; 0 unknown */
@@ -82,8 +81,11 @@ struct oq_port {
 	uint16_t *pkeys;
 	uint16_t n_pkeys;
 
-	uint32_t index; /* dense, 0..n_ports-1, set by finalize */
-	void *user;	/* owner's use (e.g. the plugin's osm_physp_t) */
+	/* The port's id among its fabric's ports: what the fabric keeps of
+	 * it besides the port itself (its link partner, its position) is
+	 * kept by id, so that fabrics can share the node. */
+	uint32_t id;
+	void *user; /* owner's use (e.g. the plugin's osm_physp_t) */
 	/* The line of a topology file that gives the port's GUID and LID,
 	 * for the duplicate reports; {0}: no file (a live fabric). */
 	struct oq_loc loc;
@@ -102,13 +104,15 @@ struct oq_node {
 	uint8_t n_ports;     /* external ports (NodeInfo:NumPorts) */
 	bool enhanced_port0; /* switch: port 0 is an enhanced port */
 	struct oq_port *ports; /* [0..n_ports]; CA/router port 0 unused */
-	uint32_t index;	       /* dense, set by finalize */
+	uint32_t id;	       /* among its fabric's nodes, as a port's */
 	void *user;
-	/* Switch linear forwarding table: lft[lid] = egress port number,
-	 * OQ_LFT_NONE where there is no route; NULL/short = no route.
-	 * Set with oq_node_set_lft(); freed by oq_fabric_free(). */
-	uint8_t *lft;
-	uint32_t lft_size; /* entries in lft (LIDs 0..lft_size-1) */
+	/* The fabrics that hold the node (atomic; __atomic builtins): a
+	 * node is immutable once a fabric is finalized, and a fabric built
+	 * from another shares its unchanged nodes. */
+	unsigned int refs;
+	/* The fabric that added it, which its setters (links, routes)
+	 * write to; only while that fabric is being built. */
+	struct oq_fabric *owner;
 	/* The line of a topology file that declares the node, for the
 	 * duplicate reports; {0}: no file (a live fabric). */
 	struct oq_loc loc;
@@ -117,6 +121,15 @@ struct oq_node {
 #define OQ_LFT_NONE 0xff /* LFT entry without a route (OpenSM OSM_NO_PATH) */
 
 struct oq_fabric_index; /* private lookup tables */
+
+/* A switch's linear forwarding table: v[lid] = egress port number,
+ * OQ_LFT_NONE where there is no route.  Shared between fabrics whose
+ * routes through the switch are the same (refs atomic). */
+struct oq_lft {
+	unsigned int refs;
+	uint32_t size; /* entries (LIDs 0..size-1) */
+	uint8_t v[];
+};
 
 struct oq_fabric {
 	struct oq_node **nodes;
@@ -132,6 +145,16 @@ struct oq_fabric {
 	bool live;
 	struct oq_fabric_index *idx;
 	bool finalized;
+	/* What the fabric holds of its ports and nodes by id (struct
+	 * oq_port id, struct oq_node id; ids below n_port_ids and
+	 * n_node_ids): link partners, positions in ports and nodes
+	 * (finalize sets them), switches' routes. */
+	struct oq_port **peer;
+	uint32_t *port_pos;
+	uint32_t *node_pos;
+	struct oq_lft **lft;
+	uint32_t n_port_ids, n_node_ids;
+	uint32_t cap_port_ids, cap_node_ids;
 };
 
 struct oq_fabric *oq_fabric_new(void);
@@ -175,6 +198,10 @@ int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n);
  * finalize, before the fabric is shared. */
 int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size);
 int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port);
+/* A routing table of size entries copied from v (refs 1), NULL when out
+ * of memory; oq_lft_put() drops a reference (NULL allowed). */
+struct oq_lft *oq_lft_new(const uint8_t *v, size_t size);
+void oq_lft_put(struct oq_lft *l);
 /* Egress port for a LID in f, OQ_LFT_NONE when the table has no route. */
 uint8_t oq_node_lft_port(const struct oq_fabric *f, const struct oq_node *n,
 			 uint16_t lid);
@@ -225,24 +252,22 @@ struct oq_port *oq_fabric_parse_port(const struct oq_fabric *f,
 static inline struct oq_port *oq_port_peer(const struct oq_fabric *f,
 					   const struct oq_port *p)
 {
-	(void)f;
-	return p->peer;
+	return p->id < f->n_port_ids ? f->peer[p->id] : NULL;
 }
 
-/* The port's position in f->ports, 0..n_ports-1. */
+/* The port's position in f->ports, 0..n_ports-1 (UINT32_MAX: not one of
+ * f's ports, or f not finalized). */
 static inline uint32_t oq_port_index(const struct oq_fabric *f,
 				     const struct oq_port *p)
 {
-	(void)f;
-	return p->index;
+	return p->id < f->n_port_ids ? f->port_pos[p->id] : UINT32_MAX;
 }
 
-/* The node's position in f->nodes, 0..n_nodes-1. */
+/* The node's position in f->nodes, 0..n_nodes-1 (UINT32_MAX: none). */
 static inline uint32_t oq_node_index(const struct oq_fabric *f,
 				     const struct oq_node *n)
 {
-	(void)f;
-	return n->index;
+	return n->id < f->n_node_ids ? f->node_pos[n->id] : UINT32_MAX;
 }
 
 /* The port's partition table (OQ_PKEY_FULL in bit 15), *n entries. */

@@ -438,7 +438,7 @@ static struct oq_node *find_node(const struct decoder *dec, const void *key)
 	return hit ? hit->oq : NULL;
 }
 
-static void link_ports(struct decoder *dec)
+static void link_ports(struct oq_fabric *f, struct decoder *dec)
 {
 	size_t k;
 	uint8_t i;
@@ -452,7 +452,8 @@ static void link_ports(struct decoder *dec)
 		for (i = 1; i <= qn->n_ports; i++) {
 			struct oq_node *rn;
 
-			if (!qn->ports[i].user || qn->ports[i].peer ||
+			if (!qn->ports[i].user ||
+			    oq_port_peer(f, &qn->ports[i]) ||
 			    !partners[i].node)
 				continue;
 			rn = find_node(dec, partners[i].node);
@@ -493,7 +494,7 @@ struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
 	for (k = 0; k < dec.sr.n_nodes; k++)
 		if (add_node(&rd, f, &dec))
 			goto fail;
-	link_ports(&dec);
+	link_ports(f, &dec);
 	free(dec.pairs);
 	free(dec.partners);
 	if (oq_fabric_finalize(f, diags))

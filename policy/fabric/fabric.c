@@ -18,19 +18,25 @@ struct oq_fabric *oq_fabric_new(void)
 	return calloc(1, sizeof(struct oq_fabric));
 }
 
-static void free_node(struct oq_node *n)
+/* A fabric lets go of a node: the last one frees it. */
+static void node_put(struct oq_node *n)
 {
 	unsigned int i;
 
-	if (!n)
+	if (!n || __atomic_sub_fetch(&n->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	for (i = 0; n->ports && i <= n->n_ports; i++)
 		free(n->ports[i].pkeys);
 	if (n->name != n->desc)
 		free(n->name);
 	free(n->ports);
-	free(n->lft);
 	free(n);
+}
+
+void oq_lft_put(struct oq_lft *l)
+{
+	if (l && !__atomic_sub_fetch(&l->refs, 1, __ATOMIC_ACQ_REL))
+		free(l);
 }
 
 void oq_node_print_desc(const char *desc, char out[64])
@@ -73,11 +79,67 @@ void oq_fabric_free(struct oq_fabric *f)
 	if (!f)
 		return;
 	for (i = 0; i < f->n_nodes; i++)
-		free_node(f->nodes[i]);
+		node_put(f->nodes[i]);
+	for (i = 0; i < f->n_node_ids; i++)
+		oq_lft_put(f->lft[i]);
 	free(f->nodes);
 	free(f->ports);
 	oq_fabric_index_free(f->idx);
+	free(f->peer);
+	free(f->port_pos);
+	free(f->node_pos);
+	free(f->lft);
 	free(f);
+}
+
+/* Room in the by-id arrays for ids below n_ports and n_nodes; new entries
+ * zeroed.  0, or -ENOMEM. */
+int oq_fabric_reserve_ids(struct oq_fabric *f, uint32_t n_ports,
+			  uint32_t n_nodes)
+{
+	if (n_ports > f->cap_port_ids) {
+		uint32_t cap = f->cap_port_ids ? f->cap_port_ids : 256;
+		struct oq_port **peer;
+		uint32_t *pos;
+
+		while (cap < n_ports)
+			cap *= 2;
+		peer = realloc(f->peer, cap * sizeof(*peer));
+		if (peer)
+			f->peer = peer;
+		pos = realloc(f->port_pos, cap * sizeof(*pos));
+		if (pos)
+			f->port_pos = pos;
+		if (!peer || !pos)
+			return -ENOMEM;
+		memset(peer + f->cap_port_ids, 0,
+		       (cap - f->cap_port_ids) * sizeof(*peer));
+		memset(pos + f->cap_port_ids, 0xff,
+		       (cap - f->cap_port_ids) * sizeof(*pos));
+		f->cap_port_ids = cap;
+	}
+	if (n_nodes > f->cap_node_ids) {
+		uint32_t cap = f->cap_node_ids ? f->cap_node_ids : 64;
+		struct oq_lft **lft;
+		uint32_t *pos;
+
+		while (cap < n_nodes)
+			cap *= 2;
+		lft = realloc(f->lft, cap * sizeof(*lft));
+		if (lft)
+			f->lft = lft;
+		pos = realloc(f->node_pos, cap * sizeof(*pos));
+		if (pos)
+			f->node_pos = pos;
+		if (!lft || !pos)
+			return -ENOMEM;
+		memset(lft + f->cap_node_ids, 0,
+		       (cap - f->cap_node_ids) * sizeof(*lft));
+		memset(pos + f->cap_node_ids, 0xff,
+		       (cap - f->cap_node_ids) * sizeof(*pos));
+		f->cap_node_ids = cap;
+	}
+	return 0;
 }
 
 struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
@@ -98,6 +160,9 @@ struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
 		f->nodes = v;
 		f->cap_nodes = cap;
 	}
+	if (oq_fabric_reserve_ids(f, f->n_port_ids + n_ports + 1u,
+				  f->n_node_ids + 1u))
+		return NULL;
 	n = calloc(1, sizeof(*n));
 	if (!n)
 		return NULL;
@@ -123,26 +188,35 @@ struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
 	for (i = 0; i <= n_ports; i++) {
 		n->ports[i].node = n;
 		n->ports[i].num = (uint8_t)i;
+		n->ports[i].id = f->n_port_ids++;
 	}
+	n->id = f->n_node_ids++;
+	n->refs = 1;
+	n->owner = f;
 	if (type == OQ_NODE_SWITCH) {
 		n->ports[0].present = true;
 		n->ports[0].guid = guid;
 	}
-	n->index = (uint32_t)f->n_nodes;
 	f->nodes[f->n_nodes++] = n;
 	return n;
 }
 
 void oq_fabric_link(struct oq_port *a, struct oq_port *b)
 {
-	if (!a || !b)
+	struct oq_fabric *f;
+	struct oq_port *pa, *pb;
+
+	if (!a || !b || a->node->owner != b->node->owner)
 		return;
-	if (a->peer && a->peer->peer == a)
-		a->peer->peer = NULL;
-	if (b->peer && b->peer->peer == b)
-		b->peer->peer = NULL;
-	a->peer = b;
-	b->peer = a;
+	f = a->node->owner;
+	pa = f->peer[a->id];
+	pb = f->peer[b->id];
+	if (pa && f->peer[pa->id] == a)
+		f->peer[pa->id] = NULL;
+	if (pb && f->peer[pb->id] == b)
+		f->peer[pb->id] = NULL;
+	f->peer[a->id] = b;
+	f->peer[b->id] = a;
 	a->present = true;
 	b->present = true;
 }
@@ -165,51 +239,90 @@ int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n)
 	return 0;
 }
 
+struct oq_lft *oq_lft_new(const uint8_t *v, size_t size)
+{
+	struct oq_lft *l = malloc(sizeof(*l) + size);
+
+	if (!l)
+		return NULL;
+	l->refs = 1;
+	l->size = (uint32_t)size;
+	if (size)
+		memcpy(l->v, v, size);
+	return l;
+}
+
+/* The routes of a switch its owner is building, replaced by l (may be
+ * NULL). */
+static void lft_set(struct oq_node *n, struct oq_lft *l)
+{
+	struct oq_lft **at = &n->owner->lft[n->id];
+
+	oq_lft_put(*at);
+	*at = l;
+}
+
 int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size)
 {
-	uint8_t *v = NULL;
+	struct oq_lft *l = NULL;
 
-	if (!n || n->type != OQ_NODE_SWITCH || size > (size_t)UINT16_MAX + 1 ||
-	    (size && !lft))
+	if (!n || n->type != OQ_NODE_SWITCH || !n->owner ||
+	    size > (size_t)UINT16_MAX + 1 || (size && !lft))
 		return -EINVAL;
 	if (size) {
-		v = malloc(size);
-		if (!v)
+		l = oq_lft_new(lft, size);
+		if (!l)
 			return -ENOMEM;
-		memcpy(v, lft, size);
 	}
-	free(n->lft);
-	n->lft = v;
-	n->lft_size = (uint32_t)size;
+	lft_set(n, l);
 	return 0;
 }
 
 int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port)
 {
-	if (!n || n->type != OQ_NODE_SWITCH)
-		return -EINVAL;
-	if (lid >= n->lft_size) {
-		/* Grow in 64-LID blocks, as LFTs are programmed. */
-		uint32_t size = ((uint32_t)lid / 64 + 1) * 64;
-		uint8_t *v = realloc(n->lft, size);
+	struct oq_lft *l, *old;
 
-		if (!v)
+	if (!n || n->type != OQ_NODE_SWITCH || !n->owner)
+		return -EINVAL;
+	old = n->owner->lft[n->id];
+	if (!old || lid >= old->size ||
+	    __atomic_load_n(&old->refs, __ATOMIC_ACQUIRE) > 1) {
+		/* Grow in 64-LID blocks, as LFTs are programmed; a table
+		 * another fabric shares is copied first. */
+		uint32_t had = old ? old->size : 0, size = had;
+
+		if (lid >= size)
+			size = ((uint32_t)lid / 64 + 1) * 64;
+		l = oq_lft_new(old ? old->v : NULL, had);
+		if (l && size > had) {
+			struct oq_lft *g = realloc(l, sizeof(*l) + size);
+
+			if (!g) {
+				free(l);
+				l = NULL;
+			} else {
+				l = g;
+				memset(l->v + had, OQ_LFT_NONE, size - had);
+				l->size = size;
+			}
+		}
+		if (!l)
 			return -ENOMEM;
-		memset(v + n->lft_size, OQ_LFT_NONE, size - n->lft_size);
-		n->lft = v;
-		n->lft_size = size;
+		lft_set(n, l);
 	}
-	n->lft[lid] = port;
+	n->owner->lft[n->id]->v[lid] = port;
 	return 0;
 }
 
 uint8_t oq_node_lft_port(const struct oq_fabric *f, const struct oq_node *n,
 			 uint16_t lid)
 {
-	(void)f;
-	if (!n || !n->lft || lid >= n->lft_size)
+	const struct oq_lft *l;
+
+	if (!f || !n || n->id >= f->n_node_ids)
 		return OQ_LFT_NONE;
-	return n->lft[lid];
+	l = f->lft[n->id];
+	return l && lid < l->size ? l->v[lid] : OQ_LFT_NONE;
 }
 
 /* Switch external ports carry port 0's GUID and LID (IBA: one LID and
@@ -241,11 +354,16 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 
 	if (!f)
 		return -EINVAL;
+	for (i = 0; i < f->n_port_ids; i++)
+		f->port_pos[i] = UINT32_MAX;
+	for (i = 0; i < f->n_node_ids; i++)
+		f->node_pos[i] = UINT32_MAX;
 	for (i = 0; i < f->n_nodes; i++) {
 		struct oq_node *nd = f->nodes[i];
 
-		nd->index = (uint32_t)i;
-		inherit_port0(nd);
+		f->node_pos[nd->id] = (uint32_t)i;
+		if (nd->owner == f)
+			inherit_port0(nd);
 		for (j = 0; j <= nd->n_ports; j++)
 			n += nd->ports[j].present;
 	}
@@ -259,7 +377,7 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 		for (j = 0; j <= nd->n_ports; j++) {
 			if (!nd->ports[j].present)
 				continue;
-			nd->ports[j].index = (uint32_t)n;
+			f->port_pos[nd->ports[j].id] = (uint32_t)n;
 			v[n++] = &nd->ports[j];
 		}
 	}

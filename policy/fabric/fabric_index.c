@@ -339,12 +339,14 @@ struct oq_node *oq_fabric_node_by_name(const struct oq_fabric *f,
 struct oq_node *oq_fabric_node_next_same_name(const struct oq_fabric *f,
 					      const struct oq_node *n)
 {
-	uint32_t next;
+	uint32_t next, at;
 
-	if (!f || !f->idx || !n || n->index >= f->n_nodes ||
-	    f->nodes[n->index] != n)
+	if (!f || !f->idx || !n)
 		return NULL;
-	next = f->idx->same_next[n->index];
+	at = oq_node_index(f, n);
+	if (at >= f->n_nodes || f->nodes[at] != n)
+		return NULL;
+	next = f->idx->same_next[at];
 	return next ? f->nodes[next - 1] : NULL;
 }
 

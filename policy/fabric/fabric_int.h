@@ -14,6 +14,10 @@
  * (may be NULL); the first one in node order wins.  0, or -ENOMEM. */
 int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags);
 void oq_fabric_index_free(struct oq_fabric_index *idx);
+/* Room in f's by-id arrays for port ids below n_ports and node ids below
+ * n_nodes, new entries empty.  0, or -ENOMEM. */
+int oq_fabric_reserve_ids(struct oq_fabric *f, uint32_t n_ports,
+			  uint32_t n_nodes);
 /* Rebuild the name index after the nodes' names changed.  0, or -1. */
 int oq_fabric_index_names(struct oq_fabric *f);
 
