@@ -155,6 +155,7 @@ struct oq_fabric {
 	struct oq_lft **lft;
 	uint32_t n_port_ids, n_node_ids;
 	uint32_t cap_port_ids, cap_node_ids;
+	bool derived; /* built from another (oq_fabric_derive) */
 };
 
 struct oq_fabric *oq_fabric_new(void);
@@ -186,6 +187,37 @@ int oq_node_set_name(struct oq_node *n, const char *name);
 
 /* Connect two ports (both become present). */
 void oq_fabric_link(struct oq_port *a, struct oq_port *b);
+/* The same in f, where a or b may be a node f shares. */
+void oq_fabric_link_in(struct oq_fabric *f, struct oq_port *a,
+		       struct oq_port *b);
+
+/*
+ * A fabric built from the one before it (a sweep after a change): it
+ * starts with prev's ids, links and routes and no nodes; the builder adds
+ * prev's nodes that did not change with oq_fabric_share_node() (a
+ * reference, not a copy) and those that did with oq_fabric_add_node_as()
+ * (a new node under the changed one's ids), links the new nodes' ports
+ * with oq_fabric_link_in() and sets routes with oq_fabric_set_lft(), in
+ * the order a fresh build would add them; then oq_fabric_finalize(),
+ * which fails (-EINVAL) when a shared node's port would keep a link to a
+ * node the new fabric lacks: the builder then builds it afresh.  prev is
+ * not changed, and may be freed before the new fabric.
+ */
+struct oq_fabric *oq_fabric_derive(const struct oq_fabric *prev);
+int oq_fabric_share_node(struct oq_fabric *f, struct oq_node *n);
+/* oq_fabric_add_node() under was's ids (a node of the fabric f derives
+ * from, with as many ports), or new ones when was is NULL. */
+struct oq_node *oq_fabric_add_node_as(struct oq_fabric *f,
+				      enum oq_node_type type, uint64_t guid,
+				      const char *desc, uint8_t n_ports,
+				      const struct oq_node *was);
+/* n, one of finalized f's nodes, f's own to change: itself when no other
+ * fabric shares it, else a copy that takes its place in f (same ids).
+ * NULL when out of memory or n is not f's. */
+struct oq_node *oq_fabric_node_own(struct oq_fabric *f, struct oq_node *n);
+/* A switch's routes in f (size 0: none).  0, -EINVAL or -ENOMEM. */
+int oq_fabric_set_lft(struct oq_fabric *f, const struct oq_node *n,
+		      const uint8_t *lft, size_t size);
 
 /* Copy a partition table into a port.  0, -EINVAL (more than 65,535
  * keys) or -ENOMEM. */

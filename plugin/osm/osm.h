@@ -68,12 +68,20 @@ struct oq_record {
 	size_t pos;	 /* where the record being written is */
 	bool differs;	 /* the record being written differs already */
 	bool invalid;	 /* no last record: the next one differs */
+	/* Where the parts of the record being written begin (the
+	 * snapshot's nodes), oq_record_mark(); marks_lost: a mark could
+	 * not be stored, so the parts are not known. */
+	uint32_t *marks;
+	size_t n_marks, cap_marks;
+	bool marks_lost;
 };
 
 void oq_record_begin(struct oq_record *r);
 void oq_record_put(struct oq_record *r, const void *v, size_t n);
 /* A string (NULL differs from ""). */
 void oq_record_put_str(struct oq_record *r, const char *s);
+/* Note where the next byte goes (r->marks). */
+void oq_record_mark(struct oq_record *r);
 /* Whether the record written since oq_record_begin() differs from the
  * last one (always after oq_record_forget() or a failed allocation). */
 bool oq_record_end(struct oq_record *r);
@@ -94,12 +102,22 @@ void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r);
  * `user` points at its osm_physp_t and each node's at its osm_node_t,
  * valid only while it does, for the plugin's own programming step.
  * with_lft also copies every switch's LFT as routing just computed it (the
- * SA's routes).  Returns NULL with errno set on failure (ENOMEM, also for
- * a record an allocation failure left empty).
+ * SA's routes).
+ *
+ * prev (may be NULL) is what an earlier snapshot was read from, while its
+ * fabric lives: the nodes whose part of the record is the same are shared
+ * with that fabric, not read again, so a sweep after one port changed
+ * reads the few nodes it touched.  *base gets what this one was read from
+ * (oq_snapshot_base_free() after the fabric), *n_read how many nodes were
+ * read.  Returns NULL with errno set on failure (ENOMEM, also for a
+ * record an allocation failure left empty).
  */
+struct oq_snapshot_base;
 struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
-				    struct oq_diags *diags);
-
+				    const struct oq_snapshot_base *prev,
+				    struct oq_snapshot_base **base,
+				    size_t *n_read, struct oq_diags *diags);
+void oq_snapshot_base_free(struct oq_snapshot_base *b);
 /* Put into r what oq_templates_from_osm() and oq_partitions_from_osm()
  * read. */
 void oq_inputs_record(osm_opensm_t *osm, struct oq_record *r);

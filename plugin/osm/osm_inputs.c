@@ -66,36 +66,111 @@ int oq_templates_from_osm(osm_opensm_t *osm, struct oq_templates *t,
 	return 0;
 }
 
+/* The P_Keys the partition manager gave one port. */
+struct membership {
+	uint16_t *keys;
+	uint16_t n, cap;
+};
+
 /*
  * A port's membership of pkey.  As OpenSM's P_Key tables hold it: one
  * entry per P_Key where full wins over limited, or, with allow_both_pkeys,
  * a full and a limited entry apart (a "both" member), whose order the
  * SA's find_common_pkey() walks (policy/path/path_pkey.c).
  */
-static int add_member(struct oq_fabric *f, uint64_t guid, uint16_t pkey,
-		      bool full, bool both)
+static int add_member(struct membership *m, const struct oq_fabric *f,
+		      uint64_t guid, uint16_t pkey, bool full, bool both)
 {
 	struct oq_port *p = oq_fabric_port_by_guid(f, guid);
-	uint16_t *keys, k = pkey | (full ? OQ_PKEY_FULL : 0);
+	uint16_t k = pkey | (full ? OQ_PKEY_FULL : 0);
+	struct membership *x;
 	size_t i;
 
 	if (!p)
 		return 0;
-	for (i = 0; i < p->n_pkeys; i++) {
-		if ((p->pkeys[i] & OQ_PKEY_MASK) != pkey)
+	x = &m[oq_port_index(f, p)];
+	for (i = 0; i < x->n; i++) {
+		if ((x->keys[i] & OQ_PKEY_MASK) != pkey)
 			continue;
-		if (p->pkeys[i] == k)
+		if (x->keys[i] == k)
 			return 0;
 		if (!both) {
-			p->pkeys[i] |= k; /* full wins over limited */
+			x->keys[i] |= k; /* full wins over limited */
 			return 0;
 		}
 	}
-	keys = realloc(p->pkeys, sizeof(*keys) * (p->n_pkeys + 1u));
-	if (!keys)
-		return -ENOMEM;
-	keys[p->n_pkeys++] = k;
-	p->pkeys = keys;
+	if (x->n == UINT16_MAX)
+		return 0;
+	if (x->n == x->cap) {
+		uint16_t cap = x->cap ? (x->cap > UINT16_MAX / 2 ? UINT16_MAX
+								: x->cap * 2)
+				      : 4;
+		uint16_t *v = realloc(x->keys, sizeof(*v) * cap);
+
+		if (!v)
+			return -ENOMEM;
+		x->keys = v;
+		x->cap = cap;
+	}
+	x->keys[x->n++] = k;
+	return 0;
+}
+
+/*
+ * Every port's table as m has it.  A node another fabric shares (one
+ * that did not change since the last copy) is left alone where its
+ * tables are the same, and copied before one is written.
+ */
+static int set_members(struct oq_fabric *f, const struct membership *m)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_ports; i++) {
+		struct oq_port *p = f->ports[i];
+		struct oq_node *n;
+
+		if (p->n_pkeys == m[i].n &&
+		    (!m[i].n ||
+		     !memcmp(p->pkeys, m[i].keys, m[i].n * sizeof(*m[i].keys))))
+			continue;
+		n = oq_fabric_node_own(f, p->node);
+		if (!n)
+			return -ENOMEM;
+		if (oq_port_set_pkeys(&n->ports[p->num], m[i].keys, m[i].n))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int read_members(osm_opensm_t *osm, struct oq_partitions *parts,
+			const struct oq_fabric *f, struct membership *m)
+{
+	cl_qmap_t *tbl = &osm->subn.prtn_pkey_tbl;
+	bool both = osm->subn.opt.allow_both_pkeys;
+	size_t k = 0;
+	cl_map_item_t *it;
+
+	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl) && k < parts->n;
+	     it = cl_qmap_next(it)) {
+		const osm_prtn_t *pr = (const osm_prtn_t *)it;
+		uint16_t pkey = cl_ntoh16(pr->pkey) & OQ_PKEY_MASK;
+		struct oq_partition *dst = &parts->v[k++];
+		cl_map_iterator_t g;
+
+		dst->name = strndup(pr->name, sizeof(pr->name));
+		dst->pkey = pkey;
+		dst->sl = pr->sl;
+		for (g = cl_map_head(&pr->full_guid_tbl);
+		     g != cl_map_end(&pr->full_guid_tbl); g = cl_map_next(g))
+			if (add_member(m, f, cl_ntoh64(cl_map_key(g)), pkey,
+				       true, both))
+				return -ENOMEM;
+		for (g = cl_map_head(&pr->part_guid_tbl);
+		     g != cl_map_end(&pr->part_guid_tbl); g = cl_map_next(g))
+			if (add_member(m, f, cl_ntoh64(cl_map_key(g)), pkey,
+				       false, both))
+				return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -108,45 +183,27 @@ static int add_member(struct oq_fabric *f, uint64_t guid, uint16_t pkey,
 int oq_partitions_from_osm(osm_opensm_t *osm, struct oq_partitions *parts,
 			   struct oq_fabric *f)
 {
-	cl_qmap_t *tbl = &osm->subn.prtn_pkey_tbl;
-	size_t n = cl_qmap_count(tbl), k = 0, i;
-	bool both = osm->subn.opt.allow_both_pkeys;
-	cl_map_item_t *it;
+	size_t n = cl_qmap_count(&osm->subn.prtn_pkey_tbl), i;
+	struct membership *m;
+	int rc;
 
 	memset(parts, 0, sizeof(*parts));
 	if (!n)
 		return 0; /* no partitions yet: keep the ports' own tables */
 	parts->v = calloc(n, sizeof(*parts->v));
-	if (!parts->v)
+	m = calloc(f->n_ports ? f->n_ports : 1, sizeof(*m));
+	if (!parts->v || !m) {
+		free(m);
 		return -ENOMEM;
-	for (i = 0; i < f->n_ports; i++) {
-		free(f->ports[i]->pkeys);
-		f->ports[i]->pkeys = NULL;
-		f->ports[i]->n_pkeys = 0;
 	}
-	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl) && k < n;
-	     it = cl_qmap_next(it)) {
-		const osm_prtn_t *pr = (const osm_prtn_t *)it;
-		uint16_t pkey = cl_ntoh16(pr->pkey) & OQ_PKEY_MASK;
-		struct oq_partition *dst = &parts->v[k++];
-		cl_map_iterator_t m;
-
-		dst->name = strndup(pr->name, sizeof(pr->name));
-		dst->pkey = pkey;
-		dst->sl = pr->sl;
-		for (m = cl_map_head(&pr->full_guid_tbl);
-		     m != cl_map_end(&pr->full_guid_tbl); m = cl_map_next(m))
-			if (add_member(f, cl_ntoh64(cl_map_key(m)), pkey, true,
-				       both))
-				return -ENOMEM;
-		for (m = cl_map_head(&pr->part_guid_tbl);
-		     m != cl_map_end(&pr->part_guid_tbl); m = cl_map_next(m))
-			if (add_member(f, cl_ntoh64(cl_map_key(m)), pkey, false,
-				       both))
-				return -ENOMEM;
-	}
-	parts->n = k;
-	return 0;
+	parts->n = n;
+	rc = read_members(osm, parts, f, m);
+	if (!rc)
+		rc = set_members(f, m);
+	for (i = 0; i < f->n_ports; i++)
+		free(m[i].keys);
+	free(m);
+	return rc;
 }
 
 static void record_opts(struct oq_record *r, const osm_qos_options_t *o)

@@ -18,6 +18,27 @@ void oq_record_begin(struct oq_record *r)
 	r->pos = 0;
 	r->differs = r->invalid;
 	r->invalid = false;
+	r->n_marks = 0;
+	r->marks_lost = false;
+}
+
+void oq_record_mark(struct oq_record *r)
+{
+	if (r->n_marks == r->cap_marks) {
+		size_t cap = r->cap_marks ? r->cap_marks * 2 : 1024;
+		uint32_t *v = realloc(r->marks, cap * sizeof(*v));
+
+		if (!v) {
+			r->marks_lost = true;
+			return;
+		}
+		r->marks = v;
+		r->cap_marks = cap;
+	}
+	/* A record past 4 GiB has no marks: nothing is derived from it. */
+	if (r->pos > UINT32_MAX)
+		r->marks_lost = true;
+	r->marks[r->n_marks++] = (uint32_t)r->pos;
 }
 
 void oq_record_put(struct oq_record *r, const void *v, size_t n)
@@ -79,5 +100,6 @@ void oq_record_forget(struct oq_record *r)
 void oq_record_free(struct oq_record *r)
 {
 	free(r->buf);
+	free(r->marks);
 	memset(r, 0, sizeof(*r));
 }

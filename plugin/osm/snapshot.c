@@ -11,6 +11,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,11 +114,15 @@ static void record_node(struct oq_record *r, const osm_node_t *node,
 
 	memset(&nr, 0, sizeof(nr));
 	nr.node = node;
+	/* Three marks a node: where it, its LFT and its ports begin. */
+	oq_record_mark(r);
 	/* Not seen by this sweep's discovery: the drop manager is about to
 	 * remove it. */
 	nr.seen = node->discovery_count != 0;
 	if (!nr.seen) {
 		oq_record_put(r, &nr, sizeof(nr));
+		oq_record_mark(r);
+		oq_record_mark(r);
 		return;
 	}
 	nr.sw = node->sw;
@@ -140,8 +145,10 @@ static void record_node(struct oq_record *r, const osm_node_t *node,
 	/* The name OpenSM's QoS parser matches port-names against: the
 	 * node-name map's, else the printable NodeDescription. */
 	oq_record_put_str(r, node->print_desc);
+	oq_record_mark(r);
 	if (nr.lft_n)
 		oq_record_put(r, node->sw->new_lft, nr.lft_n);
+	oq_record_mark(r);
 	for (i = 0; i < n_physp; i++) {
 		const osm_physp_t *p =
 			osm_node_get_physp_ptr((osm_node_t *)node, i);
@@ -179,6 +186,7 @@ void oq_snapshot_record(osm_opensm_t *osm, struct oq_record *r)
 	for (it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
 	     it = cl_qmap_next(it))
 		record_node(r, (const osm_node_t *)it, sr.with_pkeys);
+	oq_record_mark(r); /* the nodes' end */
 }
 
 /* The record read back in the order it was written. */
@@ -318,9 +326,32 @@ struct link_partner {
 	uint8_t num;
 };
 
-/* The nodes by OpenSM's node object, and where their ports' partners
+/*
+ * A node's part of the record: OpenSM's node object, the model's node's id
+ * (NO_NODE for a node discovery did not see), and where the node's
+ * record, its LFT, its ports and the next node begin.  By id, not by
+ * pointer: a node the partitions changed is replaced in its fabric.
+ */
+struct base_node {
+	const void *osm;
+	uint32_t id;
+	uint32_t start, lft, ports, end;
+};
+
+#define NO_NODE UINT32_MAX
+
+struct oq_snapshot_base {
+	const struct oq_fabric *fabric; /* the fabric read from it */
+	uint8_t *buf;			/* the record's nodes, copied */
+	struct subnet_record sr;
+	struct base_node *nodes; /* by OpenSM's node object */
+	size_t n;
+	bool with_lft;
+};
+
+/* A node read from the record this time, and where its ports' partners
  * start (one per port number). */
-struct node_pair {
+struct read_node {
 	const void *osm;
 	struct oq_node *oq;
 	size_t first_partner;
@@ -328,10 +359,15 @@ struct node_pair {
 
 /* What reading the record back needs besides the fabric. */
 struct decoder {
-	struct subnet_record sr;
+	const uint8_t *buf;
+	size_t len;
+	struct oq_fabric *f;
 	bool with_lft;
-	struct node_pair *pairs;
-	size_t n_pairs;
+	uint64_t max_op_vls;
+	struct oq_snapshot_base *base; /* being made */
+	struct oq_node **by_id;	       /* f's nodes by id, for the links */
+	struct read_node *read;
+	size_t n_read;
 	struct link_partner *partners;
 	size_t n_partners, cap_partners;
 };
@@ -373,7 +409,7 @@ static int add_ports(struct reader *rd, struct decoder *dec,
 			has_p0 = true;
 		}
 		fill_port(&qn->ports[i], qn->type, &pr,
-			  i && has_p0 ? &p0 : NULL, dec->sr.max_op_vls);
+			  i && has_p0 ? &p0 : NULL, dec->max_op_vls);
 		partners[i].node = pr.remote_node;
 		partners[i].num = pr.remote_num;
 		if (take_pkeys(rd, &qn->ports[i], pr.pkey_blocks))
@@ -382,132 +418,310 @@ static int add_ports(struct reader *rd, struct decoder *dec,
 	return 0;
 }
 
-static int add_node(struct reader *rd, struct oq_fabric *f, struct decoder *dec)
+/* A node from its part of the record (bn), under was's ids when it
+ * stands for a node of the fabric this one derives from. */
+static int read_node(struct decoder *dec, struct base_node *bn,
+		     const struct node_record *nr, const struct oq_node *was)
 {
 	char desc[IB_NODE_DESCRIPTION_SIZE + 1];
+	struct reader rd = {dec->buf + bn->start + sizeof(*nr),
+			    dec->buf + bn->end};
 	const uint8_t *lft = NULL;
-	struct node_record nr;
-	struct node_pair *pair;
+	struct read_node *rn;
 	struct oq_node *qn;
 	struct link_partner *partners;
 	const char *name; /* print_desc */
 
-	if (!take_copy(rd, &nr, sizeof(nr)))
-		return -1;
-	if (!nr.seen)
-		return 0;
 	/* OpenSM's nodes have at most 255 ports and port 0. */
-	if (nr.n_physp > 256)
+	if (nr->n_physp > 256)
 		return -1;
-	if (!take_copy(rd, desc, IB_NODE_DESCRIPTION_SIZE) ||
-	    !take_str(rd, &name) || (nr.lft_n && !(lft = take(rd, nr.lft_n))))
+	if (!take_copy(&rd, desc, IB_NODE_DESCRIPTION_SIZE) ||
+	    !take_str(&rd, &name) ||
+	    rd.p != dec->buf + bn->lft || bn->ports - bn->lft != nr->lft_n)
 		return -1;
+	if (nr->lft_n)
+		lft = dec->buf + bn->lft;
+	rd.p = dec->buf + bn->ports;
 	desc[IB_NODE_DESCRIPTION_SIZE] = '\0';
-	qn = oq_fabric_add_node(f, (enum oq_node_type)nr.type,
-				cl_ntoh64(nr.guid), desc,
-				(uint8_t)(nr.n_physp ? nr.n_physp - 1 : 0));
+	qn = oq_fabric_add_node_as(dec->f, (enum oq_node_type)nr->type,
+				   cl_ntoh64(nr->guid), desc,
+				   (uint8_t)(nr->n_physp ? nr->n_physp - 1 : 0),
+				   was);
 	if (!qn || (name && oq_node_set_name(qn, name)))
 		return -1;
-	qn->user = (void *)nr.node;
-	qn->enhanced_port0 = nr.enhanced;
-	if (dec->with_lft && lft && oq_node_set_lft(qn, lft, nr.lft_n))
+	qn->user = (void *)nr->node;
+	qn->enhanced_port0 = nr->enhanced;
+	/* Under was's ids it has was's routes until told otherwise. */
+	if (qn->type == OQ_NODE_SWITCH &&
+	    oq_fabric_set_lft(dec->f, qn, dec->with_lft ? lft : NULL,
+			      dec->with_lft && lft ? nr->lft_n : 0))
 		return -1;
-	pair = &dec->pairs[dec->n_pairs++];
-	pair->osm = nr.node;
-	pair->oq = qn;
-	pair->first_partner = dec->n_partners;
+	bn->id = qn->id;
+	rn = &dec->read[dec->n_read++];
+	rn->osm = nr->node;
+	rn->oq = qn;
+	rn->first_partner = dec->n_partners;
 	partners = partners_add(dec, (size_t)qn->n_ports + 1);
 	if (!partners)
 		return -1;
-	return add_ports(rd, dec, &nr, qn, partners);
+	return add_ports(&rd, dec, nr, qn, partners);
 }
 
-static int pair_cmp(const void *a, const void *b)
+static int base_cmp(const void *a, const void *b)
 {
-	const void *x = ((const struct node_pair *)a)->osm;
-	const void *y = ((const struct node_pair *)b)->osm;
+	const void *x = ((const struct base_node *)a)->osm;
+	const void *y = ((const struct base_node *)b)->osm;
 
 	return x < y ? -1 : x > y;
 }
 
-static struct oq_node *find_node(const struct decoder *dec, const void *key)
+static const struct base_node *base_find(const struct oq_snapshot_base *b,
+					 const void *osm)
 {
-	struct node_pair k = {key, NULL, 0}, *hit;
+	struct base_node k = {.osm = osm};
 
-	hit = bsearch(&k, dec->pairs, dec->n_pairs, sizeof(k), pair_cmp);
-	return hit ? hit->oq : NULL;
+	return bsearch(&k, b->nodes, b->n, sizeof(k), base_cmp);
 }
 
-static void link_ports(struct oq_fabric *f, struct decoder *dec)
+static int read_cmp(const void *a, const void *b)
+{
+	const void *x = ((const struct read_node *)a)->osm;
+	const void *y = ((const struct read_node *)b)->osm;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The ports of the nodes read this time to their partners, in the order
+ * of OpenSM's node objects (a partner already linked stays). */
+static void link_ports(struct decoder *dec)
 {
 	size_t k;
 	uint8_t i;
 
-	qsort(dec->pairs, dec->n_pairs, sizeof(*dec->pairs), pair_cmp);
-	for (k = 0; k < dec->n_pairs; k++) {
-		struct oq_node *qn = dec->pairs[k].oq;
+	qsort(dec->read, dec->n_read, sizeof(*dec->read), read_cmp);
+	for (k = 0; k < dec->n_read; k++) {
+		struct oq_node *qn = dec->read[k].oq;
 		const struct link_partner *partners =
-			dec->partners + dec->pairs[k].first_partner;
+			dec->partners + dec->read[k].first_partner;
 
 		for (i = 1; i <= qn->n_ports; i++) {
+			const struct base_node *b;
 			struct oq_node *rn;
 
 			if (!qn->ports[i].user ||
-			    oq_port_peer(f, &qn->ports[i]) ||
+			    oq_port_peer(dec->f, &qn->ports[i]) ||
 			    !partners[i].node)
 				continue;
-			rn = find_node(dec, partners[i].node);
+			b = base_find(dec->base, partners[i].node);
+			rn = b && b->id != NO_NODE ? dec->by_id[b->id] : NULL;
 			if (rn && partners[i].num <= rn->n_ports &&
 			    rn->ports[partners[i].num].present)
-				oq_fabric_link(&qn->ports[i],
-					       &rn->ports[partners[i].num]);
+				oq_fabric_link_in(dec->f, &qn->ports[i],
+						  &rn->ports[partners[i].num]);
 		}
 	}
 }
 
-struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
-				    struct oq_diags *diags)
+/* Whether node part a of one record and b of another are the same but
+ * for the LFT. */
+static bool same_node(const uint8_t *abuf, const struct base_node *a,
+		      const uint8_t *bbuf, const struct base_node *b)
 {
-	struct reader rd;
+	struct node_record x, y;
+
+	if (a->lft - a->start != b->lft - b->start ||
+	    a->end - a->ports != b->end - b->ports)
+		return false;
+	memcpy(&x, abuf + a->start, sizeof(x));
+	memcpy(&y, bbuf + b->start, sizeof(y));
+	x.lft_n = y.lft_n = 0;
+	return !memcmp(&x, &y, sizeof(x)) &&
+	       !memcmp(abuf + a->start + sizeof(x), bbuf + b->start + sizeof(y),
+		       a->lft - a->start - sizeof(x)) &&
+	       !memcmp(abuf + a->ports, bbuf + b->ports, a->end - a->ports);
+}
+
+static bool same_lft(const uint8_t *abuf, const struct base_node *a,
+		     const uint8_t *bbuf, const struct base_node *b)
+{
+	return a->ports - a->lft == b->ports - b->lft &&
+	       !memcmp(abuf + a->lft, bbuf + b->lft, a->ports - a->lft);
+}
+
+/* Where node k's parts are, from the record's marks; false when they do
+ * not make sense (then the record is not read). */
+static bool node_parts(const struct oq_record *r, size_t k,
+		       struct base_node *bn)
+{
+	const uint32_t *m = r->marks + 3 * k;
+
+	bn->start = m[0];
+	bn->lft = m[1];
+	bn->ports = m[2];
+	bn->end = m[3];
+	return bn->start <= bn->lft && bn->lft <= bn->ports &&
+	       bn->ports <= bn->end && bn->end <= r->len &&
+	       bn->lft - bn->start >= sizeof(struct node_record);
+}
+
+/*
+ * Node k of the record: prev's node when its part of the record is what
+ * prev read (its routes set anew if they changed), else read.
+ */
+/* prev's fabric's node that b stands for. */
+static struct oq_node *base_node_of(const struct oq_snapshot_base *prev,
+				    const struct base_node *b)
+{
+	const struct oq_fabric *f = prev->fabric;
+
+	if (!b || b->id == NO_NODE || b->id >= f->n_node_ids ||
+	    f->node_pos[b->id] >= f->n_nodes)
+		return NULL;
+	return f->nodes[f->node_pos[b->id]];
+}
+
+static int take_node(struct decoder *dec, const struct oq_record *r,
+		     const struct oq_snapshot_base *prev, size_t k)
+{
+	struct base_node *bn = &dec->base->nodes[k];
+	const struct base_node *pb = NULL;
+	struct oq_node *was = NULL;
+	struct node_record nr;
+
+	bn->id = NO_NODE;
+	if (!node_parts(r, k, bn))
+		return -1;
+	memcpy(&nr, dec->buf + bn->start, sizeof(nr));
+	bn->osm = nr.node;
+	if (!nr.seen)
+		return 0;
+	if (prev) {
+		pb = base_find(prev, nr.node);
+		was = base_node_of(prev, pb);
+	}
+	if (was && same_node(prev->buf, pb, dec->buf, bn)) {
+		bn->id = was->id;
+		if (oq_fabric_share_node(dec->f, was))
+			return -1;
+		if (!dec->with_lft || same_lft(prev->buf, pb, dec->buf, bn))
+			return 0;
+		return oq_fabric_set_lft(dec->f, was,
+					 nr.lft_n ? dec->buf + bn->lft : NULL,
+					 nr.lft_n);
+	}
+	if (was && was->guid != cl_ntoh64(nr.guid))
+		was = NULL;
+	return read_node(dec, bn, &nr, was);
+}
+
+void oq_snapshot_base_free(struct oq_snapshot_base *b)
+{
+	if (!b)
+		return;
+	free(b->buf);
+	free(b->nodes);
+	free(b);
+}
+
+/* The fabric, from prev's when prev is not NULL.  -EINVAL: a link of a
+ * node shared with prev's fabric would be left dangling (read it all). */
+static int build(const struct oq_record *r, bool with_lft,
+		 const struct oq_snapshot_base *prev, struct oq_fabric **out,
+		 struct oq_snapshot_base **base_out, size_t *n_read,
+		 struct oq_diags *diags)
+{
 	struct decoder dec = {.with_lft = with_lft};
-	struct oq_fabric *f = NULL;
-	uint64_t k;
+	struct subnet_record sr;
+	struct oq_snapshot_base *base = NULL;
+	size_t k, end;
+	int rc = -ENOMEM;
 
 	/* The record is whole unless an allocation failed writing it (then
-	 * it is empty).  The snapshot's part comes first. */
-	if (!r->len)
+	 * it is empty, or its marks are lost).  The snapshot's part comes
+	 * first. */
+	if (!r->len || r->marks_lost || r->len < sizeof(sr))
 		goto fail;
-	rd.p = r->buf;
-	rd.end = r->buf + r->len;
-	if (!take_copy(&rd, &dec.sr, sizeof(dec.sr)) ||
-	    dec.sr.n_nodes >
-		    (size_t)(rd.end - rd.p) / sizeof(struct node_record))
+	memcpy(&sr, r->buf, sizeof(sr));
+	if (sr.n_nodes > (r->n_marks - 1) / 3 || r->n_marks < 1)
 		goto fail;
-	f = oq_fabric_new();
-	dec.pairs =
-		calloc(dec.sr.n_nodes ? dec.sr.n_nodes : 1, sizeof(*dec.pairs));
-	if (!f || !dec.pairs)
+	end = r->marks[3 * sr.n_nodes];
+	if (end > r->len)
 		goto fail;
-	f->sm_port_guid = dec.sr.sm_port_guid;
-	f->subnet_prefix = dec.sr.subnet_prefix;
-	f->live = true;
-	for (k = 0; k < dec.sr.n_nodes; k++)
-		if (add_node(&rd, f, &dec))
+	if (prev && (prev->with_lft != with_lft ||
+		     memcmp(&prev->sr, &sr, offsetof(struct subnet_record,
+						     n_nodes))))
+		prev = NULL;
+	base = calloc(1, sizeof(*base));
+	if (!base)
+		goto fail;
+	base->sr = sr;
+	base->with_lft = with_lft;
+	base->n = sr.n_nodes;
+	base->buf = malloc(end ? end : 1);
+	base->nodes = calloc(sr.n_nodes ? sr.n_nodes : 1, sizeof(*base->nodes));
+	dec.read = calloc(sr.n_nodes ? sr.n_nodes : 1, sizeof(*dec.read));
+	if (!base->buf || !base->nodes || !dec.read)
+		goto fail;
+	memcpy(base->buf, r->buf, end);
+	dec.buf = base->buf;
+	dec.len = end;
+	dec.base = base;
+	dec.max_op_vls = sr.max_op_vls;
+	dec.f = prev ? oq_fabric_derive(prev->fabric) : oq_fabric_new();
+	if (!dec.f)
+		goto fail;
+	dec.f->sm_port_guid = sr.sm_port_guid;
+	dec.f->subnet_prefix = sr.subnet_prefix;
+	dec.f->live = true;
+	for (k = 0; k < sr.n_nodes; k++)
+		if (take_node(&dec, r, prev, k))
 			goto fail;
-	link_ports(f, &dec);
-	free(dec.pairs);
+	qsort(base->nodes, base->n, sizeof(*base->nodes), base_cmp);
+	dec.by_id = calloc(dec.f->n_node_ids ? dec.f->n_node_ids : 1,
+			   sizeof(*dec.by_id));
+	if (!dec.by_id)
+		goto fail;
+	for (k = 0; k < dec.f->n_nodes; k++)
+		dec.by_id[dec.f->nodes[k]->id] = dec.f->nodes[k];
+	link_ports(&dec);
+	rc = oq_fabric_finalize(dec.f, diags);
+	if (rc)
+		goto fail;
+	base->fabric = dec.f;
+	*out = dec.f;
+	*base_out = base;
+	*n_read = dec.n_read;
+	free(dec.by_id);
+	free(dec.read);
 	free(dec.partners);
-	if (oq_fabric_finalize(f, diags))
-		goto fail_fabric;
-	return f;
+	return 0;
 fail:
-	free(dec.pairs);
+	oq_fabric_free(dec.f);
+	oq_snapshot_base_free(base);
+	free(dec.by_id);
+	free(dec.read);
 	free(dec.partners);
-fail_fabric:
-	oq_fabric_free(f);
-	/* Every failure above is an allocation's: a record cut short is one
-	 * that could not be written whole, and OpenSM's nodes keep within
-	 * the bounds checked. */
+	return rc == -EINVAL ? rc : -ENOMEM;
+}
+
+struct oq_fabric *oq_snapshot_build(const struct oq_record *r, bool with_lft,
+				    const struct oq_snapshot_base *prev,
+				    struct oq_snapshot_base **base,
+				    size_t *n_read, struct oq_diags *diags)
+{
+	struct oq_fabric *f = NULL;
+	int rc;
+
+	*base = NULL;
+	*n_read = 0;
+	rc = build(r, with_lft, prev, &f, base, n_read, diags);
+	if (rc == -EINVAL && prev)
+		rc = build(r, with_lft, NULL, &f, base, n_read, diags);
+	if (!rc)
+		return f;
+	/* Every failure is an allocation's: a record cut short is one that
+	 * could not be written whole, and OpenSM's nodes keep within the
+	 * bounds checked. */
 	errno = ENOMEM;
 	return NULL;
 }

@@ -454,7 +454,7 @@ static void log_phases(struct oq_publisher *pub,
 {
 	const struct oq_phases *ph = &req->phases;
 	uint64_t audit = 0;
-	char trim[32] = "off", sa[64] = "kept";
+	char trim[32] = "off", sa[64] = "kept", read[64] = "";
 
 	if (pub->audit) {
 		struct oq_audit_stats st;
@@ -472,8 +472,12 @@ static void log_phases(struct oq_publisher *pub,
 			 ph->sl2vl_ports);
 	if (trim_ms >= 0)
 		snprintf(trim, sizeof(trim), "%.2f ms", trim_ms);
+	/* How much of the subnet the copies read: the rest was shared. */
+	if (ph->nodes)
+		snprintf(read, sizeof(read), " (%zu of %zu nodes read)",
+			 ph->nodes_read, ph->nodes);
 	OQ_LOG(pub->osm, OSM_LOG_INFO,
-	       "sweep %lu: phases: inputs %.2f ms (%s), snapshot %.2f ms%s, "
+	       "sweep %lu: phases: inputs %.2f ms (%s), snapshot %.2f ms%s%s, "
 	       "compile %.2f ms (%u states), QoS MADs %.2f ms (%lu hook "
 	       "calls), SA state %.2f ms (%s), predictions %.2f ms%s, publish "
 	       "%.2f ms (%s), memory trim %s, audit %.2f ms CPU since the "
@@ -482,7 +486,7 @@ static void log_phases(struct oq_publisher *pub,
 	       "publication, and the hooks' sampled time)\n",
 	       req->sweeps, ph->inputs_ms,
 	       ph->reused ? "unchanged, state kept" : "changed",
-	       ph->snapshot_ms,
+	       ph->snapshot_ms, read,
 	       ph->subnets_shared ? " (the last copy of the subnet shared)"
 				  : "",
 	       ph->compile_ms, ph->states, (double)oq_phases_hook_ns(ph) / 1e6,

@@ -77,6 +77,7 @@ static void subnet_put(struct oq_sweep_subnet *n)
 		return;
 	oq_partitions_free(&n->parts);
 	oq_fabric_free(n->fabric);
+	oq_snapshot_base_free(n->base);
 	free(n);
 }
 
@@ -241,8 +242,9 @@ static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
 		    struct oq_sweep_subnet *same, struct oq_diags *d,
 		    const char **step)
 {
+	const struct oq_snapshot_base *prev = NULL;
 	struct oq_sweep_subnet *n;
-	size_t n_diags = d->n;
+	size_t n_diags = d->n, n_read;
 	int rc;
 
 	if (same) {
@@ -255,10 +257,17 @@ static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
 		n->refs = 1;
 		n->routed = s->routed;
 		s->subnet = n;
+		/* The copy in force, while the state in force holds it:
+		 * the nodes that did not change are shared with it. */
+		if (sw->cur)
+			prev = sw->cur->subnet->base;
 		errno = 0;
-		n->fabric = oq_snapshot_build(&sw->inputs, s->routed, d);
+		n->fabric = oq_snapshot_build(&sw->inputs, s->routed, prev,
+					      &n->base, &n_read, d);
 		if (!n->fabric)
 			return -oq_failure_errno(-1);
+		sw->phases.nodes_read += n_read;
+		sw->phases.nodes += n->fabric->n_nodes;
 		n->clean = d->n == n_diags;
 		rc = oq_partitions_from_osm(sw->osm, &n->parts, n->fabric);
 		if (rc) {
@@ -479,6 +488,7 @@ void oq_sweep_begin(struct oq_sweep *sw)
 	sw->phases.states = 0;
 	sw->phases.subnets_shared = sw->phases.classes_kept = 0;
 	sw->phases.snapshot_ms = sw->phases.compile_ms = 0;
+	sw->phases.nodes_read = sw->phases.nodes = 0;
 	sw->phases.classes_ms = 0;
 	sw->phases.inputs_ms = 0;
 	sw->phases.reused = 0;

@@ -36,6 +36,9 @@ struct oq_sweep_subnet {
 	struct oq_partitions parts;
 	bool routed; /* copied after routing: the switches' LFTs are in */
 	bool clean;  /* the copy had nothing to report (no diagnostics) */
+	/* What the fabric was read from, for the next copy to share what
+	 * did not change. */
+	struct oq_snapshot_base *base;
 };
 
 /*
@@ -85,6 +88,9 @@ struct oq_phases {
 	 * (no snapshot), SA states that kept its predictions. */
 	unsigned int subnets_shared, classes_kept;
 	double snapshot_ms;  /* OpenSM's subnet copied, all states */
+	/* Nodes the copies read from the record, and had in all (the
+	 * others shared with the copy before). */
+	size_t nodes_read, nodes;
 	double compile_ms;   /* policy bound, tables compiled, all states */
 	double classes_ms;   /* port classes predicted (SA state) */
 	/* Ports whose SL2VL the SA read from OpenSM's cache: those Sets

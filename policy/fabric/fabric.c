@@ -19,7 +19,7 @@ struct oq_fabric *oq_fabric_new(void)
 }
 
 /* A fabric lets go of a node: the last one frees it. */
-static void node_put(struct oq_node *n)
+void oq_fabric_node_put(struct oq_node *n)
 {
 	unsigned int i;
 
@@ -79,7 +79,7 @@ void oq_fabric_free(struct oq_fabric *f)
 	if (!f)
 		return;
 	for (i = 0; i < f->n_nodes; i++)
-		node_put(f->nodes[i]);
+		oq_fabric_node_put(f->nodes[i]);
 	for (i = 0; i < f->n_node_ids; i++)
 		oq_lft_put(f->lft[i]);
 	free(f->nodes);
@@ -142,26 +142,44 @@ int oq_fabric_reserve_ids(struct oq_fabric *f, uint32_t n_ports,
 	return 0;
 }
 
-struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
-				   uint64_t guid, const char *desc,
-				   uint8_t n_ports)
+int oq_fabric_nodes_room(struct oq_fabric *f)
 {
-	struct oq_node *n;
-	unsigned int i;
-
-	if (!f || f->finalized)
-		return NULL;
 	if (f->n_nodes == f->cap_nodes) {
 		size_t cap = f->cap_nodes ? f->cap_nodes * 2 : 64;
 		struct oq_node **v = realloc(f->nodes, cap * sizeof(*v));
 
 		if (!v)
-			return NULL;
+			return -ENOMEM;
 		f->nodes = v;
 		f->cap_nodes = cap;
 	}
-	if (oq_fabric_reserve_ids(f, f->n_port_ids + n_ports + 1u,
-				  f->n_node_ids + 1u))
+	return 0;
+}
+
+struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
+				   uint64_t guid, const char *desc,
+				   uint8_t n_ports)
+{
+	return oq_fabric_add_node_as(f, type, guid, desc, n_ports, NULL);
+}
+
+struct oq_node *oq_fabric_add_node_as(struct oq_fabric *f,
+				      enum oq_node_type type, uint64_t guid,
+				      const char *desc, uint8_t n_ports,
+				      const struct oq_node *was)
+{
+	struct oq_node *n;
+	unsigned int i;
+
+	if (!f || f->finalized || oq_fabric_nodes_room(f))
+		return NULL;
+	/* Under the ids it had when it has the same ports: what a later
+	 * state keeps by port id stays its own. */
+	if (was && (was->n_ports != n_ports || was->id >= f->n_node_ids ||
+		    was->ports[n_ports].id >= f->n_port_ids))
+		was = NULL;
+	if (!was && oq_fabric_reserve_ids(f, f->n_port_ids + n_ports + 1u,
+					  f->n_node_ids + 1u))
 		return NULL;
 	n = calloc(1, sizeof(*n));
 	if (!n)
@@ -188,9 +206,10 @@ struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
 	for (i = 0; i <= n_ports; i++) {
 		n->ports[i].node = n;
 		n->ports[i].num = (uint8_t)i;
-		n->ports[i].id = f->n_port_ids++;
+		n->ports[i].id = was ? was->ports[i].id : f->n_port_ids++;
+		f->peer[n->ports[i].id] = NULL;
 	}
-	n->id = f->n_node_ids++;
+	n->id = was ? was->id : f->n_node_ids++;
 	n->refs = 1;
 	n->owner = f;
 	if (type == OQ_NODE_SWITCH) {
@@ -203,12 +222,17 @@ struct oq_node *oq_fabric_add_node(struct oq_fabric *f, enum oq_node_type type,
 
 void oq_fabric_link(struct oq_port *a, struct oq_port *b)
 {
-	struct oq_fabric *f;
+	if (a && b && a->node->owner == b->node->owner)
+		oq_fabric_link_in(a->node->owner, a, b);
+}
+
+void oq_fabric_link_in(struct oq_fabric *f, struct oq_port *a,
+		       struct oq_port *b)
+{
 	struct oq_port *pa, *pb;
 
-	if (!a || !b || a->node->owner != b->node->owner)
+	if (!f || !a || !b || a->id >= f->n_port_ids || b->id >= f->n_port_ids)
 		return;
-	f = a->node->owner;
 	pa = f->peer[a->id];
 	pb = f->peer[b->id];
 	if (pa && f->peer[pa->id] == a)
@@ -217,8 +241,11 @@ void oq_fabric_link(struct oq_port *a, struct oq_port *b)
 		f->peer[pb->id] = NULL;
 	f->peer[a->id] = b;
 	f->peer[b->id] = a;
-	a->present = true;
-	b->present = true;
+	/* A shared node's ports are present already, and not written. */
+	if (!a->present)
+		a->present = true;
+	if (!b->present)
+		b->present = true;
 }
 
 int oq_port_set_pkeys(struct oq_port *p, const uint16_t *pkeys, size_t n)
@@ -252,21 +279,22 @@ struct oq_lft *oq_lft_new(const uint8_t *v, size_t size)
 	return l;
 }
 
-/* The routes of a switch its owner is building, replaced by l (may be
- * NULL). */
-static void lft_set(struct oq_node *n, struct oq_lft *l)
+/* The routes of a switch in f, replaced by l (may be NULL). */
+static void lft_set(struct oq_fabric *f, const struct oq_node *n,
+		    struct oq_lft *l)
 {
-	struct oq_lft **at = &n->owner->lft[n->id];
+	struct oq_lft **at = &f->lft[n->id];
 
 	oq_lft_put(*at);
 	*at = l;
 }
 
-int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size)
+int oq_fabric_set_lft(struct oq_fabric *f, const struct oq_node *n,
+		      const uint8_t *lft, size_t size)
 {
 	struct oq_lft *l = NULL;
 
-	if (!n || n->type != OQ_NODE_SWITCH || !n->owner ||
+	if (!f || !n || n->type != OQ_NODE_SWITCH || n->id >= f->n_node_ids ||
 	    size > (size_t)UINT16_MAX + 1 || (size && !lft))
 		return -EINVAL;
 	if (size) {
@@ -274,8 +302,13 @@ int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size)
 		if (!l)
 			return -ENOMEM;
 	}
-	lft_set(n, l);
+	lft_set(f, n, l);
 	return 0;
+}
+
+int oq_node_set_lft(struct oq_node *n, const uint8_t *lft, size_t size)
+{
+	return oq_fabric_set_lft(n ? n->owner : NULL, n, lft, size);
 }
 
 int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port)
@@ -308,7 +341,7 @@ int oq_node_set_lft_entry(struct oq_node *n, uint16_t lid, uint8_t port)
 		}
 		if (!l)
 			return -ENOMEM;
-		lft_set(n, l);
+		lft_set(n->owner, n, l);
 	}
 	n->owner->lft[n->id]->v[lid] = port;
 	return 0;
@@ -384,6 +417,11 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 	free(f->ports);
 	f->ports = v;
 	f->n_ports = n;
+	if (f->derived) {
+		rc = oq_fabric_derive_check(f);
+		if (rc)
+			return rc;
+	}
 	oq_fabric_index_free(f->idx);
 	f->idx = NULL;
 	rc = oq_fabric_index_build(f, diags);

@@ -21,4 +21,13 @@ int oq_fabric_reserve_ids(struct oq_fabric *f, uint32_t n_ports,
 /* Rebuild the name index after the nodes' names changed.  0, or -1. */
 int oq_fabric_index_names(struct oq_fabric *f);
 
+/* A fabric lets go of a node: the last one frees it. */
+void oq_fabric_node_put(struct oq_node *n);
+/* Room for one more node in f->nodes.  0, or -ENOMEM. */
+int oq_fabric_nodes_room(struct oq_fabric *f);
+
+/* A derived fabric's links checked and its stale ids dropped, once its
+ * positions are set (fabric_derive.c).  0, or -EINVAL. */
+int oq_fabric_derive_check(struct oq_fabric *f);
+
 #endif /* OSMQOS_FABRIC_INT_H */
