@@ -210,6 +210,9 @@ struct oq_node *oq_fabric_add_node_as(struct oq_fabric *f,
 		f->peer[n->ports[i].id] = NULL;
 	}
 	n->id = was ? was->id : f->n_node_ids++;
+	/* No routes until it is given some, whatever was had. */
+	oq_lft_put(f->lft[n->id]);
+	f->lft[n->id] = NULL;
 	n->refs = 1;
 	n->owner = f;
 	if (type == OQ_NODE_SWITCH) {

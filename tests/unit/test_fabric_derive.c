@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Unit tests: a fabric built from the one before it (oq_fabric_derive)
+ * equals the fabric built afresh from the same description, through
+ * chains of random changes (nodes added, removed and changed, links cut
+ * and made, routes and partition tables changed); the fabric it derives
+ * from is left as it was; a shared node is copied before it is written.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <osmqos/fabric.h>
+
+#define MAX_NODES 24
+#define MAX_PORTS 6
+#define N_LIDS	  64
+
+/* A fabric as a description: what a record would say of it. */
+struct d_port {
+	uint16_t lid;
+	uint8_t width, vl_cap;
+	uint64_t peer_guid; /* 0: no link */
+	uint8_t peer_num;
+	uint16_t pkeys[2];
+	uint8_t n_pkeys;
+};
+
+struct d_node {
+	uint64_t guid; /* 0: no node in this slot */
+	enum oq_node_type type;
+	char desc[16];
+	uint8_t n_ports;
+	struct d_port ports[MAX_PORTS + 1];
+	uint8_t lft[N_LIDS];
+	bool has_lft;
+};
+
+struct desc {
+	struct d_node n[MAX_NODES]; /* in node order (GUID order) */
+};
+
+static unsigned int seed;
+
+static unsigned int rnd(unsigned int n)
+{
+	seed = seed * 1103515245u + 12345u;
+	return (seed >> 8) % n;
+}
+
+static struct d_node *node_of(struct desc *d, uint64_t guid)
+{
+	int i;
+
+	for (i = 0; i < MAX_NODES; i++)
+		if (d->n[i].guid == guid)
+			return &d->n[i];
+	return NULL;
+}
+
+static void unlink_port(struct desc *d, struct d_node *n, unsigned int k)
+{
+	struct d_port *p = &n->ports[k];
+	struct d_node *o = p->peer_guid ? node_of(d, p->peer_guid) : NULL;
+
+	if (o && o->ports[p->peer_num].peer_guid == n->guid &&
+	    o->ports[p->peer_num].peer_num == k)
+		o->ports[p->peer_num].peer_guid = 0;
+	p->peer_guid = 0;
+}
+
+static void link_ports(struct desc *d, struct d_node *a, unsigned int i,
+		       struct d_node *b, unsigned int j)
+{
+	if (a == b)
+		return;
+	unlink_port(d, a, i);
+	unlink_port(d, b, j);
+	a->ports[i].peer_guid = b->guid;
+	a->ports[i].peer_num = (uint8_t)j;
+	b->ports[j].peer_guid = a->guid;
+	b->ports[j].peer_num = (uint8_t)i;
+}
+
+static void new_node(struct d_node *n, unsigned int slot)
+{
+	unsigned int k;
+
+	memset(n, 0, sizeof(*n));
+	n->guid = 0x1000 + slot * 64 + rnd(16);
+	n->type = rnd(3) ? OQ_NODE_CA : OQ_NODE_SWITCH;
+	snprintf(n->desc, sizeof(n->desc), "n%u-%u", slot, rnd(3));
+	n->n_ports = (uint8_t)(1 + rnd(MAX_PORTS));
+	for (k = 0; k <= n->n_ports; k++) {
+		n->ports[k].lid = (uint16_t)(1 + slot * 2);
+		n->ports[k].width = 4;
+		n->ports[k].vl_cap = 8;
+	}
+	n->has_lft = n->type == OQ_NODE_SWITCH;
+	for (k = 0; k < N_LIDS; k++)
+		n->lft[k] = (uint8_t)rnd(n->n_ports + 1);
+}
+
+static void remove_node(struct desc *d, struct d_node *n)
+{
+	unsigned int k;
+
+	for (k = 1; k <= n->n_ports; k++)
+		unlink_port(d, n, k);
+	memset(n, 0, sizeof(*n));
+}
+
+static void random_link(struct desc *d)
+{
+	struct d_node *a = &d->n[rnd(MAX_NODES)], *b = &d->n[rnd(MAX_NODES)];
+
+	if (a->guid && b->guid)
+		link_ports(d, a, 1 + rnd(a->n_ports), b, 1 + rnd(b->n_ports));
+}
+
+static void random_fabric(struct desc *d)
+{
+	unsigned int i;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < MAX_NODES; i++)
+		if (rnd(4))
+			new_node(&d->n[i], i);
+	for (i = 0; i < 2 * MAX_NODES; i++)
+		random_link(d);
+}
+
+/* One change of the kinds a sweep sees. */
+static void random_change(struct desc *d)
+{
+	struct d_node *n = &d->n[rnd(MAX_NODES)];
+	struct d_port *p;
+
+	switch (rnd(7)) {
+	case 0:
+		if (n->guid)
+			remove_node(d, n);
+		else
+			new_node(n, (unsigned int)(n - d->n));
+		break;
+	case 1:
+		random_link(d);
+		break;
+	case 2:
+		if (n->guid)
+			unlink_port(d, n, 1 + rnd(n->n_ports));
+		break;
+	case 3:
+		if (n->guid && n->has_lft)
+			n->lft[rnd(N_LIDS)] = (uint8_t)rnd(n->n_ports + 1);
+		break;
+	case 4:
+		if (n->guid) {
+			p = &n->ports[1 + rnd(n->n_ports)];
+			p->n_pkeys = (uint8_t)rnd(3);
+			p->pkeys[0] = 0xffff;
+			p->pkeys[1] = (uint16_t)(0x8001 + rnd(3));
+		}
+		break;
+	case 5:
+		if (n->guid)
+			n->ports[1 + rnd(n->n_ports)].width = rnd(2) ? 4 : 1;
+		break;
+	default:
+		if (n->guid)
+			snprintf(n->desc, sizeof(n->desc), "n%u-%u",
+				 (unsigned int)(n - d->n), rnd(3));
+		break;
+	}
+}
+
+/* A node's own facts into f's new node q (its links come after). */
+static void fill(struct oq_fabric *f, struct oq_node *q,
+		 const struct d_node *n)
+{
+	unsigned int k;
+
+	for (k = q->type == OQ_NODE_SWITCH ? 0 : 1; k <= n->n_ports; k++) {
+		struct oq_port *p = &q->ports[k];
+
+		p->present = true;
+		p->guid = q->type == OQ_NODE_SWITCH ? n->guid : n->guid + k;
+		p->lid = n->ports[k].lid;
+		p->width = n->ports[k].width;
+		p->vl_cap = n->ports[k].vl_cap;
+		assert_int_equal(oq_port_set_pkeys(p, n->ports[k].pkeys,
+						   n->ports[k].n_pkeys),
+				 0);
+	}
+	if (n->has_lft)
+		assert_int_equal(oq_fabric_set_lft(f, q, n->lft, N_LIDS), 0);
+}
+
+static struct oq_node *fab_node(const struct oq_fabric *f, uint64_t guid)
+{
+	size_t i;
+
+	for (i = 0; i < f->n_nodes; i++)
+		if (f->nodes[i]->guid == guid)
+			return f->nodes[i];
+	return NULL;
+}
+
+/* Links of the nodes in want (all: every node), as a builder makes
+ * them: a port already linked stays. */
+static void make_links(struct oq_fabric *f, const struct desc *d,
+		       const bool *want)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < MAX_NODES; i++) {
+		const struct d_node *n = &d->n[i];
+		struct oq_node *q, *r;
+
+		if (!n->guid || (want && !want[i]))
+			continue;
+		q = fab_node(f, n->guid);
+		for (k = 1; k <= n->n_ports; k++) {
+			if (!n->ports[k].peer_guid ||
+			    oq_port_peer(f, &q->ports[k]))
+				continue;
+			r = fab_node(f, n->ports[k].peer_guid);
+			assert_non_null(r);
+			oq_fabric_link_in(f, &q->ports[k],
+					  &r->ports[n->ports[k].peer_num]);
+		}
+	}
+}
+
+static struct oq_fabric *build_fresh(const struct desc *d)
+{
+	struct oq_fabric *f = oq_fabric_new();
+	unsigned int i;
+
+	for (i = 0; i < MAX_NODES; i++) {
+		const struct d_node *n = &d->n[i];
+		struct oq_node *q;
+
+		if (!n->guid)
+			continue;
+		q = oq_fabric_add_node(f, n->type, n->guid, n->desc,
+				       n->n_ports);
+		assert_non_null(q);
+		fill(f, q, n);
+	}
+	make_links(f, d, NULL);
+	assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+	return f;
+}
+
+static bool same_desc_node(const struct d_node *a, const struct d_node *b)
+{
+	return !memcmp(a, b, offsetof(struct d_node, lft));
+}
+
+/* prev (built from old) to a fabric for d: unchanged nodes shared. */
+static struct oq_fabric *build_derived(const struct oq_fabric *prev,
+				       const struct desc *old,
+				       const struct desc *d, size_t *n_shared)
+{
+	struct oq_fabric *f = oq_fabric_derive(prev);
+	bool changed[MAX_NODES] = {false};
+	unsigned int i;
+
+	assert_non_null(f);
+	*n_shared = 0;
+	for (i = 0; i < MAX_NODES; i++) {
+		const struct d_node *n = &d->n[i];
+		struct oq_node *was = n->guid ? fab_node(prev, n->guid) : NULL;
+		struct oq_node *q;
+
+		if (!n->guid)
+			continue;
+		if (was && same_desc_node(n, &old->n[i])) {
+			assert_int_equal(oq_fabric_share_node(f, was), 0);
+			(*n_shared)++;
+			if (n->has_lft && memcmp(n->lft, old->n[i].lft, N_LIDS))
+				assert_int_equal(oq_fabric_set_lft(f, was,
+								   n->lft,
+								   N_LIDS),
+						 0);
+			continue;
+		}
+		changed[i] = true;
+		q = oq_fabric_add_node_as(f, n->type, n->guid, n->desc,
+					  n->n_ports, was);
+		assert_non_null(q);
+		if (was && was->n_ports == n->n_ports)
+			assert_int_equal(q->id, was->id);
+		fill(f, q, n);
+	}
+	make_links(f, d, changed);
+	assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+	return f;
+}
+
+/* Everything a reader of f can see, as text. */
+static char *dump(const struct oq_fabric *f)
+{
+	size_t cap = 1 << 16, len = 0, i;
+	char *s = malloc(cap);
+	unsigned int k, l;
+
+	assert_non_null(s);
+#define OUT(...)                                                               \
+	len += (size_t)snprintf(s + len, cap - len, __VA_ARGS__)
+	OUT("%zu nodes %zu ports\n", f->n_nodes, f->n_ports);
+	for (i = 0; i < f->n_nodes; i++) {
+		const struct oq_node *n = f->nodes[i];
+
+		assert_int_equal(oq_node_index(f, n), i);
+		OUT("node %zu %lx %d %s %s %u\n", i, (unsigned long)n->guid,
+		    n->type, n->desc, oq_node_name(n), n->n_ports);
+		for (l = 0; n->type == OQ_NODE_SWITCH && l < N_LIDS; l++)
+			OUT("%u", oq_node_lft_port(f, n, (uint16_t)l));
+		for (k = 0; k <= n->n_ports; k++) {
+			const struct oq_port *p = &n->ports[k];
+			const struct oq_port *q = oq_port_peer(f, p);
+			size_t np, j;
+			const uint16_t *keys = oq_port_pkeys(f, p, &np);
+
+			OUT("\n port %u %d %lx %u %u %u pos %u", k, p->present,
+			    (unsigned long)p->guid, p->lid, p->width,
+			    p->vl_cap, oq_port_index(f, p));
+			if (q)
+				OUT(" peer %lx/%u", (unsigned long)q->node->guid,
+				    q->num);
+			for (j = 0; j < np; j++)
+				OUT(" k%x", keys[j]);
+			if (p->present && oq_port_is_endport(p))
+				assert_ptr_equal(
+					oq_fabric_port_by_guid(f, p->guid), p);
+		}
+		OUT("\n");
+		assert_true(len < cap - 1024);
+	}
+	for (i = 0; i < f->n_ports; i++)
+		assert_int_equal(oq_port_index(f, f->ports[i]), i);
+#undef OUT
+	return s;
+}
+
+static void one_chain(unsigned int s)
+{
+	struct desc a, b;
+	struct oq_fabric *prev, *fresh, *derived;
+	char *before, *x, *y;
+	size_t shared, total_shared = 0;
+	int step;
+
+	seed = s;
+	random_fabric(&a);
+	prev = build_fresh(&a);
+	for (step = 0; step < 20; step++) {
+		int c, n_changes = 1 + (int)rnd(3);
+
+		b = a;
+		for (c = 0; c < n_changes; c++)
+			random_change(&b);
+		before = dump(prev);
+		fresh = build_fresh(&b);
+		derived = build_derived(prev, &a, &b, &shared);
+		total_shared += shared;
+		x = dump(fresh);
+		y = dump(derived);
+		assert_string_equal(x, y);
+		free(x);
+		/* What it derives from is as it was, and may go first. */
+		x = dump(prev);
+		assert_string_equal(before, x);
+		free(x);
+		free(before);
+		free(y);
+		oq_fabric_free(prev);
+		oq_fabric_free(fresh);
+		prev = derived;
+		a = b;
+	}
+	oq_fabric_free(prev);
+	/* Most nodes outlive a few changes: the chains did share. */
+	assert_true(total_shared > 20 * MAX_NODES / 3);
+}
+
+static void test_derived_equals_fresh(void **state)
+{
+	unsigned int s;
+
+	(void)state;
+	for (s = 1; s <= 200; s++)
+		one_chain(s);
+}
+
+/* A node two fabrics share is copied before one of them writes it. */
+static void test_own_copies_shared(void **state)
+{
+	struct desc a;
+	struct oq_fabric *f0, *f1;
+	struct oq_node *n0, *n1;
+	uint16_t key = 0x8005;
+	size_t shared, i, np;
+	char *before, *after;
+
+	(void)state;
+	seed = 7;
+	random_fabric(&a);
+	f0 = build_fresh(&a);
+	f1 = build_derived(f0, &a, &a, &shared);
+	assert_int_equal(shared, f0->n_nodes);
+	for (i = 0; i < f1->n_nodes && !f1->nodes[i]->ports[1].present; i++)
+		;
+	assert_true(i < f1->n_nodes);
+	n0 = f1->nodes[i];
+	before = dump(f0);
+	n1 = oq_fabric_node_own(f1, n0);
+	assert_non_null(n1);
+	assert_ptr_not_equal(n0, n1);
+	assert_int_equal(n1->id, n0->id);
+	assert_ptr_equal(f1->nodes[i], n1);
+	assert_ptr_equal(f1->ports[oq_port_index(f1, &n1->ports[1])],
+			 &n1->ports[1]);
+	if (oq_port_peer(f1, &n1->ports[1]))
+		assert_ptr_equal(oq_port_peer(f1, oq_port_peer(f1,
+							       &n1->ports[1])),
+				 &n1->ports[1]);
+	assert_int_equal(oq_port_set_pkeys(&n1->ports[1], &key, 1), 0);
+	/* Its own now: asked again, the same node. */
+	assert_ptr_equal(oq_fabric_node_own(f1, n1), n1);
+	after = dump(f0);
+	assert_string_equal(before, after);
+	assert_int_equal(oq_port_pkeys(f1, &n1->ports[1], &np)[0], key);
+	free(before);
+	free(after);
+	oq_fabric_free(f0);
+	oq_fabric_free(f1);
+}
+
+/* A shared node's port left linked to a node that went away: the
+ * builder missed a change, and finalize says so instead of keeping a
+ * link to freed memory. */
+static void test_dangling_link_refused(void **state)
+{
+	struct oq_fabric *f0 = oq_fabric_new(), *f1;
+	struct oq_node *a, *b;
+
+	(void)state;
+	a = oq_fabric_add_node(f0, OQ_NODE_CA, 0x10, "a", 1);
+	b = oq_fabric_add_node(f0, OQ_NODE_CA, 0x20, "b", 1);
+	a->ports[1].guid = 0x11;
+	b->ports[1].guid = 0x21;
+	oq_fabric_link(&a->ports[1], &b->ports[1]);
+	assert_int_equal(oq_fabric_finalize(f0, NULL), 0);
+	f1 = oq_fabric_derive(f0);
+	assert_int_equal(oq_fabric_share_node(f1, a), 0);
+	assert_int_equal(oq_fabric_finalize(f1, NULL), -EINVAL);
+	oq_fabric_free(f1);
+	oq_fabric_free(f0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_derived_equals_fresh),
+		cmocka_unit_test(test_own_copies_shared),
+		cmocka_unit_test(test_dangling_link_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
