@@ -247,12 +247,12 @@ static int judge(const struct cand *c, const struct oq_policy *pol,
 
 /* An error answer: drift only when the pair shares a partition, i.e.
  * OpenSM would have a path to give. */
-static int refused(const struct cand *c, uint16_t status,
-		   struct drift_list *out)
+static int refused(const struct oq_fabric *f, const struct cand *c,
+		   uint16_t status, struct drift_list *out)
 {
 	struct drift *d;
 
-	if (!oq_ports_share_pkey(c->src, c->dst, 0, NULL))
+	if (!oq_ports_share_pkey(f, c->src, c->dst, 0, NULL))
 		return 0;
 	d = pair_drift(out, "sa_status", c);
 	if (!d)
@@ -267,7 +267,8 @@ static int refused(const struct cand *c, uint16_t status,
 	return 0;
 }
 
-static int ask(struct oq_sa_port *sp, const struct cand *c, int timeout_ms,
+static int ask(const struct oq_fabric *f, struct oq_sa_port *sp,
+	       const struct cand *c, int timeout_ms,
 	       const struct oq_policy *pol, struct drift_list *out, char *err,
 	       size_t errlen)
 {
@@ -283,7 +284,7 @@ static int ask(struct oq_sa_port *sp, const struct cand *c, int timeout_ms,
 	if (oq_sa_query(sp, &req, timeout_ms, &resp, err, errlen))
 		return -1;
 	if (resp.status || !resp.n)
-		rc = refused(c, resp.status, out);
+		rc = refused(f, c, resp.status, out);
 	else
 		rc = judge(c, pol, &resp.recs[0], out);
 	oq_sa_resp_free(&resp);
@@ -326,7 +327,7 @@ int drift_sa_check(const struct oq_fabric *f, const struct oq_policy *pol,
 	for (i = 0; i < n && !rc; i++) {
 		if (!c[i].taken)
 			continue;
-		rc = ask(&sp, &c[i], timeout_ms, pol, out, err, errlen);
+		rc = ask(f, &sp, &c[i], timeout_ms, pol, out, err, errlen);
 		st->pairs += !rc;
 	}
 	oq_sa_close(&sp);

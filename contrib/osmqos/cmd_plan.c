@@ -328,14 +328,15 @@ static int diff_tables(struct plan *pl)
 
 /* Per-SL predicted share of a port's tables (as `predict`: all SLs
  * backlogged, a VL's share split equally among its SLs). */
-int plan_shares(const struct oq_port_tables *t, double out[16])
+int plan_shares(const struct oq_fabric *f, const struct oq_port_tables *t,
+		double out[16])
 {
 	struct oq_predict_opts po;
 	struct oq_port_pred pr;
 	unsigned int s;
 
 	oq_predict_opts_init(&po);
-	if (oq_predict_port(t, -1, &po, &pr))
+	if (oq_predict_port(f, t, -1, &po, &pr))
 		return -1;
 	for (s = 0; s < 16; s++)
 		out[s] = oq_frac_double(pr.sl[s].share);

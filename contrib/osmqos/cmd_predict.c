@@ -341,7 +341,8 @@ static void port_preds_free(struct port_preds *pr)
  * number, and one node's ports come in port order.  The view borrows each
  * class's contents from all; only its v and of_port are its own.
  */
-static int narrow_to_node(const struct oq_pred_classes *all,
+static int narrow_to_node(const struct oq_fabric *f,
+			  const struct oq_pred_classes *all,
 			  const struct oq_node *n, struct oq_pred_classes *out)
 {
 	uint32_t *map = malloc((all->n ? all->n : 1) * sizeof(*map));
@@ -365,23 +366,26 @@ static int narrow_to_node(const struct oq_pred_classes *all,
 		out->of_port[i] = OQ_PRED_CLASS_NONE;
 	for (i = 0; i <= n->n_ports; i++) {
 		const struct oq_port *p = &n->ports[i];
-		uint32_t k;
+		uint32_t k, pi;
 
-		if (!p->present || p->index >= all->n_ports)
+		if (!p->present)
 			continue;
-		k = all->of_port[p->index];
+		pi = oq_port_index(f, p);
+		if (pi >= all->n_ports)
+			continue;
+		k = all->of_port[pi];
 		if (k == OQ_PRED_CLASS_NONE) {
-			out->n_bad += oq_pred_modeled(p);
+			out->n_bad += oq_pred_modeled(f, p);
 			continue;
 		}
 		if (map[k] == OQ_PRED_CLASS_NONE) {
 			map[k] = (uint32_t)out->n;
 			out->v[out->n] = all->v[k];
-			out->v[out->n].rep = p->index;
+			out->v[out->n].rep = pi;
 			out->v[out->n].n_ports = 0;
 			out->n++;
 		}
-		out->of_port[p->index] = map[k];
+		out->of_port[pi] = map[k];
 		out->v[map[k]].n_ports++;
 		out->n_classified++;
 	}
@@ -406,7 +410,7 @@ static int predict_all(struct ctx *c, const struct oq_port *only, bool whole,
 		err = oq_pred_classes_build(c->in.fabric, &c->tables, o, NULL,
 					    &pr->all);
 		if (!err) {
-			err = narrow_to_node(&pr->all, only->node,
+			err = narrow_to_node(c->in.fabric, &pr->all, only->node,
 					     &pr->classes);
 			if (err)
 				oq_pred_classes_free(&pr->all);
@@ -456,10 +460,10 @@ static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
 		if (!compact) {
 			printf(",\n \"ports\": [");
 			for (i = 0; i < pr->n; i++)
-				print_port_json(
-					pr->port[i], &pr->pred[i],
-					&tables->ports[pr->port[i]->index],
-					i == 0);
+				print_port_json(pr->port[i], &pr->pred[i],
+						&tables->ports[oq_port_index(
+							f, pr->port[i])],
+						i == 0);
 			printf("]");
 		}
 		printf("}\n");
@@ -469,12 +473,13 @@ static int predict_ports(const struct port_preds *pr, const struct oq_fabric *f,
 		printf("%s port%s; %s\n", oq_count_text(pr->n, n1, sizeof(n1)),
 		       pr->n == 1 ? "" : "s", sc);
 		for (i = 0; i < pr->n; i++) {
-			const struct oq_pred_class *k = oq_pred_class_of(
-				&pr->classes, pr->port[i]->index);
+			size_t pi = oq_port_index(f, pr->port[i]);
+			const struct oq_pred_class *k =
+				oq_pred_class_of(&pr->classes, pi);
 
 			print_port_text(pr->port[i], &pr->pred[i],
 					k ? k->guar.dropped : 0,
-					&tables->ports[pr->port[i]->index]);
+					&tables->ports[pi]);
 		}
 	}
 	return OQ_EXIT_OK;

@@ -178,7 +178,8 @@ static int what_if(const struct oq_synth_class *c, uint16_t active,
 	oq_predict_opts_init(&o);
 	o.active_sls = active;
 	o.mtu_bytes = c->in.mtu;
-	return oq_predict_port(&t, c->in.rate_gbps, &o, pp);
+	/* The class's tables belong to no port: no fabric is read. */
+	return oq_predict_port(NULL, &t, c->in.rate_gbps, &o, pp);
 }
 
 /* "1,9" (the other SLs on the level's VLs), "-" alone. */

@@ -11,11 +11,13 @@
 
 #include "fabric_route.h"
 
-static bool reaches(const struct oq_port *p, const struct oq_port *dst)
+static bool reaches(const struct oq_fabric *f, const struct oq_port *p,
+		    const struct oq_port *dst)
 {
-	return p->peer &&
-	       (p->peer == dst || (dst->node->type == OQ_NODE_SWITCH &&
-				   p->peer->node == dst->node));
+	const struct oq_port *peer = oq_port_peer(f, p);
+
+	return peer && (peer == dst || (dst->node->type == OQ_NODE_SWITCH &&
+					peer->node == dst->node));
 }
 
 int oq_fabric_route(const struct oq_fabric *f, const struct oq_port *src,
@@ -23,7 +25,7 @@ int oq_fabric_route(const struct oq_fabric *f, const struct oq_port *src,
 		    size_t max)
 {
 	const struct oq_port **via = NULL; /* the port a node was entered by */
-	const struct oq_port *last = NULL, *p, *t;
+	const struct oq_port *last = NULL, *p, *t, *peer;
 	size_t n = f->n_nodes, head = 0, tail = 0, k = 0, i;
 	uint32_t *queue = NULL;
 	int hops = -1;
@@ -36,13 +38,16 @@ int oq_fabric_route(const struct oq_fabric *f, const struct oq_port *src,
 		goto out;
 	if (src->node->type == OQ_NODE_SWITCH) {
 		/* From port 0 the switch itself forwards. */
-		via[src->node->index] = src;
-		queue[tail++] = src->node->index;
-	} else if (reaches(src, dst)) {
+		via[oq_node_index(f, src->node)] = src;
+		queue[tail++] = oq_node_index(f, src->node);
+	} else if (reaches(f, src, dst)) {
 		last = src;
-	} else if (src->peer && src->peer->node->type == OQ_NODE_SWITCH) {
-		via[src->peer->node->index] = src;
-		queue[tail++] = src->peer->node->index;
+	} else {
+		peer = oq_port_peer(f, src);
+		if (peer && peer->node->type == OQ_NODE_SWITCH) {
+			via[oq_node_index(f, peer->node)] = src;
+			queue[tail++] = oq_node_index(f, peer->node);
+		}
 	}
 	while (!last && head < tail) {
 		const struct oq_node *sw = f->nodes[queue[head++]];
@@ -52,23 +57,27 @@ int oq_fabric_route(const struct oq_fabric *f, const struct oq_port *src,
 			const struct oq_node *next;
 
 			p = &sw->ports[pn];
-			if (!p->present || !p->peer)
+			if (!p->present)
 				continue;
-			if (reaches(p, dst)) {
+			peer = oq_port_peer(f, p);
+			if (!peer)
+				continue;
+			if (reaches(f, p, dst)) {
 				last = p;
 				break;
 			}
-			next = p->peer->node;
-			if (next->type != OQ_NODE_SWITCH || via[next->index])
+			next = peer->node;
+			if (next->type != OQ_NODE_SWITCH ||
+			    via[oq_node_index(f, next)])
 				continue;
-			via[next->index] = p;
-			queue[tail++] = next->index;
+			via[oq_node_index(f, next)] = p;
+			queue[tail++] = oq_node_index(f, next);
 		}
 	}
 	if (!last)
 		goto out;
 	/* Back from the last hop to src's node, then in route order. */
-	for (p = last;; p = via[p->node->index]) {
+	for (p = last;; p = via[oq_node_index(f, p->node)]) {
 		if (k == max)
 			goto out;
 		eg[k++] = p;

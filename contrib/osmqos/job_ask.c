@@ -82,10 +82,11 @@ static int query_pkey(const struct oq_job_ask *a)
 	return -1;
 }
 
-static bool shared(const struct oq_port *s, const struct oq_port *d, uint16_t k)
+static bool shared(const struct oq_fabric *f, const struct oq_port *s,
+		   const struct oq_port *d, uint16_t k)
 {
-	int ms = oq_port_pkey_membership(s, k);
-	int md = oq_port_pkey_membership(d, k);
+	int ms = oq_port_pkey_membership(f, s, k);
+	int md = oq_port_pkey_membership(f, d, k);
 
 	return ms && md && (ms == 2 || md == 2);
 }
@@ -103,7 +104,8 @@ bool oq_job_ask_pkey_rule(const struct oq_job_ask *a, const struct oq_port *src,
 	const struct oq_qos_level *l =
 		a->pol && level >= 0 ? &a->pol->levels[level] : NULL;
 	int qk = query_pkey(a), best = -1;
-	uint16_t i;
+	const uint16_t *src_pkeys;
+	size_t n_src_pkeys, i;
 
 	*pkey_out = qk >= 0 ? qk : 0x7fff;
 	if (qk >= 0 && !level_allows(l, (uint16_t)qk)) {
@@ -115,7 +117,7 @@ bool oq_job_ask_pkey_rule(const struct oq_job_ask *a, const struct oq_port *src,
 	if (!a->have_pkeys)
 		return true;
 	if (qk >= 0) {
-		if (shared(src, dst, (uint16_t)qk))
+		if (shared(a->fabric, src, dst, (uint16_t)qk))
 			return true;
 		snprintf(why, len,
 			 "the ports share no partition with P_Key 0x%04x (one "
@@ -123,10 +125,11 @@ bool oq_job_ask_pkey_rule(const struct oq_job_ask *a, const struct oq_port *src,
 			 qk);
 		return false;
 	}
-	for (i = 0; i < src->n_pkeys; i++) {
-		uint16_t k = src->pkeys[i] & 0x7fff;
+	src_pkeys = oq_port_pkeys(a->fabric, src, &n_src_pkeys);
+	for (i = 0; i < n_src_pkeys; i++) {
+		uint16_t k = src_pkeys[i] & 0x7fff;
 
-		if ((best < 0 || k < best) && shared(src, dst, k) &&
+		if ((best < 0 || k < best) && shared(a->fabric, src, dst, k) &&
 		    level_allows(l, k))
 			best = k;
 	}

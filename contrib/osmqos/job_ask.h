@@ -33,8 +33,9 @@ struct oq_job_ask {
 	/* OQ_JC_LEVEL: the level (index in pol), its SL and its one P_Key
 	 * (-1 when it sets none or several). */
 	int level, level_sl, level_pkey;
-	/* Live: the fabric file the plan's ports come from, to tell a
-	 * denial from an end the subnet does not have (oq_job_ask_sa). */
+	/* The fabric the plan's ports come from: their partition tables
+	 * are read in it, and live it tells a denial from an end the
+	 * subnet does not have (oq_job_ask_sa). */
 	const struct oq_fabric *fabric;
 	const char *fabric_file;
 	/* The host job-env runs on (SLURMD_NODENAME), NULL when unknown:

@@ -157,34 +157,36 @@ struct sig {
 	const uint8_t *bits;
 	size_t nbytes;
 	const struct oq_port *port;
-	size_t i; /* port index */
+	const struct oq_fabric *f; /* the fabric port's table is read in */
+	size_t i;		   /* port index */
 };
 
 static int cmp_sig(const void *a, const void *b)
 {
 	const struct sig *x = a, *y = b;
-	const struct oq_port *p = x->port, *q = y->port;
+	size_t np, nq, i;
+	const uint16_t *pk = oq_port_pkeys(x->f, x->port, &np);
+	const uint16_t *qk = oq_port_pkeys(y->f, y->port, &nq);
 	int c = memcmp(x->bits, y->bits, x->nbytes);
-	uint16_t i;
 
 	if (c)
 		return c;
-	if (p->n_pkeys != q->n_pkeys)
-		return p->n_pkeys < q->n_pkeys ? -1 : 1;
-	for (i = 0; i < p->n_pkeys; i++)
-		if (p->pkeys[i] != q->pkeys[i])
-			return p->pkeys[i] < q->pkeys[i] ? -1 : 1;
+	if (np != nq)
+		return np < nq ? -1 : 1;
+	for (i = 0; i < np; i++)
+		if (pk[i] != qk[i])
+			return pk[i] < qk[i] ? -1 : 1;
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
 static int same_class(const struct sig *x, const struct sig *y)
 {
-	const struct oq_port *p = x->port, *q = y->port;
+	size_t np, nq;
+	const uint16_t *pk = oq_port_pkeys(x->f, x->port, &np);
+	const uint16_t *qk = oq_port_pkeys(y->f, y->port, &nq);
 
-	return !memcmp(x->bits, y->bits, x->nbytes) &&
-	       p->n_pkeys == q->n_pkeys &&
-	       (!p->n_pkeys ||
-		!memcmp(p->pkeys, q->pkeys, p->n_pkeys * sizeof(*p->pkeys)));
+	return !memcmp(x->bits, y->bits, x->nbytes) && np == nq &&
+	       (!np || !memcmp(pk, qk, np * sizeof(*pk)));
 }
 
 /* The groups rules name as source or destination, each once. */
@@ -253,6 +255,7 @@ static int classify(struct oq_job_plan *pl, const struct oq_binding *b)
 		s[i].bits = mine;
 		s[i].nbytes = nbytes;
 		s[i].port = pl->ports[i].port;
+		s[i].f = oq_binding_fabric(b);
 		s[i].i = i;
 	}
 	qsort(s, pl->n_ports, sizeof(*s), cmp_sig);

@@ -115,7 +115,7 @@ static int check_end(const struct oq_job_ask *a, struct oq_smp_port *sp,
 	if (ni.port_guid == p->guid)
 		return 0;
 	oq_job_port_name(a->plan, i, name, sizeof(name));
-	oq_port_name(p->peer, at, sizeof(at));
+	oq_port_name(oq_port_peer(a->fabric, p), at, sizeof(at));
 	known = oq_fabric_port_by_guid(a->fabric, ni.port_guid);
 	if (known) {
 		char other[128];

@@ -78,7 +78,8 @@ struct pair_example {
  * guaranteed shares of a port's tables (0, or -1 when the model cannot
  * judge them). */
 const char *plan_role_of(const struct oq_port *p);
-int plan_shares(const struct oq_port_tables *t, double out[16]);
+int plan_shares(const struct oq_fabric *f, const struct oq_port_tables *t,
+		double out[16]);
 /* In plan_rules.c: pair the rules of a (OLD) and b (NEW); 0, or -1 out
  * of memory (free r all the same). */
 int plan_rules_diff(struct plan_rules *r, const struct oq_policy *a,

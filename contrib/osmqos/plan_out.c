@@ -46,7 +46,8 @@ static void query_text(const struct oq_query *q, char *buf, size_t len)
 		snprintf(buf, len, "no Service ID, class or P_Key");
 }
 
-static void text_class(const struct plan *pl, const struct pclass *c, bool all)
+static void text_class(const struct oq_fabric *f, const struct plan *pl,
+		       const struct pclass *c, bool all)
 {
 	const struct oq_port_tables *a = &pl->a->ports[c->example],
 				    *b = &pl->b->ports[c->example];
@@ -63,7 +64,7 @@ static void text_class(const struct plan *pl, const struct pclass *c, bool all)
 	       c->sl2vl_sets, c->sl2vl_sets == 1 ? "" : "s", c->vlarb_sets,
 	       c->vlarb_sets == 1 ? "" : "s",
 	       c->vlhl ? ", VLHighLimit changes" : "", k ? k + 1 : "");
-	if (!plan_shares(a, sa) && !plan_shares(b, sb)) {
+	if (!plan_shares(f, a, sa) && !plan_shares(f, b, sb)) {
 		for (s = 0; s < 16; s++) {
 			if (sa[s] == sb[s])
 				continue;
@@ -79,8 +80,8 @@ static void text_class(const struct plan *pl, const struct pclass *c, bool all)
 	(void)all;
 }
 
-static void json_class(const struct plan *pl, const struct pclass *c,
-		       bool first)
+static void json_class(const struct oq_fabric *fab, const struct plan *pl,
+		       const struct pclass *c, bool first)
 {
 	const struct oq_port_tables *a = &pl->a->ports[c->example],
 				    *b = &pl->b->ports[c->example];
@@ -102,7 +103,7 @@ static void json_class(const struct plan *pl, const struct pclass *c,
 	       b->port->guid, b->port->lid);
 	oq_json_fstring(stdout, k ? k + 1 : "");
 	printf(", \"shares\": [");
-	if (!plan_shares(a, sa) && !plan_shares(b, sb))
+	if (!plan_shares(fab, a, sa) && !plan_shares(fab, b, sb))
 		for (s = 0; s < 16; s++) {
 			if (sa[s] == sb[s])
 				continue;
@@ -325,7 +326,7 @@ void plan_print_text(const struct plan *pl, const struct plan_opts *o,
 		}
 	} else {
 		for (i = 0; i < pl->n_cl; i++)
-			text_class(pl, &pl->cl[i], false);
+			text_class(b->fabric, pl, &pl->cl[i], false);
 	}
 	text_rules(&pl->rules, a->policy, b->policy, o->c.all);
 	printf("pairs: %zu CA port pair%s%s, %zu queries: %zu get another "
@@ -382,7 +383,7 @@ void plan_print_json(const struct plan *pl, const struct plan_opts *o,
 	       pl->programmed, pl->changed, pl->sl2vl_sets, pl->vlarb_sets,
 	       pl->sl2vl_sets + pl->vlarb_sets, pl->vlhl);
 	for (i = 0; i < pl->n_cl; i++)
-		json_class(pl, &pl->cl[i], i == 0);
+		json_class(b->fabric, pl, &pl->cl[i], i == 0);
 	printf("%s]", pl->n_cl ? "\n  " : "");
 	if (o->c.all) {
 		printf(", \"ports\": [");

@@ -66,19 +66,19 @@ int oq_cli_predict_path(const struct oq_fabric *f,
 					   "same node; nothing to predict");
 	for (i = 0; i < n; i++) {
 		/* Input port 0 at the first hop: the source's own traffic. */
-		in[i] = i ? eg[i - 1]->peer->num : 0;
-		hops[i].t = &t->ports[eg[i]->index];
+		in[i] = i ? oq_port_peer(f, eg[i - 1])->num : 0;
+		hops[i].t = &t->ports[oq_port_index(f, eg[i])];
 		hops[i].in_port = in[i];
 		hops[i].rate_gbps = -1.0;
 	}
-	if (oq_predict_path(hops, (size_t)n, (uint8_t)sl, o, &pp, &scratch))
+	if (oq_predict_path(f, hops, (size_t)n, (uint8_t)sl, o, &pp, &scratch))
 		return oq_usage_error(CMD, "--path: prediction failed (bad "
 					   "--sl or packet size?)");
 	/* What holds whatever the others send, at each hop: the SL's VL
 	 * with every VL busy, and its worst wait; the path adds the waits. */
 	memset(&pg, 0, sizeof(pg));
 	for (i = 0; i < n; i++) {
-		if (oq_port_hop(hops[i].t, in[i], (uint8_t)sl, &hg[i])) {
+		if (oq_port_hop(f, hops[i].t, in[i], (uint8_t)sl, &hg[i])) {
 			memset(&hg[i], 0, sizeof(hg[i]));
 			hg[i].vl = OQ_VL_NONE;
 			hg[i].wait_us = -1.0;
@@ -118,7 +118,7 @@ int oq_cli_predict_path(const struct oq_fabric *f,
 		ho.in_port = hops[i].t->n_sl2vl > 1 ? in[i] : OQ_IN_AGGREGATE;
 		if (ho.active_sls)
 			ho.active_sls |= (uint16_t)(1u << sl);
-		oq_predict_port(hops[i].t, -1.0, &ho, &scratch);
+		oq_predict_port(f, hops[i].t, -1.0, &ho, &scratch);
 		sp = &scratch.sl[sl];
 		oq_port_name(eg[i], name, sizeof(name));
 		oq_frac_format(sp->share, fb, sizeof(fb));

@@ -154,9 +154,10 @@ static void print_group(FILE *out, const struct oq_cli_inputs *in,
 			uint32_t ci;
 			int si;
 
-			if (!port->present || port->index >= pl->n_ports)
+			if (!port->present ||
+			    oq_port_index(f, port) >= pl->n_ports)
 				continue;
-			ci = pl->of_port[port->index];
+			ci = pl->of_port[oq_port_index(f, port)];
 			if (ci == OQ_SYNTH_NONE || (si = set_of[ci]) < 0)
 				continue;
 			if (n->type != OQ_NODE_SWITCH) {

@@ -247,7 +247,7 @@ struct oq_port_pred {
 
 void oq_predict_opts_init(struct oq_predict_opts *o);
 /* The link's active MTU in bytes: min of both ends' caps, 2048 unknown. */
-uint32_t oq_port_mtu_bytes(const struct oq_port *p);
+uint32_t oq_port_mtu_bytes(const struct oq_fabric *f, const struct oq_port *p);
 const char *oq_prio_name(enum oq_prio p);
 
 /* The VLs each SL uses at this port in the view in_port names (an input
@@ -260,8 +260,9 @@ int oq_predict_sl_vls(const struct oq_port_tables *t, int in_port,
 /* Predict one port from its tables; rate_gbps < 0 means take it from
  * t->port (oq_port_data_gbps).  No allocation.  Returns 0, -1 on bad
  * options (in_port out of range, bad packet sizes). */
-int oq_predict_port(const struct oq_port_tables *t, double rate_gbps,
-		    const struct oq_predict_opts *o, struct oq_port_pred *out);
+int oq_predict_port(const struct oq_fabric *f, const struct oq_port_tables *t,
+		    double rate_gbps, const struct oq_predict_opts *o,
+		    struct oq_port_pred *out);
 
 /* One egress port of a path and the input port the path enters its node
  * by (0 for the source end port). */
@@ -280,9 +281,9 @@ struct oq_path_pred {
 
 /* Guaranteed bandwidth of SL sl along hops[0..n-1] (each hop predicted
  * with o, in_port taken from the hop).  Returns 0, -1 on bad input. */
-int oq_predict_path(const struct oq_path_hop *hops, size_t n, uint8_t sl,
-		    const struct oq_predict_opts *o, struct oq_path_pred *out,
-		    struct oq_port_pred *scratch);
+int oq_predict_path(const struct oq_fabric *f, const struct oq_path_hop *hops,
+		    size_t n, uint8_t sl, const struct oq_predict_opts *o,
+		    struct oq_path_pred *out, struct oq_port_pred *scratch);
 
 /* ---- the guarantee (policy/guarantee.c) ------------------------------ */
 
@@ -333,7 +334,7 @@ struct oq_port_guarantee {
 void oq_guarantee_opts_init(struct oq_guarantee_opts *o);
 /* Returns 0, -1 on bad options (in_port out of range) or when the model
  * refuses the tables. */
-int oq_port_guarantee(const struct oq_port_tables *t,
+int oq_port_guarantee(const struct oq_fabric *f, const struct oq_port_tables *t,
 		      const struct oq_guarantee_opts *o,
 		      struct oq_port_guarantee *g);
 /* Bytes of link time at rate_gbps in microseconds; -1 when unbounded. */
@@ -358,8 +359,8 @@ int oq_hop_from_guarantee(const struct oq_port_tables *t,
 			  const struct oq_port_guarantee *g, double rate_gbps,
 			  int in, uint8_t sl, struct oq_hop_guarantee *h);
 /* The hop computed from the tables (the model run for this port). */
-int oq_port_hop(const struct oq_port_tables *t, int in, uint8_t sl,
-		struct oq_hop_guarantee *h);
+int oq_port_hop(const struct oq_fabric *f, const struct oq_port_tables *t,
+		int in, uint8_t sl, struct oq_hop_guarantee *h);
 
 /* A path: the least guarantee over its hops and the sum of their worst
  * waits.  Zero-initialise, then add each hop in order. */

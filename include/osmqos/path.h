@@ -119,15 +119,17 @@ uint8_t oq_path_rate_limit(uint8_t rate, uint8_t limit);
  *            x86_64 integers), with the membership bit of a's entry.
  * Returns true when shared; out_pkey may be NULL.
  */
-bool oq_ports_share_pkey_ex(const struct oq_port *a, const struct oq_port *b,
-			    uint16_t pkey, bool allow_both, uint16_t *out_pkey);
+bool oq_ports_share_pkey_ex(const struct oq_fabric *f, const struct oq_port *a,
+			    const struct oq_port *b, uint16_t pkey,
+			    bool allow_both, uint16_t *out_pkey);
 /* The same with allow_both_pkeys FALSE (OpenSM's default). */
-bool oq_ports_share_pkey(const struct oq_port *a, const struct oq_port *b,
-			 uint16_t pkey, uint16_t *out_pkey);
+bool oq_ports_share_pkey(const struct oq_fabric *f, const struct oq_port *a,
+			 const struct oq_port *b, uint16_t pkey,
+			 uint16_t *out_pkey);
 /* osm_physp_share_pkey(): the SA's visibility check.  True for the same
  * port, or when either port has an empty partition table. */
-bool oq_ports_pkey_visible(const struct oq_port *a, const struct oq_port *b,
-			   bool allow_both);
+bool oq_ports_pkey_visible(const struct oq_fabric *f, const struct oq_port *a,
+			   const struct oq_port *b, bool allow_both);
 
 /*
  * LMC: the (SLID, DLID) pairs OpenSM's pr_rcv_get_port_pair_paths() tries

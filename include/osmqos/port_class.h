@@ -28,12 +28,14 @@ unsigned int oq_port_data_vls(const struct oq_port *p);
 /* At a switch egress, whether input port `in` can feed it: port 0 (the
  * switch itself) and every other linked port, never the egress itself
  * (traffic does not turn back on the link it came by). */
-bool oq_port_counts_as_input(const struct oq_port *egress, unsigned int in);
+bool oq_port_counts_as_input(const struct oq_fabric *f,
+			     const struct oq_port *egress, unsigned int in);
 
 /* The distinct SL2VL rows of the input ports that count, sorted by
  * memcmp, into rows (room for t->n_sl2vl rows); returns their number, 0
  * when no input counts. */
-size_t oq_port_input_rows(const struct oq_port_tables *t, uint8_t (*rows)[16]);
+size_t oq_port_input_rows(const struct oq_fabric *f,
+			  const struct oq_port_tables *t, uint8_t (*rows)[16]);
 
 /* Key -> the caller's value (its class number, or a mark of its own).
  * The keys are interned (osmqos/htab.h): each distinct key is stored

@@ -67,7 +67,7 @@ struct oq_pred_classes {
 
 /* The ports `osmqos predict` and the published files model: present and
  * linked. */
-bool oq_pred_modeled(const struct oq_port *p);
+bool oq_pred_modeled(const struct oq_fabric *f, const struct oq_port *p);
 
 /*
  * Classify the ports of f (only `only` when not NULL, else every modelled

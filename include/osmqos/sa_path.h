@@ -122,8 +122,8 @@ struct oq_alias_index {
 	size_t n_ports;
 };
 
-int oq_alias_index_build(struct oq_alias_index *ix, const struct oq_alias *a,
-			 size_t n, size_t n_ports);
+int oq_alias_index_build(const struct oq_fabric *f, struct oq_alias_index *ix,
+			 const struct oq_alias *a, size_t n, size_t n_ports);
 void oq_alias_index_free(struct oq_alias_index *ix);
 
 /* What one sweep decided, as the SA needs it.  Immutable while used. */

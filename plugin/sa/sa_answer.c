@@ -102,6 +102,7 @@ static void predict(const struct oq_sa_state *s, const struct oq_pr_pair *pp,
 	const struct oq_port *eg[OQ_PATH_MAX_HOPS + 3];
 	int in[OQ_PATH_MAX_HOPS + 3];
 	const struct oq_path *path = pp->path;
+	const struct oq_port *peer;
 	struct oq_path walked;
 	struct oq_path_guarantee pg;
 	size_t n = 0, i, k;
@@ -143,8 +144,9 @@ static void predict(const struct oq_sa_state *s, const struct oq_pr_pair *pp,
 	k = (size_t)oq_port_name(eg[pg.bottleneck], r->bottleneck,
 				 sizeof(r->bottleneck));
 	k = copy_str(r->bottleneck + k, sizeof(r->bottleneck) - k, " -> ") + k;
-	if (eg[pg.bottleneck]->peer)
-		oq_port_name(eg[pg.bottleneck]->peer, r->bottleneck + k,
+	peer = oq_port_peer(s->sweep->fabric, eg[pg.bottleneck]);
+	if (peer)
+		oq_port_name(peer, r->bottleneck + k,
 			     sizeof(r->bottleneck) - k);
 	else
 		copy_str(r->bottleneck + k, sizeof(r->bottleneck) - k, "?");

@@ -21,13 +21,14 @@ int oq_sa_path_guarantee(const struct oq_sa_state *s,
 			 size_t n, uint8_t sl, struct oq_path_guarantee *pg)
 {
 	const struct oq_fabric_tables *t = &s->sweep->tables;
+	const struct oq_fabric *f = s->sweep->fabric;
 	size_t i;
 
 	memset(pg, 0, sizeof(*pg));
 	if (!n || sl > 15)
 		return -1;
 	for (i = 0; i < n; i++) {
-		size_t k = eg[i]->index;
+		size_t k = oq_port_index(f, eg[i]);
 		struct oq_hop_guarantee h;
 
 		if (k >= t->n)
@@ -35,7 +36,7 @@ int oq_sa_path_guarantee(const struct oq_sa_state *s,
 		/* A view no class holds (an input that is not linked): the
 		 * model itself. */
 		if (oq_pred_classes_hop(&s->classes, t, k, in[i], sl, &h) &&
-		    oq_port_hop(&t->ports[k], in[i], sl, &h))
+		    oq_port_hop(f, &t->ports[k], in[i], sl, &h))
 			return -1;
 		oq_path_guarantee_add(pg, &h);
 	}

@@ -297,8 +297,8 @@ static int fill_view(struct oq_sa *sa, struct oq_sa_state *s, const char **step)
 		return rc;
 	}
 	errno = 0;
-	rc = oq_alias_index_build(&s->alias_index, s->aliases, s->n_aliases,
-				  sw->fabric->n_ports);
+	rc = oq_alias_index_build(sw->fabric, &s->alias_index, s->aliases,
+				  s->n_aliases, sw->fabric->n_ports);
 	if (rc) {
 		*step = "indexing the alias GUIDs";
 		return -oq_failure_errno(rc);

@@ -35,9 +35,9 @@ static const uint8_t *uniform_table(const struct oq_sweep_state *s,
 		const struct oq_port *p = &n->ports[out];
 		const struct oq_port_tables *t;
 
-		if (!p->present || !p->peer)
+		if (!p->present || !oq_port_peer(s->fabric, p))
 			continue;
-		t = &s->tables.ports[p->index];
+		t = &s->tables.ports[oq_port_index(s->fabric, p)];
 		if (!t->has_sl2vl || t->n_sl2vl != n->n_ports + 1u)
 			return NULL;
 		for (in = 0; in <= n->n_ports; in++) {

@@ -146,7 +146,7 @@ static void set_member(struct pctx *c, int part, const struct oq_port *p,
 		       enum member m)
 {
 	if (c->pv[part].mem)
-		c->pv[part].mem[p->index] = (uint8_t)m;
+		c->pv[part].mem[oq_port_index(c->f, p)] = (uint8_t)m;
 }
 
 static void add_all(struct pctx *c, int part, int type, enum member m)

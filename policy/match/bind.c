@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Group resolution: every port group of a policy becomes a bitset over the
- * fabric's ports (bit = port->index), so membership is one bit test.
+ * fabric's ports (bit = oq_port_index()), so membership is one bit test.
  *
  * OpenSM 3.3.23 keeps a group as a map keyed by *port GUID* plus a mask of
  * node types (osm_qos_parser_y.y, __qos_policy_is_port_in_group).  A
@@ -39,10 +39,11 @@ static void warn_duplicate(const struct oq_fabric *f,
 	char list[DUP_LISTED * 24 + 64];
 	size_t k = 0, len = 0;
 	struct oq_diag *d;
+	uint32_t ni = oq_node_index(f, node);
 
-	if (node->index >= w->n || w->v[node->index])
+	if (ni >= w->n || w->v[ni])
 		return;
-	w->v[node->index] = true;
+	w->v[ni] = true;
 	for (o = oq_fabric_node_next_same_name(f, node); o && k < DUP_LISTED;
 	     o = oq_fabric_node_next_same_name(f, o), k++)
 		len += (size_t)snprintf(list + len, sizeof(list) - len,
@@ -88,9 +89,12 @@ static const struct oq_port *end_port_of(const struct oq_port *p)
 static void add_end_port(const struct oq_fabric *f, uint64_t *set,
 			 const struct oq_port *p)
 {
+	uint32_t pi;
+
 	p = end_port_of(p);
-	if (p->index < f->n_ports && f->ports[p->index] == p)
-		oq_bit_set(set, p->index);
+	pi = oq_port_index(f, p);
+	if (pi < f->n_ports && f->ports[pi] == p)
+		oq_bit_set(set, pi);
 }
 
 /* A port-name that names no node.  When it is the NodeDescription of a
@@ -192,13 +196,16 @@ static size_t add_pkey_members(const struct oq_fabric *f, uint64_t *set,
 	for (i = 0; i < f->n_ports; i++) {
 		const struct oq_port *p = f->ports[i];
 
+		const uint16_t *pk;
+		size_t n_pk;
+
 		if (!oq_port_is_endport(p))
 			continue;
-		for (j = 0; j < p->n_pkeys; j++) {
-			if (!(p->pkeys[j] & OQ_PKEY_MASK))
+		pk = oq_port_pkeys(f, p, &n_pk);
+		for (j = 0; j < n_pk; j++) {
+			if (!(pk[j] & OQ_PKEY_MASK))
 				continue; /* empty entry */
-			if (oq_ranges_contains(pkeys,
-					       p->pkeys[j] & OQ_PKEY_MASK)) {
+			if (oq_ranges_contains(pkeys, pk[j] & OQ_PKEY_MASK)) {
 				oq_bit_set(set, i);
 				found++;
 				break;
@@ -306,10 +313,11 @@ static void resolve_group(const struct oq_binding *b,
 	/* GUID keying: a switch is in the group with all its ports. */
 	for (i = 0; i < f->n_ports; i++) {
 		const struct oq_port *p = f->ports[i];
+		const struct oq_port *p0 = &p->node->ports[0];
 
 		if (!oq_port_is_endport(p) &&
-		    oq_bit_test(set, p->node->ports[0].index) &&
-		    f->ports[p->node->ports[0].index] == &p->node->ports[0])
+		    oq_bit_test(set, oq_port_index(f, p0)) &&
+		    f->ports[oq_port_index(f, p0)] == p0)
 			oq_bit_set(set, i);
 	}
 }
@@ -431,7 +439,7 @@ bool oq_group_has_port(const struct oq_binding *b, int group,
 	if (!b || !oq_binding_owns_port(b, port))
 		return false;
 	set = oq_binding_set(b, group);
-	return set && oq_bit_test(set, port->index);
+	return set && oq_bit_test(set, oq_port_index(b->f, port));
 }
 
 const struct oq_policy *oq_binding_policy(const struct oq_binding *b)
@@ -459,7 +467,7 @@ bool oq_binding_in_any(const struct oq_binding *b, const struct oq_refs *refs,
 	for (i = 0; i < refs->n; i++) {
 		const uint64_t *set = oq_binding_set(b, refs->v[i].idx);
 
-		if (set && oq_bit_test(set, port->index))
+		if (set && oq_bit_test(set, oq_port_index(b->f, port)))
 			return true;
 	}
 	return false;

@@ -27,13 +27,16 @@ static unsigned int *full_members(const struct oq_fabric *f)
 		return NULL;
 	for (i = 0; i < f->n_ports; i++) {
 		const struct oq_port *p = f->ports[i];
+		const uint16_t *pk;
+		size_t n_pk;
 
 		if (!oq_port_is_endport(p))
 			continue;
-		for (k = 0; k < p->n_pkeys; k++) {
+		pk = oq_port_pkeys(f, p, &n_pk);
+		for (k = 0; k < n_pk; k++) {
 			any = true;
-			if (p->pkeys[k] & OQ_PKEY_FULL)
-				n[p->pkeys[k] & OQ_PKEY_MASK]++;
+			if (pk[k] & OQ_PKEY_FULL)
+				n[pk[k] & OQ_PKEY_MASK]++;
 		}
 	}
 	if (!any) {

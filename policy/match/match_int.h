@@ -18,7 +18,7 @@ struct oq_binding {
 	const struct oq_partitions *parts;
 	size_t n_groups;
 	size_t words;	/* uint64_t words of one port set */
-	uint64_t *sets; /* group g: sets[g * words ...], bit = port->index */
+	uint64_t *sets; /* group g: sets[g * words ...], bit: port index */
 };
 
 static inline size_t oq_bits_words(size_t nbits)
@@ -40,8 +40,8 @@ static inline void oq_bit_set(uint64_t *set, size_t i)
 static inline bool oq_binding_owns_port(const struct oq_binding *b,
 					const struct oq_port *port)
 {
-	return port && port->index < b->f->n_ports &&
-	       b->f->ports[port->index] == port;
+	return port && oq_port_index(b->f, port) < b->f->n_ports &&
+	       b->f->ports[oq_port_index(b->f, port)] == port;
 }
 
 /* Port set of a group reference; NULL when the reference is unresolved. */

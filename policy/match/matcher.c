@@ -391,12 +391,14 @@ void oq_match(const struct oq_matcher *m, const struct oq_query *q,
 	if (m->sparse) {
 		r = oq_sparse_match(m->sparse, q);
 	} else if (words) {
-		size_t srow = oq_binding_owns_port(m->b, q->src)
-				      ? m->src_row[q->src->index]
-				      : m->src_none;
-		size_t drow = oq_binding_owns_port(m->b, q->dst)
-				      ? m->dst_row[q->dst->index]
-				      : m->dst_none;
+		size_t srow =
+			oq_binding_owns_port(m->b, q->src)
+				? m->src_row[oq_port_index(m->b->f, q->src)]
+				: m->src_none;
+		size_t drow =
+			oq_binding_owns_port(m->b, q->dst)
+				? m->dst_row[oq_port_index(m->b->f, q->dst)]
+				: m->dst_none;
 
 		set[0] = m->row + srow * words;
 		sum[0] = m->rows_sum + srow * sw;

@@ -299,12 +299,12 @@ static uint32_t class_query(const struct oq_sparse *s, const struct sclass *c,
 		const struct oq_port *port =
 			c->driver == OQ_CRIT_SRC ? q->src : q->dst;
 		const struct csr *pg = &s->port_groups;
-		size_t i;
+		size_t i, pi;
 
 		if (!oq_binding_owns_port(s->b, port))
 			return best;
-		for (i = pg->start[port->index]; i < pg->start[port->index + 1];
-		     i++) {
+		pi = oq_port_index(s->b->f, port);
+		for (i = pg->start[pi]; i < pg->start[pi + 1]; i++) {
 			uint32_t g = pg->v[i];
 
 			best = scan(s, c->groups.v + c->groups.start[g],

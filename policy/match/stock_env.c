@@ -61,13 +61,15 @@ static bool partition_exists(const struct oq_stock_fabric *sf,
 }
 
 /* Does an earlier full entry of p's table hold the same key? */
-static bool seen_before(const struct oq_port *p, uint16_t k, unsigned int key)
+static bool seen_before(const struct oq_fabric *f, const struct oq_port *p,
+			uint16_t k, unsigned int key)
 {
+	size_t n_pk;
+	const uint16_t *pk = oq_port_pkeys(f, p, &n_pk);
 	uint16_t j;
 
 	for (j = 0; j < k; j++)
-		if ((p->pkeys[j] & OQ_PKEY_MASK) == key &&
-		    (p->pkeys[j] & OQ_PKEY_FULL))
+		if ((pk[j] & OQ_PKEY_MASK) == key && (pk[j] & OQ_PKEY_FULL))
 			return true;
 	return false;
 }
@@ -93,16 +95,19 @@ static int count_full(struct oq_stock_fabric *sf)
 		return -1;
 	for (i = 0; i < sf->f->n_ports; i++) {
 		const struct oq_port *p = sf->f->ports[i];
+		const uint16_t *pk;
+		size_t n_pk;
 
 		if (!oq_port_is_endport(p))
 			continue;
 		sf->n_endports++;
-		for (k = 0; k < p->n_pkeys; k++) {
-			unsigned int key = p->pkeys[k] & OQ_PKEY_MASK;
+		pk = oq_port_pkeys(sf->f, p, &n_pk);
+		for (k = 0; k < n_pk; k++) {
+			unsigned int key = pk[k] & OQ_PKEY_MASK;
 
 			/* A key listed twice counts once. */
-			if (key && (p->pkeys[k] & OQ_PKEY_FULL) &&
-			    !seen_before(p, k, key))
+			if (key && (pk[k] & OQ_PKEY_FULL) &&
+			    !seen_before(sf->f, p, k, key))
 				sf->full[key]++;
 		}
 	}

@@ -18,7 +18,8 @@
 /* The SL2VL rows that decide where SLs go at this egress: one input's
  * (in_port), or every input that counts (all rows for a port where none
  * does), or none for a port without SL2VL (every SL on VL 0). */
-static size_t view_rows(const struct oq_port_tables *t, int in_port,
+static size_t view_rows(const struct oq_fabric *f,
+			const struct oq_port_tables *t, int in_port,
 			uint8_t (*rows)[16])
 {
 	size_t n;
@@ -33,7 +34,7 @@ static size_t view_rows(const struct oq_port_tables *t, int in_port,
 		memcpy(rows[0], t->sl2vl[in_port], 16);
 		return 1;
 	}
-	n = t->port ? oq_port_input_rows(t, rows) : 0;
+	n = t->port ? oq_port_input_rows(f, t, rows) : 0;
 	if (!n) {
 		for (n = 0; n < t->n_sl2vl; n++)
 			memcpy(rows[n], t->sl2vl[n], 16);
@@ -41,7 +42,7 @@ static size_t view_rows(const struct oq_port_tables *t, int in_port,
 	return n;
 }
 
-int oq_port_guarantee(const struct oq_port_tables *t,
+int oq_port_guarantee(const struct oq_fabric *f, const struct oq_port_tables *t,
 		      const struct oq_guarantee_opts *o,
 		      struct oq_port_guarantee *g)
 {
@@ -61,8 +62,9 @@ int oq_port_guarantee(const struct oq_port_tables *t,
 	if (o->in_port != OQ_IN_AGGREGATE &&
 	    (o->in_port < 0 || (t->n_sl2vl > 1 && o->in_port >= t->n_sl2vl)))
 		return -1;
-	g->mtu_bytes = o->mtu_bytes ? o->mtu_bytes : oq_port_mtu_bytes(t->port);
-	n = view_rows(t, o->in_port, rows);
+	g->mtu_bytes =
+		o->mtu_bytes ? o->mtu_bytes : oq_port_mtu_bytes(f, t->port);
+	n = view_rows(f, t, o->in_port, rows);
 	if (!n) {
 		memset(rows[0], 0, 16);
 		n = 1;
@@ -216,15 +218,15 @@ int oq_hop_from_guarantee(const struct oq_port_tables *t,
 	return 0;
 }
 
-int oq_port_hop(const struct oq_port_tables *t, int in, uint8_t sl,
-		struct oq_hop_guarantee *h)
+int oq_port_hop(const struct oq_fabric *f, const struct oq_port_tables *t,
+		int in, uint8_t sl, struct oq_hop_guarantee *h)
 {
 	struct oq_guarantee_opts o;
 	struct oq_port_guarantee g;
 
 	oq_guarantee_opts_init(&o);
 	o.wait_states = 1u << 14;
-	if (oq_port_guarantee(t, &o, &g))
+	if (oq_port_guarantee(f, t, &o, &g))
 		return -1;
 	return oq_hop_from_guarantee(t, &g, oq_port_data_gbps(t->port), in, sl,
 				     h);

@@ -193,7 +193,7 @@ void oq_fabric_cap_oper_vls(struct oq_fabric *f, uint8_t max_op_vls)
 		struct oq_port *p = f->ports[i];
 		uint8_t vls = p->oper_vls ? p->oper_vls : p->vl_cap;
 
-		if (p->peer && vls > cap)
+		if (oq_port_peer(f, p) && vls > cap)
 			p->oper_vls = cap;
 	}
 }

@@ -18,7 +18,8 @@ unsigned int oq_port_data_vls(const struct oq_port *p)
 	return n ? n : 1;
 }
 
-bool oq_port_counts_as_input(const struct oq_port *egress, unsigned int in)
+bool oq_port_counts_as_input(const struct oq_fabric *f,
+			     const struct oq_port *egress, unsigned int in)
 {
 	const struct oq_node *n = egress->node;
 
@@ -27,7 +28,7 @@ bool oq_port_counts_as_input(const struct oq_port *egress, unsigned int in)
 	if (in == 0)
 		return true;
 	return n && in <= n->n_ports && n->ports[in].present &&
-	       n->ports[in].peer;
+	       oq_port_peer(f, &n->ports[in]);
 }
 
 static int row_cmp(const void *a, const void *b)
@@ -35,14 +36,15 @@ static int row_cmp(const void *a, const void *b)
 	return memcmp(a, b, 16);
 }
 
-size_t oq_port_input_rows(const struct oq_port_tables *t, uint8_t (*rows)[16])
+size_t oq_port_input_rows(const struct oq_fabric *f,
+			  const struct oq_port_tables *t, uint8_t (*rows)[16])
 {
 	size_t n = 0, k = 0, i;
 	unsigned int in;
 	bool same = true;
 
 	for (in = 0; in < t->n_sl2vl; in++) {
-		if (!oq_port_counts_as_input(t->port, in))
+		if (!oq_port_counts_as_input(f, t->port, in))
 			continue;
 		memcpy(rows[n], t->sl2vl[in], 16);
 		/* Most switches map every input alike: skip the sort. */

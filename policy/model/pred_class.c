@@ -18,9 +18,9 @@
 #include <osmqos/port_class.h>
 #include <osmqos/pred_class.h>
 
-bool oq_pred_modeled(const struct oq_port *p)
+bool oq_pred_modeled(const struct oq_fabric *f, const struct oq_port *p)
 {
-	return p && p->present && p->peer;
+	return p && p->present && oq_port_peer(f, p);
 }
 
 const char *oq_pred_sl2vl_origin(const struct oq_port_tables *t)
@@ -83,14 +83,14 @@ static bool uniform_views(const struct oq_port_tables *t,
 
 /* The key of port table t under options o; -1 when the view is out of
  * range (the model would refuse the port). */
-static int port_key(const struct oq_port_tables *t,
+static int port_key(const struct oq_fabric *f, const struct oq_port_tables *t,
 		    const struct oq_predict_opts *o, struct oq_class_keys *k,
 		    struct oq_sl2vl_uniform_memo *m, uint8_t (*rows)[16],
 		    size_t *n_rows)
 {
 	const struct oq_port *p = t->port;
 	uint16_t vls[16];
-	uint32_t mtu = o->mtu_bytes ? o->mtu_bytes : oq_port_mtu_bytes(p);
+	uint32_t mtu = o->mtu_bytes ? o->mtu_bytes : oq_port_mtu_bytes(f, p);
 	uint8_t key[KEY_HEAD_MAX], *at = key;
 	bool views = has_views(t, o), uniform;
 	uint16_t nr;
@@ -115,7 +115,7 @@ static int port_key(const struct oq_port_tables *t,
 	memcpy(at, vls, sizeof(vls));
 	at += sizeof(vls);
 	if (!uniform)
-		*n_rows = views ? oq_port_input_rows(t, rows) : 0;
+		*n_rows = views ? oq_port_input_rows(f, t, rows) : 0;
 	nr = (uint16_t)*n_rows;
 	memcpy(at, &nr, sizeof(nr));
 	at += sizeof(nr);
@@ -127,21 +127,21 @@ static int port_key(const struct oq_port_tables *t,
 
 /* Predict a new class from its first port: the what-if the options ask
  * for, and the guarantee (every VL busy, osmqos/model.h). */
-static int class_predict(struct oq_pred_class *c,
+static int class_predict(const struct oq_fabric *f, struct oq_pred_class *c,
 			 const struct oq_port_tables *t,
 			 const struct oq_predict_opts *o)
 {
 	struct oq_guarantee_opts go;
 	unsigned int s;
 
-	if (oq_predict_port(t, -1.0, o, &c->pred))
+	if (oq_predict_port(f, t, -1.0, o, &c->pred))
 		return 1;
 	oq_guarantee_opts_init(&go);
 	go.in_port = o->in_port;
 	go.mtu_bytes = o->mtu_bytes;
 	go.max_steps = o->max_steps;
 	go.wait_states = OQ_PRED_WAIT_STATES;
-	if (oq_port_guarantee(t, &go, &c->guar))
+	if (oq_port_guarantee(f, t, &go, &c->guar))
 		return 1;
 	for (s = 0; s < 16; s++)
 		c->guaranteed_gbps[s] =
@@ -199,7 +199,8 @@ fail:
  * or OOM_CLASS when out of memory. */
 #define OOM_CLASS (UINT32_MAX - 1)
 
-static uint32_t find_or_add(struct oq_pred_classes *c, struct oq_class_keys *k,
+static uint32_t find_or_add(const struct oq_fabric *f,
+			    struct oq_pred_classes *c, struct oq_class_keys *k,
 			    size_t *v_cap, const struct oq_port_tables *t,
 			    const struct oq_predict_opts *o, size_t rep)
 {
@@ -224,7 +225,7 @@ static uint32_t find_or_add(struct oq_pred_classes *c, struct oq_class_keys *k,
 	}
 	cl = &c->v[c->n];
 	memset(cl, 0, sizeof(*cl));
-	rc = class_predict(cl, t, o);
+	rc = class_predict(f, cl, t, o);
 	if (rc) {
 		class_free(cl);
 		if (rc < 0)
@@ -257,11 +258,12 @@ static int port_cmp(const void *a, const void *b)
 	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* Whether p is f->ports[p->index], one of the first n. */
+/* Whether p is f->ports[its index], one of the first n. */
 static bool port_listed(const struct oq_fabric *f, const struct oq_port *p,
 			size_t n)
 {
-	return p->present && p->index < n && f->ports[p->index] == p;
+	return p->present && oq_port_index(f, p) < n &&
+	       f->ports[oq_port_index(f, p)] == p;
 }
 
 /*
@@ -305,7 +307,7 @@ static size_t *canonical_order(const struct oq_fabric *f, size_t n)
 					goto by_port;
 				run_ports[m].guid = nd->guid;
 				run_ports[m].num = p->num;
-				run_ports[m++].idx = p->index;
+				run_ports[m++].idx = oq_port_index(f, p);
 			}
 		}
 		if (run > i + 1)
@@ -364,13 +366,13 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 		p = f->ports[i];
 		t = &tables->ports[i];
 
-		if (only ? p != only : !oq_pred_modeled(p))
+		if (only ? p != only : !oq_pred_modeled(f, p))
 			continue;
-		if (port_key(t, o, &k, &m, rows, &n_rows)) {
+		if (port_key(f, t, o, &k, &m, rows, &n_rows)) {
 			out->n_bad++;
 			continue;
 		}
-		c = find_or_add(out, &k, &v_cap, t, o, i);
+		c = find_or_add(f, out, &k, &v_cap, t, o, i);
 		if (c == OOM_CLASS)
 			goto oom;
 		if (c == OQ_PRED_CLASS_NONE) {

@@ -181,8 +181,9 @@ static char *put_guid(char *b, uint64_t v)
 }
 
 /* One node and its classified ports; nothing when it has none. */
-static bool write_node(FILE *out, const struct oq_node *n,
-		       const struct oq_pred_classes *c, bool first)
+static bool write_node(FILE *out, const struct oq_fabric *f,
+		       const struct oq_node *n, const struct oq_pred_classes *c,
+		       bool first)
 {
 	unsigned int i, lo = n->type == OQ_NODE_SWITCH ? 0 : 1;
 	bool any = false;
@@ -191,8 +192,8 @@ static bool write_node(FILE *out, const struct oq_node *n,
 	for (i = lo; i <= n->n_ports; i++) {
 		const struct oq_port *p = &n->ports[i];
 
-		if (!p->present || p->index >= c->n_ports ||
-		    c->of_port[p->index] == OQ_PRED_CLASS_NONE)
+		if (!p->present || oq_port_index(f, p) >= c->n_ports ||
+		    c->of_port[oq_port_index(f, p)] == OQ_PRED_CLASS_NONE)
 			continue;
 		if (!any) {
 			b = put_str(buf, first ? "\n  {\"guid\": \""
@@ -213,7 +214,7 @@ static bool write_node(FILE *out, const struct oq_node *n,
 		b = put_str(b, ", \"lmc\": ");
 		b = put_uint(b, p->lmc);
 		b = put_str(b, ", \"class\": ");
-		b = put_uint(b, c->of_port[p->index]);
+		b = put_uint(b, c->of_port[oq_port_index(f, p)]);
 		*b++ = '}';
 		fwrite(buf, 1, (size_t)(b - buf), out);
 		any = true;
@@ -267,7 +268,7 @@ int oq_pred_classes_write_json(FILE *out, const struct oq_fabric *f,
 		return -1;
 	}
 	for (i = 0; i < n; i++)
-		if (write_node(out, nodes[i], c, first))
+		if (write_node(out, f, nodes[i], c, first))
 			first = false;
 	free(nodes);
 	fputs("]", out);

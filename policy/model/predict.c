@@ -19,15 +19,17 @@ void oq_predict_opts_init(struct oq_predict_opts *o)
 	o->in_port = OQ_IN_AGGREGATE;
 }
 
-uint32_t oq_port_mtu_bytes(const struct oq_port *p)
+uint32_t oq_port_mtu_bytes(const struct oq_fabric *f, const struct oq_port *p)
 {
+	const struct oq_port *pp;
 	unsigned int m, peer;
 
 	if (!p)
 		return 2048;
 	m = oq_mtu_bytes(p->mtu_cap);
-	if (p->peer) {
-		peer = oq_mtu_bytes(p->peer->mtu_cap);
+	pp = oq_port_peer(f, p);
+	if (pp) {
+		peer = oq_mtu_bytes(pp->mtu_cap);
 		if (peer && (!m || peer < m))
 			m = peer;
 	}
@@ -156,8 +158,9 @@ static enum oq_prio prio_of(uint16_t vls, uint16_t hi, uint16_t lo, bool single)
 		      : OQ_PRIO_NONE;
 }
 
-int oq_predict_port(const struct oq_port_tables *t, double rate_gbps,
-		    const struct oq_predict_opts *o, struct oq_port_pred *out)
+int oq_predict_port(const struct oq_fabric *f, const struct oq_port_tables *t,
+		    double rate_gbps, const struct oq_predict_opts *o,
+		    struct oq_port_pred *out)
 {
 	static const struct oq_vlarb_table vl0_only = {
 		.e = {{0, 255}},
@@ -179,7 +182,7 @@ int oq_predict_port(const struct oq_port_tables *t, double rate_gbps,
 	out->rate_gbps =
 		rate_gbps >= 0 ? rate_gbps : oq_port_data_gbps(t->port);
 	out->mtu_bytes =
-		o->mtu_bytes ? o->mtu_bytes : oq_port_mtu_bytes(t->port);
+		o->mtu_bytes ? o->mtu_bytes : oq_port_mtu_bytes(f, t->port);
 	for (s = 0; s < 16; s++)
 		if (active & (1u << s))
 			backlog |= vls[s];
@@ -242,9 +245,9 @@ int oq_predict_port(const struct oq_port_tables *t, double rate_gbps,
 	return 0;
 }
 
-int oq_predict_path(const struct oq_path_hop *hops, size_t n, uint8_t sl,
-		    const struct oq_predict_opts *o, struct oq_path_pred *out,
-		    struct oq_port_pred *scratch)
+int oq_predict_path(const struct oq_fabric *f, const struct oq_path_hop *hops,
+		    size_t n, uint8_t sl, const struct oq_predict_opts *o,
+		    struct oq_path_pred *out, struct oq_port_pred *scratch)
 {
 	struct oq_predict_opts ho;
 	size_t i;
@@ -260,7 +263,8 @@ int oq_predict_path(const struct oq_path_hop *hops, size_t n, uint8_t sl,
 
 		ho.in_port = hops[i].t->n_sl2vl > 1 ? hops[i].in_port
 						    : OQ_IN_AGGREGATE;
-		if (oq_predict_port(hops[i].t, hops[i].rate_gbps, &ho, scratch))
+		if (oq_predict_port(f, hops[i].t, hops[i].rate_gbps, &ho,
+				    scratch))
 			return -1;
 		sp = &scratch->sl[sl];
 		if (sp->vl == OQ_VL_NONE)

@@ -16,9 +16,10 @@
 
 /* osm_switch_get_route_by_lid(): the physical port the LFT names, NULL
  * when there is no entry or the port does not exist. */
-static const struct oq_port *route(const struct oq_node *n, uint16_t dlid)
+static const struct oq_port *route(const struct oq_fabric *f,
+				   const struct oq_node *n, uint16_t dlid)
 {
-	uint8_t p = oq_node_lft_port(NULL, n, dlid);
+	uint8_t p = oq_node_lft_port(f, n, dlid);
 
 	if (p == OQ_LFT_NONE || p > n->n_ports || !n->ports[p].present)
 		return NULL;
@@ -31,17 +32,19 @@ static const struct oq_port *route(const struct oq_node *n, uint16_t dlid)
  * a port without SL2VL capability and a base (non-enhanced) switch
  * port 0.
  */
-static uint16_t sl_drops(const struct oq_fabric_tables *t,
+static uint16_t sl_drops(const struct oq_fabric *f,
+			 const struct oq_fabric_tables *t,
 			 const struct oq_port *out, unsigned int in)
 {
 	const struct oq_port_tables *pt;
 	unsigned int idx;
+	uint32_t oi = oq_port_index(f, out);
 
-	if (!t || !t->ports || out->index >= t->n)
+	if (!t || !t->ports || oi >= t->n)
 		return 0;
-	if (t->no_drop && oq_fabric_tables_no_drop(t, out->index))
+	if (t->no_drop && oq_fabric_tables_no_drop(t, oi))
 		return 0; /* the usual case: one bit, not the tables */
-	pt = &t->ports[out->index];
+	pt = &t->ports[oi];
 	if (pt->port && pt->port != out)
 		return 0; /* compiled for another fabric */
 	if (!pt->has_sl2vl || !pt->sl2vl || !pt->n_sl2vl)
@@ -77,10 +80,11 @@ static enum oq_path_status fail(struct oq_path *out, enum oq_path_status s,
 }
 
 /* Apply one SL2VL lookup; false when no SL is left. */
-static bool check_sls(struct oq_path *out, const struct oq_fabric_tables *t,
+static bool check_sls(const struct oq_fabric *f, struct oq_path *out,
+		      const struct oq_fabric_tables *t,
 		      const struct oq_port *egress, unsigned int in)
 {
-	out->sl_mask &= (uint16_t)~sl_drops(t, egress, in);
+	out->sl_mask &= (uint16_t)~sl_drops(f, t, egress, in);
 	return out->sl_mask != 0;
 }
 
@@ -131,19 +135,19 @@ enum oq_path_status oq_path_resolve(const struct oq_fabric *f,
 
 	p = src;
 	if (src->node->type == OQ_NODE_SWITCH) {
-		p = route(src->node, dlid);
+		p = route(f, src->node, dlid);
 		if (!p)
 			return fail(out, OQ_PATH_NO_ROUTE, src->node);
 		out->hop[out->n_hop].in = NULL;
 		out->hop[out->n_hop++].out = p;
 	}
 	/* The source node, switch or not, looks up SL2VL with in port 0. */
-	if (tables && !check_sls(out, tables, p, 0))
+	if (tables && !check_sls(f, out, tables, p, 0))
 		return fail(out, OQ_PATH_NO_SL, src->node);
 
 	dest = dst;
 	if (dst->node->type == OQ_NODE_SWITCH) {
-		dest = route(dst->node, dlid);
+		dest = route(f, dst->node, dlid);
 		if (!dest)
 			return fail(out, OQ_PATH_NO_ROUTE, dst->node);
 	}
@@ -152,7 +156,7 @@ enum oq_path_status oq_path_resolve(const struct oq_fabric *f,
 		const struct oq_node *from = p->node;
 		const struct oq_port *ingress;
 
-		p = p->peer;
+		p = oq_port_peer(f, p);
 		if (!p || !p->node)
 			return fail(out, OQ_PATH_DEAD_LINK, from);
 		in = p->num;
@@ -162,11 +166,11 @@ enum oq_path_status oq_path_resolve(const struct oq_fabric *f,
 			return fail(out, OQ_PATH_BAD_PATH, p->node);
 		narrow(out, p);
 		ingress = p;
-		p = route(ingress->node, dlid);
+		p = route(f, ingress->node, dlid);
 		if (!p)
 			return fail(out, OQ_PATH_NO_ROUTE, ingress->node);
 		narrow(out, p);
-		if (tables && !check_sls(out, tables, p, in))
+		if (tables && !check_sls(f, out, tables, p, in))
 			return fail(out, OQ_PATH_NO_SL, p->node);
 		out->hops++;
 		if (out->hops > OQ_PATH_MAX_HOPS)

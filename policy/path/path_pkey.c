@@ -71,24 +71,25 @@ static void keymap_free(struct keymap *m)
 }
 
 /* osm_pkey_tbl_sync_new_blocks()'s keys map of one port. */
-static int keymap_build(struct keymap *m, const struct oq_port *p,
-			bool allow_both)
+static int keymap_build(const struct oq_fabric *f, struct keymap *m,
+			const struct oq_port *p, bool allow_both)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, n_pk;
+	const uint16_t *pk = oq_port_pkeys(f, p, &n_pk);
 
 	m->v = m->small;
 	m->n = 0;
-	if (!p->n_pkeys || !p->pkeys)
+	if (!n_pk || !pk)
 		return 0;
-	if (p->n_pkeys > KEYMAP_SMALL) {
-		m->v = malloc(p->n_pkeys * sizeof(*m->v));
+	if (n_pk > KEYMAP_SMALL) {
+		m->v = malloc(n_pk * sizeof(*m->v));
 		if (!m->v) {
 			m->v = m->small;
 			return -1;
 		}
 	}
-	for (i = 0; i < p->n_pkeys; i++) {
-		uint16_t e = p->pkeys[i];
+	for (i = 0; i < n_pk; i++) {
+		uint16_t e = pk[i];
 
 		if (!(e & OQ_PKEY_MASK))
 			continue; /* invalid P_Key: not in the map */
@@ -195,8 +196,9 @@ static uint16_t find_common(const struct keymap *a, const struct keymap *b,
 	return merge(a, b, 0, 1, true);
 }
 
-bool oq_ports_share_pkey_ex(const struct oq_port *a, const struct oq_port *b,
-			    uint16_t pkey, bool allow_both, uint16_t *out_pkey)
+bool oq_ports_share_pkey_ex(const struct oq_fabric *f, const struct oq_port *a,
+			    const struct oq_port *b, uint16_t pkey,
+			    bool allow_both, uint16_t *out_pkey)
 {
 	struct keymap ma, mb;
 	uint16_t k = 0;
@@ -206,9 +208,9 @@ bool oq_ports_share_pkey_ex(const struct oq_port *a, const struct oq_port *b,
 		*out_pkey = 0;
 	if (!a || !b)
 		return false;
-	if (keymap_build(&ma, a, allow_both))
+	if (keymap_build(f, &ma, a, allow_both))
 		return false;
-	if (keymap_build(&mb, b, allow_both)) {
+	if (keymap_build(f, &mb, b, allow_both)) {
 		keymap_free(&ma);
 		return false;
 	}
@@ -226,14 +228,15 @@ bool oq_ports_share_pkey_ex(const struct oq_port *a, const struct oq_port *b,
 	return ok;
 }
 
-bool oq_ports_share_pkey(const struct oq_port *a, const struct oq_port *b,
-			 uint16_t pkey, uint16_t *out_pkey)
+bool oq_ports_share_pkey(const struct oq_fabric *f, const struct oq_port *a,
+			 const struct oq_port *b, uint16_t pkey,
+			 uint16_t *out_pkey)
 {
-	return oq_ports_share_pkey_ex(a, b, pkey, false, out_pkey);
+	return oq_ports_share_pkey_ex(f, a, b, pkey, false, out_pkey);
 }
 
-bool oq_ports_pkey_visible(const struct oq_port *a, const struct oq_port *b,
-			   bool allow_both)
+bool oq_ports_pkey_visible(const struct oq_fabric *f, const struct oq_port *a,
+			   const struct oq_port *b, bool allow_both)
 {
 	struct keymap ma, mb;
 	bool ok;
@@ -242,9 +245,9 @@ bool oq_ports_pkey_visible(const struct oq_port *a, const struct oq_port *b,
 		return false;
 	if (a == b)
 		return true;
-	if (keymap_build(&ma, a, allow_both))
+	if (keymap_build(f, &ma, a, allow_both))
 		return false;
-	if (keymap_build(&mb, b, allow_both)) {
+	if (keymap_build(f, &mb, b, allow_both)) {
 		keymap_free(&ma);
 		return false;
 	}

@@ -36,8 +36,8 @@ const struct oq_alias *oq_alias_find(const struct oq_alias *a, size_t n,
 
 /* A counting sort by port index, stable, so each port's aliases keep the
  * map order. */
-int oq_alias_index_build(struct oq_alias_index *ix, const struct oq_alias *a,
-			 size_t n, size_t n_ports)
+int oq_alias_index_build(const struct oq_fabric *f, struct oq_alias_index *ix,
+			 const struct oq_alias *a, size_t n, size_t n_ports)
 {
 	size_t i, k;
 
@@ -53,15 +53,17 @@ int oq_alias_index_build(struct oq_alias_index *ix, const struct oq_alias *a,
 		oq_alias_index_free(ix);
 		return -1;
 	}
-	for (i = 0; i < n; i++)
-		if (a[i].port->index < n_ports)
-			ix->start[a[i].port->index + 1]++;
+	for (i = 0; i < n; i++) {
+		k = oq_port_index(f, a[i].port);
+		if (k < n_ports)
+			ix->start[k + 1]++;
+	}
 	for (k = 0; k < n_ports; k++)
 		ix->start[k + 1] += ix->start[k];
 	/* start[k] is port k's first slot; used as a cursor it ends on the
 	 * next port's, so shift back by one afterwards. */
 	for (i = 0; i < n; i++) {
-		k = a[i].port->index;
+		k = oq_port_index(f, a[i].port);
 		if (k < n_ports)
 			ix->ids[ix->start[k]++] = (uint32_t)i;
 	}

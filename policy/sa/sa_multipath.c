@@ -152,9 +152,9 @@ static void apm_pair(struct oq_sa_answering *r, const struct oq_alias *s,
 	/* Hidden: what the requester may not see (no record and no audit
 	 * line). */
 	if (!r->requester ||
-	    !oq_ports_pkey_visible(r->requester, s->port,
+	    !oq_ports_pkey_visible(r->v->fabric, r->requester, s->port,
 				   r->v->allow_both_pkeys) ||
-	    !oq_ports_pkey_visible(r->requester, d->port,
+	    !oq_ports_pkey_visible(r->v->fabric, r->requester, d->port,
 				   r->v->allow_both_pkeys)) {
 		c->hidden = true;
 		return;
@@ -162,7 +162,8 @@ static void apm_pair(struct oq_sa_answering *r, const struct oq_alias *s,
 	/* Two ports without a common P_Key have no path, raw traffic or
 	 * not, as OpenSM finds them: that diagonal is empty for its choice
 	 * too, not hidden. */
-	if (!oq_ports_pkey_visible(s->port, d->port, r->v->allow_both_pkeys))
+	if (!oq_ports_pkey_visible(r->v->fabric, s->port, d->port,
+				   r->v->allow_both_pkeys))
 		return;
 	oq_sa_decide(r->v, &r->w, s->port, d->port, &c->pair.d);
 	oq_sa_decide(r->v, &r->w, d->port, s->port, &rev);

@@ -185,9 +185,9 @@ static uint16_t level_shared_pkey(const struct oq_sa_view *v,
 	for (i = 0; i < l->pkeys.n; i++)
 		for (k = l->pkeys.v[i].lo; k <= l->pkeys.v[i].hi && k <= 0xffff;
 		     k++)
-			if (k && oq_ports_share_pkey_ex(a, b, (uint16_t)k,
-							v->allow_both_pkeys,
-							NULL))
+			if (k &&
+			    oq_ports_share_pkey_ex(v->fabric, a, b, (uint16_t)k,
+						   v->allow_both_pkeys, NULL))
 				return (uint16_t)k;
 	return 0;
 }
@@ -217,14 +217,15 @@ static enum oq_pr_reason choose_pkey(const struct oq_sa_view *v,
 
 	*pkey = 0;
 	if (w->raw) {
-		oq_ports_share_pkey_ex(src, dst, 0, ab, pkey);
+		oq_ports_share_pkey_ex(v->fabric, src, dst, 0, ab, pkey);
 		return OQ_PR_OK;
 	}
 	if (w->comp_mask & OQ_PR_CM_PKEY) {
 		/* No port holds a key with base 0: OpenSM finds no match
 		 * (ERR 1F1A), where our helper would take 0 as "any". */
 		if (!(w->pkey & OQ_PKEY_MASK) ||
-		    !oq_ports_share_pkey_ex(src, dst, w->pkey, ab, NULL))
+		    !oq_ports_share_pkey_ex(v->fabric, src, dst, w->pkey, ab,
+					    NULL))
 			return OQ_PR_PKEY;
 		if (l && l->pkeys.n &&
 		    !oq_ranges_contains(&l->pkeys, w->pkey & OQ_PKEY_MASK))
@@ -236,7 +237,7 @@ static enum oq_pr_reason choose_pkey(const struct oq_sa_view *v,
 		*pkey = level_shared_pkey(v, l, src, dst);
 		return *pkey ? OQ_PR_OK : OQ_PR_LEVEL_PKEY;
 	}
-	if (!oq_ports_share_pkey_ex(src, dst, 0, ab, pkey) || !*pkey)
+	if (!oq_ports_share_pkey_ex(v->fabric, src, dst, 0, ab, pkey) || !*pkey)
 		return OQ_PR_PKEY;
 	return OQ_PR_OK;
 }

@@ -151,9 +151,9 @@ unsigned int oq_sa_port_pair(struct oq_sa_answering *r,
 	if (r->stop)
 		return 0;
 	if (!r->requester ||
-	    !oq_ports_pkey_visible(r->requester, src->port, ab) ||
-	    !oq_ports_pkey_visible(r->requester, dst->port, ab) ||
-	    !oq_ports_pkey_visible(src->port, dst->port, ab))
+	    !oq_ports_pkey_visible(v->fabric, r->requester, src->port, ab) ||
+	    !oq_ports_pkey_visible(v->fabric, r->requester, dst->port, ab) ||
+	    !oq_ports_pkey_visible(v->fabric, src->port, dst->port, ab))
 		return 0;
 	oq_sa_decide(v, &r->w, src->port, dst->port, &pair.d);
 	oq_sa_decide(v, &r->w, dst->port, src->port, &rev);
@@ -212,10 +212,11 @@ static const struct oq_alias *next_alias(const struct oq_sa_view *v,
 {
 	const struct oq_alias_index *ix = v->alias_index;
 	size_t i;
+	uint32_t pi = oq_port_index(v->fabric, p);
 
-	if (ix && p->index < ix->n_ports) {
-		i = ix->start[p->index] + *at;
-		if (i >= ix->start[p->index + 1])
+	if (ix && pi < ix->n_ports) {
+		i = ix->start[pi] + *at;
+		if (i >= ix->start[pi + 1])
 			return NULL;
 		++*at;
 		return &v->aliases[ix->ids[i]];

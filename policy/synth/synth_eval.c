@@ -114,7 +114,8 @@ int oq_synth_full_wait(const struct oq_arb_config *c, uint32_t mtu,
 }
 
 /* oq_port_guarantee at every packet length: the least shares and the
- * longest waits. */
+ * longest waits.  The class's tables belong to no port (t->port NULL,
+ * the MTU given), so no fabric is read. */
 static int full_guarantee(const struct oq_port_tables *t, uint32_t mtu,
 			  struct oq_guarantee_opts *o,
 			  struct oq_port_guarantee *g)
@@ -126,7 +127,7 @@ static int full_guarantee(const struct oq_port_tables *t, uint32_t mtu,
 	unsigned int v, s;
 
 	o->mtu_bytes = len[0];
-	if (oq_port_guarantee(t, o, g))
+	if (oq_port_guarantee(NULL, t, o, g))
 		return -1;
 	for (i = 1; i < n; i++) {
 		bool waits = !t->has_vlarb
@@ -136,7 +137,7 @@ static int full_guarantee(const struct oq_port_tables *t, uint32_t mtu,
 
 		o->mtu_bytes = len[i];
 		o->wait_states = waits ? states : 0;
-		if (oq_port_guarantee(t, o, &h))
+		if (oq_port_guarantee(NULL, t, o, &h))
 			return -1;
 		g->approx |= h.approx;
 		for (v = 0; v < OQ_MAX_VLS; v++) {

@@ -19,13 +19,14 @@
 /* The kept SL2VL's distinct rows (inputs that count; a port with one
  * table, or a switch port no input counts for, its first row); -1 when
  * there are more than the synthesizer takes. */
-static int kept_rows(const struct oq_port_tables *pt, struct oq_synth_port *in)
+static int kept_rows(const struct oq_fabric *f, const struct oq_port_tables *pt,
+		     struct oq_synth_port *in)
 {
 	uint8_t rows[256][16];
 	size_t k = 0;
 
 	if (pt->n_sl2vl > 1)
-		k = oq_port_input_rows(pt, rows);
+		k = oq_port_input_rows(f, pt, rows);
 	if (!k && pt->n_sl2vl) {
 		memcpy(rows[0], pt->sl2vl[0], 16);
 		k = 1;
@@ -39,9 +40,9 @@ static int kept_rows(const struct oq_port_tables *pt, struct oq_synth_port *in)
 
 /* The class key of one port: everything the synthesizer reads, and the
  * link rate (reports, latency); -1 when the port is refused. */
-static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
-		    struct oq_class_keys *k, struct oq_synth_port *in,
-		    bool *vlarb_kept)
+static int port_key(const struct oq_fabric *f, const struct oq_port_tables *pt,
+		    bool engine_sl2vl, struct oq_class_keys *k,
+		    struct oq_synth_port *in, bool *vlarb_kept)
 {
 	const struct oq_port *p = pt->port;
 	uint8_t hdr[8];
@@ -50,7 +51,7 @@ static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
 	in->vls = oq_port_data_vls(p);
 	in->cap_high = oq_vlarb_effective_cap(p->vlarb_high_cap);
 	in->cap_low = oq_vlarb_effective_cap(p->vlarb_low_cap);
-	in->mtu = oq_port_mtu_bytes(p);
+	in->mtu = oq_port_mtu_bytes(f, p);
 	in->rate_gbps = oq_port_data_gbps(p);
 	in->has_vlarb = pt->has_vlarb;
 	in->has_sl2vl = pt->has_sl2vl && pt->sl2vl && pt->n_sl2vl;
@@ -64,7 +65,7 @@ static int port_key(const struct oq_port_tables *pt, bool engine_sl2vl,
 	/* A scope's VLArb is checked under the port's own SL2VL rows,
 	 * chosen or not: they belong in the key. */
 	if (in->has_sl2vl && (in->sl2vl_fixed || *vlarb_kept) &&
-	    kept_rows(pt, in))
+	    kept_rows(f, pt, in))
 		return -1;
 	hdr[0] = (uint8_t)in->vls;
 	hdr[1] = (uint8_t)in->cap_high;
@@ -552,10 +553,10 @@ int oq_synth_apply(const struct oq_policy *p, const struct oq_fabric *f,
 		uint32_t c;
 
 		out->of_port[i] = OQ_SYNTH_NONE;
-		if (!port || !port->present || !port->peer ||
+		if (!port || !port->present || !oq_port_peer(f, port) ||
 		    (!pt->has_vlarb && !pt->has_sl2vl))
 			continue;
-		if (port_key(pt, engine_sl2vl, &k, &in, &kept)) {
+		if (port_key(f, pt, engine_sl2vl, &k, &in, &kept)) {
 			if (!out->n_unchecked++)
 				refused = port;
 			continue;

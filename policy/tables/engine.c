@@ -56,28 +56,32 @@ static void torus_data_vls(const struct oq_fabric *f, unsigned int *ca,
 	for (i = 0; i < f->n_ports; i++) {
 		const struct oq_port *p = f->ports[i];
 		unsigned int n = p->vl_cap ? p->vl_cap : 1;
+		const struct oq_port *peer = oq_port_peer(f, p);
 
 		if (oq_port_is_endport(p) && p->node->type != OQ_NODE_SWITCH &&
 		    n < *ca)
 			*ca = n;
-		if (p->node->type == OQ_NODE_SWITCH && p->num && p->peer &&
-		    p->peer->node->type == OQ_NODE_SWITCH && n < *sw)
+		if (p->node->type == OQ_NODE_SWITCH && p->num && peer &&
+		    peer->node->type == OQ_NODE_SWITCH && n < *sw)
 			*sw = n;
 	}
 }
 
-static bool faces_end_port(const struct oq_port *p)
+static bool faces_end_port(const struct oq_fabric *f, const struct oq_port *p)
 {
-	return p->node->type == OQ_NODE_SWITCH && p->num && p->peer &&
-	       p->peer->node->type != OQ_NODE_SWITCH;
+	const struct oq_port *peer = oq_port_peer(f, p);
+
+	return p->node->type == OQ_NODE_SWITCH && p->num && peer &&
+	       peer->node->type != OQ_NODE_SWITCH;
 }
 
-static int torus_offline_sl2vl(const struct oq_port *p, unsigned int ca_vls,
+static int torus_offline_sl2vl(const struct oq_fabric *f,
+			       const struct oq_port *p, unsigned int ca_vls,
 			       unsigned int sw_vls, uint8_t row[16])
 {
 	unsigned int sl, vls;
 
-	if (p->node->type == OQ_NODE_SWITCH && p->num && !faces_end_port(p))
+	if (p->node->type == OQ_NODE_SWITCH && p->num && !faces_end_port(f, p))
 		return -1; /* dateline and turn bits: the torus's own */
 	vls = p->node->type == OQ_NODE_SWITCH ? sw_vls : ca_vls;
 	for (sl = 0; sl < 16; sl++)
@@ -85,13 +89,14 @@ static int torus_offline_sl2vl(const struct oq_port *p, unsigned int ca_vls,
 	return 0;
 }
 
-static void torus_offline_vlarb(const struct oq_port *p,
+static void torus_offline_vlarb(const struct oq_fabric *f,
+				const struct oq_port *p,
 				struct oq_vlarb_table *t, unsigned int first,
 				unsigned int n)
 {
 	unsigned int i, next = first;
 
-	if (!faces_end_port(p))
+	if (!faces_end_port(f, p))
 		return;
 	for (i = first; i < first + n; i++) {
 		uint8_t vl = t->e[i].vl, w = t->e[i].weight;
@@ -107,7 +112,8 @@ static void torus_offline_vlarb(const struct oq_port *p,
 
 /* One table as OpenSM hands it to update_vlarb: block 0 (or 2) holds
  * entries 0..min(cap, 32)-1, block 1 (or 3) entries 32.. when cap > 32. */
-static void engine_vlarb_table(const struct oq_engine *e,
+static void engine_vlarb_table(const struct oq_fabric *f,
+			       const struct oq_engine *e,
 			       const struct oq_port *p,
 			       struct oq_vlarb_table *t, unsigned int cap,
 			       unsigned int first_block)
@@ -125,9 +131,9 @@ static void engine_vlarb_table(const struct oq_engine *e,
 			e->vlarb(e->ctx, p, first_block + 1, t, 32, n1);
 	} else if (e->kind == OQ_ENGINE_OWN) {
 		if (n0)
-			torus_offline_vlarb(p, t, 0, n0);
+			torus_offline_vlarb(f, p, t, 0, n0);
 		if (n1)
-			torus_offline_vlarb(p, t, 32, n1);
+			torus_offline_vlarb(f, p, t, 32, n1);
 	}
 }
 
@@ -139,7 +145,8 @@ static void mask_vls(struct oq_vlarb_table *t, unsigned int mask)
 		t->e[i].vl &= (uint8_t)mask;
 }
 
-void oq_tables_engine_vlarb(const struct oq_engine *e,
+void oq_tables_engine_vlarb(const struct oq_fabric *f,
+			    const struct oq_engine *e,
 			    struct oq_port_tables *pt)
 {
 	const struct oq_port *p = pt->port;
@@ -148,8 +155,10 @@ void oq_tables_engine_vlarb(const struct oq_engine *e,
 	if (!pt->has_vlarb)
 		return;
 	if (e->vlarb || e->kind == OQ_ENGINE_OWN) {
-		engine_vlarb_table(e, p, &pt->vlarb_low, p->vlarb_low_cap, 0);
-		engine_vlarb_table(e, p, &pt->vlarb_high, p->vlarb_high_cap, 2);
+		engine_vlarb_table(f, e, p, &pt->vlarb_low, p->vlarb_low_cap,
+				   0);
+		engine_vlarb_table(f, e, p, &pt->vlarb_high, p->vlarb_high_cap,
+				   2);
 	}
 	/* Then OpenSM's OperVLs mask (a no-op on a scope's table, whose VLs
 	 * the port runs). */
@@ -159,7 +168,8 @@ void oq_tables_engine_vlarb(const struct oq_engine *e,
 
 /* The engine's SL2VL for every input of one port, masked to the port's
  * VLs as OpenSM masks what the engine returns. */
-static int engine_sl2vl_port(const struct oq_engine *e,
+static int engine_sl2vl_port(const struct oq_fabric *f,
+			     const struct oq_engine *e,
 			     struct oq_fabric_tables *out,
 			     struct oq_port_tables *pt, unsigned int ca_vls,
 			     unsigned int sw_vls)
@@ -177,7 +187,8 @@ static int engine_sl2vl_port(const struct oq_engine *e,
 	for (in = 0; in < pt->n_sl2vl; in++) {
 		uint8_t *row = sc.row[in];
 		int rc = e->sl2vl ? e->sl2vl(e->ctx, p, in, row)
-				  : torus_offline_sl2vl(p, ca_vls, sw_vls, row);
+				  : torus_offline_sl2vl(f, p, ca_vls, sw_vls,
+							row);
 
 		if (rc) {
 			oq_port_tables_clear_sl2vl(pt);
@@ -204,12 +215,13 @@ int oq_tables_engine_apply(const struct oq_fabric *f, const struct oq_engine *e,
 	for (i = 0; i < out->n; i++) {
 		struct oq_port_tables *pt = &out->ports[i];
 		int rc = e->kind == OQ_ENGINE_OWN && pt->has_sl2vl
-				 ? engine_sl2vl_port(e, out, pt, ca_vls, sw_vls)
+				 ? engine_sl2vl_port(f, e, out, pt, ca_vls,
+						     sw_vls)
 				 : 0;
 
 		if (rc)
 			return rc;
-		oq_tables_engine_vlarb(e, pt);
+		oq_tables_engine_vlarb(f, e, pt);
 	}
 	return 0;
 }

@@ -77,8 +77,8 @@ struct port_plan {
 	unsigned int n_tables;
 };
 
-static void plan_port(const struct oq_port *p, const struct oq_templates *t,
-		      struct port_plan *pl)
+static void plan_port(const struct oq_fabric *f, const struct oq_port *p,
+		      const struct oq_templates *t, struct port_plan *pl)
 {
 	const struct oq_node *node = p->node;
 	enum oq_port_kind kind = oq_port_kind(p);
@@ -95,7 +95,7 @@ static void plan_port(const struct oq_port *p, const struct oq_templates *t,
 	} else if (node->type == OQ_NODE_SWITCH) {
 		/* External ports: only those whose link is up; SL2VL only
 		 * when port 0 advertises IsSLMappingSupported. */
-		programmed = p->peer != NULL;
+		programmed = oq_port_peer(f, p) != NULL;
 		sl2vl_cap = node->ports[0].sl2vl_cap;
 		/* One table per input port 0..n_ports (uint8_t count). */
 		pl->n_tables = node->n_ports < 255 ? node->n_ports + 1u : 255;
@@ -107,13 +107,14 @@ static void plan_port(const struct oq_port *p, const struct oq_templates *t,
 	pl->sl2vl = programmed && sl2vl_cap;
 }
 
-void oq_tables_template_vlarb(struct oq_port_tables *pt,
+void oq_tables_template_vlarb(const struct oq_fabric *f,
+			      struct oq_port_tables *pt,
 			      const struct oq_templates *t)
 {
 	const struct oq_port *p = pt->port;
 	struct port_plan pl;
 
-	plan_port(p, t, &pl);
+	plan_port(f, p, t, &pl);
 	pt->has_vlarb = pl.vlarb;
 	pt->vlarb_origin = OQ_ORIGIN_TEMPLATE;
 	pt->vlarb_scope = -1;
@@ -128,7 +129,8 @@ void oq_tables_template_vlarb(struct oq_port_tables *pt,
 	pt->vl_high_limit = pl.tmpl->high_limit;
 }
 
-int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
+int oq_tables_template_sl2vl(const struct oq_fabric *f,
+			     struct oq_fabric_tables *out,
 			     struct oq_port_tables *pt,
 			     const struct oq_templates *t)
 {
@@ -137,7 +139,7 @@ int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
 	uint8_t row[16];
 	int rc;
 
-	plan_port(p, t, &pl);
+	plan_port(f, p, t, &pl);
 	pt->sl2vl_origin = OQ_ORIGIN_TEMPLATE;
 	pt->sl2vl_scope = -1;
 	pt->sl2vl_unknown = false;
@@ -158,13 +160,14 @@ int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
 }
 
 /* Fill one port from its template.  Returns 0 or -ENOMEM. */
-static int template_port(struct oq_fabric_tables *out,
+static int template_port(const struct oq_fabric *f,
+			 struct oq_fabric_tables *out,
 			 struct oq_port_tables *pt, const struct oq_port *p,
 			 const struct oq_templates *t)
 {
 	pt->port = p;
-	oq_tables_template_vlarb(pt, t);
-	return oq_tables_template_sl2vl(out, pt, t);
+	oq_tables_template_vlarb(f, pt, t);
+	return oq_tables_template_sl2vl(f, out, pt, t);
 }
 
 static void clip_warnings(const struct oq_policy *p,
@@ -289,7 +292,7 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 		goto fail;
 	out->n = f->n_ports;
 	for (i = 0; i < f->n_ports; i++) {
-		rc = template_port(out, &out->ports[i], f->ports[i], t);
+		rc = template_port(f, out, &out->ports[i], f->ports[i], t);
 		if (rc)
 			goto fail;
 	}

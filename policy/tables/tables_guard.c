@@ -66,7 +66,8 @@ static uint16_t weighted_vls(const struct oq_port_tables *pt)
 
 /* Does this input row's traffic reach the port?  Not from the port
  * itself, nor from a switch port that is down. */
-static bool live_input(const struct oq_port *p, unsigned int in)
+static bool live_input(const struct oq_fabric *f, const struct oq_port *p,
+		       unsigned int in)
 {
 	const struct oq_node *n = p->node;
 
@@ -74,7 +75,8 @@ static bool live_input(const struct oq_port *p, unsigned int in)
 		return true;
 	if (in == p->num || in > n->n_ports)
 		return false;
-	return in == 0 || (n->ports[in].present && n->ports[in].peer);
+	return in == 0 ||
+	       (n->ports[in].present && oq_port_peer(f, &n->ports[in]));
 }
 
 struct starve {
@@ -92,8 +94,8 @@ struct guard_ctx {
 /* The starved VLs of a port (out), false when none.  Rows that equal
  * the one before are skipped: most input ports share one table, and
  * where all do only input 0 (always live) is read. */
-static bool starved(const struct oq_port_tables *pt, struct guard_ctx *g,
-		    struct starve *out)
+static bool starved(const struct oq_fabric *f, const struct oq_port_tables *pt,
+		    struct guard_ctx *g, struct starve *out)
 {
 	const struct oq_port *p = pt->port;
 	unsigned int vls = oq_port_vls(p), in, sl, vl, n_rows;
@@ -126,7 +128,7 @@ static bool starved(const struct oq_port_tables *pt, struct guard_ctx *g,
 	for (in = 0; in < n_rows; in++) {
 		const uint8_t *row = pt->sl2vl[in];
 
-		if (pt->n_sl2vl > 1 && !live_input(p, in))
+		if (pt->n_sl2vl > 1 && !live_input(f, p, in))
 			continue;
 		if (prev && !memcmp(prev, row, 16))
 			continue;
@@ -333,7 +335,7 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 		int v = pt->vlarb_scope, s = pt->sl2vl_scope;
 		struct starve st, now;
 
-		if (!starved(pt, &g, &st))
+		if (!starved(f, pt, &g, &st))
 			continue;
 		now = st;
 		/* Withhold as little as works: the VLArb scope, else the
@@ -341,27 +343,27 @@ int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 		 * the scopes' tables, as they were (scope). */
 		scope = *pt;
 		if (v >= 0) {
-			oq_tables_template_vlarb(pt, t);
-			oq_tables_engine_vlarb(e, pt);
-			if (!starved(pt, &g, &now)) {
+			oq_tables_template_vlarb(f, pt, t);
+			oq_tables_engine_vlarb(f, e, pt);
+			if (!starved(f, pt, &g, &now)) {
 				note(&vn[v], &scope, &st);
 				continue;
 			}
 		}
 		if (s >= 0) {
-			if (oq_tables_template_sl2vl(out, pt, t))
+			if (oq_tables_template_sl2vl(f, out, pt, t))
 				goto oom;
 			if (v >= 0)
 				restore_vlarb(pt, &scope);
-			if (!starved(pt, &g, &now)) {
+			if (!starved(f, pt, &g, &now)) {
 				note(&sn[s], &scope, &st);
 				continue;
 			}
 			if (v >= 0) {
-				oq_tables_template_vlarb(pt, t);
-				oq_tables_engine_vlarb(e, pt);
+				oq_tables_template_vlarb(f, pt, t);
+				oq_tables_engine_vlarb(f, e, pt);
 			}
-			if (!starved(pt, &g, &now)) {
+			if (!starved(f, pt, &g, &now)) {
 				note(&vn[v], &scope, &st);
 				note(&sn[s], &scope, &st);
 				continue;

@@ -70,9 +70,11 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 
 /* A port's tables back to its template (VLArb with VLHighLimit, or
  * SL2VL, a block of out's store); sl2vl returns 0 or -ENOMEM. */
-void oq_tables_template_vlarb(struct oq_port_tables *pt,
+void oq_tables_template_vlarb(const struct oq_fabric *f,
+			      struct oq_port_tables *pt,
 			      const struct oq_templates *t);
-int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
+int oq_tables_template_sl2vl(const struct oq_fabric *f,
+			     struct oq_fabric_tables *out,
 			     struct oq_port_tables *pt,
 			     const struct oq_templates *t);
 
@@ -82,7 +84,8 @@ int oq_tables_template_sl2vl(struct oq_fabric_tables *out,
  * after a revert).  Returns 0 or -ENOMEM. */
 int oq_tables_engine_apply(const struct oq_fabric *f, const struct oq_engine *e,
 			   struct oq_fabric_tables *out);
-void oq_tables_engine_vlarb(const struct oq_engine *e,
+void oq_tables_engine_vlarb(const struct oq_fabric *f,
+			    const struct oq_engine *e,
 			    struct oq_port_tables *pt);
 /* The VLs torus-2QoS's tables between switches can use on this fabric. */
 unsigned int oq_tables_torus_sw_vls(const struct oq_fabric *f);

@@ -41,7 +41,12 @@ static bool portsel_has(const struct oq_portsel *sel, unsigned int n)
 static bool peer_in(const struct oq_binding *b, const struct oq_refs *r,
 		    const struct oq_port *p)
 {
-	return p && p->present && p->peer && oq_binding_in_any(b, r, p->peer);
+	const struct oq_port *peer;
+
+	if (!p || !p->present)
+		return false;
+	peer = oq_port_peer(oq_binding_fabric(b), p);
+	return peer && oq_binding_in_any(b, r, peer);
 }
 
 /* What a scope says of an output port before its input ports are known:

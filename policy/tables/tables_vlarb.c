@@ -21,12 +21,16 @@ static bool vlarb_scope_covers(const struct oq_binding *b,
 			       const struct oq_vlarb_scope *s,
 			       const struct oq_port *p)
 {
+	const struct oq_port *peer;
+
 	if (!s->groups.n && !s->across.n)
 		return true;
 	if (s->groups.n && oq_binding_in_any(b, &s->groups, p))
 		return true;
-	return s->across.n && p->peer &&
-	       oq_binding_in_any(b, &s->across, p->peer);
+	if (!s->across.n)
+		return false;
+	peer = oq_port_peer(oq_binding_fabric(b), p);
+	return peer && oq_binding_in_any(b, &s->across, peer);
 }
 
 /* First entry (within what the port holds) whose VL the port lacks, -1. */

@@ -164,10 +164,10 @@ static void bench(unsigned int k)
 	for (i = 0; i < f->n_ports; i++) {
 		double a;
 
-		if (!f->ports[i]->peer)
+		if (!oq_port_peer(f, f->ports[i]))
 			continue;
 		a = now_ns();
-		if (oq_predict_port(&t[i], -1.0, &o, &pp)) {
+		if (oq_predict_port(f, &t[i], -1.0, &o, &pp)) {
 			fprintf(stderr, "bench_predict: predict failed\n");
 			exit(1);
 		}

@@ -157,7 +157,8 @@ static int copy_node(const struct source *s, struct oq_fabric *f,
 	n->user = (void *)src;
 	if (src->type == OQ_NODE_SWITCH) {
 		n->enhanced_port0 = src->enhanced_port0;
-		if (oq_node_set_lft(n, s->lft[src->index], s->lft_size))
+		if (oq_node_set_lft(n, s->lft[oq_node_index(s->f, src)],
+				    s->lft_size))
 			return -1;
 	}
 	for (i = 0; i <= src->n_ports; i++) {
@@ -166,12 +167,14 @@ static int copy_node(const struct source *s, struct oq_fabric *f,
 		/* Switch external ports carry port 0's LID. */
 		const struct oq_port *id =
 			src->type == OQ_NODE_SWITCH ? &src->ports[0] : sp;
+		const uint16_t *pk;
+		size_t n_pk;
 
 		if (!sp->present)
 			continue;
 		p->present = true;
 		p->guid = sp->guid;
-		p->lid = s->lid[id->index];
+		p->lid = s->lid[oq_port_index(s->f, id)];
 		p->lmc = sp->lmc;
 		p->width = sp->width;
 		p->speed = sp->speed;
@@ -184,7 +187,8 @@ static int copy_node(const struct source *s, struct oq_fabric *f,
 		p->cap_mask = sp->cap_mask;
 		p->cap_mask2 = sp->cap_mask2;
 		p->user = (void *)sp;
-		if (oq_port_set_pkeys(p, sp->pkeys, sp->n_pkeys))
+		pk = oq_port_pkeys(s->f, sp, &n_pk);
+		if (oq_port_set_pkeys(p, pk, n_pk))
 			return -1;
 	}
 	return 0;
@@ -213,10 +217,11 @@ copy_fabric(const struct source *s, struct oq_diags *d)
 			const struct oq_port *sp = n->ports[j].user, *r;
 			struct oq_node *rn;
 
-			if (!sp || n->ports[j].peer || !sp->peer)
+			if (!sp || oq_port_peer(f, &n->ports[j]) ||
+			    !oq_port_peer(s->f, sp))
 				continue;
-			r = sp->peer;
-			rn = f->nodes[r->node->index];
+			r = oq_port_peer(s->f, sp);
+			rn = f->nodes[oq_node_index(s->f, r->node)];
 			if (rn->ports[r->num].present)
 				oq_fabric_link(&n->ports[j],
 					       &rn->ports[r->num]);

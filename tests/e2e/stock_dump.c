@@ -94,12 +94,14 @@ static const struct oq_node *node_by_desc(const struct oq_fabric *f,
 	return best;
 }
 
-static bool has_pkey_in(const struct oq_port *p, const struct oq_ranges *r)
+static bool has_pkey_in(const struct oq_fabric *f, const struct oq_port *p,
+			const struct oq_ranges *r)
 {
-	uint16_t i;
+	size_t i, n;
+	const uint16_t *pk = oq_port_pkeys(f, p, &n);
 
-	for (i = 0; i < p->n_pkeys; i++) {
-		uint16_t k = p->pkeys[i] & OQ_PKEY_MASK;
+	for (i = 0; i < n; i++) {
+		uint16_t k = pk[i] & OQ_PKEY_MASK;
 
 		if (k && oq_ranges_contains(r, k))
 			return true;
@@ -127,13 +129,13 @@ static bool stock_in_group(const struct oq_stock_group *g,
 		    n->ports[g->pnames[i].port].guid == p->guid)
 			return true;
 	}
-	if (g->pkeys.n && has_pkey_in(p, &g->pkeys))
+	if (g->pkeys.n && has_pkey_in(f, p, &g->pkeys))
 		return true;
 	for (i = 0; parts && i < g->n_partitions; i++) {
 		const struct oq_partition *pt =
 			oq_partition_by_name(parts, g->partitions[i]);
 
-		if (pt && oq_port_pkey_membership(p, pt->pkey))
+		if (pt && oq_port_pkey_membership(f, p, pt->pkey))
 			return true;
 	}
 	return false;

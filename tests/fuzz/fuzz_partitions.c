@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < parts.n; i++)
 		oq_partition_by_name(&parts, parts.v[i].name);
 	for (i = 0; f && i < f->n_ports; i++)
-		oq_port_pkey_membership(f->ports[i], 0x7fff);
+		oq_port_pkey_membership(f, f->ports[i], 0x7fff);
 	oq_partitions_free(&parts);
 	oq_diags_free(&d);
 	return 0;

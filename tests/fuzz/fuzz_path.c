@@ -104,10 +104,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			oq_path_resolve(f, NULL, ends[i],
 					(uint16_t)(ends[j]->lid + 1), NULL, &p);
 			check(&p, ends[i]);
-			oq_ports_share_pkey_ex(ends[i], ends[j], 0, j & 1, &k);
-			oq_ports_share_pkey_ex(ends[i], ends[j], k, i & 1,
+			oq_ports_share_pkey_ex(f, ends[i], ends[j], 0, j & 1,
+					       &k);
+			oq_ports_share_pkey_ex(f, ends[i], ends[j], k, i & 1,
 					       NULL);
-			oq_ports_pkey_visible(ends[i], ends[j], (i + j) & 1);
+			oq_ports_pkey_visible(f, ends[i], ends[j], (i + j) & 1);
 			if (oq_path_lid_pairs(ends[i], ends[j], 0, 0, pairs,
 					      8) > 128 * 128)
 				abort();

@@ -164,7 +164,7 @@ static struct oq_fabric *build_fabric(void)
 	aliases[5] = (struct oq_alias){0xd01, &d->ports[1]};
 	aliases[6] = (struct oq_alias){0xd02, &d->ports[1]};
 	oq_alias_sort(aliases, 7);
-	need(!oq_alias_index_build(&alias_ix, aliases, 7, f->n_ports));
+	need(!oq_alias_index_build(f, &alias_ix, aliases, 7, f->n_ports));
 	return f;
 }
 
@@ -180,6 +180,7 @@ static void build_tables(const struct oq_fabric *f)
 	for (i = 0; i < tables.n; i++) {
 		const struct oq_port *p = f->ports[i];
 		struct oq_port_tables *pt = &tables.ports[i];
+		const struct oq_port *peer = oq_port_peer(f, p);
 		bool swe = p->node->type == OQ_NODE_SWITCH && p->num;
 
 		pt->port = p;
@@ -187,11 +188,11 @@ static void build_tables(const struct oq_fabric *f)
 		pt->n_sl2vl = swe ? (uint8_t)(p->node->n_ports + 1) : 1;
 		pt->sl2vl = calloc(pt->n_sl2vl, sizeof(*pt->sl2vl));
 		need(pt->sl2vl);
-		if (swe && p->peer && p->peer->node->type == OQ_NODE_CA &&
-		    p->peer->guid == 0xd01)
+		if (swe && peer && peer->node->type == OQ_NODE_CA &&
+		    peer->guid == 0xd01)
 			pt->sl2vl[3][7] = OQ_VL_DROP;
-		if (swe && p->peer && p->peer->node->type == OQ_NODE_CA &&
-		    p->peer->guid == 0xa01)
+		if (swe && peer && peer->node->type == OQ_NODE_CA &&
+		    peer->guid == 0xa01)
 			pt->sl2vl[3][6] = OQ_VL_DROP;
 	}
 }

@@ -57,11 +57,12 @@ static uint8_t first_hop(const struct world *w, unsigned int s, unsigned int t)
 
 		for (k = 1; k <= SW_PORTS; k++) {
 			const struct oq_port *p = &w->sw[u]->ports[k];
+			const struct oq_port *peer = oq_port_peer(w->f, p);
 
-			if (!p->peer || p->peer->node->type != OQ_NODE_SWITCH)
+			if (!peer || peer->node->type != OQ_NODE_SWITCH)
 				continue;
 			for (i = 0; i < w->n_sw; i++)
-				if (w->sw[i] == p->peer->node && !seen[i]) {
+				if (w->sw[i] == peer->node && !seen[i]) {
 					seen[i] = true;
 					hop[i] = u == s ? (uint8_t)k : hop[u];
 					q[tail++] = i;
@@ -97,8 +98,10 @@ static void route(struct world *w)
 				at = p->node;
 				out = at == w->sw[s] ? 0 : 0xff;
 			} else {
-				at = p->peer->node;
-				out = at == w->sw[s] ? p->peer->num : 0xff;
+				at = oq_port_peer(w->f, p)->node;
+				out = at == w->sw[s]
+					      ? oq_port_peer(w->f, p)->num
+					      : 0xff;
 			}
 			if (out == 0xff)
 				out = first_hop(w, s, sw_index(w, at));

@@ -252,8 +252,9 @@ int setup(void **state)
 	w->v.parts = &w->parts;
 	w->v.aliases = w->al;
 	w->v.n_aliases = 7;
-	assert_int_equal(
-		oq_alias_index_build(&w->alias_ix, w->al, 7, w->f->n_ports), 0);
+	assert_int_equal(oq_alias_index_build(w->f, &w->alias_ix, w->al, 7,
+					      w->f->n_ports),
+			 0);
 	w->v.alias_index = &w->alias_ix;
 	w->v.subnet_prefix = PREFIX;
 	w->v.subnet_timeout = TIMEOUT;

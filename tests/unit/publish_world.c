@@ -104,7 +104,8 @@ void publish_world_render(struct world *w,
 const struct oq_pred_class *publish_world_class(const struct world *w,
 						const struct oq_port *p)
 {
-	const struct oq_pred_class *c = oq_pred_class_of(&w->classes, p->index);
+	const struct oq_pred_class *c =
+		oq_pred_class_of(&w->classes, oq_port_index(w->f, p));
 
 	if (!c)
 		fail_msg("port not published");

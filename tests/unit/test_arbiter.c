@@ -213,6 +213,9 @@ static void test_bad_config_and_cap(void **state)
 
 /* ---- per-SL view ---------------------------------------------------- */
 
+/* The tables below belong to no fabric (their ports, where they have
+ * one, are made by hand and the MTU is given): the model runs with a
+ * NULL fabric. */
 static uint8_t sl2vl_rows[3][16];
 
 static void ca_tables(struct oq_port_tables *t)
@@ -248,7 +251,7 @@ static void test_predict_all_backlogged(void **state)
 	sl2vl_rows[0][3] = 1; /* SL1 and SL3 share VL1 */
 	oq_predict_opts_init(&o);
 	o.mtu_bytes = 2048;
-	assert_int_equal(oq_predict_port(&t, 100.0, &o, &p), 0);
+	assert_int_equal(oq_predict_port(NULL, &t, 100.0, &o, &p), 0);
 	assert_true(p.rate_gbps == 100.0);
 	assert_int_equal(p.sl[0].vl, 0);
 	assert_int_equal(p.sl[0].prio, OQ_PRIO_HIGH);
@@ -265,7 +268,7 @@ static void test_predict_all_backlogged(void **state)
 		assert_false(p.sl[s].starve);
 	/* Weighted split: SL3 weighs 3 against SL1's 1. */
 	o.sl_weight[3] = 3;
-	assert_int_equal(oq_predict_port(&t, 100.0, &o, &p), 0);
+	assert_int_equal(oq_predict_port(NULL, &t, 100.0, &o, &p), 0);
 	assert_frac(p.sl[1].share, 1, 16);
 	assert_frac(p.sl[3].share, 3, 16);
 }
@@ -280,7 +283,7 @@ static void test_predict_subset_alone_starve(void **state)
 	oq_predict_opts_init(&o);
 	o.mtu_bytes = 2048;
 	o.active_sls = (1u << 1) | (1u << 2);
-	assert_int_equal(oq_predict_port(&t, 40.0, &o, &p), 0);
+	assert_int_equal(oq_predict_port(NULL, &t, 40.0, &o, &p), 0);
 	assert_frac(p.sl[1].share, 1, 2);
 	assert_frac(p.sl[0].share, 0, 1);
 	assert_false(p.sl[0].active);
@@ -288,21 +291,21 @@ static void test_predict_subset_alone_starve(void **state)
 
 	o.scenario = OQ_SCEN_ALONE;
 	o.active_sls = 0;
-	assert_int_equal(oq_predict_port(&t, 40.0, &o, &p), 0);
+	assert_int_equal(oq_predict_port(NULL, &t, 40.0, &o, &p), 0);
 	assert_frac(p.sl[0].share, 1, 1);
 	assert_frac(p.sl[2].share, 1, 1);
 	assert_frac(p.sl[5].share, 0, 1);
 
 	o.scenario = OQ_SCEN_BACKLOG;
 	t.vl_high_limit = 255;
-	assert_int_equal(oq_predict_port(&t, 40.0, &o, &p), 0);
+	assert_int_equal(oq_predict_port(NULL, &t, 40.0, &o, &p), 0);
 	assert_true(p.sl[1].starve);
 	assert_frac(p.sl[1].share, 0, 1);
 	assert_false(p.sl[0].starve);
 	assert_false(p.sl[5].starve); /* in no table: none, not starved */
 	/* Without high traffic there is nothing to starve it. */
 	o.active_sls = 1u << 1;
-	assert_int_equal(oq_predict_port(&t, 40.0, &o, &p), 0);
+	assert_int_equal(oq_predict_port(NULL, &t, 40.0, &o, &p), 0);
 	assert_false(p.sl[1].starve);
 	assert_frac(p.sl[1].share, 1, 1);
 }
@@ -337,7 +340,7 @@ static void test_predict_switch_inputs(void **state)
 	oq_predict_opts_init(&o);
 	o.mtu_bytes = 2048;
 	o.active_sls = 0x3;
-	assert_int_equal(oq_predict_port(&t, 10.0, &o, &p), 0);
+	assert_int_equal(oq_predict_port(NULL, &t, 10.0, &o, &p), 0);
 	assert_int_equal(p.sl[0].vl, OQ_VL_MIXED);
 	assert_int_equal(p.sl[0].vls, 0x3);
 	assert_int_equal(p.sl[0].prio, OQ_PRIO_BOTH);
@@ -345,21 +348,21 @@ static void test_predict_switch_inputs(void **state)
 	assert_frac(p.sl[0].share, 5, 8);
 	assert_frac(p.sl[1].share, 3, 8);
 	o.in_port = 1;
-	assert_int_equal(oq_predict_port(&t, 10.0, &o, &p), 0);
+	assert_int_equal(oq_predict_port(NULL, &t, 10.0, &o, &p), 0);
 	assert_int_equal(p.sl[0].vl, 0);
 	assert_frac(p.sl[0].share, 1, 2);
 	assert_frac(p.sl[1].share, 1, 2);
 	o.in_port = 3;
-	assert_int_equal(oq_predict_port(&t, 10.0, &o, &p), -1);
+	assert_int_equal(oq_predict_port(NULL, &t, 10.0, &o, &p), -1);
 	o.in_port = -5;
-	assert_int_equal(oq_predict_port(&t, 10.0, &o, &p), -1);
+	assert_int_equal(oq_predict_port(NULL, &t, 10.0, &o, &p), -1);
 	/* Without VLArb: a single VL, SLs share equally. */
 	o.in_port = 0;
 	t.has_vlarb = false;
-	assert_int_equal(oq_predict_port(&t, 10.0, &o, &p), 0);
+	assert_int_equal(oq_predict_port(NULL, &t, 10.0, &o, &p), 0);
 	assert_int_equal(p.sl[0].prio, OQ_PRIO_NONE); /* VL1 not VL0 */
 	t.has_sl2vl = false;
-	assert_int_equal(oq_predict_port(&t, 10.0, &o, &p), 0);
+	assert_int_equal(oq_predict_port(NULL, &t, 10.0, &o, &p), 0);
 	assert_int_equal(p.sl[0].prio, OQ_PRIO_SINGLE);
 	assert_frac(p.sl[0].share, 1, 2);
 }
@@ -379,20 +382,25 @@ static void test_predict_path(void **state)
 	o.mtu_bytes = 2048;
 	hops[0] = (struct oq_path_hop){&a, 0, 100.0};
 	hops[1] = (struct oq_path_hop){&b, 0, 100.0};
-	assert_int_equal(oq_predict_path(hops, 2, 1, &o, &pp, &scratch), 0);
+	assert_int_equal(oq_predict_path(NULL, hops, 2, 1, &o, &pp, &scratch),
+			 0);
 	assert_int_equal(pp.bottleneck, 1);
 	assert_frac(pp.share, 1, 8);
 	assert_true(pp.gbps == 12.5);
 	assert_false(pp.dropped);
 	hops[1].rate_gbps = 400.0; /* a faster second link moves it */
-	assert_int_equal(oq_predict_path(hops, 2, 1, &o, &pp, &scratch), 0);
+	assert_int_equal(oq_predict_path(NULL, hops, 2, 1, &o, &pp, &scratch),
+			 0);
 	assert_int_equal(pp.bottleneck, 0);
 	assert_true(pp.gbps == 25.0);
-	assert_int_equal(oq_predict_path(hops, 2, 15, &o, &pp, &scratch), 0);
+	assert_int_equal(oq_predict_path(NULL, hops, 2, 15, &o, &pp, &scratch),
+			 0);
 	assert_true(pp.dropped);
 	assert_true(pp.gbps == 0.0);
-	assert_int_equal(oq_predict_path(hops, 0, 1, &o, &pp, &scratch), -1);
-	assert_int_equal(oq_predict_path(hops, 2, 16, &o, &pp, &scratch), -1);
+	assert_int_equal(oq_predict_path(NULL, hops, 0, 1, &o, &pp, &scratch),
+			 -1);
+	assert_int_equal(oq_predict_path(NULL, hops, 2, 16, &o, &pp, &scratch),
+			 -1);
 }
 
 int main(void)

@@ -55,11 +55,12 @@ static void test_build_and_finalize(void **state)
 	/* sw port 0, 1, 2; a port 1; b port 1 (sw port 3 and a port 2 absent) */
 	assert_int_equal(f->n_ports, 5);
 	for (i = 0; i < f->n_ports; i++)
-		assert_int_equal(f->ports[i]->index, i);
+		assert_int_equal(oq_port_index(f, f->ports[i]), i);
 	/* External switch ports inherit port 0's GUID and LID. */
 	assert_int_equal(f->nodes[0]->ports[2].guid, 0x10);
 	assert_int_equal(f->nodes[0]->ports[2].lid, 1);
-	assert_ptr_equal(f->nodes[0]->ports[1].peer, &f->nodes[1]->ports[1]);
+	assert_ptr_equal(oq_port_peer(f, &f->nodes[0]->ports[1]),
+			 &f->nodes[1]->ports[1]);
 	assert_false(f->nodes[0]->ports[3].present);
 	assert_true(oq_port_is_endport(&f->nodes[0]->ports[0]));
 	assert_false(oq_port_is_endport(&f->nodes[0]->ports[1]));
@@ -144,6 +145,7 @@ static void test_names_and_pkeys(void **state)
 	struct oq_fabric *f;
 	struct oq_port *p;
 	uint16_t pk[] = { 0xffff, 0x0010, 0x8020, 0x0020 };
+	size_t n_pk;
 	char buf[80];
 
 	oq_diags_init(&d);
@@ -174,16 +176,17 @@ static void test_names_and_pkeys(void **state)
 		}
 	}
 	assert_int_equal(oq_port_set_pkeys(p, pk, 4), 0);
-	assert_int_equal(p->n_pkeys, 4);
-	assert_int_equal(oq_port_pkey_membership(p, 0x7fff), 2);
-	assert_int_equal(oq_port_pkey_membership(p, 0xffff), 2);
-	assert_int_equal(oq_port_pkey_membership(p, 0x10), 1);
-	assert_int_equal(oq_port_pkey_membership(p, 0x8010), 1);
-	assert_int_equal(oq_port_pkey_membership(p, 0x20), 2);
-	assert_int_equal(oq_port_pkey_membership(p, 0x30), 0);
-	assert_int_equal(oq_port_pkey_membership(p, 0), 0);
+	oq_port_pkeys(f, p, &n_pk);
+	assert_int_equal(n_pk, 4);
+	assert_int_equal(oq_port_pkey_membership(f, p, 0x7fff), 2);
+	assert_int_equal(oq_port_pkey_membership(f, p, 0xffff), 2);
+	assert_int_equal(oq_port_pkey_membership(f, p, 0x10), 1);
+	assert_int_equal(oq_port_pkey_membership(f, p, 0x8010), 1);
+	assert_int_equal(oq_port_pkey_membership(f, p, 0x20), 2);
+	assert_int_equal(oq_port_pkey_membership(f, p, 0x30), 0);
+	assert_int_equal(oq_port_pkey_membership(f, p, 0), 0);
 	assert_int_equal(oq_port_set_pkeys(p, NULL, 0), 0);
-	assert_int_equal(oq_port_pkey_membership(p, 0x7fff), 0);
+	assert_int_equal(oq_port_pkey_membership(f, p, 0x7fff), 0);
 	/* A P_Key table holds at most 65,535 entries: the old one stays. */
 	assert_int_equal(oq_port_set_pkeys(p, pk, 65536), -EINVAL);
 	assert_int_equal(oq_fabric_finalize(NULL, NULL), -EINVAL);
@@ -241,8 +244,8 @@ static void test_relink_and_long_desc(void **state)
 	assert_int_equal(strlen(x->desc), 64);
 	oq_fabric_link(&x->ports[1], &y->ports[1]);
 	oq_fabric_link(&x->ports[1], &z->ports[1]);
-	assert_null(y->ports[1].peer);
-	assert_ptr_equal(z->ports[1].peer, &x->ports[1]);
+	assert_null(oq_port_peer(f, &y->ports[1]));
+	assert_ptr_equal(oq_port_peer(f, &z->ports[1]), &x->ports[1]);
 	oq_fabric_free(f);
 }
 
@@ -282,11 +285,12 @@ static void test_large_fabric(void **state)
 
 /* OpenSM's choice among nodes of one name: the first in its node table
  * (oq_node_guid_table_cmp), a tie (one GUID twice) the first added. */
-static bool before(const struct oq_node *a, const struct oq_node *b)
+static bool before(const struct oq_fabric *f, const struct oq_node *a,
+		   const struct oq_node *b)
 {
 	int c = oq_node_guid_table_cmp(a->guid, b->guid);
 
-	return c ? c < 0 : a->index < b->index;
+	return c ? c < 0 : oq_node_index(f, a) < oq_node_index(f, b);
 }
 
 /* Nodes added in no order, few names and few GUIDs: every name leads to
@@ -349,7 +353,7 @@ static void test_same_names_in_table_order(void **state)
 					if (strcmp(oq_node_name(x), nm))
 						continue;
 					count++;
-					if (!want || before(x, want))
+					if (!want || before(f, x, want))
 						want = x;
 				}
 				got = oq_fabric_node_by_name(f, nm, strlen(nm),
@@ -365,7 +369,7 @@ static void test_same_names_in_table_order(void **state)
 					assert_non_null(nx);
 					assert_string_equal(oq_node_name(nx),
 							    nm);
-					assert_true(before(got, nx));
+					assert_true(before(f, got, nx));
 					got = nx;
 				}
 				assert_null(

@@ -313,6 +313,7 @@ static void answers(const char *const *hosts, size_t n, const char *kind,
 	a.plan = &w.pl;
 	a.pol = w.pol;
 	a.m = w.m;
+	a.fabric = w.f;
 	a.have_pkeys = true;
 	a.level = a.level_sl = a.level_pkey = -1;
 	assert_int_equal(

@@ -156,12 +156,13 @@ static void test_mtu_and_port(void **state)
 	assert_true(oq_port_data_gbps(NULL) == 0.0);
 	a.mtu_cap = 5;
 	b.mtu_cap = 4;
-	assert_int_equal(oq_port_mtu_bytes(&a), 4096);
-	a.peer = &b;
-	assert_int_equal(oq_port_mtu_bytes(&a), 2048);
+	/* Ports of no fabric: their link is their own. */
+	assert_int_equal(oq_port_mtu_bytes(NULL, &a), 4096);
+	oq_fabric_link(&a, &b);
+	assert_int_equal(oq_port_mtu_bytes(NULL, &a), 2048);
 	a.mtu_cap = 0;
 	b.mtu_cap = 0;
-	assert_int_equal(oq_port_mtu_bytes(&a), 2048);
+	assert_int_equal(oq_port_mtu_bytes(NULL, &a), 2048);
 }
 
 /* PortInfo encodings, as both the plugin's snapshot and the audit read

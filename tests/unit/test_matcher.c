@@ -242,10 +242,9 @@ static void test_foreign_port_is_in_no_group(void **state)
 	struct oq_port stray;
 	struct oq_query q;
 
-	memset(&stray, 0, sizeof(stray));
-	stray.node = w->h2;
-	stray.guid = 0x21; /* same GUID, but not a port of the fabric */
-	stray.index = w->h2->ports[1].index;
+	/* A copy of h2's port: the same GUID and the same position in the
+	 * fabric, but not a port of the fabric. */
+	stray = w->h2->ports[1];
 	q = qry(&stray, &w->h2->ports[1]);
 	assert_int_equal(both(w, &q).rule, -1);
 	q = qry(&w->h1->ports[1], &stray);

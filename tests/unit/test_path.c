@@ -369,10 +369,10 @@ static void tables_new(struct oq_fabric *f, struct oq_fabric_tables *t)
 }
 
 /* p's row for input port in sends sl to VL15 (new rows for p alone). */
-static void drop(struct oq_fabric_tables *t, const struct oq_port *p,
-		 unsigned int in, unsigned int sl)
+static void drop(const struct oq_fabric *f, struct oq_fabric_tables *t,
+		 const struct oq_port *p, unsigned int in, unsigned int sl)
 {
-	struct oq_port_tables *pt = &t->ports[p->index];
+	struct oq_port_tables *pt = &t->ports[oq_port_index(f, p)];
 	union oq_sl2vl_scratch sc;
 
 	memcpy(sc.row, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
@@ -383,9 +383,10 @@ static void drop(struct oq_fabric_tables *t, const struct oq_port *p,
 			 0);
 }
 
-static bool no_drop(const struct oq_fabric_tables *t, const struct oq_port *p)
+static bool no_drop(const struct oq_fabric *f, const struct oq_fabric_tables *t,
+		    const struct oq_port *p)
 {
-	return oq_fabric_tables_no_drop(t, p->index);
+	return oq_fabric_tables_no_drop(t, oq_port_index(f, p));
 }
 
 static void test_vl15_hops(void **state)
@@ -400,10 +401,10 @@ static void test_vl15_hops(void **state)
 	tables_new(l.f, &t);
 	/* sw2's egress 2 drops SL 3 for traffic entering by port 1 (ours),
 	 * SL 4 for port 3 (not ours). */
-	drop(&t, port_of(l.sw[1], 2), 1, 3);
-	drop(&t, port_of(l.sw[1], 2), 3, 4);
+	drop(l.f, &t, port_of(l.sw[1], 2), 1, 3);
+	drop(l.f, &t, port_of(l.sw[1], 2), 3, 4);
 	/* The source CA drops SL 5 (its single table, in port 0). */
-	drop(&t, port_of(l.a, 1), 0, 5);
+	drop(l.f, &t, port_of(l.a, 1), 0, 5);
 	assert_int_equal(
 		oq_path_resolve(l.f, &t, port_of(l.a, 1), 20, NULL, &p),
 		OQ_PATH_OK);
@@ -413,8 +414,8 @@ static void test_vl15_hops(void **state)
 	assert_int_equal(p.sl_mask, OQ_PATH_ALL_SLS);
 
 	/* A source switch reads its egress table with in port 0. */
-	drop(&t, port_of(l.sw[0], 2), 0, 7);
-	drop(&t, port_of(l.sw[0], 2), 1, 8);
+	drop(l.f, &t, port_of(l.sw[0], 2), 0, 7);
+	drop(l.f, &t, port_of(l.sw[0], 2), 1, 8);
 	oq_path_resolve(l.f, &t, port_of(l.sw[0], 0), 20, NULL, &p);
 	assert_int_equal(p.status, OQ_PATH_OK);
 	assert_int_equal(p.sl_mask, 0xffff & ~(1u << 3) & ~(1u << 7));
@@ -426,12 +427,12 @@ static void test_vl15_hops(void **state)
 	/* The same masks with the per-port summary: the three ports with a
 	 * VL15 row are read, every other port passed by its bit. */
 	assert_int_equal(oq_fabric_tables_index_drops(&t), 0);
-	assert_false(no_drop(&t, port_of(l.sw[1], 2)));
-	assert_false(no_drop(&t, port_of(l.sw[0], 2)));
-	assert_false(no_drop(&t, port_of(l.a, 1)));
-	assert_true(no_drop(&t, port_of(l.sw[1], 1)));
-	assert_true(no_drop(&t, port_of(l.sw[0], 0)));
-	assert_true(no_drop(&t, port_of(l.b, 1)));
+	assert_false(no_drop(l.f, &t, port_of(l.sw[1], 2)));
+	assert_false(no_drop(l.f, &t, port_of(l.sw[0], 2)));
+	assert_false(no_drop(l.f, &t, port_of(l.a, 1)));
+	assert_true(no_drop(l.f, &t, port_of(l.sw[1], 1)));
+	assert_true(no_drop(l.f, &t, port_of(l.sw[0], 0)));
+	assert_true(no_drop(l.f, &t, port_of(l.b, 1)));
 	oq_path_resolve(l.f, &t, port_of(l.a, 1), 20, NULL, &p);
 	assert_int_equal(p.sl_mask,
 			 0xffff & ~(1u << 3) & ~(1u << 5) & ~(1u << 8));
@@ -443,7 +444,7 @@ static void test_vl15_hops(void **state)
 	t.no_drop = NULL;
 
 	/* A base switch port 0 keeps OpenSM's zeroed table: no drops. */
-	drop(&t, port_of(l.sw[2], 0), 0, 9);
+	drop(l.f, &t, port_of(l.sw[2], 0), 0, 9);
 	oq_path_resolve(l.f, &t, port_of(l.b, 1), 3, NULL, &p);
 	assert_int_equal(p.status, OQ_PATH_OK);
 	assert_true(p.sl_mask & (1u << 9));
@@ -453,7 +454,7 @@ static void test_vl15_hops(void **state)
 
 	/* Every SL dropped somewhere: no path. */
 	for (sl = 0; sl < 16; sl++)
-		drop(&t, port_of(l.sw[2], 2), 1, sl);
+		drop(l.f, &t, port_of(l.sw[2], 2), 1, sl);
 	assert_int_equal(
 		oq_path_resolve(l.f, &t, port_of(l.a, 1), 20, NULL, &p),
 		OQ_PATH_NO_SL);
@@ -582,17 +583,15 @@ static void test_bad_input(void **state)
 	assert_int_equal(oq_node_set_lft(l.sw[0], NULL, 4), -EINVAL);
 	assert_int_equal(oq_node_set_lft(l.sw[0], lft, 65537), -EINVAL);
 	assert_int_equal(oq_node_set_lft(l.sw[0], lft, 4), 0);
-	assert_int_equal(l.sw[0]->lft_size, 4);
-	assert_int_equal(oq_node_lft_port(l.sw[0], 3), 3);
-	assert_int_equal(oq_node_lft_port(l.sw[0], 4), OQ_LFT_NONE);
-	assert_int_equal(oq_node_lft_port(NULL, 4), OQ_LFT_NONE);
+	assert_int_equal(oq_node_lft_port(l.f, l.sw[0], 3), 3);
+	assert_int_equal(oq_node_lft_port(l.f, l.sw[0], 4), OQ_LFT_NONE);
+	assert_int_equal(oq_node_lft_port(l.f, NULL, 4), OQ_LFT_NONE);
 	assert_int_equal(oq_node_set_lft_entry(l.sw[0], 200, 2), 0);
-	assert_int_equal(oq_node_lft_port(l.sw[0], 199), OQ_LFT_NONE);
-	assert_int_equal(oq_node_lft_port(l.sw[0], 200), 2);
-	assert_int_equal(oq_node_lft_port(l.sw[0], 2), 2);
+	assert_int_equal(oq_node_lft_port(l.f, l.sw[0], 199), OQ_LFT_NONE);
+	assert_int_equal(oq_node_lft_port(l.f, l.sw[0], 200), 2);
+	assert_int_equal(oq_node_lft_port(l.f, l.sw[0], 2), 2);
 	assert_int_equal(oq_node_set_lft(l.sw[0], NULL, 0), 0);
-	assert_null(l.sw[0]->lft);
-	assert_int_equal(oq_node_lft_port(l.sw[0], 2), OQ_LFT_NONE);
+	assert_int_equal(oq_node_lft_port(l.f, l.sw[0], 2), OQ_LFT_NONE);
 	oq_fabric_free(l.f);
 }
 
@@ -632,35 +631,35 @@ static void test_pkey_rules(void **state)
 	/* full/full, full/limited share; limited/limited does not. */
 	set_pkeys(a, full1, 1);
 	set_pkeys(b, full1, 1);
-	assert_true(oq_ports_share_pkey(a, b, 0, &k));
+	assert_true(oq_ports_share_pkey(f, a, b, 0, &k));
 	assert_int_equal(k, 0x8001);
-	assert_true(oq_ports_share_pkey(a, b, 0x0001, &k));
+	assert_true(oq_ports_share_pkey(f, a, b, 0x0001, &k));
 	assert_int_equal(k, 0x0001); /* the requested key comes back */
 	set_pkeys(b, lim1, 1);
-	assert_true(oq_ports_share_pkey(a, b, 0, &k));
+	assert_true(oq_ports_share_pkey(f, a, b, 0, &k));
 	assert_int_equal(k, 0x8001); /* a's entry */
-	assert_true(oq_ports_share_pkey(b, a, 0, &k));
+	assert_true(oq_ports_share_pkey(f, b, a, 0, &k));
 	assert_int_equal(k, 0x0001); /* b's entry, limited */
-	assert_true(oq_ports_share_pkey(a, b, 0x8001, NULL));
+	assert_true(oq_ports_share_pkey(f, a, b, 0x8001, NULL));
 	set_pkeys(a, lim1, 1);
 	k = 0x1234;
-	assert_false(oq_ports_share_pkey(a, b, 0, &k));
+	assert_false(oq_ports_share_pkey(f, a, b, 0, &k));
 	assert_int_equal(k, 0);
-	assert_false(oq_ports_share_pkey(a, b, 0x0001, NULL));
-	assert_false(oq_ports_pkey_visible(a, b, false));
-	assert_true(oq_ports_pkey_visible(a, a, false));
+	assert_false(oq_ports_share_pkey(f, a, b, 0x0001, NULL));
+	assert_false(oq_ports_pkey_visible(f, a, b, false));
+	assert_true(oq_ports_pkey_visible(f, a, a, false));
 	/* Different keys: nothing shared. */
 	set_pkeys(a, full1, 1);
 	set_pkeys(b, full2, 1);
-	assert_false(oq_ports_share_pkey(a, b, 0, NULL));
-	assert_false(oq_ports_share_pkey(a, b, 0x0002, NULL));
+	assert_false(oq_ports_share_pkey(f, a, b, 0, NULL));
+	assert_false(oq_ports_share_pkey(f, a, b, 0x0002, NULL));
 	/* An empty table (or only invalid keys) is not checked for
 	 * visibility, but shares no key. */
 	set_pkeys(b, zero, 2);
-	assert_true(oq_ports_pkey_visible(a, b, false));
-	assert_false(oq_ports_share_pkey(a, b, 0, NULL));
+	assert_true(oq_ports_pkey_visible(f, a, b, false));
+	assert_false(oq_ports_share_pkey(f, a, b, 0, NULL));
 	set_pkeys(b, NULL, 0);
-	assert_true(oq_ports_pkey_visible(a, b, false));
+	assert_true(oq_ports_pkey_visible(f, a, b, false));
 
 	/* Limited and full of one key on a, limited on b.  Without
 	 * allow_both_pkeys the full entry wins on a: shared.  With it, the
@@ -668,28 +667,28 @@ static void test_pkey_rules(void **state)
 	 * finds a's full entry. */
 	set_pkeys(a, both, 2);
 	set_pkeys(b, lim1, 1);
-	assert_true(oq_ports_share_pkey_ex(a, b, 0, false, &k));
+	assert_true(oq_ports_share_pkey_ex(f, a, b, 0, false, &k));
 	assert_int_equal(k, 0x8001);
-	assert_true(oq_ports_share_pkey_ex(a, b, 0, true, &k));
+	assert_true(oq_ports_share_pkey_ex(f, a, b, 0, true, &k));
 	assert_int_equal(k, 0x8001);
-	assert_true(oq_ports_share_pkey_ex(b, a, 0, true, &k));
+	assert_true(oq_ports_share_pkey_ex(f, b, a, 0, true, &k));
 	assert_int_equal(k, 0x0001);
-	assert_true(oq_ports_share_pkey_ex(a, b, 0x0001, true, NULL));
+	assert_true(oq_ports_share_pkey_ex(f, a, b, 0x0001, true, NULL));
 	set_pkeys(a, lim1, 1);
-	assert_false(oq_ports_share_pkey_ex(a, b, 0, true, NULL));
-	assert_false(oq_ports_share_pkey_ex(a, b, 0x8001, true, NULL));
+	assert_false(oq_ports_share_pkey_ex(f, a, b, 0, true, NULL));
+	assert_false(oq_ports_share_pkey_ex(f, a, b, 0x8001, true, NULL));
 
 	/* Several shared keys: OpenSM's map order (network byte order read
 	 * as a little-endian integer) puts 0x0100 before 0x0001 and both
 	 * before 0x7fff. */
 	set_pkeys(a, many_a, 3);
 	set_pkeys(b, many_b, 3);
-	assert_true(oq_ports_share_pkey(a, b, 0, &k));
+	assert_true(oq_ports_share_pkey(f, a, b, 0, &k));
 	assert_int_equal(k, 0x8100);
-	assert_true(oq_ports_share_pkey(b, a, 0, &k));
+	assert_true(oq_ports_share_pkey(f, b, a, 0, &k));
 	assert_int_equal(k, 0x0100);
-	assert_false(oq_ports_share_pkey(NULL, b, 0, NULL));
-	assert_false(oq_ports_pkey_visible(a, NULL, false));
+	assert_false(oq_ports_share_pkey(f, NULL, b, 0, NULL));
+	assert_false(oq_ports_pkey_visible(f, a, NULL, false));
 	oq_fabric_free(f);
 }
 
@@ -743,17 +742,17 @@ static void test_pkey_table_sizes(void **state)
 		}
 		set_pkeys(b, kb, nb);
 		set_pkeys(a, ka, na);
-		s1 = oq_ports_share_pkey_ex(a, b, want, both, &k1);
-		v1 = oq_ports_pkey_visible(a, b, both);
+		s1 = oq_ports_share_pkey_ex(f, a, b, want, both, &k1);
+		v1 = oq_ports_pkey_visible(f, a, b, both);
 		set_pkeys(a, pa, np);
-		s2 = oq_ports_share_pkey_ex(a, b, want, both, &k2);
-		v2 = oq_ports_pkey_visible(a, b, both);
+		s2 = oq_ports_share_pkey_ex(f, a, b, want, both, &k2);
+		v2 = oq_ports_pkey_visible(f, a, b, both);
 		assert_int_equal(s1, s2);
 		assert_int_equal(k1, k2);
 		assert_int_equal(v1, v2);
-		s1 = oq_ports_share_pkey_ex(b, a, want, both, &k1);
+		s1 = oq_ports_share_pkey_ex(f, b, a, want, both, &k1);
 		set_pkeys(a, ka, na);
-		s2 = oq_ports_share_pkey_ex(b, a, want, both, &k2);
+		s2 = oq_ports_share_pkey_ex(f, b, a, want, both, &k2);
 		assert_int_equal(s1, s2);
 		assert_int_equal(k1, k2);
 		checked += s1;

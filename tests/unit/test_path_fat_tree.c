@@ -53,27 +53,30 @@ static void min_hop_lfts(struct oq_fabric *f)
 		for (j = 0; j < n; j++)
 			dist[j] = -1;
 		if (t->node->type == OQ_NODE_SWITCH) {
-			dist[t->node->index] = 0;
-			queue[tail++] = t->node->index;
+			dist[oq_node_index(f, t->node)] = 0;
+			queue[tail++] = oq_node_index(f, t->node);
 			route(t->node, t->lid, 0);
 		} else {
-			struct oq_node *sw = t->peer->node;
+			struct oq_port *tp = oq_port_peer(f, t);
+			struct oq_node *sw = tp->node;
 
-			dist[sw->index] = 1;
-			queue[tail++] = sw->index;
-			route(sw, t->lid, t->peer->num);
+			dist[oq_node_index(f, sw)] = 1;
+			queue[tail++] = oq_node_index(f, sw);
+			route(sw, t->lid, tp->num);
 		}
 		while (head < tail) {
 			struct oq_node *x = f->nodes[queue[head++]];
 
 			for (k = 1; k <= x->n_ports; k++) {
-				struct oq_port *q = x->ports[k].peer;
+				struct oq_port *q =
+					oq_port_peer(f, &x->ports[k]);
 
 				if (!q || q->node->type != OQ_NODE_SWITCH ||
-				    dist[q->node->index] >= 0)
+				    dist[oq_node_index(f, q->node)] >= 0)
 					continue;
-				dist[q->node->index] = dist[x->index] + 1;
-				queue[tail++] = q->node->index;
+				dist[oq_node_index(f, q->node)] =
+					dist[oq_node_index(f, x)] + 1;
+				queue[tail++] = oq_node_index(f, q->node);
 				route(q->node, t->lid, q->num);
 			}
 		}
@@ -114,7 +117,8 @@ static void test_fat_tree(void **state)
 				continue;
 			}
 			assert_int_equal(p.mtu, 4);
-			same_leaf = s->peer->node == t->peer->node;
+			same_leaf = oq_port_peer(f, s)->node ==
+				    oq_port_peer(f, t)->node;
 			assert_int_equal(p.hops, s == t	     ? 0
 						 : same_leaf ? 1
 							     : 3);

@@ -600,6 +600,8 @@ static void test_snapshot(void **state)
 	ib_pkey_table_t blk;
 	osm_physp_t *p0, *s1, *s2, *c1;
 	const struct oq_port *p;
+	const uint16_t *pk;
+	size_t n_pk;
 	struct oq_sweep sw = {0};
 	struct oq_sweep_state *s;
 	char name[] = "cn01";
@@ -654,12 +656,26 @@ static void test_snapshot(void **state)
 
 	/* Before routing: no LFTs. */
 	s = renew(&sw, false, false);
-	assert_int_equal(oq_fabric_node_by_guid(s->fabric, 0x10)->lft_size, 0);
+	assert_int_equal(
+		oq_node_lft_port(s->fabric,
+				 oq_fabric_node_by_guid(s->fabric, 0x10), 3),
+		OQ_LFT_NONE);
 	s = renew(&sw, true, false);
 	assert_int_equal(s->fabric->n_nodes, 2);
 	assert_true(oq_fabric_node_by_guid(s->fabric, 0x10)->enhanced_port0);
-	assert_int_equal(oq_fabric_node_by_guid(s->fabric, 0x10)->lft_size, 10);
-	assert_int_equal(oq_fabric_node_by_guid(s->fabric, 0x10)->lft[3], 1);
+	/* Routes up to max_lid_ho, none beyond. */
+	assert_int_equal(
+		oq_node_lft_port(s->fabric,
+				 oq_fabric_node_by_guid(s->fabric, 0x10), 3),
+		1);
+	assert_int_equal(
+		oq_node_lft_port(s->fabric,
+				 oq_fabric_node_by_guid(s->fabric, 0x10), 9),
+		0);
+	assert_int_equal(
+		oq_node_lft_port(s->fabric,
+				 oq_fabric_node_by_guid(s->fabric, 0x10), 10),
+		OQ_LFT_NONE);
 	assert_string_equal(
 		oq_node_name(oq_fabric_node_by_guid(s->fabric, 0x20)), "cn01");
 	p = snap_port(s, 0x10, 1);
@@ -668,7 +684,7 @@ static void test_snapshot(void **state)
 	assert_int_equal(p->lid, 7);
 	assert_int_equal(p->lmc, 2);
 	assert_ptr_equal(p->user, s1);
-	assert_ptr_equal(p->peer, snap_port(s, 0x20, 1));
+	assert_ptr_equal(oq_port_peer(s->fabric, p), snap_port(s, 0x20, 1));
 	assert_int_equal(p->oper_vls, 4); /* VLCap VL0-7 and VL0-3: VL0-3 */
 	assert_true(p->sl2vl_cap); /* a switch's, whatever its mask says */
 	assert_int_not_equal(oq_speed_from_ib(4, 1, true, false),
@@ -676,7 +692,7 @@ static void test_snapshot(void **state)
 	assert_int_equal(p->speed, oq_speed_from_ib(4, 1, true, false));
 	p = snap_port(s, 0x10, 2);
 	assert_true(p->present);
-	assert_null(p->peer);
+	assert_null(oq_port_peer(s->fabric, p));
 	assert_int_equal(p->oper_vls, 4); /* as it reports: VL0-3 */
 	assert_false(snap_port(s, 0x10, 3)->present);
 	assert_true(snap_port(s, 0x10, 0)->present);
@@ -687,9 +703,10 @@ static void test_snapshot(void **state)
 	assert_int_equal(p->lmc, 1);
 	assert_int_equal(p->oper_vls, 4);
 	assert_true(p->sl2vl_cap);
-	assert_int_equal(p->n_pkeys, 2);
-	assert_int_equal(p->pkeys[0], 0xffff);
-	assert_int_equal(p->pkeys[1], 0x8001);
+	pk = oq_port_pkeys(s->fabric, p, &n_pk);
+	assert_int_equal(n_pk, 2);
+	assert_int_equal(pk[0], 0xffff);
+	assert_int_equal(pk[1], 0x8001);
 
 	/* max_op_vls caps a link, not a port without one. */
 	f->osm->subn.opt.max_op_vls = 2;

@@ -49,14 +49,15 @@ static void assert_pred_equal(const struct oq_port_pred *a,
 }
 
 /* Input ports whose view the guaranteed minimum is taken over. */
-static bool counts(const struct oq_port *eg, unsigned int in)
+static bool counts(const struct oq_fabric *f, const struct oq_port *eg,
+		   unsigned int in)
 {
 	const struct oq_node *n = eg->node;
 
 	if (in == eg->num)
 		return false;
-	return in == 0 ||
-	       (in <= n->n_ports && n->ports[in].present && n->ports[in].peer);
+	return in == 0 || (in <= n->n_ports && n->ports[in].present &&
+			   oq_port_peer(f, &n->ports[in]));
 }
 
 static void random_vlarb(uint64_t *seed, struct oq_vlarb_table *t)
@@ -142,7 +143,7 @@ static struct oq_fabric *random_fabric(uint64_t *seed)
 /* The guarantee the classes must publish, from the arbiter directly:
  * every VL some counted input row reaches backlogged, each SL the least
  * share over the VLs its rows send it to (0 where one drops it). */
-static void direct_guarantee(const struct oq_port *p,
+static void direct_guarantee(const struct oq_fabric *f, const struct oq_port *p,
 			     const struct oq_port_tables *t,
 			     struct oq_frac share[16])
 {
@@ -155,7 +156,7 @@ static void direct_guarantee(const struct oq_port *p,
 	unsigned int s, in;
 
 	for (in = 0; t->has_sl2vl && in < t->n_sl2vl; in++)
-		if (t->n_sl2vl == 1 || counts(p, in))
+		if (t->n_sl2vl == 1 || counts(f, p, in))
 			memcpy(rows[n++], t->sl2vl[in], 16);
 	if (!t->has_sl2vl || !t->n_sl2vl) {
 		memset(rows[0], 0, 16);
@@ -169,9 +170,10 @@ static void direct_guarantee(const struct oq_port *p,
 								    : 0));
 	if (t->has_vlarb)
 		oq_arb_config_init(&cfg, &t->vlarb_high, &t->vlarb_low,
-				   t->vl_high_limit, oq_port_mtu_bytes(p));
+				   t->vl_high_limit, oq_port_mtu_bytes(f, p));
 	else
-		oq_arb_config_init(&cfg, NULL, &vl0, 0, oq_port_mtu_bytes(p));
+		oq_arb_config_init(&cfg, NULL, &vl0, 0,
+				   oq_port_mtu_bytes(f, p));
 	cfg.backlog = busy;
 	assert_int_equal(oq_arb_run(&cfg, &res), 0);
 	for (s = 0; s < 16; s++) {
@@ -190,14 +192,14 @@ static void direct_guarantee(const struct oq_port *p,
 }
 
 /* SLs some counted input row of the port sends to VL15 or beyond. */
-static uint16_t direct_drops(const struct oq_port *p,
+static uint16_t direct_drops(const struct oq_fabric *f, const struct oq_port *p,
 			     const struct oq_port_tables *t)
 {
 	uint16_t m = 0;
 	unsigned int s, in;
 
 	for (in = 0; t->has_sl2vl && in < t->n_sl2vl; in++)
-		if (t->n_sl2vl == 1 || counts(p, in))
+		if (t->n_sl2vl == 1 || counts(f, p, in))
 			for (s = 0; s < 16; s++)
 				if (t->sl2vl[in][s] >= 15)
 					m |= (uint16_t)(1u << s);
@@ -211,12 +213,12 @@ static size_t partly_dropped_seen;
  * (mixed where some input drops the SL and others carry it), the drop,
  * and a ceiling (the SL alone on the link) never below what the SL is
  * predicted or guaranteed. */
-static void check_sl_summary(const struct oq_port *p,
+static void check_sl_summary(const struct oq_fabric *f, const struct oq_port *p,
 			     const struct oq_port_tables *t,
 			     const struct oq_pred_class *k,
 			     const struct oq_port_pred *direct)
 {
-	uint16_t drops = direct_drops(p, t);
+	uint16_t drops = direct_drops(f, p, t);
 	unsigned int s;
 
 	assert_int_equal(k->guar.dropped, drops);
@@ -257,16 +259,16 @@ static void check_fabric(const struct oq_fabric *f,
 		const struct oq_pred_class *k = oq_pred_class_of(&c, i);
 		struct oq_frac g[16];
 
-		if (!oq_pred_modeled(p)) {
+		if (!oq_pred_modeled(f, p)) {
 			assert_null(k);
 			continue;
 		}
 		assert_non_null(k);
 		classified++;
-		assert_int_equal(oq_predict_port(t, -1.0, &o, &direct), 0);
+		assert_int_equal(oq_predict_port(f, t, -1.0, &o, &direct), 0);
 		assert_pred_equal(&k->pred, &direct);
-		check_sl_summary(p, t, k, &direct);
-		direct_guarantee(p, t, g);
+		check_sl_summary(f, p, t, k, &direct);
+		direct_guarantee(f, p, t, g);
 		for (s = 0; s < 16; s++) {
 			assert_int_equal(oq_frac_cmp(k->guar.share[s], g[s]),
 					 0);
@@ -278,16 +280,16 @@ static void check_fabric(const struct oq_fabric *f,
 		for (in = 0; in < t->n_sl2vl; in++) {
 			struct oq_hop_guarantee a, b;
 
-			if (t->n_sl2vl > 1 && !counts(p, in))
+			if (t->n_sl2vl > 1 && !counts(f, p, in))
 				continue;
 			for (s = 0; s < 16; s++) {
 				assert_int_equal(
 					oq_pred_classes_hop(&c, ft, i, (int)in,
 							    (uint8_t)s, &a),
 					0);
-				assert_int_equal(
-					oq_port_hop(t, (int)in, (uint8_t)s, &b),
-					0);
+				assert_int_equal(oq_port_hop(f, t, (int)in,
+							     (uint8_t)s, &b),
+						 0);
 				assert_int_equal(a.vl, b.vl);
 				assert_true(a.gbps == b.gbps);
 				assert_true(a.wait == b.wait);
@@ -419,7 +421,8 @@ static void test_uniform_rows_class_with_equal_inputs(void **state)
 	oq_templates_default(&tpl);
 	assert_int_equal(oq_tables_compile(NULL, f, &tpl, &ft, NULL), 0);
 	for (i = 1; i <= 4; i++) {
-		struct oq_port_tables *t = &ft.ports[sw->ports[i].index];
+		struct oq_port_tables *t =
+			&ft.ports[oq_port_index(f, &sw->ports[i])];
 		union oq_sl2vl_scratch sc;
 
 		assert_int_equal(t->n_sl2vl, 9);
@@ -433,7 +436,7 @@ static void test_uniform_rows_class_with_equal_inputs(void **state)
 	oq_predict_opts_init(&o);
 	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
 	for (i = 1; i <= 4; i++) {
-		k[i] = oq_pred_class_of(&c, sw->ports[i].index);
+		k[i] = oq_pred_class_of(&c, oq_port_index(f, &sw->ports[i]));
 		assert_non_null(k[i]);
 	}
 	assert_ptr_equal(k[1], k[2]);
@@ -484,7 +487,7 @@ static void check_numbering(const struct oq_fabric *f,
 		uint32_t k = c->of_port[v[i].idx];
 
 		if (k == OQ_PRED_CLASS_NONE) {
-			assert_false(oq_pred_modeled(f->ports[v[i].idx]));
+			assert_false(oq_pred_modeled(f, f->ports[v[i].idx]));
 			continue;
 		}
 		assert_true(k <= next);
@@ -727,7 +730,7 @@ static void test_sl_dropped_from_one_input(void **state)
 			 0);
 	oq_predict_opts_init(&o);
 	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);
-	k = oq_pred_class_of(&c, sw->ports[1].index);
+	k = oq_pred_class_of(&c, oq_port_index(f, &sw->ports[1]));
 	assert_non_null(k);
 	assert_int_equal(k->n_ports, 1);
 
@@ -781,7 +784,7 @@ static void test_only_and_bad_options(void **state)
 	oq_predict_opts_init(&o);
 	assert_int_equal(oq_pred_classes_build(f, &ft, &o, sw0, &c), 0);
 	assert_int_equal(c.n_classified, 1);
-	assert_non_null(oq_pred_class_of(&c, sw0->index));
+	assert_non_null(oq_pred_class_of(&c, oq_port_index(f, sw0)));
 	oq_pred_classes_free(&c);
 	o.in_port = 200;
 	assert_int_equal(oq_pred_classes_build(f, &ft, &o, NULL, &c), 0);

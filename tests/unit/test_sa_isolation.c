@@ -51,15 +51,17 @@ static struct {
 
 /* Best membership of a key's 15 bits in a port's table: 0, 1 limited,
  * 2 full. */
-static int membership(const struct oq_port *p, uint16_t key)
+static int membership(const struct oq_fabric *f, const struct oq_port *p,
+		      uint16_t key)
 {
 	int best = 0;
-	size_t i;
+	size_t i, n;
+	const uint16_t *pk = oq_port_pkeys(f, p, &n);
 
-	for (i = 0; i < p->n_pkeys; i++)
-		if ((p->pkeys[i] & OQ_PKEY_MASK) == (key & OQ_PKEY_MASK) &&
-		    (p->pkeys[i] & OQ_PKEY_MASK)) {
-			int m = p->pkeys[i] & OQ_PKEY_FULL ? 2 : 1;
+	for (i = 0; i < n; i++)
+		if ((pk[i] & OQ_PKEY_MASK) == (key & OQ_PKEY_MASK) &&
+		    (pk[i] & OQ_PKEY_MASK)) {
+			int m = pk[i] & OQ_PKEY_FULL ? 2 : 1;
 
 			if (m > best)
 				best = m;
@@ -67,33 +69,37 @@ static int membership(const struct oq_port *p, uint16_t key)
 	return best;
 }
 
-static bool share(const struct oq_port *a, const struct oq_port *b,
-		  uint16_t key)
+static bool share(const struct oq_fabric *f, const struct oq_port *a,
+		  const struct oq_port *b, uint16_t key)
 {
-	int x = membership(a, key), y = membership(b, key);
+	int x = membership(f, a, key), y = membership(f, b, key);
 
 	return x && y && (x == 2 || y == 2);
 }
 
-static bool has_table(const struct oq_port *p)
+static bool has_table(const struct oq_fabric *f, const struct oq_port *p)
 {
-	size_t i;
+	size_t i, n;
+	const uint16_t *pk = oq_port_pkeys(f, p, &n);
 
-	for (i = 0; i < p->n_pkeys; i++)
-		if (p->pkeys[i] & OQ_PKEY_MASK)
+	for (i = 0; i < n; i++)
+		if (pk[i] & OQ_PKEY_MASK)
 			return true;
 	return false;
 }
 
 /* osm_physp_share_pkey(): what a requester may see. */
-static bool visible(const struct oq_port *a, const struct oq_port *b)
+static bool visible(const struct oq_fabric *f, const struct oq_port *a,
+		    const struct oq_port *b)
 {
-	size_t i;
+	size_t i, n;
+	const uint16_t *pk;
 
-	if (a == b || !has_table(a) || !has_table(b))
+	if (a == b || !has_table(f, a) || !has_table(f, b))
 		return true;
-	for (i = 0; i < a->n_pkeys; i++)
-		if (share(a, b, a->pkeys[i]))
+	pk = oq_port_pkeys(f, a, &n);
+	for (i = 0; i < n; i++)
+		if (share(f, a, b, pk[i]))
 			return true;
 	return false;
 }
@@ -147,13 +153,14 @@ static void dump(const struct world *w, const struct req *q, const uint8_t *rec,
 		(unsigned long long)(st.seed + st.fabric_no));
 	for (i = 0; i < w->n_ends; i++) {
 		const struct oq_port *p = w->ends[i];
-		size_t k;
+		size_t k, n;
+		const uint16_t *pk = oq_port_pkeys(w->f, p, &n);
 
 		fprintf(stderr, "  end %s guid 0x%llx lid %u lmc %u pkeys",
 			p->node->desc, (unsigned long long)p->guid, p->lid,
 			p->lmc);
-		for (k = 0; k < p->n_pkeys; k++)
-			fprintf(stderr, " 0x%04x", p->pkeys[k]);
+		for (k = 0; k < n; k++)
+			fprintf(stderr, " 0x%04x", pk[k]);
 		fprintf(stderr, "\n");
 	}
 	fprintf(stderr, "  allow_both_pkeys %d\n--- policy\n%s---\n",
@@ -232,12 +239,12 @@ static void check_record(const struct world *w, const struct req *q,
 		      "RawTraffic record (P_Key 0) under a level with a P_Key "
 		      "list");
 		/* Every pair, APM included, passed osm_physp_share_pkey(). */
-		CHECK(visible(s, d),
+		CHECK(visible(w->f, s, d),
 		      "RawTraffic record joins ports that cannot see each "
 		      "other");
 	} else {
 		CHECK(pkey & OQ_PKEY_MASK, "record without a P_Key");
-		CHECK(share(s, d, pkey),
+		CHECK(share(w->f, s, d, pkey),
 		      "record joins ports that do not share its P_Key (or two "
 		      "limited members)");
 		if (l && l->pkeys.n) {
@@ -262,7 +269,7 @@ static void check_record(const struct world *w, const struct req *q,
 	/* What the requester may see. */
 	if (q->apm)
 		st.apm_records++;
-	CHECK(visible(q->requester, s) && visible(q->requester, d),
+	CHECK(visible(w->f, q->requester, s) && visible(w->f, q->requester, d),
 	      "requester sees an end it shares no P_Key with");
 
 	/* Path-bits. */
@@ -424,14 +431,14 @@ static void check_apm_complete(struct world *w, const struct req *q,
 			const struct oq_port *d = q->gid[j]->port;
 			uint8_t m[OQ_SA_DATA_LEN];
 
-			if (!visible(q->requester, s) ||
-			    !visible(q->requester, d)) {
+			if (!visible(w->f, q->requester, s) ||
+			    !visible(w->f, q->requester, d)) {
 				hidden++;
 				continue;
 			}
 			/* No common P_Key: no path, as OpenSM finds it
 			 * (its diagonal may win, empty, as in OpenSM). */
-			if (!visible(s, d)) {
+			if (!visible(w->f, s, d)) {
 				free(one.rec);
 				return;
 			}

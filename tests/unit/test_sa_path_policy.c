@@ -255,7 +255,7 @@ static void test_pr_no_policy(void **state)
 	rec[PR_HFR] = 0x80;
 	assert_int_equal(table(w, CM_GIDS | CM_RAW, rec, &g), 1);
 	check_rec(g.rec[0], 0xa01, 0xb01, 10, 11, 0, 0, 5, 7, TIMEOUT);
-	pt = &w->t.ports[w->sw1->ports[2].index];
+	pt = &w->t.ports[oq_port_index(w->f, &w->sw1->ports[2])];
 	memcpy(sc.row, pt->sl2vl, 16 * (size_t)pt->n_sl2vl);
 	sc.row[1][0] = OQ_VL_DROP;
 	assert_int_equal(oq_port_tables_set_sl2vl(&w->t, pt,

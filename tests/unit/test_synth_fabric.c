@@ -165,7 +165,7 @@ static void test_fabric_minhop(void **state)
 	for (i = 0; i < x.tables.n; i++) {
 		const struct oq_port_tables *pt = &x.tables.ports[i];
 
-		if (!pt->port->peer || !pt->has_vlarb)
+		if (!oq_port_peer(x.f, pt->port) || !pt->has_vlarb)
 			continue;
 		assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_INTENT);
 		assert_int_equal(pt->sl2vl_origin, OQ_ORIGIN_INTENT);
@@ -206,7 +206,7 @@ static void test_fabric_engine_keeps_sl2vl(void **state)
 		const struct oq_port_tables *pt = &x.tables.ports[i];
 		const struct oq_port_tables *was = &x.before.ports[i];
 
-		if (!pt->port->peer || !pt->has_vlarb)
+		if (!oq_port_peer(x.f, pt->port) || !pt->has_vlarb)
 			continue;
 		assert_int_equal(pt->vlarb_origin, OQ_ORIGIN_INTENT);
 		assert_int_not_equal(pt->sl2vl_origin, OQ_ORIGIN_INTENT);
@@ -238,7 +238,7 @@ static void test_fabric_scope_wins(void **state)
 	for (i = 0; i < x.tables.n; i++) {
 		const struct oq_port_tables *pt = &x.tables.ports[i];
 
-		if (!pt->port->peer || !pt->has_vlarb)
+		if (!oq_port_peer(x.f, pt->port) || !pt->has_vlarb)
 			continue;
 		if (pt->vlarb_origin == OQ_ORIGIN_SCOPE) {
 			kept++;

@@ -84,9 +84,9 @@ static void compile(struct world *w, bool with_policy)
 static const struct oq_port_tables *tables_of(struct world *w,
 					      const struct oq_port *p)
 {
-	assert_true(p->index < w->out.n);
-	assert_ptr_equal(w->out.ports[p->index].port, p);
-	return &w->out.ports[p->index];
+	assert_true(oq_port_index(w->f, p) < w->out.n);
+	assert_ptr_equal(w->out.ports[oq_port_index(w->f, p)].port, p);
+	return &w->out.ports[oq_port_index(w->f, p)];
 }
 
 static void test_template_ca_masked_like_opensm(void **state)
@@ -354,9 +354,9 @@ static void test_equal_rows_shared(void **state)
 	struct oq_sl2vl_scope *s;
 
 	compile(w, false);
-	p1 = &w->out.ports[w->sw->ports[1].index];
-	p2 = &w->out.ports[w->sw->ports[2].index];
-	p4 = &w->out.ports[w->sw->ports[4].index];
+	p1 = &w->out.ports[oq_port_index(w->f, &w->sw->ports[1])];
+	p2 = &w->out.ports[oq_port_index(w->f, &w->sw->ports[2])];
+	p4 = &w->out.ports[oq_port_index(w->f, &w->sw->ports[4])];
 	assert_ptr_equal(p1->sl2vl, p2->sl2vl);
 	assert_ptr_equal(p1->sl2vl, p4->sl2vl);
 	assert_int_equal(p2->n_sl2vl, 9);
@@ -366,9 +366,9 @@ static void test_equal_rows_shared(void **state)
 	fx_portsel(&s->from, 1, 1);
 	fx_portsel(&s->to, 2, 2);
 	compile(w, true);
-	p1 = &w->out.ports[w->sw->ports[1].index];
-	p2 = &w->out.ports[w->sw->ports[2].index];
-	p4 = &w->out.ports[w->sw->ports[4].index];
+	p1 = &w->out.ports[oq_port_index(w->f, &w->sw->ports[1])];
+	p2 = &w->out.ports[oq_port_index(w->f, &w->sw->ports[2])];
+	p4 = &w->out.ports[oq_port_index(w->f, &w->sw->ports[4])];
 	assert_ptr_not_equal(p2->sl2vl, p1->sl2vl);
 	assert_ptr_equal(p1->sl2vl, p4->sl2vl);
 	assert_memory_equal(p2->sl2vl[1], x, 16);
@@ -393,8 +393,10 @@ static void test_equal_rows_shared(void **state)
 	assert_int_equal(oq_fabric_tables_index_drops(&w->out), 0);
 	assert_int_equal(p4->sl2vl_drop[3], 1);
 	assert_int_equal(p1->sl2vl_drop[3], 0);
-	assert_false(oq_fabric_tables_no_drop(&w->out, w->sw->ports[4].index));
-	assert_true(oq_fabric_tables_no_drop(&w->out, w->sw->ports[1].index));
+	assert_false(oq_fabric_tables_no_drop(
+		&w->out, oq_port_index(w->f, &w->sw->ports[4])));
+	assert_true(oq_fabric_tables_no_drop(
+		&w->out, oq_port_index(w->f, &w->sw->ports[1])));
 	/* teardown frees shared, own and stored rows alike (ASan). */
 }
 
@@ -409,7 +411,7 @@ static void test_tables_same(void **state)
 	struct oq_fabric_tables a;
 	struct oq_port_tables *pa, *pb;
 	union oq_sl2vl_scratch sc;
-	size_t i2 = w->sw->ports[2].index;
+	size_t i2 = oq_port_index(w->f, &w->sw->ports[2]);
 
 	compile(w, false);
 	a = w->out;
@@ -429,7 +431,7 @@ static void test_tables_same(void **state)
 	assert_false(oq_fabric_tables_same(&a, &w->out));
 	/* A host's row, after the switch ports' equal blocks. */
 	compile(w, false);
-	pb = &w->out.ports[w->h2->ports[1].index];
+	pb = &w->out.ports[oq_port_index(w->f, &w->h2->ports[1])];
 	assert_true(pb->has_sl2vl);
 	assert_int_equal(pb->n_sl2vl, 1);
 	memcpy(sc.row, pb->sl2vl, 16);
@@ -692,7 +694,9 @@ static void test_defaults_without_templates(void **state)
 	struct oq_fabric_tables out;
 
 	assert_int_equal(oq_tables_compile(NULL, w->f, NULL, &out, NULL), 0);
-	assert_int_equal(out.ports[w->h2->ports[1].index].sl2vl[0][15], 7);
+	assert_int_equal(
+		out.ports[oq_port_index(w->f, &w->h2->ports[1])].sl2vl[0][15],
+		7);
 	oq_fabric_tables_free(&out);
 	assert_int_equal(out.n, 0);
 	assert_int_equal(oq_tables_compile(NULL, NULL, NULL, &out, NULL),
@@ -709,7 +713,7 @@ static void test_sl2vl_row_count_checked(void **state)
 	const uint8_t(*before)[16];
 
 	compile(w, false);
-	pt = &w->out.ports[w->sw->ports[1].index];
+	pt = &w->out.ports[oq_port_index(w->f, &w->sw->ports[1])];
 	before = (const uint8_t(*)[16])pt->sl2vl;
 	memset(&sc, 1, sizeof(sc));
 	assert_int_equal(oq_port_tables_set_sl2vl(

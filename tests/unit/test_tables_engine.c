@@ -79,8 +79,8 @@ static void compile(struct world *w, const struct oq_engine *e)
 static const struct oq_port_tables *tables_of(struct world *w,
 					      const struct oq_port *p)
 {
-	assert_ptr_equal(w->out.ports[p->index].port, p);
-	return &w->out.ports[p->index];
+	assert_ptr_equal(w->out.ports[oq_port_index(w->f, p)].port, p);
+	return &w->out.ports[oq_port_index(w->f, p)];
 }
 
 static const struct oq_diag *only_error(struct world *w)
@@ -342,6 +342,7 @@ static void test_path_sl_engine(void **state)
 
 struct fake {
 	unsigned int sl2vl_calls, vlarb_calls, blocks;
+	const struct oq_fabric *fabric; /* the ports' links */
 };
 
 /* A torus-like engine: VL = SL bit 3 everywhere; VLArb: VL 4 -> 1. */
@@ -364,13 +365,14 @@ static void fake_vlarb(void *ctx, const struct oq_port *p,
 		       unsigned int first, unsigned int n)
 {
 	struct fake *f = ctx;
+	const struct oq_port *peer = oq_port_peer(f->fabric, p);
 	unsigned int i;
 
 	f->vlarb_calls++;
 	f->blocks |= 1u << block_num;
 	/* As torus-2QoS: only on switch ports facing end ports. */
-	if (p->node->type != OQ_NODE_SWITCH || !p->num || !p->peer ||
-	    p->peer->node->type == OQ_NODE_SWITCH)
+	if (p->node->type != OQ_NODE_SWITCH || !p->num || !peer ||
+	    peer->node->type == OQ_NODE_SWITCH)
 		return;
 	for (i = first; i < first + n; i++)
 		if (t->e[i].vl == 4)
@@ -381,7 +383,7 @@ static void test_live_engine_hooks(void **state)
 {
 	struct world *w = *state;
 	struct oq_vlarb_scope *s = fx_vlarb_scope(w->p);
-	struct fake fk = {0, 0, 0};
+	struct fake fk = {0, 0, 0, w->f};
 	const struct oq_port_tables *pt;
 	struct oq_engine e;
 
@@ -495,20 +497,24 @@ static void test_offline_torus_guarantee_unknown(void **state)
 	compile(w, &e);
 	oq_guarantee_opts_init(&o);
 	assert_int_equal(
-		oq_port_guarantee(tables_of(w, &w->s1->ports[3]), &o, &g), 0);
+		oq_port_guarantee(w->f, tables_of(w, &w->s1->ports[3]), &o, &g),
+		0);
 	assert_true(g.unknown);
 	for (s = 0; s < 16; s++) {
 		assert_int_equal(g.share[s].num, 0);
 		assert_true(g.wait[s] == OQ_WAIT_UNBOUNDED);
 	}
 	assert_int_equal(
-		oq_port_guarantee(tables_of(w, &w->h1->ports[1]), &o, &g), 0);
+		oq_port_guarantee(w->f, tables_of(w, &w->h1->ports[1]), &o, &g),
+		0);
 	assert_false(g.unknown);
 	assert_true(g.share[0].num > 0);
 	assert_int_equal(
-		oq_port_hop(tables_of(w, &w->h1->ports[1]), 0, 1, &h[0]), 0);
+		oq_port_hop(w->f, tables_of(w, &w->h1->ports[1]), 0, 1, &h[0]),
+		0);
 	assert_int_equal(
-		oq_port_hop(tables_of(w, &w->s1->ports[3]), 1, 1, &h[1]), 0);
+		oq_port_hop(w->f, tables_of(w, &w->s1->ports[3]), 1, 1, &h[1]),
+		0);
 	assert_false(h[0].unknown);
 	assert_true(h[0].gbps > 0 && h[0].wait_us >= 0);
 	assert_true(h[1].unknown);

@@ -85,7 +85,7 @@ static void test_capability_words(void **state)
 	assert_int_equal(p->vlarb_high_cap, 16);
 	assert_int_equal(p->vlarb_low_cap, 16);
 	/* The link's MTU is the smaller end's. */
-	assert_int_equal(oq_port_mtu_bytes(p), 1024);
+	assert_int_equal(oq_port_mtu_bytes(f, p), 1024);
 	p = port(f, "a HCA/P1");
 	assert_int_equal(p->vl_cap, 2);
 	assert_int_equal(p->oper_vls, 2);
@@ -126,8 +126,10 @@ static void test_ibsim_example_guids(void **state)
 	assert_int_equal(port(f, "Hca3/P1")->guid, 0x100007);
 	assert_int_equal(port(f, "Hca4/P1")->guid, 0x10000a);
 	assert_int_equal(f->sm_port_guid, 0x200000);
-	assert_ptr_equal(port(f, "Switch1/P3")->peer, port(f, "Switch2/P3"));
-	assert_ptr_equal(port(f, "Hca4/P1")->peer, port(f, "Switch2/P2"));
+	assert_ptr_equal(oq_port_peer(f, port(f, "Switch1/P3")),
+			 port(f, "Switch2/P3"));
+	assert_ptr_equal(oq_port_peer(f, port(f, "Hca4/P1")),
+			 port(f, "Switch2/P2"));
 	assert_int_equal(port(f, "Hca4/P1")->speed, OQ_SPEED_SDR);
 	assert_int_equal(port(f, "Hca4/P1")->width, 4);
 	/* Unconnected ports are absent. */
@@ -200,6 +202,8 @@ static void test_net_equals_ibnetdiscover(void **state)
 	qsort(b->ports, b->n_ports, sizeof(*b->ports), cmp_port_guid);
 	for (i = 0; i < a->n_ports; i++) {
 		struct oq_port *p = a->ports[i], *q = b->ports[i];
+		struct oq_port *pp = oq_port_peer(a, p),
+			       *qp = oq_port_peer(b, q);
 
 		assert_int_equal(p->node->guid, q->node->guid);
 		assert_int_equal(p->num, q->num);
@@ -208,11 +212,10 @@ static void test_net_equals_ibnetdiscover(void **state)
 		assert_string_equal(p->node->desc, q->node->desc);
 		assert_int_equal(p->width, q->width);
 		assert_int_equal(p->speed, q->speed);
-		assert_int_equal(!p->peer, !q->peer);
-		if (p->peer) {
-			assert_int_equal(p->peer->node->guid,
-					 q->peer->node->guid);
-			assert_int_equal(p->peer->num, q->peer->num);
+		assert_int_equal(!pp, !qp);
+		if (pp) {
+			assert_int_equal(pp->node->guid, qp->node->guid);
+			assert_int_equal(pp->num, qp->num);
 		}
 		/* OpenSM had assigned LIDs in the capture. */
 		assert_int_equal(p->lid, 0);
@@ -689,7 +692,7 @@ static void test_quirks(void **state)
 	assert_true(has_diag(&d, OQ_SEV_WARNING, 2, 1, "include"));
 	assert_true(has_diag(&d, OQ_SEV_WARNING, 7, 1, "ibsim ignores"));
 	assert_true(has_diag(&d, OQ_SEV_WARNING, 10, 1, "ibsim skips"));
-	assert_non_null(port(f, "desc with /P7 inside/P1")->peer);
+	assert_non_null(oq_port_peer(f, port(f, "desc with /P7 inside/P1")));
 	oq_fabric_free(f);
 	oq_diags_free(&d);
 }
