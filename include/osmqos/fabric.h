@@ -284,22 +284,23 @@ struct oq_port *oq_fabric_parse_port(const struct oq_fabric *f,
 static inline struct oq_port *oq_port_peer(const struct oq_fabric *f,
 					   const struct oq_port *p)
 {
-	return p->id < f->n_port_ids ? f->peer[p->id] : NULL;
+	return f && p->id < f->n_port_ids ? f->peer[p->id] : NULL;
 }
 
 /* The port's position in f->ports, 0..n_ports-1 (UINT32_MAX: not one of
- * f's ports, or f not finalized). */
+ * f's ports, or f not finalized).  A port of no fabric (f NULL, tables
+ * made by hand) has no partner and no position. */
 static inline uint32_t oq_port_index(const struct oq_fabric *f,
 				     const struct oq_port *p)
 {
-	return p->id < f->n_port_ids ? f->port_pos[p->id] : UINT32_MAX;
+	return f && p->id < f->n_port_ids ? f->port_pos[p->id] : UINT32_MAX;
 }
 
 /* The node's position in f->nodes, 0..n_nodes-1 (UINT32_MAX: none). */
 static inline uint32_t oq_node_index(const struct oq_fabric *f,
 				     const struct oq_node *n)
 {
-	return n->id < f->n_node_ids ? f->node_pos[n->id] : UINT32_MAX;
+	return f && n->id < f->n_node_ids ? f->node_pos[n->id] : UINT32_MAX;
 }
 
 /* The port's partition table (OQ_PKEY_FULL in bit 15), *n entries. */

@@ -139,30 +139,36 @@ static void test_rate_enum_round_trip(void **state)
 
 static void test_mtu_and_port(void **state)
 {
-	struct oq_node n;
-	struct oq_port a, b;
+	struct oq_fabric *f = oq_fabric_new();
+	struct oq_node *x, *y;
+	struct oq_port *a, *b;
 
+	(void)state;
 	assert_int_equal(oq_mtu_bytes(1), 256);
 	assert_int_equal(oq_mtu_bytes(5), 4096);
 	assert_int_equal(oq_mtu_bytes(0), 0);
 	assert_int_equal(oq_mtu_bytes(6), 0);
-	memset(&n, 0, sizeof(n));
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	a.node = b.node = &n;
-	a.width = 4;
-	a.speed = OQ_SPEED_EDR;
-	assert_true(oq_port_data_gbps(&a) == 100.0);
+	x = oq_fabric_add_node(f, OQ_NODE_CA, 0x10, "x", 1);
+	y = oq_fabric_add_node(f, OQ_NODE_CA, 0x20, "y", 1);
+	assert_non_null(x);
+	assert_non_null(y);
+	a = &x->ports[1];
+	b = &y->ports[1];
+	a->width = 4;
+	a->speed = OQ_SPEED_EDR;
+	assert_true(oq_port_data_gbps(a) == 100.0);
 	assert_true(oq_port_data_gbps(NULL) == 0.0);
-	a.mtu_cap = 5;
-	b.mtu_cap = 4;
-	/* Ports of no fabric: their link is their own. */
-	assert_int_equal(oq_port_mtu_bytes(NULL, &a), 4096);
-	oq_fabric_link(&a, &b);
-	assert_int_equal(oq_port_mtu_bytes(NULL, &a), 2048);
-	a.mtu_cap = 0;
-	b.mtu_cap = 0;
-	assert_int_equal(oq_port_mtu_bytes(NULL, &a), 2048);
+	a->mtu_cap = 5;
+	b->mtu_cap = 4;
+	/* Unlinked, or of no fabric: its link is its own. */
+	assert_int_equal(oq_port_mtu_bytes(f, a), 4096);
+	assert_int_equal(oq_port_mtu_bytes(NULL, a), 4096);
+	oq_fabric_link(a, b);
+	assert_int_equal(oq_port_mtu_bytes(f, a), 2048);
+	a->mtu_cap = 0;
+	b->mtu_cap = 0;
+	assert_int_equal(oq_port_mtu_bytes(f, a), 2048);
+	oq_fabric_free(f);
 }
 
 /* PortInfo encodings, as both the plugin's snapshot and the audit read
