@@ -202,6 +202,49 @@ int64_t oq_htab_find(const struct oq_htab *t, uint64_t hash,
 	return s->val ? (int64_t)s->val - 1 : -1;
 }
 
+int oq_htab_copy(struct oq_htab *dst, const struct oq_htab *src)
+{
+	struct oq_hslot *v = NULL;
+
+	if (src->slot) {
+		v = malloc((src->mask + 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		memcpy(v, src->slot, (src->mask + 1) * sizeof(*v));
+	}
+	dst->slot = v;
+	dst->mask = src->mask;
+	dst->n = src->n;
+	return 0;
+}
+
+bool oq_htab_del(struct oq_htab *t, uint64_t hash, uint32_t val)
+{
+	size_t i, j, k;
+
+	if (!t->slot)
+		return false;
+	for (i = first_slot(t, hash); t->slot[i].val; i = next_slot(t, i))
+		if (t->slot[i].key == hash && t->slot[i].val == val + 1)
+			break;
+	if (!t->slot[i].val)
+		return false;
+	/* Linear probing: move up every entry after the hole that would
+	 * not be found past it (its first slot is not between the hole and
+	 * where it sits, cyclically). */
+	t->slot[i].val = 0;
+	t->n--;
+	for (j = next_slot(t, i); t->slot[j].val; j = next_slot(t, j)) {
+		k = first_slot(t, t->slot[j].key);
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		t->slot[i] = t->slot[j];
+		t->slot[j].val = 0;
+		i = j;
+	}
+	return true;
+}
+
 void oq_htab_clear(struct oq_htab *t)
 {
 	if (t->slot && t->n)

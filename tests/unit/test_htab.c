@@ -176,6 +176,49 @@ static void test_colliding_hashes(void **state)
 	oq_htab_free(&t);
 }
 
+/*
+ * Entries removed and added at random, many on the same first slot and
+ * across the end of the table, against a plain array: every key still
+ * there is found with its value, every key removed is gone, and a copy
+ * taken midway answers as the table did then.
+ */
+static void test_del_and_copy(void **state)
+{
+	enum { KEYS = 96 };
+	struct oq_htab t = {0}, c;
+	int64_t have[KEYS], then[KEYS];
+	unsigned int seed = 1, step, k;
+
+	(void)state;
+	for (k = 0; k < KEYS; k++)
+		have[k] = -1;
+	for (step = 0; step < 20000; step++) {
+		seed = seed * 1103515245u + 12345u;
+		/* Keys k and k + 32 collide often in a small table. */
+		k = (seed >> 8) % KEYS;
+		if (have[k] >= 0 && (seed >> 20) % 2) {
+			assert_false(oq_htab_del(&t, k, (uint32_t)have[k] + 1));
+			assert_true(oq_htab_del(&t, k, (uint32_t)have[k]));
+			have[k] = -1;
+		} else if (have[k] < 0) {
+			have[k] = (int64_t)(seed >> 16) % 1000;
+			assert_int_equal(
+				oq_htab_put(&t, k, (uint32_t)have[k], NULL), 1);
+		}
+		if (step == 10000) {
+			assert_int_equal(oq_htab_copy(&c, &t), 0);
+			memcpy(then, have, sizeof(then));
+		}
+		for (k = 0; k < KEYS; k++)
+			assert_int_equal(oq_htab_get(&t, k), have[k]);
+	}
+	for (k = 0; k < KEYS; k++)
+		assert_int_equal(oq_htab_get(&c, k), then[k]);
+	assert_false(oq_htab_del(&c, KEYS + 1, 0));
+	oq_htab_free(&c);
+	oq_htab_free(&t);
+}
+
 /* Cleared, a table is empty and takes new entries in the same slots. */
 static void test_clear(void **state)
 {
@@ -362,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_intern_runs),
 		cmocka_unit_test(test_intern_rows),
 		cmocka_unit_test(test_hash_bytes),
+		cmocka_unit_test(test_del_and_copy),
 		cmocka_unit_test(test_fnv1a_reference),
 	};
 
