@@ -156,6 +156,9 @@ struct oq_fabric {
 	uint32_t n_port_ids, n_node_ids;
 	uint32_t cap_port_ids, cap_node_ids;
 	bool derived; /* built from another (oq_fabric_derive) */
+	/* The fabric it derives from, until finalized (its index is the
+	 * start of this one's). */
+	const struct oq_fabric *from;
 };
 
 struct oq_fabric *oq_fabric_new(void);
@@ -201,7 +204,8 @@ void oq_fabric_link_in(struct oq_fabric *f, struct oq_port *a,
  * the order a fresh build would add them; then oq_fabric_finalize(),
  * which fails (-EINVAL) when a shared node's port would keep a link to a
  * node the new fabric lacks: the builder then builds it afresh.  prev is
- * not changed, and may be freed before the new fabric.
+ * not changed; it must live until the new fabric is finalized, and may
+ * be freed before it after that.
  */
 struct oq_fabric *oq_fabric_derive(const struct oq_fabric *prev);
 int oq_fabric_share_node(struct oq_fabric *f, struct oq_node *n);

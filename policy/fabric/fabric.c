@@ -427,9 +427,12 @@ int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
 	}
 	oq_fabric_index_free(f->idx);
 	f->idx = NULL;
-	rc = oq_fabric_index_build(f, diags);
+	rc = f->from ? oq_fabric_index_derive(f, f->from) : -EAGAIN;
+	if (rc == -EAGAIN)
+		rc = oq_fabric_index_build(f, diags);
 	if (rc)
 		return rc;
+	f->from = NULL;
 	f->finalized = true;
 	return 0;
 }

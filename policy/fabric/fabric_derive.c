@@ -40,6 +40,7 @@ struct oq_fabric *oq_fabric_derive(const struct oq_fabric *prev)
 	f->subnet_prefix = prev->subnet_prefix;
 	f->live = prev->live;
 	f->derived = true;
+	f->from = prev;
 	return f;
 fail:
 	oq_fabric_free(f);

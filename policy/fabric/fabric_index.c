@@ -19,15 +19,29 @@
 
 #include "fabric_int.h"
 
-/* Each maps its key to a dense index (f->ports or f->nodes). */
+/* Each maps its key to a port or node id, which a fabric built from this
+ * one keeps for the nodes it shares (fabric_derive.c), so that its index
+ * is this one's copied and changed where nodes changed. */
 struct oq_fabric_index {
 	struct oq_htab port_guid; /* end ports only (switch port 0) */
 	struct oq_htab node_guid;
 	struct oq_htab lid;
 	struct oq_htab name;  /* hash of a name -> its first node */
-	uint32_t *same_next;  /* per node: the next of its name, index + 1 */
+	uint32_t *same_next;  /* per node id: the next of its name, id + 1 */
 	uint32_t *same_count; /* per first node of a name: nodes with it */
+	uint32_t n_ids;	      /* node ids same_next and same_count hold */
+	bool dups;	      /* a GUID or LID was found twice */
 };
+
+static struct oq_port *port_of_id(const struct oq_fabric *f, uint32_t id)
+{
+	return f->ports[f->port_pos[id]];
+}
+
+static struct oq_node *node_of_id(const struct oq_fabric *f, uint32_t id)
+{
+	return f->nodes[f->node_pos[id]];
+}
 
 /* Map key to val unless there; the index already stored for the key
  * (the caller reports the duplicate), or -1 when the key was new.  The
@@ -49,7 +63,7 @@ struct name_key {
 static bool same_name(const void *ctx, uint32_t node)
 {
 	const struct name_key *k = ctx;
-	const char *d = oq_node_name(k->f->nodes[node]);
+	const char *d = oq_node_name(node_of_id(k->f, node));
 
 	return !strncmp(d, k->name, k->len) && d[k->len] == '\0';
 }
@@ -112,14 +126,15 @@ static int table_order(const void *a, const void *b)
 }
 
 /* The nodes in OpenSM's table order (GUIDs sorted as OpenSM keys them,
- * equal GUIDs by index), each name's first into the hash table and the
+ * equal GUIDs by position), each name's first into the hash table and the
  * others chained after it in that order.  A sort of the GUIDs and a hash
  * lookup per name, not a sort of the names. */
 static int index_names(struct oq_fabric_index *idx, const struct oq_fabric *f)
 {
 	size_t n_nodes = f->n_nodes, n;
 	struct in_table *v = malloc((n_nodes ? n_nodes : 1) * sizeof(*v));
-	uint32_t *last = malloc((n_nodes ? n_nodes : 1) * sizeof(*last));
+	uint32_t *last = malloc((f->n_node_ids ? f->n_node_ids : 1) *
+				sizeof(*last));
 
 	if (!v || !last) {
 		free(v);
@@ -132,13 +147,13 @@ static int index_names(struct oq_fabric_index *idx, const struct oq_fabric *f)
 	}
 	qsort(v, n_nodes, sizeof(*v), table_order);
 	oq_htab_clear(&idx->name);
+	memset(idx->same_next, 0, idx->n_ids * sizeof(*idx->same_next));
+	memset(idx->same_count, 0, idx->n_ids * sizeof(*idx->same_count));
 	for (n = 0; n < n_nodes; n++) {
-		uint32_t node = v[n].node, first;
-		const char *name = oq_node_name(f->nodes[node]);
+		uint32_t node = f->nodes[v[n].node]->id, first;
+		const char *name = oq_node_name(f->nodes[v[n].node]);
 		struct name_key k = {f, name, strlen(name)};
 
-		idx->same_next[node] = 0;
-		idx->same_count[node] = 0;
 		/* Room was reserved for every node: this cannot fail. */
 		if (oq_htab_find_or_add(&idx->name,
 					oq_hash_bytes(k.name, k.len), same_name,
@@ -168,18 +183,21 @@ static void index_lids(struct oq_fabric_index *idx, const struct oq_fabric *f,
 		if (!oq_port_is_endport(p) || !p->lid)
 			continue;
 		for (j = 0; j < n && p->lid + j <= 0xffff; j++) {
-			int64_t old =
-				index_put(&idx->lid, p->lid + j, (uint32_t)k);
+			int64_t old = index_put(&idx->lid, p->lid + j, p->id);
 
+			if (old >= 0)
+				idx->dups = true;
 			if (old >= 0 && diags) {
 				char a[96], b[96], what[16];
+				const struct oq_port *q =
+					port_of_id(f, (uint32_t)old);
 
-				oq_port_name(f->ports[old], a, sizeof(a));
+				oq_port_name(q, a, sizeof(a));
 				oq_port_name(p, b, sizeof(b));
 				snprintf(what, sizeof(what), "LID %u",
 					 p->lid + j);
 				report_dup(diags, "lid-is-used-by-both",
-					   f->ports[old]->loc, p->loc, what, a,
+					   q->loc, p->loc, what, a,
 					   b,
 					   "every port needs LIDs of its own "
 					   "(base LID to base + 2^LMC - 1): "
@@ -205,8 +223,9 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 		if (f->ports[k]->lid)
 			n_lids += 1u << (f->ports[k]->lmc & 7);
 	}
-	idx->same_next = calloc(f->n_nodes + 1, sizeof(*idx->same_next));
-	idx->same_count = calloc(f->n_nodes + 1, sizeof(*idx->same_count));
+	idx->n_ids = f->n_node_ids;
+	idx->same_next = calloc(idx->n_ids + 1, sizeof(*idx->same_next));
+	idx->same_count = calloc(idx->n_ids + 1, sizeof(*idx->same_count));
 	if (!idx->same_next || !idx->same_count ||
 	    oq_htab_reserve(&idx->name, f->n_nodes) ||
 	    oq_htab_reserve(&idx->port_guid, n_ends) ||
@@ -217,17 +236,20 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 	}
 	for (k = 0; k < f->n_nodes; k++) {
 		int64_t old = index_put(&idx->node_guid, f->nodes[k]->guid,
-					(uint32_t)k);
+					f->nodes[k]->id);
 
+		if (old >= 0)
+			idx->dups = true;
 		if (old >= 0 && diags) {
 			char a[80], b[80], what[40];
+			const struct oq_node *o = node_of_id(f, (uint32_t)old);
 
-			snprintf(a, sizeof(a), "\"%s\"", f->nodes[old]->desc);
+			snprintf(a, sizeof(a), "\"%s\"", o->desc);
 			snprintf(b, sizeof(b), "\"%s\"", f->nodes[k]->desc);
 			snprintf(what, sizeof(what), "node GUID 0x%016" PRIx64,
 				 f->nodes[k]->guid);
 			report_dup(diags, "node-guid-is-used-by-both",
-				   f->nodes[old]->loc, f->nodes[k]->loc, what,
+				   o->loc, f->nodes[k]->loc, what,
 				   a, b,
 				   "every node needs its own GUID: check the "
 				   "caguid=/switchguid= lines before the two "
@@ -241,16 +263,19 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 
 		if (!oq_port_is_endport(p))
 			continue;
-		old = index_put(&idx->port_guid, p->guid, (uint32_t)k);
+		old = index_put(&idx->port_guid, p->guid, p->id);
+		if (old >= 0)
+			idx->dups = true;
 		if (old >= 0 && diags) {
 			char a[96], b[96], what[40];
+			const struct oq_port *q = port_of_id(f, (uint32_t)old);
 
-			oq_port_name(f->ports[old], a, sizeof(a));
+			oq_port_name(q, a, sizeof(a));
 			oq_port_name(p, b, sizeof(b));
 			snprintf(what, sizeof(what), "port GUID 0x%016" PRIx64,
 				 p->guid);
 			report_dup(diags, "port-guid-is-used-by-both",
-				   f->ports[old]->loc, p->loc, what, a, b,
+				   q->loc, p->loc, what, a, b,
 				   "every end port needs its own GUID: check "
 				   "the (GUID) of the two port lines and the "
 				   "caguid=/switchguid= lines");
@@ -268,6 +293,146 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 int oq_fabric_index_names(struct oq_fabric *f)
 {
 	return f->idx ? index_names(f->idx, f) : -EINVAL;
+}
+
+/* ---- a derived fabric's index: the one it derives from, changed ---- */
+
+/* Whether node n is one of f's (the same object). */
+static bool has_node(const struct oq_fabric *f, const struct oq_node *n)
+{
+	uint32_t at = oq_node_index(f, n);
+
+	return at < f->n_nodes && f->nodes[at] == n;
+}
+
+/* n's keys out of idx, as prev indexed them.  -EAGAIN when its name is
+ * another node's too (the names are indexed again). */
+static int unindex_node(struct oq_fabric_index *idx, const struct oq_node *n)
+{
+	const char *name = oq_node_name(n);
+	unsigned int j, l;
+
+	oq_htab_del(&idx->node_guid, n->guid, n->id);
+	for (j = 0; j <= n->n_ports; j++) {
+		const struct oq_port *p = &n->ports[j];
+
+		if (!p->present || !oq_port_is_endport(p))
+			continue;
+		oq_htab_del(&idx->port_guid, p->guid, p->id);
+		for (l = 0; p->lid && l < 1u << (p->lmc & 7) &&
+			    p->lid + l <= 0xffff;
+		     l++)
+			oq_htab_del(&idx->lid, p->lid + l, p->id);
+	}
+	if (idx->same_count[n->id] != 1 || idx->same_next[n->id])
+		return -EAGAIN;
+	oq_htab_del(&idx->name, oq_hash_bytes(name, strlen(name)), n->id);
+	idx->same_count[n->id] = 0;
+	return 0;
+}
+
+/* n's keys into idx, its name too unless the names are indexed again.
+ * -EEXIST when one is taken (a duplicate: the fabric is indexed afresh,
+ * which reports it), -EAGAIN when its name is taken (the names are
+ * indexed again), -ENOMEM. */
+static int index_node(struct oq_fabric_index *idx, const struct oq_fabric *f,
+		      const struct oq_node *n, bool names_again)
+{
+	const char *name = oq_node_name(n);
+	struct name_key k = {f, name, strlen(name)};
+	uint32_t old;
+	unsigned int j, l;
+	int rc;
+
+	rc = oq_htab_put(&idx->node_guid, n->guid, n->id, &old);
+	if (rc <= 0)
+		return rc ? rc : -EEXIST;
+	for (j = 0; j <= n->n_ports; j++) {
+		const struct oq_port *p = &n->ports[j];
+
+		if (!p->present || !oq_port_is_endport(p))
+			continue;
+		rc = oq_htab_put(&idx->port_guid, p->guid, p->id, &old);
+		if (rc <= 0)
+			return rc ? rc : -EEXIST;
+		for (l = 0; p->lid && l < 1u << (p->lmc & 7) &&
+			    p->lid + l <= 0xffff;
+		     l++) {
+			rc = oq_htab_put(&idx->lid, p->lid + l, p->id, &old);
+			if (rc <= 0)
+				return rc ? rc : -EEXIST;
+		}
+	}
+	if (names_again)
+		return 0;
+	rc = oq_htab_find_or_add(&idx->name, oq_hash_bytes(k.name, k.len),
+				 same_name, &k, n->id, &old);
+	if (rc < 0)
+		return rc;
+	if (!rc)
+		return -EAGAIN;
+	idx->same_count[n->id] = 1;
+	idx->same_next[n->id] = 0;
+	return 0;
+}
+
+static int copy_index(struct oq_fabric_index *idx,
+		      const struct oq_fabric_index *from, uint32_t n_ids)
+{
+	idx->n_ids = n_ids;
+	idx->same_next = calloc(n_ids + 1, sizeof(*idx->same_next));
+	idx->same_count = calloc(n_ids + 1, sizeof(*idx->same_count));
+	if (!idx->same_next || !idx->same_count)
+		return -ENOMEM;
+	memcpy(idx->same_next, from->same_next,
+	       from->n_ids * sizeof(*idx->same_next));
+	memcpy(idx->same_count, from->same_count,
+	       from->n_ids * sizeof(*idx->same_count));
+	if (oq_htab_copy(&idx->port_guid, &from->port_guid) ||
+	    oq_htab_copy(&idx->node_guid, &from->node_guid) ||
+	    oq_htab_copy(&idx->lid, &from->lid) ||
+	    oq_htab_copy(&idx->name, &from->name))
+		return -ENOMEM;
+	return 0;
+}
+
+int oq_fabric_index_derive(struct oq_fabric *f, const struct oq_fabric *prev)
+{
+	struct oq_fabric_index *idx;
+	bool names_again = false;
+	size_t i;
+	int rc;
+
+	if (!prev->idx || prev->idx->dups || f->n_node_ids < prev->idx->n_ids)
+		return -EAGAIN;
+	idx = calloc(1, sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	rc = copy_index(idx, prev->idx, f->n_node_ids);
+	for (i = 0; !rc && i < prev->n_nodes; i++)
+		if (!has_node(f, prev->nodes[i])) {
+			rc = unindex_node(idx, prev->nodes[i]);
+			if (rc == -EAGAIN) {
+				names_again = true;
+				rc = 0;
+			}
+		}
+	for (i = 0; !rc && i < f->n_nodes; i++)
+		if (!has_node(prev, f->nodes[i])) {
+			rc = index_node(idx, f, f->nodes[i], names_again);
+			if (rc == -EAGAIN) {
+				names_again = true;
+				rc = 0;
+			}
+		}
+	if (!rc && names_again)
+		rc = index_names(idx, f);
+	if (rc) {
+		oq_fabric_index_free(idx);
+		return rc == -ENOMEM ? rc : -EAGAIN;
+	}
+	f->idx = idx;
+	return 0;
 }
 
 
@@ -292,7 +457,7 @@ struct oq_port *oq_fabric_port_by_guid(const struct oq_fabric *f,
 	if (!f || !f->idx)
 		return NULL;
 	i = oq_htab_get(&f->idx->port_guid, guid);
-	return i < 0 ? NULL : f->ports[i];
+	return i < 0 ? NULL : port_of_id(f, (uint32_t)i);
 }
 
 struct oq_node *oq_fabric_node_by_guid(const struct oq_fabric *f,
@@ -303,7 +468,7 @@ struct oq_node *oq_fabric_node_by_guid(const struct oq_fabric *f,
 	if (!f || !f->idx)
 		return NULL;
 	i = oq_htab_get(&f->idx->node_guid, guid);
-	return i < 0 ? NULL : f->nodes[i];
+	return i < 0 ? NULL : node_of_id(f, (uint32_t)i);
 }
 
 struct oq_port *oq_fabric_port_by_lid(const struct oq_fabric *f, uint16_t lid)
@@ -313,7 +478,7 @@ struct oq_port *oq_fabric_port_by_lid(const struct oq_fabric *f, uint16_t lid)
 	if (!f || !f->idx || !lid)
 		return NULL;
 	i = oq_htab_get(&f->idx->lid, lid);
-	return i < 0 ? NULL : f->ports[i];
+	return i < 0 ? NULL : port_of_id(f, (uint32_t)i);
 }
 
 struct oq_node *oq_fabric_node_by_name(const struct oq_fabric *f,
@@ -333,7 +498,7 @@ struct oq_node *oq_fabric_node_by_name(const struct oq_fabric *f,
 		return NULL;
 	if (n_same)
 		*n_same = f->idx->same_count[i];
-	return f->nodes[i];
+	return node_of_id(f, (uint32_t)i);
 }
 
 struct oq_node *oq_fabric_node_next_same_name(const struct oq_fabric *f,
@@ -346,8 +511,8 @@ struct oq_node *oq_fabric_node_next_same_name(const struct oq_fabric *f,
 	at = oq_node_index(f, n);
 	if (at >= f->n_nodes || f->nodes[at] != n)
 		return NULL;
-	next = f->idx->same_next[at];
-	return next ? f->nodes[next - 1] : NULL;
+	next = f->idx->same_next[n->id];
+	return next ? node_of_id(f, next - 1) : NULL;
 }
 
 /*

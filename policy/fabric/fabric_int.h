@@ -18,6 +18,10 @@ void oq_fabric_index_free(struct oq_fabric_index *idx);
  * n_nodes, new entries empty.  0, or -ENOMEM. */
 int oq_fabric_reserve_ids(struct oq_fabric *f, uint32_t n_ports,
 			  uint32_t n_nodes);
+/* f->idx from prev's index (f derived from prev, positions set): prev's
+ * copied, the keys of the nodes f does not share changed.  0, -EAGAIN
+ * (a duplicate, or prev's own: index f afresh) or -ENOMEM. */
+int oq_fabric_index_derive(struct oq_fabric *f, const struct oq_fabric *prev);
 /* Rebuild the name index after the nodes' names changed.  0, or -1. */
 int oq_fabric_index_names(struct oq_fabric *f);
 

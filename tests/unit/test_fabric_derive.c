@@ -88,6 +88,15 @@ static void link_ports(struct desc *d, struct d_node *a, unsigned int i,
 	b->ports[j].peer_num = (uint8_t)i;
 }
 
+/* Names of their own mostly, some shared with other nodes. */
+static void name_node(struct d_node *n, unsigned int slot)
+{
+	if (rnd(5))
+		snprintf(n->desc, sizeof(n->desc), "n%u-%u", slot, rnd(3));
+	else
+		snprintf(n->desc, sizeof(n->desc), "shared-%u", rnd(2));
+}
+
 static void new_node(struct d_node *n, unsigned int slot)
 {
 	unsigned int k;
@@ -95,10 +104,10 @@ static void new_node(struct d_node *n, unsigned int slot)
 	memset(n, 0, sizeof(*n));
 	n->guid = 0x1000 + slot * 64 + rnd(16);
 	n->type = rnd(3) ? OQ_NODE_CA : OQ_NODE_SWITCH;
-	snprintf(n->desc, sizeof(n->desc), "n%u-%u", slot, rnd(3));
+	name_node(n, slot);
 	n->n_ports = (uint8_t)(1 + rnd(MAX_PORTS));
 	for (k = 0; k <= n->n_ports; k++) {
-		n->ports[k].lid = (uint16_t)(1 + slot * 2);
+		n->ports[k].lid = (uint16_t)(1 + slot * 8 + k);
 		n->ports[k].width = 4;
 		n->ports[k].vl_cap = 8;
 	}
@@ -142,7 +151,7 @@ static void random_change(struct desc *d)
 	struct d_node *n = &d->n[rnd(MAX_NODES)];
 	struct d_port *p;
 
-	switch (rnd(7)) {
+	switch (rnd(rnd(40) ? 7 : 8)) {
 	case 0:
 		if (n->guid)
 			remove_node(d, n);
@@ -172,10 +181,14 @@ static void random_change(struct desc *d)
 		if (n->guid)
 			n->ports[1 + rnd(n->n_ports)].width = rnd(2) ? 4 : 1;
 		break;
-	default:
+	case 6:
 		if (n->guid)
-			snprintf(n->desc, sizeof(n->desc), "n%u-%u",
-				 (unsigned int)(n - d->n), rnd(3));
+			name_node(n, (unsigned int)(n - d->n));
+		break;
+	default:
+		/* Two ports on one LID: the index reports it afresh. */
+		if (n->guid)
+			n->ports[n->type == OQ_NODE_SWITCH ? 0 : 1].lid = 1;
 		break;
 	}
 }
@@ -320,8 +333,19 @@ static char *dump(const struct oq_fabric *f)
 		const struct oq_node *n = f->nodes[i];
 
 		assert_int_equal(oq_node_index(f, n), i);
+		const struct oq_node *o;
+		size_t same;
+
 		OUT("node %zu %lx %d %s %s %u\n", i, (unsigned long)n->guid,
 		    n->type, n->desc, oq_node_name(n), n->n_ports);
+		/* The lookups: by GUID, and by name the first in table order
+		 * and the ones after it. */
+		assert_ptr_equal(oq_fabric_node_by_guid(f, n->guid), n);
+		o = oq_fabric_node_by_name(f, n->desc, strlen(n->desc), &same);
+		OUT("same name %zu:", same);
+		for (; o; o = oq_fabric_node_next_same_name(f, o))
+			OUT(" %lx", (unsigned long)o->guid);
+		OUT("\n");
 		for (l = 0; n->type == OQ_NODE_SWITCH && l < N_LIDS; l++)
 			OUT("%u", oq_node_lft_port(f, n, (uint16_t)l));
 		for (k = 0; k <= n->n_ports; k++) {
@@ -338,9 +362,19 @@ static char *dump(const struct oq_fabric *f)
 				    q->num);
 			for (j = 0; j < np; j++)
 				OUT(" k%x", keys[j]);
-			if (p->present && oq_port_is_endport(p))
-				assert_ptr_equal(
-					oq_fabric_port_by_guid(f, p->guid), p);
+			if (p->present && oq_port_is_endport(p)) {
+				const struct oq_port *by =
+					oq_fabric_port_by_lid(f, p->lid);
+
+				OUT(" by guid %s", oq_fabric_port_by_guid(
+							   f, p->guid) == p
+							   ? "itself"
+							   : "another");
+				if (by)
+					OUT(" by lid %lx/%u",
+					    (unsigned long)by->node->guid,
+					    by->num);
+			}
 		}
 		OUT("\n");
 		assert_true(len < cap - 1024);
