@@ -155,6 +155,10 @@ struct oq_fabric {
 	struct oq_lft **lft;
 	uint32_t n_port_ids, n_node_ids;
 	uint32_t cap_port_ids, cap_node_ids;
+	/* By position, set by finalize: the ports' ids (port_id_at[i] of
+	 * ports[i]), the nodes' ids and where each node's ports start in
+	 * ports (first_port[n_nodes] is n_ports). */
+	uint32_t *port_id_at, *node_id_at, *first_port;
 	bool derived; /* built from another (oq_fabric_derive) */
 	/* The fabric it derives from, until finalized (its index is the
 	 * start of this one's). */

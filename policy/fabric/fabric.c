@@ -84,6 +84,9 @@ void oq_fabric_free(struct oq_fabric *f)
 		oq_lft_put(f->lft[i]);
 	free(f->nodes);
 	free(f->ports);
+	free(f->port_id_at);
+	free(f->first_port);
+	free(f->node_id_at);
 	oq_fabric_index_free(f->idx);
 	free(f->peer);
 	free(f->port_pos);
@@ -363,7 +366,7 @@ uint8_t oq_node_lft_port(const struct oq_fabric *f, const struct oq_node *n,
 
 /* Switch external ports carry port 0's GUID and LID (IBA: one LID and
  * one GUID per switch); fill them in when the builder left them out. */
-static void inherit_port0(struct oq_node *n)
+void oq_node_inherit_port0(struct oq_node *n)
 {
 	unsigned int i;
 
@@ -381,47 +384,72 @@ static void inherit_port0(struct oq_node *n)
 	}
 }
 
-int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
+int oq_fabric_positions_room(struct oq_fabric *f, size_t n_ports)
+{
+	free(f->ports);
+	free(f->port_id_at);
+	free(f->first_port);
+	free(f->node_id_at);
+	f->ports = malloc((n_ports ? n_ports : 1) * sizeof(*f->ports));
+	f->port_id_at = malloc((n_ports ? n_ports : 1) * sizeof(*f->port_id_at));
+	f->first_port = malloc((f->n_nodes + 1) * sizeof(*f->first_port));
+	f->node_id_at = malloc((f->n_nodes + 1) * sizeof(*f->node_id_at));
+	if (!f->ports || !f->port_id_at || !f->first_port || !f->node_id_at)
+		return -ENOMEM;
+	if (f->n_port_ids)
+		memset(f->port_pos, 0xff, f->n_port_ids * sizeof(*f->port_pos));
+	if (f->n_node_ids)
+		memset(f->node_pos, 0xff, f->n_node_ids * sizeof(*f->node_pos));
+	return 0;
+}
+
+/* Every node's and port's position, in node order. */
+static int positions(struct oq_fabric *f)
 {
 	size_t i, n = 0;
 	unsigned int j;
-	struct oq_port **v;
-	int rc;
 
-	if (!f)
-		return -EINVAL;
-	for (i = 0; i < f->n_port_ids; i++)
-		f->port_pos[i] = UINT32_MAX;
-	for (i = 0; i < f->n_node_ids; i++)
-		f->node_pos[i] = UINT32_MAX;
 	for (i = 0; i < f->n_nodes; i++) {
 		struct oq_node *nd = f->nodes[i];
 
-		f->node_pos[nd->id] = (uint32_t)i;
 		if (nd->owner == f)
-			inherit_port0(nd);
+			oq_node_inherit_port0(nd);
 		for (j = 0; j <= nd->n_ports; j++)
 			n += nd->ports[j].present;
 	}
-	v = malloc((n ? n : 1) * sizeof(*v));
-	if (!v)
+	if (oq_fabric_positions_room(f, n))
 		return -ENOMEM;
 	n = 0;
 	for (i = 0; i < f->n_nodes; i++) {
 		struct oq_node *nd = f->nodes[i];
 
+		f->node_pos[nd->id] = (uint32_t)i;
+		f->node_id_at[i] = nd->id;
+		f->first_port[i] = (uint32_t)n;
 		for (j = 0; j <= nd->n_ports; j++) {
 			if (!nd->ports[j].present)
 				continue;
 			f->port_pos[nd->ports[j].id] = (uint32_t)n;
-			v[n++] = &nd->ports[j];
+			f->port_id_at[n] = nd->ports[j].id;
+			f->ports[n++] = &nd->ports[j];
 		}
 	}
-	free(f->ports);
-	f->ports = v;
+	f->first_port[f->n_nodes] = (uint32_t)n;
 	f->n_ports = n;
-	if (f->derived) {
-		rc = oq_fabric_derive_check(f);
+	return 0;
+}
+
+int oq_fabric_finalize(struct oq_fabric *f, struct oq_diags *diags)
+{
+	int rc;
+
+	if (!f)
+		return -EINVAL;
+	rc = f->from ? oq_fabric_derive_positions(f, f->from) : positions(f);
+	if (rc)
+		return rc;
+	if (f->from) {
+		rc = oq_fabric_derive_check(f, f->from);
 		if (rc)
 			return rc;
 	}

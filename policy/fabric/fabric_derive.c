@@ -66,30 +66,130 @@ static bool in_fabric(const struct oq_fabric *f, const struct oq_port *q)
 	return at < f->n_nodes && f->nodes[at] == q->node;
 }
 
-/*
- * After the positions are set: forget what f copied of ports and nodes it
- * no longer has, and check that every link joins two of f's ports both
- * ways.  A shared node's port still pointing at a node that was replaced
- * or went away means the builder's changed nodes missed one: -EINVAL.
- */
-int oq_fabric_derive_check(struct oq_fabric *f)
+/* prev's position of f's node nd when prev holds that very node, else
+ * UINT32_MAX. */
+static uint32_t prev_pos(const struct oq_fabric *prev, const struct oq_node *nd)
 {
-	uint32_t i;
-	size_t k;
+	uint32_t at = oq_node_index(prev, nd);
 
-	for (i = 0; i < f->n_port_ids; i++)
-		if (f->port_pos[i] == UINT32_MAX)
-			f->peer[i] = NULL;
-	for (i = 0; i < f->n_node_ids; i++)
-		if (f->node_pos[i] == UINT32_MAX && f->lft[i]) {
-			oq_lft_put(f->lft[i]);
-			f->lft[i] = NULL;
+	return at < prev->n_nodes && prev->nodes[at] == nd ? at : UINT32_MAX;
+}
+
+static size_t present_ports(const struct oq_node *nd)
+{
+	size_t n = 0;
+	unsigned int j;
+
+	for (j = 0; j <= nd->n_ports; j++)
+		n += nd->ports[j].present;
+	return n;
+}
+
+/*
+ * Positions from prev's: a node f shares with prev brings its run of
+ * ports from prev's arrays (no port of it is read), a node of f's own is
+ * walked.  Then the ports of f's own nodes must be linked both ways to
+ * ports of f: -EINVAL when not (the builder left a link half made).
+ */
+int oq_fabric_derive_positions(struct oq_fabric *f,
+			       const struct oq_fabric *prev)
+{
+	size_t i, n = 0, k;
+	unsigned int j;
+
+	for (i = 0; i < f->n_nodes; i++) {
+		struct oq_node *nd = f->nodes[i];
+		uint32_t at = prev_pos(prev, nd);
+
+		if (at != UINT32_MAX) {
+			n += prev->first_port[at + 1] - prev->first_port[at];
+			continue;
 		}
-	for (k = 0; k < f->n_ports; k++) {
-		const struct oq_port *p = f->ports[k], *q = f->peer[p->id];
+		if (nd->owner == f)
+			oq_node_inherit_port0(nd);
+		n += present_ports(nd);
+	}
+	if (oq_fabric_positions_room(f, n))
+		return -ENOMEM;
+	n = 0;
+	for (i = 0; i < f->n_nodes; i++) {
+		struct oq_node *nd = f->nodes[i];
+		uint32_t at = prev_pos(prev, nd), a, b;
 
-		if (q && (!in_fabric(f, q) || f->peer[q->id] != p))
-			return -EINVAL;
+		f->node_pos[nd->id] = (uint32_t)i;
+		f->node_id_at[i] = nd->id;
+		f->first_port[i] = (uint32_t)n;
+		if (at != UINT32_MAX) {
+			a = prev->first_port[at];
+			b = prev->first_port[at + 1];
+			memcpy(f->ports + n, prev->ports + a,
+			       (b - a) * sizeof(*f->ports));
+			memcpy(f->port_id_at + n, prev->port_id_at + a,
+			       (b - a) * sizeof(*f->port_id_at));
+			for (k = a; k < b; k++)
+				f->port_pos[prev->port_id_at[k]] =
+					(uint32_t)(n + k - a);
+			n += b - a;
+			continue;
+		}
+		for (j = 0; j <= nd->n_ports; j++) {
+			if (!nd->ports[j].present)
+				continue;
+			f->port_pos[nd->ports[j].id] = (uint32_t)n;
+			f->port_id_at[n] = nd->ports[j].id;
+			f->ports[n++] = &nd->ports[j];
+		}
+	}
+	f->first_port[f->n_nodes] = (uint32_t)n;
+	f->n_ports = n;
+	for (i = 0; i < f->n_nodes; i++) {
+		const struct oq_node *nd = f->nodes[i];
+
+		if (prev_pos(prev, nd) != UINT32_MAX)
+			continue;
+		for (j = 0; j <= nd->n_ports; j++) {
+			const struct oq_port *p = &nd->ports[j];
+			const struct oq_port *q = f->peer[p->id];
+
+			if (q && (!in_fabric(f, q) || f->peer[q->id] != p))
+				return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * prev's nodes f does not share: a shared node's port still linked to
+ * one of their ports means the builder missed a change (-EINVAL); the
+ * links and routes f copied of those that went away are dropped.
+ */
+int oq_fabric_derive_check(struct oq_fabric *f, const struct oq_fabric *prev)
+{
+	size_t i;
+	unsigned int j;
+
+	for (i = 0; i < prev->n_nodes; i++) {
+		const struct oq_node *pn = prev->nodes[i];
+		uint32_t id = prev->node_id_at[i], at = f->node_pos[id];
+		bool gone;
+
+		if (at < f->n_nodes && f->nodes[at] == pn)
+			continue;
+		/* Replaced: a node of f's own holds its ids now. */
+		gone = at >= f->n_nodes;
+		for (j = 0; j <= pn->n_ports; j++) {
+			const struct oq_port *p = &pn->ports[j];
+			const struct oq_port *q = prev->peer[p->id];
+
+			if (gone)
+				f->peer[p->id] = NULL;
+			if (q && in_fabric(f, q) && f->peer[q->id] == p)
+				return -EINVAL;
+		}
+		if (gone && f->lft[id]) {
+			oq_lft_put(f->lft[id]);
+			f->lft[id] = NULL;
+		}
 	}
 	return 0;
 }

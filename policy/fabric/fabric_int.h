@@ -30,8 +30,17 @@ void oq_fabric_node_put(struct oq_node *n);
 /* Room for one more node in f->nodes.  0, or -ENOMEM. */
 int oq_fabric_nodes_room(struct oq_fabric *f);
 
-/* A derived fabric's links checked and its stale ids dropped, once its
- * positions are set (fabric_derive.c).  0, or -EINVAL. */
-int oq_fabric_derive_check(struct oq_fabric *f);
+/* The by-position arrays sized for f's nodes and n_ports ports, and
+ * every id without a position.  0, or -ENOMEM. */
+int oq_fabric_positions_room(struct oq_fabric *f, size_t n_ports);
+void oq_node_inherit_port0(struct oq_node *n);
+/* A derived fabric's positions, from prev's for the nodes it shares
+ * (fabric_derive.c).  0, or -ENOMEM. */
+int oq_fabric_derive_positions(struct oq_fabric *f,
+			       const struct oq_fabric *prev);
+/* A derived fabric's links checked where nodes changed, and what it
+ * copied of prev's nodes it lacks dropped, once its positions are set.
+ * 0, or -EINVAL. */
+int oq_fabric_derive_check(struct oq_fabric *f, const struct oq_fabric *prev);
 
 #endif /* OSMQOS_FABRIC_INT_H */
