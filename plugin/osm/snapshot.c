@@ -22,6 +22,7 @@
 #include <opensm/osm_pkey.h>
 #include <opensm/osm_switch.h>
 
+#include <osmqos/htab.h>
 #include <osmqos/model.h>
 
 #include "osm.h"
@@ -344,8 +345,12 @@ struct oq_snapshot_base {
 	const struct oq_fabric *fabric; /* the fabric read from it */
 	uint8_t *buf;			/* the record's nodes, copied */
 	struct subnet_record sr;
-	struct base_node *nodes; /* by OpenSM's node object */
+	struct base_node *nodes; /* in the record's order */
 	size_t n;
+	/* OpenSM's node object -> the model's node id, for the nodes seen;
+	 * and a node id's place in nodes. */
+	struct oq_htab by_osm;
+	uint32_t *at_of_id;
 	bool with_lft;
 };
 
@@ -365,6 +370,7 @@ struct decoder {
 	bool with_lft;
 	uint64_t max_op_vls;
 	struct oq_snapshot_base *base; /* being made */
+	struct oq_node **at;	       /* f's node of each base node */
 	struct oq_node **by_id;	       /* f's nodes by id, for the links */
 	struct read_node *read;
 	size_t n_read;
@@ -467,20 +473,13 @@ static int read_node(struct decoder *dec, struct base_node *bn,
 	return add_ports(&rd, dec, nr, qn, partners);
 }
 
-static int base_cmp(const void *a, const void *b)
+/* The model's node id of OpenSM's node object osm in b, NO_NODE when b
+ * saw none. */
+static uint32_t base_id(const struct oq_snapshot_base *b, const void *osm)
 {
-	const void *x = ((const struct base_node *)a)->osm;
-	const void *y = ((const struct base_node *)b)->osm;
+	int64_t id = oq_htab_get(&b->by_osm, (uint64_t)(uintptr_t)osm);
 
-	return x < y ? -1 : x > y;
-}
-
-static const struct base_node *base_find(const struct oq_snapshot_base *b,
-					 const void *osm)
-{
-	struct base_node k = {.osm = osm};
-
-	return bsearch(&k, b->nodes, b->n, sizeof(k), base_cmp);
+	return id < 0 ? NO_NODE : (uint32_t)id;
 }
 
 static int read_cmp(const void *a, const void *b)
@@ -505,15 +504,15 @@ static void link_ports(struct decoder *dec)
 			dec->partners + dec->read[k].first_partner;
 
 		for (i = 1; i <= qn->n_ports; i++) {
-			const struct base_node *b;
 			struct oq_node *rn;
+			uint32_t id;
 
 			if (!qn->ports[i].user ||
 			    oq_port_peer(dec->f, &qn->ports[i]) ||
 			    !partners[i].node)
 				continue;
-			b = base_find(dec->base, partners[i].node);
-			rn = b && b->id != NO_NODE ? dec->by_id[b->id] : NULL;
+			id = base_id(dec->base, partners[i].node);
+			rn = id != NO_NODE ? dec->by_id[id] : NULL;
 			if (rn && partners[i].num <= rn->n_ports &&
 			    rn->ports[partners[i].num].present)
 				oq_fabric_link_in(dec->f, &qn->ports[i],
@@ -564,22 +563,21 @@ static bool node_parts(const struct oq_record *r, size_t k,
 	       bn->lft - bn->start >= sizeof(struct node_record);
 }
 
-/*
- * Node k of the record: prev's node when its part of the record is what
- * prev read (its routes set anew if they changed), else read.
- */
-/* prev's fabric's node that b stands for. */
-static struct oq_node *base_node_of(const struct oq_snapshot_base *prev,
-				    const struct base_node *b)
+/* prev's fabric's node of id, with its part of prev's record. */
+static struct oq_node *prev_node(const struct oq_snapshot_base *prev,
+				 uint32_t id, const struct base_node **pb)
 {
 	const struct oq_fabric *f = prev->fabric;
 
-	if (!b || b->id == NO_NODE || b->id >= f->n_node_ids ||
-	    f->node_pos[b->id] >= f->n_nodes)
+	if (id == NO_NODE || id >= f->n_node_ids ||
+	    f->node_pos[id] >= f->n_nodes)
 		return NULL;
-	return f->nodes[f->node_pos[b->id]];
+	*pb = &prev->nodes[prev->at_of_id[id]];
+	return f->nodes[f->node_pos[id]];
 }
 
+/* Node k of the record: prev's node when its part of the record is what
+ * prev read (its routes set anew if they changed), else read. */
 static int take_node(struct decoder *dec, const struct oq_record *r,
 		     const struct oq_snapshot_base *prev, size_t k)
 {
@@ -587,6 +585,7 @@ static int take_node(struct decoder *dec, const struct oq_record *r,
 	const struct base_node *pb = NULL;
 	struct oq_node *was = NULL;
 	struct node_record nr;
+	int rc;
 
 	bn->id = NO_NODE;
 	if (!node_parts(r, k, bn))
@@ -595,12 +594,11 @@ static int take_node(struct decoder *dec, const struct oq_record *r,
 	bn->osm = nr.node;
 	if (!nr.seen)
 		return 0;
-	if (prev) {
-		pb = base_find(prev, nr.node);
-		was = base_node_of(prev, pb);
-	}
+	if (prev)
+		was = prev_node(prev, base_id(prev, nr.node), &pb);
 	if (was && same_node(prev->buf, pb, dec->buf, bn)) {
 		bn->id = was->id;
+		dec->at[k] = was;
 		if (oq_fabric_share_node(dec->f, was))
 			return -1;
 		if (!dec->with_lft || same_lft(prev->buf, pb, dec->buf, bn))
@@ -611,7 +609,51 @@ static int take_node(struct decoder *dec, const struct oq_record *r,
 	}
 	if (was && was->guid != cl_ntoh64(nr.guid))
 		was = NULL;
-	return read_node(dec, bn, &nr, was);
+	rc = read_node(dec, bn, &nr, was);
+	dec->at[k] = rc ? NULL : dec->read[dec->n_read - 1].oq;
+	return rc;
+}
+
+/*
+ * The new base's node ids by OpenSM's node object: prev's, less the
+ * nodes it had that are gone or came back under other ids, plus those
+ * read under new ids; all of them put when there is no prev.
+ */
+static int index_base(struct oq_snapshot_base *base,
+		      const struct oq_snapshot_base *prev)
+{
+	size_t k;
+	int rc;
+
+	if (prev) {
+		if (oq_htab_copy(&base->by_osm, &prev->by_osm))
+			return -ENOMEM;
+		for (k = 0; k < prev->n; k++) {
+			const struct base_node *pb = &prev->nodes[k];
+			uint32_t id = pb->id;
+
+			if (id == NO_NODE)
+				continue;
+			if (id < base->fabric->n_node_ids &&
+			    base->at_of_id[id] != NO_NODE &&
+			    base->nodes[base->at_of_id[id]].osm == pb->osm)
+				continue;
+			oq_htab_del(&base->by_osm, (uint64_t)(uintptr_t)pb->osm,
+				    id);
+		}
+	}
+	for (k = 0; k < base->n; k++) {
+		const struct base_node *bn = &base->nodes[k];
+
+		if (bn->id == NO_NODE ||
+		    (prev && base_id(prev, bn->osm) == bn->id))
+			continue;
+		rc = oq_htab_put(&base->by_osm, (uint64_t)(uintptr_t)bn->osm,
+				 bn->id, NULL);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 void oq_snapshot_base_free(struct oq_snapshot_base *b)
@@ -620,6 +662,8 @@ void oq_snapshot_base_free(struct oq_snapshot_base *b)
 		return;
 	free(b->buf);
 	free(b->nodes);
+	free(b->at_of_id);
+	oq_htab_free(&b->by_osm);
 	free(b);
 }
 
@@ -660,7 +704,8 @@ static int build(const struct oq_record *r, bool with_lft,
 	base->buf = malloc(end ? end : 1);
 	base->nodes = calloc(sr.n_nodes ? sr.n_nodes : 1, sizeof(*base->nodes));
 	dec.read = calloc(sr.n_nodes ? sr.n_nodes : 1, sizeof(*dec.read));
-	if (!base->buf || !base->nodes || !dec.read)
+	dec.at = calloc(sr.n_nodes ? sr.n_nodes : 1, sizeof(*dec.at));
+	if (!base->buf || !base->nodes || !dec.read || !dec.at)
 		goto fail;
 	memcpy(base->buf, r->buf, end);
 	dec.buf = base->buf;
@@ -676,13 +721,23 @@ static int build(const struct oq_record *r, bool with_lft,
 	for (k = 0; k < sr.n_nodes; k++)
 		if (take_node(&dec, r, prev, k))
 			goto fail;
-	qsort(base->nodes, base->n, sizeof(*base->nodes), base_cmp);
+	base->fabric = dec.f;
 	dec.by_id = calloc(dec.f->n_node_ids ? dec.f->n_node_ids : 1,
 			   sizeof(*dec.by_id));
-	if (!dec.by_id)
+	base->at_of_id = malloc((dec.f->n_node_ids ? dec.f->n_node_ids : 1) *
+				sizeof(*base->at_of_id));
+	if (!dec.by_id || !base->at_of_id)
 		goto fail;
-	for (k = 0; k < dec.f->n_nodes; k++)
-		dec.by_id[dec.f->nodes[k]->id] = dec.f->nodes[k];
+	memset(base->at_of_id, 0xff,
+	       dec.f->n_node_ids * sizeof(*base->at_of_id));
+	for (k = 0; k < base->n; k++) {
+		if (base->nodes[k].id == NO_NODE)
+			continue;
+		dec.by_id[base->nodes[k].id] = dec.at[k];
+		base->at_of_id[base->nodes[k].id] = (uint32_t)k;
+	}
+	if (index_base(base, prev))
+		goto fail;
 	link_ports(&dec);
 	rc = oq_fabric_finalize(dec.f, diags);
 	if (rc)
@@ -691,6 +746,7 @@ static int build(const struct oq_record *r, bool with_lft,
 	*out = dec.f;
 	*base_out = base;
 	*n_read = dec.n_read;
+	free(dec.at);
 	free(dec.by_id);
 	free(dec.read);
 	free(dec.partners);
@@ -698,6 +754,7 @@ static int build(const struct oq_record *r, bool with_lft,
 fail:
 	oq_fabric_free(dec.f);
 	oq_snapshot_base_free(base);
+	free(dec.at);
 	free(dec.by_id);
 	free(dec.read);
 	free(dec.partners);
