@@ -111,7 +111,8 @@ struct oq_node {
 	 * from another shares its unchanged nodes. */
 	unsigned int refs;
 	/* The fabric that added it, which its setters (links, routes)
-	 * write to; only while that fabric is being built. */
+	 * write to: only while that fabric is being built, as the node may
+	 * outlive it in a fabric that shares it. */
 	struct oq_fabric *owner;
 	/* The line of a topology file that declares the node, for the
 	 * duplicate reports; {0}: no file (a live fabric). */
@@ -159,7 +160,6 @@ struct oq_fabric {
 	 * ports[i]), the nodes' ids and where each node's ports start in
 	 * ports (first_port[n_nodes] is n_ports). */
 	uint32_t *port_id_at, *node_id_at, *first_port;
-	bool derived; /* built from another (oq_fabric_derive) */
 	/* The fabric it derives from, until finalized (its index is the
 	 * start of this one's). */
 	const struct oq_fabric *from;

@@ -115,12 +115,14 @@ int64_t oq_htab_find(const struct oq_htab *t, uint64_t hash,
 int oq_htab_find_or_add(struct oq_htab *t, uint64_t hash, oq_htab_same_fn same,
 			const void *ctx, uint32_t val, uint32_t *old);
 
-/* Forget every entry, keeping the slots for reuse. */
-/* dst (uninitialized or freed) a copy of src.  0, or -ENOMEM. */
-int oq_htab_copy(struct oq_htab *dst, const struct oq_htab *src);
 /* Remove the entry of key (or hash) holding val.  Whether there was
  * one. */
 bool oq_htab_del(struct oq_htab *t, uint64_t hash, uint32_t val);
+
+/* dst (uninitialized or freed) a copy of src.  0, or -ENOMEM. */
+int oq_htab_copy(struct oq_htab *dst, const struct oq_htab *src);
+
+/* Forget every entry, keeping the slots for reuse. */
 void oq_htab_clear(struct oq_htab *t);
 void oq_htab_free(struct oq_htab *t);
 

@@ -368,6 +368,9 @@ struct decoder {
 	size_t len;
 	struct oq_fabric *f;
 	bool with_lft;
+	/* prev was read with routes and this one without, or the other
+	 * way round: every shared switch's routes are set anew. */
+	bool lft_again;
 	uint64_t max_op_vls;
 	struct oq_snapshot_base *base; /* being made */
 	struct oq_node **at;	       /* f's node of each base node */
@@ -494,8 +497,8 @@ static int read_cmp(const void *a, const void *b)
  * of OpenSM's node objects (a partner already linked stays). */
 static void link_ports(struct decoder *dec)
 {
+	unsigned int i;
 	size_t k;
-	uint8_t i;
 
 	qsort(dec->read, dec->n_read, sizeof(*dec->read), read_cmp);
 	for (k = 0; k < dec->n_read; k++) {
@@ -601,8 +604,12 @@ static int take_node(struct decoder *dec, const struct oq_record *r,
 		dec->at[k] = was;
 		if (oq_fabric_share_node(dec->f, was))
 			return -1;
-		if (!dec->with_lft || same_lft(prev->buf, pb, dec->buf, bn))
+		if (was->type != OQ_NODE_SWITCH ||
+		    (!dec->lft_again &&
+		     (!dec->with_lft || same_lft(prev->buf, pb, dec->buf, bn))))
 			return 0;
+		if (!dec->with_lft)
+			return oq_fabric_set_lft(dec->f, was, NULL, 0);
 		return oq_fabric_set_lft(dec->f, was,
 					 nr.lft_n ? dec->buf + bn->lft : NULL,
 					 nr.lft_n);
@@ -691,10 +698,15 @@ static int build(const struct oq_record *r, bool with_lft,
 	end = r->marks[3 * sr.n_nodes];
 	if (end > r->len)
 		goto fail;
-	if (prev && (prev->with_lft != with_lft ||
-		     memcmp(&prev->sr, &sr, offsetof(struct subnet_record,
-						     n_nodes))))
+	/* Another subnet head (the SM's port, the prefix, max_op_vls: every
+	 * port's facts) is read afresh, and so is a fabric whose ids have
+	 * spread over more than twice its nodes (nodes that left and came
+	 * back as new objects): afresh, its ids are dense again. */
+	if (prev && (memcmp(&prev->sr, &sr,
+			    offsetof(struct subnet_record, n_nodes)) ||
+		     prev->fabric->n_node_ids > 2 * prev->fabric->n_nodes + 64))
 		prev = NULL;
+	dec.lft_again = prev && prev->with_lft != with_lft;
 	base = calloc(1, sizeof(*base));
 	if (!base)
 		goto fail;

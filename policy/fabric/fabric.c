@@ -237,7 +237,13 @@ void oq_fabric_link_in(struct oq_fabric *f, struct oq_port *a,
 {
 	struct oq_port *pa, *pb;
 
-	if (!f || !a || !b || a->id >= f->n_port_ids || b->id >= f->n_port_ids)
+	if (!f || !a || !b || a->id >= f->n_port_ids ||
+	    b->id >= f->n_port_ids)
+		return;
+	/* A port another fabric's node holds is present already, or it
+	 * would be written here and have no position. */
+	if ((!a->present && !oq_fabric_owns(f, a->node)) ||
+	    (!b->present && !oq_fabric_owns(f, b->node)))
 		return;
 	pa = f->peer[a->id];
 	pb = f->peer[b->id];

@@ -39,7 +39,6 @@ struct oq_fabric *oq_fabric_derive(const struct oq_fabric *prev)
 	f->sm_port_guid = prev->sm_port_guid;
 	f->subnet_prefix = prev->subnet_prefix;
 	f->live = prev->live;
-	f->derived = true;
 	f->from = prev;
 	return f;
 fail:
@@ -238,7 +237,7 @@ struct oq_node *oq_fabric_node_own(struct oq_fabric *f, struct oq_node *n)
 
 	if (at >= f->n_nodes || f->nodes[at] != n)
 		return NULL;
-	if (n->owner == f && __atomic_load_n(&n->refs, __ATOMIC_ACQUIRE) == 1)
+	if (oq_fabric_owns(f, n))
 		return n;
 	c = node_copy(f, n);
 	if (!c)

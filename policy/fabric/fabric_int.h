@@ -25,6 +25,14 @@ int oq_fabric_index_derive(struct oq_fabric *f, const struct oq_fabric *prev);
 /* Rebuild the name index after the nodes' names changed.  0, or -1. */
 int oq_fabric_index_names(struct oq_fabric *f);
 
+/* Whether f alone holds n, which it built: f may write it. */
+static inline bool oq_fabric_owns(const struct oq_fabric *f,
+				  const struct oq_node *n)
+{
+	return n->owner == f &&
+	       __atomic_load_n(&n->refs, __ATOMIC_ACQUIRE) == 1;
+}
+
 /* A fabric lets go of a node: the last one frees it. */
 void oq_fabric_node_put(struct oq_node *n);
 /* Room for one more node in f->nodes.  0, or -ENOMEM. */

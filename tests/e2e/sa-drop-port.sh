@@ -89,7 +89,8 @@ e2e_expect start '.records | length' 1
 e2e_expect start '.records[0].sl' 14
 
 # cn03 goes and comes back: its sweep's Sets go to its port and leaf01
-# port 4, and only ports the Sets went to are read.
+# port 4, and only ports the Sets went to are read; the subnet's copy
+# reads only the nodes that changed.
 change 'Unlink "cn03"[1]' "cn03 HCA-1" down
 change 'ReLink "cn03"[1]' "cn03 HCA-1" up
 all=$(grep -o 'SL2VL of all [0-9]* ports read' "$E2E_OSM_LOG" |
@@ -102,6 +103,17 @@ if ! [[ $read_n =~ ^[0-9]+$ ]] || ((read_n < 1 || read_n >= all)); then
 		"$((all - 1)) of $all: $chg_phases"
 fi
 e2e_log "cn03 back: SL2VL read on $read_n of $all ports"
+# The copy of the subnet read cn03 and leaf01 again, and shared the
+# other nodes with the copy in force.
+nodes_read=$(grep -o '([0-9]* of [0-9]* nodes read)' <<<"$chg_phases")
+read_k=$(sed 's/(//; s/ of.*//' <<<"$nodes_read")
+read_of=$(sed 's/.* of //; s/ nodes.*//' <<<"$nodes_read")
+if ! [[ $read_k =~ ^[0-9]+$ ]] || ((read_k < 1 || read_k > 2 ||
+	read_of < 10)); then
+	e2e_fail "cn03's return read '$nodes_read' of the subnet, want 1" \
+		"or 2 of all its nodes: $chg_phases"
+fi
+e2e_log "cn03 back: the subnet's copy read $read_k of $read_of nodes"
 ask back cn03 cn01 --sid $sid
 e2e_expect back '.records | length' 1
 e2e_expect back '.records[0].sl' 14
