@@ -51,10 +51,21 @@ static inline int oq_failure_errno(int rc)
 int oq_templates_from_osm(osm_opensm_t *osm, struct oq_templates *t,
 			  struct oq_diags *d);
 
-/* OpenSM's partitions, and every end port's membership in f as its
- * partition manager decided it.  0, or -errno (-ENOMEM). */
+/*
+ * OpenSM's partitions, and every end port's membership in f as its
+ * partition manager decided it.  *read gets what was read of them (NULL
+ * when OpenSM has none), for the next copy; oq_osm_partitions_free()
+ * after it.  When f was derived from prev_f (not NULL) and old is what
+ * prev_f's membership was made from, and neither fabric has two ports
+ * with one GUID, only the ports whose membership may differ from prev_f's
+ * are set.  0, or -errno (-ENOMEM).
+ */
+struct oq_osm_partitions;
 int oq_partitions_from_osm(osm_opensm_t *osm, struct oq_partitions *parts,
-			   struct oq_fabric *f);
+			   struct oq_fabric *f, const struct oq_fabric *prev_f,
+			   const struct oq_osm_partitions *old,
+			   struct oq_osm_partitions **read);
+void oq_osm_partitions_free(struct oq_osm_partitions *r);
 
 /*
  * A record of the inputs a state was built from (record.c): each sweep

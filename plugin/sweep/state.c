@@ -76,6 +76,7 @@ static void subnet_put(struct oq_sweep_subnet *n)
 	if (!n || __atomic_sub_fetch(&n->refs, 1, __ATOMIC_ACQ_REL))
 		return;
 	oq_partitions_free(&n->parts);
+	oq_osm_partitions_free(n->osm_parts);
 	oq_fabric_free(n->fabric);
 	oq_snapshot_base_free(n->base);
 	free(n);
@@ -243,7 +244,7 @@ static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
 		    const char **step)
 {
 	const struct oq_snapshot_base *prev = NULL;
-	struct oq_sweep_subnet *n;
+	struct oq_sweep_subnet *n, *was = NULL;
 	size_t n_diags = d->n, n_read;
 	int rc;
 
@@ -259,8 +260,10 @@ static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
 		s->subnet = n;
 		/* The copy in force, while the state in force holds it:
 		 * the nodes that did not change are shared with it. */
-		if (sw->cur)
-			prev = sw->cur->subnet->base;
+		if (sw->cur) {
+			was = sw->cur->subnet;
+			prev = was->base;
+		}
 		errno = 0;
 		n->fabric = oq_snapshot_build(&sw->inputs, s->routed, prev,
 					      &n->base, &n_read, d);
@@ -269,7 +272,13 @@ static int copy_osm(struct oq_sweep *sw, struct oq_sweep_state *s,
 		sw->phases.nodes_read += n_read;
 		sw->phases.nodes += n->fabric->n_nodes;
 		n->clean = d->n == n_diags;
-		rc = oq_partitions_from_osm(sw->osm, &n->parts, n->fabric);
+		/* Membership set only where it changed needs each GUID to
+		 * be one port's in both copies: duplicates are findings. */
+		if (!was || !was->clean || !n->clean)
+			was = NULL;
+		rc = oq_partitions_from_osm(
+			sw->osm, &n->parts, n->fabric, was ? was->fabric : NULL,
+			was ? was->osm_parts : NULL, &n->osm_parts);
 		if (rc) {
 			*step = "reading OpenSM's partitions";
 			return rc;

@@ -39,6 +39,9 @@ struct oq_sweep_subnet {
 	/* What the fabric was read from, for the next copy to share what
 	 * did not change. */
 	struct oq_snapshot_base *base;
+	/* What parts and the ports' membership were made from (NULL: OpenSM
+	 * had no partitions), for the next copy to set only what changed. */
+	struct oq_osm_partitions *osm_parts;
 };
 
 /*
