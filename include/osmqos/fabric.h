@@ -160,6 +160,7 @@ struct oq_fabric {
 	 * ports[i]), the nodes' ids and where each node's ports start in
 	 * ports (first_port[n_nodes] is n_ports). */
 	uint32_t *port_id_at, *node_id_at, *first_port;
+	bool derived; /* built from another (oq_fabric_derive) */
 	/* The fabric it derives from, until finalized (its index is the
 	 * start of this one's). */
 	const struct oq_fabric *from;

@@ -39,6 +39,7 @@ struct oq_fabric *oq_fabric_derive(const struct oq_fabric *prev)
 	f->sm_port_guid = prev->sm_port_guid;
 	f->subnet_prefix = prev->subnet_prefix;
 	f->live = prev->live;
+	f->derived = true;
 	f->from = prev;
 	return f;
 fail:
