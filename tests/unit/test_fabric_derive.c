@@ -3,8 +3,11 @@
  * Unit tests: a fabric built from the one before it (oq_fabric_derive)
  * equals the fabric built afresh from the same description, through
  * chains of random changes (nodes added, removed and changed, links cut
- * and made, routes and partition tables changed); the fabric it derives
- * from is left as it was; a shared node is copied before it is written.
+ * and made, loopback cables among them, routes, partition tables and
+ * LMCs changed, two ports on one GUID or LID now and then), with its
+ * diagnostics; partitions set after finalize, as the plugin sets OpenSM's,
+ * and the next fabric derived from that one; the fabric it derives from
+ * is left as it was; a shared node is copied before it is written.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <osmqos/diag.h>
 #include <osmqos/fabric.h>
 
 #define MAX_NODES 24
@@ -25,6 +29,8 @@
 /* A fabric as a description: what a record would say of it. */
 struct d_port {
 	uint16_t lid;
+	uint8_t lmc;
+	uint64_t guid; /* 0: the node's own (node GUID + port number) */
 	uint8_t width, vl_cap;
 	uint64_t peer_guid; /* 0: no link */
 	uint8_t peer_num;
@@ -47,6 +53,12 @@ struct desc {
 };
 
 static unsigned int seed;
+
+/* What the chains went through, so that a test that runs none of a case
+ * says so. */
+static struct {
+	unsigned int loopbacks, dups, dup_diags, owned_copies, lmcs;
+} seen_cases;
 
 static unsigned int rnd(unsigned int n)
 {
@@ -78,8 +90,10 @@ static void unlink_port(struct desc *d, struct d_node *n, unsigned int k)
 static void link_ports(struct desc *d, struct d_node *a, unsigned int i,
 		       struct d_node *b, unsigned int j)
 {
-	if (a == b)
+	/* A port to itself is no link; to another of its node's is. */
+	if (a == b && i == j)
 		return;
+	seen_cases.loopbacks += a == b;
 	unlink_port(d, a, i);
 	unlink_port(d, b, j);
 	a->ports[i].peer_guid = b->guid;
@@ -107,7 +121,9 @@ static void new_node(struct d_node *n, unsigned int slot)
 	name_node(n, slot);
 	n->n_ports = (uint8_t)(1 + rnd(MAX_PORTS));
 	for (k = 0; k <= n->n_ports; k++) {
-		n->ports[k].lid = (uint16_t)(1 + slot * 8 + k);
+		/* Room for LMC 2 between ports. */
+		n->ports[k].lid = (uint16_t)(4 * (1 + slot * 8 + k));
+		n->ports[k].lmc = (uint8_t)rnd(3);
 		n->ports[k].width = 4;
 		n->ports[k].vl_cap = 8;
 	}
@@ -148,10 +164,10 @@ static void random_fabric(struct desc *d)
 /* One change of the kinds a sweep sees. */
 static void random_change(struct desc *d)
 {
-	struct d_node *n = &d->n[rnd(MAX_NODES)];
+	struct d_node *n = &d->n[rnd(MAX_NODES)], *o;
 	struct d_port *p;
 
-	switch (rnd(rnd(40) ? 7 : 8)) {
+	switch (rnd(rnd(20) ? 8 : 9)) {
 	case 0:
 		if (n->guid)
 			remove_node(d, n);
@@ -185,17 +201,33 @@ static void random_change(struct desc *d)
 		if (n->guid)
 			name_node(n, (unsigned int)(n - d->n));
 		break;
+	case 7:
+		if (n->guid) {
+			n->ports[n->type == OQ_NODE_SWITCH ? 0 : 1].lmc =
+				(uint8_t)rnd(3);
+			seen_cases.lmcs++;
+		}
+		break;
 	default:
-		/* Two ports on one LID: the index reports it afresh. */
-		if (n->guid)
-			n->ports[n->type == OQ_NODE_SWITCH ? 0 : 1].lid = 1;
+		/* Two ports on one GUID or LID (another node's end port):
+		 * the index reports it afresh. */
+		o = &d->n[rnd(MAX_NODES)];
+		if (!n->guid || !o->guid || o == n)
+			break;
+		seen_cases.dups++;
+		p = &n->ports[n->type == OQ_NODE_SWITCH ? 0 : 1];
+		if (rnd(2))
+			p->lid =
+				o->ports[o->type == OQ_NODE_SWITCH ? 0 : 1].lid;
+		else
+			p->guid = o->type == OQ_NODE_SWITCH ? o->guid
+							    : o->guid + 1;
 		break;
 	}
 }
 
 /* A node's own facts into f's new node q (its links come after). */
-static void fill(struct oq_fabric *f, struct oq_node *q,
-		 const struct d_node *n)
+static void fill(struct oq_fabric *f, struct oq_node *q, const struct d_node *n)
 {
 	unsigned int k;
 
@@ -204,7 +236,10 @@ static void fill(struct oq_fabric *f, struct oq_node *q,
 
 		p->present = true;
 		p->guid = q->type == OQ_NODE_SWITCH ? n->guid : n->guid + k;
+		if (n->ports[k].guid)
+			p->guid = n->ports[k].guid;
 		p->lid = n->ports[k].lid;
+		p->lmc = n->ports[k].lmc;
 		p->width = n->ports[k].width;
 		p->vl_cap = n->ports[k].vl_cap;
 		assert_int_equal(oq_port_set_pkeys(p, n->ports[k].pkeys,
@@ -251,7 +286,8 @@ static void make_links(struct oq_fabric *f, const struct desc *d,
 	}
 }
 
-static struct oq_fabric *build_fresh(const struct desc *d)
+static struct oq_fabric *build_fresh(const struct desc *d,
+				     struct oq_diags *diags)
 {
 	struct oq_fabric *f = oq_fabric_new();
 	unsigned int i;
@@ -268,7 +304,7 @@ static struct oq_fabric *build_fresh(const struct desc *d)
 		fill(f, q, n);
 	}
 	make_links(f, d, NULL);
-	assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+	assert_int_equal(oq_fabric_finalize(f, diags), 0);
 	return f;
 }
 
@@ -280,7 +316,8 @@ static bool same_desc_node(const struct d_node *a, const struct d_node *b)
 /* prev (built from old) to a fabric for d: unchanged nodes shared. */
 static struct oq_fabric *build_derived(const struct oq_fabric *prev,
 				       const struct desc *old,
-				       const struct desc *d, size_t *n_shared)
+				       const struct desc *d, size_t *n_shared,
+				       struct oq_diags *diags)
 {
 	struct oq_fabric *f = oq_fabric_derive(prev);
 	bool changed[MAX_NODES] = {false};
@@ -314,21 +351,91 @@ static struct oq_fabric *build_derived(const struct oq_fabric *prev,
 		fill(f, q, n);
 	}
 	make_links(f, d, changed);
-	assert_int_equal(oq_fabric_finalize(f, NULL), 0);
+	assert_int_equal(oq_fabric_finalize(f, diags), 0);
 	return f;
 }
 
+/* The partition tables of generation gen, a port's from its node's GUID
+ * and its number: none, or the default partition and one of three. */
+static size_t part_keys(const struct oq_node *n, unsigned int k,
+			unsigned int gen, uint16_t keys[2])
+{
+	unsigned int h = (unsigned int)n->guid * 31u + k * 7u + gen * 13u;
+
+	keys[0] = 0xffff;
+	keys[1] = (uint16_t)(0x8001 + h % 3);
+	return (h >> 2) % 3;
+}
+
+/*
+ * Partitions on finalized f, as the plugin sets OpenSM's: a port whose
+ * table differs gets its node made f's own (a copy when another fabric
+ * shares it) and its table set; the others are left alone.
+ */
+static void set_partitions(struct oq_fabric *f, unsigned int gen)
+{
+	size_t i, n;
+	uint16_t keys[2];
+
+	for (i = 0; i < f->n_ports; i++) {
+		struct oq_port *p = f->ports[i];
+		struct oq_node *nd;
+
+		n = part_keys(p->node, p->num, gen, keys);
+		if (p->n_pkeys == n &&
+		    (!n || !memcmp(p->pkeys, keys, n * sizeof(*keys))))
+			continue;
+		nd = oq_fabric_node_own(f, p->node);
+		assert_non_null(nd);
+		seen_cases.owned_copies += nd != p->node;
+		assert_int_equal(oq_port_set_pkeys(&nd->ports[p->num], keys, n),
+				 0);
+	}
+}
+
+/* The diagnostics, one a line, and every LID and GUID a port could have
+ * with what answers to it: a key left behind by a node that went away
+ * answers too. */
+static void dump_keys(char *s, size_t *len, size_t cap,
+		      const struct oq_fabric *f, const struct oq_diags *d)
+{
+	const struct oq_port *p;
+	unsigned int lid, i, g;
+	size_t j;
+
+	for (j = 0; d && j < d->n; j++) {
+		*len += (size_t)oq_diag_format(&d->v[j], s + *len, cap - *len);
+		*len += (size_t)snprintf(s + *len, cap - *len, "\n");
+	}
+	for (lid = 1; lid < 4 * (MAX_NODES + 1) * 8; lid++) {
+		p = oq_fabric_port_by_lid(f, (uint16_t)lid);
+		if (p)
+			*len += (size_t)snprintf(
+				s + *len, cap - *len, "lid %u %lx/%u\n", lid,
+				(unsigned long)p->node->guid, p->num);
+	}
+	for (i = 0; i < MAX_NODES; i++)
+		for (g = 0; g < 16 + MAX_PORTS + 1; g++) {
+			p = oq_fabric_port_by_guid(f, 0x1000 + i * 64 + g);
+			if (p)
+				*len += (size_t)snprintf(
+					s + *len, cap - *len,
+					"guid %x %lx/%u\n", 0x1000 + i * 64 + g,
+					(unsigned long)p->node->guid, p->num);
+		}
+}
+
 /* Everything a reader of f can see, as text. */
-static char *dump(const struct oq_fabric *f)
+static char *dump(const struct oq_fabric *f, const struct oq_diags *d)
 {
 	size_t cap = 1 << 16, len = 0, i;
 	char *s = malloc(cap);
 	unsigned int k, l;
 
 	assert_non_null(s);
-#define OUT(...)                                                               \
-	len += (size_t)snprintf(s + len, cap - len, __VA_ARGS__)
+#define OUT(...) len += (size_t)snprintf(s + len, cap - len, __VA_ARGS__)
 	OUT("%zu nodes %zu ports\n", f->n_nodes, f->n_ports);
+	dump_keys(s, &len, cap, f, d);
 	for (i = 0; i < f->n_nodes; i++) {
 		const struct oq_node *n = f->nodes[i];
 
@@ -354,22 +461,31 @@ static char *dump(const struct oq_fabric *f)
 			size_t np, j;
 			const uint16_t *keys = oq_port_pkeys(f, p, &np);
 
-			OUT("\n port %u %d %lx %u %u %u pos %u", k, p->present,
-			    (unsigned long)p->guid, p->lid, p->width,
-			    p->vl_cap, oq_port_index(f, p));
-			if (q)
-				OUT(" peer %lx/%u", (unsigned long)q->node->guid,
-				    q->num);
+			OUT("\n port %u %d %lx %u/%u %u %u pos %u", k,
+			    p->present, (unsigned long)p->guid, p->lid, p->lmc,
+			    p->width, p->vl_cap, oq_port_index(f, p));
+			/* The partner is a port of f's and p's partner in
+			 * turn: not one of a node f no longer holds. */
+			if (q) {
+				assert_true(oq_node_index(f, q->node) <
+					    f->n_nodes);
+				assert_ptr_equal(
+					f->nodes[oq_node_index(f, q->node)],
+					q->node);
+				assert_ptr_equal(oq_port_peer(f, q), p);
+				OUT(" peer %lx/%u",
+				    (unsigned long)q->node->guid, q->num);
+			}
 			for (j = 0; j < np; j++)
 				OUT(" k%x", keys[j]);
 			if (p->present && oq_port_is_endport(p)) {
 				const struct oq_port *by =
 					oq_fabric_port_by_lid(f, p->lid);
 
-				OUT(" by guid %s", oq_fabric_port_by_guid(
-							   f, p->guid) == p
-							   ? "itself"
-							   : "another");
+				OUT(" by guid %s",
+				    oq_fabric_port_by_guid(f, p->guid) == p
+					    ? "itself"
+					    : "another");
 				if (by)
 					OUT(" by lid %lx/%u",
 					    (unsigned long)by->node->guid,
@@ -389,33 +505,52 @@ static void one_chain(unsigned int s)
 {
 	struct desc a, b;
 	struct oq_fabric *prev, *fresh, *derived;
+	struct oq_diags df, dd;
 	char *before, *x, *y;
 	size_t shared, total_shared = 0;
+	unsigned int gen = 0;
+	bool parts;
 	int step;
 
 	seed = s;
 	random_fabric(&a);
-	prev = build_fresh(&a);
+	/* Half the chains with partitions, which change now and then. */
+	parts = rnd(2);
+	prev = build_fresh(&a, NULL);
+	if (parts)
+		set_partitions(prev, gen);
 	for (step = 0; step < 20; step++) {
 		int c, n_changes = 1 + (int)rnd(3);
 
 		b = a;
 		for (c = 0; c < n_changes; c++)
 			random_change(&b);
-		before = dump(prev);
-		fresh = build_fresh(&b);
-		derived = build_derived(prev, &a, &b, &shared);
+		gen += !rnd(3);
+		before = dump(prev, NULL);
+		oq_diags_init(&df);
+		oq_diags_init(&dd);
+		fresh = build_fresh(&b, &df);
+		derived = build_derived(prev, &a, &b, &shared, &dd);
+		seen_cases.dup_diags += df.n > 0;
+		if (parts) {
+			set_partitions(fresh, gen);
+			set_partitions(derived, gen);
+		}
 		total_shared += shared;
-		x = dump(fresh);
-		y = dump(derived);
+		x = dump(fresh, &df);
+		y = dump(derived, &dd);
+		if (strcmp(x, y))
+			print_message("seed %u step %d\n", s, step);
 		assert_string_equal(x, y);
 		free(x);
 		/* What it derives from is as it was, and may go first. */
-		x = dump(prev);
+		x = dump(prev, NULL);
 		assert_string_equal(before, x);
 		free(x);
 		free(before);
 		free(y);
+		oq_diags_free(&df);
+		oq_diags_free(&dd);
 		oq_fabric_free(prev);
 		oq_fabric_free(fresh);
 		prev = derived;
@@ -431,8 +566,15 @@ static void test_derived_equals_fresh(void **state)
 	unsigned int s;
 
 	(void)state;
+	memset(&seen_cases, 0, sizeof(seen_cases));
 	for (s = 1; s <= 200; s++)
 		one_chain(s);
+	/* The chains went through every case. */
+	assert_true(seen_cases.loopbacks > 0);
+	assert_true(seen_cases.dups > 0);
+	assert_true(seen_cases.dup_diags > 0);
+	assert_true(seen_cases.owned_copies > 0);
+	assert_true(seen_cases.lmcs > 0);
 }
 
 /* A node two fabrics share is copied before one of them writes it. */
@@ -448,14 +590,14 @@ static void test_own_copies_shared(void **state)
 	(void)state;
 	seed = 7;
 	random_fabric(&a);
-	f0 = build_fresh(&a);
-	f1 = build_derived(f0, &a, &a, &shared);
+	f0 = build_fresh(&a, NULL);
+	f1 = build_derived(f0, &a, &a, &shared, NULL);
 	assert_int_equal(shared, f0->n_nodes);
 	for (i = 0; i < f1->n_nodes && !f1->nodes[i]->ports[1].present; i++)
 		;
 	assert_true(i < f1->n_nodes);
 	n0 = f1->nodes[i];
-	before = dump(f0);
+	before = dump(f0, NULL);
 	n1 = oq_fabric_node_own(f1, n0);
 	assert_non_null(n1);
 	assert_ptr_not_equal(n0, n1);
@@ -464,13 +606,13 @@ static void test_own_copies_shared(void **state)
 	assert_ptr_equal(f1->ports[oq_port_index(f1, &n1->ports[1])],
 			 &n1->ports[1]);
 	if (oq_port_peer(f1, &n1->ports[1]))
-		assert_ptr_equal(oq_port_peer(f1, oq_port_peer(f1,
-							       &n1->ports[1])),
-				 &n1->ports[1]);
+		assert_ptr_equal(
+			oq_port_peer(f1, oq_port_peer(f1, &n1->ports[1])),
+			&n1->ports[1]);
 	assert_int_equal(oq_port_set_pkeys(&n1->ports[1], &key, 1), 0);
 	/* Its own now: asked again, the same node. */
 	assert_ptr_equal(oq_fabric_node_own(f1, n1), n1);
-	after = dump(f0);
+	after = dump(f0, NULL);
 	assert_string_equal(before, after);
 	assert_int_equal(oq_port_pkeys(f1, &n1->ports[1], &np)[0], key);
 	free(before);
