@@ -332,8 +332,8 @@ static inline bool oq_port_is_endport(const struct oq_port *p)
 int oq_port_name(const struct oq_port *p, char *buf, size_t len);
 
 /* Partition membership in f: 0 none, 1 limited, 2 full. */
-int oq_port_pkey_membership(const struct oq_fabric *f,
-			    const struct oq_port *p, uint16_t pkey);
+int oq_port_pkey_membership(const struct oq_fabric *f, const struct oq_port *p,
+			    uint16_t pkey);
 
 const char *oq_node_type_name(enum oq_node_type t);
 const char *oq_speed_name(enum oq_speed s);

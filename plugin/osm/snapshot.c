@@ -445,17 +445,16 @@ static int read_node(struct decoder *dec, struct base_node *bn,
 	if (nr->n_physp > 256)
 		return -1;
 	if (!take_copy(&rd, desc, IB_NODE_DESCRIPTION_SIZE) ||
-	    !take_str(&rd, &name) ||
-	    rd.p != dec->buf + bn->lft || bn->ports - bn->lft != nr->lft_n)
+	    !take_str(&rd, &name) || rd.p != dec->buf + bn->lft ||
+	    bn->ports - bn->lft != nr->lft_n)
 		return -1;
 	if (nr->lft_n)
 		lft = dec->buf + bn->lft;
 	rd.p = dec->buf + bn->ports;
 	desc[IB_NODE_DESCRIPTION_SIZE] = '\0';
-	qn = oq_fabric_add_node_as(dec->f, (enum oq_node_type)nr->type,
-				   cl_ntoh64(nr->guid), desc,
-				   (uint8_t)(nr->n_physp ? nr->n_physp - 1 : 0),
-				   was);
+	qn = oq_fabric_add_node_as(
+		dec->f, (enum oq_node_type)nr->type, cl_ntoh64(nr->guid), desc,
+		(uint8_t)(nr->n_physp ? nr->n_physp - 1 : 0), was);
 	if (!qn || (name && oq_node_set_name(qn, name)))
 		return -1;
 	qn->user = (void *)nr->node;
@@ -702,9 +701,9 @@ static int build(const struct oq_record *r, bool with_lft,
 	 * port's facts) is read afresh, and so is a fabric whose ids have
 	 * spread over more than twice its nodes (nodes that left and came
 	 * back as new objects): afresh, its ids are dense again. */
-	if (prev && (memcmp(&prev->sr, &sr,
-			    offsetof(struct subnet_record, n_nodes)) ||
-		     prev->fabric->n_node_ids > 2 * prev->fabric->n_nodes + 64))
+	if (prev &&
+	    (memcmp(&prev->sr, &sr, offsetof(struct subnet_record, n_nodes)) ||
+	     prev->fabric->n_node_ids > 2 * prev->fabric->n_nodes + 64))
 		prev = NULL;
 	dec.lft_again = prev && prev->with_lft != with_lft;
 	base = calloc(1, sizeof(*base));

@@ -237,8 +237,7 @@ void oq_fabric_link_in(struct oq_fabric *f, struct oq_port *a,
 {
 	struct oq_port *pa, *pb;
 
-	if (!f || !a || !b || a->id >= f->n_port_ids ||
-	    b->id >= f->n_port_ids)
+	if (!f || !a || !b || a->id >= f->n_port_ids || b->id >= f->n_port_ids)
 		return;
 	/* A port another fabric's node holds is present already, or it
 	 * would be written here and have no position. */
@@ -397,7 +396,8 @@ int oq_fabric_positions_room(struct oq_fabric *f, size_t n_ports)
 	free(f->first_port);
 	free(f->node_id_at);
 	f->ports = malloc((n_ports ? n_ports : 1) * sizeof(*f->ports));
-	f->port_id_at = malloc((n_ports ? n_ports : 1) * sizeof(*f->port_id_at));
+	f->port_id_at =
+		malloc((n_ports ? n_ports : 1) * sizeof(*f->port_id_at));
 	f->first_port = malloc((f->n_nodes + 1) * sizeof(*f->first_port));
 	f->node_id_at = malloc((f->n_nodes + 1) * sizeof(*f->node_id_at));
 	if (!f->ports || !f->port_id_at || !f->first_port || !f->node_id_at)
@@ -496,8 +496,8 @@ int oq_port_name(const struct oq_port *p, char *buf, size_t len)
 	return (int)(dl + tl);
 }
 
-int oq_port_pkey_membership(const struct oq_fabric *f,
-			    const struct oq_port *p, uint16_t pkey)
+int oq_port_pkey_membership(const struct oq_fabric *f, const struct oq_port *p,
+			    uint16_t pkey)
 {
 	int best = 0;
 	uint16_t i;

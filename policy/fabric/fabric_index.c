@@ -133,8 +133,8 @@ static int index_names(struct oq_fabric_index *idx, const struct oq_fabric *f)
 {
 	size_t n_nodes = f->n_nodes, n;
 	struct in_table *v = malloc((n_nodes ? n_nodes : 1) * sizeof(*v));
-	uint32_t *last = malloc((f->n_node_ids ? f->n_node_ids : 1) *
-				sizeof(*last));
+	uint32_t *last =
+		malloc((f->n_node_ids ? f->n_node_ids : 1) * sizeof(*last));
 
 	if (!v || !last) {
 		free(v);
@@ -196,9 +196,8 @@ static void index_lids(struct oq_fabric_index *idx, const struct oq_fabric *f,
 				oq_port_name(p, b, sizeof(b));
 				snprintf(what, sizeof(what), "LID %u",
 					 p->lid + j);
-				report_dup(diags, "lid-is-used-by-both",
-					   q->loc, p->loc, what, a,
-					   b,
+				report_dup(diags, "lid-is-used-by-both", q->loc,
+					   p->loc, what, a, b,
 					   "every port needs LIDs of its own "
 					   "(base LID to base + 2^LMC - 1): "
 					   "check the lid and lmc of the two "
@@ -248,9 +247,8 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 			snprintf(b, sizeof(b), "\"%s\"", f->nodes[k]->desc);
 			snprintf(what, sizeof(what), "node GUID 0x%016" PRIx64,
 				 f->nodes[k]->guid);
-			report_dup(diags, "node-guid-is-used-by-both",
-				   o->loc, f->nodes[k]->loc, what,
-				   a, b,
+			report_dup(diags, "node-guid-is-used-by-both", o->loc,
+				   f->nodes[k]->loc, what, a, b,
 				   "every node needs its own GUID: check the "
 				   "caguid=/switchguid= lines before the two "
 				   "(each sets the GUIDs of the nodes after "
@@ -274,8 +272,8 @@ int oq_fabric_index_build(struct oq_fabric *f, struct oq_diags *diags)
 			oq_port_name(p, b, sizeof(b));
 			snprintf(what, sizeof(what), "port GUID 0x%016" PRIx64,
 				 p->guid);
-			report_dup(diags, "port-guid-is-used-by-both",
-				   q->loc, p->loc, what, a, b,
+			report_dup(diags, "port-guid-is-used-by-both", q->loc,
+				   p->loc, what, a, b,
 				   "every end port needs its own GUID: check "
 				   "the (GUID) of the two port lines and the "
 				   "caguid=/switchguid= lines");
@@ -319,8 +317,8 @@ static int unindex_node(struct oq_fabric_index *idx, const struct oq_node *n)
 		if (!p->present || !oq_port_is_endport(p))
 			continue;
 		oq_htab_del(&idx->port_guid, p->guid, p->id);
-		for (l = 0; p->lid && l < 1u << (p->lmc & 7) &&
-			    p->lid + l <= 0xffff;
+		for (l = 0;
+		     p->lid && l < 1u << (p->lmc & 7) && p->lid + l <= 0xffff;
 		     l++)
 			oq_htab_del(&idx->lid, p->lid + l, p->id);
 	}
@@ -355,8 +353,8 @@ static int index_node(struct oq_fabric_index *idx, const struct oq_fabric *f,
 		rc = oq_htab_put(&idx->port_guid, p->guid, p->id, &old);
 		if (rc <= 0)
 			return rc ? rc : -EEXIST;
-		for (l = 0; p->lid && l < 1u << (p->lmc & 7) &&
-			    p->lid + l <= 0xffff;
+		for (l = 0;
+		     p->lid && l < 1u << (p->lmc & 7) && p->lid + l <= 0xffff;
 		     l++) {
 			rc = oq_htab_put(&idx->lid, p->lid + l, p->id, &old);
 			if (rc <= 0)
@@ -434,7 +432,6 @@ int oq_fabric_index_derive(struct oq_fabric *f, const struct oq_fabric *prev)
 	f->idx = idx;
 	return 0;
 }
-
 
 void oq_fabric_index_free(struct oq_fabric_index *idx)
 {
