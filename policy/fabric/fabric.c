@@ -409,6 +409,21 @@ int oq_fabric_positions_room(struct oq_fabric *f, size_t n_ports)
 	return 0;
 }
 
+size_t oq_fabric_place_ports(struct oq_fabric *f, struct oq_node *nd,
+			     size_t n)
+{
+	unsigned int j;
+
+	for (j = 0; j <= nd->n_ports; j++) {
+		if (!nd->ports[j].present)
+			continue;
+		f->port_pos[nd->ports[j].id] = (uint32_t)n;
+		f->port_id_at[n] = nd->ports[j].id;
+		f->ports[n++] = &nd->ports[j];
+	}
+	return n;
+}
+
 /* Every node's and port's position, in node order. */
 static int positions(struct oq_fabric *f)
 {
@@ -432,13 +447,7 @@ static int positions(struct oq_fabric *f)
 		f->node_pos[nd->id] = (uint32_t)i;
 		f->node_id_at[i] = nd->id;
 		f->first_port[i] = (uint32_t)n;
-		for (j = 0; j <= nd->n_ports; j++) {
-			if (!nd->ports[j].present)
-				continue;
-			f->port_pos[nd->ports[j].id] = (uint32_t)n;
-			f->port_id_at[n] = nd->ports[j].id;
-			f->ports[n++] = &nd->ports[j];
-		}
+		n = oq_fabric_place_ports(f, nd, n);
 	}
 	f->first_port[f->n_nodes] = (uint32_t)n;
 	f->n_ports = n;

@@ -132,13 +132,7 @@ int oq_fabric_derive_positions(struct oq_fabric *f,
 			n += b - a;
 			continue;
 		}
-		for (j = 0; j <= nd->n_ports; j++) {
-			if (!nd->ports[j].present)
-				continue;
-			f->port_pos[nd->ports[j].id] = (uint32_t)n;
-			f->port_id_at[n] = nd->ports[j].id;
-			f->ports[n++] = &nd->ports[j];
-		}
+		n = oq_fabric_place_ports(f, nd, n);
 	}
 	f->first_port[f->n_nodes] = (uint32_t)n;
 	f->n_ports = n;

@@ -42,6 +42,10 @@ int oq_fabric_nodes_room(struct oq_fabric *f);
  * every id without a position.  0, or -ENOMEM. */
 int oq_fabric_positions_room(struct oq_fabric *f, size_t n_ports);
 void oq_node_inherit_port0(struct oq_node *n);
+/* nd's present ports into f's position arrays from position n on; the
+ * position after them. */
+size_t oq_fabric_place_ports(struct oq_fabric *f, struct oq_node *nd,
+			     size_t n);
 /* A derived fabric's positions, from prev's for the nodes it shares
  * (fabric_derive.c).  0, or -ENOMEM. */
 int oq_fabric_derive_positions(struct oq_fabric *f,
