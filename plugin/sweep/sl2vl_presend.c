@@ -29,7 +29,7 @@ static const uint8_t *uniform_table(const struct oq_sweep_state *s,
 				    const struct oq_node *n)
 {
 	const uint8_t *row = NULL;
-	uint8_t out, in;
+	unsigned int out, in; /* a switch may have 255 ports */
 
 	for (out = 1; out <= n->n_ports; out++) {
 		const struct oq_port *p = &n->ports[out];
