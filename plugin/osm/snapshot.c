@@ -373,8 +373,7 @@ struct decoder {
 	bool lft_again;
 	uint64_t max_op_vls;
 	struct oq_snapshot_base *base; /* being made */
-	struct oq_node **at;	       /* f's node of each base node */
-	struct oq_node **by_id;	       /* f's nodes by id, for the links */
+	struct oq_node **at; /* f's node of each base node, for the links */
 	struct read_node *read;
 	size_t n_read;
 	struct link_partner *partners;
@@ -514,7 +513,9 @@ static void link_ports(struct decoder *dec)
 			    !partners[i].node)
 				continue;
 			id = base_id(dec->base, partners[i].node);
-			rn = id != NO_NODE ? dec->by_id[id] : NULL;
+			rn = id != NO_NODE
+				     ? dec->at[dec->base->at_of_id[id]]
+				     : NULL;
 			if (rn && partners[i].num <= rn->n_ports &&
 			    rn->ports[partners[i].num].present)
 				oq_fabric_link_in(dec->f, &qn->ports[i],
@@ -733,18 +734,15 @@ static int build(const struct oq_record *r, bool with_lft,
 		if (take_node(&dec, r, prev, k))
 			goto fail;
 	base->fabric = dec.f;
-	dec.by_id = calloc(dec.f->n_node_ids ? dec.f->n_node_ids : 1,
-			   sizeof(*dec.by_id));
 	base->at_of_id = malloc((dec.f->n_node_ids ? dec.f->n_node_ids : 1) *
 				sizeof(*base->at_of_id));
-	if (!dec.by_id || !base->at_of_id)
+	if (!base->at_of_id)
 		goto fail;
 	memset(base->at_of_id, 0xff,
 	       dec.f->n_node_ids * sizeof(*base->at_of_id));
 	for (k = 0; k < base->n; k++) {
 		if (base->nodes[k].id == NO_NODE)
 			continue;
-		dec.by_id[base->nodes[k].id] = dec.at[k];
 		base->at_of_id[base->nodes[k].id] = (uint32_t)k;
 	}
 	if (index_base(base, prev))
@@ -758,7 +756,6 @@ static int build(const struct oq_record *r, bool with_lft,
 	*base_out = base;
 	*n_read = dec.n_read;
 	free(dec.at);
-	free(dec.by_id);
 	free(dec.read);
 	free(dec.partners);
 	return 0;
@@ -766,7 +763,6 @@ fail:
 	oq_fabric_free(dec.f);
 	oq_snapshot_base_free(base);
 	free(dec.at);
-	free(dec.by_id);
 	free(dec.read);
 	free(dec.partners);
 	return rc == -EINVAL ? rc : -ENOMEM;

@@ -95,51 +95,52 @@ void oq_fabric_free(struct oq_fabric *f)
 	free(f);
 }
 
-/* Room in the by-id arrays for ids below n_ports and n_nodes; new entries
- * zeroed.  0, or -ENOMEM. */
+/* *v from had to cap entries of size bytes, the new ones filled with
+ * byte fill.  0, or -ENOMEM (*v as it was). */
+static int grow(void **v, size_t size, uint32_t had, uint32_t cap, int fill)
+{
+	uint8_t *g = realloc(*v, (size_t)cap * size);
+
+	if (!g)
+		return -ENOMEM;
+	memset(g + (size_t)had * size, fill, (size_t)(cap - had) * size);
+	*v = g;
+	return 0;
+}
+
+/* The capacity for n ids from cap (first when none yet). */
+static uint32_t cap_for(uint32_t cap, uint32_t first, uint32_t n)
+{
+	if (!cap)
+		cap = first;
+	while (cap < n)
+		cap *= 2;
+	return cap;
+}
+
+/* Room in the by-id arrays for ids below n_ports and n_nodes: no
+ * partner, route or position for the new ones.  0, or -ENOMEM. */
 int oq_fabric_reserve_ids(struct oq_fabric *f, uint32_t n_ports,
 			  uint32_t n_nodes)
 {
-	if (n_ports > f->cap_port_ids) {
-		uint32_t cap = f->cap_port_ids ? f->cap_port_ids : 256;
-		struct oq_port **peer;
-		uint32_t *pos;
+	uint32_t cap;
 
-		while (cap < n_ports)
-			cap *= 2;
-		peer = realloc(f->peer, cap * sizeof(*peer));
-		if (peer)
-			f->peer = peer;
-		pos = realloc(f->port_pos, cap * sizeof(*pos));
-		if (pos)
-			f->port_pos = pos;
-		if (!peer || !pos)
+	if (n_ports > f->cap_port_ids) {
+		cap = cap_for(f->cap_port_ids, 256, n_ports);
+		if (grow((void **)&f->peer, sizeof(*f->peer), f->cap_port_ids,
+			 cap, 0) ||
+		    grow((void **)&f->port_pos, sizeof(*f->port_pos),
+			 f->cap_port_ids, cap, 0xff))
 			return -ENOMEM;
-		memset(peer + f->cap_port_ids, 0,
-		       (cap - f->cap_port_ids) * sizeof(*peer));
-		memset(pos + f->cap_port_ids, 0xff,
-		       (cap - f->cap_port_ids) * sizeof(*pos));
 		f->cap_port_ids = cap;
 	}
 	if (n_nodes > f->cap_node_ids) {
-		uint32_t cap = f->cap_node_ids ? f->cap_node_ids : 64;
-		struct oq_lft **lft;
-		uint32_t *pos;
-
-		while (cap < n_nodes)
-			cap *= 2;
-		lft = realloc(f->lft, cap * sizeof(*lft));
-		if (lft)
-			f->lft = lft;
-		pos = realloc(f->node_pos, cap * sizeof(*pos));
-		if (pos)
-			f->node_pos = pos;
-		if (!lft || !pos)
+		cap = cap_for(f->cap_node_ids, 64, n_nodes);
+		if (grow((void **)&f->lft, sizeof(*f->lft), f->cap_node_ids,
+			 cap, 0) ||
+		    grow((void **)&f->node_pos, sizeof(*f->node_pos),
+			 f->cap_node_ids, cap, 0xff))
 			return -ENOMEM;
-		memset(lft + f->cap_node_ids, 0,
-		       (cap - f->cap_node_ids) * sizeof(*lft));
-		memset(pos + f->cap_node_ids, 0xff,
-		       (cap - f->cap_node_ids) * sizeof(*pos));
 		f->cap_node_ids = cap;
 	}
 	return 0;

@@ -61,18 +61,7 @@ int oq_fabric_share_node(struct oq_fabric *f, struct oq_node *n)
 /* Whether q is a port of one of f's nodes. */
 static bool in_fabric(const struct oq_fabric *f, const struct oq_port *q)
 {
-	uint32_t at = oq_node_index(f, q->node);
-
-	return at < f->n_nodes && f->nodes[at] == q->node;
-}
-
-/* prev's position of f's node nd when prev holds that very node, else
- * UINT32_MAX. */
-static uint32_t prev_pos(const struct oq_fabric *prev, const struct oq_node *nd)
-{
-	uint32_t at = oq_node_index(prev, nd);
-
-	return at < prev->n_nodes && prev->nodes[at] == nd ? at : UINT32_MAX;
+	return oq_fabric_node_at(f, q->node) != UINT32_MAX;
 }
 
 static size_t present_ports(const struct oq_node *nd)
@@ -99,7 +88,7 @@ int oq_fabric_derive_positions(struct oq_fabric *f,
 
 	for (i = 0; i < f->n_nodes; i++) {
 		struct oq_node *nd = f->nodes[i];
-		uint32_t at = prev_pos(prev, nd);
+		uint32_t at = oq_fabric_node_at(prev, nd);
 
 		if (at != UINT32_MAX) {
 			n += prev->first_port[at + 1] - prev->first_port[at];
@@ -114,7 +103,7 @@ int oq_fabric_derive_positions(struct oq_fabric *f,
 	n = 0;
 	for (i = 0; i < f->n_nodes; i++) {
 		struct oq_node *nd = f->nodes[i];
-		uint32_t at = prev_pos(prev, nd), a, b;
+		uint32_t at = oq_fabric_node_at(prev, nd), a, b;
 
 		f->node_pos[nd->id] = (uint32_t)i;
 		f->node_id_at[i] = nd->id;
@@ -139,7 +128,7 @@ int oq_fabric_derive_positions(struct oq_fabric *f,
 	for (i = 0; i < f->n_nodes; i++) {
 		const struct oq_node *nd = f->nodes[i];
 
-		if (prev_pos(prev, nd) != UINT32_MAX)
+		if (oq_fabric_node_at(prev, nd) != UINT32_MAX)
 			continue;
 		for (j = 0; j <= nd->n_ports; j++) {
 			const struct oq_port *p = &nd->ports[j];
@@ -226,11 +215,11 @@ fail:
 
 struct oq_node *oq_fabric_node_own(struct oq_fabric *f, struct oq_node *n)
 {
-	uint32_t at = oq_node_index(f, n);
+	uint32_t at = oq_fabric_node_at(f, n);
 	struct oq_node *c;
 	unsigned int i;
 
-	if (at >= f->n_nodes || f->nodes[at] != n)
+	if (at == UINT32_MAX)
 		return NULL;
 	if (oq_fabric_owns(f, n))
 		return n;

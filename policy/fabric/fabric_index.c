@@ -295,14 +295,6 @@ int oq_fabric_index_names(struct oq_fabric *f)
 
 /* ---- a derived fabric's index: the one it derives from, changed ---- */
 
-/* Whether node n is one of f's (the same object). */
-static bool has_node(const struct oq_fabric *f, const struct oq_node *n)
-{
-	uint32_t at = oq_node_index(f, n);
-
-	return at < f->n_nodes && f->nodes[at] == n;
-}
-
 /* n's keys out of idx, as prev indexed them.  -EAGAIN when its name is
  * another node's too (the names are indexed again). */
 static int unindex_node(struct oq_fabric_index *idx, const struct oq_node *n)
@@ -408,7 +400,7 @@ int oq_fabric_index_derive(struct oq_fabric *f, const struct oq_fabric *prev)
 		return -ENOMEM;
 	rc = copy_index(idx, prev->idx, f->n_node_ids);
 	for (i = 0; !rc && i < prev->n_nodes; i++)
-		if (!has_node(f, prev->nodes[i])) {
+		if (oq_fabric_node_at(f, prev->nodes[i]) == UINT32_MAX) {
 			rc = unindex_node(idx, prev->nodes[i]);
 			if (rc == -EAGAIN) {
 				names_again = true;
@@ -416,7 +408,7 @@ int oq_fabric_index_derive(struct oq_fabric *f, const struct oq_fabric *prev)
 			}
 		}
 	for (i = 0; !rc && i < f->n_nodes; i++)
-		if (!has_node(prev, f->nodes[i])) {
+		if (oq_fabric_node_at(prev, f->nodes[i]) == UINT32_MAX) {
 			rc = index_node(idx, f, f->nodes[i], names_again);
 			if (rc == -EAGAIN) {
 				names_again = true;
@@ -501,12 +493,9 @@ struct oq_node *oq_fabric_node_by_name(const struct oq_fabric *f,
 struct oq_node *oq_fabric_node_next_same_name(const struct oq_fabric *f,
 					      const struct oq_node *n)
 {
-	uint32_t next, at;
+	uint32_t next;
 
-	if (!f || !f->idx || !n)
-		return NULL;
-	at = oq_node_index(f, n);
-	if (at >= f->n_nodes || f->nodes[at] != n)
+	if (!f || !f->idx || !n || oq_fabric_node_at(f, n) == UINT32_MAX)
 		return NULL;
 	next = f->idx->same_next[n->id];
 	return next ? node_of_id(f, next - 1) : NULL;

@@ -25,6 +25,16 @@ int oq_fabric_index_derive(struct oq_fabric *f, const struct oq_fabric *prev);
 /* Rebuild the name index after the nodes' names changed.  0, or -1. */
 int oq_fabric_index_names(struct oq_fabric *f);
 
+/* n's position in f when f holds that very node (not another node
+ * under its ids), else UINT32_MAX. */
+static inline uint32_t oq_fabric_node_at(const struct oq_fabric *f,
+					 const struct oq_node *n)
+{
+	uint32_t at = oq_node_index(f, n);
+
+	return at < f->n_nodes && f->nodes[at] == n ? at : UINT32_MAX;
+}
+
 /* Whether f alone holds n, which it built: f may write it. */
 static inline bool oq_fabric_owns(const struct oq_fabric *f,
 				  const struct oq_node *n)
