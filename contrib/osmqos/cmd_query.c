@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "inputs.h"
 #include "mad/sa_client.h"
+#include "options/options.h"
 
 #define CMD "query"
 
@@ -57,9 +58,7 @@ static int parse_gid_opt(void *value, const char *s, const struct oq_opt *o);
 static int parse_counts(void *value, const char *s, const struct oq_opt *o);
 
 /* The rate range as the model knows it, for the help ("2..24"). */
-#define STR_(x)	   #x
-#define STR(x)	   STR_(x)
-#define RATE_RANGE STR(OQ_RATE_MIN) ".." STR(OQ_RATE_MAX)
+#define RATE_RANGE OQ_STR(OQ_RATE_MIN) ".." OQ_STR(OQ_RATE_MAX)
 
 #define OFF(field) offsetof(struct query_opts, field)
 #define NUM(nm, let, text, field, most, also)                              \

@@ -31,16 +31,6 @@ static void parent_of(const char *path, char *dir, size_t len)
 		slash[1] = '\0';
 }
 
-/* path with its trailing slashes dropped, for DIR/osmqos-audit.log. */
-static int trimmed(const char *path)
-{
-	size_t n = strlen(path);
-
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	return (int)n;
-}
-
 /* What to do about a path that is not a regular file (mode its type). */
 static void not_file_fix(const struct doctor_sm_user *u, const char *path,
 			 mode_t mode, char *fix, size_t len)
@@ -50,7 +40,7 @@ static void not_file_fix(const struct doctor_sm_user *u, const char *path,
 			 "set event_plugin_options "
 			 "audit=%.*s/" OQ_AUDIT_DEFAULT_NAME
 			 " (a file in that directory)",
-			 trimmed(path), path);
+			 oq_audit_dir_len(path), path);
 	else if (S_ISLNK(mode))
 		snprintf(fix, len,
 			 "set event_plugin_options audit= to the file the "

@@ -204,6 +204,9 @@ size_t oq_audit_format_n(const struct oq_audit_record *rec, uint64_t count,
  */
 void oq_audit_why_not_file(const char *path, mode_t mode, char *why,
 			   size_t len);
+/* The length of path without its trailing slashes (a directory audit=
+ * names, for DIR/osmqos-audit.log). */
+int oq_audit_dir_len(const char *path);
 bool oq_audit_file_fits(const char *path, const struct stat *sb, uid_t uid,
 			char *why, size_t len);
 

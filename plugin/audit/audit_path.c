@@ -13,17 +13,22 @@
 
 #include "audit.h"
 
-/* audit= naming a directory: a file in it, e.g. DIR/osmqos-audit.log. */
-static void dir_advice(const char *path, char *why, size_t len)
+int oq_audit_dir_len(const char *path)
 {
 	size_t n = strlen(path);
 
 	while (n > 1 && path[n - 1] == '/')
 		n--;
+	return (int)n;
+}
+
+/* audit= naming a directory: a file in it, e.g. DIR/osmqos-audit.log. */
+static void dir_advice(const char *path, char *why, size_t len)
+{
 	snprintf(why, len,
 		 "%s is a directory; give audit= a file path, e.g. "
 		 "%.*s/" OQ_AUDIT_DEFAULT_NAME,
-		 path, (int)n, path);
+		 path, oq_audit_dir_len(path), path);
 }
 
 void oq_audit_why_not_file(const char *path, mode_t mode, char *why, size_t len)

@@ -35,6 +35,12 @@ static bool lat_missed(const struct oq_synth_class *c, unsigned int s,
 /* No class checked yet: no worst wait to publish (null, no sample). */
 #define WAIT_NONE -2.0
 
+/* A level the policy gives a bandwidth or latency intent, on an SL. */
+static bool has_intent(const struct oq_publish_level *l)
+{
+	return (l->intent_bp > 0 || l->latency_ns) && l->sl < 16;
+}
+
 static void level_stats(struct oq_publish_level *l,
 			const struct oq_synth_class *c)
 {
@@ -71,8 +77,7 @@ size_t oq_publish_intent_stats(struct oq_publish_level *levels, size_t n,
 	 * packets: the published classes say it. */
 	for (k = 0; c && k < c->n; k++)
 		for (i = 0; i < n; i++)
-			if ((levels[i].intent_bp > 0 || levels[i].latency_ns) &&
-			    levels[i].sl < 16 &&
+			if (has_intent(&levels[i]) &&
 			    c->v[k].guar.shared_with[levels[i].sl])
 				levels[i].ports_shared += c->v[k].n_ports;
 	for (k = 0; plan && k < plan->n; k++) {
@@ -81,8 +86,7 @@ size_t oq_publish_intent_stats(struct oq_publish_level *levels, size_t n,
 		if (!sc->n_ports)
 			continue;
 		for (i = 0; i < n; i++)
-			if ((levels[i].intent_bp > 0 || levels[i].latency_ns) &&
-			    levels[i].sl < 16)
+			if (has_intent(&levels[i]))
 				level_stats(&levels[i], sc);
 		/* The plan's own count (oq_synth_apply): what the log says. */
 		if (sc->r.status != OQ_SYNTH_OK)
