@@ -54,6 +54,12 @@ int oq_check_ipoib_partitions(const struct oq_policy *p,
 
 /* The partitions the binding was made with (NULL when none). */
 const struct oq_partitions *oq_binding_partitions(const struct oq_binding *b);
+/* Whether each port-name of b's policy that names a node in both b's
+ * fabric and the fabric other names the node of the same id in both: the
+ * node a name gives is the first of that name, so a change elsewhere can
+ * make it another node. */
+bool oq_binding_names_same(const struct oq_binding *b,
+			   const struct oq_fabric *other);
 /* Whether port belongs to any of the groups refs names. */
 bool oq_binding_in_any(const struct oq_binding *b, const struct oq_refs *refs,
 		       const struct oq_port *port);

@@ -156,7 +156,20 @@ struct oq_fabric_tables {
 	 * fabric nearly every port of a kind holds the same rows, so a
 	 * 2,700-node fat tree's 9 MB of rows are a few kilobytes here. */
 	struct oq_sl2vl_store *store;
+	/* What a compile on a fabric derived from this one reads
+	 * (oq_tables_compile_derived()): whether the compile said nothing,
+	 * and per scope of the policy (its vlarb-scopes, then its
+	 * sl2vl-scopes) the id of a port the scope covers,
+	 * OQ_TABLES_COVERS_NONE, or OQ_TABLES_COVERS_ANY where the scope
+	 * counts as covering without a port (sl2vl-scopes an engine that
+	 * owns SL2VL ignores).  NULL covers: not known. */
+	bool quiet;
+	uint32_t *covers;
+	size_t n_covers;
 };
+
+#define OQ_TABLES_COVERS_NONE UINT32_MAX
+#define OQ_TABLES_COVERS_ANY  (UINT32_MAX - 1)
 
 /*
  * Set pt's SL2VL to rows[0..n-1] (1 <= n <= OQ_SL2VL_MAX_ROWS), as a
@@ -270,6 +283,30 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 			     struct oq_fabric_tables *out,
 			     struct oq_diags *diags);
 void oq_fabric_tables_free(struct oq_fabric_tables *t);
+
+/*
+ * The tables of f, a fabric derived from prev_f (oq_fabric_derive()),
+ * from prev: prev_f's tables, compiled by oq_tables_compile_engine() or
+ * this function with the same policy (b's, bound with the same
+ * partitions), templates and engine; the caller sees to that.  A port's
+ * tables depend on no more than its node, the link partners of its
+ * node's ports and those inputs, so the ports of a node f shares with
+ * prev_f whose ports' partners are the same take prev's tables, and the
+ * other ports are compiled.  Only where that is the full compile's
+ * result, findings included: the engine leaves SL2VL to QoS and has no
+ * table hooks, prev's compile said nothing (a finding names the first
+ * port in fabric order, or counts ports), the ports compiled say
+ * nothing, and each scope still covers a port.  Returns 0 with
+ * *n_compiled the ports compiled, 1 when it cannot (then compile in
+ * full), or -ENOMEM; out is empty unless 0.
+ */
+int oq_tables_compile_derived(const struct oq_binding *b,
+			      const struct oq_fabric *f,
+			      const struct oq_templates *t,
+			      const struct oq_engine *engine,
+			      const struct oq_fabric *prev_f,
+			      const struct oq_fabric_tables *prev,
+			      struct oq_fabric_tables *out, size_t *n_compiled);
 
 /* Whether a and b, compiled for one fabric, give every port the same
  * tables from the same origins and scopes (the SL2VL rows compared by

@@ -454,7 +454,7 @@ static void log_phases(struct oq_publisher *pub,
 {
 	const struct oq_phases *ph = &req->phases;
 	uint64_t audit = 0;
-	char trim[32] = "off", sa[64] = "kept", read[64] = "";
+	char trim[32] = "off", sa[64] = "kept", read[64] = "", made[64] = "";
 
 	if (pub->audit) {
 		struct oq_audit_stats st;
@@ -476,9 +476,13 @@ static void log_phases(struct oq_publisher *pub,
 	if (ph->nodes)
 		snprintf(read, sizeof(read), " (%zu of %zu nodes read)",
 			 ph->nodes_read, ph->nodes);
+	/* How many ports' tables the compiles made: the rest were kept. */
+	if (ph->ports)
+		snprintf(made, sizeof(made), ", %zu of %zu ports compiled",
+			 ph->ports_compiled, ph->ports);
 	OQ_LOG(pub->osm, OSM_LOG_INFO,
 	       "sweep %lu: phases: inputs %.2f ms (%s), snapshot %.2f ms%s%s, "
-	       "compile %.2f ms (%u states), QoS MADs %.2f ms (%lu hook "
+	       "compile %.2f ms (%u states%s), QoS MADs %.2f ms (%lu hook "
 	       "calls), SA state %.2f ms (%s), predictions %.2f ms%s, publish "
 	       "%.2f ms (%s), memory trim %s, audit %.2f ms CPU since the "
 	       "last sweep; in all %.2f ms (the SM thread's CPU in the "
@@ -489,8 +493,9 @@ static void log_phases(struct oq_publisher *pub,
 	       ph->snapshot_ms, read,
 	       ph->subnets_shared ? " (the last copy of the subnet shared)"
 				  : "",
-	       ph->compile_ms, ph->states, (double)oq_phases_hook_ns(ph) / 1e6,
-	       ph->hook_calls, ph->sa_ms, sa, ph->classes_ms,
+	       ph->compile_ms, ph->states, made,
+	       (double)oq_phases_hook_ns(ph) / 1e6, ph->hook_calls, ph->sa_ms,
+	       sa, ph->classes_ms,
 	       ph->classes_kept ? " (kept: the same tables)" : "", publish_ms,
 	       pub->json_kept	 ? "parts kept, JSON as it was"
 	       : pub->parts_kept ? "parts kept"

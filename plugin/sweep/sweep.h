@@ -95,6 +95,9 @@ struct oq_phases {
 	 * others shared with the copy before). */
 	size_t nodes_read, nodes;
 	double compile_ms;   /* policy bound, tables compiled, all states */
+	/* Ports whose tables the compiles made, and had in all (the
+	 * others' taken from the state before's). */
+	size_t ports_compiled, ports;
 	double classes_ms;   /* port classes predicted (SA state) */
 	/* Ports whose SL2VL the SA read from OpenSM's cache: those Sets
 	 * went to, or all of them (sl2vl_all). */

@@ -457,6 +457,32 @@ const struct oq_partitions *oq_binding_partitions(const struct oq_binding *b)
 	return b->parts;
 }
 
+bool oq_binding_names_same(const struct oq_binding *b,
+			   const struct oq_fabric *other)
+{
+	const struct oq_policy *p = b->p;
+	size_t g, i, n_same;
+
+	for (g = 0; g < p->n_groups; g++)
+		for (i = 0; i < p->groups[g].n_port_names; i++) {
+			const char *name = p->groups[g].port_names[i].name;
+			const struct oq_node *x, *y;
+			struct oq_pname parsed;
+
+			if (!name || !oq_port_name_parse(name, &parsed))
+				continue;
+			x = oq_fabric_node_by_name(b->f, name, parsed.node_len,
+						   &n_same);
+			y = oq_fabric_node_by_name(other, name, parsed.node_len,
+						   &n_same);
+			/* A name only one fabric has is a node of its own
+			 * (read anew, or gone): no other node's changes. */
+			if (x && y && x->id != y->id)
+				return false;
+		}
+	return true;
+}
+
 bool oq_binding_in_any(const struct oq_binding *b, const struct oq_refs *refs,
 		       const struct oq_port *port)
 {

@@ -261,4 +261,8 @@ void oq_fabric_tables_free(struct oq_fabric_tables *t)
 	t->n = 0;
 	store_free(t->store);
 	t->store = NULL;
+	free(t->covers);
+	t->covers = NULL;
+	t->n_covers = 0;
+	t->quiet = false;
 }

@@ -195,14 +195,13 @@ static void clip_warnings(const struct oq_policy *p,
 
 /* Scopes that cover no port: the tables of this fabric ignore them. */
 static void unused_scope_warnings(const struct oq_policy *p,
-				  const unsigned char *vlarb,
-				  const unsigned char *sl2vl,
+				  const uint32_t *vlarb, const uint32_t *sl2vl,
 				  struct oq_diags *diags)
 {
 	size_t s;
 
 	for (s = 0; s < p->n_vlarb; s++)
-		if (!vlarb[s])
+		if (!oq_scope_covers_any(vlarb, s))
 			oq_diag_hint(oq_warning(diags, p->vlarb[s].loc,
 						"vlarb-scope covers no port of "
 						"this fabric that has VLArb "
@@ -210,7 +209,7 @@ static void unused_scope_warnings(const struct oq_policy *p,
 				     "check its group and across names "
 				     "against the fabric");
 	for (s = 0; s < p->n_sl2vl; s++)
-		if (!sl2vl[s] && p->sl2vl[s].has_table)
+		if (!oq_scope_covers_any(sl2vl, s) && p->sl2vl[s].has_table)
 			oq_diag_hint(oq_warning(diags, p->sl2vl[s].loc,
 						"sl2vl-scope covers no port of "
 						"this fabric that has SL2VL "
@@ -253,6 +252,59 @@ int oq_tables_compile(const struct oq_binding *b, const struct oq_fabric *f,
 	return oq_tables_compile_engine(b, f, t, NULL, out, diags);
 }
 
+/* Findings said so far, those kept and those dropped. */
+static size_t said(const struct oq_diags *d)
+{
+	return d->n + d->n_dropped;
+}
+
+int oq_tables_covers_init(struct oq_fabric_tables *out,
+			  const struct oq_policy *pol)
+{
+	size_t n = pol ? pol->n_vlarb + pol->n_sl2vl : 0, i;
+
+	out->covers = malloc((n ? n : 1) * sizeof(*out->covers));
+	if (!out->covers)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		out->covers[i] = OQ_TABLES_COVERS_NONE;
+	out->n_covers = n;
+	return 0;
+}
+
+/* The policy's scopes onto one port's template tables. */
+static int apply_scopes(const struct oq_binding *b, const struct oq_engine *e,
+			struct oq_fabric_tables *out, struct oq_port_tables *pt,
+			struct oq_clip_note *clips, struct oq_diags *diags)
+{
+	const struct oq_policy *pol = b ? oq_binding_policy(b) : NULL;
+
+	if (!pol || (!pol->n_vlarb && !pol->n_sl2vl))
+		return 0;
+	oq_tables_apply_vlarb_scopes(b, pt, clips, out->covers, diags);
+	if (e->kind != OQ_ENGINE_QOS)
+		return 0;
+	return oq_tables_apply_sl2vl_scopes(b, out, pt,
+					    out->covers + pol->n_vlarb, diags);
+}
+
+int oq_tables_compile_port(const struct oq_binding *b,
+			   const struct oq_fabric *f,
+			   const struct oq_templates *t,
+			   const struct oq_engine *e,
+			   struct oq_fabric_tables *out,
+			   struct oq_port_tables *pt, const struct oq_port *p,
+			   struct oq_clip_note *clips, struct oq_diags *diags)
+{
+	int rc = template_port(f, out, pt, p, t);
+
+	if (!rc)
+		rc = apply_scopes(b, e, out, pt, clips, diags);
+	if (!rc)
+		oq_tables_engine_vlarb(f, e, pt);
+	return rc;
+}
+
 int oq_tables_compile_engine(const struct oq_binding *b,
 			     const struct oq_fabric *f,
 			     const struct oq_templates *t,
@@ -262,13 +314,11 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 {
 	const struct oq_policy *pol;
 	struct oq_clip_note *clips = NULL;
-	struct oq_scope_use use = { NULL, NULL };
 	struct oq_engine qos_engine;
 	struct oq_templates dflt;
 	struct oq_diags scratch;
-	bool scopes_sl2vl;
 	int rc = -ENOMEM;
-	size_t i;
+	size_t i, n_said;
 
 	memset(out, 0, sizeof(*out));
 	if (!f)
@@ -284,59 +334,51 @@ int oq_tables_compile_engine(const struct oq_binding *b,
 	oq_diags_init(&scratch);
 	if (!diags)
 		diags = &scratch;
+	n_said = said(diags);
 	if (b && oq_binding_fabric(b) != f)
 		b = NULL; /* bound to another fabric: its sets do not apply */
+	pol = b ? oq_binding_policy(b) : NULL;
 
 	out->ports = calloc(f->n_ports ? f->n_ports : 1, sizeof(*out->ports));
-	if (!out->ports)
+	clips = calloc(pol ? pol->n_vlarb + 1 : 1, sizeof(*clips));
+	if (!out->ports || !clips || oq_tables_covers_init(out, pol))
 		goto fail;
 	out->n = f->n_ports;
+	/* The templates, then the scopes, each over every port: a pass
+	 * fills port after port with one row, which the store finds
+	 * without hashing it (sl2vl_store.c). */
 	for (i = 0; i < f->n_ports; i++) {
 		rc = template_port(f, out, &out->ports[i], f->ports[i], t);
 		if (rc)
 			goto fail;
 	}
-	pol = b ? oq_binding_policy(b) : NULL;
-	scopes_sl2vl = engine->kind == OQ_ENGINE_QOS;
-	if (pol && (pol->n_vlarb || pol->n_sl2vl)) {
-		clips = calloc(pol->n_vlarb + 1, sizeof(*clips));
-		use.vlarb = calloc(pol->n_vlarb + 1, 1);
-		use.sl2vl = calloc(pol->n_sl2vl + 1, 1);
-		if (!clips || !use.vlarb || !use.sl2vl) {
-			rc = -ENOMEM;
+	for (i = 0; i < f->n_ports; i++) {
+		rc = apply_scopes(b, engine, out, &out->ports[i], clips, diags);
+		if (rc)
 			goto fail;
-		}
-		for (i = 0; i < f->n_ports; i++) {
-			oq_tables_apply_vlarb_scopes(b, &out->ports[i], clips,
-						     use.vlarb, diags);
-			rc = scopes_sl2vl ? oq_tables_apply_sl2vl_scopes(
-						    b, out, &out->ports[i],
-						    use.sl2vl, diags)
-					  : 0;
-			if (rc)
-				goto fail;
-		}
+	}
+	if (pol && (pol->n_vlarb || pol->n_sl2vl)) {
 		clip_warnings(pol, clips, diags);
-		if (!scopes_sl2vl) {
+		if (engine->kind != OQ_ENGINE_QOS) {
 			engine_sl2vl_warnings(pol, engine, diags);
-			memset(use.sl2vl, 1, pol->n_sl2vl + 1);
+			for (i = 0; i < pol->n_sl2vl; i++)
+				out->covers[pol->n_vlarb + i] =
+					OQ_TABLES_COVERS_ANY;
 		}
-		unused_scope_warnings(pol, use.vlarb, use.sl2vl, diags);
+		unused_scope_warnings(pol, out->covers,
+				      out->covers + pol->n_vlarb, diags);
 	}
 	rc = oq_tables_engine_apply(f, engine, out);
 	if (!rc)
 		rc = oq_tables_guard(b, f, t, engine, out, diags);
 	if (rc)
 		goto fail;
+	out->quiet = said(diags) == n_said;
 	free(clips);
-	free(use.vlarb);
-	free(use.sl2vl);
 	oq_diags_free(&scratch);
 	return 0;
 fail:
 	free(clips);
-	free(use.vlarb);
-	free(use.sl2vl);
 	oq_diags_free(&scratch);
 	oq_fabric_tables_free(out);
 	return rc;

@@ -308,6 +308,19 @@ static void report(const struct oq_policy *p, const struct oq_engine *e,
 	}
 }
 
+bool oq_tables_port_starves(const struct oq_binding *b,
+			    const struct oq_fabric *f,
+			    const struct oq_engine *e,
+			    const struct oq_port_tables *pt)
+{
+	struct guard_ctx g = {used_sls(b, e), 8, {NULL, 0, false}};
+	struct starve st;
+
+	if (e->kind == OQ_ENGINE_OWN && !e->sl2vl)
+		g.engine_vls = oq_tables_torus_sw_vls(f);
+	return starved(f, pt, &g, &st);
+}
+
 int oq_tables_guard(const struct oq_binding *b, const struct oq_fabric *f,
 		    const struct oq_templates *t, const struct oq_engine *e,
 		    struct oq_fabric_tables *out, struct oq_diags *diags)

@@ -49,23 +49,26 @@ struct oq_clip_note {
 	size_t n_ports;
 };
 
-/* Per scope of a compile: whether it covers any port (a scope that covers
- * none is a warning: a typo, or a fabric other than the one meant). */
-struct oq_scope_use {
-	unsigned char *vlarb, *sl2vl;
-};
+/*
+ * Per scope of a compile, a port it covers (struct oq_fabric_tables
+ * covers: the vlarb-scopes' part, or the sl2vl-scopes'): a scope that
+ * covers none is a warning (a typo, or a fabric other than the one
+ * meant).  Once a scope covers a port, the ports after it need not ask.
+ */
+static inline bool oq_scope_covers_any(const uint32_t *covers, size_t si)
+{
+	return covers[si] != OQ_TABLES_COVERS_NONE;
+}
 
 void oq_tables_apply_vlarb_scopes(const struct oq_binding *b,
 				  struct oq_port_tables *pt,
-				  struct oq_clip_note *clips,
-				  unsigned char *covered,
+				  struct oq_clip_note *clips, uint32_t *covers,
 				  struct oq_diags *diags);
 /* 0 or -ENOMEM.  The port's new rows are a block of out's store, as the
  * template's were. */
 int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 				 struct oq_fabric_tables *out,
-				 struct oq_port_tables *pt,
-				 unsigned char *covered,
+				 struct oq_port_tables *pt, uint32_t *covers,
 				 struct oq_diags *diags);
 
 /* A port's tables back to its template (VLArb with VLHighLimit, or
@@ -89,6 +92,27 @@ void oq_tables_engine_vlarb(const struct oq_fabric *f,
 			    struct oq_port_tables *pt);
 /* The VLs torus-2QoS's tables between switches can use on this fabric. */
 unsigned int oq_tables_torus_sw_vls(const struct oq_fabric *f);
+
+/* out->covers for pol's scopes, none covered yet.  0 or -ENOMEM. */
+int oq_tables_covers_init(struct oq_fabric_tables *out,
+			  const struct oq_policy *pol);
+/* One port of oq_tables_compile_engine(), on its own (tables_derive.c):
+ * its template, b's scopes (clips and out->covers noted) and the engine's
+ * VLArb rewrite, not the guard.  0 or -ENOMEM. */
+int oq_tables_compile_port(const struct oq_binding *b,
+			   const struct oq_fabric *f,
+			   const struct oq_templates *t,
+			   const struct oq_engine *e,
+			   struct oq_fabric_tables *out,
+			   struct oq_port_tables *pt, const struct oq_port *p,
+			   struct oq_clip_note *clips, struct oq_diags *diags);
+
+/* One port's part of oq_tables_guard(): whether its tables starve a VL
+ * (tables_derive.c, which compiles ports one at a time). */
+bool oq_tables_port_starves(const struct oq_binding *b,
+			    const struct oq_fabric *f,
+			    const struct oq_engine *e,
+			    const struct oq_port_tables *pt);
 
 /* No VL that a used SL maps to starves (tables_guard.c).  Returns 0 or
  * -ENOMEM. */

@@ -123,8 +123,8 @@ static int lacking_sl(const uint8_t *tbl, unsigned int vls)
 
 int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 				 struct oq_fabric_tables *out,
-				 struct oq_port_tables *pt,
-				 unsigned char *covered, struct oq_diags *diags)
+				 struct oq_port_tables *pt, uint32_t *covers,
+				 struct oq_diags *diags)
 {
 	const struct oq_policy *p = oq_binding_policy(b);
 	const struct oq_port *port = pt->port;
@@ -173,14 +173,15 @@ int oq_tables_apply_sl2vl_scopes(const struct oq_binding *b,
 			int bad;
 
 			/* After the winner, only scopes not yet known to
-			 * cover a port are asked (for covered[]). */
-			if (done && covered[si])
+			 * cover a port are asked (for covers[]). */
+			if (done && oq_scope_covers_any(covers, si))
 				continue;
 			if (cover[si] == COVER_NONE ||
 			    (cover[si] == COVER_PER_IN &&
 			     !sl2vl_scope_in(b, s, port, in)))
 				continue;
-			covered[si] = 1;
+			if (!oq_scope_covers_any(covers, si))
+				covers[si] = port->id;
 			if (done)
 				continue;
 			done = true;

@@ -124,8 +124,7 @@ static void apply_scope(const struct oq_binding *b, size_t si,
 
 void oq_tables_apply_vlarb_scopes(const struct oq_binding *b,
 				  struct oq_port_tables *pt,
-				  struct oq_clip_note *clips,
-				  unsigned char *covered,
+				  struct oq_clip_note *clips, uint32_t *covers,
 				  struct oq_diags *diags)
 {
 	const struct oq_policy *pol = oq_binding_policy(b);
@@ -136,12 +135,13 @@ void oq_tables_apply_vlarb_scopes(const struct oq_binding *b,
 		return; /* OpenSM programs no VLArb here (1 VL, port down) */
 	for (si = 0; si < pol->n_vlarb; si++) {
 		/* After the winner, only scopes not yet known to cover a
-		 * port are asked (for covered[]). */
-		if (applied && covered[si])
+		 * port are asked (for covers[]). */
+		if (applied && oq_scope_covers_any(covers, si))
 			continue;
 		if (!vlarb_scope_covers(b, &pol->vlarb[si], pt->port))
 			continue;
-		covered[si] = 1;
+		if (!oq_scope_covers_any(covers, si))
+			covers[si] = pt->port->id;
 		if (!applied)
 			apply_scope(b, si, pt, &clips[si], diags);
 		applied = true;

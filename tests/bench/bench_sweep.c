@@ -8,8 +8,13 @@
  * P_Keys, links, finalize), the partitions and templates, the policy
  * bound and its matcher compiled, every port's tables compiled, the
  * bandwidth intents applied, OpenSM's ports indexed, the port classes
- * predicted, and everything freed.  Prints the median of each phase over
- * the rounds, the classes found and the peak RSS.  For instruction counts
+ * predicted, and everything freed.  Then the sweep after one host port
+ * went down: the fabric derived from that round's (the host gone, its
+ * leaf read again, every other node shared, as the snapshot makes it)
+ * and its tables compiled in full and derived from the round's
+ * (oq_tables_compile_derived), in turns, which must be the same.  Prints
+ * the median of each phase over the rounds, the classes found and the
+ * peak RSS.  For instruction counts
  * per phase run it under valgrind --tool=callgrind with a few rounds and
  * read the inclusive cost of each phase's function (docs/performance.md).
  *
@@ -235,6 +240,133 @@ fail:
 	return NULL;
 }
 
+/* Node n of f again in g, under its ids, as the snapshot reads a node
+ * whose record changed. */
+static struct oq_node *renew_node(const struct oq_fabric *f,
+				  struct oq_fabric *g, const struct oq_node *n)
+{
+	struct oq_node *m = oq_fabric_add_node_as(g, n->type, n->guid, n->desc,
+						  n->n_ports, n);
+	const struct oq_lft *lft = n->id < f->n_node_ids ? f->lft[n->id] : NULL;
+	unsigned int i;
+
+	if (!m || oq_node_set_name(m, oq_node_name(n)))
+		return NULL;
+	m->user = n->user;
+	m->enhanced_port0 = n->enhanced_port0;
+	if (lft && oq_fabric_set_lft(g, m, lft->v, lft->size))
+		return NULL;
+	for (i = 0; i <= n->n_ports; i++) {
+		const struct oq_port *sp = &n->ports[i];
+		struct oq_port *p = &m->ports[i];
+		uint32_t id = p->id;
+		const uint16_t *pk;
+		size_t n_pk;
+
+		if (!sp->present)
+			continue;
+		/* Every fact of the port; its id and node are m's. */
+		*p = *sp;
+		p->id = id;
+		p->node = m;
+		p->pkeys = NULL;
+		p->n_pkeys = 0;
+		pk = oq_port_pkeys(f, sp, &n_pk);
+		if (oq_port_set_pkeys(p, pk, n_pk))
+			return NULL;
+	}
+	return m;
+}
+
+/* f after its first linked host's port went down: the host gone, its
+ * leaf read again, every other node shared.  NULL when f has no such
+ * host or memory ran out. */
+static struct oq_fabric *port_down(const struct oq_fabric *f)
+{
+	struct oq_fabric *g = oq_fabric_derive(f);
+	const struct oq_node *host = NULL, *leaf;
+	struct oq_node *nl = NULL;
+	struct oq_port *r;
+	unsigned int j;
+	size_t i;
+
+	for (i = 0; i < f->n_nodes && !host; i++)
+		if (f->nodes[i]->type == OQ_NODE_CA &&
+		    oq_port_peer(f, &f->nodes[i]->ports[1]))
+			host = f->nodes[i];
+	if (!g || !host)
+		goto fail;
+	leaf = oq_port_peer(f, &host->ports[1])->node;
+	for (i = 0; i < f->n_nodes; i++) {
+		struct oq_node *n = f->nodes[i];
+
+		if (n == host)
+			continue;
+		if (n != leaf) {
+			if (oq_fabric_share_node(g, n))
+				goto fail;
+			continue;
+		}
+		nl = renew_node(f, g, n);
+		if (!nl)
+			goto fail;
+	}
+	for (j = 0; nl && j <= leaf->n_ports; j++) {
+		r = oq_port_peer(f, &leaf->ports[j]);
+		if (r && r->node != host)
+			oq_fabric_link_in(g, &nl->ports[j], r);
+	}
+	if (!nl || oq_fabric_finalize(g, NULL))
+		goto fail;
+	return g;
+fail:
+	oq_fabric_free(g);
+	return NULL;
+}
+
+/* The port-down sweep's tables after round w: in full (*full_ms) and
+ * derived from w's (*derived_ms, *n_compiled of *n_ports ports
+ * compiled), the order turned by first_full.  0, 1 when w's tables cannot be
+ * derived from (a finding, intents), -1 on failure or when the two differ. */
+static int port_down_tables(const struct sweep *w, const struct oq_policy *pol,
+			    bool first_full, double *full_ms,
+			    double *derived_ms, size_t *n_compiled,
+			    size_t *n_ports)
+{
+	struct oq_fabric *g = port_down(w->f);
+	struct oq_binding *b = g ? oq_bind(pol, g, &w->parts, NULL) : NULL;
+	struct oq_fabric_tables tf = {0}, td = {0};
+	int rc = -1, k, drc = 0;
+	uint64_t t;
+
+	if (!b)
+		goto out;
+	*n_ports = g->n_ports;
+	for (k = 0; k < 2; k++) {
+		t = oq_clock_ns();
+		if ((k == 0) == first_full) {
+			if (oq_tables_compile_engine(b, g, &w->templates,
+						     &w->engine, &tf, NULL))
+				goto out;
+			*full_ms = (double)(oq_clock_ns() - t) / 1e6;
+		} else {
+			drc = oq_tables_compile_derived(
+				b, g, &w->templates, &w->engine, w->f,
+				&w->tables, &td, n_compiled);
+			*derived_ms = (double)(oq_clock_ns() - t) / 1e6;
+		}
+	}
+	if (drc < 0)
+		goto out;
+	rc = drc ? 1 : oq_fabric_tables_same(&tf, &td) ? 0 : -1;
+out:
+	oq_fabric_tables_free(&tf);
+	oq_fabric_tables_free(&td);
+	oq_binding_free(b);
+	oq_fabric_free(g);
+	return rc;
+}
+
 /* The plugin's map from OpenSM's ports to their tables (state.c). */
 static __attribute__((noinline)) int map_build(struct sweep *w)
 {
@@ -338,6 +470,9 @@ static char *read_input(const char *arg, const char *cmd, size_t *len)
 int main(int argc, char **argv)
 {
 	static double ms[N_PHASES][MAX_ROUNDS], total[MAX_ROUNDS];
+	static double down_full[MAX_ROUNDS], down_derived[MAX_ROUNDS];
+	size_t n_compiled = 0, down_ports = 0;
+	int n_down = 0;
 	int rounds = argc > 3 ? atoi(argv[3]) : 15, r, ph;
 	struct source src = {0};
 	struct oq_policy *pol;
@@ -387,6 +522,25 @@ int main(int argc, char **argv)
 		}
 		n_classes = w.classes.n;
 		n_classified = w.classes.n_classified;
+		switch (w.synth.of_port
+				? 1
+				: port_down_tables(&w, pol, r % 2,
+						   &down_full[n_down],
+						   &down_derived[n_down],
+						   &n_compiled, &down_ports)) {
+		case 0:
+			n_down++;
+			break;
+		case 1:
+			break;
+		default:
+			fprintf(stderr,
+				"bench_sweep: round %d: the port-down "
+				"tables derived differ from those compiled "
+				"in full, or memory ran out\n",
+				r);
+			return 1;
+		}
 		{
 			uint64_t t = oq_clock_ns();
 
@@ -411,6 +565,20 @@ int main(int argc, char **argv)
 	qsort(total, (size_t)rounds, sizeof(double), cmp_double);
 	printf("  %-12s median %8.3f ms  (min %.3f, max %.3f)\n", "sweep",
 	       total[rounds / 2], total[0], total[rounds - 1]);
+	if (n_down) {
+		qsort(down_full, (size_t)n_down, sizeof(double), cmp_double);
+		qsort(down_derived, (size_t)n_down, sizeof(double), cmp_double);
+		printf("  one host port down: tables in full median %.3f ms "
+		       "(min %.3f, max %.3f), derived median %.3f ms (min "
+		       "%.3f, max %.3f), %zu of %zu ports compiled\n",
+		       down_full[n_down / 2], down_full[0],
+		       down_full[n_down - 1], down_derived[n_down / 2],
+		       down_derived[0], down_derived[n_down - 1], n_compiled,
+		       down_ports);
+	} else {
+		printf("  one host port down: tables not derived (the "
+		       "compile says something, or intents)\n");
+	}
 	getrusage(RUSAGE_SELF, &ru);
 	printf("  peak RSS %ld KiB\n", ru.ru_maxrss);
 	source_free(&src);

@@ -7,7 +7,11 @@
  * LMCs changed, two ports on one GUID or LID now and then), with its
  * diagnostics; partitions set after finalize, as the plugin sets OpenSM's,
  * and the next fabric derived from that one; the fabric it derives from
- * is left as it was; a shared node is copied before it is written.
+ * is left as it was; a shared node is copied before it is written.  And
+ * its tables: compiled from the last fabric's where the ports' nodes and
+ * partners are the same (oq_tables_compile_derived), or in full where
+ * that cannot give the full compile's findings, they equal the tables
+ * compiled afresh, port by port.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,6 +25,9 @@
 
 #include <osmqos/diag.h>
 #include <osmqos/fabric.h>
+#include <osmqos/match.h>
+#include <osmqos/policy.h>
+#include <osmqos/tables.h>
 
 #define MAX_NODES 24
 #define MAX_PORTS 6
@@ -58,6 +65,9 @@ static unsigned int seed;
  * says so. */
 static struct {
 	unsigned int loopbacks, dups, dup_diags, owned_copies, lmcs;
+	/* Tables derived, compiled in full, and their ports. */
+	unsigned int derived, full;
+	size_t ports_compiled, ports_derived;
 } seen_cases;
 
 static unsigned int rnd(unsigned int n)
@@ -167,7 +177,7 @@ static void random_change(struct desc *d)
 	struct d_node *n = &d->n[rnd(MAX_NODES)], *o;
 	struct d_port *p;
 
-	switch (rnd(rnd(20) ? 8 : 9)) {
+	switch (rnd(rnd(20) ? 9 : 10)) {
 	case 0:
 		if (n->guid)
 			remove_node(d, n);
@@ -208,6 +218,12 @@ static void random_change(struct desc *d)
 			seen_cases.lmcs++;
 		}
 		break;
+	case 8:
+		/* Fewer VLs than the policy's tables use, now and then: a
+		 * finding. */
+		if (n->guid)
+			n->ports[1 + rnd(n->n_ports)].vl_cap = rnd(6) ? 8 : 2;
+		break;
 	default:
 		/* Two ports on one GUID or LID (another node's end port):
 		 * the index reports it afresh. */
@@ -242,6 +258,9 @@ static void fill(struct oq_fabric *f, struct oq_node *q, const struct d_node *n)
 		p->lmc = n->ports[k].lmc;
 		p->width = n->ports[k].width;
 		p->vl_cap = n->ports[k].vl_cap;
+		p->vlarb_high_cap = 8;
+		p->vlarb_low_cap = 8;
+		p->sl2vl_cap = true;
 		assert_int_equal(oq_port_set_pkeys(p, n->ports[k].pkeys,
 						   n->ports[k].n_pkeys),
 				 0);
@@ -501,10 +520,163 @@ static char *dump(const struct oq_fabric *f, const struct oq_diags *d)
 	return s;
 }
 
+/* Scopes with every kind of key, on groups by node type, GUID, P_Key
+ * and port name (a name some nodes share), in VLs 0 to 2 (the template weights
+ * every VL).  Most random fabrics have a port of every group, so most compiles
+ * say nothing. */
+static const char policy_text[] =
+	"port-groups\n"
+	" port-group\n  name: sw\n  node-type: SWITCH\n end-port-group\n"
+	" port-group\n  name: some\n  port-guid: 0x1000-0x1300\n"
+	" end-port-group\n"
+	" port-group\n  name: pk\n  pkey: 0x8002\n end-port-group\n"
+	" port-group\n  name: named\n  port-name: shared-0/P1\n"
+	"  port-name: shared-1/P2\n end-port-group\n"
+	"end-port-groups\n"
+	"qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n"
+	" end-qos-level\nend-qos-levels\n"
+	"qos-setup\n vlarb-tables\n"
+	"  vlarb-scope\n   across: pk, some\n   vlarb-high: 1:64\n"
+	"   vlarb-low: 0:64, 2:16\n   vl-high-limit: 8\n  end-vlarb-scope\n"
+	"  vlarb-scope\n   group: sw\n   group: some\n   vlarb-high: 1:32\n"
+	"   vlarb-low: 0:64, 2:8\n  end-vlarb-scope\n"
+	" end-vlarb-tables\n sl2vl-tables\n"
+	"  sl2vl-scope\n   group: sw\n   from: 1\n   to: 2-4\n"
+	"   sl2vl-table: 0,1,2,0,1,2,0,1,2,0,1,2,0,1,2,15\n"
+	"  end-sl2vl-scope\n"
+	"  sl2vl-scope\n   group: sw\n   across-from: some\n"
+	"   sl2vl-table: 0,0,1,1,2,2,0,0,1,1,2,2,0,0,1,1\n"
+	"  end-sl2vl-scope\n"
+	"  sl2vl-scope\n   group: some\n   group: named\n"
+	"   sl2vl-table: 0,2,2,2,1,1,1,0,0,0,2,2,2,1,1,1\n"
+	"  end-sl2vl-scope\n"
+	"  sl2vl-scope\n   group: pk\n   group: sw\n   across: some\n"
+	"   sl2vl-table: 0,1,1,1,1,1,1,1,2,2,2,2,2,2,2,2\n"
+	"  end-sl2vl-scope\n"
+	" end-sl2vl-tables\nend-qos-setup\n";
+
+/* Every port's tables, in fabric order, and the compile's findings. */
+static char *dump_tables(const struct oq_fabric *f,
+			 const struct oq_fabric_tables *t,
+			 const struct oq_diags *d)
+{
+	size_t cap = 1 << 18, len = 0, i, j;
+	char *s = malloc(cap);
+	unsigned int r, k;
+
+	assert_non_null(s);
+	assert_int_equal(t->n, f->n_ports);
+	for (j = 0; d && j < d->n; j++) {
+		len += (size_t)oq_diag_format(&d->v[j], s + len, cap - len);
+		len += (size_t)snprintf(s + len, cap - len, "\n");
+	}
+	len += (size_t)snprintf(s + len, cap - len, "quiet %d\n", t->quiet);
+	for (i = 0; i < t->n; i++) {
+		const struct oq_port_tables *pt = &t->ports[i];
+
+		assert_ptr_equal(pt->port, f->ports[i]);
+		len += (size_t)snprintf(
+			s + len, cap - len,
+			"%lx/%u vlarb %d %d/%d %d/%d limit %u sl2vl %d %d/%d "
+			"unknown %d rows %u:",
+			(unsigned long)pt->port->node->guid, pt->port->num,
+			pt->has_vlarb, pt->vlarb_origin, pt->vlarb_scope,
+			pt->vlarb_high.n, pt->vlarb_low.n, pt->vl_high_limit,
+			pt->has_sl2vl, pt->sl2vl_origin, pt->sl2vl_scope,
+			pt->sl2vl_unknown, pt->n_sl2vl);
+		for (k = 0; k < pt->vlarb_high.n; k++)
+			len += (size_t)snprintf(s + len, cap - len, " h%u:%u",
+						pt->vlarb_high.e[k].vl,
+						pt->vlarb_high.e[k].weight);
+		for (k = 0; k < pt->vlarb_low.n; k++)
+			len += (size_t)snprintf(s + len, cap - len, " l%u:%u",
+						pt->vlarb_low.e[k].vl,
+						pt->vlarb_low.e[k].weight);
+		for (r = 0; pt->sl2vl && r < pt->n_sl2vl; r++) {
+			len += (size_t)snprintf(s + len, cap - len, " ");
+			for (k = 0; k < 16; k++)
+				len += (size_t)snprintf(s + len, cap - len,
+							"%x", pt->sl2vl[r][k]);
+		}
+		len += (size_t)snprintf(s + len, cap - len, "\n");
+		assert_true(len < cap - 4096);
+	}
+	return s;
+}
+
+/* derived's tables from prev's (compiled for prev_f), as the plugin
+ * compiles them: derived where it can be, else in full.  They equal
+ * fresh's, compiled in full; a derived compile is one whose full compile
+ * says nothing.  Returns derived's tables (the next step's prev). */
+static void
+check_tables(const struct oq_policy *pol, const struct oq_fabric *prev_f,
+	     const struct oq_fabric_tables *prev, const struct oq_fabric *fresh,
+	     const struct oq_fabric *derived, struct oq_fabric_tables *out)
+{
+	struct oq_binding *bf = oq_bind(pol, fresh, NULL, NULL);
+	struct oq_binding *bd = oq_bind(pol, derived, NULL, NULL);
+	struct oq_fabric_tables tf;
+	struct oq_templates tpl;
+	struct oq_engine e;
+	struct oq_diags df, dd;
+	size_t n_compiled;
+	char *x, *y;
+	int rc;
+
+	assert_non_null(bf);
+	assert_non_null(bd);
+	oq_templates_default(&tpl);
+	oq_engine_by_name(&e, NULL);
+	oq_diags_init(&df);
+	oq_diags_init(&dd);
+	assert_int_equal(oq_tables_compile(bf, fresh, &tpl, &tf, &df), 0);
+	rc = oq_tables_compile_derived(bd, derived, &tpl, &e, prev_f, prev, out,
+				       &n_compiled);
+	assert_true(rc == 0 || rc == 1);
+	if (rc == 0) {
+		seen_cases.derived++;
+		seen_cases.ports_compiled += n_compiled;
+		seen_cases.ports_derived += derived->n_ports;
+		assert_true(tf.quiet);
+	} else {
+		seen_cases.full++;
+		assert_int_equal(oq_tables_compile(bd, derived, &tpl, out, &dd),
+				 0);
+	}
+	x = dump_tables(fresh, &tf, &df);
+	y = dump_tables(derived, out, &dd);
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+	oq_diags_free(&df);
+	oq_diags_free(&dd);
+	oq_fabric_tables_free(&tf);
+	oq_binding_free(bf);
+	oq_binding_free(bd);
+}
+
+static struct oq_policy *test_policy(void)
+{
+	struct oq_diags d;
+	struct oq_policy *p;
+
+	oq_diags_init(&d);
+	p = oq_policy_parse("derive.conf", policy_text, strlen(policy_text),
+			    &d);
+	assert_non_null(p);
+	oq_policy_validate(p, &d);
+	assert_int_equal(d.n_errors, 0);
+	oq_diags_free(&d);
+	return p;
+}
+
 static void one_chain(unsigned int s)
 {
 	struct desc a, b;
 	struct oq_fabric *prev, *fresh, *derived;
+	struct oq_fabric_tables prev_t, next_t;
+	struct oq_policy *pol = test_policy();
+	struct oq_binding *bp;
 	struct oq_diags df, dd;
 	char *before, *x, *y;
 	size_t shared, total_shared = 0;
@@ -519,6 +691,9 @@ static void one_chain(unsigned int s)
 	prev = build_fresh(&a, NULL);
 	if (parts)
 		set_partitions(prev, gen);
+	bp = oq_bind(pol, prev, NULL, NULL);
+	assert_int_equal(oq_tables_compile(bp, prev, NULL, &prev_t, NULL), 0);
+	oq_binding_free(bp);
 	for (step = 0; step < 20; step++) {
 		int c, n_changes = 1 + (int)rnd(3);
 
@@ -543,6 +718,9 @@ static void one_chain(unsigned int s)
 			print_message("seed %u step %d\n", s, step);
 		assert_string_equal(x, y);
 		free(x);
+		check_tables(pol, prev, &prev_t, fresh, derived, &next_t);
+		oq_fabric_tables_free(&prev_t);
+		prev_t = next_t;
 		/* What it derives from is as it was, and may go first. */
 		x = dump(prev, NULL);
 		assert_string_equal(before, x);
@@ -556,7 +734,9 @@ static void one_chain(unsigned int s)
 		prev = derived;
 		a = b;
 	}
+	oq_fabric_tables_free(&prev_t);
 	oq_fabric_free(prev);
+	oq_policy_free(pol);
 	/* Most nodes outlive a few changes: the chains did share. */
 	assert_true(total_shared > 20 * MAX_NODES / 3);
 }
@@ -575,6 +755,15 @@ static void test_derived_equals_fresh(void **state)
 	assert_true(seen_cases.dup_diags > 0);
 	assert_true(seen_cases.owned_copies > 0);
 	assert_true(seen_cases.lmcs > 0);
+	/* Tables derived in most steps, compiling a few of their ports;
+	 * compiled in full in some (a finding, a scope's port gone). */
+	print_message("tables: %u derived (%zu of %zu ports compiled), "
+		      "%u in full\n",
+		      seen_cases.derived, seen_cases.ports_compiled,
+		      seen_cases.ports_derived, seen_cases.full);
+	assert_true(seen_cases.derived > seen_cases.full);
+	assert_true(seen_cases.full > 0);
+	assert_true(seen_cases.ports_compiled * 3 < seen_cases.ports_derived);
 }
 
 /* A node two fabrics share is copied before one of them writes it. */
@@ -643,12 +832,146 @@ static void test_dangling_link_refused(void **state)
 	oq_fabric_free(f0);
 }
 
+/* A policy whose VLArb starves SL 0's VL where its SL2VL does not move
+ * the SL: a port of group pk outside group some. */
+static const char starve_text[] =
+	"port-groups\n"
+	" port-group\n  name: some\n  port-guid: 0x1000-0x1300\n"
+	" end-port-group\n"
+	" port-group\n  name: pk\n  pkey: 0x8002\n end-port-group\n"
+	"end-port-groups\n"
+	"qos-levels\n qos-level\n  name: DEFAULT\n  sl: 0\n"
+	" end-qos-level\nend-qos-levels\n"
+	"qos-setup\n vlarb-tables\n"
+	"  vlarb-scope\n   group: pk\n   vlarb-high: 1:32\n"
+	"   vlarb-low: 1:64\n  end-vlarb-scope\n"
+	" end-vlarb-tables\n sl2vl-tables\n"
+	"  sl2vl-scope\n   group: some\n"
+	"   sl2vl-table: 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n"
+	"  end-sl2vl-scope\n"
+	" end-sl2vl-tables\nend-qos-setup\n";
+
+static void small_node(struct d_node *n, uint64_t guid, enum oq_node_type type,
+		       unsigned int slot)
+{
+	unsigned int k;
+
+	memset(n, 0, sizeof(*n));
+	n->guid = guid;
+	n->type = type;
+	snprintf(n->desc, sizeof(n->desc), "n%u", slot);
+	n->n_ports = type == OQ_NODE_SWITCH ? 4 : 1;
+	for (k = 0; k <= n->n_ports; k++) {
+		n->ports[k].lid = (uint16_t)(4 * (1 + slot * 8 + k));
+		n->ports[k].width = 4;
+		n->ports[k].vl_cap = 8;
+	}
+}
+
+/* A port compiled anew whose tables would starve a VL (the full compile
+ * withholds a scope from it and says so) or clip a scope's entries (said
+ * too): the tables are not derived.  With no change they are, compiling
+ * no port. */
+static void test_tables_not_derived_with_findings(void **state)
+{
+	struct oq_diags d;
+	struct oq_policy *pol;
+	struct oq_fabric *f0, *f1;
+	struct oq_fabric_tables t0, t1;
+	struct oq_binding *b;
+	struct oq_templates tpl;
+	struct oq_engine e;
+	struct oq_node *nb;
+	struct desc a;
+	size_t shared, n_compiled, i;
+	uint16_t key = 0x8002;
+
+	(void)state;
+	oq_diags_init(&d);
+	pol = oq_policy_parse("starve.conf", starve_text, strlen(starve_text),
+			      &d);
+	assert_non_null(pol);
+	oq_policy_validate(pol, &d);
+	assert_int_equal(d.n_errors, 0);
+	oq_templates_default(&tpl);
+	oq_engine_by_name(&e, NULL);
+	memset(&a, 0, sizeof(a));
+	small_node(&a.n[0], 0x1000, OQ_NODE_SWITCH, 0);
+	small_node(&a.n[1], 0x1100, OQ_NODE_CA, 1);
+	small_node(&a.n[2], 0x5000, OQ_NODE_CA, 2);
+	a.n[1].ports[1].pkeys[0] = key;
+	a.n[1].ports[1].n_pkeys = 1;
+	link_ports(&a, &a.n[1], 1, &a.n[0], 1);
+	link_ports(&a, &a.n[2], 1, &a.n[0], 2);
+	f0 = build_fresh(&a, NULL);
+	b = oq_bind(pol, f0, NULL, NULL);
+	assert_int_equal(oq_tables_compile(b, f0, &tpl, &t0, NULL), 0);
+	oq_binding_free(b);
+	assert_true(t0.quiet);
+
+	/* Nothing changed: every port's tables are the last ones. */
+	f1 = build_derived(f0, &a, &a, &shared, NULL);
+	b = oq_bind(pol, f1, NULL, NULL);
+	assert_int_equal(oq_tables_compile_derived(b, f1, &tpl, &e, f0, &t0,
+						   &t1, &n_compiled),
+			 0);
+	assert_int_equal(n_compiled, 0);
+	oq_binding_free(b);
+	oq_fabric_tables_free(&t1);
+
+	/* The CA outside group some joins pk: its VLArb would starve VL 0,
+	 * where SL 0 goes. */
+	for (i = 0; i < f1->n_nodes && f1->nodes[i]->guid != 0x5000; i++)
+		;
+	assert_true(i < f1->n_nodes);
+	nb = oq_fabric_node_own(f1, f1->nodes[i]);
+	assert_non_null(nb);
+	assert_int_equal(oq_port_set_pkeys(&nb->ports[1], &key, 1), 0);
+	b = oq_bind(pol, f1, NULL, NULL);
+	assert_int_equal(oq_tables_compile_derived(b, f1, &tpl, &e, f0, &t0,
+						   &t1, &n_compiled),
+			 1);
+	assert_int_equal(oq_tables_compile(b, f1, &tpl, &t1, &d), 0);
+	assert_false(t1.quiet);
+	assert_true(d.n_errors > 0);
+	oq_binding_free(b);
+	oq_fabric_tables_free(&t1);
+	oq_fabric_free(f1);
+
+	/* The CA in both groups has room for no high-priority entry: its
+	 * scope's entry is clipped, which the full compile says. */
+	f1 = build_derived(f0, &a, &a, &shared, NULL);
+	for (i = 0; i < f1->n_nodes && f1->nodes[i]->guid != 0x1100; i++)
+		;
+	assert_true(i < f1->n_nodes);
+	nb = oq_fabric_node_own(f1, f1->nodes[i]);
+	assert_non_null(nb);
+	nb->ports[1].vlarb_high_cap = 0;
+	b = oq_bind(pol, f1, NULL, NULL);
+	assert_int_equal(oq_tables_compile_derived(b, f1, &tpl, &e, f0, &t0,
+						   &t1, &n_compiled),
+			 1);
+	oq_diags_free(&d);
+	oq_diags_init(&d);
+	assert_int_equal(oq_tables_compile(b, f1, &tpl, &t1, &d), 0);
+	assert_false(t1.quiet);
+	assert_true(d.n_warnings > 0);
+	oq_binding_free(b);
+	oq_fabric_tables_free(&t1);
+	oq_fabric_tables_free(&t0);
+	oq_fabric_free(f1);
+	oq_fabric_free(f0);
+	oq_policy_free(pol);
+	oq_diags_free(&d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_derived_equals_fresh),
 		cmocka_unit_test(test_own_copies_shared),
 		cmocka_unit_test(test_dangling_link_refused),
+		cmocka_unit_test(test_tables_not_derived_with_findings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
