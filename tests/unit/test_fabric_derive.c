@@ -655,14 +655,13 @@ check_tables(const struct oq_policy *pol, const struct oq_fabric *prev_f,
 	oq_binding_free(bd);
 }
 
-static struct oq_policy *test_policy(void)
+static struct oq_policy *test_policy(const char *file, const char *text)
 {
 	struct oq_diags d;
 	struct oq_policy *p;
 
 	oq_diags_init(&d);
-	p = oq_policy_parse("derive.conf", policy_text, strlen(policy_text),
-			    &d);
+	p = oq_policy_parse(file, text, strlen(text), &d);
 	assert_non_null(p);
 	oq_policy_validate(p, &d);
 	assert_int_equal(d.n_errors, 0);
@@ -675,7 +674,7 @@ static void one_chain(unsigned int s)
 	struct desc a, b;
 	struct oq_fabric *prev, *fresh, *derived;
 	struct oq_fabric_tables prev_t, next_t;
-	struct oq_policy *pol = test_policy();
+	struct oq_policy *pol = test_policy("derive.conf", policy_text);
 	struct oq_binding *bp;
 	struct oq_diags df, dd;
 	char *before, *x, *y;
@@ -888,11 +887,7 @@ static void test_tables_not_derived_with_findings(void **state)
 
 	(void)state;
 	oq_diags_init(&d);
-	pol = oq_policy_parse("starve.conf", starve_text, strlen(starve_text),
-			      &d);
-	assert_non_null(pol);
-	oq_policy_validate(pol, &d);
-	assert_int_equal(d.n_errors, 0);
+	pol = test_policy("starve.conf", starve_text);
 	oq_templates_default(&tpl);
 	oq_engine_by_name(&e, NULL);
 	memset(&a, 0, sizeof(a));
