@@ -392,7 +392,7 @@ static int read_partitions(osm_opensm_t *osm, struct oq_partitions *parts,
 		kp->pkey = dst->pkey;
 		kp->sl = pr->sl;
 		kp->guids = malloc((nf + np ? nf + np : 1) * sizeof(uint64_t));
-		if (!kp->name || !kp->guids)
+		if (!dst->name || !kp->name || !kp->guids)
 			return -ENOMEM;
 		read_guids(&pr->full_guid_tbl, kp->guids, &kp->n_full,
 			   &r->sorted);

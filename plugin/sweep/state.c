@@ -233,8 +233,8 @@ static int derive_tables(struct oq_sweep *sw, struct oq_sweep_state *s)
 	int rc;
 
 	if (!cur || !s->fabric->derived || s->pol != cur->pol ||
-	    cur->synth.of_port || !cur->tables.covers ||
-	    s->engine.kind != cur->engine.kind ||
+	    cur->synth.of_port || !cur->tables.covers || cur->engine.sl2vl ||
+	    cur->engine.vlarb || s->engine.kind != cur->engine.kind ||
 	    strcmp(s->engine.name, cur->engine.name) ||
 	    memcmp(&s->templates, &cur->templates, sizeof(s->templates)) ||
 	    !same_partitions(&s->subnet->parts, &cur->subnet->parts))

@@ -476,7 +476,9 @@ bool oq_binding_names_same(const struct oq_binding *b,
 			y = oq_fabric_node_by_name(other, name, parsed.node_len,
 						   &n_same);
 			/* A name only one fabric has is a node of its own
-			 * (read anew, or gone): no other node's changes. */
+			 * there (new, gone or renamed: read anew), whose
+			 * partners' tables compile again
+			 * (tables_derive.c): no other node's changes. */
 			if (x && y && x->id != y->id)
 				return false;
 		}

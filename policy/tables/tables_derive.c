@@ -68,18 +68,35 @@ static bool same_pkeys(const struct oq_fabric *fa, const struct oq_port *a,
 	return na == nb && (!na || !memcmp(ka, kb, na * sizeof(*ka)));
 }
 
+/* Whether nodes a and b have the same ports present (a port-name names
+ * a port only while it is). */
+static bool same_ports_present(const struct oq_node *a, const struct oq_node *b)
+{
+	unsigned int j;
+
+	if (a->n_ports != b->n_ports)
+		return false;
+	for (j = 0; j <= a->n_ports; j++)
+		if (a->ports[j].present != b->ports[j].present)
+			return false;
+	return true;
+}
+
 /* Whether a (a port of f) is in the same groups as b (of prev_f) is: a
- * group takes a port by its node's type and GUID, its own GUID and
- * partitions, a switch's ports by port 0's (bind.c), or by a name, which
- * gives the node of the same id in both fabrics
- * (oq_binding_names_same()), so a port of the same id either way. */
+ * group takes a port by its node's type, GUID and name (a port-name, of
+ * a port present, whose node is the first of that name: the same node
+ * id in both fabrics, oq_binding_names_same()), its own GUID and
+ * partitions, and a switch's ports by port 0's (bind.c). */
 static bool same_groups(const struct derive *d, const struct oq_port *a,
 			const struct oq_port *b)
 {
 	const struct oq_node *na = a->node, *nb = b->node;
 
 	return a->id == b->id && a->guid == b->guid && na->type == nb->type &&
-	       na->guid == nb->guid && na->ports[0].guid == nb->ports[0].guid &&
+	       na->guid == nb->guid &&
+	       !strcmp(oq_node_name(na), oq_node_name(nb)) &&
+	       same_ports_present(na, nb) &&
+	       na->ports[0].guid == nb->ports[0].guid &&
 	       same_pkeys(d->f, a, d->prev_f, b) &&
 	       same_pkeys(d->f, &na->ports[0], d->prev_f, &nb->ports[0]);
 }
