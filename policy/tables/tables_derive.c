@@ -297,6 +297,8 @@ int oq_tables_compile_derived(const struct oq_binding *b,
 	if (!f || !prev_f || !prev || !prev->quiet || !prev->covers ||
 	    !engine || engine->kind != OQ_ENGINE_QOS || engine->sl2vl ||
 	    engine->vlarb || prev->n != prev_f->n_ports ||
+	    /* node-type SELF: which port runs the SM. */
+	    f->sm_port_guid != prev_f->sm_port_guid ||
 	    (b &&
 	     (oq_binding_fabric(b) != f || !oq_binding_names_same(b, prev_f))))
 		return CANNOT;
