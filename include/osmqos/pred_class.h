@@ -122,6 +122,38 @@ int oq_pred_classes_write_json(FILE *out, const struct oq_fabric *f,
 			       const struct oq_fabric_tables *tables,
 			       const struct oq_pred_classes *c);
 
+/*
+ * The nodes list of a render, kept per node so that the next render of
+ * a fabric derived from it writes only the entries that changed: a
+ * node's entry is made of its GUID, description, type and its listed
+ * ports' numbers, GUIDs, LIDs, LMCs and classes, and is copied when all
+ * of those are as they were.  Zeroed: nothing kept.
+ */
+struct oq_pred_node_entry;
+struct oq_pred_port_entry;
+
+struct oq_pred_nodes_kept {
+	char *buf; /* the list's inside, separators included; NULL: none */
+	size_t len;
+	struct oq_pred_node_entry *nodes; /* its entries, in list order */
+	struct oq_pred_port_entry *ports;
+	size_t n;	   /* entries (nodes with a classified port) */
+	size_t n_rendered; /* entries the last keep rendered, not copied */
+};
+
+/* k becomes the nodes list of f and c, rendered where k's entries do not
+ * give it.  0, or -1 when out of memory (k is then empty). */
+int oq_pred_nodes_keep(struct oq_pred_nodes_kept *k, const struct oq_fabric *f,
+		       const struct oq_pred_classes *c);
+void oq_pred_nodes_kept_free(struct oq_pred_nodes_kept *k);
+
+/* The `, "nodes": [...]` member of f and c: kept's bytes when given
+ * (oq_pred_nodes_keep() of the same f and c), else rendered.  0, -1 on a
+ * stream error or out of memory. */
+int oq_pred_nodes_write_json(FILE *out, const struct oq_fabric *f,
+			     const struct oq_pred_classes *c,
+			     const struct oq_pred_nodes_kept *kept);
+
 /* Only the `"classes": [...]` member; with example, each class also
  * names its first port (`osmqos predict`'s summary).  0, -1. */
 int oq_pred_classes_write_json_classes(FILE *out, const struct oq_fabric *f,

@@ -242,6 +242,9 @@ struct oq_publish_doc {
 	 * Prometheus fabric families (oq_publish_prom_fabric). */
 	const char *json_predictions, *prom_fabric;
 	size_t json_predictions_len, prom_fabric_len;
+	/* The JSON's nodes list as kept for the same fabric and classes
+	 * (oq_pred_nodes_keep); NULL: render it. */
+	const struct oq_pred_nodes_kept *json_nodes;
 };
 
 /* Write the document; 0, or -1 when the stream reports an error. */
@@ -249,8 +252,9 @@ int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d);
 /* Its head: the sweep, the policy, the routing engine and the model, all
  * but what oq_publish_write_json_predictions() writes. */
 int oq_publish_write_json_head(FILE *out, const struct oq_publish_doc *d);
-/* The JSON's intents, classes and nodes, which depend on the sweep state
- * (fabric, tables, classes, levels) alone. */
+/* The JSON's intents and classes, which depend on the sweep state
+ * (fabric, tables, classes, levels) alone; the nodes list, which does
+ * too, is kept apart (json_nodes). */
 int oq_publish_write_json_predictions(FILE *out,
 				      const struct oq_publish_doc *d);
 int oq_publish_write_prom(FILE *out, const struct oq_publish_doc *d);

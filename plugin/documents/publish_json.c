@@ -127,26 +127,36 @@ int oq_publish_write_json_head(FILE *out, const struct oq_publish_doc *d)
 	return ferror(out) ? -1 : 0;
 }
 
+static bool has_classes(const struct oq_publish_doc *d)
+{
+	return d->classes && d->fabric && d->tables;
+}
+
 int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
 {
+	int bad;
+
 	oq_publish_write_json_head(out, d);
 	if (d->json_predictions)
 		fwrite(d->json_predictions, 1, d->json_predictions_len, out);
 	else
 		oq_publish_write_json_predictions(out, d);
+	bad = has_classes(d)
+		      ? oq_pred_nodes_write_json(out, d->fabric, d->classes,
+						 d->json_nodes)
+		      : oq_pred_nodes_write_json(out, NULL, NULL, NULL);
 	fputs("}\n", out);
-	return ferror(out) ? -1 : 0;
+	return bad || ferror(out) ? -1 : 0;
 }
 
 int oq_publish_write_json_predictions(FILE *out, const struct oq_publish_doc *d)
 {
 	oq_publish_intents_json(out, d);
 	fputs(",\n ", out);
-	if (d->classes && d->fabric && d->tables) {
-		oq_pred_classes_write_json(out, d->fabric, d->tables,
-					   d->classes);
-	} else {
-		fputs("\"classes\": [],\n \"nodes\": []", out);
-	}
+	if (has_classes(d))
+		oq_pred_classes_write_json_classes(out, d->fabric, d->tables,
+						   d->classes, false);
+	else
+		fputs("\"classes\": []", out);
 	return ferror(out) ? -1 : 0;
 }

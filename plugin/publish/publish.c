@@ -455,6 +455,7 @@ static void log_phases(struct oq_publisher *pub,
 	const struct oq_phases *ph = &req->phases;
 	uint64_t audit = 0;
 	char trim[32] = "off", sa[64] = "kept", read[64] = "", made[64] = "";
+	char pub_how[80] = "rendered";
 
 	if (pub->audit) {
 		struct oq_audit_stats st;
@@ -480,6 +481,17 @@ static void log_phases(struct oq_publisher *pub,
 	if (ph->ports)
 		snprintf(made, sizeof(made), ", %zu of %zu ports compiled",
 			 ph->ports_compiled, ph->ports);
+	/* How much of the nodes list the render wrote: the rest was
+	 * copied. */
+	if (pub->json_kept)
+		snprintf(pub_how, sizeof(pub_how),
+			 "parts kept, JSON as it was");
+	else if (pub->parts_kept)
+		snprintf(pub_how, sizeof(pub_how), "parts kept");
+	else if (pub->parts.nodes_ok)
+		snprintf(pub_how, sizeof(pub_how),
+			 "rendered, %zu of %zu node entries",
+			 pub->parts.nodes.n_rendered, pub->parts.nodes.n);
 	OQ_LOG(pub->osm, OSM_LOG_INFO,
 	       "sweep %lu: phases: inputs %.2f ms (%s), snapshot %.2f ms%s%s, "
 	       "compile %.2f ms (%u states%s), QoS MADs %.2f ms (%lu hook "
@@ -497,10 +509,7 @@ static void log_phases(struct oq_publisher *pub,
 	       (double)oq_phases_hook_ns(ph) / 1e6, ph->hook_calls, ph->sa_ms,
 	       sa, ph->classes_ms,
 	       ph->classes_kept ? " (kept: the same tables)" : "", publish_ms,
-	       pub->json_kept	 ? "parts kept, JSON as it was"
-	       : pub->parts_kept ? "parts kept"
-				 : "rendered",
-	       trim, (double)audit / 1e6,
+	       pub_how, trim, (double)audit / 1e6,
 	       (double)(req->sm_cpu_ns + writer_ns + oq_phases_hook_ns(ph)) /
 		       1e6);
 }

@@ -38,6 +38,10 @@ struct oq_publish_parts {
 	char *json, *prom;
 	size_t json_len, prom_len;
 	size_t ports_missed, ports_unchecked, n_classified, n_classes;
+	/* The JSON's nodes list, rendered with the parts; outlives them,
+	 * so that the next render copies the entries that did not change. */
+	struct oq_pred_nodes_kept nodes;
+	bool nodes_ok; /* nodes is the parts' list (else render it) */
 };
 
 /*

@@ -7,6 +7,9 @@
  * osmqos.prom again (new sweep number, time, counters, policy status)
  * around the parts it already has, and the JSON only when something it
  * says besides the sweep numbers and the time changed, or its file did.
+ * The JSON's nodes list, the largest part, is kept per node across
+ * states (oq_pred_nodes_keep): a new state renders only the entries of
+ * the nodes whose ports or classes changed.
  */
 #include <config.h>
 
@@ -85,14 +88,25 @@ void oq_publish_parts_use(const struct oq_publish_parts *pp,
 	d->prom_fabric_len = pp->prom_len;
 	d->intent_ports_missed = pp->ports_missed;
 	d->intent_ports_unchecked = pp->ports_unchecked;
+	d->json_nodes = pp->nodes_ok ? &pp->nodes : NULL;
 }
 
-void oq_publish_parts_free(struct oq_publish_parts *pp)
+/* Everything but the nodes list, which the next render starts from. */
+static void parts_clear(struct oq_publish_parts *pp)
 {
+	struct oq_pred_nodes_kept nodes = pp->nodes;
+
 	free(pp->json);
 	free(pp->prom);
 	free(pp->levels_key);
 	memset(pp, 0, sizeof(*pp));
+	pp->nodes = nodes;
+}
+
+void oq_publish_parts_free(struct oq_publish_parts *pp)
+{
+	parts_clear(pp);
+	oq_pred_nodes_kept_free(&pp->nodes);
 }
 
 static void json_part(FILE *out, const struct oq_publish_doc *d)
@@ -103,16 +117,19 @@ static void json_part(FILE *out, const struct oq_publish_doc *d)
 void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,
 			     uint64_t classes_id, struct oq_publish_doc *d)
 {
-	oq_publish_parts_free(pp);
+	parts_clear(pp);
 	pp->json = render(json_part, d, &pp->json_len);
 	pp->prom = render(oq_publish_prom_fabric, d, &pp->prom_len);
 	/* Without its levels' key the parts serve their own state only. */
 	pp->levels_key =
 		classes_id ? render(levels_key, d, &pp->levels_len) : NULL;
+	/* Out of memory for the list: the document renders it. */
+	pp->nodes_ok = d->classes && d->fabric && d->tables &&
+		       !oq_pred_nodes_keep(&pp->nodes, d->fabric, d->classes);
 	if (!pp->json || !pp->prom) {
 		/* Out of memory: d renders its parts itself, and the next
 		 * publication tries again. */
-		oq_publish_parts_free(pp);
+		parts_clear(pp);
 		return;
 	}
 	pp->state_id = state_id;

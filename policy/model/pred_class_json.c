@@ -5,13 +5,11 @@
  * members with this code, so a script compares the two with plain
  * equality.  Numbers: %.6g Gb/s, %.12g shares, exact "p/q" shares.  Each
  * class carries the per-SL prediction once; each node (by GUID) lists its
- * modelled ports as {port, guid, lid, lmc, class}.  One node per line, so a
- * 10,000-port fabric is well under a megabyte.
+ * modelled ports as {port, guid, lid, lmc, class} (pred_nodes_json.c).  One
+ * node per line, so a 10,000-port fabric is well under a megabyte.
  */
 #include <inttypes.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include <osmqos/json.h>
 #include <osmqos/pred_class.h>
@@ -143,95 +141,6 @@ static void write_class(FILE *out, const struct oq_fabric *f,
 	fputs("]}", out);
 }
 
-/* The nodes list is one entry per port of the fabric, rewritten whenever
- * the tables change: its numbers are formatted here rather than by
- * fprintf, which took most of the time of writing the document. */
-static char *put_str(char *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	memcpy(b, s, n);
-	return b + n;
-}
-
-static char *put_uint(char *b, unsigned long v)
-{
-	char t[24];
-	int n = 0;
-
-	do {
-		t[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*b++ = t[--n];
-	return b;
-}
-
-/* As printf's "0x%016" PRIx64. */
-static char *put_guid(char *b, uint64_t v)
-{
-	int i;
-
-	*b++ = '0';
-	*b++ = 'x';
-	for (i = 15; i >= 0; i--)
-		*b++ = "0123456789abcdef"[(v >> (4 * i)) & 15];
-	return b;
-}
-
-/* One node and its classified ports; nothing when it has none. */
-static bool write_node(FILE *out, const struct oq_fabric *f,
-		       const struct oq_node *n, const struct oq_pred_classes *c,
-		       bool first)
-{
-	unsigned int i, lo = n->type == OQ_NODE_SWITCH ? 0 : 1;
-	bool any = false;
-	char buf[160], *b;
-
-	for (i = lo; i <= n->n_ports; i++) {
-		const struct oq_port *p = &n->ports[i];
-
-		if (!p->present || oq_port_index(f, p) >= c->n_ports ||
-		    c->of_port[oq_port_index(f, p)] == OQ_PRED_CLASS_NONE)
-			continue;
-		if (!any) {
-			b = put_str(buf, first ? "\n  {\"guid\": \""
-					       : ",\n  {\"guid\": \"");
-			b = put_guid(b, n->guid);
-			b = put_str(b, "\", \"node\": ");
-			fwrite(buf, 1, (size_t)(b - buf), out);
-			oq_json_fstring(out, n->desc);
-			fprintf(out, ", \"node_type\": \"%s\", \"ports\": [",
-				oq_node_type_name(n->type));
-		}
-		b = put_str(buf, any ? ", {\"port\": " : "{\"port\": ");
-		b = put_uint(b, p->num);
-		b = put_str(b, ", \"guid\": \"");
-		b = put_guid(b, p->guid);
-		b = put_str(b, "\", \"lid\": ");
-		b = put_uint(b, p->lid);
-		b = put_str(b, ", \"lmc\": ");
-		b = put_uint(b, p->lmc);
-		b = put_str(b, ", \"class\": ");
-		b = put_uint(b, c->of_port[oq_port_index(f, p)]);
-		*b++ = '}';
-		fwrite(buf, 1, (size_t)(b - buf), out);
-		any = true;
-	}
-	if (any)
-		fputs("]}", out);
-	return any;
-}
-
-static int node_cmp(const void *a, const void *b)
-{
-	const struct oq_node *x = *(const struct oq_node *const *)a;
-	const struct oq_node *y = *(const struct oq_node *const *)b;
-
-	return (x->guid > y->guid) - (x->guid < y->guid);
-}
-
 int oq_pred_classes_write_json_classes(FILE *out, const struct oq_fabric *f,
 				       const struct oq_fabric_tables *tables,
 				       const struct oq_pred_classes *c,
@@ -250,27 +159,6 @@ int oq_pred_classes_write_json(FILE *out, const struct oq_fabric *f,
 			       const struct oq_fabric_tables *tables,
 			       const struct oq_pred_classes *c)
 {
-	const struct oq_node **nodes = NULL;
-	size_t i, n = f ? f->n_nodes : 0;
-	bool first = true;
-
 	oq_pred_classes_write_json_classes(out, f, tables, c, false);
-	fputs(",\n \"nodes\": [", out);
-	/* By node GUID, as the classes are numbered: the live and the
-	 * offline document of one fabric are equal byte for byte. */
-	if (n)
-		nodes = malloc(n * sizeof(*nodes));
-	if (nodes) {
-		for (i = 0; i < n; i++)
-			nodes[i] = f->nodes[i];
-		qsort(nodes, n, sizeof(*nodes), node_cmp);
-	} else if (n) {
-		return -1;
-	}
-	for (i = 0; i < n; i++)
-		if (write_node(out, f, nodes[i], c, first))
-			first = false;
-	free(nodes);
-	fputs("]", out);
-	return ferror(out) ? -1 : 0;
+	return oq_pred_nodes_write_json(out, f, c, NULL);
 }

@@ -12,7 +12,9 @@
  * went down: the fabric derived from that round's (the host gone, its
  * leaf read again, every other node shared, as the snapshot makes it)
  * and its tables compiled in full and derived from the round's
- * (oq_tables_compile_derived), in turns, which must be the same.  Prints
+ * (oq_tables_compile_derived), in turns, which must be the same, and
+ * its JSON nodes list rendered whole and kept from the round's
+ * (oq_pred_nodes_keep), in turns, which must be the same.  Prints
  * the median of each phase over the rounds, the classes found and the
  * peak RSS.  For instruction counts
  * per phase run it under valgrind --tool=callgrind with a few rounds and
@@ -324,42 +326,110 @@ fail:
 	return NULL;
 }
 
-/* The port-down sweep's tables after round w: in full (*full_ms) and
- * derived from w's (*derived_ms, *n_compiled of *n_ports ports
- * compiled), the order turned by first_full.  0, 1 when w's tables cannot be
- * derived from (a finding, intents), -1 on failure or when the two differ. */
-static int port_down_tables(const struct sweep *w, const struct oq_policy *pol,
-			    bool first_full, double *full_ms,
-			    double *derived_ms, size_t *n_compiled,
-			    size_t *n_ports)
+/* What the port-down sweep after a round took, and what it did. */
+struct down {
+	double tables_full, tables_derived, nodes_full, nodes_kept;
+	size_t n_compiled, n_ports, n_rendered, n_entries;
+};
+
+/* The nodes list in a new buffer, framed as the JSON has it. */
+static char *nodes_json(const struct oq_fabric *f,
+			const struct oq_pred_classes *c,
+			const struct oq_pred_nodes_kept *k)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	int bad = !out;
+
+	if (out) {
+		bad = oq_pred_nodes_write_json(out, f, c, k);
+		bad |= fclose(out);
+	}
+	if (bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The port-down sweep's JSON nodes list (fabric g, classes c), rendered
+ * whole into memory (dn->nodes_full) and kept from the list kept for w
+ * (dn->nodes_kept), the order turned by first_full.  0, or -1 on failure
+ * or when the two differ. */
+static int port_down_nodes(const struct sweep *w, const struct oq_fabric *g,
+			   const struct oq_pred_classes *c, bool first_full,
+			   struct down *dn)
+{
+	struct oq_pred_nodes_kept k = {0};
+	char *full = NULL, *kept = NULL;
+	int rc = -1, i;
+	uint64_t t;
+
+	if (oq_pred_nodes_keep(&k, w->f, &w->classes))
+		goto out;
+	for (i = 0; i < 2; i++) {
+		t = oq_clock_ns();
+		if ((i == 0) == first_full) {
+			full = nodes_json(g, c, NULL);
+			dn->nodes_full = (double)(oq_clock_ns() - t) / 1e6;
+		} else {
+			rc = oq_pred_nodes_keep(&k, g, c);
+			dn->nodes_kept = (double)(oq_clock_ns() - t) / 1e6;
+		}
+	}
+	dn->n_rendered = k.n_rendered;
+	dn->n_entries = k.n;
+	kept = rc ? NULL : nodes_json(g, c, &k);
+	rc = full && kept && !strcmp(full, kept) ? 0 : -1;
+out:
+	free(full);
+	free(kept);
+	oq_pred_nodes_kept_free(&k);
+	return rc;
+}
+
+/* The port-down sweep after round w: its tables in full and derived from
+ * w's (the order turned by first_full), then its nodes list.  0, 1 when
+ * w's tables cannot be derived from (a finding, intents), -1 on failure
+ * or when the two ways differ. */
+static int port_down_sweep(const struct sweep *w, const struct oq_policy *pol,
+			   bool first_full, struct down *dn)
 {
 	struct oq_fabric *g = port_down(w->f);
 	struct oq_binding *b = g ? oq_bind(pol, g, &w->parts, NULL) : NULL;
 	struct oq_fabric_tables tf = {0}, td = {0};
+	struct oq_pred_classes c = {0};
+	struct oq_predict_opts o;
 	int rc = -1, k, drc = 0;
 	uint64_t t;
 
 	if (!b)
 		goto out;
-	*n_ports = g->n_ports;
+	dn->n_ports = g->n_ports;
 	for (k = 0; k < 2; k++) {
 		t = oq_clock_ns();
 		if ((k == 0) == first_full) {
 			if (oq_tables_compile_engine(b, g, &w->templates,
 						     &w->engine, &tf, NULL))
 				goto out;
-			*full_ms = (double)(oq_clock_ns() - t) / 1e6;
+			dn->tables_full = (double)(oq_clock_ns() - t) / 1e6;
 		} else {
 			drc = oq_tables_compile_derived(
 				b, g, &w->templates, &w->engine, w->f,
-				&w->tables, &td, n_compiled);
-			*derived_ms = (double)(oq_clock_ns() - t) / 1e6;
+				&w->tables, &td, &dn->n_compiled);
+			dn->tables_derived = (double)(oq_clock_ns() - t) / 1e6;
 		}
 	}
-	if (drc < 0)
+	if (drc < 0 || (!drc && !oq_fabric_tables_same(&tf, &td)))
 		goto out;
-	rc = drc ? 1 : oq_fabric_tables_same(&tf, &td) ? 0 : -1;
+	oq_predict_opts_init(&o);
+	if (oq_pred_classes_build(g, &tf, &o, NULL, &c) ||
+	    port_down_nodes(w, g, &c, first_full, dn))
+		goto out;
+	rc = drc ? 1 : 0;
 out:
+	oq_pred_classes_free(&c);
 	oq_fabric_tables_free(&tf);
 	oq_fabric_tables_free(&td);
 	oq_binding_free(b);
@@ -460,6 +530,18 @@ out:
 #undef LAP
 }
 
+/* One port-down figure both ways: medians and ranges, sorted. */
+static void print_down(const char *what, const char *a_name, double *a,
+		       const char *b_name, double *b, int n)
+{
+	qsort(a, (size_t)n, sizeof(double), cmp_double);
+	qsort(b, (size_t)n, sizeof(double), cmp_double);
+	printf("  one host port down: %s %s median %.3f ms (min %.3f, max "
+	       "%.3f), %s median %.3f ms (min %.3f, max %.3f)",
+	       what, a_name, a[n / 2], a[0], a[n - 1], b_name, b[n / 2], b[0],
+	       b[n - 1]);
+}
+
 static char *read_input(const char *arg, const char *cmd, size_t *len)
 {
 	if (arg && strcmp(arg, "-"))
@@ -471,7 +553,8 @@ int main(int argc, char **argv)
 {
 	static double ms[N_PHASES][MAX_ROUNDS], total[MAX_ROUNDS];
 	static double down_full[MAX_ROUNDS], down_derived[MAX_ROUNDS];
-	size_t n_compiled = 0, down_ports = 0;
+	static double nodes_full[MAX_ROUNDS], nodes_kept[MAX_ROUNDS];
+	struct down dn = {0};
 	int n_down = 0;
 	int rounds = argc > 3 ? atoi(argv[3]) : 15, r, ph;
 	struct source src = {0};
@@ -524,20 +607,21 @@ int main(int argc, char **argv)
 		n_classified = w.classes.n_classified;
 		switch (w.synth.of_port
 				? 1
-				: port_down_tables(&w, pol, r % 2,
-						   &down_full[n_down],
-						   &down_derived[n_down],
-						   &n_compiled, &down_ports)) {
+				: port_down_sweep(&w, pol, r % 2, &dn)) {
 		case 0:
-			n_down++;
+			down_full[n_down] = dn.tables_full;
+			down_derived[n_down] = dn.tables_derived;
+			nodes_full[n_down] = dn.nodes_full;
+			nodes_kept[n_down++] = dn.nodes_kept;
 			break;
 		case 1:
 			break;
 		default:
 			fprintf(stderr,
 				"bench_sweep: round %d: the port-down "
-				"tables derived differ from those compiled "
-				"in full, or memory ran out\n",
+				"tables derived or nodes list kept differ "
+				"from those made in full, or memory ran "
+				"out\n",
 				r);
 			return 1;
 		}
@@ -566,15 +650,14 @@ int main(int argc, char **argv)
 	printf("  %-12s median %8.3f ms  (min %.3f, max %.3f)\n", "sweep",
 	       total[rounds / 2], total[0], total[rounds - 1]);
 	if (n_down) {
-		qsort(down_full, (size_t)n_down, sizeof(double), cmp_double);
-		qsort(down_derived, (size_t)n_down, sizeof(double), cmp_double);
-		printf("  one host port down: tables in full median %.3f ms "
-		       "(min %.3f, max %.3f), derived median %.3f ms (min "
-		       "%.3f, max %.3f), %zu of %zu ports compiled\n",
-		       down_full[n_down / 2], down_full[0],
-		       down_full[n_down - 1], down_derived[n_down / 2],
-		       down_derived[0], down_derived[n_down - 1], n_compiled,
-		       down_ports);
+		print_down("tables", "in full", down_full, "derived",
+			   down_derived, n_down);
+		printf(", %zu of %zu ports compiled\n", dn.n_compiled,
+		       dn.n_ports);
+		print_down("JSON nodes list", "rendered", nodes_full, "kept",
+			   nodes_kept, n_down);
+		printf(", %zu of %zu entries rendered\n", dn.n_rendered,
+		       dn.n_entries);
 	} else {
 		printf("  one host port down: tables not derived (the "
 		       "compile says something, or intents)\n");

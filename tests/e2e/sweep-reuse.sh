@@ -8,7 +8,8 @@
 # a rejected edit is news).  A sweep after a change builds anew and sees
 # it: a link between a leaf and a spine goes down (its two ports
 # leave the predictions, the routes change, the tables stay right, and
-# only the tables of the two switches' ports are compiled) and comes back
+# only the tables of the two switches' ports are compiled and their JSON
+# entries rendered) and comes back
 # (everything is as at the start again).  A partition added
 # to or removed from partitions.conf, which OpenSM reads again at every
 # heavy sweep, builds anew too: the SA's answers and the tables follow it.
@@ -96,7 +97,7 @@ kept() {
 built() {
 	local p
 	p=$(line "$1" phases:)
-	[[ $p == *"(changed)"*"(2 states, "*" ports compiled)"*"SA state "*" (built"*"(rendered)"* ]] ||
+	[[ $p == *"(changed)"*"(2 states, "*" ports compiled)"*"SA state "*" (built"*"(rendered, "* ]] ||
 		e2e_fail "sweep $1 did not build a new state: $p"
 }
 
@@ -113,6 +114,18 @@ compiled_few() {
 	[[ $k =~ ^[0-9]+$ ]] && ((k >= 1 && 2 * k < m)) ||
 		e2e_fail "sweep $1 compiled the tables of '$c' ports, want those of the two nodes read again: $p"
 	e2e_log "sweep $1: tables of $k of $m ports compiled"
+}
+# rendered_few SWEEP: its publication rendered the JSON entries of the
+# nodes whose listed ports changed and copied the others.
+rendered_few() {
+	local p c k m
+	p=$(line "$1" phases:)
+	c=$(grep -o '(rendered, [0-9]* of [0-9]* node entries)' <<<"$p")
+	k=$(sed 's/(rendered, //; s/ of.*//' <<<"$c")
+	m=$(sed 's/.* of //; s/ node.*//' <<<"$c")
+	[[ $k =~ ^[0-9]+$ ]] && ((k >= 1 && 4 * k < m)) ||
+		e2e_fail "sweep $1 rendered '$c' JSON node entries, want those of the two switches: $p"
+	e2e_log "sweep $1: $k of $m JSON node entries rendered"
 }
 hup # past the first sweeps' port state changes
 snap start
@@ -227,7 +240,7 @@ sed -i 's/^            vl-high-limit: 4$/            vl-high-limit: 5/' "$pol"
 for step in edit undo; do
 	hup
 	p=$(line "$SWEEP" phases:)
-	[[ $p == *"(the last copy of the subnet shared)"*"(rendered)"* &&
+	[[ $p == *"(the last copy of the subnet shared)"*"(rendered, "* &&
 		$p != *"(kept: the same tables)"* ]] ||
 		e2e_fail "$step: sweep $SWEEP kept predictions of other tables: $p"
 	[ "$step" = undo ] || cp "$E2E_DIR/policy.before" "$pol"
@@ -261,12 +274,13 @@ from=$(line "$unlinked" "[0-9]* QoS Set MADs" |
 	sed -n 's/.*tables of sweep \([0-9]*\) kept.*/\1/p')
 if [ -n "$from" ] && [ "$from" -gt "$before" ] &&
 	[ "$(grep -c "osmqos: sweep $from: published" "$E2E_OSM_LOG")" = 0 ]; then
-	[[ $(line "$unlinked" phases:) == *"(rendered)"* ]] ||
+	[[ $(line "$unlinked" phases:) == *"(rendered, "* ]] ||
 		e2e_fail "sweep $unlinked published sweep $from's new state without rendering it: $(line "$unlinked" phases:)"
 	e2e_log "sweep $from built the state after the unlink, published by sweep $unlinked"
 else
 	built "$unlinked"
 	compiled_few "$unlinked"
+	rendered_few "$unlinked"
 fi
 [ "$(jq .sweep "$pub/osmqos-bandwidth.json")" = "$unlinked" ] ||
 	e2e_fail "the JSON's sweep is $(jq .sweep "$pub/osmqos-bandwidth.json") after the unlink, want $unlinked"
