@@ -82,6 +82,24 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 			  struct oq_pred_classes *out);
 void oq_pred_classes_free(struct oq_pred_classes *c);
 
+/*
+ * oq_pred_classes_build() of every modelled port of f, from prev, the
+ * classes built so of prev_f (tables prev_tables) with the same options,
+ * when tables were derived from prev_tables (tables->kept): a port of a
+ * node prev_f shares whose ports' tables were all kept, with partners
+ * alike and of the same MTU, takes its class there; the others are
+ * keyed (*n_keyed), a class of prev's found by its key.  out is what the
+ * full build gives, byte for byte; without tables->kept it is the full
+ * build.  0, or -1 when out of memory (out is then empty).
+ */
+int oq_pred_classes_derive(const struct oq_fabric *f,
+			   const struct oq_fabric_tables *tables,
+			   const struct oq_predict_opts *o,
+			   const struct oq_fabric *prev_f,
+			   const struct oq_fabric_tables *prev_tables,
+			   const struct oq_pred_classes *prev,
+			   struct oq_pred_classes *out, size_t *n_keyed);
+
 /* dst, empty, becomes a copy of src: the classes of a fabric whose
  * tables are the same again (oq_fabric_tables_same()).  0, or -1 when
  * out of memory (dst stays empty). */

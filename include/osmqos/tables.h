@@ -166,6 +166,13 @@ struct oq_fabric_tables {
 	bool quiet;
 	uint32_t *covers;
 	size_t n_covers;
+	/* A derived compile's: kept[i] when port i is a port of a node
+	 * the fabric derived from shares, whose ports' partners are there
+	 * too (the same ports, or ports in the same groups), and its
+	 * tables are that port's there, as they were; NULL: not known (a
+	 * full compile).  Whoever changes a port's tables after the
+	 * compile frees it. */
+	bool *kept;
 };
 
 #define OQ_TABLES_COVERS_NONE UINT32_MAX

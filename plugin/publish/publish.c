@@ -455,7 +455,7 @@ static void log_phases(struct oq_publisher *pub,
 	const struct oq_phases *ph = &req->phases;
 	uint64_t audit = 0;
 	char trim[32] = "off", sa[64] = "kept", read[64] = "", made[64] = "";
-	char pub_how[80] = "rendered";
+	char pub_how[80] = "rendered", classes[80] = "";
 
 	if (pub->audit) {
 		struct oq_audit_stats st;
@@ -481,6 +481,13 @@ static void log_phases(struct oq_publisher *pub,
 	if (ph->ports)
 		snprintf(made, sizeof(made), ", %zu of %zu ports compiled",
 			 ph->ports_compiled, ph->ports);
+	/* How many ports the class builds keyed: the others took the
+	 * class they had. */
+	if (ph->classes_kept)
+		snprintf(classes, sizeof(classes), " (kept: the same tables)");
+	else if (ph->classes_ports)
+		snprintf(classes, sizeof(classes), " (%zu of %zu ports keyed)",
+			 ph->classes_keyed, ph->classes_ports);
 	/* How much of the nodes list the render wrote: the rest was
 	 * copied. */
 	if (pub->json_kept)
@@ -507,9 +514,8 @@ static void log_phases(struct oq_publisher *pub,
 				  : "",
 	       ph->compile_ms, ph->states, made,
 	       (double)oq_phases_hook_ns(ph) / 1e6, ph->hook_calls, ph->sa_ms,
-	       sa, ph->classes_ms,
-	       ph->classes_kept ? " (kept: the same tables)" : "", publish_ms,
-	       pub_how, trim, (double)audit / 1e6,
+	       sa, ph->classes_ms, classes, publish_ms, pub_how, trim,
+	       (double)audit / 1e6,
 	       (double)(req->sm_cpu_ns + writer_ns + oq_phases_hook_ns(ph)) /
 		       1e6);
 }

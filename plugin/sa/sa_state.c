@@ -12,6 +12,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -362,12 +363,24 @@ static void state_free(struct oq_sa_state *s)
 	free(s);
 }
 
+/* Are sw's tables derived from those prev's classes were built on, so
+ * that sw's classes derive from prev's? */
+static bool may_derive_classes(const struct oq_sa_state *prev,
+			       const struct oq_sweep_state *sw)
+{
+	return prev && sw && sw->tables_from &&
+	       sw->tables_from == prev->sweep->id && sw->tables.kept &&
+	       prev->classes.of_port;
+}
+
 /* Could prev's classes be those of a state on sw (the same copy of the
- * subnet)?  Else it is only memory. */
+ * subnet), or be what sw's derive from?  Else it is only memory. */
 static bool may_keep_classes(const struct oq_sa_state *prev,
 			     const struct oq_sweep_state *sw)
 {
-	return prev && sw && prev->sweep->subnet == sw->subnet;
+	return prev && sw &&
+	       (prev->sweep->subnet == sw->subnet ||
+		may_derive_classes(prev, sw));
 }
 
 /* The port classes of prev, when they are this sweep state's too: the
@@ -379,7 +392,7 @@ static int keep_classes(struct oq_sa_state *s, const struct oq_sa_state *prev)
 	const struct oq_sweep_state *a = prev ? prev->sweep : NULL;
 	const struct oq_sweep_state *b = s->sweep;
 
-	if (!may_keep_classes(prev, b) || !prev->classes_id ||
+	if (!prev || prev->sweep->subnet != b->subnet || !prev->classes_id ||
 	    (a != b && !oq_fabric_tables_same(&a->tables, &b->tables)) ||
 	    oq_pred_classes_copy(&s->classes, &prev->classes))
 		return -1;
@@ -398,6 +411,7 @@ struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
 	uint64_t t = oq_clock_ns();
 	struct oq_predict_opts o;
 	double classes_ms;
+	size_t n_keyed;
 	bool kept = false;
 	int rc = -ENOMEM;
 
@@ -409,14 +423,28 @@ struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
 	if (!kept) {
 		oq_predict_opts_init(&o);
 		errno = 0;
-		rc = oq_pred_classes_build(sw->fabric, &sw->tables, &o, NULL,
-					   &s->classes);
+		n_keyed = SIZE_MAX;
+		/* After a change that kept most ports' tables, the classes
+		 * of the state before with the changed ports keyed. */
+		if (may_derive_classes(prev, sw))
+			rc = oq_pred_classes_derive(
+				sw->fabric, &sw->tables, &o,
+				prev->sweep->fabric, &prev->sweep->tables,
+				&prev->classes, &s->classes, &n_keyed);
+		else
+			rc = oq_pred_classes_build(sw->fabric, &sw->tables, &o,
+						   NULL, &s->classes);
 		if (rc) {
 			step = "predicting the port classes";
 			rc = -oq_failure_errno(rc);
 			goto fail;
 		}
 		s->classes_id = ++sa->classes_made;
+		if (n_keyed == SIZE_MAX)
+			n_keyed = s->classes.n_classified + s->classes.n_bad;
+		sa->sweep->phases.classes_keyed += n_keyed;
+		sa->sweep->phases.classes_ports +=
+			s->classes.n_classified + s->classes.n_bad;
 	}
 	classes_ms = oq_ms_since(t);
 	rc = fill_view(sa, s, &step);

@@ -242,8 +242,10 @@ static int derive_tables(struct oq_sweep *sw, struct oq_sweep_state *s)
 	rc = oq_tables_compile_derived(s->binding, s->fabric, &s->templates,
 				       &s->engine, cur->fabric, &cur->tables,
 				       &s->tables, &n_compiled);
-	if (!rc)
+	if (!rc) {
 		sw->phases.ports_compiled += n_compiled;
+		s->tables_from = cur->id;
+	}
 	return rc;
 }
 
@@ -278,6 +280,12 @@ static int compile_tables(struct oq_sweep *sw, struct oq_sweep_state *s,
 		if (rc) {
 			*step = "applying the bandwidth intents";
 			return -oq_failure_errno(rc);
+		}
+		/* Rewritten tables are not those kept. */
+		if (s->synth.of_port) {
+			free(s->tables.kept);
+			s->tables.kept = NULL;
+			s->tables_from = 0;
 		}
 	}
 	rc = map_build(s);
@@ -550,6 +558,7 @@ void oq_sweep_begin(struct oq_sweep *sw)
 	sw->phases.nodes_read = sw->phases.nodes = 0;
 	sw->phases.ports_compiled = sw->phases.ports = 0;
 	sw->phases.classes_ms = 0;
+	sw->phases.classes_keyed = sw->phases.classes_ports = 0;
 	sw->phases.inputs_ms = 0;
 	sw->phases.reused = 0;
 	sw->phases.sa_ms = 0;

@@ -70,6 +70,9 @@ struct oq_sweep_state {
 	struct oq_synth_plan synth;
 	/* osm_physp_t * -> index into tables.ports. */
 	struct oq_htab port_of_physp;
+	/* The state whose tables these were derived from (tables.kept
+	 * says which ports kept theirs); 0: compiled in full. */
+	uint64_t tables_from;
 	/* Its build: all of it, OpenSM's subnet copied, the policy bound and
 	 * the tables compiled. */
 	double build_ms, snapshot_ms, compile_ms;
@@ -99,6 +102,9 @@ struct oq_phases {
 	 * others' taken from the state before's). */
 	size_t ports_compiled, ports;
 	double classes_ms;   /* port classes predicted (SA state) */
+	/* Ports the class builds keyed, and had in all (the others took
+	 * their class from the SA state before's). */
+	size_t classes_keyed, classes_ports;
 	/* Ports whose SL2VL the SA read from OpenSM's cache: those Sets
 	 * went to, or all of them (sl2vl_all). */
 	size_t sl2vl_ports;

@@ -198,11 +198,62 @@ fail:
  * Returns its index, OQ_PRED_CLASS_NONE when the model refuses the port,
  * or OOM_CLASS when out of memory. */
 #define OOM_CLASS (UINT32_MAX - 1)
+/* A port that keys as it did in the classes derived from: no, key it. */
+#define KEY_IT (UINT32_MAX - 2)
+/* A key's value at or above FROM_PREV: class value - FROM_PREV of the
+ * classes derived from, numbered here at its first port. */
+#define FROM_PREV (UINT32_MAX / 2)
+
+/* What a build derives from (oq_pred_classes_derive): the classes of
+ * the fabric before, and per class of theirs its number here. */
+struct from {
+	const struct oq_fabric *f;
+	const struct oq_fabric_tables *tables;
+	const struct oq_pred_classes *c;
+	uint32_t *num; /* by class there: its number here, or NONE */
+	uint8_t *same; /* by node id here: UNKNOWN, SAME or CHANGED */
+};
+
+enum { UNKNOWN, SAME, CHANGED };
+
+/* Room for one more class.  0, or -1 when out of memory. */
+static int class_room(struct oq_pred_classes *c, size_t *v_cap)
+{
+	size_t nc;
+	struct oq_pred_class *nv;
+
+	if (c->n < *v_cap)
+		return 0;
+	nc = *v_cap ? *v_cap * 2 : 16;
+	nv = realloc(c->v, nc * sizeof(*nv));
+	if (!nv)
+		return -1;
+	c->v = nv;
+	*v_cap = nc;
+	return 0;
+}
+
+/* Class j of the classes derived from, numbered here at its first port
+ * rep: its prediction is the one a key equal to its own gives. */
+static uint32_t take_prev(struct from *fr, struct oq_pred_classes *c,
+			  size_t *v_cap, uint32_t j, size_t rep)
+{
+	if (fr->num[j] != OQ_PRED_CLASS_NONE)
+		return fr->num[j];
+	if (class_room(c, v_cap))
+		return OOM_CLASS;
+	c->v[c->n] = fr->c->v[j];
+	c->v[c->n].rep = rep;
+	c->v[c->n].n_ports = 0;
+	fr->num[j] = (uint32_t)c->n;
+	return (uint32_t)c->n++;
+}
 
 static uint32_t find_or_add(const struct oq_fabric *f,
 			    struct oq_pred_classes *c, struct oq_class_keys *k,
 			    size_t *v_cap, const struct oq_port_tables *t,
-			    const struct oq_predict_opts *o, size_t rep)
+			    const struct oq_predict_opts *o, size_t rep,
+			    struct from *fr)
 {
 	struct oq_pred_class *cl;
 	uint32_t i;
@@ -213,16 +264,11 @@ static uint32_t find_or_add(const struct oq_fabric *f,
 	if (rc < 0)
 		return OOM_CLASS;
 	if (!rc)
-		return i;
-	if (c->n == *v_cap) {
-		size_t nc = *v_cap ? *v_cap * 2 : 16;
-		struct oq_pred_class *nv = realloc(c->v, nc * sizeof(*nv));
-
-		if (!nv)
-			return OOM_CLASS;
-		c->v = nv;
-		*v_cap = nc;
-	}
+		return i != OQ_PRED_CLASS_NONE && i >= FROM_PREV
+			       ? take_prev(fr, c, v_cap, i - FROM_PREV, rep)
+			       : i;
+	if (class_room(c, v_cap))
+		return OOM_CLASS;
 	cl = &c->v[c->n];
 	memset(cl, 0, sizeof(*cl));
 	rc = class_predict(f, cl, t, o);
@@ -331,11 +377,83 @@ out:
 	return v;
 }
 
-int oq_pred_classes_build(const struct oq_fabric *f,
-			  const struct oq_fabric_tables *tables,
-			  const struct oq_predict_opts *o,
-			  const struct oq_port *only,
-			  struct oq_pred_classes *out)
+/* Does every port of n key as it did in the fabric derived from?  Its
+ * ports' tables kept from there (so the node is that one, and which
+ * inputs feed each port is too: tables.h) and their partners of the same
+ * MTU, which a partner in the same groups need not be. */
+static bool node_same(const struct oq_fabric *f,
+		      const struct oq_fabric_tables *tables,
+		      const struct from *fr, const struct oq_node *n)
+{
+	unsigned int j;
+	uint32_t i;
+
+	for (j = 0; j <= n->n_ports; j++) {
+		const struct oq_port *p = &n->ports[j];
+
+		if (!p->present)
+			continue;
+		i = oq_port_index(f, p);
+		if (i >= tables->n || !tables->kept[i])
+			return false;
+		if (oq_port_peer(f, p) != oq_port_peer(fr->f, p) &&
+		    oq_port_mtu_bytes(f, p) != oq_port_mtu_bytes(fr->f, p))
+			return false;
+	}
+	return true;
+}
+
+/* Port p's class in the classes derived from when it keys as it did
+ * there (FROM_PREV + its index there, or OQ_PRED_CLASS_NONE: refused
+ * there); KEY_IT when it may not. */
+static uint32_t prev_class(const struct oq_fabric *f,
+			   const struct oq_fabric_tables *tables,
+			   struct from *fr, const struct oq_port *p)
+{
+	uint32_t at;
+	uint8_t *same;
+
+	if (!fr)
+		return KEY_IT;
+	same = &fr->same[p->node->id];
+	if (*same == UNKNOWN)
+		*same = node_same(f, tables, fr, p->node) ? SAME : CHANGED;
+	at = oq_port_index(fr->f, p);
+	if (*same != SAME || at >= fr->c->n_ports || fr->f->ports[at] != p)
+		return KEY_IT;
+	return fr->c->of_port[at] == OQ_PRED_CLASS_NONE
+		       ? OQ_PRED_CLASS_NONE
+		       : FROM_PREV + fr->c->of_port[at];
+}
+
+/* The keys of the classes derived from, each from its first port there,
+ * valued FROM_PREV + its index.  0, or -1 when out of memory. */
+static int prev_keys(const struct from *fr, const struct oq_predict_opts *o,
+		     struct oq_class_keys *k, uint8_t (*rows)[16])
+{
+	struct oq_sl2vl_uniform_memo m = {NULL, 0, false};
+	size_t j, n_rows;
+	uint32_t v;
+	int rc;
+
+	for (j = 0; j < fr->c->n; j++) {
+		if (port_key(fr->f, &fr->tables->ports[fr->c->v[j].rep], o, k,
+			     &m, rows, &n_rows))
+			continue;
+		rc = oq_class_key_find(k, &v);
+		if (rc < 0)
+			return -1;
+		if (rc)
+			oq_class_key_set(k, FROM_PREV + (uint32_t)j);
+	}
+	return 0;
+}
+
+/* The classes, from fr when given; *n_keyed: the ports keyed. */
+static int build(const struct oq_fabric *f,
+		 const struct oq_fabric_tables *tables,
+		 const struct oq_predict_opts *o, const struct oq_port *only,
+		 struct from *fr, struct oq_pred_classes *out, size_t *n_keyed)
 {
 	struct oq_class_keys k = {0};
 	struct oq_sl2vl_uniform_memo m = {NULL, 0, false};
@@ -353,6 +471,8 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 	rows = malloc(256 * 16);
 	if (!out->of_port || !rows)
 		goto oom;
+	if (fr && prev_keys(fr, o, &k, rows))
+		goto oom;
 	order = canonical_order(f, lim);
 	if (!order)
 		goto oom;
@@ -368,11 +488,19 @@ int oq_pred_classes_build(const struct oq_fabric *f,
 
 		if (only ? p != only : !oq_pred_modeled(f, p))
 			continue;
-		if (port_key(f, t, o, &k, &m, rows, &n_rows)) {
-			out->n_bad++;
-			continue;
+		c = prev_class(f, tables, fr, p);
+		if (c != KEY_IT) {
+			if (c != OQ_PRED_CLASS_NONE)
+				c = take_prev(fr, out, &v_cap, c - FROM_PREV,
+					      i);
+		} else {
+			(*n_keyed)++;
+			if (port_key(f, t, o, &k, &m, rows, &n_rows)) {
+				out->n_bad++;
+				continue;
+			}
+			c = find_or_add(f, out, &k, &v_cap, t, o, i, fr);
 		}
-		c = find_or_add(f, out, &k, &v_cap, t, o, i);
 		if (c == OOM_CLASS)
 			goto oom;
 		if (c == OQ_PRED_CLASS_NONE) {
@@ -393,6 +521,51 @@ oom:
 	free(rows);
 	oq_pred_classes_free(out);
 	return -1;
+}
+
+int oq_pred_classes_build(const struct oq_fabric *f,
+			  const struct oq_fabric_tables *tables,
+			  const struct oq_predict_opts *o,
+			  const struct oq_port *only,
+			  struct oq_pred_classes *out)
+{
+	size_t n_keyed = 0;
+
+	return build(f, tables, o, only, NULL, out, &n_keyed);
+}
+
+int oq_pred_classes_derive(const struct oq_fabric *f,
+			   const struct oq_fabric_tables *tables,
+			   const struct oq_predict_opts *o,
+			   const struct oq_fabric *prev_f,
+			   const struct oq_fabric_tables *prev_tables,
+			   const struct oq_pred_classes *prev,
+			   struct oq_pred_classes *out, size_t *n_keyed)
+{
+	struct from fr = {prev_f, prev_tables, prev, NULL, NULL};
+	size_t j;
+	int rc;
+
+	*n_keyed = 0;
+	if (!f || !tables || !tables->kept || !prev_f || !prev_tables ||
+	    !prev || !prev->of_port || prev->n_ports != prev_f->n_ports ||
+	    prev_tables->n != prev_f->n_ports ||
+	    prev->aggregate != (o->in_port == OQ_IN_AGGREGATE))
+		return build(f, tables, o, NULL, NULL, out, n_keyed);
+	fr.num = malloc((prev->n ? prev->n : 1) * sizeof(*fr.num));
+	fr.same = calloc(f->n_node_ids ? f->n_node_ids : 1, 1);
+	if (!fr.num || !fr.same) {
+		free(fr.num);
+		free(fr.same);
+		memset(out, 0, sizeof(*out));
+		return -1;
+	}
+	for (j = 0; j < prev->n; j++)
+		fr.num[j] = OQ_PRED_CLASS_NONE;
+	rc = build(f, tables, o, NULL, &fr, out, n_keyed);
+	free(fr.num);
+	free(fr.same);
+	return rc;
 }
 
 int oq_pred_class_sl_vl(const struct oq_pred_class *c, unsigned int s)

@@ -265,4 +265,6 @@ void oq_fabric_tables_free(struct oq_fabric_tables *t)
 	t->covers = NULL;
 	t->n_covers = 0;
 	t->quiet = false;
+	free(t->kept);
+	t->kept = NULL;
 }

@@ -240,10 +240,13 @@ static int derive(struct derive *d, const struct oq_binding *b,
 
 	oq_diags_init(&said);
 	out->ports = calloc(f->n_ports ? f->n_ports : 1, sizeof(*out->ports));
+	out->kept = calloc(f->n_ports ? f->n_ports : 1, sizeof(*out->kept));
 	clips = calloc(pol ? pol->n_vlarb + 1 : 1, sizeof(*clips));
-	if (!out->ports || !clips || oq_tables_covers_init(out, pol) ||
+	if (!out->ports || !out->kept || !clips ||
+	    oq_tables_covers_init(out, pol) ||
 	    out->n_covers != d->prev->n_covers) {
-		rc = out->ports && clips && out->covers ? CANNOT : -ENOMEM;
+		rc = out->ports && out->kept && clips && out->covers ? CANNOT
+								     : -ENOMEM;
 		goto done;
 	}
 	out->n = f->n_ports;
@@ -256,6 +259,7 @@ static int derive(struct derive *d, const struct oq_binding *b,
 			was = was_of(d, p);
 		if (was) {
 			rc = keep_port(d, pt, was);
+			out->kept[i] = true;
 			continue;
 		}
 		(*n_compiled)++;

@@ -12,9 +12,10 @@
  * went down: the fabric derived from that round's (the host gone, its
  * leaf read again, every other node shared, as the snapshot makes it)
  * and its tables compiled in full and derived from the round's
- * (oq_tables_compile_derived), in turns, which must be the same, and
- * its JSON nodes list rendered whole and kept from the round's
- * (oq_pred_nodes_keep), in turns, which must be the same.  Prints
+ * (oq_tables_compile_derived), its port classes built in full and
+ * derived from the round's (oq_pred_classes_derive), and its JSON nodes
+ * list rendered whole and kept from the round's (oq_pred_nodes_keep),
+ * each two ways in turns, which must be the same.  Prints
  * the median of each phase over the rounds, the classes found and the
  * peak RSS.  For instruction counts
  * per phase run it under valgrind --tool=callgrind with a few rounds and
@@ -328,9 +329,55 @@ fail:
 
 /* What the port-down sweep after a round took, and what it did. */
 struct down {
-	double tables_full, tables_derived, nodes_full, nodes_kept;
-	size_t n_compiled, n_ports, n_rendered, n_entries;
+	double tables_full, tables_derived, classes_full, classes_derived;
+	double nodes_full, nodes_kept;
+	size_t n_compiled, n_ports, n_keyed, n_classified, n_rendered;
+	size_t n_entries;
 };
+
+static bool classes_same(const struct oq_pred_classes *a,
+			 const struct oq_pred_classes *b)
+{
+	return a->n == b->n && a->n_ports == b->n_ports &&
+	       a->n_classified == b->n_classified && a->n_bad == b->n_bad &&
+	       !memcmp(a->of_port, b->of_port,
+		       a->n_ports * sizeof(*a->of_port)) &&
+	       (!a->n || !memcmp(a->v, b->v, a->n * sizeof(*a->v)));
+}
+
+/* The port-down sweep's classes (fabric g, tables t derived from w's)
+ * built in full into *c (dn->classes_full) and derived from w's
+ * (dn->classes_derived), the order turned by first_full.  0, or -1 on
+ * failure or when the two differ. */
+static int port_down_classes(const struct sweep *w, const struct oq_fabric *g,
+			     const struct oq_fabric_tables *t, bool first_full,
+			     struct down *dn, struct oq_pred_classes *c)
+{
+	struct oq_pred_classes cd = {0};
+	struct oq_predict_opts o;
+	int rc = 0, i;
+	uint64_t u;
+
+	oq_predict_opts_init(&o);
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < 2 && !rc; i++) {
+		u = oq_clock_ns();
+		if ((i == 0) == first_full) {
+			rc = oq_pred_classes_build(g, t, &o, NULL, c);
+			dn->classes_full = (double)(oq_clock_ns() - u) / 1e6;
+		} else {
+			rc = oq_pred_classes_derive(g, t, &o, w->f, &w->tables,
+						    &w->classes, &cd,
+						    &dn->n_keyed);
+			dn->classes_derived = (double)(oq_clock_ns() - u) / 1e6;
+		}
+	}
+	dn->n_classified = c->n_classified;
+	if (!rc && !classes_same(c, &cd))
+		rc = -1;
+	oq_pred_classes_free(&cd);
+	return rc;
+}
 
 /* The nodes list in a new buffer, framed as the JSON has it. */
 static char *nodes_json(const struct oq_fabric *f,
@@ -390,9 +437,9 @@ out:
 }
 
 /* The port-down sweep after round w: its tables in full and derived from
- * w's (the order turned by first_full), then its nodes list.  0, 1 when
- * w's tables cannot be derived from (a finding, intents), -1 on failure
- * or when the two ways differ. */
+ * w's (the order turned by first_full), then its classes and its nodes
+ * list.  0, 1 when w's tables cannot be derived from (a finding,
+ * intents), -1 on failure or when the two ways differ. */
 static int port_down_sweep(const struct sweep *w, const struct oq_policy *pol,
 			   bool first_full, struct down *dn)
 {
@@ -400,7 +447,6 @@ static int port_down_sweep(const struct sweep *w, const struct oq_policy *pol,
 	struct oq_binding *b = g ? oq_bind(pol, g, &w->parts, NULL) : NULL;
 	struct oq_fabric_tables tf = {0}, td = {0};
 	struct oq_pred_classes c = {0};
-	struct oq_predict_opts o;
 	int rc = -1, k, drc = 0;
 	uint64_t t;
 
@@ -423,11 +469,14 @@ static int port_down_sweep(const struct sweep *w, const struct oq_policy *pol,
 	}
 	if (drc < 0 || (!drc && !oq_fabric_tables_same(&tf, &td)))
 		goto out;
-	oq_predict_opts_init(&o);
-	if (oq_pred_classes_build(g, &tf, &o, NULL, &c) ||
+	rc = 1;
+	if (drc)
+		goto out;
+	rc = -1;
+	if (port_down_classes(w, g, &td, first_full, dn, &c) ||
 	    port_down_nodes(w, g, &c, first_full, dn))
 		goto out;
-	rc = drc ? 1 : 0;
+	rc = 0;
 out:
 	oq_pred_classes_free(&c);
 	oq_fabric_tables_free(&tf);
@@ -554,6 +603,7 @@ int main(int argc, char **argv)
 	static double ms[N_PHASES][MAX_ROUNDS], total[MAX_ROUNDS];
 	static double down_full[MAX_ROUNDS], down_derived[MAX_ROUNDS];
 	static double nodes_full[MAX_ROUNDS], nodes_kept[MAX_ROUNDS];
+	static double classes_full[MAX_ROUNDS], classes_derived[MAX_ROUNDS];
 	struct down dn = {0};
 	int n_down = 0;
 	int rounds = argc > 3 ? atoi(argv[3]) : 15, r, ph;
@@ -611,6 +661,8 @@ int main(int argc, char **argv)
 		case 0:
 			down_full[n_down] = dn.tables_full;
 			down_derived[n_down] = dn.tables_derived;
+			classes_full[n_down] = dn.classes_full;
+			classes_derived[n_down] = dn.classes_derived;
 			nodes_full[n_down] = dn.nodes_full;
 			nodes_kept[n_down++] = dn.nodes_kept;
 			break;
@@ -619,9 +671,9 @@ int main(int argc, char **argv)
 		default:
 			fprintf(stderr,
 				"bench_sweep: round %d: the port-down "
-				"tables derived or nodes list kept differ "
-				"from those made in full, or memory ran "
-				"out\n",
+				"tables or classes derived or nodes list "
+				"kept differ from those made in full, or "
+				"memory ran out\n",
 				r);
 			return 1;
 		}
@@ -654,6 +706,10 @@ int main(int argc, char **argv)
 			   down_derived, n_down);
 		printf(", %zu of %zu ports compiled\n", dn.n_compiled,
 		       dn.n_ports);
+		print_down("classes", "in full", classes_full, "derived",
+			   classes_derived, n_down);
+		printf(", %zu of %zu ports keyed\n", dn.n_keyed,
+		       dn.n_classified);
 		print_down("JSON nodes list", "rendered", nodes_full, "kept",
 			   nodes_kept, n_down);
 		printf(", %zu of %zu entries rendered\n", dn.n_rendered,

@@ -8,8 +8,8 @@
 # a rejected edit is news).  A sweep after a change builds anew and sees
 # it: a link between a leaf and a spine goes down (its two ports
 # leave the predictions, the routes change, the tables stay right, and
-# only the tables of the two switches' ports are compiled and their JSON
-# entries rendered) and comes back
+# only the tables of the two switches' ports are compiled, their ports'
+# classes keyed and their JSON entries rendered) and comes back
 # (everything is as at the start again).  A partition added
 # to or removed from partitions.conf, which OpenSM reads again at every
 # heavy sweep, builds anew too: the SA's answers and the tables follow it.
@@ -102,30 +102,22 @@ built() {
 }
 
 wait_published 1
-# compiled_few SWEEP: the sweep compiled the tables of the ports of the
-# nodes a link change read again, and took the others' from the state
-# before (the demo policy's compile says nothing, so it can).
-compiled_few() {
+# few SWEEP WHAT PART: the sweep's phases line says "K of M WHAT" with K at
+# least 1 and under M/PART: it did that part of its work only for what the
+# link change touched (the demo policy's compile says nothing, so the
+# tables can be derived): the tables of the ports of the two nodes read
+# again and of their partners' nodes, the classes of those ports, the
+# JSON entries of the two switches.
+few() {
 	local p c k m
 	p=$(line "$1" phases:)
-	c=$(grep -o ', [0-9]* of [0-9]* ports compiled)' <<<"$p")
-	k=$(sed 's/, //; s/ of.*//' <<<"$c")
-	m=$(sed 's/.* of //; s/ ports.*//' <<<"$c")
-	[[ $k =~ ^[0-9]+$ ]] && ((k >= 1 && 2 * k < m)) ||
-		e2e_fail "sweep $1 compiled the tables of '$c' ports, want those of the two nodes read again: $p"
-	e2e_log "sweep $1: tables of $k of $m ports compiled"
-}
-# rendered_few SWEEP: its publication rendered the JSON entries of the
-# nodes whose listed ports changed and copied the others.
-rendered_few() {
-	local p c k m
-	p=$(line "$1" phases:)
-	c=$(grep -o '(rendered, [0-9]* of [0-9]* node entries)' <<<"$p")
-	k=$(sed 's/(rendered, //; s/ of.*//' <<<"$c")
-	m=$(sed 's/.* of //; s/ node.*//' <<<"$c")
-	[[ $k =~ ^[0-9]+$ ]] && ((k >= 1 && 4 * k < m)) ||
-		e2e_fail "sweep $1 rendered '$c' JSON node entries, want those of the two switches: $p"
-	e2e_log "sweep $1: $k of $m JSON node entries rendered"
+	c=$(grep -o "[0-9]* of [0-9]* $2" <<<"$p")
+	k=${c%% of *}
+	m=${c#* of }
+	m=${m%% *}
+	[[ $k =~ ^[0-9]+$ && $m =~ ^[0-9]+$ ]] && ((k >= 1 && $3 * k < m)) ||
+		e2e_fail "sweep $1: '$c' $2, want a few for a link: $p"
+	e2e_log "sweep $1: $k of $m $2"
 }
 hup # past the first sweeps' port state changes
 snap start
@@ -279,8 +271,9 @@ if [ -n "$from" ] && [ "$from" -gt "$before" ] &&
 	e2e_log "sweep $from built the state after the unlink, published by sweep $unlinked"
 else
 	built "$unlinked"
-	compiled_few "$unlinked"
-	rendered_few "$unlinked"
+	few "$unlinked" "ports compiled" 2
+	few "$unlinked" "ports keyed" 2
+	few "$unlinked" "node entries" 4
 fi
 [ "$(jq .sweep "$pub/osmqos-bandwidth.json")" = "$unlinked" ] ||
 	e2e_fail "the JSON's sweep is $(jq .sweep "$pub/osmqos-bandwidth.json") after the unlink, want $unlinked"

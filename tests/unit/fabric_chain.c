@@ -208,6 +208,7 @@ static void fill(struct oq_fabric *f, struct oq_node *q, const struct d_node *n)
 		p->lmc = n->ports[k].lmc;
 		p->width = n->ports[k].width;
 		p->vl_cap = n->ports[k].vl_cap;
+		p->mtu_cap = n->ports[k].mtu_cap;
 		p->vlarb_high_cap = 8;
 		p->vlarb_low_cap = 8;
 		p->sl2vl_cap = true;

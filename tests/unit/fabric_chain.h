@@ -27,6 +27,7 @@ struct d_port {
 	uint8_t lmc;
 	uint64_t guid; /* 0: the node's own (node GUID + port number) */
 	uint8_t width, vl_cap;
+	uint8_t mtu_cap;    /* IB MTU enum; 0: not said (the chains' own) */
 	uint64_t peer_guid; /* 0: no link */
 	uint8_t peer_num;
 	uint16_t pkeys[2];

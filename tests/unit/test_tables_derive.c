@@ -6,7 +6,10 @@
  * give the full compile's findings, equal the tables compiled in full on
  * the fabric built afresh, port by port with the findings, through
  * chains of random changes (fabric_chain.c); a port made to starve a VL
- * or to clip a scope's entries is compiled in full.
+ * or to clip a scope's entries is compiled in full.  The port classes
+ * derived from the last fabric's (oq_pred_classes_derive) equal those
+ * built in full, through the same chains and where a partner's MTU
+ * changed under tables kept.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +24,7 @@
 #include <osmqos/fabric.h>
 #include <osmqos/match.h>
 #include <osmqos/policy.h>
+#include <osmqos/pred_class.h>
 #include <osmqos/tables.h>
 
 #include "fabric_chain.h"
@@ -28,8 +32,8 @@
 /* What the chains' tables went through: derived, compiled in full, and
  * the derived ones' ports. */
 static struct {
-	unsigned int derived, full;
-	size_t ports_compiled, ports_derived;
+	unsigned int derived, full, classes_derived, classes_renumbered;
+	size_t ports_compiled, ports_derived, ports_keyed, ports_classified;
 } seen;
 
 /* Scopes with every kind of key, on groups by node type, GUID, P_Key
@@ -183,9 +187,56 @@ static struct oq_policy *test_policy(const char *file, const char *text)
 	return p;
 }
 
+static void assert_classes_equal(const struct oq_pred_classes *a,
+				 const struct oq_pred_classes *b)
+{
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->n_ports, b->n_ports);
+	assert_int_equal(a->n_classified, b->n_classified);
+	assert_int_equal(a->n_bad, b->n_bad);
+	assert_int_equal(a->aggregate, b->aggregate);
+	assert_memory_equal(a->of_port, b->of_port,
+			    a->n_ports * sizeof(*a->of_port));
+	if (a->n)
+		assert_memory_equal(a->v, b->v, a->n * sizeof(*a->v));
+}
+
+/* derived's classes (tables t) from prev's (prev_f, prev_t), as the
+ * SA's state builds them: those of the full build.  Returns them (the
+ * next step's prev). */
+static void check_classes(const struct oq_fabric *prev_f,
+			  const struct oq_fabric_tables *prev_t,
+			  const struct oq_pred_classes *prev,
+			  const struct oq_fabric *derived,
+			  const struct oq_fabric_tables *t,
+			  struct oq_pred_classes *out)
+{
+	struct oq_pred_classes full;
+	struct oq_predict_opts o;
+	size_t n_keyed;
+
+	oq_predict_opts_init(&o);
+	assert_int_equal(oq_pred_classes_build(derived, t, &o, NULL, &full), 0);
+	assert_int_equal(oq_pred_classes_derive(derived, t, &o, prev_f, prev_t,
+						prev, out, &n_keyed),
+			 0);
+	assert_classes_equal(out, &full);
+	if (t->kept) {
+		seen.classes_derived++;
+		seen.ports_keyed += n_keyed;
+		seen.ports_classified += full.n_classified;
+		seen.classes_renumbered += full.n != prev->n;
+	} else {
+		assert_true(n_keyed >= full.n_classified);
+	}
+	oq_pred_classes_free(&full);
+}
+
 static void one_chain(unsigned int s, const struct oq_policy *pol)
 {
 	struct oq_fabric_tables prev_t, next_t;
+	struct oq_pred_classes prev_c, next_c;
+	struct oq_predict_opts o;
 	struct oq_binding *bp;
 	struct chain c;
 	int step;
@@ -194,14 +245,22 @@ static void one_chain(unsigned int s, const struct oq_policy *pol)
 	bp = oq_bind(pol, c.prev, NULL, NULL);
 	assert_int_equal(oq_tables_compile(bp, c.prev, NULL, &prev_t, NULL), 0);
 	oq_binding_free(bp);
+	oq_predict_opts_init(&o);
+	assert_int_equal(
+		oq_pred_classes_build(c.prev, &prev_t, &o, NULL, &prev_c), 0);
 	for (step = 0; step < 20; step++) {
 		chain_next(&c);
 		check_tables(pol, c.prev, &prev_t, c.fresh, c.derived, &next_t);
+		check_classes(c.prev, &prev_t, &prev_c, c.derived, &next_t,
+			      &next_c);
 		oq_fabric_tables_free(&prev_t);
+		oq_pred_classes_free(&prev_c);
 		prev_t = next_t;
+		prev_c = next_c;
 		chain_advance(&c);
 	}
 	oq_fabric_tables_free(&prev_t);
+	oq_pred_classes_free(&prev_c);
 	chain_end(&c);
 }
 
@@ -218,12 +277,17 @@ static void test_derived_equals_full(void **state)
 	/* Tables derived in most steps, compiling a few of their ports;
 	 * compiled in full in some (a finding, a scope's port gone). */
 	print_message("tables: %u derived (%zu of %zu ports compiled), "
-		      "%u in full\n",
+		      "%u in full; classes: %u derived (%zu of %zu ports "
+		      "keyed, %u with classes more or fewer)\n",
 		      seen.derived, seen.ports_compiled, seen.ports_derived,
-		      seen.full);
+		      seen.full, seen.classes_derived, seen.ports_keyed,
+		      seen.ports_classified, seen.classes_renumbered);
 	assert_true(seen.derived > seen.full);
 	assert_true(seen.full > 0);
 	assert_true(seen.ports_compiled * 3 < seen.ports_derived);
+	assert_int_equal(seen.classes_derived, seen.derived);
+	assert_true(seen.ports_keyed * 2 < seen.ports_classified);
+	assert_true(seen.classes_renumbered > 0);
 }
 
 /* A policy whose VLArb starves SL 0's VL where its SL2VL does not move
@@ -338,11 +402,69 @@ static void test_tables_not_derived_with_findings(void **state)
 	oq_diags_free(&d);
 }
 
+/* A partner read again with another MTU, in the same groups: the tables
+ * of the switch port facing it are kept, its class is not. */
+static void test_classes_partner_mtu(void **state)
+{
+	static const char text[] = "qos-levels\n qos-level\n  name: DEFAULT\n"
+				   "  sl: 0\n end-qos-level\nend-qos-levels\n";
+	struct oq_policy *pol = test_policy("mtu.conf", text);
+	struct oq_fabric_tables t0, t1;
+	struct oq_pred_classes c0, c1;
+	struct oq_fabric *f0, *f1;
+	struct oq_predict_opts o;
+	struct oq_binding *b;
+	struct oq_engine e;
+	struct oq_port *sp;
+	struct desc a, d;
+	size_t shared, n_compiled;
+	uint32_t at;
+
+	(void)state;
+	oq_engine_by_name(&e, NULL);
+	oq_predict_opts_init(&o);
+	memset(&a, 0, sizeof(a));
+	chain_small_node(&a.n[0], 0x1000, OQ_NODE_SWITCH, 0);
+	chain_small_node(&a.n[1], 0x2000, OQ_NODE_CA, 1);
+	a.n[0].ports[1].mtu_cap = 5;
+	a.n[1].ports[1].mtu_cap = 5;
+	chain_link_ports(&a, &a.n[1], 1, &a.n[0], 1);
+	d = a;
+	d.n[1].ports[1].mtu_cap = 3;
+	f0 = chain_build_fresh(&a, NULL);
+	f1 = chain_build_derived(f0, &a, &d, &shared, NULL);
+	assert_int_equal(shared, 1);
+	b = oq_bind(pol, f0, NULL, NULL);
+	assert_int_equal(oq_tables_compile(b, f0, NULL, &t0, NULL), 0);
+	oq_binding_free(b);
+	assert_int_equal(oq_pred_classes_build(f0, &t0, &o, NULL, &c0), 0);
+	b = oq_bind(pol, f1, NULL, NULL);
+	assert_int_equal(oq_tables_compile_derived(b, f1, NULL, &e, f0, &t0,
+						   &t1, &n_compiled),
+			 0);
+	oq_binding_free(b);
+	sp = &chain_node(f1, 0x1000)->ports[1];
+	at = oq_port_index(f1, sp);
+	assert_true(t1.kept[at]);
+	check_classes(f0, &t0, &c0, f1, &t1, &c1);
+	assert_int_equal(c1.v[c1.of_port[at]].pred.mtu_bytes, 1024);
+	assert_int_equal(c0.v[c0.of_port[oq_port_index(f0, sp)]].pred.mtu_bytes,
+			 4096);
+	oq_pred_classes_free(&c0);
+	oq_pred_classes_free(&c1);
+	oq_fabric_tables_free(&t0);
+	oq_fabric_tables_free(&t1);
+	oq_fabric_free(f1);
+	oq_fabric_free(f0);
+	oq_policy_free(pol);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_derived_equals_full),
 		cmocka_unit_test(test_tables_not_derived_with_findings),
+		cmocka_unit_test(test_classes_partner_mtu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
