@@ -141,10 +141,15 @@ int oq_publish_write_json(FILE *out, const struct oq_publish_doc *d)
 		fwrite(d->json_predictions, 1, d->json_predictions_len, out);
 	else
 		oq_publish_write_json_predictions(out, d);
-	bad = has_classes(d)
-		      ? oq_pred_nodes_write_json(out, d->fabric, d->classes,
-						 d->json_nodes)
-		      : oq_pred_nodes_write_json(out, NULL, NULL, NULL);
+	/* The nodes list kept with the parts is theirs, whatever classes
+	 * this publication has at hand. */
+	if (d->json_nodes)
+		bad = oq_pred_nodes_write_json(out, NULL, NULL, d->json_nodes);
+	else if (has_classes(d))
+		bad = oq_pred_nodes_write_json(out, d->fabric, d->classes,
+					       NULL);
+	else
+		bad = oq_pred_nodes_write_json(out, NULL, NULL, NULL);
 	fputs("}\n", out);
 	return bad || ferror(out) ? -1 : 0;
 }

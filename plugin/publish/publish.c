@@ -455,7 +455,8 @@ static void log_phases(struct oq_publisher *pub,
 	const struct oq_phases *ph = &req->phases;
 	uint64_t audit = 0;
 	char trim[32] = "off", sa[64] = "kept", read[64] = "", made[64] = "";
-	char pub_how[80] = "rendered", classes[80] = "";
+	char classes[80] = "", rendered[80] = "rendered";
+	const char *pub_how = rendered;
 
 	if (pub->audit) {
 		struct oq_audit_stats st;
@@ -491,12 +492,11 @@ static void log_phases(struct oq_publisher *pub,
 	/* How much of the nodes list the render wrote: the rest was
 	 * copied. */
 	if (pub->json_kept)
-		snprintf(pub_how, sizeof(pub_how),
-			 "parts kept, JSON as it was");
+		pub_how = "parts kept, JSON as it was";
 	else if (pub->parts_kept)
-		snprintf(pub_how, sizeof(pub_how), "parts kept");
+		pub_how = "parts kept";
 	else if (pub->parts.nodes_ok)
-		snprintf(pub_how, sizeof(pub_how),
+		snprintf(rendered, sizeof(rendered),
 			 "rendered, %zu of %zu node entries",
 			 pub->parts.nodes.n_rendered, pub->parts.nodes.n);
 	OQ_LOG(pub->osm, OSM_LOG_INFO,

@@ -123,10 +123,11 @@ void oq_publish_parts_render(struct oq_publish_parts *pp, uint64_t state_id,
 	/* Without its levels' key the parts serve their own state only. */
 	pp->levels_key =
 		classes_id ? render(levels_key, d, &pp->levels_len) : NULL;
-	/* Out of memory for the list: the document renders it. */
 	pp->nodes_ok = d->classes && d->fabric && d->tables &&
 		       !oq_pred_nodes_keep(&pp->nodes, d->fabric, d->classes);
-	if (!pp->json || !pp->prom) {
+	/* Kept parts carry their nodes list: a later publication of the
+	 * same state may have no classes at hand to render it from. */
+	if (!pp->json || !pp->prom || !pp->nodes_ok) {
 		/* Out of memory: d renders its parts itself, and the next
 		 * publication tries again. */
 		parts_clear(pp);

@@ -300,6 +300,7 @@ int oq_pred_nodes_keep(struct oq_pred_nodes_kept *k, const struct oq_fabric *f,
 	FILE *fresh = NULL;
 	char *buf;
 	long at;
+	int bad;
 
 	w.nodes = sorted_nodes(f);
 	w.e = malloc((nn ? nn : 1) * sizeof(*w.e));
@@ -340,11 +341,11 @@ int oq_pred_nodes_keep(struct oq_pred_nodes_kept *k, const struct oq_fabric *f,
 		n_p += n_v;
 		n++;
 	}
-	if (ferror(fresh) | fclose(fresh)) {
-		fresh = NULL;
-		goto oom;
-	}
+	bad = ferror(fresh);
+	bad |= fclose(fresh);
 	fresh = NULL;
+	if (bad)
+		goto oom;
 	buf = join(k, w.fresh, w.e, w.is_fresh, n, &k->len);
 	if (!buf)
 		goto oom;

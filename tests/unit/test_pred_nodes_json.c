@@ -3,10 +3,12 @@
  * Unit tests: the JSON nodes list kept from one fabric to the next
  * (oq_pred_nodes_keep) is, byte for byte, the list rendered afresh for
  * each fabric of chains of random changes (fabric_chain.c: nodes and
- * links that come and go, LIDs, LMCs, descriptions, duplicate GUIDs),
+ * links that come and go, LIDs, LMCs, descriptions, duplicate port
+ * GUIDs),
  * with classes that move and are renumbered; only the entries that
  * changed are rendered, none when nothing changed; a node's type or a
- * port's number alone changing renders the entry again.
+ * port's number alone changing renders the entry again; two nodes of one
+ * GUID are each listed as rendered.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -244,8 +246,82 @@ static void test_entry_inputs(void **state)
 	oq_pred_nodes_kept_free(&k);
 }
 
-/* Without classes the list is empty, kept or not; an empty keep is
- * nothing kept. */
+/* A port as the chains fill theirs. */
+static void dup_port(struct oq_port *p, uint64_t guid, uint16_t lid)
+{
+	p->present = true;
+	p->guid = guid;
+	p->lid = lid;
+	p->width = 4;
+	p->vl_cap = 8;
+	p->vlarb_high_cap = 8;
+	p->vlarb_low_cap = 8;
+	p->sl2vl_cap = true;
+}
+
+/* A switch and two CAs of node GUID 0x2000 on its ports 1 and 2 (added
+ * in the order first, second), named a and b; the first CA's LID lid,
+ * the second's node GUID b_guid. */
+static struct oq_fabric *dup_fabric(const char *a, const char *b, bool b_first,
+				    uint16_t lid, uint64_t b_guid)
+{
+	struct oq_fabric *f = oq_fabric_new();
+	struct oq_node *sw, *ca[2];
+	struct oq_diags d;
+	unsigned int i;
+
+	assert_non_null(f);
+	sw = oq_fabric_add_node(f, OQ_NODE_SWITCH, 0x1000, "sw", 4);
+	assert_non_null(sw);
+	for (i = 0; i <= 4; i++)
+		dup_port(&sw->ports[i], 0x1000, 1);
+	for (i = 0; i < 2; i++) {
+		unsigned int k = i ^ b_first;
+
+		ca[k] = oq_fabric_add_node(f, OQ_NODE_CA, k ? b_guid : 0x2000,
+					   k ? b : a, 1);
+		assert_non_null(ca[k]);
+		dup_port(&ca[k]->ports[1], 0x2001 + 0x100 * k, k ? 20 : lid);
+	}
+	oq_fabric_link(&sw->ports[1], &ca[0]->ports[1]);
+	oq_fabric_link(&sw->ports[2], &ca[1]->ports[1]);
+	oq_diags_init(&d);
+	assert_int_equal(oq_fabric_finalize(f, &d), 0);
+	oq_diags_free(&d);
+	return f;
+}
+
+/* Two nodes of one GUID (a fabric with a duplicate): the list kept is
+ * the one rendered whichever of them changes or comes first, or when
+ * one takes a lower GUID, all else as it was. */
+static void test_duplicate_node_guids(void **state)
+{
+	struct oq_policy *pol = (struct oq_policy *)*state;
+	struct oq_pred_nodes_kept k = {0};
+	struct oq_fabric *f;
+	struct predicted p;
+	unsigned int step;
+
+	/* As added, the other's name, the other added first (and a LID),
+	 * the other's GUID lower. */
+	for (step = 0; step < 5; step++) {
+		f = dup_fabric("ca-a", step == 1 ? "other" : "ca-b",
+			       step == 2 || step == 3, step == 3 ? 30 : 10,
+			       step == 4 ? 0x1800 : 0x2000);
+		predict(pol, f, &p);
+		check_kept(&k, f, &p.c);
+		assert_int_equal(k.n, 3);
+		/* A change renders an entry (a duplicate's may be rendered
+		 * again though its own did not change). */
+		assert_true(k.n_rendered >= 1);
+		predicted_free(&p);
+		oq_fabric_free(f);
+	}
+	oq_pred_nodes_kept_free(&k);
+}
+
+/* Without classes the list is empty, kept or not; a keep of it is a
+ * list, of no entries. */
 static void test_empty(void **state)
 {
 	struct oq_pred_nodes_kept k = {0};
@@ -278,6 +354,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kept_equals_fresh),
 		cmocka_unit_test(test_entry_inputs),
+		cmocka_unit_test(test_duplicate_node_guids),
 		cmocka_unit_test(test_empty),
 	};
 

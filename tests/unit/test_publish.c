@@ -249,6 +249,41 @@ static void test_json_document(void **state)
 	}
 }
 
+/* The parts kept for a state carry their nodes list: a publication of
+ * that state with no classes at hand writes the document rendered with
+ * them, nodes and all. */
+static void test_json_kept_parts_without_classes(void **state)
+{
+	struct world *w = *state;
+	struct oq_pred_nodes_kept k = {0};
+	struct oq_publish_doc d;
+	char *whole, *part = NULL;
+	size_t part_len = 0;
+	FILE *f;
+
+	publish_world_predict(w);
+	publish_world_render(w, oq_publish_write_json);
+	whole = strdup(w->buf);
+	assert_non_null(whole);
+	assert_non_null(strstr(whole, "\"ports\": [{\"port\""));
+	f = open_memstream(&part, &part_len);
+	assert_non_null(f);
+	assert_int_equal(oq_publish_write_json_predictions(f, &w->doc), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(oq_pred_nodes_keep(&k, w->f, &w->classes), 0);
+	d = w->doc;
+	w->doc.json_predictions = part;
+	w->doc.json_predictions_len = part_len;
+	w->doc.json_nodes = &k;
+	w->doc.classes = NULL;
+	publish_world_render(w, oq_publish_write_json);
+	assert_string_equal(w->buf, whole);
+	w->doc = d;
+	oq_pred_nodes_kept_free(&k);
+	free(part);
+	free(whole);
+}
+
 static void test_json_no_policy_no_ports(void **state)
 {
 	struct world *w = *state;
@@ -628,6 +663,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_json_document,
 						publish_world_setup,
 						publish_world_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_json_kept_parts_without_classes,
+			publish_world_setup, publish_world_teardown),
 		cmocka_unit_test_setup_teardown(test_json_no_policy_no_ports,
 						publish_world_setup,
 						publish_world_teardown),
