@@ -93,7 +93,8 @@ void oq_sa_init(struct oq_sa *sa, osm_opensm_t *osm, struct oq_sweep *sweep,
 void oq_sa_fini(struct oq_sa *sa);
 /* The SA's state on the sweep state s (referenced); OpenSM's lock held.
  * The port classes are prev's (may be NULL) when s has prev's subnet copy
- * and the same tables.  NULL when it failed (logged). */
+ * and the same tables, derived from prev's when s's tables were derived
+ * from those prev's were built on.  NULL when it failed (logged). */
 struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
 				      struct oq_sweep_state *s,
 				      const struct oq_sa_state *prev);

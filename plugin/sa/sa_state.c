@@ -364,11 +364,13 @@ static void state_free(struct oq_sa_state *s)
 }
 
 /* Are sw's tables derived from those prev's classes were built on, so
- * that sw's classes derive from prev's? */
+ * that sw's classes derive from prev's?  Only a routed state gets an SA
+ * state of its own (one copied before routing for the SL2VL sent first
+ * does not). */
 static bool may_derive_classes(const struct oq_sa_state *prev,
 			       const struct oq_sweep_state *sw)
 {
-	return prev && sw && sw->tables_from &&
+	return prev && sw && sw->routed && sw->tables_from &&
 	       sw->tables_from == prev->sweep->id && sw->tables.kept &&
 	       prev->classes.of_port;
 }
@@ -411,7 +413,7 @@ struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
 	uint64_t t = oq_clock_ns();
 	struct oq_predict_opts o;
 	double classes_ms;
-	size_t n_keyed;
+	size_t n_keyed = 0, n_ports = 0;
 	bool kept = false;
 	int rc = -ENOMEM;
 
@@ -440,17 +442,17 @@ struct oq_sa_state *oq_sa_state_build(struct oq_sa *sa,
 			goto fail;
 		}
 		s->classes_id = ++sa->classes_made;
+		n_ports = s->classes.n_classified + s->classes.n_bad;
 		if (n_keyed == SIZE_MAX)
-			n_keyed = s->classes.n_classified + s->classes.n_bad;
-		sa->sweep->phases.classes_keyed += n_keyed;
-		sa->sweep->phases.classes_ports +=
-			s->classes.n_classified + s->classes.n_bad;
+			n_keyed = n_ports;
 	}
 	classes_ms = oq_ms_since(t);
 	rc = fill_view(sa, s, &step);
 	if (rc)
 		goto fail;
 	sa->sweep->phases.states++;
+	sa->sweep->phases.classes_keyed += n_keyed;
+	sa->sweep->phases.classes_ports += n_ports;
 	sa->sweep->phases.classes_kept += kept;
 	sa->sweep->phases.classes_ms += classes_ms;
 	return s;
@@ -582,6 +584,11 @@ void oq_sa_publish(struct oq_sa *sa, struct oq_sa_state *s)
 	sa->cur = s;
 	pthread_rwlock_unlock(&sa->rw);
 	oq_sa_put(old);
+	/* The next build has s to take classes from: one retired after s
+	 * was built (the sweep state s is on put in force after it) is
+	 * only memory. */
+	oq_sa_put(sa->retired);
+	sa->retired = NULL;
 }
 
 struct oq_sa_state *oq_sa_get(struct oq_sa *sa)
