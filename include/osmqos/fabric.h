@@ -288,7 +288,7 @@ struct oq_port *oq_fabric_parse_port(const struct oq_fabric *f,
  * partner, its dense position, its partition table and a switch's routes.
  * Read them through f, never from the objects: a fabric built from the
  * previous one shares the nodes that did not change with it
- * (docs/performance.md, "What a port change still rebuilds").
+ * (docs/port-change.md).
  */
 static inline struct oq_port *oq_port_peer(const struct oq_fabric *f,
 					   const struct oq_port *p)
