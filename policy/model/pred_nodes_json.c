@@ -177,46 +177,23 @@ static size_t max_node_ports(const struct oq_fabric *f)
 	return m;
 }
 
-static int write_nodes(FILE *out, const struct oq_fabric *f,
-		       const struct oq_pred_classes *c)
-{
-	const struct oq_node **nodes = f ? sorted_nodes(f) : NULL;
-	struct oq_pred_port_entry *v = NULL;
-	size_t i, n_v, k = 0;
-
-	if (f && f->n_nodes && !nodes)
-		return -1;
-	if (nodes) {
-		v = malloc(max_node_ports(f) * sizeof(*v));
-		if (!v) {
-			free(nodes);
-			return -1;
-		}
-		for (i = 0; i < f->n_nodes; i++) {
-			n_v = listed_ports(f, c, nodes[i], v);
-			if (!n_v)
-				continue;
-			fputs(separator(k++), out);
-			write_entry(out, nodes[i], v, n_v);
-		}
-	}
-	free(v);
-	free(nodes);
-	return 0;
-}
-
+/* A list rendered whole is one kept from nothing: one way to make it. */
 int oq_pred_nodes_write_json(FILE *out, const struct oq_fabric *f,
 			     const struct oq_pred_classes *c,
 			     const struct oq_pred_nodes_kept *kept)
 {
+	struct oq_pred_nodes_kept own = {0};
 	int rc = 0;
 
+	if (!kept && f && c) {
+		rc = oq_pred_nodes_keep(&own, f, c);
+		kept = &own;
+	}
 	fputs(",\n \"nodes\": [", out);
 	if (kept && kept->buf)
 		fwrite(kept->buf, 1, kept->len, out);
-	else if (c)
-		rc = write_nodes(out, f, c);
 	fputs("]", out);
+	oq_pred_nodes_kept_free(&own);
 	return rc || ferror(out) ? -1 : 0;
 }
 
