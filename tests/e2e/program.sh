@@ -3,7 +3,9 @@
 # The plugin programs the policy's SL2VL, VLArb and VLHighLimit on every
 # port of the fat tree, exactly as `osmqos tables` predicts; an unchanged
 # re-sweep sends no QoS Set; a changed scope sends only its blocks; an
-# invalid edit changes nothing; fixing it applies the new tables.
+# invalid edit changes nothing; fixing it applies the new tables; one
+# input port's rows changed send only theirs; a port OpenSM updates
+# whatever it holds (a link back up) is counted too.
 . "$top_srcdir/tests/e2e/lib.sh"
 . "$top_srcdir/tests/e2e/tables-lib.sh"
 e2e_init program
@@ -95,6 +97,64 @@ mark=$(wc -l <"$E2E_OSM_LOG")
 sweep_sets 5 0 # VLHighLimit travels in PortInfo, not SL2VL/VLArb
 vlhl_sets_since "$mark" | grep -qx 12 || e2e_fail "VLHighLimit 12 was not sent after the fix"
 tables_compare "$E2E_DIR/v3.json" || e2e_fail "tables after the fix differ"
+
+# 6. One input port's SL2VL on every switch: only the Sets for that input,
+# though every other input of the same ports holds its rows.
+sed -i '/^    sl2vl-tables$/a\
+        sl2vl-scope\
+            group: switches\
+            from: 3\
+            to: *\
+            sl2vl-table: 0,1,2,3,4,5,6,7,7,6,5,4,3,2,1,0\
+        end-sl2vl-scope' "$pol"
+predict v4
+changed=$(diff <(tables_expected "$E2E_DIR/v3.json") \
+	<(tables_expected "$E2E_DIR/v4.json") | grep -c '^>')
+[ "$changed" -gt 0 ] || e2e_fail "the input-port scope changed no table"
+sweep_sets 6 "$changed"
+tables_compare "$E2E_DIR/v4.json" || e2e_fail "tables after the input-port scope differ"
+
+# 7. A host's link goes down and comes back.  The leaf's port facing it
+# returns in INIT with its SL2VL and VLArb still cached as they were, and
+# OpenSM updates it all the same (need_update): the plugin counts those
+# Sets too.  The trap or the SIGHUP may start more than one sweep: every
+# sweep's count since the command, summed, against every frame since it.
+settle() {
+	local n m i
+	for ((i = 0; i < 50; i++)); do
+		n=$(wc -l <"$E2E_OSM_LOG")
+		sleep 2
+		m=$(wc -l <"$E2E_OSM_LOG")
+		[ "$n" = "$m" ] && return 0
+	done
+	e2e_fail "opensm did not go quiet after $1"
+}
+link_sets() {
+	local cmd=$1 mark sweeps frames logged
+	mark=$(wc -l <"$E2E_OSM_LOG")
+	sweeps=$(grep -c "osmqos: sweep [0-9]*: [0-9]* QoS Set MADs" "$E2E_OSM_LOG")
+	e2e_ibsim_cmd "$cmd"
+	sleep 1
+	kill -HUP "$E2E_OPENSM_PID" # when no trap came
+	e2e_wait_count "osmqos: sweep [0-9]*: [0-9]* QoS Set MADs" \
+		"$E2E_OSM_LOG" $((sweeps + 1)) 60 || e2e_fail "no sweep after $cmd"
+	settle "$cmd"
+	frames=$(qos_sets_since "$mark")
+	logged=$(tail -n +"$((mark + 1))" "$E2E_OSM_LOG" |
+		sed -n 's/.*osmqos: sweep [0-9]*: \([0-9]*\) QoS Set MADs.*/\1/p' |
+		awk '{ n += $1 } END { print n + 0 }')
+	e2e_log "$cmd: $frames QoS Sets in OpenSM's frames, plugin counted $logged"
+	[ "$frames" = "$logged" ] ||
+		e2e_fail "$cmd: frames $frames != plugin count $logged"
+	LAST_SETS=$frames
+}
+link_sets 'Unlink "cn01"[1]'
+link_sets 'ReLink "cn01"[1]'
+# cn01's own port is new to OpenSM (1 SL2VL, 4 VLArb blocks); the leaf's
+# port facing it holds its tables and gets them again (its SL2VL per
+# input port and its VLArb).
+[ "$LAST_SETS" -gt 5 ] ||
+	e2e_fail "the link's return sent $LAST_SETS QoS Sets, want the leaf port's too"
 
 if grep "ERR" "$E2E_OSM_LOG" | grep -v "ERR AC" | grep -qi osmqos; then
 	e2e_fail "plugin-caused ERR lines in the opensm log"
