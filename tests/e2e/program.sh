@@ -140,9 +140,7 @@ link_sets() {
 		"$E2E_OSM_LOG" $((sweeps + 1)) 60 || e2e_fail "no sweep after $cmd"
 	settle "$cmd"
 	frames=$(qos_sets_since "$mark")
-	logged=$(tail -n +"$((mark + 1))" "$E2E_OSM_LOG" |
-		sed -n 's/.*osmqos: sweep [0-9]*: \([0-9]*\) QoS Set MADs.*/\1/p' |
-		awk '{ n += $1 } END { print n + 0 }')
+	logged=$(qos_sets_counted_since "$mark")
 	e2e_log "$cmd: $frames QoS Sets in OpenSM's frames, plugin counted $logged"
 	[ "$frames" = "$logged" ] ||
 		e2e_fail "$cmd: frames $frames != plugin count $logged"

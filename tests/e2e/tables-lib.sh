@@ -112,6 +112,14 @@ qos_sets_since() {
 		END { print n + 0 }'
 }
 
+# qos_sets_counted_since LINE: the QoS Set MADs the plugin counted, summed
+# over every sweep whose line it logged after line LINE.
+qos_sets_counted_since() {
+	tail -n +"$(($1 + 1))" "$E2E_OSM_LOG" |
+		sed -n 's/.*osmqos: sweep [0-9]*: \([0-9]*\) QoS Set MADs.*/\1/p' |
+		awk '{ n += $1 } END { print n + 0 }'
+}
+
 # vlhl_sets_since LINE: "VLHL" for the last PortInfo SubnSet to each
 # (path, port), sorted: what the link manager sent as VLHighLimit.
 vlhl_sets_since() {
