@@ -30,9 +30,17 @@
 
 /* Bytes formatted before one write(2); at least one maximal line more. */
 #define BATCH_BYTES (64 * 1024)
-/* Idle wake-up period: an idle writer still looks at its path (and at a
- * reopen request, which sets only a flag). */
-#define IDLE_WAKE_MS 200
+/*
+ * How often an idle writer looks at its path.  Records never go to a file
+ * moved away (the path is looked at before a batch whenever a second has
+ * passed), so the idle look only lets go of a file rotated away while no
+ * records came: its space freed once logrotate deletes it.  Each wake-up
+ * of the thread costs opensm CPU (about a millisecond on a VM whose
+ * context switches are dear, with opensm's heap of a 2,700-node fabric):
+ * five a second were a cost an idle SM showed in top and a sweep in its
+ * CPU (docs/performance.md).
+ */
+#define IDLE_CHECK_MS 30000
 /*
  * Under a query storm, waking the writer and calling write(2) for every
  * record would cost the SA more than answering.  The writer lets records
@@ -533,6 +541,20 @@ static bool coalesce(struct oq_audit *w, bool *waiting, struct timespec *until)
 	return true;
 }
 
+/* The writer holds w->lock.  How long an idle writer sleeps: until its
+ * next look at the path, or sooner when a count of records dropped on a
+ * full queue waits to be logged (log_full_drops). */
+static int idle_wait_ms(const struct oq_audit *w)
+{
+	uint64_t due, now;
+
+	if (w->st.dropped_full == w->logged_full)
+		return IDLE_CHECK_MS;
+	due = w->last_full_log_ns + DROP_LOG_SECS * 1000000000ull;
+	now = oq_clock_ns();
+	return due > now ? (int)((due - now) / 1000000u) + 1 : 1;
+}
+
 static void *writer_main(void *arg)
 {
 	struct oq_audit *w = arg;
@@ -550,8 +572,10 @@ static void *writer_main(void *arg)
 		if (!w->stop && (w->paused || !w->count)) {
 			struct timespec ts;
 
-			deadline_in(&ts, IDLE_WAKE_MS);
-			pthread_cond_timedwait(&w->wake, &w->lock, &ts);
+			deadline_in(&ts, idle_wait_ms(w));
+			/* A reopen asked while the writer was busy. */
+			if (!atomic_load(&w->reopen_req))
+				pthread_cond_timedwait(&w->wake, &w->lock, &ts);
 			pthread_mutex_unlock(&w->lock);
 			maybe_reopen(w, false);
 			log_full_drops(w, false);

@@ -29,5 +29,8 @@ void oq_audit_test_follow_path(struct oq_audit *w, bool follow)
 
 void oq_audit_test_reopen(struct oq_audit *w)
 {
+	pthread_mutex_lock(&w->lock);
 	atomic_store(&w->reopen_req, true);
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
 }

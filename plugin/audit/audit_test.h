@@ -18,8 +18,7 @@ void oq_audit_test_fail_writes(struct oq_audit *w, int err);
 /* follow false: no automatic reopen when the path is moved, so a test
  * controls exactly when reopens happen. */
 void oq_audit_test_follow_path(struct oq_audit *w, bool follow);
-/* Reopen the path before the next write, or within the idle wake-up
- * (about 200 ms) when idle; it only sets a flag. */
+/* Reopen the path before the next write, or at once when idle. */
 void oq_audit_test_reopen(struct oq_audit *w);
 
 #endif /* OSMQOS_PLUGIN_AUDIT_TEST_H */

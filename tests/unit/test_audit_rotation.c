@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Unit tests: the audit writer follows its path (plugin/audit/audit.c):
  * reopen on request after a rename, rotation noticed without a call,
- * a missing path tried again, a deleted open file's records dropped. */
+ * a missing path tried again, an idle writer asleep, a deleted open
+ * file's records dropped. */
+#define _GNU_SOURCE /* gettid */
+#include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,8 +54,8 @@ static void test_reopen_after_rename(void **state)
 	assert_int_equal(st.reopens, 1);
 	assert_int_equal(st.written, 18);
 
-	/* reopen while idle (as from a signal handler): picked up by the
-	 * writer's idle wake-up, no submit needed */
+	/* reopen while idle: the writer is woken for it, no submit
+	 * needed */
 	assert_int_equal(rename(f->path, rotated), 0);
 	oq_audit_test_reopen(w);
 	for (i = 0; i < 100 && stat(f->path, &sb); i++)
@@ -230,6 +233,63 @@ static void test_deleted_file_not_written(void **state)
 	oq_audit_destroy(w);
 }
 
+/* The voluntary context switches of every thread of this process but
+ * the caller: the writer's wake-ups (cmocka runs no thread of its own). */
+static long other_threads_wakeups(void)
+{
+	char path[64], line[128];
+	long self = (long)gettid(), sum = 0, tid, n;
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	FILE *f;
+
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		tid = strtol(e->d_name, NULL, 10);
+		if (tid <= 0 || tid == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%ld/status", tid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) ==
+			    1)
+				sum += n;
+		fclose(f);
+	}
+	closedir(d);
+	return sum;
+}
+
+/* An idle writer sleeps (no wake-up in 1.5 s: each costs opensm a
+ * context switch), and the first record after the file was rotated away
+ * meanwhile goes to the new file, none to the old. */
+static void test_idle_writer_sleeps(void **state)
+{
+	struct fixture *f = *state;
+	struct oq_audit *w;
+	char rotated[160];
+	long before;
+
+	snprintf(rotated, sizeof(rotated), "%s.1", f->path);
+	w = oq_audit_create(f->path, 128, cap_log, &f->log);
+	assert_non_null(w);
+	put_one(w, 1);
+	usleep(100000); /* the writer back to sleep after the batch */
+	before = other_threads_wakeups();
+	usleep(1500000);
+	assert_int_equal(other_threads_wakeups() - before, 0);
+
+	assert_int_equal(rename(f->path, rotated), 0);
+	put_one(w, 2);
+	oq_audit_destroy(w);
+	assert_int_equal(check_lines(rotated, NULL, 0), 1);
+	assert_int_equal(last_lid(rotated), 1);
+	assert_int_equal(check_lines(f->path, NULL, 0), 1);
+	assert_int_equal(last_lid(f->path), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +299,8 @@ int main(void)
 			test_rotation_followed_without_signal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_path_retried,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_writer_sleeps, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_deleted_file_not_written,
 						setup, teardown),
 	};
