@@ -31,14 +31,14 @@
 /* Bytes formatted before one write(2); at least one maximal line more. */
 #define BATCH_BYTES (64 * 1024)
 /*
- * How often an idle writer looks at its path.  Records never go to a file
- * moved away (the path is looked at before a batch whenever a second has
- * passed), so the idle look only lets go of a file rotated away while no
- * records came: its space freed once logrotate deletes it.  Each wake-up
- * of the thread costs opensm CPU (about a millisecond on a VM whose
- * context switches are dear, with opensm's heap of a 2,700-node fabric):
- * five a second were a cost an idle SM showed in top and a sweep in its
- * CPU (docs/performance.md).
+ * How often an idle writer looks at its path.  The path is looked at
+ * before a batch whenever a second has passed since the last look, so
+ * after a quiet spell the first records go to the new file; the idle look
+ * only lets go of a file rotated away while no records came (its space
+ * freed once logrotate deletes it).  Each wake-up of the thread costs
+ * opensm CPU (about a millisecond at 2,700 nodes on the VMs of
+ * docs/performance.md "The plugin's threads between sweeps"): five a
+ * second were a cost an idle SM showed in top and each sweep in its CPU.
  */
 #define IDLE_CHECK_MS 30000
 /*
@@ -194,8 +194,9 @@ static void do_reopen(struct oq_audit *w, const char *why_reopen)
 				    "%s; put a regular file (or nothing) back "
 				    "at that path, or restart opensm with "
 				    "audit= naming the trail's new place; the "
-				    "path is tried every second, and records "
-				    "lost until then count as dropped",
+				    "path is tried again before each batch, "
+				    "and records lost until then count as "
+				    "dropped",
 				    w->path, why);
 			w->orphaned = true;
 			return;
@@ -203,8 +204,8 @@ static void do_reopen(struct oq_audit *w, const char *why_reopen)
 		if (!same)
 			say(w, OQ_AUDIT_LOG_ERROR,
 			    "audit: reopen failed: %s; still writing to the "
-			    "previously open file, and trying again every "
-			    "second while the path is missing",
+			    "previously open file, and trying again while "
+			    "the path is missing",
 			    why);
 		return;
 	}
@@ -550,6 +551,8 @@ static int idle_wait_ms(const struct oq_audit *w)
 
 	if (w->st.dropped_full == w->logged_full)
 		return IDLE_CHECK_MS;
+	if (!w->last_full_log_ns)
+		return 1; /* never logged yet: logged at once */
 	due = w->last_full_log_ns + DROP_LOG_SECS * 1000000000ull;
 	now = oq_clock_ns();
 	return due > now ? (int)((due - now) / 1000000u) + 1 : 1;
@@ -580,6 +583,8 @@ static void *writer_main(void *arg)
 			maybe_reopen(w, false);
 			log_full_drops(w, false);
 			pthread_mutex_lock(&w->lock);
+			/* The phases line's audit CPU counts the looks too. */
+			w->st.cpu_ns = oq_thread_cpu_ns();
 			continue;
 		}
 		if (!w->count)

@@ -3,7 +3,6 @@
  * reopen on request after a rename, rotation noticed without a call,
  * a missing path tried again, an idle writer asleep, a deleted open
  * file's records dropped. */
-#define _GNU_SOURCE /* gettid */
 #include <dirent.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -233,33 +232,59 @@ static void test_deleted_file_not_written(void **state)
 	oq_audit_destroy(w);
 }
 
-/* The voluntary context switches of every thread of this process but
- * the caller: the writer's wake-ups (cmocka runs no thread of its own). */
-static long other_threads_wakeups(void)
+/* The threads of this process: up to max tids into tids; their count. */
+static size_t threads(long *tids, size_t max)
 {
-	char path[64], line[128];
-	long self = (long)gettid(), sum = 0, tid, n;
 	DIR *d = opendir("/proc/self/task");
 	struct dirent *e;
-	FILE *f;
+	size_t n = 0;
+	long tid;
 
 	assert_non_null(d);
 	while ((e = readdir(d))) {
 		tid = strtol(e->d_name, NULL, 10);
-		if (tid <= 0 || tid == self)
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%ld/status", tid);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) ==
-			    1)
-				sum += n;
-		fclose(f);
+		if (tid > 0 && n < max)
+			tids[n++] = tid;
 	}
 	closedir(d);
-	return sum;
+	return n;
+}
+
+/* The one thread started since threads() gave old[0..n_old): the writer. */
+static long new_thread(const long *old, size_t n_old)
+{
+	long now[64], found = 0;
+	size_t n = threads(now, 64), i, j, fresh = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < n_old && old[j] != now[i]; j++)
+			;
+		if (j == n_old) {
+			found = now[i];
+			fresh++;
+		}
+	}
+	assert_int_equal(fresh, 1);
+	return found;
+}
+
+/* The voluntary context switches of thread tid so far: its wake-ups. */
+static long wakeups(long tid)
+{
+	char path[64], line[128];
+	long n = -1, v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%ld/status", tid);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
+			n = v;
+	}
+	fclose(f);
+	assert_true(n >= 0);
+	return n;
 }
 
 /* An idle writer sleeps (no wake-up in 1.5 s: each costs opensm a
@@ -270,16 +295,25 @@ static void test_idle_writer_sleeps(void **state)
 	struct fixture *f = *state;
 	struct oq_audit *w;
 	char rotated[160];
-	long before;
+	long old[64], tid, before, i;
+	size_t n_old = threads(old, 64);
 
 	snprintf(rotated, sizeof(rotated), "%s.1", f->path);
 	w = oq_audit_create(f->path, 128, cap_log, &f->log);
 	assert_non_null(w);
+	tid = new_thread(old, n_old);
 	put_one(w, 1);
-	usleep(100000); /* the writer back to sleep after the batch */
-	before = other_threads_wakeups();
+	/* Back asleep after the batch: no wake-up in 200 ms (on a loaded
+	 * machine it may take a while to get there). */
+	before = wakeups(tid);
+	for (i = 0; i < 50; i++) {
+		usleep(200000);
+		if (wakeups(tid) == before)
+			break;
+		before = wakeups(tid);
+	}
 	usleep(1500000);
-	assert_int_equal(other_threads_wakeups() - before, 0);
+	assert_int_equal(wakeups(tid) - before, 0);
 
 	assert_int_equal(rename(f->path, rotated), 0);
 	put_one(w, 2);
