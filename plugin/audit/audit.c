@@ -10,6 +10,8 @@
  * batch the writer is working on stay inside [head, head+count), so no
  * submitter touches them until the writer retires them.
  */
+#include <config.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -194,9 +196,9 @@ static void do_reopen(struct oq_audit *w, const char *why_reopen)
 				    "%s; put a regular file (or nothing) back "
 				    "at that path, or restart opensm with "
 				    "audit= naming the trail's new place; the "
-				    "path is tried again before each batch, "
-				    "and records lost until then count as "
-				    "dropped",
+				    "path is tried again at each look (before "
+				    "a batch, at most once a second), and "
+				    "records lost until then count as dropped",
 				    w->path, why);
 			w->orphaned = true;
 			return;
@@ -204,8 +206,8 @@ static void do_reopen(struct oq_audit *w, const char *why_reopen)
 		if (!same)
 			say(w, OQ_AUDIT_LOG_ERROR,
 			    "audit: reopen failed: %s; still writing to the "
-			    "previously open file, and trying again while "
-			    "the path is missing",
+			    "previously open file, and trying again at each "
+			    "look while the path is missing",
 			    why);
 		return;
 	}
@@ -228,8 +230,9 @@ static void do_reopen(struct oq_audit *w, const char *why_reopen)
 
 /*
  * Rotation without a signal: OpenSM keeps SIGHUP for itself (it starts a
- * heavy sweep), so the writer also notices, at most once a second, that
- * the path was renamed, removed or replaced, and reopens it.  That its
+ * heavy sweep), so the writer also notices, before a batch at most once
+ * a second and every IDLE_CHECK_MS while idle, that the path was
+ * renamed, removed or replaced, and reopens it.  That its
  * open file was deleted is also looked at before every batch (writing:
  * one fstat), so no record is counted written into a file that is gone.
  */
@@ -564,6 +567,8 @@ static void *writer_main(void *arg)
 	struct timespec until;
 	bool waiting = false;
 
+	/* Named for top -H and ps -L (and the load test, which stops it). */
+	pthread_setname_np(pthread_self(), "osmqos-audit");
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		size_t start, n;

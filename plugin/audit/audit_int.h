@@ -23,7 +23,7 @@ struct oq_audit {
 	pthread_t thread;
 
 	pthread_mutex_t lock;
-	pthread_cond_t wake;	/* writer: data, stop, pause change */
+	pthread_cond_t wake;	/* writer: data, stop, pause, flush, reopen */
 	pthread_cond_t drained; /* oq_audit_flush(): a batch was retired */
 	struct oq_audit_record *ring;
 	size_t cap, head, count;

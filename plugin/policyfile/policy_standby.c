@@ -68,6 +68,7 @@ static void *reader(void *arg)
 	struct timespec at, retry_at, *wake;
 	bool retry_set = false;
 
+	pthread_setname_np(pthread_self(), "osmqos-policy");
 	pthread_mutex_lock(&pf->use_lock);
 	after(&at, pf->standby_every * 1000000000ull);
 	while (!pf->standby_stop) {

@@ -184,6 +184,7 @@ static void *writer(void *arg)
 	struct timespec at;
 	sigset_t xfsz;
 
+	pthread_setname_np(pthread_self(), "osmqos-publish");
 	/* A file size limit (ulimit -f) is a write error here (EFBIG),
 	 * never SIGXFSZ, which would end opensm. */
 	sigemptyset(&xfsz);

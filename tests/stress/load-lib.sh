@@ -147,22 +147,17 @@ load_asan_triage() {
 		}'
 }
 
-# load_writer_tid PID: the plugin's audit writer thread: the only opensm
-# thread that wakes up on its own when idle (every 200 ms, IDLE_WAKE_MS
-# in plugin/audit/audit.c); empty unless exactly one thread does 5..30 voluntary
-# context switches in 2 s.
+# load_writer_tid PID: the plugin's audit writer thread, by the name it
+# gives itself (osmqos-audit, plugin/audit/audit.c); empty unless exactly
+# one thread has it.
 load_writer_tid() {
-	local pid=$1 t
+	local pid=$1 t n=0 tid=
 	for t in /proc/"$pid"/task/*; do
-		echo "${t##*/} $(awk '/^voluntary_ctxt/ { print $2 }' "$t/status")"
-	done >"$dir/ctx.a"
-	sleep 2
-	for t in /proc/"$pid"/task/*; do
-		echo "${t##*/} $(awk '/^voluntary_ctxt/ { print $2 }' "$t/status")"
-	done >"$dir/ctx.b"
-	join <(sort "$dir/ctx.a") <(sort "$dir/ctx.b") | awk '
-		$3 - $2 >= 5 && $3 - $2 <= 30 { n++; tid = $1 }
-		END { if (n == 1) print tid }'
+		[ "$(cat "$t/comm" 2>/dev/null)" = osmqos-audit ] || continue
+		tid=${t##*/}
+		n=$((n + 1))
+	done
+	[ "$n" = 1 ] && echo "$tid"
 }
 
 # load_run MODE LIBDIR HOW: one opensm with the plugin from LIBDIR,
@@ -234,7 +229,7 @@ load_run() {
 	if [ "$how" = stall ]; then
 		wtid=$(load_writer_tid "$pid")
 		[ -n "$wtid" ] ||
-			load_fail "$mode: could not tell the audit writer thread (see $dir/ctx.a, ctx.b)"
+			load_fail "$mode: no one thread named osmqos-audit in opensm (ps -L -o tid,comm -p $pid)"
 		e2e_log "$mode: audit writer thread $wtid"
 	fi
 

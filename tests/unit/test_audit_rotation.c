@@ -268,10 +268,11 @@ static long new_thread(const long *old, size_t n_old)
 	return found;
 }
 
-/* The voluntary context switches of thread tid so far: its wake-ups. */
-static long wakeups(long tid)
+/* The voluntary context switches of thread tid so far (its wake-ups);
+ * *asleep: it is sleeping now (State: S). */
+static long wakeups(long tid, bool *asleep)
 {
-	char path[64], line[128];
+	char path[64], line[128], state = 0;
 	long n = -1, v;
 	FILE *f;
 
@@ -281,9 +282,13 @@ static long wakeups(long tid)
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "voluntary_ctxt_switches: %ld", &v) == 1)
 			n = v;
+		else
+			sscanf(line, "State: %c", &state);
 	}
 	fclose(f);
 	assert_true(n >= 0);
+	assert_true(state != 0);
+	*asleep = state == 'S';
 	return n;
 }
 
@@ -295,25 +300,28 @@ static void test_idle_writer_sleeps(void **state)
 	struct fixture *f = *state;
 	struct oq_audit *w;
 	char rotated[160];
-	long old[64], tid, before, i;
+	long old[64], tid, before, now, i;
 	size_t n_old = threads(old, 64);
+	bool asleep;
 
 	snprintf(rotated, sizeof(rotated), "%s.1", f->path);
 	w = oq_audit_create(f->path, 128, cap_log, &f->log);
 	assert_non_null(w);
 	tid = new_thread(old, n_old);
 	put_one(w, 1);
-	/* Back asleep after the batch: no wake-up in 200 ms (on a loaded
-	 * machine it may take a while to get there). */
-	before = wakeups(tid);
+	/* Back asleep after the batch: sleeping, and no wake-up in 200 ms
+	 * (on a loaded machine it may take a while to get there). */
+	before = wakeups(tid, &asleep);
 	for (i = 0; i < 50; i++) {
 		usleep(200000);
-		if (wakeups(tid) == before)
+		now = wakeups(tid, &asleep);
+		if (now == before && asleep)
 			break;
-		before = wakeups(tid);
+		before = now;
 	}
+	assert_true(asleep);
 	usleep(1500000);
-	assert_int_equal(wakeups(tid) - before, 0);
+	assert_int_equal(wakeups(tid, &asleep) - before, 0);
 
 	assert_int_equal(rename(f->path, rotated), 0);
 	put_one(w, 2);
