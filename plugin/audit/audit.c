@@ -230,11 +230,11 @@ static void do_reopen(struct oq_audit *w, const char *why_reopen)
 
 /*
  * Rotation without a signal: OpenSM keeps SIGHUP for itself (it starts a
- * heavy sweep), so the writer also notices, before a batch at most once
- * a second and every IDLE_CHECK_MS while idle, that the path was
- * renamed, removed or replaced, and reopens it.  That its
- * open file was deleted is also looked at before every batch (writing:
- * one fstat), so no record is counted written into a file that is gone.
+ * heavy sweep), so the writer also notices, before a batch at most once a
+ * second and every IDLE_CHECK_MS while idle, that the path was renamed,
+ * removed or replaced, and reopens it.  That its open file was deleted is
+ * also looked at before every batch (writing: one fstat), so no record is
+ * counted written into a file that is gone.
  */
 static bool path_moved(struct oq_audit *w, bool writing)
 {
