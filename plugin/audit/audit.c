@@ -10,8 +10,7 @@
  * batch the writer is working on stay inside [head, head+count), so no
  * submitter touches them until the writer retires them.
  */
-#include <config.h>
-
+#define _GNU_SOURCE /* pthread_setname_np */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
