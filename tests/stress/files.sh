@@ -241,8 +241,8 @@ reopen_ms=$(((t1 - t0) / 1000000))
 queries 2
 wait_lines "$audit" 3
 wait_lines "$audit.1" 4
-e2e_log "3. rename: reopened $reopen_ms ms after a query, 3 new lines in the new" \
-	"file, old file unchanged"
+e2e_log "3. rename: reopened $reopen_ms ms after a query, 3 new lines" \
+	"in the new file, old file unchanged"
 
 # A dangling symlink planted at the path while running.
 fail_pat="$ERR${A}reopen failed: $audit is a symbolic link"

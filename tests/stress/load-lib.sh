@@ -229,7 +229,8 @@ load_run() {
 	if [ "$how" = stall ]; then
 		wtid=$(load_writer_tid "$pid")
 		[ -n "$wtid" ] ||
-			load_fail "$mode: no one thread named osmqos-audit in opensm (ps -L -o tid,comm -p $pid)"
+			load_fail "$mode: no one thread named osmqos-audit" \
+				"in opensm (ps -L -o tid,comm -p $pid)"
 		e2e_log "$mode: audit writer thread $wtid"
 	fi
 
