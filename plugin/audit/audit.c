@@ -500,6 +500,15 @@ static void write_batch(struct oq_audit *w, size_t start, size_t n)
 	retire(w, n, written, n_lines);
 }
 
+/* When a count of records dropped on a full queue may be logged again:
+ * DROP_LOG_SECS after the last one (0: never logged, so at once). */
+static uint64_t full_log_due_ns(const struct oq_audit *w)
+{
+	return w->last_full_log_ns
+		       ? w->last_full_log_ns + DROP_LOG_SECS * 1000000000ull
+		       : 0;
+}
+
 static void log_full_drops(struct oq_audit *w, bool force)
 {
 	uint64_t full, now;
@@ -510,8 +519,7 @@ static void log_full_drops(struct oq_audit *w, bool force)
 	if (full == w->logged_full)
 		return;
 	now = oq_clock_ns();
-	if (!force && w->last_full_log_ns &&
-	    now - w->last_full_log_ns < DROP_LOG_SECS * 1000000000ull)
+	if (!force && now < full_log_due_ns(w))
 		return;
 	say(w, OQ_AUDIT_LOG_ERROR,
 	    "audit: %llu records dropped because the queue of %zu was full "
@@ -549,14 +557,10 @@ static bool coalesce(struct oq_audit *w, bool *waiting, struct timespec *until)
  * full queue waits to be logged (log_full_drops). */
 static int idle_wait_ms(const struct oq_audit *w)
 {
-	uint64_t due, now;
+	uint64_t due = full_log_due_ns(w), now = oq_clock_ns();
 
 	if (w->st.dropped_full == w->logged_full)
 		return IDLE_CHECK_MS;
-	if (!w->last_full_log_ns)
-		return 1; /* never logged yet: logged at once */
-	due = w->last_full_log_ns + DROP_LOG_SECS * 1000000000ull;
-	now = oq_clock_ns();
 	return due > now ? (int)((due - now) / 1000000u) + 1 : 1;
 }
 
