@@ -146,32 +146,23 @@ hook_tables_of(struct oq_sweep *sw, const struct oq_sweep_state *s,
  * The hooks' time for the sweep's phases line.  Reading the clock twice
  * per call would cost about as much as the call itself (OpenSM calls the
  * SL2VL hook for every input/output port pair), so one call in
- * HOOK_SAMPLE is timed, less what reading the clock adds to an interval
- * (measured when the hooks are installed), and the mean of the samples
- * stands for every call.  A sample longer than HOOK_SAMPLE_MAX_NS was
- * preempted or interrupted: a call's own work stays well under it, the
- * first call of a sweep on cold caches included (docs/performance.md).
- * Such a sample would stand for HOOK_SAMPLE calls of time that is not
- * the plugin's, so it is left out.
+ * HOOK_SAMPLE is timed and the mean of the samples stands for every call.
+ * A sample's interval holds one clock read besides the call (the end of
+ * the first read and the start of the second), and a read costs more
+ * there than in a tight loop: the least of 64 back-to-back reads, taken
+ * off before, left about 5 ns a sample in, as much as the SL2VL hook's
+ * own work per call (3 of the 8 ms the phases line gave the hooks at
+ * 2,700 nodes, docs/performance.md).  So two more reads right after each
+ * sample measure one read where the call ran, and that is taken off the
+ * sample; the differences are summed signed, as one of them may come out
+ * below zero.  A sample longer than HOOK_SAMPLE_MAX_NS was preempted or
+ * interrupted: a call's own work stays well under it, the first call of a
+ * sweep on cold caches included (docs/performance.md).  Such a sample
+ * would stand for HOOK_SAMPLE calls of time that is not the plugin's, so
+ * it is left out.
  */
 #define HOOK_SAMPLE	   256
 #define HOOK_SAMPLE_MAX_NS 5000
-
-static uint64_t clock_cost_ns;
-
-static void measure_clock_cost(void)
-{
-	uint64_t best = UINT64_MAX, a, b;
-	int i;
-
-	for (i = 0; i < 64; i++) {
-		a = oq_clock_ns();
-		b = oq_clock_ns();
-		if (b - a < best)
-			best = b - a;
-	}
-	clock_cost_ns = best;
-}
 
 static uint64_t sample_start(struct oq_sweep *sw)
 {
@@ -180,14 +171,15 @@ static uint64_t sample_start(struct oq_sweep *sw)
 
 static void sample_end(struct oq_sweep *sw, uint64_t t0)
 {
-	uint64_t d;
+	uint64_t t1, t2;
 
 	if (!t0)
 		return;
-	d = oq_clock_ns() - t0;
-	if (d > HOOK_SAMPLE_MAX_NS)
+	t1 = oq_clock_ns();
+	t2 = oq_clock_ns();
+	if (t1 - t0 > HOOK_SAMPLE_MAX_NS)
 		return;
-	sw->phases.hook_sampled_ns += d > clock_cost_ns ? d - clock_cost_ns : 0;
+	sw->phases.hook_sampled_ns += (int64_t)(t1 - t0) - (int64_t)(t2 - t1);
 	sw->phases.hook_samples++;
 }
 
@@ -445,8 +437,6 @@ void oq_hooks_install(struct oq_sweep *sw)
 	osm_routing_engine_t *re;
 
 	hooked_sweep = sw;
-	if (!clock_cost_ns)
-		measure_clock_cost();
 	for (re = sw->osm->routing_engine_list; re; re = re->next)
 		hook_engine(sw, re);
 	if (sw->osm->default_routing_engine)

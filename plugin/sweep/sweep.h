@@ -112,15 +112,16 @@ struct oq_phases {
 	/* The SL2VL/VLArb hooks (the QoS MADs): calls, and the time of
 	 * the calls sampled (hooks.c; oq_phases_hook_ns() the estimate). */
 	unsigned long hook_calls, hook_samples;
-	uint64_t hook_sampled_ns;
+	int64_t hook_sampled_ns; /* less a clock read each: may be < 0 */
 };
 
 /* The hooks' time in the sweep, estimated from the sampled calls. */
 static inline uint64_t oq_phases_hook_ns(const struct oq_phases *ph)
 {
-	return ph->hook_samples ? (uint64_t)((double)ph->hook_sampled_ns *
-					     ph->hook_calls / ph->hook_samples)
-				: 0;
+	if (!ph->hook_samples || ph->hook_sampled_ns <= 0)
+		return 0;
+	return (uint64_t)((double)ph->hook_sampled_ns * ph->hook_calls /
+			  ph->hook_samples);
 }
 
 struct oq_hooked_engine;
