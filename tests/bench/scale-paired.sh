@@ -33,7 +33,50 @@
 #   trigger_plugin=.. stock_s=.. plugin_s=.. ratio=..
 # (started: the SM started first in the run; first: signalled first.)
 
-declare -A pr_opid pr_ipid pr_fd pr_log
+declare -A pr_opid pr_ipid pr_fd pr_log pr_smtid
+
+# pr_threads PID: one line per thread of PID: tid, name, ns on a CPU and
+# times scheduled in (schedstat).
+pr_threads() {
+	local t
+	for t in /proc/"$1"/task/*; do
+		printf '%s %s %s\n' "${t##*/}" "$(cat "$t/comm" 2>/dev/null)" \
+			"$(cut -d' ' -f1,3 "$t/schedstat" 2>/dev/null)"
+	done
+}
+
+# pr_split BEFORE AFTER [TID] (pr_threads outputs of one opensm around a
+# sweep): "SM OWN TID", seconds of CPU of OpenSM's state manager thread
+# (TID) and of the plugin's threads (named osmqos-*) in the sweep.  The
+# state manager thread is told by its work, not its name (OpenSM names
+# none of its threads): in a sweep that changes nothing it runs the
+# computations (routing, osm_qos_setup, the plugin's events and hooks)
+# and sleeps little, while the threads that send and receive the MADs
+# are scheduled in tens of thousands of times; so without TID it is the
+# opensm thread with the most CPU among those scheduled in no more than
+# 1% of the process's times.  (After a port change it waits for the Sets
+# it sent, so the first sweep's answer is kept: pr_smtid.)
+pr_split() {
+	awk -v tid="${3:-}" 'NR == FNR { c[$1] = $3; r[$1] = $4; next }
+	($1 in c) {
+		d = $3 - c[$1]
+		runs += $4 - r[$1]
+		if ($2 ~ /^osmqos-/)
+			own += d
+		else {
+			cpu[$1] = d
+			n[$1] = $4 - r[$1]
+		}
+	}
+	END {
+		if (tid == "")
+			for (t in cpu)
+				if (n[t] <= runs / 100 && cpu[t] > cpu[tid])
+					tid = t
+		printf "%.4f %.4f %s", cpu[tid] / 1e9, own / 1e9, \
+			tid == "" ? "-" : tid
+	}' <(printf '%s\n' "$1") <(printf '%s\n' "$2")
+}
 
 # pr_stop: end both pairs, opensm first, as e2e_cleanup would.
 pr_stop() {
@@ -41,6 +84,7 @@ pr_stop() {
 	for m in stock plugin; do
 		e2e_stop_pid "${pr_opid[$m]:-}" 15
 		pr_opid[$m]=
+		pr_smtid[$m]=
 	done
 	for m in stock plugin; do
 		fd=${pr_fd[$m]:-}
@@ -83,13 +127,14 @@ pr_alive() {
 # sweep.
 pr_sweep() {
 	local size=$1 round=$2 what=$3 cmd=${4:-} seen=${5:-} m first i
-	local -A ups traps mark c0 c1 how
+	local -A ups traps mark c0 c1 how t0 split
 
 	for m in stock plugin; do
 		ups[$m]=$(grep -c 'SUBNET UP' "${pr_log[$m]}")
 		traps[$m]=$(grep -c "$trap_pat" "${pr_log[$m]}")
 		mark[$m]=$(wc -l <"${pr_log[$m]}")
 		c0[$m]=$(cpu_ns "${pr_opid[$m]}")
+		t0[$m]=$(pr_threads "${pr_opid[$m]}")
 		how[$m]=hup
 	done
 	pr_first "$what"
@@ -124,6 +169,9 @@ pr_sweep() {
 	pr_alive "$what"
 	for m in stock plugin; do
 		c1[$m]=$(cpu_ns "${pr_opid[$m]}")
+		split[$m]=$(pr_split "${t0[$m]}" \
+			"$(pr_threads "${pr_opid[$m]}")" "${pr_smtid[$m]:-}")
+		[ "${split[$m]##* }" = - ] || pr_smtid[$m]=${split[$m]##* }
 		[ -z "$seen" ] ||
 			[ -n "$(seen_guid "${pr_log[$m]}" "${mark[$m]}" "$seen")" ] ||
 			e2e_fail "$size/paired $m: after '$cmd' opensm did" \
@@ -137,7 +185,10 @@ pr_sweep() {
 		"$(awk -v a=$((c1[stock] - c0[stock])) \
 			-v b=$((c1[plugin] - c0[plugin])) 'BEGIN {
 			printf "stock_s=%.4f plugin_s=%.4f ratio=%.4f",
-				a / 1e9, b / 1e9, b / a }')"
+				a / 1e9, b / 1e9, b / a }')" \
+		"$(set -- ${split[stock]} ${split[plugin]}
+		printf 'stock_sm_s=%s plugin_sm_s=%s stock_own_s=%s plugin_own_s=%s' \
+			"$1" "$4" "$2" "$5")"
 }
 
 paired() {

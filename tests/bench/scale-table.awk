@@ -75,6 +75,19 @@ function tally(a, k, w,    key, parts, out)
 	# the runs took turns have none: stock).
 	o = val($0, "started") == "plugin" ? "plugin" : "stock"
 	pro[k, o, ++npo[k, o]] = prr[k, i]
+	# By thread (raw files from before have none): plugin minus stock,
+	# ms, in the state manager thread, the plugin's threads and the rest.
+	if (val($0, "stock_sm_s") != "") {
+		j = ++npt[k, o]
+		ptd[k, o, "sm", j] = (val($0, "plugin_sm_s") - \
+				      val($0, "stock_sm_s")) * 1000
+		ptd[k, o, "own", j] = (val($0, "plugin_own_s") - \
+				       val($0, "stock_own_s")) * 1000
+		ptd[k, o, "all", j] = (prp[k, i] - prs[k, i]) * 1000
+		ptd[k, o, "rest", j] = ptd[k, o, "all", j] - \
+			ptd[k, o, "sm", j] - ptd[k, o, "own", j]
+		pts[k, ++npts[k]] = val($0, "stock_sm_s") * 1000
+	}
 	prf[k, val($0, "first")]++
 	if (val($0, "trigger_stock") != val($0, "trigger_plugin"))
 		prx[k]++
@@ -158,6 +171,58 @@ function omed(k, o,    i, v)
 function opct(r)
 {
 	return r == "" ? "-" : sprintf("%+.1f", (r - 1) * 100)
+}
+
+# Thread part t of k: plugin minus stock, ms a sweep, the mean of the
+# medians of the two kinds of run (one kind only: its median); "" if none.
+function tmed(k, t,    o, os, i, v, n, sum)
+{
+	split("stock plugin", os, " ")
+	n = sum = 0
+	for (o = 1; o <= 2; o++) {
+		if (!npt[k, os[o]])
+			continue
+		for (i = 1; i <= npt[k, os[o]]; i++)
+			v[i] = ptd[k, os[o], t, i]
+		sum += med(v, npt[k, os[o]])
+		n++
+	}
+	return n ? sum / n : ""
+}
+
+# "+1.23 (+0.1%)": ms of thread part t of k and its share of stock's
+# median sweep.
+function tcell(k, t,    d)
+{
+	d = tmed(k, t)
+	if (d == "")
+		return "-"
+	return sprintf("%+.2f (%+.2f%%)", d, d / (pmed(prs, k) * 10))
+}
+
+# Per size, the paired runs by thread: where opensm's CPU differed.
+function thread_table(    i, j, m, s, k, ws, printed, v)
+{
+	split("nochange down up", ws, " ")
+	for (i = 0; i < n; i++) {
+		s = order[i]
+		for (j = 1; j <= 3; j++) {
+			k = s SUBSEP ws[j]
+			if (!npts[k])
+				continue
+			if (!printed++)
+				printf "%-10s %6s %-9s %9s %17s %17s %17s %17s\n",
+					"threads", "nodes", "sweep", "stock_sm",
+					"sm_ms", "osmqos_ms", "rest_ms",
+					"all_ms"
+			for (m = 1; m <= npts[k]; m++)
+				v[m] = pts[k, m]
+			printf "%-10s %6s %-9s %9.1f %17s %17s %17s %17s\n",
+				s, nodes[s], ws[j], med(v, npts[k]),
+				tcell(k, "sm"), tcell(k, "own"),
+				tcell(k, "rest"), tcell(k, "all")
+		}
+	}
 }
 
 # The lowest and highest ratio of k, "min..max".
@@ -251,6 +316,7 @@ END {
 		}
 	}
 	paired_table()
+	thread_table()
 	for (i = 0; i < n; i++) {
 		s = order[i]
 		if (s in chg)

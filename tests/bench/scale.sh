@@ -387,6 +387,7 @@ done
 	printf '# paired: %s run(s) per size of stock and %s side by side, %s port down and up pair(s) each, swept together (%s), started in turns; ratio+%%: the geometric mean of the median per-sweep osmqos_s / stock_s of the runs that started stock first (stock1st+%%) and of those that started the other first (other1st+%%), less 1; range+%%: lowest..highest ratio\n' \
 		"$pairs" "$([ "${SCALE_PAIRED_AA:-0}" = 1 ] && echo "stock again (SCALE_PAIRED_AA=1: the osmqos_s column is a second stock)" || echo plugin)" \
 		"$changes" "$([ -n "$CPU_PIN" ] && echo "both opensm on CPU $CPU_PIN" || echo "not pinned")"
+	printf '# threads: the paired runs by thread, plugin minus stock in ms a sweep (the mean of the medians of the two kinds of run) and as a share of stock_s: sm_ms the state manager thread (the opensm thread with the most CPU among those scheduled in at most 1%% of the times: routing, osm_qos_setup and the plugin hooks and events), osmqos_ms the plugin'"'"'s own threads (osmqos-*), rest_ms the other threads (MADs sent and received, the main loop), all_ms opensm; stock_sm: stock'"'"'s state manager thread, ms, median\n'
 	awk -f "$top_srcdir/tests/bench/scale-lib.awk" \
 		-f "$top_srcdir/tests/bench/scale-table.awk" "$raw"
 	printf '# raw:\n'
