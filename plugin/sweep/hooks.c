@@ -149,20 +149,21 @@ hook_tables_of(struct oq_sweep *sw, const struct oq_sweep_state *s,
  * HOOK_SAMPLE is timed and the mean of the samples stands for every call.
  * A sample's interval holds one clock read besides the call (the end of
  * the first read and the start of the second), and a read costs more
- * there than in a tight loop: the least of 64 back-to-back reads, taken
- * off before, left about 5 ns a sample in, as much as the SL2VL hook's
- * own work per call (3 of the 8 ms the phases line gave the hooks at
- * 2,700 nodes, docs/performance.md).  So two more reads right after each
- * sample measure one read where the call ran, and that is taken off the
- * sample; the differences are summed signed, as one of them may come out
- * below zero.  A sample longer than HOOK_SAMPLE_MAX_NS was preempted or
- * interrupted: a call's own work stays well under it, the first call of a
- * sweep on cold caches included (docs/performance.md).  Such a sample
- * would stand for HOOK_SAMPLE calls of time that is not the plugin's, so
- * it is left out.
+ * beside the call than in a tight loop: about as much as the SL2VL hook's
+ * own work.  So one more read right after the sample's end times a read
+ * where the call ran, and that is taken off the sample; the differences
+ * are summed signed, as one of them may come out below zero.
+ *
+ * A sample longer than HOOK_SAMPLE_MAX_NS, or whose extra read took
+ * longer than HOOK_CLOCK_MAX_NS, was preempted or interrupted: a call's
+ * own work stays well under the first, the first call of a sweep on cold
+ * caches included (docs/performance.md), and a read (tens of ns) under
+ * the second.  Such a sample would stand for HOOK_SAMPLE calls of time
+ * that is not the plugin's, added or taken off, so it is left out.
  */
 #define HOOK_SAMPLE	   256
 #define HOOK_SAMPLE_MAX_NS 5000
+#define HOOK_CLOCK_MAX_NS  1000
 
 static uint64_t sample_start(struct oq_sweep *sw)
 {
@@ -177,7 +178,7 @@ static void sample_end(struct oq_sweep *sw, uint64_t t0)
 		return;
 	t1 = oq_clock_ns();
 	t2 = oq_clock_ns();
-	if (t1 - t0 > HOOK_SAMPLE_MAX_NS)
+	if (t1 - t0 > HOOK_SAMPLE_MAX_NS || t2 - t1 > HOOK_CLOCK_MAX_NS)
 		return;
 	sw->phases.hook_sampled_ns += (int64_t)(t1 - t0) - (int64_t)(t2 - t1);
 	sw->phases.hook_samples++;

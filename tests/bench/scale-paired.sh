@@ -31,7 +31,10 @@
 #   size=S mode=paired round=R started=stock|plugin
 #   sweep=nochange|down|up first=stock|plugin trigger_stock=trap|hup
 #   trigger_plugin=.. stock_s=.. plugin_s=.. ratio=..
-# (started: the SM started first in the run; first: signalled first.)
+#   stock_sm_s=.. plugin_sm_s=.. stock_own_s=.. plugin_own_s=..
+# (started: the SM started first in the run; first: signalled first;
+# *_sm_s: CPU of the SM's state manager thread, "-" when it was not
+# found; *_own_s: of the plugin's threads: pr_split.)
 
 declare -A pr_opid pr_ipid pr_fd pr_log pr_smtid
 
@@ -47,34 +50,47 @@ pr_threads() {
 
 # pr_split BEFORE AFTER [TID] (pr_threads outputs of one opensm around a
 # sweep): "SM OWN TID", seconds of CPU of OpenSM's state manager thread
-# (TID) and of the plugin's threads (named osmqos-*) in the sweep.  The
-# state manager thread is told by its work, not its name (OpenSM names
-# none of its threads): in a sweep that changes nothing it runs the
-# computations (routing, osm_qos_setup, the plugin's events and hooks)
-# and sleeps little, while the threads that send and receive the MADs
-# are scheduled in tens of thousands of times; so without TID it is the
-# opensm thread with the most CPU among those scheduled in no more than
-# 1% of the process's times.  (After a port change it waits for the Sets
-# it sent, so the first sweep's answer is kept: pr_smtid.)
+# (TID) and of the plugin's threads (named osmqos-*) in the sweep, SM and
+# TID "-" when that thread is not found.  The state manager thread is
+# told by its work, not its name (OpenSM names all its threads opensm):
+# in a sweep that changes nothing it runs the computations (routing,
+# osm_qos_setup, the plugin's events and hooks) and sleeps little, while
+# the threads that send and receive the MADs are scheduled in tens of
+# thousands of times; so without TID it is the opensm thread with the
+# most CPU among those scheduled in no more than 1% of the process's
+# times.  (After a port change it waits for the Sets it sent, so a run's
+# first sweep's answer is kept: pr_smtid.)  A thread that started or
+# ended between the two readings, or whose line is incomplete, is left
+# out.
 pr_split() {
-	awk -v tid="${3:-}" 'NR == FNR { c[$1] = $3; r[$1] = $4; next }
+	awk -v tid="${3:-}" 'NF != 4 { next }
+	NR == FNR { c[$1] = $3; r[$1] = $4; next }
 	($1 in c) {
 		d = $3 - c[$1]
 		runs += $4 - r[$1]
 		if ($2 ~ /^osmqos-/)
 			own += d
-		else {
+		else if ($2 == "opensm") {
 			cpu[$1] = d
 			n[$1] = $4 - r[$1]
 		}
 	}
 	END {
-		if (tid == "")
+		if (tid == "") {
+			best = -1
 			for (t in cpu)
-				if (n[t] <= runs / 100 && cpu[t] > cpu[tid])
+				if (n[t] <= runs / 100 && cpu[t] > best) {
+					best = cpu[t]
 					tid = t
-		printf "%.4f %.4f %s", cpu[tid] / 1e9, own / 1e9, \
-			tid == "" ? "-" : tid
+				}
+		}
+		if (tid in cpu)
+			printf "%.4f", cpu[tid] / 1e9
+		else {
+			printf "-"
+			tid = ""
+		}
+		printf " %.4f %s", own / 1e9, tid == "" ? "-" : tid
 	}' <(printf '%s\n' "$1") <(printf '%s\n' "$2")
 }
 
@@ -186,9 +202,10 @@ pr_sweep() {
 			-v b=$((c1[plugin] - c0[plugin])) 'BEGIN {
 			printf "stock_s=%.4f plugin_s=%.4f ratio=%.4f",
 				a / 1e9, b / 1e9, b / a }')" \
-		"$(set -- ${split[stock]} ${split[plugin]}
+		"$(read -r ssm sown _ <<<"${split[stock]}"
+		read -r psm pown _ <<<"${split[plugin]}"
 		printf 'stock_sm_s=%s plugin_sm_s=%s stock_own_s=%s plugin_own_s=%s' \
-			"$1" "$4" "$2" "$5")"
+			"$ssm" "$psm" "$sown" "$pown")"
 }
 
 paired() {

@@ -7,7 +7,9 @@
 # page faults and RSS), then what
 # each mode's port changes were (the same port, opensm's sweeps, their
 # trigger), then the paired runs (scale-paired.sh: the median of
-# per-sweep ratios of the two SMs sweeping side by side), and per plugin
+# per-sweep ratios of the two SMs sweeping side by side, and their
+# difference by thread: the state manager thread, the plugin's threads,
+# the rest; medians do not add up, so neither do those), and per plugin
 # mode what it published and its own time per phase in the last
 # no-change, the port-down, the port-up and the policy-edit sweep.
 
@@ -75,9 +77,11 @@ function tally(a, k, w,    key, parts, out)
 	# the runs took turns have none: stock).
 	o = val($0, "started") == "plugin" ? "plugin" : "stock"
 	pro[k, o, ++npo[k, o]] = prr[k, i]
-	# By thread (raw files from before have none): plugin minus stock,
-	# ms, in the state manager thread, the plugin's threads and the rest.
-	if (val($0, "stock_sm_s") != "") {
+	# By thread (raw files from before have none; "-": the state
+	# manager thread was not found): plugin minus stock, ms, in the
+	# state manager thread, the plugin's threads and the rest.
+	if (val($0, "stock_sm_s") !~ /^(|-)$/ &&
+	    val($0, "plugin_sm_s") !~ /^(|-)$/) {
 		j = ++npt[k, o]
 		ptd[k, o, "sm", j] = (val($0, "plugin_sm_s") - \
 				      val($0, "stock_sm_s")) * 1000
@@ -195,7 +199,7 @@ function tmed(k, t,    o, os, i, v, n, sum)
 function tcell(k, t,    d)
 {
 	d = tmed(k, t)
-	if (d == "")
+	if (d == "" || pmed(prs, k) <= 0)
 		return "-"
 	return sprintf("%+.2f (%+.2f%%)", d, d / (pmed(prs, k) * 10))
 }
