@@ -204,29 +204,17 @@ function tcell(k, t,    d)
 	return sprintf("%+.2f (%+.2f%%)", d, d / (pmed(prs, k) * 10))
 }
 
-# Per size, the paired runs by thread: where opensm's CPU differed.
-function thread_table(    i, j, m, s, k, ws, printed, v)
+# The paired runs of k (size s, sweep w) by thread, where opensm's CPU
+# differed: a row of the threads table; "" when there is none.
+function thread_row(k, s, w,    m, v)
 {
-	split("nochange down up", ws, " ")
-	for (i = 0; i < n; i++) {
-		s = order[i]
-		for (j = 1; j <= 3; j++) {
-			k = s SUBSEP ws[j]
-			if (!npts[k])
-				continue
-			if (!printed++)
-				printf "%-10s %6s %-9s %9s %17s %17s %17s %17s\n",
-					"threads", "nodes", "sweep", "stock_sm",
-					"sm_ms", "osmqos_ms", "rest_ms",
-					"all_ms"
-			for (m = 1; m <= npts[k]; m++)
-				v[m] = pts[k, m]
-			printf "%-10s %6s %-9s %9.1f %17s %17s %17s %17s\n",
-				s, nodes[s], ws[j], med(v, npts[k]),
-				tcell(k, "sm"), tcell(k, "own"),
-				tcell(k, "rest"), tcell(k, "all")
-		}
-	}
+	if (!npts[k])
+		return ""
+	for (m = 1; m <= npts[k]; m++)
+		v[m] = pts[k, m]
+	return sprintf("%-10s %6s %-9s %9.1f %17s %17s %17s %17s\n",
+		s, nodes[s], w, med(v, npts[k]), tcell(k, "sm"),
+		tcell(k, "own"), tcell(k, "rest"), tcell(k, "all"))
 }
 
 # The lowest and highest ratio of k, "min..max".
@@ -243,8 +231,8 @@ function prange(k,    i, lo, hi)
 }
 
 # Per size, the paired runs: median CPU of each SM over the same sweeps
-# and the median of the per-sweep ratios.
-function paired_table(    i, j, s, k, w, ws, printed, rs, rp, r)
+# and the median of the per-sweep ratios; under them, by thread.
+function paired_table(    i, j, s, k, w, ws, printed, rs, rp, r, threads)
 {
 	split("nochange down up", ws, " ")
 	for (i = 0; i < n; i++) {
@@ -271,8 +259,13 @@ function paired_table(    i, j, s, k, w, ws, printed, rs, rp, r)
 				prange(k),
 				(prf[k, "stock"] + 0) "/" (prf[k, "plugin"] + 0),
 				prx[k]
+			threads = threads thread_row(k, s, ws[j])
 		}
 	}
+	if (threads != "")
+		printf "%-10s %6s %-9s %9s %17s %17s %17s %17s\n%s",
+			"threads", "nodes", "sweep", "stock_sm", "sm_ms",
+			"osmqos_ms", "rest_ms", "all_ms", threads
 }
 
 END {
@@ -320,7 +313,6 @@ END {
 		}
 	}
 	paired_table()
-	thread_table()
 	for (i = 0; i < n; i++) {
 		s = order[i]
 		if (s in chg)
